@@ -1,0 +1,50 @@
+package bench
+
+// Side names the revision a sample measured.
+type Side string
+
+// The two sides of a comparison. In the A–B–B–A schedule A is Base and B is Head.
+const (
+	Base Side = "base"
+	Head Side = "head"
+)
+
+// Value is one measurement of a benchmark result line, as in the Go benchmark format: "1234 ns/op" is
+// Value{Value: 1.234e-6, Unit: "sec/op"} after benchfmt's unit normalisation.
+type Value struct {
+	Value float64
+	Unit  string // "sec/op", "B/s", "B/op", "allocs/op", or a custom unit
+}
+
+// Sample is one benchmark result from one child process: a single line of benchmark output, with where in the
+// A–B–B–A schedule it was taken.
+type Sample struct {
+	Name    string  // without the "Benchmark" prefix and the -N suffix, e.g. "Encrypt/des/single"
+	Side    Side    // base or head
+	Round   int     // 0-based round of the schedule
+	Slot    int     // 0..3: the position in the round's A B B A
+	Iters   int     // the iteration count (the fixed -test.benchtime=Nx)
+	Values  []Value // the measurements, sec/op first
+	PeakRSS int64   // the child's peak resident set size in bytes, 0 when unknown
+}
+
+// Get returns the value of unit in s, and whether it is present.
+func (s Sample) Get(unit string) (float64, bool) {
+	for _, v := range s.Values {
+		if v.Unit == unit {
+			return v.Value, true
+		}
+	}
+	return 0, false
+}
+
+// Failure is a benchmark run that produced no result: it panicked, hung past its timeout, exited non-zero or
+// printed no result line.
+type Failure struct {
+	Name    string // the benchmark (pattern) that was run
+	Side    Side
+	Round   int
+	Slot    int
+	Kind    string // "panic", "timeout", "exit", "no-result"
+	Message string // the panic message, or the tail of the child's output
+}
