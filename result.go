@@ -82,7 +82,7 @@ type Benchmark struct {
 	Head         Summary `json:"head"`
 	DeltaPct     float64 `json:"delta_pct"` // (head center / base center - 1) × 100; 0 when not comparable
 	P            float64 `json:"p"`         // Mann–Whitney U p-value, before correction
-	PHolm        float64 `json:"p_holm"`    // after Holm correction across benchmarks of this unit
+	PHolm        float64 `json:"p_holm"`    // the paired t-test p-value after Holm correction across benchmarks of this unit
 	Paired       *Paired `json:"paired,omitempty"`
 	NoisePct     float64 `json:"noise_pct"` // noise floor from the A–A and B–B pairs, in percent
 	MDEPct       float64 `json:"mde_pct"`   // smallest effect this run could detect, in percent

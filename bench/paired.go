@@ -1,0 +1,160 @@
+package bench
+
+import (
+	"math"
+	"sort"
+	"sync"
+
+	"github.com/aclements/go-moremath/mathx"
+	"github.com/aclements/go-moremath/stats"
+)
+
+// The paired A–B–B–A estimator.
+//
+// Every round r runs a benchmark four times, A B B A: base in slots 0 and 3, head in slots 1 and 2. Both sides'
+// slot positions average to 1.5, so a drift that is linear within the round (a CPU warming up, a neighbour
+// starting) moves the base mean and the head mean alike and cancels in their ratio. Per round
+//
+//	d_r = log(mean(head slots) / mean(base slots))
+//
+// and over the R complete rounds, assuming the d_r are independent and roughly normal (they are logs of means of
+// two runs), the estimate is a Student t-interval:
+//
+//	ratio = exp(mean d),  interval = exp(mean d ± t(1-(1-confidence)/2, R-1) · s_d / √R),
+//
+// with s_d the sample standard deviation of the d_r. The p-value is the two-sided one-sample t-test of
+// mean d = 0 with R-1 degrees of freedom. Drift between rounds is harmless: each d_r is a within-round contrast.
+//
+// The noise floor comes from the pairs of equal code inside each round: a_r = log(base slot 3 / base slot 0) and
+// b_r = log(head slot 2 / head slot 1). If a single run has log standard deviation σ, each a_r and b_r has
+// variance 2σ². Linear drift adds a constant to every a_r (three slots apart) and every b_r (one slot apart), so
+// each series is centred on its own mean before pooling:
+//
+//	σ² = (Σ(a_r - ā)² + Σ(b_r - b̄)²) / (2 · 2(R-1))
+//
+// (2(R-1) degrees of freedom, and the outer 2 turns pair variance into single-run variance). Because d_r compares
+// a mean of two head runs with a mean of two base runs, var(d_r) ≈ σ²/2 + σ²/2 = σ², so the half-width the paired
+// interval would have at that noise, the smallest effect this run could detect, is
+//
+//	MDE = t(1-(1-confidence)/2, R-1) · σ / √R.
+//
+// An effect of exactly the MDE is significant in about half of the runs; it also has to exceed the threshold to be
+// classed slower or faster.
+
+// PairedEstimate is the paired A–B–B–A estimate of head/base for one benchmark and unit.
+type PairedEstimate struct {
+	Ratio   float64 // exp(mean d_r): the geometric mean over rounds of head/base
+	Lo, Hi  float64 // the t-interval of Ratio at StatsOptions.Confidence
+	P       float64 // two-sided p-value of the t-test of mean d_r = 0, before Holm correction
+	Rounds  int     // complete A–B–B–A rounds used (two base and two head samples)
+	Dropped int     // rounds present but incomplete, not used
+}
+
+// roundValues holds one round's values of one benchmark and unit, each side ordered by slot.
+type roundValues struct {
+	round      int
+	base, head []slotValue
+}
+
+type slotValue struct {
+	slot  int
+	value float64
+}
+
+// pairedResult is the paired estimate with the noise floor, in log units.
+type pairedResult struct {
+	est   PairedEstimate
+	sigma float64 // single-run log standard deviation from the A–A and B–B pairs
+	mde   float64 // half-width in log units of the interval sigma implies
+}
+
+// paired computes the paired estimate over the complete rounds of rs. It reports ok = false when fewer than two
+// complete rounds remain or a value is not positive (its logarithm is undefined); dropped counts incomplete rounds.
+func paired(rs []roundValues, confidence float64) (res pairedResult, dropped int, ok bool) {
+	var d, a, b []float64
+	for _, r := range rs {
+		if len(r.base) != 2 || len(r.head) != 2 {
+			dropped++
+			continue
+		}
+		sortSlots(r.base)
+		sortSlots(r.head)
+		b0, b3 := r.base[0].value, r.base[1].value
+		h1, h2 := r.head[0].value, r.head[1].value
+		if !(b0 > 0 && b3 > 0 && h1 > 0 && h2 > 0) || math.IsInf(b0+b3+h1+h2, 0) {
+			return pairedResult{}, dropped, false
+		}
+		d = append(d, math.Log((h1+h2)/(b0+b3)))
+		a = append(a, math.Log(b3/b0))
+		b = append(b, math.Log(h2/h1))
+	}
+	n := len(d)
+	if n < 2 {
+		return pairedResult{}, dropped, false
+	}
+	mean, sd := meanSD(d)
+	df := float64(n - 1)
+	t := tQuantile(1-(1-confidence)/2, df)
+	half := t * sd / math.Sqrt(float64(n))
+	res.est = PairedEstimate{
+		Ratio:   math.Exp(mean),
+		Lo:      math.Exp(mean - half),
+		Hi:      math.Exp(mean + half),
+		P:       tTestP(mean, sd, n),
+		Rounds:  n,
+		Dropped: dropped,
+	}
+	_, sa := meanSD(a)
+	_, sb := meanSD(b)
+	// Each sample variance has n-1 degrees of freedom; their average is the pooled pair variance 2σ².
+	res.sigma = math.Sqrt((sa*sa + sb*sb) / 2 / 2)
+	res.mde = t * res.sigma / math.Sqrt(float64(n))
+	return res, dropped, true
+}
+
+func sortSlots(s []slotValue) {
+	sort.Slice(s, func(i, j int) bool { return s[i].slot < s[j].slot })
+}
+
+// meanSD returns the mean and the sample standard deviation (n-1 denominator) of xs, len(xs) >= 2.
+func meanSD(xs []float64) (mean, sd float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(xs)-1))
+}
+
+// tTestP is the two-sided p-value of the one-sample t-test of mean 0 for n values with the given mean and sample
+// standard deviation. With zero spread it is exact: 1 when the mean is 0, otherwise 0.
+func tTestP(mean, sd float64, n int) float64 {
+	if sd == 0 {
+		if mean == 0 {
+			return 1
+		}
+		return 0
+	}
+	t := mean / (sd / math.Sqrt(float64(n)))
+	v := float64(n - 1)
+	// P(|T| > |t|) = I_{v/(v+t²)}(v/2, 1/2), the regularised incomplete beta function.
+	return mathx.BetaInc(v/(v+t*t), v/2, 0.5)
+}
+
+// tQuantiles caches tQuantile: the simulations ask for the same few quantiles thousands of times.
+var tQuantiles sync.Map
+
+// tQuantile returns the p-quantile of Student's t distribution with df degrees of freedom, found by bisection on
+// moremath's t CDF.
+func tQuantile(p, df float64) float64 {
+	type key struct{ p, df float64 }
+	if q, ok := tQuantiles.Load(key{p, df}); ok {
+		return q.(float64)
+	}
+	q := stats.InvCDF(stats.TDist{V: df})(p)
+	tQuantiles.Store(key{p, df}, q)
+	return q
+}

@@ -1,0 +1,358 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/perf/benchmath"
+	"golang.org/x/perf/benchunit"
+)
+
+// Statistics over the samples of an A–B–B–A run.
+//
+// Compare groups samples by benchmark name and unit and computes, for each group, two things side by side:
+//
+//   - the benchstat comparison (golang.org/x/perf/benchmath): each side's median and its confidence interval
+//     (AssumeNothing; AssumeExact for exact units), and the Mann–Whitney U p-value of base against head;
+//   - the paired A–B–B–A estimate (see paired.go): the ratio head/base from within-round log ratios, its
+//     t-interval, the paired t-test p-value, and the noise floor from the A–A and B–B pairs.
+//
+// The class gates on the paired estimate, because it cancels drift that the unpaired Mann–Whitney test does not
+// see. The paired p-values are Holm-corrected across the benchmarks of each unit (the family is one unit), and
+//
+//   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 > Threshold for costs such as
+//     sec/op, 1-Ratio > Threshold for rates such as B/s);
+//   - faster: the mirror image;
+//   - unchanged: otherwise, if the whole paired interval lies inside [1-Threshold, 1+Threshold];
+//   - inconclusive: otherwise; Note says how far the interval reaches;
+//   - failed: a side has no samples, or fewer than two complete rounds (two base and two head samples) remain.
+//
+// Two shortcuts come first. When every value on both sides is the same the benchmark is unchanged, whatever the
+// unit. For exact units (StatsOptions.ExactUnits, by default allocs/op and B/op, which a fixed iteration count makes
+// deterministic) whose values are constant within each side, any difference is slower or faster with P = PHolm = 0
+// and no threshold: one allocation more per op is a real change. If an exact unit's values vary within a side the
+// assumption is wrong; the group is then treated as a measured unit and Note says so.
+//
+// The perfgate gate uses the sec/op class; other units are classed by the same rules for the report.
+
+// Class is the verdict on one benchmark in one unit. The strings are the ones package perfgate uses.
+type Class string
+
+// The classes.
+const (
+	ClassSlower       Class = "slower"       // significant after Holm correction and worse than the threshold
+	ClassFaster       Class = "faster"       // significant after Holm correction and better than the threshold
+	ClassUnchanged    Class = "unchanged"    // the paired interval lies inside ±threshold
+	ClassInconclusive Class = "inconclusive" // neither: the interval is too wide to tell
+	ClassFailed       Class = "failed"       // no samples on a side, or fewer than two complete rounds
+)
+
+// StatsOptions configures Compare. Start from DefaultStatsOptions.
+type StatsOptions struct {
+	// Alpha is the family-wise significance level of the Holm-corrected paired tests, in (0, 1). Default 0.05.
+	Alpha float64
+	// Threshold is the relative change, as a fraction in [0, 1), that slower and faster must exceed and that the
+	// unchanged interval must stay within. Default 0.02 (2%).
+	Threshold float64
+	// Confidence is the level of every confidence interval, in (0, 1). Default 0.95.
+	Confidence float64
+	// ExactUnits are the units whose values are deterministic counts (benchstat's assume=exact). Default
+	// allocs/op and B/op.
+	ExactUnits []string
+}
+
+// DefaultStatsOptions are the options perfgate uses unless configured otherwise.
+var DefaultStatsOptions = StatsOptions{
+	Alpha:      0.05,
+	Threshold:  0.02,
+	Confidence: 0.95,
+	ExactUnits: []string{"allocs/op", "B/op"},
+}
+
+// Validate reports the first option out of range.
+func (o StatsOptions) Validate() error {
+	switch {
+	case !(o.Alpha > 0 && o.Alpha < 1):
+		return fmt.Errorf("stats alpha %v: want a probability in (0, 1), e.g. 0.05", o.Alpha)
+	case !(o.Threshold >= 0 && o.Threshold < 1):
+		return fmt.Errorf("stats threshold %v: want a fraction in [0, 1), e.g. 0.02 for 2%%", o.Threshold)
+	case !(o.Confidence > 0 && o.Confidence < 1):
+		return fmt.Errorf("stats confidence %v: want a level in (0, 1), e.g. 0.95", o.Confidence)
+	}
+	return nil
+}
+
+// Summary is benchstat's summary of one side's values.
+type Summary struct {
+	Center   float64 // the median (AssumeNothing) or the mode (AssumeExact), in the comparison's unit
+	Lo, Hi   float64 // the confidence interval of Center; ±Inf when there are too few samples
+	N        int     // number of values
+	Warnings []error // benchmath's warnings, e.g. "need >= 6 samples for confidence interval at level 0.95"
+}
+
+// Comparison compares base and head for one benchmark in one unit.
+type Comparison struct {
+	Name string // the benchmark name as in Sample.Name
+	Unit string // tidied by benchunit: "sec/op", "B/op", "allocs/op", "B/s", …
+
+	Base, Head Summary
+	DeltaPct   float64 // (Head.Center / Base.Center - 1) × 100; 0 when Base.Center is 0 or a side is empty
+	P          float64 // benchmath's p-value: Mann–Whitney U, or 0 for exact units; 1 when not computable
+	Warnings   []error // benchmath's warnings about the comparison (too few samples to detect a difference)
+
+	Paired   *PairedEstimate // nil when fewer than two complete rounds or a value is not positive
+	PHolm    float64         // Paired.P after Holm correction across the benchmarks of this unit; 0 for exact changes, 1 when unknown
+	NoisePct float64         // single-run noise from the A–A and B–B pairs: 100 × their log standard deviation σ
+	MDEPct   float64         // smallest detectable effect: 100 × (exp(t·σ/√R) - 1)
+	Exact    bool            // decided as an exact unit, without statistics
+
+	Class Class
+	Note  string // a short reason for failed, inconclusive and exact classes
+}
+
+// Compare compares base and head samples per benchmark and unit. The result is sorted by name, then unit with
+// sec/op first and the others in lexical order. It returns an error only for invalid options.
+func Compare(samples []Sample, opt StatsOptions) ([]Comparison, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	groups := groupSamples(samples)
+	out := make([]Comparison, 0, len(groups))
+	pairedOK := make([]bool, 0, len(groups))
+	for _, g := range groups {
+		c, ok := g.compare(opt)
+		out = append(out, c)
+		pairedOK = append(pairedOK, ok)
+	}
+	holmByUnit(out, pairedOK)
+	for i := range out {
+		classify(&out[i], opt)
+	}
+	return out, nil
+}
+
+// group is the values of one benchmark in one unit.
+type group struct {
+	name, unit string
+	base, head []float64
+	rounds     []roundValues // ascending by round
+}
+
+// groupSamples collects the samples' values by name and tidied unit, in the order Compare returns them.
+func groupSamples(samples []Sample) []*group {
+	type key struct{ name, unit string }
+	type roundKey struct {
+		key
+		round int
+	}
+	groups := map[key]*group{}
+	rounds := map[roundKey]*roundValues{}
+	for _, s := range samples {
+		for _, v := range s.Values {
+			val, unit := benchunit.Tidy(v.Value, v.Unit)
+			k := key{s.Name, unit}
+			g := groups[k]
+			if g == nil {
+				g = &group{name: s.Name, unit: unit}
+				groups[k] = g
+			}
+			rk := roundKey{k, s.Round}
+			r := rounds[rk]
+			if r == nil {
+				r = &roundValues{round: s.Round}
+				rounds[rk] = r
+			}
+			sv := slotValue{s.Slot, val}
+			switch s.Side {
+			case Base:
+				g.base = append(g.base, val)
+				r.base = append(r.base, sv)
+			case Head:
+				g.head = append(g.head, val)
+				r.head = append(r.head, sv)
+			}
+		}
+	}
+	for rk, r := range rounds {
+		groups[rk.key].rounds = append(groups[rk.key].rounds, *r)
+	}
+	out := make([]*group, 0, len(groups))
+	for _, g := range groups {
+		sort.Slice(g.rounds, func(i, j int) bool { return g.rounds[i].round < g.rounds[j].round })
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].name != out[j].name {
+			return out[i].name < out[j].name
+		}
+		return unitLess(out[i].unit, out[j].unit)
+	})
+	return out
+}
+
+// unitLess orders sec/op first, then lexically.
+func unitLess(a, b string) bool {
+	if (a == "sec/op") != (b == "sec/op") {
+		return a == "sec/op"
+	}
+	return a < b
+}
+
+// compare fills everything but PHolm and, for the statistical cases, Class. It decides Class itself for the
+// cases that need no test: a side without samples, identical values, an exact unit. tested reports whether the
+// paired p-value takes part in the Holm correction.
+func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
+	c = Comparison{Name: g.name, Unit: g.unit, P: 1, PHolm: 1}
+	switch {
+	case len(g.base) == 0 && len(g.head) == 0:
+		c.Class, c.Note = ClassFailed, "no samples"
+		return c, false
+	case len(g.base) == 0:
+		c.Class, c.Note = ClassFailed, "no base samples"
+		c.Head.N = len(g.head)
+		return c, false
+	case len(g.head) == 0:
+		c.Class, c.Note = ClassFailed, "no head samples"
+		c.Base.N = len(g.base)
+		return c, false
+	}
+	exactUnit := slices.Contains(opt.ExactUnits, g.unit)
+	baseConst, headConst := constant(g.base), constant(g.head)
+	identical := baseConst && headConst && g.base[0] == g.head[0]
+	c.Exact = exactUnit && baseConst && headConst
+	var assume benchmath.Assumption = benchmath.AssumeNothing
+	if c.Exact {
+		assume = benchmath.AssumeExact
+	} else if exactUnit {
+		c.Note = "exact unit varies: treated as measured"
+	}
+	th := &benchmath.Thresholds{CompareAlpha: opt.Alpha}
+	// benchmath sorts the slice it is given: pass copies.
+	bs := benchmath.NewSample(slices.Clone(g.base), th)
+	hs := benchmath.NewSample(slices.Clone(g.head), th)
+	c.Base = summarize(assume, bs, opt.Confidence)
+	c.Head = summarize(assume, hs, opt.Confidence)
+	cmp := assume.Compare(bs, hs)
+	c.P, c.Warnings = cmp.P, cmp.Warnings
+	if c.Base.Center != 0 {
+		c.DeltaPct = (c.Head.Center/c.Base.Center - 1) * 100
+	}
+
+	res, dropped, ok := paired(g.rounds, opt.Confidence)
+	if ok {
+		est := res.est
+		c.Paired = &est
+		c.NoisePct = 100 * res.sigma
+		c.MDEPct = 100 * (math.Exp(res.mde) - 1)
+	}
+	switch {
+	case identical:
+		c.Class, c.P, c.PHolm = ClassUnchanged, 1, 1
+		return c, false
+	case c.Exact:
+		c.Class, c.PHolm, c.Note = ClassSlower, c.P, "exact change"
+		if (g.head[0] < g.base[0]) != higherIsBetter(g.unit) {
+			c.Class = ClassFaster
+		}
+		return c, false
+	case ok:
+		return c, true
+	case slices.ContainsFunc(g.base, notPositive) || slices.ContainsFunc(g.head, notPositive):
+		c.Class, c.Note = ClassInconclusive, "values not positive: no paired estimate"
+	default:
+		c.Class = ClassFailed
+		c.Note = fmt.Sprintf("%d complete rounds, need 2", len(g.rounds)-dropped)
+	}
+	return c, false
+}
+
+func notPositive(x float64) bool { return !(x > 0) || math.IsInf(x, 0) }
+
+func summarize(assume benchmath.Assumption, s *benchmath.Sample, confidence float64) Summary {
+	sum := assume.Summary(s, confidence)
+	return Summary{Center: sum.Center, Lo: sum.Lo, Hi: sum.Hi, N: len(s.Values), Warnings: sum.Warnings}
+}
+
+func constant(xs []float64) bool {
+	for _, x := range xs[1:] {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// holmByUnit sets PHolm of every comparison with a paired test to its Holm-adjusted p-value within its unit.
+func holmByUnit(cs []Comparison, tested []bool) {
+	byUnit := map[string][]int{}
+	for i, c := range cs {
+		if tested[i] {
+			byUnit[c.Unit] = append(byUnit[c.Unit], i)
+		}
+	}
+	for _, idx := range byUnit {
+		ps := make([]float64, len(idx))
+		for j, i := range idx {
+			ps[j] = cs[i].Paired.P
+		}
+		for j, adj := range holm(ps) {
+			cs[idx[j]].PHolm = adj
+		}
+	}
+}
+
+// holm returns the Holm–Bonferroni adjusted p-values of ps, in the same order: with p sorted ascending,
+// adj(i) = max over j <= i of min(1, (m-j+1)·p(j)) for 1-based ranks. Rejecting where adj < alpha controls the
+// family-wise error rate at alpha.
+func holm(ps []float64) []float64 {
+	m := len(ps)
+	order := make([]int, m)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return ps[order[a]] < ps[order[b]] })
+	adj := make([]float64, m)
+	running := 0.0
+	for rank, i := range order {
+		running = math.Max(running, math.Min(1, float64(m-rank)*ps[i]))
+		adj[i] = running
+	}
+	return adj
+}
+
+// higherIsBetter reports whether unit is a rate (B/s, ops/s), where a larger head value is an improvement.
+func higherIsBetter(unit string) bool {
+	return strings.HasSuffix(unit, "/s")
+}
+
+// classify sets Class, and Note for inconclusive, of a comparison compare left to the paired test, by the rules
+// in the file comment.
+func classify(c *Comparison, opt StatsOptions) {
+	if c.Class != "" {
+		return
+	}
+	worse, better := ClassSlower, ClassFaster
+	if higherIsBetter(c.Unit) {
+		worse, better = better, worse
+	}
+	p := c.Paired
+	est := p.Ratio - 1
+	significant := c.PHolm < opt.Alpha
+	switch {
+	case significant && est > opt.Threshold:
+		c.Class = worse
+	case significant && est < -opt.Threshold:
+		c.Class = better
+	case p.Lo >= 1-opt.Threshold && p.Hi <= 1+opt.Threshold:
+		c.Class = ClassUnchanged
+	default:
+		c.Class = ClassInconclusive
+		if c.Note != "" {
+			c.Note += "; "
+		}
+		c.Note += fmt.Sprintf("interval %+.1f%% to %+.1f%% exceeds ±%g%%", 100*(p.Lo-1), 100*(p.Hi-1), 100*opt.Threshold)
+	}
+}

@@ -1,0 +1,305 @@
+package bench
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"golang.org/x/perf/benchmath"
+)
+
+// abbaSamples returns the samples of one benchmark over len(rounds) rounds in A B B A order: rounds[r] holds the values of
+// slots 0 to 3 (base, head, head, base) in unit.
+func abbaSamples(name, unit string, rounds [][4]float64) []Sample {
+	var out []Sample
+	for r, vals := range rounds {
+		for slot, v := range vals {
+			side := Head
+			if slot == 0 || slot == 3 {
+				side = Base
+			}
+			out = append(out, Sample{Name: name, Side: side, Round: r, Slot: slot, Iters: 1000,
+				Values: []Value{{Value: v, Unit: unit}}})
+		}
+	}
+	return out
+}
+
+func compareOne(t *testing.T, samples []Sample, opt StatsOptions) Comparison {
+	t.Helper()
+	cs, err := Compare(samples, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 {
+		t.Fatalf("got %d comparisons, want 1: %+v", len(cs), cs)
+	}
+	return cs[0]
+}
+
+func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
+
+func TestHolm(t *testing.T) {
+	// Adjusted by hand: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 gives 0.02, 0.03, 0.06, 0.04; the running
+	// maximum lifts the last to 0.06.
+	tests := []struct{ p, want []float64 }{
+		{[]float64{0.01, 0.04, 0.03, 0.005}, []float64{0.03, 0.06, 0.06, 0.02}},
+		{[]float64{0.5}, []float64{0.5}},
+		{[]float64{0.3, 0.6}, []float64{0.6, 0.6}}, // 2×0.3 = 0.6, then max(0.6, 0.6)
+		{[]float64{0.9, 0.8}, []float64{1, 1}},     // capped at 1
+		{nil, []float64{}},
+	}
+	for _, tt := range tests {
+		got := holm(tt.p)
+		if !cmp.Equal(got, tt.want, cmpopts.EquateApprox(0, 1e-12), cmpopts.EquateEmpty()) {
+			t.Errorf("holm(%v) = %v, want %v", tt.p, got, tt.want)
+		}
+	}
+}
+
+func TestTQuantile(t *testing.T) {
+	// Two-sided 95% critical values of Student's t, from the NIST/SEMATECH e-Handbook table 1.3.6.7.2 (3 decimals).
+	tests := []struct{ p, df, want float64 }{
+		{0.975, 1, 12.706},
+		{0.975, 2, 4.303},
+		{0.975, 4, 2.776},
+		{0.975, 9, 2.262},
+		{0.975, 100, 1.984},
+		{0.95, 4, 2.132},
+		{0.995, 4, 4.604},
+	}
+	for _, tt := range tests {
+		if got := tQuantile(tt.p, tt.df); !near(got, tt.want, 0.0005) {
+			t.Errorf("tQuantile(%v, %v) = %.5f, want %.3f", tt.p, tt.df, got, tt.want)
+		}
+	}
+	// The p-value inverts the quantile: |t| = t(0.975, 4) is p = 0.05.
+	q := tQuantile(0.975, 4)
+	if p := tTestP(q, math.Sqrt(5), 5); !near(p, 0.05, 1e-9) {
+		t.Errorf("tTestP at the 0.975 quantile = %v, want 0.05", p)
+	}
+}
+
+func TestBenchstatSummary(t *testing.T) {
+	// The values 1..10 as base and 11..20 as head, in any round layout. The 95% interval of the median of 10
+	// values is the order statistics x(2)..x(9): it covers with probability 1 - 2·P(Binomial(10, ½) <= 1)
+	// = 1 - 2·11/1024 = 0.979, and x(3)..x(8) only with 0.891. The U test of two fully separated samples of 10
+	// has the smallest p there is, 2/C(20, 10) = 1.08e-5.
+	var rounds [][4]float64
+	for r := 0; r < 5; r++ {
+		b := float64(2*r + 1)
+		rounds = append(rounds, [4]float64{b, b + 10, b + 11, b + 1})
+	}
+	c := compareOne(t, abbaSamples("X", "sec/op", rounds), DefaultStatsOptions)
+	want := Summary{Center: 5.5, Lo: 2, Hi: 9, N: 10}
+	if diff := cmp.Diff(want, c.Base); diff != "" {
+		t.Errorf("base summary (-want +got):\n%s", diff)
+	}
+	if c.Head.Center != 15.5 || c.Head.Lo != 12 || c.Head.Hi != 19 {
+		t.Errorf("head summary = %+v, want 15.5 [12, 19]", c.Head)
+	}
+	if !near(c.P, 2/184756.0, 1e-9) {
+		t.Errorf("P = %v, want 2/184756", c.P)
+	}
+	if !near(c.DeltaPct, (15.5/5.5-1)*100, 1e-9) {
+		t.Errorf("DeltaPct = %v", c.DeltaPct)
+	}
+
+	// Four values per side: benchmath cannot bound the median and says why.
+	c = compareOne(t, abbaSamples("X", "sec/op", rounds[:2]), DefaultStatsOptions)
+	if len(c.Base.Warnings) != 1 || c.Base.Warnings[0].Error() != "need >= 6 samples for confidence interval at level 0.95" {
+		t.Errorf("base warnings = %v", c.Base.Warnings)
+	}
+	if !math.IsInf(c.Base.Lo, -1) || !math.IsInf(c.Base.Hi, 1) {
+		t.Errorf("base interval = [%v, %v], want ±Inf", c.Base.Lo, c.Base.Hi)
+	}
+	// Mann–Whitney on 4 vs 4 bottoms out at p = 2/C(8,4) = 0.029, so it can still reach 0.05: no warning.
+	s := benchmath.NewSample([]float64{1, 2, 3}, &benchmath.DefaultThresholds)
+	if w := benchmath.AssumeNothing.Compare(s, s).Warnings; len(w) != 1 {
+		t.Errorf("3 vs 3 warnings = %v, want the too-few-samples warning", w)
+	}
+}
+
+func TestPairedWorkedExample(t *testing.T) {
+	// Three rounds built to have d_r = 0.1, 0.2, 0.3, base pairs a_r = 0.02, 0, -0.02 and head pairs
+	// b_r = 0.01, 0, -0.01. By hand: mean d = 0.2, s_d = 0.1, t(0.975, 2) = 4.3027, half-width 4.3027·0.1/√3
+	// = 0.24842, so ratio e^0.2 = 1.22140 and interval [e^-0.04842, e^0.44842] = [0.95274, 1.56583]. The t
+	// statistic is 0.2/(0.1/√3) = 3.4641; with 2 degrees of freedom the two-sided p is 1 - t/√(2+t²) = 0.074180.
+	// Noise: var(a) = 0.0004, var(b) = 0.0001, σ² = (0.0004+0.0001)/4, σ = 0.011180 (1.118%), and
+	// MDE = e^(4.3027·σ/√3) - 1 = 2.8163%.
+	ds := []float64{0.1, 0.2, 0.3}
+	as := []float64{0.02, 0, -0.02}
+	bs := []float64{0.01, 0, -0.01}
+	var rounds [][4]float64
+	for r := range ds {
+		b0 := 100.0
+		b3 := b0 * math.Exp(as[r])
+		h1 := math.Exp(ds[r]) * (b0 + b3) / (1 + math.Exp(bs[r]))
+		h2 := h1 * math.Exp(bs[r])
+		rounds = append(rounds, [4]float64{b0, h1, h2, b3})
+	}
+	c := compareOne(t, abbaSamples("X", "sec/op", rounds), DefaultStatsOptions)
+	want := &PairedEstimate{Ratio: 1.2214027581601699, Lo: 0.9527394893616995, Hi: 1.5658264554991188,
+		P: 0.07417990022744858, Rounds: 3}
+	if diff := cmp.Diff(want, c.Paired, cmpopts.EquateApprox(1e-9, 0)); diff != "" {
+		t.Errorf("paired (-want +got):\n%s", diff)
+	}
+	if !near(c.NoisePct, 1.1180339887498949, 1e-9) || !near(c.MDEPct, 2.816278323330912, 1e-9) {
+		t.Errorf("noise %v%%, MDE %v%%, want 1.1180%%, 2.8163%%", c.NoisePct, c.MDEPct)
+	}
+	if c.PHolm != c.Paired.P {
+		t.Errorf("PHolm = %v with one benchmark, want the raw %v", c.PHolm, c.Paired.P)
+	}
+	if c.Class != ClassInconclusive || c.Note != "interval -4.7% to +56.6% exceeds ±2%" {
+		t.Errorf("class %q note %q", c.Class, c.Note)
+	}
+}
+
+func TestCompareEdgeCases(t *testing.T) {
+	five := func(base, head float64) [][4]float64 {
+		var rs [][4]float64
+		for range 5 {
+			rs = append(rs, [4]float64{base, head, head, base})
+		}
+		return rs
+	}
+	t.Run("head missing", func(t *testing.T) {
+		var base []Sample
+		for _, s := range abbaSamples("X", "sec/op", five(1, 1)) {
+			if s.Side == Base {
+				base = append(base, s)
+			}
+		}
+		c := compareOne(t, base, DefaultStatsOptions)
+		if c.Class != ClassFailed || c.Note != "no head samples" || c.Base.N != 10 || c.Paired != nil {
+			t.Errorf("got %+v", c)
+		}
+	})
+	t.Run("one complete round", func(t *testing.T) {
+		s := abbaSamples("X", "sec/op", [][4]float64{{1, 2, 2, 1}, {1, 2, 2, 1}})
+		s = s[:7] // round 1 lost its last base run
+		c := compareOne(t, s, DefaultStatsOptions)
+		if c.Class != ClassFailed || c.Note != "1 complete rounds, need 2" {
+			t.Errorf("got class %q note %q", c.Class, c.Note)
+		}
+	})
+	t.Run("identical", func(t *testing.T) {
+		c := compareOne(t, abbaSamples("X", "sec/op", five(2e-6, 2e-6)), DefaultStatsOptions)
+		if c.Class != ClassUnchanged || c.P != 1 || c.PHolm != 1 || c.DeltaPct != 0 {
+			t.Errorf("got %+v", c)
+		}
+		want := &PairedEstimate{Ratio: 1, Lo: 1, Hi: 1, P: 1, Rounds: 5}
+		if diff := cmp.Diff(want, c.Paired); diff != "" {
+			t.Errorf("paired (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("zero allocs both sides", func(t *testing.T) {
+		c := compareOne(t, abbaSamples("X", "allocs/op", five(0, 0)), DefaultStatsOptions)
+		if c.Class != ClassUnchanged || c.Paired != nil {
+			t.Errorf("got %+v", c)
+		}
+	})
+	t.Run("exact allocs change", func(t *testing.T) {
+		// One allocation more in 40 is +2.5%, but a threshold does not apply to a count.
+		c := compareOne(t, abbaSamples("X", "allocs/op", five(40, 41)), DefaultStatsOptions)
+		if c.Class != ClassSlower || !c.Exact || c.P != 0 || c.PHolm != 0 || c.Note != "exact change" {
+			t.Errorf("got %+v", c)
+		}
+		c = compareOne(t, abbaSamples("X", "B/op", five(64, 0)), DefaultStatsOptions)
+		if c.Class != ClassFaster || c.DeltaPct != -100 {
+			t.Errorf("got %+v", c)
+		}
+		c = compareOne(t, abbaSamples("X", "allocs/op", five(0, 1)), DefaultStatsOptions)
+		if c.Class != ClassSlower || c.DeltaPct != 0 {
+			t.Errorf("0 → 1 alloc: got %+v", c)
+		}
+	})
+	t.Run("exact unit that varies", func(t *testing.T) {
+		rs := five(40, 40)
+		rs[2][1] = 41
+		c := compareOne(t, abbaSamples("X", "allocs/op", rs), DefaultStatsOptions)
+		// d_r = 0, 0, log(81/80), 0, 0: interval -0.4% to +0.9%, inside ±2%.
+		if c.Exact || c.Class != ClassUnchanged || c.Note != "exact unit varies: treated as measured" {
+			t.Errorf("got %+v", c)
+		}
+	})
+	t.Run("deterministic shift", func(t *testing.T) {
+		c := compareOne(t, abbaSamples("X", "sec/op", five(100, 110)), DefaultStatsOptions)
+		if c.Class != ClassSlower || c.Paired.P != 0 || !near(c.Paired.Ratio, 1.1, 1e-12) {
+			t.Errorf("got %+v", c)
+		}
+		c = compareOne(t, abbaSamples("X", "sec/op", five(100, 101)), DefaultStatsOptions)
+		if c.Class != ClassUnchanged {
+			t.Errorf("+1%% exactly, below the 2%% threshold: got %q", c.Class)
+		}
+	})
+	t.Run("rate unit", func(t *testing.T) {
+		// Throughput down 10% is slower; benchunit tidies MB/s into B/s.
+		c := compareOne(t, abbaSamples("X", "MB/s", five(100, 90)), DefaultStatsOptions)
+		if c.Class != ClassSlower || c.Unit != "B/s" || c.Base.Center != 100e6 {
+			t.Errorf("got %+v", c)
+		}
+	})
+}
+
+func TestCompareOrderAndHolm(t *testing.T) {
+	var s []Sample
+	// B gets a clear +10% shift with noise, A a clear one too; both sec/op, so Holm doubles the smaller p.
+	for _, name := range []string{"B", "A"} {
+		s = append(s, abbaSamples(name, "sec/op", [][4]float64{
+			{100, 110, 111, 101}, {100, 109, 110, 99}, {101, 111, 112, 100}, {99, 108, 110, 100}, {100, 110, 109, 101},
+		})...)
+	}
+	for i := range s {
+		s[i].Values = append(s[i].Values, Value{Value: 3, Unit: "allocs/op"})
+	}
+	cs, err := Compare(s, DefaultStatsOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, c := range cs {
+		order = append(order, c.Name+" "+c.Unit)
+	}
+	want := []string{"A sec/op", "A allocs/op", "B sec/op", "B allocs/op"}
+	if diff := cmp.Diff(want, order); diff != "" {
+		t.Fatalf("order (-want +got):\n%s", diff)
+	}
+	a, b := cs[0], cs[2]
+	ps := holm([]float64{a.Paired.P, b.Paired.P})
+	if a.PHolm != ps[0] || b.PHolm != ps[1] || a.PHolm <= a.Paired.P {
+		t.Errorf("PHolm = %v, %v from P %v, %v", a.PHolm, b.PHolm, a.Paired.P, b.Paired.P)
+	}
+	if a.Class != ClassSlower || b.Class != ClassSlower || cs[1].Class != ClassUnchanged {
+		t.Errorf("classes %q %q %q", a.Class, b.Class, cs[1].Class)
+	}
+}
+
+func TestStatsOptionsValidate(t *testing.T) {
+	if err := DefaultStatsOptions.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	bad := []struct {
+		edit func(*StatsOptions)
+		want string
+	}{
+		{func(o *StatsOptions) { o.Alpha = 0 }, "stats alpha 0: want a probability in (0, 1), e.g. 0.05"},
+		{func(o *StatsOptions) { o.Alpha = math.NaN() }, "stats alpha NaN"},
+		{func(o *StatsOptions) { o.Threshold = -0.01 }, "stats threshold -0.01"},
+		{func(o *StatsOptions) { o.Threshold = 2 }, "stats threshold 2: want a fraction in [0, 1), e.g. 0.02 for 2%"},
+		{func(o *StatsOptions) { o.Confidence = 95 }, "stats confidence 95"},
+	}
+	for _, tt := range bad {
+		o := DefaultStatsOptions
+		tt.edit(&o)
+		err := o.Validate()
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("Validate(%+v) = %v, want %q", o, err, tt.want)
+		}
+		if _, err := Compare(nil, o); err == nil {
+			t.Errorf("Compare accepted %+v", o)
+		}
+	}
+}

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/report"
+)
+
+// prInfo is what the benchmark job tells the comment job about the pull request, next to result.json.
+type prInfo struct {
+	Repository string `json:"repository"`
+	PR         int    `json:"pr"`
+	BaseSHA    string `json:"base_sha"`
+	HeadSHA    string `json:"head_sha"`
+	Event      string `json:"event"`
+}
+
+const prInfoFile = "github.json"
+
+func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+			fmt.Fprint(stdout, actionUsage)
+			return perfgate.ExitPass
+		}
+		errorf(stderr, "action takes no arguments: it reads its inputs from INPUT_* variables")
+		return perfgate.ExitUsage
+	}
+	r := ghaction.NewRunner(nil, os.Stdout)
+	ev, err := r.Event()
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return perfgate.ExitUsage
+	}
+	cfg, comment, err := actionConfig(r, ev)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		r.Errorf("perfgate: %v", err)
+		return perfgate.ExitUsage
+	}
+	cfg.Log = stderr
+
+	r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
+	res, runErr := perfgate.Compare(ctx, cfg)
+	r.EndGroup()
+	if res == nil {
+		errorf(stderr, "%v", runErr)
+		explain(stderr, runErr)
+		r.Errorf("perfgate could not run: %v", runErr)
+		var ce *perfgate.ConfigError
+		if errors.As(runErr, &ce) {
+			return perfgate.ExitUsage
+		}
+		return perfgate.ExitCannotRun
+	}
+	if runErr != nil {
+		errorf(stderr, "%v", runErr)
+		explain(stderr, runErr)
+	}
+	info := prInfo{Repository: r.Repository, PR: ev.PR, BaseSHA: res.Base.Commit, HeadSHA: res.Head.Commit, Event: ev.Name}
+	if data, err := json.MarshalIndent(info, "", "  "); err == nil {
+		if err := os.WriteFile(filepath.Join(cfg.Out, prInfoFile), append(data, '\n'), 0o644); err != nil {
+			errorf(stderr, "writing %s: %v", prInfoFile, err)
+		}
+	}
+
+	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact"})
+	reportPath := filepath.Join(cfg.Out, "report.md")
+	if err := os.WriteFile(reportPath, []byte(md), 0o644); err != nil {
+		errorf(stderr, "writing report.md: %v", err)
+	}
+	r.AddStepSummary(md)
+	r.SetOutput("verdict", res.Verdict.Status)
+	r.SetOutput("report", reportPath)
+	r.SetOutput("results-dir", cfg.Out)
+	annotate(r, res)
+	if err := report.Text(stdout, res, report.Options{}); err != nil {
+		errorf(stderr, "%v", err)
+	}
+
+	if comment && ev.PR > 0 {
+		postComment(ctx, r, ev.PR, md, stderr)
+	} else if comment {
+		fmt.Fprintf(stderr, "perfgate: no pull request in this %s event: no comment, the job summary has the report\n", ev.Name)
+	}
+	return res.Verdict.ExitCode
+}
+
+const actionUsage = `Usage: perfgate action
+
+Runs as a step of a GitHub Actions job (see action.yml): reads the inputs from
+INPUT_* variables and the event from GITHUB_EVENT_PATH, compares the pull
+request's base and head, writes the job summary and outputs, keeps one sticky
+comment on the pull request up to date, and exits with the gate's code.
+`
+
+// actionConfig maps the step's inputs and event onto a Config. It returns whether to comment.
+func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool, error) {
+	cfg := perfgate.DefaultConfig()
+	if r.Workspace != "" {
+		cfg.Dir = r.Workspace
+	}
+	cfgPath := r.Input("config")
+	if cfgPath == "" {
+		cfgPath = filepath.Join(cfg.Dir, perfgate.ConfigFile)
+	} else if !filepath.IsAbs(cfgPath) {
+		cfgPath = filepath.Join(cfg.Dir, cfgPath)
+	}
+	if err := cfg.LoadConfigFile(cfgPath); err != nil {
+		return cfg, false, err
+	}
+	bad := func(key, value, want string) error {
+		return &perfgate.ConfigError{Source: "input", Key: key, Value: value, Want: want}
+	}
+	str := map[string]*string{
+		"package": &cfg.Package, "bench": &cfg.Bench, "base": &cfg.Base, "head": &cfg.Head,
+		"acknowledge-label": &cfg.AcknowledgeLabel, "output": &cfg.Out,
+	}
+	for _, k := range []string{"package", "bench", "base", "head", "acknowledge-label", "output"} {
+		if v := r.Input(k); v != "" {
+			*str[k] = v
+		}
+	}
+	if v := r.Input("rounds"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return cfg, false, bad("rounds", v, "a whole number from 2 to 100")
+		}
+		cfg.Rounds = n
+	}
+	if v := r.Input("cpu"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return cfg, false, bad("cpu", v, "a CPU number, or -1")
+		}
+		cfg.CPU = n
+	}
+	if v := r.Input("benchtime"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return cfg, false, bad("benchtime", v, "a duration such as 100ms")
+		}
+		cfg.BenchTime = d
+	}
+	if v := r.Input("threshold"); v != "" {
+		f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+		if err != nil {
+			return cfg, false, bad("threshold", v, "a percentage such as 2")
+		}
+		cfg.Threshold = f
+	}
+	comment := true
+	if v := r.Input("comment"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return cfg, false, bad("comment", v, "true or false")
+		}
+		comment = b
+	}
+	if !filepath.IsAbs(cfg.Out) {
+		cfg.Out = filepath.Join(cfg.Dir, cfg.Out)
+	}
+	if cfg.Base == "" && ev.BaseSHA != "" {
+		cfg.Base = ev.BaseSHA
+	}
+	if cfg.Head == "" && ev.HeadSHA != "" {
+		cfg.Head = ev.HeadSHA
+	}
+	cfg.Acknowledged = ev.HasLabel(cfg.AcknowledgeLabel)
+	if err := cfg.Validate(); err != nil {
+		var ce *perfgate.ConfigError
+		if errors.As(err, &ce) && ce.Source == "" {
+			ce.Source = "input"
+		}
+		return cfg, false, err
+	}
+	return cfg, comment, nil
+}
+
+// annotate emits ::error annotations for what failed the gate.
+func annotate(r *ghaction.Runner, res *perfgate.Result) {
+	for _, reason := range res.Verdict.Reasons {
+		if res.Verdict.Status != perfgate.StatusPass {
+			r.Errorf("perfgate: %s", reason)
+		}
+	}
+	for _, ack := range res.Verdict.Acknowledged {
+		r.Warningf("perfgate: slower, acknowledged: %s", ack)
+	}
+}
+
+// postComment keeps the sticky comment. GitHub's failures are warnings: they never change the verdict.
+func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, stderr io.Writer) {
+	token := r.Input("github-token")
+	if token == "" {
+		r.Warningf("perfgate: no github-token input: the report is in the job summary only")
+		return
+	}
+	owner, repo, err := r.Owner()
+	if err != nil {
+		r.Warningf("perfgate: %v", err)
+		return
+	}
+	client, err := ghaction.NewClient(r.APIURL, token)
+	if err != nil {
+		r.Warningf("perfgate: %v", err)
+		return
+	}
+	c := &ghaction.Commenter{
+		Client: client, Owner: owner, Repo: repo, Marker: report.Marker,
+		Author: r.Getenv("PERFGATE_COMMENT_AUTHOR"), Shorten: report.Truncate, Log: stderr,
+	}
+	if s := r.Getenv("PERFGATE_RETRY_SLEEP"); s != "" { // tests make retries instant
+		if d, err := time.ParseDuration(s); err == nil {
+			c.Sleep = func(time.Duration) { time.Sleep(d) }
+		}
+	}
+	posted, err := c.Upsert(ctx, pr, body)
+	if err != nil {
+		r.Warningf("perfgate: could not update the pull-request comment: %v; the report is in the job summary", err)
+		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
+		return
+	}
+	verb := "updated"
+	if posted.Created {
+		verb = "created"
+	}
+	fmt.Fprintf(stderr, "perfgate: %s comment %s\n", verb, posted.URL)
+	r.SetOutput("comment-url", posted.URL)
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/report"
+)
+
+const commentUsage = `Usage: perfgate comment DIR
+
+Posts the results directory DIR (written by 'perfgate action' in another job) as
+the sticky pull-request comment. Meant for a workflow_run job with
+'pull-requests: write' that downloaded the benchmark job's artifact: the
+artifact came from untrusted code, so every field is validated, the pull
+request's head must be the commit that was measured, and the comment is
+re-rendered from result.json (report.md in the artifact is ignored).
+
+Example (in .github/workflows/perfgate-comment.yml):
+  perfgate comment perfgate-results
+`
+
+// Limits on what an artifact may hold.
+const (
+	maxResultBytes = 16 << 20
+	maxInfoBytes   = 64 << 10
+	maxPR          = 1 << 30
+)
+
+var sha40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("comment", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(stderr, commentUsage) }
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		errorf(stderr, "comment takes one results directory")
+		return perfgate.ExitUsage
+	}
+	dir := fs.Arg(0)
+	r := ghaction.NewRunner(nil, os.Stdout)
+	res, info, err := readArtifact(dir)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		r.Errorf("perfgate: the results artifact is not usable: %v", err)
+		return perfgate.ExitUsage
+	}
+	ev, err := r.Event()
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return perfgate.ExitUsage
+	}
+	// The triggering run's head commit is trusted (it comes from GitHub, not from the artifact): the artifact must
+	// describe that commit, and when GitHub names the pull request it must be the same one.
+	if ev.HeadSHA != "" && ev.HeadSHA != info.HeadSHA {
+		errorf(stderr, "the artifact measured %s but the triggering run was for %s", info.HeadSHA, ev.HeadSHA)
+		return perfgate.ExitUsage
+	}
+	if ev.PR != 0 && ev.PR != info.PR {
+		errorf(stderr, "the artifact names pull request #%d but the triggering run was for #%d", info.PR, ev.PR)
+		return perfgate.ExitUsage
+	}
+	if r.Repository != "" && info.Repository != "" && info.Repository != r.Repository {
+		errorf(stderr, "the artifact names repository %q, this is %q", info.Repository, r.Repository)
+		return perfgate.ExitUsage
+	}
+	owner, repo, err := r.Owner()
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return perfgate.ExitUsage
+	}
+	token := r.Input("github-token")
+	if token == "" {
+		token = r.Getenv("GITHUB_TOKEN")
+	}
+	client, err := ghaction.NewClient(r.APIURL, token)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return perfgate.ExitUsage
+	}
+	// The pull request's head on GitHub must be the measured commit, so an artifact cannot aim the comment at
+	// another pull request.
+	pr, _, err := client.PullRequests.Get(ctx, owner, repo, info.PR)
+	if err != nil {
+		r.Warningf("perfgate: could not read pull request #%d: %v", info.PR, err)
+		errorf(stderr, "reading pull request #%d: %v", info.PR, err)
+		return perfgate.ExitCannotRun
+	}
+	if got := pr.GetHead().GetSHA(); got != info.HeadSHA {
+		errorf(stderr, "pull request #%d's head is %s, not the measured %s: not commenting", info.PR, got, info.HeadSHA)
+		return perfgate.ExitUsage
+	}
+	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact"})
+	r.AddStepSummary(md)
+	c := &ghaction.Commenter{
+		Client: client, Owner: owner, Repo: repo, Marker: report.Marker,
+		Author: r.Getenv("PERFGATE_COMMENT_AUTHOR"), Shorten: report.Truncate, Log: stderr,
+	}
+	posted, err := c.Upsert(ctx, info.PR, md)
+	if err != nil {
+		r.Warningf("perfgate: could not update the pull-request comment: %v", err)
+		errorf(stderr, "%v", err)
+		return perfgate.ExitCannotRun
+	}
+	fmt.Fprintf(stdout, "%s\n", posted.URL)
+	return perfgate.ExitPass
+}
+
+// readArtifact reads and validates result.json and github.json from an untrusted results directory.
+func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
+	for name, limit := range map[string]int64{"result.json": maxResultBytes, prInfoFile: maxInfoBytes} {
+		st, err := os.Lstat(filepath.Join(dir, name))
+		if err != nil {
+			return nil, nil, err
+		}
+		if !st.Mode().IsRegular() {
+			return nil, nil, fmt.Errorf("%s is not a regular file", name)
+		}
+		if st.Size() > limit {
+			return nil, nil, fmt.Errorf("%s is %d bytes, more than the %d allowed", name, st.Size(), limit)
+		}
+	}
+	res, err := perfgate.ReadResult(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(dir, prInfoFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	var info prInfo
+	if err := json.Unmarshal(data, &info); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", prInfoFile, err)
+	}
+	if info.PR <= 0 || info.PR > maxPR {
+		return nil, nil, fmt.Errorf("%s: pull request number %d is out of range", prInfoFile, info.PR)
+	}
+	if !sha40.MatchString(info.HeadSHA) {
+		return nil, nil, fmt.Errorf("%s: head_sha %q is not a commit id", prInfoFile, info.HeadSHA)
+	}
+	if res.Head.Commit != info.HeadSHA {
+		return nil, nil, fmt.Errorf("result.json measured head %q, %s says %q", res.Head.Commit, prInfoFile, info.HeadSHA)
+	}
+	switch res.Verdict.Status {
+	case perfgate.StatusPass, perfgate.StatusFail, perfgate.StatusError:
+	default:
+		return nil, nil, fmt.Errorf("result.json: unknown verdict status %q", res.Verdict.Status)
+	}
+	return res, &info, nil
+}

@@ -1,0 +1,103 @@
+// Command perfgate compares two revisions of a Go package on speed, correctness and size.
+//
+// Usage:
+//
+//	perfgate compare [flags] [BASE [HEAD]]   compare two revisions (default: merge-base with main, working tree)
+//	perfgate report [-format f] DIR          re-render a results directory
+//	perfgate demo [-broken]                  the whole pipeline on an embedded two-commit history
+//	perfgate action                          run as a GitHub Action step
+//	perfgate comment DIR                     post a results directory as the sticky pull-request comment
+//	perfgate version                         print the version
+//
+// Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error, 3 could not run.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/perfgate/perfgate"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `perfgate gates a Go package's pull requests on speed, correctness and size.
+
+Usage:
+  perfgate compare [flags] [BASE [HEAD]]   compare two revisions of a package
+  perfgate report [-format f] DIR          re-render a results directory
+  perfgate demo [-broken]                  run the whole pipeline on an embedded fixture history
+  perfgate action                          run as a GitHub Action step (reads INPUT_* and the event)
+  perfgate comment DIR                     post a results directory as the sticky pull-request comment
+  perfgate version                         print the version
+
+Examples:
+  perfgate demo
+  perfgate compare -pkg ./cipher/des               # merge-base with main vs your working tree
+  perfgate compare -pkg ./cipher/des main HEAD
+  perfgate compare -pkg ./cipher/des -bench 'Encrypt/des' -rounds 8 v1.2.0 HEAD
+
+Run 'perfgate COMMAND -h' for a command's flags.
+Exit codes: 0 pass, 1 gate failed, 2 usage or configuration error, 3 could not run.
+`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return perfgate.ExitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "compare":
+		return runCompare(ctx, rest, stdout, stderr)
+	case "report":
+		return runReport(rest, stdout, stderr)
+	case "demo":
+		return runDemo(ctx, rest, stdout, stderr)
+	case "action":
+		return runAction(ctx, rest, stdout, stderr)
+	case "comment":
+		return runComment(ctx, rest, stdout, stderr)
+	case "version", "-version", "--version":
+		fmt.Fprintf(stdout, "perfgate %s\n", version())
+		return perfgate.ExitPass
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return perfgate.ExitPass
+	}
+	errorf(stderr, "unknown command %q", cmd)
+	hintf(stderr, "run 'perfgate -h' for the commands")
+	return perfgate.ExitUsage
+}
+
+func errorf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "perfgate: error: "+format+"\n", args...)
+}
+
+func hintf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "perfgate: hint: "+format+"\n", args...)
+}
+
+// parseFlags parses args with fs, printing usage errors the perfgate way. It returns false when the caller should
+// exit with code (ExitPass for -h, ExitUsage for a bad flag).
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return perfgate.ExitPass, false
+		}
+		return perfgate.ExitUsage, false
+	}
+	return 0, true
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/perfgate/perfgate"
+)
+
+func runReport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	format := fs.String("format", "markdown", "output format: markdown, text or json")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: perfgate report [-format markdown|text|json] DIR\n\nRe-renders the results directory DIR written by compare.\n\nExample:\n  perfgate report -format text perfgate-results\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		errorf(stderr, "report takes one results directory")
+		hintf(stderr, "perfgate report perfgate-results")
+		return perfgate.ExitUsage
+	}
+	switch *format {
+	case "markdown", "text", "json":
+	default:
+		errorf(stderr, "-format: invalid value %q: want markdown, text or json", *format)
+		return perfgate.ExitUsage
+	}
+	res, err := perfgate.ReadResult(fs.Arg(0))
+	if err != nil {
+		errorf(stderr, "%v", err)
+		hintf(stderr, "DIR is the directory 'perfgate compare -o DIR' wrote")
+		return perfgate.ExitUsage
+	}
+	if err := printResult(stdout, res, *format); err != nil {
+		errorf(stderr, "%v", err)
+		return perfgate.ExitCannotRun
+	}
+	return perfgate.ExitPass
+}

@@ -1,0 +1,313 @@
+package perfgate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ConfigFile is the optional configuration file at the repository root. Flags win over it.
+const ConfigFile = ".perfgate.yml"
+
+// Config is everything a comparison can be told. Its zero value is not usable: start from DefaultConfig, which
+// holds every default in one place, then apply a file (LoadFile) and flags.
+type Config struct {
+	// Dir is a directory inside the git work tree to compare; its module root is found from there. Default ".".
+	Dir string
+	// Base and Head are the revisions to compare. Base "" means the merge-base of HEAD with the default branch;
+	// Head "" means the working tree, uncommitted changes included.
+	Base, Head string
+
+	// Package is the gated package, relative to the module root ("./cipher/des") or an import path. Key "package".
+	Package string
+	// Bench selects benchmarks by a regular expression over their full names ("Encrypt/des"). Key "bench".
+	Bench string
+	// Rounds is how many A–B–B–A rounds run; each side gets 2×Rounds samples. Key "rounds", 2..100.
+	Rounds int
+	// BenchTime is the calibration target: how long one run of one benchmark lasts. Key "benchtime".
+	BenchTime time.Duration
+	// CPU is the CPU children are pinned to; -1 picks the last CPU this process may use. Key "cpu".
+	CPU int
+	// NoPin runs children unpinned. Key "no-pin".
+	NoPin bool
+	// Threshold is the smallest change in percent that counts as slower or faster. Key "threshold", (0, 100).
+	Threshold float64
+	// Alpha is the significance level, after Holm correction across benchmarks. Key "alpha", (0, 0.5].
+	Alpha float64
+	// Timeout bounds one benchmark run, one test run and one harness run. Key "timeout".
+	Timeout time.Duration
+	// Tags are build tags used on both sides. Key "tags".
+	Tags []string
+
+	// Differential turns the differential check on or off. Key "differential".
+	Differential bool
+	// Constructors names the cipher constructors to check; empty discovers them. Key "constructors".
+	Constructors []string
+	// Keys and Blocks size the differential check per cipher and key size. Keys "keys" (1..65536), "blocks" (1..1024).
+	Keys, Blocks int
+	// Seed makes the differential inputs; it is printed so any run can be repeated. Key "seed".
+	Seed uint64
+
+	// Thresholds acknowledges slower benchmarks per name: a benchmark whose full name matches the regular expression
+	// may be slower by up to the given percent without failing the gate. Key "thresholds".
+	Thresholds map[string]float64
+	// MaxSizeGrowth fails the gate when the package's symbols grow by more than this many bytes in total;
+	// 0 means size never gates. Key "max-size-growth".
+	MaxSizeGrowth int64
+	// AcknowledgeLabel is the pull-request label that acknowledges slower benchmarks. Key "acknowledge-label".
+	AcknowledgeLabel string
+	// Acknowledged is set when the pull request carries AcknowledgeLabel: slower benchmarks do not fail the gate.
+	Acknowledged bool
+
+	// Out is the results directory. Key "output".
+	Out string
+	// Cache is the GOCACHE both sides build with; "" uses the user's cache.
+	Cache string
+	// Log receives progress and tool output for humans; nil discards it.
+	Log io.Writer
+}
+
+// DefaultConfig returns the defaults, all of them.
+func DefaultConfig() Config {
+	return Config{
+		Dir:              ".",
+		Package:          ".",
+		Bench:            ".",
+		Rounds:           5,
+		BenchTime:        100 * time.Millisecond,
+		CPU:              -1,
+		Threshold:        2,
+		Alpha:            0.05,
+		Timeout:          2 * time.Minute,
+		Differential:     true,
+		Keys:             1024,
+		Blocks:           17,
+		Seed:             0x5045524647415445, // "PERFGATE"
+		AcknowledgeLabel: "perf-regression-ok",
+		Out:              "perfgate-results",
+	}
+}
+
+// ConfigError is an invalid configuration value. It names the key and the accepted form.
+type ConfigError struct {
+	Source string // "flag", ".perfgate.yml", "input"
+	Key    string
+	Value  string
+	Want   string
+}
+
+func (e *ConfigError) Error() string {
+	where := e.Key
+	if e.Source != "" {
+		where = e.Source + ": " + e.Key
+	}
+	if e.Value == "" {
+		return fmt.Sprintf("%s: want %s", where, e.Want)
+	}
+	return fmt.Sprintf("%s: invalid value %q: want %s", where, e.Value, e.Want)
+}
+
+// Validate checks every value and returns the first problem as a *ConfigError.
+func (c *Config) Validate() error {
+	bad := func(key, value, want string) error { return &ConfigError{Key: key, Value: value, Want: want} }
+	if strings.TrimSpace(c.Package) == "" {
+		return bad("package", c.Package, "a package path such as ./cipher/des")
+	}
+	if _, err := regexp.Compile(c.Bench); err != nil {
+		return bad("bench", c.Bench, "a regular expression ("+err.Error()+")")
+	}
+	if c.Rounds < 2 || c.Rounds > 100 {
+		return bad("rounds", strconv.Itoa(c.Rounds), "a whole number from 2 to 100")
+	}
+	if c.BenchTime < time.Millisecond || c.BenchTime > time.Minute {
+		return bad("benchtime", c.BenchTime.String(), "a duration from 1ms to 1m, such as 100ms")
+	}
+	if c.CPU < -1 {
+		return bad("cpu", strconv.Itoa(c.CPU), "a CPU number, or -1 for the last CPU this process may use")
+	}
+	if !(c.Threshold > 0 && c.Threshold < 100) {
+		return bad("threshold", fmtFloat(c.Threshold), "a percentage above 0 and below 100, such as 2")
+	}
+	if !(c.Alpha > 0 && c.Alpha <= 0.5) {
+		return bad("alpha", fmtFloat(c.Alpha), "a probability above 0 and at most 0.5, such as 0.05")
+	}
+	if c.Timeout < time.Second {
+		return bad("timeout", c.Timeout.String(), "a duration of at least 1s, such as 2m")
+	}
+	if c.Keys < 1 || c.Keys > 65536 {
+		return bad("keys", strconv.Itoa(c.Keys), "a whole number from 1 to 65536")
+	}
+	if c.Blocks < 1 || c.Blocks > 1024 {
+		return bad("blocks", strconv.Itoa(c.Blocks), "a whole number from 1 to 1024")
+	}
+	for _, name := range c.Constructors {
+		if !isIdent(name) {
+			return bad("constructors", name, "exported Go function names such as NewCipher")
+		}
+	}
+	for _, pat := range sortedKeys(c.Thresholds) {
+		if _, err := regexp.Compile(pat); err != nil {
+			return bad("thresholds", pat, "a regular expression over benchmark names ("+err.Error()+")")
+		}
+		if v := c.Thresholds[pat]; !(v > 0 && v < 1000) {
+			return bad("thresholds", pat+": "+fmtFloat(v), "a percentage above 0, such as 10")
+		}
+	}
+	if c.MaxSizeGrowth < 0 {
+		return bad("max-size-growth", strconv.FormatInt(c.MaxSizeGrowth, 10), "a number of bytes, 0 for no limit")
+	}
+	for _, tag := range c.Tags {
+		if tag == "" || strings.ContainsAny(tag, " ,\t\n") {
+			return bad("tags", tag, "build tags without spaces or commas")
+		}
+	}
+	if strings.TrimSpace(c.Out) == "" {
+		return bad("output", c.Out, "a directory path")
+	}
+	return nil
+}
+
+func isIdent(s string) bool {
+	if s == "" || !(s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// fileConfig is the on-disk form of .perfgate.yml. Every field is a pointer so that an absent key keeps the
+// default, and durations are strings so that a bad one gets our own message.
+type fileConfig struct {
+	Package          *string            `yaml:"package"`
+	Bench            *string            `yaml:"bench"`
+	Rounds           *int               `yaml:"rounds"`
+	BenchTime        *string            `yaml:"benchtime"`
+	CPU              *int               `yaml:"cpu"`
+	NoPin            *bool              `yaml:"no-pin"`
+	Threshold        *float64           `yaml:"threshold"`
+	Alpha            *float64           `yaml:"alpha"`
+	Timeout          *string            `yaml:"timeout"`
+	Tags             []string           `yaml:"tags"`
+	Differential     *bool              `yaml:"differential"`
+	Constructors     []string           `yaml:"constructors"`
+	Keys             *int               `yaml:"keys"`
+	Blocks           *int               `yaml:"blocks"`
+	Seed             *uint64            `yaml:"seed"`
+	Thresholds       map[string]float64 `yaml:"thresholds"`
+	MaxSizeGrowth    *int64             `yaml:"max-size-growth"`
+	AcknowledgeLabel *string            `yaml:"acknowledge-label"`
+	Output           *string            `yaml:"output"`
+}
+
+// LoadFile applies the YAML configuration in data (read from name, used in messages) on top of c. Unknown keys
+// and values of the wrong type are errors naming the key. It does not validate ranges: call Validate after flags.
+func (c *Config) LoadFile(name string, data []byte) error {
+	var f fileConfig
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // an empty file
+		}
+		return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	set := func(dst *string, src *string) {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	set(&c.Package, f.Package)
+	set(&c.Bench, f.Bench)
+	set(&c.AcknowledgeLabel, f.AcknowledgeLabel)
+	set(&c.Out, f.Output)
+	if f.Rounds != nil {
+		c.Rounds = *f.Rounds
+	}
+	if f.CPU != nil {
+		c.CPU = *f.CPU
+	}
+	if f.NoPin != nil {
+		c.NoPin = *f.NoPin
+	}
+	if f.Threshold != nil {
+		c.Threshold = *f.Threshold
+	}
+	if f.Alpha != nil {
+		c.Alpha = *f.Alpha
+	}
+	if f.Differential != nil {
+		c.Differential = *f.Differential
+	}
+	if f.Keys != nil {
+		c.Keys = *f.Keys
+	}
+	if f.Blocks != nil {
+		c.Blocks = *f.Blocks
+	}
+	if f.Seed != nil {
+		c.Seed = *f.Seed
+	}
+	if f.MaxSizeGrowth != nil {
+		c.MaxSizeGrowth = *f.MaxSizeGrowth
+	}
+	if f.Tags != nil {
+		c.Tags = f.Tags
+	}
+	if f.Constructors != nil {
+		c.Constructors = f.Constructors
+	}
+	if f.Thresholds != nil {
+		c.Thresholds = f.Thresholds
+	}
+	for _, d := range []struct {
+		key string
+		src *string
+		dst *time.Duration
+	}{{"benchtime", f.BenchTime, &c.BenchTime}, {"timeout", f.Timeout, &c.Timeout}} {
+		if d.src == nil {
+			continue
+		}
+		v, err := time.ParseDuration(*d.src)
+		if err != nil {
+			return &ConfigError{Source: name, Key: d.key, Value: *d.src, Want: "a duration such as 100ms or 2m"}
+		}
+		*d.dst = v
+	}
+	return nil
+}
+
+// LoadConfigFile reads path into c when it exists. A missing file is not an error.
+func (c *Config) LoadConfigFile(path string) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return c.LoadFile(path, data)
+}

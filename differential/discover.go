@@ -1,0 +1,155 @@
+package differential
+
+import (
+	"context"
+	"fmt"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// A ctor is a cipher constructor found in one side's package: func Name(key []byte) (T, error) where T (or *T,
+// then addr is set and the harness takes the address of the value) implements crypto/cipher.Block.
+type ctor struct {
+	Name  string   // e.g. "NewTripleEDE3"
+	Type  string   // the result type, package-qualified by name, e.g. "*des.TripleCipher"
+	Addr  bool     // T is a struct value whose Block methods have pointer receivers
+	Batch []string // exported methods func(dst, src []byte) named Encrypt…/Decrypt…, except Encrypt and Decrypt; sorted
+}
+
+// pkgInfo is what discovery found on one side.
+type pkgInfo struct {
+	ImportPath string
+	Dir        string   // the package's directory (absolute)
+	Ctors      []ctor   // sorted by name
+	Skipped    []string // explicitly named constructors that are missing or have another shape, with the reason
+}
+
+// discover loads the package pattern in the module at dir with go/packages and returns its cipher constructors.
+// With names set, only those constructors are considered; one that is missing or has another shape is listed in
+// Skipped with the reason.
+func discover(ctx context.Context, dir, pattern string, flags, env, names []string) (*pkgInfo, error) {
+	cfg := &packages.Config{
+		Context:    ctx,
+		Dir:        dir,
+		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedTypes,
+		Env:        env,
+		BuildFlags: flags,
+	}
+	pkgs, err := packages.Load(cfg, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", pattern, err)
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("loading %s: pattern matches %d packages, want 1", pattern, len(pkgs))
+	}
+	p := pkgs[0]
+	if len(p.Errors) > 0 {
+		var msgs []string
+		for _, e := range p.Errors {
+			msgs = append(msgs, e.Error())
+		}
+		return nil, fmt.Errorf("loading %s: %s", pattern, strings.Join(msgs, "; "))
+	}
+	if p.Name == "main" {
+		return nil, fmt.Errorf("loading %s: package main cannot be imported by a harness", pattern)
+	}
+	if len(p.GoFiles) == 0 || p.Types == nil {
+		return nil, fmt.Errorf("loading %s: no Go files", pattern)
+	}
+	info := &pkgInfo{ImportPath: p.PkgPath, Dir: filepath.Dir(p.GoFiles[0])}
+	scope := p.Types.Scope()
+	explicit := len(names) > 0
+	if !explicit {
+		names = scope.Names() // sorted
+	}
+	for _, name := range names {
+		fn, ok := scope.Lookup(name).(*types.Func)
+		if !ok || !fn.Exported() {
+			if explicit {
+				info.Skipped = append(info.Skipped, name+": not an exported function of "+p.PkgPath)
+			}
+			continue
+		}
+		c, why := asCtor(fn)
+		if why != "" {
+			if explicit {
+				info.Skipped = append(info.Skipped, name+": "+why)
+			}
+			continue
+		}
+		info.Ctors = append(info.Ctors, c)
+	}
+	sort.Slice(info.Ctors, func(i, j int) bool { return info.Ctors[i].Name < info.Ctors[j].Name })
+	return info, nil
+}
+
+var (
+	byteSlice = types.NewSlice(types.Typ[types.Byte])
+	errorType = types.Universe.Lookup("error").Type()
+	// dstSrc is the signature func(dst, src []byte) of Encrypt, Decrypt and the batch methods.
+	dstSrc = types.NewSignatureType(nil, nil, nil, types.NewTuple(
+		types.NewParam(token.NoPos, nil, "dst", byteSlice),
+		types.NewParam(token.NoPos, nil, "src", byteSlice)), nil, false)
+	// blockIface is crypto/cipher.Block, written out so that discovery need not load crypto/cipher.
+	blockIface = types.NewInterfaceType([]*types.Func{
+		types.NewFunc(token.NoPos, nil, "BlockSize", types.NewSignatureType(nil, nil, nil, nil,
+			types.NewTuple(types.NewParam(token.NoPos, nil, "", types.Typ[types.Int])), false)),
+		types.NewFunc(token.NoPos, nil, "Decrypt", dstSrc),
+		types.NewFunc(token.NoPos, nil, "Encrypt", dstSrc),
+	}, nil).Complete()
+)
+
+// asCtor reports whether fn is shaped func(key []byte) (T, error) with T a cipher.Block, and returns the
+// constructor, or the reason it is not one.
+func asCtor(fn *types.Func) (ctor, string) {
+	sig := fn.Type().(*types.Signature)
+	switch {
+	case sig.Recv() != nil:
+		return ctor{}, "is a method"
+	case sig.TypeParams().Len() > 0:
+		return ctor{}, "is generic"
+	case sig.Params().Len() != 1 || !types.Identical(sig.Params().At(0).Type(), byteSlice) || sig.Variadic():
+		return ctor{}, "does not take a single []byte key"
+	case sig.Results().Len() != 2 || !types.Identical(sig.Results().At(1).Type(), errorType):
+		return ctor{}, "does not return (T, error)"
+	}
+	t := sig.Results().At(0).Type()
+	c := ctor{Name: fn.Name(), Type: types.TypeString(t, func(p *types.Package) string { return p.Name() })}
+	switch {
+	case types.Implements(t, blockIface):
+	case !isPointerOrInterface(t) && types.Implements(types.NewPointer(t), blockIface):
+		c.Addr = true
+		t = types.NewPointer(t)
+	default:
+		return ctor{}, c.Type + " does not implement crypto/cipher.Block"
+	}
+	ms := types.NewMethodSet(t)
+	for i := range ms.Len() {
+		m := ms.At(i).Obj()
+		name := m.Name()
+		if !m.Exported() || name == "Encrypt" || name == "Decrypt" {
+			continue
+		}
+		if !strings.HasPrefix(name, "Encrypt") && !strings.HasPrefix(name, "Decrypt") {
+			continue
+		}
+		if types.Identical(m.Type(), dstSrc) {
+			c.Batch = append(c.Batch, name)
+		}
+	}
+	sort.Strings(c.Batch)
+	return c, ""
+}
+
+func isPointerOrInterface(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Interface:
+		return true
+	}
+	return false
+}

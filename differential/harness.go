@@ -1,0 +1,176 @@
+package differential
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/perfgate/perfgate/internal/proc"
+)
+
+// A sideFailure is the code under test misbehaving on one side: it does not load or build, its harness panics,
+// hangs or writes garbage. It is a finding about that side, not an error of perfgate.
+// Check records it in the Report; base and head hold what went wrong on each side, empty when that side is fine.
+type sideFailure struct {
+	base, head string
+}
+
+func (f *sideFailure) Error() string {
+	switch {
+	case f.base == "":
+		return "head: " + f.head
+	case f.head == "":
+		return "base: " + f.base
+	}
+	return "base: " + f.base + "; head: " + f.head
+}
+
+// newFailure returns the failure msg of the side named side ("base" or "head").
+func newFailure(side, msg string) *sideFailure {
+	if side == "base" {
+		return &sideFailure{base: msg}
+	}
+	return &sideFailure{head: msg}
+}
+
+func (s *side) failure(msg string) *sideFailure { return newFailure(s.name, msg) }
+
+// side is one revision under test: where it lives and, as the check proceeds, its package, harness and outputs.
+type side struct {
+	name   string // "base" or "head"
+	dir    string // module root
+	info   *pkgInfo
+	bin    string        // the built harness
+	probed []probeResult // the probe's findings
+}
+
+// probeResult is one constructor's accepted key sizes, as the harness prints them with -probe.
+type probeResult struct {
+	Name  string      `json:"name"`
+	Sizes []probeSize `json:"sizes"`
+}
+
+// probeSize is one accepted key size, or one that panicked (Panic set, BlockSize 0).
+type probeSize struct {
+	Size      int    `json:"size"`
+	BlockSize int    `json:"block_size,omitempty"`
+	Panic     string `json:"panic,omitempty"`
+}
+
+// harnessDir returns the directory, next to nothing on disk, where the harness's main.go appears through the
+// overlay: a child of the gated package's directory, so that it may import the package even when the package
+// sits below an internal/ directory.
+func harnessDir(pkgDir string) string {
+	for i := 0; ; i++ {
+		d := filepath.Join(pkgDir, fmt.Sprintf("perfgate_harness%d", i))
+		if _, err := os.Stat(d); errors.Is(err, os.ErrNotExist) {
+			return d
+		}
+	}
+}
+
+// buildFlags are the flags of every go command of the check, the same on both sides.
+func buildFlags(tags []string) []string {
+	flags := []string{"-trimpath"}
+	if len(tags) > 0 {
+		flags = append(flags, "-tags="+strings.Join(tags, ","))
+	}
+	return flags
+}
+
+// build generates s's harness and builds it in s's module with go build -overlay, so that nothing is written into
+// the tree: the source, the overlay file and the binary go to workDir.
+func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
+	src, err := harnessSource(s.info)
+	if err != nil {
+		return err
+	}
+	srcPath := filepath.Join(cfg.WorkDir, s.name+"-harness.go")
+	if err := os.WriteFile(srcPath, src, 0o644); err != nil {
+		return fmt.Errorf("writing harness: %w", err)
+	}
+	hdir := harnessDir(s.info.Dir)
+	ov, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(hdir, "main.go"): srcPath}})
+	if err != nil {
+		return err
+	}
+	ovPath := filepath.Join(cfg.WorkDir, s.name+"-overlay.json")
+	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
+		return fmt.Errorf("writing overlay: %w", err)
+	}
+	s.bin = filepath.Join(cfg.WorkDir, s.name+"-harness")
+	if runtime.GOOS == "windows" {
+		s.bin += ".exe"
+	}
+	argv := append([]string{"go", "build", "-overlay=" + ovPath}, buildFlags(cfg.Tags)...)
+	argv = append(argv, "-o", s.bin, hdir)
+	cmd := proc.Command(ctx, s.dir, env, argv...)
+	_, stderr, err := proc.Run(cmd)
+	cfg.logf("%s: %s\n%s", s.name, strings.Join(argv, " "), stderr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return s.failure("harness does not build: " + err.Error())
+	}
+	return nil
+}
+
+// probe runs the harness with -probe and keeps which key sizes each constructor accepts.
+func (s *side) probe(ctx context.Context, cfg *Config) error {
+	out, err := s.run(ctx, cfg, []string{"-probe"}, nil)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(out, &s.probed); err != nil {
+		return s.failure(fmt.Sprintf("harness probe printed invalid output: %v", err))
+	}
+	return nil
+}
+
+// run runs the harness with args and stdin under cfg.Timeout and returns its standard output. A crash, a
+// non-zero exit or a timeout is a *sideFailure; a cancelled ctx is returned as is.
+func (s *side) run(ctx context.Context, cfg *Config, args []string, stdin []byte) ([]byte, error) {
+	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	cmd := proc.Command(rctx, cfg.WorkDir, nil, append([]string{s.bin}, args...)...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	out, stderr, err := proc.Run(cmd)
+	if err == nil {
+		return out, nil
+	}
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(rctx.Err(), context.DeadlineExceeded):
+		return nil, s.failure(fmt.Sprintf("harness did not finish within %v", cfg.Timeout))
+	}
+	cfg.logf("%s: harness failed: %v\n", s.name, err)
+	return nil, s.failure(crashMessage(stderr, err))
+}
+
+// crashMessage picks the line that says why a harness died: its own panic report, the runtime's panic or fatal
+// error line, or else the command's error with its stderr tail.
+func crashMessage(stderr []byte, err error) string {
+	for _, line := range strings.Split(string(stderr), "\n") {
+		switch {
+		case strings.HasPrefix(line, "perfgate-harness: "):
+			return "harness: " + strings.TrimPrefix(line, "perfgate-harness: ")
+		case strings.HasPrefix(line, "panic: "), strings.HasPrefix(line, "fatal error: "):
+			return "harness: " + line
+		}
+	}
+	return err.Error()
+}
+
+// childEnv is the environment of the go commands go/packages starts, which cannot go through proc.Command:
+// this process's scrubbed environment plus extra.
+func childEnv(extra []string) []string {
+	return proc.ScrubEnv(append(os.Environ(), extra...))
+}

@@ -1,0 +1,89 @@
+package differential
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// moduleRoot returns the root of the module the test runs in (the directory holding go.mod).
+func moduleRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+// selfConfig compares the repository's own cipher/des against itself, or skips when it is not there.
+func selfConfig(t testing.TB) Config {
+	root := moduleRoot(t)
+	if _, err := os.Stat(filepath.Join(root, "cipher", "des", "cipher.go")); err != nil {
+		t.Skip("cipher/des is not in this tree")
+	}
+	return Config{BaseDir: root, HeadDir: root, Pkg: "./cipher/des"}
+}
+
+// TestOwnDES checks the project's DES package against itself: five constructors, their documented key sizes,
+// and identical outputs.
+func TestOwnDES(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the repository's cipher/des")
+	}
+	cfg := selfConfig(t)
+	cfg.Log = testLog{t}
+	rep, err := Check(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != StatusIdentical {
+		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
+	}
+	// Key sizes from the package's API (DESIGN.md): DES 8 bytes, two-key variants 16, three-key variants 24.
+	want := map[string][]int{
+		"NewCipher": {8}, "NewTripleEDE2": {16}, "NewTripleEDE3": {24}, "NewTripleEEE2": {16}, "NewTripleEEE3": {24},
+	}
+	got := map[string][]int{}
+	for _, c := range rep.Ciphers {
+		got[c.Name] = c.KeySizes
+		if !cmp.Equal(c.Methods, []string{"Encrypt", "Decrypt", "DecryptBlocks", "EncryptBlocks"}) {
+			t.Errorf("%s: methods %v", c.Name, c.Methods)
+		}
+		if c.InconsistentBase != 0 {
+			t.Errorf("%s: batch disagrees with single-block output on %d blocks", c.Name, c.InconsistentBase)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("constructors and key sizes (-want +got):\n%s", diff)
+	}
+	t.Logf("build %v, check %v (probe, generate, run both harnesses, compare)", rep.BuildTime, rep.CheckTime)
+}
+
+// BenchmarkOwnDES measures Check on the repository's cipher/des against itself. The builds come from the cache
+// after the first iteration; the check-ns/op metric is the check proper (Report.CheckTime), without the builds.
+func BenchmarkOwnDES(b *testing.B) {
+	cfg := selfConfig(b)
+	var check, build float64
+	for b.Loop() {
+		rep, err := Check(b.Context(), cfg)
+		if err != nil || rep.Status != StatusIdentical {
+			b.Fatalf("Check: %v %+v", err, rep)
+		}
+		check += float64(rep.CheckTime.Nanoseconds())
+		build += float64(rep.BuildTime.Nanoseconds())
+	}
+	b.ReportMetric(check/float64(b.N), "check-ns/op")
+	b.ReportMetric(build/float64(b.N), "build-ns/op")
+}

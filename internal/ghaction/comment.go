@@ -1,0 +1,272 @@
+package ghaction
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// BotLogin is the identity the workflow's GITHUB_TOKEN posts as. An installation token cannot read /user, so
+// when discovery is forbidden this is the author perfgate looks for.
+const BotLogin = "github-actions[bot]"
+
+// MaxBody is GitHub's limit on the length of a comment body, in characters. Upsert shortens a longer body before
+// sending it; a body of at most MaxBody bytes is at most MaxBody characters.
+const MaxBody = 65536
+
+// tooLong is the last-resort comment when GitHub rejects every shortened body: the marker keeps it sticky.
+const tooLong = "perfgate's report did not fit in a pull-request comment; it is in the job summary."
+
+// NewClient returns a go-github client for the REST API at apiURL ("" for api.github.com; GITHUB_API_URL on a
+// runner, which on GitHub Enterprise Server ends in /api/v3) authenticated with token.
+func NewClient(apiURL, token string) (*github.Client, error) {
+	c := github.NewClient(&http.Client{Timeout: 30 * time.Second})
+	if token != "" {
+		c = c.WithAuthToken(token)
+	}
+	if apiURL != "" && apiURL != "https://api.github.com" {
+		u, err := url.Parse(strings.TrimRight(apiURL, "/") + "/")
+		if err != nil {
+			return nil, fmt.Errorf("GITHUB_API_URL %q: %w", apiURL, err)
+		}
+		if u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
+			return nil, fmt.Errorf("GITHUB_API_URL %q is not an http(s) URL", apiURL)
+		}
+		c.BaseURL = u
+	}
+	return c, nil
+}
+
+// Commenter keeps one sticky comment per pull request: the comment that contains Marker and was written by
+// Author. It never edits a comment somebody else wrote, even one that contains the marker.
+//
+// Upsert first learns the author (Author, else GET /user, else BotLogin), pages through the pull request's
+// comments for the first one with the marker by that author, then edits it or creates a new one. Every call is
+// retried on 5xx answers, network errors and secondary rate limits; a body GitHub rejects with 422 is shortened
+// and sent again, down to a short note that still carries the marker.
+type Commenter struct {
+	Client *github.Client
+	Owner  string
+	Repo   string
+	Marker string // hidden marker identifying perfgate's comment, e.g. report.Marker
+	// Author is the login whose comment may be edited; "" discovers it from /user (a personal token), falling
+	// back to BotLogin when /user is forbidden (an installation token). Upsert stores what it discovered.
+	Author string
+	// Shorten returns body cut to at most max bytes, still valid Markdown; used for a body over MaxBody and when
+	// GitHub rejects a body as too long (422). nil cuts at a character boundary. Upsert puts the marker back if
+	// Shorten drops it.
+	Shorten func(body string, max int) string
+	// Attempts bounds the tries of one API call on 5xx answers, network errors and secondary rate limits
+	// (default 4).
+	Attempts int
+	// Sleep waits between tries; nil waits on a timer that the context cancels (tests make it instant).
+	Sleep func(time.Duration)
+	// Log receives one line per retry; nil discards.
+	Log io.Writer
+}
+
+// Posted describes the sticky comment after Upsert.
+type Posted struct {
+	ID      int64
+	URL     string
+	Created bool // a new comment; false when an existing one was edited
+	Author  string
+}
+
+// APIError is a GitHub answer that no retry can fix: 401, 403 (a fork's read-only token), 404, 422.
+type APIError struct {
+	Op     string
+	Status int
+	Err    error
+}
+
+func (e *APIError) Error() string {
+	hint := ""
+	switch e.Status {
+	case http.StatusForbidden:
+		hint = " (the token may not write pull-request comments: a fork's read-only token, or missing 'pull-requests: write')"
+	case http.StatusNotFound:
+		hint = " (no such repository or pull request, or the token cannot see it)"
+	case http.StatusUnauthorized:
+		hint = " (the token is missing or expired)"
+	}
+	return fmt.Sprintf("%s: GitHub answered %d%s: %v", e.Op, e.Status, hint, e.Err)
+}
+
+func (e *APIError) Unwrap() error { return e.Err }
+
+// Upsert edits the sticky comment on pull request pr to body, or creates it when there is none.
+func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, error) {
+	if pr <= 0 {
+		return nil, fmt.Errorf("no pull request to comment on")
+	}
+	if c.Marker == "" || !strings.Contains(body, c.Marker) {
+		return nil, fmt.Errorf("the comment body lacks the marker %q", c.Marker)
+	}
+	author, err := c.author(ctx)
+	if err != nil {
+		return nil, err
+	}
+	existing, err := c.find(ctx, pr, author)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > MaxBody {
+		body = c.shorten(body, MaxBody)
+	}
+	stub := c.Marker + "\n" + tooLong
+	for try := 1; ; try++ {
+		got, err := c.put(ctx, pr, author, &existing, body)
+		if err == nil {
+			return &Posted{ID: got.GetID(), URL: got.GetHTMLURL(), Created: existing == nil, Author: author}, nil
+		}
+		if status(err) != http.StatusUnprocessableEntity {
+			return nil, err
+		}
+		next := c.shorten(body, len(body)/2)
+		if try >= 4 || len(next) <= len(stub) {
+			next = stub
+		}
+		if next == body {
+			return nil, err
+		}
+		body = next
+		c.logf("GitHub rejected the comment body (422); retrying with %d bytes", len(body))
+	}
+}
+
+// put edits *existing to body, or creates a comment when it is nil. A create that failed with a transient error may
+// have been stored all the same, so before trying again put looks for the comment and edits it if it is there;
+// an edit of a comment deleted meanwhile (404) creates a new one. On success *existing is the comment edited, or
+// nil when put created one.
+func (c *Commenter) put(ctx context.Context, pr int, author string, existing **github.IssueComment, body string) (*github.IssueComment, error) {
+	var got *github.IssueComment
+	tries := 0
+	create := func() error {
+		op := fmt.Sprintf("commenting on pull request #%d", pr)
+		return c.retry(ctx, op, func() (*github.Response, error) {
+			if tries++; tries > 1 {
+				// A failed look leaves the create to decide: it fails the same way, or succeeds.
+				if found, err := c.find(ctx, pr, author); err == nil && found != nil {
+					*existing = found
+					var resp *github.Response
+					got, resp, err = c.Client.Issues.EditComment(ctx, c.Owner, c.Repo, found.GetID(), &github.IssueComment{Body: &body})
+					return resp, err
+				}
+			}
+			var resp *github.Response
+			var err error
+			got, resp, err = c.Client.Issues.CreateComment(ctx, c.Owner, c.Repo, pr, &github.IssueComment{Body: &body})
+			return resp, err
+		})
+	}
+	if *existing == nil {
+		return got, create()
+	}
+	id := (*existing).GetID()
+	err := c.retry(ctx, fmt.Sprintf("editing comment %d", id), func() (*github.Response, error) {
+		var resp *github.Response
+		var err error
+		got, resp, err = c.Client.Issues.EditComment(ctx, c.Owner, c.Repo, id, &github.IssueComment{Body: &body})
+		return resp, err
+	})
+	if status(err) == http.StatusNotFound {
+		c.logf("comment %d is gone; creating a new one", id)
+		*existing = nil
+		return got, create()
+	}
+	return got, err
+}
+
+// shorten cuts body to at most max bytes with Shorten, and makes sure the result still carries the marker and
+// is no longer than max (plus the marker's line, when Shorten dropped it).
+func (c *Commenter) shorten(body string, max int) string {
+	s := body
+	if c.Shorten != nil {
+		s = c.Shorten(body, max)
+	}
+	s = cut(s, max)
+	if !strings.Contains(s, c.Marker) {
+		s = c.Marker + "\n" + cut(s, max-len(c.Marker)-1)
+	}
+	return s
+}
+
+// cut returns s cut to at most max bytes at a character boundary.
+func cut(s string, max int) string {
+	if max < 0 {
+		max = 0
+	}
+	if len(s) <= max {
+		return s
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max]
+}
+
+// author returns the login whose comments perfgate may edit.
+func (c *Commenter) author(ctx context.Context) (string, error) {
+	if c.Author != "" {
+		return c.Author, nil
+	}
+	var u *github.User
+	err := c.retry(ctx, "reading the token's user", func() (*github.Response, error) {
+		var resp *github.Response
+		var err error
+		u, resp, err = c.Client.Users.Get(ctx, "")
+		return resp, err
+	})
+	var ae *APIError
+	switch {
+	case err == nil && u.GetLogin() != "":
+		c.Author = u.GetLogin()
+	case err == nil, errors.As(err, &ae) && (ae.Status == http.StatusForbidden || ae.Status == http.StatusNotFound):
+		c.Author = BotLogin // an installation token: GET /user is "Resource not accessible by integration"
+	default:
+		return "", err
+	}
+	return c.Author, nil
+}
+
+// find pages through the pull request's comments for the first one with the marker written by author.
+func (c *Commenter) find(ctx context.Context, pr int, author string) (*github.IssueComment, error) {
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for page := 0; page < 100; page++ {
+		var comments []*github.IssueComment
+		var resp *github.Response
+		err := c.retry(ctx, fmt.Sprintf("listing comments of pull request #%d", pr), func() (*github.Response, error) {
+			var err error
+			comments, resp, err = c.Client.Issues.ListComments(ctx, c.Owner, c.Repo, pr, opts)
+			return resp, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, cm := range comments {
+			if strings.Contains(cm.GetBody(), c.Marker) && strings.EqualFold(cm.GetUser().GetLogin(), author) {
+				return cm, nil
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			return nil, nil
+		}
+		opts.Page = resp.NextPage
+	}
+	return nil, nil
+}
+
+func (c *Commenter) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, "perfgate: "+format+"\n", args...)
+	}
+}

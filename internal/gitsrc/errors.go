@@ -1,0 +1,167 @@
+package gitsrc
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// ErrNotRepository is wrapped by Open's error when the path is not inside a git work tree.
+var ErrNotRepository = errors.New("not a git repository (or any parent up to the root)")
+
+// ErrNoDefaultBranch is wrapped by DefaultBase's error when no default branch could be found.
+var ErrNoDefaultBranch = errors.New("no default branch to compare against")
+
+// ErrNoWorktree is returned by ExportWorktree in a bare repository.
+var ErrNoWorktree = errors.New("repository has no work tree")
+
+// unshallowHint tells the user how to get the history a shallow clone lacks.
+const unshallowHint = `fetch the full history: with actions/checkout set "fetch-depth: 0", or run "git fetch --unshallow"`
+
+// UnknownRevisionError is a revision that does not name a commit.
+type UnknownRevisionError struct {
+	Rev         string   // the revision as given, e.g. "mian~1"
+	Name        string   // the part that did not resolve, e.g. "mian"
+	Reason      string   // why, when it is not simply an unknown name ("commit 1a2b… has no parent")
+	Suggestions []string // existing branch, remote branch and tag names close to Name, best first
+	Shallow     bool     // the repository is a shallow clone, so the commit may exist but not have been fetched
+}
+
+func (e *UnknownRevisionError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "unknown revision %q: ", e.Rev)
+	if e.Reason != "" {
+		b.WriteString(e.Reason)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "no branch, tag or commit named %q", e.Name)
+	if len(e.Suggestions) > 0 {
+		q := make([]string, len(e.Suggestions))
+		for i, s := range e.Suggestions {
+			q[i] = fmt.Sprintf("%q", s)
+		}
+		fmt.Fprintf(&b, "; did you mean %s?", strings.Join(q, " or "))
+	}
+	if e.Shallow {
+		b.WriteString(" (this is a shallow clone; " + unshallowHint + ")")
+	}
+	return b.String()
+}
+
+// ShallowError is a commit that a request needs but that lies beyond the boundary of a shallow clone: go-git
+// reports it as "object not found".
+type ShallowError struct {
+	What     string   // what was being computed: `resolving "HEAD~1"`, "merge-base of HEAD and origin/main"
+	Missing  string   // the SHA of a commit that is not present, "" when unknown
+	Boundary []string // the shallow commits (the oldest present), sorted
+}
+
+func (e *ShallowError) Error() string {
+	missing := "a commit that is not present"
+	if e.Missing != "" {
+		missing = "commit " + e.Missing + ", which is not present"
+	}
+	return fmt.Sprintf("%s: needs %s: the repository is a shallow clone; %s", e.What, missing, unshallowHint)
+}
+
+// SubmoduleError is a submodule (gitlink) entry in a tree being exported: its contents live in another
+// repository, which perfgate does not fetch.
+type SubmoduleError struct {
+	Path string // slash-separated path of the entry in the tree
+	SHA  string // the submodule commit it records
+}
+
+func (e *SubmoduleError) Error() string {
+	return fmt.Sprintf("submodule %s (at %.12s) is not supported: perfgate exports a single repository's files", e.Path, e.SHA)
+}
+
+// NoModuleError is an exported tree without a go.mod in the directory perfgate was started in or any parent
+// within the tree.
+type NoModuleError struct {
+	Tree string // the exported tree's root
+	Rel  string // the directory looked in first, relative to Tree
+	Rev  string // the revision exported, or "working tree"
+}
+
+func (e *NoModuleError) Error() string {
+	return fmt.Sprintf("no go.mod in %s at %s (looked in %s and its parents): perfgate compares a Go module", e.Rev, e.Tree, e.Rel)
+}
+
+// suggest returns up to 4 of names close to name: a small edit distance (see editDistance; at most a third of the length, at
+// least 1 and at most 3), a prefix in either direction, or the same name in another case. Best first.
+func suggest(name string, names []string) []string {
+	if name == "" {
+		return nil
+	}
+	maxDist := len(name) / 3
+	maxDist = max(1, min(maxDist, 3))
+	type cand struct {
+		name string
+		dist int
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	lower := strings.ToLower(name)
+	for _, n := range names {
+		if seen[n] || n == name {
+			continue
+		}
+		seen[n] = true
+		ln := strings.ToLower(n)
+		d := editDistance(lower, ln)
+		rank := d
+		// "origin/main" for "mai": compare with the part after the remote name too, ranked after "main".
+		if _, branch, ok := strings.Cut(ln, "/"); ok {
+			db := editDistance(lower, branch)
+			d, rank = min(d, db), min(rank, db+1)
+		}
+		prefix := len(lower) >= 2 && (strings.HasPrefix(ln, lower) || strings.HasPrefix(lower, ln) && len(ln) >= 2)
+		switch {
+		case d <= maxDist:
+			d = rank
+		case prefix:
+			d = maxDist + 1
+		default:
+			continue
+		}
+		cs = append(cs, cand{n, d})
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].dist != cs[j].dist {
+			return cs[i].dist < cs[j].dist
+		}
+		return cs[i].name < cs[j].name
+	})
+	var out []string
+	for i := 0; i < len(cs) && i < 4; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+// editDistance is the optimal-string-alignment distance between a and b: insertions, deletions, substitutions
+// and transpositions of adjacent bytes each cost 1 ("mian" is 1 from "main").
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}

@@ -1,0 +1,162 @@
+package report
+
+import (
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate"
+)
+
+// The fixtures are hand-made Results shaped like a real comparison of cipher/des before and after folding the P
+// permutation into the S-boxes. The numbers are plausible, not measured: crypto/des runs at 86 ns/block for DES and
+// 243 ns/block for 3DES on the development machine (DESIGN.md), and the folded tables cost +2,048 bytes of
+// .noptrdata.
+
+func digest(c byte) string { return strings.Repeat(string(c), 64) }
+
+// bench builds one comparison; values in the unit, paired may be nil.
+func bench(name, unit string, base, head float64, deltaPct, p float64, pr *perfgate.Paired, class string) perfgate.Benchmark {
+	return perfgate.Benchmark{
+		Name: name, Unit: unit,
+		Base:     perfgate.Summary{Center: base, Lo: base * 0.99, Hi: base * 1.012, N: 10},
+		Head:     perfgate.Summary{Center: head, Lo: head * 0.995, Hi: head * 1.004, N: 10},
+		DeltaPct: deltaPct, P: p, PHolm: min(1, p*6), Paired: pr, NoisePct: 0.8, MDEPct: 1.9, Class: class,
+	}
+}
+
+func passResult() *perfgate.Result {
+	ciphers := []perfgate.DiffCipher{}
+	for i, c := range []struct {
+		name string
+		size int
+	}{{"NewCipher", 8}, {"NewTripleEDE2", 16}, {"NewTripleEDE3", 24}, {"NewTripleEEE2", 16}, {"NewTripleEEE3", 24}} {
+		d := digest("0123456789"[i+1])
+		ciphers = append(ciphers, perfgate.DiffCipher{
+			Name: c.name, KeySizes: []int{c.size}, Keys: 1024, Blocks: 17,
+			Methods:    []string{"Encrypt", "Decrypt", "EncryptBlocks", "DecryptBlocks"},
+			DigestBase: d, DigestHead: d,
+		})
+	}
+	return &perfgate.Result{
+		Schema:     perfgate.Schema,
+		Package:    "./cipher/des",
+		ImportPath: "github.com/perfgate/perfgate/cipher/des",
+		Base:       perfgate.Revision{Ref: "main", Commit: "1f0c2d3e4b5a69788796a5b4c3d2e1f0a9b8c7d6", Subject: "cipher/des: add EEE variants"},
+		Head:       perfgate.Revision{Ref: "HEAD", Commit: "9a8b7c6d5e4f30211203f4e5d6c7b8a9f0e1d2c3", Subject: "cipher/des: fold P into the S-boxes"},
+		Verdict:    perfgate.Verdict{Status: perfgate.StatusPass, ExitCode: perfgate.ExitPass},
+		Benchmarks: []perfgate.Benchmark{
+			bench("Encrypt/des/single", "sec/op", 139.6e-9, 86.7e-9, -37.89, 0.0001, &perfgate.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}, perfgate.ClassFaster),
+			bench("Decrypt/des/single", "sec/op", 140.2e-9, 87.1e-9, -37.87, 0.0001, &perfgate.Paired{Ratio: 0.622, Lo: 0.617, Hi: 0.626}, perfgate.ClassFaster),
+			bench("Encrypt/3des-ede3/single", "sec/op", 389.0e-9, 243.0e-9, -37.53, 0.0001, &perfgate.Paired{Ratio: 0.625, Lo: 0.621, Hi: 0.629}, perfgate.ClassFaster),
+			bench("EncryptBlocks/des/4KiB", "sec/op", 71.3e-6, 44.9e-6, -37.03, 0.0001, &perfgate.Paired{Ratio: 0.631, Lo: 0.602, Hi: 0.668}, perfgate.ClassFaster),
+			bench("NewCipher/des", "sec/op", 212.4e-9, 213.0e-9, 0.28, 0.684, &perfgate.Paired{Ratio: 1.002, Lo: 0.996, Hi: 1.009}, perfgate.ClassUnchanged),
+			bench("NewTripleEDE3", "sec/op", 655.1e-9, 662.9e-9, 1.19, 0.089, &perfgate.Paired{Ratio: 1.011, Lo: 0.979, Hi: 1.046}, perfgate.ClassInconclusive),
+			bench("Encrypt/des/single", "B/s", 57.31e6, 92.27e6, 61.0, 0.0001, nil, perfgate.ClassFaster),
+			bench("NewCipher/des", "B/op", 256, 256, 0, 1, nil, perfgate.ClassUnchanged),
+			bench("NewCipher/des", "allocs/op", 1, 1, 0, 1, nil, perfgate.ClassUnchanged),
+		},
+		Functional: perfgate.Functional{
+			Base: perfgate.TestRun{Ran: true, Passed: true},
+			Head: perfgate.TestRun{Ran: true, Passed: true},
+		},
+		Differential: perfgate.Differential{Status: perfgate.DiffIdentical, Seed: 20261130, Ciphers: ciphers},
+		Sizes: perfgate.Sizes{
+			Sections: []perfgate.SectionSize{
+				{Name: ".text", Base: 2617, Head: 2302},
+				{Name: ".noptrdata", Base: 512, Head: 2560},
+				{Name: ".noptrbss", Base: 768, Head: 768},
+			},
+			Symbols: []perfgate.SymbolSize{
+				{Name: "github.com/perfgate/perfgate/cipher/des.feistelBox", Section: ".noptrdata", Base: 0, Head: 2048},
+				{Name: "github.com/perfgate/perfgate/cipher/des.permuteBlock", Section: ".text", Base: 412, Head: 0},
+				{Name: "github.com/perfgate/perfgate/cipher/des.cryptBlock", Section: ".text", Base: 601, Head: 698},
+			},
+		},
+		Env: perfgate.Env{
+			Go: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOAMD64: "v1", CPU: "AMD EPYC 7B13", CPUs: 2,
+			Pinned: true, PinnedCPU: 1, Turbo: "unknown", SMT: "on", Kernel: "6.8.0-1015-gcp", Load1: 0.31,
+		},
+		Method: perfgate.Method{
+			Rounds: 5, BenchTime: 100 * time.Millisecond, Threshold: 2, Alpha: 0.05,
+			Estimator:  "mean of per-round log ratios head/base, t-interval over rounds",
+			NoiseFloor: 0.8, MedianMDE: 1.9, TimedPhase: 3*time.Minute + 2*time.Second,
+		},
+		Started:  time.Date(2026, 11, 30, 2, 55, 0, 0, time.UTC),
+		Duration: 4*time.Minute + 12*time.Second,
+	}
+}
+
+// failResult fails the gate four ways at once: a differential mismatch, a benchmark that panics on head, failing
+// head tests, and two slower benchmarks that a label acknowledged.
+func failResult() *perfgate.Result {
+	r := passResult()
+	r.Head.Dirty = true
+	r.Verdict = perfgate.Verdict{
+		Status: perfgate.StatusFail, ExitCode: perfgate.ExitFail,
+		Reasons: []string{
+			"differential mismatch: NewTripleEEE3 differs on 3 of 34,816 blocks",
+			"Decrypt/3des-eee3/single panicked on head",
+			"head tests failed",
+		},
+		Acknowledged: []string{
+			"NewCipher/des: by label perf-regression-ok",
+			"NewTripleEDE3: by label perf-regression-ok",
+		},
+	}
+	r.Notes = []string{"head is the working tree with uncommitted changes"}
+	r.Benchmarks[4] = bench("NewCipher/des", "sec/op", 212.4e-9, 231.9e-9, 9.18, 0.0002, &perfgate.Paired{Ratio: 1.092, Lo: 1.081, Hi: 1.104}, perfgate.ClassSlower)
+	r.Benchmarks[4].Acknowledged = true
+	r.Benchmarks[5] = bench("NewTripleEDE3", "sec/op", 655.1e-9, 701.0e-9, 7.01, 0.0004, &perfgate.Paired{Ratio: 1.069, Lo: 1.052, Hi: 1.087}, perfgate.ClassSlower)
+	r.Benchmarks[5].Acknowledged = true
+	failed := perfgate.Benchmark{Name: "Decrypt/3des-eee3/single", Unit: "sec/op",
+		Base: perfgate.Summary{Center: 391e-9, Lo: 389e-9, Hi: 394e-9, N: 10}, Class: perfgate.ClassFailed,
+		Note: "no samples on head"}
+	r.Benchmarks = append(r.Benchmarks[:6], append([]perfgate.Benchmark{failed}, r.Benchmarks[6:]...)...)
+	r.Failures = []perfgate.Failure{{
+		Name: "Decrypt/3des-eee3/single", Side: "head", Round: 0, Kind: "panic",
+		Message: "panic: runtime error: index out of range [64] with length 64\n\ngoroutine 7 [running]:\n" +
+			"github.com/perfgate/perfgate/cipher/des.feistel(...)\n\t/tmp/perfgate-head/cipher/des/block.go:61\n" +
+			"github.com/perfgate/perfgate/cipher/des.(*TripleCipher).Decrypt(0xc000012345, {0xc00001a000, 0x8, 0x8})\n" +
+			"\t/tmp/perfgate-head/cipher/des/cipher.go:140 +0x1d6\n",
+	}}
+	r.Functional.Head = perfgate.TestRun{Ran: true, Passed: false, Output: "=== RUN   TestEEE3\n" +
+		"    des_test.go:88: NewTripleEEE3(0123456789abcdef…).Encrypt(4e6f772069732074) = 1a2b3c4d5e6f7081, want 3fa40e8a984d4815\n" +
+		"--- FAIL: TestEEE3 (0.00s)\nFAIL\nexit status 1\nFAIL\tgithub.com/perfgate/perfgate/cipher/des\t0.012s\n"}
+	eee3 := &r.Differential.Ciphers[4]
+	r.Differential.Status = perfgate.DiffMismatch
+	eee3.Mismatches = 3
+	eee3.DigestHead = digest('f')
+	eee3.Examples = []perfgate.Mismatch{
+		{KeySize: 24, Key: "0123456789abcdef23456789abcdef01456789abcdef0123", Block: 0, Direction: "encrypt",
+			Method: "Encrypt", Input: "4e6f772069732074", Base: "3fa40e8a984d4815", Head: "1a2b3c4d5e6f7081"},
+		{KeySize: 24, Key: "0123456789abcdef23456789abcdef01456789abcdef0123", Block: 1, Direction: "decrypt",
+			Method: "DecryptBlocks", Input: "6a271787ab8883f9", Base: "e2ddb87b2a1c2e4f", Head: "00ff00ff00ff00ff"},
+	}
+	r.Differential.Added = []string{"NewTripleEEE3X"}
+	return r
+}
+
+// hostile is the text an attacker would put in a benchmark name, a panic or a commit subject to break out of a
+// table cell, a code fence or a <details> section.
+const hostile = "<b>x</b>|*y*` ```\n</details>\n<img src=x onerror=alert(1)>\n# head\n| a | b |\n~~~\n[l](javascript:x) \x1b[31m$x$ &lt;"
+
+// hostileResult puts hostile text into every field of the Result that the pull request controls.
+func hostileResult() *perfgate.Result {
+	r := failResult()
+	r.Base.Ref = hostile
+	r.Base.Subject = hostile
+	r.Head.Subject = hostile
+	r.Benchmarks[0].Name = "<b>x</b>|*y*"
+	r.Benchmarks[1].Name = hostile
+	r.Benchmarks[1].Note = hostile
+	r.Failures[0].Name = hostile
+	r.Failures[0].Message = "panic: ```` backticks ```` and </details> and <script>alert(1)</script>\n" + hostile
+	r.Functional.Head.Output = hostile + "\n```\n</details>\n"
+	r.Differential.Ciphers[4].Name = hostile
+	r.Differential.Ciphers[4].DigestHead = "`|" + hostile
+	r.Differential.Added = []string{hostile}
+	r.Sizes.Symbols[0].Name = hostile
+	r.Verdict.Reasons = append(r.Verdict.Reasons, hostile)
+	r.Notes = append(r.Notes, hostile)
+	return r
+}

@@ -1,0 +1,237 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/perfgate/perfgate"
+)
+
+// This file turns the numbers of a Result into short human strings. It only formats: every value it prints was
+// computed by the pipeline; the most it does is re-express an interval as ±percent or sum section sizes.
+
+const minus = "−" // U+2212, as in "−37.9%"
+
+// value formats v in the benchmark unit: sec/op as ns/µs/ms/s, B/s as MB/s, B/op as bytes, allocs/op as a count.
+func value(unit string, v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	switch unit {
+	case "sec/op":
+		return duration(v)
+	case "B/s":
+		return sig4(v/1e6) + " MB/s"
+	case "B/op":
+		return count(v) + " B"
+	case "allocs/op":
+		return count(v)
+	}
+	return sig4(v) + " " + unit
+}
+
+// duration formats seconds as ns, µs, ms or s with four significant digits.
+func duration(sec float64) string {
+	ns := sec * 1e9
+	switch a := math.Abs(ns); {
+	case a < 1e3:
+		return sig4(ns) + " ns"
+	case a < 1e6:
+		return sig4(ns/1e3) + " µs"
+	case a < 1e9:
+		return sig4(ns/1e6) + " ms"
+	}
+	return sig4(sec) + " s"
+}
+
+// sig4 formats v with four significant digits and no exponent; values of 10,000 and more are whole numbers with
+// thousands separators.
+func sig4(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "—"
+	case math.IsInf(v, 1):
+		return "∞"
+	case math.IsInf(v, -1):
+		return minus + "∞"
+	case v == 0:
+		return "0"
+	}
+	a := math.Abs(v)
+	if a >= 1e4 {
+		return signed(commas(int64(math.Round(a))), v < 0, false)
+	}
+	digits := max(0, 3-int(math.Floor(math.Log10(a))))
+	return signed(strconv.FormatFloat(a, 'f', digits, 64), v < 0, false)
+}
+
+// count formats a count: a whole number with separators, or four significant digits when it has a fraction
+// (a median of an even number of samples can fall between two counts).
+func count(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return signed(commas(int64(math.Abs(v))), v < 0, false)
+	}
+	return sig4(v)
+}
+
+// signed prefixes s (a magnitude) with − when neg, or + when plus is asked for and s is not zero.
+func signed(s string, neg, plus bool) string {
+	if strings.Trim(s, "0.,") == "" {
+		return s
+	}
+	if neg {
+		return minus + s
+	}
+	if plus {
+		return "+" + s
+	}
+	return s
+}
+
+// commas formats n with thousands separators: 1234567 → "1,234,567".
+func commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return signed(b.String(), neg, false)
+}
+
+// percent formats a signed percentage with one decimal: "+3.1%", "−37.9%", "0.0%".
+func percent(p float64) string {
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return "—"
+	}
+	return signed(strconv.FormatFloat(math.Abs(p), 'f', 1, 64), p < 0, true) + "%"
+}
+
+// spread formats a summary as benchstat does: "150.0 µs ± 1%", the interval given as the larger distance from the
+// center to either end, in percent of the center.
+func spread(unit string, s perfgate.Summary) string {
+	c := value(unit, s.Center)
+	if s.N == 0 {
+		return "—"
+	}
+	if s.Center == 0 || math.IsNaN(s.Lo) || math.IsNaN(s.Hi) {
+		return c
+	}
+	d := math.Max(math.Abs(s.Center-s.Lo), math.Abs(s.Hi-s.Center)) / math.Abs(s.Center) * 100
+	if math.IsInf(d, 0) {
+		return c + " ± ∞"
+	}
+	return c + " ± " + strconv.FormatFloat(d, 'f', 0, 64) + "%"
+}
+
+// delta formats a benchmark's change as benchstat does: the signed percentage when p ≤ alpha, "~" otherwise.
+func delta(b perfgate.Benchmark, alpha float64) string {
+	if b.Base.N == 0 || b.Head.N == 0 || math.IsNaN(b.P) || b.P > alpha {
+		return "~"
+	}
+	return percent(b.DeltaPct)
+}
+
+// pvalue formats p with n: "p=0.000 n=10", or "n=10+9" when the sides differ.
+func pvalue(b perfgate.Benchmark) string {
+	n := strconv.Itoa(b.Base.N)
+	if b.Head.N != b.Base.N {
+		n += "+" + strconv.Itoa(b.Head.N)
+	}
+	if math.IsNaN(b.P) || b.Base.N == 0 || b.Head.N == 0 {
+		return "n=" + n
+	}
+	return fmt.Sprintf("p=%.3f n=%s", b.P, n)
+}
+
+// paired formats the paired estimate: "0.621× [0.618, 0.624]", or "—" without one.
+func paired(p *perfgate.Paired) string {
+	if p == nil {
+		return "—"
+	}
+	f := func(v float64) string {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "—"
+		}
+		return strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	return f(p.Ratio) + "× [" + f(p.Lo) + ", " + f(p.Hi) + "]"
+}
+
+// alphaOf returns the run's significance level, defaulting to benchstat's 0.05.
+func alphaOf(m perfgate.Method) float64 {
+	if m.Alpha > 0 {
+		return m.Alpha
+	}
+	return 0.05
+}
+
+// bytesDelta formats a signed byte difference exactly: "+2,048 B", "−315 B", "0 B".
+func bytesDelta(d int64) string {
+	if d == 0 {
+		return "0 B"
+	}
+	if d < 0 {
+		return minus + commas(-d) + " B"
+	}
+	return "+" + commas(d) + " B"
+}
+
+// bytesDeltaShort formats a signed byte difference compactly: "+1.5 KiB", "−315 B".
+func bytesDeltaShort(d int64) string {
+	a := math.Abs(float64(d))
+	var s string
+	switch {
+	case a < 1024:
+		return bytesDelta(d)
+	case a < 1<<20:
+		s = strconv.FormatFloat(a/1024, 'f', 1, 64) + " KiB"
+	default:
+		s = strconv.FormatFloat(a/(1<<20), 'f', 1, 64) + " MiB"
+	}
+	return signed(s, d < 0, true)
+}
+
+// sizePercent formats the relative change of a section: "+12.0%", "new" when it was empty, "gone" when it is.
+func sizePercent(base, head int64) string {
+	switch {
+	case base == head:
+		return "0.0%"
+	case base == 0:
+		return "new"
+	case head == 0:
+		return "gone"
+	}
+	return percent((float64(head)/float64(base) - 1) * 100)
+}
+
+// shortHash shortens a commit or digest to 12 characters.
+func shortHash(s string) string {
+	if len(s) > 12 && isHex(s) {
+		return s[:12]
+	}
+	return clip(s, 13)
+}
+
+func isHex(s string) bool {
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// plural returns "1 cipher" or "2 ciphers".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return commas(int64(n)) + " " + word + "s"
+}

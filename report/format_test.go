@@ -1,0 +1,167 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate"
+)
+
+func nan() float64 { return math.NaN() }
+
+func TestEscapeMarkdown(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Encrypt/des/single", "Encrypt/des/single"},
+		{"<b>x</b>|*y*", `&lt;b&gt;x&lt;/b&gt;\|\*y\*`},
+		{"a_b `c` [d](e) ~f~ #g !h $i$ {j}", "a\\_b \\`c\\` \\[d\\](e) \\~f\\~ \\#g \\!h \\$i\\$ \\{j\\}"},
+		{`back\slash`, `back\\slash`},
+		{"&lt; & &#60;", "&amp;lt; &amp; &amp;\\#60;"},
+		{"line1\r\nline2\nline3\ttab", "line1 line2 line3 tab"},
+		{"- item", `\- item`},
+		{"+ item", `\+ item`},
+		{"=== ", `\=== `},
+		{"-x 6.8.0-1", "-x 6.8.0-1"},
+		{"1.5", "1.5"},
+		{"12. ordered", `12\. ordered`},
+		{"3) ordered", `3\) ordered`},
+		{"v1.2 (x)", "v1.2 (x)"},
+		{"esc\x1b[31mred", "esc\uFFFD\\[31mred"},
+		{"bidi\u202eevil", "bidi\uFFFDevil"},
+		{"bad\xffutf8", "bad\uFFFDutf8"},
+		{"µs −3%", "µs −3%"},
+	} {
+		if got := EscapeMarkdown(tc.in); got != tc.want {
+			t.Errorf("EscapeMarkdown(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestCodeBlockFence(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		fence string
+	}{
+		{"plain", "```"},
+		{"one ` two `` three", "```"},
+		{"has ``` inside", "````"},
+		{"has `````` six", "```````"},
+	} {
+		got := codeBlock(tc.in)
+		if !strings.HasPrefix(got, tc.fence+"text\n") || !strings.HasSuffix(got, "\n"+tc.fence) {
+			t.Errorf("codeBlock(%q) = %q, want fence %s", tc.in, got, tc.fence)
+		}
+	}
+	if got := codeSpan("a`b|c"); got != "``a`b\\|c``" {
+		t.Errorf("codeSpan = %q", got)
+	}
+	if got := codeSpan("`x"); got != "`` `x ``" {
+		t.Errorf("codeSpan = %q", got)
+	}
+}
+
+func TestFormatValues(t *testing.T) {
+	for _, tc := range []struct {
+		unit string
+		v    float64
+		want string
+	}{
+		{"sec/op", 86.7e-9, "86.70 ns"},
+		{"sec/op", 139.6e-9, "139.6 ns"},
+		{"sec/op", 1.5e-4, "150.0 µs"},
+		{"sec/op", 44.9e-6, "44.90 µs"},
+		{"sec/op", 0.0123, "12.30 ms"},
+		{"sec/op", 2.5, "2.500 s"},
+		{"B/s", 92.27e6, "92.27 MB/s"},
+		{"B/s", 1.234e10, "12,340 MB/s"},
+		{"B/op", 256, "256 B"},
+		{"B/op", 1536, "1,536 B"},
+		{"B/op", 2.5, "2.500 B"},
+		{"allocs/op", 1, "1"},
+		{"allocs/op", 1234567, "1,234,567"},
+		{"ops/s", 3.14159, "3.142 ops/s"},
+		{"sec/op", nan(), "—"},
+	} {
+		if got := value(tc.unit, tc.v); got != tc.want {
+			t.Errorf("value(%q, %g) = %q, want %q", tc.unit, tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestFormatDeltas(t *testing.T) {
+	check := func(got, want string) {
+		t.Helper()
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+	check(percent(3.14), "+3.1%")
+	check(percent(-37.89), "−37.9%")
+	check(percent(0.04), "0.0%")
+	check(percent(-0.04), "0.0%")
+	check(paired(&perfgate.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}), "0.621× [0.618, 0.624]")
+	check(paired(nil), "—")
+	check(bytesDelta(2048), "+2,048 B")
+	check(bytesDelta(-315), "−315 B")
+	check(bytesDeltaShort(1733), "+1.7 KiB")
+	check(bytesDeltaShort(-1536), "−1.5 KiB")
+	check(bytesDeltaShort(3<<20), "+3.0 MiB")
+	check(bytesDeltaShort(-315), "−315 B")
+	check(sizePercent(2617, 2302), "−12.0%")
+	check(sizePercent(0, 10), "new")
+	check(sizePercent(10, 0), "gone")
+	check(commas(-1234567), "−1,234,567")
+	check(spread("sec/op", perfgate.Summary{Center: 150e-6, Lo: 148.5e-6, Hi: 151.8e-6, N: 10}), "150.0 µs ± 1%")
+	check(spread("sec/op", perfgate.Summary{}), "—")
+
+	b := perfgate.Benchmark{DeltaPct: -37.89, P: 0.0001, Base: perfgate.Summary{N: 10}, Head: perfgate.Summary{N: 10}}
+	check(delta(b, 0.05), "−37.9%")
+	check(pvalue(b), "p=0.000 n=10")
+	b.P, b.Head.N = 0.393, 9
+	check(delta(b, 0.05), "~")
+	check(pvalue(b), "p=0.393 n=10+9")
+}
+
+func TestClip(t *testing.T) {
+	head := clipHead(strings.Repeat("line\n", 100), 1000, 3)
+	if head != "line\nline\nline\n… 97 more lines (485 bytes) omitted" {
+		t.Errorf("clipHead = %q", head)
+	}
+	tail := clipTail(strings.Repeat("a\n", 10)+"end\n", 1000, 2)
+	if tail != "… 9 earlier lines (18 bytes) omitted\na\nend" {
+		t.Errorf("clipTail = %q", tail)
+	}
+	if got := clipTail(strings.Repeat("é", 5000), 100, 10); len(got) > 200 || !strings.HasSuffix(got, "éé") {
+		t.Errorf("clipTail cut badly: %q", got)
+	}
+	if got := clip("abcdef", 4); got != "abc…" {
+		t.Errorf("clip = %q", got)
+	}
+}
+
+func TestTextColourOnlyWhenAsked(t *testing.T) {
+	r := hostileResult() // names carry an ESC of their own
+	var plainOut, colour bytes.Buffer
+	if err := Text(&plainOut, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plainOut.String(), "\x1b") {
+		t.Error("escape sequence in uncoloured text")
+	}
+	if err := Text(&colour, failResult(), Options{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{red + "slower" + reset, green + "faster" + reset, red + "FAIL" + reset} {
+		if !strings.Contains(colour.String(), want) {
+			t.Errorf("coloured text lacks %q", want)
+		}
+	}
+	// Colour must not disturb alignment: the columns before the class line up with and without it.
+	uncoloured := &bytes.Buffer{}
+	Text(uncoloured, failResult(), Options{})
+	stripped := strings.NewReplacer(red, "", green, "", boldOn, "", reset, "").Replace(colour.String())
+	if stripped != uncoloured.String() {
+		t.Error("coloured text differs from uncoloured text beyond the escapes")
+	}
+}

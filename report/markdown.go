@@ -1,0 +1,370 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/perfgate/perfgate"
+)
+
+// Markdown renders r as the body of the sticky PR comment and the job summary. The body starts with Marker and the
+// one-line verdict, followed by the benchmark tables, the package tests, the differential and size tables, the
+// method and environment, and collapsed details. It is never longer than bodyBudget (under MaxBody): collapsed
+// sections are dropped first, then the least important rows, each omission noted. A nil r renders as an error.
+func Markdown(r *perfgate.Result, opt Options) string {
+	if r == nil {
+		r = &perfgate.Result{Verdict: perfgate.Verdict{Status: perfgate.StatusError, Reasons: []string{"no result to render"}}}
+	}
+	d := &doc{hint: hintOf(opt)}
+	mdHeader(d, r, opt)
+	mdBenchmarks(d, r)
+	mdTests(d, r)
+	mdDifferential(d, r)
+	mdSizes(d, r)
+	mdMethod(d, r)
+	mdFailures(d, r)
+	mdTestOutput(d, r)
+	mdSymbols(d, r)
+	mdRaw(d, r)
+	if opt.ArtifactHint != "" {
+		d.para("<sub>Full results: " + EscapeMarkdown(clip(opt.ArtifactHint, 300)) + "</sub>")
+	}
+	return d.fit(bodyBudget)
+}
+
+func bold(s string) string { return "**" + s + "**" }
+
+// verdictLine is the line a maintainer reads first.
+func verdictLine(r *perfgate.Result) string {
+	return "**perfgate: " + statusWord(r) + "** — " + strings.Join(verdictParts(r, EscapeMarkdown, bold), " · ")
+}
+
+func mdHeader(d *doc, r *perfgate.Result, opt Options) {
+	lines := []string{Marker}
+	if opt.Title != "" {
+		lines = append(lines, "### "+EscapeMarkdown(clip(opt.Title, 200)), "")
+	}
+	d.para(append(lines, verdictLine(r))...)
+
+	pkg := r.Package
+	if pkg == "" {
+		pkg = r.ImportPath
+	}
+	line := "Base " + revision(r.Base, EscapeMarkdown) + " → head " + revision(r.Head, EscapeMarkdown)
+	if pkg != "" {
+		line = codeSpan(clip(pkg, 200)) + " · " + line
+	}
+	d.para(line)
+
+	list := &block{what: "item"}
+	for _, s := range r.Verdict.Reasons {
+		list.rows = append(list.rows, row{text: "- " + cell(s, 500), prio: prioTop})
+	}
+	for _, s := range r.Verdict.Acknowledged {
+		list.rows = append(list.rows, row{text: "- Acknowledged: " + cell(s, 500), prio: prioTop})
+	}
+	for _, s := range r.Notes {
+		list.rows = append(list.rows, row{text: "- Note: " + cell(s, 500), prio: prioHigh})
+	}
+	if len(list.rows) > 0 {
+		d.add(list)
+	}
+}
+
+// benchPrio is how much a benchmark's row matters when rows must go.
+func benchPrio(class string) int {
+	switch class {
+	case perfgate.ClassFailed:
+		return prioFailed
+	case perfgate.ClassSlower:
+		return prioSlower
+	case perfgate.ClassUnchanged:
+		return prioUnchanged
+	}
+	return prioFaster
+}
+
+// classCell is the class as a plain word, slower and failed in bold.
+func classCell(b perfgate.Benchmark) string {
+	c := cell(b.Class, 40)
+	switch b.Class {
+	case perfgate.ClassSlower, perfgate.ClassFailed:
+		c = bold(c)
+	}
+	if b.Acknowledged {
+		c += ", acknowledged"
+	}
+	return c
+}
+
+func mdBenchmarks(d *doc, r *perfgate.Result) {
+	d.para("### Benchmarks")
+	if len(r.Benchmarks) == 0 {
+		d.para("No benchmarks were compared.")
+		return
+	}
+	alpha := alphaOf(r.Method)
+	d.para(fmt.Sprintf("Base and head: median ± the larger half-width of its 95%% interval. Δ: change of the median, "+
+		"“~” when not significant (Mann–Whitney U, p > %s). Paired: head/base from the A–B–B–A rounds, with its 95%% interval.",
+		strconv.FormatFloat(alpha, 'g', -1, 64)))
+	units, groups := byUnit(r.Benchmarks)
+	for _, unit := range units {
+		bs := groups[unit]
+		notes := false
+		for _, b := range bs {
+			notes = notes || b.Note != ""
+		}
+		header := "| Benchmark | Base | Head | Δ | p | Paired (head/base) | Class |"
+		delim := "| :-- | --: | --: | --: | :-- | --: | :-- |"
+		if notes {
+			header += " Note |"
+			delim += " :-- |"
+		}
+		t := &block{lines: []string{"#### " + EscapeMarkdown(unit), "", header, delim}}
+		for _, b := range bs {
+			cells := []string{
+				cell(b.Name, 200), spread(unit, b.Base), spread(unit, b.Head), delta(b, alpha), pvalue(b),
+				paired(b.Paired), classCell(b),
+			}
+			if notes {
+				cells = append(cells, cell(b.Note, 300))
+			}
+			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: benchPrio(b.Class)})
+		}
+		d.add(t)
+	}
+}
+
+func mdTests(d *doc, r *perfgate.Result) {
+	f := r.Functional
+	if !f.Base.Ran && !f.Head.Ran {
+		return
+	}
+	status := func(t perfgate.TestRun) string {
+		s := testStatus(t)
+		if s == "failed" {
+			s = bold(s)
+		}
+		return s
+	}
+	line := "**Package tests:** base " + status(f.Base) + " · head " + status(f.Head)
+	if (f.Base.Ran && !f.Base.Passed) || (f.Head.Ran && !f.Head.Passed) {
+		line += " (output below)"
+	}
+	d.para(line)
+}
+
+func mdDifferential(d *doc, r *perfgate.Result) {
+	df := r.Differential
+	d.para("### Differential")
+	line := diffSummary(df, EscapeMarkdown, bold)
+	if df.Status != "" {
+		line += fmt.Sprintf(" · seed %d", df.Seed)
+	}
+	if df.Reason != "" {
+		line += " — " + cell(df.Reason, 500)
+	}
+	d.para(line)
+	if len(df.Ciphers) > 0 {
+		t := &block{lines: []string{"| Constructor | Key sizes | Vectors | Result | Digest |", "| :-- | :-- | --: | :-- | :-- |"}}
+		for _, c := range df.Ciphers {
+			result, prio := "identical", prioIdentical
+			if c.Mismatches > 0 {
+				result, prio = bold(commas(int64(c.Mismatches))+" mismatches"), prioHigh
+				if c.Mismatches == 1 {
+					result = bold("1 mismatch")
+				}
+			}
+			digest := digestCell(c.DigestBase)
+			if c.DigestBase != c.DigestHead {
+				digest = "base " + digest + " · head " + digestCell(c.DigestHead)
+			}
+			cells := []string{cell(c.Name, 100), keySizes(c.KeySizes), vectors(c), result, digest}
+			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: prio})
+		}
+		d.add(t)
+	}
+	var only []string
+	if len(df.Added) > 0 {
+		only = append(only, "Only in head: "+names(df.Added))
+	}
+	if len(df.Removed) > 0 {
+		only = append(only, "Only in base: "+names(df.Removed))
+	}
+	if len(only) > 0 {
+		d.para(strings.Join(only, " · "))
+	}
+	mdMismatches(d, df)
+}
+
+// digestCell shows the start of a hex digest as code; anything else the harness printed is escaped text.
+func digestCell(s string) string {
+	if isHex(s) && s != "" {
+		return codeSpan(shortHash(s))
+	}
+	return cell(s, 13)
+}
+
+func keySizes(ks []int) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = strconv.Itoa(k)
+	}
+	return strings.Join(s, ", ")
+}
+
+// vectors is what one constructor was fed: "1,024 keys × 17 blocks".
+func vectors(c perfgate.DiffCipher) string {
+	return plural(c.Keys, "key") + " × " + plural(c.Blocks, "block")
+}
+
+func names(ns []string) string {
+	const most = 20
+	s := make([]string, 0, min(len(ns), most))
+	for _, n := range ns[:min(len(ns), most)] {
+		s = append(s, cell(n, 100))
+	}
+	out := strings.Join(s, ", ")
+	if len(ns) > most {
+		out += fmt.Sprintf(" and %d more", len(ns)-most)
+	}
+	return out
+}
+
+// mismatchText lists mismatch examples as plain text, for a code block or the terminal.
+func mismatchText(df perfgate.Differential, most int) (string, int) {
+	var b strings.Builder
+	n, total := 0, 0
+	for _, c := range df.Ciphers {
+		for _, m := range c.Examples {
+			total++
+			if n == most {
+				continue
+			}
+			n++
+			fmt.Fprintf(&b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
+				plain(clip(c.Name, 100)), m.KeySize, plain(clip(m.Key, 100)), m.Block, plain(clip(m.Direction, 20)),
+				plain(clip(m.Method, 40)), plain(clip(m.Input, 200)), plain(clip(m.Base, 200)), plain(clip(m.Head, 200)))
+		}
+	}
+	if total > n {
+		fmt.Fprintf(&b, "… %d more examples\n", total-n)
+	}
+	return b.String(), total
+}
+
+func mdMismatches(d *doc, df perfgate.Differential) {
+	text, n := mismatchText(df, 20)
+	if n == 0 {
+		return
+	}
+	d.add(details(5, "mismatch examples", fmt.Sprintf("Mismatch examples (%d)", n), codeBlock(text)))
+}
+
+// details builds a collapsed section of the given drop rank around Markdown body.
+func details(rank int, title, summary string, body ...string) *block {
+	lines := []string{"<details>", "<summary>" + summary + "</summary>", ""}
+	lines = append(lines, body...)
+	lines = append(lines, "", "</details>")
+	return &block{lines: lines, details: rank, title: title}
+}
+
+func mdSizes(d *doc, r *perfgate.Result) {
+	s := r.Sizes
+	d.para("### Size")
+	if s.Error != "" {
+		d.para("The size diff failed: " + cell(s.Error, 500))
+		return
+	}
+	if len(s.Sections) == 0 {
+		d.para("Sizes were not measured.")
+		return
+	}
+	t := &block{lines: []string{"| Section | Base → head | Δ bytes | Δ% |", "| :-- | --: | --: | --: |"}}
+	var base, head int64
+	for _, sec := range s.Sections {
+		base += sec.Base
+		head += sec.Head
+		t.rows = append(t.rows, row{text: sizeRow(cell(sec.Name, 60), sec.Base, sec.Head), prio: prioHigh})
+	}
+	t.rows = append(t.rows, row{text: sizeRow("**total**", base, head), prio: prioTop})
+	d.add(t)
+}
+
+func sizeRow(name string, base, head int64) string {
+	return "| " + name + " | " + commas(base) + " → " + commas(head) + " | " + bytesDelta(head-base) + " | " +
+		sizePercent(base, head) + " |"
+}
+
+func mdMethod(d *doc, r *perfgate.Result) {
+	d.para("### Method and environment")
+	var rows []row
+	for _, l := range methodLines(r, EscapeMarkdown) {
+		rows = append(rows, row{text: "- **" + l[0] + ":** " + l[1], prio: prioTop})
+	}
+	d.add(&block{rows: rows, what: "item"})
+}
+
+func mdFailures(d *doc, r *perfgate.Result) {
+	if len(r.Failures) == 0 {
+		return
+	}
+	const most = 30
+	var body []string
+	for i, f := range r.Failures {
+		if i == most {
+			body = append(body, fmt.Sprintf("_… %d more failures; the full list is in result.json._", len(r.Failures)-most), "")
+			break
+		}
+		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(f.Name, 200), cell(f.Side, 20), f.Round, cell(f.Kind, 40)),
+			"", codeBlock(clipHead(f.Message, 4000, 40)), "")
+	}
+	d.add(details(4, "failures", fmt.Sprintf("Failures (%d)", len(r.Failures)), body[:len(body)-1]...))
+}
+
+func mdTestOutput(d *doc, r *perfgate.Result) {
+	var body []string
+	for _, side := range []struct {
+		name string
+		run  perfgate.TestRun
+	}{{"base", r.Functional.Base}, {"head", r.Functional.Head}} {
+		if !side.run.Ran || side.run.Passed {
+			continue
+		}
+		body = append(body, "**"+side.name+"** tests failed; the end of their output:", "",
+			codeBlock(clipTail(side.run.Output, 6000, 60)), "")
+	}
+	if len(body) == 0 {
+		return
+	}
+	d.add(details(3, "test output", "Package test output", body[:len(body)-1]...))
+}
+
+func mdSymbols(d *doc, r *perfgate.Result) {
+	syms := r.Sizes.Symbols
+	if len(syms) == 0 {
+		return
+	}
+	const most = 20
+	shown := syms[:min(len(syms), most)]
+	body := []string{"| Symbol | Section | Base → head | Δ |", "| :-- | :-- | --: | --: |"}
+	for _, s := range shown {
+		body = append(body, "| "+cell(s.Name, 150)+" | "+cell(s.Section, 40)+" | "+commas(s.Base)+" → "+commas(s.Head)+
+			" | "+bytesDelta(s.Head-s.Base)+" |")
+	}
+	summary := fmt.Sprintf("Symbols that changed (%d)", len(syms))
+	if len(syms) > most {
+		summary = fmt.Sprintf("Symbols that changed (top %d of %d)", most, len(syms))
+	}
+	d.add(details(2, "symbols", summary, body...))
+}
+
+func mdRaw(d *doc, r *perfgate.Result) {
+	if len(r.Benchmarks) == 0 {
+		return
+	}
+	var b strings.Builder
+	rawTable(&b, r, false)
+	d.add(details(1, "raw table", "benchstat-style table", codeBlock(b.String())))
+}

@@ -1,0 +1,119 @@
+// Package report renders a perfgate.Result for people and programs: Markdown for the sticky pull-request comment
+// and the job summary, aligned text for the terminal, and indented JSON for result.json.
+//
+// The Result is the only input. Rendering formats numbers the pipeline already computed (medians, intervals,
+// deltas, p-values, the paired estimate) and at most counts benchmarks by class; it never computes statistics.
+// Every string that can come from the pull request — benchmark names, panic messages, test output, commit
+// subjects, refs, symbol names — is escaped (EscapeMarkdown) or fenced (a code block whose fence is longer than any
+// backtick run inside) before it reaches Markdown, and stripped of control characters before it reaches a
+// terminal.
+//
+// Markdown builds the body as a list of blocks and fits it under MaxBody by dropping collapsed <details> sections
+// first, then the least important table rows (unchanged benchmarks before faster ones before slower ones), with a
+// visible note for each omission; Truncate is the line-safe last resort.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate"
+)
+
+// Marker is the hidden first line of every comment perfgate writes; with an author check it finds the sticky
+// comment to edit.
+const Marker = "<!-- perfgate:comment -->"
+
+// MaxBody is GitHub's limit on the body of an issue comment, in characters.
+const MaxBody = 65536
+
+// bodyBudget is the length Markdown aims for, in bytes, leaving room below MaxBody for a caller's additions. Bytes
+// are never fewer than characters, so a body within the budget is within GitHub's limit.
+const bodyBudget = 60000
+
+// defaultHint says where the full report lives when Options.ArtifactHint is empty.
+const defaultHint = "the results directory (job artifacts)"
+
+// Options adjust rendering. The zero value is usable.
+type Options struct {
+	Color        bool   // Text: colour slower red and faster green with ANSI escapes (the CLI decides: isatty, NO_COLOR)
+	Title        string // an optional heading, e.g. the package name when one job gates several
+	ArtifactHint string // where the full results live, e.g. a link to the run's artifacts; used in omission notes
+}
+
+func hintOf(opt Options) string {
+	if opt.ArtifactHint != "" {
+		return EscapeMarkdown(clip(opt.ArtifactHint, 300))
+	}
+	return defaultHint
+}
+
+// JSON writes r as indented JSON, fields in struct order, ending with a newline. It fails on values JSON cannot
+// hold, such as NaN.
+func JSON(w io.Writer, r *perfgate.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("writing result json: %w", err)
+	}
+	return nil
+}
+
+// methodLines describes how the numbers were obtained and where, as label/text pairs; esc is applied to every
+// string taken from the Result.
+func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
+	m, e := r.Method, r.Env
+	method := fmt.Sprintf("%d rounds of A–B–B–A", m.Rounds)
+	if m.BenchTime > 0 {
+		method += ", benchtime " + m.BenchTime.String() + " per run"
+	}
+	method += fmt.Sprintf(", threshold ±%s%%, α = %s with Holm correction",
+		strconv.FormatFloat(m.Threshold, 'f', -1, 64), strconv.FormatFloat(alphaOf(m), 'f', -1, 64))
+	if m.Estimator != "" {
+		method += "; paired estimator: " + esc(clip(m.Estimator, 300))
+	}
+	noise := fmt.Sprintf("%s%% (median across benchmarks); median smallest detectable effect %s%%",
+		strconv.FormatFloat(m.NoiseFloor, 'f', 1, 64), strconv.FormatFloat(m.MedianMDE, 'f', 1, 64))
+
+	env := []string{esc(e.Go) + " " + esc(e.GOOS) + "/" + esc(e.GOARCH)}
+	if e.GOAMD64 != "" {
+		env[0] += " (GOAMD64=" + esc(e.GOAMD64) + ")"
+	}
+	if e.CPU != "" {
+		env = append(env, esc(clip(e.CPU, 100)))
+	}
+	env = append(env, plural(e.CPUs, "CPU"))
+	if e.Pinned {
+		env = append(env, fmt.Sprintf("pinned to CPU %d", e.PinnedCPU))
+	} else {
+		env = append(env, "not pinned")
+	}
+	for _, kv := range [][2]string{{"governor", e.Governor}, {"turbo", e.Turbo}, {"SMT", e.SMT}, {"kernel", e.Kernel}} {
+		if kv[1] != "" {
+			env = append(env, kv[0]+" "+esc(clip(kv[1], 80)))
+		}
+	}
+	env = append(env, "load "+strconv.FormatFloat(e.Load1, 'f', 2, 64))
+
+	run := ""
+	if !r.Started.IsZero() {
+		run = "started " + r.Started.UTC().Format("2006-01-02 15:04 UTC") + ", "
+	}
+	run += "took " + r.Duration.Round(time.Second).String()
+	if m.TimedPhase > 0 {
+		run += " (timed phase " + m.TimedPhase.Round(time.Second).String() + ")"
+	}
+	if m.BinariesSame {
+		run += "; base and head test binaries are identical"
+	}
+	return [][2]string{
+		{"Method", method},
+		{"Noise floor", noise},
+		{"Environment", strings.Join(env, " · ")},
+		{"Run", run},
+	}
+}

@@ -1,0 +1,193 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// golden compares got with testdata/name, or rewrites the file under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs from the golden file (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    *perfgate.Result
+	}{{"pass", passResult()}, {"fail", failResult()}} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := Markdown(tc.r, Options{})
+			if problems := lintMarkdown(md); len(problems) > 0 {
+				t.Errorf("markdown problems:\n%s", strings.Join(problems, "\n"))
+			}
+			golden(t, tc.name+".md.golden", md)
+
+			var text bytes.Buffer
+			if err := Text(&text, tc.r, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.name+".txt.golden", text.String())
+
+			var js bytes.Buffer
+			if err := JSON(&js, tc.r); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.name+".json.golden", js.String())
+		})
+	}
+}
+
+func TestVerdictLine(t *testing.T) {
+	// The first two lines are what a maintainer reads: the marker, then the verdict.
+	for _, tc := range []struct {
+		r    *perfgate.Result
+		want string
+	}{
+		{passResult(), "**perfgate: PASS** — 0 slower, 4 faster, 1 unchanged, 1 inconclusive · " +
+			"differential: identical (5 ciphers) · size: +1.7 KiB (.noptrdata +2,048 B)"},
+		{failResult(), "**perfgate: FAIL** — **2 slower**, acknowledged by label perf-regression-ok, 4 faster, 0 unchanged, " +
+			"0 inconclusive, **1 failed** · differential: **mismatch (1 of 5 ciphers)** · size: +1.7 KiB (.noptrdata +2,048 B)"},
+		{errorResult(), "**perfgate: ERROR** — base does not build: cipher/des/block.go:12: undefined: \\\\\\_sbox"},
+		{incomplete(), "**perfgate: PASS (incomplete)** — 0 slower, 4 faster, 1 unchanged, 1 inconclusive · " +
+			"differential: skipped · size: not measured"},
+	} {
+		lines := strings.SplitN(Markdown(tc.r, Options{}), "\n", 3)
+		if lines[0] != Marker {
+			t.Errorf("first line = %q, want the marker", lines[0])
+		}
+		if lines[1] != tc.want {
+			t.Errorf("verdict line:\n got %s\nwant %s", lines[1], tc.want)
+		}
+	}
+}
+
+// errorResult is a run that could not compare anything: the base does not build.
+func errorResult() *perfgate.Result {
+	return &perfgate.Result{
+		Schema: perfgate.Schema, Package: "./cipher/des",
+		Verdict: perfgate.Verdict{Status: perfgate.StatusError, ExitCode: perfgate.ExitCannotRun,
+			Reasons: []string{"base does not build: cipher/des/block.go:12: undefined: \\_sbox"}},
+		Differential: perfgate.Differential{Status: perfgate.DiffNotComparable},
+	}
+}
+
+// incomplete is a passing run cut short before the differential and size phases.
+func incomplete() *perfgate.Result {
+	r := passResult()
+	r.Incomplete = true
+	r.Differential = perfgate.Differential{Status: perfgate.DiffSkipped, Reason: "cancelled"}
+	r.Sizes = perfgate.Sizes{}
+	return r
+}
+
+func TestTitleAndHint(t *testing.T) {
+	md := Markdown(passResult(), Options{Title: "cipher/des <b>", ArtifactHint: "https://example.com/run/1"})
+	if !strings.HasPrefix(md, Marker+"\n### cipher/des &lt;b&gt;\n\n**perfgate: PASS**") {
+		t.Errorf("title not rendered after the marker:\n%s", md[:200])
+	}
+	if !strings.Contains(md, "<sub>Full results: https://example.com/run/1</sub>") {
+		t.Error("artifact hint missing")
+	}
+}
+
+func TestMarkdownEscapesUntrustedText(t *testing.T) {
+	md := Markdown(hostileResult(), Options{})
+	if problems := lintMarkdown(md); len(problems) > 0 {
+		t.Fatalf("hostile text broke the structure:\n%s\n\n%s", strings.Join(problems, "\n"), md)
+	}
+	// Outside code blocks the raw markup must not appear; inside them it is shown, not parsed.
+	prose := stripFences(md)
+	for _, raw := range []string{"<b>", "|*y*", "*y*", "<img", "<script", "\x1b", "[l](", "$x$"} {
+		if strings.Contains(prose, raw) {
+			t.Errorf("raw %q outside code blocks", raw)
+		}
+	}
+	if !strings.Contains(prose, `&lt;b&gt;x&lt;/b&gt;\|\*y\*`) {
+		t.Error("escaped benchmark name missing")
+	}
+	// The panic message is in the body, inside a fence longer than its longest backtick run (4).
+	if !strings.Contains(md, "`````text\npanic: ```` backticks ```` and </details> and <script>") {
+		t.Error("panic message not fenced with five backticks")
+	}
+}
+
+// stripFences removes fenced code blocks, leaving the prose.
+func stripFences(md string) string {
+	var b strings.Builder
+	fence := ""
+	for _, line := range strings.Split(md, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			if strings.Trim(t, "`") == "" && len(t) >= len(fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```"):
+			fence = t[:len(t)-len(strings.TrimLeft(t, "`"))]
+		default:
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	for _, want := range []*perfgate.Result{passResult(), failResult(), hostileResult()} {
+		var buf bytes.Buffer
+		if err := JSON(&buf, want); err != nil {
+			t.Fatal(err)
+		}
+		var got perfgate.Result
+		if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, &got); diff != "" {
+			t.Errorf("round trip (-want +got):\n%s", diff)
+		}
+		if !strings.HasPrefix(buf.String(), "{\n  \"schema\": 1,\n  \"package\": ") {
+			t.Errorf("keys not in struct order: %.60q", buf.String())
+		}
+	}
+}
+
+func TestJSONRejectsNaN(t *testing.T) {
+	r := passResult()
+	r.Benchmarks[0].P = nan()
+	if err := JSON(&bytes.Buffer{}, r); err == nil || !strings.Contains(err.Error(), "writing result json") {
+		t.Errorf("JSON with NaN: err = %v, want a wrapped error", err)
+	}
+}
+
+func TestNilResult(t *testing.T) {
+	md := Markdown(nil, Options{})
+	if !strings.HasPrefix(md, Marker+"\n**perfgate: ERROR**") {
+		t.Errorf("nil result: %.80q", md)
+	}
+	if err := Text(&bytes.Buffer{}, nil, Options{}); err == nil {
+		t.Error("Text(nil) did not fail")
+	}
+}

@@ -1,0 +1,220 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/perfgate/perfgate"
+)
+
+// This file holds what the Markdown and text renderers share: the parts of the verdict line, the counting of
+// benchmark classes, and the grouping of benchmarks by unit.
+
+// classRank orders classes by how notable they are, for counting a benchmark measured in several units once.
+var classRank = map[string]int{
+	perfgate.ClassFailed:       5,
+	perfgate.ClassSlower:       4,
+	perfgate.ClassFaster:       3,
+	perfgate.ClassInconclusive: 2,
+	perfgate.ClassUnchanged:    1,
+}
+
+// tally counts benchmarks by class. A benchmark measured in several units (sec/op, B/s, allocs/op) counts once,
+// with its most notable class: failed, then slower, faster, inconclusive, unchanged.
+type tally struct {
+	classes map[string]int // benchmark names per class
+	acked   int            // slower benchmarks marked acknowledged
+}
+
+func countClasses(bs []perfgate.Benchmark) tally {
+	best := map[string]string{}
+	var order []string
+	acked := map[string]bool{}
+	for _, b := range bs {
+		cur, seen := best[b.Name]
+		if !seen {
+			order = append(order, b.Name)
+		}
+		if !seen || classRank[b.Class] > classRank[cur] {
+			best[b.Name] = b.Class
+		}
+		if b.Acknowledged && b.Class == perfgate.ClassSlower {
+			acked[b.Name] = true
+		}
+	}
+	t := tally{classes: map[string]int{}}
+	for _, name := range order {
+		t.classes[best[name]]++
+		if acked[name] && best[name] == perfgate.ClassSlower {
+			t.acked++
+		}
+	}
+	return t
+}
+
+// verdictParts returns the pieces of the one-line verdict after the status: the class counts, the differential
+// and the size delta. esc makes untrusted text safe for the output format; strong marks text that needs attention.
+func verdictParts(r *perfgate.Result, esc, strong func(string) string) []string {
+	if r.Verdict.Status == perfgate.StatusError && len(r.Benchmarks) == 0 {
+		// Nothing was compared: the first reason is the news.
+		if len(r.Verdict.Reasons) > 0 {
+			return []string{esc(clip(r.Verdict.Reasons[0], 200))}
+		}
+		return []string{"could not run"}
+	}
+	t := countClasses(r.Benchmarks)
+	slower := plural0(t.classes[perfgate.ClassSlower], "slower")
+	if t.classes[perfgate.ClassSlower] > 0 {
+		slower = strong(slower)
+	}
+	if ack := r.Verdict.Acknowledged; len(ack) > 0 {
+		n := t.acked
+		if n == 0 {
+			n = len(ack)
+		}
+		if n < t.classes[perfgate.ClassSlower] {
+			slower += ", " + commas(int64(n)) + " acknowledged"
+		} else {
+			slower += ", acknowledged"
+		}
+		if reason := commonReason(ack); reason != "" {
+			slower += " " + esc(strings.TrimPrefix(reason, "acknowledged "))
+		}
+	}
+	counts := []string{
+		slower,
+		plural0(t.classes[perfgate.ClassFaster], "faster"),
+		plural0(t.classes[perfgate.ClassUnchanged], "unchanged"),
+		plural0(t.classes[perfgate.ClassInconclusive], "inconclusive"),
+	}
+	if n := t.classes[perfgate.ClassFailed]; n > 0 {
+		counts = append(counts, strong(plural0(n, "failed")))
+	}
+	parts := []string{strings.Join(counts, ", ")}
+	parts = append(parts, "differential: "+diffSummary(r.Differential, esc, strong))
+	parts = append(parts, "size: "+sizeSummary(r.Sizes, esc))
+	return parts
+}
+
+func plural0(n int, word string) string { return commas(int64(n)) + " " + word }
+
+// commonReason returns the reason shared by every acknowledgement of the form "NAME: REASON", or "".
+func commonReason(ack []string) string {
+	reason := ""
+	for i, a := range ack {
+		_, r, ok := strings.Cut(a, ": ")
+		if !ok || (i > 0 && r != reason) {
+			return ""
+		}
+		reason = r
+	}
+	return reason
+}
+
+// statusWord is the verdict status in capitals.
+func statusWord(r *perfgate.Result) string {
+	s := strings.ToUpper(r.Verdict.Status)
+	if s == "" {
+		s = "UNKNOWN"
+	}
+	if r.Incomplete {
+		s += " (incomplete)"
+	}
+	return s
+}
+
+// diffSummary is "identical (5 ciphers)", "mismatch (1 of 5 ciphers)", "skipped", ….
+func diffSummary(d perfgate.Differential, esc, strong func(string) string) string {
+	status := d.Status
+	if status == "" {
+		status = "not run"
+	}
+	bad := 0
+	for _, c := range d.Ciphers {
+		if c.Mismatches > 0 {
+			bad++
+		}
+	}
+	switch d.Status {
+	case perfgate.DiffIdentical:
+		return status + " (" + plural(len(d.Ciphers), "cipher") + ")"
+	case perfgate.DiffMismatch:
+		s := status
+		if bad > 0 {
+			s += " (" + commas(int64(bad)) + " of " + plural(len(d.Ciphers), "cipher") + ")"
+		}
+		return strong(s)
+	}
+	return esc(status)
+}
+
+// sizeSummary is the total size delta and the section that changed most: "+1.5 KiB (.noptrdata +2,048 B)".
+func sizeSummary(s perfgate.Sizes, esc func(string) string) string {
+	if s.Error != "" {
+		return "error"
+	}
+	if len(s.Sections) == 0 {
+		return "not measured"
+	}
+	var total int64
+	var most perfgate.SectionSize
+	for _, sec := range s.Sections {
+		d := sec.Head - sec.Base
+		total += d
+		if abs64(d) > abs64(most.Head-most.Base) {
+			most = sec
+		}
+	}
+	if most.Head == most.Base {
+		return "unchanged"
+	}
+	return bytesDeltaShort(total) + " (" + esc(most.Name) + " " + bytesDelta(most.Head-most.Base) + ")"
+}
+
+func abs64(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// byUnit groups benchmarks by unit, units in order of first appearance, benchmarks in their order in the Result.
+func byUnit(bs []perfgate.Benchmark) (units []string, groups map[string][]perfgate.Benchmark) {
+	groups = map[string][]perfgate.Benchmark{}
+	for _, b := range bs {
+		if _, ok := groups[b.Unit]; !ok {
+			units = append(units, b.Unit)
+		}
+		groups[b.Unit] = append(groups[b.Unit], b)
+	}
+	return units, groups
+}
+
+// revision describes one side: `main @ 1a2b3c4d5e6f (dirty) “subject”`, with esc applied to untrusted parts.
+func revision(v perfgate.Revision, esc func(string) string) string {
+	ref := v.Ref
+	if ref == "" {
+		ref = "working tree"
+	}
+	s := esc(clip(ref, 80))
+	if v.Commit != "" {
+		s += " @ " + esc(shortHash(v.Commit))
+	}
+	if v.Dirty {
+		s += " (dirty)"
+	}
+	if v.Subject != "" {
+		s += " “" + esc(clip(v.Subject, 100)) + "”"
+	}
+	return s
+}
+
+// testStatus is "passed", "failed" or "not run".
+func testStatus(t perfgate.TestRun) string {
+	switch {
+	case !t.Ran:
+		return "not run"
+	case t.Passed:
+		return "passed"
+	}
+	return "failed"
+}

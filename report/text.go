@@ -1,0 +1,218 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/perfgate/perfgate"
+)
+
+// ANSI colours, used only when Options.Color is set.
+const (
+	red    = "\x1b[31m"
+	green  = "\x1b[32m"
+	boldOn = "\x1b[1m"
+	reset  = "\x1b[0m"
+)
+
+// paint wraps s in an ANSI colour when on.
+func paint(on bool, color, s string) string {
+	if !on || s == "" {
+		return s
+	}
+	return color + s + reset
+}
+
+// classPaint colours a class word: slower and failed red, faster green.
+func classPaint(on bool, class string) string {
+	switch class {
+	case perfgate.ClassSlower, perfgate.ClassFailed:
+		return paint(on, red, class)
+	case perfgate.ClassFaster:
+		return paint(on, green, class)
+	}
+	return class
+}
+
+// rawTable writes the benchmarks in benchstat's layout, one aligned table per unit: center ± interval per side, the
+// median's change with the Mann–Whitney p and the sample counts, the paired estimate with its Holm-corrected p, and
+// the class. The class is the last column so that its colour escapes never disturb the alignment.
+func rawTable(w io.Writer, r *perfgate.Result, color bool) {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	alpha := alphaOf(r.Method)
+	units, groups := byUnit(r.Benchmarks)
+	for i, unit := range units {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintf(tw, "%s\tbase\thead\tΔ\tpaired (head/base)\tclass\n", plain(unit))
+		for _, b := range groups[unit] {
+			d := delta(b, alpha) + " (" + pvalue(b) + ")"
+			class := classPaint(color, plain(b.Class))
+			if b.Acknowledged {
+				class += " (acknowledged)"
+			}
+			if b.Note != "" {
+				class += "  " + plain(clip(b.Note, 200))
+			}
+			pr := paired(b.Paired)
+			if b.Paired != nil && !math.IsNaN(b.PHolm) {
+				pr += fmt.Sprintf(" (p=%.3f Holm)", b.PHolm)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(b.Name, 120)), spread(unit, b.Base), spread(unit, b.Head),
+				d, pr, class)
+		}
+	}
+	tw.Flush()
+}
+
+// Text writes r for a terminal: the verdict line, the reasons, aligned tables of benchmarks, ciphers and sections,
+// the method and environment, then failures and failed test output. Colour only when opt.Color is set.
+func Text(w io.Writer, r *perfgate.Result, opt Options) error {
+	if r == nil {
+		return fmt.Errorf("rendering text: no result")
+	}
+	bw := bufio.NewWriter(w)
+	c := opt.Color
+	strong := func(s string) string { return paint(c, red, s) }
+	if opt.Title != "" {
+		fmt.Fprintln(bw, paint(c, boldOn, plain(opt.Title)))
+	}
+	status := statusWord(r)
+	switch r.Verdict.Status {
+	case perfgate.StatusPass:
+		status = paint(c, green, status)
+	default:
+		status = paint(c, red, status)
+	}
+	fmt.Fprintf(bw, "perfgate: %s — %s\n", status, strings.Join(verdictParts(r, plain, strong), " · "))
+	pkg := r.Package
+	if pkg == "" {
+		pkg = r.ImportPath
+	}
+	fmt.Fprintf(bw, "%s: base %s → head %s\n", plain(pkg), revision(r.Base, plain), revision(r.Head, plain))
+	for _, s := range r.Verdict.Reasons {
+		fmt.Fprintf(bw, "  - %s\n", plain(s))
+	}
+	for _, s := range r.Verdict.Acknowledged {
+		fmt.Fprintf(bw, "  - acknowledged: %s\n", plain(s))
+	}
+	for _, s := range r.Notes {
+		fmt.Fprintf(bw, "  - note: %s\n", plain(s))
+	}
+
+	fmt.Fprintln(bw)
+	if len(r.Benchmarks) == 0 {
+		fmt.Fprintln(bw, "no benchmarks were compared")
+	} else {
+		rawTable(bw, r, c)
+	}
+	if f := r.Functional; f.Base.Ran || f.Head.Ran {
+		fmt.Fprintf(bw, "\npackage tests: base %s, head %s\n", testStatus(f.Base), testStatus(f.Head))
+	}
+	textDifferential(bw, r.Differential, strong)
+	textSizes(bw, r.Sizes)
+
+	fmt.Fprintln(bw)
+	for _, l := range methodLines(r, plain) {
+		fmt.Fprintf(bw, "%s: %s\n", strings.ToLower(l[0]), l[1])
+	}
+	textFailures(bw, r)
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("rendering text: %w", err)
+	}
+	return nil
+}
+
+func textDifferential(w io.Writer, df perfgate.Differential, strong func(string) string) {
+	fmt.Fprintf(w, "\ndifferential: %s", diffSummary(df, plain, strong))
+	if df.Status != "" {
+		fmt.Fprintf(w, ", seed %d", df.Seed)
+	}
+	if df.Reason != "" {
+		fmt.Fprintf(w, " — %s", plain(df.Reason))
+	}
+	fmt.Fprintln(w)
+	if len(df.Ciphers) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		fmt.Fprintln(tw, "constructor\tkey sizes\tvectors\tdigest base\tdigest head\tresult")
+		for _, c := range df.Ciphers {
+			result := "identical"
+			if c.Mismatches > 0 {
+				result = strong(fmt.Sprintf("%d mismatches", c.Mismatches))
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(c.Name, 100)), keySizes(c.KeySizes), vectors(c),
+				plain(shortHash(c.DigestBase)), plain(shortHash(c.DigestHead)), result)
+		}
+		tw.Flush()
+	}
+	if len(df.Added) > 0 {
+		fmt.Fprintf(w, "only in head: %s\n", plain(strings.Join(df.Added, ", ")))
+	}
+	if len(df.Removed) > 0 {
+		fmt.Fprintf(w, "only in base: %s\n", plain(strings.Join(df.Removed, ", ")))
+	}
+	if text, n := mismatchText(df, 10); n > 0 {
+		fmt.Fprintf(w, "mismatch examples:\n%s", indent(text, "  "))
+	}
+}
+
+func textSizes(w io.Writer, s perfgate.Sizes) {
+	fmt.Fprintf(w, "\nsize: %s\n", sizeSummary(s, plain))
+	if s.Error != "" {
+		fmt.Fprintf(w, "  %s\n", plain(s.Error))
+	}
+	if len(s.Sections) == 0 {
+		return
+	}
+	// Numbers align right; the names are padded to one width so that they still read left-aligned.
+	width := len("section")
+	for _, sec := range s.Sections {
+		width = max(width, utf8.RuneCountInString(plain(sec.Name)))
+	}
+	name := func(s string) string { return s + strings.Repeat(" ", width-utf8.RuneCountInString(s)) }
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s\tbase\thead\tΔ bytes\tΔ%%\t\n", name("section"))
+	var base, head int64
+	for _, sec := range s.Sections {
+		base += sec.Base
+		head += sec.Head
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(plain(sec.Name)), commas(sec.Base), commas(sec.Head),
+			bytesDelta(sec.Head-sec.Base), sizePercent(sec.Base, sec.Head))
+	}
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), commas(base), commas(head), bytesDelta(head-base), sizePercent(base, head))
+	tw.Flush()
+}
+
+func textFailures(w io.Writer, r *perfgate.Result) {
+	if len(r.Failures) > 0 {
+		fmt.Fprintf(w, "\nfailures:\n")
+		for _, f := range r.Failures {
+			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(f.Name), plain(f.Side), f.Round, plain(f.Kind))
+			fmt.Fprint(w, indent(plainLines(clipHead(f.Message, 2000, 10)), "    "))
+		}
+	}
+	for _, side := range []struct {
+		name string
+		run  perfgate.TestRun
+	}{{"base", r.Functional.Base}, {"head", r.Functional.Head}} {
+		if side.run.Ran && !side.run.Passed {
+			fmt.Fprintf(w, "\n%s test output (end):\n", side.name)
+			fmt.Fprint(w, indent(plainLines(clipTail(side.run.Output, 4000, 30)), "    "))
+		}
+	}
+}
+
+// indent prefixes every line of s and ends it with a newline.
+func indent(s, prefix string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return ""
+	}
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix) + "\n"
+}
