@@ -45,6 +45,9 @@ func EscapeMarkdown(s string) string {
 			// A leading "1. " or "1) " would start an ordered list.
 			b.WriteByte('\\')
 			b.WriteRune(r)
+		case r == '@':
+			// "@name" would notify a user or team: a zero-width space after the @ keeps the text and drops the ping.
+			b.WriteString("@\u200b")
 		case unsafeRune(r):
 			b.WriteRune(utf8.RuneError)
 		default:

@@ -108,7 +108,10 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 	d.para(fmt.Sprintf("Base and head: median ± the larger half-width of its 95%% interval. Δ: change of the median, "+
 		"“~” when not significant (Mann–Whitney U, p > %s). Paired: head/base from the A–B–B–A rounds, with its 95%% interval.",
 		strconv.FormatFloat(alpha, 'g', -1, 64)))
-	units, groups := byUnit(r.Benchmarks)
+	units, groups, quiet := shownUnits(r.Benchmarks)
+	if len(quiet) > 0 {
+		defer d.para(EscapeMarkdown(strings.Join(quiet, ", ")) + ": unchanged in every benchmark.")
+	}
 	for _, unit := range units {
 		bs := groups[unit]
 		notes := false
@@ -160,7 +163,7 @@ func mdDifferential(d *doc, r *perfgate.Result) {
 	d.para("### Differential")
 	line := diffSummary(df, EscapeMarkdown, bold)
 	if df.Status != "" {
-		line += fmt.Sprintf(" · seed %d", df.Seed)
+		line += fmt.Sprintf(" · seed %#x", df.Seed)
 	}
 	if df.Reason != "" {
 		line += " — " + cell(df.Reason, 500)
@@ -365,6 +368,6 @@ func mdRaw(d *doc, r *perfgate.Result) {
 		return
 	}
 	var b strings.Builder
-	rawTable(&b, r, false)
+	rawTable(&b, r, false, true)
 	d.add(details(1, "raw table", "benchstat-style table", codeBlock(b.String())))
 }

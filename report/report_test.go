@@ -191,3 +191,13 @@ func TestNilResult(t *testing.T) {
 		t.Error("Text(nil) did not fail")
 	}
 }
+
+func TestEscapeMarkdownMentions(t *testing.T) {
+	got := EscapeMarkdown("ping @octocat and @org/team")
+	if strings.Contains(got, "@octocat") || strings.Contains(got, "@org") {
+		t.Errorf("EscapeMarkdown left a mention: %q", got)
+	}
+	if !strings.Contains(got, "@\u200boctocat") {
+		t.Errorf("EscapeMarkdown lost the text: %q", got)
+	}
+}

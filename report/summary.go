@@ -189,6 +189,27 @@ func byUnit(bs []perfgate.Benchmark) (units []string, groups map[string][]perfga
 	return units, groups
 }
 
+// shownUnits is byUnit for the main tables: every benchmark of the gated unit (sec/op), and of the other units
+// only those whose class is not unchanged. quiet lists the other units in which every benchmark was unchanged, so
+// that a table of identical zeros becomes one line.
+func shownUnits(bs []perfgate.Benchmark) (units []string, groups map[string][]perfgate.Benchmark, quiet []string) {
+	all, allGroups := byUnit(bs)
+	groups = map[string][]perfgate.Benchmark{}
+	for _, u := range all {
+		for _, b := range allGroups[u] {
+			if u == perfgate.GatedUnit || b.Class != perfgate.ClassUnchanged {
+				groups[u] = append(groups[u], b)
+			}
+		}
+		if len(groups[u]) > 0 {
+			units = append(units, u)
+		} else {
+			quiet = append(quiet, u)
+		}
+	}
+	return units, groups, quiet
+}
+
 // revision describes one side: `main @ 1a2b3c4d5e6f (dirty) “subject”`, with esc applied to untrusted parts.
 func revision(v perfgate.Revision, esc func(string) string) string {
 	ref := v.Ref

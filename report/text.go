@@ -42,10 +42,16 @@ func classPaint(on bool, class string) string {
 // rawTable writes the benchmarks in benchstat's layout, one aligned table per unit: center ± interval per side, the
 // median's change with the Mann–Whitney p and the sample counts, the paired estimate with its Holm-corrected p, and
 // the class. The class is the last column so that its colour escapes never disturb the alignment.
-func rawTable(w io.Writer, r *perfgate.Result, color bool) {
+//
+// With all unset, rows of units other than sec/op whose class is unchanged are left out (shownUnits).
+func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	alpha := alphaOf(r.Method)
 	units, groups := byUnit(r.Benchmarks)
+	var quiet []string
+	if !all {
+		units, groups, quiet = shownUnits(r.Benchmarks)
+	}
 	for i, unit := range units {
 		if i > 0 {
 			fmt.Fprintln(tw)
@@ -67,6 +73,9 @@ func rawTable(w io.Writer, r *perfgate.Result, color bool) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(b.Name, 120)), spread(unit, b.Base), spread(unit, b.Head),
 				d, pr, class)
 		}
+	}
+	if len(quiet) > 0 {
+		fmt.Fprintf(tw, "\n%s: unchanged in every benchmark\n", plain(strings.Join(quiet, ", ")))
 	}
 	tw.Flush()
 }
@@ -110,7 +119,7 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	if len(r.Benchmarks) == 0 {
 		fmt.Fprintln(bw, "no benchmarks were compared")
 	} else {
-		rawTable(bw, r, c)
+		rawTable(bw, r, c, false)
 	}
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
 		fmt.Fprintf(bw, "\npackage tests: base %s, head %s\n", testStatus(f.Base), testStatus(f.Head))
@@ -132,7 +141,7 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 func textDifferential(w io.Writer, df perfgate.Differential, strong func(string) string) {
 	fmt.Fprintf(w, "\ndifferential: %s", diffSummary(df, plain, strong))
 	if df.Status != "" {
-		fmt.Fprintf(w, ", seed %d", df.Seed)
+		fmt.Fprintf(w, ", seed %#x", df.Seed)
 	}
 	if df.Reason != "" {
 		fmt.Fprintf(w, " — %s", plain(df.Reason))

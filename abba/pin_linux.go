@@ -1,0 +1,91 @@
+//go:build linux
+
+package abba
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// AllowedCPUs returns the CPUs this process may run on, sorted.
+func AllowedCPUs() ([]int, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil, fmt.Errorf("reading cpu affinity: %w", err)
+	}
+	return cpusOf(&set), nil
+}
+
+func cpusOf(set *unix.CPUSet) []int {
+	var out []int
+	for c := range len(set) * 64 {
+		if set.IsSet(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// startPinned starts cmd from a goroutine locked to a thread whose affinity is cpu alone. The goroutine never
+// unlocks its thread: when it returns, the runtime terminates the thread, so the narrowed mask dies with it.
+// Threads the runtime creates meanwhile are not affected: a locked thread hands thread creation to the runtime's
+// template thread. One exception needs care: the main thread cannot exit, so if the goroutine happened to run on
+// it the runtime parks that thread for good instead; the original mask is therefore restored after the start, so
+// even a parked main thread keeps it.
+func startPinned(cmd *exec.Cmd, cpu int) (string, error) {
+	type result struct {
+		cpus string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread()
+		var orig, set unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &orig); err != nil {
+			done <- result{err: fmt.Errorf("reading cpu affinity: %w", err)}
+			return
+		}
+		set.Set(cpu)
+		if err := unix.SchedSetaffinity(0, &set); err != nil {
+			done <- result{err: fmt.Errorf("pinning to cpu %d: %w", cpu, err)}
+			return
+		}
+		err := cmd.Start()
+		unix.SchedSetaffinity(0, &orig) // best effort; the thread is discarded anyway
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		cpus, _ := childCPUs(cmd.Process.Pid)
+		done <- result{cpus: cpus}
+	}()
+	r := <-done
+	return r.cpus, r.err
+}
+
+// childCPUs reads Cpus_allowed_list from /proc/PID/status. The entry exists until the child is reaped, so a child
+// that already exited can still be read.
+func childCPUs(pid int) (string, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return "", err
+	}
+	return cpusAllowedList(b)
+}
+
+func cpusAllowedList(status []byte) (string, error) {
+	sc := bufio.NewScanner(bytes.NewReader(status))
+	for sc.Scan() {
+		if v, ok := bytes.CutPrefix(sc.Bytes(), []byte("Cpus_allowed_list:")); ok {
+			return string(bytes.TrimSpace(v)), nil
+		}
+	}
+	return "", fmt.Errorf("no Cpus_allowed_list in status")
+}

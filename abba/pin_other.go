@@ -1,0 +1,18 @@
+//go:build !linux
+
+package abba
+
+import (
+	"fmt"
+	"os/exec"
+	"runtime"
+)
+
+// AllowedCPUs returns an error: this platform has no CPU affinity perfgate can use.
+func AllowedCPUs() ([]int, error) {
+	return nil, fmt.Errorf("cpu affinity is not supported on %s: children run unpinned", runtime.GOOS)
+}
+
+func startPinned(cmd *exec.Cmd, cpu int) (string, error) {
+	return "", fmt.Errorf("cpu affinity is not supported on %s", runtime.GOOS)
+}

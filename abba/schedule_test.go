@@ -1,0 +1,60 @@
+package abba
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestScheduleTwoBenchmarksTwoRounds(t *testing.T) {
+	// The documented order: per round, each benchmark's A B B A back to back.
+	want := []Entry{
+		{0, 0, 0, A}, {0, 0, 1, B}, {0, 0, 2, B}, {0, 0, 3, A},
+		{1, 0, 0, A}, {1, 0, 1, B}, {1, 0, 2, B}, {1, 0, 3, A},
+		{0, 1, 0, A}, {0, 1, 1, B}, {0, 1, 2, B}, {0, 1, 3, A},
+		{1, 1, 0, A}, {1, 1, 1, B}, {1, 1, 2, B}, {1, 1, 3, A},
+	}
+	got := Schedule(2, 2)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Schedule(2, 2) mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestScheduleDeterministicAndBalanced(t *testing.T) {
+	const n, rounds = 5, 7
+	first := Schedule(n, rounds)
+	if diff := cmp.Diff(first, Schedule(n, rounds)); diff != "" {
+		t.Fatalf("two calls differ:\n%s", diff)
+	}
+	if len(first) != n*rounds*4 {
+		t.Fatalf("len = %d, want %d", len(first), n*rounds*4)
+	}
+	count := map[[2]int]int{} // (bench, side) → runs
+	for i, e := range first {
+		if e.Side != Slots[e.Slot] {
+			t.Errorf("entry %d: side %v in slot %d", i, e.Side, e.Slot)
+		}
+		count[[2]int{e.Bench, int(e.Side)}]++
+	}
+	for b := range n {
+		for _, s := range []Side{A, B} {
+			if got := count[[2]int{b, int(s)}]; got != 2*rounds {
+				t.Errorf("benchmark %d side %v: %d runs, want %d", b, s, got, 2*rounds)
+			}
+		}
+	}
+}
+
+func TestScheduleEmpty(t *testing.T) {
+	for _, c := range [][2]int{{0, 5}, {3, 0}, {-1, 2}} {
+		if got := Schedule(c[0], c[1]); len(got) != 0 {
+			t.Errorf("Schedule(%d, %d) = %d entries, want none", c[0], c[1], len(got))
+		}
+	}
+}
+
+func TestSideString(t *testing.T) {
+	if A.String() != "A" || B.String() != "B" || Side(7).String() != "Side(7)" {
+		t.Errorf("got %q %q %q", A, B, Side(7))
+	}
+}

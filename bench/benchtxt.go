@@ -1,0 +1,139 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// Configuration keys of bench.txt. Each sample is preceded by the ones that changed since the previous sample.
+const (
+	KeySide   = "perfgate-side"   // base or head
+	KeyRound  = "perfgate-round"  // the 0-based round
+	KeySlot   = "perfgate-slot"   // 0..3, the position in the round's A B B A
+	KeyCommit = "perfgate-commit" // the commit of the side
+)
+
+// UnitPeakRSS is the unit of a sample's peak resident set size in bench.txt: bytes, so benchstat scales it as it
+// does B/op. It is not among a Sample's Values: ReadBenchTxt returns it as Sample.PeakRSS.
+const UnitPeakRSS = "peak-RSS-B"
+
+// BenchstatCommand compares the two sides of a bench.txt with stock benchstat. The -ignore keeps benchstat from
+// splitting the table by round, slot and commit, which change from sample to sample.
+const BenchstatCommand = "benchstat -col " + KeySide + " -ignore " + KeyRound + "," + KeySlot + "," + KeyCommit + " bench.txt"
+
+// headerKeys are the configuration lines go test prints, in its order.
+var headerKeys = []string{"goos", "goarch", "pkg", "cpu"}
+
+// BenchTxt writes samples to a bench.txt: the Go benchmark format, readable by benchstat (see BenchstatCommand)
+// and by ReadBenchTxt. Times are written as ns/op and throughput as MB/s, as go test prints them.
+type BenchTxt struct {
+	out     io.Writer
+	w       *benchfmt.Writer
+	header  map[string]string
+	commits map[Side]string
+	started bool
+}
+
+// NewBenchTxt returns a writer of samples to w. header holds the goos, goarch, pkg and cpu lines (as Run.Header);
+// commits the commit of each side, written as perfgate-commit when not empty.
+func NewBenchTxt(w io.Writer, header map[string]string, commits map[Side]string) *BenchTxt {
+	return &BenchTxt{out: w, w: benchfmt.NewWriter(w), header: header, commits: commits}
+}
+
+// Write writes one sample, preceded by the configuration lines that changed.
+func (b *BenchTxt) Write(s Sample) error {
+	if !b.started {
+		b.started = true
+		if _, err := fmt.Fprintf(b.out, "# perfgate A-B-B-A samples; compare the sides with:\n#   %s\n\n", BenchstatCommand); err != nil {
+			return err
+		}
+	}
+	res := &benchfmt.Result{Name: benchfmt.Name(s.Name), Iters: s.Iters}
+	conf := func(k, v string) {
+		if v != "" {
+			res.Config = append(res.Config, benchfmt.Config{Key: k, Value: []byte(v), File: true})
+		}
+	}
+	for _, k := range headerKeys {
+		conf(k, b.header[k])
+	}
+	conf(KeyCommit, b.commits[s.Side])
+	conf(KeySide, string(s.Side))
+	conf(KeyRound, strconv.Itoa(s.Round))
+	conf(KeySlot, strconv.Itoa(s.Slot))
+	for _, v := range s.Values {
+		fv := benchfmt.Value{Value: v.Value, Unit: v.Unit}
+		switch v.Unit {
+		case "sec/op":
+			fv.OrigValue, fv.OrigUnit = round12(v.Value*1e9), "ns/op"
+		case "B/s":
+			fv.OrigValue, fv.OrigUnit = round12(v.Value/1e6), "MB/s"
+		}
+		res.Values = append(res.Values, fv)
+	}
+	if s.PeakRSS > 0 {
+		res.Values = append(res.Values, benchfmt.Value{Value: float64(s.PeakRSS), Unit: UnitPeakRSS})
+	}
+	return b.w.Write(res)
+}
+
+// round12 rounds x to 12 significant digits, so that scaling back to go test's units prints 29.52, not
+// 29.520000000000003; the values go test prints have far fewer digits.
+func round12(x float64) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+	if err != nil {
+		return x
+	}
+	return r
+}
+
+// ReadBenchTxt reads the samples of a bench.txt written by BenchTxt, with their side, round and slot. Values come
+// back in benchfmt's tidy units (sec/op, B/s), sec/op first. A result line without a valid perfgate-side,
+// perfgate-round or perfgate-slot is an error, as is a malformed line.
+func ReadBenchTxt(r io.Reader) ([]Sample, error) {
+	rd := benchfmt.NewReader(r, "bench.txt")
+	var out []Sample
+	for rd.Scan() {
+		switch rec := rd.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return nil, fmt.Errorf("reading %w", rec)
+		case *benchfmt.Result:
+			s, err := sampleOf(rec)
+			if err != nil {
+				file, line := rec.Pos()
+				return nil, fmt.Errorf("reading %s:%d: %w", file, line, err)
+			}
+			out = append(out, s)
+		}
+	}
+	if err := rd.Err(); err != nil {
+		return nil, fmt.Errorf("reading bench.txt: %w", err)
+	}
+	return out, nil
+}
+
+func sampleOf(rec *benchfmt.Result) (Sample, error) {
+	s := Sample{Name: rec.Name.String(), Side: Side(rec.GetConfig(KeySide)), Iters: rec.Iters}
+	if s.Side != Base && s.Side != Head {
+		return s, fmt.Errorf("%s is %q, want base or head", KeySide, s.Side)
+	}
+	var err error
+	if s.Round, err = strconv.Atoi(rec.GetConfig(KeyRound)); err != nil || s.Round < 0 {
+		return s, fmt.Errorf("%s is %q, want a round number", KeyRound, rec.GetConfig(KeyRound))
+	}
+	if s.Slot, err = strconv.Atoi(rec.GetConfig(KeySlot)); err != nil || s.Slot < 0 || s.Slot > 3 {
+		return s, fmt.Errorf("%s is %q, want 0..3", KeySlot, rec.GetConfig(KeySlot))
+	}
+	for _, v := range rec.Values {
+		if v.Unit == UnitPeakRSS {
+			s.PeakRSS = int64(v.Value)
+			continue
+		}
+		s.Values = append(s.Values, Value{Value: v.Value, Unit: v.Unit})
+	}
+	s.Values = secFirst(s.Values)
+	return s, nil
+}

@@ -1,0 +1,32 @@
+// Package bench builds, runs and compares the Go benchmarks of one package at two revisions, base and head.
+//
+// Data flows through it in four steps:
+//
+//  1. Build (build.go) compiles each side's test binary with go test -c, with identical flags and environment.
+//  2. RunABBA (run.go, list.go) measures them. It lists the base binary's top-level benchmarks (List), runs each
+//     once on base at the target benchmark time with -test.v to discover its leaf benchmarks (sub-benchmarks
+//     included, since -test.list names top-level ones only) and their iteration counts, keeps the leaves that
+//     RunConfig.Filter matches, and then runs the A–B–B–A schedule of package abba: R rounds, in each of which
+//     every leaf runs base, head, head, base, each run a fresh child process pinned to one CPU, running exactly
+//     that leaf (Pattern: -test.bench=^BenchmarkEncrypt$/^des$/^single$) for its fixed iteration count
+//     (-test.benchtime=Nx, the same on both sides) with -test.benchmem and -test.cpu=1. Every result line
+//     becomes a Sample (sample.go); a panic, a non-zero exit, a missing result line or a run silent for longer
+//     than the timeout becomes a Failure of that side, and the run goes on without that benchmark on that side.
+//  3. BenchTxt (benchtxt.go) writes every sample in the Go benchmark format with perfgate-side, perfgate-round,
+//     perfgate-slot and perfgate-commit configuration lines: the results directory's bench.txt, which stock
+//     benchstat compares (BenchstatCommand) and ReadBenchTxt reads back.
+//  4. Compare (stats.go, paired.go) summarises the samples per benchmark and unit: benchstat's statistics and the
+//     paired A–B–B–A estimator that gates.
+//
+// Filter semantics: the filter is an unanchored regular expression over the full leaf name without the
+// "Benchmark" prefix, as printed by go test and shown by benchstat, so -bench 'Encrypt/des' selects
+// Encrypt/des/single and Encrypt/des/batch, and -bench '^Encrypt/des/single$' exactly one. Unlike go test's
+// -bench flag it is not split at '/'. All top-level benchmarks are calibrated on base before filtering, since a
+// pattern may match a leaf of any of them.
+//
+// Names: children run with -test.cpu=1, so both sides run with GOMAXPROCS=1, pinned or not, and the testing
+// package prints names without a "-N" suffix; a name such as "size-8" is kept whole.
+//
+// Progress goes to RunConfig.Progress: one line updated in place with "\r" when it is a terminal, plain lines
+// (one per calibrated benchmark, failure and finished round) otherwise.
+package bench

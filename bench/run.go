@@ -1,0 +1,421 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sched "github.com/perfgate/perfgate/abba" // named sched: the package's tests declare a helper named abba
+	"github.com/perfgate/perfgate/internal/proc"
+)
+
+// Defaults of RunConfig.
+const (
+	DefaultRounds    = 5
+	DefaultBenchTime = 100 * time.Millisecond
+)
+
+// Binary is one side's test binary.
+type Binary struct {
+	Path   string // the test binary, built with go test -c
+	Dir    string // the working directory of its runs: the package directory in that side's tree (for testdata/)
+	Commit string // the commit it was built from, written to bench.txt as perfgate-commit
+}
+
+// RunConfig configures RunABBA. The zero value of every field but Base and Head is a usable default.
+type RunConfig struct {
+	Base, Head Binary
+	// Filter selects benchmarks by their full leaf name without the "Benchmark" prefix, unanchored, as
+	// benchstat's and the -bench flag's users expect: "Encrypt/des" selects Encrypt/des/single and
+	// Encrypt/des/blocks. nil selects all.
+	Filter    *regexp.Regexp
+	Rounds    int           // rounds of A B B A per benchmark; 0 means DefaultRounds
+	BenchTime time.Duration // how long one run should last; calibrates the iteration count; 0 means DefaultBenchTime
+	CPU       int           // the CPU to pin children to; -1 picks the last CPU this process may use
+	NoPin     bool          // run children unpinned
+	// Timeout kills a run that prints nothing for this long and records it as a "timeout" Failure. 0 means
+	// 10× the benchmark's calibrated duration + 60 s for measured runs, and 10× BenchTime + 60 s for calibration.
+	Timeout  time.Duration
+	Env      []string  // extra KEY=VALUE environment for children (on top of the scrubbed environment)
+	Progress io.Writer // progress: one updating line on a terminal, a line per round otherwise; nil for none
+	BenchTxt io.Writer // if non-nil, every sample is written here in bench.txt form as it arrives
+}
+
+// Run is what RunABBA gathered.
+type Run struct {
+	Samples     []Sample          // in the order they were taken
+	Failures    []Failure         // calibration failures have Round and Slot -1
+	Pinning     sched.Pinning     // where the children ran
+	ChildCPUs   string            // Cpus_allowed_list of the first pinned child, read right after its start; "" if none
+	Iters       map[string]int    // the fixed iteration count of each leaf benchmark, the same on both sides
+	Leaves      []string          // the leaf benchmarks scheduled, in schedule order
+	Header      map[string]string // the goos, goarch, pkg and cpu lines the base binary printed
+	Calibration time.Duration     // time spent discovering and calibrating on base
+	Elapsed     time.Duration     // the whole run, calibration included
+	Warnings    []string          // things the numbers should be read with, e.g. a child that was not on the pinned CPU
+}
+
+// RunABBA compares the benchmarks of cfg.Base and cfg.Head.
+//
+// It lists the base binary's top-level benchmarks, then calibrates each once on base at cfg.BenchTime, which
+// also discovers its leaf benchmarks (sub-benchmarks included) and their iteration counts; cfg.Filter selects
+// among the leaves. Then it runs the A–B–B–A schedule (abba.Schedule): every run is a fresh child process running
+// one leaf for its fixed iteration count (-test.benchtime=Nx, -test.benchmem, -test.cpu=1), pinned to one CPU
+// when possible, in the package directory of its side.
+//
+// A run that panics, fails, prints no result or is killed by the timeout becomes a Failure of that side, and that
+// side stops running that benchmark; the other side keeps its samples and every other benchmark continues. A
+// benchmark that fails on base during calibration is reported as a Failure and not scheduled. When ctx is
+// cancelled the children are killed and RunABBA returns what it gathered together with ctx's error.
+func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
+	if cfg.Base.Path == "" || cfg.Head.Path == "" {
+		return nil, errors.New("running benchmarks: base and head binaries are required")
+	}
+	if cfg.Rounds == 0 {
+		cfg.Rounds = DefaultRounds
+	}
+	if cfg.Rounds < 0 {
+		return nil, fmt.Errorf("running benchmarks: rounds must be positive, not %d", cfg.Rounds)
+	}
+	if cfg.BenchTime == 0 {
+		cfg.BenchTime = DefaultBenchTime
+	}
+	if cfg.BenchTime < 0 || cfg.Timeout < 0 {
+		return nil, errors.New("running benchmarks: benchtime and timeout must not be negative")
+	}
+	pin, err := sched.Choose(cfg.CPU, cfg.NoPin)
+	if err != nil {
+		return nil, fmt.Errorf("running benchmarks: %w", err)
+	}
+	start := time.Now()
+	r := &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)}
+	defer func() {
+		r.run.Elapsed = time.Since(start)
+		r.progress.stop()
+	}()
+
+	leaves, err := r.discover(ctx)
+	r.run.Calibration = time.Since(start)
+	if err != nil {
+		return r.run, err
+	}
+	if err := r.measure(ctx, leaves); err != nil {
+		return r.run, err
+	}
+	return r.run, nil
+}
+
+type runner struct {
+	cfg       RunConfig
+	run       *Run
+	progress  *progress
+	txt       *BenchTxt
+	pinWarned bool
+}
+
+// measure runs the A–B–B–A schedule over leaves.
+func (r *runner) measure(ctx context.Context, leaves []leaf) error {
+	if r.cfg.BenchTxt != nil {
+		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[Side]string{Base: r.cfg.Base.Commit, Head: r.cfg.Head.Commit})
+	}
+	plan := sched.Schedule(len(leaves), r.cfg.Rounds)
+	est := make([]time.Duration, len(leaves)) // expected wall time of one run of each leaf, for the ETA
+	for i, l := range leaves {
+		est[i] = time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 30*time.Millisecond
+	}
+	dead := map[[2]int]bool{} // (leaf, side) pairs that failed and are no longer run
+	started := time.Now()
+	for i, e := range plan {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !dead[[2]int{e.Bench, int(e.Side)}] {
+			var eta time.Duration
+			for _, f := range plan[i:] {
+				if !dead[[2]int{f.Bench, int(f.Side)}] {
+					eta += est[f.Bench]
+				}
+			}
+			t0 := time.Now()
+			if err := r.step(ctx, leaves[e.Bench], e, i, len(plan), eta, dead); err != nil {
+				return err
+			}
+			est[e.Bench] = time.Since(t0)
+		}
+		if i+1 == len(plan) || plan[i+1].Round != e.Round {
+			var eta time.Duration
+			for _, f := range plan[i+1:] {
+				if !dead[[2]int{f.Bench, int(f.Side)}] {
+					eta += est[f.Bench]
+				}
+			}
+			r.progress.roundDone(e.Round, r.cfg.Rounds, time.Since(started), eta)
+		}
+	}
+	r.progress.done(len(r.run.Samples), len(r.run.Failures), time.Since(started))
+	return nil
+}
+
+// step runs entry i of n, leaf l, and records its sample or failure; a failure marks the leaf's side dead.
+func (r *runner) step(ctx context.Context, l leaf, e sched.Entry, i, n int, eta time.Duration, dead map[[2]int]bool) error {
+	side := Base
+	if e.Side == sched.B {
+		side = Head
+	}
+	r.progress.running(l.name, side, e.Round, r.cfg.Rounds, i, n, eta)
+	s, fail, err := r.runLeaf(ctx, l, side, e)
+	if err != nil {
+		return err
+	}
+	if fail != nil {
+		r.fail(*fail)
+		dead[[2]int{e.Bench, int(e.Side)}] = true
+		return nil
+	}
+	r.run.Samples = append(r.run.Samples, *s)
+	if r.txt != nil {
+		if err := r.txt.Write(*s); err != nil {
+			return fmt.Errorf("writing bench.txt: %w", err)
+		}
+	}
+	return nil
+}
+
+// runLeaf runs leaf l once on side for entry e. It returns a sample, or a failure, or ctx's error.
+func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e sched.Entry) (*Sample, *Failure, error) {
+	bin := r.cfg.Base
+	if side == Head {
+		bin = r.cfg.Head
+	}
+	timeout := r.cfg.Timeout
+	if timeout == 0 {
+		timeout = 10*time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 60*time.Second
+	}
+	args := []string{"-test.run=^$", "-test.bench=" + Pattern(l.name), "-test.benchtime=" + strconv.Itoa(l.iters) + "x",
+		"-test.benchmem", "-test.cpu=1", "-test.count=1"}
+	c, err := r.exec(ctx, bin, timeout, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := &Failure{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot}
+	if kind, msg := c.failure(timeout); kind != "" {
+		fail.Kind, fail.Message = kind, msg
+		return nil, fail, nil
+	}
+	for _, res := range parseOutput(c.stdout).results {
+		if res.name == l.name {
+			return &Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.iters,
+				Values: secFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
+		}
+	}
+	fail.Kind, fail.Message = "no-result", "no result line for "+l.name+lastLines(c.stdout, c.stderr)
+	return nil, fail, nil
+}
+
+func (r *runner) fail(f Failure) {
+	r.run.Failures = append(r.run.Failures, f)
+	r.progress.failed(f)
+}
+
+func (r *runner) warn(msg string) {
+	r.run.Warnings = append(r.run.Warnings, msg)
+	r.progress.warn(msg)
+}
+
+// valueOf returns the value of unit in vs.
+func valueOf(vs []Value, unit string) (float64, bool) {
+	for _, v := range vs {
+		if v.Unit == unit {
+			return v.Value, true
+		}
+	}
+	return 0, false
+}
+
+// secFirst returns vs with sec/op moved to the front, the order Sample.Values promises.
+func secFirst(vs []Value) []Value {
+	out := make([]Value, 0, len(vs))
+	for _, v := range vs {
+		if v.Unit == "sec/op" {
+			out = append(out, v)
+		}
+	}
+	for _, v := range vs {
+		if v.Unit != "sec/op" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// child is one finished run of a test binary.
+type child struct {
+	stdout, stderr []byte
+	err            error // nil when the child exited 0, else a *proc.Error
+	timedOut       bool  // killed by the inactivity timeout
+	peakRSS        int64 // bytes
+}
+
+// exec runs bin with args, pinned as r.run.Pinning says, and kills it (with its process group) when it prints
+// nothing for timeout. The error is ctx's when ctx ended, or a failure to start the binary at all; a child that
+// ran and failed is described by the returned child instead.
+func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, args []string) (*child, error) {
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := proc.Command(cctx, bin.Dir, r.cfg.Env, append([]string{bin.Path}, args...)...)
+	w := &watched{last: time.Now()}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &watchedWriter{w, &stdout}
+	cmd.Stderr = &watchedWriter{w, &stderr}
+	cpus, err := sched.Start(cmd, r.run.Pinning)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("starting %s: %w", bin.Path, err)
+	}
+	r.checkPinned(cpus)
+
+	var timedOut atomic.Bool
+	stop := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(min(max(timeout/20, 10*time.Millisecond), 250*time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if w.idle() > timeout {
+					timedOut.Store(true)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	werr := cmd.Wait()
+	close(stop)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(),
+		peakRSS: sched.PeakRSS(cmd.ProcessState)}
+	if werr != nil {
+		c.err = proc.NewError(cmd, werr, c.stderr)
+	}
+	return c, nil
+}
+
+// checkPinned warns, once, when a pinned child was not confined to the pinned CPU.
+func (r *runner) checkPinned(cpus string) {
+	p := r.run.Pinning
+	if r.run.ChildCPUs == "" {
+		r.run.ChildCPUs = cpus
+	}
+	if !p.Pinned || cpus == strconv.Itoa(p.CPU) || r.pinWarned {
+		return
+	}
+	r.pinWarned = true
+	if cpus == "" {
+		r.warn(fmt.Sprintf("could not verify that children run on cpu %d", p.CPU))
+		return
+	}
+	r.warn(fmt.Sprintf("a child pinned to cpu %d may run on cpus %s", p.CPU, cpus))
+}
+
+// failure classifies a finished child: "" when it succeeded, else the Failure kind and message.
+func (c *child) failure(timeout time.Duration) (kind, msg string) {
+	switch {
+	case c.timedOut:
+		return "timeout", fmt.Sprintf("killed after printing nothing for %s", timeout) + lastLines(c.stdout, c.stderr)
+	case panicMessage(c.stderr) != "":
+		return "panic", panicMessage(c.stderr)
+	case panicMessage(c.stdout) != "":
+		return "panic", panicMessage(c.stdout)
+	case c.err != nil:
+		var pe *proc.Error
+		if errors.As(c.err, &pe) && pe.ExitCode >= 0 {
+			return "exit", fmt.Sprintf("exit status %d", pe.ExitCode) + lastLines(c.stdout, c.stderr)
+		}
+		return "exit", c.err.Error()
+	}
+	return "", ""
+}
+
+// panicLines is how many lines after "panic: …" a Failure keeps: the goroutine header and the top frames.
+const panicLines = 6
+
+// panicMessage returns the first "panic: " or "fatal error: " line of out and the panicLines lines after it,
+// or "".
+func panicMessage(out []byte) string {
+	lines := strings.Split(string(out), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+			end := min(i+1+panicLines, len(lines))
+			return strings.TrimRight(strings.Join(lines[i:end], "\n"), "\n ")
+		}
+	}
+	return ""
+}
+
+// failBlock returns the "--- FAIL: Benchmark<name>" line of out with the indented log lines around it: -test.v
+// streams them before the FAIL line, plain output prints them after.
+func failBlock(out []byte, name string) string {
+	lines := strings.Split(string(out), "\n")
+	for i, l := range lines {
+		if strings.HasSuffix(l, "--- FAIL: Benchmark"+name) {
+			lo, hi := i, i+1
+			for lo > 0 && strings.HasPrefix(lines[lo-1], " ") {
+				lo--
+			}
+			for hi < len(lines) && strings.HasPrefix(lines[hi], " ") {
+				hi++
+			}
+			return strings.Join(slices.Concat([]string{l}, lines[lo:i], lines[i+1:hi]), "\n")
+		}
+	}
+	return "--- FAIL: Benchmark" + name
+}
+
+// lastLines returns "\n" and the last lines of the child's output, or "" when it printed nothing.
+func lastLines(stdout, stderr []byte) string {
+	t := proc.Tail(append(append([]byte(nil), stdout...), stderr...), 10)
+	if t == "" {
+		return ""
+	}
+	return "\n" + t
+}
+
+// watched records when a child last wrote to its standard output or error.
+type watched struct {
+	mu   sync.Mutex
+	last time.Time
+}
+
+func (w *watched) idle() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return time.Since(w.last)
+}
+
+type watchedWriter struct {
+	w   *watched
+	buf *bytes.Buffer
+}
+
+func (ww *watchedWriter) Write(p []byte) (int, error) {
+	ww.w.mu.Lock()
+	defer ww.w.mu.Unlock()
+	ww.w.last = time.Now()
+	return ww.buf.Write(p)
+}
