@@ -37,10 +37,16 @@ func (c *Config) Decide(r *Result, headBuildFailed bool, runErr error) {
 	}
 	headFailures := map[string]bool{}
 	for _, f := range r.Failures {
-		if f.Side == "head" && !headFailures[f.Name] {
-			headFailures[f.Name] = true
-			fail("benchmark %s fails on head (%s)", f.Name, f.Kind)
+		if f.Side != "head" || headFailures[f.Name] {
+			continue
 		}
+		headFailures[f.Name] = true
+		if f.Kind == "no-result" {
+			// Removed or skipped on head: nothing crashed, and there is nothing to compare.
+			r.Notes = append(r.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", f.Name))
+			continue
+		}
+		fail("benchmark %s fails on head (%s)", f.Name, f.Kind)
 	}
 	patterns := c.compiledThresholds()
 	for i := range r.Benchmarks {

@@ -71,6 +71,10 @@ type Commenter struct {
 	Sleep func(time.Duration)
 	// Log receives one line per retry; nil discards.
 	Log io.Writer
+
+	// fresh is a copy of Client made after a secondary rate limit (see forgetSecondaryLimit); used while Client
+	// is still freshOf.
+	fresh, freshOf *github.Client
 }
 
 // Posted describes the sticky comment after Upsert.
@@ -152,19 +156,19 @@ func (c *Commenter) put(ctx context.Context, pr int, author string, existing **g
 	tries := 0
 	create := func() error {
 		op := fmt.Sprintf("commenting on pull request #%d", pr)
-		return c.retry(ctx, op, func() (*github.Response, error) {
+		return c.retry(ctx, op, func(gh *github.Client) (*github.Response, error) {
 			if tries++; tries > 1 {
 				// A failed look leaves the create to decide: it fails the same way, or succeeds.
 				if found, err := c.find(ctx, pr, author); err == nil && found != nil {
 					*existing = found
 					var resp *github.Response
-					got, resp, err = c.Client.Issues.EditComment(ctx, c.Owner, c.Repo, found.GetID(), &github.IssueComment{Body: &body})
+					got, resp, err = gh.Issues.EditComment(ctx, c.Owner, c.Repo, found.GetID(), &github.IssueComment{Body: &body})
 					return resp, err
 				}
 			}
 			var resp *github.Response
 			var err error
-			got, resp, err = c.Client.Issues.CreateComment(ctx, c.Owner, c.Repo, pr, &github.IssueComment{Body: &body})
+			got, resp, err = gh.Issues.CreateComment(ctx, c.Owner, c.Repo, pr, &github.IssueComment{Body: &body})
 			return resp, err
 		})
 	}
@@ -172,10 +176,10 @@ func (c *Commenter) put(ctx context.Context, pr int, author string, existing **g
 		return got, create()
 	}
 	id := (*existing).GetID()
-	err := c.retry(ctx, fmt.Sprintf("editing comment %d", id), func() (*github.Response, error) {
+	err := c.retry(ctx, fmt.Sprintf("editing comment %d", id), func(gh *github.Client) (*github.Response, error) {
 		var resp *github.Response
 		var err error
-		got, resp, err = c.Client.Issues.EditComment(ctx, c.Owner, c.Repo, id, &github.IssueComment{Body: &body})
+		got, resp, err = gh.Issues.EditComment(ctx, c.Owner, c.Repo, id, &github.IssueComment{Body: &body})
 		return resp, err
 	})
 	if status(err) == http.StatusNotFound {
@@ -220,10 +224,10 @@ func (c *Commenter) author(ctx context.Context) (string, error) {
 		return c.Author, nil
 	}
 	var u *github.User
-	err := c.retry(ctx, "reading the token's user", func() (*github.Response, error) {
+	err := c.retry(ctx, "reading the token's user", func(gh *github.Client) (*github.Response, error) {
 		var resp *github.Response
 		var err error
-		u, resp, err = c.Client.Users.Get(ctx, "")
+		u, resp, err = gh.Users.Get(ctx, "")
 		return resp, err
 	})
 	var ae *APIError
@@ -244,9 +248,9 @@ func (c *Commenter) find(ctx context.Context, pr int, author string) (*github.Is
 	for page := 0; page < 100; page++ {
 		var comments []*github.IssueComment
 		var resp *github.Response
-		err := c.retry(ctx, fmt.Sprintf("listing comments of pull request #%d", pr), func() (*github.Response, error) {
+		err := c.retry(ctx, fmt.Sprintf("listing comments of pull request #%d", pr), func(gh *github.Client) (*github.Response, error) {
 			var err error
-			comments, resp, err = c.Client.Issues.ListComments(ctx, c.Owner, c.Repo, pr, opts)
+			comments, resp, err = gh.Issues.ListComments(ctx, c.Owner, c.Repo, pr, opts)
 			return resp, err
 		})
 		if err != nil {

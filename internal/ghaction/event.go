@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 )
 
 // Event is what perfgate needs from the event that triggered the workflow.
@@ -111,10 +112,11 @@ func ParseEvent(name string, data []byte) (*Event, error) {
 	return e, nil
 }
 
-// HasLabel reports whether the pull request carries label.
+// HasLabel reports whether the pull request carries label. Case does not matter, as in GitHub, which keeps one
+// label per name whatever its case.
 func (e *Event) HasLabel(label string) bool {
 	for _, l := range e.Labels {
-		if l == label {
+		if label != "" && strings.EqualFold(l, label) {
 			return true
 		}
 	}

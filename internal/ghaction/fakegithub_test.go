@@ -54,7 +54,7 @@ type fakeGitHub struct {
 	maxBody  int                // > 0: a longer body (in characters) is rejected with 422, like GitHub's 65,536
 	script   map[string][]reply // method → answers for the next requests of that method, in order
 	always   map[string]reply   // method → the answer to every request of that method
-	requests []string           // "METHOD /path?query" of every request under the prefix
+	requests []string           // "METHOD /api/v3/path?query" of every request, as sent
 }
 
 func newFakeGitHub(t *testing.T) *fakeGitHub {
@@ -67,8 +67,22 @@ func newFakeGitHub(t *testing.T) *fakeGitHub {
 		always:   map[string]reply{},
 	}
 	api := http.NewServeMux()
-	api.HandleFunc("/repos/{owner}/{repo}/issues/{number}/comments", f.issueComments)
-	api.HandleFunc("/repos/{owner}/{repo}/issues/comments/{id}", f.editComment)
+	// GitHub's two routes overlap as ServeMux patterns (issues/{number}/comments, issues/comments/{id}): one
+	// pattern takes both and tells them apart.
+	api.HandleFunc("/repos/{owner}/{repo}/issues/{rest...}", func(w http.ResponseWriter, r *http.Request) {
+		a, b, _ := strings.Cut(r.PathValue("rest"), "/")
+		switch {
+		case a == "comments" && b != "" && !strings.Contains(b, "/"):
+			r.SetPathValue("id", b)
+			f.editComment(w, r)
+		case a != "" && b == "comments":
+			r.SetPathValue("number", a)
+			f.issueComments(w, r)
+		default:
+			t.Errorf("fake GitHub: unexpected request %s %s", r.Method, r.URL)
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		}
+	})
 	api.HandleFunc("/user", f.user)
 	api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		t.Errorf("fake GitHub: unexpected request %s %s", r.Method, r.URL)
@@ -90,7 +104,7 @@ func (f *fakeGitHub) gate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		testHeader(f.t, r, "Authorization", "Bearer "+testToken)
 		f.mu.Lock()
-		f.requests = append(f.requests, r.Method+" "+r.URL.RequestURI())
+		f.requests = append(f.requests, r.Method+" "+r.RequestURI) // as sent, with the prefix
 		rep, ok := f.always[r.Method]
 		if q := f.script[r.Method]; !ok && len(q) > 0 {
 			rep, ok = q[0], true
@@ -248,10 +262,13 @@ func (f *fakeGitHub) user(w http.ResponseWriter, r *http.Request) {
 
 // tooLong answers 422 as GitHub does for a body over maxBody characters.
 func (f *fakeGitHub) tooLong(w http.ResponseWriter, body string) bool {
-	if f.maxBody <= 0 || utf8.RuneCountInString(body) <= f.maxBody {
+	f.mu.Lock()
+	limit := f.maxBody
+	f.mu.Unlock()
+	if limit <= 0 || utf8.RuneCountInString(body) <= limit {
 		return false
 	}
-	writeJSON(w, http.StatusUnprocessableEntity, unprocessable(f.maxBody))
+	writeJSON(w, http.StatusUnprocessableEntity, unprocessable(limit))
 	return true
 }
 
@@ -308,6 +325,20 @@ func (f *fakeGitHub) on(method string, replies ...reply) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.script[method] = append(f.script[method], replies...)
+}
+
+// set changes the fake's state (login, maxBody, always) with its lock held, as its handlers read it.
+func (f *fakeGitHub) set(change func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	change()
+}
+
+// log returns "METHOD /path?query" of every request so far.
+func (f *fakeGitHub) log() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.requests...)
 }
 
 // count returns how many requests with method reached the fake.

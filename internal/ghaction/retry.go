@@ -16,18 +16,22 @@ import (
 // maxWait is the longest Retry-After perfgate honours; GitHub asking for more ends the tries.
 const maxWait = time.Minute
 
+// secondaryWait is the wait after a secondary rate limit that names no time: GitHub's documentation says to
+// "wait for at least one minute before retrying".
+const secondaryWait = time.Minute
+
 // retry calls f until it succeeds, fails for good, or Attempts run out. 5xx answers, network errors and secondary
-// rate limits are retried, waiting for Retry-After when GitHub sends one and with exponential backoff from one
-// second otherwise. An HTTP answer that no retry can fix returns at once as *APIError; running out of tries
-// returns an error that says so and wraps the last one.
-func (c *Commenter) retry(ctx context.Context, op string, f func() (*github.Response, error)) error {
+// rate limits are retried, waiting for Retry-After when GitHub sends one, a minute after a secondary rate limit
+// that names no time, and with exponential backoff from one second otherwise. An HTTP answer that no retry can fix returns at once as *APIError; running out of tries
+// returns an error that says so and wraps the last one. f makes its call with the client it is given.
+func (c *Commenter) retry(ctx context.Context, op string, f func(*github.Client) (*github.Response, error)) error {
 	attempts := c.Attempts
 	if attempts <= 0 {
 		attempts = 4
 	}
 	backoff := time.Second
 	for i := 1; ; i++ {
-		resp, err := f()
+		resp, err := f(c.client())
 		if err == nil {
 			return nil
 		}
@@ -64,7 +68,29 @@ func (c *Commenter) retry(ctx context.Context, op string, f func() (*github.Resp
 		if err := c.sleep(ctx, wait); err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
+		var abuse *github.AbuseRateLimitError
+		if errors.As(err, &abuse) {
+			c.forgetSecondaryLimit()
+		}
 	}
+}
+
+// client returns the client to call GitHub with: Client, or the copy forgetSecondaryLimit made of it.
+func (c *Commenter) client() *github.Client {
+	if c.fresh != nil && c.freshOf == c.Client {
+		return c.fresh
+	}
+	return c.Client
+}
+
+// forgetSecondaryLimit makes later calls go through a copy of Client that has no memory of a secondary rate limit.
+// After a 403 with Retry-After, go-github v60 refuses every request until that time has passed on the wall clock,
+// answering with an *AbuseRateLimitError of its own without asking GitHub. perfgate has already waited as long as
+// GitHub asked, by Sleep, which is the clock that counts (a test's Sleep returns at once).
+func (c *Commenter) forgetSecondaryLimit() {
+	fresh := github.NewClient(c.Client.Client()) // the same transport, so the same token
+	fresh.BaseURL, fresh.UploadURL, fresh.UserAgent = c.Client.BaseURL, c.Client.UploadURL, c.Client.UserAgent
+	c.fresh, c.freshOf = fresh, c.Client
 }
 
 // sleep waits d with Sleep, or on a timer the context can cancel.
@@ -93,10 +119,10 @@ func (c *Commenter) sleep(ctx context.Context, d time.Duration) error {
 func transient(err error) (bool, time.Duration) {
 	var abuse *github.AbuseRateLimitError
 	if errors.As(err, &abuse) {
-		if abuse.RetryAfter != nil {
+		if abuse.RetryAfter != nil { // Retry-After, or go-github's reading of X-RateLimit-Reset
 			return true, max(*abuse.RetryAfter, time.Second)
 		}
-		return true, retryAfter(abuse.Response)
+		return true, secondaryWait
 	}
 	var rl *github.RateLimitError
 	if errors.As(err, &rl) {
@@ -110,7 +136,10 @@ func transient(err error) (bool, time.Duration) {
 		case st >= 500:
 			return true, retryAfter(er.Response)
 		case st == http.StatusTooManyRequests, st == http.StatusForbidden && secondary:
-			return true, max(retryAfter(er.Response), time.Second)
+			if wait := retryAfter(er.Response); wait > 0 {
+				return true, max(wait, time.Second)
+			}
+			return true, secondaryWait
 		}
 		return false, 0
 	}

@@ -1,0 +1,406 @@
+package ghaction
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// testMarker is report.Marker, the hidden line that identifies perfgate's comment (copied: report imports nothing
+// from here and this package must not import report).
+const testMarker = "<!-- perfgate:comment -->"
+
+const testPR = 42
+
+func body(text string) string { return testMarker + "\n" + text }
+
+func TestNewClient(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", "https://api.github.com/"},
+		{"https://api.github.com", "https://api.github.com/"},
+		{"https://ghe.example.com/api/v3", "https://ghe.example.com/api/v3/"},
+		{"https://ghe.example.com/api/v3/", "https://ghe.example.com/api/v3/"},
+		{"http://127.0.0.1:8080/api/v3", "http://127.0.0.1:8080/api/v3/"},
+	} {
+		c, err := NewClient(tc.in, testToken)
+		if err != nil {
+			t.Errorf("NewClient(%q): %v", tc.in, err)
+			continue
+		}
+		if got := c.BaseURL.String(); got != tc.want {
+			t.Errorf("NewClient(%q).BaseURL = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	for _, in := range []string{"ftp://ghe.example.com/api/v3", "ghe.example.com/api/v3", "https://", "http://%zz"} {
+		if _, err := NewClient(in, testToken); err == nil || !strings.Contains(err.Error(), "GITHUB_API_URL") {
+			t.Errorf("NewClient(%q): error %v, want one naming GITHUB_API_URL", in, err)
+		}
+	}
+}
+
+func TestUpsertCreatesThenEdits(t *testing.T) {
+	f := newFakeGitHub(t)
+	f.add(testPR, "octocat", "LGTM")
+	f.add(testPR+1, BotLogin, body("another pull request's report")) // must not be found for testPR
+	var slept []string
+	c := f.commenter(&slept)
+	var first *Posted
+	for run := 1; run <= 3; run++ {
+		text := body(fmt.Sprintf("run %d", run))
+		p, err := c.Upsert(context.Background(), testPR, text)
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		if run == 1 {
+			first = p
+			if !p.Created {
+				t.Errorf("run 1: Created = false, want a new comment")
+			}
+		} else if p.Created || p.ID != first.ID {
+			t.Errorf("run %d: Created %v, ID %d; want the edit of comment %d", run, p.Created, p.ID, first.ID)
+		}
+		if p.Author != BotLogin {
+			t.Errorf("run %d: Author %q, want %q", run, p.Author, BotLogin)
+		}
+		want := []fakeComment{{ID: first.ID, Body: text, Login: BotLogin}}
+		if diff := cmp.Diff(want, f.marked(testPR)); diff != "" {
+			t.Errorf("run %d: perfgate comments (-want +got):\n%s", run, diff)
+		}
+	}
+	wantURL := fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", testOwner, testRepo, testPR, first.ID)
+	if first.URL != wantURL {
+		t.Errorf("URL %q, want %q", first.URL, wantURL)
+	}
+	// One GET /user (the author is remembered), three listings, one create, two edits.
+	if got := [4]int{f.count("GET"), f.count("POST"), f.count("PATCH"), len(slept)}; got != [4]int{4, 1, 2, 0} {
+		t.Errorf("GET, POST, PATCH, sleeps = %v, want [4 1 2 0]; requests:\n%s", got, strings.Join(f.log(), "\n"))
+	}
+	if c.Author != BotLogin {
+		t.Errorf("Commenter.Author = %q after discovery, want %q", c.Author, BotLogin)
+	}
+}
+
+func TestUpsertPagesThroughComments(t *testing.T) {
+	f := newFakeGitHub(t)
+	var mine *fakeComment
+	for i := range 250 {
+		if i == 230 { // on page 3 of 100 per page
+			mine = f.add(testPR, BotLogin, body("old report"))
+			continue
+		}
+		f.add(testPR, "octocat", fmt.Sprintf("comment %d", i))
+	}
+	var slept []string
+	c := f.commenter(&slept)
+	c.Author = BotLogin
+	p, err := c.Upsert(context.Background(), testPR, body("new report"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Created || p.ID != mine.ID {
+		t.Errorf("Posted %+v, want the edit of comment %d", p, mine.ID)
+	}
+	want := []string{
+		fmt.Sprintf("GET %s/repos/%s/%s/issues/%d/comments?per_page=100", apiPrefix, testOwner, testRepo, testPR),
+		fmt.Sprintf("GET %s/repos/%s/%s/issues/%d/comments?page=2&per_page=100", apiPrefix, testOwner, testRepo, testPR),
+		fmt.Sprintf("GET %s/repos/%s/%s/issues/%d/comments?page=3&per_page=100", apiPrefix, testOwner, testRepo, testPR),
+		fmt.Sprintf("PATCH %s/repos/%s/%s/issues/comments/%d", apiPrefix, testOwner, testRepo, mine.ID),
+	}
+	if diff := cmp.Diff(want, f.log()); diff != "" {
+		t.Errorf("requests (-want +got):\n%s", diff)
+	}
+	if got := f.marked(testPR); len(got) != 1 || got[0].Body != body("new report") {
+		t.Errorf("perfgate comments %+v, want the one edited", got)
+	}
+}
+
+func TestUpsertLeavesForeignCommentsAlone(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		login   string // the token's user; "" for an installation token
+		foreign string // who wrote a comment that carries the marker
+		author  string // who perfgate is
+	}{
+		{"installation token", "", "mallory", BotLogin},
+		{"personal token", "octocat", BotLogin, "octocat"},
+		{"personal token, another user", "octocat", "mallory", "octocat"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFakeGitHub(t)
+			f.set(func() { f.login = tc.login })
+			foreign := *f.add(testPR, tc.foreign, body("copied the marker"))
+			var slept []string
+			c := f.commenter(&slept)
+			p, err := c.Upsert(context.Background(), testPR, body("report"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Created || p.ID == foreign.ID || p.Author != tc.author {
+				t.Errorf("Posted %+v, want a new comment by %s", p, tc.author)
+			}
+			want := []fakeComment{foreign, {ID: p.ID, Body: body("report"), Login: tc.author}}
+			if diff := cmp.Diff(want, f.marked(testPR)); diff != "" {
+				t.Errorf("perfgate comments (-want +got):\n%s", diff)
+			}
+			if n := f.count("PATCH"); n != 0 {
+				t.Errorf("%d edits, want none", n)
+			}
+			// The next run edits its own comment, still not the foreign one.
+			p2, err := c.Upsert(context.Background(), testPR, body("report 2"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[1].Body = body("report 2")
+			if diff := cmp.Diff(want, f.marked(testPR)); diff != "" || p2.ID != p.ID || p2.Created {
+				t.Errorf("second run: Posted %+v; perfgate comments (-want +got):\n%s", p2, diff)
+			}
+		})
+	}
+}
+
+func TestUpsertAuthor(t *testing.T) {
+	t.Run("given", func(t *testing.T) {
+		f := newFakeGitHub(t)
+		f.set(func() { f.login = "octocat" })
+		var slept []string
+		c := f.commenter(&slept)
+		c.Author = "OctoCat" // logins compare without case, as GitHub's do
+		mine := f.add(testPR, "octocat", body("old"))
+		p, err := c.Upsert(context.Background(), testPR, body("new"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.ID != mine.ID || p.Created || p.Author != "OctoCat" {
+			t.Errorf("Posted %+v, want the edit of %d", p, mine.ID)
+		}
+		for _, r := range f.log() {
+			if strings.Contains(r, "/user") {
+				t.Errorf("%s: the author was given, want no discovery", r)
+			}
+		}
+	})
+	t.Run("/user fails", func(t *testing.T) {
+		f := newFakeGitHub(t)
+		f.on("GET", reply{status: 401, body: `{"message":"Bad credentials"}`})
+		var slept []string
+		c := f.commenter(&slept)
+		_, err := c.Upsert(context.Background(), testPR, body("report"))
+		var ae *APIError
+		if !errors.As(err, &ae) || ae.Status != http.StatusUnauthorized || c.Author != "" {
+			t.Fatalf("Upsert: %v (Author %q), want *APIError 401 and no author", err, c.Author)
+		}
+		if n := f.count("POST"); n != 0 {
+			t.Errorf("%d comments created without knowing the author", n)
+		}
+	})
+}
+
+func TestUpsertRejected(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		body   string
+		hint   string
+	}{
+		// GitHub's answers to a fork's read-only GITHUB_TOKEN and to a repository the token cannot see.
+		{http.StatusForbidden, `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/issues/comments#create-an-issue-comment"}`, "read-only token"},
+		{http.StatusNotFound, `{"message":"Not Found","documentation_url":"https://docs.github.com/rest/issues/comments#create-an-issue-comment"}`, "no such repository"},
+	} {
+		t.Run(fmt.Sprint(tc.status), func(t *testing.T) {
+			f := newFakeGitHub(t)
+			f.set(func() { f.always["POST"] = reply{status: tc.status, body: tc.body} })
+			var slept []string
+			c := f.commenter(&slept)
+			p, err := c.Upsert(context.Background(), testPR, body("report"))
+			var ae *APIError
+			if !errors.As(err, &ae) || ae.Status != tc.status {
+				t.Fatalf("Upsert = %+v, %v; want *APIError with status %d", p, err, tc.status)
+			}
+			if !strings.Contains(err.Error(), tc.hint) || !strings.Contains(err.Error(), "#42") {
+				t.Errorf("error %q lacks the hint %q or the pull request", err, tc.hint)
+			}
+			if n := f.count("POST"); n != 1 || len(slept) != 0 {
+				t.Errorf("%d creates, sleeps %v; want one create and no retry", n, slept)
+			}
+		})
+	}
+}
+
+func TestUpsertEditOfDeletedComment(t *testing.T) {
+	f := newFakeGitHub(t)
+	old := f.add(testPR, BotLogin, body("old"))
+	f.on("PATCH", reply{status: http.StatusNotFound, body: `{"message":"Not Found"}`}) // deleted after the listing
+	var slept []string
+	c := f.commenter(&slept)
+	p, err := c.Upsert(context.Background(), testPR, body("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Created || p.ID == old.ID {
+		t.Errorf("Posted %+v, want a new comment", p)
+	}
+	if n := f.count("POST"); n != 1 {
+		t.Errorf("%d creates, want 1", n)
+	}
+}
+
+// A create that GitHub stored but answered with 502 must not leave two comments: the retry finds it and edits it.
+func TestUpsertCreateStoredDespiteError(t *testing.T) {
+	f := newFakeGitHub(t)
+	f.on("POST", reply{status: http.StatusBadGateway, body: `{"message":"Server Error"}`, do: func() {
+		f.add(testPR, BotLogin, body("report"))
+	}})
+	var slept []string
+	c := f.commenter(&slept)
+	p, err := c.Upsert(context.Background(), testPR, body("report"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.marked(testPR); len(got) != 1 || p.ID != got[0].ID || p.Created {
+		t.Errorf("Posted %+v, perfgate comments %+v; want the edit of the one stored", p, got)
+	}
+	if got := [2]int{f.count("POST"), f.count("PATCH")}; got != [2]int{1, 1} {
+		t.Errorf("POST, PATCH = %v, want [1 1]", got)
+	}
+}
+
+func TestUpsertShortensRejectedBody(t *testing.T) {
+	long := body(strings.Repeat("é", 3000) + "\nTHE END") // 3,000 two-byte characters
+	for _, tc := range []struct {
+		name    string
+		maxBody int
+		shorten func(string, int) string
+		edit    bool
+	}{
+		{"cut", 1000, nil, false},
+		{"cut, edit", 1000, nil, true},
+		{"Shorten keeps marker", 500, func(s string, n int) string {
+			return cut(s, n-len("\n(truncated)")) + "\n(truncated)"
+		}, false},
+		{"Shorten drops marker", 1000, func(s string, n int) string { return strings.Repeat("x", n) }, false},
+		{"Shorten does nothing", 700, func(s string, n int) string { return s }, false},
+		{"only the stub fits", len(body(tooLong)), nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFakeGitHub(t)
+			f.set(func() { f.maxBody = tc.maxBody })
+			var mine *fakeComment
+			if tc.edit {
+				mine = f.add(testPR, BotLogin, body("old"))
+			}
+			var slept []string
+			c := f.commenter(&slept)
+			var calls []int
+			if tc.shorten != nil {
+				c.Shorten = func(s string, n int) string { calls = append(calls, n); return tc.shorten(s, n) }
+			}
+			p, err := c.Upsert(context.Background(), testPR, long)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := f.marked(testPR)
+			if len(got) != 1 || got[0].ID != p.ID || (mine != nil && p.ID != mine.ID) {
+				t.Fatalf("Posted %+v, perfgate comments %+v; want exactly one", p, got)
+			}
+			b := got[0].Body
+			if !strings.HasPrefix(b, testMarker) || !utf8.ValidString(b) || utf8.RuneCountInString(b) > tc.maxBody {
+				t.Errorf("stored body (%d characters) lacks the marker, is not UTF-8 or is too long: %.80q…", utf8.RuneCountInString(b), b)
+			}
+			if tc.shorten != nil && len(calls) == 0 {
+				t.Errorf("Shorten never called")
+			}
+			if len(slept) != 0 {
+				t.Errorf("slept %v: a 422 is not retried by waiting", slept)
+			}
+			if n := f.count("POST") + f.count("PATCH"); n > 6 {
+				t.Errorf("%d writes for one comment", n)
+			}
+		})
+	}
+}
+
+func TestUpsertStubRejected(t *testing.T) {
+	f := newFakeGitHub(t)
+	f.set(func() { f.maxBody = 20 }) // shorter than the marker and the note
+	var slept []string
+	c := f.commenter(&slept)
+	_, err := c.Upsert(context.Background(), testPR, body(strings.Repeat("x", 5000)))
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("Upsert: %v, want *APIError 422", err)
+	}
+	if n := f.count("POST"); n < 2 || n > 6 {
+		t.Errorf("%d creates; want a few shortened tries, then giving up", n)
+	}
+}
+
+func TestUpsertOverMaxBody(t *testing.T) {
+	f := newFakeGitHub(t)
+	f.set(func() { f.maxBody = MaxBody }) // GitHub's limit: 65,536 characters
+	var slept []string
+	c := f.commenter(&slept)
+	if _, err := c.Upsert(context.Background(), testPR, body(strings.Repeat("ü", MaxBody))); err != nil {
+		t.Fatal(err)
+	}
+	got := f.marked(testPR)
+	if len(got) != 1 {
+		t.Fatalf("%d perfgate comments, want 1", len(got))
+	}
+	if b := got[0].Body; len(b) > MaxBody || !utf8.ValidString(b) || !strings.HasPrefix(b, testMarker) {
+		t.Errorf("stored body of %d bytes; want at most %d, valid UTF-8, with the marker", len(b), MaxBody)
+	}
+	if n := f.count("POST"); n != 1 {
+		t.Errorf("%d creates, want 1: the body is cut before it is sent", n)
+	}
+}
+
+func TestUpsertInvalid(t *testing.T) {
+	f := newFakeGitHub(t)
+	var slept []string
+	c := f.commenter(&slept)
+	for _, tc := range []struct {
+		pr   int
+		body string
+		want string
+	}{
+		{0, body("report"), "no pull request"},
+		{-1, body("report"), "no pull request"},
+		{testPR, "report without the marker", "lacks the marker"},
+	} {
+		if _, err := c.Upsert(context.Background(), tc.pr, tc.body); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Upsert(%d, %q): %v, want an error containing %q", tc.pr, tc.body, err, tc.want)
+		}
+	}
+	c.Marker = ""
+	if _, err := c.Upsert(context.Background(), testPR, body("report")); err == nil {
+		t.Errorf("Upsert with no marker: no error")
+	}
+	if got := f.log(); len(got) != 0 {
+		t.Errorf("requests %v, want none", got)
+	}
+}
+
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"hello", 10, "hello"},
+		{"hello", 5, "hello"},
+		{"hello", 3, "hel"},
+		{"héllo", 2, "h"}, // é is two bytes: not split
+		{"héllo", 3, "hé"},
+		{"€uro", 2, ""}, // € is three bytes
+		{"abc", -1, ""},
+	} {
+		if got := cut(tc.s, tc.max); got != tc.want {
+			t.Errorf("cut(%q, %d) = %q, want %q", tc.s, tc.max, got, tc.want)
+		}
+	}
+}
