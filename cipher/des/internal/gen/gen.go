@@ -1,0 +1,277 @@
+// Package gen derives the lookup tables of package des from the tables printed
+// in FIPS 46-3 and renders them as Go source.
+//
+// Data flow: the standard's S-boxes and permutations P and PC-2 (written here
+// exactly as printed, 1-based bit numbers counted from the most significant
+// bit) are composed into
+//
+//   - spBox: for each S-box, the S-box output moved through P and rotated left
+//     by one bit, indexed by the box's 6-bit input in natural order (first input
+//     bit most significant), so that a round is eight table lookups;
+//   - pc2Box: PC-2 split into eight 7-bit slices of the rotated key halves C and
+//     D, each entry already placed in the subkey layout the round function uses.
+//
+// It also writes unrolled.go (Unrolled): the single-block round function and
+// the subkey computation of the key schedule, unrolled because each is 16
+// near-identical blocks of code best not typed by hand.
+//
+// Tables and Unrolled format their results with go/format. The package des test
+// compares them byte for byte with the committed const.go and unrolled.go, and
+// `go generate` in package des runs gen.go, which writes them.
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+)
+
+// sBoxes are the eight DES S-boxes, FIPS 46-3, each 4 rows of 16 columns.
+var sBoxes = [8][4][16]uint8{
+	{
+		{14, 4, 13, 1, 2, 15, 11, 8, 3, 10, 6, 12, 5, 9, 0, 7},
+		{0, 15, 7, 4, 14, 2, 13, 1, 10, 6, 12, 11, 9, 5, 3, 8},
+		{4, 1, 14, 8, 13, 6, 2, 11, 15, 12, 9, 7, 3, 10, 5, 0},
+		{15, 12, 8, 2, 4, 9, 1, 7, 5, 11, 3, 14, 10, 0, 6, 13},
+	},
+	{
+		{15, 1, 8, 14, 6, 11, 3, 4, 9, 7, 2, 13, 12, 0, 5, 10},
+		{3, 13, 4, 7, 15, 2, 8, 14, 12, 0, 1, 10, 6, 9, 11, 5},
+		{0, 14, 7, 11, 10, 4, 13, 1, 5, 8, 12, 6, 9, 3, 2, 15},
+		{13, 8, 10, 1, 3, 15, 4, 2, 11, 6, 7, 12, 0, 5, 14, 9},
+	},
+	{
+		{10, 0, 9, 14, 6, 3, 15, 5, 1, 13, 12, 7, 11, 4, 2, 8},
+		{13, 7, 0, 9, 3, 4, 6, 10, 2, 8, 5, 14, 12, 11, 15, 1},
+		{13, 6, 4, 9, 8, 15, 3, 0, 11, 1, 2, 12, 5, 10, 14, 7},
+		{1, 10, 13, 0, 6, 9, 8, 7, 4, 15, 14, 3, 11, 5, 2, 12},
+	},
+	{
+		{7, 13, 14, 3, 0, 6, 9, 10, 1, 2, 8, 5, 11, 12, 4, 15},
+		{13, 8, 11, 5, 6, 15, 0, 3, 4, 7, 2, 12, 1, 10, 14, 9},
+		{10, 6, 9, 0, 12, 11, 7, 13, 15, 1, 3, 14, 5, 2, 8, 4},
+		{3, 15, 0, 6, 10, 1, 13, 8, 9, 4, 5, 11, 12, 7, 2, 14},
+	},
+	{
+		{2, 12, 4, 1, 7, 10, 11, 6, 8, 5, 3, 15, 13, 0, 14, 9},
+		{14, 11, 2, 12, 4, 7, 13, 1, 5, 0, 15, 10, 3, 9, 8, 6},
+		{4, 2, 1, 11, 10, 13, 7, 8, 15, 9, 12, 5, 6, 3, 0, 14},
+		{11, 8, 12, 7, 1, 14, 2, 13, 6, 15, 0, 9, 10, 4, 5, 3},
+	},
+	{
+		{12, 1, 10, 15, 9, 2, 6, 8, 0, 13, 3, 4, 14, 7, 5, 11},
+		{10, 15, 4, 2, 7, 12, 9, 5, 6, 1, 13, 14, 0, 11, 3, 8},
+		{9, 14, 15, 5, 2, 8, 12, 3, 7, 0, 4, 10, 1, 13, 11, 6},
+		{4, 3, 2, 12, 9, 5, 15, 10, 11, 14, 1, 7, 6, 0, 8, 13},
+	},
+	{
+		{4, 11, 2, 14, 15, 0, 8, 13, 3, 12, 9, 7, 5, 10, 6, 1},
+		{13, 0, 11, 7, 4, 9, 1, 10, 14, 3, 5, 12, 2, 15, 8, 6},
+		{1, 4, 11, 13, 12, 3, 7, 14, 10, 15, 6, 8, 0, 5, 9, 2},
+		{6, 11, 13, 8, 1, 4, 10, 7, 9, 5, 0, 15, 14, 2, 3, 12},
+	},
+	{
+		{13, 2, 8, 4, 6, 15, 11, 1, 10, 9, 3, 14, 5, 0, 12, 7},
+		{1, 15, 13, 8, 10, 3, 7, 4, 12, 5, 6, 11, 0, 14, 9, 2},
+		{7, 11, 4, 1, 9, 12, 14, 2, 0, 6, 10, 13, 15, 3, 5, 8},
+		{2, 1, 14, 7, 4, 10, 8, 13, 15, 12, 9, 0, 3, 5, 6, 11},
+	},
+}
+
+// P is the permutation of the cipher function, FIPS 46-3: output bit i is
+// input bit P[i-1].
+var P = [32]uint8{
+	16, 7, 20, 21, 29, 12, 28, 17,
+	1, 15, 23, 26, 5, 18, 31, 10,
+	2, 8, 24, 14, 32, 27, 3, 9,
+	19, 13, 30, 6, 22, 11, 4, 25,
+}
+
+// PC2 is permuted choice 2 of the key schedule, FIPS 46-3: subkey bit i is
+// bit PC2[i-1] of the 56-bit C|D.
+var PC2 = [48]uint8{
+	14, 17, 11, 24, 1, 5, 3, 28, 15, 6, 21, 10,
+	23, 19, 12, 4, 26, 8, 16, 7, 27, 20, 13, 2,
+	41, 52, 31, 37, 47, 55, 30, 40, 51, 45, 33, 48,
+	44, 49, 39, 56, 34, 53, 46, 42, 50, 36, 29, 32,
+}
+
+// bit returns bit n (1-based, from the most significant end) of the
+// width-bit value x.
+func bit(x uint64, width, n uint) uint64 { return x >> (width - n) & 1 }
+
+// SP returns the S-boxes with P folded in. Entry [s][x] is P(S_{s+1}(x)
+// placed at output nibble s+1), rotated left by one bit, for the 6-bit input
+// x whose most significant bit is the box's first input bit. The rotation
+// matches the round function, which keeps both block halves rotated left by
+// one so that every S-box input is a byte-aligned 6-bit field.
+func SP() [8][64]uint32 {
+	var sp [8][64]uint32
+	for s := range sBoxes {
+		for x := range 64 {
+			row := x>>4&2 | x&1
+			col := x >> 1 & 15
+			pre := uint64(sBoxes[s][row][col]) << (28 - 4*s)
+			var out uint32
+			for i, n := range P {
+				out |= uint32(bit(pre, 32, uint(n))) << (31 - i)
+			}
+			sp[s][x] = out<<1 | out>>31
+		}
+	}
+	return sp
+}
+
+// PC2Tables returns PC-2 as eight tables indexed by 7-bit slices of the
+// rotated key halves. Entries [m][v] (m < 4) are for C>>(7m)&127 == v and
+// entries [4+m][v] for D>>(7m)&127 == v, with C and D 28-bit values whose
+// most significant bit is the standard's first bit.
+//
+// The round function takes each subkey as two words: k0 holds the 6-bit key
+// inputs of S-boxes 8, 6, 4, 2 in bytes 0, 1, 2, 3 and k1 those of S-boxes
+// 7, 5, 3, 1. An OR of the four C entries holds the upper halves of k0 and
+// k1 as k0hi<<16 | k1hi; an OR of the four D entries holds their lower
+// halves as k0lo<<16 | k1lo.
+func PC2Tables() [8][128]uint32 {
+	var tab [8][128]uint32
+	for half := range 2 {
+		for m := range 4 {
+			for v := range 128 {
+				in := uint64(v) << (7 * m) // 28-bit C or D
+				var w [4]uint32            // the four 6-bit S-box key inputs of this half
+				for i := range 24 {
+					n := uint(PC2[24*half+i]) - uint(28*half)
+					w[i/6] |= uint32(bit(in, 28, n)) << (5 - i%6)
+				}
+				// Boxes 1..4 (C) or 5..8 (D): the odd ones go to k1, the even ones to k0.
+				tab[4*half+m][v] = w[1]<<24 | w[3]<<16 | w[0]<<8 | w[2]
+			}
+		}
+	}
+	return tab
+}
+
+// Tables returns the generated Go file holding both tables (const.go).
+func Tables() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by gen.go from the FIPS 46-3 tables; DO NOT EDIT.\n\npackage des\n\n")
+	b.WriteString("// spBox[s][x] is S-box s+1 applied to the 6-bit input x, moved through the\n")
+	b.WriteString("// permutation P and rotated left by one bit (see internal/gen).\n")
+	b.WriteString("var spBox = [8][64]uint32{\n")
+	for _, t := range SP() {
+		writeTable(&b, t[:])
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// pc2Box maps 7-bit slices of the rotated key halves C (tables 0-3) and D\n")
+	b.WriteString("// (tables 4-7) to subkey bits in the round function's layout (see internal/gen).\n")
+	b.WriteString("var pc2Box = [8][128]uint32{\n")
+	for _, t := range PC2Tables() {
+		writeTable(&b, t[:])
+	}
+	b.WriteString("}\n")
+	return gofmt("const.go", b.Bytes())
+}
+
+func gofmt(name string, src []byte) ([]byte, error) {
+	out, err := format.Source(src)
+	if err != nil {
+		return nil, fmt.Errorf("formatting generated %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// rotations is the cumulative left rotation of the key halves C and D before
+// each round, FIPS 46-3 (shifts 1,1,2,2,2,2,2,2,1,2,2,2,2,2,2,1).
+var rotations = [16]uint{1, 2, 4, 6, 8, 10, 12, 14, 15, 17, 19, 21, 23, 25, 27, 28}
+
+// Unrolled returns the generated Go file unrolled.go, holding rounds (the 16
+// DES rounds on one block) and subkeys (the 16 subkeys of a key).
+//
+// In rounds, each round XORs eight spBox entries, four indexed by the bytes
+// of t = x^k0 and four by v = x^k1 at bit offsets 4, 12, 20, 28, into the
+// other half y. The critical path of a round is index, lookup, XOR tree,
+// next index, so the next round's t and v are not computed from the new y
+// but as (y^next k0) ^ f and (y^next k1) ^ f, with y^next k computed while
+// the lookups are in flight, and the tree is ordered so the earliest lookup
+// (the one needing only a mask) is folded in first. The last round has no
+// next round and just updates y.
+//
+// subkeys takes each rotation as a constant shift of the doubled halves and
+// maps C and D to subkey bits with four pc2Box lookups each.
+func Unrolled() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`// Code generated by gen.go; DO NOT EDIT.
+
+package des
+
+import "math/bits"
+
+// rounds runs the 16 rounds of one DES stage on the rotated halves (l, r) and
+// returns the halves after round 16, not swapped. sp is &spBox, passed in so
+// that the table address stays in a register. The rounds are unrolled and
+// each computes the next round's S-box index words directly (see
+// internal/gen.Unrolled), which shortens the dependency chain of a round.
+func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
+	t, v := r^ks[0][0], r^ks[0][1]
+	var tn, vn, a, c, d, e uint32
+`)
+	for rd := range 16 {
+		y := "l"
+		if rd%2 == 1 {
+			y = "r"
+		}
+		fmt.Fprintf(&b, "\n\t// Round %d.\n", rd+1)
+		n := rd + 1
+		if n < 16 {
+			fmt.Fprintf(&b, "\ttn, vn = %s^ks[%d][%d], %s^ks[%d][%d]\n", y, n/2, n%2*2, y, n/2, n%2*2+1)
+		}
+		b.WriteString("\ta = sp[7][t&0x3f]\n")
+		b.WriteString("\tc = sp[1][t>>24&0x3f]\n")
+		b.WriteString("\td = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]\n")
+		b.WriteString("\te = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])\n")
+		if n < 16 {
+			b.WriteString("\tt = ((tn ^ a) ^ c) ^ d ^ e\n")
+			b.WriteString("\tv = ((vn ^ a) ^ c) ^ d ^ e\n")
+			fmt.Fprintf(&b, "\t%s ^= t ^ tn\n", y)
+		} else {
+			fmt.Fprintf(&b, "\t%s ^= ((a ^ c) ^ d) ^ e\n", y)
+		}
+	}
+	b.WriteString("\treturn l, r\n}\n")
+
+	b.WriteString(`
+// subkeys computes the 16 subkeys from the PC-1 halves, given doubled as
+// cc = C0<<28 | C0 and dd = D0<<28 | D0 so that C rotated left by s is the
+// low 28 bits of cc>>(28-s). It stores them in enc in round order and in dec
+// in reverse round order (see schedule). pc is &pc2Box. An OR of the four C
+// entries holds the upper halves of k0 and k1, one of the D entries their
+// lower halves (see internal/gen.PC2Tables).
+func subkeys(pc *[8][128]uint32, cc, dd uint64, enc, dec *schedule) {
+	var c, d, x, y, k0, k1 uint32
+`)
+	for i, s := range rotations {
+		j := 15 - i
+		fmt.Fprintf(&b, "\n\t// Round %d: C and D rotated left by %d.\n", i+1, s)
+		fmt.Fprintf(&b, "\tc, d = uint32(cc>>%d), uint32(dd>>%d)\n", 28-s, 28-s)
+		b.WriteString("\tx = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]\n")
+		b.WriteString("\ty = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]\n")
+		b.WriteString("\tk0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)\n")
+		fmt.Fprintf(&b, "\tenc[%d][%d], enc[%d][%d] = k0, k1\n", i/2, i%2*2, i/2, i%2*2+1)
+		fmt.Fprintf(&b, "\tdec[%d][%d], dec[%d][%d] = k0, k1\n", j/2, j%2*2, j/2, j%2*2+1)
+	}
+	b.WriteString("}\n")
+	return gofmt("unrolled.go", b.Bytes())
+}
+
+func writeTable(b *bytes.Buffer, t []uint32) {
+	b.WriteString("{\n")
+	for i, v := range t {
+		fmt.Fprintf(b, "0x%08x,", v)
+		if i%8 == 7 {
+			b.WriteString("\n")
+		} else {
+			b.WriteString(" ")
+		}
+	}
+	b.WriteString("},\n")
+}
