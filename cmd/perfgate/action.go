@@ -2,16 +2,20 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/google/go-github/v60/github"
 	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/report"
@@ -37,7 +41,10 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		errorf(stderr, "action takes no arguments: it reads its inputs from INPUT_* variables")
 		return perfgate.ExitUsage
 	}
-	r := ghaction.NewRunner(nil, os.Stdout)
+	if err := hideEnvironment(); err != nil {
+		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
+	}
+	r := ghaction.NewRunner(nil, stdout)
 	ev, err := r.Event()
 	if err != nil {
 		errorf(stderr, "%v", err)
@@ -52,7 +59,10 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	cfg.Log = stderr
 
 	r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
+	// The log carries the pull request's build and test output: the runner must not read commands in it.
+	resume := stopCommands(stdout)
 	res, runErr := perfgate.Compare(ctx, cfg)
+	resume()
 	r.EndGroup()
 	if res == nil {
 		errorf(stderr, "%v", runErr)
@@ -85,14 +95,21 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	r.SetOutput("report", reportPath)
 	r.SetOutput("results-dir", cfg.Out)
 	annotate(r, res)
+	resume = stopCommands(stdout) // benchmark names, commit subjects and test output come from the pull request
 	if err := report.Text(stdout, res, report.Options{}); err != nil {
 		errorf(stderr, "%v", err)
 	}
+	resume()
 
-	if comment && ev.PR > 0 {
-		postComment(ctx, r, ev.PR, md, stderr)
-	} else if comment {
+	switch {
+	case !comment:
+	case ev.PR == 0:
 		fmt.Fprintf(stderr, "perfgate: no pull request in this %s event: no comment, the job summary has the report\n", ev.Name)
+	case ev.Fork && ev.Name == "pull_request":
+		fmt.Fprintf(stderr, "perfgate: a fork's pull request has a read-only token: no comment here; "+
+			"perfgate comment posts it from a workflow_run job (see .github/workflows/perfgate-comment.yml)\n")
+	default:
+		postComment(ctx, r, ev.PR, md, stderr)
 	}
 	return res.Verdict.ExitCode
 }
@@ -111,7 +128,7 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 	if r.Workspace != "" {
 		cfg.Dir = r.Workspace
 	}
-	cfgPath := r.Input("config")
+	cfgPath := input(r, "config")
 	if cfgPath == "" {
 		cfgPath = filepath.Join(cfg.Dir, perfgate.ConfigFile)
 	} else if !filepath.IsAbs(cfgPath) {
@@ -125,35 +142,35 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 	}
 	str := map[string]*string{
 		"package": &cfg.Package, "bench": &cfg.Bench, "base": &cfg.Base, "head": &cfg.Head,
-		"acknowledge-label": &cfg.AcknowledgeLabel, "output": &cfg.Out,
+		"acknowledge-label": &cfg.AcknowledgeLabel,
 	}
-	for _, k := range []string{"package", "bench", "base", "head", "acknowledge-label", "output"} {
-		if v := r.Input(k); v != "" {
+	for _, k := range []string{"package", "bench", "base", "head", "acknowledge-label"} {
+		if v := input(r, k); v != "" {
 			*str[k] = v
 		}
 	}
-	if v := r.Input("rounds"); v != "" {
+	if v := input(r, "rounds"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return cfg, false, bad("rounds", v, "a whole number from 2 to 100")
 		}
 		cfg.Rounds = n
 	}
-	if v := r.Input("cpu"); v != "" {
+	if v := input(r, "cpu"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return cfg, false, bad("cpu", v, "a CPU number, or -1")
 		}
 		cfg.CPU = n
 	}
-	if v := r.Input("benchtime"); v != "" {
+	if v := input(r, "benchtime"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
 			return cfg, false, bad("benchtime", v, "a duration such as 100ms")
 		}
 		cfg.BenchTime = d
 	}
-	if v := r.Input("threshold"); v != "" {
+	if v := input(r, "threshold"); v != "" {
 		f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
 		if err != nil {
 			return cfg, false, bad("threshold", v, "a percentage such as 2")
@@ -161,7 +178,7 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 		cfg.Threshold = f
 	}
 	comment := true
-	if v := r.Input("comment"); v != "" {
+	if v := input(r, "comment"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return cfg, false, bad("comment", v, "true or false")
@@ -202,7 +219,7 @@ func annotate(r *ghaction.Runner, res *perfgate.Result) {
 
 // postComment keeps the sticky comment. GitHub's failures are warnings: they never change the verdict.
 func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, stderr io.Writer) {
-	token := r.Input("github-token")
+	token := input(r, "github-token")
 	if token == "" {
 		r.Warningf("perfgate: no github-token input: the report is in the job summary only")
 		return
@@ -217,16 +234,7 @@ func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, s
 		r.Warningf("perfgate: %v", err)
 		return
 	}
-	c := &ghaction.Commenter{
-		Client: client, Owner: owner, Repo: repo, Marker: report.Marker,
-		Author: r.Getenv("PERFGATE_COMMENT_AUTHOR"), Shorten: report.Truncate, Log: stderr,
-	}
-	if s := r.Getenv("PERFGATE_RETRY_SLEEP"); s != "" { // tests make retries instant
-		if d, err := time.ParseDuration(s); err == nil {
-			c.Sleep = func(time.Duration) { time.Sleep(d) }
-		}
-	}
-	posted, err := c.Upsert(ctx, pr, body)
+	posted, err := newCommenter(r, client, owner, repo, stderr).Upsert(ctx, pr, body)
 	if err != nil {
 		r.Warningf("perfgate: could not update the pull-request comment: %v; the report is in the job summary", err)
 		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
@@ -238,6 +246,45 @@ func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, s
 	}
 	fmt.Fprintf(stderr, "perfgate: %s comment %s\n", verb, posted.URL)
 	r.SetOutput("comment-url", posted.URL)
+}
+
+// actionInputs are the inputs runAction reads: action.yml declares each and maps it onto INPUT_*.
+var actionInputs = []string{
+	"package", "bench", "rounds", "benchtime", "cpu", "threshold", "base", "head", "config", "github-token",
+	"comment", "acknowledge-label",
+}
+
+// input returns the step input name, which must be one of actionInputs.
+func input(r *ghaction.Runner, name string) string {
+	if !slices.Contains(actionInputs, name) {
+		panic("perfgate: input " + name + " is not in actionInputs") // a programmer error, caught by the tests
+	}
+	return r.Input(name)
+}
+
+// stopCommands makes the runner treat what follows on its output as text, not workflow commands, until the
+// returned function is called. Untrusted text (a test's output, a benchmark's name) could otherwise hold a line
+// such as "::error::" or "::add-mask::" that the runner would obey.
+func stopCommands(w io.Writer) (resume func()) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	token := "perfgate-" + hex.EncodeToString(b[:])
+	fmt.Fprintf(w, "::stop-commands::%s\n", token)
+	return func() { fmt.Fprintf(w, "::%s::\n", token) }
+}
+
+// retrySleep, when set, replaces the wait between tries of a GitHub call: the tests make retries instant.
+var retrySleep func(time.Duration)
+
+// newCommenter returns the Commenter of perfgate's sticky comment. PERFGATE_COMMENT_AUTHOR names the login whose
+// comment is perfgate's when the token is not the workflow's (a personal token can also read /user).
+func newCommenter(r *ghaction.Runner, client *github.Client, owner, repo string, log io.Writer) *ghaction.Commenter {
+	return &ghaction.Commenter{
+		Client: client, Owner: owner, Repo: repo, Marker: report.Marker,
+		Author: r.Getenv("PERFGATE_COMMENT_AUTHOR"), Shorten: report.Truncate, Log: log, Sleep: retrySleep,
+	}
 }
 
 func orDefault(s, def string) string {

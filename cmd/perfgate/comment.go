@@ -48,7 +48,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return perfgate.ExitUsage
 	}
 	dir := fs.Arg(0)
-	r := ghaction.NewRunner(nil, os.Stdout)
+	r := ghaction.NewRunner(nil, stdout)
 	res, info, err := readArtifact(dir)
 	if err != nil {
 		errorf(stderr, "%v", err)
@@ -102,11 +102,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact"})
 	r.AddStepSummary(md)
-	c := &ghaction.Commenter{
-		Client: client, Owner: owner, Repo: repo, Marker: report.Marker,
-		Author: r.Getenv("PERFGATE_COMMENT_AUTHOR"), Shorten: report.Truncate, Log: stderr,
-	}
-	posted, err := c.Upsert(ctx, info.PR, md)
+	posted, err := newCommenter(r, client, owner, repo, stderr).Upsert(ctx, info.PR, md)
 	if err != nil {
 		r.Warningf("perfgate: could not update the pull-request comment: %v", err)
 		errorf(stderr, "%v", err)
