@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/perfgate/perfgate/bench"
@@ -52,14 +53,22 @@ func Compare(ctx context.Context, cfg Config) (*Result, error) {
 		Sizes: Sizes{Sections: []SectionSize{}, Symbols: []SymbolSize{}},
 		Method: Method{
 			Rounds: cfg.Rounds, BenchTime: cfg.BenchTime, Threshold: cfg.Threshold, Alpha: cfg.Alpha,
-			Estimator: "per-round log ratio of head mean to base mean, t-interval over rounds",
+			Estimator: "per round, log(faster head run / faster base run) of A–B–B–A; Student t-interval over rounds",
 		},
 	}}
+	// What the user asked for, so that a report of a run stopped before both revisions resolved still names them.
+	p.res.Base.Ref, p.res.Head.Ref = cfg.Base, cfg.Head
+	if cfg.Base == "" {
+		p.res.Base.Ref = "merge-base(HEAD, default branch)"
+	}
+	if cfg.Head == "" {
+		p.res.Head.Ref = "working tree"
+	}
 	err := p.run(ctx)
 	if ctx.Err() != nil {
 		p.res.Incomplete = true
-		if err == nil {
-			err = ctx.Err()
+		if err == nil || errors.Is(err, ctx.Err()) && err.Error() == ctx.Err().Error() {
+			err = fmt.Errorf("comparison interrupted: %w", ctx.Err())
 		}
 	}
 	p.res.Duration = time.Since(p.res.Started).Round(time.Millisecond)
@@ -356,12 +365,41 @@ func (p *pipeline) benchmarks(ctx context.Context) error {
 	})
 	p.res.Method.TimedPhase = time.Since(start).Round(time.Millisecond)
 	if run != nil {
-		p.applyRun(run)
+		var headTops []string
+		if err == nil && hasHeadNoResult(run.Failures) {
+			// Which of base's benchmarks head still has: a benchmark head lacks is removed, not broken.
+			lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+			headTops, err = bench.List(lctx, bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir}, nil)
+			cancel()
+			if err != nil {
+				if ctx.Err() != nil {
+					err = ctx.Err()
+				} else {
+					p.res.Notes = append(p.res.Notes, "head: "+err.Error())
+					headTops, err = nil, nil
+				}
+			} else if headTops == nil {
+				headTops = []string{}
+			}
+		}
+		p.applyRun(run, headTops)
 	}
 	return err
 }
 
-func (p *pipeline) applyRun(run *bench.Run) {
+func hasHeadNoResult(fs []bench.Failure) bool {
+	for _, f := range fs {
+		if f.Side == bench.Head && f.Kind == "no-result" {
+			return true
+		}
+	}
+	return false
+}
+
+// applyRun turns what RunABBA gathered into the Result's benchmarks, failures and notes. headTops are the
+// top-level benchmarks the head binary lists (nil when unknown): a head run with no result of a benchmark head does
+// not have is recorded as a Failure of kind FailureRemoved, and its empty comparison rows are dropped.
+func (p *pipeline) applyRun(run *bench.Run, headTops []string) {
 	cpu := -1
 	if run.Pinning.Pinned {
 		cpu = run.Pinning.CPU
@@ -369,10 +407,25 @@ func (p *pipeline) applyRun(run *bench.Run) {
 		p.res.Notes = append(p.res.Notes, "benchmarks ran unpinned: "+run.Pinning.Reason)
 	}
 	p.res.Env.PinnedCPU, p.res.Env.Pinned = cpu, cpu >= 0
+	onHead := map[string]bool{}
+	for _, t := range headTops {
+		onHead[t] = true
+	}
+	removed := map[string]bool{}
 	for _, f := range run.Failures {
-		p.res.Failures = append(p.res.Failures, Failure{
-			Name: f.Name, Side: string(f.Side), Round: f.Round, Kind: f.Kind, Message: f.Message,
-		})
+		// bench counts rounds from 0 and calibration as -1; people count rounds from 1, as the progress log does.
+		rf := Failure{Name: f.Name, Side: string(f.Side), Round: f.Round + 1, Kind: f.Kind, Message: f.Message}
+		top, _, _ := strings.Cut(f.Name, "/")
+		if headTops != nil && f.Side == bench.Head && f.Kind == "no-result" && !onHead[top] {
+			rf.Kind, rf.Message = FailureRemoved, "head has no Benchmark"+top+" (removed or renamed): not compared"
+			removed[f.Name] = true
+		}
+		p.res.Failures = append(p.res.Failures, rf)
+	}
+	if len(removed) > 0 {
+		names := sortedKeys(removed)
+		p.res.Notes = append(p.res.Notes, fmt.Sprintf("%d of base's benchmarks are not in head (removed or renamed), so not compared: %s",
+			len(names), strings.Join(names, ", ")))
 	}
 	if len(run.Samples) == 0 && len(run.Failures) == 0 {
 		p.res.Notes = append(p.res.Notes, "no benchmarks matched: the package has none, or -bench selects none")
@@ -384,6 +437,15 @@ func (p *pipeline) applyRun(run *bench.Run) {
 		p.res.Notes = append(p.res.Notes, "statistics: "+err.Error())
 	}
 	p.res.Benchmarks = fromComparisons(cmps)
+	if len(removed) > 0 {
+		kept := p.res.Benchmarks[:0]
+		for _, b := range p.res.Benchmarks {
+			if !removed[b.Name] {
+				kept = append(kept, b)
+			}
+		}
+		p.res.Benchmarks = kept
+	}
 	sortBenchmarks(p.res.Benchmarks)
 	var noise, mde []float64
 	for _, b := range p.res.Benchmarks {

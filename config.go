@@ -1,11 +1,11 @@
 package perfgate
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -97,18 +97,23 @@ func DefaultConfig() Config {
 	}
 }
 
-// ConfigError is an invalid configuration value. It names the key and the accepted form.
+// ConfigError is an invalid configuration value. It names where it came from, the key and the accepted form.
 type ConfigError struct {
-	Source string // "flag", ".perfgate.yml", "input"
-	Key    string
+	Source string // "flag" (Key is then the flag's name), "input", "config", or the file and line: ".perfgate.yml:3"
+	Key    string // "" when the problem is the whole source (a file that is not YAML)
 	Value  string
 	Want   string
 }
 
 func (e *ConfigError) Error() string {
 	where := e.Key
-	if e.Source != "" {
+	switch {
+	case e.Source == "flag":
+		where = "-" + e.Key
+	case e.Source != "" && e.Key != "":
 		where = e.Source + ": " + e.Key
+	case e.Source != "":
+		where = e.Source
 	}
 	if e.Value == "" {
 		return fmt.Sprintf("%s: want %s", where, e.Want)
@@ -223,17 +228,13 @@ type fileConfig struct {
 	Output           *string            `yaml:"output"`
 }
 
-// LoadFile applies the YAML configuration in data (read from name, used in messages) on top of c. Unknown keys
-// and values of the wrong type are errors naming the key. It does not validate ranges: call Validate after flags.
+// LoadFile applies the YAML configuration in data (read from name, used in messages) on top of c. Unknown keys,
+// repeated keys and values of the wrong type are *ConfigError values naming the file, the line and the key. It does
+// not validate ranges: call Validate after flags.
 func (c *Config) LoadFile(name string, data []byte) error {
-	var f fileConfig
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil // an empty file
-		}
-		return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	f, err := decodeFileConfig(name, data)
+	if err != nil || f == nil {
+		return err
 	}
 	set := func(dst *string, src *string) {
 		if src != nil {
@@ -310,4 +311,108 @@ func (c *Config) LoadConfigFile(path string) error {
 		return err
 	}
 	return c.LoadFile(path, data)
+}
+
+// decodeFileConfig parses data key by key, so that every error names its key: an unknown key (with the closest
+// known one as a suggestion), a repeated key, or a value of the wrong type. It returns nil for an empty file.
+func decodeFileConfig(name string, data []byte) (*fileConfig, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &ConfigError{Source: name, Want: "valid YAML (" + strings.TrimPrefix(err.Error(), "yaml: ") + ")"}
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil // an empty file
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+			return nil, nil // only comments
+		}
+		return nil, &ConfigError{Source: fmt.Sprintf("%s:%d", name, root.Line), Want: "a mapping of keys to values, such as \"rounds: 5\""}
+	}
+	var f fileConfig
+	fv := reflect.ValueOf(&f).Elem()
+	fields := map[string]int{}
+	for i := 0; i < fv.NumField(); i++ {
+		fields[fv.Type().Field(i).Tag.Get("yaml")] = i
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		where := fmt.Sprintf("%s:%d", name, k.Line)
+		idx, ok := fields[k.Value]
+		if !ok {
+			want := "a known key: " + strings.Join(sortedKeys(fields), ", ")
+			if near := closest(k.Value, sortedKeys(fields)); near != "" {
+				want = fmt.Sprintf("a known key (did you mean %q?)", near)
+			}
+			return nil, &ConfigError{Source: where, Key: k.Value, Value: "", Want: want}
+		}
+		if seen[k.Value] {
+			return nil, &ConfigError{Source: where, Key: k.Value, Want: "each key once (it is already set above)"}
+		}
+		seen[k.Value] = true
+		field := fv.Field(idx)
+		if err := v.Decode(field.Addr().Interface()); err != nil {
+			value := v.Value
+			if v.Kind != yaml.ScalarNode {
+				value = ""
+			}
+			return nil, &ConfigError{Source: fmt.Sprintf("%s:%d", name, v.Line), Key: k.Value, Value: value, Want: wantFor(field.Type())}
+		}
+	}
+	return &f, nil
+}
+
+// wantFor describes the accepted form of a fileConfig field's type.
+func wantFor(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string (durations such as 100ms or 2m)"
+	case reflect.Slice:
+		return "a list of strings, such as [a, b]"
+	case reflect.Map:
+		return "a mapping of benchmark-name regular expressions to percentages, such as {\"Encrypt/.*\": 10}"
+	}
+	return "a value of type " + t.String()
+}
+
+// closest returns the name in names nearest to s by edit distance, if it is close enough to be a likely typo.
+func closest(s string, names []string) string {
+	best, bestD := "", 3
+	for _, n := range names {
+		if d := editDistance(s, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

@@ -3,6 +3,7 @@ package perfgate
 import (
 	"encoding/hex"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/bench"
@@ -31,7 +32,7 @@ func fromComparisons(cmps []bench.Comparison) []Benchmark {
 			b.Paired = &Paired{Ratio: finite(c.Paired.Ratio), Lo: finite(c.Paired.Lo), Hi: finite(c.Paired.Hi)}
 		}
 		if b.Note == "" {
-			b.Note = joinErrors(append(append([]error(nil), c.Warnings...), c.Base.Warnings...))
+			b.Note = joinErrors(slices.Concat(c.Warnings, c.Base.Warnings, c.Head.Warnings))
 		}
 		out = append(out, b)
 	}

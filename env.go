@@ -23,7 +23,8 @@ func CollectEnv(ctx context.Context, pinnedCPU int) Env {
 		Kernel:    readTrim("/proc/sys/kernel/osrelease"),
 	}
 	if out, err := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64").Output(); err == nil {
-		f := strings.Split(strings.TrimSpace(string(out)), "\n")
+		// One line per variable; GOAMD64's is empty off amd64, so trim only the final newline.
+		f := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 		if len(f) == 4 {
 			e.Go, e.GOOS, e.GOARCH, e.GOAMD64 = f[0], f[1], f[2], f[3]
 		}

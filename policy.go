@@ -9,6 +9,10 @@ import (
 // GatedUnit is the unit whose class gates the merge. Other units (B/s, B/op, allocs/op) are reported only.
 const GatedUnit = "sec/op"
 
+// FailureRemoved is the Failure kind of a base benchmark that head does not have (removed or renamed). One removed
+// benchmark does not fail the gate; a head without any of base's benchmarks does, since nothing could be compared.
+const FailureRemoved = "removed"
+
 // Decide sets r.Verdict from what r holds, following DESIGN.md's gate: a slower benchmark not acknowledged, a
 // differential mismatch, a head that failed to build or whose tests failed, a benchmark that crashed or hung on
 // head, or size growth beyond the configured limit fail the gate. buildErr and runErr are the errors that stopped
@@ -36,11 +40,16 @@ func (c *Config) Decide(r *Result, headBuildFailed bool, runErr error) {
 		}
 	}
 	headFailures := map[string]bool{}
+	removed := 0
 	for _, f := range r.Failures {
 		if f.Side != "head" || headFailures[f.Name] {
 			continue
 		}
 		headFailures[f.Name] = true
+		if f.Kind == FailureRemoved {
+			removed++ // Compare notes which ones
+			continue
+		}
 		if f.Kind == "no-result" {
 			// Removed or skipped on head: nothing crashed, and there is nothing to compare.
 			r.Notes = append(r.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", f.Name))
@@ -48,10 +57,20 @@ func (c *Config) Decide(r *Result, headBuildFailed bool, runErr error) {
 		}
 		fail("benchmark %s fails on head (%s)", f.Name, f.Kind)
 	}
+	if removed > 0 && !anyCompared(r.Benchmarks) {
+		fail("head has none of base's benchmarks (%d removed or renamed): nothing could be compared", removed)
+	}
 	patterns := c.compiledThresholds()
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		if b.Unit != GatedUnit || b.Class != ClassSlower {
+			continue
+		}
+		if r.Method.BinariesSame {
+			// Byte-identical test binaries run the same instructions: a difference can only be noise (a false
+			// positive of the test, which an A/A run exists to show), never a regression to block.
+			b.Acknowledged = true
+			v.Acknowledged = append(v.Acknowledged, fmt.Sprintf("%s: base and head test binaries are byte-identical, so %+.1f%% is noise", b.Name, pctOf(b)))
 			continue
 		}
 		if why, ok := c.acknowledges(patterns, b); ok {
@@ -120,6 +139,16 @@ func pctOf(b *Benchmark) float64 {
 		return (b.Paired.Ratio - 1) * 100
 	}
 	return b.DeltaPct
+}
+
+// anyCompared reports whether some benchmark has samples of the gated unit on both sides.
+func anyCompared(bs []Benchmark) bool {
+	for _, b := range bs {
+		if b.Unit == GatedUnit && b.Class != ClassFailed {
+			return true
+		}
+	}
+	return false
 }
 
 func totalMismatches(d Differential) int {

@@ -241,7 +241,7 @@ func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
 		c.DeltaPct = (c.Head.Center/c.Base.Center - 1) * 100
 	}
 
-	res, dropped, ok := paired(g.rounds, opt.Confidence)
+	res, dropped, ok := paired(g.rounds, opt.Confidence, higherIsBetter(g.unit))
 	if ok {
 		est := res.est
 		c.Paired = &est

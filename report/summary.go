@@ -18,8 +18,9 @@ var classRank = map[string]int{
 	perfgate.ClassUnchanged:    1,
 }
 
-// tally counts benchmarks by class. A benchmark measured in several units (sec/op, B/s, allocs/op) counts once,
-// with its most notable class: failed, then slower, faster, inconclusive, unchanged.
+// tally counts benchmarks by their class in the gated unit (sec/op), the one the verdict reads; the other units
+// are in the tables. Should a name appear twice in sec/op, the more notable class counts: failed, then slower,
+// faster, inconclusive, unchanged.
 type tally struct {
 	classes map[string]int // benchmark names per class
 	acked   int            // slower benchmarks marked acknowledged
@@ -30,6 +31,9 @@ func countClasses(bs []perfgate.Benchmark) tally {
 	var order []string
 	acked := map[string]bool{}
 	for _, b := range bs {
+		if b.Unit != perfgate.GatedUnit {
+			continue // the gate reads sec/op; B/s, B/op and allocs/op are reported, not counted
+		}
 		cur, seen := best[b.Name]
 		if !seen {
 			order = append(order, b.Name)

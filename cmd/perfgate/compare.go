@@ -68,8 +68,13 @@ func newCompareFlags(name string, cfg *perfgate.Config) *compareFlags {
 
 // apply loads the configuration file, then re-applies the flags that were set so that flags win.
 func (f *compareFlags) apply(dir string) error {
+	// Remember the flags as given before the file overwrites the values they are bound to.
 	set := map[string]bool{}
-	f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	var again []string
+	f.fs.Visit(func(fl *flag.Flag) {
+		set[fl.Name] = true
+		again = append(again, "-"+fl.Name+"="+fl.Value.String())
+	})
 	path := f.config
 	if path == "" {
 		root := dir
@@ -84,8 +89,6 @@ func (f *compareFlags) apply(dir string) error {
 		return err
 	}
 	// Flags win: parse them again over the file's values.
-	var again []string
-	f.fs.Visit(func(fl *flag.Flag) { again = append(again, "-"+fl.Name+"="+fl.Value.String()) })
 	if err := f.fs.Parse(again); err != nil {
 		return err
 	}
@@ -110,11 +113,29 @@ func (f *compareFlags) apply(dir string) error {
 	if err := f.cfg.Validate(); err != nil {
 		var ce *perfgate.ConfigError
 		if errors.As(err, &ce) && ce.Source == "" {
-			ce.Source = "config"
+			// Name the value's origin: the flag when one was given, else the configuration file.
+			if name := flagName(ce.Key); set[name] {
+				ce.Source, ce.Key = "flag", name
+			} else if _, serr := os.Stat(path); serr == nil && path != os.DevNull {
+				ce.Source = path
+			} else {
+				ce.Source = "config"
+			}
 		}
 		return err
 	}
 	return nil
+}
+
+// flagName is the flag that sets the configuration key key.
+func flagName(key string) string {
+	switch key {
+	case "package":
+		return "pkg"
+	case "output":
+		return "o"
+	}
+	return key
 }
 
 func splitList(s string) []string {
@@ -180,7 +201,13 @@ func compareAndReport(ctx context.Context, cfg perfgate.Config, format string, s
 		errorf(stderr, "%v", err)
 		explain(stderr, err)
 	}
-	fmt.Fprintf(stderr, "perfgate: results in %s (report.md, result.json, bench.txt)\n", cfg.Out)
+	var files []string
+	for _, name := range []string{"report.md", "result.json", "bench.txt"} {
+		if _, err := os.Stat(filepath.Join(cfg.Out, name)); err == nil {
+			files = append(files, name)
+		}
+	}
+	fmt.Fprintf(stderr, "perfgate: results in %s (%s)\n", cfg.Out, strings.Join(files, ", "))
 	return res.Verdict.ExitCode
 }
 

@@ -52,9 +52,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return perfgate.ExitCannotRun
 	}
 	repoDir := filepath.Join(tmp, "minides")
-	defer os.RemoveAll(repoDir)
 	if cfg.Out == "" {
+		// The results stay in the temporary directory, whose path is printed; the repository goes.
 		cfg.Out = filepath.Join(tmp, "results")
+		defer os.RemoveAll(repoDir)
+	} else {
+		defer os.RemoveAll(tmp)
 	}
 	fmt.Fprintf(stderr, "perfgate: writing the demo repository to %s\n", repoDir)
 	repo, err := demo.Materialize(repoDir)

@@ -89,15 +89,30 @@ func hintf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, "perfgate: hint: "+format+"\n", args...)
 }
 
-// parseFlags parses args with fs, printing usage errors the perfgate way. It returns false when the caller should
-// exit with code (ExitPass for -h, ExitUsage for a bad flag).
+// parseFlags parses args with fs, printing usage errors the perfgate way: -h prints the command's usage, a bad flag
+// prints one error line and a hint instead of the whole flag list. It returns false when the caller should exit
+// with code (ExitPass for -h, ExitUsage for a bad flag).
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return perfgate.ExitPass, false
+	usage := fs.Usage
+	if usage == nil {
+		usage = func() {
+			fmt.Fprintf(fs.Output(), "Usage of perfgate %s:\n", fs.Name())
+			fs.PrintDefaults()
 		}
-		return perfgate.ExitUsage, false
 	}
-	return 0, true
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard) // the flag package prints its error before Usage; we print our own
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	fs.Usage = usage
+	if err == nil {
+		return 0, true
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
+		return perfgate.ExitPass, false
+	}
+	errorf(stderr, "%v", err)
+	hintf(stderr, "run 'perfgate %s -h' for its flags", fs.Name())
+	return perfgate.ExitUsage, false
 }
