@@ -34,14 +34,16 @@ import (
 //
 // The noise floor comes from the pairs of equal code inside each round: a_r = log(base slot 3 / base slot 0) and
 // b_r = log(head slot 2 / head slot 1). If a single run has log standard deviation σ, each a_r and b_r has
-// variance 2σ². Linear drift adds a constant to every a_r (three slots apart) and every b_r (one slot apart), so
-// each series is centred on its own mean before pooling:
+// standard deviation √2·σ. Linear drift adds a constant to every a_r (three slots apart) and every b_r (one slot
+// apart), which differences within each series cancel; the median of the pooled differences gives a robust scale
+// (Shamos' estimator):
 //
-//	σ² = (Σ(a_r - ā)² + Σ(b_r - b̄)²) / (2 · 2(R-1))
+//	σ = 1.0483 · median(|a_r - a_s|, |b_r - b_s| for all r < s) / √2
 //
-// (2(R-1) degrees of freedom, and the outer 2 turns pair variance into single-run variance). For normal noise the
-// better of two runs has variance (1 - 1/π)σ², so var(d_r) ≈ 2(1 - 1/π)σ² and the half-width the paired interval
-// would have at that noise, the smallest effect this run could detect, is
+// (for normal data the median of |X - Y| is 0.9539 standard deviations of X, hence 1.0483). Like the best-of-pair
+// contrast, the median ignores the occasional disturbed run, so σ is the noise of an undisturbed run. For normal
+// noise the better of two runs has variance (1 - 1/π)σ², so var(d_r) ≈ 2(1 - 1/π)σ², and the half-width the
+// paired interval would have at that noise, the smallest effect this run could detect, is
 //
 //	MDE = t(1-(1-confidence)/2, R-1) · σ · √(2(1 - 1/π)) / √R.
 //
@@ -115,12 +117,30 @@ func paired(rs []roundValues, confidence float64, higherIsBetter bool) (res pair
 		Rounds:  n,
 		Dropped: dropped,
 	}
-	_, sa := meanSD(a)
-	_, sb := meanSD(b)
-	// Each sample variance has n-1 degrees of freedom; their average is the pooled pair variance 2σ².
-	res.sigma = math.Sqrt((sa*sa + sb*sb) / 2 / 2)
+	res.sigma = 1.0483 * median(append(pairDiffs(a), pairDiffs(b)...)) / math.Sqrt2
 	res.mde = t * res.sigma * math.Sqrt(2*(1-1/math.Pi)) / math.Sqrt(float64(n))
 	return res, dropped, true
+}
+
+// pairDiffs returns |x_i - x_j| for every pair i < j of xs.
+func pairDiffs(xs []float64) []float64 {
+	var out []float64
+	for i := range xs {
+		for j := i + 1; j < len(xs); j++ {
+			out = append(out, math.Abs(xs[i]-xs[j]))
+		}
+	}
+	return out
+}
+
+// median returns the median of xs, len(xs) >= 1, without changing xs.
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func sortSlots(s []slotValue) {

@@ -144,8 +144,9 @@ func TestSimFalsePositivesUnderDrift(t *testing.T) {
 		if fp > bound {
 			t.Errorf("seed %d, threshold %g: false-positive rate %.3f > %.4f", seed, threshold, fp, bound)
 		}
-		// The noise floor is centred per pair series, so drift does not inflate it: E[s] ≈ 0.97σ at 8 d.f.
-		if n.noisePct < 0.9 || n.noisePct > 1.05 {
+		// The noise floor differences the pairs within each series, so drift does not inflate it; Shamos'
+		// estimator over 2×C(5,2) pair differences runs about 5% high at R = 5.
+		if n.noisePct < 0.9 || n.noisePct > 1.1 {
 			t.Errorf("seed %d: mean noise %.3f%%, want about 1%% despite the drift", seed, n.noisePct)
 		}
 	}

@@ -128,8 +128,9 @@ func TestPairedWorkedExample(t *testing.T) {
 	// b_r = 0.02, 0, 0.01 (so h1 is the faster). By hand: mean d = 0.2, s_d = 0.1, t(0.975, 2) = 4.3027,
 	// half-width 4.3027·0.1/√3 = 0.24842, so ratio e^0.2 = 1.22140 and interval [e^-0.04842, e^0.44842] =
 	// [0.95274, 1.56583]. The t statistic is 0.2/(0.1/√3) = 3.4641; with 2 degrees of freedom the two-sided p is
-	// 1 - t/√(2+t²) = 0.074180. Noise: var(a) = 0.0004, var(b) = 0.0001, σ² = (0.0004+0.0001)/4, σ = 0.011180
-	// (1.118%), and MDE = e^(4.3027·σ·√(2(1-1/π))/√3) - 1 = e^0.032429 - 1 = 3.2961%.
+	// 1 - t/√(2+t²) = 0.074180. Noise: the pair differences |a_r - a_s| are 0.04, 0.02, 0.02 and |b_r - b_s| are
+	// 0.02, 0.01, 0.01; their median is 0.02, so σ = 1.0483·0.02/√2 = 0.014825 (1.4825%), and
+	// MDE = e^(4.3027·σ·√(2(1-1/π))/√3) - 1 = e^0.043002 - 1 = 4.3940%.
 	ds := []float64{0.1, 0.2, 0.3}
 	as := []float64{0.04, 0, 0.02}
 	bs := []float64{0.02, 0, 0.01}
@@ -147,8 +148,8 @@ func TestPairedWorkedExample(t *testing.T) {
 	if diff := cmp.Diff(want, c.Paired, cmpopts.EquateApprox(1e-9, 0)); diff != "" {
 		t.Errorf("paired (-want +got):\n%s", diff)
 	}
-	if !near(c.NoisePct, 1.1180339887498949, 1e-9) || !near(c.MDEPct, 3.2961, 1e-4) {
-		t.Errorf("noise %v%%, MDE %v%%, want 1.1180%%, 3.2961%%", c.NoisePct, c.MDEPct)
+	if !near(c.NoisePct, 1.4825, 1e-4) || !near(c.MDEPct, 4.3940, 1e-4) {
+		t.Errorf("noise %v%%, MDE %v%%, want 1.4825%%, 4.3940%%", c.NoisePct, c.MDEPct)
 	}
 	if c.PHolm != c.Paired.P {
 		t.Errorf("PHolm = %v with one benchmark, want the raw %v", c.PHolm, c.Paired.P)
