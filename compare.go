@@ -366,8 +366,9 @@ func (p *pipeline) benchmarks(ctx context.Context) error {
 	p.res.Method.TimedPhase = time.Since(start).Round(time.Millisecond)
 	if run != nil {
 		var headTops []string
-		if err == nil && hasHeadNoResult(run.Failures) {
-			// Which of base's benchmarks head still has: a benchmark head lacks is removed, not broken.
+		if err == nil {
+			// Which benchmarks head has: one of base's that head lacks is removed, not broken, and one that only
+			// head has cannot be compared (leaves are discovered on base) but deserves a mention.
 			lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
 			headTops, err = bench.List(lctx, bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir}, nil)
 			cancel()
@@ -381,19 +382,38 @@ func (p *pipeline) benchmarks(ctx context.Context) error {
 			} else if headTops == nil {
 				headTops = []string{}
 			}
+			if headTops != nil {
+				p.noteNewOnHead(ctx, headTops)
+			}
 		}
 		p.applyRun(run, headTops)
 	}
 	return err
 }
 
-func hasHeadNoResult(fs []bench.Failure) bool {
-	for _, f := range fs {
-		if f.Side == bench.Head && f.Kind == "no-result" {
-			return true
+// noteNewOnHead notes the top-level benchmarks that only head has: the schedule comes from base's benchmarks,
+// so they were not run.
+func (p *pipeline) noteNewOnHead(ctx context.Context, headTops []string) {
+	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+	baseTops, err := bench.List(lctx, bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir}, nil)
+	cancel()
+	if err != nil {
+		return
+	}
+	onBase := map[string]bool{}
+	for _, t := range baseTops {
+		onBase[t] = true
+	}
+	var added []string
+	for _, t := range headTops {
+		if !onBase[t] {
+			added = append(added, "Benchmark"+t)
 		}
 	}
-	return false
+	if len(added) > 0 {
+		p.res.Notes = append(p.res.Notes, fmt.Sprintf("new on head, so not compared (base has nothing to compare with): %s",
+			strings.Join(added, ", ")))
+	}
 }
 
 // applyRun turns what RunABBA gathered into the Result's benchmarks, failures and notes. headTops are the

@@ -164,7 +164,7 @@ func (c *Config) Validate() error {
 			return bad("thresholds", pat, "a regular expression over benchmark names ("+err.Error()+")")
 		}
 		if v := c.Thresholds[pat]; !(v > 0 && v < 1000) {
-			return bad("thresholds", pat+": "+fmtFloat(v), "a percentage above 0, such as 10")
+			return bad("thresholds", pat+": "+fmtFloat(v), "a percentage above 0 and below 1000, such as 10")
 		}
 	}
 	if c.MaxSizeGrowth < 0 {
@@ -205,17 +205,17 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // fileConfig is the on-disk form of .perfgate.yml. Every field is a pointer so that an absent key keeps the
-// default, and durations are strings so that a bad one gets our own message.
+// default; durations are fileDurations so that a bad one is reported, like any value, at its line.
 type fileConfig struct {
 	Package          *string            `yaml:"package"`
 	Bench            *string            `yaml:"bench"`
 	Rounds           *int               `yaml:"rounds"`
-	BenchTime        *string            `yaml:"benchtime"`
+	BenchTime        *fileDuration      `yaml:"benchtime"`
 	CPU              *int               `yaml:"cpu"`
 	NoPin            *bool              `yaml:"no-pin"`
 	Threshold        *float64           `yaml:"threshold"`
 	Alpha            *float64           `yaml:"alpha"`
-	Timeout          *string            `yaml:"timeout"`
+	Timeout          *fileDuration      `yaml:"timeout"`
 	Tags             []string           `yaml:"tags"`
 	Differential     *bool              `yaml:"differential"`
 	Constructors     []string           `yaml:"constructors"`
@@ -284,20 +284,28 @@ func (c *Config) LoadFile(name string, data []byte) error {
 	if f.Thresholds != nil {
 		c.Thresholds = f.Thresholds
 	}
-	for _, d := range []struct {
-		key string
-		src *string
-		dst *time.Duration
-	}{{"benchtime", f.BenchTime, &c.BenchTime}, {"timeout", f.Timeout, &c.Timeout}} {
-		if d.src == nil {
-			continue
-		}
-		v, err := time.ParseDuration(*d.src)
-		if err != nil {
-			return &ConfigError{Source: name, Key: d.key, Value: *d.src, Want: "a duration such as 100ms or 2m"}
-		}
-		*d.dst = v
+	if f.BenchTime != nil {
+		c.BenchTime = time.Duration(*f.BenchTime)
 	}
+	if f.Timeout != nil {
+		c.Timeout = time.Duration(*f.Timeout)
+	}
+	return nil
+}
+
+// fileDuration is a duration in the file, written as time.ParseDuration reads it: "100ms", "2m".
+type fileDuration time.Duration
+
+func (d *fileDuration) UnmarshalYAML(n *yaml.Node) error {
+	var s string
+	if err := n.Decode(&s); err != nil {
+		return err
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = fileDuration(v)
 	return nil
 }
 
@@ -353,7 +361,9 @@ func decodeFileConfig(name string, data []byte) (*fileConfig, error) {
 		}
 		seen[k.Value] = true
 		field := fv.Field(idx)
-		if err := v.Decode(field.Addr().Interface()); err != nil {
+		// yaml.v3 truncates a number such as 2.5 into an integer field; a whole number is wanted.
+		truncated := v.Kind == yaml.ScalarNode && v.ShortTag() == "!!float" && isWhole(field.Type())
+		if err := v.Decode(field.Addr().Interface()); err != nil || truncated {
 			value := v.Value
 			if v.Kind != yaml.ScalarNode {
 				value = ""
@@ -364,10 +374,25 @@ func decodeFileConfig(name string, data []byte) (*fileConfig, error) {
 	return &f, nil
 }
 
+// isWhole reports whether a fileConfig field holds a whole number.
+func isWhole(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Uint64:
+		return t != reflect.TypeFor[fileDuration]()
+	}
+	return false
+}
+
 // wantFor describes the accepted form of a fileConfig field's type.
 func wantFor(t reflect.Type) string {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t == reflect.TypeFor[fileDuration]() {
+		return "a duration such as 100ms or 2m"
 	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int64, reflect.Uint64:
@@ -377,7 +402,7 @@ func wantFor(t reflect.Type) string {
 	case reflect.Bool:
 		return "true or false"
 	case reflect.String:
-		return "a string (durations such as 100ms or 2m)"
+		return "a string"
 	case reflect.Slice:
 		return "a list of strings, such as [a, b]"
 	case reflect.Map:

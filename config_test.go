@@ -1,0 +1,326 @@
+package perfgate
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDefaultConfigValidates(t *testing.T) {
+	c := DefaultConfig()
+	if err := c.Validate(); err != nil {
+		t.Fatalf("DefaultConfig().Validate() = %v, want nil", err)
+	}
+}
+
+// TestValidate changes one value of the defaults at a time: each invalid value must come back as a *ConfigError
+// naming its key, the value and the accepted form; each valid boundary must pass.
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*Config)
+		key    string // "" when the configuration is valid
+		value  string
+		want   string // a part of ConfigError.Want: the accepted form
+	}{
+		{"package empty", func(c *Config) { c.Package = " " }, "package", " ", "package path"},
+		{"bench bad regexp", func(c *Config) { c.Bench = "Encrypt(" }, "bench", "Encrypt(", "regular expression (error parsing regexp"},
+		{"bench empty matches all", func(c *Config) { c.Bench = "" }, "", "", ""},
+		{"rounds 1", func(c *Config) { c.Rounds = 1 }, "rounds", "1", "from 2 to 100"},
+		{"rounds 2", func(c *Config) { c.Rounds = 2 }, "", "", ""},
+		{"rounds 100", func(c *Config) { c.Rounds = 100 }, "", "", ""},
+		{"rounds 101", func(c *Config) { c.Rounds = 101 }, "rounds", "101", "from 2 to 100"},
+		{"benchtime 0", func(c *Config) { c.BenchTime = 0 }, "benchtime", "0s", "from 1ms to 1m"},
+		{"benchtime 1ms", func(c *Config) { c.BenchTime = time.Millisecond }, "", "", ""},
+		{"benchtime over a minute", func(c *Config) { c.BenchTime = 61 * time.Second }, "benchtime", "1m1s", "from 1ms to 1m"},
+		{"cpu -1", func(c *Config) { c.CPU = -1 }, "", "", ""},
+		{"cpu 0", func(c *Config) { c.CPU = 0 }, "", "", ""},
+		{"cpu -2", func(c *Config) { c.CPU = -2 }, "cpu", "-2", "-1 for the last CPU"},
+		{"threshold 0", func(c *Config) { c.Threshold = 0 }, "threshold", "0", "above 0 and below 100"},
+		{"threshold 100", func(c *Config) { c.Threshold = 100 }, "threshold", "100", "above 0 and below 100"},
+		{"threshold NaN", func(c *Config) { c.Threshold = math.NaN() }, "threshold", "NaN", "above 0 and below 100"},
+		{"threshold 0.5", func(c *Config) { c.Threshold = 0.5 }, "", "", ""},
+		{"alpha 0", func(c *Config) { c.Alpha = 0 }, "alpha", "0", "above 0 and at most 0.5"},
+		{"alpha 0.5", func(c *Config) { c.Alpha = 0.5 }, "", "", ""},
+		{"alpha 0.6", func(c *Config) { c.Alpha = 0.6 }, "alpha", "0.6", "above 0 and at most 0.5"},
+		{"alpha NaN", func(c *Config) { c.Alpha = math.NaN() }, "alpha", "NaN", "above 0 and at most 0.5"},
+		{"timeout 0", func(c *Config) { c.Timeout = 0 }, "timeout", "0s", "at least 1s"},
+		{"timeout 1s", func(c *Config) { c.Timeout = time.Second }, "", "", ""},
+		{"keys 0", func(c *Config) { c.Keys = 0 }, "keys", "0", "from 1 to 65536"},
+		{"keys 65537", func(c *Config) { c.Keys = 65537 }, "keys", "65537", "from 1 to 65536"},
+		{"blocks 1024", func(c *Config) { c.Blocks = 1024 }, "", "", ""},
+		{"blocks 2000", func(c *Config) { c.Blocks = 2000 }, "blocks", "2000", "from 1 to 1024"},
+		{"blocks 0", func(c *Config) { c.Blocks = 0 }, "blocks", "0", "from 1 to 1024"},
+		{"constructors lower", func(c *Config) { c.Constructors = []string{"NewCipher", "lower"} }, "constructors", "lower", "exported Go function names"},
+		{"constructors dotted", func(c *Config) { c.Constructors = []string{"des.NewCipher"} }, "constructors", "des.NewCipher", "exported Go function names"},
+		{"constructors empty name", func(c *Config) { c.Constructors = []string{""} }, "constructors", "", "exported Go function names"},
+		{"constructors valid", func(c *Config) { c.Constructors = []string{"NewCipher", "NewTripleDES_3"} }, "", "", ""},
+		{"thresholds bad regexp", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt/[": 10} }, "thresholds", "Encrypt/[", "regular expression over benchmark names"},
+		{"thresholds 0%", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": 0} }, "thresholds", "Encrypt: 0", "a percentage above 0"},
+		{"thresholds NaN", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": math.NaN()} }, "thresholds", "Encrypt: NaN", "a percentage above 0"},
+		{"thresholds 1000%", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": 1000} }, "thresholds", "Encrypt: 1000", "below 1000"},
+		{"thresholds valid", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt/.*": 10, "KeySetup": 150} }, "", "", ""},
+		{"max-size-growth -1", func(c *Config) { c.MaxSizeGrowth = -1 }, "max-size-growth", "-1", "a number of bytes, 0 for no limit"},
+		{"max-size-growth 0", func(c *Config) { c.MaxSizeGrowth = 0 }, "", "", ""},
+		{"tags with a comma", func(c *Config) { c.Tags = []string{"purego,foo"} }, "tags", "purego,foo", "without spaces or commas"},
+		{"tags with a space", func(c *Config) { c.Tags = []string{"purego foo"} }, "tags", "purego foo", "without spaces or commas"},
+		{"tags empty tag", func(c *Config) { c.Tags = []string{""} }, "tags", "", "without spaces or commas"},
+		{"tags valid", func(c *Config) { c.Tags = []string{"purego", "netgo"} }, "", "", ""},
+		{"output empty", func(c *Config) { c.Out = "" }, "output", "", "a directory path"},
+		{"output blank", func(c *Config) { c.Out = "  " }, "output", "  ", "a directory path"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := DefaultConfig()
+			tt.change(&c)
+			err := c.Validate()
+			if tt.key == "" {
+				if err != nil {
+					t.Fatalf("Validate() = %v, want nil", err)
+				}
+				return
+			}
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("Validate() = %v (%T), want a *ConfigError for %s", err, err, tt.key)
+			}
+			if ce.Key != tt.key || ce.Value != tt.value || !strings.Contains(ce.Want, tt.want) {
+				t.Errorf("Validate() = %#v\nwant Key %q, Value %q, Want containing %q", ce, tt.key, tt.value, tt.want)
+			}
+			if msg := err.Error(); !strings.Contains(msg, tt.key) || !strings.Contains(msg, tt.want) {
+				t.Errorf("Error() = %q: does not name the key %q and the form %q", msg, tt.key, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigErrorMessage(t *testing.T) {
+	tests := []struct {
+		err  ConfigError
+		want string
+	}{
+		{ConfigError{Source: "flag", Key: "rounds", Value: "1", Want: "a whole number from 2 to 100"},
+			`-rounds: invalid value "1": want a whole number from 2 to 100`},
+		{ConfigError{Source: ".perfgate.yml:3", Key: "round", Want: `a known key (did you mean "rounds"?)`},
+			`.perfgate.yml:3: round: want a known key (did you mean "rounds"?)`},
+		{ConfigError{Source: ".perfgate.yml", Want: "valid YAML"}, `.perfgate.yml: want valid YAML`},
+		{ConfigError{Key: "alpha", Value: "0.6", Want: "at most 0.5"}, `alpha: invalid value "0.6": want at most 0.5`},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// fullYAML sets every key the file knows, each to a value other than its default.
+const fullYAML = `# every key
+package: ./cipher/des
+bench: Encrypt/.*
+rounds: 7
+benchtime: 30ms
+cpu: 0
+no-pin: true
+threshold: 3.5
+alpha: 0.01
+timeout: 90s
+tags: [purego, netgo]
+differential: false
+constructors:
+  - NewCipher
+  - NewTripleDESCipher
+keys: 16
+blocks: 4
+seed: 0x2a
+thresholds:
+  "KeySetup": 50
+  "Encrypt/3des.*": 7.5
+max-size-growth: 4096
+acknowledge-label: slow-ok
+output: out/results
+`
+
+func TestLoadFileSetsEveryKey(t *testing.T) {
+	got := DefaultConfig()
+	if err := got.LoadFile(".perfgate.yml", []byte(fullYAML)); err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultConfig()
+	want.Package, want.Bench, want.Rounds, want.BenchTime = "./cipher/des", "Encrypt/.*", 7, 30*time.Millisecond
+	want.CPU, want.NoPin, want.Threshold, want.Alpha, want.Timeout = 0, true, 3.5, 0.01, 90*time.Second
+	want.Tags, want.Differential = []string{"purego", "netgo"}, false
+	want.Constructors = []string{"NewCipher", "NewTripleDESCipher"}
+	want.Keys, want.Blocks, want.Seed = 16, 4, 42
+	want.Thresholds = map[string]float64{"KeySetup": 50, "Encrypt/3des.*": 7.5}
+	want.MaxSizeGrowth, want.AcknowledgeLabel, want.Out = 4096, "slow-ok", "out/results"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LoadFile (-want +got):\n%s", diff)
+	}
+	if err := got.Validate(); err != nil {
+		t.Errorf("Validate after LoadFile: %v", err)
+	}
+
+	// A key added to fileConfig must be added to fullYAML too, or this test would not cover it.
+	for _, key := range fileKeys() {
+		if !strings.Contains(fullYAML, "\n"+key+":") {
+			t.Errorf("key %q is not in fullYAML", key)
+		}
+	}
+}
+
+// fileKeys returns the keys of .perfgate.yml, read from fileConfig's tags.
+func fileKeys() []string {
+	var keys []string
+	typ := reflect.TypeFor[fileConfig]()
+	for i := 0; i < typ.NumField(); i++ {
+		keys = append(keys, typ.Field(i).Tag.Get("yaml"))
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func TestLoadFileKeepsDefaults(t *testing.T) {
+	for _, src := range []string{"", "\n\n", "# only a comment\n", "---\n"} {
+		got := DefaultConfig()
+		if err := got.LoadFile(".perfgate.yml", []byte(src)); err != nil {
+			t.Errorf("LoadFile(%q) = %v, want nil", src, err)
+			continue
+		}
+		if diff := cmp.Diff(DefaultConfig(), got); diff != "" {
+			t.Errorf("LoadFile(%q) changed the defaults (-want +got):\n%s", src, diff)
+		}
+	}
+	// Keys that are absent keep their values; present ones replace them.
+	got := DefaultConfig()
+	if err := got.LoadFile(".perfgate.yml", []byte("rounds: 9\n")); err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultConfig()
+	want.Rounds = 9
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LoadFile(rounds: 9) (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadFileErrors(t *testing.T) {
+	tests := []struct {
+		name, src string
+		source    string // ConfigError.Source: the file and the line
+		key       string
+		value     string
+		want      string // a part of ConfigError.Want
+	}{
+		{"unknown key, near one", "rounds: 5\nround: 3\n", "p.yml:2", "round", "", `did you mean "rounds"?`},
+		{"unknown key, near none", "colour: blue\n", "p.yml:1", "colour", "", "a known key: acknowledge-label, alpha, bench"},
+		{"duplicate key", "rounds: 5\nalpha: 0.1\nrounds: 6\n", "p.yml:3", "rounds", "", "each key once"},
+		{"int as word", "rounds: two\n", "p.yml:1", "rounds", "two", "a whole number"},
+		{"int with fraction", "# the rounds\nrounds: 2.5\n", "p.yml:2", "rounds", "2.5", "a whole number"},
+		{"int64 with fraction", "max-size-growth: 1.5\n", "p.yml:1", "max-size-growth", "1.5", "a whole number"},
+		{"uint negative", "seed: -1\n", "p.yml:1", "seed", "-1", "a whole number"},
+		{"float as word", "threshold: two\n", "p.yml:1", "threshold", "two", "a number"},
+		{"bool as word", "no-pin: maybe\n", "p.yml:1", "no-pin", "maybe", "true or false"},
+		{"list as scalar", "tags: purego\n", "p.yml:1", "tags", "purego", "a list of strings"},
+		{"list as mapping", "constructors:\n  a: b\n", "p.yml:2", "constructors", "", "a list of strings"},
+		{"map as list", "thresholds: [Encrypt]\n", "p.yml:1", "thresholds", "", "a mapping of benchmark-name regular expressions"},
+		{"map value as word", "thresholds:\n  Encrypt: ten\n", "p.yml:2", "thresholds", "", "a mapping of benchmark-name regular expressions"},
+		{"string as list", "package: [a]\n", "p.yml:1", "package", "", "a string"},
+		{"bad duration", "rounds: 5\nbenchtime: 100\n", "p.yml:2", "benchtime", "100", "a duration such as 100ms or 2m"},
+		{"bad duration word", "\n\ntimeout: soon\n", "p.yml:3", "timeout", "soon", "a duration such as 100ms or 2m"},
+		{"not a mapping", "- rounds\n", "p.yml:1", "", "", "a mapping of keys to values"},
+		{"not YAML", "rounds: [5\n", "p.yml", "", "", "valid YAML"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := DefaultConfig()
+			err := c.LoadFile("p.yml", []byte(tt.src))
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("LoadFile(%q) = %v (%T), want a *ConfigError", tt.src, err, err)
+			}
+			if ce.Source != tt.source || ce.Key != tt.key || ce.Value != tt.value || !strings.Contains(ce.Want, tt.want) {
+				t.Errorf("LoadFile(%q) = %#v\nwant Source %q, Key %q, Value %q, Want containing %q",
+					tt.src, ce, tt.source, tt.key, tt.value, tt.want)
+			}
+			if diff := cmp.Diff(DefaultConfig(), c); diff != "" {
+				t.Errorf("a failed LoadFile changed the configuration (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLoadConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	c := DefaultConfig()
+	if err := c.LoadConfigFile(filepath.Join(dir, ConfigFile)); err != nil {
+		t.Errorf("a missing file: %v, want nil", err)
+	}
+	if diff := cmp.Diff(DefaultConfig(), c); diff != "" {
+		t.Errorf("a missing file changed the configuration (-want +got):\n%s", diff)
+	}
+
+	path := filepath.Join(dir, ConfigFile)
+	if err := os.WriteFile(path, []byte("alpha: 0.1\nblocks: 3\nroundz: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := c.LoadConfigFile(path)
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Source != path+":3" || ce.Key != "roundz" {
+		t.Fatalf("LoadConfigFile = %#v, want a *ConfigError at %s:3 naming roundz", err, path)
+	}
+	if want := path + `:3: roundz: want a known key (did you mean "rounds"?)`; err.Error() != want {
+		t.Errorf("Error() = %q, want %q", err.Error(), want)
+	}
+
+	if err := os.WriteFile(path, []byte("alpha: 0.1\nblocks: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.LoadConfigFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if c.Alpha != 0.1 || c.Blocks != 3 {
+		t.Errorf("after LoadConfigFile: alpha %v blocks %d, want 0.1 and 3", c.Alpha, c.Blocks)
+	}
+
+	// A directory is neither missing nor readable.
+	if err := c.LoadConfigFile(dir); err == nil {
+		t.Error("LoadConfigFile(a directory) = nil, want an error")
+	}
+}
+
+func TestClosest(t *testing.T) {
+	keys := fileKeys()
+	if len(keys) != 19 {
+		t.Fatalf("fileKeys() = %v: want the 19 keys of fileConfig", keys)
+	}
+	tests := []struct{ in, want string }{
+		{"round", "rounds"},
+		{"bench-time", "benchtime"},
+		{"treshold", "threshold"},
+		{"max_size_growth", "max-size-growth"},
+		{"acknowledge", ""}, // six edits away: not a likely typo
+		{"colour", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := closest(tt.in, keys); got != tt.want {
+			t.Errorf("closest(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	// Known edit distances (Levenshtein): kitten → sitting is 3, the textbook example.
+	for _, tt := range []struct {
+		a, b string
+		d    int
+	}{{"kitten", "sitting", 3}, {"", "abc", 3}, {"abc", "abc", 0}, {"flaw", "lawn", 2}} {
+		if got := editDistance(tt.a, tt.b); got != tt.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.d)
+		}
+	}
+}

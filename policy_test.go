@@ -1,0 +1,250 @@
+package perfgate
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// secOp is a sec/op benchmark of class class whose paired estimate is head/base = ratio.
+func secOp(name, class string, ratio float64) Benchmark {
+	return Benchmark{Name: name, Unit: GatedUnit, Class: class, DeltaPct: (ratio - 1) * 100,
+		Paired: &Paired{Ratio: ratio, Lo: ratio - 0.01, Hi: ratio + 0.01}}
+}
+
+// passing is a Result in which everything passed: two unchanged benchmarks, tests passed on both sides, the
+// differential check identical and the package 10 bytes larger.
+func passing() *Result {
+	return &Result{
+		Schema: Schema,
+		Benchmarks: []Benchmark{
+			secOp("Encrypt/des", ClassUnchanged, 1.001),
+			{Name: "Encrypt/des", Unit: "B/s", Class: ClassUnchanged, DeltaPct: -0.1},
+			secOp("Encrypt/3des", ClassFaster, 0.9),
+		},
+		Functional:   Functional{Base: TestRun{Ran: true, Passed: true}, Head: TestRun{Ran: true, Passed: true}},
+		Differential: Differential{Status: DiffIdentical, Ciphers: []DiffCipher{{Name: "NewCipher"}}},
+		Sizes: Sizes{Sections: []SectionSize{
+			{Name: ".text", Base: 1000, Head: 1030},
+			{Name: ".rodata", Base: 500, Head: 480},
+		}},
+	}
+}
+
+func TestDecide(t *testing.T) {
+	slower := func(r *Result) { r.Benchmarks[0] = secOp("Encrypt/des", ClassSlower, 1.08) }
+	tests := []struct {
+		name        string
+		config      func(*Config)
+		change      func(*Result)
+		buildFailed bool
+		runErr      error
+
+		status       string
+		exit         int
+		reasons      []string // each must be a part of some reason; nil: no reasons at all
+		acknowledged []string // each must be a part of some acknowledgement; nil: none
+		notes        []string // each must be a part of some note Decide added
+	}{
+		{name: "all pass", status: StatusPass, exit: ExitPass},
+		{name: "faster and inconclusive pass", change: func(r *Result) {
+			r.Benchmarks[0] = secOp("Encrypt/des", ClassInconclusive, 1.05)
+		}, status: StatusPass, exit: ExitPass},
+		{name: "one sec/op slower", change: slower,
+			status: StatusFail, exit: ExitFail, reasons: []string{"Encrypt/des is slower (+8.0%)"}},
+		{name: "slower by benchstat's delta without a paired estimate", change: func(r *Result) {
+			r.Benchmarks[0] = Benchmark{Name: "Encrypt/des", Unit: GatedUnit, Class: ClassSlower, DeltaPct: 12.5}
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"Encrypt/des is slower (+12.5%)"}},
+		{name: "slower in B/s only", change: func(r *Result) {
+			r.Benchmarks[1].Class, r.Benchmarks[1].DeltaPct = ClassSlower, -9
+		}, status: StatusPass, exit: ExitPass},
+		{name: "slower in B/op only", change: func(r *Result) {
+			r.Benchmarks = append(r.Benchmarks, Benchmark{Name: "Encrypt/des", Unit: "B/op", Class: ClassSlower, DeltaPct: 100})
+		}, status: StatusPass, exit: ExitPass},
+		{name: "slower with the label", config: func(c *Config) { c.Acknowledged, c.AcknowledgeLabel = true, "slow-ok" },
+			change: slower, status: StatusPass, exit: ExitPass,
+			acknowledged: []string{"Encrypt/des: acknowledged by label slow-ok"}},
+		{name: "slower within its threshold", config: func(c *Config) { c.Thresholds = map[string]float64{"^Encrypt/des$": 10} },
+			change: slower, status: StatusPass, exit: ExitPass,
+			acknowledged: []string{"Encrypt/des: +8.0% is within its threshold 10% (^Encrypt/des$)"}},
+		{name: "slower exactly at its threshold", config: func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": 8} },
+			change: func(r *Result) { r.Benchmarks[0] = secOp("Encrypt/des", ClassSlower, 1.0625) }, // 6.25% is exact in binary
+			status: StatusPass, exit: ExitPass, acknowledged: []string{"within its threshold 8%"}},
+		{name: "slower beyond its threshold", config: func(c *Config) { c.Thresholds = map[string]float64{"^Encrypt/des$": 5} },
+			change: slower, status: StatusFail, exit: ExitFail, reasons: []string{"Encrypt/des is slower (+8.0%)"}},
+		{name: "threshold of another benchmark", config: func(c *Config) { c.Thresholds = map[string]float64{"KeySetup": 50} },
+			change: slower, status: StatusFail, exit: ExitFail, reasons: []string{"Encrypt/des is slower"}},
+		{name: "threshold reads the paired estimate, not benchstat's delta",
+			config: func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": 10} },
+			change: func(r *Result) {
+				r.Benchmarks[0] = secOp("Encrypt/des", ClassSlower, 1.2)
+				r.Benchmarks[0].DeltaPct = 5
+			}, status: StatusFail, exit: ExitFail, reasons: []string{"Encrypt/des is slower (+20.0%)"}},
+		{name: "identical binaries and slower", change: func(r *Result) { slower(r); r.Method.BinariesSame = true },
+			status: StatusPass, exit: ExitPass, acknowledged: []string{"Encrypt/des: base and head test binaries are byte-identical"}},
+		{name: "differential mismatch", change: func(r *Result) {
+			r.Differential.Status = DiffMismatch
+			r.Differential.Ciphers = []DiffCipher{{Name: "NewCipher", Mismatches: 3}, {Name: "NewTripleDESCipher", Mismatches: 4}}
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"differential check: head computes different bytes (7 mismatches)"}},
+		{name: "differential mismatch with a reason", change: func(r *Result) {
+			r.Differential.Status, r.Differential.Reason = DiffMismatch, "head harness panicked"
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"differential check: head harness panicked"}},
+		{name: "differential not comparable", change: func(r *Result) {
+			r.Differential.Status, r.Differential.Reason = DiffNotComparable, "base harness panicked"
+		}, status: StatusPass, exit: ExitPass},
+		{name: "head tests fail", change: func(r *Result) { r.Functional.Head.Passed = false },
+			status: StatusFail, exit: ExitFail, reasons: []string{"head's tests fail"}},
+		{name: "head tests did not run", change: func(r *Result) { r.Functional.Head = TestRun{} },
+			status: StatusPass, exit: ExitPass},
+		{name: "base tests fail", change: func(r *Result) { r.Functional.Base.Passed = false },
+			status: StatusPass, exit: ExitPass},
+		{name: "head build failed", buildFailed: true,
+			status: StatusFail, exit: ExitFail, reasons: []string{"head does not build"}},
+		{name: "head panics", change: func(r *Result) {
+			r.Failures = []Failure{{Name: "Encrypt/des", Side: "head", Round: 2, Kind: "panic", Message: "index out of range"}}
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"benchmark Encrypt/des fails on head (panic)"}},
+		{name: "head hangs", change: func(r *Result) {
+			r.Failures = []Failure{{Name: "Encrypt/3des", Side: "head", Round: 1, Kind: "timeout"}}
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"benchmark Encrypt/3des fails on head (timeout)"}},
+		{name: "base fails only", change: func(r *Result) {
+			r.Failures = []Failure{{Name: "Encrypt/des", Side: "base", Round: 1, Kind: "panic"}}
+		}, status: StatusPass, exit: ExitPass},
+		{name: "no result on head", change: func(r *Result) {
+			r.Failures = []Failure{{Name: "Encrypt/des", Side: "head", Round: 1, Kind: "no-result"}}
+		}, status: StatusPass, exit: ExitPass, notes: []string{"benchmark Encrypt/des printed no result on head"}},
+		{name: "one benchmark removed", change: func(r *Result) {
+			r.Failures = []Failure{{Name: "Decrypt/des", Side: "head", Round: 1, Kind: FailureRemoved}}
+		}, status: StatusPass, exit: ExitPass},
+		{name: "every benchmark removed", change: func(r *Result) {
+			r.Benchmarks = nil
+			r.Failures = []Failure{
+				{Name: "Encrypt/des", Side: "head", Round: 1, Kind: FailureRemoved},
+				{Name: "Encrypt/des", Side: "head", Round: 2, Kind: FailureRemoved},
+				{Name: "Encrypt/3des", Side: "head", Round: 1, Kind: FailureRemoved},
+			}
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"head has none of base's benchmarks (2 removed or renamed)"}},
+		{name: "size growth over the limit", config: func(c *Config) { c.MaxSizeGrowth = 9 }, // grew 30 - 20 = 10
+			status: StatusFail, exit: ExitFail, reasons: []string{"grew by 10 bytes, more than max-size-growth 9"}},
+		{name: "size growth at the limit", config: func(c *Config) { c.MaxSizeGrowth = 10 },
+			status: StatusPass, exit: ExitPass},
+		{name: "size growth without a limit", change: func(r *Result) { r.Sizes.Sections[0].Head = 1 << 20 },
+			status: StatusPass, exit: ExitPass},
+		{name: "run error", runErr: errors.New("base does not build: exit status 1"),
+			status: StatusError, exit: ExitCannotRun, reasons: []string{"base does not build: exit status 1"}},
+		{name: "run error wins over a failure", change: slower, runErr: errors.New("git: object not found"),
+			status: StatusError, exit: ExitCannotRun, reasons: []string{"Encrypt/des is slower", "git: object not found"}},
+		{name: "incomplete", change: func(r *Result) { r.Incomplete = true },
+			status: StatusError, exit: ExitCannotRun, reasons: []string{"the comparison did not finish"}},
+		{name: "several reasons", buildFailed: true, change: func(r *Result) {
+			slower(r)
+			r.Functional.Head.Passed = false
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"head does not build", "head's tests fail", "Encrypt/des is slower"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := DefaultConfig()
+			if tt.config != nil {
+				tt.config(&c)
+			}
+			r := passing()
+			if tt.change != nil {
+				tt.change(r)
+			}
+			notesBefore := len(r.Notes)
+			c.Decide(r, tt.buildFailed, tt.runErr)
+			v := r.Verdict
+			if v.Status != tt.status || v.ExitCode != tt.exit {
+				t.Errorf("verdict %s, exit %d; want %s, exit %d (reasons %q)", v.Status, v.ExitCode, tt.status, tt.exit, v.Reasons)
+			}
+			if v.Reasons == nil {
+				t.Error("Reasons is nil: result.json would carry null, not []")
+			}
+			if len(tt.reasons) == 0 && len(v.Reasons) > 0 {
+				t.Errorf("reasons %q, want none", v.Reasons)
+			}
+			if len(v.Reasons) < len(tt.reasons) {
+				t.Errorf("%d reasons %q, want at least %d", len(v.Reasons), v.Reasons, len(tt.reasons))
+			}
+			for _, want := range tt.reasons {
+				if !containsPart(v.Reasons, want) {
+					t.Errorf("reasons %q: none contains %q", v.Reasons, want)
+				}
+			}
+			if len(tt.acknowledged) == 0 && len(v.Acknowledged) > 0 {
+				t.Errorf("acknowledged %q, want none", v.Acknowledged)
+			}
+			for _, want := range tt.acknowledged {
+				if !containsPart(v.Acknowledged, want) {
+					t.Errorf("acknowledged %q: none contains %q", v.Acknowledged, want)
+				}
+			}
+			added := r.Notes[notesBefore:]
+			if len(added) != len(tt.notes) {
+				t.Errorf("notes added %q, want %d", added, len(tt.notes))
+			}
+			for _, want := range tt.notes {
+				if !containsPart(added, want) {
+					t.Errorf("notes %q: none contains %q", added, want)
+				}
+			}
+		})
+	}
+}
+
+// TestDecideMarksAcknowledged checks that the benchmarks the verdict acknowledges are marked, and only those.
+func TestDecideMarksAcknowledged(t *testing.T) {
+	c := DefaultConfig()
+	c.Thresholds = map[string]float64{"^Encrypt/": 10}
+	r := passing()
+	r.Benchmarks = []Benchmark{
+		secOp("Decrypt/des", ClassSlower, 1.03),
+		secOp("Encrypt/3des", ClassSlower, 1.2),
+		secOp("Encrypt/des", ClassSlower, 1.05),
+		{Name: "Encrypt/des", Unit: "B/s", Class: ClassSlower, DeltaPct: -5},
+	}
+	c.Decide(r, false, nil)
+	got := map[string]bool{}
+	for _, b := range r.Benchmarks {
+		got[b.Name+" "+b.Unit] = b.Acknowledged
+	}
+	want := map[string]bool{
+		"Decrypt/des sec/op": false, "Encrypt/3des sec/op": false, "Encrypt/des sec/op": true, "Encrypt/des B/s": false,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Acknowledged per benchmark (-want +got):\n%s", diff)
+	}
+	wantReasons := []string{"Decrypt/des is slower (+3.0%)", "Encrypt/3des is slower (+20.0%)"}
+	if diff := cmp.Diff(wantReasons, r.Verdict.Reasons); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
+	}
+	if r.Verdict.Status != StatusFail {
+		t.Errorf("status %s, want fail", r.Verdict.Status)
+	}
+}
+
+func containsPart(list []string, part string) bool {
+	for _, s := range list {
+		if strings.Contains(s, part) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSortBenchmarks(t *testing.T) {
+	bs := []Benchmark{
+		{Name: "Encrypt", Unit: "allocs/op"}, {Name: "Encrypt", Unit: "B/s"}, {Name: "Decrypt", Unit: "B/op"},
+		{Name: "Encrypt", Unit: "sec/op"}, {Name: "Decrypt", Unit: "custom/op"}, {Name: "Decrypt", Unit: "sec/op"},
+	}
+	sortBenchmarks(bs)
+	var got []string
+	for _, b := range bs {
+		got = append(got, b.Name+" "+b.Unit)
+	}
+	want := []string{"Decrypt sec/op", "Decrypt B/op", "Decrypt custom/op", "Encrypt sec/op", "Encrypt B/s", "Encrypt allocs/op"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sortBenchmarks (-want +got):\n%s", diff)
+	}
+}
