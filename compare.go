@@ -367,38 +367,40 @@ func (p *pipeline) benchmarks(ctx context.Context) error {
 	if run != nil {
 		var headTops []string
 		if err == nil {
-			// Which benchmarks head has: one of base's that head lacks is removed, not broken, and one that only
-			// head has cannot be compared (leaves are discovered on base) but deserves a mention.
-			lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
-			headTops, err = bench.List(lctx, bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir}, nil)
-			cancel()
-			if err != nil {
-				if ctx.Err() != nil {
-					err = ctx.Err()
-				} else {
-					p.res.Notes = append(p.res.Notes, "head: "+err.Error())
-					headTops, err = nil, nil
-				}
-			} else if headTops == nil {
-				headTops = []string{}
-			}
-			if headTops != nil {
-				p.noteNewOnHead(ctx, headTops)
-			}
+			headTops, err = p.headBenchmarks(ctx)
 		}
 		p.applyRun(run, headTops)
 	}
 	return err
 }
 
-// noteNewOnHead notes the top-level benchmarks that only head has: the schedule comes from base's benchmarks,
-// so they were not run.
-func (p *pipeline) noteNewOnHead(ctx context.Context, headTops []string) {
-	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
-	baseTops, err := bench.List(lctx, bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir}, nil)
-	cancel()
+// headBenchmarks lists head's top-level benchmarks (nil when they cannot be listed) and notes those that only
+// head has: the schedule comes from base's benchmarks, so those were not run. A benchmark of base's that head
+// lacks is removed, not broken (applyRun). Only a cancelled context is an error.
+func (p *pipeline) headBenchmarks(ctx context.Context) ([]string, error) {
+	list := func(s *side) ([]string, error) {
+		lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+		defer cancel()
+		names, err := bench.List(lctx, bench.Binary{Path: s.bin, Dir: s.pkgDir}, nil)
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return names, err
+	}
+	headTops, err := list(&p.head)
 	if err != nil {
-		return
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		p.res.Notes = append(p.res.Notes, "head: "+err.Error())
+		return nil, nil
+	}
+	if headTops == nil {
+		headTops = []string{}
+	}
+	baseTops, err := list(&p.base)
+	if err != nil {
+		return headTops, nil
 	}
 	onBase := map[string]bool{}
 	for _, t := range baseTops {
@@ -414,6 +416,7 @@ func (p *pipeline) noteNewOnHead(ctx context.Context, headTops []string) {
 		p.res.Notes = append(p.res.Notes, fmt.Sprintf("new on head, so not compared (base has nothing to compare with): %s",
 			strings.Join(added, ", ")))
 	}
+	return headTops, nil
 }
 
 // applyRun turns what RunABBA gathered into the Result's benchmarks, failures and notes. headTops are the
