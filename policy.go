@@ -15,8 +15,9 @@ const FailureRemoved = "removed"
 
 // Decide sets r.Verdict from what r holds, following DESIGN.md's gate: a slower benchmark not acknowledged, a
 // differential mismatch, a head that failed to build or whose tests failed, a benchmark that crashed or hung on
-// head, or size growth beyond the configured limit fail the gate. buildErr and runErr are the errors that stopped
-// the pipeline early, if any: a head build failure fails the gate, anything else is an error (exit code 3).
+// head, or size growth beyond the configured limit fail the gate. headBuildFailed reports that head did not build,
+// which fails the gate; runErr is the error that stopped the pipeline early, if any, and makes the verdict an
+// error (exit code 3), as does r.Incomplete.
 func (c *Config) Decide(r *Result, headBuildFailed bool, runErr error) {
 	v := Verdict{Status: StatusPass, ExitCode: ExitPass, Reasons: []string{}}
 	fail := func(format string, args ...any) {

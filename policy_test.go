@@ -125,6 +125,14 @@ func TestDecide(t *testing.T) {
 				{Name: "Encrypt/3des", Side: "head", Round: 1, Kind: FailureRemoved},
 			}
 		}, status: StatusFail, exit: ExitFail, reasons: []string{"head has none of base's benchmarks (2 removed or renamed)"}},
+		{name: "removed, and the rows left compare nothing", change: func(r *Result) {
+			// A benchmark new on head has no base samples: failed, so nothing of base's was compared.
+			r.Benchmarks = []Benchmark{
+				{Name: "Seal", Unit: GatedUnit, Class: ClassFailed, Note: "no base samples"},
+				{Name: "Seal", Unit: "B/s", Class: ClassUnchanged},
+			}
+			r.Failures = []Failure{{Name: "Encrypt/des", Side: "head", Round: 1, Kind: FailureRemoved}}
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"head has none of base's benchmarks (1 removed or renamed)"}},
 		{name: "size growth over the limit", config: func(c *Config) { c.MaxSizeGrowth = 9 }, // grew 30 - 20 = 10
 			status: StatusFail, exit: ExitFail, reasons: []string{"grew by 10 bytes, more than max-size-growth 9"}},
 		{name: "size growth at the limit", config: func(c *Config) { c.MaxSizeGrowth = 10 },
