@@ -2,7 +2,6 @@ package perfgate
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -430,6 +429,9 @@ func (p *pipeline) applyRun(run *bench.Run, headTops []string) {
 		p.res.Notes = append(p.res.Notes, "benchmarks ran unpinned: "+run.Pinning.Reason)
 	}
 	p.res.Env.PinnedCPU, p.res.Env.Pinned = cpu, cpu >= 0
+	for _, w := range run.Warnings {
+		p.res.Notes = append(p.res.Notes, "benchmarks: "+w)
+	}
 	onHead := map[string]bool{}
 	for _, t := range headTops {
 		onHead[t] = true
@@ -478,52 +480,6 @@ func (p *pipeline) applyRun(run *bench.Run, headTops []string) {
 		}
 	}
 	p.res.Method.NoiseFloor, p.res.Method.MedianMDE = median(noise), median(mde)
-}
-
-// writeResults writes result.json, env.json and what the phases left to write.
-func (p *pipeline) writeResults() error {
-	env := CollectEnv(context.Background(), p.res.Env.PinnedCPU)
-	if !p.res.Env.Pinned {
-		env.PinnedCPU, env.Pinned = -1, false
-	}
-	p.res.Env = env
-	if err := os.MkdirAll(p.cfg.Out, 0o755); err != nil {
-		return err
-	}
-	if err := writeJSON(filepath.Join(p.cfg.Out, "env.json"), env); err != nil {
-		return err
-	}
-	return writeJSON(filepath.Join(p.cfg.Out, "result.json"), p.res)
-}
-
-func (p *pipeline) writeFile(name string, data []byte) {
-	if err := os.WriteFile(filepath.Join(p.cfg.Out, name), data, 0o644); err != nil {
-		p.logf("warning: %v", err)
-	}
-}
-
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
-}
-
-// ReadResult reads a result.json written by Compare.
-func ReadResult(dir string) (*Result, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "result.json"))
-	if err != nil {
-		return nil, err
-	}
-	var r Result
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "result.json"), err)
-	}
-	if r.Schema != Schema {
-		return nil, fmt.Errorf("%s: schema %d, this perfgate reads schema %d", filepath.Join(dir, "result.json"), r.Schema, Schema)
-	}
-	return &r, nil
 }
 
 func median(xs []float64) float64 {
