@@ -239,6 +239,9 @@ func (p *pipeline) buildConfig(s *side) bench.BuildConfig {
 // inspect finds the gated package in both trees: its import path (for the size measurement) and its directory
 // (the working directory of its test binary). A package without tests cannot be compared.
 func (p *pipeline) inspect(ctx context.Context) error {
+	if err := p.packageExists(); err != nil {
+		return err
+	}
 	for _, s := range []*side{&p.base, &p.head} {
 		info, err := bench.Inspect(ctx, p.buildConfig(s))
 		if err != nil {
@@ -257,6 +260,21 @@ func (p *pipeline) inspect(ctx context.Context) error {
 	}
 	p.res.ImportPath = p.importPath
 	return nil
+}
+
+// packageExists checks that a relative package directory exists on at least one side. On neither side it is
+// almost surely a typo in -pkg: a configuration error, not a failed comparison.
+func (p *pipeline) packageExists() error {
+	if !strings.HasPrefix(p.cfg.Package, ".") {
+		return nil // an import path: go list decides
+	}
+	for _, s := range []*side{&p.base, &p.head} {
+		if st, err := os.Stat(s.pkgDir); err == nil && st.IsDir() {
+			return nil
+		}
+	}
+	return &ConfigError{Key: "package", Value: p.cfg.Package,
+		Want: "a package directory relative to the module root that exists in base or head, such as ./cipher/des"}
 }
 
 // functional runs the package's own tests (-test.short) from each side's test binary.

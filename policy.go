@@ -1,6 +1,7 @@
 package perfgate
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -92,6 +93,10 @@ func (c *Config) Decide(r *Result, headBuildFailed bool, runErr error) {
 	}
 	if runErr != nil || r.Incomplete {
 		v.Status, v.ExitCode = StatusError, ExitCannotRun
+		var ce *ConfigError
+		if errors.As(runErr, &ce) {
+			v.ExitCode = ExitUsage
+		}
 		if runErr != nil {
 			v.Reasons = append(v.Reasons, runErr.Error())
 		} else {

@@ -256,3 +256,14 @@ func TestSortBenchmarks(t *testing.T) {
 		t.Errorf("sortBenchmarks (-want +got):\n%s", diff)
 	}
 }
+
+// TestDecideConfigErrorIsUsage: a configuration problem found while running (a -pkg that exists on neither side)
+// exits 2 like any other usage error, not 3.
+func TestDecideConfigErrorIsUsage(t *testing.T) {
+	cfg := DefaultConfig()
+	r := &Result{}
+	cfg.Decide(r, false, &ConfigError{Key: "package", Value: "./nope", Want: "a package"})
+	if r.Verdict.Status != StatusError || r.Verdict.ExitCode != ExitUsage {
+		t.Errorf("verdict %q exit %d, want error exit %d", r.Verdict.Status, r.Verdict.ExitCode, ExitUsage)
+	}
+}

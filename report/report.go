@@ -110,10 +110,9 @@ func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
 	if m.BinariesSame {
 		run += "; base and head test binaries are identical"
 	}
-	return [][2]string{
-		{"Method", method},
-		{"Noise floor", noise},
-		{"Environment", strings.Join(env, " · ")},
-		{"Run", run},
+	lines := [][2]string{{"Method", method}}
+	if len(r.Benchmarks) > 0 {
+		lines = append(lines, [2]string{"Noise floor", noise})
 	}
+	return append(lines, [2]string{"Environment", strings.Join(env, " · ")}, [2]string{"Run", run})
 }
