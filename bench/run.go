@@ -262,6 +262,7 @@ type child struct {
 	stdout, stderr []byte
 	err            error // nil when the child exited 0, else a *proc.Error
 	timedOut       bool  // killed by the inactivity timeout
+	flooded        bool  // killed for printing more than proc.MaxOutput bytes
 	peakRSS        int64 // bytes
 }
 
@@ -272,7 +273,7 @@ func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, ar
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := proc.Command(cctx, bin.Dir, r.cfg.Env, append([]string{bin.Path}, args...)...)
-	w := &watched{last: time.Now()}
+	w := &watched{last: time.Now(), kill: cancel}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &watchedWriter{w, &stdout}
 	cmd.Stderr = &watchedWriter{w, &stderr}
@@ -308,7 +309,7 @@ func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, ar
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(),
+	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(), flooded: w.flooded,
 		peakRSS: sched.PeakRSS(cmd.ProcessState)}
 	if werr != nil {
 		c.err = proc.NewError(cmd, werr, c.stderr)
@@ -338,6 +339,8 @@ func (c *child) failure(timeout time.Duration) (kind, msg string) {
 	switch {
 	case c.timedOut:
 		return "timeout", fmt.Sprintf("killed after printing nothing for %s", timeout) + lastLines(c.stdout, c.stderr)
+	case c.flooded:
+		return "exit", fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) + lastLines(c.stdout, c.stderr)
 	case panicMessage(c.stderr) != "":
 		return "panic", panicMessage(c.stderr)
 	case panicMessage(c.stdout) != "":
@@ -398,8 +401,11 @@ func lastLines(stdout, stderr []byte) string {
 
 // watched records when a child last wrote to its standard output or error.
 type watched struct {
-	mu   sync.Mutex
-	last time.Time
+	mu      sync.Mutex
+	last    time.Time
+	size    int    // bytes written to both buffers
+	flooded bool   // more than proc.MaxOutput arrived: the child was killed
+	kill    func() // kills the child
 }
 
 func (w *watched) idle() time.Duration {
@@ -417,5 +423,14 @@ func (ww *watchedWriter) Write(p []byte) (int, error) {
 	ww.w.mu.Lock()
 	defer ww.w.mu.Unlock()
 	ww.w.last = time.Now()
+	if ww.w.flooded {
+		return len(p), nil
+	}
+	if ww.w.size += len(p); ww.w.size > proc.MaxOutput {
+		// Code under test printing without end must not exhaust memory, nor keep the inactivity timeout at bay.
+		ww.w.flooded = true
+		ww.w.kill()
+		return len(p), nil
+	}
 	return ww.buf.Write(p)
 }

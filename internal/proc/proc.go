@@ -106,18 +106,60 @@ func mergeEnv(base, extra []string) []string {
 	return append(out, extra...)
 }
 
+// MaxOutput bounds what Run keeps of a child's standard output and of its standard error: code from a pull
+// request could otherwise print until memory runs out. perfgate's own children print a few megabytes at most.
+const MaxOutput = 256 << 20
+
+// ErrOutputLimit is wrapped by Run's error when a child printed more than its limit and was killed.
+var ErrOutputLimit = errors.New("output limit exceeded")
+
 // Run runs cmd, which must not have Stdout or Stderr set, and returns its standard output. Standard error is
 // returned too, whole, so callers can keep it in a log. A failure is an *Error.
 func Run(cmd *exec.Cmd) (stdout, stderr []byte, err error) {
-	var out, errb bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &errb
+	return RunLimit(cmd, MaxOutput)
+}
+
+// RunLimit is Run with a limit of max bytes on each of standard output and standard error. A child that prints
+// more is killed, with its process group, and the error wraps ErrOutputLimit.
+func RunLimit(cmd *exec.Cmd, max int) (stdout, stderr []byte, err error) {
+	out := &capped{max: max, cmd: cmd}
+	errb := &capped{max: max, cmd: cmd}
+	cmd.Stdout = out
+	cmd.Stderr = errb
 	err = cmd.Run()
+	if out.over || errb.over {
+		err = fmt.Errorf("printed more than %d bytes: %w", max, ErrOutputLimit)
+	}
 	if err != nil {
 		return out.Bytes(), errb.Bytes(), NewError(cmd, err, errb.Bytes())
 	}
 	return out.Bytes(), errb.Bytes(), nil
 }
+
+// capped keeps the first max bytes written to it and kills cmd's process group when more arrive. The buffer is a
+// field, not embedded: an embedded bytes.Buffer would lend capped its ReadFrom, and io.Copy would bypass Write.
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+	cmd  *exec.Cmd
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.over {
+		return len(p), nil
+	}
+	if room := c.max - c.buf.Len(); len(p) > room {
+		c.buf.Write(p[:room])
+		c.over = true
+		killGroup(c.cmd)
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+// Bytes returns what was kept.
+func (c *capped) Bytes() []byte { return c.buf.Bytes() }
 
 // Error is a child process that failed to start, exited non-zero or was killed.
 type Error struct {

@@ -149,3 +149,19 @@ func TestTail(t *testing.T) {
 		t.Errorf("Tail(nil) = %q", got)
 	}
 }
+
+// TestRunLimitKillsAFloodingChild: a child that prints without end is killed once it passes the limit, and the
+// error says so; what it printed up to the limit is kept.
+func TestRunLimitKillsAFloodingChild(t *testing.T) {
+	if _, err := exec.LookPath("yes"); err != nil {
+		t.Skip("no yes command")
+	}
+	cmd := Command(context.Background(), "", nil, "yes", "flood")
+	out, _, err := RunLimit(cmd, 1<<20)
+	if !errors.Is(err, ErrOutputLimit) {
+		t.Fatalf("RunLimit error = %v, want ErrOutputLimit", err)
+	}
+	if len(out) != 1<<20 || !strings.HasPrefix(string(out), "flood\n") {
+		t.Errorf("kept %d bytes starting %q, want the first 1 MiB", len(out), out[:min(len(out), 12)])
+	}
+}
