@@ -307,8 +307,6 @@ func (p *pipeline) functional(ctx context.Context) {
 }
 
 func (p *pipeline) differential(ctx context.Context) error {
-	p.logf("differential check: %d keys × %d blocks per cipher and key size, both directions, seed %#x",
-		p.cfg.Keys, p.cfg.Blocks, p.cfg.Seed)
 	workDir := filepath.Join(p.work, "differential")
 	if err := os.MkdirAll(workDir, 0o755); err != nil {
 		return err
@@ -317,7 +315,7 @@ func (p *pipeline) differential(ctx context.Context) error {
 		BaseDir: p.base.modDir, HeadDir: p.head.modDir, Pkg: p.cfg.Package,
 		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks, Seed: p.cfg.Seed,
 		Tags: p.cfg.Tags, Cache: p.cfg.Cache, Timeout: p.cfg.Timeout,
-		WorkDir: workDir, Log: p.log,
+		WorkDir: workDir, Log: &linePrefixer{w: p.log, prefix: "perfgate: "},
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -514,4 +512,27 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// linePrefixer writes to w with prefix at the start of every line, so that a leaf package's progress lines read
+// like perfgate's own.
+type linePrefixer struct {
+	w       io.Writer
+	prefix  string
+	midLine bool
+}
+
+func (l *linePrefixer) Write(p []byte) (int, error) {
+	var b []byte
+	for _, c := range p {
+		if !l.midLine {
+			b = append(b, l.prefix...)
+		}
+		b = append(b, c)
+		l.midLine = c != '\n'
+	}
+	if _, err := l.w.Write(b); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

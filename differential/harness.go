@@ -112,7 +112,9 @@ func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
 	argv = append(argv, "-o", s.bin, hdir)
 	cmd := proc.Command(ctx, s.dir, env, argv...)
 	_, stderr, err := proc.Run(cmd)
-	cfg.logf("%s: %s\n%s", s.name, strings.Join(argv, " "), stderr)
+	if err != nil || len(stderr) > 0 {
+		cfg.logf("%s: %s\n%s", s.name, strings.Join(argv, " "), stderr)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -1106,8 +1106,8 @@ func fetchesAll(steps []struct {
 }
 
 // TestActionNoComment: a fork's pull request (read-only token), a push and the input comment: false make no API
-// call at all, and a comparison that cannot run still writes its report and exits 3. The package does not exist, so
-// each run stops early.
+// call at all, and a comparison that stops early still writes its report and exits with its code: the package does
+// not exist on either side, a configuration error found while running (exit 2), so each run stops early.
 func TestActionNoComment(t *testing.T) {
 	repo := materialize(t)
 	base, head := repo.Commits["base"], repo.Commits["folded"]
@@ -1142,8 +1142,8 @@ func TestActionNoComment(t *testing.T) {
 			tc.setup(dir)
 			inv := invoke(t, "action")
 			res := resultOf(t, filepath.Join(repo.Dir, "perfgate-results"))
-			if inv.code != perfgate.ExitCannotRun || res.Verdict.Status != perfgate.StatusError || res.Head.Commit != head {
-				t.Errorf("exit %d, verdict %s, head %s; want 3, error, %s", inv.code, res.Verdict.Status, res.Head.Commit, head)
+			if inv.code != perfgate.ExitUsage || res.Verdict.Status != perfgate.StatusError || res.Head.Commit != head {
+				t.Errorf("exit %d, verdict %s, head %s; want 2, error, %s", inv.code, res.Verdict.Status, res.Head.Commit, head)
 			}
 			if out := readOutputs(t, filepath.Join(dir, "output")); out["verdict"] != perfgate.StatusError {
 				t.Errorf("output verdict = %q, want error", out["verdict"])
