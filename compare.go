@@ -52,7 +52,7 @@ func Compare(ctx context.Context, cfg Config) (*Result, error) {
 		Sizes: Sizes{Sections: []SectionSize{}, Symbols: []SymbolSize{}},
 		Method: Method{
 			Rounds: cfg.Rounds, BenchTime: cfg.BenchTime, Threshold: cfg.Threshold, Alpha: cfg.Alpha,
-			Estimator: "per round, log(faster head run / faster base run) of A–B–B–A; Student t-interval over rounds",
+			Estimator: "per round, log(mean head / mean base) of A–B–B–A, disturbed rounds left out; Student t-interval over rounds",
 		},
 	}}
 	// What the user asked for, so that a report of a run stopped before both revisions resolved still names them.

@@ -11,20 +11,13 @@ import (
 
 // The paired A–B–B–A estimator.
 //
-// Every round r runs a benchmark four times, A B B A: base in slots 0 and 3, head in slots 1 and 2. The four runs
-// are adjacent in time, so a drift across the run (a CPU warming up, a neighbour starting) moves both sides alike
-// and cancels in their ratio. Per round
+// Every round r runs a benchmark four times, A B B A: base in slots 0 and 3, head in slots 1 and 2. Both sides'
+// slot positions average to 1.5, so a drift that is linear within the round (a CPU warming up, a neighbour
+// starting) moves the base mean and the head mean alike and cancels in their ratio. Per round
 //
-//	d_r = log(best(head slots) / best(base slots))
+//	d_r = log(mean(head slots) / mean(base slots))
 //
-// where best is the faster of the side's two runs: the smaller time (or the larger rate, for units per second).
-// On a shared machine the noise is one-sided — an interrupt, a neighbour on the pinned CPU or a stolen time slice
-// only ever adds time — so the faster run of a pair is the better estimate of the undisturbed time, and one
-// disturbed run no longer drags its round's contrast. (Measured on this project's own A/A runs of cipher/des on a
-// loaded 2-core VM: the median interval half-width over 25 benchmarks fell from 3.6% with the mean of each pair to
-// 1.9% with the best.) Drift within a round is a fraction of a slot's worth between the two sides' best runs.
-//
-// Over the R complete rounds, assuming the d_r are independent and roughly normal, the estimate is a Student
+// and over the R complete rounds, assuming the d_r are independent and roughly normal, the estimate is a Student
 // t-interval:
 //
 //	ratio = exp(mean d),  interval = exp(mean d ± t(1-(1-confidence)/2, R-1) · s_d / √R),
@@ -32,31 +25,48 @@ import (
 // with s_d the sample standard deviation of the d_r. The p-value is the two-sided one-sample t-test of
 // mean d = 0 with R-1 degrees of freedom. Drift between rounds is harmless: each d_r is a within-round contrast.
 //
-// The noise floor comes from the pairs of equal code inside each round: a_r = log(base slot 3 / base slot 0) and
-// b_r = log(head slot 2 / head slot 1). If a single run has log standard deviation σ, each a_r and b_r has
-// standard deviation √2·σ. Linear drift adds a constant to every a_r (three slots apart) and every b_r (one slot
-// apart), which differences within each series cancel; the median of the pooled differences gives a robust scale
-// (Shamos' estimator):
+// The means matter. Taking the faster run of each side instead (noise on a shared machine only adds time) narrows
+// the intervals on real A/A runs, but it is biased whenever the machine's load is correlated from one run to the
+// next, as it is on a busy runner: head's two runs are adjacent while base's are three slots apart, so base's
+// faster run more often catches a quiet moment, and identical code looks slower (+0.4% to +1.4% in simulation,
+// and a false +77% "slower" on this project's own loaded CI). The mean of each pair is unbiased under any
+// stationary or linearly drifting load.
+//
+// Disturbed rounds. The pairs of equal code inside each round measure the noise: a_r = log(base slot 3 / base
+// slot 0) and b_r = log(head slot 2 / head slot 1). If a single run has log standard deviation σ, each has
+// standard deviation √2·σ; linear drift adds a constant to every a_r and every b_r, which differences within each
+// series cancel. The median of the pooled differences is a robust scale (Shamos' estimator):
 //
 //	σ = 1.0483 · median(|a_r - a_s|, |b_r - b_s| for all r < s) / √2
 //
-// (for normal data the median of |X - Y| is 0.9539 standard deviations of X, hence 1.0483). Like the best-of-pair
-// contrast, the median ignores the occasional disturbed run, so σ is the noise of an undisturbed run. For normal
-// noise the better of two runs has variance (1 - 1/π)σ², so var(d_r) ≈ 2(1 - 1/π)σ², and the half-width the
-// paired interval would have at that noise, the smallest effect this run could detect, is
+// (for normal data the median of |X - Y| is 0.9539 standard deviations of X, hence 1.0483). A round whose a_r or
+// b_r lies more than DisturbedRound·√2·σ (and at least 1%) from its series' median had a run disturbed — an
+// interrupt, a neighbour on the pinned CPU — and is left out of the interval, as long as two rounds remain. The
+// test looks only at pairs of equal code and is symmetric in time, so it cannot favour either side. (On this
+// project's A/A runs of cipher/des it halved the median interval half-width on the noisiest run; in simulation it
+// keeps the false-positive rate at or below alpha with correlated load and spikes.)
 //
-//	MDE = t(1-(1-confidence)/2, R-1) · σ · √(2(1 - 1/π)) / √R.
+// σ is the noise floor. Because d_r compares a mean of two head runs with a mean of two base runs,
+// var(d_r) ≈ σ²/2 + σ²/2 = σ², so the half-width the paired interval would have at that noise, the smallest
+// effect this run could detect, is
+//
+//	MDE = t(1-(1-confidence)/2, R-1) · σ / √R.
 //
 // An effect of exactly the MDE is significant in about half of the runs; it also has to exceed the threshold to be
 // classed slower or faster.
 
+// DisturbedRound is how many pair standard deviations (√2·σ) a round's A–A or B–B pair may stray from the
+// median pair before the round counts as disturbed.
+const DisturbedRound = 4
+
 // PairedEstimate is the paired A–B–B–A estimate of head/base for one benchmark and unit.
 type PairedEstimate struct {
-	Ratio   float64 // exp(mean d_r): the geometric mean over rounds of head/base
-	Lo, Hi  float64 // the t-interval of Ratio at StatsOptions.Confidence
-	P       float64 // two-sided p-value of the t-test of mean d_r = 0, before Holm correction
-	Rounds  int     // complete A–B–B–A rounds used (two base and two head samples)
-	Dropped int     // rounds present but incomplete, not used
+	Ratio     float64 // exp(mean d_r): the geometric mean over rounds of head/base
+	Lo, Hi    float64 // the t-interval of Ratio at StatsOptions.Confidence
+	P         float64 // two-sided p-value of the t-test of mean d_r = 0, before Holm correction
+	Rounds    int     // complete, undisturbed A–B–B–A rounds used (two base and two head samples each)
+	Dropped   int     // rounds present but incomplete, not used
+	Disturbed int     // complete rounds left out because a run in them was disturbed
 }
 
 // roundValues holds one round's values of one benchmark and unit, each side ordered by slot.
@@ -79,11 +89,7 @@ type pairedResult struct {
 
 // paired computes the paired estimate over the complete rounds of rs. It reports ok = false when fewer than two
 // complete rounds remain or a value is not positive (its logarithm is undefined); dropped counts incomplete rounds.
-func paired(rs []roundValues, confidence float64, higherIsBetter bool) (res pairedResult, dropped int, ok bool) {
-	best := math.Min
-	if higherIsBetter {
-		best = math.Max
-	}
+func paired(rs []roundValues, confidence float64) (res pairedResult, dropped int, ok bool) {
 	var d, a, b []float64
 	for _, r := range rs {
 		if len(r.base) != 2 || len(r.head) != 2 {
@@ -97,29 +103,48 @@ func paired(rs []roundValues, confidence float64, higherIsBetter bool) (res pair
 		if !(b0 > 0 && b3 > 0 && h1 > 0 && h2 > 0) || math.IsInf(b0+b3+h1+h2, 0) {
 			return pairedResult{}, dropped, false
 		}
-		d = append(d, math.Log(best(h1, h2)/best(b0, b3)))
+		d = append(d, math.Log((h1+h2)/(b0+b3)))
 		a = append(a, math.Log(b3/b0))
 		b = append(b, math.Log(h2/h1))
 	}
-	n := len(d)
-	if n < 2 {
+	if len(d) < 2 {
 		return pairedResult{}, dropped, false
 	}
-	mean, sd := meanSD(d)
+	res.sigma = 1.0483 * median(append(pairDiffs(a), pairDiffs(b)...)) / math.Sqrt2
+	kept := undisturbed(d, a, b, res.sigma)
+	n := len(kept)
+	mean, sd := meanSD(kept)
 	df := float64(n - 1)
 	t := tQuantile(1-(1-confidence)/2, df)
 	half := t * sd / math.Sqrt(float64(n))
 	res.est = PairedEstimate{
-		Ratio:   math.Exp(mean),
-		Lo:      math.Exp(mean - half),
-		Hi:      math.Exp(mean + half),
-		P:       tTestP(mean, sd, n),
-		Rounds:  n,
-		Dropped: dropped,
+		Ratio:     math.Exp(mean),
+		Lo:        math.Exp(mean - half),
+		Hi:        math.Exp(mean + half),
+		P:         tTestP(mean, sd, n),
+		Rounds:    n,
+		Dropped:   dropped,
+		Disturbed: len(d) - n,
 	}
-	res.sigma = 1.0483 * median(append(pairDiffs(a), pairDiffs(b)...)) / math.Sqrt2
-	res.mde = t * res.sigma * math.Sqrt(2*(1-1/math.Pi)) / math.Sqrt(float64(n))
+	res.mde = t * res.sigma / math.Sqrt(float64(n))
 	return res, dropped, true
+}
+
+// undisturbed returns the d_r of the rounds whose A–A pair a_r and B–B pair b_r both lie within DisturbedRound
+// pair standard deviations (and at least 1%) of their series' medians; all of d when fewer than two would remain.
+func undisturbed(d, a, b []float64, sigma float64) []float64 {
+	limit := max(DisturbedRound*math.Sqrt2*sigma, 0.01)
+	ma, mb := median(a), median(b)
+	var kept []float64
+	for r := range d {
+		if math.Abs(a[r]-ma) <= limit && math.Abs(b[r]-mb) <= limit {
+			kept = append(kept, d[r])
+		}
+	}
+	if len(kept) < 2 {
+		return d
+	}
+	return kept
 }
 
 // pairDiffs returns |x_i - x_j| for every pair i < j of xs.

@@ -241,7 +241,7 @@ func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
 		c.DeltaPct = (c.Head.Center/c.Base.Center - 1) * 100
 	}
 
-	res, dropped, ok := paired(g.rounds, opt.Confidence, higherIsBetter(g.unit))
+	res, dropped, ok := paired(g.rounds, opt.Confidence)
 	if ok {
 		est := res.est
 		c.Paired = &est
@@ -354,5 +354,11 @@ func classify(c *Comparison, opt StatsOptions) {
 			c.Note += "; "
 		}
 		c.Note += fmt.Sprintf("interval %+.1f%% to %+.1f%% exceeds ±%g%%", 100*(p.Lo-1), 100*(p.Hi-1), 100*opt.Threshold)
+	}
+	if p.Disturbed > 0 {
+		if c.Note != "" {
+			c.Note += "; "
+		}
+		c.Note += fmt.Sprintf("%d of %d rounds disturbed, left out", p.Disturbed, p.Disturbed+p.Rounds)
 	}
 }
