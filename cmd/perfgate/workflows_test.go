@@ -1,0 +1,178 @@
+package main
+
+// Tests of action.yml and the workflows: how inputs reach the program, and least privilege.
+
+import (
+	"gopkg.in/yaml.v3"
+
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// actionYAML is the part of action.yml the tests read.
+type actionYAML struct {
+	Inputs  map[string]struct{ Default *string } `yaml:"inputs"`
+	Outputs map[string]struct{ Value string }    `yaml:"outputs"`
+	Runs    struct {
+		Using string
+		Steps []struct {
+			ID  string
+			Run string
+			Env map[string]string
+		}
+	}
+}
+
+// TestActionYAML: inputs reach the program only through env: (a ${{ }} inside run: would let an input's value
+// become shell code), every input the program reads is declared and mapped to its INPUT_ variable, and the outputs
+// are the ones the program sets.
+func TestActionYAML(t *testing.T) {
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionYAML
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Runs.Using != "composite" {
+		t.Errorf("runs.using = %q, want composite", a.Runs.Using)
+	}
+	var declared []string
+	for name := range a.Inputs {
+		declared = append(declared, name)
+	}
+	if diff := cmp.Diff(actionInputs, declared, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("inputs: the program reads (-) and action.yml declares (+):\n%s", diff)
+	}
+	var runStep map[string]string
+	for i, s := range a.Runs.Steps {
+		if strings.Contains(s.Run, "${{") {
+			t.Errorf("step %d: run: contains ${{ }}:\n%s", i, s.Run)
+		}
+		if s.ID == "perfgate" {
+			runStep = s.Env
+		}
+	}
+	if runStep == nil {
+		t.Fatal("no step with id perfgate")
+	}
+	want := map[string]string{}
+	for name := range a.Inputs {
+		want["INPUT_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_"))] = "${{ inputs." + name + " }}"
+	}
+	got := map[string]string{}
+	for k, v := range runStep {
+		if strings.HasPrefix(k, "INPUT_") {
+			got[k] = v
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the perfgate step's INPUT_ variables (-want +got):\n%s", diff)
+	}
+	for _, name := range []string{"verdict", "report", "results-dir", "comment-url"} {
+		if v := a.Outputs[name].Value; v != "${{ steps.perfgate.outputs."+name+" }}" {
+			t.Errorf("output %s = %q", name, v)
+		}
+	}
+}
+
+// TestWorkflows checks the repository's workflows against the fork-safe design: no ${{ }} inside run:, a
+// least-privilege token everywhere, the job that runs the pull request's code (uses: ./) has no write permission
+// and a full history, and the job that may write runs only on workflow_run and never checks out or runs the pull
+// request's code.
+func TestWorkflows(t *testing.T) {
+	files, err := filepath.Glob("../../.github/workflows/*.yml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no workflows: %v", err)
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w struct {
+			On          map[string]any    `yaml:"on"`
+			Permissions map[string]string `yaml:"permissions"`
+			Jobs        map[string]struct {
+				Permissions map[string]string `yaml:"permissions"`
+				Steps       []struct {
+					Uses string
+					Run  string
+					With map[string]any
+				}
+			}
+		}
+		if err := yaml.Unmarshal(data, &w); err != nil {
+			t.Fatalf("%s: %v (permissions must be a map, not write-all)", file, err)
+		}
+		name := filepath.Base(file)
+		if w.Permissions == nil {
+			t.Errorf("%s: no top-level permissions: the token gets the repository's default", name)
+		}
+		if _, ok := w.On["pull_request_target"]; ok {
+			t.Errorf("%s: runs on pull_request_target", name)
+		}
+		writes := false
+		for k, v := range w.Permissions {
+			if v == "write" {
+				writes = true
+				if k != "pull-requests" {
+					t.Errorf("%s: permission %s: write", name, k)
+				}
+			}
+		}
+		for job, j := range w.Jobs {
+			if j.Permissions != nil {
+				t.Errorf("%s: job %s overrides the permissions", name, job)
+			}
+			for i, s := range j.Steps {
+				where := fmt.Sprintf("%s: job %s step %d", name, job, i)
+				if strings.Contains(s.Run, "${{") {
+					t.Errorf("%s: run: contains ${{ }}:\n%s", where, s.Run)
+				}
+				if strings.HasPrefix(s.Uses, "actions/checkout@") {
+					if s.With["persist-credentials"] != false {
+						t.Errorf("%s: checkout keeps the token in .git/config (persist-credentials)", where)
+					}
+					if writes && s.With["ref"] != nil {
+						t.Errorf("%s: a job with write permission checks out %v", where, s.With["ref"])
+					}
+				}
+				if s.Uses == "./" {
+					if writes {
+						t.Errorf("%s: runs the pull request's action with write permission", where)
+					}
+					if !fetchesAll(j.Steps) {
+						t.Errorf("%s: perfgate needs the base commit: check out with fetch-depth: 0", where)
+					}
+				}
+			}
+		}
+		if writes {
+			if len(w.On) != 1 || w.On["workflow_run"] == nil {
+				t.Errorf("%s: may write, so it must run only on workflow_run, not %v", name, w.On)
+			}
+		}
+	}
+}
+
+// fetchesAll reports whether the steps check out the whole history.
+func fetchesAll(steps []struct {
+	Uses string
+	Run  string
+	With map[string]any
+}) bool {
+	for _, s := range steps {
+		if strings.HasPrefix(s.Uses, "actions/checkout@") && s.With["fetch-depth"] == 0 {
+			return true
+		}
+	}
+	return false
+}
