@@ -3,13 +3,13 @@ package main
 // Tests of action.yml and the workflows: how inputs reach the program, and least privilege.
 
 import (
-	"gopkg.in/yaml.v3"
-
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
