@@ -51,7 +51,7 @@ func mdHeader(d *doc, r *perfgate.Result, opt Options) {
 	if pkg == "" {
 		pkg = r.ImportPath
 	}
-	line := "Base " + revision(r.Base, EscapeMarkdown) + " → head " + revision(r.Head, EscapeMarkdown)
+	line := "base: " + revision(r.Base, EscapeMarkdown) + " → head: " + revision(r.Head, EscapeMarkdown)
 	if pkg != "" {
 		line = codeSpan(clip(pkg, 200)) + " · " + line
 	}

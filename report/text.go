@@ -104,7 +104,7 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	if pkg == "" {
 		pkg = r.ImportPath
 	}
-	fmt.Fprintf(bw, "%s: base %s → head %s\n", plain(pkg), revision(r.Base, plain), revision(r.Head, plain))
+	fmt.Fprintf(bw, "%s · base: %s → head: %s\n", plain(pkg), revision(r.Base, plain), revision(r.Head, plain))
 	for _, s := range r.Verdict.Reasons {
 		fmt.Fprintf(bw, "  - %s\n", plain(s))
 	}
