@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -169,7 +170,7 @@ func (p *pipeline) export(ctx context.Context) error {
 	}
 	p.head.rev.Commit, p.head.rev.Subject = headCommit.SHA, headCommit.Subject
 
-	p.logf("exporting base %s (%s)", p.base.rev.Ref, short(baseCommit.SHA))
+	p.logf("exporting base %s (%s)", p.base.rev.Ref, baseCommit.Short())
 	bt, err := repo.ExportTemp(ctx, baseCommit, p.work)
 	if err != nil {
 		return fmt.Errorf("exporting base: %w", err)
@@ -179,7 +180,7 @@ func (p *pipeline) export(ctx context.Context) error {
 		p.logf("copying the working tree as head")
 		ht, err = repo.ExportWorktreeTemp(ctx, p.work)
 	} else {
-		p.logf("exporting head %s (%s)", p.cfg.Head, short(headCommit.SHA))
+		p.logf("exporting head %s (%s)", p.cfg.Head, headCommit.Short())
 		ht, err = repo.ExportTemp(ctx, headCommit, p.work)
 	}
 	if err != nil {
@@ -196,13 +197,6 @@ func (p *pipeline) export(ctx context.Context) error {
 		st.s.bin = filepath.Join(p.work, string(st.s.name)+".test")
 	}
 	return nil
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }
 
 // build builds both test binaries with identical flags and one cache. A base that does not build is an error;
@@ -498,18 +492,15 @@ func (p *pipeline) applyRun(run *bench.Run, headTops []string) {
 	p.res.Method.NoiseFloor, p.res.Method.MedianMDE = median(noise), median(mde)
 }
 
+// median returns the median of xs, 0 for none.
 func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	s := append([]float64(nil), xs...)
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
