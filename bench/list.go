@@ -171,6 +171,9 @@ func parseOutput(stdout []byte) childOutput {
 		}
 		br := benchResult{name: benchName(res.Name.String()), iters: res.Iters}
 		for _, v := range res.Values {
+			if !ValidUnit(v.Unit) {
+				continue // chosen by the code under test (b.ReportMetric): never let it carry markup
+			}
 			br.values = append(br.values, Value{Value: v.Value, Unit: v.Unit})
 		}
 		out.results = append(out.results, br)

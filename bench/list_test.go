@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -95,5 +96,30 @@ func TestChildFailure(t *testing.T) {
 	}
 	if kind, _ := (&child{stdout: []byte("PASS\n")}).failure(1); kind != "" {
 		t.Errorf("success classified as %q", kind)
+	}
+}
+
+// TestParseOutputDropsHostileUnits: b.ReportMetric lets the code under test choose a unit; one that could carry
+// a mention, an image or a table cell into the comment is dropped, the ordinary units of the same line are kept.
+func TestParseOutputDropsHostileUnits(t *testing.T) {
+	line := "BenchmarkX 10 5 ns/op 1 @org/team<img/src=https://x/p.png> 2 a|b 3 `x` 4 MB/s 5 instructions/op 6 %\n"
+	got := parseOutput([]byte(line)).results
+	want := []benchResult{{name: "X", iters: 10, values: []Value{
+		{5e-9, "sec/op"}, {4e6, "B/s"}, {5, "instructions/op"}, {6, "%"}}}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(benchResult{}), cmpopts.EquateApprox(1e-12, 0)); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+}
+
+func TestValidUnit(t *testing.T) {
+	for _, u := range []string{"sec/op", "ns/op", "B/op", "allocs/op", "MB/s", "B/s", "instructions/op", "peak-RSS-B", "%", "µs/op", "p99_ns"} {
+		if !ValidUnit(u) {
+			t.Errorf("ValidUnit(%q) = false, want true", u)
+		}
+	}
+	for _, u := range []string{"", "@team", "<b>", "a|b", "`x`", "a b", "x\x1b[31m", "[l](u)", strings.Repeat("x", MaxUnitLen+1), "a*b", "::error::"} {
+		if ValidUnit(u) {
+			t.Errorf("ValidUnit(%q) = true, want false", u)
+		}
 	}
 }

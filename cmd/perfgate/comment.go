@@ -11,6 +11,7 @@ import (
 	"regexp"
 
 	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/report"
 )
@@ -146,6 +147,12 @@ func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
 	}
 	if res.Head.Commit != info.HeadSHA {
 		return nil, nil, fmt.Errorf("result.json measured head %q, %s says %q", res.Head.Commit, prInfoFile, info.HeadSHA)
+	}
+	for _, b := range res.Benchmarks {
+		if !bench.ValidUnit(b.Unit) {
+			return nil, nil, fmt.Errorf("result.json: benchmark unit %q is not a unit (letters, digits and %% / . - _, "+
+				"at most %d bytes)", b.Unit, bench.MaxUnitLen)
+		}
 	}
 	switch res.Verdict.Status {
 	case perfgate.StatusPass, perfgate.StatusFail, perfgate.StatusError:
