@@ -49,6 +49,10 @@ type fakeGitHub struct {
 
 	mu       sync.Mutex
 	login    string // GET /user answers this login; "" answers 403 as for an installation token
+	app      string // with login "": the GitHub App whose installation token this is; "" for the workflow's token
+	// foreignEdits lets an edit of somebody else's comment be refused with 403 as GitHub does, instead of failing
+	// the test: for a Commenter that may only guess which comment is its own.
+	foreignEdits bool
 	comments map[int][]*fakeComment
 	nextID   int64
 	maxBody  int                // > 0: a longer body (in characters) is rejected with 422, like GitHub's 65,536
@@ -235,6 +239,10 @@ func (f *fakeGitHub) editComment(w http.ResponseWriter, r *http.Request) {
 	if !strings.EqualFold(found.Login, poster) {
 		f.mu.Unlock()
 		// GitHub lets a token edit only its own comments (or any, with admin rights: the fake is strict).
+		if f.foreignEdits {
+			writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+			return
+		}
 		f.t.Errorf("fake GitHub: %s edited comment %d written by %s", poster, id, found.Login)
 		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
 		return
@@ -286,6 +294,9 @@ func unprocessable(limit int) map[string]any {
 
 // poster is the login that comments made with the token get; f.mu held.
 func (f *fakeGitHub) poster() string {
+	if f.login == "" && f.app != "" {
+		return f.app + "[bot]"
+	}
 	if f.login == "" {
 		return BotLogin
 	}
@@ -293,12 +304,19 @@ func (f *fakeGitHub) poster() string {
 }
 
 func (f *fakeGitHub) render(c *fakeComment, pr int) map[string]any {
-	return map[string]any{
+	m := map[string]any{
 		"id":       c.ID,
 		"body":     c.Body,
-		"user":     map[string]any{"login": c.Login},
+		"user":     map[string]any{"login": c.Login, "type": "User"},
 		"html_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", testOwner, testRepo, pr, c.ID),
 	}
+	// A login ending in [bot] is a GitHub App acting as itself, as GitHub renders it (github-actions[bot] is the
+	// app github-actions). A user's login cannot contain brackets.
+	if slug, ok := strings.CutSuffix(c.Login, "[bot]"); ok {
+		m["user"] = map[string]any{"login": c.Login, "type": "Bot"}
+		m["performed_via_github_app"] = map[string]any{"slug": slug, "name": slug}
+	}
+	return m
 }
 
 func (f *fakeGitHub) checkRepo(w http.ResponseWriter, r *http.Request) bool {
