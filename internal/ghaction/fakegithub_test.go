@@ -47,18 +47,18 @@ type fakeGitHub struct {
 	t   *testing.T
 	srv *httptest.Server
 
-	mu       sync.Mutex
-	login    string // GET /user answers this login; "" answers 403 as for an installation token
-	app      string // with login "": the GitHub App whose installation token this is; "" for the workflow's token
+	mu    sync.Mutex
+	login string // GET /user answers this login; "" answers 403 as for an installation token
+	app   string // with login "": the GitHub App whose installation token this is; "" for the workflow's token
 	// foreignEdits lets an edit of somebody else's comment be refused with 403 as GitHub does, instead of failing
 	// the test: for a Commenter that may only guess which comment is its own.
 	foreignEdits bool
-	comments map[int][]*fakeComment
-	nextID   int64
-	maxBody  int                // > 0: a longer body (in characters) is rejected with 422, like GitHub's 65,536
-	script   map[string][]reply // method → answers for the next requests of that method, in order
-	always   map[string]reply   // method → the answer to every request of that method
-	requests []string           // "METHOD /api/v3/path?query" of every request, as sent
+	comments     map[int][]*fakeComment
+	nextID       int64
+	maxBody      int                // > 0: a longer body (in characters) is rejected with 422, like GitHub's 65,536
+	script       map[string][]reply // method → answers for the next requests of that method, in order
+	always       map[string]reply   // method → the answer to every request of that method
+	requests     []string           // "METHOD /api/v3/path?query" of every request, as sent
 }
 
 func newFakeGitHub(t *testing.T) *fakeGitHub {
