@@ -109,7 +109,7 @@ func TestWorkflows(t *testing.T) {
 				Group            string `yaml:"group"`
 				CancelInProgress bool   `yaml:"cancel-in-progress"`
 			} `yaml:"concurrency"`
-			Jobs        map[string]struct {
+			Jobs map[string]struct {
 				Permissions map[string]string `yaml:"permissions"`
 				Steps       []struct {
 					Uses string
