@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 // writeResults writes result.json, env.json and what the phases left to write.
@@ -25,6 +27,7 @@ func (p *pipeline) writeResults() error {
 }
 
 func (p *pipeline) writeFile(name string, data []byte) {
+	data = proc.HeadTail(data, proc.MaxLog) // a log of the pull request's output: bounded, both ends kept
 	if err := os.WriteFile(filepath.Join(p.cfg.Out, name), data, 0o644); err != nil {
 		p.logf("warning: %v", err)
 	}

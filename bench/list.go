@@ -51,7 +51,9 @@ func Pattern(name string) string {
 // discover lists and calibrates the base binary's benchmarks and returns the selected leaves.
 func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	start := time.Now()
-	tops, err := List(ctx, r.cfg.Base, r.cfg.Env)
+	lctx, cancel := context.WithTimeout(ctx, r.listLimit())
+	tops, err := List(lctx, r.cfg.Base, r.cfg.Env)
+	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("base: %w", err)
 	}
@@ -75,6 +77,14 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	return leaves, nil
 }
 
+// listLimit is the wall-clock limit of -test.list: cfg.Timeout, or a minute.
+func (r *runner) listLimit() time.Duration {
+	if r.cfg.Timeout > 0 {
+		return r.cfg.Timeout
+	}
+	return time.Minute
+}
+
 // maxCalibrationAttempts bounds how often one top-level benchmark is re-run to get past crashing sub-benchmarks.
 const maxCalibrationAttempts = 20
 
@@ -95,7 +105,7 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 		if len(skip) > 0 {
 			args = append(args, "-test.skip="+skipPattern(skip))
 		}
-		c, err := r.exec(ctx, r.cfg.Base, timeout, args)
+		c, err := r.exec(ctx, r.cfg.Base, timeout, proc.CalibrationFactor*timeout, args)
 		if err != nil {
 			return leaves, err
 		}
@@ -112,7 +122,7 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 			r.fail(Failure{Name: name, Side: Base, Round: -1, Slot: -1, Kind: "exit", Message: failBlock(c.stdout, name)})
 			skip = append(skip, name)
 		}
-		kind, msg := c.failure(timeout)
+		kind, msg := c.failure()
 		if kind == "" || kind == "exit" && len(out.failedLeaves()) > 0 {
 			return leaves, nil // done, possibly with b.Fatal'd leaves recorded above
 		}

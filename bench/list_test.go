@@ -86,15 +86,19 @@ func TestPanicMessage(t *testing.T) {
 }
 
 func TestChildFailure(t *testing.T) {
-	c := &child{stdout: []byte("BenchmarkHang\t"), timedOut: true}
-	if kind, msg := c.failure(3e9); kind != "timeout" || msg != "killed after printing nothing for 3s\nBenchmarkHang\t" {
+	c := &child{stdout: []byte("BenchmarkHang\t"), timedOut: true, idle: 3e9, limit: 15e9}
+	if kind, msg := c.failure(); kind != "timeout" || msg != "killed after printing nothing for 3s\nBenchmarkHang\t" {
 		t.Errorf("timeout: %q %q", kind, msg)
 	}
+	c = &child{stdout: []byte("BenchmarkDots\t....."), overran: true, idle: 3e9, limit: 15e9}
+	if kind, msg := c.failure(); kind != "timeout" || msg != "killed after its wall-clock limit of 15s\nBenchmarkDots\t....." {
+		t.Errorf("wall-clock limit: %q %q", kind, msg)
+	}
 	c = &child{stderr: []byte("panic: x\n")}
-	if kind, msg := c.failure(1); kind != "panic" || msg != "panic: x" {
+	if kind, msg := c.failure(); kind != "panic" || msg != "panic: x" {
 		t.Errorf("panic: %q %q", kind, msg)
 	}
-	if kind, _ := (&child{stdout: []byte("PASS\n")}).failure(1); kind != "" {
+	if kind, _ := (&child{stdout: []byte("PASS\n")}).failure(); kind != "" {
 		t.Errorf("success classified as %q", kind)
 	}
 }
