@@ -262,12 +262,12 @@ func secFirst(vs []Value) []Value {
 // child is one finished run of a test binary.
 type child struct {
 	stdout, stderr []byte
-	err            error // nil when the child exited 0, else a *proc.Error
+	err            error         // nil when the child exited 0, else a *proc.Error
 	timedOut       bool          // killed by the inactivity timeout
 	overran        bool          // killed by the hard wall-clock limit
 	idle, limit    time.Duration // the limits it ran under
 	flooded        bool          // killed for printing more than proc.MaxOutput bytes
-	peakRSS        int64 // bytes
+	peakRSS        int64         // bytes
 }
 
 // exec runs bin with args, pinned as r.run.Pinning says, and kills it (with everything it started, see

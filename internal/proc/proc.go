@@ -313,13 +313,13 @@ func (c *capped) Bytes() []byte { return c.buf.Bytes() }
 
 // Error is a child process that failed to start, exited non-zero or was killed.
 type Error struct {
-	Argv     []string // the command line, program first
-	Dir      string   // the working directory
-	ExitCode int      // the exit status, -1 when killed by a signal or not started
-	Signal   string   // the signal that killed it, if any ("killed", "segmentation fault", …)
-	Stderr   string   // the last TailLines lines of its standard error
+	Argv     []string      // the command line, program first
+	Dir      string        // the working directory
+	ExitCode int           // the exit status, -1 when killed by a signal or not started
+	Signal   string        // the signal that killed it, if any ("killed", "segmentation fault", …)
+	Stderr   string        // the last TailLines lines of its standard error
 	Limit    time.Duration // the wall-clock limit that killed it, 0 when none did
-	Err      error    // the underlying error from os/exec, or the context's error when cancelled
+	Err      error         // the underlying error from os/exec, or the context's error when cancelled
 }
 
 // NewError describes the failure err of cmd, keeping the tail of its stderr.
