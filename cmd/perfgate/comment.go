@@ -52,7 +52,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	r := ghaction.NewRunner(nil, stdout)
 	res, info, err := readArtifact(dir)
 	if err != nil {
-		errorf(stderr, "%v", err)
+		untrusted(stderr, func() { errorf(stderr, "%v", err) }) // it may quote the artifact, which head wrote
 		r.Errorf("perfgate: the results artifact is not usable: %v", err)
 		return perfgate.ExitUsage
 	}
