@@ -151,7 +151,11 @@ func (s *side) run(ctx context.Context, cfg *Config, args []string, stdin []byte
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case errors.Is(rctx.Err(), context.DeadlineExceeded):
-		return nil, s.failure(fmt.Sprintf("harness did not finish within %v", cfg.Timeout))
+		msg := fmt.Sprintf("harness did not finish within %v", cfg.Timeout)
+		if t := proc.Tail(stderr, 5); t != "" {
+			msg += "; it printed last:\n" + t
+		}
+		return nil, s.failure(msg)
 	}
 	cfg.logf("%s: harness failed: %v\n", s.name, err)
 	return nil, s.failure(crashMessage(stderr, err))
