@@ -14,7 +14,7 @@
 //	test binary: a benchmark run, the package's tests, -test.list   timeout
 //	calibration of one top-level benchmark (all its sub-benchmarks) CalibrationFactor × timeout
 //	differential harness run                                        timeout
-//	go build, go test -c, go list (and go/packages' go list)        BuildLimit(timeout): BuildFactor × timeout
+//	go build, go test -c, go list (and go/packages' go list)        BuildLimit(timeout): BuildFactor × timeout, ≥ 10m
 //	go env                                                          ToolLimit
 //
 // A child killed by its limit fails with an *Error whose Limit says so, carrying what it printed last.
@@ -99,21 +99,23 @@ func ScrubEnv(env []string) []string {
 const (
 	// MaxLimit bounds every child, whatever its context says.
 	MaxLimit = 6 * time.Hour
-	// BuildFactor × the configured timeout bounds one go build, go test -c or go list.
-	BuildFactor = 10
+	// BuildFactor × the configured timeout, and at least MinBuildLimit, bounds one go build, go test -c or go list.
+	BuildFactor   = 10
+	MinBuildLimit = 10 * time.Minute
 	// CalibrationFactor × the configured timeout bounds the calibration run of one top-level benchmark.
 	CalibrationFactor = 5
 	// ToolLimit bounds a quick go command that builds nothing, such as go env.
 	ToolLimit = time.Minute
 )
 
-// BuildLimit is the wall-clock limit of one go build, go test -c or go list for the configured timeout (MaxLimit
-// when the timeout is not set).
+// BuildLimit is the wall-clock limit of one go build, go test -c or go list for the configured timeout:
+// BuildFactor × timeout, at least MinBuildLimit (a cold build cache takes minutes whatever the benchmarks' timeout),
+// MaxLimit when the timeout is not set.
 func BuildLimit(timeout time.Duration) time.Duration {
 	if timeout <= 0 {
 		return MaxLimit
 	}
-	return min(BuildFactor*timeout, MaxLimit)
+	return min(max(BuildFactor*timeout, MinBuildLimit), MaxLimit)
 }
 
 // Command returns a command for argv that runs in dir with the scrubbed environment of this process,

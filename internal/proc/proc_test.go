@@ -190,3 +190,13 @@ func TestHeadTail(t *testing.T) {
 		t.Errorf("HeadTail cut inside a character")
 	}
 }
+
+func TestBuildLimit(t *testing.T) {
+	for _, tc := range []struct{ timeout, want time.Duration }{
+		{0, MaxLimit}, {time.Second, MinBuildLimit}, {2 * time.Minute, 20 * time.Minute}, {24 * time.Hour, MaxLimit},
+	} {
+		if got := BuildLimit(tc.timeout); got != tc.want {
+			t.Errorf("BuildLimit(%v) = %v, want %v", tc.timeout, got, tc.want)
+		}
+	}
+}
