@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/perfgate/perfgate/record"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -75,7 +76,7 @@ func (w world) run(rng *rand.Rand) []Sample {
 	return out
 }
 
-// tally counts what Compare says about sims runs of w.
+// tally counts what Analyze says about sims runs of w.
 type tally struct {
 	sims, slower, faster, covered, significant, mw int
 	noisePct, mdePct, logRatio                     float64 // means over the comparisons
@@ -86,18 +87,18 @@ func (w world) tally(t *testing.T, seed uint64, sims int, opt StatsOptions) tall
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	var n tally
 	for range sims {
-		cs, err := Compare(w.run(rng), opt)
+		cs, err := Analyze(w.run(rng), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range cs {
 			n.sims++
 			switch c.Class {
-			case ClassSlower:
+			case record.ClassSlower:
 				n.slower++
-			case ClassFaster:
+			case record.ClassFaster:
 				n.faster++
-			case ClassFailed:
+			case record.ClassFailed:
 				t.Fatalf("seed %d: failed comparison %+v", seed, c)
 			}
 			if c.Paired.Lo <= 1+w.shift && 1+w.shift <= c.Paired.Hi {
@@ -179,11 +180,11 @@ func TestSimFamilyWiseFalsePositives(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	flagged := 0
 	for range sims {
-		cs, err := Compare(w.run(rng), opt)
+		cs, err := Analyze(w.run(rng), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if slices.ContainsFunc(cs, func(c Comparison) bool { return c.Class == ClassSlower || c.Class == ClassFaster }) {
+		if slices.ContainsFunc(cs, func(c Comparison) bool { return c.Class == record.ClassSlower || c.Class == record.ClassFaster }) {
 			flagged++
 		}
 	}
@@ -217,11 +218,11 @@ func TestSimSequentialIsFooledByDrift(t *testing.T) {
 		if benchmath.AssumeNothing.Compare(benchmath.NewSample(base, th), benchmath.NewSample(head, th)).P < 0.05 {
 			mw++
 		}
-		cs, err := Compare(samples, DefaultStatsOptions)
+		cs, err := Analyze(samples, DefaultStatsOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cs[0].Class == ClassSlower {
+		if cs[0].Class == record.ClassSlower {
 			slower++
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	sched "github.com/perfgate/perfgate/abba" // named sched: the package's tests declare a helper named abba
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // Defaults of RunConfig.
@@ -206,7 +207,7 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e sched.Entry) 
 	if err != nil {
 		return nil, nil, err
 	}
-	fail := &Failure{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot}
+	fail := &Failure{Name: l.name, Side: side, Round: e.Round + 1, Slot: e.Slot}
 	if kind, msg := c.failure(timeout); kind != "" {
 		fail.Kind, fail.Message = kind, msg
 		return nil, fail, nil
@@ -217,7 +218,7 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e sched.Entry) 
 				Values: secFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
 		}
 	}
-	fail.Kind, fail.Message = "no-result", "no result line for "+l.name+lastLines(c.stdout, c.stderr)
+	fail.Kind, fail.Message = record.FailureNoResult, "no result line for "+l.name+lastLines(c.stdout, c.stderr)
 	return nil, fail, nil
 }
 
@@ -334,23 +335,23 @@ func (r *runner) checkPinned(cpus string) {
 	r.warn(fmt.Sprintf("a child pinned to cpu %d may run on cpus %s", p.CPU, cpus))
 }
 
-// failure classifies a finished child: "" when it succeeded, else the Failure kind and message.
-func (c *child) failure(timeout time.Duration) (kind, msg string) {
+// failure classifies a finished child: kind "" when it succeeded, else the Failure kind and message.
+func (c *child) failure(timeout time.Duration) (kind record.FailureKind, msg string) {
 	switch {
 	case c.timedOut:
-		return "timeout", fmt.Sprintf("killed after printing nothing for %s", timeout) + lastLines(c.stdout, c.stderr)
+		return record.FailureTimeout, fmt.Sprintf("killed after printing nothing for %s", timeout) + lastLines(c.stdout, c.stderr)
 	case c.flooded:
-		return "exit", fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) + lastLines(c.stdout, c.stderr)
+		return record.FailureExit, fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) + lastLines(c.stdout, c.stderr)
 	case panicMessage(c.stderr) != "":
-		return "panic", panicMessage(c.stderr)
+		return record.FailurePanic, panicMessage(c.stderr)
 	case panicMessage(c.stdout) != "":
-		return "panic", panicMessage(c.stdout)
+		return record.FailurePanic, panicMessage(c.stdout)
 	case c.err != nil:
 		var pe *proc.Error
 		if errors.As(c.err, &pe) && pe.ExitCode >= 0 {
-			return "exit", fmt.Sprintf("exit status %d", pe.ExitCode) + lastLines(c.stdout, c.stderr)
+			return record.FailureExit, fmt.Sprintf("exit status %d", pe.ExitCode) + lastLines(c.stdout, c.stderr)
 		}
-		return "exit", c.err.Error()
+		return record.FailureExit, c.err.Error()
 	}
 	return "", ""
 }

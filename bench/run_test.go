@@ -19,6 +19,7 @@ import (
 
 	sched "github.com/perfgate/perfgate/abba" // named sched: the package's tests declare a helper named abba
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // fixtureTest is the benchmark file of the fixture module. Base and head differ only in isHead (side_test.go).
@@ -175,13 +176,13 @@ func TestRunABBA(t *testing.T) {
 	type key struct {
 		name string
 		side Side
-		kind string
+		kind record.FailureKind
 	}
 	fails := map[key]Failure{}
 	for _, f := range run.Failures {
 		fails[key{f.Name, f.Side, f.Kind}] = f
 	}
-	checkFail := func(name string, side Side, kind, msgPrefix string, calibration bool) {
+	checkFail := func(name string, side Side, kind record.FailureKind, msgPrefix string, calibration bool) {
 		t.Helper()
 		f, ok := fails[key{name, side, kind}]
 		if !ok {
@@ -191,7 +192,7 @@ func TestRunABBA(t *testing.T) {
 		if !strings.HasPrefix(f.Message, msgPrefix) {
 			t.Errorf("%s on %s: message %q, want prefix %q", name, side, f.Message, msgPrefix)
 		}
-		if calibration != (f.Round == -1 && f.Slot == -1) {
+		if calibration != (f.Round == 0 && f.Slot == -1) {
 			t.Errorf("%s on %s: round %d slot %d, calibration=%v", name, side, f.Round, f.Slot, calibration)
 		}
 	}

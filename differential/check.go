@@ -33,14 +33,6 @@ import (
 	"time"
 )
 
-// Statuses of a Report.
-const (
-	StatusIdentical     = "identical"      // every compared output block is byte-identical
-	StatusMismatch      = "mismatch"       // an output differs, or the head harness failed (HeadFailed)
-	StatusNotComparable = "not-comparable" // the base could not be loaded, built or run
-	StatusSkipped       = "skipped"        // no cipher constructor to compare
-)
-
 // Defaults of Config.
 const (
 	DefaultKeys    = 1024

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"hash"
 	"strings"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // MaxExamples is how many mismatches, and how many batch/single disagreements, a Cipher keeps as examples.
@@ -201,7 +203,7 @@ func (t *tally) consistency(s int, j *job, k *keyInput, dir int, method string, 
 		}
 		if len(t.c.Inconsistencies) < MaxExamples {
 			t.c.Inconsistencies = append(t.c.Inconsistencies, Inconsistency{
-				Side: [2]string{"base", "head"}[s], Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Block: blk,
+				Side: [2]record.Side{record.Base, record.Head}[s], Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Block: blk,
 				Direction: directions[dir], Method: method, Input: k.input(dir)[lo:hi],
 				Single: single[lo:hi], Batch: batch[lo:hi],
 			})

@@ -4,11 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -30,7 +28,7 @@ type prInfo struct {
 	Event      string `json:"event"`
 }
 
-const prInfoFile = "github.json"
+const prInfoFile = perfgate.FileGitHub
 
 func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
@@ -61,37 +59,32 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
 	// The log carries the pull request's build and test output: the runner must not read commands in it.
 	resume := stopCommands(stdout)
-	res, runErr := perfgate.Compare(ctx, cfg)
+	res, runErr := perfgate.Run(ctx, cfg)
 	resume()
 	r.EndGroup()
 	if res == nil {
 		errorf(stderr, "%v", runErr)
 		explain(stderr, runErr)
 		r.Errorf("perfgate could not run: %v", runErr)
-		var ce *perfgate.ConfigError
-		if errors.As(runErr, &ce) {
-			return perfgate.ExitUsage
-		}
-		return perfgate.ExitCannotRun
+		return perfgate.ExitCode(runErr)
 	}
 	if runErr != nil {
 		errorf(stderr, "%v", runErr)
 		explain(stderr, runErr)
 	}
 	info := prInfo{Repository: r.Repository, PR: ev.PR, BaseSHA: res.Base.Commit, HeadSHA: res.Head.Commit, Event: ev.Name}
-	if data, err := json.MarshalIndent(info, "", "  "); err == nil {
-		if err := os.WriteFile(filepath.Join(cfg.Out, prInfoFile), append(data, '\n'), 0o644); err != nil {
-			errorf(stderr, "writing %s: %v", prInfoFile, err)
-		}
+	dir := perfgate.ResultsDir(cfg.Out)
+	if err := dir.WriteGitHub(info); err != nil {
+		errorf(stderr, "%v", err)
 	}
 
 	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact"})
-	reportPath := filepath.Join(cfg.Out, "report.md")
-	if err := os.WriteFile(reportPath, []byte(md), 0o644); err != nil {
-		errorf(stderr, "writing report.md: %v", err)
+	reportPath := dir.Path(perfgate.FileReport)
+	if err := dir.WriteReport(md); err != nil {
+		errorf(stderr, "%v", err)
 	}
 	r.AddStepSummary(md)
-	r.SetOutput("verdict", res.Verdict.Status)
+	r.SetOutput("verdict", string(res.Verdict.Status))
 	r.SetOutput("report", reportPath)
 	r.SetOutput("results-dir", cfg.Out)
 	annotate(r, res)

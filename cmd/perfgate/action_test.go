@@ -214,7 +214,7 @@ func TestActionConfig(t *testing.T) {
 		}}}
 	}
 	res := slower()
-	cfg.Decide(res, false, nil)
+	res.Verdict = perfgate.Decide(*res, cfg.Policy())
 	if res.Verdict.Status != perfgate.StatusPass || len(res.Verdict.Acknowledged) != 1 {
 		t.Errorf("with the label: verdict %+v, want a pass that acknowledges Encrypt/des", res.Verdict)
 	}
@@ -228,7 +228,7 @@ func TestActionConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	res = slower()
-	cfg.Decide(res, false, nil)
+	res.Verdict = perfgate.Decide(*res, cfg.Policy())
 	if res.Verdict.Status != perfgate.StatusFail || res.Verdict.ExitCode != perfgate.ExitFail {
 		t.Errorf("without the label: verdict %+v, want fail", res.Verdict)
 	}
@@ -306,7 +306,7 @@ func TestActionNoComment(t *testing.T) {
 			if inv.code != perfgate.ExitUsage || res.Verdict.Status != perfgate.StatusError || res.Head.Commit != head {
 				t.Errorf("exit %d, verdict %s, head %s; want 2, error, %s", inv.code, res.Verdict.Status, res.Head.Commit, head)
 			}
-			if out := readOutputs(t, filepath.Join(dir, "output")); out["verdict"] != perfgate.StatusError {
+			if out := readOutputs(t, filepath.Join(dir, "output")); out["verdict"] != string(perfgate.StatusError) {
 				t.Errorf("output verdict = %q, want error", out["verdict"])
 			}
 			if !strings.Contains(readFile(t, filepath.Join(dir, "summary.md")), report.Marker) {

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 
 	"github.com/perfgate/perfgate"
@@ -114,29 +111,14 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 // readArtifact reads and validates result.json and github.json from an untrusted results directory.
 func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
-	for name, limit := range map[string]int64{"result.json": maxResultBytes, prInfoFile: maxInfoBytes} {
-		st, err := os.Lstat(filepath.Join(dir, name))
-		if err != nil {
-			return nil, nil, err
-		}
-		if !st.Mode().IsRegular() {
-			return nil, nil, fmt.Errorf("%s is not a regular file", name)
-		}
-		if st.Size() > limit {
-			return nil, nil, fmt.Errorf("%s is %d bytes, more than the %d allowed", name, st.Size(), limit)
-		}
-	}
-	res, err := perfgate.ReadResult(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := os.ReadFile(filepath.Join(dir, prInfoFile))
+	rd := perfgate.ResultsDir(dir)
+	res, err := rd.ReadResult(maxResultBytes)
 	if err != nil {
 		return nil, nil, err
 	}
 	var info prInfo
-	if err := json.Unmarshal(data, &info); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", prInfoFile, err)
+	if err := rd.ReadGitHub(&info, maxInfoBytes); err != nil {
+		return nil, nil, err
 	}
 	if info.PR <= 0 || info.PR > maxPR {
 		return nil, nil, fmt.Errorf("%s: pull request number %d is out of range", prInfoFile, info.PR)

@@ -29,7 +29,7 @@ func syntheticResult(head string, n int) *perfgate.Result {
 		},
 		Differential: perfgate.Differential{Status: perfgate.DiffMismatch, Reason: evil, Ciphers: []perfgate.DiffCipher{{
 			Name: "New" + evil, KeySizes: []int{8}, Keys: 1, Blocks: 1, Mismatches: 1, DigestBase: evil, DigestHead: evil,
-			Examples: []perfgate.Mismatch{{Key: evil, Direction: "encrypt", Method: evil, Input: evil, Base: evil, Head: evil}},
+			Examples: []perfgate.Mismatch{{Key: perfgate.Hex(evil), Direction: "encrypt", Method: evil, Input: perfgate.Hex(evil), Base: perfgate.Hex(evil), Head: perfgate.Hex(evil)}},
 		}}},
 		Sizes: perfgate.Sizes{
 			Sections: []perfgate.SectionSize{{Name: ".text" + evil, Base: 100, Head: 200}},

@@ -180,19 +180,15 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 // compareAndReport runs the comparison, writes report.md, prints the report in format and returns the exit code.
 func compareAndReport(ctx context.Context, cfg perfgate.Config, format string, stdout, stderr io.Writer) int {
-	res, err := perfgate.Compare(ctx, cfg)
+	res, err := perfgate.Run(ctx, cfg)
 	if res == nil {
 		errorf(stderr, "%v", err)
 		explain(stderr, err)
-		var ce *perfgate.ConfigError
-		if errors.As(err, &ce) {
-			return perfgate.ExitUsage
-		}
-		return perfgate.ExitCannotRun
+		return perfgate.ExitCode(err)
 	}
-	md := report.Markdown(res, report.Options{})
-	if werr := os.WriteFile(filepath.Join(cfg.Out, "report.md"), []byte(md), 0o644); werr != nil {
-		errorf(stderr, "writing report.md: %v", werr)
+	dir := perfgate.ResultsDir(cfg.Out)
+	if werr := dir.WriteReport(report.Markdown(res, report.Options{})); werr != nil {
+		errorf(stderr, "%v", werr)
 	}
 	if perr := printResult(stdout, res, format); perr != nil {
 		errorf(stderr, "%v", perr)
@@ -201,12 +197,7 @@ func compareAndReport(ctx context.Context, cfg perfgate.Config, format string, s
 		errorf(stderr, "%v", err)
 		explain(stderr, err)
 	}
-	var files []string
-	for _, name := range []string{"report.md", "result.json", "bench.txt"} {
-		if _, err := os.Stat(filepath.Join(cfg.Out, name)); err == nil {
-			files = append(files, name)
-		}
-	}
+	files := dir.Existing(perfgate.FileReport, perfgate.FileResult, perfgate.FileBench)
 	fmt.Fprintf(stderr, "perfgate: results in %s (%s)\n", cfg.Out, strings.Join(files, ", "))
 	return res.Verdict.ExitCode
 }

@@ -396,7 +396,7 @@ func checkRun(t *testing.T, inv invocation, ghDir, workspace string, pr int, hea
 	checkCommands(t, inv.stdout)
 	outputs := readOutputs(t, filepath.Join(ghDir, "output"))
 	for k, want := range map[string]string{
-		"verdict": res.Verdict.Status, "report": filepath.Join(results, "report.md"), "results-dir": results,
+		"verdict": string(res.Verdict.Status), "report": filepath.Join(results, "report.md"), "results-dir": results,
 	} {
 		if outputs[k] != want {
 			t.Errorf("output %s = %q, want %q", k, outputs[k], want)
