@@ -23,7 +23,7 @@ var classRank = map[perfgate.Class]int{
 // faster, inconclusive, unchanged.
 type tally struct {
 	classes map[perfgate.Class]int // benchmark names per class
-	acked   int            // slower benchmarks marked acknowledged
+	acked   int                    // slower benchmarks marked acknowledged
 }
 
 func countClasses(bs []perfgate.Benchmark) tally {
