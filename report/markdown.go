@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,7 +65,7 @@ func mdHeader(d *doc, r *perfgate.Result, opt Options) {
 	for _, s := range r.Verdict.Acknowledged {
 		list.rows = append(list.rows, row{text: "- Acknowledged: " + cell(s, 500), prio: prioTop})
 	}
-	for _, s := range r.Notes {
+	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
 		list.rows = append(list.rows, row{text: "- Note: " + cell(s, 500), prio: prioHigh})
 	}
 	if len(list.rows) > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -111,7 +112,7 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	for _, s := range r.Verdict.Acknowledged {
 		fmt.Fprintf(bw, "  - acknowledged: %s\n", plain(s))
 	}
-	for _, s := range r.Notes {
+	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
 		fmt.Fprintf(bw, "  - note: %s\n", plain(s))
 	}
 
