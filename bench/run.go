@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	sched "github.com/perfgate/perfgate/abba" // named sched: the package's tests declare a helper named abba
+	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
@@ -55,7 +55,7 @@ type RunConfig struct {
 type Run struct {
 	Samples     []Sample          // in the order they were taken
 	Failures    []Failure         // calibration failures have Round and Slot -1
-	Pinning     sched.Pinning     // where the children ran
+	Pinning     abba.Pinning     // where the children ran
 	ChildCPUs   string            // Cpus_allowed_list of the first pinned child, read right after its start; "" if none
 	Iters       map[string]int    // the fixed iteration count of each leaf benchmark, the same on both sides
 	Leaves      []string          // the leaf benchmarks scheduled, in schedule order
@@ -93,7 +93,7 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if cfg.BenchTime < 0 || cfg.Timeout < 0 {
 		return nil, errors.New("running benchmarks: benchtime and timeout must not be negative")
 	}
-	pin, err := sched.Choose(cfg.CPU, cfg.NoPin)
+	pin, err := abba.Choose(cfg.CPU, cfg.NoPin)
 	if err != nil {
 		return nil, fmt.Errorf("running benchmarks: %w", err)
 	}
@@ -128,21 +128,21 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	if r.cfg.BenchTxt != nil {
 		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[Side]string{Base: r.cfg.Base.Commit, Head: r.cfg.Head.Commit})
 	}
-	plan := sched.Schedule(len(leaves), r.cfg.Rounds)
+	plan := abba.Schedule(len(leaves), r.cfg.Rounds)
 	est := make([]time.Duration, len(leaves)) // expected wall time of one run of each leaf, for the ETA
 	for i, l := range leaves {
 		est[i] = time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 30*time.Millisecond
 	}
-	dead := map[[2]int]bool{} // (leaf, side) pairs that failed and are no longer run
+	dead := map[leafSide]bool{} // (leaf, side) pairs that failed and are no longer run
 	started := time.Now()
 	for i, e := range plan {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !dead[[2]int{e.Bench, int(e.Side)}] {
+		if !dead[leafSide{e.Bench, e.Side}] {
 			var eta time.Duration
 			for _, f := range plan[i:] {
-				if !dead[[2]int{f.Bench, int(f.Side)}] {
+				if !dead[leafSide{f.Bench, f.Side}] {
 					eta += est[f.Bench]
 				}
 			}
@@ -155,7 +155,7 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 		if i+1 == len(plan) || plan[i+1].Round != e.Round {
 			var eta time.Duration
 			for _, f := range plan[i+1:] {
-				if !dead[[2]int{f.Bench, int(f.Side)}] {
+				if !dead[leafSide{f.Bench, f.Side}] {
 					eta += est[f.Bench]
 				}
 			}
@@ -166,12 +166,15 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	return nil
 }
 
+// leafSide is one leaf benchmark (an index into the schedule's leaves) on one side.
+type leafSide struct {
+	leaf int
+	side Side
+}
+
 // step runs entry i of n, leaf l, and records its sample or failure; a failure marks the leaf's side dead.
-func (r *runner) step(ctx context.Context, l leaf, e sched.Entry, i, n int, eta time.Duration, dead map[[2]int]bool) error {
-	side := Base
-	if e.Side == sched.B {
-		side = Head
-	}
+func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta time.Duration, dead map[leafSide]bool) error {
+	side := e.Side
 	r.progress.running(l.name, side, e.Round, r.cfg.Rounds, i, n, eta)
 	s, fail, err := r.runLeaf(ctx, l, side, e)
 	if err != nil {
@@ -179,7 +182,7 @@ func (r *runner) step(ctx context.Context, l leaf, e sched.Entry, i, n int, eta 
 	}
 	if fail != nil {
 		r.fail(*fail)
-		dead[[2]int{e.Bench, int(e.Side)}] = true
+		dead[leafSide{e.Bench, e.Side}] = true
 		return nil
 	}
 	r.run.Samples = append(r.run.Samples, *s)
@@ -192,7 +195,7 @@ func (r *runner) step(ctx context.Context, l leaf, e sched.Entry, i, n int, eta 
 }
 
 // runLeaf runs leaf l once on side for entry e. It returns a sample, or a failure, or ctx's error.
-func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e sched.Entry) (*Sample, *Failure, error) {
+func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e abba.Entry) (*Sample, *Failure, error) {
 	bin := r.cfg.Base
 	if side == Head {
 		bin = r.cfg.Head
@@ -278,7 +281,7 @@ func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, ar
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &watchedWriter{w, &stdout}
 	cmd.Stderr = &watchedWriter{w, &stderr}
-	cpus, err := sched.Start(cmd, r.run.Pinning)
+	cpus, err := abba.Start(cmd, r.run.Pinning)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -311,7 +314,7 @@ func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, ar
 		return nil, ctx.Err()
 	}
 	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(), flooded: w.flooded,
-		peakRSS: sched.PeakRSS(cmd.ProcessState)}
+		peakRSS: abba.PeakRSS(cmd.ProcessState)}
 	if werr != nil {
 		c.err = proc.NewError(cmd, werr, c.stderr)
 	}

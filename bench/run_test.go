@@ -17,7 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	sched "github.com/perfgate/perfgate/abba" // named sched: the package's tests declare a helper named abba
+	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
@@ -218,7 +218,7 @@ func TestRunABBA(t *testing.T) {
 			count[s.Name] = map[Side]int{}
 		}
 		count[s.Name][s.Side]++
-		if want := sched.Slots[s.Slot]; (want == sched.A) != (s.Side == Base) {
+		if want := abba.Slots[s.Slot]; want != s.Side {
 			t.Errorf("%s: side %s in slot %d", s.Name, s.Side, s.Slot)
 		}
 		if s.Round < 0 || s.Round >= rounds {
@@ -262,7 +262,7 @@ func TestRunABBA(t *testing.T) {
 		}
 	}
 
-	if allowed, err := sched.AllowedCPUs(); err == nil && len(allowed) > 1 {
+	if allowed, err := abba.AllowedCPUs(); err == nil && len(allowed) > 1 {
 		if !run.Pinning.Pinned || run.Pinning.CPU != allowed[len(allowed)-1] {
 			t.Errorf("pinning = %+v, want the last allowed cpu %d", run.Pinning, allowed[len(allowed)-1])
 		}
@@ -360,7 +360,7 @@ func TestRunABBAConfigErrors(t *testing.T) {
 		{Base: Binary{Path: "x"}, Head: Binary{Path: "y"}, BenchTime: -time.Second},
 		{Base: Binary{Path: "x"}, Head: Binary{Path: "y"}, CPU: -1}, // no such binary
 	}
-	if _, err := sched.AllowedCPUs(); err == nil {
+	if _, err := abba.AllowedCPUs(); err == nil {
 		cfgs = append(cfgs, RunConfig{Base: Binary{Path: "x"}, Head: Binary{Path: "y"}, CPU: 1 << 20})
 	}
 	for _, cfg := range cfgs {
