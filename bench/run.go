@@ -55,7 +55,7 @@ type RunConfig struct {
 type Run struct {
 	Samples     []Sample          // in the order they were taken
 	Failures    []Failure         // calibration failures have Round and Slot -1
-	Pinning     abba.Pinning     // where the children ran
+	Pinning     abba.Pinning      // where the children ran
 	ChildCPUs   string            // Cpus_allowed_list of the first pinned child, read right after its start; "" if none
 	Iters       map[string]int    // the fixed iteration count of each leaf benchmark, the same on both sides
 	Leaves      []string          // the leaf benchmarks scheduled, in schedule order

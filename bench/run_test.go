@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -121,22 +121,14 @@ func buildFixture(t *testing.T, dir string, head bool) Binary {
 	t.Helper()
 	pkg := filepath.Join(dir, "fix")
 	files := map[string]string{
-		"go.mod":                "module example.com/fix\n\ngo 1.26\n",
+		"go.mod":                testmod.GoMod("example.com/fix", "1.26"),
 		"fix.go":                "// Package fix is a benchmark fixture.\npackage fix\n",
 		"fix_test.go":           fixtureTest,
 		"side_test.go":          "package fix\n\nconst isHead = " + map[bool]string{false: "false", true: "true"}[head] + "\n",
 		"testdata/input.txt":    "input\n",
 		"testdata/unused/x.txt": "",
 	}
-	for name, body := range files {
-		p := filepath.Join(pkg, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testmod.Write(t, pkg, files)
 	bin := filepath.Join(dir, "fix.test")
 	cmd := proc.Command(context.Background(), pkg, []string{"GOWORK=off", "GOFLAGS=-mod=mod"},
 		"go", "test", "-c", "-trimpath", "-o", bin, ".")

@@ -52,7 +52,7 @@ func TestOwnDES(t *testing.T) {
 	if rep.Status != record.DiffIdentical {
 		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
 	}
-	// Key sizes from the package's API (DESIGN.md): DES 8 bytes, two-key variants 16, three-key variants 24.
+	// Key sizes from the package's API (cipher/des/cipher.go): DES 8 bytes, two-key variants 16, three-key variants 24.
 	want := map[string][]int{
 		"NewCipher": {8}, "NewTripleEDE2": {16}, "NewTripleEDE3": {24}, "NewTripleEEE2": {16}, "NewTripleEEE3": {24},
 	}
