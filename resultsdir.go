@@ -18,6 +18,7 @@ const (
 	FileSizes        = "sizes.txt"         // section sizes in Go benchmark format
 	FileDifferential = "differential.json" // the differential check's report: Result.Differential
 	FileReport       = "report.md"         // the Markdown report (the PR comment body)
+	FileReportHTML   = "report.html"       // the self-contained HTML report
 	FileGitHub       = "github.json"       // the pull request the Action ran for, read by perfgate comment
 )
 
@@ -52,6 +53,9 @@ func (d ResultsDir) WriteGitHub(v any) error { return d.writeJSON(FileGitHub, v)
 
 // WriteReport writes report.md.
 func (d ResultsDir) WriteReport(md string) error { return d.write(FileReport, []byte(md)) }
+
+// WriteReportHTML writes report.html.
+func (d ResultsDir) WriteReportHTML(html []byte) error { return d.write(FileReportHTML, html) }
 
 // WriteLog writes the log of a tool run, such as build-head.log or test-base.log.
 func (d ResultsDir) WriteLog(name string, data []byte) error { return d.write(name, data) }

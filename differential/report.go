@@ -1,9 +1,7 @@
 package differential
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -24,18 +22,6 @@ type (
 	Inconsistency = record.Inconsistency // a batch method that disagrees with the single-block method
 	Hex           = record.Hex           // bytes that JSON shows in hexadecimal
 )
-
-// WriteJSON writes r, indented, to path.
-func (r *Report) WriteJSON(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return fmt.Errorf("writing differential report: %w", err)
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("writing differential report: %w", err)
-	}
-	return nil
-}
 
 // fail records a side failure: a failing base makes the check not comparable, a failing head a mismatch. The
 // Ciphers of a check cut short would show no mismatches and no digests, so they are dropped.
