@@ -102,3 +102,39 @@ func TestFromRunPinnedAndEmpty(t *testing.T) {
 		t.Errorf("benchmarks %#v, want empty and non-nil (result.json shows [])", rec.benchmarks)
 	}
 }
+
+// TestAssemble: the phases' records land in their places of the Result, notes in phase order, and what did not
+// run is shown as such (differential skipped and why, empty lists rather than null, unpinned).
+func TestAssemble(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Package, cfg.Differential = "./p", false
+	p := &pipeline{cfg: cfg, importPath: "example.com/m/p"}
+	p.base.rev, p.head.rev = Revision{Ref: "main", Commit: "b"}, Revision{Ref: "HEAD", Commit: "h"}
+	p.build = buildRecord{headFailed: true, notes: []string{"head does not build: x"}}
+	p.functional = functionalRecord{notes: []string{"base's tests fail; this does not block the gate"}}
+	p.bench = benchRecord{pinnedCPU: -1, notes: []string{"benchmarks: y"}}
+	r := p.assemble(Env{Pinned: true, PinnedCPU: 0}, false)
+
+	if r.Schema != Schema || r.Package != "./p" || r.ImportPath != "example.com/m/p" || r.Base.Commit != "b" || r.Head.Commit != "h" {
+		t.Errorf("identity: %+v", r)
+	}
+	if !r.HeadBuildFailed {
+		t.Error("HeadBuildFailed not carried from the build record")
+	}
+	wantNotes := []string{"head does not build: x", "base's tests fail; this does not block the gate", "benchmarks: y"}
+	if diff := cmp.Diff(wantNotes, r.Notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	if r.Differential.Status != DiffSkipped || r.Differential.Reason != "disabled by configuration" || r.Differential.Ciphers == nil {
+		t.Errorf("differential = %+v, want skipped, disabled by configuration, ciphers []", r.Differential)
+	}
+	if r.Benchmarks == nil || r.Sizes.Sections == nil || r.Sizes.Symbols == nil {
+		t.Errorf("benchmarks %#v, sizes %#v: want empty lists, not nil", r.Benchmarks, r.Sizes)
+	}
+	if r.Env.Pinned || r.Env.PinnedCPU != -1 {
+		t.Errorf("env pinned %v cpu %d, want unpinned -1", r.Env.Pinned, r.Env.PinnedCPU)
+	}
+	if v := Decide(r, cfg.Policy()); v.Status != StatusFail || !cmp.Equal(v.Reasons, []string{"head does not build"}) {
+		t.Errorf("verdict %+v, want fail: head does not build", v)
+	}
+}
