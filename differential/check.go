@@ -184,7 +184,7 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 	if err != nil {
 		return err
 	}
-	return rep.compare(jobs, outs)
+	return rep.diffOutputs(jobs, outs)
 }
 
 // both runs f for base and head at the same time. It returns a cancelled context or an error of perfgate

@@ -129,9 +129,9 @@ func (t *tally) mismatch(m Mismatch) {
 	}
 }
 
-// compareJob reads one job's outputs from both sides, hashes them and records every output block that differs
+// diffJob reads one job's outputs from both sides, hashes them and records every output block that differs
 // between base and head, and every batch block that differs from the single-block result on the same side.
-func (t *tally) compareJob(j *job, base, head *outReader) error {
+func (t *tally) diffJob(j *job, base, head *outReader) error {
 	bs := j.blockSize
 	methods := [2][]string{j.dirMethods(0), j.dirMethods(1)}
 	for ki := range j.keys {

@@ -161,15 +161,15 @@ func probeText(p probeSize) string {
 	return fmt.Sprintf("accepted, block size %d", p.BlockSize)
 }
 
-// compare reads both harness outputs job by job into the Ciphers and sets the status.
-func (r *Report) compare(jobs []*job, outs [2][]byte) error {
+// diffOutputs reads both harness outputs job by job into the Ciphers and sets the status.
+func (r *Report) diffOutputs(jobs []*job, outs [2][]byte) error {
 	base, head := &outReader{side: "base", b: outs[0]}, &outReader{side: "head", b: outs[1]}
 	tallies := map[string]*tally{}
 	for i := range r.Ciphers {
 		tallies[r.Ciphers[i].Name] = newTally(&r.Ciphers[i])
 	}
 	for _, j := range jobs {
-		if err := tallies[j.ctor].compareJob(j, base, head); err != nil {
+		if err := tallies[j.ctor].diffJob(j, base, head); err != nil {
 			return err
 		}
 	}
