@@ -72,11 +72,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return &res, err
 }
 
-// Compare is Run under its former name.
-//
-// Deprecated: use Run.
-func Compare(ctx context.Context, cfg Config) (*Result, error) { return Run(ctx, cfg) }
-
 // The records the phases return; assemble puts them into a Result.
 type (
 	// buildRecord is what building both test binaries found.
