@@ -466,7 +466,7 @@ func (p *pipeline) applyRun(run *bench.Run, headTops []string) {
 		p.res.Notes = append(p.res.Notes, "no benchmarks matched: the package has none, or -bench selects none")
 	}
 	opt := bench.DefaultStatsOptions
-	opt.Alpha, opt.Threshold = p.cfg.Alpha, p.cfg.Threshold/100
+	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
 	cmps, err := bench.Compare(run.Samples, opt)
 	if err != nil {
 		p.res.Notes = append(p.res.Notes, "statistics: "+err.Error())

@@ -11,12 +11,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"gopkg.in/yaml.v3"
 
 	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/internal/ghaction"
@@ -319,5 +321,63 @@ func TestActionNoComment(t *testing.T) {
 				t.Errorf("GitHub was called: %v", gh.log)
 			}
 		})
+	}
+}
+
+// TestActionConfigFilePrecedence runs the action on the fixture with a .perfgate.yml in the workspace and inputs
+// the workflow leaves out, so that they take action.yml's defaults: the file's bench filter and threshold apply,
+// an input that is set (rounds) wins over the file, and a key neither sets keeps its default.
+func TestActionConfigFilePrecedence(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a comparison")
+	}
+	repo := materialize(t)
+	gh := newFakeGitHub(t)
+	const pr = 9
+	base, head := repo.Commits["base"], repo.Commits["folded"]
+	gh.pulls[pr] = head
+	file := "# the repository's gate\nbench: KeySetup/des\nrounds: 5\nthreshold: 50\ndifferential: false\n"
+	if err := os.WriteFile(filepath.Join(repo.Dir, perfgate.ConfigFile), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := ghEnv(t, gh, repo.Dir)
+	writeEvent(t, dir, pr, base, head)
+	// The runner gives an input the workflow leaves out its default from action.yml.
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionYAML
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	for name, in := range a.Inputs {
+		if in.Default != nil {
+			t.Setenv(inputEnv(name), *in.Default)
+		}
+	}
+	setFixtureInputs(t) // the workflow sets package, rounds: 2, benchtime and the token
+	t.Setenv("INPUT_COMMENT", "false")
+
+	inv := invoke(t, "action")
+	res, _ := checkRun(t, inv, dir, repo.Dir, pr, head)
+	var names []string
+	for _, b := range res.Benchmarks {
+		if !slices.Contains(names, b.Name) {
+			names = append(names, b.Name)
+		}
+	}
+	if diff := cmp.Diff([]string{"KeySetup/des"}, names); diff != "" {
+		t.Errorf("benchmarks: the file's bench filter did not apply (-want +got):\n%s", diff)
+	}
+	m := res.Method
+	if m.Rounds != 2 || m.Threshold != 50 || m.Alpha != 0.05 {
+		t.Errorf("method: rounds %d, threshold %v%%, alpha %v; want 2 (input), 50 (file), 0.05 (default)", m.Rounds, m.Threshold, m.Alpha)
+	}
+	if res.Differential.Status != perfgate.DiffSkipped {
+		t.Errorf("differential %s: the file's differential: false did not apply", res.Differential.Status)
+	}
+	if len(gh.log) != 0 {
+		t.Errorf("GitHub was called with comment: false: %v", gh.log)
 	}
 }

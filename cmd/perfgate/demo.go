@@ -32,12 +32,11 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := perfgate.DefaultConfig()
 	cfg.Rounds = 3
 	cfg.BenchTime = 50 * time.Millisecond
-	cfg.Out = ""
 	f := newCompareFlags("demo", &cfg)
 	broken := f.fs.Bool("broken", false, "compare against a commit with one wrong table entry")
 	f.fs.Usage = func() {
 		fmt.Fprint(stderr, demoUsage)
-		f.fs.PrintDefaults()
+		printFlags(stderr, f.fs)
 	}
 	if code, ok := parseFlags(f.fs, args, stderr); !ok {
 		return code
@@ -46,13 +45,18 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		errorf(stderr, "demo takes no arguments, got %q", f.fs.Args())
 		return perfgate.ExitUsage
 	}
+	// The fixture has no configuration file, and the user's must not apply.
+	if err := f.apply(".", true); err != nil {
+		errorf(stderr, "%v", err)
+		return perfgate.ExitUsage
+	}
 	tmp, err := os.MkdirTemp("", "perfgate-demo-")
 	if err != nil {
 		errorf(stderr, "%v", err)
 		return perfgate.ExitCannotRun
 	}
 	repoDir := filepath.Join(tmp, "minides")
-	if cfg.Out == "" {
+	if !f.given("o") {
 		// The results stay in the temporary directory, whose path is printed; the repository goes.
 		cfg.Out = filepath.Join(tmp, "results")
 		defer os.RemoveAll(repoDir)
@@ -71,11 +75,6 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg.Head = "folded"
 	if *broken {
 		cfg.Head = "broken"
-	}
-	f.config = os.DevNull // the fixture has no configuration file; the user's must not apply
-	if err := f.apply(repo.Dir); err != nil {
-		errorf(stderr, "%v", err)
-		return perfgate.ExitUsage
 	}
 	cfg.Log = stderr
 	fmt.Fprintf(stderr, "perfgate: comparing %s → %s of %s\n", cfg.Base, cfg.Head, demo.ImportPath)
