@@ -21,6 +21,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/report"
 )
@@ -37,20 +38,20 @@ func TestActionStickyComment(t *testing.T) {
 	gh := newFakeGitHub(t)
 	const pr = 7
 	base, head := repo.Commits["weird"], repo.Commits["base"]
-	gh.pulls[pr] = head
+	gh.SetPull(pr, head)
 	foreign := report.Marker + "\nI copied perfgate's marker; do not touch."
-	gh.add(pr, "mallory", foreign)
+	gh.Add(pr, "mallory", foreign)
 	for i := range 120 { // perfgate's comment lands on the second page of 100
-		gh.add(pr, "alice", fmt.Sprintf("review comment %d", i))
+		gh.Add(pr, "alice", fmt.Sprintf("review comment %d", i))
 	}
 	dir := ghEnv(t, gh, repo.Dir)
 	writeEvent(t, dir, pr, base, head)
 	setFixtureInputs(t)
 
-	gh.script["create"] = []int{http.StatusInternalServerError}
+	gh.On(fakegithub.OpCreate, fakegithub.Reply{Status: http.StatusInternalServerError})
 	inv := invoke(t, "action")
 	_, md := checkRun(t, inv, dir, repo.Dir, pr, head)
-	comments, writes := gh.state(pr)
+	comments, writes := gh.Comments(pr), gh.Writes()
 	ours := mine(comments)
 	if len(ours) != 1 || writes != 1 {
 		t.Fatalf("after the first run: %d perfgate comments, %d writes; want 1 and 1", len(ours), writes)
@@ -85,10 +86,10 @@ func TestActionStickyComment(t *testing.T) {
 		}
 	})
 
-	gh.script["edit"] = []int{http.StatusBadGateway}
+	gh.On(fakegithub.OpEdit, fakegithub.Reply{Status: http.StatusBadGateway})
 	inv = invoke(t, "action")
 	_, md = checkRun(t, inv, dir, repo.Dir, pr, head)
-	again, writes := gh.state(pr)
+	again, writes := gh.Comments(pr), gh.Writes()
 	ours2 := mine(again)
 	switch {
 	case len(again) != 122 || len(ours2) != 1 || writes != 2:
@@ -121,8 +122,8 @@ func TestActionForbiddenAndScrubbed(t *testing.T) {
 	gh := newFakeGitHub(t)
 	const pr = 12
 	base, head := repo.Commits["base"], repo.Commits["envdump"]
-	gh.pulls[pr] = head
-	gh.deny["create"] = http.StatusForbidden
+	gh.SetPull(pr, head)
+	gh.Always(fakegithub.OpCreate, fakegithub.Reply{Status: http.StatusForbidden})
 	dir := ghEnv(t, gh, repo.Dir)
 	writeEvent(t, dir, pr, base, head)
 	setFixtureInputs(t)
@@ -159,7 +160,7 @@ func TestActionForbiddenAndScrubbed(t *testing.T) {
 		}
 	}
 
-	comments, writes := gh.state(pr)
+	comments, writes := gh.Comments(pr), gh.Writes()
 	if len(comments) != 0 || writes != 0 {
 		t.Errorf("%d comments, %d writes after a 403", len(comments), writes)
 	}
@@ -297,7 +298,7 @@ func TestActionNoComment(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gh := newFakeGitHub(t)
-			gh.pulls[5] = head
+			gh.SetPull(5, head)
 			dir := ghEnv(t, gh, repo.Dir)
 			setFixtureInputs(t)
 			t.Setenv("INPUT_PACKAGE", "./nope")
@@ -317,8 +318,8 @@ func TestActionNoComment(t *testing.T) {
 			if !strings.Contains(inv.stderr, tc.want) {
 				t.Errorf("stderr does not say %q", tc.want)
 			}
-			if len(gh.log) != 0 {
-				t.Errorf("GitHub was called: %v", gh.log)
+			if len(gh.Requests()) != 0 {
+				t.Errorf("GitHub was called: %v", gh.Requests())
 			}
 		})
 	}
@@ -335,7 +336,7 @@ func TestActionConfigFilePrecedence(t *testing.T) {
 	gh := newFakeGitHub(t)
 	const pr = 9
 	base, head := repo.Commits["base"], repo.Commits["folded"]
-	gh.pulls[pr] = head
+	gh.SetPull(pr, head)
 	file := "# the repository's gate\nbench: KeySetup/des\nrounds: 5\nthreshold: 50\ndifferential: false\n"
 	if err := os.WriteFile(filepath.Join(repo.Dir, perfgate.ConfigFile), []byte(file), 0o644); err != nil {
 		t.Fatal(err)
@@ -377,7 +378,7 @@ func TestActionConfigFilePrecedence(t *testing.T) {
 	if res.Differential.Status != perfgate.DiffSkipped {
 		t.Errorf("differential %s: the file's differential: false did not apply", res.Differential.Status)
 	}
-	if len(gh.log) != 0 {
-		t.Errorf("GitHub was called with comment: false: %v", gh.log)
+	if len(gh.Requests()) != 0 {
+		t.Errorf("GitHub was called with comment: false: %v", gh.Requests())
 	}
 }
