@@ -35,7 +35,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	f := newCompareFlags("compare", &cfg)
 	f.fs.Usage = func() {
 		fmt.Fprint(stderr, compareUsage)
-		printFlags(stderr, f.fs)
+		printFlags(stderr, f.fs, nil)
 	}
 	if code, ok := parseFlags(f.fs, args, stderr); !ok {
 		return code

@@ -166,3 +166,15 @@ func TestCompareHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoHelp: perfgate demo -h shows demo's own defaults where they differ from compare's.
+func TestDemoHelp(t *testing.T) {
+	inv := invoke(t, "demo", "-h")
+	for name, def := range demoDefaults {
+		k := perfgate.FlagKey(name)
+		want := fmt.Sprintf("  -%s %s\n    \t%s (default %s)\n", name, k.Type, k.Doc, def)
+		if inv.code != 0 || !strings.Contains(inv.stderr, want) {
+			t.Errorf("demo -h: exit %d, does not list\n%s", inv.code, want)
+		}
+	}
+}

@@ -99,12 +99,16 @@ func (f *compareFlags) given(name string) bool {
 	return false
 }
 
-// printFlags lists the flags of fs with the types, documentation and defaults of their keys.
-func printFlags(w io.Writer, fs *flag.FlagSet) {
+// printFlags lists the flags of fs with the types, documentation and defaults of their keys; defaults, by flag
+// name, replaces the table's default where a command has its own.
+func printFlags(w io.Writer, fs *flag.FlagSet, defaults map[string]string) {
 	fs.VisitAll(func(fl *flag.Flag) {
 		typ, doc, def := "", fl.Usage, fl.DefValue
 		if k := flagKey(fl.Name); k != nil {
 			typ, doc, def = k.Type, k.Doc, k.Default
+			if d, ok := defaults[fl.Name]; ok {
+				def = d
+			}
 		} else {
 			typ, doc = flag.UnquoteUsage(fl)
 			if def == "false" {
