@@ -13,9 +13,9 @@ import (
 const ConfigFile = ".perfgate.yml"
 
 // Config is everything a comparison can be told. Its zero value is not usable: start from DefaultConfig, whose
-// values are the defaults of the key table (Keys), then Resolve a file and flags or inputs on top of it.
+// values are the defaults of the key table (ConfigKeys), then Resolve a file and flags or inputs on top of it.
 //
-// Each field that a user can set is declared once, as a Key in keys.go: its file key, flag, Action input, default,
+// Each field that a user can set is declared once, as a ConfigKey in keys.go: its file key, flag, Action input, default,
 // parser, validator and documentation. The field comments below name the key.
 type Config struct {
 	// Dir is a directory inside the git work tree to compare; its module root is found from there. Flag -C.
@@ -125,7 +125,7 @@ func (c *Config) Validate() error {
 // Setting is one key's value as text, given on the command line (Source "flag") or as an Action input
 // (Source "input").
 type Setting struct {
-	Key    *Key
+	Key    *ConfigKey
 	Text   string
 	Source string // "flag" or "input"
 }
@@ -135,7 +135,7 @@ type Setting struct {
 // defaults). Every error is a *ConfigError naming where the bad value came from: the flag, the input, or the file
 // and line.
 func (c *Config) Resolve(path string, settings []Setting) error {
-	origin := map[*Key]string{}
+	origin := map[*ConfigKey]string{}
 	if path != "" {
 		data, err := os.ReadFile(path)
 		switch {

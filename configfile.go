@@ -12,7 +12,7 @@ import (
 // loadFile applies the YAML in data (read from name) on top of c, key by key, so that every error names the line
 // and the key: an unknown key (with the closest known one as a suggestion), a repeated key, or a value of the wrong
 // form. Nothing is applied unless the whole file reads. origin, when not nil, receives "name:line" for every key set.
-func (c *Config) loadFile(name string, data []byte, origin map[*Key]string) error {
+func (c *Config) loadFile(name string, data []byte, origin map[*ConfigKey]string) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return &ConfigError{Source: name, Want: "valid YAML (" + strings.TrimPrefix(err.Error(), "yaml: ") + ")"}
@@ -27,14 +27,14 @@ func (c *Config) loadFile(name string, data []byte, origin map[*Key]string) erro
 		}
 		return &ConfigError{Source: fmt.Sprintf("%s:%d", name, root.Line), Want: "a mapping of keys to values, such as \"rounds: 5\""}
 	}
-	byName := map[string]*Key{}
+	byName := map[string]*ConfigKey{}
 	for _, k := range keys {
 		if k.File != "" {
 			byName[k.File] = k
 		}
 	}
 	next := *c
-	set := map[*Key]string{}
+	set := map[*ConfigKey]string{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		kn, vn := root.Content[i], root.Content[i+1]
 		where := fmt.Sprintf("%s:%d", name, kn.Line)
@@ -70,7 +70,7 @@ func (c *Config) loadFile(name string, data []byte, origin map[*Key]string) erro
 
 // decode reads the file's value n of k into c: a mapping of scalars for a mapping, a sequence of scalars or one
 // comma-separated scalar for a list, a scalar otherwise.
-func (k *Key) decode(c *Config, n *yaml.Node) error {
+func (k *ConfigKey) decode(c *Config, n *yaml.Node) error {
 	scalars := func(nodes []*yaml.Node) ([]string, error) {
 		out := make([]string, 0, len(nodes))
 		for _, item := range nodes {

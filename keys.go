@@ -9,14 +9,14 @@ import (
 	"time"
 )
 
-// Key is one configuration setting, declared once: its name in .perfgate.yml, its flag, its GitHub Action input,
+// ConfigKey is one configuration setting, declared once: its name in .perfgate.yml, its flag, its GitHub Action input,
 // its built-in default, how its text is read and checked, and one line of documentation. The flags of perfgate
 // compare and demo, the file, the Action's inputs, perfgate compare -h and the README's table all come from the
-// table of keys (Keys) or are tested against it.
+// table of keys (ConfigKeys) or are tested against it.
 //
 // Adding a setting is one entry in the table (and the Config field it sets): the flag, the file key, the input
 // (if Input is set; action.yml must then declare it, which a test checks), -h and validation follow.
-type Key struct {
+type ConfigKey struct {
 	File    string // the key in .perfgate.yml; "" when the file cannot set it
 	Flag    string // the flag of perfgate compare and demo; "" for none
 	Input   string // the input of the GitHub Action; "" for none
@@ -32,7 +32,7 @@ type Key struct {
 }
 
 // Name is the key's name in messages: its file key, else its flag, else its input.
-func (k *Key) Name() string {
+func (k *ConfigKey) Name() string {
 	switch {
 	case k.File != "":
 		return k.File
@@ -43,13 +43,13 @@ func (k *Key) Name() string {
 }
 
 // IsBool reports whether the key is a boolean: a flag given without a value sets it to true.
-func (k *Key) IsBool() bool { return k.Type == "" && k.set != nil }
+func (k *ConfigKey) IsBool() bool { return k.Type == "" && k.set != nil }
 
-// Keys returns the table of configuration keys, in the order -h and the README list them.
-func Keys() []*Key { return append([]*Key(nil), keys...) }
+// ConfigKeys returns the table of configuration keys, in the order -h and the README list them.
+func ConfigKeys() []*ConfigKey { return append([]*ConfigKey(nil), keys...) }
 
 // FlagKey returns the key that flag -name sets, or nil.
-func FlagKey(name string) *Key {
+func FlagKey(name string) *ConfigKey {
 	for _, k := range keys {
 		if k.Flag == name && name != "" {
 			return k
@@ -59,7 +59,7 @@ func FlagKey(name string) *Key {
 }
 
 // InputKey returns the key that the Action input name sets, or nil.
-func InputKey(name string) *Key {
+func InputKey(name string) *ConfigKey {
 	for _, k := range keys {
 		if k.Input == name && name != "" {
 			return k
@@ -70,13 +70,13 @@ func InputKey(name string) *Key {
 
 // Check parses text as the key's value into a scratch configuration and reports whether it has the key's form
 // (bounds are checked later, by Validate or Resolve, once every source has been applied).
-func (k *Key) Check(text string) error {
+func (k *ConfigKey) Check(text string) error {
 	var c Config
 	return k.set(&c, text)
 }
 
 // setText reads text from source ("flag", "input" or a file and line) into c, or returns a *ConfigError.
-func (k *Key) setText(c *Config, text, source string) error {
+func (k *ConfigKey) setText(c *Config, text, source string) error {
 	if err := k.set(c, text); err != nil {
 		name := k.File
 		switch source {
@@ -91,7 +91,7 @@ func (k *Key) setText(c *Config, text, source string) error {
 }
 
 // validate checks c's value of k; the error names the key and has no source.
-func (k *Key) validate(c *Config) error {
+func (k *ConfigKey) validate(c *Config) error {
 	if k.check == nil {
 		return nil
 	}
@@ -103,7 +103,7 @@ func (k *Key) validate(c *Config) error {
 
 // The constructors below bind a key to the field of Config that field returns and give it its parser and checker.
 
-func stringKey(k Key, field func(*Config) *string, valid func(string) bool) *Key {
+func stringKey(k ConfigKey, field func(*Config) *string, valid func(string) bool) *ConfigKey {
 	k.Type = "string"
 	k.set = func(c *Config, s string) error { *field(c) = s; return nil }
 	if valid != nil {
@@ -112,7 +112,7 @@ func stringKey(k Key, field func(*Config) *string, valid func(string) bool) *Key
 	return &k
 }
 
-func intKey[T int | int64](k Key, field func(*Config) *T, lo, hi T) *Key {
+func intKey[T int | int64](k ConfigKey, field func(*Config) *T, lo, hi T) *ConfigKey {
 	k.Type = "int"
 	k.set = func(c *Config, s string) error {
 		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
@@ -130,7 +130,7 @@ func intKey[T int | int64](k Key, field func(*Config) *T, lo, hi T) *Key {
 }
 
 // floatKey takes a number, with an optional % sign for percentages: "2" and "2%" are the same.
-func floatKey(k Key, field func(*Config) *float64, valid func(float64) bool) *Key {
+func floatKey(k ConfigKey, field func(*Config) *float64, valid func(float64) bool) *ConfigKey {
 	k.Type = "float"
 	k.set = func(c *Config, s string) error {
 		f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
@@ -144,7 +144,7 @@ func floatKey(k Key, field func(*Config) *float64, valid func(float64) bool) *Ke
 	return &k
 }
 
-func durationKey(k Key, field func(*Config) *time.Duration, lo, hi time.Duration) *Key {
+func durationKey(k ConfigKey, field func(*Config) *time.Duration, lo, hi time.Duration) *ConfigKey {
 	k.Type = "duration"
 	k.set = func(c *Config, s string) error {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
@@ -158,7 +158,7 @@ func durationKey(k Key, field func(*Config) *time.Duration, lo, hi time.Duration
 	return &k
 }
 
-func boolKey(k Key, field func(*Config) *bool) *Key {
+func boolKey(k ConfigKey, field func(*Config) *bool) *ConfigKey {
 	k.set = func(c *Config, s string) error {
 		b, err := strconv.ParseBool(strings.TrimSpace(s))
 		if err != nil {
@@ -171,7 +171,7 @@ func boolKey(k Key, field func(*Config) *bool) *Key {
 }
 
 // listKey takes a comma-separated list from a flag or an input, and a YAML sequence from the file.
-func listKey(k Key, field func(*Config) *[]string, valid func(string) bool) *Key {
+func listKey(k ConfigKey, field func(*Config) *[]string, valid func(string) bool) *ConfigKey {
 	k.Type = "list"
 	k.set = func(c *Config, s string) error { *field(c) = splitList(s); return nil }
 	k.list = func(c *Config, items []string) error { *field(c) = items; return nil }
@@ -187,81 +187,81 @@ func listKey(k Key, field func(*Config) *[]string, valid func(string) bool) *Key
 }
 
 // keys is the table. Bounds follow DESIGN.md: alpha 0.001–0.2, thresholds in percent above 0 and below 100.
-var keys = []*Key{
-	stringKey(Key{Flag: "C", Default: ".", Form: "a directory",
+var keys = []*ConfigKey{
+	stringKey(ConfigKey{Flag: "C", Default: ".", Form: "a directory",
 		Doc: "run as if started in this directory (inside the git work tree)"},
 		func(c *Config) *string { return &c.Dir }, nil),
-	stringKey(Key{File: "package", Flag: "pkg", Input: "package", Default: ".",
+	stringKey(ConfigKey{File: "package", Flag: "pkg", Input: "package", Default: ".",
 		Form: "a package path such as ./cipher/des",
 		Doc:  "the package to gate, relative to the module root"},
 		func(c *Config) *string { return &c.Package }, func(s string) bool { return strings.TrimSpace(s) != "" }),
-	stringKey(Key{File: "bench", Flag: "bench", Input: "bench", Default: ".",
+	stringKey(ConfigKey{File: "bench", Flag: "bench", Input: "bench", Default: ".",
 		Form: "a regular expression over full benchmark names, such as Encrypt/des",
 		Doc:  "regular expression selecting benchmarks by full name (Encrypt/des/single)"},
 		func(c *Config) *string { return &c.Bench }, func(s string) bool { _, err := regexp.Compile(s); return err == nil }),
-	intKey(Key{File: "rounds", Flag: "rounds", Input: "rounds", Default: "5",
+	intKey(ConfigKey{File: "rounds", Flag: "rounds", Input: "rounds", Default: "5",
 		Form: "a whole number from 2 to 100",
 		Doc:  "A–B–B–A rounds; each side gets 2×rounds samples"},
 		func(c *Config) *int { return &c.Rounds }, 2, 100),
-	durationKey(Key{File: "benchtime", Flag: "benchtime", Input: "benchtime", Default: "100ms",
+	durationKey(ConfigKey{File: "benchtime", Flag: "benchtime", Input: "benchtime", Default: "100ms",
 		Form: "a duration from 1ms to 1m, such as 100ms",
 		Doc:  "target duration of one benchmark run (calibrated once, then the same iteration count on both sides)"},
 		func(c *Config) *time.Duration { return &c.BenchTime }, time.Millisecond, time.Minute),
-	intKey(Key{File: "cpu", Flag: "cpu", Input: "cpu", Default: "-1",
+	intKey(ConfigKey{File: "cpu", Flag: "cpu", Input: "cpu", Default: "-1",
 		Form: "a CPU number, or -1 for the last CPU this process may use",
 		Doc:  "CPU to pin benchmarks to (-1: the last one this process may use)"},
 		func(c *Config) *int { return &c.CPU }, -1, math.MaxInt32),
-	boolKey(Key{File: "no-pin", Flag: "no-pin", Form: "true or false",
+	boolKey(ConfigKey{File: "no-pin", Flag: "no-pin", Form: "true or false",
 		Doc: "do not pin benchmarks to one CPU"},
 		func(c *Config) *bool { return &c.NoPin }),
-	floatKey(Key{File: "threshold", Flag: "threshold", Input: "threshold", Default: "2",
+	floatKey(ConfigKey{File: "threshold", Flag: "threshold", Input: "threshold", Default: "2",
 		Form: "a percentage above 0 and below 100, such as 2",
 		Doc:  "smallest change, in percent, called slower or faster"},
 		func(c *Config) *float64 { return &c.Threshold }, isPercent),
-	floatKey(Key{File: "alpha", Flag: "alpha", Default: "0.05",
+	floatKey(ConfigKey{File: "alpha", Flag: "alpha", Default: "0.05",
 		Form: "a probability from 0.001 to 0.2, such as 0.05",
 		Doc:  "significance level, after Holm correction across benchmarks"},
 		func(c *Config) *float64 { return &c.Alpha }, func(f float64) bool { return f >= 0.001 && f <= 0.2 }),
-	durationKey(Key{File: "timeout", Flag: "timeout", Default: "2m",
+	durationKey(ConfigKey{File: "timeout", Flag: "timeout", Default: "2m",
 		Form: "a duration from 1s to 1h, such as 2m",
 		Doc:  "limit for one benchmark, test or harness run; a hung one is killed and reported"},
 		func(c *Config) *time.Duration { return &c.Timeout }, time.Second, time.Hour),
-	listKey(Key{File: "tags", Flag: "tags", Form: "build tags without spaces or commas",
+	listKey(ConfigKey{File: "tags", Flag: "tags", Form: "build tags without spaces or commas",
 		Doc: "build tags for both sides (comma-separated)"},
 		func(c *Config) *[]string { return &c.Tags }, func(s string) bool { return s != "" && !strings.ContainsAny(s, " ,\t\n") }),
-	boolKey(Key{File: "differential", Flag: "differential", Default: "true", Form: "true or false",
+	boolKey(ConfigKey{File: "differential", Flag: "differential", Default: "true", Form: "true or false",
 		Doc: "run the differential check"},
 		func(c *Config) *bool { return &c.Differential }),
-	listKey(Key{File: "constructors", Flag: "constructors", Form: "exported Go function names such as NewCipher",
+	listKey(ConfigKey{File: "constructors", Flag: "constructors", Form: "exported Go function names such as NewCipher",
 		Doc: "differential check: constructor names (comma-separated; default: discover)"},
 		func(c *Config) *[]string { return &c.Constructors }, isExported),
-	intKey(Key{File: "keys", Flag: "keys", Default: "1024", Form: "a whole number from 1 to 65536",
+	intKey(ConfigKey{File: "keys", Flag: "keys", Default: "1024", Form: "a whole number from 1 to 65536",
 		Doc: "differential check: keys per cipher and key size"},
 		func(c *Config) *int { return &c.Keys }, 1, 65536),
-	intKey(Key{File: "blocks", Flag: "blocks", Default: "17", Form: "a whole number from 1 to 1024",
+	intKey(ConfigKey{File: "blocks", Flag: "blocks", Default: "17", Form: "a whole number from 1 to 1024",
 		Doc: "differential check: blocks per key and direction"},
 		func(c *Config) *int { return &c.Blocks }, 1, 1024),
 	seedKey,
 	thresholdsKey,
-	intKey(Key{File: "max-size-growth", Form: "a whole number of bytes from 0 (no limit) to 1073741824",
+	intKey(ConfigKey{File: "max-size-growth", Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
-	stringKey(Key{File: "acknowledge-label", Input: "acknowledge-label", Default: "perf-regression-ok",
+	stringKey(ConfigKey{File: "acknowledge-label", Input: "acknowledge-label", Default: "perf-regression-ok",
 		Form: "a pull-request label", Doc: "pull-request label that lets slower benchmarks pass the gate"},
 		func(c *Config) *string { return &c.AcknowledgeLabel }, nil),
-	stringKey(Key{File: "output", Flag: "o", Default: "perfgate-results", Form: "a directory path",
+	stringKey(ConfigKey{File: "output", Flag: "o", Default: "perfgate-results", Form: "a directory path",
 		Doc: "results directory"},
 		func(c *Config) *string { return &c.Out }, func(s string) bool { return strings.TrimSpace(s) != "" }),
-	stringKey(Key{Input: "base", Form: "a revision",
+	stringKey(ConfigKey{Input: "base", Form: "a revision",
 		Doc: "base revision; default the pull request's base (or the push's before)"},
 		func(c *Config) *string { return &c.Base }, nil),
-	stringKey(Key{Input: "head", Form: "a revision",
+	stringKey(ConfigKey{Input: "head", Form: "a revision",
 		Doc: "head revision; default the pull request's head (or the push's after)"},
 		func(c *Config) *string { return &c.Head }, nil),
 }
 
 // seedKey takes decimal or 0x-prefixed hexadecimal.
-var seedKey = &Key{File: "seed", Flag: "seed", Default: "0x5045524647415445", // "PERFGATE"
+var seedKey = &ConfigKey{File: "seed", Flag: "seed", Default: "0x5045524647415445", // "PERFGATE"
 	Type: "uint", Form: "an unsigned whole number such as 42 or 0x2a", Doc: "differential check: input seed",
 	set: func(c *Config, s string) error {
 		n, err := strconv.ParseUint(strings.TrimSpace(s), 0, 64)
@@ -274,7 +274,7 @@ var seedKey = &Key{File: "seed", Flag: "seed", Default: "0x5045524647415445", //
 }
 
 // thresholdsKey is a mapping in the file only: benchmark-name regular expression → allowed percent.
-var thresholdsKey = &Key{File: "thresholds", Type: "map",
+var thresholdsKey = &ConfigKey{File: "thresholds", Type: "map",
 	Form: "a mapping of benchmark-name regular expressions to percentages above 0 and below 100, such as {\"Encrypt/.*\": 10}",
 	Doc:  "acknowledged slowdowns per benchmark: regular expression → allowed percent",
 	pairs: func(c *Config, m map[string]string) error {

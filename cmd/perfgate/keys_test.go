@@ -134,7 +134,7 @@ func TestKeyTable(t *testing.T) {
 			t.Errorf("key %+v can be set nowhere", k)
 		}
 	}
-	for _, k := range perfgate.Keys() {
+	for _, k := range perfgate.ConfigKeys() {
 		if k.Default != "" {
 			if err := k.Check(k.Default); err != nil {
 				t.Errorf("key %s: default %q does not parse: %v", k.Name(), k.Default, err)

@@ -17,7 +17,7 @@ import (
 
 // commandKeys are the settings of the command itself rather than of a comparison: no file can set them. They are
 // declared like the table's keys so that -h, the README and action.yml are checked against one list.
-var commandKeys = []*perfgate.Key{
+var commandKeys = []*perfgate.ConfigKey{
 	{Flag: "format", Default: "text", Type: "string", Form: "text, markdown or json",
 		Doc: "output format on stdout: text, markdown or json"},
 	{Flag: "config", Input: "config", Type: "string", Form: "an existing YAML file",
@@ -29,10 +29,10 @@ var commandKeys = []*perfgate.Key{
 }
 
 // allKeys is the table followed by the command's own settings.
-func allKeys() []*perfgate.Key { return append(perfgate.Keys(), commandKeys...) }
+func allKeys() []*perfgate.ConfigKey { return append(perfgate.ConfigKeys(), commandKeys...) }
 
 // commandKey returns the command setting with the given flag or input name.
-func commandKey(flagName, input string) *perfgate.Key {
+func commandKey(flagName, input string) *perfgate.ConfigKey {
 	for _, k := range commandKeys {
 		if flagName != "" && k.Flag == flagName || input != "" && k.Input == input {
 			return k
@@ -53,7 +53,7 @@ type compareFlags struct {
 
 // keyFlag is the flag.Value of one key of the table.
 type keyFlag struct {
-	key *perfgate.Key
+	key *perfgate.ConfigKey
 	f   *compareFlags
 }
 
@@ -73,7 +73,7 @@ func (v *keyFlag) IsBoolFlag() bool { return v.key.IsBool() }
 
 func newCompareFlags(name string, cfg *perfgate.Config) *compareFlags {
 	f := &compareFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError), cfg: cfg}
-	for _, k := range perfgate.Keys() {
+	for _, k := range perfgate.ConfigKeys() {
 		if k.Flag != "" {
 			f.fs.Var(&keyFlag{k, f}, k.Flag, k.Doc)
 		}
@@ -127,7 +127,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet, defaults map[string]string) {
 }
 
 // flagKey returns the key of the table or of the command that flag name sets, or nil.
-func flagKey(name string) *perfgate.Key {
+func flagKey(name string) *perfgate.ConfigKey {
 	for _, k := range allKeys() {
 		if k.Flag == name {
 			return k
@@ -174,7 +174,7 @@ func (f *compareFlags) apply(dir string, noFile bool) error {
 // the file's value, or else the default, stays.
 func inputSettings(r *ghaction.Runner) []perfgate.Setting {
 	var out []perfgate.Setting
-	for _, k := range perfgate.Keys() {
+	for _, k := range perfgate.ConfigKeys() {
 		if k.Input == "" {
 			continue
 		}
