@@ -130,8 +130,13 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 	cfgPath := input(r, "config")
 	if cfgPath == "" {
 		cfgPath = filepath.Join(cfg.Dir, perfgate.ConfigFile)
-	} else if !filepath.IsAbs(cfgPath) {
-		cfgPath = filepath.Join(cfg.Dir, cfgPath)
+	} else {
+		if !filepath.IsAbs(cfgPath) {
+			cfgPath = filepath.Join(cfg.Dir, cfgPath)
+		}
+		if st, err := os.Stat(cfgPath); err != nil || st.IsDir() {
+			return cfg, false, &perfgate.ConfigError{Source: "input", Key: "config", Value: input(r, "config"), Want: commandKey("", "config").Form + " in the workspace"}
+		}
 	}
 	if err := cfg.Resolve(cfgPath, inputSettings(r)); err != nil {
 		return cfg, false, err

@@ -238,13 +238,13 @@ func TestActionConfig(t *testing.T) {
 
 	for k, v := range map[string]string{
 		"INPUT_ROUNDS": "many", "INPUT_BENCHTIME": "1 s", "INPUT_CPU": "last", "INPUT_THRESHOLD": "two",
-		"INPUT_COMMENT": "maybe", "INPUT_BENCH": "(", "INPUT_CONFIG": ".", // a directory
+		"INPUT_COMMENT": "maybe", "INPUT_BENCH": "(", "INPUT_CONFIG": "missing.yml",
 	} {
 		old := env[k]
 		env[k] = v
 		if _, _, err := actionConfig(newRunner(), ev); err == nil {
 			t.Errorf("%s=%q: no error", k, v)
-		} else if !strings.Contains(err.Error(), strings.ToLower(strings.TrimPrefix(k, "INPUT_"))) && k != "INPUT_CONFIG" {
+		} else if want := "input: " + strings.ToLower(strings.TrimPrefix(k, "INPUT_")) + ": "; !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s=%q: the error %q does not name the input", k, v, err)
 		}
 		env[k] = old
