@@ -14,8 +14,10 @@ import (
 // compare and demo, the file, the Action's inputs, perfgate compare -h and the README's table all come from the
 // table of keys (ConfigKeys) or are tested against it.
 //
-// Adding a setting is one entry in the table (and the Config field it sets): the flag, the file key, the input
-// (if Input is set; action.yml must then declare it, which a test checks), -h and validation follow.
+// Adding a setting is the Config field it sets and one entry in the table below; the flag, the file key, the input,
+// parsing, bounds, error messages and -h follow. The tests then ask for two more lines: the key in config_test.go's
+// fullYAML, and the regenerated README table and action.yml inputs (go test ./cmd/perfgate -run
+// TestGeneratedFromKeys -update).
 type ConfigKey struct {
 	File    string // the key in .perfgate.yml; "" when the file cannot set it
 	Flag    string // the flag of perfgate compare and demo; "" for none
@@ -25,10 +27,10 @@ type ConfigKey struct {
 	Form    string // the accepted form, as an error states it: "a whole number from 2 to 100"
 	Doc     string // one line for -h, the README and action.yml
 
-	set   func(c *Config, text string) error    // reads text (a flag, an input, a scalar in the file) into c
-	list  func(c *Config, items []string) error // reads a YAML sequence into c; nil when the file takes a scalar
-	pairs func(c *Config, m map[string]string) error
-	check func(c *Config) (bad string, ok bool) // reports c's value as text when it is out of bounds
+	set   func(c *Config, text string) error         // reads text (a flag, an input, a scalar in the file) into c
+	list  func(c *Config, items []string) error      // reads a YAML sequence into c; nil when the file takes a scalar
+	pairs func(c *Config, m map[string]string) error // reads a YAML mapping into c; nil when the file takes none
+	check func(c *Config) (bad string, ok bool)      // reports c's value as text when it is out of bounds
 }
 
 // Name is the key's name in messages: its file key, else its flag, else its input.
@@ -45,7 +47,7 @@ func (k *ConfigKey) Name() string {
 // IsBool reports whether the key is a boolean: a flag given without a value sets it to true.
 func (k *ConfigKey) IsBool() bool { return k.Type == "" && k.set != nil }
 
-// ConfigKeys returns the table of configuration keys, in the order -h and the README list them.
+// ConfigKeys returns the table of configuration keys, in the order the README lists them.
 func ConfigKeys() []*ConfigKey { return append([]*ConfigKey(nil), keys...) }
 
 // FlagKey returns the key that flag -name sets, or nil.
