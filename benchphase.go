@@ -52,7 +52,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		headTops, listNotes, err = p.headBenchmarks(ctx)
 	}
 	opt := bench.DefaultStatsOptions
-	opt.Alpha, opt.Threshold = p.cfg.Alpha, p.cfg.Threshold/100
+	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
 	rec = fromRun(run, headTops, opt)
 	rec.notes = append(listNotes, rec.notes...)
 	rec.timed = timed

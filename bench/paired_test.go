@@ -152,9 +152,9 @@ func TestSimFalsePositivesUnderDrift(t *testing.T) {
 	const seed, sims = 2, 4000
 	w := world{rounds: 5, benchmarks: 1, noise: 0.01, drift: 0.05}
 	bound := 0.05 + margin(0.05, sims)
-	for _, threshold := range []float64{0, DefaultStatsOptions.Threshold} {
+	for _, threshold := range []float64{0, DefaultStatsOptions.ThresholdPct} {
 		opt := DefaultStatsOptions
-		opt.Threshold = threshold
+		opt.ThresholdPct = threshold
 		n := w.tally(t, seed, sims, opt)
 		fp := rate(n.slower+n.faster, n.sims)
 		t.Logf("seed %d, threshold %g: false positives %d/%d = %.3f (bound %.4f); Mann–Whitney p < 0.05 in %d; mean noise %.3f%% (true 1%%)",
@@ -176,7 +176,7 @@ func TestSimFamilyWiseFalsePositives(t *testing.T) {
 	const seed, sims = 3, 500
 	w := world{rounds: 5, benchmarks: 4, noise: 0.01, drift: 0.05}
 	opt := DefaultStatsOptions
-	opt.Threshold = 0
+	opt.ThresholdPct = 0
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	flagged := 0
 	for range sims {
@@ -252,7 +252,7 @@ func TestSimCorrelatedLoadAndSpikes(t *testing.T) {
 	const seed, sims = 6, 2000
 	w := world{rounds: 5, benchmarks: 1, noise: 0.005, load: 0.1, loadRho: 0.9, spikes: 0.05}
 	opt := DefaultStatsOptions
-	opt.Threshold = 0 // significance alone
+	opt.ThresholdPct = 0 // significance alone
 	n := w.tally(t, seed, sims, opt)
 	fp := rate(n.slower+n.faster, n.sims)
 	bound := opt.Alpha + margin(opt.Alpha, n.sims)

@@ -24,10 +24,10 @@ import (
 // The class gates on the paired estimate, because it cancels drift that the unpaired Mann–Whitney test does not
 // see. The paired p-values are Holm-corrected across the benchmarks of each unit (the family is one unit), and
 //
-//   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 > Threshold for costs such as
-//     sec/op, 1-Ratio > Threshold for rates such as B/s);
+//   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 > ThresholdPct/100 for costs
+//     such as sec/op, 1-Ratio > ThresholdPct/100 for rates such as B/s);
 //   - faster: the mirror image;
-//   - unchanged: otherwise, if the whole paired interval lies inside [1-Threshold, 1+Threshold];
+//   - unchanged: otherwise, if the whole paired interval lies inside 1 ± ThresholdPct/100;
 //   - inconclusive: otherwise; Note says how far the interval reaches;
 //   - failed: a side has no samples, or fewer than two complete rounds (two base and two head samples) remain.
 //
@@ -43,9 +43,10 @@ import (
 type StatsOptions struct {
 	// Alpha is the family-wise significance level of the Holm-corrected paired tests, in (0, 1). Default 0.05.
 	Alpha float64
-	// Threshold is the relative change, as a fraction in [0, 1), that slower and faster must exceed and that the
-	// unchanged interval must stay within. Default 0.02 (2%).
-	Threshold float64
+	// ThresholdPct is the relative change, in percent from 0 up to 100, that slower and faster must exceed and
+	// that the unchanged interval must stay within. Default 2. (Percent, as everywhere in perfgate's
+	// configuration.)
+	ThresholdPct float64
 	// Confidence is the level of every confidence interval, in (0, 1). Default 0.95.
 	Confidence float64
 	// ExactUnits are the units whose values are deterministic counts (benchstat's assume=exact). Default
@@ -55,10 +56,10 @@ type StatsOptions struct {
 
 // DefaultStatsOptions are the options perfgate uses unless configured otherwise.
 var DefaultStatsOptions = StatsOptions{
-	Alpha:      0.05,
-	Threshold:  0.02,
-	Confidence: 0.95,
-	ExactUnits: []string{"allocs/op", "B/op"},
+	Alpha:        0.05,
+	ThresholdPct: 2,
+	Confidence:   0.95,
+	ExactUnits:   []string{"allocs/op", "B/op"},
 }
 
 // Validate reports the first option out of range.
@@ -66,8 +67,8 @@ func (o StatsOptions) Validate() error {
 	switch {
 	case !(o.Alpha > 0 && o.Alpha < 1):
 		return fmt.Errorf("stats alpha %v: want a probability in (0, 1), e.g. 0.05", o.Alpha)
-	case !(o.Threshold >= 0 && o.Threshold < 1):
-		return fmt.Errorf("stats threshold %v: want a fraction in [0, 1), e.g. 0.02 for 2%%", o.Threshold)
+	case !(o.ThresholdPct >= 0 && o.ThresholdPct < 100):
+		return fmt.Errorf("stats threshold %v%%: want a percentage from 0 up to 100, e.g. 2", o.ThresholdPct)
 	case !(o.Confidence > 0 && o.Confidence < 1):
 		return fmt.Errorf("stats confidence %v: want a level in (0, 1), e.g. 0.95", o.Confidence)
 	}
@@ -345,19 +346,20 @@ func classify(c *Comparison, opt StatsOptions) {
 	p := c.Paired
 	est := p.Ratio - 1
 	significant := c.PHolm < opt.Alpha
+	th := opt.ThresholdPct / 100
 	switch {
-	case significant && est > opt.Threshold:
+	case significant && est > th:
 		c.Class = worse
-	case significant && est < -opt.Threshold:
+	case significant && est < -th:
 		c.Class = better
-	case p.Lo >= 1-opt.Threshold && p.Hi <= 1+opt.Threshold:
+	case p.Lo >= 1-th && p.Hi <= 1+th:
 		c.Class = record.ClassUnchanged
 	default:
 		c.Class = record.ClassInconclusive
 		if c.Note != "" {
 			c.Note += "; "
 		}
-		c.Note += fmt.Sprintf("interval %+.1f%% to %+.1f%% exceeds ±%g%%", 100*(p.Lo-1), 100*(p.Hi-1), 100*opt.Threshold)
+		c.Note += fmt.Sprintf("interval %+.1f%% to %+.1f%% exceeds ±%g%%", 100*(p.Lo-1), 100*(p.Hi-1), opt.ThresholdPct)
 	}
 	if p.Disturbed > 0 {
 		if c.Note != "" {

@@ -292,8 +292,8 @@ func TestStatsOptionsValidate(t *testing.T) {
 	}{
 		{func(o *StatsOptions) { o.Alpha = 0 }, "stats alpha 0: want a probability in (0, 1), e.g. 0.05"},
 		{func(o *StatsOptions) { o.Alpha = math.NaN() }, "stats alpha NaN"},
-		{func(o *StatsOptions) { o.Threshold = -0.01 }, "stats threshold -0.01"},
-		{func(o *StatsOptions) { o.Threshold = 2 }, "stats threshold 2: want a fraction in [0, 1), e.g. 0.02 for 2%"},
+		{func(o *StatsOptions) { o.ThresholdPct = -1 }, "stats threshold -1%"},
+		{func(o *StatsOptions) { o.ThresholdPct = 100 }, "stats threshold 100%: want a percentage from 0 up to 100, e.g. 2"},
 		{func(o *StatsOptions) { o.Confidence = 95 }, "stats confidence 95"},
 	}
 	for _, tt := range bad {

@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
 
 	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/report"
 )
 
@@ -31,8 +31,6 @@ const (
 	maxInfoBytes   = 64 << 10
 	maxPR          = 1 << 30
 )
-
-var sha40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("comment", flag.ContinueOnError)
@@ -123,7 +121,7 @@ func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
 	if info.PR <= 0 || info.PR > maxPR {
 		return nil, nil, fmt.Errorf("%s: pull request number %d is out of range", prInfoFile, info.PR)
 	}
-	if !sha40.MatchString(info.HeadSHA) {
+	if !gitsrc.IsFullSHA(info.HeadSHA) {
 		return nil, nil, fmt.Errorf("%s: head_sha %q is not a commit id", prInfoFile, info.HeadSHA)
 	}
 	if res.Head.Commit != info.HeadSHA {
