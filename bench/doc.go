@@ -15,7 +15,7 @@
 //  3. BenchTxt (benchtxt.go) writes every sample in the Go benchmark format with perfgate-side, perfgate-round,
 //     perfgate-slot and perfgate-commit configuration lines: the results directory's bench.txt, which stock
 //     benchstat compares (BenchstatCommand) and ReadBenchTxt reads back.
-//  4. Compare (stats.go, paired.go) summarises the samples per benchmark and unit: benchstat's statistics and the
+//  4. Analyze (stats.go, paired.go) summarises the samples per benchmark and unit: benchstat's statistics and the
 //     paired A–B–B–A estimator that gates.
 //
 // Filter semantics: the filter is an unanchored regular expression over the full leaf name without the

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // List returns the top-level benchmarks of the test binary bin, without the "Benchmark" prefix, in the order the
@@ -119,20 +120,20 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 			skip = append(skip, res.name)
 		}
 		for _, name := range out.failedLeaves() {
-			r.fail(Failure{Name: name, Side: Base, Round: -1, Slot: -1, Kind: "exit", Message: failBlock(c.stdout, name)})
+			r.fail(Failure{Name: name, Side: Base, Round: 0, Slot: -1, Kind: record.FailureExit, Message: failBlock(c.stdout, name)})
 			skip = append(skip, name)
 		}
 		kind, msg := c.failure()
-		if kind == "" || kind == "exit" && len(out.failedLeaves()) > 0 {
+		if kind == "" || kind == record.FailureExit && len(out.failedLeaves()) > 0 {
 			return leaves, nil // done, possibly with b.Fatal'd leaves recorded above
 		}
 		culprit := out.startedLeaf()
 		if culprit == "" || culprit == top || slices.Contains(skip, culprit) {
 			// top itself (a leaf, or its own body outside any sub-benchmark) failed: nothing left to rescue.
-			r.fail(Failure{Name: top, Side: Base, Round: -1, Slot: -1, Kind: kind, Message: msg})
+			r.fail(Failure{Name: top, Side: Base, Round: 0, Slot: -1, Kind: kind, Message: msg})
 			return leaves, nil
 		}
-		r.fail(Failure{Name: culprit, Side: Base, Round: -1, Slot: -1, Kind: kind, Message: msg})
+		r.fail(Failure{Name: culprit, Side: Base, Round: 0, Slot: -1, Kind: kind, Message: msg})
 		skip = append(skip, culprit)
 	}
 	r.warn(fmt.Sprintf("calibrating %s: gave up after %d crashed attempts", top, maxCalibrationAttempts))

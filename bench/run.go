@@ -14,8 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	sched "github.com/perfgate/perfgate/abba" // named sched: the package's tests declare a helper named abba
+	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // Defaults of RunConfig.
@@ -56,7 +57,7 @@ type RunConfig struct {
 type Run struct {
 	Samples     []Sample          // in the order they were taken
 	Failures    []Failure         // calibration failures have Round and Slot -1
-	Pinning     sched.Pinning     // where the children ran
+	Pinning     abba.Pinning      // where the children ran
 	ChildCPUs   string            // Cpus_allowed_list of the first pinned child, read right after its start; "" if none
 	Iters       map[string]int    // the fixed iteration count of each leaf benchmark, the same on both sides
 	Leaves      []string          // the leaf benchmarks scheduled, in schedule order
@@ -94,7 +95,7 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if cfg.BenchTime < 0 || cfg.Timeout < 0 {
 		return nil, errors.New("running benchmarks: benchtime and timeout must not be negative")
 	}
-	pin, err := sched.Choose(cfg.CPU, cfg.NoPin)
+	pin, err := abba.Choose(cfg.CPU, cfg.NoPin)
 	if err != nil {
 		return nil, fmt.Errorf("running benchmarks: %w", err)
 	}
@@ -129,21 +130,21 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	if r.cfg.BenchTxt != nil {
 		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[Side]string{Base: r.cfg.Base.Commit, Head: r.cfg.Head.Commit})
 	}
-	plan := sched.Schedule(len(leaves), r.cfg.Rounds)
+	plan := abba.Schedule(len(leaves), r.cfg.Rounds)
 	est := make([]time.Duration, len(leaves)) // expected wall time of one run of each leaf, for the ETA
 	for i, l := range leaves {
 		est[i] = time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 30*time.Millisecond
 	}
-	dead := map[[2]int]bool{} // (leaf, side) pairs that failed and are no longer run
+	dead := map[leafSide]bool{} // (leaf, side) pairs that failed and are no longer run
 	started := time.Now()
 	for i, e := range plan {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !dead[[2]int{e.Bench, int(e.Side)}] {
+		if !dead[leafSide{e.Bench, e.Side}] {
 			var eta time.Duration
 			for _, f := range plan[i:] {
-				if !dead[[2]int{f.Bench, int(f.Side)}] {
+				if !dead[leafSide{f.Bench, f.Side}] {
 					eta += est[f.Bench]
 				}
 			}
@@ -156,7 +157,7 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 		if i+1 == len(plan) || plan[i+1].Round != e.Round {
 			var eta time.Duration
 			for _, f := range plan[i+1:] {
-				if !dead[[2]int{f.Bench, int(f.Side)}] {
+				if !dead[leafSide{f.Bench, f.Side}] {
 					eta += est[f.Bench]
 				}
 			}
@@ -167,12 +168,15 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	return nil
 }
 
+// leafSide is one leaf benchmark (an index into the schedule's leaves) on one side.
+type leafSide struct {
+	leaf int
+	side Side
+}
+
 // step runs entry i of n, leaf l, and records its sample or failure; a failure marks the leaf's side dead.
-func (r *runner) step(ctx context.Context, l leaf, e sched.Entry, i, n int, eta time.Duration, dead map[[2]int]bool) error {
-	side := Base
-	if e.Side == sched.B {
-		side = Head
-	}
+func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta time.Duration, dead map[leafSide]bool) error {
+	side := e.Side
 	r.progress.running(l.name, side, e.Round, r.cfg.Rounds, i, n, eta)
 	s, fail, err := r.runLeaf(ctx, l, side, e)
 	if err != nil {
@@ -180,7 +184,7 @@ func (r *runner) step(ctx context.Context, l leaf, e sched.Entry, i, n int, eta 
 	}
 	if fail != nil {
 		r.fail(*fail)
-		dead[[2]int{e.Bench, int(e.Side)}] = true
+		dead[leafSide{e.Bench, e.Side}] = true
 		return nil
 	}
 	r.run.Samples = append(r.run.Samples, *s)
@@ -193,7 +197,7 @@ func (r *runner) step(ctx context.Context, l leaf, e sched.Entry, i, n int, eta 
 }
 
 // runLeaf runs leaf l once on side for entry e. It returns a sample, or a failure, or ctx's error.
-func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e sched.Entry) (*Sample, *Failure, error) {
+func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e abba.Entry) (*Sample, *Failure, error) {
 	bin := r.cfg.Base
 	if side == Head {
 		bin = r.cfg.Head
@@ -208,7 +212,7 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e sched.Entry) 
 	if err != nil {
 		return nil, nil, err
 	}
-	fail := &Failure{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot}
+	fail := &Failure{Name: l.name, Side: side, Round: e.Round + 1, Slot: e.Slot}
 	if kind, msg := c.failure(); kind != "" {
 		fail.Kind, fail.Message = kind, msg
 		return nil, fail, nil
@@ -219,7 +223,7 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e sched.Entry) 
 				Values: secFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
 		}
 	}
-	fail.Kind, fail.Message = "no-result", "no result line for "+l.name+lastLines(c.stdout, c.stderr)
+	fail.Kind, fail.Message = record.FailureNoResult, "no result line for "+l.name+lastLines(c.stdout, c.stderr)
 	return nil, fail, nil
 }
 
@@ -284,7 +288,7 @@ func (r *runner) exec(ctx context.Context, bin Binary, idle, limit time.Duration
 	cmd.Stderr = &watchedWriter{w, &stderr}
 	var cpus string
 	err := proc.Start(cmd, func() (err error) {
-		cpus, err = sched.Start(cmd, r.run.Pinning)
+		cpus, err = abba.Start(cmd, r.run.Pinning)
 		return err
 	})
 	started := time.Now()
@@ -325,7 +329,7 @@ func (r *runner) exec(ctx context.Context, bin Binary, idle, limit time.Duration
 		return nil, ctx.Err()
 	}
 	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(), overran: overran.Load(),
-		idle: idle, limit: limit, flooded: w.flooded, peakRSS: sched.PeakRSS(cmd.ProcessState)}
+		idle: idle, limit: limit, flooded: w.flooded, peakRSS: abba.PeakRSS(cmd.ProcessState)}
 	if werr != nil {
 		c.err = proc.NewError(cmd, werr, c.stderr)
 	}
@@ -349,25 +353,25 @@ func (r *runner) checkPinned(cpus string) {
 	r.warn(fmt.Sprintf("a child pinned to cpu %d may run on cpus %s", p.CPU, cpus))
 }
 
-// failure classifies a finished child: "" when it succeeded, else the Failure kind and message.
-func (c *child) failure() (kind, msg string) {
+// failure classifies a finished child: kind "" when it succeeded, else the Failure kind and message.
+func (c *child) failure() (kind record.FailureKind, msg string) {
 	switch {
 	case c.overran:
-		return "timeout", fmt.Sprintf("killed after its wall-clock limit of %s", c.limit) + lastLines(c.stdout, c.stderr)
+		return record.FailureTimeout, fmt.Sprintf("killed after its wall-clock limit of %s", c.limit) + lastLines(c.stdout, c.stderr)
 	case c.timedOut:
-		return "timeout", fmt.Sprintf("killed after printing nothing for %s", c.idle) + lastLines(c.stdout, c.stderr)
+		return record.FailureTimeout, fmt.Sprintf("killed after printing nothing for %s", c.idle) + lastLines(c.stdout, c.stderr)
 	case c.flooded:
-		return "exit", fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) + lastLines(c.stdout, c.stderr)
+		return record.FailureExit, fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) + lastLines(c.stdout, c.stderr)
 	case panicMessage(c.stderr) != "":
-		return "panic", panicMessage(c.stderr)
+		return record.FailurePanic, panicMessage(c.stderr)
 	case panicMessage(c.stdout) != "":
-		return "panic", panicMessage(c.stdout)
+		return record.FailurePanic, panicMessage(c.stdout)
 	case c.err != nil:
 		var pe *proc.Error
 		if errors.As(c.err, &pe) && pe.ExitCode >= 0 {
-			return "exit", fmt.Sprintf("exit status %d", pe.ExitCode) + lastLines(c.stdout, c.stderr)
+			return record.FailureExit, fmt.Sprintf("exit status %d", pe.ExitCode) + lastLines(c.stdout, c.stderr)
 		}
-		return "exit", c.err.Error()
+		return record.FailureExit, c.err.Error()
 	}
 	return "", ""
 }

@@ -35,14 +35,6 @@ import (
 	"github.com/perfgate/perfgate/internal/proc"
 )
 
-// Statuses of a Report.
-const (
-	StatusIdentical     = "identical"      // every compared output block is byte-identical
-	StatusMismatch      = "mismatch"       // an output differs, or the head harness failed (HeadFailed)
-	StatusNotComparable = "not-comparable" // the base could not be loaded, built or run
-	StatusSkipped       = "skipped"        // no cipher constructor to compare
-)
-
 // Defaults of Config.
 const (
 	DefaultKeys    = 1024
@@ -199,7 +191,7 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 	if err != nil {
 		return err
 	}
-	return rep.compare(jobs, outs)
+	return rep.diffOutputs(jobs, outs)
 }
 
 // both runs f for base and head at the same time. It returns a cancelled context or an error of perfgate

@@ -181,7 +181,7 @@ func checkHostileMarkdown(t *testing.T, r *perfgate.Result, text string) {
 			cells = -1
 		}
 	}
-	want := "**perfgate: " + wantStatus(r.Verdict.Status, r.Incomplete) + "**"
+	want := "**perfgate: " + wantStatus(string(r.Verdict.Status), r.Incomplete) + "**"
 	if verdict < 0 || !strings.HasPrefix(all[verdict], want) {
 		t.Errorf("verdict line %d does not start with %q", verdict+1, want)
 	} else if verdict > 3 {

@@ -278,7 +278,7 @@ func TestActionAttacker(t *testing.T) {
 		t.Run("comment="+comment, func(t *testing.T) {
 			gh := newFakeGitHub(t)
 			const pr = 17
-			gh.pulls[pr] = head
+			gh.SetPull(pr, head)
 			dir := ghEnv(t, gh, repo) // sets GITHUB_* in this process, which the step inherits as a runner's does
 			writeEvent(t, dir, pr, base, head)
 			inputs := map[string]string{}
@@ -325,8 +325,8 @@ func TestActionAttacker(t *testing.T) {
 				}
 			}
 			if comment == "true" {
-				if comments, _ := gh.state(pr); len(mine(comments)) != 1 {
-					t.Errorf("%d perfgate comments, want 1: the token did reach perfgate", len(mine(comments)))
+				if comments := gh.Comments(pr); len(mine(comments)) != 1 {
+					t.Errorf("%d perfgate comments, want 1: the token did not reach perfgate", len(mine(comments)))
 				}
 			}
 

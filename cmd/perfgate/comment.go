@@ -2,17 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"regexp"
 
 	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/report"
 )
 
@@ -35,8 +32,6 @@ const (
 	maxInfoBytes   = 64 << 10
 	maxPR          = 1 << 30
 )
-
-var sha40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("comment", flag.ContinueOnError)
@@ -115,34 +110,19 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 // readArtifact reads and validates result.json and github.json from an untrusted results directory.
 func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
-	for name, limit := range map[string]int64{"result.json": maxResultBytes, prInfoFile: maxInfoBytes} {
-		st, err := os.Lstat(filepath.Join(dir, name))
-		if err != nil {
-			return nil, nil, err
-		}
-		if !st.Mode().IsRegular() {
-			return nil, nil, fmt.Errorf("%s is not a regular file", name)
-		}
-		if st.Size() > limit {
-			return nil, nil, fmt.Errorf("%s is %d bytes, more than the %d allowed", name, st.Size(), limit)
-		}
-	}
-	res, err := perfgate.ReadResult(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := os.ReadFile(filepath.Join(dir, prInfoFile))
+	rd := perfgate.ResultsDir(dir)
+	res, err := rd.ReadResult(maxResultBytes)
 	if err != nil {
 		return nil, nil, err
 	}
 	var info prInfo
-	if err := json.Unmarshal(data, &info); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", prInfoFile, err)
+	if err := rd.ReadGitHub(&info, maxInfoBytes); err != nil {
+		return nil, nil, err
 	}
 	if info.PR <= 0 || info.PR > maxPR {
 		return nil, nil, fmt.Errorf("%s: pull request number %d is out of range", prInfoFile, info.PR)
 	}
-	if !sha40.MatchString(info.HeadSHA) {
+	if !gitsrc.IsFullSHA(info.HeadSHA) {
 		return nil, nil, fmt.Errorf("%s: head_sha %q is not a commit id", prInfoFile, info.HeadSHA)
 	}
 	if res.Head.Commit != info.HeadSHA {

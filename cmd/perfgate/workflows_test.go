@@ -11,6 +11,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/perfgate/perfgate"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -44,11 +46,20 @@ func TestActionYAML(t *testing.T) {
 	if a.Runs.Using != "composite" {
 		t.Errorf("runs.using = %q, want composite", a.Runs.Using)
 	}
-	var declared []string
-	for name := range a.Inputs {
+	var declared, read []string
+	for name, in := range a.Inputs {
 		declared = append(declared, name)
+		// An input the file can also set must not have a default, or it would override the file.
+		if k := perfgate.InputKey(name); k != nil && k.File != "" && in.Default != nil && *in.Default != "" {
+			t.Errorf("input %s has default %q: it would override %s in .perfgate.yml", name, *in.Default, k.File)
+		}
 	}
-	if diff := cmp.Diff(actionInputs, declared, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+	for _, k := range allKeys() {
+		if k.Input != "" {
+			read = append(read, k.Input)
+		}
+	}
+	if diff := cmp.Diff(read, declared, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 		t.Errorf("inputs: the program reads (-) and action.yml declares (+):\n%s", diff)
 	}
 	var runStep map[string]string
