@@ -66,20 +66,20 @@ type Server struct {
 	t   testing.TB
 	srv *httptest.Server
 
-	mu       sync.Mutex
-	login    string         // GET /user answers this login; "" answers 403, as for an installation token
-	app      string         // with login "": the GitHub App whose installation token this is; "" the workflow's
+	mu    sync.Mutex
+	login string // GET /user answers this login; "" answers 403, as for an installation token
+	app   string // with login "": the GitHub App whose installation token this is; "" the workflow's
 	// foreignEdits answers an edit of somebody else's comment with GitHub's 403 instead of failing the test: for a
 	// client that may only guess which comment is its own.
 	foreignEdits bool
-	maxBody  int            // a longer body (in characters) is rejected with 422; 0: no limit
-	pulls    map[int]string // pull request number → head SHA
-	comments map[int][]*Comment
-	nextID   int64
-	script   map[string][]Reply // operation or method → answers to its next requests, in order
-	always   map[string]Reply   // operation or method → the answer to every request
-	requests []string           // "METHOD /api/v3/path?query" of every request, as sent
-	writes   int                // creates and edits answered with success
+	maxBody      int            // a longer body (in characters) is rejected with 422; 0: no limit
+	pulls        map[int]string // pull request number → head SHA
+	comments     map[int][]*Comment
+	nextID       int64
+	script       map[string][]Reply // operation or method → answers to its next requests, in order
+	always       map[string]Reply   // operation or method → the answer to every request
+	requests     []string           // "METHOD /api/v3/path?query" of every request, as sent
+	writes       int                // creates and edits answered with success
 }
 
 // New starts a fake GitHub that t closes at its end.
