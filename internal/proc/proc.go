@@ -207,13 +207,16 @@ func Wait(cmd *exec.Cmd) error {
 	}
 	waitExited(t.pid)
 	mu.Lock()
-	delete(running, t.pid)
 	killGroupOf(t.pid)
-	sweep(t.pid)
+	sweep()
 	mu.Unlock()
 	err := cmd.Wait()
+	// Only now is the child no longer running: until cmd.Wait has reaped it, a sweep by another command's Wait
+	// must not take it (or a member of its group, dying from the kill above) for an orphan.
 	mu.Lock()
+	delete(running, t.pid)
 	delete(commands, cmd)
+	sweep() // reaps the group's members, which died as orphans of this process
 	mu.Unlock()
 	if t.cancel != nil {
 		t.cancel()

@@ -85,10 +85,10 @@ func subtree(children map[int][]int, pid int) []int {
 }
 
 // sweep kills the orphans re-parented to this process that no running child owns, with their descendants, and
-// reaps them; mu is held. exclude is the child that Wait is about to reap, never touched. A direct child is an orphan unless it is a running command, belongs to a running
+// reaps them; mu is held. A direct child is an orphan unless it is a running command, belongs to a running
 // command's process group (it dies with that group), or shares this process's own group and session (a go command
 // that golang.org/x/tools/go/packages started, which proc does not know about).
-func sweep(exclude int) {
+func sweep() {
 	me, myPgid := os.Getpid(), syscall.Getpgrp()
 	mySid, _ := unix.Getsid(0)
 	for range 100 {
@@ -96,7 +96,7 @@ func sweep(exclude int) {
 		var orphans []int
 		for _, pid := range children[me] {
 			p := all[pid]
-			if pid == exclude || running[pid] || running[p.pgid] || p.pgid == myPgid && p.sid == mySid {
+			if running[pid] || running[p.pgid] || p.pgid == myPgid && p.sid == mySid {
 				continue
 			}
 			orphans = append(orphans, pid)

@@ -113,3 +113,29 @@ func TestWallClockLimit(t *testing.T) {
 		t.Errorf("error message:\n%s", msg)
 	}
 }
+
+// TestConcurrentWaits: children that run and end at the same time, as the differential's base and head harnesses
+// do. A sweep by one Wait must never reap another's child before its own Wait does (that Wait would fail with
+// "no child processes").
+func TestConcurrentWaits(t *testing.T) {
+	errs := make(chan error, 8*25)
+	done := make(chan struct{})
+	for range 8 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range 25 {
+				_, _, err := Run(Command(context.Background(), "", nil, "sh", "-c", "exit 0"))
+				errs <- err
+			}
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

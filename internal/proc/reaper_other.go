@@ -11,7 +11,7 @@ func becomeSubreaper() {}
 
 func waitExited(pid int) {}
 
-func sweep(exclude int) {}
+func sweep() {}
 
 // KillDescendants kills every process descended from this one. Only Linux can find them all; elsewhere it does
 // nothing (the process-group kill of each child is all there is).
