@@ -1,0 +1,102 @@
+package samecode
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// ref is a reference after normalisation: the unit referred to and the offset in it. A reference from a
+// function into itself has an empty name, so that it reads the same wherever the function was placed.
+type ref struct {
+	name string
+	off  uint64
+}
+
+// sig is a unit's normalised content and its outgoing references, in the order they occur.
+type sig struct {
+	norm  []byte
+	refs  []ref
+	edges []*unit // the units referred to (no self, no link metadata), to be reached in turn
+	bad   string
+}
+
+// sigOf resolves the references of u to units and offsets.
+func (b *image) sigOf(u *unit) *sig {
+	if s, ok := b.sigs[u]; ok {
+		return s
+	}
+	s := &sig{}
+	b.sigs[u] = s
+	rs := b.raw[u]
+	if rs == nil {
+		return s // bss or metadata: nothing to read
+	}
+	s.norm, s.bad = rs.norm, rs.bad
+	seen := map[*unit]bool{u: true}
+	for _, r := range rs.refs {
+		t, off := b.lookup(r.target)
+		switch {
+		case t == nil && r.exact:
+			s.bad = fmt.Sprintf("refers to %#x, which lies in no symbol", r.target)
+			return s
+		case t == nil:
+			continue // an absolute operand that is no address: its bytes are compared as they are
+		case t == u:
+			s.refs = append(s.refs, ref{"", off})
+			continue
+		}
+		s.refs = append(s.refs, ref{t.name, off})
+		if !seen[t] && t.kind != kindMeta {
+			seen[t] = true
+			s.edges = append(s.edges, t)
+		}
+	}
+	return s
+}
+
+// differ says how u (in base) and the unit of the same name in head differ, or "" when they are the
+// same after normalisation.
+func differ(base, head *image, u *unit) string {
+	h := head.byNam[u.name]
+	switch {
+	case h == nil:
+		return "not in head"
+	case h.kind != u.kind:
+		return "changed kind"
+	case h.size != u.size:
+		return fmt.Sprintf("size %d → %d", u.size, h.size)
+	case u.kind == kindMeta || u.kind == kindBSS:
+		return ""
+	}
+	bs, hs := base.sigOf(u), head.sigOf(h)
+	switch {
+	case bs.bad != "":
+		return "not analysable in base: " + bs.bad
+	case hs.bad != "":
+		return "not analysable in head: " + hs.bad
+	case !bytes.Equal(bs.norm, hs.norm):
+		i := 0
+		for i < len(bs.norm) && bs.norm[i] == hs.norm[i] {
+			i++
+		}
+		return fmt.Sprintf("bytes differ at +%#x", i)
+	case len(bs.refs) != len(hs.refs):
+		return fmt.Sprintf("%d references → %d", len(bs.refs), len(hs.refs))
+	}
+	for i, r := range bs.refs {
+		if hr := hs.refs[i]; hr != r {
+			return fmt.Sprintf("refers to %s → %s", r, hr)
+		}
+	}
+	return ""
+}
+
+func (r ref) String() string {
+	if r.name == "" {
+		return fmt.Sprintf("itself+%#x", r.off)
+	}
+	if r.off == 0 {
+		return r.name
+	}
+	return fmt.Sprintf("%s+%#x", r.name, r.off)
+}
