@@ -22,11 +22,11 @@ const (
 // descriptors, string data, GC masks), which the symbol table lists as one empty symbol, or one function
 // value of the go:funcdesc carrier.
 type unit struct {
-	name  string
-	addr  uint64
-	size  uint64
-	kind  unitKind
-	sect  *elf.Section
+	name string
+	addr uint64
+	size uint64
+	kind unitKind
+	sect *elf.Section
 }
 
 // image is one loaded test binary.
@@ -37,9 +37,9 @@ type image struct {
 	byNam map[string]*unit // by name
 	text  uint64           // runtime.text: the base of type descriptors' text offsets
 	data  map[*elf.Section][]byte
-	sigs  map[*unit]*sig // memoised normalised contents
+	sigs  map[*unit]*sig    // memoised normalised contents
 	marks map[string]uint64 // addresses of the empty marker symbols (runtime.types, go:funcdesc, …)
-	raw   map[*unit]*rawSig  // located references of every unit, see prepare
+	raw   map[*unit]*rawSig // located references of every unit, see prepare
 }
 
 // metaSections hold link metadata that code reaches only through runtime.firstmoduledata.

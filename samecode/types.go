@@ -54,12 +54,6 @@ func typeTable(b *image, lo, hi uint64, pointed []uint64) map[uint64]bool {
 		}
 		return binary.LittleEndian.Uint32(data[a-lo:]), true
 	}
-	u64 := func(a uint64) uint64 {
-		if a < lo || a+8 > lo+uint64(len(data)) {
-			return 0
-		}
-		return binary.LittleEndian.Uint64(data[a-lo:])
-	}
 	textOffs := map[uint64]bool{} // addresses of Ifn/Tfn fields
 	seen := map[uint64]bool{}
 	work := slices.Clone(pointed)
@@ -105,7 +99,6 @@ func typeTable(b *image, lo, hi uint64, pointed []uint64) map[uint64]bool {
 				}
 			}
 		}
-		_ = u64
 	}
 	return textOffs
 }
