@@ -133,9 +133,11 @@ func analyze(rep *Report, base, head *image, names []string) *Report {
 		}
 		return d
 	}
-	// walk reaches from roots the units not yet in reached, and returns the first difference.
+	// walk reaches from roots the units not yet in reached, and returns the first difference and the
+	// path it was reached by.
 	walk := func(reached map[*unit]bool, roots []*unit) string {
 		work := slices.Clone(roots)
+		from := map[*unit]*unit{}
 		first := ""
 		for len(work) > 0 {
 			u := work[0]
@@ -145,7 +147,7 @@ func analyze(rep *Report, base, head *image, names []string) *Report {
 			}
 			reached[u] = true
 			if d := compared(u); d != "" && first == "" {
-				first = u.name + ": " + d
+				first = u.name + ": " + d + via(from, u)
 			}
 			for _, t := range base.sigOf(u).edges {
 				if tables[u] && strings.HasSuffix(t.name, "·f") {
@@ -154,6 +156,9 @@ func analyze(rep *Report, base, head *image, names []string) *Report {
 					}
 				}
 				if !reached[t] {
+					if _, ok := from[t]; !ok {
+						from[t] = u
+					}
 					work = append(work, t)
 				}
 			}
@@ -186,6 +191,18 @@ func analyze(rep *Report, base, head *image, names []string) *Report {
 	return rep
 }
 
+// via describes the path by which u was reached, nearest first, at most a few steps.
+func via(from map[*unit]*unit, u *unit) string {
+	var path []string
+	for p := from[u]; p != nil && len(path) < 20; p = from[p] {
+		path = append(path, p.name)
+	}
+	if len(path) == 0 {
+		return ""
+	}
+	return " (reached from " + strings.Join(path, " ← ") + ")"
+}
+
 // testTables returns the data the test main's main function reaches through data alone: its tables of
 // tests, benchmarks, fuzz targets and examples. Their function values are not followed.
 func testTables(b *image) map[*unit]bool {
@@ -208,7 +225,7 @@ func testTables(b *image) map[*unit]bool {
 }
 
 // commonRoots are where every benchmark run starts or passes: the entry point, the runtime's and the test
-// main's main functions, every package's initialisation, and the type descriptors reflection can find.
+// main's main functions, and every package's initialisation.
 func commonRoots(b *image) []*unit {
 	var roots []*unit
 	if u, _ := b.lookup(b.f.Entry); u != nil {
@@ -218,9 +235,6 @@ func commonRoots(b *image) []*unit {
 		if u := b.byNam[n]; u != nil {
 			roots = append(roots, u)
 		}
-	}
-	if u, _ := b.lookup(b.marks["runtime.types"]); u != nil {
-		roots = append(roots, u)
 	}
 	for _, u := range b.units {
 		if isInit(u.name) {

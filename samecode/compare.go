@@ -51,7 +51,22 @@ func (b *image) sigOf(u *unit) *sig {
 			s.edges = append(s.edges, t)
 		}
 	}
+	if typelinkReaders[u.name] {
+		for _, a := range b.typelinks {
+			if t, _ := b.lookup(a); t != nil && !seen[t] {
+				seen[t] = true
+				s.edges = append(s.edges, t)
+			}
+		}
+	}
 	return s
+}
+
+// typelinkReaders are the functions that read .typelink through the module data (reflect.PointerTo,
+// SliceOf, MapOf … find existing types by their string there): they reach every type it lists.
+var typelinkReaders = map[string]bool{
+	"reflect.typelinks": true, "runtime.reflect_typelinks": true, "reflect.typesByString": true,
+	"runtime.typelinksinit": true,
 }
 
 // differ says how u (in base) and the unit of the same name in head differ, or "" when they are the

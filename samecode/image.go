@@ -40,6 +40,8 @@ type image struct {
 	sigs  map[*unit]*sig    // memoised normalised contents
 	marks map[string]uint64 // addresses of the empty marker symbols (runtime.types, go:funcdesc, …)
 	raw   map[*unit]*rawSig // located references of every unit, see prepare
+	// typelinks are the type descriptors listed in .typelink, which reflect finds by type string.
+	typelinks []uint64
 }
 
 // metaSections hold link metadata that code reaches only through runtime.firstmoduledata.

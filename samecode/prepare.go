@@ -3,6 +3,7 @@ package samecode
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -48,20 +49,24 @@ func prepare(b *image) error {
 	}
 	slices.Sort(pointed)
 	pointed = slices.Compact(pointed)
-	normaliseTextOffs(b, carrier, typeTable(b, lo, hi, pointed))
+	info := typeTable(b, lo, hi, pointed)
+	normaliseTypes(b, carrier, info)
+	splitTypes(b, carrier, info, pointed)
+	b.typelinks = info.linked
 	return nil
 }
 
-// normaliseTextOffs turns the method-table text offsets at the given addresses of the types carrier into
-// references to the functions they name (runtime.text + offset), blanking them in the compared bytes.
-func normaliseTextOffs(b *image, carrier *unit, fields map[uint64]bool) {
+// normaliseTypes turns the offset fields of the type descriptors into references to what they name
+// (their base plus the offset), blanking them in the compared bytes, and adds the references a descriptor
+// makes without a field (its method table, its itabs).
+func normaliseTypes(b *image, carrier *unit, info *typeInfo) {
 	rs := b.raw[carrier]
 	data, _ := b.bytes(carrier)
-	words := map[uint64]bool{} // 8-byte words that hold a text offset
-	for f := range fields {
+	words := map[uint64]bool{} // 8-byte words that hold an offset field
+	for f := range info.fields {
 		words[f&^7] = true
 	}
-	// A word read as a pointer that holds a text offset was not a pointer: put its bytes back.
+	// A word read as a pointer that holds offsets was not a pointer: put its bytes back.
 	kept := rs.refs[:0]
 	for _, r := range rs.refs {
 		if r.field == 8 && words[r.at] {
@@ -72,13 +77,93 @@ func normaliseTextOffs(b *image, carrier *unit, fields map[uint64]bool) {
 		kept = append(kept, r)
 	}
 	rs.refs = kept
-	for f := range fields {
+	for f, base := range info.fields {
 		i := f - carrier.addr
 		v := binary.LittleEndian.Uint32(data[i:])
 		clear(rs.norm[i : i+4])
-		rs.refs = append(rs.refs, rawRef{at: f, target: b.text + uint64(v), exact: true, field: 4})
+		rs.refs = append(rs.refs, rawRef{at: f, target: base + uint64(v), exact: true, field: 4})
 	}
-	slices.SortFunc(rs.refs, func(x, y rawRef) int { return cmpU(x.at, y.at) })
+	for t, targets := range info.extra {
+		if t < carrier.addr || t >= carrier.addr+carrier.size {
+			continue
+		}
+		for _, x := range targets {
+			rs.refs = append(rs.refs, rawRef{at: t, target: x})
+		}
+	}
+	slices.SortStableFunc(rs.refs, func(x, y rawRef) int {
+		if c := cmpU(x.at, y.at); c != 0 {
+			return c
+		}
+		return cmpU(x.target, y.target)
+	})
+}
+
+// splitTypes cuts the types carrier into one unit per type descriptor, and further wherever a pointer or
+// an offset points (names, method tables, field arrays), so that reaching one type reaches only what that
+// type refers to. A descriptor's unit is named after its type string; another piece after the unit
+// before it and its distance from it.
+func splitTypes(b *image, carrier *unit, info *typeInfo, pointed []uint64) {
+	end := carrier.addr + carrier.size
+	cuts := map[uint64]bool{}
+	for _, a := range info.starts {
+		cuts[a] = true
+	}
+	for _, a := range pointed {
+		cuts[a] = true
+	}
+	rs := b.raw[carrier]
+	for _, r := range rs.refs {
+		if r.target >= carrier.addr && r.target < end {
+			cuts[r.target] = true
+		}
+	}
+	cuts[carrier.addr] = true
+	at := slices.Sorted(maps.Keys(cuts))
+	isType := map[uint64]bool{}
+	for _, a := range info.starts {
+		isType[a] = true
+	}
+	var pieces []*unit
+	used := map[string]int{}
+	prev := carrier.name
+	var prevAt uint64
+	ri := 0
+	for i, a := range at {
+		if a >= end {
+			break
+		}
+		next := end
+		if i+1 < len(at) {
+			next = min(at[i+1], end)
+		}
+		name := fmt.Sprintf("%s+%#x", prev, a-prevAt)
+		if isType[a] {
+			name = "type:" + info.names[a]
+			prev, prevAt = name, a
+		}
+		if used[name]++; used[name] > 1 {
+			name = fmt.Sprintf("%s#%d", name, used[name])
+			if isType[a] {
+				prev = name
+			}
+		}
+		p := &unit{name: name, addr: a, size: next - a, kind: kindData, sect: carrier.sect}
+		prs := &rawSig{norm: rs.norm[a-carrier.addr : next-carrier.addr]}
+		for ri < len(rs.refs) && rs.refs[ri].at < next {
+			prs.refs = append(prs.refs, rs.refs[ri])
+			ri++
+		}
+		b.raw[p] = prs
+		pieces = append(pieces, p)
+	}
+	delete(b.raw, carrier)
+	delete(b.byNam, carrier.name)
+	for _, p := range pieces {
+		b.byNam[p.name] = p
+	}
+	i := slices.Index(b.units, carrier)
+	b.units = slices.Replace(b.units, i, i+1, pieces...)
 }
 
 // splitFuncdesc replaces the go:funcdesc carrier by one 8-byte unit per function value, named after the

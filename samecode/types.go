@@ -34,36 +34,71 @@ var uncommonOffset = map[byte]uint64{
 	25: 80,  // Struct: PkgPath, Fields
 }
 
-// typeTable reads type descriptors in the types carrier [lo, hi) and finds the text offsets of their
-// method tables (Ifn, Tfn), which are relative to runtime.text. A descriptor is found wherever something
-// points into the carrier, wherever .typelink says one is, and wherever a found descriptor's PtrToThis says
-// one is; a place that does not read as a sound descriptor is left alone.
-func typeTable(b *image, lo, hi uint64, pointed []uint64) map[uint64]bool {
-	carrier, _ := b.lookup(lo)
-	if carrier == nil {
-		return nil
+// typeInfo is what typeTable reads from the type descriptors.
+type typeInfo struct {
+	// starts are the addresses of the descriptors found, sorted.
+	starts []uint64
+	// fields maps the address of a 4-byte offset field to the base it is relative to: runtime.text for
+	// the method tables' Ifn and Tfn, runtime.types for name and type offsets.
+	fields map[uint64]uint64
+	// extra maps a descriptor to places it reaches without a pointer: its method table, its interface
+	// methods, the itabs the linker made for it (which the runtime finds by type, in .itablink).
+	extra map[uint64][]uint64
+	// names maps a descriptor to its type string.
+	names map[uint64]string
+	// linked are the descriptors listed in .typelink, which reflect finds by their type string.
+	linked []uint64
+}
+
+// typeTable reads type descriptors in the types carrier [lo, hi). A descriptor is found wherever something
+// points into the carrier, wherever .typelink says one is, and wherever a found descriptor's offsets
+// (PtrToThis, method and interface-method types) say one is; a place that does not read as a sound
+// descriptor is left alone.
+func typeTable(b *image, lo, hi uint64, pointed []uint64) *typeInfo {
+	info := &typeInfo{fields: map[uint64]uint64{}, extra: map[uint64][]uint64{}, names: map[uint64]string{}}
+	first, _ := b.lookup(lo)
+	if first == nil || hi > first.sect.Addr+first.sect.Size {
+		return info
 	}
-	data, err := b.bytes(carrier)
-	if err != nil {
-		return nil
+	data, err := first.sect.Data()
+	if err != nil || uint64(len(data)) < hi-first.sect.Addr {
+		return info
 	}
-	data = data[:min(uint64(len(data)), hi-lo)]
+	data = data[lo-first.sect.Addr : hi-first.sect.Addr]
 	u32 := func(a uint64) (uint32, bool) {
 		if a < lo || a+4 > lo+uint64(len(data)) {
 			return 0, false
 		}
 		return binary.LittleEndian.Uint32(data[a-lo:]), true
 	}
-	textOffs := map[uint64]bool{} // addresses of Ifn/Tfn fields
-	seen := map[uint64]bool{}
+	u64 := func(a uint64) uint64 {
+		if a < lo || a+8 > lo+uint64(len(data)) {
+			return 0
+		}
+		return binary.LittleEndian.Uint64(data[a-lo:])
+	}
 	work := slices.Clone(pointed)
 	if tl := b.f.Section(".typelink"); tl != nil {
 		if d, err := tl.Data(); err == nil {
 			for i := 0; i+4 <= len(d); i += 4 {
-				work = append(work, lo+uint64(binary.LittleEndian.Uint32(d[i:])))
+				a := lo + uint64(binary.LittleEndian.Uint32(d[i:]))
+				info.linked = append(info.linked, a)
+				work = append(work, a)
 			}
 		}
 	}
+	// off records a name or type offset field; a type offset is also a descriptor to read.
+	off := func(f uint64, isType bool) {
+		v, ok := u32(f)
+		if !ok || v == 0 || v == 0xffffffff || uint64(v) >= hi-lo {
+			return // none, or not an offset: compared as it is
+		}
+		info.fields[f] = lo
+		if isType {
+			work = append(work, lo+uint64(v))
+		}
+	}
+	seen := map[uint64]bool{}
 	for len(work) > 0 {
 		a := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -74,14 +109,26 @@ func typeTable(b *image, lo, hi uint64, pointed []uint64) map[uint64]bool {
 		if !plausibleType(b, data[a-lo:a-lo+abiTypeSize]) {
 			continue
 		}
-		if p, _ := u32(a + abiPtrToThis); p != 0 {
-			work = append(work, lo+uint64(p))
-		}
+		info.starts = append(info.starts, a)
+		info.names[a] = typeName(data, lo, a)
+		off(a+abiStrOff, false)
+		off(a+abiPtrToThis, true)
 		hdr := data[a-lo:]
+		kind := hdr[abiKindOff] & kindMask
+		if kind == 20 { // Interface: Methods []Imethod{Name NameOff; Typ TypeOff} at +56
+			p, n := u64(a+56), u64(a+64)
+			if p >= lo && p < hi && n < 1<<16 {
+				info.extra[a] = append(info.extra[a], p)
+				for i := range n {
+					off(p+8*i, false)
+					off(p+8*i+4, true)
+				}
+			}
+		}
 		if hdr[abiTFlagOff]&tflagUncommon == 0 {
 			continue
 		}
-		uo, ok := uncommonOffset[hdr[abiKindOff]&kindMask]
+		uo, ok := uncommonOffset[kind]
 		if !ok {
 			uo = abiTypeSize
 		}
@@ -91,16 +138,51 @@ func typeTable(b *image, lo, hi uint64, pointed []uint64) map[uint64]bool {
 		if !ok1 || !ok2 {
 			continue
 		}
+		off(un, false) // PkgPath
+		mt := un + uint64(moff)
+		if mc&0xffff > 0 {
+			info.extra[a] = append(info.extra[a], mt)
+		}
 		for i := range uint64(mc & 0xffff) {
-			m := un + uint64(moff) + i*methodSize
+			m := mt + i*methodSize
+			off(m, false)
+			off(m+4, true)
 			for _, f := range []uint64{m + 8, m + 12} {
 				if v, ok := u32(f); ok && v != 0xffffffff {
-					textOffs[f] = true
+					info.fields[f] = b.text
 				}
 			}
 		}
 	}
-	return textOffs
+	// The runtime registers the linker's itabs (.itablink) and finds them by type in dynamic conversions.
+	if il := b.f.Section(".itablink"); il != nil {
+		if d, err := il.Data(); err == nil {
+			for i := 0; i+8 <= len(d); i += 8 {
+				itab := binary.LittleEndian.Uint64(d[i:])
+				if u, o := b.lookup(itab); u != nil && u.kind == kindData && o+16 <= u.size {
+					ud, _ := b.bytes(u)
+					t := binary.LittleEndian.Uint64(ud[o+8:])
+					info.extra[t] = append(info.extra[t], itab)
+				}
+			}
+		}
+	}
+	slices.Sort(info.starts)
+	return info
+}
+
+// typeName reads the type string of the descriptor at a: the name its Str offset points to (a flag byte,
+// a varint length, the bytes).
+func typeName(data []byte, lo, a uint64) string {
+	str := uint64(binary.LittleEndian.Uint32(data[a-lo+abiStrOff:]))
+	if str+1 >= uint64(len(data)) {
+		return ""
+	}
+	n, k := binary.Uvarint(data[str+1:])
+	if k <= 0 || str+1+uint64(k)+n > uint64(len(data)) {
+		return ""
+	}
+	return string(data[str+1+uint64(k) : str+1+uint64(k)+n])
 }
 
 // plausibleType checks the fixed part of a type descriptor, so that a pointer to something else in the
@@ -115,7 +197,8 @@ func plausibleType(b *image, h []byte) bool {
 		return false
 	}
 	if eq := binary.LittleEndian.Uint64(h[abiEqualOff:]); eq != 0 {
-		if u, off := b.lookup(eq); u == nil || u.kind != kindText || off != 0 {
+		// Equal is a func value: it points to a function descriptor, not to code.
+		if u, _ := b.lookup(eq); u == nil || u.kind != kindData {
 			return false
 		}
 	}
