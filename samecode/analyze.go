@@ -19,6 +19,8 @@ type Report struct {
 	Fallback string
 	// Benchmarks maps each top-level benchmark name, without the "Benchmark" prefix, to its verdict.
 	Benchmarks map[string]Verdict
+	// reached maps each benchmark to the names of the units it reaches (for tests).
+	reached map[string]map[string]bool
 	// Units is how many symbols (functions, data, carriers) base's binary was cut into, and Common how many
 	// of them every benchmark reaches (the runtime, the testing package, package initialisation, …).
 	Units, Common int
@@ -105,6 +107,9 @@ func topLevel(benchmarks []string) []string {
 	return slices.Compact(out)
 }
 
+// recordReached makes Analyze record the units each benchmark reaches in Report.reached (for tests).
+var recordReached = false
+
 // testFunc matches the identifier of a function the test main lists: its tables are not followed, so
 // that reaching the test main does not reach every test and benchmark.
 var testFunc = regexp.MustCompile(`^(Test|Benchmark|Example|Fuzz)[^.]*$`)
@@ -122,6 +127,9 @@ func funcIdent(sym string) (pkg, ident string) {
 // analyze walks, from the roots every benchmark shares and then from each benchmark function, the units
 // base can reach, and compares each with its namesake in head.
 func analyze(rep *Report, base, head *image, names []string) *Report {
+	if recordReached {
+		rep.reached = map[string]map[string]bool{}
+	}
 	rep.Units = len(base.units)
 	tables := testTables(base)
 	diff := map[*unit]string{}
@@ -187,6 +195,12 @@ func analyze(rep *Report, base, head *image, names []string) *Report {
 			d = commonDiff
 		}
 		rep.Benchmarks[n] = Verdict{Same: d == "", Reason: d, Reached: len(reached)}
+		if rep.reached != nil {
+			rep.reached[n] = map[string]bool{}
+			for u := range reached {
+				rep.reached[n][u.name] = true
+			}
+		}
 	}
 	return rep
 }

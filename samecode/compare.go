@@ -51,7 +51,7 @@ func (b *image) sigOf(u *unit) *sig {
 			s.edges = append(s.edges, t)
 		}
 	}
-	if typelinkReaders[u.name] {
+	if typelinkReaders[u.name] || u.name == "runtime.typelinksinit" && b.multiModule() {
 		for _, a := range b.typelinks {
 			if t, _ := b.lookup(a); t != nil && !seen[t] {
 				seen[t] = true
@@ -64,9 +64,15 @@ func (b *image) sigOf(u *unit) *sig {
 
 // typelinkReaders are the functions that read .typelink through the module data (reflect.PointerTo,
 // SliceOf, MapOf … find existing types by their string there): they reach every type it lists.
+// runtime.typelinksinit reads it too, but returns at once in a program of one module.
 var typelinkReaders = map[string]bool{
 	"reflect.typelinks": true, "runtime.reflect_typelinks": true, "reflect.typesByString": true,
-	"runtime.typelinksinit": true,
+}
+
+// multiModule reports whether the program may run with more than one Go module (dynamically linked, or
+// able to open plugins), when runtime.typelinksinit does read every module's .typelink.
+func (b *image) multiModule() bool {
+	return b.f.Section(".interp") != nil || b.byNam["plugin.Open"] != nil
 }
 
 // differ says how u (in base) and the unit of the same name in head differ, or "" when they are the
@@ -91,7 +97,7 @@ func differ(base, head *image, u *unit) string {
 		return "not analysable in head: " + hs.bad
 	case !bytes.Equal(bs.norm, hs.norm):
 		i := 0
-		for i < len(bs.norm) && bs.norm[i] == hs.norm[i] {
+		for i < min(len(bs.norm), len(hs.norm)) && bs.norm[i] == hs.norm[i] {
 			i++
 		}
 		return fmt.Sprintf("bytes differ at +%#x", i)

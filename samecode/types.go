@@ -3,6 +3,7 @@ package samecode
 import (
 	"encoding/binary"
 	"slices"
+	"strings"
 )
 
 // Offsets in Go's type descriptors (internal/abi, go1.24 to go1.26, 64-bit).
@@ -16,6 +17,7 @@ const (
 	abiStrOff      = 40 // Str (NameOff)
 	abiPtrToThis   = 44 // PtrToThis (TypeOff)
 	tflagUncommon  = 1
+	tflagExtraStar = 2
 	kindMask       = 0x1f
 	uncommonMcount = 4  // UncommonType.Mcount
 	uncommonMoff   = 8  // UncommonType.Moff
@@ -111,6 +113,9 @@ func typeTable(b *image, lo, hi uint64, pointed []uint64) *typeInfo {
 		}
 		info.starts = append(info.starts, a)
 		info.names[a] = typeName(data, lo, a)
+		if data[a-lo+abiTFlagOff]&tflagExtraStar != 0 {
+			info.names[a] = strings.TrimPrefix(info.names[a], "*")
+		}
 		off(a+abiStrOff, false)
 		off(a+abiPtrToThis, true)
 		hdr := data[a-lo:]
