@@ -50,9 +50,6 @@ func (s sq) Area() int { return s.n * s.n }
 // Shapes are called through the interface only.
 var Shapes = []Shape{sq{3}, sq{4}}
 
-// asmMix is written in assembly.
-func asmMix(a, b int) int
-
 // A is what BenchmarkA measures.
 func A(x int) int { return onlyA(x) + int(lookup(x)) + asmMix(x, 3) + double(x) }
 
@@ -139,6 +136,8 @@ func fixtureFiles(t *testing.T, name string) map[string]string {
 		"go.mod":               "module example.com/fx\n\ngo 1.24\n",
 		"p/p.go":               fixtureP,
 		"p/p_amd64.s":          fixtureAsm,
+		"p/p_amd64.go":         "package p\n\n// asmMix is written in assembly.\nfunc asmMix(a, b int) int\n",
+		"p/p_other.go":         "//go:build !amd64\n\npackage p\n\nfunc asmMix(a, b int) int { return a + b }\n",
 		"p/p_internal_test.go": fixtureInternalTest,
 		"p/p_external_test.go": fixtureExternalTest,
 	}
@@ -166,12 +165,19 @@ var (
 // go test -c -trimpath and returns its path.
 func fixtureTest(t *testing.T, name string) string {
 	t.Helper()
+	return fixtureTestArch(t, name, "amd64")
+}
+
+// fixtureTestArch is fixtureTest for another GOARCH.
+func fixtureTestArch(t *testing.T, name, goarch string) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds test binaries; skipped under -short")
 	}
 	buildMu.Lock()
 	defer buildMu.Unlock()
-	if path, ok := builtTests[name]; ok {
+	key := name + "-" + goarch
+	if path, ok := builtTests[key]; ok {
 		return path
 	}
 	goTool, err := exec.LookPath("go")
@@ -188,14 +194,14 @@ func fixtureTest(t *testing.T, name string) string {
 			t.Fatal(err)
 		}
 	}
-	out := filepath.Join(buildDir, name+".test")
+	out := filepath.Join(buildDir, key+".test")
 	cmd := proc.Command(context.Background(), src,
-		[]string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=", "GOTOOLCHAIN=local", "GOARCH=amd64", "GOOS=linux"},
+		[]string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=", "GOTOOLCHAIN=local", "GOARCH=" + goarch, "GOOS=linux"},
 		goTool, "test", "-c", "-trimpath", "-o", out, "./p")
 	if _, _, err := proc.Run(cmd); err != nil {
 		t.Fatalf("building fixture %s: %v", name, err)
 	}
-	builtTests[name] = out
+	builtTests[key] = out
 	return out
 }
 
