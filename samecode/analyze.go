@@ -62,16 +62,23 @@ func Analyze(baseBin, headBin string, benchmarks []string) (*Report, error) {
 		rep.Identical = true
 		return all(Verdict{Same: true}), nil
 	}
+	// The two binaries are read at the same time: decoding every function is most of the work.
+	var head *image
+	var headWhy string
+	done := make(chan struct{})
+	go func() {
+		head, headWhy = open(headBin, hb)
+		close(done)
+	}()
 	base, why := open(baseBin, bb)
-	if why == "" {
-		var head *image
-		head, why = open(headBin, hb)
-		if why == "" {
-			return analyze(rep, base, head, names), nil
-		}
-		why = "head: " + why
-	} else {
+	<-done
+	switch {
+	case why != "":
 		why = "base: " + why
+	case headWhy != "":
+		why = "head: " + headWhy
+	default:
+		return analyze(rep, base, head, names), nil
 	}
 	rep.Fallback = why
 	return all(Verdict{Reason: "binaries differ and were not analysed: " + why}), nil
