@@ -86,11 +86,12 @@ func Analyze(baseBin, headBin string, benchmarks []string) (*Report, error) {
 
 // open loads and prepares one binary, or says why it cannot be analysed.
 func open(path string, content []byte) (*image, string) {
-	f, err := elf.NewFile(bytes.NewReader(content))
+	r := bytes.NewReader(content)
+	f, err := elf.NewFile(r)
 	if err != nil {
 		return nil, "not an ELF file"
 	}
-	if why := supported(f, path); why != "" {
+	if why := supported(f, r); why != "" {
 		return nil, why
 	}
 	b, err := load(path, f)

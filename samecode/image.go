@@ -4,6 +4,7 @@ import (
 	"debug/buildinfo"
 	"debug/elf"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 )
@@ -58,14 +59,14 @@ var metaSymbols = map[string]bool{
 }
 
 // supported reports why an image cannot be analysed, or "" when it can.
-func supported(f *elf.File, path string) string {
+func supported(f *elf.File, content io.ReaderAt) string {
 	if f.Machine != elf.EM_X86_64 || f.Class != elf.ELFCLASS64 {
 		return fmt.Sprintf("machine %v is not analysed (amd64 only)", f.Machine)
 	}
 	if f.Section(".symtab") == nil {
 		return "no symbol table (built with -ldflags=-s?)"
 	}
-	bi, err := buildinfo.ReadFile(path)
+	bi, err := buildinfo.Read(content)
 	if err != nil {
 		return "no Go build information"
 	}

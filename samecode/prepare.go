@@ -11,6 +11,7 @@ import (
 // of all data, reads the method tables of the type descriptors, and cuts the go:funcdesc carrier into one
 // unit per function value (so that the test main's table of all benchmarks does not tie them together).
 func prepare(b *image) error {
+	defer uniqueNames(b)
 	if err := splitFuncdesc(b); err != nil {
 		return err
 	}
@@ -199,4 +200,20 @@ func splitFuncdesc(b *image) error {
 	b.units = slices.Replace(b.units, i, i+1, pieces...)
 	delete(b.byNam, carrier.name)
 	return nil
+}
+
+// uniqueNames gives every unit a name no other unit of b has, appending "#2", "#3" … in address order:
+// units are paired with head's by name, and references name units, so names must be unique.
+func uniqueNames(b *image) {
+	seen := map[string]int{}
+	clear(b.byNam)
+	for _, u := range b.units {
+		if seen[u.name]++; seen[u.name] > 1 {
+			u.name = fmt.Sprintf("%s#%d", u.name, seen[u.name])
+			for b.byNam[u.name] != nil {
+				u.name += "'"
+			}
+		}
+		b.byNam[u.name] = u
+	}
 }
