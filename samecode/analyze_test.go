@@ -23,6 +23,7 @@ func TestAnalyzeFixtures(t *testing.T) {
 		{"closure", map[string]bool{"A": false, "B": true}, false},
 		{"iface", map[string]bool{"B": false}, false},
 		{"asm", map[string]bool{"A": false, "B": true}, false},
+		{"method", map[string]bool{"A": false, "B": true}, false},
 	}
 	base := fixtureTest(t, "base")
 	for _, c := range cases {
@@ -75,6 +76,7 @@ func TestAnalyzeReasons(t *testing.T) {
 	check("table", "A", "example.com/fx/p.table")
 	check("asm", "A", "example.com/fx/p.asmMix")
 	check("closure", "A", "example.com/fx/p_test.BenchmarkA.func1")
+	check("method", "A", "example.com/fx/p.adder.Add")
 }
 
 // TestAnalyzeMissingBenchmark: a benchmark that is not in the binaries is changed, with a reason.

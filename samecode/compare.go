@@ -51,7 +51,7 @@ func (b *image) sigOf(u *unit) *sig {
 			s.edges = append(s.edges, t)
 		}
 	}
-	if typelinkReaders[u.name] || u.name == "runtime.typelinksinit" && b.multiModule() {
+	if readsTypelinks(u.name, s.edges) || u.name == "runtime.typelinksinit" && b.multiModule() {
 		for _, a := range b.typelinks {
 			if t, _ := b.lookup(a); t != nil && !seen[t] {
 				seen[t] = true
@@ -62,11 +62,22 @@ func (b *image) sigOf(u *unit) *sig {
 	return s
 }
 
-// typelinkReaders are the functions that read .typelink through the module data (reflect.PointerTo,
-// SliceOf, MapOf … find existing types by their string there): they reach every type it lists.
-// runtime.typelinksinit reads it too, but returns at once in a program of one module.
-var typelinkReaders = map[string]bool{
-	"reflect.typelinks": true, "runtime.reflect_typelinks": true, "reflect.typesByString": true,
+// readsTypelinks reports whether the function named name, with these callees, reads the whole .typelink
+// list through the module data, and so reaches every type it lists. reflect's own reader, typesByString,
+// is not one: it looks up the type built from types the program already holds (PointerTo(t), SliceOf(t),
+// MapOf(k, e) …), and typeTable gives every type of the list an edge from each type it is built from
+// instead. Any other caller of reflect.typelinks (a linkname in a third-party package) reaches all.
+// runtime.typelinksinit reads the list too, but returns at once in a program of one module.
+func readsTypelinks(name string, callees []*unit) bool {
+	if name == "reflect.typesByString" || name == "reflect.typelinks" {
+		return false
+	}
+	for _, c := range callees {
+		if c.name == "reflect.typelinks" || c.name == "runtime.reflect_typelinks" {
+			return true
+		}
+	}
+	return false
 }
 
 // multiModule reports whether the program may run with more than one Go module (dynamically linked, or

@@ -16,7 +16,7 @@ import (
 // The fixture is a module with one package p. Its benchmarks:
 //
 //	BenchmarkA (external test package p_test) reaches onlyA, the table (through lookup), the assembly
-//	function asmMix, a closure passed to b.Run, and double;
+//	function asmMix, a closure passed to b.Run, a method value (adder.Add), and double;
 //	BenchmarkB (internal test file) reaches onlyB, double, and sq.Area through an interface;
 //	TestUnused reaches unused, which no benchmark reaches.
 //
@@ -50,8 +50,19 @@ func (s sq) Area() int { return s.n * s.n }
 // Shapes are called through the interface only.
 var Shapes = []Shape{sq{3}, sq{4}}
 
+type adder struct{ k int }
+
+//go:noinline
+func (a adder) Add(x int) int { return x + a.k }
+
+// Op is set by A to a method value.
+var Op func(int) int
+
 // A is what BenchmarkA measures.
-func A(x int) int { return onlyA(x) + int(lookup(x)) + asmMix(x, 3) + double(x) }
+func A(x int) int {
+	Op = adder{x}.Add
+	return onlyA(x) + int(lookup(x)) + asmMix(x, 3) + double(x) + Op(1)
+}
 
 // B is what BenchmarkB measures.
 func B(x int) int {
@@ -128,6 +139,7 @@ var variants = map[string][]variant{
 	"closure":  {{"p_external_test.go", "p.A(i) + 1", "p.A(i) + 2"}},
 	"iface":    {{"p.go", "return s.n * s.n", "return s.n * (s.n + 1)"}},
 	"asm":      {{"p_amd64.s", "ADDQ BX, AX", "SUBQ BX, AX"}},
+	"method":   {{"p.go", "return x + a.k", "return x - a.k"}},
 }
 
 // fixtureFiles returns the files of the named variant.

@@ -172,8 +172,50 @@ func typeTable(b *image, lo, hi uint64, pointed []uint64) *typeInfo {
 			}
 		}
 	}
+	// reflect finds a listed type from the types it is built from: give each of those an edge to it.
+	isType := map[uint64]bool{}
+	for _, a := range info.starts {
+		isType[a] = true
+	}
+	for _, x := range info.linked {
+		if !isType[x] {
+			continue
+		}
+		for _, c := range components(data, lo, hi, x, u64) {
+			info.extra[c] = append(info.extra[c], x)
+		}
+	}
 	slices.Sort(info.starts)
 	return info
+}
+
+// components returns the types the descriptor at a is built from, as reflect's ArrayOf, ChanOf, FuncOf,
+// MapOf, PointerTo, SliceOf and StructOf take them.
+func components(data []byte, lo, hi, a uint64, u64 func(uint64) uint64) []uint64 {
+	hdr := data[a-lo:]
+	var out []uint64
+	switch hdr[abiKindOff] & kindMask {
+	case 17, 18, 22, 23: // Array, Chan, Pointer, Slice: Elem
+		out = append(out, u64(a+48))
+	case 21: // Map: Key, Elem
+		out = append(out, u64(a+48), u64(a+56))
+	case 19: // Func: InCount, OutCount, then the parameter types after the uncommon type if any
+		in := uint64(binary.LittleEndian.Uint16(hdr[48:]))
+		outc := uint64(binary.LittleEndian.Uint16(hdr[50:]) & 0x7fff)
+		p := a + 56
+		if hdr[abiTFlagOff]&tflagUncommon != 0 {
+			p += 16
+		}
+		for i := range min(in+outc, 1<<10) {
+			out = append(out, u64(p+8*i))
+		}
+	case 25: // Struct: Fields []StructField{Name, Typ, Offset}
+		p, n := u64(a+56), u64(a+64)
+		for i := range min(n, 1<<12) {
+			out = append(out, u64(p+24*i+8))
+		}
+	}
+	return slices.DeleteFunc(out, func(c uint64) bool { return c < lo || c >= hi })
 }
 
 // typeName reads the type string of the descriptor at a: the name its Str offset points to (a flag byte,
