@@ -52,8 +52,15 @@ func (b *image) sigOf(u *unit) *sig {
 		}
 	}
 	if readsTypelinks(u.name, s.edges) || u.name == "runtime.typelinksinit" && b.multiModule() {
+		// The list itself is what such code reads: it is compared as references.
 		for _, a := range b.typelinks {
-			if t, _ := b.lookup(a); t != nil && !seen[t] {
+			t, off := b.lookup(a)
+			if t == nil {
+				s.bad = fmt.Sprintf(".typelink lists %#x, which lies in no symbol", a)
+				return s
+			}
+			s.refs = append(s.refs, ref{t.name, off})
+			if !seen[t] {
 				seen[t] = true
 				s.edges = append(s.edges, t)
 			}

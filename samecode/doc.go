@@ -30,8 +30,10 @@
 // (pkg.BenchmarkX or pkg_test.BenchmarkX), the walk follows every reference of every unit it reaches:
 // calls and jumps, any address materialised in code, pointers in data (itabs, function values, closures'
 // descriptors, jump tables, method tables), a type's methods, its pointer type, the itabs the linker made
-// for it (.itablink, which the runtime searches in dynamic conversions), and, from reflect's lookup by type
-// string, every type .typelink lists. Sub-benchmarks are closures the benchmark function refers to. The
+// for it (.itablink, which the runtime searches in dynamic conversions), and the types .typelink lists that
+// are built from it (reflect.PointerTo(t), SliceOf(t), MapOf(k, e) … find those by their type string).
+// Code that reads the whole .typelink list otherwise (a linkname to reflect.typelinks) reaches every type
+// in it. Sub-benchmarks are closures the benchmark function refers to. The
 // test main's tables of tests and benchmarks are the one thing not followed: they would tie every
 // benchmark to every other. Each reached unit is compared with the unit of the same name in head: same
 // kind, size, normalised bytes, and the same references in the same order. The first difference, with the
@@ -46,7 +48,9 @@
 //   - a type's methods are reached with the type, whether or not they are called;
 //   - the string data (go:string.*), the GC masks of types (runtime.gcbits.*) and the other carriers the
 //     symbol table does not split are compared whole: adding or changing any string literal changes every
-//     benchmark that reaches any string;
+//     benchmark that reaches any string. Strings cannot be cut at the addresses code refers to, because
+//     the compiler refers into the middle of a literal (s[6:] of a constant is go:string."…"+6), so a
+//     piece would not hold all a reference reads;
 //   - an absolute address in an instruction (hand-written assembly's sym(SB)(R*8) operands, immediates) is
 //     compared as it is, so it changes when its target moves;
 //   - a unit that does not decode, or refers to an address outside every unit, is not analysable;
