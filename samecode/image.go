@@ -223,16 +223,6 @@ func (b *image) lookup(v uint64) (*unit, uint64) {
 	return nil, 0
 }
 
-// mapped reports whether v is an address inside an allocated section of the image.
-func (b *image) mapped(v uint64) bool {
-	for _, s := range b.f.Sections {
-		if s.Flags&elf.SHF_ALLOC != 0 && v >= s.Addr && v < s.Addr+s.Size && s.Addr != 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // bytes returns the unit's content (nil for bss units).
 func (b *image) bytes(u *unit) ([]byte, error) {
 	if u.sect.Type == elf.SHT_NOBITS {
