@@ -24,6 +24,7 @@ func TestAnalyzeFixtures(t *testing.T) {
 		{"iface", map[string]bool{"B": false}, false},
 		{"asm", map[string]bool{"A": false, "B": true}, false},
 		{"method", map[string]bool{"A": false, "B": true}, false},
+		{"string", map[string]bool{"B": false}, false},
 	}
 	base := fixtureTest(t, "base")
 	for _, c := range cases {

@@ -70,8 +70,11 @@ func B(x int) int {
 	for _, sh := range Shapes {
 		s += sh.Area()
 	}
-	return onlyB(x) + double(s)
+	return onlyB(x) + double(s) + int(label[4+x&7])
 }
+
+const label = "the shapes of B"
+
 `
 
 const fixtureAsm = `#include "textflag.h"
@@ -140,6 +143,8 @@ var variants = map[string][]variant{
 	"iface":    {{"p.go", "return s.n * s.n", "return s.n * (s.n + 1)"}},
 	"asm":      {{"p_amd64.s", "ADDQ BX, AX", "SUBQ BX, AX"}},
 	"method":   {{"p.go", "return x + a.k", "return x - a.k"}},
+	// The same length: only the bytes of the string data change, nothing moves.
+	"string": {{"p.go", `"the shapes of B"`, `"the shapes of C"`}},
 }
 
 // fixtureFiles returns the files of the named variant.
