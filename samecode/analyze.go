@@ -19,19 +19,22 @@ type Report struct {
 	Fallback string
 	// Benchmarks maps each top-level benchmark name, without the "Benchmark" prefix, to its verdict.
 	Benchmarks map[string]Verdict
-	// reached maps each benchmark to the names of the units it reaches (for tests).
-	reached map[string]map[string]bool
 	// Units is how many symbols (functions, data, carriers) base's binary was cut into, and Common how many
 	// of them every benchmark reaches (the runtime, the testing package, package initialisation, …).
 	Units, Common int
+
+	// reached maps each benchmark to the names of the units it reaches (for tests).
+	reached map[string]map[string]bool
 }
 
 // Verdict says whether one benchmark runs the same machine code on both sides.
 type Verdict struct {
 	// Same is true when every unit the benchmark can reach is the same in head after normalisation.
 	Same bool
-	// Reason names the first difference found (e.g. "example.com/p.f: bytes differ at +0x1c"), or why the
-	// benchmark could not be analysed. Empty when Same.
+	// Reason names the first difference found and how the benchmark reaches it (e.g. "example.com/p.f:
+	// bytes differ at +0x1c (reached from example.com/p.g ← example.com/p.BenchmarkX)"), or why the
+	// benchmark could not be analysed. Empty when Same. It holds symbol names from the binaries: escape it
+	// before it goes into Markdown.
 	Reason string
 	// Reached is how many units the benchmark reaches, the common ones included.
 	Reached int
@@ -216,7 +219,7 @@ func analyze(rep *Report, base, head *image, names []string) *Report {
 // via describes the path by which u was reached, nearest first, at most a few steps.
 func via(from map[*unit]*unit, u *unit) string {
 	var path []string
-	for p := from[u]; p != nil && len(path) < 20; p = from[p] {
+	for p := from[u]; p != nil && len(path) < 6; p = from[p] {
 		path = append(path, p.name)
 	}
 	if len(path) == 0 {
