@@ -2,6 +2,7 @@ package samecode
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"golang.org/x/arch/x86/x86asm"
@@ -32,33 +33,14 @@ type rawSig struct {
 func scanText(code []byte, addr uint64) *rawSig {
 	rs := &rawSig{norm: append([]byte(nil), code...)}
 	for pc := 0; pc < len(code); {
-		var inst x86asm.Inst
-		switch code[pc] {
-		case 0xc4, 0xc5, 0x62:
-			n, rip, abs, ok := vexLength(code[pc:])
-			if !ok {
-				rs.bad = fmt.Sprintf("undecodable VEX instruction at +%#x", pc)
+		inst, err := decode(code[pc:])
+		if err != nil {
+			// Go pads some functions' tails with INT3.
+			if allByte(code[pc:], 0xcc) {
 				return rs
 			}
-			inst.Len = n
-			if rip > 0 {
-				inst.PCRel, inst.PCRelOff = 4, rip
-			}
-			if abs > 0 {
-				d := int64(int32(binary.LittleEndian.Uint32(code[pc+abs:])))
-				inst.Args[0] = x86asm.Mem{Disp: d}
-			}
-		default:
-			var err error
-			inst, err = x86asm.Decode(code[pc:], 64)
-			if err != nil || inst.Len == 0 {
-				// Go pads some functions' tails with INT3.
-				if allByte(code[pc:], 0xcc) {
-					return rs
-				}
-				rs.bad = fmt.Sprintf("undecodable instruction at +%#x", pc)
-				return rs
-			}
+			rs.bad = fmt.Sprintf("%v at +%#x", err, pc)
+			return rs
 		}
 		next := addr + uint64(pc+inst.Len)
 		if inst.PCRel > 0 {
@@ -99,6 +81,35 @@ func scanText(code []byte, addr uint64) *rawSig {
 		pc += inst.Len
 	}
 	return rs
+}
+
+// decode decodes the instruction at the start of code. VEX and EVEX instructions are measured by vexLength;
+// of them, only the length and the place of a RIP-relative or absolute address are filled in.
+func decode(code []byte) (x86asm.Inst, error) {
+	switch code[0] {
+	case 0xc4, 0xc5, 0x62:
+		var inst x86asm.Inst
+		n, rip, abs, ok := vexLength(code)
+		if !ok {
+			return inst, errors.New("undecodable VEX instruction")
+		}
+		inst.Len = n
+		if rip > 0 {
+			inst.PCRel, inst.PCRelOff = 4, rip
+		}
+		if abs > 0 {
+			inst.Args[0] = x86asm.Mem{Disp: int64(int32(binary.LittleEndian.Uint32(code[abs:])))}
+		}
+		return inst, nil
+	}
+	inst, err := x86asm.Decode(code, 64)
+	if err == nil && inst.Len == 0 {
+		err = errors.New("empty instruction")
+	}
+	if err != nil {
+		return inst, fmt.Errorf("undecodable instruction: %w", err)
+	}
+	return inst, nil
 }
 
 func allByte(b []byte, c byte) bool {
