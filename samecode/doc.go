@@ -77,4 +77,7 @@
 //     bytes that belong to its neighbour. Compiled Go does neither; hand-written assembly could.
 //   - Type descriptors are found from references, .typelink and the descriptors' own offsets. Tests check
 //     this against DWARF's list of every descriptor (DW_AT_go_runtime_type).
+//   - The decoder is trusted to find every PC-relative operand. Tests check it against GNU objdump on every
+//     function of two real test binaries: the same instruction boundaries, the same PC-relative targets.
+//   - A test flips one byte at a time in units a benchmark reaches and requires "changed" every time.
 package samecode
