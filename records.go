@@ -41,6 +41,8 @@ type (
 	Env          = record.Env
 	Method       = record.Method
 	Side         = record.Side
+	PolicyOrigin = record.PolicyOrigin
+	PolicyChange = record.PolicyChange
 )
 
 // Verdict statuses.
