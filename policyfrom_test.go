@@ -108,6 +108,21 @@ func TestTakePolicyFromBase(t *testing.T) {
 	if got := c.Policy(); got.AcknowledgeLabel != "perf-regression-ok" || got.Thresholds[".*"] != 0 {
 		t.Errorf("the gate's Policy is not base's: %+v", got)
 	}
+
+	// The attack the policy is for: Encrypt/des 30% slower. Head's '.*': 99 would let it pass; base's
+	// Encrypt: 5 does not.
+	slower := Result{Benchmarks: []Benchmark{{Name: "Encrypt/des", Unit: GatedUnit, Class: ClassSlower, DeltaPct: 30,
+		Paired: &Paired{Ratio: 1.3, Lo: 1.25, Hi: 1.35}}}}
+	if v := Decide(slower, c.Policy()); v.Status != StatusFail {
+		t.Errorf("under base's policy: verdict %+v, want fail", v)
+	}
+	h, err := resolvePolicy(t, dir, PolicyFromHead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := Decide(slower, h.Policy()); v.Status != StatusPass || len(v.Acknowledged) != 1 {
+		t.Errorf("under head's policy: verdict %+v, want a pass that acknowledges Encrypt/des", v)
+	}
 }
 
 func TestTakePolicyFromHead(t *testing.T) {
