@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ConfigKey is one configuration setting, declared once: its name in .perfgate.yml, its flag, its GitHub Action input,
@@ -260,8 +261,10 @@ var keys = []*ConfigKey{
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
 	stringKey(ConfigKey{File: "acknowledge-label", Policy: true, Input: "acknowledge-label", Default: "perf-regression-ok",
-		Form: "a pull-request label", Doc: "pull-request label that lets slower benchmarks pass the gate"},
-		func(c *Config) *string { return &c.AcknowledgeLabel }, nil),
+		Form: "a pull-request label of 1 to 50 characters on one line", Doc: "pull-request label that lets slower benchmarks pass the gate"},
+		func(c *Config) *string { return &c.AcknowledgeLabel }, func(s string) bool {
+			return strings.TrimSpace(s) != "" && utf8.RuneCountInString(s) <= 50 && !strings.ContainsAny(s, "\r\n")
+		}),
 	stringKey(ConfigKey{File: "output", Flag: "o", Default: "perfgate-results", Form: "a directory path",
 		Doc: "results directory"},
 		func(c *Config) *string { return &c.Out }, func(s string) bool { return strings.TrimSpace(s) != "" }),
