@@ -41,6 +41,7 @@ const defaultHint = "the results directory (job artifacts)"
 // Options adjust rendering. The zero value is usable.
 type Options struct {
 	Color        bool   // Text: colour slower red and faster green with ANSI escapes (the CLI decides: isatty, NO_COLOR)
+	Unicode      bool   // Text: draw the forest plot with Unicode box drawing, not ASCII (the CLI decides: a UTF-8 terminal)
 	Title        string // an optional heading, e.g. the package name when one job gates several
 	ArtifactHint string // where the full results live, e.g. a link to the run's artifacts; used in omission notes
 }
