@@ -90,6 +90,9 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err := os.WriteFile(reportPath, []byte(md), 0o644); err != nil {
 		errorf(stderr, "writing report.md: %v", err)
 	}
+	if err := saveHTML(cfg.Out, res); err != nil {
+		errorf(stderr, "%v", err)
+	}
 	r.AddStepSummary(md)
 	r.SetOutput("verdict", res.Verdict.Status)
 	r.SetOutput("report", reportPath)

@@ -194,6 +194,9 @@ func compareAndReport(ctx context.Context, cfg perfgate.Config, format string, s
 	if werr := os.WriteFile(filepath.Join(cfg.Out, "report.md"), []byte(md), 0o644); werr != nil {
 		errorf(stderr, "writing report.md: %v", werr)
 	}
+	if herr := saveHTML(cfg.Out, res); herr != nil {
+		errorf(stderr, "%v", herr)
+	}
 	if perr := printResult(stdout, res, format); perr != nil {
 		errorf(stderr, "%v", perr)
 	}
@@ -202,7 +205,7 @@ func compareAndReport(ctx context.Context, cfg perfgate.Config, format string, s
 		explain(stderr, err)
 	}
 	var files []string
-	for _, name := range []string{"report.md", "result.json", "bench.txt"} {
+	for _, name := range []string{"report.md", htmlReportFile, "result.json", "bench.txt"} {
 		if _, err := os.Stat(filepath.Join(cfg.Out, name)); err == nil {
 			files = append(files, name)
 		}
@@ -219,7 +222,7 @@ func printResult(w io.Writer, res *perfgate.Result, format string) error {
 		_, err := io.WriteString(w, report.Markdown(res, report.Options{}))
 		return err
 	default:
-		return report.Text(w, res, report.Options{Color: colorOK(w)})
+		return report.Text(w, res, report.Options{Color: colorOK(w), Unicode: unicodeOK(w)})
 	}
 }
 
@@ -234,6 +237,26 @@ func colorOK(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// unicodeOK reports whether w is a terminal whose locale is UTF-8 (LC_ALL, else LC_CTYPE, else LANG), where the
+// forest plot may use box-drawing characters; elsewhere it is drawn in ASCII.
+func unicodeOK(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	locale := ""
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if locale = os.Getenv(name); locale != "" {
+			break
+		}
+	}
+	locale = strings.ToLower(locale)
+	return strings.Contains(locale, "utf-8") || strings.Contains(locale, "utf8")
 }
 
 // explain prints a hint for errors a user can act on.
