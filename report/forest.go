@@ -222,6 +222,12 @@ func forestText(f *forest, uni, color bool) []string {
 		g = unicodeGlyphs
 	}
 	const w = forestWidth
+	ascii := func(s string) string { // the glyphs of the labels; names stay as they are
+		if uni {
+			return s
+		}
+		return strings.ReplaceAll(s, "×", "x")
+	}
 	col := func(p float64) int { return min(w-1, int(p*w)) }
 	nameW := len("benchmark")
 	names := make([]string, len(f.rows))
@@ -258,15 +264,18 @@ func forestText(f *forest, uni, color bool) []string {
 	var out []string
 	title := fmt.Sprintf("%s, head/base: %s ratio %s%s%s 95%% paired interval", plain(f.unit), g.point, g.lo, g.line, g.hi)
 	if f.threshold > 0 {
-		t := strconv.FormatFloat(f.threshold*100, 'f', -1, 64)
+		t := "±" + strconv.FormatFloat(f.threshold*100, 'f', -1, 64)
+		if !uni {
+			t = "+/-" + t[len("±"):]
+		}
 		if band[zero-1] || band[zero+1] {
-			title += fmt.Sprintf(" %s ±%s%% threshold", g.band, t)
+			title += fmt.Sprintf(" %s %s%% threshold", g.band, t)
 		} else {
-			title += fmt.Sprintf(" (±%s%% threshold: inside the 1× column)", t)
+			title += fmt.Sprintf(" (%s%% threshold: inside the 1x column)", t)
 		}
 	}
 	out = append(out, title+"; log scale")
-	out = append(out, pad("", nameW)+"  "+strings.TrimRight(string(axis), " "))
+	out = append(out, pad("", nameW)+"  "+ascii(strings.TrimRight(string(axis), " ")))
 	ruler := make([]string, w)
 	for c := range ruler {
 		ruler[c] = g.axis
@@ -310,7 +319,7 @@ func forestText(f *forest, uni, color bool) []string {
 			}
 			cells[col(pt)] = g.point
 			first, last = a, z
-			right = paired(p)
+			right = ascii(paired(p))
 		} else {
 			right = "no paired estimate"
 		}
