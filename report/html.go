@@ -21,12 +21,19 @@ import (
 //
 // The page has inline CSS and inline SVG, no script, and a Content-Security-Policy that forbids loading anything,
 // so opening it makes no request to any host. It is produced by html/template: every string, above all the ones
-// that come from the pull request (benchmark names, panic messages, test output, commit subjects), is escaped.
+// that come from the pull request (benchmark names, panic messages, test output, commit subjects), is escaped, and
+// control characters and bidirectional overrides are replaced.
 func HTML(w io.Writer, r *perfgate.Result, samples []benchtxt.Sample, opt Options) error {
 	if r == nil {
 		return fmt.Errorf("rendering html: no result")
 	}
-	if err := htmlTemplate.Execute(w, newPage(r, samples, opt)); err != nil {
+	var b strings.Builder
+	if err := htmlTemplate.Execute(&b, newPage(r, samples, opt)); err != nil {
+		return fmt.Errorf("rendering html: %w", err)
+	}
+	// html/template escapes markup but leaves control characters and bidirectional overrides, which the page's
+	// own text never has: they become U+FFFD, as in the other formats.
+	if _, err := io.WriteString(w, plainLines(b.String())); err != nil {
 		return fmt.Errorf("rendering html: %w", err)
 	}
 	return nil
