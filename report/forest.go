@@ -170,11 +170,13 @@ func (f *forest) pos(v float64) (p float64, ok bool) {
 
 // ratioLabel formats an axis ratio: "0.5×", "0.67×", "1×", "1.5×".
 func ratioLabel(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	if v >= 10 {
-		s = strconv.FormatFloat(v, 'f', 0, 64)
+	switch {
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 0, 64) + "×"
+	case v < 0.1:
+		return strconv.FormatFloat(v, 'g', 2, 64) + "×"
 	}
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	s := strings.TrimRight(strings.TrimRight(strconv.FormatFloat(v, 'f', 2, 64), "0"), ".")
 	return s + "×"
 }
 

@@ -204,3 +204,11 @@ func TestMarkdownForestFitsTheBudget(t *testing.T) {
 		t.Errorf("no count of the rest in\n%s", block)
 	}
 }
+
+func TestRatioLabel(t *testing.T) {
+	for v, want := range map[float64]string{0.001: "0.001×", 0.01: "0.01×", 0.1: "0.1×", 1 / 1.5: "0.67×", 1: "1×", 1.05: "1.05×", 2: "2×", 10: "10×", 100: "100×", 1000: "1000×"} {
+		if got := ratioLabel(v); got != want {
+			t.Errorf("ratioLabel(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

@@ -135,7 +135,7 @@ func benchAnchors(bs []perfgate.Benchmark) map[string]string {
 const (
 	forestNameW = 230.0 // the name column, right-aligned against the plot
 	forestPlotW = 360.0
-	forestTextW = 250.0
+	forestTextW = 300.0
 	forestRowH  = 22.0
 	forestTop   = 34.0
 	forestFoot  = 30.0
