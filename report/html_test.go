@@ -218,3 +218,21 @@ func TestHexDiff(t *testing.T) {
 		t.Errorf("head (-want +got):\n%s", diff)
 	}
 }
+
+func TestHTMLWithoutBenchmarksOrSamples(t *testing.T) {
+	r := &perfgate.Result{Schema: perfgate.Schema, Verdict: perfgate.Verdict{Status: perfgate.StatusError,
+		ExitCode: perfgate.ExitCannotRun, Reasons: []string{"base does not build"}}}
+	_, doc := render(t, r, nil)
+	if n := len(findAll(doc, pagecheck.Element("svg", ""))); n != 0 {
+		t.Errorf("%d plots for a comparison that compared nothing", n)
+	}
+	text := textOf(doc)
+	for _, want := range []string{"perfgate: ERROR", "base does not build", "No benchmarks were compared.", "Sizes were not measured."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if problems := pagecheck.Problems(doc); len(problems) > 0 {
+		t.Errorf("problems: %v", problems)
+	}
+}

@@ -239,8 +239,8 @@ func colorOK(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// unicodeOK reports whether w is a terminal whose locale is UTF-8 (LC_ALL, else LC_CTYPE, else LANG), where the
-// forest plot may use box-drawing characters; elsewhere it is drawn in ASCII.
+// unicodeOK reports whether w is a terminal with a UTF-8 locale, where the forest plot may use box-drawing
+// characters; elsewhere it is drawn in ASCII.
 func unicodeOK(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
@@ -249,14 +249,17 @@ func unicodeOK(w io.Writer) bool {
 	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
 		return false
 	}
-	locale := ""
+	return utf8Locale(os.Getenv)
+}
+
+// utf8Locale reports whether the locale's character set is UTF-8: LC_ALL, else LC_CTYPE, else LANG decides.
+func utf8Locale(getenv func(string) string) bool {
 	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if locale = os.Getenv(name); locale != "" {
-			break
+		if locale := strings.ToLower(getenv(name)); locale != "" {
+			return strings.Contains(locale, "utf-8") || strings.Contains(locale, "utf8")
 		}
 	}
-	locale = strings.ToLower(locale)
-	return strings.Contains(locale, "utf-8") || strings.Contains(locale, "utf8")
+	return false
 }
 
 // explain prints a hint for errors a user can act on.
