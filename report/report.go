@@ -1,5 +1,7 @@
 // Package report renders a perfgate.Result for people and programs: Markdown for the sticky pull-request comment
-// and the job summary, aligned text for the terminal, and indented JSON for result.json.
+// and the job summary, aligned text for the terminal, indented JSON for result.json, and HTML for report.html (a
+// self-contained page that also draws every sample of bench.txt). The Markdown and the text lead with a forest
+// plot of the paired ratios (forest.go), drawn in monospace; the HTML draws the same plot as SVG.
 //
 // The Result is the only input. Rendering formats numbers the pipeline already computed (medians, intervals,
 // deltas, p-values, the paired estimate) and at most counts benchmarks by class; it never computes statistics.
