@@ -273,7 +273,7 @@ func forestText(f *forest, uni, color bool) []string {
 		if band[zero-1] || band[zero+1] {
 			title += fmt.Sprintf(" %s %s%% threshold", g.band, t)
 		} else {
-			title += fmt.Sprintf(" (%s%% threshold: inside the 1x column)", t)
+			title += ascii(fmt.Sprintf(" (%s%% threshold: inside the 1× column)", t))
 		}
 	}
 	out = append(out, title+"; log scale")
