@@ -17,7 +17,7 @@ import (
 const (
 	forestNameW = 230.0 // the name column, right-aligned against the plot
 	forestPlotW = 360.0
-	forestTextW = 300.0
+	forestTextW = 330.0
 	forestRowH  = 22.0
 	forestTop   = 34.0
 	forestFoot  = 30.0
@@ -85,7 +85,7 @@ func newSVGForest(f *forest, anchors map[string]string) svgForest {
 	for i, b := range f.rows {
 		y := forestTop + (float64(i)+0.5)*forestRowH
 		row := svgForestRow{
-			Y: y, Name: clip(b.Name, 60), Anchor: anchors[b.Name], Class: b.Class, Acknowledged: b.Acknowledged,
+			Y: y, Name: clip(b.Name, 34), Anchor: anchors[b.Name], Class: b.Class, Acknowledged: b.Acknowledged,
 			Text: "no paired estimate",
 		}
 		if p := b.Paired; p != nil {
@@ -213,7 +213,7 @@ func newTimeline(ss []benchtxt.Sample, unit string, centers map[benchtxt.Side]fl
 	y := func(v float64) float64 { return t.Y1 - (v-lo)/(hi-lo)*(t.Y1-t.Y0) }
 	for i := range 5 {
 		v := lo + (hi-lo)*float64(i)/4
-		t.YTicks = append(t.YTicks, svgTick{Y: y(v), Label: value(unit, v)})
+		t.YTicks = append(t.YTicks, svgTick{Y: y(v), Label: tickLabel(unit, v)})
 	}
 	var baseLine, headLine []string
 	rounds := 0
@@ -248,4 +248,14 @@ func newTimeline(ss []benchtxt.Sample, unit string, centers map[benchtxt.Side]fl
 		t.HeadMed = y(c)
 	}
 	return t, true
+}
+
+// tickLabel formats an axis value: times and bytes with their units, anything else as a bare number (the unit is
+// the plot's heading).
+func tickLabel(unit string, v float64) string {
+	switch unit {
+	case "sec/op", "B/op", "B/s":
+		return value(unit, v)
+	}
+	return sig4(v)
 }
