@@ -27,6 +27,7 @@ import (
 	"github.com/perfgate/perfgate/internal/demo"
 	"github.com/perfgate/perfgate/internal/pagecheck"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/report"
 	"golang.org/x/net/html"
 )
 
@@ -151,7 +152,8 @@ func pageRequests(t *testing.T, netlog string) []string {
 }
 
 // TestBrowserSeesRequests shows that the network check can fail: a page without a Content-Security-Policy that
-// loads an image from a local server is caught making that request.
+// loads an image from a local server is caught making that request. The same page under report.html's policy
+// makes none.
 func TestBrowserSeesRequests(t *testing.T) {
 	chromium(t)
 	var hits atomic.Int32
@@ -160,17 +162,40 @@ func TestBrowserSeesRequests(t *testing.T) {
 		http.NotFound(w, r)
 	}))
 	defer srv.Close()
-	file := filepath.Join(t.TempDir(), "canary.html")
-	body := `<!DOCTYPE html><html><body><p>canary</p><img src="` + srv.URL + `/canary.png"></body></html>`
-	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+	var rendered bytes.Buffer
+	if err := report.HTML(&rendered, &perfgate.Result{Verdict: perfgate.Verdict{Status: perfgate.StatusPass}}, nil, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	p := browse(t, file, 400, 300)
-	if !strings.Contains(strings.Join(p.requests, " "), "/canary.png") {
-		t.Errorf("the NetLog check missed the page's request to %s; it saw %q", srv.URL, p.requests)
+	policy := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy"[^>]*>`).FindString(rendered.String())
+	if policy == "" {
+		t.Fatal("report.html has no Content-Security-Policy meta tag")
 	}
-	if len(pagecheck.Problems(p.dom)) == 0 {
-		t.Error("pagecheck found nothing wrong with a page that loads an image")
+	for _, tc := range []struct {
+		name, head string
+		want       bool // a request to the server
+	}{
+		{"no policy", "", true},
+		{"report.html's policy", policy, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hits.Store(0)
+			file := filepath.Join(t.TempDir(), "canary.html")
+			body := `<!DOCTYPE html><html><head>` + tc.head + `</head><body><p>canary</p><img src="` + srv.URL + `/canary.png"></body></html>`
+			if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := browse(t, file, 400, 300)
+			seen := strings.Contains(strings.Join(p.requests, " "), "/canary.png")
+			if seen != tc.want {
+				t.Errorf("NetLog shows the request to %s: %v, want %v (requests %q)", srv.URL, seen, tc.want, p.requests)
+			}
+			if !tc.want && hits.Load() > 0 {
+				t.Errorf("the server was hit %d times under the policy", hits.Load())
+			}
+			if len(pagecheck.Problems(p.dom)) == 0 {
+				t.Error("pagecheck found nothing wrong with a page that loads an image")
+			}
+		})
 	}
 }
 
