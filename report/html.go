@@ -42,9 +42,10 @@ func HTML(w io.Writer, r *perfgate.Result, samples []benchtxt.Sample, opt Option
 var htmlSource string
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"px":  px,
-	"add": func(a, b float64) float64 { return a + b },
-	"sub": func(a, b float64) float64 { return a - b },
+	"px":   px,
+	"join": strings.Join,
+	"add":  func(a, b float64) float64 { return a + b },
+	"sub":  func(a, b float64) float64 { return a - b },
 }).Parse(htmlSource))
 
 // px formats an SVG coordinate with one decimal.
@@ -136,7 +137,7 @@ type benchView struct {
 	Class     string // the class in the gated unit, for the heading
 	Rows      []benchRow
 	Timelines []svgTimeline
-	Constant  []string // units whose every sample was equal, e.g. "allocs/op: 1 on both sides"
+	Constant  []string // units whose every sample was equal, with the value: "allocs/op 1"
 }
 
 type benchRow struct {
@@ -182,7 +183,7 @@ func benchViews(r *perfgate.Result, samples []benchtxt.Sample, anchors map[strin
 			if t, ok := newTimeline(ss, unit, centers); ok {
 				v.Timelines = append(v.Timelines, t)
 			} else if val, ok := ss[0].Get(unit); ok {
-				v.Constant = append(v.Constant, unit+": "+value(unit, val)+" in every sample")
+				v.Constant = append(v.Constant, unit+" "+value(unit, val))
 			}
 		}
 	}

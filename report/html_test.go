@@ -111,7 +111,7 @@ func TestHTMLTimelineInRunOrder(t *testing.T) {
 	if diff := cmp.Diff([]string{"samples of sec/op in run order", "samples of instructions/op in run order"}, units); diff != "" {
 		t.Errorf("timelines (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(textOf(sec), "allocs/op: 1 in every sample") {
+	if !strings.Contains(textOf(sec), "The same in every sample: allocs/op 1.") {
 		t.Errorf("no sentence for the constant allocs/op in %q", textOf(sec))
 	}
 	points := findAll(svgs[0], func(n *html.Node) bool { return hasClass(n, "sample") })
