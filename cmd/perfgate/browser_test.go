@@ -222,8 +222,8 @@ func TestReportInBrowser(t *testing.T) {
 			args := []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-rounds", "2", "-benchtime", "20ms",
 				"-keys", "64", "-o", out, "base", tc.head}
 			if *pictures && tc.name == "demo" {
-				// The README's pictures come from the demo's own settings (perfgate demo).
-				args = []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-rounds", "3", "-benchtime", "50ms",
+				// The README's pictures: the demo's benchtime (perfgate demo), compare's default 5 rounds.
+				args = []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-rounds", "5", "-benchtime", "50ms",
 					"-o", out, "base", tc.head}
 			}
 			var stdout, stderr bytes.Buffer
