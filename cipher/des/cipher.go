@@ -51,6 +51,8 @@ type Cipher struct {
 	// enc and dec hold the one stage's schedule in encryption and in
 	// decryption order.
 	enc, dec [1]schedule
+	// sliced holds the subkeys as masks for the bitsliced batch calls.
+	sliced lazyKeys[[1]slicedKeys]
 }
 
 // TripleCipher is a Triple DES block cipher made of three DES stages. It
@@ -59,6 +61,8 @@ type TripleCipher struct {
 	// enc and dec hold the schedules of the three stages in the order they
 	// run, each already in the direction (round order) its stage needs.
 	enc, dec [3]schedule
+	// sliced holds the subkeys of enc as masks for the bitsliced batch calls.
+	sliced lazyKeys[[3]slicedKeys]
 }
 
 var (
@@ -150,14 +154,14 @@ func (c *Cipher) Decrypt(dst, src []byte) {
 // and src must overlap entirely or not at all.
 func (c *Cipher) EncryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptBlocks(c.enc[:], dst, src)
+	cryptSliced(c.sliced.get(c.enc[:])[:], false, dst, src)
 }
 
 // DecryptBlocks decrypts every block of src into dst (ECB), under the same
 // conditions as EncryptBlocks.
 func (c *Cipher) DecryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptBlocks(c.dec[:], dst, src)
+	cryptSliced(c.sliced.get(c.enc[:])[:], true, dst, src)
 }
 
 // BlockSize returns BlockSize.
@@ -182,12 +186,12 @@ func (c *TripleCipher) Decrypt(dst, src []byte) {
 // and src must overlap entirely or not at all.
 func (c *TripleCipher) EncryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptBlocks(c.enc[:], dst, src)
+	cryptSliced(c.sliced.get(c.enc[:])[:], false, dst, src)
 }
 
 // DecryptBlocks decrypts every block of src into dst (ECB), under the same
 // conditions as EncryptBlocks.
 func (c *TripleCipher) DecryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptBlocks(c.dec[:], dst, src)
+	cryptSliced(c.sliced.get(c.enc[:])[:], true, dst, src)
 }

@@ -16,7 +16,7 @@ func main() {
 	for _, f := range []struct {
 		name string
 		make func() ([]byte, error)
-	}{{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}} {
+	}{{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}, {"sliced.go", gen.Sliced}} {
 		src, err := f.make()
 		if err == nil {
 			err = os.WriteFile(f.name, src, 0o644)

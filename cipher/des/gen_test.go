@@ -17,7 +17,7 @@ func TestGenerated(t *testing.T) {
 	for _, f := range []struct {
 		name string
 		make func() ([]byte, error)
-	}{{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}} {
+	}{{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}, {"sliced.go", gen.Sliced}} {
 		want, err := f.make()
 		if err != nil {
 			t.Fatal(err)

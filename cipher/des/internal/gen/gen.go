@@ -275,3 +275,21 @@ func writeTable(b *bytes.Buffer, t []uint32) {
 	}
 	b.WriteString("},\n")
 }
+
+// E is the expansion of the cipher function, FIPS 46-3: bit i of the 48-bit
+// expanded half is bit E[i-1] of the 32-bit half.
+var E = [48]uint8{
+	32, 1, 2, 3, 4, 5, 4, 5, 6, 7, 8, 9,
+	8, 9, 10, 11, 12, 13, 12, 13, 14, 15, 16, 17,
+	16, 17, 18, 19, 20, 21, 20, 21, 22, 23, 24, 25,
+	24, 25, 26, 27, 28, 29, 28, 29, 30, 31, 32, 1,
+}
+
+// IP is the initial permutation, FIPS 46-3: bit i of the permuted block is
+// bit IP[i-1] of the input block.
+var IP = [64]uint8{
+	58, 50, 42, 34, 26, 18, 10, 2, 60, 52, 44, 36, 28, 20, 12, 4,
+	62, 54, 46, 38, 30, 22, 14, 6, 64, 56, 48, 40, 32, 24, 16, 8,
+	57, 49, 41, 33, 25, 17, 9, 1, 59, 51, 43, 35, 27, 19, 11, 3,
+	61, 53, 45, 37, 29, 21, 13, 5, 63, 55, 47, 39, 31, 23, 15, 7,
+}
