@@ -110,57 +110,39 @@ func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {
 	}
 }
 
-// cryptLanes runs the cipher on the 64 blocks in x, in place.
+// cryptLanes runs the cipher on the 64 blocks in x, in place. Each stage
+// alternates feistelLR and feistelRL; a stage leaves L16 and R16 in the
+// words of L0 and R0, and the next starts from R16 | L16, so the roles trade
+// between stages. All variants have an odd number of stages, so the output
+// block R16 | L16 of the last is the input wiring with the halves swapped.
 func cryptLanes(ks []slicedKeys, decrypt bool, x *[laneBlocks]uint64) {
 	transpose(x)
-	var l, r [32]uint64
-	for i, w := range ipWire[:32] {
-		l[i] = x[w]
-	}
-	for i, w := range ipWire[32:] {
-		r[i] = x[w]
-	}
-	// After a stage, L16 and R16 sit in the words that held L0 and R0; the
-	// next stage starts from R16 | L16, so the two arrays trade roles.
-	a, b := &l, &r
+	lr := true // the next round XORs into L
 	for s := range ks {
 		if decrypt {
 			k := &ks[len(ks)-1-s]
-			for i := 15; i > 0; i -= 2 {
-				feistel(a, b, &k[i])
-				feistel(b, a, &k[i-1])
+			for i := 15; i >= 0; i-- {
+				lr = round(x, &k[i], lr)
 			}
 		} else {
 			k := &ks[s]
-			for i := 0; i < 16; i += 2 {
-				feistel(a, b, &k[i])
-				feistel(b, a, &k[i+1])
+			for i := range 16 {
+				lr = round(x, &k[i], lr)
 			}
 		}
-		a, b = b, a
+		lr = !lr
 	}
-	// The preoutput is R16 | L16, now a | b; FP undoes IP's wiring.
-	for i, w := range ipWire[:32] {
-		x[w] = a[i]
-	}
-	for i, w := range ipWire[32:] {
-		x[w] = b[i]
-	}
+	swapHalves(x)
 	transpose(x)
 }
 
-// transpose transposes the 64×64 bit matrix whose row i is x[i], most
-// significant bit first: afterwards bit 63-j of x[i] is what bit 63-i of
-// x[j] was. It exchanges 32×32 blocks, then 16×16 blocks inside those, and
-// so on down to single bits, six stages of 32 swap-moves.
-func transpose(x *[laneBlocks]uint64) {
-	m := uint64(0x00000000ffffffff)
-	for j := 32; j != 0; j >>= 1 {
-		for k := 0; k < laneBlocks; k = (k + j + 1) &^ j {
-			t := (x[k] ^ x[k+j]>>j) & m
-			x[k] ^= t
-			x[k+j] ^= t << j
-		}
-		m ^= m << (j >> 1)
+// round runs one round with subkey masks k, XORing into L if lr is set and
+// into R otherwise, and returns which half the next round XORs into.
+func round(x *[laneBlocks]uint64, k *[48]uint64, lr bool) bool {
+	if lr {
+		feistelLR(x, k)
+	} else {
+		feistelRL(x, k)
 	}
+	return !lr
 }

@@ -35,43 +35,74 @@ package des
 		total += c.Gates()
 		writeCircuit(&b, s, c)
 	}
+	// The state is the transposed block itself: word n-1 holds bit n of
+	// every block, so bit i of L0 is word IP[i-1]-1 and bit i of R0 word
+	// IP[32+i-1]-1, and the rounds work on those words where they are.
+	var lw, rw [32]int
+	for i := range 32 {
+		lw[i], rw[i] = int(IP[i])-1, int(IP[32+i])-1
+	}
 	fmt.Fprintf(&b, `
-// feistel XORs the cipher function f(r, k) into l: the eight S-boxes (%d
-// gates in all) on E(r) ^ k, their outputs moved by P. Word i of l and r is
-// bit i+1 of the half, word n of k bit n+1 of the subkey, as FIPS 46-3
-// numbers them.
-func feistel(l, r *[32]uint64, k *[48]uint64) {
-	var o1, o2, o3, o4 uint64
+// The round function works in place on the transposed blocks x, where word
+// n-1 holds bit n of every block (FIPS 46-3 numbering): the initial
+// permutation only decides which words make up each half. feistelLR XORs
+// f(R, k) into L, feistelRL f(L, k) into R, each the eight S-boxes (%d gates
+// in all) on E(half) ^ k, their outputs moved by P. Word n of k is bit n+1
+// of the subkey.
 `, total)
-	for s := range 8 {
-		fmt.Fprintf(&b, "\to1, o2, o3, o4 = s%d(", s+1)
-		for i := range 6 {
-			n := 6*s + i
-			if i > 0 {
-				b.WriteString(", ")
+	for _, f := range []struct {
+		name     string
+		src, dst [32]int
+	}{{"feistelLR", rw, lw}, {"feistelRL", lw, rw}} {
+		fmt.Fprintf(&b, "\nfunc %s(x *[64]uint64, k *[48]uint64) {\n", f.name)
+		b.WriteString("\tvar o1, o2, o3, o4 uint64\n")
+		for s := range 8 {
+			fmt.Fprintf(&b, "\to1, o2, o3, o4 = s%d(", s+1)
+			for i := range 6 {
+				n := 6*s + i
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "x[%d]^k[%d]", f.src[E[n]-1], n)
 			}
-			fmt.Fprintf(&b, "r[%d]^k[%d]", E[n]-1, n)
+			b.WriteString(")\n")
+			for j := range 4 {
+				fmt.Fprintf(&b, "\tx[%d] ^= o%d\n", f.dst[pInv[4*s+j]], j+1)
+			}
 		}
-		b.WriteString(")\n")
-		for j := range 4 {
-			fmt.Fprintf(&b, "\tl[%d] ^= o%d\n", pInv[4*s+j], j+1)
-		}
+		b.WriteString("}\n")
+	}
+
+	// DES ends with R16 | L16 instead of L16 | R16: the halves trade words.
+	b.WriteString(`
+// swapHalves exchanges the words of L and R, bit i of one with bit i of the
+// other: the last round of DES does not swap, so the output block (before
+// the final permutation, which undoes the wiring of the initial one) is
+// R16 | L16.
+func swapHalves(x *[64]uint64) {
+`)
+	for i := range 32 {
+		fmt.Fprintf(&b, "\tx[%d], x[%d] = x[%d], x[%d]\n", lw[i], rw[i], rw[i], lw[i])
 	}
 	b.WriteString("}\n")
+
 	b.WriteString(`
-// ipWire is the initial permutation as wiring: the transposed block holds bit
-// n of every block (FIPS 46-3 numbering) in word n-1, and bit i+1 of the
-// permuted block, L0 then R0, is word ipWire[i]. The final permutation is the
-// same wiring read backwards.
-var ipWire = [64]uint8{
+// transpose transposes the 64×64 bit matrix whose row i is x[i], most
+// significant bit first: afterwards bit 63-j of x[i] is what bit 63-i of
+// x[j] was. It swaps the off-diagonal 32×32 blocks, then the 16×16 blocks
+// inside each of those, and so on down to single bits: six stages of 32
+// swap-moves, unrolled.
+func transpose(x *[64]uint64) {
+	var t uint64
 `)
-	for i, n := range IP {
-		fmt.Fprintf(&b, "%d,", n-1)
-		if i%16 == 15 {
-			b.WriteString("\n")
-		} else {
-			b.WriteString(" ")
+	mask := uint64(0x00000000ffffffff)
+	for j := 32; j != 0; j >>= 1 {
+		fmt.Fprintf(&b, "\n\t// %d×%d blocks.\n", j, j)
+		for k := 0; k < 64; k = (k + j + 1) &^ j {
+			fmt.Fprintf(&b, "\tt = (x[%d] ^ x[%d]>>%d) & %#016x\n", k, k+j, j, mask)
+			fmt.Fprintf(&b, "\tx[%d] ^= t\n\tx[%d] ^= t << %d\n", k, k+j, j)
 		}
+		mask ^= mask << (j >> 1)
 	}
 	b.WriteString("}\n")
 	return gofmt("sliced.go", b.Bytes())
