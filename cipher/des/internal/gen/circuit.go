@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -37,10 +38,11 @@ const (
 	opXor
 	opAndNot // a &^ b
 	opNot    // ^a
+	opConst  // all zeros or all ones
 )
 
 // opCost is the cost of each operation in machine instructions.
-var opCost = [...]int{opInput: 0, opAnd: 1, opOr: 1, opXor: 1, opAndNot: 2, opNot: 1}
+var opCost = [...]int{opInput: 0, opAnd: 1, opOr: 1, opXor: 1, opAndNot: 2, opNot: 1, opConst: 0}
 
 // node is one value of a circuit: its truth table and how it is computed.
 type node struct {
@@ -107,12 +109,22 @@ type builder struct {
 	nodes []node
 	index map[uint64]int
 	ones  map[uint64]oneGate
+	// rng, if not nil, picks at random among decompositions whose
+	// estimated cost is within slack of the cheapest.
+	rng   *rand.Rand
+	slack int
 }
 
-func newBuilder() *builder {
-	b := &builder{index: map[uint64]int{}, ones: map[uint64]oneGate{}}
+func newBuilder(rng *rand.Rand, slack int) *builder {
+	b := &builder{index: map[uint64]int{}, ones: map[uint64]oneGate{}, rng: rng, slack: slack}
 	for i := range 6 {
 		b.add(node{tt: inputTT(i), op: opInput})
+	}
+	// The constants, for cofactors that are constant; gate never emits a
+	// gate with a constant operand.
+	for _, t := range []uint64{0, ^uint64(0)} {
+		b.index[t] = len(b.nodes)
+		b.nodes = append(b.nodes, node{tt: t, op: opConst})
 	}
 	return b
 }
@@ -162,6 +174,17 @@ func (b *builder) gate(op gateOp, x, y int) int {
 	}
 	if id, ok := b.index[t]; ok {
 		return id
+	}
+	// With a constant operand the result is a constant, the other operand
+	// (both in the index) or its complement.
+	if b.nodes[x].op == opConst || b.nodes[y].op == opConst || op == opNot {
+		if b.nodes[x].op == opConst {
+			x = y
+		}
+		if t != ^b.nodes[x].tt {
+			panic("gen: gate with a constant operand gives neither a constant, its other operand nor its complement")
+		}
+		return b.add(node{tt: t, op: opNot, a: x, b: x})
 	}
 	return b.add(node{tt: t, op: op, a: x, b: y})
 }
@@ -254,7 +277,9 @@ func (b *builder) synth(t uint64) int {
 	if _, ok := b.quick(t); ok {
 		return b.quickBuild(t)
 	}
-	bestV, bestForm, bestCost := -1, 0, 0
+	type choice struct{ v, form, cost int }
+	var choices []choice
+	bestCost := -1
 	for v := range 6 {
 		f0, f1 := cofactors(t, v)
 		if f0 == f1 {
@@ -272,11 +297,26 @@ func (b *builder) synth(t uint64) int {
 			shannon:  3 + notCost + b.estimate(f0) + b.estimate(f1),
 		}
 		for form, c := range costs {
-			if bestV < 0 || c < bestCost {
-				bestV, bestForm, bestCost = v, form, c
+			choices = append(choices, choice{v, form, c})
+			if bestCost < 0 || c < bestCost {
+				bestCost = c
 			}
 		}
 	}
+	// The first cheapest, or a random one of those within the slack.
+	var pick choice
+	if b.rng == nil {
+		for _, c := range choices {
+			if c.cost == bestCost {
+				pick = c
+				break
+			}
+		}
+	} else {
+		choices = slices.DeleteFunc(choices, func(c choice) bool { return c.cost > bestCost+b.slack })
+		pick = choices[b.rng.IntN(len(choices))]
+	}
+	bestV, bestForm := pick.v, pick.form
 	v := bestV
 	f0, f1 := cofactors(t, v)
 	switch bestForm {
@@ -292,30 +332,87 @@ func (b *builder) synth(t uint64) int {
 	}
 }
 
-// SBoxCircuit returns the cheapest circuit found for S-box s (0-7): the
-// outputs are synthesised in every order and the cheapest result is kept
-// (the first of equals, in lexicographic order of the permutations).
+// Recipe says how to reproduce the best circuit the search found for an
+// S-box: the order in which its outputs are synthesised and the seed of the
+// random choices (0: none, always the first cheapest decomposition).
+type Recipe struct {
+	Order [4]int
+	Seed  uint64
+	Slack int
+}
+
+// recipes are the best recipes SearchSBox found, one per S-box (see
+// SearchSBox for how to refresh them).
+var recipes = [8]Recipe{
+	{Order: [4]int{2, 0, 1, 3}, Seed: 60},
+	{Order: [4]int{3, 1, 2, 0}, Seed: 165},
+	{Order: [4]int{0, 2, 3, 1}, Seed: 75},
+	{Order: [4]int{3, 1, 0, 2}, Seed: 68},
+	{Order: [4]int{1, 0, 3, 2}, Seed: 79},
+	{Order: [4]int{0, 1, 2, 3}, Seed: 120},
+	{Order: [4]int{1, 0, 3, 2}, Seed: 199},
+	{Order: [4]int{3, 1, 2, 0}, Seed: 69},
+}
+
+// SBoxCircuit returns the circuit of S-box s (0-7) made by its recipe, or, if
+// it has none, the cheapest made without random choices over every output
+// order (the first of equals, in lexicographic order of the orders).
 func SBoxCircuit(s int) (*Circuit, error) {
-	targets := SBoxTT(s)
-	var best *Circuit
-	for _, order := range permutations4() {
-		b := newBuilder()
-		var c Circuit
-		for _, j := range order {
-			c.Out[j] = b.synth(targets[j])
-		}
-		c.nodes = b.nodes
-		c.prune()
-		if best == nil || c.Cost() < best.Cost() {
-			best = &c
+	var c *Circuit
+	if r := recipes[s]; r.Seed != 0 {
+		c = build(s, r)
+	} else {
+		for _, order := range permutations4() {
+			if x := build(s, Recipe{Order: order}); c == nil || x.Cost() < c.Cost() {
+				c = x
+			}
 		}
 	}
-	for j, t := range targets {
-		if got := best.nodes[best.Out[j]].tt; got != t {
+	var in [6]uint64
+	for i := range in {
+		in[i] = inputTT(i)
+	}
+	got := c.Eval(in)
+	for j, t := range SBoxTT(s) {
+		if got := got[j]; got != t {
 			return nil, fmt.Errorf("s-box %d output %d: circuit computes %016x, want %016x", s+1, j+1, got, t)
 		}
 	}
-	return best, nil
+	return c, nil
+}
+
+// build synthesises S-box s by recipe r.
+func build(s int, r Recipe) *Circuit {
+	targets := SBoxTT(s)
+	var rng *rand.Rand
+	if r.Seed != 0 {
+		rng = rand.New(rand.NewPCG(r.Seed, uint64(s)))
+	}
+	b := newBuilder(rng, r.Slack)
+	var c Circuit
+	for _, j := range r.Order {
+		c.Out[j] = b.synth(targets[j])
+	}
+	c.nodes = b.nodes
+	c.prune()
+	return &c
+}
+
+// SearchSBox tries trials random recipes for S-box s (seeds first, first+1,
+// ...) and returns the cheapest with its cost. cmd gen.go -search prints
+// the best of each S-box as Go source for recipes.
+func SearchSBox(s int, first uint64, trials int, slack int) (Recipe, int) {
+	orders := permutations4()
+	var best Recipe
+	bestCost := -1
+	for i := range trials {
+		seed := first + uint64(i)
+		r := Recipe{Order: orders[seed%uint64(len(orders))], Seed: seed, Slack: slack}
+		if c := build(s, r).Cost(); bestCost < 0 || c < bestCost {
+			best, bestCost = r, c
+		}
+	}
+	return best, bestCost
 }
 
 // prune drops the nodes no output needs, keeping the order of the rest.
@@ -373,6 +470,8 @@ func (c *Circuit) Eval(in [6]uint64) [4]uint64 {
 			v[i] = v[n.a] &^ v[n.b]
 		case opNot:
 			v[i] = ^v[n.a]
+		case opConst:
+			v[i] = n.tt
 		}
 	}
 	var out [4]uint64
@@ -397,4 +496,91 @@ func permutations4() [][4]int {
 	}
 	slices.SortFunc(out, func(x, y [4]int) int { return slices.Compare(x[:], y[:]) })
 	return out
+}
+
+// schedule returns an order in which to compute the gates (node numbers,
+// inputs left out) that keeps few values live at once, so that the compiler
+// spills few of them to the stack: a depth-first walk from the outputs,
+// visiting first the operand that needs more registers (Sethi-Ullman),
+// over every order of the outputs, keeping the order with the least excess
+// of live values over the registers available.
+func (c *Circuit) schedule() []int {
+	need := make([]int, len(c.nodes))
+	for i, n := range c.nodes {
+		switch n.op {
+		case opInput, opConst:
+			need[i] = 1
+		case opNot:
+			need[i] = need[n.a]
+		default:
+			l, r := need[n.a], need[n.b]
+			need[i] = max(l, r)
+			if l == r {
+				need[i]++
+			}
+		}
+	}
+	var best []int
+	bestExcess := -1
+	for _, order := range permutations4() {
+		done := make([]bool, len(c.nodes))
+		var seq []int
+		var visit func(int)
+		visit = func(i int) {
+			n := c.nodes[i]
+			if done[i] || n.op == opInput || n.op == opConst {
+				return
+			}
+			done[i] = true
+			if n.op != opNot && need[n.b] > need[n.a] {
+				visit(n.b)
+				visit(n.a)
+			} else {
+				visit(n.a)
+				if n.op != opNot {
+					visit(n.b)
+				}
+			}
+			seq = append(seq, i)
+		}
+		for _, j := range order {
+			visit(c.Out[j])
+		}
+		if e := c.excess(seq); bestExcess < 0 || e < bestExcess {
+			best, bestExcess = seq, e
+		}
+	}
+	return best
+}
+
+// registers is the number of general registers the compiler can give to
+// the values of a circuit on amd64.
+const registers = 13
+
+// excess sums, over the steps of seq, how many values live at that step
+// exceed the registers.
+func (c *Circuit) excess(seq []int) int {
+	last := make([]int, len(c.nodes)) // step of the last use of each node
+	for step, i := range seq {
+		n := c.nodes[i]
+		last[n.a] = step
+		last[n.b] = step
+	}
+	for _, o := range c.Out {
+		last[o] = len(seq)
+	}
+	live := 6 // the inputs, until their last use
+	total := 0
+	dead := make([]bool, len(c.nodes))
+	for step, i := range seq {
+		live++
+		for _, x := range []int{c.nodes[i].a, c.nodes[i].b} {
+			if !dead[x] && last[x] == step {
+				dead[x] = true
+				live--
+			}
+		}
+		total += max(0, live-registers)
+	}
+	return total
 }

@@ -91,18 +91,61 @@ func swapHalves(x *[64]uint64) {
 // significant bit first: afterwards bit 63-j of x[i] is what bit 63-i of
 // x[j] was. It swaps the off-diagonal 32×32 blocks, then the 16×16 blocks
 // inside each of those, and so on down to single bits: six stages of 32
-// swap-moves, unrolled.
+// swap-moves. The first three stages only combine rows 8 apart, the last
+// three rows within an aligned run of 8, so each set of three runs on eight
+// rows held in registers, and every row is loaded and stored twice.
 func transpose(x *[64]uint64) {
-	var t uint64
+	var a0, a1, a2, a3, a4, a5, a6, a7, t uint64
 `)
-	mask := uint64(0x00000000ffffffff)
-	for j := 32; j != 0; j >>= 1 {
-		fmt.Fprintf(&b, "\n\t// %d×%d blocks.\n", j, j)
-		for k := 0; k < 64; k = (k + j + 1) &^ j {
-			fmt.Fprintf(&b, "\tt = (x[%d] ^ x[%d]>>%d) & %#016x\n", k, k+j, j, mask)
-			fmt.Fprintf(&b, "\tx[%d] ^= t\n\tx[%d] ^= t << %d\n", k, k+j, j)
+	masks := map[int]uint64{32: 0x00000000ffffffff, 16: 0x0000ffff0000ffff, 8: 0x00ff00ff00ff00ff,
+		4: 0x0f0f0f0f0f0f0f0f, 2: 0x3333333333333333, 1: 0x5555555555555555}
+	for pass := range 2 {
+		for g := range 8 {
+			row := func(m int) int { // row of register a<m> in group g
+				if pass == 0 {
+					return g + 8*m
+				}
+				return 8*g + m
+			}
+			if pass == 0 {
+				fmt.Fprintf(&b, "\n\t// Rows %d, %d, ... %d: 32×32, 16×16 and 8×8 blocks.\n", row(0), row(1), row(7))
+			} else {
+				fmt.Fprintf(&b, "\n\t// Rows %d to %d: 4×4, 2×2 and 1×1 blocks.\n", row(0), row(7))
+			}
+			b.WriteString("\t")
+			for m := range 8 {
+				if m > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "a%d", m)
+			}
+			b.WriteString(" = ")
+			for m := range 8 {
+				if m > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "x[%d]", row(m))
+			}
+			b.WriteString("\n")
+			for _, j := range [][3]int{{32, 16, 8}, {4, 2, 1}}[pass] {
+				step := j / [2]int{8, 1}[pass] // distance of the paired registers
+				for m := range 8 {
+					if m&step != 0 {
+						continue
+					}
+					fmt.Fprintf(&b, "\tt = (a%d ^ a%d>>%d) & %#016x\n", m, m+step, j, masks[j])
+					fmt.Fprintf(&b, "\ta%d ^= t\n\ta%d ^= t << %d\n", m, m+step, j)
+				}
+			}
+			b.WriteString("\t")
+			for m := range 8 {
+				if m > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "x[%d]", row(m))
+			}
+			b.WriteString(" = a0, a1, a2, a3, a4, a5, a6, a7\n")
 		}
-		mask ^= mask << (j >> 1)
 	}
 	b.WriteString("}\n")
 	return gofmt("sliced.go", b.Bytes())
@@ -118,11 +161,10 @@ func writeCircuit(b *bytes.Buffer, s int, c *Circuit) {
 	}
 	fmt.Fprintf(b, "\n// s%d is S-box %d in %d gates.\n", s+1, s+1, c.Gates())
 	fmt.Fprintf(b, "func s%d(a1, a2, a3, a4, a5, a6 uint64) (o1, o2, o3, o4 uint64) {\n", s+1)
-	for i, n := range c.nodes {
+	for _, i := range c.schedule() {
+		n := c.nodes[i]
 		var expr string
 		switch n.op {
-		case opInput:
-			continue
 		case opAnd:
 			expr = name(n.a) + " & " + name(n.b)
 		case opOr:
