@@ -399,8 +399,8 @@ func build(s int, r Recipe) *Circuit {
 }
 
 // SearchSBox tries trials random recipes for S-box s (seeds first, first+1,
-// ...) and returns the cheapest with its cost. cmd gen.go -search prints
-// the best of each S-box as Go source for recipes.
+// ...) and returns the cheapest with its cost. `go run gen.go -search N` in
+// package des prints the best of each S-box as Go source for recipes.
 func SearchSBox(s int, first uint64, trials int, slack int) (Recipe, int) {
 	orders := permutations4()
 	var best Recipe
