@@ -341,17 +341,18 @@ type Recipe struct {
 	Slack int
 }
 
-// recipes are the best recipes SearchSBox found, one per S-box (see
-// SearchSBox for how to refresh them).
+// recipes are the best recipes SearchSBox found, one per S-box: 1,500
+// trials each with slack 0 and with slack 1 (go run gen.go -search 1500
+// [-slack 1]). The comments give each circuit's cost.
 var recipes = [8]Recipe{
-	{Order: [4]int{2, 0, 1, 3}, Seed: 60},
-	{Order: [4]int{3, 1, 2, 0}, Seed: 165},
-	{Order: [4]int{0, 2, 3, 1}, Seed: 75},
-	{Order: [4]int{3, 1, 0, 2}, Seed: 68},
-	{Order: [4]int{1, 0, 3, 2}, Seed: 79},
-	{Order: [4]int{0, 1, 2, 3}, Seed: 120},
-	{Order: [4]int{1, 0, 3, 2}, Seed: 199},
-	{Order: [4]int{3, 1, 2, 0}, Seed: 69},
+	{Order: [4]int{2, 0, 1, 3}, Seed: 60},            // S1: cost 78
+	{Order: [4]int{1, 0, 2, 3}, Seed: 1230},          // S2: 68
+	{Order: [4]int{2, 0, 3, 1}, Seed: 709},           // S3: 72
+	{Order: [4]int{0, 3, 2, 1}, Seed: 1037},          // S4: 52
+	{Order: [4]int{2, 1, 0, 3}, Seed: 926},           // S5: 77
+	{Order: [4]int{3, 0, 1, 2}, Seed: 642, Slack: 1}, // S6: 70
+	{Order: [4]int{3, 0, 1, 2}, Seed: 1458},          // S7: 73
+	{Order: [4]int{3, 0, 2, 1}, Seed: 1147},          // S8: 67
 }
 
 // SBoxCircuit returns the circuit of S-box s (0-7) made by its recipe, or, if
