@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"maps"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -316,20 +317,68 @@ func (b *builder) synth(t uint64) int {
 		choices = slices.DeleteFunc(choices, func(c choice) bool { return c.cost > bestCost+b.slack })
 		pick = choices[b.rng.IntN(len(choices))]
 	}
-	bestV, bestForm := pick.v, pick.form
-	v := bestV
+	return b.decompose(t, pick.v, pick.form, b.synth)
+}
+
+// decompose computes t by splitting it on input v in the given form, with
+// sub computing the two sub-functions.
+func (b *builder) decompose(t uint64, v, form int, sub func(uint64) int) int {
 	f0, f1 := cofactors(t, v)
-	switch bestForm {
+	switch form {
 	case davioPos:
-		x, d := b.synth(f0), b.synth(f0^f1)
+		x, d := sub(f0), sub(f0^f1)
 		return b.gate(opXor, x, b.gate(opAnd, v, d))
 	case davioNeg:
-		x, d := b.synth(f1), b.synth(f0^f1)
+		x, d := sub(f1), sub(f0^f1)
 		return b.gate(opXor, x, b.gate(opAnd, b.not(v), d))
 	default:
-		x, y := b.synth(f0), b.synth(f1)
+		x, y := sub(f0), sub(f1)
 		return b.gate(opOr, b.gate(opAnd, b.not(v), x), b.gate(opAnd, v, y))
 	}
+}
+
+// synthAhead is synth with lookahead: at the top depth levels it does not
+// estimate but tries every decomposition on a copy of the circuit, letting
+// synth (or synthAhead one level less deep) finish it, and keeps the
+// cheapest result.
+func (b *builder) synthAhead(t uint64, depth int) int {
+	if _, ok := b.quick(t); ok || depth == 0 {
+		return b.synth(t)
+	}
+	var best *builder
+	bestID := -1
+	for v := range 6 {
+		if !depends(t, v) {
+			continue
+		}
+		for form := range 3 {
+			c := b.clone()
+			id := c.decompose(t, v, form, func(u uint64) int { return c.synthAhead(u, depth-1) })
+			if best == nil || c.cost() < best.cost() {
+				best, bestID = c, id
+			}
+		}
+	}
+	*b = *best
+	return bestID
+}
+
+// clone returns a copy of b that can grow independently (sharing rng).
+func (b *builder) clone() *builder {
+	c := *b
+	c.nodes = slices.Clone(b.nodes)
+	c.index = maps.Clone(b.index)
+	c.ones = maps.Clone(b.ones)
+	return &c
+}
+
+// cost returns the cost of the nodes built so far.
+func (b *builder) cost() int {
+	n := 0
+	for _, nd := range b.nodes {
+		n += opCost[nd.op]
+	}
+	return n
 }
 
 // Recipe says how to reproduce the best circuit the search found for an
@@ -339,6 +388,7 @@ type Recipe struct {
 	Order [4]int
 	Seed  uint64
 	Slack int
+	Ahead int // levels of lookahead below each output (see synthAhead)
 }
 
 // recipes are the best recipes SearchSBox found, one per S-box: 1,500
@@ -360,7 +410,7 @@ var recipes = [8]Recipe{
 // order (the first of equals, in lexicographic order of the orders).
 func SBoxCircuit(s int) (*Circuit, error) {
 	var c *Circuit
-	if r := recipes[s]; r.Seed != 0 {
+	if r := recipes[s]; r.Seed != 0 || r.Ahead != 0 {
 		c = build(s, r)
 	} else {
 		for _, order := range permutations4() {
@@ -392,7 +442,7 @@ func build(s int, r Recipe) *Circuit {
 	b := newBuilder(rng, r.Slack)
 	var c Circuit
 	for _, j := range r.Order {
-		c.Out[j] = b.synth(targets[j])
+		c.Out[j] = b.synthAhead(targets[j], r.Ahead)
 	}
 	c.nodes = b.nodes
 	c.prune()
