@@ -15,9 +15,8 @@ import "math/bits"
 // 2i+2. In round terms, k0 holds the 6-bit key inputs of S-boxes 8, 6, 4, 2
 // in its bytes 0 to 3; k1, rotated left by 4, those of S-boxes 7, 5, 3, 1 at
 // bit offsets 4, 12, 20 and 28 (the last wrapping around), which are where
-// those boxes' inputs sit in the rotated half. Decryption uses a second
-// schedule holding the subkeys in reverse round order, so one round function
-// serves both directions.
+// those boxes' inputs sit in the rotated half. Decryption reads the same
+// schedule from the last round to the first (roundsReversed).
 type schedule [8][4]uint32
 
 // exchange swaps the bits of a selected by mask<<n with the bits of b
@@ -50,14 +49,26 @@ func finalPermutation(l, r uint32) (hi, lo uint32) {
 	return r, l
 }
 
-// crypt encrypts or decrypts the block b with the DES stages ks, one for DES
-// and three for Triple DES, each schedule already in its stage's direction.
-// Between stages the halves trade places: the FP and IP that would separate
-// two DES operations cancel, leaving only the swap that FP starts with.
+// crypt encrypts the block b with the DES stages ks, one for DES and three
+// for Triple DES, each schedule already in its stage's direction. Between
+// stages the halves trade places: the FP and IP that would separate two DES
+// operations cancel, leaving only the swap that FP starts with.
 func crypt(ks []schedule, b uint64) uint64 {
 	l, r := initialPermutation(uint32(b>>32), uint32(b))
 	for i := range ks {
 		l, r = rounds(&spBox, &ks[i], l, r)
+		l, r = r, l
+	}
+	hi, lo := finalPermutation(r, l)
+	return uint64(hi)<<32 | uint64(lo)
+}
+
+// cryptReversed undoes crypt: it runs the stages of ks from the last to the
+// first, each with its subkeys in reverse order.
+func cryptReversed(ks []schedule, b uint64) uint64 {
+	l, r := initialPermutation(uint32(b>>32), uint32(b))
+	for i := len(ks) - 1; i >= 0; i-- {
+		l, r = roundsReversed(&spBox, &ks[i], l, r)
 		l, r = r, l
 	}
 	hi, lo := finalPermutation(r, l)

@@ -27,8 +27,8 @@
 //
 // Data flow: a constructor checks the key length (a KeySizeError otherwise;
 // parity bits are ignored, as DES specifies) and expands every 8-byte DES key
-// into 16 subkeys, stored once in encryption order and once in decryption
-// order. Encrypt and Decrypt load a block into two 32-bit halves, apply the
+// into 16 subkeys, stored once, in the order the stage's rounds use them
+// when encrypting; decryption reads them backwards. Encrypt and Decrypt load a block into two 32-bit halves, apply the
 // initial permutation, run 16 rounds per DES stage (three stages for Triple
 // DES, between a single initial and final permutation) and store the result.
 // EncryptBlocks and DecryptBlocks (ECB) take up to 64 blocks into 64 words,
@@ -67,9 +67,8 @@ func (k KeySizeError) Error() string {
 // Cipher is a DES block cipher with one 8-byte key. It implements
 // cipher.Block and is safe for concurrent use.
 type Cipher struct {
-	// enc and dec hold the one stage's schedule in encryption and in
-	// decryption order.
-	enc, dec [1]schedule
+	// ks holds the stage's schedule in encryption order.
+	ks [1]schedule
 	// sliced holds the subkeys as masks for the bitsliced batch calls.
 	sliced lazyKeys[[1]slicedKeys]
 }
@@ -77,10 +76,11 @@ type Cipher struct {
 // TripleCipher is a Triple DES block cipher made of three DES stages. It
 // implements cipher.Block and is safe for concurrent use.
 type TripleCipher struct {
-	// enc and dec hold the schedules of the three stages in the order they
-	// run, each already in the direction (round order) its stage needs.
-	enc, dec [3]schedule
-	// sliced holds the subkeys of enc as masks for the bitsliced batch calls.
+	// ks holds the schedules of the three stages in the order encryption
+	// runs them, each in the round order of its stage (the middle stage of
+	// EDE decrypts, so its subkeys are in reverse order).
+	ks [3]schedule
+	// sliced holds the subkeys of ks as masks for the bitsliced batch calls.
 	sliced lazyKeys[[3]slicedKeys]
 }
 
@@ -95,7 +95,7 @@ func NewCipher(key []byte) (*Cipher, error) {
 		return nil, KeySizeError(len(key))
 	}
 	c := new(Cipher)
-	expandKey(key, &c.enc[0], &c.dec[0])
+	expandKey(key, &c.ks[0], false)
 	return c, nil
 }
 
@@ -141,13 +141,9 @@ func NewTripleEEE3(key []byte) (*TripleCipher, error) {
 // the inverse stages in reverse order.
 func newTriple(k1, k2, k3 []byte, ede bool) *TripleCipher {
 	c := new(TripleCipher)
-	expandKey(k1, &c.enc[0], &c.dec[2])
-	if ede {
-		expandKey(k2, &c.dec[1], &c.enc[1])
-	} else {
-		expandKey(k2, &c.enc[1], &c.dec[1])
-	}
-	expandKey(k3, &c.enc[2], &c.dec[0])
+	expandKey(k1, &c.ks[0], false)
+	expandKey(k2, &c.ks[1], ede)
+	expandKey(k3, &c.ks[2], false)
 	return c
 }
 
@@ -158,14 +154,14 @@ func (c *Cipher) BlockSize() int { return BlockSize }
 // entirely or not at all.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	binary.BigEndian.PutUint64(dst, crypt(c.enc[:], binary.BigEndian.Uint64(src)))
+	binary.BigEndian.PutUint64(dst, crypt(c.ks[:], binary.BigEndian.Uint64(src)))
 }
 
 // Decrypt decrypts the first block of src into dst. dst and src must overlap
 // entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	binary.BigEndian.PutUint64(dst, crypt(c.dec[:], binary.BigEndian.Uint64(src)))
+	binary.BigEndian.PutUint64(dst, cryptReversed(c.ks[:], binary.BigEndian.Uint64(src)))
 }
 
 // EncryptBlocks encrypts every block of src into dst (ECB). len(src) must be
@@ -173,14 +169,14 @@ func (c *Cipher) Decrypt(dst, src []byte) {
 // and src must overlap entirely or not at all.
 func (c *Cipher) EncryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptSliced(c.sliced.get(c.enc[:])[:], false, dst, src)
+	cryptSliced(c.sliced.get(c.ks[:])[:], false, dst, src)
 }
 
 // DecryptBlocks decrypts every block of src into dst (ECB), under the same
 // conditions as EncryptBlocks.
 func (c *Cipher) DecryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptSliced(c.sliced.get(c.enc[:])[:], true, dst, src)
+	cryptSliced(c.sliced.get(c.ks[:])[:], true, dst, src)
 }
 
 // BlockSize returns BlockSize.
@@ -190,14 +186,14 @@ func (c *TripleCipher) BlockSize() int { return BlockSize }
 // entirely or not at all.
 func (c *TripleCipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	binary.BigEndian.PutUint64(dst, crypt(c.enc[:], binary.BigEndian.Uint64(src)))
+	binary.BigEndian.PutUint64(dst, crypt(c.ks[:], binary.BigEndian.Uint64(src)))
 }
 
 // Decrypt decrypts the first block of src into dst. dst and src must overlap
 // entirely or not at all.
 func (c *TripleCipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	binary.BigEndian.PutUint64(dst, crypt(c.dec[:], binary.BigEndian.Uint64(src)))
+	binary.BigEndian.PutUint64(dst, cryptReversed(c.ks[:], binary.BigEndian.Uint64(src)))
 }
 
 // EncryptBlocks encrypts every block of src into dst (ECB). len(src) must be
@@ -205,12 +201,12 @@ func (c *TripleCipher) Decrypt(dst, src []byte) {
 // and src must overlap entirely or not at all.
 func (c *TripleCipher) EncryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptSliced(c.sliced.get(c.enc[:])[:], false, dst, src)
+	cryptSliced(c.sliced.get(c.ks[:])[:], false, dst, src)
 }
 
 // DecryptBlocks decrypts every block of src into dst (ECB), under the same
 // conditions as EncryptBlocks.
 func (c *TripleCipher) DecryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptSliced(c.sliced.get(c.enc[:])[:], true, dst, src)
+	cryptSliced(c.sliced.get(c.ks[:])[:], true, dst, src)
 }

@@ -101,7 +101,8 @@ func TestKeySchedule(t *testing.T) {
 			t.Fatalf("permutedChoice1(%x) = %07x %07x, want %07x %07x", key, gc, gd, c, d)
 		}
 		var enc, dec schedule
-		expandKey(key, &enc, &dec)
+		expandKey(key, &enc, false)
+		expandKey(key, &dec, true)
 		for i, s := range textbookShifts {
 			c = (c<<s | c>>(28-s)) & 0x0fffffff
 			d = (d<<s | d>>(28-s)) & 0x0fffffff
@@ -171,8 +172,8 @@ func TestSlicedKeys(t *testing.T) {
 		for i := range key {
 			key[i] = byte(k >> (56 - 8*i))
 		}
-		var enc, dec schedule
-		expandKey(key, &enc, &dec)
+		var enc schedule
+		expandKey(key, &enc, false)
 		var masks slicedKeys
 		enc.slice(&masks)
 		cd := permute(k, 64, textbookPC1[:])
