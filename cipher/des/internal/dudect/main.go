@@ -82,8 +82,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	paths = slices.DeleteFunc(paths, func(p path) bool { return !match.MatchString(p.name) })
+	// One thread and no garbage collection while measuring.
 	runtime.LockOSThread()
-	debug.SetGCPercent(-1)
+	defer runtime.UnlockOSThread()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	fmt.Fprintf(stdout, "dudect: fixed (zero) vs random plaintext, Welch t, |t| >= %.1f is leakage; %d measurements a path, seed %d, %d KiB evicted before each\n",
 		threshold, *n, *seed, *evict>>10)
 	fmt.Fprintf(stdout, "%-40s %10s %12s %12s %9s  %-8s %s\n", "path", "n", "fixed ns", "random ns", "max |t|", "test", "verdict")
