@@ -2,7 +2,9 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"sync"
 )
 
 // Sliced returns the generated Go file sliced.go, the bitsliced engine's
@@ -26,12 +28,19 @@ package des
 	for i, m := range P {
 		pInv[m-1] = i
 	}
+	// The circuits are independent: build them in parallel.
+	var circuits [8]*Circuit
+	var errs [8]error
+	var wg sync.WaitGroup
+	for s := range circuits {
+		wg.Go(func() { circuits[s], errs[s] = SBoxCircuit(s) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
+		return nil, err
+	}
 	total := 0
-	for s := range 8 {
-		c, err := SBoxCircuit(s)
-		if err != nil {
-			return nil, err
-		}
+	for s, c := range circuits {
 		total += c.Gates()
 		writeCircuit(&b, s, c)
 	}
