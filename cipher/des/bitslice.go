@@ -55,38 +55,26 @@ func (s *schedule) slice(dst *slicedKeys) {
 	}
 }
 
-// lazyKeys holds the masks of N stages, computed on the first batch call
-// so that the constructors stay as fast as the table engine needs them. Two
-// goroutines racing on the first call compute the same masks; either result
-// may be kept.
-type lazyKeys[N interface{ [1]slicedKeys | [3]slicedKeys }] struct {
-	p atomic.Pointer[N]
+// lazyKeys holds the masks of a cipher's stages, computed on the first
+// batch call so that the constructors stay as fast as the table engine
+// needs them. Two goroutines racing on the first call compute the same
+// masks; either result may be kept.
+type lazyKeys struct {
+	p atomic.Pointer[[]slicedKeys]
 }
 
-// get returns the masks, computing them from the encryption schedules enc
-// (stage i's subkeys in round order) if they are not there yet.
-func (z *lazyKeys[N]) get(enc []schedule) *N {
+// get returns the masks, computing them from the schedules ks (each stage's
+// subkeys in the order encryption uses them) if they are not there yet.
+func (z *lazyKeys) get(ks []schedule) []slicedKeys {
 	if m := z.p.Load(); m != nil {
-		return m
+		return *m
 	}
-	m := new(N)
-	ks := sliceOf(m)
-	for i := range enc {
-		enc[i].slice(&ks[i])
+	m := make([]slicedKeys, len(ks))
+	for i := range ks {
+		ks[i].slice(&m[i])
 	}
-	z.p.Store(m)
+	z.p.Store(&m)
 	return m
-}
-
-// sliceOf returns the stages of m as a slice.
-func sliceOf[N interface{ [1]slicedKeys | [3]slicedKeys }](m *N) []slicedKeys {
-	switch m := any(m).(type) {
-	case *[1]slicedKeys:
-		return m[:]
-	case *[3]slicedKeys:
-		return m[:]
-	}
-	panic("unreachable")
 }
 
 // cryptSliced encrypts (or, if decrypt is set, decrypts) every block of src

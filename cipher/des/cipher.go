@@ -70,7 +70,7 @@ type Cipher struct {
 	// ks holds the stage's schedule in encryption order.
 	ks [1]schedule
 	// sliced holds the subkeys as masks for the bitsliced batch calls.
-	sliced lazyKeys[[1]slicedKeys]
+	sliced lazyKeys
 }
 
 // TripleCipher is a Triple DES block cipher made of three DES stages. It
@@ -81,7 +81,7 @@ type TripleCipher struct {
 	// EDE decrypts, so its subkeys are in reverse order).
 	ks [3]schedule
 	// sliced holds the subkeys of ks as masks for the bitsliced batch calls.
-	sliced lazyKeys[[3]slicedKeys]
+	sliced lazyKeys
 }
 
 var (
@@ -169,14 +169,14 @@ func (c *Cipher) Decrypt(dst, src []byte) {
 // and src must overlap entirely or not at all.
 func (c *Cipher) EncryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptSliced(c.sliced.get(c.ks[:])[:], false, dst, src)
+	cryptSliced(c.sliced.get(c.ks[:]), false, dst, src)
 }
 
 // DecryptBlocks decrypts every block of src into dst (ECB), under the same
 // conditions as EncryptBlocks.
 func (c *Cipher) DecryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptSliced(c.sliced.get(c.ks[:])[:], true, dst, src)
+	cryptSliced(c.sliced.get(c.ks[:]), true, dst, src)
 }
 
 // BlockSize returns BlockSize.
@@ -201,12 +201,12 @@ func (c *TripleCipher) Decrypt(dst, src []byte) {
 // and src must overlap entirely or not at all.
 func (c *TripleCipher) EncryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptSliced(c.sliced.get(c.ks[:])[:], false, dst, src)
+	cryptSliced(c.sliced.get(c.ks[:]), false, dst, src)
 }
 
 // DecryptBlocks decrypts every block of src into dst (ECB), under the same
 // conditions as EncryptBlocks.
 func (c *TripleCipher) DecryptBlocks(dst, src []byte) {
 	checkBlocks(dst, src)
-	cryptSliced(c.sliced.get(c.ks[:])[:], true, dst, src)
+	cryptSliced(c.sliced.get(c.ks[:]), true, dst, src)
 }
