@@ -101,11 +101,14 @@ var wdesVariants = map[string]map[string]string{
 func (c *Cipher) EncryptECB(dst, src []byte) { c.EncryptBlocks(dst, src) }`},
 }
 
-// writeModule writes a module example.com/wdes with the files (path → content) into a new directory.
+// writeModule writes a module example.com/wdes with the files (path → content) into a new directory. Without a
+// go.mod among the files, the module declares go 1.26.
 func writeModule(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	files["go.mod"] = "module example.com/wdes\n\ngo 1.26\n"
+	if _, ok := files["go.mod"]; !ok {
+		files["go.mod"] = "module example.com/wdes\n\ngo 1.26\n"
+	}
 	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
