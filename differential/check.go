@@ -56,6 +56,8 @@ type Config struct {
 	Constructors     []string      // if set, only these constructors (still type-checked); default: discover
 	Keys             int           // keys per constructor and key size; default DefaultKeys
 	Blocks           int           // blocks per key and direction; default DefaultBlocks
+	MessageKeys      int           // AEAD, stream and hash: keys per key size, one message of each length per key; default DefaultMessageKeys
+	MessageBlocks    int           // AEAD, stream and hash: messages go up to this many blocks; default DefaultMessageBlocks
 	Seed             uint64        // seed of every input; 0 means DefaultSeed
 	Tags             []string      // build tags, for loading and building both sides
 	Cache            string        // GOCACHE for the go commands, shared by both sides; default inherited
@@ -85,9 +87,15 @@ func (c *Config) fill() error {
 	if c.Pkg == "" {
 		c.Pkg = "."
 	}
-	if c.Keys < 0 || c.Blocks < 0 || c.Timeout < 0 {
-		return fmt.Errorf("differential: Keys (%d), Blocks (%d) and Timeout (%v) must not be negative",
-			c.Keys, c.Blocks, c.Timeout)
+	if c.Keys < 0 || c.Blocks < 0 || c.Timeout < 0 || c.MessageKeys < 0 || c.MessageBlocks < 0 {
+		return fmt.Errorf("differential: Keys (%d), Blocks (%d), MessageKeys (%d), MessageBlocks (%d) and "+
+			"Timeout (%v) must not be negative", c.Keys, c.Blocks, c.MessageKeys, c.MessageBlocks, c.Timeout)
+	}
+	if c.MessageKeys == 0 {
+		c.MessageKeys = DefaultMessageKeys
+	}
+	if c.MessageBlocks == 0 {
+		c.MessageBlocks = DefaultMessageBlocks
 	}
 	if c.Keys == 0 {
 		c.Keys = DefaultKeys
@@ -175,24 +183,58 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 
 	start = time.Now()
 	defer func() { rep.CheckTime = time.Since(start) }()
-	if err := both(sides, func(_ int, s *side) error { return s.probe(ctx, cfg) }); err != nil {
+	var blocks []string
+	for _, name := range common {
+		if findCtor(sides[0].info, name).Family == FamilyBlock && findCtor(sides[1].info, name).Family == FamilyBlock {
+			blocks = append(blocks, name)
+		}
+	}
+	err = both(sides, func(_ int, s *side) error {
+		if len(blocks) > 0 {
+			if err := s.probe(ctx, cfg); err != nil {
+				return err
+			}
+		}
+		return s.probePrims(ctx, cfg)
+	})
+	if err != nil {
 		return err
 	}
 	var jobs []*job
-	for _, name := range common {
+	for _, name := range blocks {
 		jobs = append(jobs, rep.plan(cfg, name, sides)...)
 	}
-	stdin := encodeJobs(jobs)
-	var outs [2][]byte
+	ciphers, pjobs := planPrims(cfg, sides, common)
+	ciphers = append(ciphers, familyChanges(sides, common)...)
+	stdin, pstdin := encodeJobs(jobs), encodePrimJobs(pjobs)
+	var outs, pouts [2][]byte
 	err = both(sides, func(i int, s *side) error {
 		var err error
-		outs[i], err = s.run(ctx, cfg, nil, stdin)
+		if len(blocks) > 0 {
+			if outs[i], err = s.run(ctx, cfg, nil, stdin); err != nil {
+				return err
+			}
+		}
+		if len(pjobs) > 0 {
+			pouts[i], err = s.run(ctx, cfg, []string{"-primitives"}, pstdin)
+		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return rep.compare(jobs, outs)
+	if len(blocks) > 0 {
+		if err := rep.compare(jobs, outs); err != nil {
+			return err
+		}
+	}
+	if len(pjobs) > 0 {
+		if err := comparePrims(ciphers, pjobs, pouts); err != nil {
+			return err
+		}
+	}
+	rep.addCiphers(ciphers)
+	return nil
 }
 
 // both runs f for base and head at the same time. It returns a cancelled context or an error of perfgate

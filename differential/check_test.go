@@ -101,7 +101,7 @@ func TestBrokenNamesFirstMismatch(t *testing.T) {
 				bad := bytes.Clone(out)
 				bad[3] ^= 0x10
 				want = &Mismatch{Constructor: "NewCipher", KeySize: 8, Key: k.key, Block: b, Direction: "encrypt",
-					Method: "Encrypt", Input: in, Base: out, Head: bad}
+					Method: "Encrypt", Input: in, Base: out, Head: bad, Length: 8}
 			}
 		}
 	}

@@ -64,7 +64,9 @@ import (
 	"runtime/debug"
 	"strings"
 
+{{if .Blocks}}
 	gated {{printf "%q" .ImportPath}}
+{{end -}}
 )
 
 type methods = map[string]func(dst, src []byte)
@@ -75,7 +77,7 @@ type constructor struct {
 }
 
 var constructors = []constructor{
-{{- range .Ctors}}
+{{- range .Blocks}}
 	{ {{- printf "%q" .Name}}, func(key []byte) (cipher.Block, methods, error) {
 		c, err := gated.{{.Name}}(key)
 		if err != nil {
@@ -101,11 +103,20 @@ func main() {
 			os.Exit(2)
 		}
 	}()
-	if len(os.Args) > 1 && os.Args[1] == "-probe" {
-		probe()
-		return
+	mode := ""
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
 	}
-	run()
+	switch mode {
+	case "-probe":
+		probe()
+	case "-probe-primitives":
+		probePrimitives()
+	case "-primitives":
+		runPrimitives()
+	default:
+		run()
+	}
 }
 
 type probeSize struct {

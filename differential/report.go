@@ -28,13 +28,17 @@ type Report struct {
 
 // Cipher is one constructor's comparison.
 type Cipher struct {
-	Name             string          `json:"name"` // the constructor, e.g. "NewTripleEDE3"
-	Type             string          `json:"type"` // what it returns on head, e.g. "*des.TripleCipher"
+	Name             string          `json:"name"`   // the constructor, e.g. "NewTripleEDE3"; "NewCipher/GCM" for it through cipher.NewGCM
+	Family           string          `json:"family"` // FamilyBlock, FamilyAEAD, FamilyStream or FamilyHash
+	Type             string          `json:"type"`   // what it returns on head, e.g. "*des.TripleCipher"
 	KeySizes         []int           `json:"key_sizes"`
 	KeySizesAdded    []int           `json:"key_sizes_added,omitempty"`   // accepted by head only, not compared
 	KeySizesRemoved  []int           `json:"key_sizes_removed,omitempty"` // accepted by base only, not compared
 	Keys             int             `json:"keys"`                        // keys per key size
-	Blocks           int             `json:"blocks"`                      // blocks per key and direction
+	Blocks           int             `json:"blocks"`                      // block ciphers: blocks per key and direction
+	NonceSizes       []int           `json:"nonce_sizes,omitempty"`       // stream constructors func(key, nonce): nonce sizes compared
+	Lengths          []int           `json:"lengths,omitempty"`           // AEAD, stream, hash: message lengths, one message of each per key
+	Inputs           int             `json:"inputs,omitempty"`            // AEAD, stream, hash: messages compared in all (keys × lengths × sizes)
 	Methods          []string        `json:"methods"`                     // compared: Encrypt, Decrypt, then batch methods
 	MethodsAdded     []string        `json:"methods_added,omitempty"`
 	MethodsRemoved   []string        `json:"methods_removed,omitempty"`
@@ -69,6 +73,12 @@ type Mismatch struct {
 	Base        Hex    `json:"base,omitempty"`
 	Head        Hex    `json:"head,omitempty"`
 	Note        string `json:"note,omitempty"`
+	// AEAD, stream and hash mismatches (Block is -1):
+	Part   string `json:"part,omitempty"`   // what differed: "ciphertext", "tag", "length", "open", "forgery", "keystream", "chunk boundary", "digest", "sum", "reset", "nonce size", "overhead", "size", "block size"
+	Length int    `json:"length"`           // the message's length in bytes (Input holds the message)
+	Nonce  Hex    `json:"nonce,omitempty"`  // the AEAD's nonce, or the stream constructor's nonce
+	AD     Hex    `json:"ad,omitempty"`     // the AEAD's additional data
+	Chunks []int  `json:"chunks,omitempty"` // the chunk sizes the message was written in, when they matter
 }
 
 // Inconsistency is one block where a batch method disagrees with the single-block method on the same side.
@@ -83,6 +93,11 @@ type Inconsistency struct {
 	Input       Hex    `json:"input"`
 	Single      Hex    `json:"single"`
 	Batch       Hex    `json:"batch"`
+	// AEAD, stream and hash (Block is -1; Single is the reference output, Batch the one that disagrees):
+	Part   string `json:"part,omitempty"` // "chunk boundary", "round trip", "forgery", "sum", "reset"
+	Length int    `json:"length,omitempty"`
+	Chunks []int  `json:"chunks,omitempty"`
+	Note   string `json:"note,omitempty"`
 }
 
 // Hex is bytes that JSON shows in hexadecimal.
@@ -154,8 +169,7 @@ func (r *Report) matchConstructors(cfg *Config, sides [2]*side) ([]string, error
 	}
 	if len(common) == 0 {
 		r.Status = StatusSkipped
-		r.Reason = fmt.Sprintf("no cipher constructor (func(key []byte) (T, error) with T a crypto/cipher.Block) "+
-			"in %s on both sides", cfg.Pkg)
+		r.Reason = fmt.Sprintf("no cipher constructor in %s on both sides (%s)", cfg.Pkg, shapes)
 		if len(r.Added)+len(r.Removed) > 0 {
 			r.Reason += fmt.Sprintf(" (base has %d, head has %d)", len(sides[0].info.Ctors), len(sides[1].info.Ctors))
 		}
@@ -188,7 +202,7 @@ func (r *Report) plan(cfg *Config, name string, sides [2]*side) []*job {
 			}
 		}
 	}
-	c := Cipher{Name: name, Type: ct[1].Type, Keys: cfg.Keys, Blocks: cfg.Blocks, KeySizes: []int{}}
+	c := Cipher{Name: name, Family: FamilyBlock, Type: ct[1].Type, Keys: cfg.Keys, Blocks: cfg.Blocks, KeySizes: []int{}}
 	var batch []string
 	for _, m := range ct[0].Batch {
 		if slices.Contains(ct[1].Batch, m) {

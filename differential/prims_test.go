@@ -1,0 +1,117 @@
+package differential
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func runPrims(t *testing.T, base, head string, edit func(*Config)) *Report {
+	t.Helper()
+	return runCheck(t, base, head, func(c *Config) {
+		c.Pkg = "./internal/prims"
+		if edit != nil {
+			edit(c)
+		}
+	})
+}
+
+// TestPrimsIdentical checks discovery of every family and shape, the sizes each is compared at, and that an
+// output-identical change is identical.
+func TestPrimsIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two harnesses")
+	}
+	rep := runPrims(t, primsModule(t, "base"), primsModule(t, "refactor"), nil)
+	if rep.Status != StatusIdentical {
+		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
+	}
+	type shape struct {
+		Family, Type string
+		KeySizes     []int
+		NonceSizes   []int
+		Lengths      int
+	}
+	got := map[string]shape{}
+	for _, c := range rep.Ciphers {
+		got[c.Name] = shape{c.Family, c.Type, c.KeySizes, c.NonceSizes, len(c.Lengths)}
+		if c.Mismatches != 0 || c.DigestBase != c.DigestHead || c.InconsistentBase+c.InconsistentHead != 0 {
+			t.Errorf("%s: %d mismatches, %d+%d inconsistencies, digests %s %s", c.Name, c.Mismatches,
+				c.InconsistentBase, c.InconsistentHead, c.DigestBase, c.DigestHead)
+		}
+		if c.Family != FamilyBlock && (c.Keys != DefaultMessageKeys || c.Inputs != c.Keys*len(c.Lengths)*len(c.KeySizes)*max(1, len(c.NonceSizes))) {
+			t.Errorf("%s: %d keys, %d inputs for %d lengths", c.Name, c.Keys, c.Inputs, len(c.Lengths))
+		}
+	}
+	// RC4 takes keys of 1 to 256 bytes; the probe tries 1..64 and the check an even spread of 12 of them.
+	rc4 := []int{1, 6, 12, 18, 23, 29, 35, 41, 46, 52, 58, 64}
+	// HMAC here takes 1..64 bytes: the same spread.
+	// Lengths: 0..2 blocks+1, then 3..8 blocks ±1: 2×16+2+18 for AEADs, 2×64+2+18 for a 64-byte block.
+	want := map[string]shape{
+		"NewAES":     {FamilyBlock, "cipher.Block", []int{16, 24, 32}, nil, 0},
+		"NewAES/GCM": {FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, nil, 52},
+		"NewGCM":     {FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, nil, 52},
+		"NewCTR":     {FamilyStream, "*prims.CTR", []int{16, 24, 32}, []int{16}, 148},
+		"NewRC4":     {FamilyStream, "*rc4.Cipher", rc4, nil, 148},
+		"NewSHA256":  {FamilyHash, "hash.Hash", []int{0}, nil, 148},
+		"NewMAC":     {FamilyHash, "hash.Hash", rc4, nil, 148},
+		"NewDigest":  {FamilyHash, "*prims.Digest", []int{0}, nil, 148},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("constructors (-want +got):\n%s", diff)
+	}
+	for _, name := range []string{"NewRC4", "NewMAC"} {
+		if c := cipherByName(t, rep, name); len(c.Notes) != 1 || !strings.Contains(c.Notes[0], "64 size pairs") {
+			t.Errorf("%s notes %q, want the sizes left out", name, c.Notes)
+		}
+	}
+	t.Logf("build %v, check %v", rep.BuildTime, rep.CheckTime)
+}
+
+// TestPrimsMismatches gives each kind of bug its fixture and checks that the report names the constructor and
+// what differed, and nothing else.
+func TestPrimsMismatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a harness per variant")
+	}
+	base := primsModule(t, "base")
+	for _, tc := range []struct {
+		variant, ctor, part, note string
+		headInconsistent          bool
+	}{
+		{"tag", "NewGCM", "tag", "ciphertext identical, tag differs from its byte 15", true},
+		{"forgery", "NewGCM", "forgery", "head's Open accepted the ciphertext", false},
+		{"keystream", "NewCTR", "keystream", "keystream differs from byte 100", false},
+		{"chunks", "NewCTR", "chunk boundary", "when written in chunks", true},
+		{"hashchunks", "NewDigest", "chunk boundary", "written in chunks", true},
+		{"reset", "NewDigest", "reset", "after Reset", true},
+		{"size", "NewSHA256", "size", "Size base 32, head 28", false},
+	} {
+		t.Run(tc.variant, func(t *testing.T) {
+			rep := runPrims(t, base, primsModule(t, tc.variant), func(c *Config) { c.MessageKeys = 2 })
+			if rep.Status != StatusMismatch || rep.HeadFailed {
+				t.Fatalf("status %q (%s), head failed %v; want mismatch", rep.Status, rep.Reason, rep.HeadFailed)
+			}
+			for _, c := range rep.Ciphers {
+				if (c.Mismatches > 0) != (c.Name == tc.ctor) {
+					t.Errorf("%s: %d mismatches (%s)", c.Name, c.Mismatches, rep.Reason)
+				}
+				if c.InconsistentBase > 0 || (c.InconsistentHead > 0) != (tc.headInconsistent && c.Name == tc.ctor) {
+					t.Errorf("%s: inconsistent base %d, head %d", c.Name, c.InconsistentBase, c.InconsistentHead)
+				}
+			}
+			c := cipherByName(t, rep, tc.ctor)
+			if len(c.Examples) == 0 {
+				t.Fatal("no examples")
+			}
+			m := c.Examples[0]
+			if m.Part != tc.part || !strings.Contains(m.Note, tc.note) {
+				t.Errorf("first mismatch: part %q, note %q; want %q, %q", m.Part, m.Note, tc.part, tc.note)
+			}
+			if tc.headInconsistent && (len(c.Inconsistencies) == 0 || c.Inconsistencies[0].Side != "head") {
+				t.Errorf("inconsistencies %+v", c.Inconsistencies)
+			}
+		})
+	}
+}
