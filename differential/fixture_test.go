@@ -103,7 +103,7 @@ func (c *Cipher) EncryptECB(dst, src []byte) { c.EncryptBlocks(dst, src) }`},
 
 // writeModule writes a module example.com/wdes with the files (path → content) into a new directory. Without a
 // go.mod among the files, the module declares go 1.26.
-func writeModule(t *testing.T, files map[string]string) string {
+func writeModule(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if _, ok := files["go.mod"]; !ok {

@@ -17,6 +17,7 @@ import (
 	"crypto/rc4"
 	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha512"
 	"errors"
 	"hash"
 )
@@ -94,6 +95,18 @@ func (c *CTR) XORKeyStream(dst, src []byte) {
 	/*CHUNKEND*/
 }
 
+// NewStdCTR is crypto/cipher's AES-CTR.
+func NewStdCTR(key, nonce []byte) (cipher.Stream, error) {
+	b, err := aes.NewCipher(key)
+	if err != nil || len(nonce) != b.BlockSize() {
+		return nil, errors.New("prims: bad key or nonce")
+	}
+	return cipher.NewCTR(b, nonce), nil
+}
+
+// NewSHA512 is a hash with 128-byte blocks.
+func NewSHA512() hash.Hash { return sha512.New() }
+
 // NewRC4 is a stream constructor func(key []byte) that accepts every key size from 1 to 256.
 func NewRC4(key []byte) (*rc4.Cipher, error) { return rc4.NewCipher(key) }
 
@@ -160,7 +173,7 @@ var primsVariants = map[string]map[string]string{
 }
 
 // primsModule writes the module with primsFixture changed as variant says, declaring go 1.16, at internal/prims.
-func primsModule(t *testing.T, variant string) string {
+func primsModule(t testing.TB, variant string) string {
 	t.Helper()
 	changes, ok := primsVariants[variant]
 	if !ok {

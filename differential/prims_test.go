@@ -54,6 +54,8 @@ func TestPrimsIdentical(t *testing.T) {
 		"NewGCM":     {FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, nil, 52},
 		"NewCTR":     {FamilyStream, "*prims.CTR", []int{16, 24, 32}, []int{16}, 148},
 		"NewRC4":     {FamilyStream, "*rc4.Cipher", rc4, nil, 148},
+		"NewStdCTR":  {FamilyStream, "cipher.Stream", []int{16, 24, 32}, []int{16}, 148},
+		"NewSHA512":  {FamilyHash, "hash.Hash", []int{0}, nil, 2*128 + 2 + 18},
 		"NewSHA256":  {FamilyHash, "hash.Hash", []int{0}, nil, 148},
 		"NewMAC":     {FamilyHash, "hash.Hash", rc4, nil, 148},
 		"NewDigest":  {FamilyHash, "*prims.Digest", []int{0}, nil, 148},
@@ -114,4 +116,25 @@ func TestPrimsMismatches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkPrimsCheck measures a check with the defaults of a package of ten constructors (the prims fixture: a
+// block cipher, the same through GCM, an AEAD, three stream ciphers, four hashes) against itself. check-s/op is
+// the check proper (probe, generate, run, compare), build-s/op loading and building both harnesses.
+func BenchmarkPrimsCheck(b *testing.B) {
+	mod := primsModule(b, "base")
+	var build, check float64
+	for b.Loop() {
+		rep, err := Check(b.Context(), Config{BaseDir: mod, HeadDir: mod, Pkg: "./internal/prims"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Status != StatusIdentical || len(rep.Ciphers) != 10 {
+			b.Fatalf("status %q, %d ciphers", rep.Status, len(rep.Ciphers))
+		}
+		build += rep.BuildTime.Seconds()
+		check += rep.CheckTime.Seconds()
+	}
+	b.ReportMetric(build/float64(b.N), "build-s/op")
+	b.ReportMetric(check/float64(b.N), "check-s/op")
 }
