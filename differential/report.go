@@ -36,7 +36,7 @@ type Cipher struct {
 	KeySizesRemoved  []int           `json:"key_sizes_removed,omitempty"` // accepted by base only, not compared
 	Keys             int             `json:"keys"`                        // keys per key size
 	Blocks           int             `json:"blocks"`                      // block ciphers: blocks per key and direction
-	NonceSizes       []int           `json:"nonce_sizes,omitempty"`       // stream constructors func(key, nonce): nonce sizes compared
+	NonceSizes       []int           `json:"nonce_sizes,omitempty"`       // nonce sizes compared: a stream constructor's nonce argument, an AEAD's NonceSize
 	Lengths          []int           `json:"lengths,omitempty"`           // AEAD, stream, hash: message lengths, one message of each per key
 	Inputs           int             `json:"inputs,omitempty"`            // AEAD, stream, hash: messages compared in all (keys × lengths × sizes)
 	Methods          []string        `json:"methods"`                     // compared: Encrypt, Decrypt, then batch methods
