@@ -1,25 +1,43 @@
-// Package differential checks that two revisions of a block-cipher package compute byte-identical outputs.
+// Package differential checks that two revisions of a cipher package compute byte-identical outputs: its block
+// ciphers, AEADs, stream ciphers, hashes and MACs.
 //
 // Check works in four steps, each run for base and head side by side:
 //
-//  1. Discover. The gated package is loaded with golang.org/x/tools/go/packages in the side's module, and every
-//     exported func(key []byte) (T, error) whose T implements crypto/cipher.Block is a cipher constructor
-//     (Config.Constructors narrows the list). The exported methods func(dst, src []byte) of T named Encrypt… or
-//     Decrypt… (other than Encrypt and Decrypt) are its batch methods, such as EncryptBlocks.
+//  1. Discover. The gated package is loaded with golang.org/x/tools/go/packages in the side's module, and its
+//     exported constructors are found by type (Config.Constructors narrows the list), in four families:
+//     block ciphers, func(key []byte) (T, error) with T a crypto/cipher.Block, whose exported methods
+//     func(dst, src []byte) named Encrypt… or Decrypt… (other than Encrypt and Decrypt) are its batch methods,
+//     such as EncryptBlocks; AEADs, func(key []byte) (T, error) with T a crypto/cipher.AEAD, and every block
+//     cipher through crypto/cipher.NewGCM ("NewCipher/GCM") when its blocks are 16 bytes; stream ciphers,
+//     func(key []byte) or func(key, nonce []byte) returning T or (T, error) with T a crypto/cipher.Stream; hashes
+//     and MACs, func() or func(key []byte) returning T or (T, error) with T a hash.Hash. T may also be a struct
+//     value whose methods have pointer receivers.
 //  2. Build. A harness main package that imports the gated package is generated and built with go build -overlay:
-//     its main.go appears at a virtual path below the package's directory, so nothing is written into the tree.
-//  3. Probe. Each harness reports which key sizes (1..64 bytes) each constructor accepts.
-//  4. Run and compare. For every constructor and key size both sides accept, perfgate generates Keys keys (the
-//     weak, semi-weak and possibly weak DES keys, with and without parity bits, single-bit keys, degenerate
-//     Triple-DES keys, random keys) and for each key Blocks random plaintexts and Blocks random ciphertexts, all
-//     from Config.Seed. The same byte stream goes to both harnesses on stdin; each encrypts and decrypts every
-//     block one by one and in one call per batch method, and writes the outputs to stdout. perfgate compares the
-//     two streams block by block, hashes them (SHA-256 per constructor and direction) and describes the first
-//     mismatches. A batch method that disagrees with the single-block method on the same side is reported too.
+//     its files appear at a virtual path below the package's directory, so nothing is written into the tree. The
+//     harness is compiled at the module's language version, so it is written in the Go of go 1.12.
+//  3. Probe. Each harness reports which key sizes (1..64 bytes; 0..64 for a MAC; with nonces of 0..32 bytes for
+//     a stream constructor that takes one) each constructor accepts, and what the result says of itself
+//     (BlockSize, NonceSize, Overhead, Size).
+//  4. Run and compare. All inputs come from Config.Seed; the same byte stream goes to both harnesses on stdin.
+//     Block ciphers: for every key size both sides accept, Keys keys (the weak, semi-weak and possibly weak DES
+//     keys, with and without parity bits, single-bit keys, degenerate Triple-DES keys, random keys) and for each
+//     key Blocks random plaintexts and Blocks random ciphertexts; each harness encrypts and decrypts every block
+//     one by one and in one call per batch method. AEADs, stream ciphers and hashes: for every size both accept
+//     (at most 8, spread evenly), MessageKeys keys, and for each key one random message of every length from 0 to
+//     two blocks and one byte, then each block boundary ±1 up to MessageBlocks blocks, written in random chunks
+//     (some empty). An AEAD Seals each message with a random nonce and additional data, Opens the result, and
+//     Opens it again with one bit flipped, which must fail; a stream cipher XORs the message in one call and in
+//     the chunks; a hash Writes the chunks, Sums twice, Resets, Writes the message at once and Sums, and so does
+//     a new hash. perfgate compares the two output streams, hashes them (SHA-256 per constructor and direction),
+//     and describes the first mismatches: the block, or what differed (ciphertext, tag, length, keystream, a
+//     chunk boundary, digest, Reset, Size…). A side that disagrees with itself (a batch method with the
+//     single-block method, chunks with one call, Open with Seal, Reset with a new hash) is reported too, and an
+//     Open that accepts a tampered ciphertext on head is a mismatch.
 //
 // Constructors, key sizes and batch methods present on one side only are listed, not failed. A head that does not
 // build, panics or hangs fails the check (Status "mismatch", HeadFailed); a base that does makes the check
-// "not-comparable". A package without cipher constructors is "skipped".
+// "not-comparable". A package without constructors of any of these shapes is "skipped", and the reason names the
+// shapes looked for.
 package differential
 
 import (
