@@ -168,6 +168,8 @@ var primsVariants = map[string]map[string]string{
 	"hashchunks": {"WRITE": "if d.n%64 != 0 && d.n%64+len(p) > 64 { d.h.Write([]byte{0}) }"},
 	// Reset forgets to reset.
 	"reset": {"RESET": "return;"},
+	// Seal panics on messages of 33 bytes.
+	"panic": {"SEAL": `if len(plaintext) == 33 { panic("prims: boom") }`},
 	// NewSHA256 returns SHA-224: another Size.
 	"size": {"SHA256": "return sha256.New224()"},
 }

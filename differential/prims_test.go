@@ -138,3 +138,23 @@ func BenchmarkPrimsCheck(b *testing.B) {
 	b.ReportMetric(build/float64(b.N), "build-s/op")
 	b.ReportMetric(check/float64(b.N), "check-s/op")
 }
+
+// TestPrimsPanics checks that a primitive that panics fails the head, and makes a base not comparable, with the
+// constructor and the operation named.
+func TestPrimsPanics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two harnesses, twice")
+	}
+	base, bad := primsModule(t, "base"), primsModule(t, "panic")
+	few := func(c *Config) { c.MessageKeys = 1 }
+	rep := runPrims(t, base, bad, few)
+	if rep.Status != StatusMismatch || !rep.HeadFailed || len(rep.Ciphers) != 0 ||
+		!strings.Contains(rep.Reason, "head: harness: panic: prims: boom [in NewGCM Seal") {
+		t.Errorf("status %q, head failed %v, %d ciphers, reason %q; want head's panic in NewGCM Seal", rep.Status,
+			rep.HeadFailed, len(rep.Ciphers), rep.Reason)
+	}
+	rep = runPrims(t, bad, base, few)
+	if rep.Status != StatusNotComparable || rep.HeadFailed || !strings.Contains(rep.Reason, "base: harness: panic") {
+		t.Errorf("status %q, head failed %v, reason %q; want base's panic", rep.Status, rep.HeadFailed, rep.Reason)
+	}
+}
