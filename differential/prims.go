@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -395,13 +396,21 @@ func (r *Report) addCiphers(cs []Cipher) {
 	if r.Status == "" {
 		r.Status = StatusIdentical
 	}
-	var bad []string
-	inconsistent := 0
+	var bad, inconsistent []string
 	for _, c := range cs {
 		if c.Mismatches > 0 {
 			bad = append(bad, fmt.Sprintf("%s: %d", c.Name, c.Mismatches))
 		}
-		inconsistent += c.InconsistentHead
+		if c.InconsistentHead > 0 {
+			var parts []string
+			for _, in := range c.Inconsistencies {
+				if in.Side == "head" && !slices.Contains(parts, in.Part) {
+					parts = append(parts, in.Part)
+				}
+			}
+			inconsistent = append(inconsistent, fmt.Sprintf("%s: %d, %s", c.Name, c.InconsistentHead,
+				strings.Join(parts, ", ")))
+		}
 	}
 	var reasons []string
 	if r.Reason != "" {
@@ -411,9 +420,8 @@ func (r *Report) addCiphers(cs []Cipher) {
 		r.Status = StatusMismatch
 		reasons = append(reasons, "outputs differ ("+strings.Join(bad, ", ")+")")
 	}
-	if inconsistent > 0 {
-		reasons = append(reasons, fmt.Sprintf("head disagrees with itself (in chunks against one call, Open "+
-			"against Seal, Reset, Sum) in %d cases", inconsistent))
+	if len(inconsistent) > 0 {
+		reasons = append(reasons, "head disagrees with itself ("+strings.Join(inconsistent, "; ")+")")
 	}
 	r.Reason = strings.Join(reasons, "; ")
 }

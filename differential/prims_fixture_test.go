@@ -138,7 +138,7 @@ func (d *Digest) Write(p []byte) (int, error) {
 	return d.h.Write(p)
 }
 
-func (d *Digest) Sum(b []byte) []byte { return d.h.Sum(b) }
+func (d *Digest) Sum(b []byte) []byte { /*SUM*/ return d.h.Sum(b) }
 func (d *Digest) Reset()              { /*RESET*/ d.h.Reset(); d.n = 0 }
 func (d *Digest) Size() int           { return d.h.Size() }
 func (d *Digest) BlockSize() int      { return d.h.BlockSize() }
@@ -166,6 +166,8 @@ var primsVariants = map[string]map[string]string{
 	"chunks": {"CHUNKEND": "c.used = 16"},
 	// A Write that does not start at a block boundary and crosses one adds a zero byte.
 	"hashchunks": {"WRITE": "if d.n%64 != 0 && d.n%64+len(p) > 64 { d.h.Write([]byte{0}) }"},
+	// Sum hashes its argument instead of only appending to it (as tjfoc/gmsm's sm3 did in 2021).
+	"sumwrites": {"SUM": "d.h.Write(b);"},
 	// Reset forgets to reset.
 	"reset": {"RESET": "return;"},
 	// Seal panics on messages of 33 bytes.

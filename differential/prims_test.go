@@ -1,6 +1,7 @@
 package differential
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -88,6 +89,7 @@ func TestPrimsMismatches(t *testing.T) {
 		{"chunks", "NewCTR", "chunk boundary", "when written in chunks", true},
 		{"hashchunks", "NewDigest", "chunk boundary", "written in chunks", true},
 		{"reset", "NewDigest", "reset", "after Reset", true},
+		{"sumwrites", "NewDigest", "sum", "Sum(a5) after Sum(nil) differs", true},
 		{"size", "NewSHA256", "size", "Size base 32, head 28", false},
 	} {
 		t.Run(tc.variant, func(t *testing.T) {
@@ -111,8 +113,15 @@ func TestPrimsMismatches(t *testing.T) {
 			if m.Part != tc.part || !strings.Contains(m.Note, tc.note) {
 				t.Errorf("first mismatch: part %q, note %q; want %q, %q", m.Part, m.Note, tc.part, tc.note)
 			}
-			if tc.headInconsistent && (len(c.Inconsistencies) == 0 || c.Inconsistencies[0].Side != "head") {
-				t.Errorf("inconsistencies %+v", c.Inconsistencies)
+			if tc.headInconsistent {
+				if len(c.Inconsistencies) == 0 || c.Inconsistencies[0].Side != "head" {
+					t.Fatalf("inconsistencies %+v", c.Inconsistencies)
+				}
+				want := fmt.Sprintf("head disagrees with itself (%s: %d, %s)", tc.ctor, c.InconsistentHead,
+					c.Inconsistencies[0].Part)
+				if !strings.Contains(rep.Reason, want) {
+					t.Errorf("reason %q, want it to say %q", rep.Reason, want)
+				}
 			}
 		})
 	}
