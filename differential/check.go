@@ -71,7 +71,7 @@ const (
 type Config struct {
 	BaseDir, HeadDir string        // module roots of the two trees; never written to
 	Pkg              string        // the gated package, relative to the module root ("./cipher/des"); default "."
-	Constructors     []string      // if set, only these constructors (still type-checked); default: discover
+	Constructors     []string      // if set, only these constructors (still type-checked; a block cipher's brings its GCM form); default: discover
 	Keys             int           // keys per constructor and key size; default DefaultKeys
 	Blocks           int           // blocks per key and direction; default DefaultBlocks
 	MessageKeys      int           // AEAD, stream and hash: keys per key size, one message of each length per key; default DefaultMessageKeys

@@ -1,7 +1,10 @@
 package differential
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -67,6 +70,30 @@ func TestPrimsIdentical(t *testing.T) {
 	for _, name := range []string{"NewRC4", "NewMAC"} {
 		if c := cipherByName(t, rep, name); len(c.Notes) != 1 || !strings.Contains(c.Notes[0], "64 size pairs") {
 			t.Errorf("%s notes %q, want the sizes left out", name, c.Notes)
+		}
+	}
+	// differential.json records the seed and, per constructor, the key, input and length counts.
+	path := filepath.Join(t.TempDir(), "differential.json")
+	if err := rep.WriteJSON(path); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Seed    uint64 `json:"seed"`
+		Ciphers []struct {
+			Name, Family string
+			Keys, Inputs int
+			Lengths      []int
+		} `json:"ciphers"`
+	}
+	if b, err := os.ReadFile(path); err != nil || json.Unmarshal(b, &back) != nil {
+		t.Fatalf("reading differential.json: %v", err)
+	}
+	if back.Seed != DefaultSeed || len(back.Ciphers) != len(want) {
+		t.Fatalf("differential.json: seed %#x, %d ciphers", back.Seed, len(back.Ciphers))
+	}
+	for _, c := range back.Ciphers {
+		if c.Family == FamilyHash && (c.Keys != DefaultMessageKeys || c.Inputs == 0 || len(c.Lengths) == 0) {
+			t.Errorf("differential.json: %s: keys %d, inputs %d, lengths %v", c.Name, c.Keys, c.Inputs, c.Lengths)
 		}
 	}
 	t.Logf("build %v, check %v", rep.BuildTime, rep.CheckTime)
