@@ -154,6 +154,8 @@ var primsVariants = map[string]map[string]string{
 	"refactor": {"SEAL": "_ = len(out)", "WRITE": "if len(p) == 0 { return 0, nil }"},
 	// Seal corrupts the last byte of the tag of 5-byte plaintexts.
 	"tag": {"SEAL": "if len(plaintext) == 5 { out[len(out)-1] ^= 1 }"},
+	// Seal appends a stray byte to 7-byte plaintexts.
+	"length": {"SEAL": "if len(plaintext) == 7 { out = append(out, 0) }"},
 	// Open no longer authenticates: it decrypts with the tag of a fresh Seal.
 	"forgery": {"OPEN": `if pt, err := a.g.Open(dst, nonce, ciphertext, ad); err != nil {
 		return dst, nil

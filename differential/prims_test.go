@@ -111,6 +111,7 @@ func TestPrimsMismatches(t *testing.T) {
 		headInconsistent          bool
 	}{
 		{"tag", "NewGCM", "tag", "ciphertext identical, tag differs from its byte 15", true},
+		{"length", "NewGCM", "length", "ciphertext and tag: base 23 bytes, head 24", true},
 		{"forgery", "NewGCM", "forgery", "head's Open accepted the ciphertext", false},
 		{"keystream", "NewCTR", "keystream", "keystream differs from byte 100", false},
 		{"chunks", "NewCTR", "chunk boundary", "when written in chunks", true},
