@@ -397,6 +397,7 @@ func (p *pipeline) checkDifferential(ctx context.Context) (Differential, error) 
 	rep, err := differential.Check(ctx, differential.Config{
 		BaseDir: p.base.modDir, HeadDir: p.head.modDir, Pkg: p.cfg.Package,
 		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks, Seed: p.cfg.Seed,
+		MessageKeys: p.cfg.MessageKeys, MessageBlocks: p.cfg.MessageBlocks,
 		Tags: p.cfg.Tags, Cache: p.cfg.Cache, Timeout: p.cfg.Timeout,
 		WorkDir: workDir, Log: &linePrefixer{w: p.log, prefix: "perfgate: "},
 	})

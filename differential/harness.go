@@ -43,11 +43,12 @@ func (s *side) failure(msg string) *sideFailure { return newFailure(s.name, msg)
 
 // side is one revision under test: where it lives and, as the check proceeds, its package, harness and outputs.
 type side struct {
-	name   string // "base" or "head"
-	dir    string // module root
-	info   *pkgInfo
-	bin    string        // the built harness
-	probed []probeResult // the probe's findings
+	name       string // "base" or "head"
+	dir        string // module root
+	info       *pkgInfo
+	bin        string        // the built harness
+	probed     []probeResult // the probe's findings
+	primProbed []primProbe   // the primitives probe's findings
 }
 
 // probeResult is one constructor's accepted key sizes, as the harness prints them with -probe.
@@ -87,16 +88,23 @@ func buildFlags(tags []string) []string {
 // build generates s's harness and builds it in s's module with go build -overlay, so that nothing is written into
 // the tree: the source, the overlay file and the binary go to workDir.
 func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
-	src, err := harnessSource(s.info)
-	if err != nil {
-		return err
-	}
-	srcPath := filepath.Join(cfg.WorkDir, s.name+"-harness.go")
-	if err := os.WriteFile(srcPath, src, 0o644); err != nil {
-		return fmt.Errorf("writing harness: %w", err)
-	}
 	hdir := harnessDir(s.info.Dir)
-	ov, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(hdir, "main.go"): srcPath}})
+	replace := map[string]string{}
+	for _, f := range []struct {
+		name string
+		gen  func(*pkgInfo) ([]byte, error)
+	}{{"main.go", harnessSource}, {"prims.go", primsSource}} {
+		src, err := f.gen(s.info)
+		if err != nil {
+			return err
+		}
+		srcPath := filepath.Join(cfg.WorkDir, s.name+"-"+f.name)
+		if err := os.WriteFile(srcPath, src, 0o644); err != nil {
+			return fmt.Errorf("writing harness: %w", err)
+		}
+		replace[filepath.Join(hdir, f.name)] = srcPath
+	}
+	ov, err := json.Marshal(map[string]map[string]string{"Replace": replace})
 	if err != nil {
 		return err
 	}
