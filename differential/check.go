@@ -49,6 +49,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // Defaults of Config.
@@ -123,8 +125,10 @@ func (c *Config) fill() error {
 }
 
 // Check compares the cipher constructors of cfg.Pkg between cfg.BaseDir and cfg.HeadDir. Findings about the code,
-// including a head or base that does not build or crashes, are in the Report; the error is for a bad Config, a
-// cancelled ctx, or perfgate itself failing (a work directory it cannot write).
+// including a head or base that does not build or crashes, are in the Report. So is perfgate's own failure to run
+// the check, as status "error": a generated harness that does not compile against a package that does, or a
+// package that loads on neither side. The error is for a bad Config, a cancelled ctx, a constructor named in
+// cfg.Constructors that neither side has, or perfgate failing in itself (a work directory it cannot write).
 func Check(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.fill(); err != nil {
 		return nil, err
@@ -141,9 +145,12 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.logf("differential: seed %#x, %d keys × %d blocks\n", cfg.Seed, cfg.Keys, cfg.Blocks)
 	err := check(ctx, &cfg, rep)
 	var f *sideFailure
+	var own *ownFailure
 	switch {
 	case errors.As(err, &f):
 		rep.fail(f)
+	case errors.As(err, &own) && ctx.Err() == nil:
+		rep.Ciphers, rep.Status, rep.Reason = []Cipher{}, record.DiffError, own.msg
 	case err != nil:
 		return nil, fmt.Errorf("differential: %w", err)
 	}
@@ -182,6 +189,12 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		return s.build(ctx, cfg, env)
 	})
 	rep.BuildTime = time.Since(start)
+	var f *sideFailure
+	if errors.As(err, &f) && f.base != "" && f.head != "" {
+		// Neither side loads or builds: nothing can be compared, and the code is rarely at fault (a go line
+		// newer than the toolchain, a module that cannot be downloaded, …).
+		return &ownFailure{"neither side's package loads and builds: " + f.Error()}
+	}
 	if err != nil {
 		return err
 	}

@@ -41,6 +41,31 @@ func newFailure(side, msg string) *sideFailure {
 
 func (s *side) failure(msg string) *sideFailure { return newFailure(s.name, msg) }
 
+// An ownFailure is perfgate failing, not the code under test: the generated harness does not compile against a
+// package that does, or neither side's package loads. Check records it in the Report as status "error".
+type ownFailure struct{ msg string }
+
+func (f *ownFailure) Error() string { return f.msg }
+
+// harnessCompileErrors returns the first compiler errors of go build's stderr when they are in the generated
+// harness itself (the "# IMPORTPATH/perfgate_harnessN" section), or "" when the build failed elsewhere, such as in
+// the gated package.
+func harnessCompileErrors(stderr []byte, importPath string) string {
+	var msgs []string
+	in := false
+	for _, line := range strings.Split(string(stderr), "\n") {
+		if strings.HasPrefix(line, "# ") {
+			rest := strings.TrimPrefix(line, "# "+importPath+"/")
+			in = rest != line && strings.HasPrefix(rest, "perfgate_harness") && !strings.Contains(rest, "/")
+			continue
+		}
+		if in && strings.TrimSpace(line) != "" && len(msgs) < 3 {
+			msgs = append(msgs, strings.TrimSpace(line))
+		}
+	}
+	return strings.Join(msgs, "; ")
+}
+
 // side is one revision under test: where it lives and, as the check proceeds, its package, harness and outputs.
 type side struct {
 	name       string // "base" or "head"
@@ -126,6 +151,10 @@ func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if msgs := harnessCompileErrors(stderr, s.info.ImportPath); msgs != "" {
+			msgs = strings.ReplaceAll(msgs, filepath.Join(cfg.WorkDir, s.name+"-"), "harness ")
+			return &ownFailure{fmt.Sprintf("the generated harness does not compile in %s's module: %s", s.name, msgs)}
 		}
 		return s.failure("harness does not build: " + err.Error())
 	}

@@ -47,3 +47,34 @@ func TestOldLanguageVersions(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnFailures: when the check cannot run because of perfgate, not the code, the status is "error" on both
+// sides alike, never a finding about head or base.
+func TestOwnFailures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds harnesses")
+	}
+	src := "package wdes\n\nimport \"crypto/aes\"\nimport \"crypto/cipher\"\n\n" +
+		"func NewCipher(key []byte) (cipher.Block, error) { return aes.NewCipher(key) }\n"
+	for _, tc := range []struct {
+		name, gomod, want string
+	}{
+		// go 1.8 compiles the package but not the harness, which is written for go 1.12 and later (it declares a
+		// type alias, go 1.9).
+		{"harness-does-not-compile", "module example.com/wdes\n\ngo 1.8\n",
+			"the generated harness does not compile in base's module: "},
+		// A go line newer than any toolchain: neither side loads (GOTOOLCHAIN=local, so nothing is downloaded).
+		{"loads-on-neither-side", "module example.com/wdes\n\ngo 1.999\n", "neither side's package loads and builds: base: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GOTOOLCHAIN", "local")
+			mod := writeModule(t, map[string]string{"go.mod": tc.gomod, "internal/wdes/wdes.go": src})
+			rep := runCheck(t, mod, mod, nil)
+			if rep.Status != record.DiffError || rep.HeadFailed || !strings.HasPrefix(rep.Reason, tc.want) {
+				t.Fatalf("status %q, head failed %v, reason %q; want error, %q…", rep.Status, rep.HeadFailed,
+					rep.Reason, tc.want)
+			}
+			t.Logf("reason: %s", rep.Reason)
+		})
+	}
+}

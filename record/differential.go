@@ -14,6 +14,9 @@ const (
 	DiffMismatch      DiffStatus = "mismatch"       // an output differs, or the head harness failed (HeadFailed)
 	DiffNotComparable DiffStatus = "not-comparable" // the base could not be loaded, built or run
 	DiffSkipped       DiffStatus = "skipped"        // disabled by configuration, or no cipher constructor to compare
+	// DiffError is perfgate's own failure: the check could not run although the code is not at fault (the
+	// harness does not build, the package does not load on either side, inputs cannot be generated).
+	DiffError DiffStatus = "error"
 )
 
 // Family is the kind of primitive a constructor returns, the interface the differential check exercises.
