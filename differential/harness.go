@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 
@@ -153,7 +154,9 @@ func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
 			return ctx.Err()
 		}
 		if msgs := harnessCompileErrors(stderr, s.info.ImportPath); msgs != "" {
-			msgs = strings.ReplaceAll(msgs, filepath.Join(cfg.WorkDir, s.name+"-"), "harness ")
+			// The harness's files are in the work directory, named for the side; the go command may print
+			// their paths relative to its directory.
+			msgs = regexp.MustCompile(`\S*`+regexp.QuoteMeta(s.name+"-")+`(\w+\.go:)`).ReplaceAllString(msgs, "harness $1")
 			return &ownFailure{fmt.Sprintf("the generated harness does not compile in %s's module: %s", s.name, msgs)}
 		}
 		return s.failure("harness does not build: " + err.Error())
