@@ -264,6 +264,16 @@ func TestExplicitConstructors(t *testing.T) {
 	}
 }
 
+// TestCommandSkipped: a command may have benchmarks but has nothing to import: skipped, not an error.
+func TestCommandSkipped(t *testing.T) {
+	mod := writeModule(t, map[string]string{"cmd/wdes/main.go": "package main\n\nimport \"crypto/aes\"\n\n" +
+		"var NewCipher = aes.NewCipher\n\nfunc main() {}\n"})
+	rep := runCheck(t, mod, mod, func(c *Config) { c.Pkg = "./cmd/wdes" })
+	if rep.Status != record.DiffSkipped || !strings.Contains(rep.Reason, "it is a command (package main)") {
+		t.Fatalf("status %q reason %q, want skipped as a command", rep.Status, rep.Reason)
+	}
+}
+
 func TestNoConstructorsSkipped(t *testing.T) {
 	mod := writeModule(t, map[string]string{"internal/wdes/wdes.go": "package wdes\n\nfunc New(key []byte) (int, error) { return 0, nil }\n"})
 	rep := runCheck(t, mod, mod, nil)

@@ -30,6 +30,7 @@ type pkgInfo struct {
 	Dir        string   // the package's directory (absolute)
 	Ctors      []ctor   // sorted by name, every family
 	Skipped    []string // explicitly named constructors that are missing or have another shape, with the reason
+	Main       bool     // a command (package main): nothing in it can be imported, so it has no constructors
 }
 
 // Blocks returns the block-cipher constructors, the ones main.go of the harness runs.
@@ -69,13 +70,13 @@ func discover(ctx context.Context, dir, pattern string, flags, env, names []stri
 		}
 		return nil, fmt.Errorf("loading %s: %s", pattern, strings.Join(msgs, "; "))
 	}
-	if p.Name == "main" {
-		return nil, fmt.Errorf("loading %s: package main cannot be imported by a harness", pattern)
-	}
 	if len(p.GoFiles) == 0 || p.Types == nil {
 		return nil, fmt.Errorf("loading %s: no Go files", pattern)
 	}
-	info := &pkgInfo{ImportPath: p.PkgPath, Dir: filepath.Dir(p.GoFiles[0])}
+	info := &pkgInfo{ImportPath: p.PkgPath, Dir: filepath.Dir(p.GoFiles[0]), Main: p.Name == "main"}
+	if info.Main {
+		return info, nil
+	}
 	scope := p.Types.Scope()
 	explicit := len(names) > 0
 	if !explicit {

@@ -68,6 +68,10 @@ func (r *Report) matchConstructors(cfg *Config, sides [2]*side) ([]string, error
 	if len(common) == 0 {
 		r.Status = record.DiffSkipped
 		r.Reason = fmt.Sprintf("no cipher constructor in %s on both sides (%s)", cfg.Pkg, shapes)
+		if sides[0].info.Main && sides[1].info.Main {
+			r.Reason = fmt.Sprintf("no cipher constructor in %s on both sides: it is a command (package main), "+
+				"which nothing can import", cfg.Pkg)
+		}
 		if len(r.Added)+len(r.Removed) > 0 {
 			r.Reason += fmt.Sprintf(" (base has %d, head has %d)", len(sides[0].info.Ctors), len(sides[1].info.Ctors))
 		}
