@@ -142,7 +142,8 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.WorkDir = dir
 	}
 	rep := &Report{Seed: cfg.Seed, Package: cfg.Pkg, Ciphers: []Cipher{}}
-	cfg.logf("differential: seed %#x, %d keys × %d blocks\n", cfg.Seed, cfg.Keys, cfg.Blocks)
+	cfg.logf("differential: seed %#x; block ciphers: %d keys × %d blocks; AEADs, stream ciphers, hashes: %d keys × "+
+		"messages up to %d blocks\n", cfg.Seed, cfg.Keys, cfg.Blocks, cfg.MessageKeys, cfg.MessageBlocks)
 	err := check(ctx, &cfg, rep)
 	var f *sideFailure
 	var own *ownFailure
