@@ -135,7 +135,7 @@ func Decide(r Result, p Policy) Verdict {
 		for _, c := range v.Checks {
 			why = append(why, c.Name+": "+c.Detail)
 		}
-		cannot("nothing was checked (" + strings.Join(why, "; ") + ")")
+		cannot(reasonNothingChecked + " (" + strings.Join(why, "; ") + ")")
 	}
 	if r.Incomplete {
 		cannot(reasonUnfinished)
@@ -210,16 +210,19 @@ func plural(n int, word string) string {
 // reasonUnfinished is the reason Decide gives an incomplete result.
 const reasonUnfinished = "the comparison did not finish"
 
+// reasonNothingChecked starts the reason Decide gives a result in which no check ran.
+const reasonNothingChecked = "nothing was checked"
+
 // withRunError is v for a comparison that err stopped early: an error verdict whose exit code ExitCode(err)
-// decides, with err as its last reason in place of reasonUnfinished. A nil err leaves v as it is.
+// decides, with err as its last reason in place of reasonUnfinished and reasonNothingChecked. A nil err leaves v as it is.
 func withRunError(v Verdict, err error) Verdict {
 	if err == nil {
 		return v
 	}
-	v.Reasons = slices.Clone(v.Reasons)
-	if n := len(v.Reasons); n > 0 && v.Reasons[n-1] == reasonUnfinished {
-		v.Reasons = v.Reasons[:n-1]
-	}
+	// err says why the comparison stopped, which is why nothing was checked or finished.
+	v.Reasons = slices.DeleteFunc(slices.Clone(v.Reasons), func(s string) bool {
+		return s == reasonUnfinished || strings.HasPrefix(s, reasonNothingChecked)
+	})
 	v.Status, v.ExitCode = StatusError, ExitCode(err)
 	v.Reasons = append(v.Reasons, err.Error())
 	return v

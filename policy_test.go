@@ -248,6 +248,20 @@ func TestDecide(t *testing.T) {
 }
 
 // TestDecideMarksAcknowledged checks that the benchmarks the verdict acknowledges are marked, and only those.
+// TestRunErrorBeforeAnyCheck: a comparison stopped before any check ran says why it stopped, not that nothing was
+// checked.
+func TestRunErrorBeforeAnyCheck(t *testing.T) {
+	c := DefaultConfig()
+	r := Result{Differential: Differential{Status: DiffSkipped}}
+	if v := Decide(r, c.Policy()); len(v.Reasons) != 1 || !strings.HasPrefix(v.Reasons[0], "nothing was checked (") {
+		t.Fatalf("Decide reasons %q, want nothing checked", v.Reasons)
+	}
+	v := withRunError(Decide(r, c.Policy()), errors.New("resolving \"HEAD~1\": not present"))
+	if diff := cmp.Diff([]string{"resolving \"HEAD~1\": not present"}, v.Reasons); diff != "" || v.ExitCode != ExitCannotRun {
+		t.Errorf("exit %d, reasons (-want +got):\n%s", v.ExitCode, diff)
+	}
+}
+
 // TestDecideChecks: the verdict says which checks ran, with what, and why the others did not.
 func TestDecideChecks(t *testing.T) {
 	check := func(name string, p Policy, change func(*Result), want []Check) {
