@@ -50,6 +50,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -176,7 +177,10 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 
 	start := time.Now()
 	err := both(sides, func(_ int, s *side) error {
-		info, err := discover(ctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), childEnv(env), cfg.Constructors)
+		// Loading and building run go commands on the side's code: each phase gets proc.BuildLimit.
+		lctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
+		defer cancel()
+		info, err := discover(lctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), childEnv(env), cfg.Constructors)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -187,7 +191,9 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		if len(info.Ctors) == 0 {
 			return nil
 		}
-		return s.build(ctx, cfg, env)
+		bctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
+		defer cancel()
+		return s.build(bctx, cfg, env)
 	})
 	rep.BuildTime = time.Since(start)
 	var f *sideFailure
