@@ -44,9 +44,9 @@ const UnitInstructions = "instructions/op"
 // Defaults of InstrConfig and the lane's tolerance.
 const (
 	// DefaultInstrTarget is the native running time that calibrates N. The counted difference then holds some
-	// 10⁷ instructions, far above the few hundred that vary between runs; under cachegrind a run lasts about
-	// half a second, most of it valgrind's start-up.
-	DefaultInstrTarget = 10 * time.Millisecond
+	// 10⁷ instructions, 10⁴ times the few hundred to few thousand that vary between runs of one binary; under
+	// cachegrind a run lasts about a second, half of it valgrind's start-up.
+	DefaultInstrTarget = 2 * time.Millisecond
 	// DefaultInstrRounds is the lane's number of rounds: one A–B–B–A gives each side two counts, which is
 	// enough when the counts repeat, and the repeat check needs no more.
 	DefaultInstrRounds = 1
