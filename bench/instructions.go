@@ -20,8 +20,12 @@ import (
 // almost none. RunInstructions measures every leaf benchmark's instructions per operation under valgrind's
 // cachegrind, in the same A–B–B–A order and on the same pinned CPU as RunABBA:
 //
-//  1. Calibration runs natively, as RunABBA's does, at InstrConfig.Target per leaf: the testing package picks
-//     the iteration count N that lasts about Target, at least 2. The same N serves both sides.
+//  1. Calibration first runs natively, as RunABBA's does, for a millisecond per leaf, which discovers the leaves
+//     and an iteration count n0 for each. Then it counts under cachegrind once per leaf at n0 iterations and
+//     once for the bare process (-test.bench=^$) on base, which estimates each leaf's instructions per
+//     operation; N is the iteration count whose difference holds InstrConfig.Target instructions, at least 2.
+//     The same N serves both sides. (Native time would be a poor guide: on a loaded machine it would shrink N
+//     and with it the precision.)
 //  2. Each slot of the schedule runs the leaf twice under cachegrind, for N and for 2N iterations
 //     (-test.benchtime=Nx), with GOMAXPROCS=1 and GODEBUG=asyncpreemptoff=1, so that one thread runs the
 //     benchmark and no signal interrupts it. instructions/op = (count at 2N − count at N) / N: the start-up of
@@ -31,8 +35,10 @@ import (
 //  3. The count is of the code under test: every instruction outside the Go runtime's own machinery, which runs
 //     on wall-clock pacing (see runtimeFunc). Measured on the DES benchmarks of this repository, the total count
 //     of a process varies by 10,000–90,000 instructions between runs of one binary (the page allocator, the
-//     garbage collector's timing, sysmon); the counted instructions vary by a few hundred, in the testing
-//     package's formatting of the measured wall time and in the hash seeds of maps.
+//     garbage collector's timing, sysmon, the runtime's random generator); the counted instructions vary by a
+//     few hundred, in the testing package's formatting of the measured wall time, in the hash seeds of maps and
+//     in the preemption checks sysmon requests at wall-clock times. The runtime's own share of an operation,
+//     allocation above all, is not counted; allocs/op and B/op gate it exactly in the time lane.
 //
 // A fixed N and a deterministic program make the count repeatable, and the lane checks that it is: the A–A and
 // B–B pairs of a round run the same binary, and two counts that differ by more than RepeatTolerance are a
@@ -43,10 +49,12 @@ const UnitInstructions = "instructions/op"
 
 // Defaults of InstrConfig and the lane's tolerance.
 const (
-	// DefaultInstrTarget is the native running time that calibrates N. The counted difference then holds some
-	// 10⁷ instructions, 10⁴ times the few hundred to few thousand that vary between runs of one binary; under
-	// cachegrind a run lasts about a second, half of it valgrind's start-up.
-	DefaultInstrTarget = 2 * time.Millisecond
+	// DefaultInstrTarget is how many instructions the difference of the counts at 2N and N should hold: some
+	// 10⁵ times the few hundred that vary between runs of one binary. Under cachegrind the two runs of a slot
+	// then last about a second together, most of it valgrind's start-up.
+	DefaultInstrTarget = 20_000_000
+	// instrProbeTime is the native benchmark time of the discovery run, which gives each leaf's n0.
+	instrProbeTime = time.Millisecond
 	// DefaultInstrRounds is the lane's number of rounds: one A–B–B–A gives each side two counts, which is
 	// enough when the counts repeat, and the repeat check needs no more.
 	DefaultInstrRounds = 1
@@ -58,8 +66,8 @@ const (
 
 // InstrConfig configures the instruction-count lane on top of a RunConfig.
 type InstrConfig struct {
-	Valgrind string        // the valgrind program; "" looks for valgrind in PATH
-	Target   time.Duration // the native running time N iterations should last; 0 means DefaultInstrTarget
+	Valgrind string // the valgrind program; "" looks for valgrind in PATH
+	Target   int64  // instructions N iterations should execute; 0 means DefaultInstrTarget
 }
 
 // RunInstructions runs the instruction-count lane on cfg.Base and cfg.Head: it calibrates N per leaf, then runs
@@ -99,7 +107,7 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	}
 	defer os.RemoveAll(tmp)
 
-	cfg.BenchTime = ic.Target
+	cfg.BenchTime = instrProbeTime
 	cfg.Env = instrEnv(cfg.Env)
 	start := time.Now()
 	r := &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)}
@@ -112,12 +120,48 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	if err != nil {
 		return r.run, err
 	}
-	for i := range leaves {
-		leaves[i].iters = max(leaves[i].iters, 2)
-		r.run.Iters[leaves[i].name] = leaves[i].iters
-	}
 	l := &lane{runner: r, valgrind: vg.Path, tmp: tmp}
+	leaves, err = l.calibrate(ctx, leaves, ic.Target)
+	r.run.Calibration = time.Since(start)
+	if err != nil {
+		return r.run, err
+	}
 	return r.run, l.measure(ctx, leaves)
+}
+
+// calibrate sets each leaf's iteration count N from a count under cachegrind on base (see the lane's
+// description) and returns the leaves that could be counted; a leaf whose probe fails is a Failure of base.
+func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]leaf, error) {
+	probe := sched.Entry{Round: -1, Slot: -1}
+	bare, fail, err := l.count(ctx, leaf{name: ""}, Base, probe, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fail != nil {
+		return nil, fmt.Errorf("counting instructions: base without benchmarks: %s", fail.Message)
+	}
+	var out []leaf
+	for _, lf := range leaves {
+		l.progress.calibrating(lf.name + " under valgrind")
+		n0 := max(lf.iters, 1)
+		c, fail, err := l.count(ctx, lf, Base, probe, n0)
+		if err != nil {
+			return out, err
+		}
+		if fail != nil {
+			l.fail(*fail)
+			continue
+		}
+		perOp := max(float64(c.Counted-bare.Counted)/float64(n0), 1)
+		lf.iters = max(2, int(math.Ceil(float64(target)/perOp)))
+		l.run.Iters[lf.name] = lf.iters
+		out = append(out, lf)
+	}
+	l.run.Leaves = l.run.Leaves[:0]
+	for _, lf := range out {
+		l.run.Leaves = append(l.run.Leaves, lf.name)
+	}
+	return out, nil
 }
 
 // instrEnv adds the lane's settings to the children's environment: one P, so one thread runs Go code, and no
@@ -254,7 +298,7 @@ func (l *lane) countSlot(ctx context.Context, lf leaf, side Side, e sched.Entry)
 }
 
 // count runs leaf lf of side's binary for n iterations under cachegrind and returns its counts, or a Failure
-// when the benchmark failed or printed no result.
+// when the benchmark failed or printed no result. A leaf without a name runs no benchmark: the bare process.
 func (l *lane) count(ctx context.Context, lf leaf, side Side, e sched.Entry, n int) (Counts, *Failure, error) {
 	bin := l.cfg.Base
 	if side == Head {
@@ -263,8 +307,12 @@ func (l *lane) count(ctx context.Context, lf leaf, side Side, e sched.Entry, n i
 	l.seq++
 	out := filepath.Join(l.tmp, "cachegrind.out."+strconv.Itoa(l.seq))
 	timeout := valgrindSlowdown*time.Duration(float64(2*n)*lf.secPerOp*float64(time.Second)) + 120*time.Second
-	args := append(cachegrindArgs(out), bin.Path, "-test.run=^$", "-test.bench="+Pattern(lf.name),
-		"-test.benchtime="+strconv.Itoa(n)+"x", "-test.cpu=1", "-test.count=1")
+	pattern := "^$"
+	if lf.name != "" {
+		pattern = Pattern(lf.name)
+	}
+	args := append(cachegrindArgs(out), bin.Path, "-test.run=^$", "-test.bench="+pattern,
+		"-test.benchtime="+strconv.Itoa(max(n, 1))+"x", "-test.cpu=1", "-test.count=1")
 	c, err := l.exec(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, timeout, args)
 	if err != nil {
 		return Counts{}, nil, err
@@ -275,7 +323,7 @@ func (l *lane) count(ctx context.Context, lf leaf, side Side, e sched.Entry, n i
 		fail.Kind, fail.Message = kind, "under valgrind: "+msg
 		return Counts{}, fail, nil
 	}
-	found := false
+	found := lf.name == ""
 	for _, res := range parseOutput(c.stdout).results {
 		found = found || res.name == lf.name && res.iters == n
 	}

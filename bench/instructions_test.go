@@ -228,3 +228,37 @@ func TestFindValgrind(t *testing.T) {
 		t.Errorf("FindValgrind = %+v", vg)
 	}
 }
+
+// BenchmarkInstructionLaneGate measures the cost of the instruction-count lane on this repository's own gate
+// (.perfgate.yml: -bench '^(Encrypt|Decrypt|KeySetup)/' on ./cipher/des), one binary on both sides:
+//
+//	go test ./bench -run '^$' -bench InstructionLaneGate -benchtime 1x
+//
+// It reports the lane's wall time in seconds (lane-s) and the number of leaves counted.
+func BenchmarkInstructionLaneGate(b *testing.B) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		b.Skip("needs valgrind")
+	}
+	cfg := BuildConfig{Dir: "..", Pkg: "./cipher/des", Out: filepath.Join(b.TempDir(), "des.test")}
+	if _, err := Build(b.Context(), Base, cfg); err != nil {
+		b.Fatal(err)
+	}
+	info, err := Inspect(b.Context(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bin := Binary{Path: cfg.Out, Dir: info.Dir}
+	for b.Loop() {
+		run, err := RunInstructions(b.Context(), RunConfig{Base: bin, Head: bin, CPU: -1,
+			Filter: regexp.MustCompile(`^(Encrypt|Decrypt|KeySetup)/`)}, InstrConfig{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(run.Failures) > 0 {
+			b.Fatalf("failures: %+v", run.Failures)
+		}
+		b.ReportMetric(run.Elapsed.Seconds(), "lane-s")
+		b.ReportMetric(run.Calibration.Seconds(), "calibration-s")
+		b.ReportMetric(float64(len(run.Leaves)), "leaves")
+	}
+}

@@ -107,8 +107,9 @@ func readCounts(r io.Reader) (Counts, error) {
 }
 
 // runtimeFunc reports whether the function named fn (as in a Go symbol table) belongs to the Go runtime's own
-// machinery, which the counted instructions leave out: package runtime, the internal/runtime packages and the
-// runtime's assembly entry points. Kept are the runtime's helpers that do the code's own work in a fixed number
+// machinery, which the counted instructions leave out: package runtime, the internal/runtime packages, the
+// runtime's random generator (internal/chacha8rand, refilled as the scheduler draws from it) and the runtime's
+// assembly entry points. Kept are the runtime's helpers that do the code's own work in a fixed number
 // of instructions: runtime.memmove (copy), runtime.memequal (== on arrays and strings) and the
 // internal/bytealg bodies (memeqbody, cmpbody, indexbytebody, countbody), which are not runtime functions.
 //
@@ -120,7 +121,8 @@ func runtimeFunc(fn string) bool {
 	switch {
 	case strings.HasPrefix(fn, "runtime.memmove"), strings.HasPrefix(fn, "runtime.memequal"):
 		return false
-	case strings.HasPrefix(fn, "runtime."), strings.HasPrefix(fn, "internal/runtime/"):
+	case strings.HasPrefix(fn, "runtime."), strings.HasPrefix(fn, "internal/runtime/"),
+		strings.HasPrefix(fn, "internal/chacha8rand."):
 		return true
 	}
 	// Assembly without a package qualifier: the runtime's entry points and write barriers.
