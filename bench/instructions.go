@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	sched "github.com/perfgate/perfgate/abba"
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 // The instruction-count lane.
@@ -108,6 +110,8 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	defer os.RemoveAll(tmp)
 
 	cfg.BenchTime = instrProbeTime
+	cfg.Base.Path = withoutDWARF(ctx, cfg.Base.Path, filepath.Join(tmp, "base.test"))
+	cfg.Head.Path = withoutDWARF(ctx, cfg.Head.Path, filepath.Join(tmp, "head.test"))
 	cfg.Env = instrEnv(cfg.Env)
 	start := time.Now()
 	r := &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)}
@@ -162,6 +166,21 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 		l.run.Leaves = append(l.run.Leaves, lf.name)
 	}
 	return out, nil
+}
+
+// withoutDWARF returns a copy of the test binary bin without its DWARF sections, written to out, or bin itself
+// when objcopy (binutils) is not installed or fails. The machine code and the symbol table, which name the
+// functions cachegrind counts, are untouched, so the counts are the same; valgrind starts a third faster
+// without the debug information to read (0.45 s instead of 0.7 s a run on the development machine).
+func withoutDWARF(ctx context.Context, bin, out string) string {
+	objcopy, err := exec.LookPath("objcopy")
+	if err != nil {
+		return bin
+	}
+	if _, _, err := proc.Run(proc.Command(ctx, "", nil, objcopy, "--strip-debug", bin, out)); err != nil {
+		return bin
+	}
+	return out
 }
 
 // instrEnv adds the lane's settings to the children's environment: one P, so one thread runs Go code, and no
