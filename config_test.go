@@ -5,13 +5,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/differential"
 )
 
 func TestDefaultConfigValidates(t *testing.T) {
@@ -32,7 +33,7 @@ func TestValidate(t *testing.T) {
 		want   string // a part of ConfigError.Want: the accepted form
 	}{
 		{"package empty", func(c *Config) { c.Package = " " }, "package", " ", "package path"},
-		{"bench bad regexp", func(c *Config) { c.Bench = "Encrypt(" }, "bench", "Encrypt(", "regular expression (error parsing regexp"},
+		{"bench bad regexp", func(c *Config) { c.Bench = "Encrypt(" }, "bench", "Encrypt(", "a regular expression"},
 		{"bench empty matches all", func(c *Config) { c.Bench = "" }, "", "", ""},
 		{"rounds 1", func(c *Config) { c.Rounds = 1 }, "rounds", "1", "from 2 to 100"},
 		{"rounds 2", func(c *Config) { c.Rounds = 2 }, "", "", ""},
@@ -48,12 +49,16 @@ func TestValidate(t *testing.T) {
 		{"threshold 100", func(c *Config) { c.Threshold = 100 }, "threshold", "100", "above 0 and below 100"},
 		{"threshold NaN", func(c *Config) { c.Threshold = math.NaN() }, "threshold", "NaN", "above 0 and below 100"},
 		{"threshold 0.5", func(c *Config) { c.Threshold = 0.5 }, "", "", ""},
-		{"alpha 0", func(c *Config) { c.Alpha = 0 }, "alpha", "0", "above 0 and at most 0.5"},
-		{"alpha 0.5", func(c *Config) { c.Alpha = 0.5 }, "", "", ""},
-		{"alpha 0.6", func(c *Config) { c.Alpha = 0.6 }, "alpha", "0.6", "above 0 and at most 0.5"},
-		{"alpha NaN", func(c *Config) { c.Alpha = math.NaN() }, "alpha", "NaN", "above 0 and at most 0.5"},
-		{"timeout 0", func(c *Config) { c.Timeout = 0 }, "timeout", "0s", "at least 1s"},
+		{"alpha 0", func(c *Config) { c.Alpha = 0 }, "alpha", "0", "from 0.001 to 0.2"},
+		{"alpha 0.001", func(c *Config) { c.Alpha = 0.001 }, "", "", ""},
+		{"alpha 0.0009", func(c *Config) { c.Alpha = 0.0009 }, "alpha", "0.0009", "from 0.001 to 0.2"},
+		{"alpha 0.2", func(c *Config) { c.Alpha = 0.2 }, "", "", ""},
+		{"alpha 0.21", func(c *Config) { c.Alpha = 0.21 }, "alpha", "0.21", "from 0.001 to 0.2"},
+		{"alpha NaN", func(c *Config) { c.Alpha = math.NaN() }, "alpha", "NaN", "from 0.001 to 0.2"},
+		{"timeout 0", func(c *Config) { c.Timeout = 0 }, "timeout", "0s", "from 1s to 1h"},
 		{"timeout 1s", func(c *Config) { c.Timeout = time.Second }, "", "", ""},
+		{"timeout 1h", func(c *Config) { c.Timeout = time.Hour }, "", "", ""},
+		{"timeout over an hour", func(c *Config) { c.Timeout = time.Hour + time.Second }, "timeout", "1h0m1s", "from 1s to 1h"},
 		{"keys 0", func(c *Config) { c.Keys = 0 }, "keys", "0", "from 1 to 65536"},
 		{"keys 65537", func(c *Config) { c.Keys = 65537 }, "keys", "65537", "from 1 to 65536"},
 		{"blocks 1024", func(c *Config) { c.Blocks = 1024 }, "", "", ""},
@@ -63,12 +68,12 @@ func TestValidate(t *testing.T) {
 		{"constructors dotted", func(c *Config) { c.Constructors = []string{"des.NewCipher"} }, "constructors", "des.NewCipher", "exported Go function names"},
 		{"constructors empty name", func(c *Config) { c.Constructors = []string{""} }, "constructors", "", "exported Go function names"},
 		{"constructors valid", func(c *Config) { c.Constructors = []string{"NewCipher", "NewTripleDES_3"} }, "", "", ""},
-		{"thresholds bad regexp", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt/[": 10} }, "thresholds", "Encrypt/[", "regular expression over benchmark names"},
-		{"thresholds 0%", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": 0} }, "thresholds", "Encrypt: 0", "a percentage above 0"},
-		{"thresholds NaN", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": math.NaN()} }, "thresholds", "Encrypt: NaN", "a percentage above 0"},
-		{"thresholds 1000%", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": 1000} }, "thresholds", "Encrypt: 1000", "below 1000"},
-		{"thresholds valid", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt/.*": 10, "KeySetup": 150} }, "", "", ""},
-		{"max-size-growth -1", func(c *Config) { c.MaxSizeGrowth = -1 }, "max-size-growth", "-1", "a number of bytes, 0 for no limit"},
+		{"thresholds bad regexp", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt/[": 10} }, "thresholds", "Encrypt/[", "benchmark-name regular expressions"},
+		{"thresholds 0%", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": 0} }, "thresholds", "Encrypt: 0", "percentages above 0 and below 100"},
+		{"thresholds NaN", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": math.NaN()} }, "thresholds", "Encrypt: NaN", "percentages above 0"},
+		{"thresholds 100%", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": 100} }, "thresholds", "Encrypt: 100", "below 100"},
+		{"thresholds valid", func(c *Config) { c.Thresholds = map[string]float64{"Encrypt/.*": 10, "KeySetup": 99.5} }, "", "", ""},
+		{"max-size-growth -1", func(c *Config) { c.MaxSizeGrowth = -1 }, "max-size-growth", "-1", "a whole number of bytes from 0 (no limit)"},
 		{"max-size-growth 0", func(c *Config) { c.MaxSizeGrowth = 0 }, "", "", ""},
 		{"tags with a comma", func(c *Config) { c.Tags = []string{"purego,foo"} }, "tags", "purego,foo", "without spaces or commas"},
 		{"tags with a space", func(c *Config) { c.Tags = []string{"purego foo"} }, "tags", "purego foo", "without spaces or commas"},
@@ -168,7 +173,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 		t.Errorf("Validate after LoadFile: %v", err)
 	}
 
-	// A key added to fileConfig must be added to fullYAML too, or this test would not cover it.
+	// A key added to the table must be added to fullYAML too, or this test would not cover it.
 	for _, key := range fileKeys() {
 		if !strings.Contains(fullYAML, "\n"+key+":") {
 			t.Errorf("key %q is not in fullYAML", key)
@@ -176,15 +181,16 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	}
 }
 
-// fileKeys returns the keys of .perfgate.yml, read from fileConfig's tags.
+// fileKeys returns the keys of .perfgate.yml, from the table.
 func fileKeys() []string {
-	var keys []string
-	typ := reflect.TypeFor[fileConfig]()
-	for i := 0; i < typ.NumField(); i++ {
-		keys = append(keys, typ.Field(i).Tag.Get("yaml"))
+	var names []string
+	for _, k := range keys {
+		if k.File != "" {
+			names = append(names, k.File)
+		}
 	}
-	sort.Strings(keys)
-	return keys
+	sort.Strings(names)
+	return names
 }
 
 func TestLoadFileKeepsDefaults(t *testing.T) {
@@ -221,19 +227,20 @@ func TestLoadFileErrors(t *testing.T) {
 		{"unknown key, near one", "rounds: 5\nround: 3\n", "p.yml:2", "round", "", `did you mean "rounds"?`},
 		{"unknown key, near none", "colour: blue\n", "p.yml:1", "colour", "", "a known key: acknowledge-label, alpha, bench"},
 		{"duplicate key", "rounds: 5\nalpha: 0.1\nrounds: 6\n", "p.yml:3", "rounds", "", "each key once"},
-		{"int as word", "rounds: two\n", "p.yml:1", "rounds", "two", "a whole number"},
+		{"int as word", "rounds: two\n", "p.yml:1", "rounds", "two", "a whole number from 2 to 100"},
 		{"int with fraction", "# the rounds\nrounds: 2.5\n", "p.yml:2", "rounds", "2.5", "a whole number"},
 		{"int64 with fraction", "max-size-growth: 1.5\n", "p.yml:1", "max-size-growth", "1.5", "a whole number"},
-		{"uint negative", "seed: -1\n", "p.yml:1", "seed", "-1", "a whole number"},
-		{"float as word", "threshold: two\n", "p.yml:1", "threshold", "two", "a number"},
+		{"uint negative", "seed: -1\n", "p.yml:1", "seed", "-1", "an unsigned whole number"},
+		{"float as word", "threshold: two\n", "p.yml:1", "threshold", "two", "a percentage"},
+		{"value missing", "bench:\n", "p.yml:1", "bench", "", "a regular expression"},
 		{"bool as word", "no-pin: maybe\n", "p.yml:1", "no-pin", "maybe", "true or false"},
-		{"list as scalar", "tags: purego\n", "p.yml:1", "tags", "purego", "a list of strings"},
-		{"list as mapping", "constructors:\n  a: b\n", "p.yml:2", "constructors", "", "a list of strings"},
+		{"list as mapping", "constructors:\n  a: b\n", "p.yml:2", "constructors", "", "exported Go function names"},
+		{"list of lists", "tags: [[a]]\n", "p.yml:1", "tags", "", "build tags"},
 		{"map as list", "thresholds: [Encrypt]\n", "p.yml:1", "thresholds", "", "a mapping of benchmark-name regular expressions"},
 		{"map value as word", "thresholds:\n  Encrypt: ten\n", "p.yml:2", "thresholds", "", "a mapping of benchmark-name regular expressions"},
-		{"string as list", "package: [a]\n", "p.yml:1", "package", "", "a string"},
-		{"bad duration", "rounds: 5\nbenchtime: 100\n", "p.yml:2", "benchtime", "100", "a duration such as 100ms or 2m"},
-		{"bad duration word", "\n\ntimeout: soon\n", "p.yml:3", "timeout", "soon", "a duration such as 100ms or 2m"},
+		{"string as list", "package: [a]\n", "p.yml:1", "package", "", "a package path"},
+		{"bad duration", "rounds: 5\nbenchtime: 100\n", "p.yml:2", "benchtime", "100", "a duration from 1ms to 1m"},
+		{"bad duration word", "\n\ntimeout: soon\n", "p.yml:3", "timeout", "soon", "a duration from 1s to 1h"},
 		{"not a mapping", "- rounds\n", "p.yml:1", "", "", "a mapping of keys to values"},
 		{"not YAML", "rounds: [5\n", "p.yml", "", "", "valid YAML"},
 	}
@@ -295,32 +302,97 @@ func TestLoadConfigFile(t *testing.T) {
 	}
 }
 
-func TestClosest(t *testing.T) {
-	keys := fileKeys()
-	if len(keys) != 19 {
-		t.Fatalf("fileKeys() = %v: want the 19 keys of fileConfig", keys)
+// TestListInFile: a list is a YAML sequence or one comma-separated string, as on the command line.
+func TestListInFile(t *testing.T) {
+	for _, src := range []string{"tags: [purego, netgo]\n", "tags: purego,netgo\n", "tags:\n  - purego\n  - netgo\n"} {
+		c := DefaultConfig()
+		if err := c.LoadFile("p.yml", []byte(src)); err != nil {
+			t.Fatalf("LoadFile(%q): %v", src, err)
+		}
+		if diff := cmp.Diff([]string{"purego", "netgo"}, c.Tags); diff != "" {
+			t.Errorf("LoadFile(%q): tags (-want +got):\n%s", src, diff)
+		}
 	}
-	tests := []struct{ in, want string }{
-		{"round", "rounds"},
-		{"bench-time", "benchtime"},
-		{"treshold", "threshold"},
-		{"max_size_growth", "max-size-growth"},
-		{"acknowledge", ""}, // six edits away: not a likely typo
-		{"colour", ""},
-		{"", ""},
+}
+
+// TestResolvePrecedence: a setting (flag or input) wins over the file, the file over the default; a key that
+// neither sets keeps its default.
+func TestResolvePrecedence(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ConfigFile)
+	if err := os.WriteFile(path, []byte("bench: KeySetup\nrounds: 7\nthreshold: 4%\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := DefaultConfig()
+	err := got.Resolve(path, []Setting{
+		{Key: FlagKey("rounds"), Text: "3", Source: "flag"},
+		{Key: InputKey("benchtime"), Text: "20ms", Source: "input"},
+		{Key: FlagKey("rounds"), Text: "4", Source: "flag"}, // the last one given wins, as with flags
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultConfig()
+	want.Bench, want.Rounds, want.Threshold, want.BenchTime = "KeySetup", 4, 4, 20*time.Millisecond
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Resolve (-want +got):\n%s", diff)
+	}
+
+	// No file at all: the settings over the defaults.
+	got = DefaultConfig()
+	if err := got.Resolve(filepath.Join(t.TempDir(), ConfigFile), nil); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(DefaultConfig(), got); diff != "" {
+		t.Errorf("Resolve without a file changed the defaults (-want +got):\n%s", diff)
+	}
+}
+
+// TestResolveNamesTheSource: a bad value is reported where it was written: the flag, the input, or the file and
+// its line; a value out of bounds that a setting overrides is no error.
+func TestResolveNamesTheSource(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ConfigFile)
+	if err := os.WriteFile(path, []byte("# gate\nrounds: 1\nalpha: 0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		settings []Setting
+		want     string
+	}{
+		{"file", []Setting{{Key: FlagKey("rounds"), Text: "3", Source: "flag"}},
+			path + `:3: alpha: invalid value "0.5": want a probability from 0.001 to 0.2, such as 0.05`},
+		{"file, first bad key in table order", nil,
+			path + `:2: rounds: invalid value "1": want a whole number from 2 to 100`},
+		{"flag out of bounds", []Setting{{Key: FlagKey("alpha"), Text: "0.3", Source: "flag"}, {Key: FlagKey("rounds"), Text: "3", Source: "flag"}},
+			`-alpha: invalid value "0.3": want a probability from 0.001 to 0.2, such as 0.05`},
+		{"flag of the wrong form", []Setting{{Key: FlagKey("pkg"), Text: "./x", Source: "flag"}, {Key: FlagKey("seed"), Text: "nope", Source: "flag"}},
+			`-seed: invalid value "nope": want an unsigned whole number such as 42 or 0x2a`},
+		{"input", []Setting{{Key: InputKey("rounds"), Text: "101", Source: "input"}},
+			`input: rounds: invalid value "101": want a whole number from 2 to 100`},
+		{"input with the flag's name elsewhere", []Setting{{Key: InputKey("package"), Text: " ", Source: "input"}, {Key: InputKey("rounds"), Text: "3", Source: "input"}},
+			`input: package: invalid value " ": want a package path such as ./cipher/des`},
 	}
 	for _, tt := range tests {
-		if got := closest(tt.in, keys); got != tt.want {
-			t.Errorf("closest(%q) = %q, want %q", tt.in, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			c := DefaultConfig()
+			err := c.Resolve(path, tt.settings)
+			var ce *ConfigError
+			if !errors.As(err, &ce) || err.Error() != tt.want {
+				t.Errorf("Resolve = %v\nwant %s", err, tt.want)
+			}
+		})
 	}
-	// Known edit distances (Levenshtein): kitten → sitting is 3, the textbook example.
-	for _, tt := range []struct {
-		a, b string
-		d    int
-	}{{"kitten", "sitting", 3}, {"", "abc", 3}, {"abc", "abc", 0}, {"flaw", "lawn", 2}} {
-		if got := editDistance(tt.a, tt.b); got != tt.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.d)
-		}
+}
+
+// TestLibraryDefaultsAgree: the packages keep zero-value defaults for library use; the user-visible defaults are
+// the table's, and the two must not drift apart.
+func TestLibraryDefaultsAgree(t *testing.T) {
+	c := DefaultConfig()
+	got := []any{c.Rounds, c.BenchTime, c.Keys, c.Blocks, c.Seed, c.Timeout, c.Alpha, c.Threshold}
+	want := []any{bench.DefaultRounds, bench.DefaultBenchTime, differential.DefaultKeys, differential.DefaultBlocks,
+		uint64(differential.DefaultSeed), differential.DefaultTimeout, bench.DefaultStatsOptions.Alpha,
+		bench.DefaultStatsOptions.ThresholdPct}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("library defaults (-) and the key table's (+):\n%s", diff)
 	}
 }

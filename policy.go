@@ -3,23 +3,49 @@ package perfgate
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // GatedUnit is the unit whose class gates the merge. Other units (B/s, B/op, allocs/op) are reported only.
 const GatedUnit = "sec/op"
 
-// FailureRemoved is the Failure kind of a base benchmark that head does not have (removed or renamed). One removed
-// benchmark does not fail the gate; a head without any of base's benchmarks does, since nothing could be compared.
-const FailureRemoved = "removed"
+// Policy is what the gate needs of a Config: when a slower benchmark or a grown package fails the merge.
+type Policy struct {
+	// Thresholds acknowledges slower benchmarks per name: a benchmark whose name matches the regular expression
+	// and whose estimated slowdown in percent stays within the value passes.
+	Thresholds map[string]float64
+	// AcknowledgeLabel is the pull-request label that acknowledges every slower benchmark, and Acknowledged
+	// says the pull request carries it.
+	AcknowledgeLabel string
+	Acknowledged     bool
+	// MaxSizeGrowth fails the gate when the package's sections grow by more than this many bytes; 0 for no limit.
+	MaxSizeGrowth int64
+	// Differential says the differential check was asked for.
+	Differential bool
+}
 
-// Decide sets r.Verdict from what r holds, following DESIGN.md's gate: a slower benchmark not acknowledged, a
-// differential mismatch, a head that failed to build or whose tests failed, a benchmark that crashed or hung on
-// head, or size growth beyond the configured limit fail the gate. headBuildFailed reports that head did not build,
-// which fails the gate; runErr is the error that stopped the pipeline early, if any, and makes the verdict an
-// error (exit code 3), as does r.Incomplete.
-func (c *Config) Decide(r *Result, headBuildFailed bool, runErr error) {
+// Policy returns the gate policy of c.
+func (c *Config) Policy() Policy {
+	return Policy{
+		Thresholds:       maps.Clone(c.Thresholds),
+		AcknowledgeLabel: c.AcknowledgeLabel,
+		Acknowledged:     c.Acknowledged,
+		MaxSizeGrowth:    c.MaxSizeGrowth,
+		Differential:     c.Differential,
+	}
+}
+
+// Decide is the gate: it returns the Verdict on r under p and changes nothing. The gate fails on a head that did
+// not build (r.HeadBuildFailed) or whose tests fail, a differential mismatch, a benchmark that crashed or hung on
+// head, a slower benchmark that p does not acknowledge, and size growth beyond p.MaxSizeGrowth. An incomplete
+// result is an error (exit code 3). What the gate noticed without failing is in Verdict.Notes, and the slower
+// benchmarks it let pass are in Verdict.Acknowledged (why) and Verdict.AcknowledgedBenchmarks (which).
+func Decide(r Result, p Policy) Verdict {
 	v := Verdict{Status: StatusPass, ExitCode: ExitPass, Reasons: []string{}}
 	fail := func(format string, args ...any) {
 		v.Reasons = append(v.Reasons, fmt.Sprintf(format, args...))
@@ -27,14 +53,13 @@ func (c *Config) Decide(r *Result, headBuildFailed bool, runErr error) {
 			v.Status, v.ExitCode = StatusFail, ExitFail
 		}
 	}
-	if headBuildFailed {
+	if r.HeadBuildFailed {
 		fail("head does not build")
 	}
 	if r.Functional.Head.Ran && !r.Functional.Head.Passed {
 		fail("head's tests fail")
 	}
-	switch r.Differential.Status {
-	case DiffMismatch:
+	if r.Differential.Status == DiffMismatch {
 		if r.Differential.Reason != "" {
 			fail("differential check: %s", r.Differential.Reason)
 		} else {
@@ -44,66 +69,99 @@ func (c *Config) Decide(r *Result, headBuildFailed bool, runErr error) {
 	headFailures := map[string]bool{}
 	removed := 0
 	for _, f := range r.Failures {
-		if f.Side != "head" || headFailures[f.Name] {
+		if f.Side != record.Head || headFailures[f.Name] {
 			continue
 		}
 		headFailures[f.Name] = true
-		if f.Kind == FailureRemoved {
-			removed++ // Compare notes which ones
-			continue
-		}
-		if f.Kind == "no-result" {
+		switch f.Kind {
+		case FailureRemoved:
+			removed++ // the pipeline notes which ones
+		case record.FailureNoResult:
 			// Removed or skipped on head: nothing crashed, and there is nothing to compare.
-			r.Notes = append(r.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", f.Name))
-			continue
+			v.Notes = append(v.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", f.Name))
+		default:
+			fail("benchmark %s fails on head (%s)", f.Name, f.Kind)
 		}
-		fail("benchmark %s fails on head (%s)", f.Name, f.Kind)
 	}
 	if removed > 0 && !anyCompared(r.Benchmarks) {
 		fail("head has none of base's benchmarks (%d removed or renamed): nothing could be compared", removed)
 	}
-	patterns := c.compiledThresholds()
-	for i := range r.Benchmarks {
-		b := &r.Benchmarks[i]
+	patterns := p.compiledThresholds()
+	for _, b := range r.Benchmarks {
 		if b.Unit != GatedUnit || b.Class != ClassSlower {
 			continue
 		}
+		why, ok := "", false
 		if r.Method.BinariesSame {
 			// Byte-identical test binaries run the same instructions: a difference can only be noise (a false
 			// positive of the test, which an A/A run exists to show), never a regression to block.
-			b.Acknowledged = true
-			v.Acknowledged = append(v.Acknowledged, fmt.Sprintf("%s: base and head test binaries are byte-identical, so %+.1f%% is noise", b.Name, pctOf(b)))
+			why, ok = fmt.Sprintf("base and head test binaries are byte-identical, so %+.1f%% is noise", pctOf(b)), true
+		} else {
+			why, ok = p.acknowledges(patterns, b)
+		}
+		if !ok {
+			fail("%s is slower (%+.1f%%)", b.Name, pctOf(b))
 			continue
 		}
-		if why, ok := c.acknowledges(patterns, b); ok {
-			b.Acknowledged = true
-			v.Acknowledged = append(v.Acknowledged, fmt.Sprintf("%s: %s", b.Name, why))
-			continue
-		}
-		fail("%s is slower (%+.1f%%)", b.Name, pctOf(b))
+		v.Acknowledged = append(v.Acknowledged, b.Name+": "+why)
+		v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, b.Name)
 	}
-	if c.MaxSizeGrowth > 0 {
+	if p.MaxSizeGrowth > 0 {
 		var delta int64
 		for _, s := range r.Sizes.Sections {
 			delta += s.Head - s.Base
 		}
-		if delta > c.MaxSizeGrowth {
-			fail("the package grew by %d bytes, more than max-size-growth %d", delta, c.MaxSizeGrowth)
+		if delta > p.MaxSizeGrowth {
+			fail("the package grew by %d bytes, more than max-size-growth %d", delta, p.MaxSizeGrowth)
 		}
 	}
-	if runErr != nil || r.Incomplete {
+	if r.Incomplete {
 		v.Status, v.ExitCode = StatusError, ExitCannotRun
-		var ce *ConfigError
-		if errors.As(runErr, &ce) {
-			v.ExitCode = ExitUsage
-		}
-		if runErr != nil {
-			v.Reasons = append(v.Reasons, runErr.Error())
-		} else {
-			v.Reasons = append(v.Reasons, "the comparison did not finish")
-		}
+		v.Reasons = append(v.Reasons, reasonUnfinished)
 	}
+	return v
+}
+
+// reasonUnfinished is the reason Decide gives an incomplete result.
+const reasonUnfinished = "the comparison did not finish"
+
+// withRunError is v for a comparison that err stopped early: an error verdict whose exit code ExitCode(err)
+// decides, with err as its last reason in place of reasonUnfinished. A nil err leaves v as it is.
+func withRunError(v Verdict, err error) Verdict {
+	if err == nil {
+		return v
+	}
+	v.Reasons = slices.Clone(v.Reasons)
+	if n := len(v.Reasons); n > 0 && v.Reasons[n-1] == reasonUnfinished {
+		v.Reasons = v.Reasons[:n-1]
+	}
+	v.Status, v.ExitCode = StatusError, ExitCode(err)
+	v.Reasons = append(v.Reasons, err.Error())
+	return v
+}
+
+// ExitCode is the exit code for an error that stopped a comparison: ExitUsage for a configuration error (a
+// *ConfigError anywhere in its chain), ExitCannotRun for any other, ExitPass for nil.
+func ExitCode(err error) int {
+	var ce *ConfigError
+	switch {
+	case err == nil:
+		return ExitPass
+	case errors.As(err, &ce):
+		return ExitUsage
+	}
+	return ExitCannotRun
+}
+
+// Apply returns r with v as its verdict and the benchmarks v acknowledges marked. r itself is not changed.
+func Apply(r Result, v Verdict) Result {
 	r.Verdict = v
+	r.Benchmarks = slices.Clone(r.Benchmarks)
+	for i := range r.Benchmarks {
+		b := &r.Benchmarks[i]
+		b.Acknowledged = b.Unit == GatedUnit && b.Class == ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, b.Name)
+	}
+	return r
 }
 
 type thresholdPattern struct {
@@ -112,35 +170,35 @@ type thresholdPattern struct {
 	src string
 }
 
-func (c *Config) compiledThresholds() []thresholdPattern {
+func (p *Policy) compiledThresholds() []thresholdPattern {
 	var out []thresholdPattern
-	for _, k := range sortedKeys(c.Thresholds) {
+	for _, k := range sortedKeys(p.Thresholds) {
 		re, err := regexp.Compile(k)
 		if err != nil {
 			continue // Validate reports it
 		}
-		out = append(out, thresholdPattern{re, c.Thresholds[k], k})
+		out = append(out, thresholdPattern{re, p.Thresholds[k], k})
 	}
 	return out
 }
 
 // acknowledges reports whether a slower benchmark is allowed, and why: the label, or a per-benchmark threshold
 // that the estimated slowdown stays within.
-func (c *Config) acknowledges(patterns []thresholdPattern, b *Benchmark) (string, bool) {
-	if c.Acknowledged {
-		return fmt.Sprintf("acknowledged by label %s", c.AcknowledgeLabel), true
+func (p *Policy) acknowledges(patterns []thresholdPattern, b Benchmark) (string, bool) {
+	if p.Acknowledged {
+		return fmt.Sprintf("acknowledged by label %s", p.AcknowledgeLabel), true
 	}
 	pct := pctOf(b)
-	for _, p := range patterns {
-		if p.re.MatchString(b.Name) && pct <= p.pct {
-			return fmt.Sprintf("%+.1f%% is within its threshold %g%% (%s)", pct, p.pct, p.src), true
+	for _, t := range patterns {
+		if t.re.MatchString(b.Name) && pct <= t.pct {
+			return fmt.Sprintf("%+.1f%% is within its threshold %g%% (%s)", pct, t.pct, t.src), true
 		}
 	}
 	return "", false
 }
 
 // pctOf is the slowdown of b in percent: the paired estimate when there is one, else benchstat's delta.
-func pctOf(b *Benchmark) float64 {
+func pctOf(b Benchmark) float64 {
 	if b.Paired != nil {
 		return (b.Paired.Ratio - 1) * 100
 	}

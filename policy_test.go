@@ -1,7 +1,9 @@
 package perfgate
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -9,7 +11,7 @@ import (
 )
 
 // secOp is a sec/op benchmark of class class whose paired estimate is head/base = ratio.
-func secOp(name, class string, ratio float64) Benchmark {
+func secOp(name string, class Class, ratio float64) Benchmark {
 	return Benchmark{Name: name, Unit: GatedUnit, Class: class, DeltaPct: (ratio - 1) * 100,
 		Paired: &Paired{Ratio: ratio, Lo: ratio - 0.01, Hi: ratio + 0.01}}
 }
@@ -42,7 +44,7 @@ func TestDecide(t *testing.T) {
 		buildFailed bool
 		runErr      error
 
-		status       string
+		status       Status
 		exit         int
 		reasons      []string // each must be a part of some reason; nil: no reasons at all
 		acknowledged []string // each must be a part of some acknowledgement; nil: none
@@ -160,9 +162,15 @@ func TestDecide(t *testing.T) {
 			if tt.change != nil {
 				tt.change(r)
 			}
-			notesBefore := len(r.Notes)
-			c.Decide(r, tt.buildFailed, tt.runErr)
-			v := r.Verdict
+			r.HeadBuildFailed = tt.buildFailed
+			before := cloneResult(t, r)
+			v := withRunError(Decide(*r, c.Policy()), tt.runErr)
+			if diff := cmp.Diff(before, r); diff != "" {
+				t.Errorf("Decide changed its input (-before +after):\n%s", diff)
+			}
+			if again := withRunError(Decide(*r, c.Policy()), tt.runErr); !cmp.Equal(v, again) {
+				t.Errorf("a second Decide gave another verdict:\n%s", cmp.Diff(v, again))
+			}
 			if v.Status != tt.status || v.ExitCode != tt.exit {
 				t.Errorf("verdict %s, exit %d; want %s, exit %d (reasons %q)", v.Status, v.ExitCode, tt.status, tt.exit, v.Reasons)
 			}
@@ -188,7 +196,7 @@ func TestDecide(t *testing.T) {
 					t.Errorf("acknowledged %q: none contains %q", v.Acknowledged, want)
 				}
 			}
-			added := r.Notes[notesBefore:]
+			added := v.Notes
 			if len(added) != len(tt.notes) {
 				t.Errorf("notes added %q, want %d", added, len(tt.notes))
 			}
@@ -212,7 +220,13 @@ func TestDecideMarksAcknowledged(t *testing.T) {
 		secOp("Encrypt/des", ClassSlower, 1.05),
 		{Name: "Encrypt/des", Unit: "B/s", Class: ClassSlower, DeltaPct: -5},
 	}
-	c.Decide(r, false, nil)
+	applied := Apply(*r, Decide(*r, c.Policy()))
+	for _, b := range r.Benchmarks {
+		if b.Acknowledged {
+			t.Errorf("Apply marked its input's %s %s", b.Name, b.Unit)
+		}
+	}
+	r = &applied
 	got := map[string]bool{}
 	for _, b := range r.Benchmarks {
 		got[b.Name+" "+b.Unit] = b.Acknowledged
@@ -261,9 +275,31 @@ func TestSortBenchmarks(t *testing.T) {
 // exits 2 like any other usage error, not 3.
 func TestDecideConfigErrorIsUsage(t *testing.T) {
 	cfg := DefaultConfig()
-	r := &Result{}
-	cfg.Decide(r, false, &ConfigError{Key: "package", Value: "./nope", Want: "a package"})
-	if r.Verdict.Status != StatusError || r.Verdict.ExitCode != ExitUsage {
-		t.Errorf("verdict %q exit %d, want error exit %d", r.Verdict.Status, r.Verdict.ExitCode, ExitUsage)
+	err := fmt.Errorf("inspecting: %w", &ConfigError{Key: "package", Value: "./nope", Want: "a package"})
+	v := withRunError(Decide(Result{Incomplete: true}, cfg.Policy()), err)
+	if v.Status != StatusError || v.ExitCode != ExitUsage {
+		t.Errorf("verdict %q exit %d, want error exit %d", v.Status, v.ExitCode, ExitUsage)
 	}
+	if want := []string{err.Error()}; !cmp.Equal(v.Reasons, want) {
+		t.Errorf("reasons %q, want %q", v.Reasons, want)
+	}
+	for err, want := range map[error]int{nil: ExitPass, errors.New("git"): ExitCannotRun, err: ExitUsage} {
+		if got := ExitCode(err); got != want {
+			t.Errorf("ExitCode(%v) = %d, want %d", err, got, want)
+		}
+	}
+}
+
+// cloneResult is a deep copy of r, through JSON.
+func cloneResult(t *testing.T, r *Result) *Result {
+	t.Helper()
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Result
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
 }

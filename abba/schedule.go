@@ -18,26 +18,16 @@
 // Where affinity is not available (macOS, Windows) children run unpinned and the Pinning says why.
 package abba
 
-import "fmt"
+import "github.com/perfgate/perfgate/record"
 
-// Side is the revision one run measures.
-type Side uint8
+// Side is the revision one run measures: perfgate's one side type, record.Side.
+type Side = record.Side
 
 // The two sides. A is the base revision, B the head.
 const (
-	A Side = iota
-	B
+	A = record.Base
+	B = record.Head
 )
-
-func (s Side) String() string {
-	switch s {
-	case A:
-		return "A"
-	case B:
-		return "B"
-	}
-	return fmt.Sprintf("Side(%d)", uint8(s))
-}
 
 // Slots is the order of the sides within one round of one benchmark: A B B A. An entry's Slot indexes it.
 var Slots = [4]Side{A, B, B, A}

@@ -29,16 +29,20 @@ func TestScheduleDeterministicAndBalanced(t *testing.T) {
 	if len(first) != n*rounds*4 {
 		t.Fatalf("len = %d, want %d", len(first), n*rounds*4)
 	}
-	count := map[[2]int]int{} // (bench, side) → runs
+	type benchSide struct {
+		bench int
+		side  Side
+	}
+	count := map[benchSide]int{} // (bench, side) → runs
 	for i, e := range first {
 		if e.Side != Slots[e.Slot] {
 			t.Errorf("entry %d: side %v in slot %d", i, e.Side, e.Slot)
 		}
-		count[[2]int{e.Bench, int(e.Side)}]++
+		count[benchSide{e.Bench, e.Side}]++
 	}
 	for b := range n {
 		for _, s := range []Side{A, B} {
-			if got := count[[2]int{b, int(s)}]; got != 2*rounds {
+			if got := count[benchSide{b, s}]; got != 2*rounds {
 				t.Errorf("benchmark %d side %v: %d runs, want %d", b, s, got, 2*rounds)
 			}
 		}
@@ -53,8 +57,8 @@ func TestScheduleEmpty(t *testing.T) {
 	}
 }
 
-func TestSideString(t *testing.T) {
-	if A.String() != "A" || B.String() != "B" || Side(7).String() != "Side(7)" {
-		t.Errorf("got %q %q %q", A, B, Side(7))
+func TestSides(t *testing.T) {
+	if A != "base" || B != "head" {
+		t.Errorf("A, B = %q, %q; want base, head (the sides result.json names)", A, B)
 	}
 }

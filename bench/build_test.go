@@ -14,6 +14,7 @@ import (
 	"github.com/perfgate/perfgate/internal/demo"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testmod"
 )
 
 // demoTrees materialises the demo history and exports the named commits, each into its own directory.
@@ -144,27 +145,11 @@ func TestBuildDemo(t *testing.T) {
 	}
 }
 
-// writeModule writes files (path → content) under a new directory and returns it.
-func writeModule(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func TestBuildNoTests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
-	dir := writeModule(t, map[string]string{"go.mod": "module example.com/nt\n\ngo 1.21\n", "p/p.go": "package p\n"})
+	dir := testmod.Temp(t, map[string]string{"go.mod": "module example.com/nt\n\ngo 1.21\n", "p/p.go": "package p\n"})
 	cfg := BuildConfig{Dir: dir, Pkg: "./p", Out: filepath.Join(t.TempDir(), "p.test")}
 	// A stale binary from an earlier run must not be taken for this build's output.
 	if err := os.WriteFile(cfg.Out, []byte("stale"), 0o755); err != nil {
@@ -199,7 +184,7 @@ func TestBuildEnvironment(t *testing.T) {
 		t.Skip("runs the go command")
 	}
 	// Module a needs example.com/b, which only the tree's go.work provides.
-	tree := writeModule(t, map[string]string{
+	tree := testmod.Temp(t, map[string]string{
 		"go.work":     "go 1.21\n\nuse (\n\t./a\n\t./b\n)\n",
 		"a/go.mod":    "module example.com/a\n\ngo 1.21\n\nrequire example.com/b v0.0.0\n",
 		"a/a.go":      "package a\n\nimport \"example.com/b\"\n\nfunc A() int { return b.B }\n",
@@ -208,7 +193,7 @@ func TestBuildEnvironment(t *testing.T) {
 		"b/b.go":      "package b\n\nconst B = 1\n",
 	})
 	// A GOWORK pointing elsewhere and a GOFLAGS that would strip the symbol table are both overridden.
-	elsewhere := writeModule(t, map[string]string{"go.work": "go 1.21\n"})
+	elsewhere := testmod.Temp(t, map[string]string{"go.work": "go 1.21\n"})
 	t.Setenv("GOWORK", filepath.Join(elsewhere, "go.work"))
 	t.Setenv("GOFLAGS", "-ldflags=-s")
 	cfg := BuildConfig{Dir: filepath.Join(tree, "a"), Root: tree, Pkg: ".", Out: filepath.Join(t.TempDir(), "a.test")}

@@ -15,7 +15,7 @@
 //  3. BenchTxt (benchtxt.go) writes every sample in the Go benchmark format with perfgate-side, perfgate-round,
 //     perfgate-slot and perfgate-commit configuration lines: the results directory's bench.txt, which stock
 //     benchstat compares (BenchstatCommand) and ReadBenchTxt reads back.
-//  4. Compare (stats.go, paired.go) summarises the samples per benchmark and unit: benchstat's statistics and the
+//  4. Analyze (stats.go, paired.go) summarises the samples per benchmark and unit: benchstat's statistics and the
 //     paired A–B–B–A estimator that gates.
 //  5. The instruction-count lane (instructions.go, valgrind.go, instrstats.go) replaces steps 2 and 4 when the
 //     metric is instructions: RunInstructions runs the same schedule with each slot under valgrind's cachegrind,

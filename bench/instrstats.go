@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // Classifying instruction counts.
@@ -27,18 +29,19 @@ import (
 // threshold is classed the same way and its Note says that it lies within the lane's resolution of the
 // threshold. No multiple-comparison correction applies, since no test is run.
 
-// DefaultInstrThreshold is the relative change of instructions/op that is slower or faster: 0.5%.
-const DefaultInstrThreshold = 0.005
+// DefaultInstrThresholdPct is the relative change of instructions/op, in percent, that is slower or faster.
+const DefaultInstrThresholdPct = 0.5
 
 // CompareInstructions compares the instructions/op samples of base and head per benchmark and classifies them
-// by the rules above, with threshold a fraction in [0, 1). Samples in other units are ignored. The result is
+// by the rules above, with thresholdPct a percentage from 0 up to 100. Samples in other units are ignored. The result is
 // sorted by name. Each Comparison has Unit UnitInstructions, Exact set, Center the median count of a side, Lo
 // and Hi its smallest and largest count, DeltaPct the change of the centers, P and PHolm 0 for slower and
 // faster and 1 otherwise, NoisePct the larger relative spread of a side's counts (×100), and no Paired estimate.
-func CompareInstructions(samples []Sample, threshold float64) ([]Comparison, error) {
-	if !(threshold >= 0 && threshold < 1) {
-		return nil, fmt.Errorf("instructions threshold %v: want a fraction in [0, 1), e.g. 0.005 for 0.5%%", threshold)
+func CompareInstructions(samples []Sample, thresholdPct float64) ([]Comparison, error) {
+	if !(thresholdPct >= 0 && thresholdPct < 100) {
+		return nil, fmt.Errorf("instructions threshold %v%%: want a percentage from 0 up to 100, e.g. 0.5", thresholdPct)
 	}
+	threshold := thresholdPct / 100
 	var out []Comparison
 	for _, g := range groupSamples(samples) {
 		if g.unit == UnitInstructions {
@@ -53,13 +56,13 @@ func compareCounts(g *group, threshold float64) Comparison {
 		Base: countSummary(g.base), Head: countSummary(g.head)}
 	switch {
 	case len(g.base) == 0 && len(g.head) == 0:
-		c.Class, c.Note = ClassFailed, "no samples"
+		c.Class, c.Note = record.ClassFailed, "no samples"
 		return c
 	case len(g.base) == 0:
-		c.Class, c.Note = ClassFailed, "no base samples"
+		c.Class, c.Note = record.ClassFailed, "no base samples"
 		return c
 	case len(g.head) == 0:
-		c.Class, c.Note = ClassFailed, "no head samples"
+		c.Class, c.Note = record.ClassFailed, "no head samples"
 		return c
 	}
 	bs, hs := spread(g.base), spread(g.head)
@@ -70,10 +73,10 @@ func compareCounts(g *group, threshold float64) Comparison {
 	for _, s := range []struct {
 		side   Side
 		spread float64
-		sum    Summary
+		sum    record.Summary
 	}{{Base, bs, c.Base}, {Head, hs, c.Head}} {
 		if s.spread > RepeatTolerance {
-			c.Class = ClassFailed
+			c.Class = record.ClassFailed
 			c.Note = fmt.Sprintf("%s's counts of one binary range from %s to %s, %.4f%% apart (tolerance %g%%): "+
 				"the instruction count is not repeatable", s.side, fmtCount(s.sum.Lo), fmtCount(s.sum.Hi),
 				100*s.spread, 100*RepeatTolerance)
@@ -81,19 +84,19 @@ func compareCounts(g *group, threshold float64) Comparison {
 		}
 	}
 	if !(c.Base.Center > 0) {
-		c.Class, c.Note = ClassFailed, "base counts no instructions per op"
+		c.Class, c.Note = record.ClassFailed, "base counts no instructions per op"
 		return c
 	}
 	delta := c.Head.Center/c.Base.Center - 1
 	switch {
 	case delta > threshold:
-		c.Class = ClassSlower
+		c.Class = record.ClassSlower
 	case delta < -threshold:
-		c.Class = ClassFaster
+		c.Class = record.ClassFaster
 	default:
-		c.Class = ClassUnchanged
+		c.Class = record.ClassUnchanged
 	}
-	if c.Class != ClassUnchanged {
+	if c.Class != record.ClassUnchanged {
 		c.P, c.PHolm = 0, 0
 	}
 	if res := 2 * RepeatTolerance; math.Abs(math.Abs(delta)-threshold) <= res {
@@ -104,12 +107,12 @@ func compareCounts(g *group, threshold float64) Comparison {
 }
 
 // countSummary summarises one side's counts: the median, and the smallest and largest count as the range.
-func countSummary(xs []float64) Summary {
+func countSummary(xs []float64) record.Summary {
 	if len(xs) == 0 {
-		return Summary{}
+		return record.Summary{}
 	}
 	s := slices.Sorted(slices.Values(xs))
-	return Summary{Center: median(s), Lo: s[0], Hi: s[len(s)-1], N: len(s)}
+	return record.Summary{Center: median(s), Lo: s[0], Hi: s[len(s)-1], N: len(s)}
 }
 
 // spread returns the relative spread (max − min) / min of xs, 0 for fewer than two values.
@@ -133,10 +136,10 @@ func spread(xs []float64) float64 {
 //     quoted.
 func MetricNote(byTime, byInstr Comparison, gates string) string {
 	tc, ic := byTime.Class, byInstr.Class
-	if tc == ic || tc == ClassFailed || ic == ClassFailed || tc == "" || ic == "" {
+	if tc == ic || tc == record.ClassFailed || ic == record.ClassFailed || tc == "" || ic == "" {
 		return ""
 	}
-	moved := func(c Class) bool { return c == ClassSlower || c == ClassFaster }
+	moved := func(c record.Class) bool { return c == record.ClassSlower || c == record.ClassFaster }
 	t := fmt.Sprintf("%+.1f%%", byTime.DeltaPct)
 	if byTime.Paired != nil {
 		t = fmt.Sprintf("%+.1f%%", 100*(byTime.Paired.Ratio-1))
@@ -144,19 +147,19 @@ func MetricNote(byTime, byInstr Comparison, gates string) string {
 	in := fmt.Sprintf("%+.2f%%", byInstr.DeltaPct)
 	var note string
 	switch {
-	case moved(tc) && ic == ClassUnchanged:
+	case moved(tc) && ic == record.ClassUnchanged:
 		note = fmt.Sprintf("time is %s (%s) but instructions/op are unchanged (%s): the same instructions run %s, "+
 			"which points at code layout, alignment, caches or the machine rather than at the code's work",
-			tc, t, in, map[Class]string{ClassSlower: "slower", ClassFaster: "faster"}[tc])
-	case moved(ic) && tc == ClassUnchanged:
-		verb := map[Class]string{ClassSlower: "added", ClassFaster: "saved"}[ic]
+			tc, t, in, map[record.Class]string{record.ClassSlower: "slower", record.ClassFaster: "faster"}[tc])
+	case moved(ic) && tc == record.ClassUnchanged:
+		verb := map[record.Class]string{record.ClassSlower: "added", record.ClassFaster: "saved"}[ic]
 		note = fmt.Sprintf("instructions/op are %s (%s) but time is unchanged (%s): the instructions %s are off "+
 			"the critical path, as in latency-bound code (memory, chains of dependent operations)", ic, in, t, verb)
 	case moved(tc) && moved(ic):
 		note = fmt.Sprintf("time says %s (%s) but instructions/op say %s (%s)", tc, t, ic, in)
-	case tc == ClassInconclusive && moved(ic):
+	case tc == record.ClassInconclusive && moved(ic):
 		note = fmt.Sprintf("time is inconclusive but instructions/op are %s (%s)", ic, in)
-	case moved(tc) && ic == ClassInconclusive:
+	case moved(tc) && ic == record.ClassInconclusive:
 		note = fmt.Sprintf("time is %s (%s) but instructions/op are inconclusive", tc, t)
 	default:
 		note = fmt.Sprintf("time is %s (%s) and instructions/op are %s (%s)", tc, t, ic, in)

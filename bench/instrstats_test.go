@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // counts returns instructions/op samples of one round of A–B–B–A: base gets b0 (slot 0) and b3 (slot 3), head
@@ -30,13 +32,13 @@ func TestCompareInstructions(t *testing.T) {
 	samples = append(samples, Sample{Name: "same", Side: Base, Values: []Value{{Value: 1e-6, Unit: "sec/op"}}})
 	samples = append(samples, counts("headless", 1, 1, 1, 1)[0])
 
-	cs, err := CompareInstructions(samples, DefaultInstrThreshold)
+	cs, err := CompareInstructions(samples, DefaultInstrThresholdPct)
 	if err != nil {
 		t.Fatal(err)
 	}
 	type row struct {
 		Name  string
-		Class Class
+		Class record.Class
 		Delta float64 // DeltaPct rounded to 4 decimals
 		P     float64
 	}
@@ -51,14 +53,14 @@ func TestCompareInstructions(t *testing.T) {
 	}
 	// Known answers: the deltas are (head median / base median − 1) × 100 of the counts above.
 	want := []row{
-		{"edge", ClassSlower, 0.505, 0},
-		{"faster", ClassFaster, -10, 0},
-		{"headless", ClassFailed, 0, 1},
-		{"near", ClassUnchanged, 0.4, 1},
-		{"same", ClassUnchanged, 0, 1},
-		{"slower", ClassSlower, 0.6, 0},
-		{"tiny", ClassUnchanged, 0.0035, 1},
-		{"wobbly", ClassFailed, -0.01, 1},
+		{"edge", record.ClassSlower, 0.505, 0},
+		{"faster", record.ClassFaster, -10, 0},
+		{"headless", record.ClassFailed, 0, 1},
+		{"near", record.ClassUnchanged, 0.4, 1},
+		{"same", record.ClassUnchanged, 0, 1},
+		{"slower", record.ClassSlower, 0.6, 0},
+		{"tiny", record.ClassUnchanged, 0.0035, 1},
+		{"wobbly", record.ClassFailed, -0.01, 1},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("CompareInstructions (-want +got):\n%s", diff)
@@ -82,20 +84,20 @@ func TestCompareInstructions(t *testing.T) {
 		}
 	}
 
-	if _, err := CompareInstructions(samples, 1); err == nil || !strings.Contains(err.Error(), "threshold") {
+	if _, err := CompareInstructions(samples, 100); err == nil || !strings.Contains(err.Error(), "threshold") {
 		t.Errorf("threshold 1: error %v, want one naming the threshold", err)
 	}
 	// A threshold of 0 makes every difference a change.
 	cs, _ = CompareInstructions(counts("x", 1e6, 1e6+10, 1e6+10, 1e6), 0)
-	if cs[0].Class != ClassSlower {
+	if cs[0].Class != record.ClassSlower {
 		t.Errorf("threshold 0: %s, want slower", cs[0].Class)
 	}
 }
 
 func TestMetricNote(t *testing.T) {
-	cmpOf := func(class Class, delta float64) Comparison { return Comparison{Class: class, DeltaPct: delta} }
-	timed := func(class Class, ratio float64) Comparison {
-		return Comparison{Class: class, DeltaPct: 99, Paired: &PairedEstimate{Ratio: ratio}}
+	cmpOf := func(class record.Class, delta float64) Comparison { return Comparison{Class: class, DeltaPct: delta} }
+	timed := func(class record.Class, ratio float64) Comparison {
+		return Comparison{Class: class, DeltaPct: 99, Paired: &record.Paired{Ratio: ratio}}
 	}
 	for _, tc := range []struct {
 		name          string
@@ -103,19 +105,19 @@ func TestMetricNote(t *testing.T) {
 		gates         string
 		want, without string // want: a substring ("" for no note); without: must not appear
 	}{
-		{"agree", timed(ClassSlower, 1.05), cmpOf(ClassSlower, 3), "", "", ""},
-		{"layout", timed(ClassSlower, 1.05), cmpOf(ClassUnchanged, 0.01), "sec/op",
+		{"agree", timed(record.ClassSlower, 1.05), cmpOf(record.ClassSlower, 3), "", "", ""},
+		{"layout", timed(record.ClassSlower, 1.05), cmpOf(record.ClassUnchanged, 0.01), "sec/op",
 			"time is slower (+5.0%) but instructions/op are unchanged (+0.01%): the same instructions run slower, which points at code layout, alignment, caches or the machine rather than at the code's work; sec/op gates", "+99"},
-		{"latency", timed(ClassUnchanged, 1.001), cmpOf(ClassFaster, -10), "instructions/op",
+		{"latency", timed(record.ClassUnchanged, 1.001), cmpOf(record.ClassFaster, -10), "instructions/op",
 			"instructions/op are faster (-10.00%) but time is unchanged (+0.1%): the instructions saved are off the critical path", ""},
-		{"opposite", timed(ClassFaster, 0.97), cmpOf(ClassSlower, 2), "",
+		{"opposite", timed(record.ClassFaster, 0.97), cmpOf(record.ClassSlower, 2), "",
 			"time says faster (-3.0%) but instructions/op say slower (+2.00%)", "gates"},
-		{"noisy time", timed(ClassInconclusive, 1.02), cmpOf(ClassFaster, -8), "",
+		{"noisy time", timed(record.ClassInconclusive, 1.02), cmpOf(record.ClassFaster, -8), "",
 			"time is inconclusive but instructions/op are faster (-8.00%)", ""},
-		{"unpaired time", cmpOf(ClassSlower, 4), cmpOf(ClassUnchanged, 0), "",
+		{"unpaired time", cmpOf(record.ClassSlower, 4), cmpOf(record.ClassUnchanged, 0), "",
 			"time is slower (+4.0%)", ""},
-		{"failed", timed(ClassFailed, 1), cmpOf(ClassFaster, -8), "", "", ""},
-		{"failed count", timed(ClassSlower, 1.1), cmpOf(ClassFailed, 0), "", "", ""},
+		{"failed", timed(record.ClassFailed, 1), cmpOf(record.ClassFaster, -8), "", "", ""},
+		{"failed count", timed(record.ClassSlower, 1.1), cmpOf(record.ClassFailed, 0), "", "", ""},
 	} {
 		got := MetricNote(tc.time, tc.instr, tc.gates)
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) || tc.without != "" && strings.Contains(got, tc.without) {

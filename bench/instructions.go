@@ -14,6 +14,7 @@ import (
 
 	sched "github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // The instruction-count lane.
@@ -45,6 +46,9 @@ import (
 // A fixed N and a deterministic program make the count repeatable, and the lane checks that it is: the A–A and
 // B–B pairs of a round run the same binary, and two counts that differ by more than RepeatTolerance are a
 // Failure of kind "unrepeatable", reported, never averaged away. CompareInstructions classifies the samples.
+
+// FailureUnrepeatable is the Failure kind of two counts of one binary that differ by more than RepeatTolerance.
+const FailureUnrepeatable record.FailureKind = "unrepeatable"
 
 // UnitInstructions is the unit of the lane's samples, in bench.txt and in a Comparison.
 const UnitInstructions = "instructions/op"
@@ -217,7 +221,7 @@ func (l *lane) measure(ctx context.Context, leaves []leaf) error {
 		l.txt = NewBenchTxt(l.cfg.BenchTxt, l.run.Header, map[Side]string{Base: l.cfg.Base.Commit, Head: l.cfg.Head.Commit})
 	}
 	plan := sched.Schedule(len(leaves), l.cfg.Rounds)
-	dead := map[[2]int]bool{}
+	dead := map[leafSide]bool{}
 	started := time.Now()
 	perRun := time.Duration(0) // the mean time of one slot so far, for the ETA
 	var round [4]*Sample       // this round's samples of the current leaf, by slot
@@ -228,12 +232,9 @@ func (l *lane) measure(ctx context.Context, leaves []leaf) error {
 		if e.Slot == 0 {
 			round = [4]*Sample{}
 		}
-		key := [2]int{e.Bench, int(e.Side)}
+		key := leafSide{e.Bench, e.Side}
 		if !dead[key] {
-			side := Base
-			if e.Side == sched.B {
-				side = Head
-			}
+			side := e.Side
 			l.progress.running(leaves[e.Bench].name, side, e.Round, l.cfg.Rounds, i, len(plan), time.Duration(len(plan)-i)*perRun)
 			s, fail, err := l.countSlot(ctx, leaves[e.Bench], side, e)
 			if err != nil {
@@ -274,7 +275,7 @@ func (l *lane) checkRepeat(a, b *Sample) {
 	x, _ := a.Get(UnitInstructions)
 	y, _ := b.Get(UnitInstructions)
 	if spread := relSpread(x, y); spread > RepeatTolerance {
-		l.fail(Failure{Name: a.Name, Side: a.Side, Round: a.Round, Slot: b.Slot, Kind: "unrepeatable",
+		l.fail(Failure{Name: a.Name, Side: a.Side, Round: a.Round + 1, Slot: b.Slot, Kind: FailureUnrepeatable,
 			Message: fmt.Sprintf("two runs of the same %s binary counted %s and %s instructions/op, %.4f%% apart "+
 				"(tolerance %g%%): the instruction count is not repeatable", a.Side, fmtCount(x), fmtCount(y),
 				100*spread, 100*RepeatTolerance)})
@@ -308,7 +309,7 @@ func (l *lane) countSlot(ctx context.Context, lf leaf, side Side, e sched.Entry)
 	}
 	perOp := float64(c2.Counted-c1.Counted) / float64(n)
 	if perOp <= 0 {
-		return nil, &Failure{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot, Kind: "no-result",
+		return nil, &Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot, Kind: record.FailureNoResult,
 			Message: fmt.Sprintf("counted %d instructions at %d iterations and %d at %d: the benchmark does no work per iteration",
 				c1.Counted, n, c2.Counted, 2*n)}, nil
 	}
@@ -332,12 +333,12 @@ func (l *lane) count(ctx context.Context, lf leaf, side Side, e sched.Entry, n i
 	}
 	args := append(cachegrindArgs(out), bin.Path, "-test.run=^$", "-test.bench="+pattern,
 		"-test.benchtime="+strconv.Itoa(max(n, 1))+"x", "-test.cpu=1", "-test.count=1")
-	c, err := l.exec(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, timeout, args)
+	c, err := l.exec(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, timeout, timeout, args)
 	if err != nil {
 		return Counts{}, nil, err
 	}
-	fail := &Failure{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot}
-	if kind, msg := c.failure(timeout); kind != "" {
+	fail := &Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot}
+	if kind, msg := c.failure(); kind != "" {
 		os.Remove(out)
 		fail.Kind, fail.Message = kind, "under valgrind: "+msg
 		return Counts{}, fail, nil
@@ -348,12 +349,12 @@ func (l *lane) count(ctx context.Context, lf leaf, side Side, e sched.Entry, n i
 	}
 	if !found {
 		os.Remove(out)
-		fail.Kind, fail.Message = "no-result", "under valgrind: no result line for "+lf.name+lastLines(c.stdout, c.stderr)
+		fail.Kind, fail.Message = record.FailureNoResult, "under valgrind: no result line for "+lf.name+lastLines(c.stdout, c.stderr)
 		return Counts{}, fail, nil
 	}
 	counts, err := readCountsFile(out)
 	if err != nil {
-		fail.Kind, fail.Message = "no-result", err.Error()+lastLines(nil, c.stderr)
+		fail.Kind, fail.Message = record.FailureNoResult, err.Error()+lastLines(nil, c.stderr)
 		return Counts{}, fail, nil
 	}
 	return counts, nil, nil

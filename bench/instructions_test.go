@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // needValgrind skips slow lane tests under -short, and fails them when valgrind is missing: CI installs it.
@@ -75,7 +76,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 		if len(run.Failures) > 0 {
 			t.Fatalf("failures: %+v", run.Failures)
 		}
-		cs, err := CompareInstructions(run.Samples, DefaultInstrThreshold)
+		cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,10 +101,10 @@ func TestRunInstructionsDemo(t *testing.T) {
 		}
 		// Folding P into the S-boxes removes a 32-step permutation from every round: encryption runs far fewer
 		// instructions. Key setup is the same code on both sides.
-		if c := cs["Encrypt/des"]; c.Class != ClassFaster || !(c.DeltaPct < -20) {
+		if c := cs["Encrypt/des"]; c.Class != record.ClassFaster || !(c.DeltaPct < -20) {
 			t.Errorf("Encrypt/des: %s %+.2f%%, want faster by more than 20%%", c.Class, c.DeltaPct)
 		}
-		if c := cs["KeySetup/des"]; c.Class != ClassUnchanged {
+		if c := cs["KeySetup/des"]; c.Class != record.ClassUnchanged {
 			t.Errorf("KeySetup/des: %s %+.4f%%, want unchanged", c.Class, c.DeltaPct)
 		}
 		// bench.txt holds the counts in a unit stock benchstat reads.
@@ -120,7 +121,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 		// Two exports of one commit build the same binary: the counts agree to a few instructions per op in
 		// some 10^5, far inside the tolerance, and the class is unchanged.
 		_, cs, _ := lane(t, "base", "base#2", `^Encrypt/des$`)
-		if c := cs["Encrypt/des"]; c.Class != ClassUnchanged || math.Abs(c.DeltaPct) > 100*RepeatTolerance {
+		if c := cs["Encrypt/des"]; c.Class != record.ClassUnchanged || math.Abs(c.DeltaPct) > 100*RepeatTolerance {
 			t.Errorf("A/A: %s %+.5f%%, want unchanged within %g%%", c.Class, c.DeltaPct, 100*RepeatTolerance)
 		}
 	})

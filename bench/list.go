@@ -13,6 +13,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // List returns the top-level benchmarks of the test binary bin, without the "Benchmark" prefix, in the order the
@@ -51,7 +52,9 @@ func Pattern(name string) string {
 // discover lists and calibrates the base binary's benchmarks and returns the selected leaves.
 func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	start := time.Now()
-	tops, err := List(ctx, r.cfg.Base, r.cfg.Env)
+	lctx, cancel := context.WithTimeout(ctx, r.listLimit())
+	tops, err := List(lctx, r.cfg.Base, r.cfg.Env)
+	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("base: %w", err)
 	}
@@ -75,6 +78,14 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	return leaves, nil
 }
 
+// listLimit is the wall-clock limit of -test.list: cfg.Timeout, or a minute.
+func (r *runner) listLimit() time.Duration {
+	if r.cfg.Timeout > 0 {
+		return r.cfg.Timeout
+	}
+	return time.Minute
+}
+
 // maxCalibrationAttempts bounds how often one top-level benchmark is re-run to get past crashing sub-benchmarks.
 const maxCalibrationAttempts = 20
 
@@ -95,7 +106,7 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 		if len(skip) > 0 {
 			args = append(args, "-test.skip="+skipPattern(skip))
 		}
-		c, err := r.exec(ctx, r.cfg.Base, timeout, args)
+		c, err := r.exec(ctx, r.cfg.Base, timeout, proc.CalibrationFactor*timeout, args)
 		if err != nil {
 			return leaves, err
 		}
@@ -109,20 +120,20 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 			skip = append(skip, res.name)
 		}
 		for _, name := range out.failedLeaves() {
-			r.fail(Failure{Name: name, Side: Base, Round: -1, Slot: -1, Kind: "exit", Message: failBlock(c.stdout, name)})
+			r.fail(Failure{Name: name, Side: Base, Round: 0, Slot: -1, Kind: record.FailureExit, Message: failBlock(c.stdout, name)})
 			skip = append(skip, name)
 		}
-		kind, msg := c.failure(timeout)
-		if kind == "" || kind == "exit" && len(out.failedLeaves()) > 0 {
+		kind, msg := c.failure()
+		if kind == "" || kind == record.FailureExit && len(out.failedLeaves()) > 0 {
 			return leaves, nil // done, possibly with b.Fatal'd leaves recorded above
 		}
 		culprit := out.startedLeaf()
 		if culprit == "" || culprit == top || slices.Contains(skip, culprit) {
 			// top itself (a leaf, or its own body outside any sub-benchmark) failed: nothing left to rescue.
-			r.fail(Failure{Name: top, Side: Base, Round: -1, Slot: -1, Kind: kind, Message: msg})
+			r.fail(Failure{Name: top, Side: Base, Round: 0, Slot: -1, Kind: kind, Message: msg})
 			return leaves, nil
 		}
-		r.fail(Failure{Name: culprit, Side: Base, Round: -1, Slot: -1, Kind: kind, Message: msg})
+		r.fail(Failure{Name: culprit, Side: Base, Round: 0, Slot: -1, Kind: kind, Message: msg})
 		skip = append(skip, culprit)
 	}
 	r.warn(fmt.Sprintf("calibrating %s: gave up after %d crashed attempts", top, maxCalibrationAttempts))
@@ -171,6 +182,9 @@ func parseOutput(stdout []byte) childOutput {
 		}
 		br := benchResult{name: benchName(res.Name.String()), iters: res.Iters}
 		for _, v := range res.Values {
+			if !ValidUnit(v.Unit) {
+				continue // chosen by the code under test (b.ReportMetric): never let it carry markup
+			}
 			br.values = append(br.values, Value{Value: v.Value, Unit: v.Unit})
 		}
 		out.results = append(out.results, br)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aclements/go-moremath/mathx"
 	"github.com/aclements/go-moremath/stats"
+	"github.com/perfgate/perfgate/record"
 )
 
 // The paired A–B–B–A estimator.
@@ -59,15 +60,9 @@ import (
 // median pair before the round counts as disturbed.
 const DisturbedRound = 4
 
-// PairedEstimate is the paired A–B–B–A estimate of head/base for one benchmark and unit.
-type PairedEstimate struct {
-	Ratio     float64 // exp(mean d_r): the geometric mean over rounds of head/base
-	Lo, Hi    float64 // the t-interval of Ratio at StatsOptions.Confidence
-	P         float64 // two-sided p-value of the t-test of mean d_r = 0, before Holm correction
-	Rounds    int     // complete, undisturbed A–B–B–A rounds used (two base and two head samples each)
-	Dropped   int     // rounds present but incomplete, not used
-	Disturbed int     // complete rounds left out because a run in them was disturbed
-}
+// PairedEstimate is the paired A–B–B–A estimate of head/base for one benchmark and unit. Rounds counts the
+// complete, undisturbed rounds used; Lo and Hi are the t-interval at StatsOptions.Confidence.
+type PairedEstimate = record.Paired
 
 // roundValues holds one round's values of one benchmark and unit, each side ordered by slot.
 type roundValues struct {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/perfgate/perfgate/record"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -75,7 +76,7 @@ func (w world) run(rng *rand.Rand) []Sample {
 	return out
 }
 
-// tally counts what Compare says about sims runs of w.
+// tally counts what Analyze says about sims runs of w.
 type tally struct {
 	sims, slower, faster, covered, significant, mw int
 	noisePct, mdePct, logRatio                     float64 // means over the comparisons
@@ -86,18 +87,18 @@ func (w world) tally(t *testing.T, seed uint64, sims int, opt StatsOptions) tall
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	var n tally
 	for range sims {
-		cs, err := Compare(w.run(rng), opt)
+		cs, err := Analyze(w.run(rng), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range cs {
 			n.sims++
 			switch c.Class {
-			case ClassSlower:
+			case record.ClassSlower:
 				n.slower++
-			case ClassFaster:
+			case record.ClassFaster:
 				n.faster++
-			case ClassFailed:
+			case record.ClassFailed:
 				t.Fatalf("seed %d: failed comparison %+v", seed, c)
 			}
 			if c.Paired.Lo <= 1+w.shift && 1+w.shift <= c.Paired.Hi {
@@ -151,9 +152,9 @@ func TestSimFalsePositivesUnderDrift(t *testing.T) {
 	const seed, sims = 2, 4000
 	w := world{rounds: 5, benchmarks: 1, noise: 0.01, drift: 0.05}
 	bound := 0.05 + margin(0.05, sims)
-	for _, threshold := range []float64{0, DefaultStatsOptions.Threshold} {
+	for _, threshold := range []float64{0, DefaultStatsOptions.ThresholdPct} {
 		opt := DefaultStatsOptions
-		opt.Threshold = threshold
+		opt.ThresholdPct = threshold
 		n := w.tally(t, seed, sims, opt)
 		fp := rate(n.slower+n.faster, n.sims)
 		t.Logf("seed %d, threshold %g: false positives %d/%d = %.3f (bound %.4f); Mann–Whitney p < 0.05 in %d; mean noise %.3f%% (true 1%%)",
@@ -175,15 +176,15 @@ func TestSimFamilyWiseFalsePositives(t *testing.T) {
 	const seed, sims = 3, 500
 	w := world{rounds: 5, benchmarks: 4, noise: 0.01, drift: 0.05}
 	opt := DefaultStatsOptions
-	opt.Threshold = 0
+	opt.ThresholdPct = 0
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	flagged := 0
 	for range sims {
-		cs, err := Compare(w.run(rng), opt)
+		cs, err := Analyze(w.run(rng), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if slices.ContainsFunc(cs, func(c Comparison) bool { return c.Class == ClassSlower || c.Class == ClassFaster }) {
+		if slices.ContainsFunc(cs, func(c Comparison) bool { return c.Class == record.ClassSlower || c.Class == record.ClassFaster }) {
 			flagged++
 		}
 	}
@@ -217,11 +218,11 @@ func TestSimSequentialIsFooledByDrift(t *testing.T) {
 		if benchmath.AssumeNothing.Compare(benchmath.NewSample(base, th), benchmath.NewSample(head, th)).P < 0.05 {
 			mw++
 		}
-		cs, err := Compare(samples, DefaultStatsOptions)
+		cs, err := Analyze(samples, DefaultStatsOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cs[0].Class == ClassSlower {
+		if cs[0].Class == record.ClassSlower {
 			slower++
 		}
 	}
@@ -251,7 +252,7 @@ func TestSimCorrelatedLoadAndSpikes(t *testing.T) {
 	const seed, sims = 6, 2000
 	w := world{rounds: 5, benchmarks: 1, noise: 0.005, load: 0.1, loadRho: 0.9, spikes: 0.05}
 	opt := DefaultStatsOptions
-	opt.Threshold = 0 // significance alone
+	opt.ThresholdPct = 0 // significance alone
 	n := w.tally(t, seed, sims, opt)
 	fp := rate(n.slower+n.faster, n.sims)
 	bound := opt.Alpha + margin(opt.Alpha, n.sims)

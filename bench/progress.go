@@ -98,8 +98,8 @@ func (p *progress) roundDone(round, rounds int, elapsed, eta time.Duration) {
 
 func (p *progress) failed(f Failure) {
 	where := "calibration"
-	if f.Round >= 0 {
-		where = fmt.Sprintf("round %d slot %d", f.Round+1, f.Slot)
+	if f.Round > 0 {
+		where = fmt.Sprintf("round %d slot %d", f.Round, f.Slot)
 	}
 	first, _, _ := strings.Cut(f.Message, "\n")
 	p.line("%s failed on %s (%s, %s): %s", f.Name, f.Side, where, f.Kind, first)

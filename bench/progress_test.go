@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 func TestProgressPlain(t *testing.T) {
@@ -17,7 +19,7 @@ func TestProgressPlain(t *testing.T) {
 	p.calibrating("Encrypt")
 	p.running("Encrypt/des/single", Head, 0, 5, 1, 40, time.Minute)
 	p.roundDone(0, 5, 12*time.Second, 48*time.Second)
-	p.failed(Failure{Name: "Hang", Side: Head, Round: 1, Slot: 2, Kind: "timeout", Message: "killed\nmore"})
+	p.failed(Failure{Name: "Hang", Side: Head, Round: 2, Slot: 2, Kind: record.FailureTimeout, Message: "killed\nmore"})
 	p.done(38, 1, time.Minute)
 	want := "perfgate: calibrating Encrypt\n" +
 		"perfgate: round 1/5 done after 12s, ETA 48s\n" +

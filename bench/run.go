@@ -14,8 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	sched "github.com/perfgate/perfgate/abba" // named sched: the package's tests declare a helper named abba
+	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // Defaults of RunConfig.
@@ -42,8 +43,10 @@ type RunConfig struct {
 	BenchTime time.Duration // how long one run should last; calibrates the iteration count; 0 means DefaultBenchTime
 	CPU       int           // the CPU to pin children to; -1 picks the last CPU this process may use
 	NoPin     bool          // run children unpinned
-	// Timeout kills a run that prints nothing for this long and records it as a "timeout" Failure. 0 means
-	// 10× the benchmark's calibrated duration + 60 s for measured runs, and 10× BenchTime + 60 s for calibration.
+	// Timeout is the hard wall-clock limit of one measured run, and the limit on silence of a calibration run,
+	// whose hard limit is proc.CalibrationFactor × Timeout (it runs every sub-benchmark of a top-level one). A run
+	// killed by a limit is a "timeout" Failure with what it printed last. 0 means 10× the benchmark's calibrated
+	// duration + 60 s for measured runs, and 10× BenchTime + 60 s for calibration.
 	Timeout  time.Duration
 	Env      []string  // extra KEY=VALUE environment for children (on top of the scrubbed environment)
 	Progress io.Writer // progress: one updating line on a terminal, a line per round otherwise; nil for none
@@ -54,7 +57,7 @@ type RunConfig struct {
 type Run struct {
 	Samples     []Sample          // in the order they were taken
 	Failures    []Failure         // calibration failures have Round and Slot -1
-	Pinning     sched.Pinning     // where the children ran
+	Pinning     abba.Pinning      // where the children ran
 	ChildCPUs   string            // Cpus_allowed_list of the first pinned child, read right after its start; "" if none
 	Iters       map[string]int    // the fixed iteration count of each leaf benchmark, the same on both sides
 	Leaves      []string          // the leaf benchmarks scheduled, in schedule order
@@ -92,7 +95,7 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if cfg.BenchTime < 0 || cfg.Timeout < 0 {
 		return nil, errors.New("running benchmarks: benchtime and timeout must not be negative")
 	}
-	pin, err := sched.Choose(cfg.CPU, cfg.NoPin)
+	pin, err := abba.Choose(cfg.CPU, cfg.NoPin)
 	if err != nil {
 		return nil, fmt.Errorf("running benchmarks: %w", err)
 	}
@@ -127,21 +130,21 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	if r.cfg.BenchTxt != nil {
 		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[Side]string{Base: r.cfg.Base.Commit, Head: r.cfg.Head.Commit})
 	}
-	plan := sched.Schedule(len(leaves), r.cfg.Rounds)
+	plan := abba.Schedule(len(leaves), r.cfg.Rounds)
 	est := make([]time.Duration, len(leaves)) // expected wall time of one run of each leaf, for the ETA
 	for i, l := range leaves {
 		est[i] = time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 30*time.Millisecond
 	}
-	dead := map[[2]int]bool{} // (leaf, side) pairs that failed and are no longer run
+	dead := map[leafSide]bool{} // (leaf, side) pairs that failed and are no longer run
 	started := time.Now()
 	for i, e := range plan {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !dead[[2]int{e.Bench, int(e.Side)}] {
+		if !dead[leafSide{e.Bench, e.Side}] {
 			var eta time.Duration
 			for _, f := range plan[i:] {
-				if !dead[[2]int{f.Bench, int(f.Side)}] {
+				if !dead[leafSide{f.Bench, f.Side}] {
 					eta += est[f.Bench]
 				}
 			}
@@ -154,7 +157,7 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 		if i+1 == len(plan) || plan[i+1].Round != e.Round {
 			var eta time.Duration
 			for _, f := range plan[i+1:] {
-				if !dead[[2]int{f.Bench, int(f.Side)}] {
+				if !dead[leafSide{f.Bench, f.Side}] {
 					eta += est[f.Bench]
 				}
 			}
@@ -165,12 +168,15 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	return nil
 }
 
+// leafSide is one leaf benchmark (an index into the schedule's leaves) on one side.
+type leafSide struct {
+	leaf int
+	side Side
+}
+
 // step runs entry i of n, leaf l, and records its sample or failure; a failure marks the leaf's side dead.
-func (r *runner) step(ctx context.Context, l leaf, e sched.Entry, i, n int, eta time.Duration, dead map[[2]int]bool) error {
-	side := Base
-	if e.Side == sched.B {
-		side = Head
-	}
+func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta time.Duration, dead map[leafSide]bool) error {
+	side := e.Side
 	r.progress.running(l.name, side, e.Round, r.cfg.Rounds, i, n, eta)
 	s, fail, err := r.runLeaf(ctx, l, side, e)
 	if err != nil {
@@ -178,7 +184,7 @@ func (r *runner) step(ctx context.Context, l leaf, e sched.Entry, i, n int, eta 
 	}
 	if fail != nil {
 		r.fail(*fail)
-		dead[[2]int{e.Bench, int(e.Side)}] = true
+		dead[leafSide{e.Bench, e.Side}] = true
 		return nil
 	}
 	r.run.Samples = append(r.run.Samples, *s)
@@ -191,7 +197,7 @@ func (r *runner) step(ctx context.Context, l leaf, e sched.Entry, i, n int, eta 
 }
 
 // runLeaf runs leaf l once on side for entry e. It returns a sample, or a failure, or ctx's error.
-func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e sched.Entry) (*Sample, *Failure, error) {
+func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e abba.Entry) (*Sample, *Failure, error) {
 	bin := r.cfg.Base
 	if side == Head {
 		bin = r.cfg.Head
@@ -202,12 +208,12 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e sched.Entry) 
 	}
 	args := []string{"-test.run=^$", "-test.bench=" + Pattern(l.name), "-test.benchtime=" + strconv.Itoa(l.iters) + "x",
 		"-test.benchmem", "-test.cpu=1", "-test.count=1"}
-	c, err := r.exec(ctx, bin, timeout, args)
+	c, err := r.exec(ctx, bin, timeout, timeout, args)
 	if err != nil {
 		return nil, nil, err
 	}
-	fail := &Failure{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot}
-	if kind, msg := c.failure(timeout); kind != "" {
+	fail := &Failure{Name: l.name, Side: side, Round: e.Round + 1, Slot: e.Slot}
+	if kind, msg := c.failure(); kind != "" {
 		fail.Kind, fail.Message = kind, msg
 		return nil, fail, nil
 	}
@@ -217,7 +223,7 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e sched.Entry) 
 				Values: secFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
 		}
 	}
-	fail.Kind, fail.Message = "no-result", "no result line for "+l.name+lastLines(c.stdout, c.stderr)
+	fail.Kind, fail.Message = record.FailureNoResult, "no result line for "+l.name+lastLines(c.stdout, c.stderr)
 	return nil, fail, nil
 }
 
@@ -260,16 +266,19 @@ func secFirst(vs []Value) []Value {
 // child is one finished run of a test binary.
 type child struct {
 	stdout, stderr []byte
-	err            error // nil when the child exited 0, else a *proc.Error
-	timedOut       bool  // killed by the inactivity timeout
-	flooded        bool  // killed for printing more than proc.MaxOutput bytes
-	peakRSS        int64 // bytes
+	err            error         // nil when the child exited 0, else a *proc.Error
+	timedOut       bool          // killed by the inactivity timeout
+	overran        bool          // killed by the hard wall-clock limit
+	idle, limit    time.Duration // the limits it ran under
+	flooded        bool          // killed for printing more than proc.MaxOutput bytes
+	peakRSS        int64         // bytes
 }
 
-// exec runs bin with args, pinned as r.run.Pinning says, and kills it (with its process group) when it prints
-// nothing for timeout. The error is ctx's when ctx ended, or a failure to start the binary at all; a child that
-// ran and failed is described by the returned child instead.
-func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, args []string) (*child, error) {
+// exec runs bin with args, pinned as r.run.Pinning says, and kills it (with everything it started, see
+// proc.Wait) when it prints nothing for idle or has run for limit, whatever it prints. The error is ctx's when
+// ctx ended, or a failure to start the binary at all; a child that ran and failed is described by the returned
+// child instead.
+func (r *runner) exec(ctx context.Context, bin Binary, idle, limit time.Duration, args []string) (*child, error) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := proc.Command(cctx, bin.Dir, r.cfg.Env, append([]string{bin.Path}, args...)...)
@@ -277,7 +286,12 @@ func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, ar
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &watchedWriter{w, &stdout}
 	cmd.Stderr = &watchedWriter{w, &stderr}
-	cpus, err := sched.Start(cmd, r.run.Pinning)
+	var cpus string
+	err := proc.Start(cmd, func() (err error) {
+		cpus, err = abba.Start(cmd, r.run.Pinning)
+		return err
+	})
+	started := time.Now()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -286,31 +300,36 @@ func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, ar
 	}
 	r.checkPinned(cpus)
 
-	var timedOut atomic.Bool
+	var timedOut, overran atomic.Bool
 	stop := make(chan struct{})
 	go func() {
-		tick := time.NewTicker(min(max(timeout/20, 10*time.Millisecond), 250*time.Millisecond))
+		tick := time.NewTicker(min(max(min(idle, limit)/20, 10*time.Millisecond), 250*time.Millisecond))
 		defer tick.Stop()
 		for {
 			select {
 			case <-stop:
 				return
 			case <-tick.C:
-				if w.idle() > timeout {
+				if w.idle() > idle {
 					timedOut.Store(true)
+					cancel()
+					return
+				}
+				if time.Since(started) > limit {
+					overran.Store(true)
 					cancel()
 					return
 				}
 			}
 		}
 	}()
-	werr := cmd.Wait()
+	werr := proc.Wait(cmd)
 	close(stop)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(), flooded: w.flooded,
-		peakRSS: sched.PeakRSS(cmd.ProcessState)}
+	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(), overran: overran.Load(),
+		idle: idle, limit: limit, flooded: w.flooded, peakRSS: abba.PeakRSS(cmd.ProcessState)}
 	if werr != nil {
 		c.err = proc.NewError(cmd, werr, c.stderr)
 	}
@@ -334,23 +353,25 @@ func (r *runner) checkPinned(cpus string) {
 	r.warn(fmt.Sprintf("a child pinned to cpu %d may run on cpus %s", p.CPU, cpus))
 }
 
-// failure classifies a finished child: "" when it succeeded, else the Failure kind and message.
-func (c *child) failure(timeout time.Duration) (kind, msg string) {
+// failure classifies a finished child: kind "" when it succeeded, else the Failure kind and message.
+func (c *child) failure() (kind record.FailureKind, msg string) {
 	switch {
+	case c.overran:
+		return record.FailureTimeout, fmt.Sprintf("killed after its wall-clock limit of %s", c.limit) + lastLines(c.stdout, c.stderr)
 	case c.timedOut:
-		return "timeout", fmt.Sprintf("killed after printing nothing for %s", timeout) + lastLines(c.stdout, c.stderr)
+		return record.FailureTimeout, fmt.Sprintf("killed after printing nothing for %s", c.idle) + lastLines(c.stdout, c.stderr)
 	case c.flooded:
-		return "exit", fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) + lastLines(c.stdout, c.stderr)
+		return record.FailureExit, fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) + lastLines(c.stdout, c.stderr)
 	case panicMessage(c.stderr) != "":
-		return "panic", panicMessage(c.stderr)
+		return record.FailurePanic, panicMessage(c.stderr)
 	case panicMessage(c.stdout) != "":
-		return "panic", panicMessage(c.stdout)
+		return record.FailurePanic, panicMessage(c.stdout)
 	case c.err != nil:
 		var pe *proc.Error
 		if errors.As(c.err, &pe) && pe.ExitCode >= 0 {
-			return "exit", fmt.Sprintf("exit status %d", pe.ExitCode) + lastLines(c.stdout, c.stderr)
+			return record.FailureExit, fmt.Sprintf("exit status %d", pe.ExitCode) + lastLines(c.stdout, c.stderr)
 		}
-		return "exit", c.err.Error()
+		return record.FailureExit, c.err.Error()
 	}
 	return "", ""
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -17,8 +16,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	sched "github.com/perfgate/perfgate/abba" // named sched: the package's tests declare a helper named abba
+	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/record"
 )
 
 // fixtureTest is the benchmark file of the fixture module. Base and head differ only in isHead (side_test.go).
@@ -120,22 +121,14 @@ func buildFixture(t *testing.T, dir string, head bool) Binary {
 	t.Helper()
 	pkg := filepath.Join(dir, "fix")
 	files := map[string]string{
-		"go.mod":                "module example.com/fix\n\ngo 1.26\n",
+		"go.mod":                testmod.GoMod("example.com/fix", "1.26"),
 		"fix.go":                "// Package fix is a benchmark fixture.\npackage fix\n",
 		"fix_test.go":           fixtureTest,
 		"side_test.go":          "package fix\n\nconst isHead = " + map[bool]string{false: "false", true: "true"}[head] + "\n",
 		"testdata/input.txt":    "input\n",
 		"testdata/unused/x.txt": "",
 	}
-	for name, body := range files {
-		p := filepath.Join(pkg, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testmod.Write(t, pkg, files)
 	bin := filepath.Join(dir, "fix.test")
 	cmd := proc.Command(context.Background(), pkg, []string{"GOWORK=off", "GOFLAGS=-mod=mod"},
 		"go", "test", "-c", "-trimpath", "-o", bin, ".")
@@ -175,13 +168,13 @@ func TestRunABBA(t *testing.T) {
 	type key struct {
 		name string
 		side Side
-		kind string
+		kind record.FailureKind
 	}
 	fails := map[key]Failure{}
 	for _, f := range run.Failures {
 		fails[key{f.Name, f.Side, f.Kind}] = f
 	}
-	checkFail := func(name string, side Side, kind, msgPrefix string, calibration bool) {
+	checkFail := func(name string, side Side, kind record.FailureKind, msgPrefix string, calibration bool) {
 		t.Helper()
 		f, ok := fails[key{name, side, kind}]
 		if !ok {
@@ -191,7 +184,7 @@ func TestRunABBA(t *testing.T) {
 		if !strings.HasPrefix(f.Message, msgPrefix) {
 			t.Errorf("%s on %s: message %q, want prefix %q", name, side, f.Message, msgPrefix)
 		}
-		if calibration != (f.Round == -1 && f.Slot == -1) {
+		if calibration != (f.Round == 0 && f.Slot == -1) {
 			t.Errorf("%s on %s: round %d slot %d, calibration=%v", name, side, f.Round, f.Slot, calibration)
 		}
 	}
@@ -217,7 +210,7 @@ func TestRunABBA(t *testing.T) {
 			count[s.Name] = map[Side]int{}
 		}
 		count[s.Name][s.Side]++
-		if want := sched.Slots[s.Slot]; (want == sched.A) != (s.Side == Base) {
+		if want := abba.Slots[s.Slot]; want != s.Side {
 			t.Errorf("%s: side %s in slot %d", s.Name, s.Side, s.Slot)
 		}
 		if s.Round < 0 || s.Round >= rounds {
@@ -261,7 +254,7 @@ func TestRunABBA(t *testing.T) {
 		}
 	}
 
-	if allowed, err := sched.AllowedCPUs(); err == nil && len(allowed) > 1 {
+	if allowed, err := abba.AllowedCPUs(); err == nil && len(allowed) > 1 {
 		if !run.Pinning.Pinned || run.Pinning.CPU != allowed[len(allowed)-1] {
 			t.Errorf("pinning = %+v, want the last allowed cpu %d", run.Pinning, allowed[len(allowed)-1])
 		}
@@ -359,7 +352,7 @@ func TestRunABBAConfigErrors(t *testing.T) {
 		{Base: Binary{Path: "x"}, Head: Binary{Path: "y"}, BenchTime: -time.Second},
 		{Base: Binary{Path: "x"}, Head: Binary{Path: "y"}, CPU: -1}, // no such binary
 	}
-	if _, err := sched.AllowedCPUs(); err == nil {
+	if _, err := abba.AllowedCPUs(); err == nil {
 		cfgs = append(cfgs, RunConfig{Base: Binary{Path: "x"}, Head: Binary{Path: "y"}, CPU: 1 << 20})
 	}
 	for _, cfg := range cfgs {

@@ -1,12 +1,14 @@
 package bench
 
-// Side names the revision a sample measured.
-type Side string
+import "github.com/perfgate/perfgate/record"
+
+// Side names the revision a sample measured: record.Side, the one side type of perfgate.
+type Side = record.Side
 
 // The two sides of a comparison. In the A–B–B–A schedule A is Base and B is Head.
 const (
-	Base Side = "base"
-	Head Side = "head"
+	Base = record.Base
+	Head = record.Head
 )
 
 // Value is one measurement of a benchmark result line, as in the Go benchmark format: "1234 ns/op" is
@@ -39,12 +41,5 @@ func (s Sample) Get(unit string) (float64, bool) {
 }
 
 // Failure is a benchmark run that produced no result: it panicked, hung past its timeout, exited non-zero or
-// printed no result line.
-type Failure struct {
-	Name    string // the benchmark (pattern) that was run
-	Side    Side
-	Round   int
-	Slot    int
-	Kind    string // "panic", "timeout", "exit", "no-result"
-	Message string // the panic message, or the tail of the child's output
-}
+// printed no result line. Its Round is 1-based, 0 for calibration (where Slot is -1).
+type Failure = record.Failure

@@ -7,13 +7,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perfgate/perfgate/record"
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchunit"
 )
 
 // Statistics over the samples of an A–B–B–A run.
 //
-// Compare groups samples by benchmark name and unit and computes, for each group, two things side by side:
+// Analyze groups samples by benchmark name and unit and computes, for each group, two things side by side:
 //
 //   - the benchstat comparison (golang.org/x/perf/benchmath): each side's median and its confidence interval
 //     (AssumeNothing; AssumeExact for exact units), and the Mann–Whitney U p-value of base against head;
@@ -23,10 +24,10 @@ import (
 // The class gates on the paired estimate, because it cancels drift that the unpaired Mann–Whitney test does not
 // see. The paired p-values are Holm-corrected across the benchmarks of each unit (the family is one unit), and
 //
-//   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 > Threshold for costs such as
-//     sec/op, 1-Ratio > Threshold for rates such as B/s);
+//   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 > ThresholdPct/100 for costs
+//     such as sec/op, 1-Ratio > ThresholdPct/100 for rates such as B/s);
 //   - faster: the mirror image;
-//   - unchanged: otherwise, if the whole paired interval lies inside [1-Threshold, 1+Threshold];
+//   - unchanged: otherwise, if the whole paired interval lies inside 1 ± ThresholdPct/100;
 //   - inconclusive: otherwise; Note says how far the interval reaches;
 //   - failed: a side has no samples, or fewer than two complete rounds (two base and two head samples) remain.
 //
@@ -38,25 +39,14 @@ import (
 //
 // The perfgate gate uses the sec/op class; other units are classed by the same rules for the report.
 
-// Class is the verdict on one benchmark in one unit. The strings are the ones package perfgate uses.
-type Class string
-
-// The classes.
-const (
-	ClassSlower       Class = "slower"       // significant after Holm correction and worse than the threshold
-	ClassFaster       Class = "faster"       // significant after Holm correction and better than the threshold
-	ClassUnchanged    Class = "unchanged"    // the paired interval lies inside ±threshold
-	ClassInconclusive Class = "inconclusive" // neither: the interval is too wide to tell
-	ClassFailed       Class = "failed"       // no samples on a side, or fewer than two complete rounds
-)
-
-// StatsOptions configures Compare. Start from DefaultStatsOptions.
+// StatsOptions configures Analyze. Start from DefaultStatsOptions.
 type StatsOptions struct {
 	// Alpha is the family-wise significance level of the Holm-corrected paired tests, in (0, 1). Default 0.05.
 	Alpha float64
-	// Threshold is the relative change, as a fraction in [0, 1), that slower and faster must exceed and that the
-	// unchanged interval must stay within. Default 0.02 (2%).
-	Threshold float64
+	// ThresholdPct is the relative change, in percent from 0 up to 100, that slower and faster must exceed and
+	// that the unchanged interval must stay within. Default 2. (Percent, as everywhere in perfgate's
+	// configuration.)
+	ThresholdPct float64
 	// Confidence is the level of every confidence interval, in (0, 1). Default 0.95.
 	Confidence float64
 	// ExactUnits are the units whose values are deterministic counts (benchstat's assume=exact). Default
@@ -66,10 +56,10 @@ type StatsOptions struct {
 
 // DefaultStatsOptions are the options perfgate uses unless configured otherwise.
 var DefaultStatsOptions = StatsOptions{
-	Alpha:      0.05,
-	Threshold:  0.02,
-	Confidence: 0.95,
-	ExactUnits: []string{"allocs/op", "B/op"},
+	Alpha:        0.05,
+	ThresholdPct: 2,
+	Confidence:   0.95,
+	ExactUnits:   []string{"allocs/op", "B/op"},
 }
 
 // Validate reports the first option out of range.
@@ -77,45 +67,22 @@ func (o StatsOptions) Validate() error {
 	switch {
 	case !(o.Alpha > 0 && o.Alpha < 1):
 		return fmt.Errorf("stats alpha %v: want a probability in (0, 1), e.g. 0.05", o.Alpha)
-	case !(o.Threshold >= 0 && o.Threshold < 1):
-		return fmt.Errorf("stats threshold %v: want a fraction in [0, 1), e.g. 0.02 for 2%%", o.Threshold)
+	case !(o.ThresholdPct >= 0 && o.ThresholdPct < 100):
+		return fmt.Errorf("stats threshold %v%%: want a percentage from 0 up to 100, e.g. 2", o.ThresholdPct)
 	case !(o.Confidence > 0 && o.Confidence < 1):
 		return fmt.Errorf("stats confidence %v: want a level in (0, 1), e.g. 0.95", o.Confidence)
 	}
 	return nil
 }
 
-// Summary is benchstat's summary of one side's values.
-type Summary struct {
-	Center   float64 // the median (AssumeNothing) or the mode (AssumeExact), in the comparison's unit
-	Lo, Hi   float64 // the confidence interval of Center; ±Inf when there are too few samples
-	N        int     // number of values
-	Warnings []error // benchmath's warnings, e.g. "need >= 6 samples for confidence interval at level 0.95"
-}
+// Comparison compares base and head for one benchmark in one unit: record.Benchmark, which result.json carries
+// unchanged. Its Warnings hold benchmath's warnings about both summaries and the comparison; when Note is
+// otherwise empty it repeats them, so that a reader of the table sees why an interval is missing.
+type Comparison = record.Benchmark
 
-// Comparison compares base and head for one benchmark in one unit.
-type Comparison struct {
-	Name string // the benchmark name as in Sample.Name
-	Unit string // tidied by benchunit: "sec/op", "B/op", "allocs/op", "B/s", …
-
-	Base, Head Summary
-	DeltaPct   float64 // (Head.Center / Base.Center - 1) × 100; 0 when Base.Center is 0 or a side is empty
-	P          float64 // benchmath's p-value: Mann–Whitney U, or 0 for exact units; 1 when not computable
-	Warnings   []error // benchmath's warnings about the comparison (too few samples to detect a difference)
-
-	Paired   *PairedEstimate // nil when fewer than two complete rounds or a value is not positive
-	PHolm    float64         // Paired.P after Holm correction across the benchmarks of this unit; 0 for exact changes, 1 when unknown
-	NoisePct float64         // single-run noise from the A–A and B–B pairs: 100 × their log standard deviation σ
-	MDEPct   float64         // smallest detectable effect: 100 × (exp(t·σ/√R) - 1)
-	Exact    bool            // decided as an exact unit, without statistics
-
-	Class Class
-	Note  string // a short reason for failed, inconclusive and exact classes
-}
-
-// Compare compares base and head samples per benchmark and unit. The result is sorted by name, then unit with
+// Analyze compares base and head samples per benchmark and unit. The result is sorted by name, then unit with
 // sec/op first and the others in lexical order. It returns an error only for invalid options.
-func Compare(samples []Sample, opt StatsOptions) ([]Comparison, error) {
+func Analyze(samples []Sample, opt StatsOptions) ([]Comparison, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -129,7 +96,16 @@ func Compare(samples []Sample, opt StatsOptions) ([]Comparison, error) {
 	}
 	holmByUnit(out, pairedOK)
 	for i := range out {
-		classify(&out[i], opt)
+		c := &out[i]
+		classify(c, opt)
+		if c.Note == "" {
+			c.Note = strings.Join(c.Warnings, "; ")
+		}
+		c.DeltaPct, c.P, c.PHolm = finite(c.DeltaPct), finite(c.P), finite(c.PHolm)
+		c.NoisePct, c.MDEPct = finite(c.NoisePct), finite(c.MDEPct)
+		if p := c.Paired; p != nil {
+			p.Ratio, p.Lo, p.Hi = finite(p.Ratio), finite(p.Lo), finite(p.Hi)
+		}
 	}
 	return out, nil
 }
@@ -141,7 +117,7 @@ type group struct {
 	rounds     []roundValues // ascending by round
 }
 
-// groupSamples collects the samples' values by name and tidied unit, in the order Compare returns them.
+// groupSamples collects the samples' values by name and tidied unit, in the order Analyze returns them.
 func groupSamples(samples []Sample) []*group {
 	type key struct{ name, unit string }
 	type roundKey struct {
@@ -208,14 +184,14 @@ func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
 	c = Comparison{Name: g.name, Unit: g.unit, P: 1, PHolm: 1}
 	switch {
 	case len(g.base) == 0 && len(g.head) == 0:
-		c.Class, c.Note = ClassFailed, "no samples"
+		c.Class, c.Note = record.ClassFailed, "no samples"
 		return c, false
 	case len(g.base) == 0:
-		c.Class, c.Note = ClassFailed, "no base samples"
+		c.Class, c.Note = record.ClassFailed, "no base samples"
 		c.Head.N = len(g.head)
 		return c, false
 	case len(g.head) == 0:
-		c.Class, c.Note = ClassFailed, "no head samples"
+		c.Class, c.Note = record.ClassFailed, "no head samples"
 		c.Base.N = len(g.base)
 		return c, false
 	}
@@ -233,10 +209,12 @@ func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
 	// benchmath sorts the slice it is given: pass copies.
 	bs := benchmath.NewSample(slices.Clone(g.base), th)
 	hs := benchmath.NewSample(slices.Clone(g.head), th)
-	c.Base = summarize(assume, bs, opt.Confidence)
-	c.Head = summarize(assume, hs, opt.Confidence)
+	var warnings []error
+	c.Base, warnings = summarize(assume, bs, opt.Confidence, warnings)
+	c.Head, warnings = summarize(assume, hs, opt.Confidence, warnings)
 	cmp := assume.Compare(bs, hs)
-	c.P, c.Warnings = cmp.P, cmp.Warnings
+	c.P = cmp.P
+	c.Warnings = warningStrings(append(warnings, cmp.Warnings...))
 	if c.Base.Center != 0 {
 		c.DeltaPct = (c.Head.Center/c.Base.Center - 1) * 100
 	}
@@ -250,20 +228,20 @@ func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
 	}
 	switch {
 	case identical:
-		c.Class, c.P, c.PHolm = ClassUnchanged, 1, 1
+		c.Class, c.P, c.PHolm = record.ClassUnchanged, 1, 1
 		return c, false
 	case c.Exact:
-		c.Class, c.PHolm, c.Note = ClassSlower, c.P, "exact change"
+		c.Class, c.PHolm, c.Note = record.ClassSlower, c.P, "exact change"
 		if (g.head[0] < g.base[0]) != higherIsBetter(g.unit) {
-			c.Class = ClassFaster
+			c.Class = record.ClassFaster
 		}
 		return c, false
 	case ok:
 		return c, true
 	case slices.ContainsFunc(g.base, notPositive) || slices.ContainsFunc(g.head, notPositive):
-		c.Class, c.Note = ClassInconclusive, "values not positive: no paired estimate"
+		c.Class, c.Note = record.ClassInconclusive, "values not positive: no paired estimate"
 	default:
-		c.Class = ClassFailed
+		c.Class = record.ClassFailed
 		c.Note = fmt.Sprintf("%d complete rounds, need 2", len(g.rounds)-dropped)
 	}
 	return c, false
@@ -271,9 +249,36 @@ func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
 
 func notPositive(x float64) bool { return !(x > 0) || math.IsInf(x, 0) }
 
-func summarize(assume benchmath.Assumption, s *benchmath.Sample, confidence float64) Summary {
+// summarize is benchmath's summary of one side, with its warnings appended to warnings. An interval benchmath
+// could not compute (too few samples: ±Inf) is 0, 0, since JSON cannot carry infinities.
+func summarize(assume benchmath.Assumption, s *benchmath.Sample, confidence float64, warnings []error) (record.Summary, []error) {
 	sum := assume.Summary(s, confidence)
-	return Summary{Center: sum.Center, Lo: sum.Lo, Hi: sum.Hi, N: len(s.Values), Warnings: sum.Warnings}
+	out := record.Summary{Center: finite(sum.Center), Lo: sum.Lo, Hi: sum.Hi, N: len(s.Values)}
+	if !isFinite(sum.Lo) || !isFinite(sum.Hi) {
+		out.Lo, out.Hi = 0, 0
+	}
+	return out, append(warnings, sum.Warnings...)
+}
+
+// warningStrings returns the distinct messages of errs, in order; nil for none.
+func warningStrings(errs []error) []string {
+	var out []string
+	for _, e := range errs {
+		if e != nil && !slices.Contains(out, e.Error()) {
+			out = append(out, e.Error())
+		}
+	}
+	return out
+}
+
+func isFinite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// finite maps NaN and ±Inf, which JSON cannot carry, to 0.
+func finite(f float64) float64 {
+	if isFinite(f) {
+		return f
+	}
+	return 0
 }
 
 func constant(xs []float64) bool {
@@ -334,26 +339,27 @@ func classify(c *Comparison, opt StatsOptions) {
 	if c.Class != "" {
 		return
 	}
-	worse, better := ClassSlower, ClassFaster
+	worse, better := record.ClassSlower, record.ClassFaster
 	if higherIsBetter(c.Unit) {
 		worse, better = better, worse
 	}
 	p := c.Paired
 	est := p.Ratio - 1
 	significant := c.PHolm < opt.Alpha
+	th := opt.ThresholdPct / 100
 	switch {
-	case significant && est > opt.Threshold:
+	case significant && est > th:
 		c.Class = worse
-	case significant && est < -opt.Threshold:
+	case significant && est < -th:
 		c.Class = better
-	case p.Lo >= 1-opt.Threshold && p.Hi <= 1+opt.Threshold:
-		c.Class = ClassUnchanged
+	case p.Lo >= 1-th && p.Hi <= 1+th:
+		c.Class = record.ClassUnchanged
 	default:
-		c.Class = ClassInconclusive
+		c.Class = record.ClassInconclusive
 		if c.Note != "" {
 			c.Note += "; "
 		}
-		c.Note += fmt.Sprintf("interval %+.1f%% to %+.1f%% exceeds ±%g%%", 100*(p.Lo-1), 100*(p.Hi-1), 100*opt.Threshold)
+		c.Note += fmt.Sprintf("interval %+.1f%% to %+.1f%% exceeds ±%g%%", 100*(p.Lo-1), 100*(p.Hi-1), opt.ThresholdPct)
 	}
 	if p.Disturbed > 0 {
 		if c.Note != "" {

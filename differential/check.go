@@ -31,14 +31,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
-)
 
-// Statuses of a Report.
-const (
-	StatusIdentical     = "identical"      // every compared output block is byte-identical
-	StatusMismatch      = "mismatch"       // an output differs, or the head harness failed (HeadFailed)
-	StatusNotComparable = "not-comparable" // the base could not be loaded, built or run
-	StatusSkipped       = "skipped"        // no cipher constructor to compare
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 // Defaults of Config.
@@ -150,7 +144,10 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 
 	start := time.Now()
 	err := both(sides, func(_ int, s *side) error {
-		info, err := discover(ctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), childEnv(env), cfg.Constructors)
+		// Loading and building run go commands on the side's code: each phase gets proc.BuildLimit.
+		lctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
+		defer cancel()
+		info, err := discover(lctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), childEnv(env), cfg.Constructors)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -161,7 +158,9 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		if len(info.Ctors) == 0 {
 			return nil
 		}
-		return s.build(ctx, cfg, env)
+		bctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
+		defer cancel()
+		return s.build(bctx, cfg, env)
 	})
 	rep.BuildTime = time.Since(start)
 	if err != nil {
@@ -192,7 +191,7 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 	if err != nil {
 		return err
 	}
-	return rep.compare(jobs, outs)
+	return rep.diffOutputs(jobs, outs)
 }
 
 // both runs f for base and head at the same time. It returns a cancelled context or an error of perfgate

@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"crypto/des"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/record"
 )
 
 func cipherByName(t *testing.T, rep *Report, name string) *Cipher {
@@ -28,7 +27,7 @@ func TestRefactorIdentical(t *testing.T) {
 	base, head := wdesModule(t, "base"), wdesModule(t, "refactor")
 	before := [2]map[string]string{treeState(t, base), treeState(t, head)}
 	rep := runCheck(t, base, head, nil)
-	if rep.Status != StatusIdentical || rep.HeadFailed {
+	if rep.Status != record.DiffIdentical || rep.HeadFailed {
 		t.Fatalf("status %q (%s), head failed %v; want identical", rep.Status, rep.Reason, rep.HeadFailed)
 	}
 	t.Logf("build %v, check %v", rep.BuildTime, rep.CheckTime)
@@ -77,7 +76,7 @@ func TestRefactorIdentical(t *testing.T) {
 // head flips bit 0x10 of byte 3 whenever the plaintext starts with 0x42, in Encrypt and so in EncryptBlocks.
 func TestBrokenNamesFirstMismatch(t *testing.T) {
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "broken"), nil)
-	if rep.Status != StatusMismatch || rep.HeadFailed {
+	if rep.Status != record.DiffMismatch || rep.HeadFailed {
 		t.Fatalf("status %q (%s), head failed %v; want mismatch", rep.Status, rep.Reason, rep.HeadFailed)
 	}
 	c := cipherByName(t, rep, "NewCipher")
@@ -132,7 +131,7 @@ func TestBrokenNamesFirstMismatch(t *testing.T) {
 
 func TestTailOfBatch(t *testing.T) {
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "tail"), nil)
-	if rep.Status != StatusMismatch {
+	if rep.Status != record.DiffMismatch {
 		t.Fatalf("status %q (%s), want mismatch", rep.Status, rep.Reason)
 	}
 	for _, c := range rep.Ciphers {
@@ -162,7 +161,7 @@ func TestTailOfBatch(t *testing.T) {
 
 func TestParityMatters(t *testing.T) {
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "parity"), nil)
-	if rep.Status != StatusMismatch {
+	if rep.Status != record.DiffMismatch {
 		t.Fatalf("status %q (%s), want mismatch", rep.Status, rep.Reason)
 	}
 	c := cipherByName(t, rep, "NewCipher")
@@ -176,7 +175,7 @@ func TestParityMatters(t *testing.T) {
 
 func TestDecryptOnly(t *testing.T) {
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "decrypt"), nil)
-	if rep.Status != StatusMismatch {
+	if rep.Status != record.DiffMismatch {
 		t.Fatalf("status %q (%s), want mismatch", rep.Status, rep.Reason)
 	}
 	for _, c := range rep.Ciphers {
@@ -196,7 +195,7 @@ func TestDecryptOnly(t *testing.T) {
 
 func TestHeadPanics(t *testing.T) {
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "panic"), nil)
-	if rep.Status != StatusMismatch || !rep.HeadFailed || !strings.Contains(rep.Reason, "wdes: boom") {
+	if rep.Status != record.DiffMismatch || !rep.HeadFailed || !strings.Contains(rep.Reason, "wdes: boom") {
 		t.Fatalf("status %q, head failed %v, reason %q; want a head failure naming the panic", rep.Status,
 			rep.HeadFailed, rep.Reason)
 	}
@@ -207,7 +206,7 @@ func TestHeadPanics(t *testing.T) {
 
 func TestBasePanics(t *testing.T) {
 	rep := runCheck(t, wdesModule(t, "panic"), wdesModule(t, "base"), nil)
-	if rep.Status != StatusNotComparable || rep.HeadFailed || !strings.Contains(rep.Reason, "wdes: boom") {
+	if rep.Status != record.DiffNotComparable || rep.HeadFailed || !strings.Contains(rep.Reason, "wdes: boom") {
 		t.Fatalf("status %q, head failed %v, reason %q; want not-comparable naming the panic", rep.Status,
 			rep.HeadFailed, rep.Reason)
 	}
@@ -218,7 +217,7 @@ func TestHeadHangs(t *testing.T) {
 		t.Skip("waits for a timeout")
 	}
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "hang"), func(c *Config) { c.Timeout = 3 * time.Second })
-	if rep.Status != StatusMismatch || !rep.HeadFailed || !strings.Contains(rep.Reason, "did not finish within 3s") {
+	if rep.Status != record.DiffMismatch || !rep.HeadFailed || !strings.Contains(rep.Reason, "did not finish within 3s") {
 		t.Fatalf("status %q, head failed %v, reason %q; want a head timeout", rep.Status, rep.HeadFailed, rep.Reason)
 	}
 }
@@ -227,14 +226,14 @@ func TestHeadDoesNotBuild(t *testing.T) {
 	head := writeModule(t, map[string]string{"internal/wdes/wdes.go": strings.Replace(wdesSource,
 		"/*EXTRA*/", "func broken() int { return \"x\" }", 1)})
 	rep := runCheck(t, wdesModule(t, "base"), head, nil)
-	if rep.Status != StatusMismatch || !rep.HeadFailed || !strings.Contains(rep.Reason, "head: package does not load") {
+	if rep.Status != record.DiffMismatch || !rep.HeadFailed || !strings.Contains(rep.Reason, "head: package does not load") {
 		t.Fatalf("status %q, head failed %v, reason %q; want a head failure", rep.Status, rep.HeadFailed, rep.Reason)
 	}
 }
 
 func TestAddedConstructor(t *testing.T) {
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "added"), nil)
-	if rep.Status != StatusIdentical {
+	if rep.Status != record.DiffIdentical {
 		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
 	}
 	if !cmp.Equal(rep.Added, []string{"NewCipherCopy"}) || len(rep.Removed) != 0 {
@@ -247,7 +246,7 @@ func TestAddedConstructor(t *testing.T) {
 	}
 	// Reversed, the constructor is removed.
 	rep = runCheck(t, wdesModule(t, "added"), wdesModule(t, "base"), nil)
-	if rep.Status != StatusIdentical || !cmp.Equal(rep.Removed, []string{"NewCipherCopy"}) {
+	if rep.Status != record.DiffIdentical || !cmp.Equal(rep.Removed, []string{"NewCipherCopy"}) {
 		t.Errorf("reversed: status %q removed %v", rep.Status, rep.Removed)
 	}
 }
@@ -268,7 +267,7 @@ func TestExplicitConstructors(t *testing.T) {
 func TestNoConstructorsSkipped(t *testing.T) {
 	mod := writeModule(t, map[string]string{"internal/wdes/wdes.go": "package wdes\n\nfunc New(key []byte) (int, error) { return 0, nil }\n"})
 	rep := runCheck(t, mod, mod, nil)
-	if rep.Status != StatusSkipped || !strings.Contains(rep.Reason, "no cipher constructor") {
+	if rep.Status != record.DiffSkipped || !strings.Contains(rep.Reason, "no cipher constructor") {
 		t.Fatalf("status %q reason %q, want skipped", rep.Status, rep.Reason)
 	}
 }
@@ -278,15 +277,14 @@ func TestSeed(t *testing.T) {
 	digests := func(seed uint64) string {
 		dir := t.TempDir()
 		rep := runCheck(t, base, base, func(c *Config) { c.Seed = seed; c.WorkDir = dir })
-		if rep.Status != StatusIdentical || rep.Seed != seed {
+		if rep.Status != record.DiffIdentical || rep.Seed != seed {
 			t.Fatalf("seed %#x: status %q seed %#x", seed, rep.Status, rep.Seed)
 		}
-		path := filepath.Join(dir, "differential.json")
-		if err := rep.WriteJSON(path); err != nil {
+		b, err := json.Marshal(rep) // as differential.json carries it
+		if err != nil {
 			t.Fatal(err)
 		}
 		var back Report
-		b, _ := os.ReadFile(path)
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
@@ -342,7 +340,7 @@ func NewTagged(key []byte) (cipher.Block, error) { return NewIface(key) }
 `,
 	})
 	rep := runCheck(t, mod, mod, func(c *Config) { c.Tags = []string{"wdes_extra"}; c.Keys = 100 })
-	if rep.Status != StatusIdentical {
+	if rep.Status != record.DiffIdentical {
 		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
 	}
 	type shape struct {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"hash"
 	"strings"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // MaxExamples is how many mismatches, and how many batch/single disagreements, a Cipher keeps as examples.
@@ -127,9 +129,9 @@ func (t *tally) mismatch(m Mismatch) {
 	}
 }
 
-// compareJob reads one job's outputs from both sides, hashes them and records every output block that differs
+// diffJob reads one job's outputs from both sides, hashes them and records every output block that differs
 // between base and head, and every batch block that differs from the single-block result on the same side.
-func (t *tally) compareJob(j *job, base, head *outReader) error {
+func (t *tally) diffJob(j *job, base, head *outReader) error {
 	bs := j.blockSize
 	methods := [2][]string{j.dirMethods(0), j.dirMethods(1)}
 	for ki := range j.keys {
@@ -201,7 +203,7 @@ func (t *tally) consistency(s int, j *job, k *keyInput, dir int, method string, 
 		}
 		if len(t.c.Inconsistencies) < MaxExamples {
 			t.c.Inconsistencies = append(t.c.Inconsistencies, Inconsistency{
-				Side: [2]string{"base", "head"}[s], Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Block: blk,
+				Side: [2]record.Side{record.Base, record.Head}[s], Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Block: blk,
 				Direction: directions[dir], Method: method, Input: k.input(dir)[lo:hi],
 				Single: single[lo:hi], Batch: batch[lo:hi],
 			})

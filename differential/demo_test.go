@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/record"
 )
 
 // exportCommit writes the tree of commit sha of the git repository repo into a new directory (git archive).
@@ -98,14 +99,14 @@ func TestDemoHistory(t *testing.T) {
 	}
 	mismatch := func(t *testing.T, rep *Report) {
 		t.Helper()
-		if rep.Status != StatusMismatch || rep.HeadFailed {
+		if rep.Status != record.DiffMismatch || rep.HeadFailed {
 			t.Fatalf("status %q (%s), head failed %v; want mismatch", rep.Status, rep.Reason, rep.HeadFailed)
 		}
 	}
 
 	t.Run("folded", func(t *testing.T) {
 		rep := compare(t, "base", "folded")
-		if rep.Status != StatusIdentical {
+		if rep.Status != record.DiffIdentical {
 			t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
 		}
 		for _, c := range rep.Ciphers {

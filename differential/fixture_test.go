@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfgate/perfgate/internal/testmod"
 )
 
 // wdesSource is a small module package that wraps crypto/des in the shape of the gated packages: two
@@ -104,18 +105,8 @@ func (c *Cipher) EncryptECB(dst, src []byte) { c.EncryptBlocks(dst, src) }`},
 // writeModule writes a module example.com/wdes with the files (path → content) into a new directory.
 func writeModule(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	files["go.mod"] = "module example.com/wdes\n\ngo 1.26\n"
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	files["go.mod"] = testmod.GoMod("example.com/wdes", "1.26")
+	return testmod.Temp(t, files)
 }
 
 // wdesModule writes the module with wdesSource changed as variant says, at the package path internal/wdes (so

@@ -1,114 +1,27 @@
 package differential
 
 import (
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
-	"time"
+
+	"github.com/perfgate/perfgate/record"
 )
 
-// Report is the outcome of Check, written as differential.json.
-type Report struct {
-	Status     string        `json:"status"`           // StatusIdentical, StatusMismatch, StatusNotComparable or StatusSkipped
-	Reason     string        `json:"reason,omitempty"` // why, for every status but identical (untrusted text inside)
-	Seed       uint64        `json:"seed"`             // the seed of every input; Config.Seed reproduces them
-	Package    string        `json:"package"`          // Config.Pkg
-	ImportPath string        `json:"import_path,omitempty"`
-	Ciphers    []Cipher      `json:"ciphers"`           // the constructors both sides have, by name
-	Added      []string      `json:"added,omitempty"`   // constructors only head has
-	Removed    []string      `json:"removed,omitempty"` // constructors only base has
-	HeadFailed bool          `json:"head_failed"`       // the head did not load or build, or its harness crashed or hung
-	BuildTime  time.Duration `json:"build_ns"`          // loading and building both harnesses
-	CheckTime  time.Duration `json:"check_ns"`          // the check proper: probe, generate, run, compare
-}
+// Report is the outcome of Check, written as differential.json. Its fields are record.Differential's, which
+// result.json carries: record.Differential(*r) is the whole report. It is a type of its own for the methods that
+// build it.
+type Report record.Differential
 
-// Cipher is one constructor's comparison.
-type Cipher struct {
-	Name             string          `json:"name"` // the constructor, e.g. "NewTripleEDE3"
-	Type             string          `json:"type"` // what it returns on head, e.g. "*des.TripleCipher"
-	KeySizes         []int           `json:"key_sizes"`
-	KeySizesAdded    []int           `json:"key_sizes_added,omitempty"`   // accepted by head only, not compared
-	KeySizesRemoved  []int           `json:"key_sizes_removed,omitempty"` // accepted by base only, not compared
-	Keys             int             `json:"keys"`                        // keys per key size
-	Blocks           int             `json:"blocks"`                      // blocks per key and direction
-	Methods          []string        `json:"methods"`                     // compared: Encrypt, Decrypt, then batch methods
-	MethodsAdded     []string        `json:"methods_added,omitempty"`
-	MethodsRemoved   []string        `json:"methods_removed,omitempty"`
-	Mismatches       int             `json:"mismatches"`  // output blocks (or key setups) that differ
-	DigestBase       string          `json:"digest_base"` // SHA-256 of all base outputs of this constructor
-	DigestHead       string          `json:"digest_head"`
-	Digests          []Digest        `json:"digests"`            // per direction
-	Examples         []Mismatch      `json:"examples,omitempty"` // the first MaxExamples mismatches
-	InconsistentBase int             `json:"inconsistent_base"`  // batch blocks that differ from single-block output
-	InconsistentHead int             `json:"inconsistent_head"`
-	Inconsistencies  []Inconsistency `json:"inconsistencies,omitempty"` // the first MaxExamples of them
-	Notes            []string        `json:"notes,omitempty"`
-}
-
-// Digest holds the SHA-256 of every output block of one direction, in stream order, on each side.
-type Digest struct {
-	Direction string `json:"direction"` // "encrypt" or "decrypt"
-	Base      string `json:"base"`
-	Head      string `json:"head"`
-}
-
-// Mismatch is one output block that differs between base and head. A key accepted on one side and rejected on
-// the other is a Mismatch with Direction "setup", Block -1 and the two outcomes in Note.
-type Mismatch struct {
-	Constructor string `json:"constructor"`
-	KeySize     int    `json:"key_size"`
-	Key         Hex    `json:"key"`
-	Block       int    `json:"block"`     // 0-based index of the block within the key's inputs
-	Direction   string `json:"direction"` // "encrypt", "decrypt" or "setup"
-	Method      string `json:"method"`    // "Encrypt", "DecryptBlocks", …
-	Input       Hex    `json:"input,omitempty"`
-	Base        Hex    `json:"base,omitempty"`
-	Head        Hex    `json:"head,omitempty"`
-	Note        string `json:"note,omitempty"`
-}
-
-// Inconsistency is one block where a batch method disagrees with the single-block method on the same side.
-type Inconsistency struct {
-	Side        string `json:"side"` // "base" or "head"
-	Constructor string `json:"constructor"`
-	KeySize     int    `json:"key_size"`
-	Key         Hex    `json:"key"`
-	Block       int    `json:"block"`
-	Direction   string `json:"direction"`
-	Method      string `json:"method"` // the batch method
-	Input       Hex    `json:"input"`
-	Single      Hex    `json:"single"`
-	Batch       Hex    `json:"batch"`
-}
-
-// Hex is bytes that JSON shows in hexadecimal.
-type Hex []byte
-
-func (h Hex) MarshalText() ([]byte, error) { return []byte(hex.EncodeToString(h)), nil }
-
-func (h *Hex) UnmarshalText(b []byte) error {
-	d, err := hex.DecodeString(string(b))
-	*h = d
-	return err
-}
-
-func (h Hex) String() string { return hex.EncodeToString(h) }
-
-// WriteJSON writes r, indented, to path.
-func (r *Report) WriteJSON(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return fmt.Errorf("writing differential report: %w", err)
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("writing differential report: %w", err)
-	}
-	return nil
-}
+// The parts of a Report are records of package record.
+type (
+	Cipher        = record.Cipher        // one constructor's comparison
+	Digest        = record.Digest        // the SHA-256 of one direction's output on each side
+	Mismatch      = record.Mismatch      // one output block that differs between base and head
+	Inconsistency = record.Inconsistency // a batch method that disagrees with the single-block method
+	Hex           = record.Hex           // bytes that JSON shows in hexadecimal
+)
 
 // fail records a side failure: a failing base makes the check not comparable, a failing head a mismatch. The
 // Ciphers of a check cut short would show no mismatches and no digests, so they are dropped.
@@ -116,9 +29,9 @@ func (r *Report) fail(f *sideFailure) {
 	r.Ciphers = []Cipher{}
 	r.HeadFailed = f.head != ""
 	if f.base != "" {
-		r.Status = StatusNotComparable
+		r.Status = record.DiffNotComparable
 	} else {
-		r.Status = StatusMismatch
+		r.Status = record.DiffMismatch
 	}
 	r.Reason = f.Error()
 }
@@ -153,7 +66,7 @@ func (r *Report) matchConstructors(cfg *Config, sides [2]*side) ([]string, error
 		}
 	}
 	if len(common) == 0 {
-		r.Status = StatusSkipped
+		r.Status = record.DiffSkipped
 		r.Reason = fmt.Sprintf("no cipher constructor (func(key []byte) (T, error) with T a crypto/cipher.Block) "+
 			"in %s on both sides", cfg.Pkg)
 		if len(r.Added)+len(r.Removed) > 0 {
@@ -248,15 +161,15 @@ func probeText(p probeSize) string {
 	return fmt.Sprintf("accepted, block size %d", p.BlockSize)
 }
 
-// compare reads both harness outputs job by job into the Ciphers and sets the status.
-func (r *Report) compare(jobs []*job, outs [2][]byte) error {
+// diffOutputs reads both harness outputs job by job into the Ciphers and sets the status.
+func (r *Report) diffOutputs(jobs []*job, outs [2][]byte) error {
 	base, head := &outReader{side: "base", b: outs[0]}, &outReader{side: "head", b: outs[1]}
 	tallies := map[string]*tally{}
 	for i := range r.Ciphers {
 		tallies[r.Ciphers[i].Name] = newTally(&r.Ciphers[i])
 	}
 	for _, j := range jobs {
-		if err := tallies[j.ctor].compareJob(j, base, head); err != nil {
+		if err := tallies[j.ctor].diffJob(j, base, head); err != nil {
 			return err
 		}
 	}
@@ -276,9 +189,9 @@ func (r *Report) compare(jobs []*job, outs [2][]byte) error {
 		inconsistent += c.InconsistentHead
 	}
 	sort.Strings(bad)
-	r.Status = StatusIdentical
+	r.Status = record.DiffIdentical
 	if len(bad) > 0 {
-		r.Status = StatusMismatch
+		r.Status = record.DiffMismatch
 		r.Reason = "outputs differ (" + strings.Join(bad, ", ") + ")"
 	}
 	if inconsistent > 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/record"
 )
 
 // moduleRoot returns the root of the module the test runs in (the directory holding go.mod).
@@ -48,10 +49,10 @@ func TestOwnDES(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Status != StatusIdentical {
+	if rep.Status != record.DiffIdentical {
 		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
 	}
-	// Key sizes from the package's API (DESIGN.md): DES 8 bytes, two-key variants 16, three-key variants 24.
+	// Key sizes from the package's API (cipher/des/cipher.go): DES 8 bytes, two-key variants 16, three-key variants 24.
 	want := map[string][]int{
 		"NewCipher": {8}, "NewTripleEDE2": {16}, "NewTripleEDE3": {24}, "NewTripleEEE2": {16}, "NewTripleEEE3": {24},
 	}
@@ -78,7 +79,7 @@ func BenchmarkOwnDES(b *testing.B) {
 	var check, build float64
 	for b.Loop() {
 		rep, err := Check(b.Context(), cfg)
-		if err != nil || rep.Status != StatusIdentical {
+		if err != nil || rep.Status != record.DiffIdentical {
 			b.Fatalf("Check: %v %+v", err, rep)
 		}
 		check += float64(rep.CheckTime.Nanoseconds())

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/hex"
 	"strings"
 	"time"
 
@@ -9,13 +10,13 @@ import (
 
 // The fixtures are hand-made Results shaped like a real comparison of cipher/des before and after folding the P
 // permutation into the S-boxes. The numbers are plausible, not measured: crypto/des runs at 86 ns/block for DES and
-// 243 ns/block for 3DES on the development machine (DESIGN.md), and the folded tables cost +2,048 bytes of
+// 243 ns/block for 3DES on the development machine (go test -bench . crypto/des), and the folded tables cost +2,048 bytes of
 // .noptrdata.
 
 func digest(c byte) string { return strings.Repeat(string(c), 64) }
 
 // bench builds one comparison; values in the unit, paired may be nil.
-func bench(name, unit string, base, head float64, deltaPct, p float64, pr *perfgate.Paired, class string) perfgate.Benchmark {
+func bench(name, unit string, base, head float64, deltaPct, p float64, pr *perfgate.Paired, class perfgate.Class) perfgate.Benchmark {
 	return perfgate.Benchmark{
 		Name: name, Unit: unit,
 		Base:     perfgate.Summary{Center: base, Lo: base * 0.99, Hi: base * 1.012, N: 10},
@@ -127,10 +128,10 @@ func failResult() *perfgate.Result {
 	eee3.Mismatches = 3
 	eee3.DigestHead = digest('f')
 	eee3.Examples = []perfgate.Mismatch{
-		{KeySize: 24, Key: "0123456789abcdef23456789abcdef01456789abcdef0123", Block: 0, Direction: "encrypt",
-			Method: "Encrypt", Input: "4e6f772069732074", Base: "3fa40e8a984d4815", Head: "1a2b3c4d5e6f7081"},
-		{KeySize: 24, Key: "0123456789abcdef23456789abcdef01456789abcdef0123", Block: 1, Direction: "decrypt",
-			Method: "DecryptBlocks", Input: "6a271787ab8883f9", Base: "e2ddb87b2a1c2e4f", Head: "00ff00ff00ff00ff"},
+		{KeySize: 24, Key: hexBytes("0123456789abcdef23456789abcdef01456789abcdef0123"), Block: 0, Direction: "encrypt",
+			Method: "Encrypt", Input: hexBytes("4e6f772069732074"), Base: hexBytes("3fa40e8a984d4815"), Head: hexBytes("1a2b3c4d5e6f7081")},
+		{KeySize: 24, Key: hexBytes("0123456789abcdef23456789abcdef01456789abcdef0123"), Block: 1, Direction: "decrypt",
+			Method: "DecryptBlocks", Input: hexBytes("6a271787ab8883f9"), Base: hexBytes("e2ddb87b2a1c2e4f"), Head: hexBytes("00ff00ff00ff00ff")},
 	}
 	r.Differential.Added = []string{"NewTripleEEE3X"}
 	return r
@@ -159,4 +160,13 @@ func hostileResult() *perfgate.Result {
 	r.Verdict.Reasons = append(r.Verdict.Reasons, hostile)
 	r.Notes = append(r.Notes, hostile)
 	return r
+}
+
+// hexBytes decodes a hexadecimal test constant.
+func hexBytes(s string) perfgate.Hex {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,7 +65,7 @@ func mdHeader(d *doc, r *perfgate.Result, opt Options) {
 	for _, s := range r.Verdict.Acknowledged {
 		list.rows = append(list.rows, row{text: "- Acknowledged: " + cell(s, 500), prio: prioTop})
 	}
-	for _, s := range r.Notes {
+	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
 		list.rows = append(list.rows, row{text: "- Note: " + cell(s, 500), prio: prioHigh})
 	}
 	if len(list.rows) > 0 {
@@ -73,7 +74,7 @@ func mdHeader(d *doc, r *perfgate.Result, opt Options) {
 }
 
 // benchPrio is how much a benchmark's row matters when rows must go.
-func benchPrio(class string) int {
+func benchPrio(class perfgate.Class) int {
 	switch class {
 	case perfgate.ClassFailed:
 		return prioFailed
@@ -87,7 +88,7 @@ func benchPrio(class string) int {
 
 // classCell is the class as a plain word, slower and failed in bold.
 func classCell(b perfgate.Benchmark) string {
-	c := cell(b.Class, 40)
+	c := cell(string(b.Class), 40)
 	switch b.Class {
 	case perfgate.ClassSlower, perfgate.ClassFailed:
 		c = bold(c)
@@ -104,6 +105,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		d.para("No benchmarks were compared.")
 		return
 	}
+	mdForest(d, r)
 	alpha := alphaOf(r.Method)
 	d.para(fmt.Sprintf("Base and head: median ± the larger half-width of its 95%% interval. Δ: change of the median, "+
 		"“~” when not significant (Mann–Whitney U, p > %s). Paired: head/base from the A–B–B–A rounds, with its 95%% interval.",
@@ -127,7 +129,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		t := &block{lines: []string{"#### " + EscapeMarkdown(unit), "", header, delim}}
 		for _, b := range bs {
 			cells := []string{
-				cell(b.Name, 200), spread(unit, b.Base), spread(unit, b.Head), delta(b, alpha), pvalue(b),
+				cell(b.Name, 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
 				paired(b.Paired), classCell(b),
 			}
 			if notes {
@@ -247,8 +249,12 @@ func mismatchText(df perfgate.Differential, most int) (string, int) {
 			}
 			n++
 			fmt.Fprintf(&b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
-				plain(clip(c.Name, 100)), m.KeySize, plain(clip(m.Key, 100)), m.Block, plain(clip(m.Direction, 20)),
-				plain(clip(m.Method, 40)), plain(clip(m.Input, 200)), plain(clip(m.Base, 200)), plain(clip(m.Head, 200)))
+				plain(clip(c.Name, 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block, plain(clip(m.Direction, 20)),
+				plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
+				plain(clip(m.Head.String(), 200)))
+			if m.Note != "" { // a key one side accepts and the other rejects: the two outcomes
+				fmt.Fprintf(&b, "  note  %s\n", plain(clip(m.Note, 300)))
+			}
 		}
 	}
 	if total > n {
@@ -320,7 +326,7 @@ func mdFailures(d *doc, r *perfgate.Result) {
 			body = append(body, fmt.Sprintf("_… %d more failures; the full list is in result.json._", len(r.Failures)-most), "")
 			break
 		}
-		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(f.Name, 200), cell(f.Side, 20), f.Round, cell(f.Kind, 40)),
+		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(f.Name, 200), cell(string(f.Side), 20), f.Round, cell(string(f.Kind), 40)),
 			"", codeBlock(clipHead(f.Message, 4000, 40)), "")
 	}
 	d.add(details(4, "failures", fmt.Sprintf("Failures (%d)", len(r.Failures)), body[:len(body)-1]...))

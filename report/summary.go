@@ -10,7 +10,7 @@ import (
 // benchmark classes, and the grouping of benchmarks by unit.
 
 // classRank orders classes by how notable they are, for counting a benchmark measured in several units once.
-var classRank = map[string]int{
+var classRank = map[perfgate.Class]int{
 	perfgate.ClassFailed:       5,
 	perfgate.ClassSlower:       4,
 	perfgate.ClassFaster:       3,
@@ -22,12 +22,12 @@ var classRank = map[string]int{
 // are in the tables. Should a name appear twice in sec/op, the more notable class counts: failed, then slower,
 // faster, inconclusive, unchanged.
 type tally struct {
-	classes map[string]int // benchmark names per class
-	acked   int            // slower benchmarks marked acknowledged
+	classes map[perfgate.Class]int // benchmark names per class
+	acked   int                    // slower benchmarks marked acknowledged
 }
 
 func countClasses(bs []perfgate.Benchmark) tally {
-	best := map[string]string{}
+	best := map[string]perfgate.Class{}
 	var order []string
 	acked := map[string]bool{}
 	for _, b := range bs {
@@ -45,7 +45,7 @@ func countClasses(bs []perfgate.Benchmark) tally {
 			acked[b.Name] = true
 		}
 	}
-	t := tally{classes: map[string]int{}}
+	t := tally{classes: map[perfgate.Class]int{}}
 	for _, name := range order {
 		t.classes[best[name]]++
 		if acked[name] && best[name] == perfgate.ClassSlower {
@@ -116,9 +116,12 @@ func commonReason(ack []string) string {
 
 // statusWord is the verdict status in capitals.
 func statusWord(r *perfgate.Result) string {
-	s := strings.ToUpper(r.Verdict.Status)
-	if s == "" {
-		s = "UNKNOWN"
+	var s string
+	switch r.Verdict.Status {
+	case perfgate.StatusPass, perfgate.StatusFail, perfgate.StatusError:
+		s = strings.ToUpper(string(r.Verdict.Status))
+	default:
+		s = "UNKNOWN" // never echo a status the pipeline did not write: it could be anything
 	}
 	if r.Incomplete {
 		s += " (incomplete)"
@@ -128,7 +131,7 @@ func statusWord(r *perfgate.Result) string {
 
 // diffSummary is "identical (5 ciphers)", "mismatch (1 of 5 ciphers)", "skipped", ….
 func diffSummary(d perfgate.Differential, esc, strong func(string) string) string {
-	status := d.Status
+	status := string(d.Status)
 	if status == "" {
 		status = "not run"
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -29,14 +30,14 @@ func paint(on bool, color, s string) string {
 }
 
 // classPaint colours a class word: slower and failed red, faster green.
-func classPaint(on bool, class string) string {
+func classPaint(on bool, class perfgate.Class) string {
 	switch class {
 	case perfgate.ClassSlower, perfgate.ClassFailed:
-		return paint(on, red, class)
+		return paint(on, red, string(class))
 	case perfgate.ClassFaster:
-		return paint(on, green, class)
+		return paint(on, green, string(class))
 	}
-	return class
+	return string(class)
 }
 
 // rawTable writes the benchmarks in benchstat's layout, one aligned table per unit: center ± interval per side, the
@@ -59,7 +60,7 @@ func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 		fmt.Fprintf(tw, "%s\tbase\thead\tΔ\tpaired (head/base)\tclass\n", plain(unit))
 		for _, b := range groups[unit] {
 			d := delta(b, alpha) + " (" + pvalue(b) + ")"
-			class := classPaint(color, plain(b.Class))
+			class := classPaint(color, perfgate.Class(plain(string(b.Class))))
 			if b.Acknowledged {
 				class += " (acknowledged)"
 			}
@@ -70,7 +71,7 @@ func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 			if b.Paired != nil && !math.IsNaN(b.PHolm) {
 				pr += fmt.Sprintf(" (p=%.3f Holm)", b.PHolm)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(b.Name, 120)), spread(unit, b.Base), spread(unit, b.Head),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(b.Name, 120)), plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
 				d, pr, class)
 		}
 	}
@@ -111,7 +112,7 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	for _, s := range r.Verdict.Acknowledged {
 		fmt.Fprintf(bw, "  - acknowledged: %s\n", plain(s))
 	}
-	for _, s := range r.Notes {
+	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
 		fmt.Fprintf(bw, "  - note: %s\n", plain(s))
 	}
 
@@ -119,6 +120,9 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	if len(r.Benchmarks) == 0 {
 		fmt.Fprintln(bw, "no benchmarks were compared")
 	} else {
+		for _, f := range forests(r, forestMaxRows) {
+			fmt.Fprintf(bw, "%s\n\n", strings.Join(forestText(f, opt.Unicode, c), "\n"))
+		}
 		rawTable(bw, r, c, false)
 	}
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
@@ -202,7 +206,7 @@ func textFailures(w io.Writer, r *perfgate.Result) {
 	if len(r.Failures) > 0 {
 		fmt.Fprintf(w, "\nfailures:\n")
 		for _, f := range r.Failures {
-			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(f.Name), plain(f.Side), f.Round, plain(f.Kind))
+			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(f.Name), plain(string(f.Side)), f.Round, plain(string(f.Kind)))
 			fmt.Fprint(w, indent(plainLines(clipHead(f.Message, 2000, 10)), "    "))
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // hugeResult has 5,000 benchmarks, a 100 KB panic message and long test output: far over GitHub's limit.
 func hugeResult() *perfgate.Result {
 	r := failResult()
-	classes := []string{perfgate.ClassUnchanged, perfgate.ClassFaster, perfgate.ClassInconclusive, perfgate.ClassSlower}
+	classes := []perfgate.Class{perfgate.ClassUnchanged, perfgate.ClassFaster, perfgate.ClassInconclusive, perfgate.ClassSlower}
 	r.Benchmarks = nil
 	for i := range 5000 {
 		b := bench(fmt.Sprintf("Encrypt/des/case-%04d", i), "sec/op", 139.6e-9, 86.7e-9, -37.89, 0.0001,

@@ -1,52 +1,28 @@
 package sizes
 
-import "sort"
+import (
+	"slices"
+	"sort"
+
+	"github.com/perfgate/perfgate/record"
+)
 
 // How a symbol changed between base and head (SymbolDelta.Change).
 const (
-	Grew    = "grew"
-	Shrank  = "shrank"
-	Added   = "added"   // only in head
-	Removed = "removed" // only in base
+	Grew    = record.Grew
+	Shrank  = record.Shrank
+	Added   = record.Added   // only in head
+	Removed = record.Removed // only in base
 )
 
-// Delta compares the measurements of one package in a base and a head binary.
-type Delta struct {
-	// Package is head's (else base's) measured import path.
-	Package string
-	// Sections compares Sizes.Sections: the six Go sections in their fixed order, then any other
-	// section either side has, by name.
-	Sections []SectionDelta
-	// Packages compares Sizes.Packages: the measured package first, then every subpackage
-	// either side has, by path.
-	Packages []PackageDelta
-	// Symbols lists the attributed symbols whose size differs, largest absolute change first
-	// (ties by name, then section). Unchanged symbols are omitted. A symbol is identified by
-	// name and section, so one that moved section shows as removed from one and added to the other.
-	Symbols []SymbolDelta
-}
-
-// SectionDelta compares the bytes in one section.
-type SectionDelta struct {
-	Name       string
-	Base, Head int64   // bytes
-	Delta      int64   // Head − Base, bytes
-	DeltaPct   float64 // 100 × Delta / Base; 0 when Base is 0 (the section is new: show Head instead)
-}
-
-// PackageDelta compares one package's sections.
-type PackageDelta struct {
-	Path     string
-	Sections []SectionDelta
-}
-
-// SymbolDelta is one symbol that grew, shrank, appeared or vanished.
-type SymbolDelta struct {
-	Name, Section, Package string
-	Base, Head             int64  // bytes; 0 on the side where the symbol does not exist
-	Delta                  int64  // Head − Base, bytes
-	Change                 string // Grew, Shrank, Added or Removed
-}
+// The comparison of two measurements is a record of package record, which result.json carries unchanged; the
+// names below say what each is in this package.
+type (
+	Delta        = record.Sizes       // Diff's result
+	SectionDelta = record.SectionSize // one section, base vs head
+	PackageDelta = record.PackageSize // one package's sections
+	SymbolDelta  = record.SymbolSize  // one symbol that grew, shrank, appeared or vanished
+)
 
 // Diff compares base and head. Either may be nil, standing for a side without the package.
 func Diff(base, head *Sizes) *Delta {
@@ -82,7 +58,15 @@ func Diff(base, head *Sizes) *Delta {
 		d.Packages = append(d.Packages, PackageDelta{Path: p, Sections: diffSections(basePkgs[p], headPkgs[p])})
 	}
 
+	if len(base.Tests) > 0 || len(head.Tests) > 0 {
+		d.Tests = diffSections(sumSections(base.Tests), sumSections(head.Tests))
+	}
 	d.Symbols = diffSymbols(base.Symbols, head.Symbols)
+	for _, n := range slices.Concat(base.Notes, head.Notes) {
+		if !slices.Contains(d.Notes, n) {
+			d.Notes = append(d.Notes, n)
+		}
+	}
 	return d
 }
 
@@ -148,7 +132,7 @@ func diffSymbols(base, head []Symbol) []SymbolDelta {
 	for _, s := range head {
 		get(s).Head += s.Size
 	}
-	var out []SymbolDelta
+	out := []SymbolDelta{}
 	for _, k := range keys {
 		d := byKey[k]
 		d.Delta = d.Head - d.Base

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/internal/testmod"
 )
 
 // The fixture module, written into t.TempDir() for each side. The gated package is
@@ -39,7 +41,7 @@ func fixtureFiles(head bool) map[string]string {
 		big = "\n// big is the 2 KiB table head adds.\nvar big = [512]uint32{" + strings.Join(vals, ", ") + "}\n"
 	}
 	return map[string]string{
-		"go.mod": "module " + fixtureModule + "\n\ngo 1.26\n",
+		"go.mod": testmod.GoMod(fixtureModule, "1.26"),
 		"tbl/tbl.go": `// Package tbl is the gated fixture package.
 package tbl
 
@@ -128,17 +130,7 @@ func main() { println(tbl.Lookup(1), tbl.Fill(2), tbl.Count([]tbl.Pair{{"x", 1}}
 // writeFixture writes one side's module into a new temporary directory.
 func writeFixture(t *testing.T, head bool) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range fixtureFiles(head) {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testmod.Temp(t, fixtureFiles(head))
 }
 
 // goBuild runs the go command in dir with the default (shared) GOCACHE, writing the binary to out:

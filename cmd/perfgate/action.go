@@ -4,15 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -30,7 +26,7 @@ type prInfo struct {
 	Event      string `json:"event"`
 }
 
-const prInfoFile = "github.json"
+const prInfoFile = perfgate.FileGitHub
 
 func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
@@ -50,48 +46,56 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		errorf(stderr, "%v", err)
 		return perfgate.ExitUsage
 	}
+	if err := refuseEvent(ev.Name); err != nil {
+		errorf(stderr, "%v", err)
+		hintForkSafe(stderr)
+		r.Errorf("%v", err)
+		return perfgate.ExitUsage
+	}
 	cfg, comment, err := actionConfig(r, ev)
 	if err != nil {
-		errorf(stderr, "%v", err)
+		untrusted(stderr, func() { errorf(stderr, "%v", err) }) // a configuration error quotes the file
 		r.Errorf("perfgate: %v", err)
 		return perfgate.ExitUsage
 	}
 	cfg.Log = stderr
 
 	r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
-	// The log carries the pull request's build and test output: the runner must not read commands in it.
-	resume := stopCommands(stdout)
-	res, runErr := perfgate.Compare(ctx, cfg)
+	// The log (stderr) carries the pull request's build and test output: the runner must not read commands in it.
+	resume := stopCommands(stderr)
+	res, runErr := perfgate.Run(ctx, cfg)
 	resume()
 	r.EndGroup()
 	if res == nil {
-		errorf(stderr, "%v", runErr)
-		explain(stderr, runErr)
+		untrusted(stderr, func() {
+			errorf(stderr, "%v", runErr)
+			explain(stderr, runErr)
+		})
 		r.Errorf("perfgate could not run: %v", runErr)
-		var ce *perfgate.ConfigError
-		if errors.As(runErr, &ce) {
-			return perfgate.ExitUsage
-		}
-		return perfgate.ExitCannotRun
+		return perfgate.ExitCode(runErr)
 	}
 	if runErr != nil {
-		errorf(stderr, "%v", runErr)
-		explain(stderr, runErr)
+		untrusted(stderr, func() {
+			errorf(stderr, "%v", runErr)
+			explain(stderr, runErr)
+		})
 	}
 	info := prInfo{Repository: r.Repository, PR: ev.PR, BaseSHA: res.Base.Commit, HeadSHA: res.Head.Commit, Event: ev.Name}
-	if data, err := json.MarshalIndent(info, "", "  "); err == nil {
-		if err := os.WriteFile(filepath.Join(cfg.Out, prInfoFile), append(data, '\n'), 0o644); err != nil {
-			errorf(stderr, "writing %s: %v", prInfoFile, err)
-		}
+	dir := perfgate.ResultsDir(cfg.Out)
+	if err := dir.WriteGitHub(info); err != nil {
+		errorf(stderr, "%v", err)
 	}
 
 	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact"})
-	reportPath := filepath.Join(cfg.Out, "report.md")
-	if err := os.WriteFile(reportPath, []byte(md), 0o644); err != nil {
-		errorf(stderr, "writing report.md: %v", err)
+	reportPath := dir.Path(perfgate.FileReport)
+	if err := dir.WriteReport(md); err != nil {
+		errorf(stderr, "%v", err)
+	}
+	if err := saveHTML(cfg.Out, res); err != nil {
+		errorf(stderr, "%v", err)
 	}
 	r.AddStepSummary(md)
-	r.SetOutput("verdict", res.Verdict.Status)
+	r.SetOutput("verdict", string(res.Verdict.Status))
 	r.SetOutput("report", reportPath)
 	r.SetOutput("results-dir", cfg.Out)
 	annotate(r, res)
@@ -122,7 +126,8 @@ request's base and head, writes the job summary and outputs, keeps one sticky
 comment on the pull request up to date, and exits with the gate's code.
 `
 
-// actionConfig maps the step's inputs and event onto a Config. It returns whether to comment.
+// actionConfig maps the step's inputs and event onto a Config: an input that is set wins over the same key in the
+// configuration file, which wins over the default; an empty input is not set. It returns whether to comment.
 func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool, error) {
 	cfg := perfgate.DefaultConfig()
 	if r.Workspace != "" {
@@ -131,57 +136,22 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 	cfgPath := input(r, "config")
 	if cfgPath == "" {
 		cfgPath = filepath.Join(cfg.Dir, perfgate.ConfigFile)
-	} else if !filepath.IsAbs(cfgPath) {
-		cfgPath = filepath.Join(cfg.Dir, cfgPath)
+	} else {
+		if !filepath.IsAbs(cfgPath) {
+			cfgPath = filepath.Join(cfg.Dir, cfgPath)
+		}
+		if st, err := os.Stat(cfgPath); err != nil || st.IsDir() {
+			return cfg, false, &perfgate.ConfigError{Source: "input", Key: "config", Value: input(r, "config"), Want: commandKey("", "config").Form + " in the workspace"}
+		}
 	}
-	if err := cfg.LoadConfigFile(cfgPath); err != nil {
+	if err := cfg.Resolve(cfgPath, inputSettings(r)); err != nil {
 		return cfg, false, err
-	}
-	bad := func(key, value, want string) error {
-		return &perfgate.ConfigError{Source: "input", Key: key, Value: value, Want: want}
-	}
-	str := map[string]*string{
-		"package": &cfg.Package, "bench": &cfg.Bench, "base": &cfg.Base, "head": &cfg.Head,
-		"acknowledge-label": &cfg.AcknowledgeLabel,
-	}
-	for _, k := range []string{"package", "bench", "base", "head", "acknowledge-label"} {
-		if v := input(r, k); v != "" {
-			*str[k] = v
-		}
-	}
-	if v := input(r, "rounds"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return cfg, false, bad("rounds", v, "a whole number from 2 to 100")
-		}
-		cfg.Rounds = n
-	}
-	if v := input(r, "cpu"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return cfg, false, bad("cpu", v, "a CPU number, or -1")
-		}
-		cfg.CPU = n
-	}
-	if v := input(r, "benchtime"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			return cfg, false, bad("benchtime", v, "a duration such as 100ms")
-		}
-		cfg.BenchTime = d
-	}
-	if v := input(r, "threshold"); v != "" {
-		f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
-		if err != nil {
-			return cfg, false, bad("threshold", v, "a percentage such as 2")
-		}
-		cfg.Threshold = f
 	}
 	comment := true
 	if v := input(r, "comment"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return cfg, false, bad("comment", v, "true or false")
+			return cfg, false, &perfgate.ConfigError{Source: "input", Key: "comment", Value: v, Want: commandKey("", "comment").Form}
 		}
 		comment = b
 	}
@@ -195,13 +165,6 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 		cfg.Head = ev.HeadSHA
 	}
 	cfg.Acknowledged = ev.HasLabel(cfg.AcknowledgeLabel)
-	if err := cfg.Validate(); err != nil {
-		var ce *perfgate.ConfigError
-		if errors.As(err, &ce) && ce.Source == "" {
-			ce.Source = "input"
-		}
-		return cfg, false, err
-	}
 	return cfg, comment, nil
 }
 
@@ -248,16 +211,11 @@ func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, s
 	r.SetOutput("comment-url", posted.URL)
 }
 
-// actionInputs are the inputs runAction reads: action.yml declares each and maps it onto INPUT_*.
-var actionInputs = []string{
-	"package", "bench", "rounds", "benchtime", "cpu", "threshold", "base", "head", "config", "github-token",
-	"comment", "acknowledge-label",
-}
-
-// input returns the step input name, which must be one of actionInputs.
+// input returns the step input name, which must be declared in the key table or commandKeys (action.yml declares
+// them all, which a test checks).
 func input(r *ghaction.Runner, name string) string {
-	if !slices.Contains(actionInputs, name) {
-		panic("perfgate: input " + name + " is not in actionInputs") // a programmer error, caught by the tests
+	if perfgate.InputKey(name) == nil {
+		commandKey("", name) // panics for an undeclared input: a programmer error, caught by the tests
 	}
 	return r.Input(name)
 }

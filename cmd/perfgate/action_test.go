@@ -11,14 +11,17 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"gopkg.in/yaml.v3"
 
 	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/report"
 )
@@ -35,20 +38,20 @@ func TestActionStickyComment(t *testing.T) {
 	gh := newFakeGitHub(t)
 	const pr = 7
 	base, head := repo.Commits["weird"], repo.Commits["base"]
-	gh.pulls[pr] = head
+	gh.SetPull(pr, head)
 	foreign := report.Marker + "\nI copied perfgate's marker; do not touch."
-	gh.add(pr, "mallory", foreign)
+	gh.Add(pr, "mallory", foreign)
 	for i := range 120 { // perfgate's comment lands on the second page of 100
-		gh.add(pr, "alice", fmt.Sprintf("review comment %d", i))
+		gh.Add(pr, "alice", fmt.Sprintf("review comment %d", i))
 	}
 	dir := ghEnv(t, gh, repo.Dir)
 	writeEvent(t, dir, pr, base, head)
 	setFixtureInputs(t)
 
-	gh.script["create"] = []int{http.StatusInternalServerError}
+	gh.On(fakegithub.OpCreate, fakegithub.Reply{Status: http.StatusInternalServerError})
 	inv := invoke(t, "action")
 	_, md := checkRun(t, inv, dir, repo.Dir, pr, head)
-	comments, writes := gh.state(pr)
+	comments, writes := gh.Comments(pr), gh.Writes()
 	ours := mine(comments)
 	if len(ours) != 1 || writes != 1 {
 		t.Fatalf("after the first run: %d perfgate comments, %d writes; want 1 and 1", len(ours), writes)
@@ -83,10 +86,10 @@ func TestActionStickyComment(t *testing.T) {
 		}
 	})
 
-	gh.script["edit"] = []int{http.StatusBadGateway}
+	gh.On(fakegithub.OpEdit, fakegithub.Reply{Status: http.StatusBadGateway})
 	inv = invoke(t, "action")
 	_, md = checkRun(t, inv, dir, repo.Dir, pr, head)
-	again, writes := gh.state(pr)
+	again, writes := gh.Comments(pr), gh.Writes()
 	ours2 := mine(again)
 	switch {
 	case len(again) != 122 || len(ours2) != 1 || writes != 2:
@@ -119,8 +122,8 @@ func TestActionForbiddenAndScrubbed(t *testing.T) {
 	gh := newFakeGitHub(t)
 	const pr = 12
 	base, head := repo.Commits["base"], repo.Commits["envdump"]
-	gh.pulls[pr] = head
-	gh.deny["create"] = http.StatusForbidden
+	gh.SetPull(pr, head)
+	gh.Always(fakegithub.OpCreate, fakegithub.Reply{Status: http.StatusForbidden})
 	dir := ghEnv(t, gh, repo.Dir)
 	writeEvent(t, dir, pr, base, head)
 	setFixtureInputs(t)
@@ -157,7 +160,7 @@ func TestActionForbiddenAndScrubbed(t *testing.T) {
 		}
 	}
 
-	comments, writes := gh.state(pr)
+	comments, writes := gh.Comments(pr), gh.Writes()
 	if len(comments) != 0 || writes != 0 {
 		t.Errorf("%d comments, %d writes after a 403", len(comments), writes)
 	}
@@ -214,7 +217,7 @@ func TestActionConfig(t *testing.T) {
 		}}}
 	}
 	res := slower()
-	cfg.Decide(res, false, nil)
+	res.Verdict = perfgate.Decide(*res, cfg.Policy())
 	if res.Verdict.Status != perfgate.StatusPass || len(res.Verdict.Acknowledged) != 1 {
 		t.Errorf("with the label: verdict %+v, want a pass that acknowledges Encrypt/des", res.Verdict)
 	}
@@ -228,20 +231,20 @@ func TestActionConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	res = slower()
-	cfg.Decide(res, false, nil)
+	res.Verdict = perfgate.Decide(*res, cfg.Policy())
 	if res.Verdict.Status != perfgate.StatusFail || res.Verdict.ExitCode != perfgate.ExitFail {
 		t.Errorf("without the label: verdict %+v, want fail", res.Verdict)
 	}
 
 	for k, v := range map[string]string{
 		"INPUT_ROUNDS": "many", "INPUT_BENCHTIME": "1 s", "INPUT_CPU": "last", "INPUT_THRESHOLD": "two",
-		"INPUT_COMMENT": "maybe", "INPUT_BENCH": "(", "INPUT_CONFIG": ".", // a directory
+		"INPUT_COMMENT": "maybe", "INPUT_BENCH": "(", "INPUT_CONFIG": "missing.yml",
 	} {
 		old := env[k]
 		env[k] = v
 		if _, _, err := actionConfig(newRunner(), ev); err == nil {
 			t.Errorf("%s=%q: no error", k, v)
-		} else if !strings.Contains(err.Error(), strings.ToLower(strings.TrimPrefix(k, "INPUT_"))) && k != "INPUT_CONFIG" {
+		} else if want := "input: " + strings.ToLower(strings.TrimPrefix(k, "INPUT_")) + ": "; !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s=%q: the error %q does not name the input", k, v, err)
 		}
 		env[k] = old
@@ -295,7 +298,7 @@ func TestActionNoComment(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gh := newFakeGitHub(t)
-			gh.pulls[5] = head
+			gh.SetPull(5, head)
 			dir := ghEnv(t, gh, repo.Dir)
 			setFixtureInputs(t)
 			t.Setenv("INPUT_PACKAGE", "./nope")
@@ -306,7 +309,7 @@ func TestActionNoComment(t *testing.T) {
 			if inv.code != perfgate.ExitUsage || res.Verdict.Status != perfgate.StatusError || res.Head.Commit != head {
 				t.Errorf("exit %d, verdict %s, head %s; want 2, error, %s", inv.code, res.Verdict.Status, res.Head.Commit, head)
 			}
-			if out := readOutputs(t, filepath.Join(dir, "output")); out["verdict"] != perfgate.StatusError {
+			if out := readOutputs(t, filepath.Join(dir, "output")); out["verdict"] != string(perfgate.StatusError) {
 				t.Errorf("output verdict = %q, want error", out["verdict"])
 			}
 			if !strings.Contains(readFile(t, filepath.Join(dir, "summary.md")), report.Marker) {
@@ -315,9 +318,67 @@ func TestActionNoComment(t *testing.T) {
 			if !strings.Contains(inv.stderr, tc.want) {
 				t.Errorf("stderr does not say %q", tc.want)
 			}
-			if len(gh.log) != 0 {
-				t.Errorf("GitHub was called: %v", gh.log)
+			if len(gh.Requests()) != 0 {
+				t.Errorf("GitHub was called: %v", gh.Requests())
 			}
 		})
+	}
+}
+
+// TestActionConfigFilePrecedence runs the action on the fixture with a .perfgate.yml in the workspace and inputs
+// the workflow leaves out, so that they take action.yml's defaults: the file's bench filter and threshold apply,
+// an input that is set (rounds) wins over the file, and a key neither sets keeps its default.
+func TestActionConfigFilePrecedence(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a comparison")
+	}
+	repo := materialize(t)
+	gh := newFakeGitHub(t)
+	const pr = 9
+	base, head := repo.Commits["base"], repo.Commits["folded"]
+	gh.SetPull(pr, head)
+	file := "# the repository's gate\nbench: KeySetup/des\nrounds: 5\nthreshold: 50\ndifferential: false\n"
+	if err := os.WriteFile(filepath.Join(repo.Dir, perfgate.ConfigFile), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := ghEnv(t, gh, repo.Dir)
+	writeEvent(t, dir, pr, base, head)
+	// The runner gives an input the workflow leaves out its default from action.yml.
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionYAML
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	for name, in := range a.Inputs {
+		if in.Default != nil {
+			t.Setenv(inputEnv(name), *in.Default)
+		}
+	}
+	setFixtureInputs(t) // the workflow sets package, rounds: 2, benchtime and the token
+	t.Setenv("INPUT_COMMENT", "false")
+
+	inv := invoke(t, "action")
+	res, _ := checkRun(t, inv, dir, repo.Dir, pr, head)
+	var names []string
+	for _, b := range res.Benchmarks {
+		if !slices.Contains(names, b.Name) {
+			names = append(names, b.Name)
+		}
+	}
+	if diff := cmp.Diff([]string{"KeySetup/des"}, names); diff != "" {
+		t.Errorf("benchmarks: the file's bench filter did not apply (-want +got):\n%s", diff)
+	}
+	m := res.Method
+	if m.Rounds != 2 || m.Threshold != 50 || m.Alpha != 0.05 {
+		t.Errorf("method: rounds %d, threshold %v%%, alpha %v; want 2 (input), 50 (file), 0.05 (default)", m.Rounds, m.Threshold, m.Alpha)
+	}
+	if res.Differential.Status != perfgate.DiffSkipped {
+		t.Errorf("differential %s: the file's differential: false did not apply", res.Differential.Status)
+	}
+	if len(gh.Requests()) != 0 {
+		t.Errorf("GitHub was called with comment: false: %v", gh.Requests())
 	}
 }

@@ -43,7 +43,7 @@ func (w *cancelOn) String() string {
 
 // TestCompareCancelled interrupts a comparison after the first A–B–B–A round, as Ctrl-C would: perfgate must stop,
 // keep what it gathered in the results directory, mark it incomplete, exit 3 and leave no temporary directory
-// behind. It runs the command (run → perfgate.Compare) in this process, cancelling its context from its log.
+// behind. It runs the command (run → perfgate.Run) in this process, cancelling its context from its log.
 func TestCompareCancelled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a comparison")

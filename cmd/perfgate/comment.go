@@ -2,16 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"regexp"
 
 	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/report"
 )
 
@@ -35,8 +33,6 @@ const (
 	maxPR          = 1 << 30
 )
 
-var sha40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
-
 func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("comment", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(stderr, commentUsage) }
@@ -51,7 +47,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	r := ghaction.NewRunner(nil, stdout)
 	res, info, err := readArtifact(dir)
 	if err != nil {
-		errorf(stderr, "%v", err)
+		untrusted(stderr, func() { errorf(stderr, "%v", err) }) // it may quote the artifact, which head wrote
 		r.Errorf("perfgate: the results artifact is not usable: %v", err)
 		return perfgate.ExitUsage
 	}
@@ -114,38 +110,29 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 // readArtifact reads and validates result.json and github.json from an untrusted results directory.
 func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
-	for name, limit := range map[string]int64{"result.json": maxResultBytes, prInfoFile: maxInfoBytes} {
-		st, err := os.Lstat(filepath.Join(dir, name))
-		if err != nil {
-			return nil, nil, err
-		}
-		if !st.Mode().IsRegular() {
-			return nil, nil, fmt.Errorf("%s is not a regular file", name)
-		}
-		if st.Size() > limit {
-			return nil, nil, fmt.Errorf("%s is %d bytes, more than the %d allowed", name, st.Size(), limit)
-		}
-	}
-	res, err := perfgate.ReadResult(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := os.ReadFile(filepath.Join(dir, prInfoFile))
+	rd := perfgate.ResultsDir(dir)
+	res, err := rd.ReadResult(maxResultBytes)
 	if err != nil {
 		return nil, nil, err
 	}
 	var info prInfo
-	if err := json.Unmarshal(data, &info); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", prInfoFile, err)
+	if err := rd.ReadGitHub(&info, maxInfoBytes); err != nil {
+		return nil, nil, err
 	}
 	if info.PR <= 0 || info.PR > maxPR {
 		return nil, nil, fmt.Errorf("%s: pull request number %d is out of range", prInfoFile, info.PR)
 	}
-	if !sha40.MatchString(info.HeadSHA) {
+	if !gitsrc.IsFullSHA(info.HeadSHA) {
 		return nil, nil, fmt.Errorf("%s: head_sha %q is not a commit id", prInfoFile, info.HeadSHA)
 	}
 	if res.Head.Commit != info.HeadSHA {
 		return nil, nil, fmt.Errorf("result.json measured head %q, %s says %q", res.Head.Commit, prInfoFile, info.HeadSHA)
+	}
+	for _, b := range res.Benchmarks {
+		if !bench.ValidUnit(b.Unit) {
+			return nil, nil, fmt.Errorf("result.json: benchmark unit %q is not a unit (letters, digits and %% / . - _, "+
+				"at most %d bytes)", b.Unit, bench.MaxUnitLen)
+		}
 	}
 	switch res.Verdict.Status {
 	case perfgate.StatusPass, perfgate.StatusFail, perfgate.StatusError:

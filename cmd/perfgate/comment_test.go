@@ -29,7 +29,7 @@ func syntheticResult(head string, n int) *perfgate.Result {
 		},
 		Differential: perfgate.Differential{Status: perfgate.DiffMismatch, Reason: evil, Ciphers: []perfgate.DiffCipher{{
 			Name: "New" + evil, KeySizes: []int{8}, Keys: 1, Blocks: 1, Mismatches: 1, DigestBase: evil, DigestHead: evil,
-			Examples: []perfgate.Mismatch{{Key: evil, Direction: "encrypt", Method: evil, Input: evil, Base: evil, Head: evil}},
+			Examples: []perfgate.Mismatch{{Key: perfgate.Hex(evil), Direction: "encrypt", Method: evil, Input: perfgate.Hex(evil), Base: perfgate.Hex(evil), Head: perfgate.Hex(evil)}},
 		}}},
 		Sizes: perfgate.Sizes{
 			Sections: []perfgate.SectionSize{{Name: ".text" + evil, Base: 100, Head: 200}},
@@ -72,7 +72,7 @@ func writeArtifact(t *testing.T, res *perfgate.Result, info prInfo) string {
 func commentEnv(t *testing.T, gh *fakeGitHub, pr int) (string, prInfo) {
 	t.Helper()
 	head := strings.Repeat("c0ffee", 7)[:40]
-	gh.pulls[pr] = head
+	gh.SetPull(pr, head)
 	dir := ghEnv(t, gh, t.TempDir())
 	t.Setenv("GITHUB_EVENT_NAME", "workflow_run")
 	t.Setenv("GITHUB_TOKEN", fakeToken)
@@ -93,7 +93,7 @@ func TestComment(t *testing.T) {
 	}{{"limit", maxCommentBody}, {"422", 20000}} {
 		t.Run(tc.name, func(t *testing.T) {
 			gh := newFakeGitHub(t)
-			gh.maxBody = tc.maxBody
+			gh.SetMaxBody(tc.maxBody)
 			const pr = 41
 			head, info := commentEnv(t, gh, pr)
 			dir := writeArtifact(t, syntheticResult(head, 3000), info)
@@ -101,7 +101,7 @@ func TestComment(t *testing.T) {
 			if inv.code != 0 {
 				t.Fatalf("exit %d, want 0", inv.code)
 			}
-			comments, writes := gh.state(pr)
+			comments, writes := gh.Comments(pr), gh.Writes()
 			ours := mine(comments)
 			if len(ours) != 1 || writes != 1 {
 				t.Fatalf("%d perfgate comments, %d writes; want 1 and 1", len(ours), writes)
@@ -113,7 +113,7 @@ func TestComment(t *testing.T) {
 			if !strings.HasPrefix(body, report.Marker) || !strings.Contains(body, "Bench00000") || !strings.Contains(body, "omitted") {
 				t.Errorf("the comment lacks the marker, the first benchmark or the note of what it left out:\n%s", tail(body, 5))
 			}
-			if strings.TrimSpace(inv.stdout) != fmt.Sprintf("https://github.example/%s/%s/pull/1#issuecomment-%d", fakeOwner, fakeRepo, ours[0].ID) {
+			if strings.TrimSpace(inv.stdout) != fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", fakeOwner, fakeRepo, pr, ours[0].ID) {
 				t.Errorf("stdout = %q, want the comment's URL", inv.stdout)
 			}
 			text := outsideFences(body)
@@ -149,18 +149,22 @@ func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 		{name: "pr zero", edit: func(a artifact) { a.info.PR = 0 }, want: "out of range"},
 		{name: "pr negative", edit: func(a artifact) { a.info.PR = -pr }, want: "out of range"},
 		{name: "pr too large", edit: func(a artifact) { a.info.PR = 1<<31 + pr }, want: "out of range"},
-		{name: "pull request moved on", edit: func(a artifact) { a.gh.pulls[pr] = other }, want: "not the measured"},
+		{name: "pull request moved on", edit: func(a artifact) { a.gh.SetPull(pr, other) }, want: "not the measured"},
 		{name: "other pull request", edit: func(a artifact) {
-			a.gh.pulls[pr+1] = other // the artifact aims the comment at a pull request with another head
+			a.gh.SetPull(pr+1, other) // the artifact aims the comment at a pull request with another head
 			a.info.PR = pr + 1
 		}, want: "not the measured"},
 		{name: "result head differs", edit: func(a artifact) { a.res.Head.Commit = other }, want: "result.json measured head"},
 		{name: "not the triggering run's commit", edit: func(a artifact) {
-			a.res.Head.Commit, a.info.HeadSHA, a.gh.pulls[pr] = other, other, other
+			a.res.Head.Commit, a.info.HeadSHA = other, other
+			a.gh.SetPull(pr, other)
 		}, want: "triggering run was for"},
 		{name: "malformed head", edit: func(a artifact) { a.res.Head.Commit, a.info.HeadSHA = "HEAD", "HEAD" }, want: "not a commit id"},
 		{name: "other repository", edit: func(a artifact) { a.info.Repository = "mallory/minides" }, want: "repository"},
 		{name: "unknown verdict", edit: func(a artifact) { a.res.Verdict.Status = "pass<img src=x>" }, want: "unknown verdict"},
+		{name: "hostile unit", edit: func(a artifact) {
+			a.res.Benchmarks[len(a.res.Benchmarks)-1].Unit = "@org/team<img/src=https://x/p.png>"
+		}, want: "is not a unit"},
 		{name: "oversized github.json", edit: func(a artifact) { a.info.Event = strings.Repeat("x", maxInfoBytes) }, want: "bytes, more than"},
 		{name: "oversized result.json", files: func(t *testing.T, dir string) {
 			// A sparse file past the limit: the size is checked before anything is read.
@@ -222,7 +226,7 @@ func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 			if !strings.Contains(inv.stderr, tc.want) {
 				t.Errorf("stderr does not say %q:\n%s", tc.want, inv.stderr)
 			}
-			if comments, writes := gh.state(pr); len(comments) != 0 || writes != 0 {
+			if comments, writes := gh.Comments(pr), gh.Writes(); len(comments) != 0 || writes != 0 {
 				t.Errorf("%d comments, %d writes: the artifact was posted", len(comments), writes)
 			}
 			if inv.stdout != "" && !strings.HasPrefix(inv.stdout, "::error::") {

@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"time"
+	"slices"
 
 	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/internal/demo"
@@ -28,16 +29,16 @@ Examples:
 Flags:
 `
 
+// demoDefaults are demo's defaults where they differ from compare's, by flag: a quick run.
+var demoDefaults = map[string]string{"rounds": "3", "benchtime": "50ms"}
+
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := perfgate.DefaultConfig()
-	cfg.Rounds = 3
-	cfg.BenchTime = 50 * time.Millisecond
-	cfg.Out = ""
 	f := newCompareFlags("demo", &cfg)
 	broken := f.fs.Bool("broken", false, "compare against a commit with one wrong table entry")
 	f.fs.Usage = func() {
 		fmt.Fprint(stderr, demoUsage)
-		f.fs.PrintDefaults()
+		printFlags(stderr, f.fs, demoDefaults)
 	}
 	if code, ok := parseFlags(f.fs, args, stderr); !ok {
 		return code
@@ -46,13 +47,24 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		errorf(stderr, "demo takes no arguments, got %q", f.fs.Args())
 		return perfgate.ExitUsage
 	}
+	// demo's own defaults come first, so that the flags given win; the fixture has no configuration file, and the
+	// user's must not apply.
+	var defaults []perfgate.Setting
+	for _, name := range slices.Sorted(maps.Keys(demoDefaults)) {
+		defaults = append(defaults, perfgate.Setting{Key: perfgate.FlagKey(name), Text: demoDefaults[name], Source: "flag"})
+	}
+	f.settings = append(defaults, f.settings...)
+	if err := f.apply(".", true); err != nil {
+		errorf(stderr, "%v", err)
+		return perfgate.ExitUsage
+	}
 	tmp, err := os.MkdirTemp("", "perfgate-demo-")
 	if err != nil {
 		errorf(stderr, "%v", err)
 		return perfgate.ExitCannotRun
 	}
 	repoDir := filepath.Join(tmp, "minides")
-	if cfg.Out == "" {
+	if !f.given("o") {
 		// The results stay in the temporary directory, whose path is printed; the repository goes.
 		cfg.Out = filepath.Join(tmp, "results")
 		defer os.RemoveAll(repoDir)
@@ -71,11 +83,6 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg.Head = "folded"
 	if *broken {
 		cfg.Head = "broken"
-	}
-	f.config = os.DevNull // the fixture has no configuration file; the user's must not apply
-	if err := f.apply(repo.Dir); err != nil {
-		errorf(stderr, "%v", err)
-		return perfgate.ExitUsage
 	}
 	cfg.Log = stderr
 	fmt.Fprintf(stderr, "perfgate: comparing %s → %s of %s\n", cfg.Base, cfg.Head, demo.ImportPath)

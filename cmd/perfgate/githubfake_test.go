@@ -1,233 +1,46 @@
 package main
 
-// A fake GitHub REST API for the action and comment tests, and the helpers that drive perfgate against it.
+// The fake GitHub of the action and comment tests, and the helpers that drive perfgate against it.
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/report"
 )
 
+// The tests run against internal/fakegithub: GitHub's REST API under /api/v3, serving one repository.
 const (
-	apiPrefix      = "/api/v3"
-	fakeOwner      = "octo"
-	fakeRepo       = "minides"
-	fakeToken      = "ghs_perfgate-test-token-5b1e"
-	maxCommentBody = 65536 // GitHub's limit on a comment body, in characters
+	fakeOwner      = fakegithub.Owner
+	fakeRepo       = fakegithub.Repo
+	fakeToken      = fakegithub.Token
+	maxCommentBody = fakegithub.MaxBody
 )
 
-// fakeComment is one issue comment as the fake stores it.
-type fakeComment struct {
-	ID    int64
-	Body  string
-	Login string
-}
-
-// fakeGitHub is a small in-memory GitHub: pull requests, their comments, and scripted failures. Comments it creates
-// are written by ghaction.BotLogin, the identity of a workflow's GITHUB_TOKEN, whose GET /user answers 403.
-type fakeGitHub struct {
-	t   *testing.T
-	srv *httptest.Server
-
-	mu       sync.Mutex
-	pulls    map[int]string // pull request number → head SHA
-	comments map[int][]*fakeComment
-	nextID   int64
-	maxBody  int              // a longer body (in characters) is rejected with 422
-	script   map[string][]int // operation → statuses answered to its next requests, in order
-	deny     map[string]int   // operation → status answered to every request
-	writes   int              // create and edit requests answered with success
-	log      []string         // "op status" of every request
-}
+type fakeGitHub = fakegithub.Server
 
 func newFakeGitHub(t *testing.T) *fakeGitHub {
 	t.Helper()
-	f := &fakeGitHub{
-		t: t, pulls: map[int]string{}, comments: map[int][]*fakeComment{}, nextID: 100,
-		maxBody: maxCommentBody, script: map[string][]int{}, deny: map[string]int{},
+	if fakegithub.Bot != ghaction.BotLogin {
+		t.Fatalf("fakegithub.Bot = %q, want ghaction.BotLogin %q", fakegithub.Bot, ghaction.BotLogin)
 	}
-	api := http.NewServeMux()
-	api.HandleFunc("GET /user", f.op("user", func(w http.ResponseWriter, r *http.Request) {
-		reply(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
-	}))
-	api.HandleFunc("GET /repos/{owner}/{repo}/pulls/{n}", f.op("pull", f.getPull))
-	api.HandleFunc("GET /repos/{owner}/{repo}/issues/{n}/comments", f.op("list", f.listComments))
-	api.HandleFunc("POST /repos/{owner}/{repo}/issues/{n}/comments", f.op("create", f.createComment))
-	api.HandleFunc("PATCH /repos/{owner}/{repo}/issues/comments/{id}", f.op("edit", f.editComment))
-	api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		t.Errorf("fake GitHub: unexpected request %s %s", r.Method, r.URL)
-		reply(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
-	})
-	root := http.NewServeMux()
-	root.Handle(apiPrefix+"/", http.StripPrefix(apiPrefix, api))
-	root.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		t.Errorf("fake GitHub: %s %s is outside %s/", r.Method, r.URL, apiPrefix)
-		reply(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
-	})
-	f.srv = httptest.NewServer(root)
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-// op wraps a handler: it checks the token and the repository, and plays scripted failures.
-func (f *fakeGitHub) op(name string, h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		status := 0
-		switch {
-		case r.Header.Get("Authorization") != "Bearer "+fakeToken:
-			status = http.StatusUnauthorized
-		case r.PathValue("owner") != "" && (r.PathValue("owner") != fakeOwner || r.PathValue("repo") != fakeRepo):
-			status = http.StatusNotFound
-		case f.deny[name] != 0:
-			status = f.deny[name]
-		case len(f.script[name]) > 0:
-			status, f.script[name] = f.script[name][0], f.script[name][1:]
-		}
-		if status != 0 {
-			f.log = append(f.log, fmt.Sprintf("%s %d", name, status))
-			reply(w, status, map[string]string{"message": http.StatusText(status)})
-			return
-		}
-		f.log = append(f.log, name)
-		h(w, r)
-	}
-}
-
-func reply(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
-}
-
-func (f *fakeGitHub) commentJSON(c *fakeComment) map[string]any {
-	return map[string]any{
-		"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.Login},
-		"html_url": fmt.Sprintf("https://github.example/%s/%s/pull/1#issuecomment-%d", fakeOwner, fakeRepo, c.ID),
-	}
-}
-
-func (f *fakeGitHub) getPull(w http.ResponseWriter, r *http.Request) {
-	n, _ := strconv.Atoi(r.PathValue("n"))
-	sha, ok := f.pulls[n]
-	if !ok {
-		reply(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
-		return
-	}
-	reply(w, http.StatusOK, map[string]any{"number": n, "head": map[string]any{"sha": sha}})
-}
-
-// listComments pages like GitHub: per_page (default 30) and page, with a Link header to the next page.
-func (f *fakeGitHub) listComments(w http.ResponseWriter, r *http.Request) {
-	n, _ := strconv.Atoi(r.PathValue("n"))
-	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
-	if per <= 0 {
-		per = 30
-	}
-	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	page = max(page, 1)
-	all := f.comments[n]
-	out := []map[string]any{}
-	for i := (page - 1) * per; i < min(page*per, len(all)); i++ {
-		out = append(out, f.commentJSON(all[i]))
-	}
-	if page*per < len(all) {
-		w.Header().Set("Link", fmt.Sprintf(`<%s%s?per_page=%d&page=%d>; rel="next"`, f.srv.URL, r.URL.Path, per, page+1))
-	}
-	reply(w, http.StatusOK, out)
-}
-
-func (f *fakeGitHub) readBody(w http.ResponseWriter, r *http.Request) (string, bool) {
-	var in struct {
-		Body *string `json:"body"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Body == nil {
-		f.t.Errorf("fake GitHub: %s %s: bad JSON body (%v)", r.Method, r.URL, err)
-		reply(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
-		return "", false
-	}
-	if utf8.RuneCountInString(*in.Body) > f.maxBody {
-		reply(w, http.StatusUnprocessableEntity, map[string]string{"message": "Validation Failed: body is too long"})
-		return "", false
-	}
-	return *in.Body, true
-}
-
-func (f *fakeGitHub) createComment(w http.ResponseWriter, r *http.Request) {
-	n, _ := strconv.Atoi(r.PathValue("n"))
-	if _, ok := f.pulls[n]; !ok {
-		reply(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
-		return
-	}
-	body, ok := f.readBody(w, r)
-	if !ok {
-		return
-	}
-	c := f.add(n, ghaction.BotLogin, body)
-	f.writes++
-	reply(w, http.StatusCreated, f.commentJSON(c))
-}
-
-func (f *fakeGitHub) editComment(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	for _, cs := range f.comments {
-		for _, c := range cs {
-			if c.ID != id {
-				continue
-			}
-			body, ok := f.readBody(w, r)
-			if !ok {
-				return
-			}
-			c.Body = body
-			f.writes++
-			reply(w, http.StatusOK, f.commentJSON(c))
-			return
-		}
-	}
-	reply(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
-}
-
-// add stores a comment; the caller holds f.mu or owns f exclusively.
-func (f *fakeGitHub) add(pr int, login, body string) *fakeComment {
-	f.nextID++
-	c := &fakeComment{ID: f.nextID, Body: body, Login: login}
-	f.comments[pr] = append(f.comments[pr], c)
-	return c
-}
-
-// state returns copies of pull request pr's comments and the number of successful writes.
-func (f *fakeGitHub) state(pr int) ([]fakeComment, int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []fakeComment
-	for _, c := range f.comments[pr] {
-		out = append(out, *c)
-	}
-	return out, f.writes
+	return fakegithub.New(t)
 }
 
 // mine returns the comments carrying the marker that the bot wrote.
-func mine(cs []fakeComment) []fakeComment {
-	var out []fakeComment
+func mine(cs []fakegithub.Comment) []fakegithub.Comment {
+	var out []fakegithub.Comment
 	for _, c := range cs {
 		if c.Login == ghaction.BotLogin && strings.Contains(c.Body, report.Marker) {
 			out = append(out, c)
@@ -251,7 +64,7 @@ func ghEnv(t *testing.T, f *fakeGitHub, workspace string) string {
 	for k, v := range map[string]string{
 		"GITHUB_ACTIONS":      "true",
 		"GITHUB_REPOSITORY":   fakeOwner + "/" + fakeRepo,
-		"GITHUB_API_URL":      f.srv.URL + apiPrefix,
+		"GITHUB_API_URL":      f.URL,
 		"GITHUB_WORKSPACE":    workspace,
 		"GITHUB_OUTPUT":       filepath.Join(dir, "output"),
 		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"),
@@ -396,7 +209,7 @@ func checkRun(t *testing.T, inv invocation, ghDir, workspace string, pr int, hea
 	checkCommands(t, inv.stdout)
 	outputs := readOutputs(t, filepath.Join(ghDir, "output"))
 	for k, want := range map[string]string{
-		"verdict": res.Verdict.Status, "report": filepath.Join(results, "report.md"), "results-dir": results,
+		"verdict": string(res.Verdict.Status), "report": filepath.Join(results, "report.md"), "results-dir": results,
 	} {
 		if outputs[k] != want {
 			t.Errorf("output %s = %q, want %q", k, outputs[k], want)

@@ -11,6 +11,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/perfgate/perfgate"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -44,11 +46,20 @@ func TestActionYAML(t *testing.T) {
 	if a.Runs.Using != "composite" {
 		t.Errorf("runs.using = %q, want composite", a.Runs.Using)
 	}
-	var declared []string
-	for name := range a.Inputs {
+	var declared, read []string
+	for name, in := range a.Inputs {
 		declared = append(declared, name)
+		// An input the file can also set must not have a default, or it would override the file.
+		if k := perfgate.InputKey(name); k != nil && k.File != "" && in.Default != nil && *in.Default != "" {
+			t.Errorf("input %s has default %q: it would override %s in .perfgate.yml", name, *in.Default, k.File)
+		}
 	}
-	if diff := cmp.Diff(actionInputs, declared, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+	for _, k := range allKeys() {
+		if k.Input != "" {
+			read = append(read, k.Input)
+		}
+	}
+	if diff := cmp.Diff(read, declared, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 		t.Errorf("inputs: the program reads (-) and action.yml declares (+):\n%s", diff)
 	}
 	var runStep map[string]string
@@ -66,6 +77,11 @@ func TestActionYAML(t *testing.T) {
 	want := map[string]string{}
 	for name := range a.Inputs {
 		want["INPUT_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_"))] = "${{ inputs." + name + " }}"
+	}
+	// The token reaches the step only when it comments (issue 12): code under test reads what its job holds.
+	want["INPUT_GITHUB_TOKEN"] = "${{ inputs.comment == 'true' && inputs.github-token || '' }}"
+	if run := a.Runs.Steps[len(a.Runs.Steps)-1].Run; !strings.HasPrefix(run, "exec ") {
+		t.Errorf("the perfgate step runs %q: without exec, bash stays perfgate's parent with the token in its environment", run)
 	}
 	got := map[string]string{}
 	for k, v := range runStep {
@@ -100,7 +116,11 @@ func TestWorkflows(t *testing.T) {
 		var w struct {
 			On          map[string]any    `yaml:"on"`
 			Permissions map[string]string `yaml:"permissions"`
-			Jobs        map[string]struct {
+			Concurrency struct {
+				Group            string `yaml:"group"`
+				CancelInProgress bool   `yaml:"cancel-in-progress"`
+			} `yaml:"concurrency"`
+			Jobs map[string]struct {
 				Permissions map[string]string `yaml:"permissions"`
 				Steps       []struct {
 					Uses string
@@ -158,6 +178,10 @@ func TestWorkflows(t *testing.T) {
 		if writes {
 			if len(w.On) != 1 || w.On["workflow_run"] == nil {
 				t.Errorf("%s: may write, so it must run only on workflow_run, not %v", name, w.On)
+			}
+			// Two runs at once could both find no sticky comment and both create one.
+			if g := w.Concurrency.Group; !strings.Contains(g, "workflow_run.head_branch") || w.Concurrency.CancelInProgress {
+				t.Errorf("%s: concurrency %+v, want a queue per pull request branch", name, w.Concurrency)
 			}
 		}
 	}

@@ -5,13 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/perfgate/perfgate/internal/gitsrc"
 )
 
 // needGit skips a test when the git CLI, used to verify what go-git wrote,
@@ -78,13 +78,12 @@ func TestMaterialize(t *testing.T) {
 	repo := materialize(t)
 	dir := repo.Dir
 
-	hex40 := regexp.MustCompile(`^[0-9a-f]{40}$`)
 	if len(repo.Commits) != len(Names()) {
 		t.Errorf("Commits has %d entries, Names() %d", len(repo.Commits), len(Names()))
 	}
 	for _, name := range Names() {
 		sha := repo.Commits[name]
-		if !hex40.MatchString(sha) {
+		if !gitsrc.IsFullSHA(sha) {
 			t.Errorf("Commits[%q] = %q, want 40 hex digits", name, sha)
 			continue
 		}

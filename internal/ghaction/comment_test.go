@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/fakegithub"
 )
 
 // testMarker is report.Marker, the hidden line that identifies perfgate's comment (copied: report imports nothing
@@ -46,8 +47,8 @@ func TestNewClient(t *testing.T) {
 
 func TestUpsertCreatesThenEdits(t *testing.T) {
 	f := newFakeGitHub(t)
-	f.add(testPR, "octocat", "LGTM")
-	f.add(testPR+1, BotLogin, body("another pull request's report")) // must not be found for testPR
+	f.Add(testPR, "octocat", "LGTM")
+	f.Add(testPR+1, BotLogin, body("another pull request's report")) // must not be found for testPR
 	var slept []string
 	c := f.commenter(&slept)
 	var first *Posted
@@ -68,7 +69,7 @@ func TestUpsertCreatesThenEdits(t *testing.T) {
 		if p.Author != BotLogin {
 			t.Errorf("run %d: Author %q, want %q", run, p.Author, BotLogin)
 		}
-		want := []fakeComment{{ID: first.ID, Body: text, Login: BotLogin}}
+		want := []fakegithub.Comment{{ID: first.ID, Body: text, Login: BotLogin}}
 		if diff := cmp.Diff(want, f.marked(testPR)); diff != "" {
 			t.Errorf("run %d: perfgate comments (-want +got):\n%s", run, diff)
 		}
@@ -78,8 +79,8 @@ func TestUpsertCreatesThenEdits(t *testing.T) {
 		t.Errorf("URL %q, want %q", first.URL, wantURL)
 	}
 	// One GET /user (the author is remembered), three listings, one create, two edits.
-	if got := [4]int{f.count("GET"), f.count("POST"), f.count("PATCH"), len(slept)}; got != [4]int{4, 1, 2, 0} {
-		t.Errorf("GET, POST, PATCH, sleeps = %v, want [4 1 2 0]; requests:\n%s", got, strings.Join(f.log(), "\n"))
+	if got := [4]int{f.Count("GET"), f.Count("POST"), f.Count("PATCH"), len(slept)}; got != [4]int{4, 1, 2, 0} {
+		t.Errorf("GET, POST, PATCH, sleeps = %v, want [4 1 2 0]; requests:\n%s", got, strings.Join(f.Requests(), "\n"))
 	}
 	if c.Author != BotLogin {
 		t.Errorf("Commenter.Author = %q after discovery, want %q", c.Author, BotLogin)
@@ -88,13 +89,13 @@ func TestUpsertCreatesThenEdits(t *testing.T) {
 
 func TestUpsertPagesThroughComments(t *testing.T) {
 	f := newFakeGitHub(t)
-	var mine *fakeComment
+	var mine fakegithub.Comment
 	for i := range 250 {
 		if i == 230 { // on page 3 of 100 per page
-			mine = f.add(testPR, BotLogin, body("old report"))
+			mine = f.Add(testPR, BotLogin, body("old report"))
 			continue
 		}
-		f.add(testPR, "octocat", fmt.Sprintf("comment %d", i))
+		f.Add(testPR, "octocat", fmt.Sprintf("comment %d", i))
 	}
 	var slept []string
 	c := f.commenter(&slept)
@@ -112,7 +113,7 @@ func TestUpsertPagesThroughComments(t *testing.T) {
 		fmt.Sprintf("GET %s/repos/%s/%s/issues/%d/comments?page=3&per_page=100", apiPrefix, testOwner, testRepo, testPR),
 		fmt.Sprintf("PATCH %s/repos/%s/%s/issues/comments/%d", apiPrefix, testOwner, testRepo, mine.ID),
 	}
-	if diff := cmp.Diff(want, f.log()); diff != "" {
+	if diff := cmp.Diff(want, f.Requests()); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 	if got := f.marked(testPR); len(got) != 1 || got[0].Body != body("new report") {
@@ -133,8 +134,8 @@ func TestUpsertLeavesForeignCommentsAlone(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeGitHub(t)
-			f.set(func() { f.login = tc.login })
-			foreign := *f.add(testPR, tc.foreign, body("copied the marker"))
+			f.SetLogin(tc.login)
+			foreign := f.Add(testPR, tc.foreign, body("copied the marker"))
 			var slept []string
 			c := f.commenter(&slept)
 			p, err := c.Upsert(context.Background(), testPR, body("report"))
@@ -144,11 +145,11 @@ func TestUpsertLeavesForeignCommentsAlone(t *testing.T) {
 			if !p.Created || p.ID == foreign.ID || p.Author != tc.author {
 				t.Errorf("Posted %+v, want a new comment by %s", p, tc.author)
 			}
-			want := []fakeComment{foreign, {ID: p.ID, Body: body("report"), Login: tc.author}}
+			want := []fakegithub.Comment{foreign, {ID: p.ID, Body: body("report"), Login: tc.author}}
 			if diff := cmp.Diff(want, f.marked(testPR)); diff != "" {
 				t.Errorf("perfgate comments (-want +got):\n%s", diff)
 			}
-			if n := f.count("PATCH"); n != 0 {
+			if n := f.Count("PATCH"); n != 0 {
 				t.Errorf("%d edits, want none", n)
 			}
 			// The next run edits its own comment, still not the foreign one.
@@ -167,11 +168,11 @@ func TestUpsertLeavesForeignCommentsAlone(t *testing.T) {
 func TestUpsertAuthor(t *testing.T) {
 	t.Run("given", func(t *testing.T) {
 		f := newFakeGitHub(t)
-		f.set(func() { f.login = "octocat" })
+		f.SetLogin("octocat")
 		var slept []string
 		c := f.commenter(&slept)
 		c.Author = "OctoCat" // logins compare without case, as GitHub's do
-		mine := f.add(testPR, "octocat", body("old"))
+		mine := f.Add(testPR, "octocat", body("old"))
 		p, err := c.Upsert(context.Background(), testPR, body("new"))
 		if err != nil {
 			t.Fatal(err)
@@ -179,7 +180,7 @@ func TestUpsertAuthor(t *testing.T) {
 		if p.ID != mine.ID || p.Created || p.Author != "OctoCat" {
 			t.Errorf("Posted %+v, want the edit of %d", p, mine.ID)
 		}
-		for _, r := range f.log() {
+		for _, r := range f.Requests() {
 			if strings.Contains(r, "/user") {
 				t.Errorf("%s: the author was given, want no discovery", r)
 			}
@@ -187,7 +188,7 @@ func TestUpsertAuthor(t *testing.T) {
 	})
 	t.Run("/user fails", func(t *testing.T) {
 		f := newFakeGitHub(t)
-		f.on("GET", reply{status: 401, body: `{"message":"Bad credentials"}`})
+		f.On("GET", fakegithub.Reply{Status: 401, Body: `{"message":"Bad credentials"}`})
 		var slept []string
 		c := f.commenter(&slept)
 		_, err := c.Upsert(context.Background(), testPR, body("report"))
@@ -195,7 +196,7 @@ func TestUpsertAuthor(t *testing.T) {
 		if !errors.As(err, &ae) || ae.Status != http.StatusUnauthorized || c.Author != "" {
 			t.Fatalf("Upsert: %v (Author %q), want *APIError 401 and no author", err, c.Author)
 		}
-		if n := f.count("POST"); n != 0 {
+		if n := f.Count("POST"); n != 0 {
 			t.Errorf("%d comments created without knowing the author", n)
 		}
 	})
@@ -213,7 +214,7 @@ func TestUpsertRejected(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint(tc.status), func(t *testing.T) {
 			f := newFakeGitHub(t)
-			f.set(func() { f.always["POST"] = reply{status: tc.status, body: tc.body} })
+			f.Always("POST", fakegithub.Reply{Status: tc.status, Body: tc.body})
 			var slept []string
 			c := f.commenter(&slept)
 			p, err := c.Upsert(context.Background(), testPR, body("report"))
@@ -224,7 +225,7 @@ func TestUpsertRejected(t *testing.T) {
 			if !strings.Contains(err.Error(), tc.hint) || !strings.Contains(err.Error(), "#42") {
 				t.Errorf("error %q lacks the hint %q or the pull request", err, tc.hint)
 			}
-			if n := f.count("POST"); n != 1 || len(slept) != 0 {
+			if n := f.Count("POST"); n != 1 || len(slept) != 0 {
 				t.Errorf("%d creates, sleeps %v; want one create and no retry", n, slept)
 			}
 		})
@@ -233,8 +234,8 @@ func TestUpsertRejected(t *testing.T) {
 
 func TestUpsertEditOfDeletedComment(t *testing.T) {
 	f := newFakeGitHub(t)
-	old := f.add(testPR, BotLogin, body("old"))
-	f.on("PATCH", reply{status: http.StatusNotFound, body: `{"message":"Not Found"}`}) // deleted after the listing
+	old := f.Add(testPR, BotLogin, body("old"))
+	f.On("PATCH", fakegithub.Reply{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`}) // deleted after the listing
 	var slept []string
 	c := f.commenter(&slept)
 	p, err := c.Upsert(context.Background(), testPR, body("new"))
@@ -244,7 +245,7 @@ func TestUpsertEditOfDeletedComment(t *testing.T) {
 	if !p.Created || p.ID == old.ID {
 		t.Errorf("Posted %+v, want a new comment", p)
 	}
-	if n := f.count("POST"); n != 1 {
+	if n := f.Count("POST"); n != 1 {
 		t.Errorf("%d creates, want 1", n)
 	}
 }
@@ -252,8 +253,8 @@ func TestUpsertEditOfDeletedComment(t *testing.T) {
 // A create that GitHub stored but answered with 502 must not leave two comments: the retry finds it and edits it.
 func TestUpsertCreateStoredDespiteError(t *testing.T) {
 	f := newFakeGitHub(t)
-	f.on("POST", reply{status: http.StatusBadGateway, body: `{"message":"Server Error"}`, do: func() {
-		f.add(testPR, BotLogin, body("report"))
+	f.On("POST", fakegithub.Reply{Status: http.StatusBadGateway, Body: `{"message":"Server Error"}`, Do: func() {
+		f.Add(testPR, BotLogin, body("report"))
 	}})
 	var slept []string
 	c := f.commenter(&slept)
@@ -264,7 +265,7 @@ func TestUpsertCreateStoredDespiteError(t *testing.T) {
 	if got := f.marked(testPR); len(got) != 1 || p.ID != got[0].ID || p.Created {
 		t.Errorf("Posted %+v, perfgate comments %+v; want the edit of the one stored", p, got)
 	}
-	if got := [2]int{f.count("POST"), f.count("PATCH")}; got != [2]int{1, 1} {
+	if got := [2]int{f.Count("POST"), f.Count("PATCH")}; got != [2]int{1, 1} {
 		t.Errorf("POST, PATCH = %v, want [1 1]", got)
 	}
 }
@@ -288,10 +289,10 @@ func TestUpsertShortensRejectedBody(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeGitHub(t)
-			f.set(func() { f.maxBody = tc.maxBody })
-			var mine *fakeComment
+			f.SetMaxBody(tc.maxBody)
+			var mine fakegithub.Comment
 			if tc.edit {
-				mine = f.add(testPR, BotLogin, body("old"))
+				mine = f.Add(testPR, BotLogin, body("old"))
 			}
 			var slept []string
 			c := f.commenter(&slept)
@@ -304,7 +305,7 @@ func TestUpsertShortensRejectedBody(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := f.marked(testPR)
-			if len(got) != 1 || got[0].ID != p.ID || (mine != nil && p.ID != mine.ID) {
+			if len(got) != 1 || got[0].ID != p.ID || (tc.edit && p.ID != mine.ID) {
 				t.Fatalf("Posted %+v, perfgate comments %+v; want exactly one", p, got)
 			}
 			b := got[0].Body
@@ -317,7 +318,7 @@ func TestUpsertShortensRejectedBody(t *testing.T) {
 			if len(slept) != 0 {
 				t.Errorf("slept %v: a 422 is not retried by waiting", slept)
 			}
-			if n := f.count("POST") + f.count("PATCH"); n > 6 {
+			if n := f.Count("POST") + f.Count("PATCH"); n > 6 {
 				t.Errorf("%d writes for one comment", n)
 			}
 		})
@@ -326,7 +327,7 @@ func TestUpsertShortensRejectedBody(t *testing.T) {
 
 func TestUpsertStubRejected(t *testing.T) {
 	f := newFakeGitHub(t)
-	f.set(func() { f.maxBody = 20 }) // shorter than the marker and the note
+	f.SetMaxBody(20) // shorter than the marker and the note
 	var slept []string
 	c := f.commenter(&slept)
 	_, err := c.Upsert(context.Background(), testPR, body(strings.Repeat("x", 5000)))
@@ -334,14 +335,14 @@ func TestUpsertStubRejected(t *testing.T) {
 	if !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity {
 		t.Fatalf("Upsert: %v, want *APIError 422", err)
 	}
-	if n := f.count("POST"); n < 2 || n > 6 {
+	if n := f.Count("POST"); n < 2 || n > 6 {
 		t.Errorf("%d creates; want a few shortened tries, then giving up", n)
 	}
 }
 
 func TestUpsertOverMaxBody(t *testing.T) {
 	f := newFakeGitHub(t)
-	f.set(func() { f.maxBody = MaxBody }) // GitHub's limit: 65,536 characters
+	f.SetMaxBody(MaxBody) // GitHub's limit: 65,536 characters
 	var slept []string
 	c := f.commenter(&slept)
 	if _, err := c.Upsert(context.Background(), testPR, body(strings.Repeat("ü", MaxBody))); err != nil {
@@ -354,7 +355,7 @@ func TestUpsertOverMaxBody(t *testing.T) {
 	if b := got[0].Body; len(b) > MaxBody || !utf8.ValidString(b) || !strings.HasPrefix(b, testMarker) {
 		t.Errorf("stored body of %d bytes; want at most %d, valid UTF-8, with the marker", len(b), MaxBody)
 	}
-	if n := f.count("POST"); n != 1 {
+	if n := f.Count("POST"); n != 1 {
 		t.Errorf("%d creates, want 1: the body is cut before it is sent", n)
 	}
 }
@@ -380,7 +381,7 @@ func TestUpsertInvalid(t *testing.T) {
 	if _, err := c.Upsert(context.Background(), testPR, body("report")); err == nil {
 		t.Errorf("Upsert with no marker: no error")
 	}
-	if got := f.log(); len(got) != 0 {
+	if got := f.Requests(); len(got) != 0 {
 		t.Errorf("requests %v, want none", got)
 	}
 }
@@ -402,5 +403,81 @@ func TestCut(t *testing.T) {
 		if got := cut(tc.s, tc.max); got != tc.want {
 			t.Errorf("cut(%q, %d) = %q, want %q", tc.s, tc.max, got, tc.want)
 		}
+	}
+}
+
+// TestUpsertMarkerAtStart: a comment that carries the marker anywhere but at its start is a quote of perfgate's
+// comment — by another bot, or by perfgate's own identity in a reply — and is never overwritten.
+func TestUpsertMarkerAtStart(t *testing.T) {
+	for _, login := range []string{"", "octocat"} {
+		t.Run("login "+login, func(t *testing.T) {
+			f := newFakeGitHub(t)
+			f.SetLogin(login)
+			author := login
+			if author == "" {
+				author = BotLogin
+			}
+			quoted := f.Add(testPR, author, "> "+body("an older report, quoted"))
+			bot := f.Add(testPR, "dependabot[bot]", "Note: "+body("quoted by another bot"))
+			var slept []string
+			p, err := f.commenter(&slept).Upsert(context.Background(), testPR, body("report"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Created || p.ID == quoted.ID || p.ID == bot.ID {
+				t.Errorf("Posted %+v, want a new comment", p)
+			}
+			if n := f.Count("PATCH"); n != 0 {
+				t.Errorf("%d edits, want none", n)
+			}
+			if _, err := f.commenter(&slept).Upsert(context.Background(), testPR, "x"+body("report")); err == nil ||
+				!strings.Contains(err.Error(), "at its start") {
+				t.Errorf("Upsert of a body with the marker inside: %v, want an error", err)
+			}
+		})
+	}
+}
+
+// TestUpsertGitHubAppToken: with a GitHub App's installation token /user answers 403 and the comments are written
+// by "<app>[bot]", not github-actions[bot]. The second run must edit the first run's comment (before the fix every
+// run posted a new one); comments by users and by other bots that carry the marker are left alone.
+func TestUpsertGitHubAppToken(t *testing.T) {
+	f := newFakeGitHub(t)
+	f.SetApp("perfgate-ci")
+	user := f.Add(testPR, "mallory", body("a user's copy"))
+	quote := f.Add(testPR, "dependabot[bot]", "> "+body("a bot's quote"))
+	var slept []string
+	p1, err := f.commenter(&slept).Upsert(context.Background(), testPR, body("run 1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p1.Created || p1.Author != "perfgate-ci[bot]" {
+		t.Errorf("first run: Posted %+v, want a new comment by perfgate-ci[bot]", p1)
+	}
+	p2, err := f.commenter(&slept).Upsert(context.Background(), testPR, body("run 2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p2.Created || p2.ID != p1.ID {
+		t.Errorf("second run: Posted %+v, want the edit of %d", p2, p1.ID)
+	}
+	want := []fakegithub.Comment{user, quote, {ID: p1.ID, Body: body("run 2"), Login: "perfgate-ci[bot]"}}
+	if diff := cmp.Diff(want, f.marked(testPR)); diff != "" {
+		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+
+	// Another GitHub App's comment that starts with the marker, more recent than perfgate's: perfgate may take it
+	// for its own, GitHub refuses the edit, and perfgate posts its own instead of failing.
+	other := f.Add(testPR, "other-app[bot]", body("another app's report"))
+	f.AllowForeignEdits()
+	p3, err := f.commenter(&slept).Upsert(context.Background(), testPR, body("run 3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p3.Created || p3.ID == other.ID {
+		t.Errorf("third run: Posted %+v, want a new comment", p3)
+	}
+	if got := f.marked(testPR); got[3].Body != other.Body {
+		t.Errorf("the other app's comment changed: %q", got[3].Body)
 	}
 }

@@ -11,8 +11,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
+
+	"github.com/perfgate/perfgate/internal/gitsrc"
 )
 
 // Event is what perfgate needs from the event that triggered the workflow.
@@ -26,8 +27,6 @@ type Event struct {
 	RunID    int64    // workflow_run: the id of the run that triggered this one
 	RunEvent string   // workflow_run: the event of the triggering run
 }
-
-var shaRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // zeroSHA is a push's before of a new branch and after of a deleted one.
 const zeroSHA = "0000000000000000000000000000000000000000"
@@ -102,7 +101,7 @@ func ParseEvent(name string, data []byte) (*Event, error) {
 		}
 	}
 	for _, sha := range []string{e.BaseSHA, e.HeadSHA} {
-		if sha != "" && !shaRE.MatchString(sha) {
+		if sha != "" && !gitsrc.IsFullSHA(sha) {
 			return nil, fmt.Errorf("the %s event payload has a malformed commit id %q", name, sha)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v60/github"
+	"github.com/perfgate/perfgate/internal/fakegithub"
 )
 
 // GitHub's answers to a secondary rate limit, from docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api
@@ -28,18 +29,18 @@ func TestRetryServerErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		method  string // the request that fails first
-		replies []reply
+		replies []fakegithub.Reply
 		slept   []string
 	}{
-		{"create 500", "POST", []reply{{status: 500, body: `{"message":"Server Error"}`}}, []string{"1s"}},
-		{"create 502 503", "POST", []reply{{status: 502}, {status: 503, body: `{"message":"Service Unavailable"}`}}, []string{"1s", "2s"}},
-		{"create 503 Retry-After", "POST", []reply{{status: 503, header: map[string]string{"Retry-After": "3"}}}, []string{"3s"}},
-		{"/user 500", "GET", []reply{{status: 500}}, []string{"1s"}},
-		{"listing 500", "GET", []reply{{status: 403, body: `{"message":"Resource not accessible by integration"}`}, {status: 500}}, []string{"1s"}},
+		{"create 500", "POST", []fakegithub.Reply{{Status: 500, Body: `{"message":"Server Error"}`}}, []string{"1s"}},
+		{"create 502 503", "POST", []fakegithub.Reply{{Status: 502}, {Status: 503, Body: `{"message":"Service Unavailable"}`}}, []string{"1s", "2s"}},
+		{"create 503 Retry-After", "POST", []fakegithub.Reply{{Status: 503, Header: map[string]string{"Retry-After": "3"}}}, []string{"3s"}},
+		{"/user 500", "GET", []fakegithub.Reply{{Status: 500}}, []string{"1s"}},
+		{"listing 500", "GET", []fakegithub.Reply{{Status: 403, Body: `{"message":"Resource not accessible by integration"}`}, {Status: 500}}, []string{"1s"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeGitHub(t)
-			f.on(tc.method, tc.replies...)
+			f.On(tc.method, tc.replies...)
 			var slept []string
 			c := f.commenter(&slept)
 			var log bytes.Buffer
@@ -54,8 +55,8 @@ func TestRetryServerErrors(t *testing.T) {
 			if diff := cmp.Diff(tc.slept, slept); diff != "" {
 				t.Errorf("waits (-want +got):\n%s", diff)
 			}
-			if want := 1 + len(tc.replies); tc.method == "POST" && f.count("POST") != want {
-				t.Errorf("%d creates, want %d", f.count("POST"), want)
+			if want := 1 + len(tc.replies); tc.method == "POST" && f.Count("POST") != want {
+				t.Errorf("%d creates, want %d", f.Count("POST"), want)
 			}
 			if n := strings.Count(log.String(), "retrying in"); n != len(tc.slept) {
 				t.Errorf("log has %d retry lines, want %d:\n%s", n, len(tc.slept), log.String())
@@ -74,7 +75,7 @@ func TestRetryGivesUp(t *testing.T) {
 		{2, []string{"1s"}},
 	} {
 		f := newFakeGitHub(t)
-		f.set(func() { f.always["POST"] = reply{status: 500, body: `{"message":"Server Error"}`} })
+		f.Always("POST", fakegithub.Reply{Status: 500, Body: `{"message":"Server Error"}`})
 		var slept []string
 		c := f.commenter(&slept)
 		c.Attempts = tc.attempts
@@ -89,7 +90,7 @@ func TestRetryGivesUp(t *testing.T) {
 		} else if tries > 1 && !strings.Contains(err.Error(), "gave up after") {
 			t.Errorf("Attempts %d: %v, want it to say it gave up", tc.attempts, err)
 		}
-		if n := f.count("POST"); n != tries {
+		if n := f.Count("POST"); n != tries {
 			t.Errorf("Attempts %d: %d creates, want %d", tc.attempts, n, tries)
 		}
 		if diff := cmp.Diff(tc.slept, slept); diff != "" {
@@ -101,25 +102,25 @@ func TestRetryGivesUp(t *testing.T) {
 func TestRetryRateLimits(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		reply reply
+		reply fakegithub.Reply
 		slept []string
 	}{
-		{"secondary, documented", reply{status: 403, header: map[string]string{"Retry-After": "7"},
-			body: `{"message":"` + secondaryMessage + `","documentation_url":"` + secondaryDocs + `"}`}, []string{"7s"}},
-		{"secondary, abuse URL", reply{status: 403, header: map[string]string{"Retry-After": "30"},
-			body: `{"message":"` + secondaryMessage + `","documentation_url":"` + abuseDocs + `"}`}, []string{"30s"}},
-		{"secondary, message only", reply{status: 403, header: map[string]string{"Retry-After": "5"},
-			body: `{"message":"` + secondaryMessage + `"}`}, []string{"5s"}},
-		{"secondary, no Retry-After", reply{status: 403,
-			body: `{"message":"` + secondaryMessage + `"}`}, []string{"1m0s"}}, // GitHub: "wait for at least one minute"
-		{"secondary, documented, no Retry-After", reply{status: 403,
-			body: `{"message":"` + secondaryMessage + `","documentation_url":"` + secondaryDocs + `"}`}, []string{"1m0s"}},
-		{"429", reply{status: 429, header: map[string]string{"Retry-After": "2"},
-			body: `{"message":"` + secondaryMessage + `"}`}, []string{"2s"}},
+		{"secondary, documented", fakegithub.Reply{Status: 403, Header: map[string]string{"Retry-After": "7"},
+			Body: `{"message":"` + secondaryMessage + `","documentation_url":"` + secondaryDocs + `"}`}, []string{"7s"}},
+		{"secondary, abuse URL", fakegithub.Reply{Status: 403, Header: map[string]string{"Retry-After": "30"},
+			Body: `{"message":"` + secondaryMessage + `","documentation_url":"` + abuseDocs + `"}`}, []string{"30s"}},
+		{"secondary, message only", fakegithub.Reply{Status: 403, Header: map[string]string{"Retry-After": "5"},
+			Body: `{"message":"` + secondaryMessage + `"}`}, []string{"5s"}},
+		{"secondary, no Retry-After", fakegithub.Reply{Status: 403,
+			Body: `{"message":"` + secondaryMessage + `"}`}, []string{"1m0s"}}, // GitHub: "wait for at least one minute"
+		{"secondary, documented, no Retry-After", fakegithub.Reply{Status: 403,
+			Body: `{"message":"` + secondaryMessage + `","documentation_url":"` + secondaryDocs + `"}`}, []string{"1m0s"}},
+		{"429", fakegithub.Reply{Status: 429, Header: map[string]string{"Retry-After": "2"},
+			Body: `{"message":"` + secondaryMessage + `"}`}, []string{"2s"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeGitHub(t)
-			f.on("POST", tc.reply)
+			f.On("POST", tc.reply)
 			var slept []string
 			c := f.commenter(&slept)
 			p, err := c.Upsert(context.Background(), testPR, body("report"))
@@ -132,7 +133,7 @@ func TestRetryRateLimits(t *testing.T) {
 			if diff := cmp.Diff(tc.slept, slept); diff != "" {
 				t.Errorf("waits (-want +got):\n%s", diff)
 			}
-			if n := f.count("POST"); n != 2 {
+			if n := f.Count("POST"); n != 2 {
 				t.Errorf("%d creates reached GitHub, want 2", n)
 			}
 		})
@@ -143,25 +144,25 @@ func TestRetryRateLimitsNotRetried(t *testing.T) {
 	reset := time.Now().Add(30 * time.Minute).Unix()
 	for _, tc := range []struct {
 		name  string
-		reply reply
+		reply fakegithub.Reply
 		want  string
 	}{
-		{"secondary, long wait", reply{status: 403, header: map[string]string{"Retry-After": "120"},
-			body: `{"message":"` + secondaryMessage + `","documentation_url":"` + secondaryDocs + `"}`}, "asks to wait 2m0s"},
-		{"primary", reply{status: 403, header: map[string]string{
+		{"secondary, long wait", fakegithub.Reply{Status: 403, Header: map[string]string{"Retry-After": "120"},
+			Body: `{"message":"` + secondaryMessage + `","documentation_url":"` + secondaryDocs + `"}`}, "asks to wait 2m0s"},
+		{"primary", fakegithub.Reply{Status: 403, Header: map[string]string{
 			"X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": strconv.FormatInt(reset, 10)},
-			body: `{"message":"API rate limit exceeded for installation ID 1."}`}, "rate limit exceeded"},
+			Body: `{"message":"API rate limit exceeded for installation ID 1."}`}, "rate limit exceeded"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeGitHub(t)
-			f.on("POST", tc.reply)
+			f.On("POST", tc.reply)
 			var slept []string
 			c := f.commenter(&slept)
 			_, err := c.Upsert(context.Background(), testPR, body("report"))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Upsert: %v, want an error containing %q", err, tc.want)
 			}
-			if n := f.count("POST"); n != 1 || len(slept) != 0 {
+			if n := f.Count("POST"); n != 1 || len(slept) != 0 {
 				t.Errorf("%d creates, waits %v; want one create and no wait", n, slept)
 			}
 		})
@@ -189,7 +190,7 @@ func TestRetryNetworkError(t *testing.T) {
 
 func TestRetryCanceled(t *testing.T) {
 	f := newFakeGitHub(t)
-	f.set(func() { f.always["POST"] = reply{status: 500} })
+	f.Always("POST", fakegithub.Reply{Status: 500})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := f.commenter(new([]string))
@@ -198,7 +199,7 @@ func TestRetryCanceled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Upsert: %v, want context.Canceled", err)
 	}
-	if n := f.count("POST"); n != 1 {
+	if n := f.Count("POST"); n != 1 {
 		t.Errorf("%d creates, want 1", n)
 	}
 }

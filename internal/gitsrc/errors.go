@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/perfgate/perfgate/internal/suggest"
 )
 
 // ErrNotRepository is wrapped by Open's error when the path is not inside a git work tree.
@@ -88,9 +90,9 @@ func (e *NoModuleError) Error() string {
 	return fmt.Sprintf("no go.mod in %s at %s (looked in %s and its parents): perfgate compares a Go module", e.Rev, e.Tree, e.Rel)
 }
 
-// suggest returns up to 4 of names close to name: a small edit distance (see editDistance; at most a third of the length, at
+// nearRefs returns up to 4 of names close to name: a small edit distance (see suggest.Distance; at most a third of the length, at
 // least 1 and at most 3), a prefix in either direction, or the same name in another case. Best first.
-func suggest(name string, names []string) []string {
+func nearRefs(name string, names []string) []string {
 	if name == "" {
 		return nil
 	}
@@ -109,11 +111,11 @@ func suggest(name string, names []string) []string {
 		}
 		seen[n] = true
 		ln := strings.ToLower(n)
-		d := editDistance(lower, ln)
+		d := suggest.Distance(lower, ln)
 		rank := d
 		// "origin/main" for "mai": compare with the part after the remote name too, ranked after "main".
 		if _, branch, ok := strings.Cut(ln, "/"); ok {
-			db := editDistance(lower, branch)
+			db := suggest.Distance(lower, branch)
 			d, rank = min(d, db), min(rank, db+1)
 		}
 		prefix := len(lower) >= 2 && (strings.HasPrefix(ln, lower) || strings.HasPrefix(lower, ln) && len(ln) >= 2)
@@ -138,30 +140,4 @@ func suggest(name string, names []string) []string {
 		out = append(out, cs[i].name)
 	}
 	return out
-}
-
-// editDistance is the optimal-string-alignment distance between a and b: insertions, deletions, substitutions
-// and transpositions of adjacent bytes each cost 1 ("mian" is 1 from "main").
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }

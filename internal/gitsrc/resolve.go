@@ -210,6 +210,12 @@ func (r *Repo) parent(rev string, c *object.Commit, n int) (*object.Commit, erro
 	return p, nil
 }
 
+// IsFullSHA reports whether s is a commit ID written in full, as git and GitHub write it: 40 lowercase
+// hexadecimal digits. It is perfgate's one test of a SHA from outside (an event payload, an artifact).
+func IsFullSHA(s string) bool {
+	return len(s) == 2*len(plumbing.ZeroHash) && isHex(s) && strings.ToLower(s) == s
+}
+
 func isHex(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -222,7 +228,7 @@ func isHex(s string) bool {
 
 // unknown describes a name that is no ref and no object, with close ref names as suggestions.
 func (r *Repo) unknown(rev, name string) error {
-	e := &UnknownRevisionError{Rev: rev, Name: name, Suggestions: suggest(name, r.refNames())}
+	e := &UnknownRevisionError{Rev: rev, Name: name, Suggestions: nearRefs(name, r.refNames())}
 	if r.Shallow() {
 		e.Shallow = true
 	}

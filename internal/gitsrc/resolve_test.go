@@ -108,7 +108,7 @@ var cmpEmpty = cmp.Comparer(func(a, b []string) bool {
 	return cmp.Equal(a, b)
 })
 
-func TestSuggest(t *testing.T) {
+func TestNearRefs(t *testing.T) {
 	names := []string{"main", "master", "origin/main", "feature/login", "v0.1.0", "v0.1.1", "release-2026"}
 	tests := []struct {
 		name string
@@ -123,18 +123,8 @@ func TestSuggest(t *testing.T) {
 		{"completely-different", nil},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, suggest(tt.name, names), cmpEmpty); diff != "" {
-			t.Errorf("suggest(%q) (-want +got):\n%s", tt.name, diff)
-		}
-	}
-	// Known answers of the edit distance: kitten/sitting is the classic example (3); "ca"/"abc" is 3 for the
-	// optimal-string-alignment distance (2 for unrestricted Damerau-Levenshtein).
-	for _, tt := range []struct {
-		a, b string
-		d    int
-	}{{"kitten", "sitting", 3}, {"", "abc", 3}, {"main", "main", 0}, {"mian", "main", 1}, {"ca", "abc", 3}} {
-		if d := editDistance(tt.a, tt.b); d != tt.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, d, tt.d)
+		if diff := cmp.Diff(tt.want, nearRefs(tt.name, names), cmpEmpty); diff != "" {
+			t.Errorf("nearRefs(%q) (-want +got):\n%s", tt.name, diff)
 		}
 	}
 }
@@ -218,5 +208,20 @@ func TestDefaultBase(t *testing.T) {
 	g.git("branch", "-m", "main", "trunk")
 	if _, _, err := r.DefaultBase(); !errors.Is(err, ErrNoDefaultBranch) {
 		t.Errorf("DefaultBase() without main = %v, want ErrNoDefaultBranch", err)
+	}
+}
+
+func TestIsFullSHA(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0123456789abcdef0123456789abcdef01234567":  true,
+		"0123456789ABCDEF0123456789abcdef01234567":  false, // git and GitHub write lowercase
+		"0123456789abcdef0123456789abcdef0123456":   false, // 39 digits
+		"0123456789abcdef0123456789abcdef012345678": false, // 41 digits
+		"0123456789abcdef0123456789abcdef0123456g":  false,
+		"": false,
+	} {
+		if got := IsFullSHA(s); got != want {
+			t.Errorf("IsFullSHA(%q) = %v, want %v", s, got, want)
+		}
 	}
 }

@@ -1,0 +1,164 @@
+package perfgate
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/record"
+)
+
+// The benchmark phase: the A–B–B–A run, and fromRun, which turns what it gathered into a benchRecord.
+
+// runBenchmarks runs the A–B–B–A schedule, writing bench.txt as samples arrive, and turns what it gathered into a
+// benchRecord (fromRun). Whatever ran before an error is kept.
+func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
+	rec := benchRecord{pinnedCPU: -1}
+	f, err := p.dir.CreateBench()
+	if err != nil {
+		return rec, err
+	}
+	defer f.Close()
+	var filter *regexp.Regexp
+	if p.cfg.Bench != "" && p.cfg.Bench != "." {
+		filter = regexp.MustCompile(p.cfg.Bench) // validated
+	}
+	p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+	start := time.Now()
+	run, err := bench.RunABBA(ctx, bench.RunConfig{
+		Base:      bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir, Commit: p.base.rev.Commit},
+		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
+		Filter:    filter,
+		Rounds:    p.cfg.Rounds,
+		BenchTime: p.cfg.BenchTime,
+		CPU:       p.cfg.CPU,
+		NoPin:     p.cfg.NoPin,
+		Timeout:   p.cfg.Timeout,
+		Progress:  p.log,
+		BenchTxt:  f,
+	})
+	timed := time.Since(start).Round(time.Millisecond)
+	if run == nil {
+		rec.timed = timed
+		return rec, err
+	}
+	var headTops []string
+	var listNotes []string
+	if err == nil {
+		headTops, listNotes, err = p.headBenchmarks(ctx)
+	}
+	opt := bench.DefaultStatsOptions
+	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
+	rec = fromRun(run, headTops, opt)
+	rec.notes = append(listNotes, rec.notes...)
+	rec.timed = timed
+	return rec, err
+}
+
+// headBenchmarks lists head's top-level benchmarks (nil when they cannot be listed) and notes those that only
+// head has: the schedule comes from base's benchmarks, so those were not run. A benchmark of base's that head
+// lacks is removed, not broken (fromRun). Only a cancelled context is an error.
+func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string, err error) {
+	list := func(s *side) ([]string, error) {
+		lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+		defer cancel()
+		names, err := bench.List(lctx, bench.Binary{Path: s.bin, Dir: s.pkgDir}, nil)
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return names, err
+	}
+	headTops, err = list(&p.head)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, err
+		}
+		return nil, []string{"head: " + err.Error()}, nil
+	}
+	if headTops == nil {
+		headTops = []string{}
+	}
+	baseTops, err := list(&p.base)
+	if err != nil {
+		return headTops, nil, nil
+	}
+	var added []string
+	for _, t := range headTops {
+		if !slices.Contains(baseTops, t) {
+			added = append(added, "Benchmark"+t)
+		}
+	}
+	if len(added) > 0 {
+		notes = append(notes, fmt.Sprintf("new on head, so not compared (base has nothing to compare with): %s",
+			strings.Join(added, ", ")))
+	}
+	return headTops, notes, nil
+}
+
+// fromRun turns what RunABBA gathered into the benchmarks, failures and notes of a benchRecord, with the
+// statistics of opt. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
+// with no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and its
+// empty comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
+func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions) benchRecord {
+	rec := benchRecord{pinnedCPU: -1}
+	if run.Pinning.Pinned {
+		rec.pinnedCPU = run.Pinning.CPU
+	} else if run.Pinning.Reason != "" {
+		rec.notes = append(rec.notes, "benchmarks ran unpinned: "+run.Pinning.Reason)
+	}
+	for _, w := range run.Warnings {
+		rec.notes = append(rec.notes, "benchmarks: "+w)
+	}
+	removed := map[string]bool{}
+	for _, f := range run.Failures {
+		top, _, _ := strings.Cut(f.Name, "/")
+		if headTops != nil && f.Side == bench.Head && f.Kind == record.FailureNoResult && !slices.Contains(headTops, top) {
+			f.Kind, f.Message = FailureRemoved, "head has no Benchmark"+top+" (removed or renamed): not compared"
+			removed[f.Name] = true
+		}
+		rec.failures = append(rec.failures, f)
+	}
+	if len(removed) > 0 {
+		names := sortedKeys(removed)
+		rec.notes = append(rec.notes, fmt.Sprintf("%d of base's benchmarks are not in head (removed or renamed), so not compared: %s",
+			len(names), strings.Join(names, ", ")))
+	}
+	if len(run.Samples) == 0 && len(run.Failures) == 0 {
+		rec.notes = append(rec.notes, "no benchmarks matched: the package has none, or -bench selects none")
+	}
+	bs, err := bench.Analyze(run.Samples, opt)
+	if err != nil {
+		rec.notes = append(rec.notes, "statistics: "+err.Error())
+	}
+	rec.benchmarks = slices.DeleteFunc(bs, func(b Benchmark) bool { return removed[b.Name] })
+	if rec.benchmarks == nil {
+		rec.benchmarks = []Benchmark{}
+	}
+	sortBenchmarks(rec.benchmarks)
+	var noise, mde []float64
+	for _, b := range rec.benchmarks {
+		if b.Unit == GatedUnit && b.Class != ClassFailed {
+			noise = append(noise, b.NoisePct)
+			mde = append(mde, b.MDEPct)
+		}
+	}
+	rec.noise, rec.mde = median(noise), median(mde)
+	return rec
+}
+
+// median returns the median of xs, 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

@@ -1,0 +1,184 @@
+package main
+
+// The README's table of keys and action.yml's inputs are generated from perfgate's key table (and commandKeys):
+// the tests fail when either disagrees, and -update rewrites them.
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate"
+)
+
+var update = flag.Bool("update", false, "rewrite the parts of README.md and action.yml generated from the key table")
+
+// A generated section of a file: the lines strictly between the line holding begin and the line holding end.
+type section struct {
+	file, begin, end string
+	render           func() string
+}
+
+var sections = []section{
+	{"../../README.md", "<!-- keys: begin", "<!-- keys: end", readmeKeys},
+	{"../../action.yml", "# inputs: begin", "# inputs: end", actionInputsYAML},
+	{"../../action.yml", "# env: begin", "# env: end", actionEnvYAML},
+}
+
+// readmeKeys is the README's table: every key with its file key, flag, input, default and meaning.
+func readmeKeys() string {
+	var b strings.Builder
+	b.WriteString("| `.perfgate.yml` | flag | Action input | default | meaning |\n| --- | --- | --- | --- | --- |\n")
+	code := func(prefix, s string) string {
+		if s == "" {
+			return ""
+		}
+		return "`" + prefix + s + "`"
+	}
+	for _, k := range allKeys() {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", code("", k.File), code("-", k.Flag), code("", k.Input),
+			code("", k.Default), strings.ReplaceAll(k.Doc, "|", `\|`))
+	}
+	return b.String()
+}
+
+// actionInputsYAML declares every input. An input that the configuration file can also set has no default: an
+// empty input is not set, so the file's value applies.
+func actionInputsYAML() string {
+	var b strings.Builder
+	for _, k := range allKeys() {
+		if k.Input == "" {
+			continue
+		}
+		desc, def := k.Doc, k.Default
+		if k.File != "" {
+			desc = fmt.Sprintf("%s; empty: %s from .perfgate.yml", k.Doc, k.File)
+			if k.Default != "" {
+				desc += ", else `" + k.Default + "`"
+			}
+			def = ""
+		}
+		fmt.Fprintf(&b, "  %s:\n    description: %s\n    required: false\n    default: %s\n", k.Input, yamlQuote(desc), yamlQuote(def))
+	}
+	return b.String()
+}
+
+// actionEnvYAML passes every input to the program through env:, never through ${{ }} inside run:.
+func actionEnvYAML() string {
+	var b strings.Builder
+	for _, k := range allKeys() {
+		switch {
+		case k.Input == "github-token":
+			// Code under test can read whatever its job holds: the token reaches the step only when it comments.
+			fmt.Fprintf(&b, "        %s: ${{ inputs.comment == 'true' && inputs.%s || '' }}\n", inputEnv(k.Input), k.Input)
+		case k.Input != "":
+			fmt.Fprintf(&b, "        %s: ${{ inputs.%s }}\n", inputEnv(k.Input), k.Input)
+		}
+	}
+	return b.String()
+}
+
+func inputEnv(name string) string {
+	return "INPUT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+func yamlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// TestGeneratedFromKeys: the README's table of keys and action.yml's inputs are those of the key table.
+func TestGeneratedFromKeys(t *testing.T) {
+	for _, s := range sections {
+		data, err := os.ReadFile(s.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		i := strings.Index(text, s.begin)
+		j := strings.Index(text, s.end)
+		if i < 0 || j < i {
+			t.Errorf("%s: no section between %q and %q", s.file, s.begin, s.end)
+			continue
+		}
+		i += strings.Index(text[i:], "\n") + 1
+		j = strings.LastIndex(text[:j], "\n") + 1
+		want := s.render()
+		if text[i:j] == want {
+			continue
+		}
+		if *update {
+			if err := os.WriteFile(s.file, []byte(text[:i]+want+text[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		t.Errorf("%s disagrees with the key table (go test ./cmd/perfgate -run TestGeneratedFromKeys -update rewrites it):\n--- has\n%s--- want\n%s",
+			s.file, text[i:j], want)
+	}
+}
+
+// TestKeyTable checks the table's declarations: names unique per place, every key documented, defaults that
+// parse and validate, and every input and flag the command reads declared.
+func TestKeyTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, k := range allKeys() {
+		for _, name := range []string{"file " + k.File, "flag " + k.Flag, "input " + k.Input} {
+			if strings.HasSuffix(name, " ") {
+				continue
+			}
+			if seen[name] {
+				t.Errorf("%s is declared twice", name)
+			}
+			seen[name] = true
+		}
+		if k.Doc == "" || k.Form == "" {
+			t.Errorf("key %s lacks its Doc or Form", k.Name())
+		}
+		if k.File == "" && k.Flag == "" && k.Input == "" {
+			t.Errorf("key %+v can be set nowhere", k)
+		}
+	}
+	for _, k := range perfgate.ConfigKeys() {
+		if k.Default != "" {
+			if err := k.Check(k.Default); err != nil {
+				t.Errorf("key %s: default %q does not parse: %v", k.Name(), k.Default, err)
+			}
+		}
+	}
+}
+
+// TestCompareHelp: perfgate compare -h lists every flag of the table with its type, doc and default.
+func TestCompareHelp(t *testing.T) {
+	inv := invoke(t, "compare", "-h")
+	if inv.code != 0 {
+		t.Fatalf("compare -h: exit %d", inv.code)
+	}
+	for _, k := range allKeys() {
+		if k.Flag == "" {
+			continue
+		}
+		want := "  -" + k.Flag
+		if k.Type != "" {
+			want += " " + k.Type
+		}
+		want += "\n    \t" + k.Doc
+		if k.Default != "" {
+			want += " (default " + k.Default + ")"
+		}
+		if !strings.Contains(inv.stderr, want+"\n") {
+			t.Errorf("compare -h does not list -%s as\n%s", k.Flag, want)
+		}
+	}
+}
+
+// TestDemoHelp: perfgate demo -h shows demo's own defaults where they differ from compare's.
+func TestDemoHelp(t *testing.T) {
+	inv := invoke(t, "demo", "-h")
+	for name, def := range demoDefaults {
+		k := perfgate.FlagKey(name)
+		want := fmt.Sprintf("  -%s %s\n    \t%s (default %s)\n", name, k.Type, k.Doc, def)
+		if inv.code != 0 || !strings.Contains(inv.stderr, want) {
+			t.Errorf("demo -h: exit %d, does not list\n%s", inv.code, want)
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package main
+
+// The flags of compare and demo and the inputs of action, bound to perfgate's table of configuration keys.
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/gitsrc"
+)
+
+// commandKeys are the settings of the command itself rather than of a comparison: no file can set them. They are
+// declared like the table's keys so that -h, the README and action.yml are checked against one list.
+var commandKeys = []*perfgate.ConfigKey{
+	{Flag: "format", Default: "text", Type: "string", Form: "text, markdown or json",
+		Doc: "output format on stdout: text, markdown or json"},
+	{Flag: "config", Input: "config", Type: "string", Form: "an existing YAML file",
+		Doc: "configuration file; default .perfgate.yml at the repository root"},
+	{Input: "github-token", Default: "${{ github.token }}", Form: "a token",
+		Doc: "token that keeps the sticky pull-request comment; the step gets it only when comment is true, benchmark processes never"},
+	{Input: "comment", Default: "true", Form: "true or false",
+		Doc: "keep a sticky comment on the pull request (fork pull requests use perfgate comment instead)"},
+}
+
+// allKeys is the table followed by the command's own settings.
+func allKeys() []*perfgate.ConfigKey { return append(perfgate.ConfigKeys(), commandKeys...) }
+
+// commandKey returns the command setting with the given flag or input name.
+func commandKey(flagName, input string) *perfgate.ConfigKey {
+	for _, k := range commandKeys {
+		if flagName != "" && k.Flag == flagName || input != "" && k.Input == input {
+			return k
+		}
+	}
+	panic(fmt.Sprintf("perfgate: no command key -%s / input %s", flagName, input)) // a programmer error
+}
+
+// compareFlags holds the flags shared by compare and demo. The table's flags are recorded as given and applied
+// by perfgate.Config.Resolve after the configuration file, so that a flag wins over the file.
+type compareFlags struct {
+	fs       *flag.FlagSet
+	cfg      *perfgate.Config
+	format   string
+	config   string
+	settings []perfgate.Setting
+}
+
+// keyFlag is the flag.Value of one key of the table.
+type keyFlag struct {
+	key *perfgate.ConfigKey
+	f   *compareFlags
+}
+
+func (v *keyFlag) String() string {
+	if v == nil || v.key == nil {
+		return ""
+	}
+	return v.key.Default
+}
+
+func (v *keyFlag) Set(s string) error {
+	v.f.settings = append(v.f.settings, perfgate.Setting{Key: v.key, Text: s, Source: "flag"})
+	return nil
+}
+
+func (v *keyFlag) IsBoolFlag() bool { return v.key.IsBool() }
+
+func newCompareFlags(name string, cfg *perfgate.Config) *compareFlags {
+	f := &compareFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError), cfg: cfg}
+	for _, k := range perfgate.ConfigKeys() {
+		if k.Flag != "" {
+			f.fs.Var(&keyFlag{k, f}, k.Flag, k.Doc)
+		}
+	}
+	for _, k := range commandKeys {
+		switch k.Flag {
+		case "format":
+			f.fs.StringVar(&f.format, k.Flag, k.Default, k.Doc)
+		case "config":
+			f.fs.StringVar(&f.config, k.Flag, k.Default, k.Doc)
+		}
+	}
+	return f
+}
+
+// given reports whether the flag name was given.
+func (f *compareFlags) given(name string) bool {
+	for _, s := range f.settings {
+		if s.Key.Flag == name {
+			return true
+		}
+	}
+	return false
+}
+
+// printFlags lists the flags of fs with the types, documentation and defaults of their keys; defaults, by flag
+// name, replaces the table's default where a command has its own.
+func printFlags(w io.Writer, fs *flag.FlagSet, defaults map[string]string) {
+	fs.VisitAll(func(fl *flag.Flag) {
+		typ, doc, def := "", fl.Usage, fl.DefValue
+		if k := flagKey(fl.Name); k != nil {
+			typ, doc, def = k.Type, k.Doc, k.Default
+			if d, ok := defaults[fl.Name]; ok {
+				def = d
+			}
+		} else {
+			typ, doc = flag.UnquoteUsage(fl)
+			if def == "false" {
+				def = ""
+			}
+		}
+		line := "  -" + fl.Name
+		if typ != "" {
+			line += " " + typ
+		}
+		if def != "" {
+			doc += fmt.Sprintf(" (default %s)", def)
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", line, doc)
+	})
+}
+
+// flagKey returns the key of the table or of the command that flag name sets, or nil.
+func flagKey(name string) *perfgate.ConfigKey {
+	for _, k := range allKeys() {
+		if k.Flag == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// apply resolves the configuration: the defaults in cfg, then the configuration file (-config, else .perfgate.yml
+// at the root of the repository that dir is in; none when noFile), then the flags given.
+func (f *compareFlags) apply(dir string, noFile bool) error {
+	for _, s := range f.settings {
+		if s.Key.Flag == "C" {
+			dir = s.Text // -C names where the repository is, before the file is looked for
+		}
+	}
+	path := f.config
+	switch {
+	case noFile:
+		path = ""
+	case path == "":
+		root := dir
+		if repo, err := gitsrc.Open(dir); err == nil {
+			root = repo.Root()
+		}
+		path = filepath.Join(root, perfgate.ConfigFile)
+	default:
+		if st, err := os.Stat(path); err != nil || st.IsDir() {
+			return &perfgate.ConfigError{Source: "flag", Key: "config", Value: path, Want: commandKey("config", "").Form}
+		}
+	}
+	if err := f.cfg.Resolve(path, f.settings); err != nil {
+		return err
+	}
+	switch f.format {
+	case "text", "markdown", "json":
+	default:
+		return &perfgate.ConfigError{Source: "flag", Key: "format", Value: f.format, Want: commandKey("format", "").Form}
+	}
+	return nil
+}
+
+// inputSettings returns the Action inputs of the table's keys that the workflow set. An empty input is not set:
+// the file's value, or else the default, stays.
+func inputSettings(r *ghaction.Runner) []perfgate.Setting {
+	var out []perfgate.Setting
+	for _, k := range perfgate.ConfigKeys() {
+		if k.Input == "" {
+			continue
+		}
+		if v := r.Input(k.Input); strings.TrimSpace(v) != "" {
+			out = append(out, perfgate.Setting{Key: k, Text: v, Source: "input"})
+		}
+	}
+	return out
+}

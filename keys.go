@@ -1,0 +1,321 @@
+package perfgate
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ConfigKey is one configuration setting, declared once: its name in .perfgate.yml, its flag, its GitHub Action input,
+// its built-in default, how its text is read and checked, and one line of documentation. The flags of perfgate
+// compare and demo, the file, the Action's inputs, perfgate compare -h and the README's table all come from the
+// table of keys (ConfigKeys) or are tested against it.
+//
+// Adding a setting is the Config field it sets and one entry in the table below; the flag, the file key, the input,
+// parsing, bounds, error messages and -h follow. The tests then ask for two more lines: the key in config_test.go's
+// fullYAML, and the regenerated README table and action.yml inputs (go test ./cmd/perfgate -run
+// TestGeneratedFromKeys -update).
+type ConfigKey struct {
+	File    string // the key in .perfgate.yml; "" when the file cannot set it
+	Flag    string // the flag of perfgate compare and demo; "" for none
+	Input   string // the input of the GitHub Action; "" for none
+	Default string // the built-in default, written as a flag takes it; "" for none (the zero value)
+	Type    string // what the flag takes, for -h: "int", "duration", "string", "list", …; "" for a boolean
+	Form    string // the accepted form, as an error states it: "a whole number from 2 to 100"
+	Doc     string // one line for -h, the README and action.yml
+
+	set   func(c *Config, text string) error         // reads text (a flag, an input, a scalar in the file) into c
+	list  func(c *Config, items []string) error      // reads a YAML sequence into c; nil when the file takes a scalar
+	pairs func(c *Config, m map[string]string) error // reads a YAML mapping into c; nil when the file takes none
+	check func(c *Config) (bad string, ok bool)      // reports c's value as text when it is out of bounds
+}
+
+// Name is the key's name in messages: its file key, else its flag, else its input.
+func (k *ConfigKey) Name() string {
+	switch {
+	case k.File != "":
+		return k.File
+	case k.Flag != "":
+		return k.Flag
+	}
+	return k.Input
+}
+
+// IsBool reports whether the key is a boolean: a flag given without a value sets it to true.
+func (k *ConfigKey) IsBool() bool { return k.Type == "" && k.set != nil }
+
+// ConfigKeys returns the table of configuration keys, in the order the README lists them.
+func ConfigKeys() []*ConfigKey { return append([]*ConfigKey(nil), keys...) }
+
+// FlagKey returns the key that flag -name sets, or nil.
+func FlagKey(name string) *ConfigKey {
+	for _, k := range keys {
+		if k.Flag == name && name != "" {
+			return k
+		}
+	}
+	return nil
+}
+
+// InputKey returns the key that the Action input name sets, or nil.
+func InputKey(name string) *ConfigKey {
+	for _, k := range keys {
+		if k.Input == name && name != "" {
+			return k
+		}
+	}
+	return nil
+}
+
+// Check parses text as the key's value into a scratch configuration and reports whether it has the key's form
+// (bounds are checked later, by Validate or Resolve, once every source has been applied).
+func (k *ConfigKey) Check(text string) error {
+	var c Config
+	return k.set(&c, text)
+}
+
+// setText reads text from source ("flag", "input" or a file and line) into c, or returns a *ConfigError.
+func (k *ConfigKey) setText(c *Config, text, source string) error {
+	if err := k.set(c, text); err != nil {
+		name := k.File
+		switch source {
+		case "flag":
+			name = k.Flag
+		case "input":
+			name = k.Input
+		}
+		return &ConfigError{Source: source, Key: name, Value: text, Want: k.Form}
+	}
+	return nil
+}
+
+// validate checks c's value of k; the error names the key and has no source.
+func (k *ConfigKey) validate(c *Config) error {
+	if k.check == nil {
+		return nil
+	}
+	if bad, ok := k.check(c); !ok {
+		return &ConfigError{Key: k.Name(), Value: bad, Want: k.Form}
+	}
+	return nil
+}
+
+// The constructors below bind a key to the field of Config that field returns and give it its parser and checker.
+
+func stringKey(k ConfigKey, field func(*Config) *string, valid func(string) bool) *ConfigKey {
+	k.Type = "string"
+	k.set = func(c *Config, s string) error { *field(c) = s; return nil }
+	if valid != nil {
+		k.check = func(c *Config) (string, bool) { return *field(c), valid(*field(c)) }
+	}
+	return &k
+}
+
+func intKey[T int | int64](k ConfigKey, field func(*Config) *T, lo, hi T) *ConfigKey {
+	k.Type = "int"
+	k.set = func(c *Config, s string) error {
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil || n != int64(T(n)) {
+			return fmt.Errorf("not a whole number")
+		}
+		*field(c) = T(n)
+		return nil
+	}
+	k.check = func(c *Config) (string, bool) {
+		v := *field(c)
+		return strconv.FormatInt(int64(v), 10), v >= lo && v <= hi
+	}
+	return &k
+}
+
+// floatKey takes a number, with an optional % sign for percentages: "2" and "2%" are the same.
+func floatKey(k ConfigKey, field func(*Config) *float64, valid func(float64) bool) *ConfigKey {
+	k.Type = "float"
+	k.set = func(c *Config, s string) error {
+		f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+		if err != nil {
+			return err
+		}
+		*field(c) = f
+		return nil
+	}
+	k.check = func(c *Config) (string, bool) { return fmtFloat(*field(c)), valid(*field(c)) }
+	return &k
+}
+
+func durationKey(k ConfigKey, field func(*Config) *time.Duration, lo, hi time.Duration) *ConfigKey {
+	k.Type = "duration"
+	k.set = func(c *Config, s string) error {
+		d, err := time.ParseDuration(strings.TrimSpace(s))
+		if err != nil {
+			return err
+		}
+		*field(c) = d
+		return nil
+	}
+	k.check = func(c *Config) (string, bool) { v := *field(c); return v.String(), v >= lo && v <= hi }
+	return &k
+}
+
+func boolKey(k ConfigKey, field func(*Config) *bool) *ConfigKey {
+	k.set = func(c *Config, s string) error {
+		b, err := strconv.ParseBool(strings.TrimSpace(s))
+		if err != nil {
+			return err
+		}
+		*field(c) = b
+		return nil
+	}
+	return &k
+}
+
+// listKey takes a comma-separated list from a flag or an input, and a YAML sequence from the file.
+func listKey(k ConfigKey, field func(*Config) *[]string, valid func(string) bool) *ConfigKey {
+	k.Type = "list"
+	k.set = func(c *Config, s string) error { *field(c) = splitList(s); return nil }
+	k.list = func(c *Config, items []string) error { *field(c) = items; return nil }
+	k.check = func(c *Config) (string, bool) {
+		for _, item := range *field(c) {
+			if !valid(item) {
+				return item, false
+			}
+		}
+		return "", true
+	}
+	return &k
+}
+
+// keys is the table. Bounds follow DESIGN.md: alpha 0.001–0.2, thresholds in percent above 0 and below 100.
+var keys = []*ConfigKey{
+	stringKey(ConfigKey{Flag: "C", Default: ".", Form: "a directory",
+		Doc: "run as if started in this directory (inside the git work tree)"},
+		func(c *Config) *string { return &c.Dir }, nil),
+	stringKey(ConfigKey{File: "package", Flag: "pkg", Input: "package", Default: ".",
+		Form: "a package path such as ./cipher/des",
+		Doc:  "the package to gate, relative to the module root"},
+		func(c *Config) *string { return &c.Package }, func(s string) bool { return strings.TrimSpace(s) != "" }),
+	stringKey(ConfigKey{File: "bench", Flag: "bench", Input: "bench", Default: ".",
+		Form: "a regular expression over full benchmark names, such as Encrypt/des",
+		Doc:  "regular expression selecting benchmarks by full name (Encrypt/des/single)"},
+		func(c *Config) *string { return &c.Bench }, func(s string) bool { _, err := regexp.Compile(s); return err == nil }),
+	intKey(ConfigKey{File: "rounds", Flag: "rounds", Input: "rounds", Default: "5",
+		Form: "a whole number from 2 to 100",
+		Doc:  "A–B–B–A rounds; each side gets 2×rounds samples"},
+		func(c *Config) *int { return &c.Rounds }, 2, 100),
+	durationKey(ConfigKey{File: "benchtime", Flag: "benchtime", Input: "benchtime", Default: "100ms",
+		Form: "a duration from 1ms to 1m, such as 100ms",
+		Doc:  "target duration of one benchmark run (calibrated once, then the same iteration count on both sides)"},
+		func(c *Config) *time.Duration { return &c.BenchTime }, time.Millisecond, time.Minute),
+	intKey(ConfigKey{File: "cpu", Flag: "cpu", Input: "cpu", Default: "-1",
+		Form: "a CPU number, or -1 for the last CPU this process may use",
+		Doc:  "CPU to pin benchmarks to (-1: the last one this process may use)"},
+		func(c *Config) *int { return &c.CPU }, -1, math.MaxInt32),
+	boolKey(ConfigKey{File: "no-pin", Flag: "no-pin", Form: "true or false",
+		Doc: "do not pin benchmarks to one CPU"},
+		func(c *Config) *bool { return &c.NoPin }),
+	floatKey(ConfigKey{File: "threshold", Flag: "threshold", Input: "threshold", Default: "2",
+		Form: "a percentage above 0 and below 100, such as 2",
+		Doc:  "smallest change, in percent, called slower or faster"},
+		func(c *Config) *float64 { return &c.Threshold }, isPercent),
+	floatKey(ConfigKey{File: "alpha", Flag: "alpha", Default: "0.05",
+		Form: "a probability from 0.001 to 0.2, such as 0.05",
+		Doc:  "significance level, after Holm correction across benchmarks"},
+		func(c *Config) *float64 { return &c.Alpha }, func(f float64) bool { return f >= 0.001 && f <= 0.2 }),
+	durationKey(ConfigKey{File: "timeout", Flag: "timeout", Default: "2m",
+		Form: "a duration from 1s to 1h, such as 2m",
+		Doc:  "limit for one benchmark, test or harness run; a hung one is killed and reported"},
+		func(c *Config) *time.Duration { return &c.Timeout }, time.Second, time.Hour),
+	listKey(ConfigKey{File: "tags", Flag: "tags", Form: "build tags without spaces or commas",
+		Doc: "build tags for both sides (comma-separated)"},
+		func(c *Config) *[]string { return &c.Tags }, func(s string) bool { return s != "" && !strings.ContainsAny(s, " ,\t\n") }),
+	boolKey(ConfigKey{File: "differential", Flag: "differential", Default: "true", Form: "true or false",
+		Doc: "run the differential check"},
+		func(c *Config) *bool { return &c.Differential }),
+	listKey(ConfigKey{File: "constructors", Flag: "constructors", Form: "exported Go function names such as NewCipher",
+		Doc: "differential check: constructor names (comma-separated; default: discover)"},
+		func(c *Config) *[]string { return &c.Constructors }, isExported),
+	intKey(ConfigKey{File: "keys", Flag: "keys", Default: "1024", Form: "a whole number from 1 to 65536",
+		Doc: "differential check: keys per cipher and key size"},
+		func(c *Config) *int { return &c.Keys }, 1, 65536),
+	intKey(ConfigKey{File: "blocks", Flag: "blocks", Default: "17", Form: "a whole number from 1 to 1024",
+		Doc: "differential check: blocks per key and direction"},
+		func(c *Config) *int { return &c.Blocks }, 1, 1024),
+	seedKey,
+	thresholdsKey,
+	intKey(ConfigKey{File: "max-size-growth", Form: "a whole number of bytes from 0 (no limit) to 1073741824",
+		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
+		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
+	stringKey(ConfigKey{File: "acknowledge-label", Input: "acknowledge-label", Default: "perf-regression-ok",
+		Form: "a pull-request label", Doc: "pull-request label that lets slower benchmarks pass the gate"},
+		func(c *Config) *string { return &c.AcknowledgeLabel }, nil),
+	stringKey(ConfigKey{File: "output", Flag: "o", Default: "perfgate-results", Form: "a directory path",
+		Doc: "results directory"},
+		func(c *Config) *string { return &c.Out }, func(s string) bool { return strings.TrimSpace(s) != "" }),
+	stringKey(ConfigKey{Input: "base", Form: "a revision",
+		Doc: "base revision; default the pull request's base (or the push's before)"},
+		func(c *Config) *string { return &c.Base }, nil),
+	stringKey(ConfigKey{Input: "head", Form: "a revision",
+		Doc: "head revision; default the pull request's head (or the push's after)"},
+		func(c *Config) *string { return &c.Head }, nil),
+}
+
+// seedKey takes decimal or 0x-prefixed hexadecimal.
+var seedKey = &ConfigKey{File: "seed", Flag: "seed", Default: "0x5045524647415445", // "PERFGATE"
+	Type: "uint", Form: "an unsigned whole number such as 42 or 0x2a", Doc: "differential check: input seed",
+	set: func(c *Config, s string) error {
+		n, err := strconv.ParseUint(strings.TrimSpace(s), 0, 64)
+		if err != nil {
+			return err
+		}
+		c.Seed = n
+		return nil
+	},
+}
+
+// thresholdsKey is a mapping in the file only: benchmark-name regular expression → allowed percent.
+var thresholdsKey = &ConfigKey{File: "thresholds", Type: "map",
+	Form: "a mapping of benchmark-name regular expressions to percentages above 0 and below 100, such as {\"Encrypt/.*\": 10}",
+	Doc:  "acknowledged slowdowns per benchmark: regular expression → allowed percent",
+	pairs: func(c *Config, m map[string]string) error {
+		out := make(map[string]float64, len(m))
+		for pat, v := range m {
+			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
+			if err != nil {
+				return err
+			}
+			out[pat] = f
+		}
+		c.Thresholds = out
+		return nil
+	},
+	check: func(c *Config) (string, bool) {
+		for _, pat := range sortedKeys(c.Thresholds) {
+			if _, err := regexp.Compile(pat); err != nil {
+				return pat, false
+			}
+			if v := c.Thresholds[pat]; !isPercent(v) {
+				return pat + ": " + fmtFloat(v), false
+			}
+		}
+		return "", true
+	},
+}
+
+func isPercent(f float64) bool { return f > 0 && f < 100 }
+
+func isExported(s string) bool {
+	if s == "" || !(s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

@@ -1,0 +1,455 @@
+package perfgate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/differential"
+	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/sizes"
+)
+
+// side is one revision on its way through the pipeline.
+type side struct {
+	name   bench.Side
+	rev    Revision
+	tree   string // the exported tree's root
+	modDir string // the module root inside the tree
+	pkgDir string // the gated package's directory inside the tree
+	bin    string // the test binary
+	built  bool
+}
+
+// Run runs the whole comparison for cfg: it exports both revisions, builds their test binaries, runs the
+// package's tests, the differential check, the size measurement and the A–B–B–A benchmarks, and writes the results
+// directory cfg.Out (ResultsDir; report.md is the caller's, rendered by package report). Each phase returns its own
+// record and assemble puts them into the Result, whose Verdict is Decide's.
+//
+// Run returns the Result even when it also returns an error: whatever was gathered before the error is kept, and
+// Result.Verdict says what the gate makes of it. An error means the comparison could not run (ExitCode(err)); a
+// failed gate is not an error.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	logw := cfg.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	p := &pipeline{cfg: cfg, log: logw, dir: ResultsDir(cfg.Out), started: time.Now().UTC().Truncate(time.Second)}
+	p.bench.pinnedCPU = -1
+	// What the user asked for, so that a report of a run stopped before both revisions resolved still names them.
+	p.base.rev.Ref, p.head.rev.Ref = cfg.Base, cfg.Head
+	if cfg.Base == "" {
+		p.base.rev.Ref = "merge-base(HEAD, default branch)"
+	}
+	if cfg.Head == "" {
+		p.head.rev.Ref = "working tree"
+	}
+	err := p.run(ctx)
+	incomplete := ctx.Err() != nil
+	if incomplete && (err == nil || errors.Is(err, ctx.Err()) && err.Error() == ctx.Err().Error()) {
+		err = fmt.Errorf("comparison interrupted: %w", ctx.Err())
+	}
+	env := CollectEnv(context.Background(), p.bench.pinnedCPU)
+	res := p.assemble(env, incomplete)
+	res = Apply(res, withRunError(Decide(res, cfg.Policy()), err))
+	if werr := p.dir.WriteEnv(env); werr != nil && err == nil {
+		err = werr
+	}
+	if werr := p.dir.WriteResult(&res); werr != nil && err == nil {
+		err = werr
+	}
+	return &res, err
+}
+
+// The records the phases return; assemble puts them into a Result.
+type (
+	// buildRecord is what building both test binaries found.
+	buildRecord struct {
+		headFailed   bool // head did not build, or go list failed on it
+		binariesSame bool
+		notes        []string
+	}
+	// functionalRecord is the package's own tests on both sides.
+	functionalRecord struct {
+		functional Functional
+		notes      []string
+	}
+	// benchRecord is the A–B–B–A run turned into benchmarks.
+	benchRecord struct {
+		benchmarks []Benchmark
+		failures   []Failure
+		pinnedCPU  int // -1 when unpinned
+		noise, mde float64
+		timed      time.Duration
+		notes      []string
+	}
+)
+
+// assemble puts the phases' records into one Result, without a verdict.
+func (p *pipeline) assemble(env Env, incomplete bool) Result {
+	cfg := p.cfg
+	r := Result{
+		Schema:          Schema,
+		Package:         cfg.Package,
+		ImportPath:      p.importPath,
+		Base:            p.base.rev,
+		Head:            p.head.rev,
+		Benchmarks:      p.bench.benchmarks,
+		Failures:        p.bench.failures,
+		Functional:      p.functional.functional,
+		Differential:    p.diff,
+		Sizes:           p.sizes,
+		Env:             env,
+		Incomplete:      incomplete,
+		HeadBuildFailed: p.build.headFailed,
+		Notes:           slices.Concat(p.build.notes, p.functional.notes, p.bench.notes),
+		Started:         p.started,
+		Duration:        time.Since(p.started).Round(time.Millisecond),
+		Method: Method{
+			Rounds: cfg.Rounds, BenchTime: cfg.BenchTime, Threshold: cfg.Threshold, Alpha: cfg.Alpha,
+			Estimator:    "per round, log(mean head / mean base) of A–B–B–A, disturbed rounds left out; Student t-interval over rounds",
+			NoiseFloor:   p.bench.noise,
+			MedianMDE:    p.bench.mde,
+			TimedPhase:   p.bench.timed,
+			BinariesSame: p.build.binariesSame,
+		},
+	}
+	if r.Benchmarks == nil {
+		r.Benchmarks = []Benchmark{}
+	}
+	if r.Differential.Status == "" {
+		r.Differential = Differential{Status: DiffSkipped, Seed: cfg.Seed, Ciphers: []DiffCipher{}}
+		if !cfg.Differential {
+			r.Differential.Reason = "disabled by configuration"
+		}
+	}
+	if r.Sizes.Sections == nil && r.Sizes.Error == "" {
+		r.Sizes = Sizes{Sections: []SectionSize{}, Symbols: []SymbolSize{}}
+	}
+	if p.bench.pinnedCPU < 0 {
+		r.Env.PinnedCPU, r.Env.Pinned = -1, false
+	}
+	return r
+}
+
+// pipeline is one comparison on its way: the sides, and each phase's record once the phase has run.
+type pipeline struct {
+	cfg        Config
+	log        io.Writer
+	dir        ResultsDir
+	started    time.Time
+	work       string // temporary directory: trees and binaries
+	base, head side
+	importPath string
+
+	build      buildRecord
+	functional functionalRecord
+	diff       Differential
+	sizes      Sizes
+	bench      benchRecord
+}
+
+// writeLog keeps a tool's output in the results directory; failing to is worth a warning, not an error.
+func (p *pipeline) writeLog(name string, data []byte) {
+	if err := p.dir.WriteLog(name, data); err != nil {
+		p.logf("warning: %v", err)
+	}
+}
+
+func (p *pipeline) logf(format string, args ...any) {
+	fmt.Fprintf(p.log, "perfgate: "+format+"\n", args...)
+}
+
+func (p *pipeline) run(ctx context.Context) error {
+	if err := p.dir.Create(); err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "perfgate-")
+	if err != nil {
+		return err
+	}
+	p.work = work
+	defer os.RemoveAll(work)
+
+	if err := p.export(ctx); err != nil {
+		return err
+	}
+	if err := p.inspect(ctx); err != nil {
+		return err
+	}
+	if err := p.buildBoth(ctx); err != nil {
+		return err
+	}
+	if p.build.headFailed {
+		return nil // the gate fails; nothing else can run on head
+	}
+	p.functional = p.runTests(ctx)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if p.cfg.Differential {
+		d, err := p.checkDifferential(ctx)
+		if err != nil {
+			return err
+		}
+		p.diff = d
+	}
+	p.sizes = p.measureSizes()
+	b, err := p.runBenchmarks(ctx)
+	p.bench = b
+	return err
+}
+
+// export resolves both revisions and writes their trees into the work directory.
+func (p *pipeline) export(ctx context.Context) (err error) {
+	// Until both trees are out, the Result names the revisions as they were asked for.
+	asked := [2]Revision{p.base.rev, p.head.rev}
+	defer func() {
+		if err != nil {
+			p.base.rev, p.head.rev = asked[0], asked[1]
+		}
+	}()
+	repo, err := gitsrc.Open(p.cfg.Dir)
+	if err != nil {
+		return err
+	}
+	var baseCommit *gitsrc.Commit
+	if p.cfg.Base == "" {
+		c, branch, err := repo.DefaultBase()
+		if err != nil {
+			return err
+		}
+		baseCommit = c
+		p.base.rev = Revision{Ref: "merge-base(HEAD, " + branch + ")"}
+	} else {
+		c, err := repo.Resolve(p.cfg.Base)
+		if err != nil {
+			return err
+		}
+		baseCommit = c
+		p.base.rev = Revision{Ref: p.cfg.Base}
+	}
+	p.base.rev.Commit, p.base.rev.Subject = baseCommit.SHA, baseCommit.Subject
+	p.base.name, p.head.name = bench.Base, bench.Head
+
+	var headCommit *gitsrc.Commit
+	if p.cfg.Head == "" {
+		if headCommit, err = repo.Head(); err != nil {
+			return err
+		}
+		p.head.rev = Revision{Ref: "working tree"}
+	} else {
+		if headCommit, err = repo.Resolve(p.cfg.Head); err != nil {
+			return err
+		}
+		p.head.rev = Revision{Ref: p.cfg.Head}
+	}
+	p.head.rev.Commit, p.head.rev.Subject = headCommit.SHA, headCommit.Subject
+
+	p.logf("exporting base %s (%s)", p.base.rev.Ref, baseCommit.Short())
+	bt, err := repo.ExportTemp(ctx, baseCommit, p.work)
+	if err != nil {
+		return fmt.Errorf("exporting base: %w", err)
+	}
+	var ht *gitsrc.Tree
+	if p.cfg.Head == "" {
+		p.logf("copying the working tree as head")
+		ht, err = repo.ExportWorktreeTemp(ctx, p.work)
+	} else {
+		p.logf("exporting head %s (%s)", p.cfg.Head, headCommit.Short())
+		ht, err = repo.ExportTemp(ctx, headCommit, p.work)
+	}
+	if err != nil {
+		return fmt.Errorf("exporting head: %w", err)
+	}
+	p.head.rev.Dirty = ht.Dirty
+	for _, st := range []struct {
+		s *side
+		t *gitsrc.Tree
+	}{{&p.base, bt}, {&p.head, ht}} {
+		st.s.tree, st.s.modDir = st.t.Dir, st.t.Module
+		st.s.pkgDir = filepath.Join(st.s.modDir, filepath.FromSlash(p.cfg.Package))
+		st.s.bin = filepath.Join(p.work, string(st.s.name)+".test")
+	}
+	return nil
+}
+
+// buildBoth builds both test binaries with identical flags and one cache, into p.build. A base that does not
+// build is an error; a head that does not build fails the gate.
+func (p *pipeline) buildBoth(ctx context.Context) error {
+	for _, s := range []*side{&p.base, &p.head} {
+		if s.name == bench.Head && p.build.headFailed {
+			break
+		}
+		p.logf("building %s test binary", s.name)
+		log, err := bench.Build(ctx, s.name, p.buildConfig(s))
+		p.writeLog("build-"+string(s.name)+".log", log)
+		if err != nil {
+			if s.name == bench.Head && ctx.Err() == nil && !errors.Is(err, bench.ErrNoTests) {
+				p.build.headFailed = true
+				p.build.notes = append(p.build.notes, "head does not build: "+err.Error())
+				return nil
+			}
+			return err
+		}
+		s.built = true
+	}
+	if same, err := bench.SameBinary(p.base.bin, p.head.bin); err == nil && same {
+		p.build.binariesSame = true
+		p.build.notes = append(p.build.notes, "base and head test binaries are byte-identical: timing differences can only be noise")
+	}
+	return nil
+}
+
+func (p *pipeline) buildConfig(s *side) bench.BuildConfig {
+	return bench.BuildConfig{Dir: s.modDir, Root: s.tree, Pkg: p.cfg.Package, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+		Timeout: proc.BuildLimit(p.cfg.Timeout)}
+}
+
+// inspect finds the gated package in both trees: its import path (for the size measurement) and its directory
+// (the working directory of its test binary). A package without tests cannot be compared.
+func (p *pipeline) inspect(ctx context.Context) error {
+	if err := p.packageExists(); err != nil {
+		return err
+	}
+	for _, s := range []*side{&p.base, &p.head} {
+		info, err := bench.Inspect(ctx, p.buildConfig(s))
+		if err != nil {
+			if s.name == bench.Head {
+				p.build.headFailed = true
+				p.build.notes = append(p.build.notes, "head: "+err.Error())
+				return nil
+			}
+			return fmt.Errorf("base: %w", err)
+		}
+		if !info.HasTests {
+			return fmt.Errorf("%s: package %s has no test files, so no benchmarks to compare", s.name, info.ImportPath)
+		}
+		s.pkgDir = info.Dir
+		p.importPath = info.ImportPath
+	}
+	return nil
+}
+
+// packageExists checks that a relative package directory exists on at least one side. On neither side it is
+// almost surely a typo in -pkg: a configuration error, not a failed comparison.
+func (p *pipeline) packageExists() error {
+	if !strings.HasPrefix(p.cfg.Package, ".") {
+		return nil // an import path: go list decides
+	}
+	for _, s := range []*side{&p.base, &p.head} {
+		if st, err := os.Stat(s.pkgDir); err == nil && st.IsDir() {
+			return nil
+		}
+	}
+	return &ConfigError{Key: "package", Value: p.cfg.Package,
+		Want: "a package directory relative to the module root that exists in base or head, such as ./cipher/des"}
+}
+
+// runTests runs the package's own tests (-test.short) from each side's test binary.
+func (p *pipeline) runTests(ctx context.Context) functionalRecord {
+	var rec functionalRecord
+	for _, s := range []*side{&p.base, &p.head} {
+		p.logf("running %s tests", s.name)
+		tctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+		cmd := proc.Command(tctx, s.pkgDir, nil, s.bin, "-test.short", "-test.run=.", "-test.bench=^$",
+			"-test.timeout="+p.cfg.Timeout.String())
+		out, errb, err := proc.Run(cmd)
+		cancel()
+		all := append(out, errb...)
+		p.writeLog("test-"+string(s.name)+".log", all)
+		run := TestRun{Ran: true, Passed: err == nil}
+		if err != nil {
+			run.Output = proc.Tail(all, 40)
+			if tctx.Err() == context.DeadlineExceeded {
+				run.Output += fmt.Sprintf("\n(killed after %s)", p.cfg.Timeout)
+			}
+		}
+		if s.name == bench.Base {
+			rec.functional.Base = run
+			if !run.Passed {
+				rec.notes = append(rec.notes, "base's tests fail; this does not block the gate")
+			}
+		} else {
+			rec.functional.Head = run
+		}
+	}
+	return rec
+}
+
+// checkDifferential runs the differential check and writes differential.json. Only a cancelled context or a
+// results directory that cannot be written is an error: a check that cannot run is not comparable.
+func (p *pipeline) checkDifferential(ctx context.Context) (Differential, error) {
+	workDir := filepath.Join(p.work, "differential")
+	if err := os.MkdirAll(workDir, 0o755); err != nil {
+		return Differential{}, err
+	}
+	rep, err := differential.Check(ctx, differential.Config{
+		BaseDir: p.base.modDir, HeadDir: p.head.modDir, Pkg: p.cfg.Package,
+		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks, Seed: p.cfg.Seed,
+		Tags: p.cfg.Tags, Cache: p.cfg.Cache, Timeout: p.cfg.Timeout,
+		WorkDir: workDir, Log: &linePrefixer{w: p.log, prefix: "perfgate: "},
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return Differential{}, ctx.Err()
+		}
+		return Differential{Status: DiffNotComparable, Reason: err.Error(), Seed: p.cfg.Seed, Ciphers: []DiffCipher{}}, nil
+	}
+	d := Differential(*rep)
+	return d, p.dir.WriteDifferential(&d)
+}
+
+// measureSizes measures the package in both test binaries and writes sizes.txt. A measurement that fails is
+// reported in Sizes.Error, not as an error.
+func (p *pipeline) measureSizes() Sizes {
+	var got [2]*sizes.Sizes
+	for i, s := range []*side{&p.base, &p.head} {
+		sz, err := sizes.Measure(s.bin, p.importPath)
+		if err != nil {
+			return Sizes{Sections: []SectionSize{}, Symbols: []SymbolSize{}, Error: fmt.Sprintf("measuring %s: %v", s.name, err)}
+		}
+		got[i] = sz
+	}
+	d := *sizes.Diff(got[0], got[1])
+	if err := p.dir.WriteSizes(func(w io.Writer) error {
+		return sizes.WriteBenchfmt(w, got[0], got[1], p.base.rev.Commit, p.head.rev.Commit)
+	}); err != nil {
+		d.Error = err.Error()
+	}
+	return d
+}
+
+// linePrefixer writes to w with prefix at the start of every line, so that a leaf package's progress lines read
+// like perfgate's own.
+type linePrefixer struct {
+	w       io.Writer
+	prefix  string
+	midLine bool
+}
+
+func (l *linePrefixer) Write(p []byte) (int, error) {
+	var b []byte
+	for _, c := range p {
+		if !l.midLine {
+			b = append(b, l.prefix...)
+		}
+		b = append(b, c)
+		l.midLine = c != '\n'
+	}
+	if _, err := l.w.Write(b); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

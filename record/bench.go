@@ -1,0 +1,79 @@
+package record
+
+// Class is the verdict on one benchmark in one unit.
+type Class string
+
+// The classes.
+const (
+	ClassSlower       Class = "slower"       // significant after Holm correction and worse than the threshold
+	ClassFaster       Class = "faster"       // significant after Holm correction and better than the threshold
+	ClassUnchanged    Class = "unchanged"    // the paired interval lies inside ±threshold
+	ClassInconclusive Class = "inconclusive" // neither: the interval is too wide to tell
+	ClassFailed       Class = "failed"       // no samples on a side, or fewer than two complete rounds
+)
+
+// Benchmark compares base and head for one benchmark in one unit. Package bench computes it; only Acknowledged is
+// set later, from the Verdict.
+type Benchmark struct {
+	Name     string  `json:"name"` // without the "Benchmark" prefix and the -N suffix, e.g. "Encrypt/des/single"
+	Unit     string  `json:"unit"` // tidied by benchunit: "sec/op", "B/s", "B/op", "allocs/op", …
+	Base     Summary `json:"base"`
+	Head     Summary `json:"head"`
+	DeltaPct float64 `json:"delta_pct"` // (head center / base center - 1) × 100; 0 when base's center is 0 or a side is empty
+	P        float64 `json:"p"`         // benchmath's p-value: Mann–Whitney U, 0 for exact units, 1 when not computable
+	// PHolm is the paired t-test p-value after Holm correction across the benchmarks of this unit; 0 for exact
+	// changes, 1 when unknown.
+	PHolm    float64 `json:"p_holm"`
+	Paired   *Paired `json:"paired,omitempty"` // nil when fewer than two complete rounds or a value is not positive
+	NoisePct float64 `json:"noise_pct"`        // single-run noise from the A–A and B–B pairs: 100 × their log standard deviation
+	MDEPct   float64 `json:"mde_pct"`          // smallest effect this run could detect, in percent
+	Exact    bool    `json:"exact,omitempty"`  // decided as an exact unit (allocs/op, B/op), without statistics
+	Class    Class   `json:"class"`
+	Note     string  `json:"note,omitempty"` // a short reason for failed, inconclusive and exact classes
+	// Warnings are benchmath's warnings about the summaries and the comparison, e.g. too few samples.
+	Warnings     []string `json:"warnings,omitempty"`
+	Acknowledged bool     `json:"acknowledged,omitempty"` // slower, but the gate let it pass (Verdict.Acknowledged says why)
+}
+
+// Summary is benchstat's summary of one side's values.
+type Summary struct {
+	Center float64 `json:"center"` // the median (or the mode for an exact unit), in the benchmark's unit
+	Lo     float64 `json:"lo"`     // lower end of the confidence interval of Center; 0, 0 when too few samples
+	Hi     float64 `json:"hi"`     // upper end
+	N      int     `json:"n"`      // number of values
+}
+
+// Paired is the paired A–B–B–A estimate of head/base: a ratio, its interval, and the rounds behind it.
+type Paired struct {
+	Ratio     float64 `json:"ratio"`     // exp(mean d_r): the geometric mean over rounds of head/base
+	Lo        float64 `json:"lo"`        // the t-interval of Ratio
+	Hi        float64 `json:"hi"`        //
+	P         float64 `json:"p"`         // two-sided p-value of the t-test of mean d_r = 0, before Holm correction
+	Rounds    int     `json:"rounds"`    // complete, undisturbed rounds used
+	Dropped   int     `json:"dropped"`   // rounds present but incomplete, not used
+	Disturbed int     `json:"disturbed"` // complete rounds left out because a run in them was disturbed
+}
+
+// FailureKind says how a benchmark run failed.
+type FailureKind string
+
+// The failure kinds.
+const (
+	FailurePanic    FailureKind = "panic"     // the benchmark panicked
+	FailureTimeout  FailureKind = "timeout"   // killed after printing nothing for the timeout
+	FailureExit     FailureKind = "exit"      // exited non-zero, or printed too much
+	FailureNoResult FailureKind = "no-result" // exited cleanly without a result line (skipped, or not there)
+	// FailureRemoved is a base benchmark that head does not have (removed or renamed). One removed benchmark does
+	// not fail the gate; a head without any of base's benchmarks does, since nothing could be compared.
+	FailureRemoved FailureKind = "removed"
+)
+
+// Failure is a benchmark run that produced no result.
+type Failure struct {
+	Name    string      `json:"name"` // the benchmark (pattern) that was run
+	Side    Side        `json:"side"`
+	Round   int         `json:"round"` // 1-based round of the schedule; 0 for calibration
+	Slot    int         `json:"slot"`  // 0..3: the position in the round's A B B A; -1 for calibration
+	Kind    FailureKind `json:"kind"`
+	Message string      `json:"message"` // the panic message or the tail of its output (untrusted text)
+}

@@ -1,0 +1,113 @@
+package record
+
+import "time"
+
+// Schema is the version of the result.json layout. Fields documented here are stable within a schema version.
+const Schema = 1
+
+// Status is the gate's decision on a comparison.
+type Status string
+
+// Verdict statuses.
+const (
+	StatusPass  Status = "pass"  // the gate passed: exit code 0
+	StatusFail  Status = "fail"  // the gate failed: exit code 1
+	StatusError Status = "error" // perfgate could not run the comparison: exit code 3 (2 for a configuration error)
+)
+
+// Side names one of the two revisions of a comparison. In the A–B–B–A schedule A is Base and B is Head.
+type Side string
+
+// The two sides.
+const (
+	Base Side = "base"
+	Head Side = "head"
+)
+
+// Result is everything one comparison found. It is written as result.json and is the only input of the renderers.
+//
+// Scripts may rely on verdict.status, verdict.exit_code, verdict.reasons, benchmarks[].name, unit, class and
+// paired, differential.status, differential.ciphers[].name and key_sizes, and sizes.sections[].name, base and
+// head; a change to any of them bumps Schema.
+type Result struct {
+	Schema          int           `json:"schema"`
+	Package         string        `json:"package"` // the gated package as given, e.g. "./cipher/des"
+	ImportPath      string        `json:"import_path,omitempty"`
+	Base            Revision      `json:"base"`
+	Head            Revision      `json:"head"`
+	Verdict         Verdict       `json:"verdict"`
+	Benchmarks      []Benchmark   `json:"benchmarks"`
+	Failures        []Failure     `json:"failures,omitempty"` // benchmark runs that crashed or hung
+	Functional      Functional    `json:"functional"`
+	Differential    Differential  `json:"differential"`
+	Sizes           Sizes         `json:"sizes"`
+	Env             Env           `json:"env"`
+	Method          Method        `json:"method"`
+	Incomplete      bool          `json:"incomplete"`                  // cancelled or cut short: some phases did not run
+	HeadBuildFailed bool          `json:"head_build_failed,omitempty"` // head did not build (or go list failed on it): fails the gate
+	Notes           []string      `json:"notes,omitempty"`             // things the reader should know (identical binaries, unpinned, …)
+	Started         time.Time     `json:"started"`
+	Duration        time.Duration `json:"duration_ns"`
+}
+
+// Revision is one side of the comparison.
+type Revision struct {
+	Ref     string `json:"ref"`               // what the user asked for: "main", "HEAD~1", "working tree"
+	Commit  string `json:"commit"`            // full SHA; for a dirty working tree the commit it is based on
+	Dirty   bool   `json:"dirty"`             // the working tree with uncommitted changes
+	Subject string `json:"subject,omitempty"` // first line of the commit message (untrusted text)
+}
+
+// Verdict is the gate's decision.
+type Verdict struct {
+	Status       Status   `json:"status"`
+	ExitCode     int      `json:"exit_code"`
+	Reasons      []string `json:"reasons"`                // why it failed (or notable passes), one sentence each
+	Acknowledged []string `json:"acknowledged,omitempty"` // slower benchmarks that did not fail the gate, and why
+	Notes        []string `json:"notes,omitempty"`        // what the gate noticed without failing, e.g. a benchmark head skipped
+	// AcknowledgedBenchmarks names the benchmarks (gated unit) of Acknowledged, for marking Benchmark.Acknowledged.
+	AcknowledgedBenchmarks []string `json:"acknowledged_benchmarks,omitempty"`
+}
+
+// Functional is the outcome of running the package's own tests on each side before timing.
+type Functional struct {
+	Base TestRun `json:"base"`
+	Head TestRun `json:"head"`
+}
+
+// TestRun is one side's test run.
+type TestRun struct {
+	Ran    bool   `json:"ran"`
+	Passed bool   `json:"passed"`
+	Output string `json:"output,omitempty"` // the tail of the output when it failed (untrusted text)
+}
+
+// Env describes the machine the benchmarks ran on.
+type Env struct {
+	Go        string  `json:"go"`
+	GOOS      string  `json:"goos"`
+	GOARCH    string  `json:"goarch"`
+	GOAMD64   string  `json:"goamd64,omitempty"`
+	CPU       string  `json:"cpu"`
+	CPUs      int     `json:"cpus"`
+	Pinned    bool    `json:"pinned"`
+	PinnedCPU int     `json:"pinned_cpu"` // -1 when unpinned
+	Governor  string  `json:"governor,omitempty"`
+	Turbo     string  `json:"turbo,omitempty"`
+	SMT       string  `json:"smt,omitempty"`
+	Kernel    string  `json:"kernel,omitempty"`
+	Load1     float64 `json:"load1"`
+}
+
+// Method records how the numbers were obtained.
+type Method struct {
+	Rounds       int           `json:"rounds"`
+	BenchTime    time.Duration `json:"benchtime_ns"` // target time per run used for calibration
+	Threshold    float64       `json:"threshold_pct"`
+	Alpha        float64       `json:"alpha"`
+	Estimator    string        `json:"estimator"`      // a one-line description of the paired estimator
+	NoiseFloor   float64       `json:"noise_pct"`      // median noise floor across benchmarks, percent
+	MedianMDE    float64       `json:"median_mde_pct"` // median smallest detectable effect, percent
+	TimedPhase   time.Duration `json:"timed_phase_ns"`
+	BinariesSame bool          `json:"binaries_identical"`
+}

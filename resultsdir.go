@@ -1,0 +1,174 @@
+package perfgate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
+)
+
+// The files of a results directory.
+const (
+	FileResult       = "result.json"       // the whole Result
+	FileEnv          = "env.json"          // the machine: Result.Env
+	FileBench        = "bench.txt"         // every benchmark sample in Go benchmark format
+	FileSizes        = "sizes.txt"         // section sizes in Go benchmark format
+	FileDifferential = "differential.json" // the differential check's report: Result.Differential
+	FileReport       = "report.md"         // the Markdown report (the PR comment body)
+	FileReportHTML   = "report.html"       // the self-contained HTML report
+	FileGitHub       = "github.json"       // the pull request the Action ran for, read by perfgate comment
+)
+
+// ResultsDir is a results directory: the evidence of one comparison, written by Run and by the commands, read by
+// perfgate report and perfgate comment. It owns the files' names and formats: nothing else opens them.
+type ResultsDir string
+
+// Path returns the path of the file name in d.
+func (d ResultsDir) Path(name string) string { return filepath.Join(string(d), name) }
+
+// Create makes the directory.
+func (d ResultsDir) Create() error {
+	if err := os.MkdirAll(string(d), 0o755); err != nil {
+		return fmt.Errorf("creating results directory: %w", err)
+	}
+	return nil
+}
+
+// WriteResult writes result.json.
+func (d ResultsDir) WriteResult(r *Result) error { return d.writeJSON(FileResult, r) }
+
+// WriteEnv writes env.json.
+func (d ResultsDir) WriteEnv(e Env) error { return d.writeJSON(FileEnv, e) }
+
+// WriteDifferential writes differential.json.
+func (d ResultsDir) WriteDifferential(diff *record.Differential) error {
+	return d.writeJSON(FileDifferential, diff)
+}
+
+// WriteGitHub writes github.json from v.
+func (d ResultsDir) WriteGitHub(v any) error { return d.writeJSON(FileGitHub, v) }
+
+// WriteReport writes report.md.
+func (d ResultsDir) WriteReport(md string) error { return d.write(FileReport, []byte(md)) }
+
+// WriteReportHTML writes report.html.
+func (d ResultsDir) WriteReportHTML(html []byte) error { return d.write(FileReportHTML, html) }
+
+// WriteLog writes the log of a tool run, such as build-head.log or test-base.log.
+// A log holds the pull request's output: past proc.MaxLog bytes only its first and last bytes are kept.
+func (d ResultsDir) WriteLog(name string, data []byte) error {
+	return d.write(name, proc.HeadTail(data, proc.MaxLog))
+}
+
+// CreateBench creates bench.txt for the samples as they arrive.
+func (d ResultsDir) CreateBench() (io.WriteCloser, error) { return os.Create(d.Path(FileBench)) }
+
+// WriteSizes writes sizes.txt with write.
+func (d ResultsDir) WriteSizes(write func(io.Writer) error) error {
+	f, err := os.Create(d.Path(FileSizes))
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", FileSizes, err)
+	}
+	return f.Close()
+}
+
+// Existing returns the names among names of the files d has.
+func (d ResultsDir) Existing(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if _, err := os.Stat(d.Path(n)); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ReadResult reads result.json. A results directory may come from an untrusted artifact: the file must be a
+// regular file of at most limit bytes (no limit when limit <= 0), and of this perfgate's Schema.
+func (d ResultsDir) ReadResult(limit int64) (*Result, error) {
+	data, err := d.read(FileResult, limit)
+	if err != nil {
+		return nil, err
+	}
+	var r Result
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Path(FileResult), err)
+	}
+	if r.Schema != Schema {
+		return nil, fmt.Errorf("%s: schema %d, this perfgate reads schema %d", d.Path(FileResult), r.Schema, Schema)
+	}
+	return &r, nil
+}
+
+// ReadGitHub reads github.json into v, with ReadResult's checks on the file.
+func (d ResultsDir) ReadGitHub(v any, limit int64) error {
+	data, err := d.read(FileGitHub, limit)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %w", FileGitHub, err)
+	}
+	return nil
+}
+
+// ReadBench reads the samples of bench.txt; a directory without bench.txt (a comparison that stopped before
+// timing) has none, which is not an error.
+func (d ResultsDir) ReadBench() ([]bench.Sample, error) {
+	f, err := os.Open(d.Path(FileBench))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	samples, err := bench.ReadBenchTxt(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Path(FileBench), err)
+	}
+	return samples, nil
+}
+
+// ReadResult reads dir's result.json (see ResultsDir.ReadResult), without a size limit.
+func ReadResult(dir string) (*Result, error) { return ResultsDir(dir).ReadResult(0) }
+
+func (d ResultsDir) read(name string, limit int64) ([]byte, error) {
+	st, err := os.Lstat(d.Path(name))
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	if limit > 0 && st.Size() > limit {
+		return nil, fmt.Errorf("%s is %d bytes, more than the %d allowed", name, st.Size(), limit)
+	}
+	return os.ReadFile(d.Path(name))
+}
+
+func (d ResultsDir) writeJSON(name string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return d.write(name, append(data, '\n'))
+}
+
+func (d ResultsDir) write(name string, data []byte) error {
+	if err := os.WriteFile(d.Path(name), data, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}
