@@ -86,22 +86,23 @@ func benchNames(res *Result) []string {
 	return names
 }
 
-// wantPass fails the test unless res passed with exactly the benchmarks want (in the gated unit) and head's tests
-// passing.
-func wantPass(t *testing.T, res *Result, err error, want ...string) {
+// wantCompared fails the test unless the comparison ran to the end with exactly the benchmarks want (in the
+// gated unit) timed on both sides, none failed, and head's tests passing. It does not look at whether a benchmark
+// came out slower or faster: that is a timing, and timings never decide a test.
+func wantCompared(t *testing.T, res *Result, err error, want ...string) {
 	t.Helper()
-	if err != nil || res.Verdict.Status != StatusPass {
-		t.Fatalf("verdict %s (%v), error %v; want pass", res.Verdict.Status, res.Verdict.Reasons, err)
+	if err != nil || res.Verdict.Status == StatusError || res.HeadBuildFailed {
+		t.Fatalf("verdict %s (%v), error %v, head build failed %v; want a comparison that ran", res.Verdict.Status, res.Verdict.Reasons, err, res.HeadBuildFailed)
 	}
 	if got := benchNames(res); !slices.Equal(got, want) {
 		t.Errorf("benchmarks %q, want %q", got, want)
 	}
-	if !res.Functional.Head.Ran || !res.Functional.Head.Passed {
-		t.Errorf("head's tests: %+v, want run and passed", res.Functional.Head)
+	if !res.Functional.Head.Ran || !res.Functional.Head.Passed || !res.Functional.Base.Passed {
+		t.Errorf("tests: %+v, want run and passed on both sides", res.Functional)
 	}
 	for _, b := range res.Benchmarks {
-		if b.Class == ClassFailed {
-			t.Errorf("benchmark %s failed", b.Name)
+		if b.Class == ClassFailed || b.Base.N == 0 || b.Head.N == 0 {
+			t.Errorf("benchmark %s: class %s, %d base and %d head samples; want both sides timed", b.Name, b.Class, b.Base.N, b.Head.N)
 		}
 	}
 	if len(res.Failures) > 0 {

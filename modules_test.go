@@ -110,7 +110,7 @@ func TestMonorepoLayouts(t *testing.T) {
 				t.Run(strings.ReplaceAll(r.dir, "/", "_")+"/"+r.pkg, func(t *testing.T) {
 					cfg := fastConfig(t, filepath.Join(repo.Dir, filepath.FromSlash(r.dir)), r.pkg, base, head)
 					res, err := runE2E(t, cfg)
-					wantPass(t, res, err, "Mix")
+					wantCompared(t, res, err, "Mix")
 					if res.ImportPath != tc.importPath {
 						t.Errorf("import path %q, want %q", res.ImportPath, tc.importPath)
 					}

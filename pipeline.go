@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/perfgate/perfgate/bench"
@@ -19,14 +20,15 @@ import (
 
 // side is one revision on its way through the pipeline.
 type side struct {
-	name   bench.Side
-	rev    Revision
-	tree   *gitsrc.Tree // the exported tree
-	modDir string       // the root of the module that contains the gated package, inside the tree
-	pkg    string       // the gated package as the go command in modDir names it: "./x/y", "." or an import path
-	pkgDir string       // the gated package's directory inside the tree
-	bin    string       // the test binary
-	built  bool
+	name    bench.Side
+	rev     Revision
+	tree    *gitsrc.Tree // the exported tree
+	modDir  string       // the root of the module that contains the gated package, inside the tree
+	pkg     string       // the gated package as the go command in modDir names it: "./x/y", "." or an import path
+	pkgDir  string       // the gated package's directory inside the tree
+	listLog []byte       // what go list printed on standard error (modules it downloaded), for the build log
+	bin     string       // the test binary
+	built   bool
 }
 
 // Run runs the whole comparison for cfg: it exports both revisions, builds their test binaries, runs the
@@ -292,7 +294,7 @@ func (p *pipeline) buildBoth(ctx context.Context) error {
 		}
 		p.logf("building %s test binary", s.name)
 		log, err := bench.Build(ctx, s.name, p.buildConfig(s))
-		p.writeLog("build-"+string(s.name)+".log", log)
+		p.writeLog("build-"+string(s.name)+".log", append(s.listLog, log...))
 		if err != nil {
 			if s.name == bench.Head && ctx.Err() == nil && !errors.Is(err, bench.ErrNoTests) {
 				p.build.headFailed = true
@@ -317,10 +319,13 @@ func (p *pipeline) buildConfig(s *side) bench.BuildConfig {
 // inspect finds the gated package in both trees: its import path (for the size measurement) and its directory
 // (the working directory of its test binary). A package without tests cannot be compared.
 func (p *pipeline) inspect(ctx context.Context) error {
-	if err := p.locate(); err != nil || p.build.headFailed {
+	if err := p.locate(); err != nil {
 		return err
 	}
 	for _, s := range []*side{&p.base, &p.head} {
+		if s.name == bench.Head && p.build.headFailed {
+			break
+		}
 		info, err := bench.Inspect(ctx, p.buildConfig(s))
 		if err != nil {
 			if s.name == bench.Head {
@@ -329,6 +334,16 @@ func (p *pipeline) inspect(ctx context.Context) error {
 				return nil
 			}
 			return fmt.Errorf("base: %w", err)
+		}
+		// Modules fetched on a first build are downloaded here, before anything is timed: say so, and keep it
+		// for the side's build log.
+		for _, line := range strings.Split(strings.TrimSpace(string(info.Log)), "\n") {
+			if line != "" {
+				p.logf("%s: %s", s.name, line)
+			}
+		}
+		if len(info.Log) > 0 {
+			s.listLog = append([]byte("$ go list "+s.pkg+"\n"), info.Log...)
 		}
 		if !info.HasTests {
 			return fmt.Errorf("%s: package %s has no test files, so no benchmarks to compare", s.name, info.ImportPath)
