@@ -294,6 +294,7 @@ func (p *pipeline) buildBoth(ctx context.Context) error {
 		}
 		p.logf("building %s test binary", s.name)
 		log, err := bench.Build(ctx, s.name, p.buildConfig(s))
+		p.logDownloads(s, log)
 		p.writeLog("build-"+string(s.name)+".log", append(s.listLog, log...))
 		if err != nil {
 			if s.name == bench.Head && ctx.Err() == nil && !errors.Is(err, bench.ErrNoTests) {
@@ -316,6 +317,17 @@ func (p *pipeline) buildConfig(s *side) bench.BuildConfig {
 	return bench.BuildConfig{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache}
 }
 
+// logDownloads shows the "go: downloading …" lines of a go command's output in the progress log. Modules fetched
+// on a first build are downloaded while the package is inspected and built, before anything is timed; the full
+// output stays in the side's build log.
+func (p *pipeline) logDownloads(s *side, out []byte) {
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "go: downloading ") {
+			p.logf("%s: %s", s.name, line)
+		}
+	}
+}
+
 // inspect finds the gated package in both trees: its import path (for the size measurement) and its directory
 // (the working directory of its test binary). A package without tests cannot be compared.
 func (p *pipeline) inspect(ctx context.Context) error {
@@ -335,13 +347,7 @@ func (p *pipeline) inspect(ctx context.Context) error {
 			}
 			return fmt.Errorf("base: %w", err)
 		}
-		// Modules fetched on a first build are downloaded here, before anything is timed: say so, and keep it
-		// for the side's build log.
-		for _, line := range strings.Split(strings.TrimSpace(string(info.Log)), "\n") {
-			if line != "" {
-				p.logf("%s: %s", s.name, line)
-			}
-		}
+		p.logDownloads(s, info.Log)
 		if len(info.Log) > 0 {
 			s.listLog = append([]byte("$ go list "+s.pkg+"\n"), info.Log...)
 		}
