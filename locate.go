@@ -18,7 +18,7 @@ import (
 // so a package of a monorepo's nested module, or one whose go.mod moved between base and head, builds in the
 // module it belongs to; the go command then runs in that module's root, with the tree's go.work (see bench.Build)
 // and the module's replace directives, which may point anywhere inside the tree. An import path is resolved by the
-// go command in the module that contains cfg.Dir.
+// go command in the module that contains cfg.Dir, or in cfg.Dir itself when only a go.work governs it.
 //
 // A package directory on neither side is a configuration error. A package in no module is an error when base is
 // in none (base cannot be built) and fails the gate when only head is.
@@ -40,6 +40,12 @@ func (p *pipeline) locate() error {
 	var errs [2]error
 	for i, s := range []*side{&p.base, &p.head} {
 		mod, err := s.tree.Module(dir)
+		if err != nil && !relative {
+			// An import path from a directory that only a go.work governs: the go command resolves it there.
+			if d := filepath.Join(s.tree.Dir, filepath.FromSlash(dir)); workspaceAbove(d, s.tree.Dir) {
+				mod, err = d, nil
+			}
+		}
 		if err != nil {
 			errs[i] = err
 			continue
@@ -56,7 +62,11 @@ func (p *pipeline) locate() error {
 			}
 		}
 		if modRel, err := filepath.Rel(s.tree.Dir, mod); err == nil && (modRel != "." || dir != ".") {
-			p.logf("%s: package %s in the module at %s/", s.name, s.pkg, filepath.ToSlash(modRel))
+			what := "module"
+			if _, err := os.Stat(filepath.Join(mod, "go.mod")); err != nil {
+				what = "workspace"
+			}
+			p.logf("%s: package %s in the %s at %s/", s.name, s.pkg, what, filepath.ToSlash(modRel))
 		}
 	}
 	var nm *gitsrc.NoModuleError
@@ -73,6 +83,18 @@ func (p *pipeline) locate() error {
 		p.build.notes = append(p.build.notes, "head: "+errs[1].Error())
 	}
 	return nil
+}
+
+// workspaceAbove reports whether a go.work file is in dir or a parent of it up to root.
+func workspaceAbove(dir, root string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(filepath.Join(d, "go.work")); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+		if d == root || filepath.Dir(d) == d {
+			return false
+		}
+	}
 }
 
 // dirOnEitherSide reports whether the slash-separated directory dir exists in base's tree or head's.

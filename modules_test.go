@@ -63,7 +63,7 @@ func TestMonorepoLayouts(t *testing.T) {
 			"crypto/xtea/x_test.go": mixTest("xtea"),
 		}),
 		head:       map[string]string{"crypto/xtea/xtea.go": xteaUsingUtil("2")},
-		runs:       []struct{ dir, pkg string }{{".", "./crypto/xtea"}, {"util", "../crypto/xtea"}},
+		runs:       []struct{ dir, pkg string }{{".", "./crypto/xtea"}, {"util", "../crypto/xtea"}, {".", "example.com/crypto/xtea"}},
 		importPath: "example.com/crypto/xtea",
 	}, {
 		// crypto's go.mod replaces util by a directory of the same repository.
@@ -187,4 +187,68 @@ func TestPackageInNoModule(t *testing.T) {
 			}
 		}
 	})
+}
+
+// xorCipher is package xtea with a toy 8-byte block cipher (XOR with the key) behind the constructor shape the
+// differential discovers, and a benchmark of it.
+var xorCipher = map[string]string{
+	"crypto/xtea/xtea.go": `package xtea
+
+import "crypto/cipher"
+
+type xor [8]byte
+
+// NewCipher returns a toy block cipher keyed by an 8-byte key.
+func NewCipher(key []byte) (cipher.Block, error) {
+	if len(key) != 8 {
+		return nil, KeySizeError(len(key))
+	}
+	var c xor
+	copy(c[:], key)
+	return &c, nil
+}
+
+// KeySizeError is a key of the wrong length.
+type KeySizeError int
+
+func (k KeySizeError) Error() string { return "xtea: bad key size" }
+
+func (c *xor) BlockSize() int { return 8 }
+
+func (c *xor) Encrypt(dst, src []byte) {
+	for i := 0; i < 8; i++ {
+		dst[i] = src[i] ^ c[i]
+	}
+}
+
+func (c *xor) Decrypt(dst, src []byte) { c.Encrypt(dst, src) }
+`,
+	"crypto/xtea/xtea_test.go": `package xtea
+
+import "testing"
+
+func BenchmarkEncrypt(b *testing.B) {
+	c, _ := NewCipher(make([]byte, 8))
+	buf := make([]byte, 8)
+	for i := 0; i < b.N; i++ {
+		c.Encrypt(buf, buf)
+	}
+}
+`,
+}
+
+// TestMonorepoDifferential: head moves the package into a module of its own, so the package is "./crypto/xtea" in
+// base's module and "./xtea" in head's; the differential still checks the same package on both sides.
+func TestMonorepoDifferential(t *testing.T) {
+	repo := testmod.NewRepo(t)
+	base := repo.Commit("base", merge(xorCipher, map[string]string{"go.mod": testmod.GoMod("example.com/root", "1.21")}))
+	head := repo.Commit("head", map[string]string{"crypto/go.mod": testmod.GoMod("example.com/root/crypto", "1.21")})
+	cfg := fastConfig(t, repo.Dir, "./crypto/xtea", base, head)
+	cfg.Differential, cfg.Keys, cfg.Blocks = true, 8, 2
+	res, err := runE2E(t, cfg)
+	wantCompared(t, res, err, "Encrypt")
+	d := res.Differential
+	if d.Status != DiffIdentical || len(d.Ciphers) != 1 || d.Ciphers[0].Name != "NewCipher" || d.Package != "./crypto/xtea" {
+		t.Errorf("differential %s (%s), package %q, ciphers %+v; want NewCipher of ./crypto/xtea identical", d.Status, d.Reason, d.Package, d.Ciphers)
+	}
 }

@@ -417,6 +417,7 @@ func (p *pipeline) checkDifferential(ctx context.Context) (Differential, error) 
 		return Differential{Status: DiffNotComparable, Reason: err.Error(), Seed: p.cfg.Seed, Ciphers: []DiffCipher{}}, nil
 	}
 	d := Differential(*rep)
+	d.Package = p.cfg.Package // as the user named it, not as it was passed to one module
 	return d, p.dir.WriteDifferential(&d)
 }
 
