@@ -24,6 +24,9 @@ import (
 // in none (base cannot be built) and fails the gate when only head is.
 func (p *pipeline) locate() error {
 	pkg := p.cfg.Package
+	if strings.Contains(pkg, "...") {
+		return &ConfigError{Key: "package", Value: pkg, Want: "one package, not a pattern with ..., such as ./cipher/des"}
+	}
 	relative := isRelative(pkg)
 	dir := p.rel
 	if relative {
