@@ -314,7 +314,8 @@ func (p *pipeline) buildBoth(ctx context.Context) error {
 }
 
 func (p *pipeline) buildConfig(s *side) bench.BuildConfig {
-	return bench.BuildConfig{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache}
+	return bench.BuildConfig{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+		Timeout: proc.BuildLimit(p.cfg.Timeout)}
 }
 
 // logDownloads shows the "go: downloading …" lines of a go command's output in the progress log. Modules fetched
