@@ -208,6 +208,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	p.sizes = p.measureSizes()
 	b, err := p.runBenchmarks(ctx)
 	p.bench = b
+	if err == nil {
+		err = CheckGateUnits(p.cfg.GateUnits, b.benchmarks)
+	}
 	return err
 }
 

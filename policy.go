@@ -4,15 +4,22 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/perfgate/perfgate/record"
 )
 
-// GatedUnit is the unit whose class gates the merge. Other units (B/s, B/op, allocs/op) are reported only.
+// GatedUnit is the time unit: the unit the noise floor, the budget and the report's headline are about. Which
+// units gate the merge is Policy.GateUnits.
 const GatedUnit = "sec/op"
+
+// DefaultGateUnits are the units that gate unless configured otherwise: time, and allocations, which are exact,
+// so that one more allocation per op fails the gate. B/op and B/s are reported only.
+var DefaultGateUnits = []string{"sec/op", "allocs/op"}
 
 // Policy is what the gate needs of a Config: when a slower benchmark or a grown package fails the merge.
 type Policy struct {
@@ -27,6 +34,10 @@ type Policy struct {
 	MaxSizeGrowth int64
 	// Differential says the differential check was asked for.
 	Differential bool
+	// GateUnits are the units whose slower class fails the gate; nil means DefaultGateUnits. Each unit is classed
+	// by its own rule (package bench: a threshold for measured units, any change for exact ones), so a new unit
+	// gates by being listed here.
+	GateUnits []string
 }
 
 // Policy returns the gate policy of c.
@@ -37,12 +48,53 @@ func (c *Config) Policy() Policy {
 		Acknowledged:     c.Acknowledged,
 		MaxSizeGrowth:    c.MaxSizeGrowth,
 		Differential:     c.Differential,
+		GateUnits:        slices.Clone(c.GateUnits),
 	}
+}
+
+// gates reports whether unit gates the merge under p.
+func (p *Policy) gates(unit string) bool {
+	if p.GateUnits == nil {
+		return slices.Contains(DefaultGateUnits, unit)
+	}
+	return slices.Contains(p.GateUnits, unit)
+}
+
+// CheckGateUnits returns a *ConfigError when a unit of units is not one that bs report, naming those they do.
+// A comparison without any benchmark to compare checks nothing.
+func CheckGateUnits(units []string, bs []Benchmark) error {
+	var reported []string
+	for _, b := range bs {
+		if b.Class != ClassFailed && !slices.Contains(reported, b.Unit) {
+			reported = append(reported, b.Unit)
+		}
+	}
+	if len(reported) == 0 {
+		return nil
+	}
+	sort.SliceStable(reported, func(i, j int) bool { return unitRank(reported[i]) < unitRank(reported[j]) })
+	for _, u := range units {
+		if !slices.Contains(reported, u) {
+			return &ConfigError{Key: "gate-units", Value: u,
+				Want: "units the benchmarks report: " + strings.Join(reported, ", ")}
+		}
+	}
+	return nil
+}
+
+// AckName is how Verdict.AcknowledgedBenchmarks names a slower benchmark: its name for sec/op, its name and
+// unit ("Encrypt/des/single allocs/op") for another unit. Benchmark names hold no spaces.
+func AckName(b Benchmark) string {
+	if b.Unit == GatedUnit {
+		return b.Name
+	}
+	return b.Name + " " + b.Unit
 }
 
 // Decide is the gate: it returns the Verdict on r under p and changes nothing. The gate fails on a head that did
 // not build (r.HeadBuildFailed) or whose tests fail, a differential mismatch, a benchmark that crashed or hung on
-// head, a slower benchmark that p does not acknowledge, and size growth beyond p.MaxSizeGrowth. An incomplete
+// head, a benchmark slower in a unit of p.GateUnits (more time, more allocations) that p does not acknowledge,
+// and size growth beyond p.MaxSizeGrowth. An incomplete
 // result is an error (exit code 3). What the gate noticed without failing is in Verdict.Notes, and the slower
 // benchmarks it let pass are in Verdict.Acknowledged (why) and Verdict.AcknowledgedBenchmarks (which).
 func Decide(r Result, p Policy) Verdict {
@@ -88,7 +140,7 @@ func Decide(r Result, p Policy) Verdict {
 	}
 	patterns := p.compiledThresholds()
 	for _, b := range r.Benchmarks {
-		if b.Unit != GatedUnit || b.Class != ClassSlower {
+		if b.Class != ClassSlower || !p.gates(b.Unit) {
 			continue
 		}
 		why, ok := "", false
@@ -100,11 +152,11 @@ func Decide(r Result, p Policy) Verdict {
 			why, ok = p.acknowledges(patterns, b)
 		}
 		if !ok {
-			fail("%s is slower (%+.1f%%)", b.Name, pctOf(b))
+			fail("%s", worse(b))
 			continue
 		}
-		v.Acknowledged = append(v.Acknowledged, b.Name+": "+why)
-		v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, b.Name)
+		v.Acknowledged = append(v.Acknowledged, AckName(b)+": "+why)
+		v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, AckName(b))
 	}
 	if p.MaxSizeGrowth > 0 {
 		var delta int64
@@ -159,7 +211,7 @@ func Apply(r Result, v Verdict) Result {
 	r.Benchmarks = slices.Clone(r.Benchmarks)
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
-		b.Acknowledged = b.Unit == GatedUnit && b.Class == ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, b.Name)
+		b.Acknowledged = b.Class == ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, AckName(*b))
 	}
 	return r
 }
@@ -197,8 +249,25 @@ func (p *Policy) acknowledges(patterns []thresholdPattern, b Benchmark) (string,
 	return "", false
 }
 
+// worse says how a slower benchmark got worse: "X is slower (+3.1%)" for time, "X allocates more (allocs/op 2 →
+// 3)" for an exact unit, "X is worse in unit (+4.0%)" otherwise.
+func worse(b Benchmark) string {
+	switch {
+	case b.Unit == GatedUnit:
+		return fmt.Sprintf("%s is slower (%+.1f%%)", b.Name, pctOf(b))
+	case b.Unit == "allocs/op" && b.Exact:
+		return fmt.Sprintf("%s allocates more (allocs/op %g → %g)", b.Name, b.Base.Center, b.Head.Center)
+	case b.Exact:
+		return fmt.Sprintf("%s is worse in %s (%g → %g)", b.Name, b.Unit, b.Base.Center, b.Head.Center)
+	}
+	return fmt.Sprintf("%s is worse in %s (%+.1f%%)", b.Name, b.Unit, pctOf(b))
+}
+
 // pctOf is the slowdown of b in percent: the paired estimate when there is one, else benchstat's delta.
 func pctOf(b Benchmark) float64 {
+	if b.Paired == nil && b.Base.Center == 0 && b.Head.Center > 0 {
+		return math.Inf(1) // from none to some: more than any threshold
+	}
 	if b.Paired != nil {
 		return (b.Paired.Ratio - 1) * 100
 	}
