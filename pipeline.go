@@ -92,6 +92,8 @@ type (
 		pinnedCPU  int // -1 when unpinned
 		noise, mde float64
 		timed      time.Duration
+		stages     int // stages of a budgeted run
+		settled    int // benchmarks (sec/op) classed slower, faster or unchanged
 		notes      []string
 	}
 )
@@ -123,6 +125,9 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 			MedianMDE:    p.bench.mde,
 			TimedPhase:   p.bench.timed,
 			BinariesSame: p.build.binariesSame,
+			Budget:       cfg.Budget,
+			Stages:       p.bench.stages,
+			Settled:      p.bench.settled,
 		},
 	}
 	if r.Benchmarks == nil {

@@ -45,7 +45,15 @@ type RunConfig struct {
 	NoPin     bool          // run children unpinned
 	// Timeout kills a run that prints nothing for this long and records it as a "timeout" Failure. 0 means
 	// 10× the benchmark's calibrated duration + 60 s for measured runs, and 10× BenchTime + 60 s for calibration.
-	Timeout  time.Duration
+	Timeout time.Duration
+	// Budget, when positive, is the time RunABBA may take, calibration included: rounds run in stages, and a
+	// benchmark whose class is settled after a stage stops being timed (sequential.go). Rounds is then the
+	// first stage's rounds and MaxRounds (0 means DefaultMaxRounds) the most any benchmark gets. 0 runs
+	// exactly Rounds rounds of every benchmark.
+	Budget    time.Duration
+	MaxRounds int
+	// Stats decides when a budgeted run's benchmark is settled; the zero value means DefaultStatsOptions.
+	Stats    StatsOptions
 	Env      []string  // extra KEY=VALUE environment for children (on top of the scrubbed environment)
 	Progress io.Writer // progress: one updating line on a terminal, a line per round otherwise; nil for none
 	BenchTxt io.Writer // if non-nil, every sample is written here in bench.txt form as it arrives
@@ -63,6 +71,10 @@ type Run struct {
 	Calibration time.Duration     // time spent discovering and calibrating on base
 	Elapsed     time.Duration     // the whole run, calibration included
 	Warnings    []string          // things the numbers should be read with, e.g. a child that was not on the pinned CPU
+	// Plan is how a budgeted run spent its error rate across its looks: pass it as StatsOptions.Sequential to
+	// analyse the samples as the run decided. nil for a run of fixed rounds.
+	Plan   *SequentialPlan
+	Stages int // stages a budgeted run ran
 }
 
 // RunABBA compares the benchmarks of cfg.Base and cfg.Head.
@@ -90,8 +102,17 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if cfg.BenchTime == 0 {
 		cfg.BenchTime = DefaultBenchTime
 	}
-	if cfg.BenchTime < 0 || cfg.Timeout < 0 {
-		return nil, errors.New("running benchmarks: benchtime and timeout must not be negative")
+	if cfg.BenchTime < 0 || cfg.Timeout < 0 || cfg.Budget < 0 {
+		return nil, errors.New("running benchmarks: benchtime, timeout and budget must not be negative")
+	}
+	if cfg.MaxRounds == 0 {
+		cfg.MaxRounds = DefaultMaxRounds
+	}
+	if cfg.Stats.Alpha == 0 {
+		cfg.Stats = DefaultStatsOptions
+	}
+	if err := cfg.Stats.Validate(); err != nil {
+		return nil, fmt.Errorf("running benchmarks: %w", err)
 	}
 	pin, err := abba.Choose(cfg.CPU, cfg.NoPin)
 	if err != nil {
@@ -109,10 +130,12 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if err != nil {
 		return r.run, err
 	}
-	if err := r.measure(ctx, leaves); err != nil {
-		return r.run, err
+	if cfg.Budget > 0 {
+		err = r.measureStaged(ctx, leaves, start)
+	} else {
+		err = r.measure(ctx, leaves)
 	}
-	return r.run, nil
+	return r.run, err
 }
 
 type runner struct {

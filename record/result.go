@@ -110,4 +110,10 @@ type Method struct {
 	MedianMDE    float64       `json:"median_mde_pct"` // median smallest detectable effect, percent
 	TimedPhase   time.Duration `json:"timed_phase_ns"`
 	BinariesSame bool          `json:"binaries_identical"`
+	// Budget is the time the timing phase was allowed (0: exactly Rounds rounds); Stages counts the stages run,
+	// after each of which settled benchmarks stopped; Settled counts the benchmarks (sec/op) whose class is
+	// slower, faster or unchanged.
+	Budget  time.Duration `json:"budget_ns"`
+	Stages  int           `json:"stages,omitempty"`
+	Settled int           `json:"settled"`
 }
