@@ -130,6 +130,9 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 			Settled:      p.bench.settled,
 		},
 	}
+	if cfg.Budget > 0 {
+		r.Method.Estimator += "; with a time budget, a look after each stage spends 1/K of alpha (Bonferroni over looks and benchmarks), settled benchmarks stop"
+	}
 	if r.Benchmarks == nil {
 		r.Benchmarks = []Benchmark{}
 	}
