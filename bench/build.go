@@ -27,6 +27,9 @@ type BuildConfig struct {
 	Tags  []string // build tags, passed as one -tags flag
 	Cache string   // GOCACHE shared by both sides, so that unchanged packages compile once; "" inherits the user's
 	Env   []string // extra KEY=VALUE entries for the go command; they win over everything Build sets
+	// Overlay is a go command overlay file (-overlay), e.g. TestOverlay's, which builds base's package with
+	// head's test files; "" for none.
+	Overlay string
 }
 
 // BuildError is a side whose test binary could not be built. Err is usually a *proc.Error carrying the go
@@ -97,6 +100,9 @@ func buildFlags(cfg BuildConfig) []string {
 	flags := []string{"-trimpath"}
 	if len(cfg.Tags) > 0 {
 		flags = append(flags, "-tags", strings.Join(cfg.Tags, ","))
+	}
+	if cfg.Overlay != "" {
+		flags = append(flags, "-overlay="+cfg.Overlay)
 	}
 	return flags
 }
