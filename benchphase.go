@@ -37,7 +37,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	}
 	start := time.Now()
 	run, err := bench.RunABBA(ctx, bench.RunConfig{
-		Base:      bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir, Commit: p.base.rev.Commit},
+		Base:      p.baseTimed(),
 		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
 		Filter:    filter,
 		Rounds:    p.cfg.Rounds,
@@ -66,6 +66,14 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	return rec, err
 }
 
+// baseTimed is the binary base's side times: base's own, or base built with head's test files (likeForLike).
+func (p *pipeline) baseTimed() bench.Binary {
+	if p.source.baseBin != "" {
+		return bench.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit}
+	}
+	return bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir, Commit: p.base.rev.Commit}
+}
+
 // headBenchmarks lists head's top-level benchmarks (nil when they cannot be listed) and notes those that only
 // head has: the schedule comes from base's benchmarks, so those were not run. A benchmark of base's that head
 // lacks is removed, not broken (fromRun). Only a cancelled context is an error.
@@ -89,7 +97,9 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	if headTops == nil {
 		headTops = []string{}
 	}
-	baseTops, err := list(&p.base)
+	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+	defer cancel()
+	baseTops, err := bench.List(lctx, p.baseTimed(), nil)
 	if err != nil {
 		return headTops, nil, nil
 	}

@@ -85,6 +85,13 @@ type (
 		functional Functional
 		notes      []string
 	}
+	// benchSourceRecord is what base's side times (likeForLike).
+	benchSourceRecord struct {
+		source           string   // BenchSourceHead or BenchSourceEach
+		changed          []string // top-level benchmarks whose test code differs
+		baseBin, baseDir string   // base's package built with head's test files, and where it runs; "" for base's own
+		notes            []string
+	}
 	// benchRecord is the A–B–B–A run turned into benchmarks.
 	benchRecord struct {
 		benchmarks []Benchmark
@@ -115,7 +122,7 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 		Env:             env,
 		Incomplete:      incomplete,
 		HeadBuildFailed: p.build.headFailed,
-		Notes:           slices.Concat(p.build.notes, p.functional.notes, p.bench.notes),
+		Notes:           slices.Concat(p.build.notes, p.source.notes, p.functional.notes, p.bench.notes),
 		Started:         p.started,
 		Duration:        time.Since(p.started).Round(time.Millisecond),
 		Method: Method{
@@ -125,6 +132,8 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 			MedianMDE:    p.bench.mde,
 			TimedPhase:   p.bench.timed,
 			BinariesSame: p.build.binariesSame,
+			BenchSource:  p.source.source,
+			BenchChanged: p.source.changed,
 			Budget:       cfg.Budget,
 			Stages:       p.bench.stages,
 			Settled:      p.bench.settled,
@@ -162,6 +171,7 @@ type pipeline struct {
 	importPath string
 
 	build      buildRecord
+	source     benchSourceRecord
 	functional functionalRecord
 	diff       Differential
 	sizes      Sizes
@@ -201,6 +211,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	if p.build.headFailed {
 		return nil // the gate fails; nothing else can run on head
+	}
+	if p.source, err = p.likeForLike(ctx); err != nil {
+		return err
 	}
 	p.functional = p.runTests(ctx)
 	if ctx.Err() != nil {
