@@ -10,6 +10,7 @@ require (
 	github.com/google/go-github/v60 v60.0.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/sethvargo/go-githubactions v1.3.1
+	golang.org/x/arch v0.33.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.50.0
 	golang.org/x/tools v0.52.0
