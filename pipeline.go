@@ -140,7 +140,7 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 		},
 	}
 	if cfg.Budget > 0 {
-		r.Method.Estimator += "; with a time budget, a look after each stage spends 1/K of alpha (Bonferroni over looks and benchmarks), settled benchmarks stop"
+		r.Method.Estimator += "; with a time budget, look k after stage k spends 2^-k of alpha (Bonferroni over looks and benchmarks), settled benchmarks stop"
 	}
 	if r.Benchmarks == nil {
 		r.Benchmarks = []Benchmark{}

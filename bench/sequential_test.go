@@ -179,3 +179,15 @@ func TestSimSequentialShift(t *testing.T) {
 		t.Errorf("3%% slowdown found in %.3f of runs, want at least 0.95", share)
 	}
 }
+
+func TestSpendSumsToOne(t *testing.T) {
+	for looks := 1; looks <= 12; looks++ {
+		sum := 0.0
+		for k := 1; k <= looks; k++ {
+			sum += spend(k, looks)
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("%d looks spend %v in all, want 1", looks, sum)
+		}
+	}
+}
