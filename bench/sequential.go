@@ -239,13 +239,22 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 				st.retire(e.Bench)
 			}
 			if k+1 == len(plan) || plan[k+1].Round != e.Round {
-				var rest time.Duration
+				var rest, round time.Duration
 				for _, f := range plan[k+1:] {
 					if !dead[leafSide{f.Bench, f.Side}] {
 						rest += est[f.Bench]
+						if f.Round == e.Round+1 {
+							round += est[f.Bench]
+						}
 					}
 				}
 				r.progress.roundDone(e.Round, planned, time.Since(started), min(rest, time.Until(deadline)))
+				// The runs took longer than calibration said (a loaded machine): end the stage at this round
+				// when the next one would overrun the budget. The first stage still runs two rounds.
+				if ran := e.Round + 1 - st.rounds; ran < n && time.Until(deadline) < round && (st.looked > 0 || ran >= 2) {
+					n = ran
+					break
+				}
 			}
 		}
 		for _, i := range st.active {
