@@ -121,6 +121,12 @@ func Decide(r Result, p Policy) Verdict {
 	headFailures := map[string]bool{}
 	removed := 0
 	for _, f := range r.Failures {
+		if headCodeOnBase(r.Method, f) && !headFailures[f.Name] {
+			// Base ran head's benchmark code (like-for-like) and it crashed or hung: head's code is at fault.
+			headFailures[f.Name] = true
+			fail("benchmark %s fails with head's benchmark code (%s, on base built with head's test files)", f.Name, f.Kind)
+			continue
+		}
 		if f.Side != record.Head || headFailures[f.Name] {
 			continue
 		}
@@ -172,6 +178,21 @@ func Decide(r Result, p Policy) Verdict {
 		v.Reasons = append(v.Reasons, reasonUnfinished)
 	}
 	return v
+}
+
+// headCodeOnBase reports whether f is a crash or hang on base's side of benchmark code that head changed and
+// base ran (Method.BenchSource "head"), so that head's benchmark code is what failed.
+func headCodeOnBase(m Method, f Failure) bool {
+	if f.Side != record.Base || m.BenchSource != BenchSourceHead {
+		return false
+	}
+	switch f.Kind {
+	case record.FailurePanic, record.FailureTimeout, record.FailureExit:
+	default:
+		return false
+	}
+	top, _, _ := strings.Cut(f.Name, "/")
+	return slices.Contains(m.BenchChanged, top)
 }
 
 // reasonUnfinished is the reason Decide gives an incomplete result.

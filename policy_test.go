@@ -174,6 +174,14 @@ func TestDecide(t *testing.T) {
 		{name: "head hangs", change: func(r *Result) {
 			r.Failures = []Failure{{Name: "Encrypt/3des", Side: "head", Round: 1, Kind: "timeout"}}
 		}, status: StatusFail, exit: ExitFail, reasons: []string{"benchmark Encrypt/3des fails on head (timeout)"}},
+		{name: "head's benchmark code hangs on base", change: func(r *Result) {
+			r.Method.BenchSource, r.Method.BenchChanged = BenchSourceHead, []string{"Decrypt"}
+			r.Failures = []Failure{{Name: "Decrypt/des", Side: "base", Slot: -1, Kind: "timeout"}}
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"benchmark Decrypt/des fails with head's benchmark code (timeout"}},
+		{name: "unchanged benchmark code fails on base", change: func(r *Result) {
+			r.Method.BenchSource, r.Method.BenchChanged = BenchSourceHead, []string{"Encrypt"}
+			r.Failures = []Failure{{Name: "Decrypt/des", Side: "base", Slot: -1, Kind: "timeout"}}
+		}, status: StatusPass, exit: ExitPass},
 		{name: "base fails only", change: func(r *Result) {
 			r.Failures = []Failure{{Name: "Encrypt/des", Side: "base", Round: 1, Kind: "panic"}}
 		}, status: StatusPass, exit: ExitPass},

@@ -2,11 +2,15 @@ package perfgate
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -58,7 +62,10 @@ func (d ResultsDir) WriteReport(md string) error { return d.write(FileReport, []
 func (d ResultsDir) WriteReportHTML(html []byte) error { return d.write(FileReportHTML, html) }
 
 // WriteLog writes the log of a tool run, such as build-head.log or test-base.log.
-func (d ResultsDir) WriteLog(name string, data []byte) error { return d.write(name, data) }
+// A log holds the pull request's output: past proc.MaxLog bytes only its first and last bytes are kept.
+func (d ResultsDir) WriteLog(name string, data []byte) error {
+	return d.write(name, proc.HeadTail(data, proc.MaxLog))
+}
 
 // CreateBench creates bench.txt for the samples as they arrive.
 func (d ResultsDir) CreateBench() (io.WriteCloser, error) { return os.Create(d.Path(FileBench)) }
@@ -114,6 +121,24 @@ func (d ResultsDir) ReadGitHub(v any, limit int64) error {
 		return fmt.Errorf("%s: %w", FileGitHub, err)
 	}
 	return nil
+}
+
+// ReadBench reads the samples of bench.txt; a directory without bench.txt (a comparison that stopped before
+// timing) has none, which is not an error.
+func (d ResultsDir) ReadBench() ([]bench.Sample, error) {
+	f, err := os.Open(d.Path(FileBench))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	samples, err := bench.ReadBenchTxt(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Path(FileBench), err)
+	}
+	return samples, nil
 }
 
 // ReadResult reads dir's result.json (see ResultsDir.ReadResult), without a size limit.

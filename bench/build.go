@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
 )
@@ -30,6 +31,17 @@ type BuildConfig struct {
 	// Overlay is a go command overlay file (-overlay), e.g. TestOverlay's, which builds base's package with
 	// head's test files; "" for none.
 	Overlay string
+	// Timeout is the wall-clock limit of one go command (perfgate passes proc.BuildLimit of its timeout); 0 means
+	// proc.MaxLimit.
+	Timeout time.Duration
+}
+
+// limit returns ctx bounded by cfg.Timeout.
+func (cfg BuildConfig) limit(ctx context.Context) (context.Context, context.CancelFunc) {
+	if cfg.Timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, cfg.Timeout)
 }
 
 // BuildError is a side whose test binary could not be built. Err is usually a *proc.Error carrying the go
@@ -80,6 +92,8 @@ func Build(ctx context.Context, side Side, cfg BuildConfig) (log []byte, err err
 	}
 	argv := append([]string{"go", "test", "-c", "-o", out}, buildFlags(cfg)...)
 	argv = append(argv, cfg.Pkg)
+	ctx, cancel := cfg.limit(ctx)
+	defer cancel()
 	cmd := proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...)
 	stdout, stderr, err := proc.Run(cmd)
 	var b bytes.Buffer
@@ -147,6 +161,8 @@ func Inspect(ctx context.Context, cfg BuildConfig) (*PackageInfo, error) {
 	argv := append([]string{"go", "list", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"},
 		buildFlags(cfg)...)
 	argv = append(argv, cfg.Pkg)
+	ctx, cancel := cfg.limit(ctx)
+	defer cancel()
 	stdout, _, err := proc.Run(proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...))
 	if err != nil {
 		return nil, fmt.Errorf("listing package %s: %w", cfg.Pkg, err)

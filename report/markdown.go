@@ -105,6 +105,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		d.para("No benchmarks were compared.")
 		return
 	}
+	mdForest(d, r)
 	alpha := alphaOf(r.Method)
 	d.para(fmt.Sprintf("Base and head: median ± the larger half-width of its 95%% interval. Δ: change of the median, "+
 		"“~” when not significant (Mann–Whitney U, p > %s). Paired: head/base from the A–B–B–A rounds, with its 95%% interval.",
@@ -128,7 +129,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		t := &block{lines: []string{"#### " + EscapeMarkdown(unit), "", header, delim}}
 		for _, b := range bs {
 			cells := []string{
-				cell(b.Name, 200), spread(unit, b.Base), spread(unit, b.Head), delta(b, alpha), pvalue(b),
+				cell(b.Name, 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
 				paired(b.Paired) + roundsOf(r.Method, b), classCell(b),
 			}
 			if notes {

@@ -72,7 +72,7 @@ func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 				pr += fmt.Sprintf(" (p=%.3f Holm)", b.PHolm)
 			}
 			pr += roundsOf(r.Method, b)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(b.Name, 120)), spread(unit, b.Base), spread(unit, b.Head),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(b.Name, 120)), plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
 				d, pr, class)
 		}
 	}
@@ -121,6 +121,9 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	if len(r.Benchmarks) == 0 {
 		fmt.Fprintln(bw, "no benchmarks were compared")
 	} else {
+		for _, f := range forests(r, forestMaxRows) {
+			fmt.Fprintf(bw, "%s\n\n", strings.Join(forestText(f, opt.Unicode, c), "\n"))
+		}
 		rawTable(bw, r, c, false)
 	}
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
