@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/bench"
@@ -22,7 +23,8 @@ const (
 // likeForLike decides what base's side times. When head's _test.go files differ from base's, it builds base's
 // package with head's test files (bench.TestOverlay) into a third binary, which base's timing runs, in head's
 // package directory so that the benchmarks read the same testdata; the package tests and the size measurement
-// keep each side's own binary. When that build fails each side times its own. Either way the benchmarks whose
+// keep each side's own binary. When that build fails, or head adds or removes Benchmark functions (which are
+// then reported as new or removed), each side times its own. Either way the benchmarks whose
 // code differs are named in a note. Only a cancelled context is an error.
 func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 	rec := benchSourceRecord{source: BenchSourceHead}
@@ -35,6 +37,11 @@ func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 		return rec, nil
 	}
 	rec.changed = bench.ChangedBenchmarks(baseFiles, headFiles)
+	if !slices.Equal(bench.BenchmarkFuncs(baseFiles), bench.BenchmarkFuncs(headFiles)) {
+		// Head adds or removes benchmarks: those are reported as new or removed, which base built with head's
+		// test files would hide.
+		return p.eachOwn(rec, "head adds or removes benchmarks"), nil
+	}
 	overlay := filepath.Join(p.work, "head-tests-overlay.json")
 	if err := bench.TestOverlay(overlay, p.base.pkgDir, p.head.pkgDir); err != nil {
 		return p.eachOwn(rec, err.Error()), nil

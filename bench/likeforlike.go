@@ -110,6 +110,23 @@ func ChangedBenchmarks(base, head map[string][]byte) []string {
 	return out
 }
 
+// BenchmarkFuncs returns the Benchmark functions the test files declare, without the "Benchmark" prefix and
+// sorted; nil when a file does not parse.
+func BenchmarkFuncs(files map[string][]byte) []string {
+	decls, ok := testDecls(files)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for name := range decls {
+		if strings.HasPrefix(name, "Benchmark") && !strings.Contains(name, ".") {
+			out = append(out, strings.TrimPrefix(name, "Benchmark"))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // changedFrom reports whether the declaration name, or one it reaches, differs between base and head.
 func changedFrom(name string, base, head map[string]string) bool {
 	seen := map[string]bool{}

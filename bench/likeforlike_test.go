@@ -124,3 +124,10 @@ func TestTestOverlay(t *testing.T) {
 		t.Errorf("build log does not name Twice:\n%s", log)
 	}
 }
+
+func TestBenchmarkFuncs(t *testing.T) {
+	got := BenchmarkFuncs(map[string][]byte{"a_test.go": []byte(lflBase)})
+	if want := []string{"Fixed", "Method", "Sum"}; !cmp.Equal(got, want) {
+		t.Errorf("BenchmarkFuncs = %q, want %q", got, want)
+	}
+}
