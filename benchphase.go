@@ -29,6 +29,15 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	}
 	opt := bench.DefaultStatsOptions
 	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
+	if p.code.timesNothing() {
+		// Every benchmark runs the same machine code on both sides: there is nothing to time.
+		p.logf("timing: skipped, every benchmark runs the same machine code on both sides")
+		_, notes, err := p.headBenchmarks(ctx)
+		rec.benchmarks = p.code.sameCodeRows()
+		rec.settled = len(rec.benchmarks)
+		rec.notes = notes
+		return rec, err
+	}
 	if p.cfg.Budget > 0 {
 		p.logf("timing: A–B–B–A in stages of %d rounds and more, %s per run, within a budget of %s; settled benchmarks stop",
 			p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
@@ -40,6 +49,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		Base:      p.baseTimed(),
 		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
 		Filter:    filter,
+		Skip:      p.code.untimed,
 		Rounds:    p.cfg.Rounds,
 		BenchTime: p.cfg.BenchTime,
 		CPU:       p.cfg.CPU,
@@ -62,6 +72,12 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	}
 	rec = fromRun(run, headTops, opt)
 	rec.notes = append(listNotes, rec.notes...)
+	p.code.markSameCode(rec.benchmarks)
+	if rows := p.code.sameCodeRows(); len(rows) > 0 {
+		rec.benchmarks = append(rec.benchmarks, rows...)
+		sortBenchmarks(rec.benchmarks)
+		rec.settled += len(rows)
+	}
 	rec.timed = timed
 	return rec, err
 }

@@ -37,6 +37,10 @@ type Config struct {
 	CPU int
 	// NoPin runs children unpinned. Key "no-pin".
 	NoPin bool
+	// TimeSameCode times benchmarks whose reachable machine code is the same on both sides (package samecode)
+	// too; by default they are unchanged without timing. Timing more never loosens the gate, so it is not a
+	// policy key. Key "time-same-code".
+	TimeSameCode bool
 	// Threshold is the smallest change, in percent, that counts as slower or faster. Key "threshold".
 	Threshold float64
 	// Alpha is the significance level, after Holm correction across benchmarks. Key "alpha".

@@ -140,6 +140,7 @@ rounds: 7
 benchtime: 30ms
 cpu: 0
 no-pin: true
+time-same-code: true
 threshold: 3.5
 alpha: 0.01
 timeout: 90s
@@ -171,6 +172,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want := DefaultConfig()
 	want.Package, want.Bench, want.Rounds, want.BenchTime = "./cipher/des", "Encrypt/.*", 7, 30*time.Millisecond
 	want.CPU, want.NoPin, want.Threshold, want.Alpha, want.Timeout = 0, true, 3.5, 0.01, 90*time.Second
+	want.TimeSameCode = true
 	want.Budget, want.GateUnits = 45*time.Second, []string{"sec/op"}
 	want.Tags, want.Differential = []string{"purego", "netgo"}, false
 	want.Constructors = []string{"NewCipher", "NewTripleDESCipher"}

@@ -43,13 +43,15 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// fastConfig is a comparison of base and head in dir (the -C directory) of pkg with two rounds of 1 ms runs and
-// the differential off; edit may change it.
+// fastConfig is a comparison of base and head in dir (the -C directory) of pkg with two rounds of 1 ms runs,
+// the differential off, and benchmarks of the same machine code timed too; edit may change it.
 func fastConfig(t *testing.T, dir, pkg, base, head string) Config {
 	cfg := DefaultConfig()
 	cfg.Dir, cfg.Package, cfg.Base, cfg.Head = dir, pkg, base, head
 	cfg.Rounds, cfg.BenchTime, cfg.Timeout = 2, time.Millisecond, 2*time.Minute
 	cfg.Differential = false
+	// These comparisons exist to time code; samecodephase_test.go tests leaving same code untimed.
+	cfg.TimeSameCode = true
 	cfg.Out = filepath.Join(t.TempDir(), "results")
 	return cfg
 }

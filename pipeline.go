@@ -125,7 +125,7 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 		Env:             env,
 		Incomplete:      incomplete,
 		HeadBuildFailed: p.build.headFailed,
-		Notes:           slices.Concat(p.build.notes, p.source.notes, p.functional.notes, p.bench.notes),
+		Notes:           slices.Concat(p.build.notes, p.source.notes, p.code.notes, p.functional.notes, p.bench.notes),
 		Started:         p.started,
 		Duration:        time.Since(p.started).Round(time.Millisecond),
 		Method: Method{
@@ -180,6 +180,7 @@ type pipeline struct {
 
 	build      buildRecord
 	source     benchSourceRecord
+	code       sameCodeRecord
 	functional functionalRecord
 	diff       Differential
 	sizes      Sizes
@@ -224,6 +225,9 @@ func (p *pipeline) run(ctx context.Context) error {
 		return nil // the gate fails; nothing else can run on head
 	}
 	if p.source, err = p.likeForLike(ctx); err != nil {
+		return err
+	}
+	if p.code, err = p.compareCode(ctx); err != nil {
 		return err
 	}
 	p.functional = p.runTests(ctx)

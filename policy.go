@@ -61,10 +61,14 @@ func (p *Policy) gates(unit string) bool {
 }
 
 // CheckGateUnits returns a *ConfigError when a unit of units is not one that bs report, naming those they do.
-// A comparison without any benchmark to compare checks nothing.
+// A comparison without any benchmark to compare checks nothing, and a benchmark left untimed because its machine
+// code is the same on both sides reports no unit (its one row stands for all of them).
 func CheckGateUnits(units []string, bs []Benchmark) error {
 	var reported []string
 	for _, b := range bs {
+		if b.SameCode && b.Rounds == 0 {
+			continue
+		}
 		if b.Class != ClassFailed && !slices.Contains(reported, b.Unit) {
 			reported = append(reported, b.Unit)
 		}
@@ -216,18 +220,25 @@ func headCodeOnBase(m Method, f Failure) bool {
 }
 
 // checks says which of the gate's checks ran on r and which did not, and why. Benchmarks ran when one of them
-// was compared in the gated unit; the differential when it compared outputs (identical or mismatch; a head that
+// was compared in the gated unit, by timing or by finding the same machine code on both sides; the differential when it compared outputs (identical or mismatch; a head that
 // failed it counts too); size when p sets a limit and the sizes were measured.
 func checks(r Result, p Policy) []Check {
 	var cs []Check
 	bench := Check{Name: CheckBenchmarks}
-	n := 0
+	n, same := 0, 0
 	for _, b := range r.Benchmarks {
 		if b.Unit == GatedUnit && b.Class != ClassFailed {
 			n++
+			if b.SameCode && b.Rounds == 0 {
+				same++ // answered by comparing machine code, which is a check of speed too
+			}
 		}
 	}
 	switch {
+	case n > 0 && same == n:
+		bench.Ran, bench.Detail = true, plural(n, "benchmark")+": "+NoteSameCode
+	case n > 0 && same > 0:
+		bench.Ran, bench.Detail = true, fmt.Sprintf("%s (%d by %s)", plural(n, "benchmark"), same, NoteSameCode)
 	case n > 0:
 		bench.Ran, bench.Detail = true, plural(n, "benchmark")
 	case len(r.Benchmarks) == 0 && len(r.Failures) == 0:

@@ -38,7 +38,11 @@ type RunConfig struct {
 	// Filter selects benchmarks by their full leaf name without the "Benchmark" prefix, unanchored, as
 	// benchstat's and the -bench flag's users expect: "Encrypt/des" selects Encrypt/des/single and
 	// Encrypt/des/blocks. nil selects all.
-	Filter    *regexp.Regexp
+	Filter *regexp.Regexp
+	// Skip names top-level benchmarks (without the "Benchmark" prefix) that are neither calibrated nor timed,
+	// e.g. those whose machine code is the same on both sides: a budgeted run treats them as settled from the
+	// start by never scheduling them.
+	Skip      []string
 	Rounds    int           // rounds of A B B A per benchmark; 0 means DefaultRounds
 	BenchTime time.Duration // how long one run should last; calibrates the iteration count; 0 means DefaultBenchTime
 	CPU       int           // the CPU to pin children to; -1 picks the last CPU this process may use

@@ -32,7 +32,11 @@ type Benchmark struct {
 	Exact    bool    `json:"exact,omitempty"`  // decided as an exact unit (allocs/op, B/op), without statistics
 	Rounds   int     `json:"rounds"`           // A–B–B–A rounds timed (with a budget, settled benchmarks stop early)
 	Class    Class   `json:"class"`
-	Note     string  `json:"note,omitempty"` // a short reason for failed, inconclusive and exact classes
+	// SameCode is true when package samecode found that the benchmark reaches the same machine code on both
+	// sides. Such a benchmark is unchanged without timing (Rounds 0, no samples, one row per top-level
+	// benchmark), unless the configuration times it anyway: then its timed class stands.
+	SameCode bool   `json:"same_code"`
+	Note     string `json:"note,omitempty"` // a short reason for failed, inconclusive and exact classes
 	// Warnings are benchmath's warnings about the summaries and the comparison, e.g. too few samples.
 	Warnings     []string `json:"warnings,omitempty"`
 	Acknowledged bool     `json:"acknowledged,omitempty"` // slower, but the gate let it pass (Verdict.Acknowledged says why)

@@ -1,0 +1,117 @@
+package perfgate
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/samecode"
+)
+
+// The same-code phase: which of base's benchmarks reach the same machine code in the two binaries that will be
+// timed (package samecode), and so which benchmarks the timing lanes run. The decision is made here, once, and
+// every timing lane reads it through sameCodeRecord.untimed.
+
+// NoteSameCode is the Note of a benchmark that is unchanged because its machine code is the same on both sides.
+const NoteSameCode = "same machine code"
+
+// sameCodeRecord is what comparing the timed binaries' machine code found.
+type sameCodeRecord struct {
+	analysed  bool            // the analysis ran and its answers stand (not a fallback, not an error)
+	identical bool            // the two timed binaries are byte for byte the same
+	tops      []string        // base's top-level benchmarks, in source order (nil when they could not be listed)
+	same      map[string]bool // top-level benchmarks whose reachable machine code is the same
+	untimed   []string        // same-code top-level benchmarks the timing lanes skip
+	notes     []string
+}
+
+// compareCode runs samecode.Analyze on the two binaries the timing lanes will run (base's timed binary, after
+// likeForLike, and head's) for base's top-level benchmarks, and decides which benchmarks are not timed: those
+// whose code is the same, unless cfg.TimeSameCode, and only those the bench filter selects by their top-level
+// name (a filter that names sub-benchmarks cannot be checked without running them, so those are timed). An
+// analysis that fails or falls back leaves every benchmark timed, with a note. Only a cancelled context is an
+// error.
+func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
+	rec := sameCodeRecord{same: map[string]bool{}}
+	base := p.baseTimed()
+	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+	tops, err := bench.List(lctx, base, nil)
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return rec, ctx.Err()
+		}
+		// The timing phase lists them again and reports the failure there.
+		return rec, nil
+	}
+	rec.tops = tops
+	if len(tops) == 0 {
+		return rec, nil
+	}
+	rep, err := samecode.Analyze(base.Path, p.head.bin, tops)
+	switch {
+	case err != nil:
+		rec.notes = append(rec.notes, "machine code not compared, so every benchmark was timed: "+err.Error())
+		p.logf("comparing machine code: %v; timing every benchmark", err)
+		return rec, nil
+	case rep.Fallback != "" && !rep.Identical:
+		rec.notes = append(rec.notes, "machine code not compared, so every benchmark was timed: "+rep.Fallback)
+		p.logf("comparing machine code: not analysable (%s); timing every benchmark", rep.Fallback)
+		return rec, nil
+	}
+	rec.analysed, rec.identical = true, rep.Identical
+	var filter *regexp.Regexp
+	if p.cfg.Bench != "" && p.cfg.Bench != "." {
+		filter = regexp.MustCompile(p.cfg.Bench) // validated
+	}
+	for _, t := range tops {
+		if !rep.Benchmarks[t].Same {
+			continue
+		}
+		rec.same[t] = true
+		if !p.cfg.TimeSameCode && (filter == nil || filter.MatchString(t)) {
+			rec.untimed = append(rec.untimed, t)
+		}
+	}
+	p.logf("comparing machine code: %d of %d benchmarks same", len(rec.same), len(tops))
+	switch {
+	case rep.Identical && p.cfg.TimeSameCode:
+		rec.notes = append(rec.notes, "the timed binaries are byte-identical; timed anyway (time-same-code)")
+	case rep.Identical:
+		rec.notes = append(rec.notes, "the timed binaries are byte-identical: every benchmark is unchanged (same machine code) and nothing was timed")
+	case len(rec.same) > 0 && p.cfg.TimeSameCode:
+		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides; timed anyway (time-same-code)",
+			benchList(sortedKeys(rec.same))))
+	case len(rec.untimed) > 0:
+		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides: unchanged without timing",
+			benchList(rec.untimed)))
+	}
+	return rec, nil
+}
+
+// timesNothing reports whether every benchmark of base is left untimed, so that no timing lane needs to run.
+func (r sameCodeRecord) timesNothing() bool {
+	return len(r.tops) > 0 && len(r.untimed) == len(r.tops)
+}
+
+// sameCodeRows returns one sec/op row per untimed top-level benchmark: unchanged, no samples, SameCode. Its
+// leaves (sub-benchmarks) are found only by running it, so the row carries the top-level name.
+func (r sameCodeRecord) sameCodeRows() []Benchmark {
+	var out []Benchmark
+	for _, t := range r.untimed {
+		out = append(out, Benchmark{Name: t, Unit: GatedUnit, Class: ClassUnchanged, SameCode: true, Note: NoteSameCode,
+			P: 1, PHolm: 1})
+	}
+	return out
+}
+
+// markSameCode sets SameCode on the timed benchmarks whose top-level benchmark's code is the same (when they are
+// timed anyway).
+func (r sameCodeRecord) markSameCode(bs []Benchmark) {
+	for i := range bs {
+		top, _, _ := strings.Cut(bs[i].Name, "/")
+		bs[i].SameCode = r.same[top]
+	}
+}
