@@ -24,13 +24,14 @@ type sameCodeRecord struct {
 	tops      []string        // base's top-level benchmarks, in source order (nil when they could not be listed)
 	same      map[string]bool // top-level benchmarks whose reachable machine code is the same
 	untimed   []string        // same-code top-level benchmarks the timing lanes skip
+	shown     []string        // those of untimed the bench filter selects by name: each gets a row
+	hidden    []string        // the others: the filter may select some of their sub-benchmarks, unknown without running
 	notes     []string
 }
 
 // compareCode runs samecode.Analyze on the two binaries the timing lanes will run (base's timed binary, after
 // likeForLike, and head's) for base's top-level benchmarks, and decides which benchmarks are not timed: those
-// whose code is the same, unless cfg.TimeSameCode, and only those the bench filter selects by their top-level
-// name (a filter that names sub-benchmarks cannot be checked without running them, so those are timed). An
+// whose code is the same, unless cfg.TimeSameCode. An
 // analysis that fails or falls back leaves every benchmark timed, with a note. Only a cancelled context is an
 // error.
 func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
@@ -50,7 +51,7 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 	if len(tops) == 0 {
 		return rec, nil
 	}
-	rep, err := samecode.Analyze(base.Path, p.head.bin, tops)
+	rep, err := analyzeCode(base.Path, p.head.bin, tops)
 	switch {
 	case err != nil:
 		rec.notes = append(rec.notes, "machine code not compared, so every benchmark was timed: "+err.Error())
@@ -71,8 +72,14 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 			continue
 		}
 		rec.same[t] = true
-		if !p.cfg.TimeSameCode && (filter == nil || filter.MatchString(t)) {
-			rec.untimed = append(rec.untimed, t)
+		if p.cfg.TimeSameCode {
+			continue
+		}
+		rec.untimed = append(rec.untimed, t)
+		if filter == nil || filter.MatchString(t) || filter.MatchString(t+"/") {
+			rec.shown = append(rec.shown, t)
+		} else {
+			rec.hidden = append(rec.hidden, t)
 		}
 	}
 	p.logf("comparing machine code: %d of %d benchmarks same", len(rec.same), len(tops))
@@ -88,6 +95,11 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides: unchanged without timing",
 			benchList(rec.untimed)))
 	}
+	if len(rec.hidden) > 0 {
+		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides and are not shown: the bench filter "+
+			"does not select them by name, and which of their sub-benchmarks it selects is known only by running them",
+			benchList(rec.hidden)))
+	}
 	return rec, nil
 }
 
@@ -96,11 +108,12 @@ func (r sameCodeRecord) timesNothing() bool {
 	return len(r.tops) > 0 && len(r.untimed) == len(r.tops)
 }
 
-// sameCodeRows returns one sec/op row per untimed top-level benchmark: unchanged, no samples, SameCode. Its
-// leaves (sub-benchmarks) are found only by running it, so the row carries the top-level name.
+// sameCodeRows returns one sec/op row per untimed top-level benchmark the bench filter selects by name (or with
+// a trailing "/", as in "^(Encrypt|Decrypt)/"): unchanged, no samples, SameCode. Its leaves (sub-benchmarks) are
+// found only by running it, so the row carries the top-level name.
 func (r sameCodeRecord) sameCodeRows() []Benchmark {
 	var out []Benchmark
-	for _, t := range r.untimed {
+	for _, t := range r.shown {
 		out = append(out, Benchmark{Name: t, Unit: GatedUnit, Class: ClassUnchanged, SameCode: true, Note: NoteSameCode,
 			P: 1, PHolm: 1})
 	}
@@ -114,4 +127,15 @@ func (r sameCodeRecord) markSameCode(bs []Benchmark) {
 		top, _, _ := strings.Cut(bs[i].Name, "/")
 		bs[i].SameCode = r.same[top]
 	}
+}
+
+// analyzeCode is samecode.Analyze with a panic turned into an error: the binaries hold head's code, and a flaw
+// the analysis trips on must cost the comparison its shortcut, not the comparison.
+func analyzeCode(baseBin, headBin string, tops []string) (rep *samecode.Report, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			rep, err = nil, fmt.Errorf("the analysis failed: %v", v)
+		}
+	}()
+	return samecode.Analyze(baseBin, headBin, tops)
 }

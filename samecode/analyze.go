@@ -87,8 +87,14 @@ func Analyze(baseBin, headBin string, benchmarks []string) (*Report, error) {
 	return all(Verdict{Reason: "binaries differ and were not analysed: " + why}), nil
 }
 
-// open loads and prepares one binary, or says why it cannot be analysed.
-func open(path string, content []byte) (*image, string) {
+// open loads and prepares one binary, or says why it cannot be analysed. The binary holds untrusted code: a
+// flaw of the reader that it trips (a panic) makes it not analysable, in whichever goroutine open runs.
+func open(path string, content []byte) (img *image, why string) {
+	defer func() {
+		if v := recover(); v != nil {
+			img, why = nil, fmt.Sprintf("reading it failed: %v", v)
+		}
+	}()
 	r := bytes.NewReader(content)
 	f, err := elf.NewFile(r)
 	if err != nil {

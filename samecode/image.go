@@ -238,7 +238,7 @@ func (b *image) bytes(u *unit) ([]byte, error) {
 		b.data[u.sect] = d
 	}
 	lo := u.addr - u.sect.Addr
-	if lo+u.size > uint64(len(d)) {
+	if u.addr < u.sect.Addr || lo > uint64(len(d)) || u.size > uint64(len(d))-lo {
 		return nil, fmt.Errorf("%s: symbol %s lies outside its section", b.path, u.name)
 	}
 	return d[lo : lo+u.size], nil
