@@ -61,7 +61,7 @@ func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 	if same, err := bench.SameBinary(rec.baseBin, p.head.bin); err == nil && same {
 		// Only the tests changed: the timed binaries are identical, and any difference in time is noise.
 		p.build.binariesSame = true
-		rec.notes = append(rec.notes, "base built with head's test files is byte-identical to head's test binary: timing differences can only be noise")
+		rec.notes = append(rec.notes, "base built with head's test files is byte-identical to head's test binary")
 	}
 	if len(rec.changed) > 0 {
 		rec.notes = append(rec.notes, fmt.Sprintf("head changes the benchmark code of %s: both sides ran head's (base was built with head's test files)",

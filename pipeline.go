@@ -344,7 +344,7 @@ func (p *pipeline) buildBoth(ctx context.Context) error {
 	}
 	if same, err := bench.SameBinary(p.base.bin, p.head.bin); err == nil && same {
 		p.build.binariesSame = true
-		p.build.notes = append(p.build.notes, "base and head test binaries are byte-identical: timing differences can only be noise")
+		p.build.notes = append(p.build.notes, "base and head test binaries are byte-identical")
 	}
 	return nil
 }

@@ -85,15 +85,20 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 	p.logf("comparing machine code: %d of %d benchmarks same", len(rec.same), len(tops))
 	switch {
 	case rep.Identical && p.cfg.TimeSameCode:
-		rec.notes = append(rec.notes, "the timed binaries are byte-identical; timed anyway (time-same-code)")
+		rec.notes = append(rec.notes, "the timed binaries are byte-identical, timed anyway (time-same-code): timing differences can only be noise")
 	case rep.Identical:
-		rec.notes = append(rec.notes, "the timed binaries are byte-identical: every benchmark is unchanged (same machine code) and nothing was timed")
+		rec.notes = append(rec.notes, "every benchmark is unchanged (same machine code) and nothing was timed")
 	case len(rec.same) > 0 && p.cfg.TimeSameCode:
 		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides; timed anyway (time-same-code)",
 			benchList(sortedKeys(rec.same))))
 	case len(rec.untimed) > 0:
 		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides: unchanged without timing",
 			benchList(rec.untimed)))
+	}
+	if len(rec.shown) == 0 && len(rec.hidden) > 0 {
+		// The filter names sub-benchmarks only ("des$"): rather than report nothing, show every benchmark whose
+		// sub-benchmarks it may select, which all run the same code.
+		rec.shown, rec.hidden = rec.hidden, nil
 	}
 	if len(rec.hidden) > 0 {
 		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides and are not shown: the bench filter "+

@@ -323,7 +323,7 @@ func forestText(f *forest, uni, color bool) []string {
 			first, last = a, z
 			right = ascii(paired(p))
 		} else {
-			right = "no paired estimate"
+			right = noPaired(b)
 		}
 		line := strings.Join(cells[:max(first, 0)], "")
 		if first >= 0 {

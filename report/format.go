@@ -132,6 +132,9 @@ func spread(unit string, s perfgate.Summary) string {
 
 // delta formats a benchmark's change as benchstat does: the signed percentage when p ≤ alpha, "~" otherwise.
 func delta(b perfgate.Benchmark, alpha float64) string {
+	if sameUntimed(b) {
+		return "0 (same machine code)"
+	}
 	if b.Base.N == 0 || b.Head.N == 0 || math.IsNaN(b.P) || b.P > alpha {
 		return "~"
 	}
@@ -243,4 +246,17 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return commas(int64(n)) + " " + word + "s"
+}
+
+// sameUntimed reports whether b is unchanged because its machine code is the same on both sides, without timing.
+func sameUntimed(b perfgate.Benchmark) bool {
+	return b.SameCode && b.Rounds == 0 && b.Base.N == 0 && b.Head.N == 0
+}
+
+// noPaired is what a forest row without a paired estimate says instead.
+func noPaired(b perfgate.Benchmark) string {
+	if sameUntimed(b) {
+		return "same machine code, not timed"
+	}
+	return "no paired estimate"
 }

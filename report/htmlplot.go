@@ -86,7 +86,7 @@ func newSVGForest(f *forest, anchors map[string]string) svgForest {
 		y := forestTop + (float64(i)+0.5)*forestRowH
 		row := svgForestRow{
 			Y: y, Name: clip(b.Name, 34), Anchor: anchors[b.Name], Class: string(b.Class), Acknowledged: b.Acknowledged,
-			Text: "no paired estimate",
+			Text: noPaired(b),
 		}
 		if p := b.Paired; p != nil {
 			row.Mark = true

@@ -80,6 +80,7 @@ func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
 	if m.BenchTime > 0 {
 		method += ", benchtime " + m.BenchTime.String() + " per run"
 	}
+
 	method += fmt.Sprintf(", threshold ±%s%%, α = %s %s",
 		strconv.FormatFloat(m.Threshold, 'f', -1, 64), strconv.FormatFloat(alphaOf(m), 'f', -1, 64), correction)
 	if m.Estimator != "" {
@@ -119,9 +120,24 @@ func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
 	if m.BinariesSame {
 		run += "; base and head test binaries are identical"
 	}
+	same := allSameUntimed(r.Benchmarks)
+	if same {
+		method = "not timed: every benchmark runs the same machine code on both sides (threshold ±" +
+			strconv.FormatFloat(m.Threshold, 'f', -1, 64) + "% for any that would be)"
+	}
 	lines := [][2]string{{"Method", method}}
-	if len(r.Benchmarks) > 0 {
+	if len(r.Benchmarks) > 0 && !same {
 		lines = append(lines, [2]string{"Noise floor", noise})
 	}
 	return append(lines, [2]string{"Environment", strings.Join(env, " · ")}, [2]string{"Run", run})
+}
+
+// allSameUntimed reports whether bs has benchmarks and every one was answered by same machine code, untimed.
+func allSameUntimed(bs []perfgate.Benchmark) bool {
+	for _, b := range bs {
+		if !sameUntimed(b) {
+			return false
+		}
+	}
+	return len(bs) > 0
 }

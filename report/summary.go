@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/perfgate/perfgate"
@@ -24,12 +25,22 @@ var classRank = map[perfgate.Class]int{
 type tally struct {
 	classes map[perfgate.Class]int // benchmark names per class
 	acked   int                    // slower benchmarks marked acknowledged
+	same    int                    // unchanged ones that were not timed: same machine code
+}
+
+// unchanged is "3 unchanged", or "3 unchanged (2 same machine code)" when some were answered without timing.
+func unchanged(t tally) string {
+	s := plural0(t.classes[perfgate.ClassUnchanged], "unchanged")
+	if t.same > 0 {
+		s += fmt.Sprintf(" (%d same machine code)", t.same)
+	}
+	return s
 }
 
 func countClasses(bs []perfgate.Benchmark) tally {
 	best := map[string]perfgate.Class{}
 	var order []string
-	acked := map[string]bool{}
+	acked, same := map[string]bool{}, map[string]bool{}
 	for _, b := range bs {
 		if b.Unit != perfgate.GatedUnit {
 			continue // the gate reads sec/op; B/s, B/op and allocs/op are reported, not counted
@@ -44,12 +55,18 @@ func countClasses(bs []perfgate.Benchmark) tally {
 		if b.Acknowledged && b.Class == perfgate.ClassSlower {
 			acked[b.Name] = true
 		}
+		if sameUntimed(b) {
+			same[b.Name] = true
+		}
 	}
 	t := tally{classes: map[perfgate.Class]int{}}
 	for _, name := range order {
 		t.classes[best[name]]++
 		if acked[name] && best[name] == perfgate.ClassSlower {
 			t.acked++
+		}
+		if same[name] && best[name] == perfgate.ClassUnchanged {
+			t.same++
 		}
 	}
 	return t
@@ -93,7 +110,7 @@ func verdictParts(r *perfgate.Result, esc, strong func(string) string) []string 
 	counts := []string{
 		slower,
 		plural0(t.classes[perfgate.ClassFaster], "faster"),
-		plural0(t.classes[perfgate.ClassUnchanged], "unchanged"),
+		unchanged(t),
 		plural0(t.classes[perfgate.ClassInconclusive], "inconclusive"),
 	}
 	if n := t.classes[perfgate.ClassFailed]; n > 0 {
