@@ -71,6 +71,15 @@ func TestCheckGateUnits(t *testing.T) {
 	if err := CheckGateUnits([]string{"instructions/op"}, nil); err != nil {
 		t.Errorf("no benchmarks: %v, want nothing checked", err)
 	}
+	// An untimed same-code row reports no unit: with only such rows, any gated unit is accepted; beside timed
+	// rows, the timed ones decide.
+	same := []Benchmark{{Name: "KeySetup", Unit: GatedUnit, Class: ClassUnchanged, SameCode: true}}
+	if err := CheckGateUnits([]string{"sec/op", "allocs/op"}, same); err != nil {
+		t.Errorf("same-code rows only: %v", err)
+	}
+	if err := CheckGateUnits([]string{"instructions/op"}, append(same, bs...)); err == nil {
+		t.Error("same-code row beside timed rows: an unreported unit was accepted")
+	}
 }
 
 func TestDecide(t *testing.T) {
@@ -360,6 +369,20 @@ func TestDecideChecks(t *testing.T) {
 		r.Sizes = Sizes{Error: "measuring base: no symbols"}
 	}, []Check{{Name: CheckBenchmarks, Ran: false, Detail: "no benchmark ran on both sides"}, {Name: CheckDifferential, Ran: false, Detail: "disabled by configuration"},
 		{Name: CheckSize, Ran: false, Detail: "not measured"}})
+	same := Benchmark{Unit: GatedUnit, Class: ClassUnchanged, SameCode: true, Note: NoteSameCode}
+	check("same machine code only", on, func(r *Result) {
+		a, b := same, same
+		a.Name, b.Name = "Encrypt", "Decrypt"
+		r.Benchmarks = []Benchmark{a, b}
+		r.Differential = Differential{Status: DiffSkipped}
+	}, []Check{{Name: CheckBenchmarks, Ran: true, Detail: "2 benchmarks: same machine code"}, {Name: CheckDifferential, Ran: false, Detail: "not run"},
+		{Name: CheckSize, Ran: false, Detail: "no max-size-growth set (sizes are reported only)"}})
+	check("some by same machine code", on, func(r *Result) {
+		a := same
+		a.Name = "KeySetup"
+		r.Benchmarks = append(r.Benchmarks, a)
+	}, []Check{{Name: CheckBenchmarks, Ran: true, Detail: "3 benchmarks (1 by same machine code)"}, {Name: CheckDifferential, Ran: true, Detail: "1 constructor"},
+		{Name: CheckSize, Ran: false, Detail: "no max-size-growth set (sizes are reported only)"}})
 	check("base not comparable", on, func(r *Result) {
 		r.Differential = Differential{Status: DiffNotComparable, Reason: "base: panic"}
 	}, []Check{{Name: CheckBenchmarks, Ran: true, Detail: "2 benchmarks"}, {Name: CheckDifferential, Ran: false, Detail: "base failed"},
