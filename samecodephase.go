@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/bench"
@@ -31,7 +32,8 @@ type sameCodeRecord struct {
 
 // compareCode runs samecode.Analyze on the two binaries the timing lanes will run (base's timed binary, after
 // likeForLike, and head's) for base's top-level benchmarks, and decides which benchmarks are not timed: those
-// whose code is the same, unless cfg.TimeSameCode. An
+// whose code is the same, unless cfg.TimeSameCode or head changed the benchmark's own code (it must run once to
+// show that it does not crash). An
 // analysis that fails or falls back leaves every benchmark timed, with a note. Only a cancelled context is an
 // error.
 func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
@@ -72,7 +74,9 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 			continue
 		}
 		rec.same[t] = true
-		if p.cfg.TimeSameCode {
+		if p.cfg.TimeSameCode || slices.Contains(p.source.changed, t) {
+			// Head changed this benchmark's own code: both sides run head's (likeForLike), so the machine code is
+			// the same, but head's benchmark has never run, and one that crashes or hangs fails the gate.
 			continue
 		}
 		rec.untimed = append(rec.untimed, t)
@@ -96,9 +100,18 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 			benchList(rec.untimed)))
 	}
 	if len(rec.shown) == 0 && len(rec.hidden) > 0 {
-		// The filter names sub-benchmarks only ("des$"): rather than report nothing, show every benchmark whose
-		// sub-benchmarks it may select, which all run the same code.
-		rec.shown, rec.hidden = rec.hidden, nil
+		// The filter names sub-benchmarks only ("KeySetup/des", "des$"): rather than report nothing, show the
+		// benchmarks it names, or when it names none, every benchmark whose sub-benchmarks it may select. They all
+		// run the same code, so which rows are shown changes what the report lists, never the verdict.
+		for _, t := range rec.hidden {
+			if strings.Contains(p.cfg.Bench, t) {
+				rec.shown = append(rec.shown, t)
+			}
+		}
+		if len(rec.shown) == 0 {
+			rec.shown = rec.hidden
+		}
+		rec.hidden = slices.DeleteFunc(slices.Clone(rec.hidden), func(t string) bool { return slices.Contains(rec.shown, t) })
 	}
 	if len(rec.hidden) > 0 {
 		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides and are not shown: the bench filter "+

@@ -361,3 +361,25 @@ func TestRunABBAConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// Skipped top-level benchmarks are neither calibrated nor timed: none of their leaves is scheduled and no run of
+// them fails, while the others run as usual.
+func TestRunABBASkip(t *testing.T) {
+	base, head := fixtures(t)
+	run, err := RunABBA(context.Background(), RunConfig{Base: base, Head: head, Rounds: 1, BenchTime: time.Millisecond, CPU: -1,
+		Timeout: 4 * time.Second, Filter: regexp.MustCompile(`^(Fast|Odd|Broken|Mixed)`), Skip: []string{"Odd", "Broken", "Mixed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"Fast"}, run.Leaves); diff != "" {
+		t.Errorf("leaves (-want +got):\n%s", diff)
+	}
+	if len(run.Failures) != 0 {
+		t.Errorf("failures of skipped benchmarks: %+v", run.Failures)
+	}
+	for _, s := range run.Samples {
+		if s.Name != "Fast" {
+			t.Errorf("sample of %s, which was skipped", s.Name)
+		}
+	}
+}
