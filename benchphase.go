@@ -33,6 +33,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		Base:      bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir, Commit: p.base.rev.Commit},
 		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
 		Filter:    filter,
+		Tops:      p.tops,
 		Rounds:    p.cfg.Rounds,
 		BenchTime: p.cfg.BenchTime,
 		CPU:       p.cfg.CPU,

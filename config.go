@@ -24,8 +24,12 @@ type Config struct {
 	// Head "" means the working tree, uncommitted changes included. Inputs "base" and "head".
 	Base, Head string
 
-	// Package is the gated package, relative to the module root ("./cipher/des") or an import path. Key "package".
+	// Package is the gated package, relative to the module root ("./cipher/des") or an import path; several,
+	// separated by commas, and patterns ("./cipher/...") gate several packages as one comparison (Packages).
+	// Key "package".
 	Package string
+	// Shard runs one part of the comparison (-shard i/n); the zero value runs it all. Key "shard".
+	Shard Shard
 	// Bench selects benchmarks by a regular expression over their full names ("Encrypt/des"). Key "bench".
 	Bench string
 	// Rounds is how many A–B–B–A rounds run; each side gets 2×Rounds samples. Key "rounds".
@@ -71,6 +75,23 @@ type Config struct {
 	Cache string
 	// Log receives progress and tool output for humans; nil discards it.
 	Log io.Writer
+}
+
+// Packages returns the packages and patterns of Package, in the order given.
+func (c *Config) Packages() []string { return splitList(c.Package) }
+
+// Shard is one part of a comparison split across n machines: Index of Count, 1-based. The zero value is the whole.
+type Shard struct{ Index, Count int }
+
+// Sharded reports whether s names a part of the comparison.
+func (s Shard) Sharded() bool { return s != Shard{} }
+
+// String is the form the flag takes: "2/4", or "" for the whole comparison.
+func (s Shard) String() string {
+	if !s.Sharded() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
 // DefaultConfig returns the defaults: every key of the table set to its Default.

@@ -194,8 +194,8 @@ var keys = []*ConfigKey{
 		Doc: "run as if started in this directory (inside the git work tree)"},
 		func(c *Config) *string { return &c.Dir }, nil),
 	stringKey(ConfigKey{File: "package", Flag: "pkg", Input: "package", Default: ".",
-		Form: "a package path such as ./cipher/des",
-		Doc:  "the package to gate, relative to the module root"},
+		Form: "package paths or patterns, comma-separated, such as ./cipher/des or ./cipher/...,./hash/crc",
+		Doc:  "the packages to gate, relative to the module root (comma-separated; patterns such as ./cipher/...)"},
 		func(c *Config) *string { return &c.Package }, func(s string) bool { return strings.TrimSpace(s) != "" }),
 	stringKey(ConfigKey{File: "bench", Flag: "bench", Input: "bench", Default: ".",
 		Form: "a regular expression over full benchmark names, such as Encrypt/des",
@@ -244,6 +244,7 @@ var keys = []*ConfigKey{
 		Doc: "differential check: blocks per key and direction"},
 		func(c *Config) *int { return &c.Blocks }, 1, 1024),
 	seedKey,
+	shardKey,
 	thresholdsKey,
 	intKey(ConfigKey{File: "max-size-growth", Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
@@ -272,6 +273,32 @@ var seedKey = &ConfigKey{File: "seed", Flag: "seed", Default: "0x504552464741544
 		}
 		c.Seed = n
 		return nil
+	},
+}
+
+// shardKey takes "i/n": run part i of n of the comparison (perfgate merge combines the parts). The file cannot set
+// it: every shard of a matrix reads the same file.
+var shardKey = &ConfigKey{Flag: "shard", Input: "shard", Type: "i/n",
+	Form: "i/n with 1 <= i <= n <= 256, such as 2/4",
+	Doc:  "run part i of n of the comparison, for a job matrix; perfgate merge combines the parts' results directories",
+	set: func(c *Config, s string) error {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			c.Shard = Shard{}
+			return nil
+		}
+		i, n, ok := strings.Cut(s, "/")
+		a, err1 := strconv.Atoi(strings.TrimSpace(i))
+		b, err2 := strconv.Atoi(strings.TrimSpace(n))
+		if !ok || err1 != nil || err2 != nil {
+			return fmt.Errorf("not i/n")
+		}
+		c.Shard = Shard{Index: a, Count: b}
+		return nil
+	},
+	check: func(c *Config) (string, bool) {
+		s := c.Shard
+		return s.String(), !s.Sharded() || s.Index >= 1 && s.Index <= s.Count && s.Count <= 256
 	},
 }
 

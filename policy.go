@@ -69,18 +69,19 @@ func Decide(r Result, p Policy) Verdict {
 	headFailures := map[string]bool{}
 	removed := 0
 	for _, f := range r.Failures {
-		if f.Side != record.Head || headFailures[f.Name] {
+		name := Qualified(f.Package, f.Name)
+		if f.Side != record.Head || headFailures[name] {
 			continue
 		}
-		headFailures[f.Name] = true
+		headFailures[name] = true
 		switch f.Kind {
 		case FailureRemoved:
 			removed++ // the pipeline notes which ones
 		case record.FailureNoResult:
 			// Removed or skipped on head: nothing crashed, and there is nothing to compare.
-			v.Notes = append(v.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", f.Name))
+			v.Notes = append(v.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", name))
 		default:
-			fail("benchmark %s fails on head (%s)", f.Name, f.Kind)
+			fail("benchmark %s fails on head (%s)", name, f.Kind)
 		}
 	}
 	if removed > 0 && !anyCompared(r.Benchmarks) {
@@ -99,12 +100,13 @@ func Decide(r Result, p Policy) Verdict {
 		} else {
 			why, ok = p.acknowledges(patterns, b)
 		}
+		name := Qualified(b.Package, b.Name)
 		if !ok {
-			fail("%s is slower (%+.1f%%)", b.Name, pctOf(b))
+			fail("%s is slower (%+.1f%%)", name, pctOf(b))
 			continue
 		}
-		v.Acknowledged = append(v.Acknowledged, b.Name+": "+why)
-		v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, b.Name)
+		v.Acknowledged = append(v.Acknowledged, name+": "+why)
+		v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, name)
 	}
 	if p.MaxSizeGrowth > 0 {
 		var delta int64
@@ -159,9 +161,18 @@ func Apply(r Result, v Verdict) Result {
 	r.Benchmarks = slices.Clone(r.Benchmarks)
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
-		b.Acknowledged = b.Unit == GatedUnit && b.Class == ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, b.Name)
+		b.Acknowledged = b.Unit == GatedUnit && b.Class == ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, Qualified(b.Package, b.Name))
 	}
 	return r
+}
+
+// Qualified is a benchmark's name as messages give it: the name, followed by its package in parentheses when the
+// comparison gates several ("Encrypt/des/single (./cipher/des)"), so that names never collide.
+func Qualified(pkg, name string) string {
+	if pkg == "" {
+		return name
+	}
+	return name + " (" + pkg + ")"
 }
 
 type thresholdPattern struct {

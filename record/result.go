@@ -70,6 +70,8 @@ type Shard struct {
 	Config string `json:"config"`
 	// Perfgate is the version of perfgate that ran the shard.
 	Perfgate string `json:"perfgate"`
+	// Policy is the gate policy the shard ran with, as JSON: perfgate merge decides the verdict with it.
+	Policy string `json:"policy"`
 }
 
 // Revision is one side of the comparison.
