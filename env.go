@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"context"
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 // CollectEnv describes this machine for env.json: the Go toolchain that builds the benchmarks, the CPU, and the
@@ -22,7 +23,11 @@ func CollectEnv(ctx context.Context, pinnedCPU int) Env {
 		Pinned:    pinnedCPU >= 0,
 		Kernel:    readTrim("/proc/sys/kernel/osrelease"),
 	}
-	if out, err := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64").Output(); err == nil {
+	// Through proc, as every child: the scrubbed environment, GOTOOLCHAIN=local (the version reported is the one
+	// that built the benchmarks, never one a go.mod line would download) and a limit.
+	gctx, cancel := context.WithTimeout(ctx, proc.ToolLimit)
+	defer cancel()
+	if out, _, err := proc.Run(proc.Command(gctx, "", nil, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64")); err == nil {
 		// One line per variable; GOAMD64's is empty off amd64, so trim only the final newline.
 		f := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 		if len(f) == 4 {

@@ -343,7 +343,8 @@ func (p *pipeline) buildBoth(ctx context.Context) error {
 }
 
 func (p *pipeline) buildConfig(s *side) bench.BuildConfig {
-	return bench.BuildConfig{Dir: s.modDir, Root: s.tree, Pkg: p.cfg.Package, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache}
+	return bench.BuildConfig{Dir: s.modDir, Root: s.tree, Pkg: p.cfg.Package, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+		Timeout: proc.BuildLimit(p.cfg.Timeout)}
 }
 
 // inspect finds the gated package in both trees: its import path (for the size measurement) and its directory

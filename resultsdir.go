@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -63,7 +64,10 @@ func (d ResultsDir) WriteReport(md string) error { return d.write(FileReport, []
 func (d ResultsDir) WriteReportHTML(html []byte) error { return d.write(FileReportHTML, html) }
 
 // WriteLog writes the log of a tool run, such as build-head.log or test-base.log.
-func (d ResultsDir) WriteLog(name string, data []byte) error { return d.write(name, data) }
+// A log holds the pull request's output: past proc.MaxLog bytes only its first and last bytes are kept.
+func (d ResultsDir) WriteLog(name string, data []byte) error {
+	return d.write(name, proc.HeadTail(data, proc.MaxLog))
+}
 
 // CreateBench creates bench.txt for the samples as they arrive.
 func (d ResultsDir) CreateBench() (io.WriteCloser, error) { return os.Create(d.Path(FileBench)) }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
 )
@@ -27,6 +28,17 @@ type BuildConfig struct {
 	Tags  []string // build tags, passed as one -tags flag
 	Cache string   // GOCACHE shared by both sides, so that unchanged packages compile once; "" inherits the user's
 	Env   []string // extra KEY=VALUE entries for the go command; they win over everything Build sets
+	// Timeout is the wall-clock limit of one go command (perfgate passes proc.BuildLimit of its timeout); 0 means
+	// proc.MaxLimit.
+	Timeout time.Duration
+}
+
+// limit returns ctx bounded by cfg.Timeout.
+func (cfg BuildConfig) limit(ctx context.Context) (context.Context, context.CancelFunc) {
+	if cfg.Timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, cfg.Timeout)
 }
 
 // BuildError is a side whose test binary could not be built. Err is usually a *proc.Error carrying the go
@@ -77,6 +89,8 @@ func Build(ctx context.Context, side Side, cfg BuildConfig) (log []byte, err err
 	}
 	argv := append([]string{"go", "test", "-c", "-o", out}, buildFlags(cfg)...)
 	argv = append(argv, cfg.Pkg)
+	ctx, cancel := cfg.limit(ctx)
+	defer cancel()
 	cmd := proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...)
 	stdout, stderr, err := proc.Run(cmd)
 	var b bytes.Buffer
@@ -141,6 +155,8 @@ func Inspect(ctx context.Context, cfg BuildConfig) (*PackageInfo, error) {
 	argv := append([]string{"go", "list", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"},
 		buildFlags(cfg)...)
 	argv = append(argv, cfg.Pkg)
+	ctx, cancel := cfg.limit(ctx)
+	defer cancel()
 	stdout, _, err := proc.Run(proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...))
 	if err != nil {
 		return nil, fmt.Errorf("listing package %s: %w", cfg.Pkg, err)

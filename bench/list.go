@@ -52,7 +52,9 @@ func Pattern(name string) string {
 // discover lists and calibrates the base binary's benchmarks and returns the selected leaves.
 func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	start := time.Now()
-	tops, err := List(ctx, r.cfg.Base, r.cfg.Env)
+	lctx, cancel := context.WithTimeout(ctx, r.listLimit())
+	tops, err := List(lctx, r.cfg.Base, r.cfg.Env)
+	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("base: %w", err)
 	}
@@ -79,6 +81,14 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	return leaves, nil
 }
 
+// listLimit is the wall-clock limit of -test.list: cfg.Timeout, or a minute.
+func (r *runner) listLimit() time.Duration {
+	if r.cfg.Timeout > 0 {
+		return r.cfg.Timeout
+	}
+	return time.Minute
+}
+
 // maxCalibrationAttempts bounds how often one top-level benchmark is re-run to get past crashing sub-benchmarks.
 const maxCalibrationAttempts = 20
 
@@ -99,7 +109,7 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 		if len(skip) > 0 {
 			args = append(args, "-test.skip="+skipPattern(skip))
 		}
-		c, err := r.exec(ctx, r.cfg.Base, timeout, args)
+		c, err := r.exec(ctx, r.cfg.Base, timeout, proc.CalibrationFactor*timeout, args)
 		if err != nil {
 			return leaves, err
 		}
@@ -116,7 +126,7 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 			r.fail(Failure{Name: name, Side: Base, Round: 0, Slot: -1, Kind: record.FailureExit, Message: failBlock(c.stdout, name)})
 			skip = append(skip, name)
 		}
-		kind, msg := c.failure(timeout)
+		kind, msg := c.failure()
 		if kind == "" || kind == record.FailureExit && len(out.failedLeaves()) > 0 {
 			return leaves, nil // done, possibly with b.Fatal'd leaves recorded above
 		}
@@ -175,6 +185,9 @@ func parseOutput(stdout []byte) childOutput {
 		}
 		br := benchResult{name: benchName(res.Name.String()), iters: res.Iters}
 		for _, v := range res.Values {
+			if !ValidUnit(v.Unit) {
+				continue // chosen by the code under test (b.ReportMetric): never let it carry markup
+			}
 			br.values = append(br.values, Value{Value: v.Value, Unit: v.Unit})
 		}
 		out.results = append(out.results, br)

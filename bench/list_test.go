@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -85,15 +86,44 @@ func TestPanicMessage(t *testing.T) {
 }
 
 func TestChildFailure(t *testing.T) {
-	c := &child{stdout: []byte("BenchmarkHang\t"), timedOut: true}
-	if kind, msg := c.failure(3e9); kind != "timeout" || msg != "killed after printing nothing for 3s\nBenchmarkHang\t" {
+	c := &child{stdout: []byte("BenchmarkHang\t"), timedOut: true, idle: 3e9, limit: 15e9}
+	if kind, msg := c.failure(); kind != "timeout" || msg != "killed after printing nothing for 3s\nBenchmarkHang\t" {
 		t.Errorf("timeout: %q %q", kind, msg)
 	}
+	c = &child{stdout: []byte("BenchmarkDots\t....."), overran: true, idle: 3e9, limit: 15e9}
+	if kind, msg := c.failure(); kind != "timeout" || msg != "killed after its wall-clock limit of 15s\nBenchmarkDots\t....." {
+		t.Errorf("wall-clock limit: %q %q", kind, msg)
+	}
 	c = &child{stderr: []byte("panic: x\n")}
-	if kind, msg := c.failure(1); kind != "panic" || msg != "panic: x" {
+	if kind, msg := c.failure(); kind != "panic" || msg != "panic: x" {
 		t.Errorf("panic: %q %q", kind, msg)
 	}
-	if kind, _ := (&child{stdout: []byte("PASS\n")}).failure(1); kind != "" {
+	if kind, _ := (&child{stdout: []byte("PASS\n")}).failure(); kind != "" {
 		t.Errorf("success classified as %q", kind)
+	}
+}
+
+// TestParseOutputDropsHostileUnits: b.ReportMetric lets the code under test choose a unit; one that could carry
+// a mention, an image or a table cell into the comment is dropped, the ordinary units of the same line are kept.
+func TestParseOutputDropsHostileUnits(t *testing.T) {
+	line := "BenchmarkX 10 5 ns/op 1 @org/team<img/src=https://x/p.png> 2 a|b 3 `x` 4 MB/s 5 instructions/op 6 %\n"
+	got := parseOutput([]byte(line)).results
+	want := []benchResult{{name: "X", iters: 10, values: []Value{
+		{5e-9, "sec/op"}, {4e6, "B/s"}, {5, "instructions/op"}, {6, "%"}}}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(benchResult{}), cmpopts.EquateApprox(1e-12, 0)); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+}
+
+func TestValidUnit(t *testing.T) {
+	for _, u := range []string{"sec/op", "ns/op", "B/op", "allocs/op", "MB/s", "B/s", "instructions/op", "peak-RSS-B", "%", "µs/op", "p99_ns"} {
+		if !ValidUnit(u) {
+			t.Errorf("ValidUnit(%q) = false, want true", u)
+		}
+	}
+	for _, u := range []string{"", "@team", "<b>", "a|b", "`x`", "a b", "x\x1b[31m", "[l](u)", strings.Repeat("x", MaxUnitLen+1), "a*b", "::error::"} {
+		if ValidUnit(u) {
+			t.Errorf("ValidUnit(%q) = true, want false", u)
+		}
 	}
 }

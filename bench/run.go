@@ -46,8 +46,10 @@ type RunConfig struct {
 	BenchTime time.Duration // how long one run should last; calibrates the iteration count; 0 means DefaultBenchTime
 	CPU       int           // the CPU to pin children to; -1 picks the last CPU this process may use
 	NoPin     bool          // run children unpinned
-	// Timeout kills a run that prints nothing for this long and records it as a "timeout" Failure. 0 means
-	// 10× the benchmark's calibrated duration + 60 s for measured runs, and 10× BenchTime + 60 s for calibration.
+	// Timeout is the hard wall-clock limit of one measured run, and the limit on silence of a calibration run,
+	// whose hard limit is proc.CalibrationFactor × Timeout (it runs every sub-benchmark of a top-level one). A run
+	// killed by a limit is a "timeout" Failure with what it printed last. 0 means 10× the benchmark's calibrated
+	// duration + 60 s for measured runs, and 10× BenchTime + 60 s for calibration.
 	Timeout  time.Duration
 	Env      []string  // extra KEY=VALUE environment for children (on top of the scrubbed environment)
 	Progress io.Writer // progress: one updating line on a terminal, a line per round otherwise; nil for none
@@ -209,12 +211,12 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e abba.Entry) (
 	}
 	args := []string{"-test.run=^$", "-test.bench=" + Pattern(l.name), "-test.benchtime=" + strconv.Itoa(l.iters) + "x",
 		"-test.benchmem", "-test.cpu=1", "-test.count=1"}
-	c, err := r.exec(ctx, bin, timeout, args)
+	c, err := r.exec(ctx, bin, timeout, timeout, args)
 	if err != nil {
 		return nil, nil, err
 	}
 	fail := &Failure{Name: l.name, Side: side, Round: e.Round + 1, Slot: e.Slot}
-	if kind, msg := c.failure(timeout); kind != "" {
+	if kind, msg := c.failure(); kind != "" {
 		fail.Kind, fail.Message = kind, msg
 		return nil, fail, nil
 	}
@@ -267,16 +269,19 @@ func secFirst(vs []Value) []Value {
 // child is one finished run of a test binary.
 type child struct {
 	stdout, stderr []byte
-	err            error // nil when the child exited 0, else a *proc.Error
-	timedOut       bool  // killed by the inactivity timeout
-	flooded        bool  // killed for printing more than proc.MaxOutput bytes
-	peakRSS        int64 // bytes
+	err            error         // nil when the child exited 0, else a *proc.Error
+	timedOut       bool          // killed by the inactivity timeout
+	overran        bool          // killed by the hard wall-clock limit
+	idle, limit    time.Duration // the limits it ran under
+	flooded        bool          // killed for printing more than proc.MaxOutput bytes
+	peakRSS        int64         // bytes
 }
 
-// exec runs bin with args, pinned as r.run.Pinning says, and kills it (with its process group) when it prints
-// nothing for timeout. The error is ctx's when ctx ended, or a failure to start the binary at all; a child that
-// ran and failed is described by the returned child instead.
-func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, args []string) (*child, error) {
+// exec runs bin with args, pinned as r.run.Pinning says, and kills it (with everything it started, see
+// proc.Wait) when it prints nothing for idle or has run for limit, whatever it prints. The error is ctx's when
+// ctx ended, or a failure to start the binary at all; a child that ran and failed is described by the returned
+// child instead.
+func (r *runner) exec(ctx context.Context, bin Binary, idle, limit time.Duration, args []string) (*child, error) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := proc.Command(cctx, bin.Dir, r.cfg.Env, append([]string{bin.Path}, args...)...)
@@ -284,7 +289,12 @@ func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, ar
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &watchedWriter{w, &stdout}
 	cmd.Stderr = &watchedWriter{w, &stderr}
-	cpus, err := abba.Start(cmd, r.run.Pinning)
+	var cpus string
+	err := proc.Start(cmd, func() (err error) {
+		cpus, err = abba.Start(cmd, r.run.Pinning)
+		return err
+	})
+	started := time.Now()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -293,31 +303,36 @@ func (r *runner) exec(ctx context.Context, bin Binary, timeout time.Duration, ar
 	}
 	r.checkPinned(cpus)
 
-	var timedOut atomic.Bool
+	var timedOut, overran atomic.Bool
 	stop := make(chan struct{})
 	go func() {
-		tick := time.NewTicker(min(max(timeout/20, 10*time.Millisecond), 250*time.Millisecond))
+		tick := time.NewTicker(min(max(min(idle, limit)/20, 10*time.Millisecond), 250*time.Millisecond))
 		defer tick.Stop()
 		for {
 			select {
 			case <-stop:
 				return
 			case <-tick.C:
-				if w.idle() > timeout {
+				if w.idle() > idle {
 					timedOut.Store(true)
+					cancel()
+					return
+				}
+				if time.Since(started) > limit {
+					overran.Store(true)
 					cancel()
 					return
 				}
 			}
 		}
 	}()
-	werr := cmd.Wait()
+	werr := proc.Wait(cmd)
 	close(stop)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(), flooded: w.flooded,
-		peakRSS: abba.PeakRSS(cmd.ProcessState)}
+	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(), overran: overran.Load(),
+		idle: idle, limit: limit, flooded: w.flooded, peakRSS: abba.PeakRSS(cmd.ProcessState)}
 	if werr != nil {
 		c.err = proc.NewError(cmd, werr, c.stderr)
 	}
@@ -342,10 +357,12 @@ func (r *runner) checkPinned(cpus string) {
 }
 
 // failure classifies a finished child: kind "" when it succeeded, else the Failure kind and message.
-func (c *child) failure(timeout time.Duration) (kind record.FailureKind, msg string) {
+func (c *child) failure() (kind record.FailureKind, msg string) {
 	switch {
+	case c.overran:
+		return record.FailureTimeout, fmt.Sprintf("killed after its wall-clock limit of %s", c.limit) + lastLines(c.stdout, c.stderr)
 	case c.timedOut:
-		return record.FailureTimeout, fmt.Sprintf("killed after printing nothing for %s", timeout) + lastLines(c.stdout, c.stderr)
+		return record.FailureTimeout, fmt.Sprintf("killed after printing nothing for %s", c.idle) + lastLines(c.stdout, c.stderr)
 	case c.flooded:
 		return record.FailureExit, fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) + lastLines(c.stdout, c.stderr)
 	case panicMessage(c.stderr) != "":

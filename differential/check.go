@@ -31,6 +31,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 // Defaults of Config.
@@ -142,7 +144,10 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 
 	start := time.Now()
 	err := both(sides, func(_ int, s *side) error {
-		info, err := discover(ctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), childEnv(env), cfg.Constructors)
+		// Loading and building run go commands on the side's code: each phase gets proc.BuildLimit.
+		lctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
+		defer cancel()
+		info, err := discover(lctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), childEnv(env), cfg.Constructors)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -153,7 +158,9 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		if len(info.Ctors) == 0 {
 			return nil
 		}
-		return s.build(ctx, cfg, env)
+		bctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
+		defer cancel()
+		return s.build(bctx, cfg, env)
 	})
 	rep.BuildTime = time.Since(start)
 	if err != nil {

@@ -151,7 +151,11 @@ func (s *side) run(ctx context.Context, cfg *Config, args []string, stdin []byte
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case errors.Is(rctx.Err(), context.DeadlineExceeded):
-		return nil, s.failure(fmt.Sprintf("harness did not finish within %v", cfg.Timeout))
+		msg := fmt.Sprintf("harness did not finish within %v", cfg.Timeout)
+		if t := proc.Tail(stderr, 5); t != "" {
+			msg += "; it printed last:\n" + t
+		}
+		return nil, s.failure(msg)
 	}
 	cfg.logf("%s: harness failed: %v\n", s.name, err)
 	return nil, s.failure(crashMessage(stderr, err))
@@ -172,7 +176,7 @@ func crashMessage(stderr []byte, err error) string {
 }
 
 // childEnv is the environment of the go commands go/packages starts, which cannot go through proc.Command:
-// this process's scrubbed environment plus extra.
+// this process's scrubbed environment with GOTOOLCHAIN=local, as proc.Command gives, plus extra.
 func childEnv(extra []string) []string {
-	return proc.ScrubEnv(append(os.Environ(), extra...))
+	return proc.ScrubEnv(append(append(os.Environ(), "GOTOOLCHAIN=local"), extra...))
 }

@@ -107,9 +107,10 @@ func clip(s string, max int) string {
 }
 
 // plain makes untrusted s safe for one line of a terminal or a fenced code block: control characters (including the
-// ESC that starts a colour sequence) and bidirectional overrides become U+FFFD, newlines and tabs become spaces.
+// ESC that starts a colour sequence) and bidirectional overrides become U+FFFD, newlines and tabs become spaces, and
+// an HTML comment opener gets a zero-width space (see noMarker).
 func plain(s string) string {
-	return strings.Map(func(r rune) rune {
+	return noMarker(strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			return ' '
@@ -117,13 +118,20 @@ func plain(s string) string {
 			return utf8.RuneError
 		}
 		return r
-	}, s)
+	}, s))
+}
+
+// noMarker breaks every "<!--" in untrusted s with a zero-width space, so that text shown in a code span or block
+// never carries perfgate's hidden marker (or any HTML comment) verbatim: the comment body holds the marker once,
+// at its start.
+func noMarker(s string) string {
+	return strings.ReplaceAll(s, "<!--", "<!​--")
 }
 
 // plainLines is plain for multi-line text: it keeps newlines (normalising \r\n) and tabs.
 func plainLines(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.Map(func(r rune) rune {
+	return noMarker(strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\t':
 			return r
@@ -133,7 +141,7 @@ func plainLines(s string) string {
 			return utf8.RuneError
 		}
 		return r
-	}, s)
+	}, s))
 }
 
 // longestRun returns the length of the longest run of c in s.

@@ -128,7 +128,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		t := &block{lines: []string{"#### " + EscapeMarkdown(unit), "", header, delim}}
 		for _, b := range bs {
 			cells := []string{
-				cell(b.Name, 200), spread(unit, b.Base), spread(unit, b.Head), delta(b, alpha), pvalue(b),
+				cell(b.Name, 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
 				paired(b.Paired), classCell(b),
 			}
 			if notes {

@@ -116,9 +116,12 @@ func commonReason(ack []string) string {
 
 // statusWord is the verdict status in capitals.
 func statusWord(r *perfgate.Result) string {
-	s := strings.ToUpper(string(r.Verdict.Status))
-	if s == "" {
-		s = "UNKNOWN"
+	var s string
+	switch r.Verdict.Status {
+	case perfgate.StatusPass, perfgate.StatusFail, perfgate.StatusError:
+		s = strings.ToUpper(string(r.Verdict.Status))
+	default:
+		s = "UNKNOWN" // never echo a status the pipeline did not write: it could be anything
 	}
 	if r.Incomplete {
 		s += " (incomplete)"

@@ -46,29 +46,39 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		errorf(stderr, "%v", err)
 		return perfgate.ExitUsage
 	}
+	if err := refuseEvent(ev.Name); err != nil {
+		errorf(stderr, "%v", err)
+		hintForkSafe(stderr)
+		r.Errorf("%v", err)
+		return perfgate.ExitUsage
+	}
 	cfg, comment, err := actionConfig(r, ev)
 	if err != nil {
-		errorf(stderr, "%v", err)
+		untrusted(stderr, func() { errorf(stderr, "%v", err) }) // a configuration error quotes the file
 		r.Errorf("perfgate: %v", err)
 		return perfgate.ExitUsage
 	}
 	cfg.Log = stderr
 
 	r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
-	// The log carries the pull request's build and test output: the runner must not read commands in it.
-	resume := stopCommands(stdout)
+	// The log (stderr) carries the pull request's build and test output: the runner must not read commands in it.
+	resume := stopCommands(stderr)
 	res, runErr := perfgate.Run(ctx, cfg)
 	resume()
 	r.EndGroup()
 	if res == nil {
-		errorf(stderr, "%v", runErr)
-		explain(stderr, runErr)
+		untrusted(stderr, func() {
+			errorf(stderr, "%v", runErr)
+			explain(stderr, runErr)
+		})
 		r.Errorf("perfgate could not run: %v", runErr)
 		return perfgate.ExitCode(runErr)
 	}
 	if runErr != nil {
-		errorf(stderr, "%v", runErr)
-		explain(stderr, runErr)
+		untrusted(stderr, func() {
+			errorf(stderr, "%v", runErr)
+			explain(stderr, runErr)
+		})
 	}
 	info := prInfo{Repository: r.Repository, PR: ev.PR, BaseSHA: res.Base.Commit, HeadSHA: res.Head.Commit, Event: ev.Name}
 	dir := perfgate.ResultsDir(cfg.Out)

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/report"
@@ -46,7 +47,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	r := ghaction.NewRunner(nil, stdout)
 	res, info, err := readArtifact(dir)
 	if err != nil {
-		errorf(stderr, "%v", err)
+		untrusted(stderr, func() { errorf(stderr, "%v", err) }) // it may quote the artifact, which head wrote
 		r.Errorf("perfgate: the results artifact is not usable: %v", err)
 		return perfgate.ExitUsage
 	}
@@ -126,6 +127,12 @@ func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
 	}
 	if res.Head.Commit != info.HeadSHA {
 		return nil, nil, fmt.Errorf("result.json measured head %q, %s says %q", res.Head.Commit, prInfoFile, info.HeadSHA)
+	}
+	for _, b := range res.Benchmarks {
+		if !bench.ValidUnit(b.Unit) {
+			return nil, nil, fmt.Errorf("result.json: benchmark unit %q is not a unit (letters, digits and %% / . - _, "+
+				"at most %d bytes)", b.Unit, bench.MaxUnitLen)
+		}
 	}
 	switch res.Verdict.Status {
 	case perfgate.StatusPass, perfgate.StatusFail, perfgate.StatusError:

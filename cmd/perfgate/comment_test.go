@@ -162,6 +162,9 @@ func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 		{name: "malformed head", edit: func(a artifact) { a.res.Head.Commit, a.info.HeadSHA = "HEAD", "HEAD" }, want: "not a commit id"},
 		{name: "other repository", edit: func(a artifact) { a.info.Repository = "mallory/minides" }, want: "repository"},
 		{name: "unknown verdict", edit: func(a artifact) { a.res.Verdict.Status = "pass<img src=x>" }, want: "unknown verdict"},
+		{name: "hostile unit", edit: func(a artifact) {
+			a.res.Benchmarks[len(a.res.Benchmarks)-1].Unit = "@org/team<img/src=https://x/p.png>"
+		}, want: "is not a unit"},
 		{name: "oversized github.json", edit: func(a artifact) { a.info.Event = strings.Repeat("x", maxInfoBytes) }, want: "bytes, more than"},
 		{name: "oversized result.json", files: func(t *testing.T, dir string) {
 			// A sparse file past the limit: the size is checked before anything is read.

@@ -24,12 +24,14 @@ import (
 	"syscall"
 
 	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	proc.KillDescendants() // nothing a benchmark started outlives perfgate, however it detached itself
 	os.Exit(code)
 }
 

@@ -23,7 +23,7 @@ var commandKeys = []*perfgate.ConfigKey{
 	{Flag: "config", Input: "config", Type: "string", Form: "an existing YAML file",
 		Doc: "configuration file; default .perfgate.yml at the repository root"},
 	{Input: "github-token", Default: "${{ github.token }}", Form: "a token",
-		Doc: "token that keeps the sticky pull-request comment; never passed to benchmark processes"},
+		Doc: "token that keeps the sticky pull-request comment; the step gets it only when comment is true, benchmark processes never"},
 	{Input: "comment", Default: "true", Form: "true or false",
 		Doc: "keep a sticky comment on the pull request (fork pull requests use perfgate comment instead)"},
 }

@@ -32,6 +32,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -41,6 +42,7 @@ func TestMain(m *testing.M) {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 			stop()
+			proc.KillDescendants()
 			os.Exit(code)
 		},
 	})

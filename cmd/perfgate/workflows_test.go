@@ -78,6 +78,11 @@ func TestActionYAML(t *testing.T) {
 	for name := range a.Inputs {
 		want["INPUT_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_"))] = "${{ inputs." + name + " }}"
 	}
+	// The token reaches the step only when it comments (issue 12): code under test reads what its job holds.
+	want["INPUT_GITHUB_TOKEN"] = "${{ inputs.comment == 'true' && inputs.github-token || '' }}"
+	if run := a.Runs.Steps[len(a.Runs.Steps)-1].Run; !strings.HasPrefix(run, "exec ") {
+		t.Errorf("the perfgate step runs %q: without exec, bash stays perfgate's parent with the token in its environment", run)
+	}
 	got := map[string]string{}
 	for k, v := range runStep {
 		if strings.HasPrefix(k, "INPUT_") {
@@ -111,7 +116,11 @@ func TestWorkflows(t *testing.T) {
 		var w struct {
 			On          map[string]any    `yaml:"on"`
 			Permissions map[string]string `yaml:"permissions"`
-			Jobs        map[string]struct {
+			Concurrency struct {
+				Group            string `yaml:"group"`
+				CancelInProgress bool   `yaml:"cancel-in-progress"`
+			} `yaml:"concurrency"`
+			Jobs map[string]struct {
 				Permissions map[string]string `yaml:"permissions"`
 				Steps       []struct {
 					Uses string
@@ -169,6 +178,10 @@ func TestWorkflows(t *testing.T) {
 		if writes {
 			if len(w.On) != 1 || w.On["workflow_run"] == nil {
 				t.Errorf("%s: may write, so it must run only on workflow_run, not %v", name, w.On)
+			}
+			// Two runs at once could both find no sticky comment and both create one.
+			if g := w.Concurrency.Group; !strings.Contains(g, "workflow_run.head_branch") || w.Concurrency.CancelInProgress {
+				t.Errorf("%s: concurrency %+v, want a queue per pull request branch", name, w.Concurrency)
 			}
 		}
 	}

@@ -66,16 +66,20 @@ type Server struct {
 	t   testing.TB
 	srv *httptest.Server
 
-	mu       sync.Mutex
-	login    string         // GET /user answers this login; "" answers 403, as for an installation token
-	maxBody  int            // a longer body (in characters) is rejected with 422; 0: no limit
-	pulls    map[int]string // pull request number → head SHA
-	comments map[int][]*Comment
-	nextID   int64
-	script   map[string][]Reply // operation or method → answers to its next requests, in order
-	always   map[string]Reply   // operation or method → the answer to every request
-	requests []string           // "METHOD /api/v3/path?query" of every request, as sent
-	writes   int                // creates and edits answered with success
+	mu    sync.Mutex
+	login string // GET /user answers this login; "" answers 403, as for an installation token
+	app   string // with login "": the GitHub App whose installation token this is; "" the workflow's
+	// foreignEdits answers an edit of somebody else's comment with GitHub's 403 instead of failing the test: for a
+	// client that may only guess which comment is its own.
+	foreignEdits bool
+	maxBody      int            // a longer body (in characters) is rejected with 422; 0: no limit
+	pulls        map[int]string // pull request number → head SHA
+	comments     map[int][]*Comment
+	nextID       int64
+	script       map[string][]Reply // operation or method → answers to its next requests, in order
+	always       map[string]Reply   // operation or method → the answer to every request
+	requests     []string           // "METHOD /api/v3/path?query" of every request, as sent
+	writes       int                // creates and edits answered with success
 }
 
 // New starts a fake GitHub that t closes at its end.
@@ -94,6 +98,13 @@ func New(t testing.TB) *Server {
 // SetLogin makes GET /user answer login, and the comments the token writes carry it; "" (the default) answers 403
 // and writes as Bot, like a workflow's GITHUB_TOKEN.
 func (s *Server) SetLogin(login string) { s.locked(func() { s.login = login }) }
+
+// SetApp makes the token a GitHub App's installation token: GET /user answers 403 and comments are written by
+// "<app>[bot]" (SetLogin("") first).
+func (s *Server) SetApp(app string) { s.locked(func() { s.app = app }) }
+
+// AllowForeignEdits makes an edit of somebody else's comment answer 403, as GitHub does, rather than fail the test.
+func (s *Server) AllowForeignEdits() { s.locked(func() { s.foreignEdits = true }) }
 
 // SetMaxBody sets the longest comment body accepted, in characters; 0 accepts any.
 func (s *Server) SetMaxBody(n int) { s.locked(func() { s.maxBody = n }) }
@@ -338,6 +349,10 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request, idText string) {
 			}
 			if poster := s.poster(); !strings.EqualFold(c.Login, poster) {
 				// GitHub lets a token edit only its own comments (or any, with admin rights: the fake is strict).
+				if s.foreignEdits {
+					writeJSON(w, http.StatusForbidden, message("Resource not accessible by integration"))
+					return
+				}
 				s.t.Errorf("fake GitHub: %s edited comment %d written by %s", poster, id, c.Login)
 				writeJSON(w, http.StatusForbidden, message("Resource not accessible by integration"))
 				return
@@ -383,6 +398,9 @@ func (s *Server) body(w http.ResponseWriter, r *http.Request) (string, bool) {
 
 // poster is the login that comments made with the token get; s.mu held.
 func (s *Server) poster() string {
+	if s.login == "" && s.app != "" {
+		return s.app + "[bot]"
+	}
 	if s.login == "" {
 		return Bot
 	}
@@ -390,12 +408,19 @@ func (s *Server) poster() string {
 }
 
 func render(c *Comment, pr int) map[string]any {
-	return map[string]any{
+	m := map[string]any{
 		"id":       c.ID,
 		"body":     c.Body,
-		"user":     map[string]any{"login": c.Login},
+		"user":     map[string]any{"login": c.Login, "type": "User"},
 		"html_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", Owner, Repo, pr, c.ID),
 	}
+	// A login ending in [bot] is a GitHub App acting as itself, as GitHub renders it (Bot is the app
+	// github-actions). A user's login cannot contain brackets.
+	if slug, ok := strings.CutSuffix(c.Login, "[bot]"); ok {
+		m["user"] = map[string]any{"login": c.Login, "type": "Bot"}
+		m["performed_via_github_app"] = map[string]any{"slug": slug, "name": slug}
+	}
+	return m
 }
 
 func message(m string) map[string]string { return map[string]string{"message": m} }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -45,20 +46,26 @@ func NewClient(apiURL, token string) (*github.Client, error) {
 	return c, nil
 }
 
-// Commenter keeps one sticky comment per pull request: the comment that contains Marker and was written by
-// Author. It never edits a comment somebody else wrote, even one that contains the marker.
+// Commenter keeps one sticky comment per pull request: the comment whose body starts with Marker and that was
+// written by perfgate's identity. It never edits a comment somebody else wrote, even one that carries the marker:
+// another bot quoting perfgate's comment, or a user pasting it.
 //
-// Upsert first learns the author (Author, else GET /user, else BotLogin), pages through the pull request's
-// comments for the first one with the marker by that author, then edits it or creates a new one. Every call is
-// retried on 5xx answers, network errors and secondary rate limits; a body GitHub rejects with 422 is shortened
-// and sent again, down to a short note that still carries the marker.
+// Upsert first learns the author (Author, else GET /user). An installation token — the workflow's GITHUB_TOKEN or
+// a GitHub App's token — cannot read /user; then perfgate's comments are those written by a GitHub App acting as
+// itself (user type "Bot", performed_via_github_app naming the app whose bot login wrote it), which covers
+// BotLogin and "<app>[bot]" alike, and of several the most recent is taken (a GitHub App that is not perfgate's
+// token refuses the edit with 403, and Upsert then creates a comment instead). Upsert pages through the pull
+// request's comments, then edits the one it found or creates a new one. Every call is retried on 5xx answers,
+// network errors and secondary rate limits; a body GitHub rejects with 422 is shortened and sent again, down to a
+// short note that still starts with the marker.
 type Commenter struct {
 	Client *github.Client
 	Owner  string
 	Repo   string
 	Marker string // hidden marker identifying perfgate's comment, e.g. report.Marker
 	// Author is the login whose comment may be edited; "" discovers it from /user (a personal token), falling
-	// back to BotLogin when /user is forbidden (an installation token). Upsert stores what it discovered.
+	// back to BotLogin when /user is forbidden (an installation token, whose comments are then recognised by
+	// author type and app as well). Upsert stores what it discovered.
 	Author string
 	// Shorten returns body cut to at most max bytes, still valid Markdown; used for a body over MaxBody and when
 	// GitHub rejects a body as too long (422). nil cuts at a character boundary. Upsert puts the marker back if
@@ -71,6 +78,9 @@ type Commenter struct {
 	Sleep func(time.Duration)
 	// Log receives one line per retry; nil discards.
 	Log io.Writer
+
+	// app is set when the token cannot read /user: an installation token of the workflow or of a GitHub App.
+	app bool
 
 	// fresh is a copy of Client made after a secondary rate limit (see forgetSecondaryLimit); used while Client
 	// is still freshOf.
@@ -112,8 +122,8 @@ func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, e
 	if pr <= 0 {
 		return nil, fmt.Errorf("no pull request to comment on")
 	}
-	if c.Marker == "" || !strings.Contains(body, c.Marker) {
-		return nil, fmt.Errorf("the comment body lacks the marker %q", c.Marker)
+	if c.Marker == "" || !strings.HasPrefix(body, c.Marker) {
+		return nil, fmt.Errorf("the comment body lacks the marker %q at its start", c.Marker)
 	}
 	author, err := c.author(ctx)
 	if err != nil {
@@ -130,6 +140,9 @@ func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, e
 	for try := 1; ; try++ {
 		got, err := c.put(ctx, pr, author, &existing, body)
 		if err == nil {
+			if login := got.GetUser().GetLogin(); c.app && login != "" {
+				author, c.Author = login, login // an installation token: now perfgate knows who it is
+			}
 			return &Posted{ID: got.GetID(), URL: got.GetHTMLURL(), Created: existing == nil, Author: author}, nil
 		}
 		if status(err) != http.StatusUnprocessableEntity {
@@ -182,8 +195,14 @@ func (c *Commenter) put(ctx context.Context, pr int, author string, existing **g
 		got, resp, err = gh.Issues.EditComment(ctx, c.Owner, c.Repo, id, &github.IssueComment{Body: &body})
 		return resp, err
 	})
-	if status(err) == http.StatusNotFound {
+	switch {
+	case status(err) == http.StatusNotFound:
 		c.logf("comment %d is gone; creating a new one", id)
+		*existing = nil
+		return got, create()
+	case status(err) == http.StatusForbidden && c.app:
+		// Recognised by author type and app only: another GitHub App's comment, which this token may not edit.
+		c.logf("comment %d belongs to another GitHub App; creating perfgate's own", id)
 		*existing = nil
 		return got, create()
 	}
@@ -198,7 +217,7 @@ func (c *Commenter) shorten(body string, max int) string {
 		s = c.Shorten(body, max)
 	}
 	s = cut(s, max)
-	if !strings.Contains(s, c.Marker) {
+	if !strings.HasPrefix(s, c.Marker) {
 		s = c.Marker + "\n" + cut(s, max-len(c.Marker)-1)
 	}
 	return s
@@ -235,38 +254,90 @@ func (c *Commenter) author(ctx context.Context) (string, error) {
 	case err == nil && u.GetLogin() != "":
 		c.Author = u.GetLogin()
 	case err == nil, errors.As(err, &ae) && (ae.Status == http.StatusForbidden || ae.Status == http.StatusNotFound):
-		c.Author = BotLogin // an installation token: GET /user is "Resource not accessible by integration"
+		// An installation token: GET /user is "Resource not accessible by integration". The workflow's token
+		// writes as BotLogin, a GitHub App's as "<app>[bot]": find recognises both (see ours).
+		c.Author, c.app = BotLogin, true
 	default:
 		return "", err
 	}
 	return c.Author, nil
 }
 
-// find pages through the pull request's comments for the first one with the marker written by author.
+// listedComment is an issue comment as the list endpoint returns it, with the app that wrote it, which go-github's
+// IssueComment lacks.
+type listedComment struct {
+	ID      int64  `json:"id"`
+	Body    string `json:"body"`
+	HTMLURL string `json:"html_url"`
+	User    struct {
+		Login string `json:"login"`
+		Type  string `json:"type"`
+	} `json:"user"`
+	App *struct {
+		Slug string `json:"slug"`
+	} `json:"performed_via_github_app"`
+}
+
+// ours reports whether cm is perfgate's sticky comment: its body starts with the marker (a comment that merely
+// quotes it is somebody else's), and author wrote it or, with an installation token, a GitHub App acting as itself.
+func (c *Commenter) ours(cm *listedComment, author string) bool {
+	if !strings.HasPrefix(cm.Body, c.Marker) {
+		return false
+	}
+	if strings.EqualFold(cm.User.Login, author) {
+		return true
+	}
+	return c.app && cm.User.Type == "Bot" && cm.App != nil && cm.App.Slug != "" &&
+		strings.EqualFold(cm.User.Login, cm.App.Slug+"[bot]")
+}
+
+// find pages through the pull request's comments for perfgate's (see ours): the first by author, else, with an
+// installation token, the most recent by a GitHub App acting as itself.
 func (c *Commenter) find(ctx context.Context, pr int, author string) (*github.IssueComment, error) {
-	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	for page := 0; page < 100; page++ {
-		var comments []*github.IssueComment
+	var app *listedComment
+	for page := 1; page <= 100; page++ {
+		var comments []*listedComment
 		var resp *github.Response
 		err := c.retry(ctx, fmt.Sprintf("listing comments of pull request #%d", pr), func(gh *github.Client) (*github.Response, error) {
-			var err error
-			comments, resp, err = gh.Issues.ListComments(ctx, c.Owner, c.Repo, pr, opts)
+			u := fmt.Sprintf("repos/%s/%s/issues/%d/comments?", url.PathEscape(c.Owner), url.PathEscape(c.Repo), pr)
+			if page > 1 {
+				u += "page=" + strconv.Itoa(page) + "&"
+			}
+			u += "per_page=100"
+			req, err := gh.NewRequest(http.MethodGet, u, nil)
+			if err != nil {
+				return nil, err
+			}
+			comments = nil
+			resp, err = gh.Do(ctx, req, &comments)
 			return resp, err
 		})
 		if err != nil {
 			return nil, err
 		}
 		for _, cm := range comments {
-			if strings.Contains(cm.GetBody(), c.Marker) && strings.EqualFold(cm.GetUser().GetLogin(), author) {
-				return cm, nil
+			switch {
+			case !c.ours(cm, author):
+			case strings.EqualFold(cm.User.Login, author):
+				return cm.issueComment(), nil
+			default:
+				app = cm
 			}
 		}
 		if resp == nil || resp.NextPage == 0 {
-			return nil, nil
+			break
 		}
-		opts.Page = resp.NextPage
+		page = resp.NextPage - 1
+	}
+	if app != nil {
+		return app.issueComment(), nil
 	}
 	return nil, nil
+}
+
+func (cm *listedComment) issueComment() *github.IssueComment {
+	return &github.IssueComment{ID: &cm.ID, Body: &cm.Body, HTMLURL: &cm.HTMLURL,
+		User: &github.User{Login: &cm.User.Login, Type: &cm.User.Type}}
 }
 
 func (c *Commenter) logf(format string, args ...any) {

@@ -405,3 +405,79 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+// TestUpsertMarkerAtStart: a comment that carries the marker anywhere but at its start is a quote of perfgate's
+// comment — by another bot, or by perfgate's own identity in a reply — and is never overwritten.
+func TestUpsertMarkerAtStart(t *testing.T) {
+	for _, login := range []string{"", "octocat"} {
+		t.Run("login "+login, func(t *testing.T) {
+			f := newFakeGitHub(t)
+			f.SetLogin(login)
+			author := login
+			if author == "" {
+				author = BotLogin
+			}
+			quoted := f.Add(testPR, author, "> "+body("an older report, quoted"))
+			bot := f.Add(testPR, "dependabot[bot]", "Note: "+body("quoted by another bot"))
+			var slept []string
+			p, err := f.commenter(&slept).Upsert(context.Background(), testPR, body("report"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Created || p.ID == quoted.ID || p.ID == bot.ID {
+				t.Errorf("Posted %+v, want a new comment", p)
+			}
+			if n := f.Count("PATCH"); n != 0 {
+				t.Errorf("%d edits, want none", n)
+			}
+			if _, err := f.commenter(&slept).Upsert(context.Background(), testPR, "x"+body("report")); err == nil ||
+				!strings.Contains(err.Error(), "at its start") {
+				t.Errorf("Upsert of a body with the marker inside: %v, want an error", err)
+			}
+		})
+	}
+}
+
+// TestUpsertGitHubAppToken: with a GitHub App's installation token /user answers 403 and the comments are written
+// by "<app>[bot]", not github-actions[bot]. The second run must edit the first run's comment (before the fix every
+// run posted a new one); comments by users and by other bots that carry the marker are left alone.
+func TestUpsertGitHubAppToken(t *testing.T) {
+	f := newFakeGitHub(t)
+	f.SetApp("perfgate-ci")
+	user := f.Add(testPR, "mallory", body("a user's copy"))
+	quote := f.Add(testPR, "dependabot[bot]", "> "+body("a bot's quote"))
+	var slept []string
+	p1, err := f.commenter(&slept).Upsert(context.Background(), testPR, body("run 1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p1.Created || p1.Author != "perfgate-ci[bot]" {
+		t.Errorf("first run: Posted %+v, want a new comment by perfgate-ci[bot]", p1)
+	}
+	p2, err := f.commenter(&slept).Upsert(context.Background(), testPR, body("run 2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p2.Created || p2.ID != p1.ID {
+		t.Errorf("second run: Posted %+v, want the edit of %d", p2, p1.ID)
+	}
+	want := []fakegithub.Comment{user, quote, {ID: p1.ID, Body: body("run 2"), Login: "perfgate-ci[bot]"}}
+	if diff := cmp.Diff(want, f.marked(testPR)); diff != "" {
+		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+
+	// Another GitHub App's comment that starts with the marker, more recent than perfgate's: perfgate may take it
+	// for its own, GitHub refuses the edit, and perfgate posts its own instead of failing.
+	other := f.Add(testPR, "other-app[bot]", body("another app's report"))
+	f.AllowForeignEdits()
+	p3, err := f.commenter(&slept).Upsert(context.Background(), testPR, body("run 3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p3.Created || p3.ID == other.ID {
+		t.Errorf("third run: Posted %+v, want a new comment", p3)
+	}
+	if got := f.marked(testPR); got[3].Body != other.Body {
+		t.Errorf("the other app's comment changed: %q", got[3].Body)
+	}
+}

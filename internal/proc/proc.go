@@ -1,9 +1,32 @@
-// Package proc starts the child processes perfgate runs on code it does not trust: go build, test binaries and
-// differential harnesses built from a pull request's head.
+// Package proc starts the child processes perfgate runs on code it does not trust: go build, go list, go env, test
+// binaries and differential harnesses built from a pull request's head.
 //
-// Every child gets a scrubbed environment (ScrubEnv: no GitHub tokens, no Action inputs, no runner tokens), runs in
-// its own process group so that cancelling the context or a timeout kills the child and everything it started, and
-// a failure comes back as an *Error carrying the argv, the exit status and the last lines of the child's stderr.
+// Every child gets a scrubbed environment (ScrubEnv: no GitHub tokens, no Action inputs, no runner tokens) with
+// GOTOOLCHAIN=local, runs in its own process group so that cancelling the context or a timeout kills the child
+// and everything it started, and a failure comes back as an *Error carrying the argv, the exit status and the last
+// lines of the child's stderr.
+//
+// # Limits
+//
+// Every child has a hard wall-clock limit: its context's deadline, set by the caller from the configuration's
+// timeout (key "timeout", default 2m), and never more than MaxLimit. perfgate uses:
+//
+//	test binary: a benchmark run, the package's tests, -test.list   timeout
+//	calibration of one top-level benchmark (all its sub-benchmarks) CalibrationFactor × timeout
+//	differential harness run                                        timeout
+//	go build, go test -c, go list (and go/packages' go list)        BuildLimit(timeout): BuildFactor × timeout, ≥ 10m
+//	go env                                                          ToolLimit
+//
+// A child killed by its limit fails with an *Error whose Limit says so, carrying what it printed last.
+//
+// # Descendants
+//
+// On Linux the first Command makes this process a child subreaper (PR_SET_CHILD_SUBREAPER): a descendant whose
+// parent dies is re-parented to perfgate instead of to init, whichever session or process group it moved to
+// (setsid, setpgid, a double fork). Wait, after the child exits and before its output pipes are drained, kills
+// the child's process group and every such orphan that no running child owns, so nothing a benchmark started
+// outlives its run; KillDescendants, called as perfgate exits, kills whatever is left. This needs no privilege,
+// so it works on a GitHub-hosted runner as on a laptop. Elsewhere the process-group kill is all there is.
 package proc
 
 import (
@@ -14,6 +37,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -70,21 +95,149 @@ func ScrubEnv(env []string) []string {
 	return out
 }
 
-// Command returns a command for argv that runs in dir with the scrubbed environment of this process plus extra
-// (KEY=VALUE entries, which win over inherited ones; secrets in extra are removed too). The child runs in its own
-// process group; when ctx is done the whole group is killed.
+// Limits of children (see the package documentation).
+const (
+	// MaxLimit bounds every child, whatever its context says.
+	MaxLimit = 6 * time.Hour
+	// BuildFactor × the configured timeout, and at least MinBuildLimit, bounds one go build, go test -c or go list.
+	BuildFactor   = 10
+	MinBuildLimit = 10 * time.Minute
+	// CalibrationFactor × the configured timeout bounds the calibration run of one top-level benchmark.
+	CalibrationFactor = 5
+	// ToolLimit bounds a quick go command that builds nothing, such as go env.
+	ToolLimit = time.Minute
+)
+
+// BuildLimit is the wall-clock limit of one go build, go test -c or go list for the configured timeout:
+// BuildFactor × timeout, at least MinBuildLimit (a cold build cache takes minutes whatever the benchmarks' timeout),
+// MaxLimit when the timeout is not set.
+func BuildLimit(timeout time.Duration) time.Duration {
+	if timeout <= 0 {
+		return MaxLimit
+	}
+	return min(max(BuildFactor*timeout, MinBuildLimit), MaxLimit)
+}
+
+// Command returns a command for argv that runs in dir with the scrubbed environment of this process,
+// GOTOOLCHAIN=local, and extra (KEY=VALUE entries, which win over inherited ones; secrets in extra are removed
+// too). The child runs in its own process group; when ctx is done, or MaxLimit has passed, the whole group is
+// killed. Start it with Start or Run, and wait for it with Wait, so that its descendants die with it.
 func Command(ctx context.Context, dir string, extra []string, argv ...string) *exec.Cmd {
 	if len(argv) == 0 {
 		panic("proc: Command with empty argv")
 	}
+	subreaperOnce.Do(becomeSubreaper)
+	var cancel context.CancelFunc
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) > MaxLimit {
+		ctx, cancel = context.WithTimeout(ctx, MaxLimit)
+	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = ScrubEnv(mergeEnv(os.Environ(), extra))
+	cmd.Env = ScrubEnv(mergeEnv(os.Environ(), append([]string{"GOTOOLCHAIN=local"}, extra...)))
 	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd) }
+	t := &tracked{cancel: cancel}
+	if d, ok := ctx.Deadline(); ok {
+		t.limit = time.Until(d).Round(time.Millisecond)
+	}
+	cmd.Cancel = func() error {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			t.hit.Store(true)
+		}
+		return killGroup(cmd)
+	}
 	cmd.WaitDelay = WaitDelay
+	track(cmd, t)
 	return cmd
 }
+
+// tracked is what proc remembers about a command between Command and Wait.
+type tracked struct {
+	cancel context.CancelFunc // releases the MaxLimit context, if Command made one
+	limit  time.Duration      // the wall-clock limit when the command was made
+	hit    atomic.Bool        // the limit killed it
+	pid    int                // set by Start
+}
+
+var (
+	mu       sync.Mutex // held while starting a child and while sweeping, so a sweep never sees a child half-started
+	commands = map[*exec.Cmd]*tracked{}
+	running  = map[int]bool{} // pids of started, not yet waited children: their process groups are theirs
+)
+
+func track(cmd *exec.Cmd, t *tracked) {
+	mu.Lock()
+	defer mu.Unlock()
+	commands[cmd] = t
+}
+
+// Start starts cmd, which Command made, with start (nil means cmd.Start; a caller that must start it itself, for
+// example pinned to a CPU, passes a function that does), and records it as running.
+func Start(cmd *exec.Cmd, start func() error) error {
+	if start == nil {
+		start = cmd.Start
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	t := commands[cmd]
+	if err := start(); err != nil {
+		if t != nil {
+			delete(commands, cmd)
+			if t.cancel != nil {
+				t.cancel()
+			}
+		}
+		return err
+	}
+	if t != nil {
+		t.pid = cmd.Process.Pid
+		running[t.pid] = true
+	}
+	return nil
+}
+
+// Wait waits for cmd, started with Start, to exit; then, before draining its output, it kills what the child
+// left behind: its process group and every orphaned descendant (see the package documentation). A descendant
+// that kept the child's standard output open would otherwise hold Wait for WaitDelay, and run on.
+func Wait(cmd *exec.Cmd) error {
+	mu.Lock()
+	t := commands[cmd]
+	mu.Unlock()
+	if t == nil || t.pid == 0 {
+		return cmd.Wait()
+	}
+	waitExited(t.pid)
+	mu.Lock()
+	killGroupOf(t.pid)
+	sweep()
+	mu.Unlock()
+	err := cmd.Wait()
+	// Only now is the child no longer running: until cmd.Wait has reaped it, a sweep by another command's Wait
+	// must not take it (or a member of its group, dying from the kill above) for an orphan.
+	mu.Lock()
+	delete(running, t.pid)
+	delete(commands, cmd)
+	sweep() // reaps the group's members, which died as orphans of this process
+	mu.Unlock()
+	if t.cancel != nil {
+		t.cancel()
+	}
+	if err != nil && t.hit.Load() {
+		return &LimitError{Limit: t.limit, Err: err}
+	}
+	return err
+}
+
+// LimitError is returned by Wait (and wrapped in Run's *Error) for a child that its wall-clock limit killed.
+type LimitError struct {
+	Limit time.Duration
+	Err   error // what exec.Cmd.Wait returned
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("killed after its wall-clock limit of %s", e.Limit)
+}
+
+func (e *LimitError) Unwrap() error { return e.Err }
 
 // mergeEnv appends extra to base, dropping base entries that extra overrides.
 func mergeEnv(base, extra []string) []string {
@@ -126,7 +279,9 @@ func RunLimit(cmd *exec.Cmd, max int) (stdout, stderr []byte, err error) {
 	errb := &capped{max: max, cmd: cmd}
 	cmd.Stdout = out
 	cmd.Stderr = errb
-	err = cmd.Run()
+	if err = Start(cmd, nil); err == nil {
+		err = Wait(cmd)
+	}
 	if out.over || errb.over {
 		err = fmt.Errorf("printed more than %d bytes: %w", max, ErrOutputLimit)
 	}
@@ -163,12 +318,13 @@ func (c *capped) Bytes() []byte { return c.buf.Bytes() }
 
 // Error is a child process that failed to start, exited non-zero or was killed.
 type Error struct {
-	Argv     []string // the command line, program first
-	Dir      string   // the working directory
-	ExitCode int      // the exit status, -1 when killed by a signal or not started
-	Signal   string   // the signal that killed it, if any ("killed", "segmentation fault", …)
-	Stderr   string   // the last TailLines lines of its standard error
-	Err      error    // the underlying error from os/exec, or the context's error when cancelled
+	Argv     []string      // the command line, program first
+	Dir      string        // the working directory
+	ExitCode int           // the exit status, -1 when killed by a signal or not started
+	Signal   string        // the signal that killed it, if any ("killed", "segmentation fault", …)
+	Stderr   string        // the last TailLines lines of its standard error
+	Limit    time.Duration // the wall-clock limit that killed it, 0 when none did
+	Err      error         // the underlying error from os/exec, or the context's error when cancelled
 }
 
 // NewError describes the failure err of cmd, keeping the tail of its stderr.
@@ -179,6 +335,10 @@ func NewError(cmd *exec.Cmd, err error, stderr []byte) *Error {
 		e.ExitCode = ee.ExitCode()
 		e.Signal = signalOf(ee)
 	}
+	var le *LimitError
+	if errors.As(err, &le) {
+		e.Limit = le.Limit
+	}
 	return e
 }
 
@@ -187,6 +347,8 @@ func (e *Error) Error() string {
 	b.WriteString(strings.Join(e.Argv, " "))
 	b.WriteString(": ")
 	switch {
+	case e.Limit > 0:
+		fmt.Fprintf(&b, "killed after its wall-clock limit of %s", e.Limit)
 	case e.Signal != "":
 		fmt.Fprintf(&b, "killed by signal: %s", e.Signal)
 	case e.ExitCode >= 0:

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -70,6 +71,9 @@ func TestChildEnvironmentIsScrubbed(t *testing.T) {
 	}
 	if got["PERFGATE_ORDINARY"] != "kept" {
 		t.Errorf("PERFGATE_ORDINARY = %q, want kept", got["PERFGATE_ORDINARY"])
+	}
+	if got["GOTOOLCHAIN"] != "local" {
+		t.Errorf("GOTOOLCHAIN = %q, want local: a go.mod line must not download a toolchain", got["GOTOOLCHAIN"])
 	}
 	if got["PROC_TEST_CHILD"] != "env" {
 		t.Errorf("extra variable did not arrive: PROC_TEST_CHILD = %q", got["PROC_TEST_CHILD"])
@@ -163,5 +167,36 @@ func TestRunLimitKillsAFloodingChild(t *testing.T) {
 	}
 	if len(out) != 1<<20 || !strings.HasPrefix(string(out), "flood\n") {
 		t.Errorf("kept %d bytes starting %q, want the first 1 MiB", len(out), out[:min(len(out), 12)])
+	}
+}
+
+func TestHeadTail(t *testing.T) {
+	small := []byte("short log\n")
+	if got := HeadTail(small, 100); string(got) != string(small) {
+		t.Errorf("HeadTail of a short log = %q", got)
+	}
+	var b []byte
+	for i := range 1000 {
+		b = fmt.Appendf(b, "line %04d é\n", i)
+	}
+	got := string(HeadTail(b, 1000))
+	if !strings.HasPrefix(got, "line 0000 é\n") || !strings.HasSuffix(got, "line 0999 é\n") {
+		t.Errorf("HeadTail lost an end:\n%s", got)
+	}
+	if !strings.Contains(got, "bytes left out") || len(got) > 1000+100 {
+		t.Errorf("HeadTail kept %d bytes, want about 1000 and a note", len(got))
+	}
+	if !utf8.ValidString(got) {
+		t.Errorf("HeadTail cut inside a character")
+	}
+}
+
+func TestBuildLimit(t *testing.T) {
+	for _, tc := range []struct{ timeout, want time.Duration }{
+		{0, MaxLimit}, {time.Second, MinBuildLimit}, {2 * time.Minute, 20 * time.Minute}, {24 * time.Hour, MaxLimit},
+	} {
+		if got := BuildLimit(tc.timeout); got != tc.want {
+			t.Errorf("BuildLimit(%v) = %v, want %v", tc.timeout, got, tc.want)
+		}
 	}
 }

@@ -31,3 +31,8 @@ func signalOf(ee *exec.ExitError) string {
 	}
 	return ""
 }
+
+// killGroupOf kills the process group pid leads (or led: a group outlives its leader while members remain).
+func killGroupOf(pid int) {
+	syscall.Kill(-pid, syscall.SIGKILL)
+}
