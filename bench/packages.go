@@ -32,6 +32,8 @@ func ListPackages(ctx context.Context, cfg BuildConfig, patterns []string) ([]Pa
 		`{{.ImportPath}}{{"\t"}}{{.Name}}{{"\t"}}{{.Dir}}{{"\t"}}{{join .TestGoFiles ","}}{{"\t"}}{{join .XTestGoFiles ","}}`},
 		buildFlags(cfg)...)
 	argv = append(argv, patterns...)
+	ctx, cancel := cfg.limit(ctx)
+	defer cancel()
 	stdout, _, err := proc.Run(proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...))
 	if err != nil {
 		return nil, fmt.Errorf("listing packages %s: %w", strings.Join(patterns, " "), err)
