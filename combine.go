@@ -48,7 +48,9 @@ func combine(parts []Result, opt bench.StatsOptions) Result {
 			r.Failures = append(r.Failures, f)
 		}
 		for _, n := range part.Notes {
-			r.Notes = append(r.Notes, label(n))
+			if n = label(n); !slices.Contains(r.Notes, n) { // every shard notes what it found on the common trees
+				r.Notes = append(r.Notes, n)
+			}
 		}
 		r.Incomplete = r.Incomplete || part.Incomplete
 		r.HeadBuildFailed = r.HeadBuildFailed || part.HeadBuildFailed

@@ -41,6 +41,8 @@ type (
 	Env          = record.Env
 	Method       = record.Method
 	Side         = record.Side
+	// ShardInfo is a shard's record in a partial result (Result.Shard); Config.Shard is what the flag asks for.
+	ShardInfo = record.Shard
 )
 
 // Verdict statuses.

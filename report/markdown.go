@@ -54,7 +54,7 @@ func mdHeader(d *doc, r *perfgate.Result, opt Options) {
 	}
 	line := "base: " + revision(r.Base, EscapeMarkdown) + " → head: " + revision(r.Head, EscapeMarkdown)
 	if pkg != "" {
-		line = codeSpan(clip(pkg, 200)) + " · " + line
+		line = codeSpan(clip(pkg, 200)) + EscapeMarkdown(scope(r)) + " · " + line
 	}
 	d.para(line)
 
@@ -128,7 +128,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		t := &block{lines: []string{"#### " + EscapeMarkdown(unit), "", header, delim}}
 		for _, b := range bs {
 			cells := []string{
-				cell(b.Name, 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
+				cell(perfgate.Qualified(b.Package, b.Name), 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
 				paired(b.Paired), classCell(b),
 			}
 			if notes {
@@ -184,7 +184,7 @@ func mdDifferential(d *doc, r *perfgate.Result) {
 			if c.DigestBase != c.DigestHead {
 				digest = "base " + digest + " · head " + digestCell(c.DigestHead)
 			}
-			cells := []string{cell(c.Name, 100), keySizes(c.KeySizes), vectors(c), result, digest}
+			cells := []string{cell(perfgate.Qualified(c.Package, c.Name), 100), keySizes(c.KeySizes), vectors(c), result, digest}
 			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: prio})
 		}
 		d.add(t)
@@ -294,7 +294,7 @@ func mdSizes(d *doc, r *perfgate.Result) {
 	for _, sec := range s.Sections {
 		base += sec.Base
 		head += sec.Head
-		t.rows = append(t.rows, row{text: sizeRow(cell(sec.Name, 60), sec.Base, sec.Head), prio: prioHigh})
+		t.rows = append(t.rows, row{text: sizeRow(cell(perfgate.Qualified(sec.Package, sec.Name), 60), sec.Base, sec.Head), prio: prioHigh})
 	}
 	t.rows = append(t.rows, row{text: sizeRow("**total**", base, head), prio: prioTop})
 	d.add(t)
@@ -325,7 +325,7 @@ func mdFailures(d *doc, r *perfgate.Result) {
 			body = append(body, fmt.Sprintf("_… %d more failures; the full list is in result.json._", len(r.Failures)-most), "")
 			break
 		}
-		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(f.Name, 200), cell(string(f.Side), 20), f.Round, cell(string(f.Kind), 40)),
+		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(perfgate.Qualified(f.Package, f.Name), 200), cell(string(f.Side), 20), f.Round, cell(string(f.Kind), 40)),
 			"", codeBlock(clipHead(f.Message, 4000, 40)), "")
 	}
 	d.add(details(4, "failures", fmt.Sprintf("Failures (%d)", len(r.Failures)), body[:len(body)-1]...))
