@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
@@ -123,6 +124,24 @@ func (d ResultsDir) ReadGitHub(v any, limit int64) error {
 		return fmt.Errorf("%s: %w", FileGitHub, err)
 	}
 	return nil
+}
+
+// ReadBench reads the samples of bench.txt; a directory without bench.txt (a comparison that stopped before
+// timing) has none, which is not an error.
+func (d ResultsDir) ReadBench() ([]bench.Sample, error) {
+	f, err := os.Open(d.Path(FileBench))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	samples, err := bench.ReadBenchTxt(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Path(FileBench), err)
+	}
+	return samples, nil
 }
 
 // ReadResult reads dir's result.json (see ResultsDir.ReadResult), without a size limit.

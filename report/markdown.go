@@ -105,6 +105,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		d.para("No benchmarks were compared.")
 		return
 	}
+	mdForest(d, r)
 	alpha := alphaOf(r.Method)
 	d.para(fmt.Sprintf("Base and head: median ± the larger half-width of its 95%% interval. Δ: change of the median, "+
 		"“~” when not significant (Mann–Whitney U, p > %s). Paired: head/base from the A–B–B–A rounds, with its 95%% interval.",

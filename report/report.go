@@ -1,5 +1,7 @@
 // Package report renders a perfgate.Result for people and programs: Markdown for the sticky pull-request comment
-// and the job summary, aligned text for the terminal, and indented JSON for result.json.
+// and the job summary, aligned text for the terminal, indented JSON for result.json, and HTML for report.html (a
+// self-contained page that also draws every sample of bench.txt). The Markdown and the text lead with a forest
+// plot of the paired ratios (forest.go), drawn in monospace; the HTML draws the same plot as SVG.
 //
 // The Result is the only input. Rendering formats numbers the pipeline already computed (medians, intervals,
 // deltas, p-values, the paired estimate) and at most counts benchmarks by class; it never computes statistics.
@@ -41,6 +43,7 @@ const defaultHint = "the results directory (job artifacts)"
 // Options adjust rendering. The zero value is usable.
 type Options struct {
 	Color        bool   // Text: colour slower red and faster green with ANSI escapes (the CLI decides: isatty, NO_COLOR)
+	Unicode      bool   // Text: draw the forest plot with Unicode box drawing, not ASCII (the CLI decides: a UTF-8 terminal)
 	Title        string // an optional heading, e.g. the package name when one job gates several
 	ArtifactHint string // where the full results live, e.g. a link to the run's artifacts; used in omission notes
 }

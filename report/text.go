@@ -120,6 +120,9 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	if len(r.Benchmarks) == 0 {
 		fmt.Fprintln(bw, "no benchmarks were compared")
 	} else {
+		for _, f := range forests(r, forestMaxRows) {
+			fmt.Fprintf(bw, "%s\n\n", strings.Join(forestText(f, opt.Unicode, c), "\n"))
+		}
 		rawTable(bw, r, c, false)
 	}
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {

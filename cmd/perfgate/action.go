@@ -103,6 +103,9 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err := dir.WriteReport(md); err != nil {
 		errorf(stderr, "%v", err)
 	}
+	if err := saveHTML(cfg.Out, res); err != nil {
+		errorf(stderr, "%v", err)
+	}
 	r.AddStepSummary(md)
 	r.SetOutput("verdict", string(res.Verdict.Status))
 	r.SetOutput("report", reportPath)

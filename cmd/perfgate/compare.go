@@ -71,6 +71,9 @@ func compareAndReport(ctx context.Context, cfg perfgate.Config, format string, s
 	if werr := dir.WriteReport(report.Markdown(res, report.Options{})); werr != nil {
 		errorf(stderr, "%v", werr)
 	}
+	if herr := saveHTML(cfg.Out, res); herr != nil {
+		errorf(stderr, "%v", herr)
+	}
 	if perr := printResult(stdout, res, format); perr != nil {
 		errorf(stderr, "%v", perr)
 	}
@@ -78,7 +81,7 @@ func compareAndReport(ctx context.Context, cfg perfgate.Config, format string, s
 		errorf(stderr, "%v", err)
 		explain(stderr, err)
 	}
-	files := dir.Existing(perfgate.FileReport, perfgate.FileResult, perfgate.FileBench)
+	files := dir.Existing(perfgate.FileReport, perfgate.FileReportHTML, perfgate.FileResult, perfgate.FileBench)
 	fmt.Fprintf(stderr, "perfgate: results in %s (%s)\n", cfg.Out, strings.Join(files, ", "))
 	return res.Verdict.ExitCode
 }
@@ -91,7 +94,7 @@ func printResult(w io.Writer, res *perfgate.Result, format string) error {
 		_, err := io.WriteString(w, report.Markdown(res, report.Options{}))
 		return err
 	default:
-		return report.Text(w, res, report.Options{Color: colorOK(w)})
+		return report.Text(w, res, report.Options{Color: colorOK(w), Unicode: unicodeOK(w)})
 	}
 }
 
@@ -106,6 +109,29 @@ func colorOK(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// unicodeOK reports whether w is a terminal with a UTF-8 locale, where the forest plot may use box-drawing
+// characters; elsewhere it is drawn in ASCII.
+func unicodeOK(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	return utf8Locale(os.Getenv)
+}
+
+// utf8Locale reports whether the locale's character set is UTF-8: LC_ALL, else LC_CTYPE, else LANG decides.
+func utf8Locale(getenv func(string) string) bool {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if locale := strings.ToLower(getenv(name)); locale != "" {
+			return strings.Contains(locale, "utf-8") || strings.Contains(locale, "utf8")
+		}
+	}
+	return false
 }
 
 // explain prints a hint for errors a user can act on.

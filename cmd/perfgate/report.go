@@ -10,9 +10,9 @@ import (
 
 func runReport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	format := fs.String("format", "markdown", "output format: markdown, text or json")
+	format := fs.String("format", "markdown", "output format: markdown, text, json or html")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: perfgate report [-format markdown|text|json] DIR\n\nRe-renders the results directory DIR written by compare.\n\nExample:\n  perfgate report -format text perfgate-results\n\nFlags:\n")
+		fmt.Fprint(stderr, "Usage: perfgate report [-format markdown|text|json|html] DIR\n\nRe-renders the results directory DIR written by compare.\n\nExamples:\n  perfgate report -format text perfgate-results\n  perfgate report -format html perfgate-results > report.html\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args, stderr); !ok {
@@ -24,9 +24,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return perfgate.ExitUsage
 	}
 	switch *format {
-	case "markdown", "text", "json":
+	case "markdown", "text", "json", "html":
 	default:
-		errorf(stderr, "-format: invalid value %q: want markdown, text or json", *format)
+		errorf(stderr, "-format: invalid value %q: want markdown, text, json or html", *format)
 		return perfgate.ExitUsage
 	}
 	res, err := perfgate.ReadResult(fs.Arg(0))
@@ -35,7 +35,11 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		hintf(stderr, "DIR is the directory 'perfgate compare -o DIR' wrote")
 		return perfgate.ExitUsage
 	}
-	if err := printResult(stdout, res, *format); err != nil {
+	print := func() error { return printResult(stdout, res, *format) }
+	if *format == "html" {
+		print = func() error { return writeHTML(stdout, fs.Arg(0), res) }
+	}
+	if err := print(); err != nil {
 		errorf(stderr, "%v", err)
 		return perfgate.ExitCannotRun
 	}

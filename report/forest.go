@@ -1,0 +1,381 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/perfgate/perfgate"
+)
+
+// A forest plot shows, one line per gating benchmark, the paired head/base ratio as a point, its 95% interval as a
+// bar, and the ±threshold band around 1×, so that a reader sees at a glance which benchmarks moved, how sure the
+// run is, and how far from the threshold they are. The Markdown comment and the terminal draw it as monospace
+// text (GitHub's Mermaid has bar and line charts but nothing that draws an interval); the HTML report draws the
+// same forest as SVG. The scale is logarithmic, so that 0.5× and 2× lie equally far from 1×.
+//
+// This file decides what a forest holds (which benchmarks, in which order, on which scale) and draws it as text.
+// It only places the pipeline's numbers on an axis; it computes no statistic.
+
+// forestUnits are the units whose paired estimates gate, each plotted as its own forest: wall time, and the
+// instruction counts of the instruction-count lane where it ran.
+var forestUnits = []string{perfgate.GatedUnit, "instructions/op"}
+
+// forestMaxRows is how many benchmarks the Markdown and text forests show; the rest are counted.
+const forestMaxRows = 20
+
+// A forest is one unit's plot: the benchmarks it shows, slowest first, the scale, and what it left out.
+type forest struct {
+	unit      string
+	threshold float64                // the band's half-width as a fraction of 1: 0.02 for ±2%
+	rows      []perfgate.Benchmark   // slowest first; a row without a paired estimate (failed) comes first
+	rest      map[perfgate.Class]int // benchmarks not shown, by class
+	span      float64                // the axis runs from 1/span to span (span > 1)
+}
+
+// newForest builds the forest of unit from r, showing at most most benchmarks (all when most ≤ 0). It returns
+// nil when no benchmark of unit was compared.
+//
+// When it must choose, it keeps the benchmarks that matter: failed, slower, inconclusive and faster ones, the
+// largest effects first, and fills what room is left with unchanged ones.
+func newForest(r *perfgate.Result, unit string, most int) *forest {
+	var all []perfgate.Benchmark
+	for _, b := range r.Benchmarks {
+		if b.Unit == unit {
+			all = append(all, b)
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	f := &forest{unit: unit, threshold: r.Method.Threshold / 100, rest: map[perfgate.Class]int{}}
+	shown := all
+	if most > 0 && len(all) > most {
+		shown = slices.Clone(all)
+		slices.SortStableFunc(shown, func(a, b perfgate.Benchmark) int {
+			if ra, rb := forestRank(a), forestRank(b); ra != rb {
+				return rb - ra
+			}
+			return compareFloat(effect(b), effect(a))
+		})
+		for _, b := range shown[most:] {
+			f.rest[b.Class]++
+		}
+		shown = shown[:most]
+	}
+	f.rows = slices.Clone(shown)
+	slices.SortStableFunc(f.rows, func(a, b perfgate.Benchmark) int {
+		switch {
+		case a.Paired == nil && b.Paired == nil:
+			return 0
+		case a.Paired == nil:
+			return -1
+		case b.Paired == nil:
+			return 1
+		}
+		return compareFloat(b.Paired.Ratio, a.Paired.Ratio)
+	})
+	f.span = f.scale()
+	return f
+}
+
+// forestRank orders classes by how much a reader needs to see them in the forest.
+func forestRank(b perfgate.Benchmark) int {
+	switch b.Class {
+	case perfgate.ClassFailed:
+		return 4
+	case perfgate.ClassSlower:
+		return 3
+	case perfgate.ClassInconclusive:
+		return 2
+	case perfgate.ClassFaster:
+		return 1
+	}
+	return 0
+}
+
+// effect is the size of a benchmark's change on the plot's scale, |log ratio|; 0 without an estimate.
+func effect(b perfgate.Benchmark) float64 {
+	if b.Paired == nil || !(b.Paired.Ratio > 0) {
+		return 0
+	}
+	return math.Abs(math.Log(b.Paired.Ratio))
+}
+
+func compareFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// spans are the axis ends the forest chooses from: the axis runs from 1/s to s.
+var spans = []float64{1.01, 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 100, 1000}
+
+// scale chooses the axis: wide enough for every point and twice the threshold band, and for the intervals as far
+// as twice that; an interval that reaches further is drawn clipped, so that one wild interval cannot squeeze the
+// others into a single column.
+func (f *forest) scale() float64 {
+	need := 0.0
+	if f.threshold > 0 && f.threshold < 0.5 {
+		need = max(math.Log1p(2*f.threshold), -math.Log(1-2*f.threshold))
+	}
+	reach := 0.0
+	for _, b := range f.rows {
+		if b.Paired == nil {
+			continue
+		}
+		for _, v := range []float64{b.Paired.Ratio} {
+			if v > 0 && !math.IsInf(v, 0) {
+				need = max(need, math.Abs(math.Log(v)))
+			}
+		}
+		for _, v := range []float64{b.Paired.Lo, b.Paired.Hi} {
+			if v > 0 && !math.IsInf(v, 0) {
+				reach = max(reach, math.Abs(math.Log(v)))
+			}
+		}
+	}
+	want := max(need, min(reach, 2*need))
+	for _, s := range spans {
+		if math.Log(s) >= want*1.02 {
+			return s
+		}
+	}
+	return spans[len(spans)-1]
+}
+
+// pos maps a ratio to [0, 1] along the axis, clamped; ok is false when v lies outside the axis (or is not a
+// positive number), in which direction telling by pos 0 or 1.
+func (f *forest) pos(v float64) (p float64, ok bool) {
+	if !(v > 0) || math.IsNaN(v) {
+		return 0, false
+	}
+	l := math.Log(f.span)
+	p = (math.Log(v) + l) / (2 * l)
+	switch {
+	case p < 0:
+		return 0, false
+	case p > 1:
+		return 1, false
+	}
+	return p, true
+}
+
+// ratioLabel formats an axis ratio: "0.5×", "0.67×", "1×", "1.5×".
+func ratioLabel(v float64) string {
+	switch {
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 0, 64) + "×"
+	case v < 0.1:
+		return strconv.FormatFloat(v, 'g', 2, 64) + "×"
+	}
+	s := strings.TrimRight(strings.TrimRight(strconv.FormatFloat(v, 'f', 2, 64), "0"), ".")
+	return s + "×"
+}
+
+// restNote counts the benchmarks a forest left out: "… 12 more: 11 unchanged, 1 faster".
+func (f *forest) restNote() string {
+	n := 0
+	for _, c := range f.rest {
+		n += c
+	}
+	if n == 0 {
+		return ""
+	}
+	var parts []string
+	for _, c := range []perfgate.Class{perfgate.ClassFailed, perfgate.ClassSlower, perfgate.ClassInconclusive, perfgate.ClassFaster, perfgate.ClassUnchanged} {
+		if f.rest[c] > 0 {
+			parts = append(parts, plural0(f.rest[c], string(c)))
+		}
+	}
+	return fmt.Sprintf("… %s more not shown (%s); every benchmark is in the tables", commas(int64(n)), strings.Join(parts, ", "))
+}
+
+// glyphs are the characters a text forest is drawn with.
+type glyphs struct {
+	band, zero, line, lo, hi, point, cross string
+	left, right                            string // an interval clipped at the axis end
+	axis, tick                             string
+}
+
+var (
+	unicodeGlyphs = glyphs{band: "░", zero: "│", line: "─", lo: "├", hi: "┤", point: "●", cross: "┼",
+		left: "◄", right: "►", axis: "─", tick: "┬"}
+	asciiGlyphs = glyphs{band: ".", zero: "|", line: "-", lo: "[", hi: "]", point: "o", cross: "+",
+		left: "<", right: ">", axis: "-", tick: "+"}
+)
+
+// forestWidth is the number of columns of a text forest's axis; odd, so that 1× has a column of its own.
+const forestWidth = 41
+
+// forestText draws f as monospace lines, without a trailing newline. uni picks Unicode box drawing over ASCII;
+// color paints slower and failed benchmarks red and faster green with ANSI escapes. Benchmark names go through
+// plain: the caller fences or prints the lines.
+func forestText(f *forest, uni, color bool) []string {
+	g := asciiGlyphs
+	if uni {
+		g = unicodeGlyphs
+	}
+	const w = forestWidth
+	ascii := func(s string) string { // the glyphs of the labels; names stay as they are
+		if uni {
+			return s
+		}
+		return strings.ReplaceAll(s, "×", "x")
+	}
+	col := func(p float64) int { return min(w-1, int(p*w)) }
+	nameW := len("benchmark")
+	names := make([]string, len(f.rows))
+	for i, b := range f.rows {
+		names[i] = plain(clip(b.Name, 28))
+		nameW = max(nameW, utf8.RuneCountInString(names[i]))
+	}
+	pad := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s))) }
+
+	// The band: the columns whose span overlaps [1−t, 1+t]; 1× always has its column.
+	band := make([]bool, w)
+	if f.threshold > 0 && f.threshold < 1 {
+		lo, _ := f.pos(1 - f.threshold)
+		hi, _ := f.pos(1 + f.threshold)
+		for c := range w {
+			if float64(c+1)/w > lo && float64(c)/w < hi {
+				band[c] = true
+			}
+		}
+	}
+	zero := w / 2
+
+	// Axis labels at both ends and at 1×; the band's edges are in the legend.
+	axis := []rune(strings.Repeat(" ", w+8))
+	put := func(at int, s string) {
+		r := []rune(s)
+		at = max(0, min(at, len(axis)-len(r)))
+		copy(axis[at:], r)
+	}
+	put(0, ratioLabel(1/f.span))
+	put(zero, "1×")
+	put(w-len([]rune(ratioLabel(f.span))), ratioLabel(f.span))
+
+	var out []string
+	title := fmt.Sprintf("%s, head/base: %s ratio %s%s%s 95%% paired interval", plain(f.unit), g.point, g.lo, g.line, g.hi)
+	if f.threshold > 0 {
+		t := "±" + strconv.FormatFloat(f.threshold*100, 'f', -1, 64)
+		if !uni {
+			t = "+/-" + t[len("±"):]
+		}
+		if band[zero-1] || band[zero+1] {
+			title += fmt.Sprintf(" %s %s%% threshold", g.band, t)
+		} else {
+			title += ascii(fmt.Sprintf(" (%s%% threshold: inside the 1× column)", t))
+		}
+	}
+	out = append(out, title+"; log scale")
+	out = append(out, pad("", nameW)+"  "+ascii(strings.TrimRight(string(axis), " ")))
+	ruler := make([]string, w)
+	for c := range ruler {
+		ruler[c] = g.axis
+	}
+	ruler[0], ruler[zero], ruler[w-1] = g.tick, g.tick, g.tick
+	out = append(out, pad("", nameW)+"  "+strings.Join(ruler, ""))
+
+	for i, b := range f.rows {
+		cells := make([]string, w)
+		for c := range cells {
+			switch {
+			case c == zero:
+				cells[c] = g.zero
+			case band[c]:
+				cells[c] = g.band
+			default:
+				cells[c] = " "
+			}
+		}
+		first, last := -1, -1 // the columns the mark covers, for colour
+		right := ""
+		if p := b.Paired; p != nil {
+			lo, lok := f.pos(p.Lo)
+			hi, hok := f.pos(p.Hi)
+			pt, _ := f.pos(p.Ratio)
+			a, z := col(lo), col(hi)
+			for c := a; c <= z; c++ {
+				cells[c] = g.line
+				if c == zero {
+					cells[c] = g.cross
+				}
+			}
+			if a < z {
+				cells[a], cells[z] = g.lo, g.hi
+			}
+			if !lok {
+				cells[a] = g.left
+			}
+			if !hok {
+				cells[z] = g.right
+			}
+			cells[col(pt)] = g.point
+			first, last = a, z
+			right = ascii(paired(p))
+		} else {
+			right = "no paired estimate"
+		}
+		line := strings.Join(cells[:max(first, 0)], "")
+		if first >= 0 {
+			line += paintClass(color, b.Class, strings.Join(cells[first:last+1], "")) + strings.Join(cells[last+1:], "")
+		} else {
+			line = strings.Join(cells, "")
+		}
+		class := plain(string(b.Class))
+		if b.Acknowledged {
+			class += "*"
+		}
+		out = append(out, pad(names[i], nameW)+"  "+line+"  "+paintClass(color, b.Class, pad(class, 13))+" "+right)
+	}
+	faster, slower := g.left+" faster", "slower "+g.right
+	out = append(out, pad("", nameW)+"  "+strings.Repeat(" ", zero-1-utf8.RuneCountInString(faster))+faster+"   "+slower)
+	if note := f.restNote(); note != "" {
+		out = append(out, note)
+	}
+	for _, b := range f.rows {
+		if b.Acknowledged {
+			out = append(out, "* acknowledged: does not fail the gate")
+			break
+		}
+	}
+	return out
+}
+
+// paintClass colours s by class: slower and failed red, faster green.
+func paintClass(on bool, class perfgate.Class, s string) string {
+	switch class {
+	case perfgate.ClassSlower, perfgate.ClassFailed:
+		return paint(on, red, s)
+	case perfgate.ClassFaster:
+		return paint(on, green, s)
+	}
+	return s
+}
+
+// forests returns the forests of r's gating units, in forestUnits order.
+func forests(r *perfgate.Result, most int) []*forest {
+	var fs []*forest
+	for _, u := range forestUnits {
+		if f := newForest(r, u, most); f != nil {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// mdForest adds the forests to a Markdown doc as code blocks, which GitHub shows as they are.
+func mdForest(d *doc, r *perfgate.Result) {
+	for _, f := range forests(r, forestMaxRows) {
+		d.para(codeBlock(strings.Join(forestText(f, true, false), "\n")))
+	}
+}

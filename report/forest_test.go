@@ -1,0 +1,214 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate"
+)
+
+// forestResult has n sec/op benchmarks named b00, b01, …, with the given ratios and classes; each interval is the
+// ratio ±1%.
+func forestResult(threshold float64, ratios []float64, classes []perfgate.Class) *perfgate.Result {
+	r := &perfgate.Result{Method: perfgate.Method{Threshold: threshold}}
+	for i, ratio := range ratios {
+		r.Benchmarks = append(r.Benchmarks, perfgate.Benchmark{
+			Name: fmt.Sprintf("b%02d", i), Unit: perfgate.GatedUnit, Class: classes[i],
+			Paired: &perfgate.Paired{Ratio: ratio, Lo: ratio * 0.99, Hi: ratio * 1.01},
+		})
+	}
+	return r
+}
+
+func rowNames(f *forest) []string {
+	var names []string
+	for _, b := range f.rows {
+		names = append(names, b.Name)
+	}
+	return names
+}
+
+func TestForestOrderSlowestFirstFailedOnTop(t *testing.T) {
+	r := forestResult(2, []float64{0.62, 1.3, 1.0, 0.9}, []perfgate.Class{"faster", "slower", "unchanged", "faster"})
+	r.Benchmarks = append(r.Benchmarks, perfgate.Benchmark{Name: "crashed", Unit: perfgate.GatedUnit, Class: perfgate.ClassFailed})
+	// Other units are not in the sec/op forest.
+	r.Benchmarks = append(r.Benchmarks, perfgate.Benchmark{Name: "b00", Unit: "B/s", Class: "faster", Paired: &perfgate.Paired{Ratio: 1.6, Lo: 1.5, Hi: 1.7}})
+	f := newForest(r, perfgate.GatedUnit, 0)
+	if diff := cmp.Diff([]string{"crashed", "b01", "b02", "b03", "b00"}, rowNames(f)); diff != "" {
+		t.Errorf("row order (-want +got):\n%s", diff)
+	}
+	if newForest(r, "instructions/op", 0) != nil {
+		t.Error("a unit without benchmarks has a forest")
+	}
+}
+
+func TestForestCapKeepsWhatMatters(t *testing.T) {
+	// 25 unchanged benchmarks close to 1×, then one each of slower, faster and inconclusive.
+	var ratios []float64
+	var classes []perfgate.Class
+	for i := range 25 {
+		ratios = append(ratios, 1+float64(i-12)/1000)
+		classes = append(classes, perfgate.ClassUnchanged)
+	}
+	ratios = append(ratios, 1.2, 0.7, 1.05)
+	classes = append(classes, perfgate.ClassSlower, perfgate.ClassFaster, perfgate.ClassInconclusive)
+	f := newForest(forestResult(2, ratios, classes), perfgate.GatedUnit, 10)
+	got := rowNames(f)
+	if len(got) != 10 {
+		t.Fatalf("%d rows, want 10: %v", len(got), got)
+	}
+	// The three that moved, and the seven unchanged farthest from 1× on the log scale (b00…b03 below, b22…b24
+	// above: 1−x is farther than 1+x), slowest first.
+	want := []string{"b25", "b27", "b24", "b23", "b22", "b03", "b02", "b01", "b00", "b26"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if f.rest[perfgate.ClassUnchanged] != 18 || len(f.rest) != 1 {
+		t.Errorf("rest = %v, want 18 unchanged", f.rest)
+	}
+	if note := f.restNote(); note != "… 18 more not shown (18 unchanged); every benchmark is in the tables" {
+		t.Errorf("rest note %q", note)
+	}
+}
+
+func TestForestScale(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		threshold float64
+		ratios    []float64
+		lo, hi    float64 // an extra inconclusive interval around 1×, 0 for none
+		want      float64
+	}{
+		{"twice the threshold band", 2, []float64{1.001}, 0, 0, 1.05},
+		{"the largest point", 2, []float64{0.62, 1.01}, 0, 0, 2},
+		{"a wide interval counts up to twice the points", 2, []float64{1.3}, 0.5, 1.9, 2},
+		{"a wild interval is clipped", 2, []float64{1.1}, 0.01, 100, 1.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			classes := make([]perfgate.Class, len(tc.ratios))
+			r := forestResult(tc.threshold, tc.ratios, classes)
+			if tc.lo > 0 {
+				r.Benchmarks = append(r.Benchmarks, perfgate.Benchmark{Name: "wide", Unit: perfgate.GatedUnit,
+					Class: perfgate.ClassInconclusive, Paired: &perfgate.Paired{Ratio: 1, Lo: tc.lo, Hi: tc.hi}})
+			}
+			if got := newForest(r, perfgate.GatedUnit, 0).span; got != tc.want {
+				t.Errorf("span = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// column returns the column of the first rune of the plot that is one of marks in line, or -1.
+func column(line string, start int, marks string) int {
+	for i, r := range []rune(line)[start:] {
+		if strings.ContainsRune(marks, r) {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestForestTextPlacesMarks(t *testing.T) {
+	// The axis runs from 0.5× to 2×: 1× is the middle column, 2× the last, 0.5× the first.
+	r := forestResult(2, []float64{1.999, 1, 0.5001}, []perfgate.Class{"slower", "unchanged", "faster"})
+	f := newForest(r, perfgate.GatedUnit, 0)
+	f.span = 2
+	lines := forestText(f, false, false)
+	start := len("benchmark") + 2
+	want := map[string]int{"b00": forestWidth - 1, "b01": forestWidth / 2, "b02": 0}
+	for _, l := range lines {
+		name, _, _ := strings.Cut(l, " ")
+		if col, ok := want[name]; ok {
+			if got := column(l, start, "o"); got != col {
+				t.Errorf("%s: point in column %d, want %d\n%s", name, got, col, l)
+			}
+			delete(want, name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no line for %v in\n%s", want, strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		for _, r := range l {
+			if r >= utf8.RuneSelf {
+				t.Fatalf("ASCII forest has %q in %q", r, l)
+			}
+		}
+	}
+}
+
+func TestForestTextClipsAndColours(t *testing.T) {
+	r := forestResult(2, []float64{1.1}, []perfgate.Class{"slower"})
+	r.Benchmarks[0].Paired = &perfgate.Paired{Ratio: 1.1, Lo: 0.01, Hi: 100}
+	lines := forestText(newForest(r, perfgate.GatedUnit, 0), true, true)
+	row := lines[3]
+	if !strings.Contains(row, "◄") || !strings.Contains(row, "►") || !strings.Contains(row, "●") {
+		t.Errorf("clipped interval without arrows: %q", row)
+	}
+	if !strings.Contains(row, red) {
+		t.Errorf("slower row not painted red: %q", row)
+	}
+	plainLines := forestText(newForest(r, perfgate.GatedUnit, 0), true, false)
+	if strings.Contains(strings.Join(plainLines, ""), "\x1b") {
+		t.Error("colour escapes without Options.Color")
+	}
+}
+
+func TestForestHostileNames(t *testing.T) {
+	r := forestResult(2, []float64{1.5, 0.9}, []perfgate.Class{"slower", "faster"})
+	r.Benchmarks[0].Name = "x\x1b[31m```\n</details>"
+	r.Benchmarks[1].Name = hostile
+	md := Markdown(r, Options{})
+	if problems := lintMarkdown(md); len(problems) > 0 {
+		t.Errorf("markdown problems:\n%s", strings.Join(problems, "\n"))
+	}
+	var text bytes.Buffer
+	if err := Text(&text, r, Options{Unicode: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text.String(), "\x1b") {
+		t.Errorf("an escape sequence from a benchmark name reached the terminal:\n%s", text.String())
+	}
+}
+
+func TestMarkdownForestFitsTheBudget(t *testing.T) {
+	// Hundreds of benchmarks with long names: the forest stays capped, and the body within the limit.
+	var ratios []float64
+	var classes []perfgate.Class
+	for i := range 600 {
+		ratios = append(ratios, 0.5+float64(i)/600)
+		classes = append(classes, []perfgate.Class{"slower", "faster", "unchanged", "inconclusive"}[i%4])
+	}
+	r := forestResult(2, ratios, classes)
+	for i := range r.Benchmarks {
+		r.Benchmarks[i].Name = strings.Repeat("n", 150) + fmt.Sprint(i)
+	}
+	md := Markdown(r, Options{})
+	if len(md) > MaxBody {
+		t.Errorf("body of %d bytes", len(md))
+	}
+	start := strings.Index(md, "```text\nsec/op, head/base")
+	if start < 0 {
+		t.Fatalf("no forest in\n%.2000s", md)
+	}
+	block := md[start:]
+	block = block[:strings.Index(block[3:], "```")+6]
+	if n := strings.Count(block, "●") - 1; n != forestMaxRows { // one ● is in the legend
+		t.Errorf("forest shows %d points, want %d", n, forestMaxRows)
+	}
+	if !strings.Contains(block, "… 580 more not shown") {
+		t.Errorf("no count of the rest in\n%s", block)
+	}
+}
+
+func TestRatioLabel(t *testing.T) {
+	for v, want := range map[float64]string{0.001: "0.001×", 0.01: "0.01×", 0.1: "0.1×", 1 / 1.5: "0.67×", 1: "1×", 1.05: "1.05×", 2: "2×", 10: "10×", 100: "100×", 1000: "1000×"} {
+		if got := ratioLabel(v); got != want {
+			t.Errorf("ratioLabel(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/perfgate/perfgate"
+	benchtxt "github.com/perfgate/perfgate/bench"
+)
+
+// HTML renders r as report.html: one self-contained page that opens offline. It holds the verdict, the forest plot
+// of every gating benchmark, a timeline per benchmark of every sample in run order (samples, as read from bench.txt
+// by bench.ReadBenchTxt; nil leaves the timelines out), size bars per section with the symbols that changed, the
+// differential table with mismatch examples, and the method and environment.
+//
+// The page has inline CSS and inline SVG, no script, and a Content-Security-Policy that forbids loading anything,
+// so opening it makes no request to any host. It is produced by html/template: every string, above all the ones
+// that come from the pull request (benchmark names, panic messages, test output, commit subjects), is escaped, and
+// control characters and bidirectional overrides are replaced.
+func HTML(w io.Writer, r *perfgate.Result, samples []benchtxt.Sample, opt Options) error {
+	if r == nil {
+		return fmt.Errorf("rendering html: no result")
+	}
+	var b strings.Builder
+	if err := htmlTemplate.Execute(&b, newPage(r, samples, opt)); err != nil {
+		return fmt.Errorf("rendering html: %w", err)
+	}
+	// html/template escapes markup but leaves control characters and bidirectional overrides, which the page's
+	// own text never has: they become U+FFFD, as in the other formats.
+	if _, err := io.WriteString(w, plainLines(b.String())); err != nil {
+		return fmt.Errorf("rendering html: %w", err)
+	}
+	return nil
+}
+
+//go:embed html.tmpl
+var htmlSource string
+
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"px":   px,
+	"join": strings.Join,
+	"add":  func(a, b float64) float64 { return a + b },
+	"sub":  func(a, b float64) float64 { return a - b },
+}).Parse(htmlSource))
+
+// px formats an SVG coordinate with one decimal.
+func px(v float64) string {
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+}
+
+// page is what the template renders; every string in it is plain text for html/template to escape.
+type page struct {
+	Title        string
+	Status       string // pass, fail or error: the banner's CSS class
+	StatusWord   string // "PASS", "FAIL (incomplete)"
+	Summary      string
+	Package      string
+	Base, Head   string
+	Reasons      []string
+	Acknowledged []string
+	Notes        []string
+	Forests      []svgForest
+	Benches      []benchView
+	Tests        string
+	Diff         diffView
+	Sizes        sizesView
+	Method       [][2]string
+	Failures     []perfgate.Failure
+	TestOutputs  [][2]string // side, output
+}
+
+func newPage(r *perfgate.Result, samples []benchtxt.Sample, opt Options) page {
+	id := func(s string) string { return s }
+	p := page{
+		Title:        opt.Title,
+		Status:       string(r.Verdict.Status),
+		StatusWord:   statusWord(r),
+		Summary:      strings.Join(verdictParts(r, id, id), " · "),
+		Package:      r.Package,
+		Base:         revision(r.Base, id),
+		Head:         revision(r.Head, id),
+		Reasons:      r.Verdict.Reasons,
+		Acknowledged: r.Verdict.Acknowledged,
+		Notes:        r.Notes,
+		Method:       methodLines(r, id),
+		Failures:     r.Failures,
+	}
+	if p.Package == "" {
+		p.Package = r.ImportPath
+	}
+	switch p.Status {
+	case string(perfgate.StatusPass), string(perfgate.StatusFail):
+	default:
+		p.Status = string(perfgate.StatusError)
+	}
+	anchors := benchAnchors(r.Benchmarks)
+	for _, f := range forests(r, 0) {
+		p.Forests = append(p.Forests, newSVGForest(f, anchors))
+	}
+	p.Benches = benchViews(r, samples, anchors)
+	if f := r.Functional; f.Base.Ran || f.Head.Ran {
+		p.Tests = "base " + testStatus(f.Base) + " · head " + testStatus(f.Head)
+		for _, side := range []struct {
+			name string
+			run  perfgate.TestRun
+		}{{"base", f.Base}, {"head", f.Head}} {
+			if side.run.Ran && !side.run.Passed {
+				p.TestOutputs = append(p.TestOutputs, [2]string{side.name, clipTail(side.run.Output, 20000, 300)})
+			}
+		}
+	}
+	p.Diff = newDiffView(r.Differential)
+	p.Sizes = newSizesView(r.Sizes)
+	return p
+}
+
+// benchAnchors gives every benchmark name an element id, "b0", "b1", … in order of first appearance; the names
+// themselves are untrusted and never become ids.
+func benchAnchors(bs []perfgate.Benchmark) map[string]string {
+	ids := map[string]string{}
+	for _, b := range bs {
+		if _, ok := ids[b.Name]; !ok {
+			ids[b.Name] = "b" + strconv.Itoa(len(ids))
+		}
+	}
+	return ids
+}
+
+// benchView is one benchmark's section: its comparisons in every unit and the timelines of its samples.
+type benchView struct {
+	ID, Name  string
+	Class     string // the class in the gated unit, for the heading
+	Rows      []benchRow
+	Timelines []svgTimeline
+	Constant  []string // units whose every sample was equal, with the value: "allocs/op 1"
+}
+
+type benchRow struct {
+	Unit, Base, Head, Delta, Paired, Class, Note string
+	Acknowledged                                 bool
+}
+
+func benchViews(r *perfgate.Result, samples []benchtxt.Sample, anchors map[string]string) []benchView {
+	alpha := alphaOf(r.Method)
+	var views []benchView
+	index := map[string]int{}
+	for _, b := range r.Benchmarks {
+		i, ok := index[b.Name]
+		if !ok {
+			i = len(views)
+			index[b.Name] = i
+			views = append(views, benchView{ID: anchors[b.Name], Name: b.Name})
+		}
+		v := &views[i]
+		if b.Unit == perfgate.GatedUnit || v.Class == "" {
+			v.Class = string(b.Class)
+		}
+		v.Rows = append(v.Rows, benchRow{
+			Unit: b.Unit, Base: spread(b.Unit, b.Base), Head: spread(b.Unit, b.Head),
+			Delta: delta(b, alpha) + " (" + pvalue(b) + ")", Paired: paired(b.Paired), Class: string(b.Class),
+			Note: b.Note, Acknowledged: b.Acknowledged,
+		})
+	}
+	byName := map[string][]benchtxt.Sample{}
+	for _, s := range samples {
+		byName[s.Name] = append(byName[s.Name], s)
+	}
+	for i := range views {
+		v := &views[i]
+		ss := byName[v.Name]
+		for _, unit := range sampleUnits(ss) {
+			var centers map[benchtxt.Side]float64
+			for _, b := range r.Benchmarks {
+				if b.Name == v.Name && b.Unit == unit {
+					centers = map[benchtxt.Side]float64{benchtxt.Base: b.Base.Center, benchtxt.Head: b.Head.Center}
+				}
+			}
+			if t, ok := newTimeline(ss, unit, centers); ok {
+				v.Timelines = append(v.Timelines, t)
+			} else if val, ok := ss[0].Get(unit); ok {
+				v.Constant = append(v.Constant, unit+" "+value(unit, val))
+			}
+		}
+	}
+	return views
+}

@@ -1,0 +1,185 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/perfgate/perfgate"
+)
+
+// The tables of report.html: the differential with its mismatch examples, and the sizes with their bars.
+
+// diffView is the differential section.
+type diffView struct {
+	Status   string // the status word, for a CSS class
+	Summary  string
+	Seed     string
+	Reason   string
+	Ciphers  []diffRow
+	Added    string
+	Removed  string
+	Examples []mismatchView
+	More     int
+}
+
+type diffRow struct {
+	Name, KeySizes, Vectors, Result, DigestBase, DigestHead string
+	Bad                                                     bool
+}
+
+type mismatchView struct {
+	Cipher, Key, Direction, Method, Input string
+	KeySize, Block                        int
+	Base, Head                            []hexSeg
+}
+
+// hexSeg is a run of hex digits that agree (or differ) between base and head.
+type hexSeg struct {
+	Text string
+	Diff bool
+}
+
+const mismatchExamplesShown = 20
+
+func newDiffView(df perfgate.Differential) diffView {
+	id := func(s string) string { return s }
+	v := diffView{Status: string(df.Status), Summary: diffSummary(df, id, id), Reason: df.Reason}
+	if df.Status != "" {
+		v.Seed = fmt.Sprintf("%#x", df.Seed)
+	}
+	for _, c := range df.Ciphers {
+		row := diffRow{Name: c.Name, KeySizes: keySizes(c.KeySizes), Vectors: vectors(c), Result: "identical",
+			DigestBase: shortHash(c.DigestBase), DigestHead: shortHash(c.DigestHead)}
+		if c.Mismatches > 0 {
+			row.Bad = true
+			row.Result = plural(c.Mismatches, "mismatch")
+			if c.Mismatches > 1 {
+				row.Result = commas(int64(c.Mismatches)) + " mismatches"
+			}
+		}
+		v.Ciphers = append(v.Ciphers, row)
+		for _, m := range c.Examples {
+			if len(v.Examples) == mismatchExamplesShown {
+				v.More++
+				continue
+			}
+			b, h := hexDiff(m.Base.String(), m.Head.String())
+			v.Examples = append(v.Examples, mismatchView{
+				Cipher: c.Name, Key: m.Key.String(), Direction: m.Direction, Method: m.Method, Input: m.Input.String(),
+				KeySize: m.KeySize, Block: m.Block, Base: b, Head: h,
+			})
+		}
+	}
+	v.Added = strings.Join(df.Added, ", ")
+	v.Removed = strings.Join(df.Removed, ", ")
+	return v
+}
+
+// hexDiff splits two hex strings into runs that agree or differ, byte by byte (two digits at a time).
+func hexDiff(a, b string) (as, bs []hexSeg) {
+	seg := func(segs []hexSeg, s string, diff bool) []hexSeg {
+		if n := len(segs); n > 0 && segs[n-1].Diff == diff {
+			segs[n-1].Text += s
+			return segs
+		}
+		return append(segs, hexSeg{Text: s, Diff: diff})
+	}
+	for i := 0; i < max(len(a), len(b)); i += 2 {
+		pa, pb := part(a, i), part(b, i)
+		as = seg(as, pa, pa != pb)
+		bs = seg(bs, pb, pa != pb)
+	}
+	return as, bs
+}
+
+// part returns s[i:i+2], shortened at the end of s.
+func part(s string, i int) string {
+	if i >= len(s) {
+		return ""
+	}
+	return s[i:min(i+2, len(s))]
+}
+
+// sizesView is the size section: a pair of bars per section and the symbols that changed.
+type sizesView struct {
+	Error      string
+	Measured   bool
+	Sections   []sectionBar
+	Zero       string // sections empty on both sides
+	Total      sectionBar
+	Symbols    []symbolRow
+	MoreSyms   int
+	SymbolMaxW float64
+}
+
+type sectionBar struct {
+	Name                 string
+	Base, Head           string
+	BaseW, HeadW         float64 // percent of the widest section
+	Delta, Percent, Kind string  // Kind: grew, shrank or same
+}
+
+type symbolRow struct {
+	Name, Section, Base, Head, Delta string
+	Kind                             string
+	W                                float64 // percent of the largest change
+}
+
+const symbolsShown = 25
+
+func newSizesView(s perfgate.Sizes) sizesView {
+	v := sizesView{Error: s.Error, Measured: len(s.Sections) > 0}
+	kind := func(d int64) string {
+		switch {
+		case d > 0:
+			return "grew"
+		case d < 0:
+			return "shrank"
+		}
+		return "same"
+	}
+	var widest, base, head int64
+	for _, sec := range s.Sections {
+		widest = max(widest, sec.Base, sec.Head)
+		base += sec.Base
+		head += sec.Head
+	}
+	var zero []string
+	for _, sec := range s.Sections {
+		if sec.Base == 0 && sec.Head == 0 {
+			zero = append(zero, sec.Name)
+			continue
+		}
+		v.Sections = append(v.Sections, sectionBar{
+			Name: sec.Name, Base: commas(sec.Base) + " B", Head: commas(sec.Head) + " B",
+			BaseW: share(sec.Base, widest), HeadW: share(sec.Head, widest),
+			Delta: bytesDelta(sec.Head - sec.Base), Percent: sizePercent(sec.Base, sec.Head), Kind: kind(sec.Head - sec.Base),
+		})
+	}
+	v.Zero = strings.Join(zero, ", ")
+	v.Total = sectionBar{Name: "total", Base: commas(base) + " B", Head: commas(head) + " B",
+		Delta: bytesDelta(head - base), Percent: sizePercent(base, head), Kind: kind(head - base)}
+	var largest int64
+	for _, sym := range s.Symbols[:min(len(s.Symbols), symbolsShown)] {
+		largest = max(largest, abs64(sym.Head-sym.Base))
+	}
+	for i, sym := range s.Symbols {
+		if i == symbolsShown {
+			v.MoreSyms = len(s.Symbols) - symbolsShown
+			break
+		}
+		d := sym.Head - sym.Base
+		v.Symbols = append(v.Symbols, symbolRow{Name: sym.Name, Section: sym.Section, Base: commas(sym.Base),
+			Head: commas(sym.Head), Delta: bytesDelta(d), Kind: kind(d), W: share(abs64(d), largest)})
+	}
+	return v
+}
+
+// share is n as a percentage of of, for a bar's CSS width.
+func share(n, of int64) float64 {
+	if of <= 0 {
+		return 0
+	}
+	return math.Round(float64(n)/float64(of)*1000) / 10
+}
