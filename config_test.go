@@ -370,7 +370,7 @@ func TestResolveNamesTheSource(t *testing.T) {
 		{"input", []Setting{{Key: InputKey("rounds"), Text: "101", Source: "input"}},
 			`input: rounds: invalid value "101": want a whole number from 2 to 100`},
 		{"input with the flag's name elsewhere", []Setting{{Key: InputKey("package"), Text: " ", Source: "input"}, {Key: InputKey("rounds"), Text: "3", Source: "input"}},
-			`input: package: invalid value " ": want a package path such as ./cipher/des`},
+			`input: package: invalid value " ": want a package path such as ./cipher/des, several comma-separated, or a pattern such as ./cipher/...`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

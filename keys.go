@@ -194,7 +194,7 @@ var keys = []*ConfigKey{
 		Doc: "run as if started in this directory (inside the git work tree)"},
 		func(c *Config) *string { return &c.Dir }, nil),
 	stringKey(ConfigKey{File: "package", Flag: "pkg", Input: "package", Default: ".",
-		Form: "package paths or patterns, comma-separated, such as ./cipher/des or ./cipher/...,./hash/crc",
+		Form: "a package path such as ./cipher/des, several comma-separated, or a pattern such as ./cipher/...",
 		Doc:  "the packages to gate, relative to the module root (comma-separated; patterns such as ./cipher/...)"},
 		func(c *Config) *string { return &c.Package }, func(s string) bool { return strings.TrimSpace(s) != "" }),
 	stringKey(ConfigKey{File: "bench", Flag: "bench", Input: "bench", Default: ".",

@@ -68,6 +68,9 @@ func mergeAndReport(dirs []string, out, format string, stdout, stderr io.Writer)
 	if werr := dir.WriteReport(report.Markdown(res, report.Options{})); werr != nil && err == nil {
 		err = werr
 	}
+	if herr := saveHTML(out, res); herr != nil && err == nil {
+		err = herr
+	}
 	if perr := printResult(stdout, res, format); perr != nil {
 		errorf(stderr, "%v", perr)
 	}
@@ -75,7 +78,7 @@ func mergeAndReport(dirs []string, out, format string, stdout, stderr io.Writer)
 		errorf(stderr, "%v", err)
 		return perfgate.ExitCannotRun
 	}
-	files := dir.Existing(perfgate.FileReport, perfgate.FileResult, perfgate.FileBench)
+	files := dir.Existing(perfgate.FileReport, perfgate.FileReportHTML, perfgate.FileResult, perfgate.FileBench)
 	fmt.Fprintf(stderr, "perfgate: merged %d shards into %s (%s)\n", len(dirs), out, strings.Join(files, ", "))
 	return res.Verdict.ExitCode
 }
