@@ -30,6 +30,9 @@ type Config struct {
 	Package string
 	// Shard runs one part of the comparison (-shard i/n); the zero value runs it all. Key "shard".
 	Shard Shard
+	// ShardCosts is an earlier run's results directory (or its result.json): the shards split the work by the
+	// sub-benchmarks each top-level benchmark had there. Key "shard-costs".
+	ShardCosts string
 	// Bench selects benchmarks by a regular expression over their full names ("Encrypt/des"). Key "bench".
 	Bench string
 	// Rounds is how many A–B–B–A rounds run; each side gets 2×Rounds samples. Key "rounds".

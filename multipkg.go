@@ -58,7 +58,11 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 	}
 	shard := 1
 	if p.cfg.Shard.Sharded() {
-		p.plan = planShards(pkgs, p.cfg.Shard.Count)
+		costs, err := readCosts(p.cfg.ShardCosts)
+		if err != nil {
+			return err
+		}
+		p.plan = planShards(pkgs, p.cfg.Shard.Count, costs)
 		shard = p.cfg.Shard.Index
 		p.logf("shard %s: %s", p.cfg.Shard, strings.Join(p.plan.unitsOf(shard), ", "))
 	}
@@ -183,7 +187,7 @@ func (p *pipeline) shardRecord() *record.Shard {
 // configFingerprint is a digest of every setting that decides the numbers or the gate: the whole Config but the
 // shard, where it runs and writes, and which revisions (merge compares the commits themselves).
 func configFingerprint(c Config) string {
-	c.Shard, c.Out, c.Dir, c.Cache, c.Log, c.Base, c.Head = Shard{}, "", "", "", nil, "", ""
+	c.Shard, c.ShardCosts, c.Out, c.Dir, c.Cache, c.Log, c.Base, c.Head = Shard{}, "", "", "", "", nil, "", ""
 	data, err := json.Marshal(c)
 	if err != nil {
 		panic("perfgate: Config does not marshal: " + err.Error()) // it holds only plain values
@@ -234,15 +238,20 @@ type shardPlan struct {
 	count int
 }
 
-// planShards splits the packages' units over count shards: longest first, each to the shard with the least work
-// so far (lowest index on ties). Every unit costs the same: one top-level benchmark is about one calibration and
-// 4×rounds runs per leaf, and a package's checks about one build, one test run and one differential check.
-func planShards(pkgs []bench.Package, count int) *shardPlan {
+// planShards splits the packages' units over count shards: costliest first, each to the shard with the least work
+// so far (lowest index on ties). A top-level benchmark costs its number of leaf benchmarks in costs (an earlier
+// run's: every leaf takes one calibration and 4×rounds runs of benchtime, however fast the code is), else 1; a
+// package's checks (one build, one test run, one differential check) cost 1.
+func planShards(pkgs []bench.Package, count int, costs map[string]float64) *shardPlan {
 	pl := &shardPlan{count: count}
 	for _, pk := range pkgs {
 		pl.units = append(pl.units, shardUnit{pkg: pk.Rel, cost: 1})
 		for _, top := range pk.Benchmarks {
-			pl.units = append(pl.units, shardUnit{pkg: pk.Rel, top: top, cost: 1})
+			u := shardUnit{pkg: pk.Rel, top: top, cost: 1}
+			if c, ok := costs[u.String()]; ok {
+				u.cost = c
+			}
+			pl.units = append(pl.units, u)
 		}
 	}
 	order := make([]int, len(pl.units))
@@ -307,4 +316,33 @@ func (pl *shardPlan) fingerprint() string {
 		fmt.Fprintf(h, "%d\t%s\n", u.shard, u)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// readCosts reads the cost of every top-level benchmark from an earlier run's results (a directory or its
+// result.json): its number of leaf benchmarks in the gated unit, by shardUnit name. "" reads nothing.
+func readCosts(path string) (map[string]float64, error) {
+	if path == "" {
+		return nil, nil
+	}
+	dir := path
+	if st, err := os.Stat(path); err == nil && !st.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	r, err := ResultsDir(dir).ReadResult(maxResultFile)
+	if err != nil {
+		return nil, &ConfigError{Key: "shard-costs", Value: path, Want: "a results directory or its result.json (" + err.Error() + ")"}
+	}
+	costs := map[string]float64{}
+	for _, b := range r.Benchmarks {
+		if b.Unit != GatedUnit {
+			continue
+		}
+		pkg := b.Package
+		if pkg == "" {
+			pkg = r.Package
+		}
+		top, _, _ := strings.Cut(b.Name, "/")
+		costs[shardUnit{pkg: pkg, top: top}.String()]++
+	}
+	return costs, nil
 }
