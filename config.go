@@ -30,6 +30,9 @@ type Config struct {
 	Package string
 	// Shard runs one part of the comparison (-shard i/n); the zero value runs it all. Key "shard".
 	Shard Shard
+	// Changed gates only the packages that differ between base and head: their own files or those of their
+	// dependencies inside the module (go list -deps on each side). Key "changed".
+	Changed bool
 	// ShardCosts is an earlier run's results directory (or its result.json): the shards split the work by the
 	// sub-benchmarks each top-level benchmark had there. Key "shard-costs".
 	ShardCosts string

@@ -150,6 +150,7 @@ thresholds:
   "Encrypt/3des.*": 7.5
 max-size-growth: 4096
 acknowledge-label: slow-ok
+changed: true
 output: out/results
 `
 
@@ -166,6 +167,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.Keys, want.Blocks, want.Seed = 16, 4, 42
 	want.Thresholds = map[string]float64{"KeySetup": 50, "Encrypt/3des.*": 7.5}
 	want.MaxSizeGrowth, want.AcknowledgeLabel, want.Out = 4096, "slow-ok", "out/results"
+	want.Changed = true
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LoadFile (-want +got):\n%s", diff)
 	}

@@ -27,10 +27,10 @@ import (
 // differential, sizes) in exactly one shard, and each top-level benchmark in exactly one shard. perfgate merge
 // combines the shards' results with the same combine.
 
-// multi reports whether the comparison gates several packages or is a shard.
+// multi reports whether the comparison gates several packages, is a shard, or chooses its packages (changed).
 func (p *pipeline) multi() bool {
 	pkgs := p.cfg.Packages()
-	return p.cfg.Shard.Sharded() || len(pkgs) > 1 || len(pkgs) == 1 && strings.Contains(pkgs[0], "...")
+	return p.cfg.Shard.Sharded() || p.cfg.Changed || len(pkgs) > 1 || len(pkgs) == 1 && strings.Contains(pkgs[0], "...")
 }
 
 // runPackages lists the packages on base, splits the work when the comparison is a shard, and runs every
@@ -55,6 +55,21 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 	}
 	if len(pkgs) == 0 {
 		return &ConfigError{Key: "package", Value: p.cfg.Package, Want: "packages with test files on base"}
+	}
+	if p.cfg.Changed {
+		same, err := p.unchangedPackages(ctx, p.packages)
+		if err != nil {
+			return err
+		}
+		if len(same) > 0 {
+			p.build.notes = append(p.build.notes, "not gated, unchanged (changed: true; no file of theirs or of their dependencies in the module differs): "+strings.Join(same, ", "))
+		}
+		pkgs = slices.DeleteFunc(pkgs, func(pk bench.Package) bool { return slices.Contains(same, pk.Rel) })
+		p.packages = slices.DeleteFunc(p.packages, func(rel string) bool { return slices.Contains(same, rel) })
+		if len(pkgs) == 0 {
+			p.logf("no gated package changed")
+			return nil
+		}
 	}
 	shard := 1
 	if p.cfg.Shard.Sharded() {

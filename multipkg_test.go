@@ -380,3 +380,51 @@ func TestReadCosts(t *testing.T) {
 		t.Errorf("a missing cost file: %v, want a ConfigError naming shard-costs", err)
 	}
 }
+
+// TestChangedPackages: changed: true gates a package whose dependency inside the module changed and one whose test
+// file changed, and leaves out, with a note, the package that nothing of changed.
+func TestChangedPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and times packages")
+	}
+	files := func(libValue, cTest string) map[string]string {
+		pkgTest := func(pkg, body string) string {
+			return "package " + pkg + "\n\nimport \"testing\"\n\nfunc BenchmarkF(b *testing.B) {\n\tfor b.Loop() {\n\t\t" + body + "\n\t}\n}\n"
+		}
+		return map[string]string{
+			"go.mod":      testmod.GoMod("example.com/changed", "1.26"),
+			"lib/lib.go":  "package lib\n\nfunc V() int { return " + libValue + " }\n",
+			"a/a.go":      "package a\n\nimport \"example.com/changed/lib\"\n\nfunc F() int { return lib.V() + 1 }\n",
+			"a/a_test.go": pkgTest("a", "F()"),
+			"b/b.go":      "package b\n\nfunc F() int { return 2 }\n",
+			"b/b_test.go": pkgTest("b", "F()"),
+			"c/c.go":      "package c\n\nfunc F() int { return 3 }\n",
+			"c/c_test.go": pkgTest("c", cTest),
+		}
+	}
+	dir := t.TempDir()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	when := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	base := commitAll(t, r, dir, files("1", "F()"), when)
+	head := commitAll(t, r, dir, files("10", "_ = F()"), when.Add(time.Hour))
+	cfg := multiConfig(dir, base, head, filepath.Join(t.TempDir(), "out"))
+	cfg.Changed, cfg.Differential, cfg.Rounds, cfg.BenchTime = true, false, 2, 5*time.Millisecond
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"./a", "./c"}, res.Packages); diff != "" {
+		t.Errorf("gated packages (-want +got):\n%s", diff)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "unchanged") && strings.Contains(n, "./b") }) {
+		t.Errorf("no note names ./b as left out: %q", res.Notes)
+	}
+	for _, b := range res.Benchmarks {
+		if b.Package == "./b" {
+			t.Errorf("./b was benchmarked: %+v", b)
+		}
+	}
+}

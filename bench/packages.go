@@ -108,3 +108,39 @@ func benchmarkFuncs(path string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// ModuleDeps returns the directories, relative to the module root cfg.Dir, of the packages of the main module that
+// package pkg and its tests depend on, itself included: go list -deps -test, keeping the main module's packages.
+func ModuleDeps(ctx context.Context, cfg BuildConfig, pkg string) ([]string, error) {
+	argv := append([]string{"go", "list", "-deps", "-test", "-f",
+		`{{.Dir}}{{"\t"}}{{with .Module}}{{.Main}}{{end}}`}, buildFlags(cfg)...)
+	argv = append(argv, pkg)
+	ctx, cancel := cfg.limit(ctx)
+	defer cancel()
+	stdout, _, err := proc.Run(proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...))
+	if err != nil {
+		return nil, fmt.Errorf("listing the dependencies of %s: %w", pkg, err)
+	}
+	root, err := filepath.EvalSymlinks(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []string
+	for line := range strings.SplitSeq(strings.TrimRight(string(stdout), "\n"), "\n") {
+		dir, main, _ := strings.Cut(line, "\t")
+		if main != "true" || dir == "" {
+			continue
+		}
+		if d, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = d
+		}
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || strings.HasPrefix(rel, "..") || seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		out = append(out, filepath.ToSlash(rel))
+	}
+	return out, nil
+}
