@@ -10,14 +10,20 @@ import (
 	"github.com/perfgate/perfgate/cipher/des/internal/gen"
 )
 
-// TestGenerated regenerates const.go and unrolled.go with internal/gen and
-// compares them byte for byte with the committed files. Fix a failure with
-// `go generate ./cipher/des`.
+// TestGenerated regenerates const.go, unrolled.go and sliced.go with
+// internal/gen and compares them byte for byte with the committed files. Fix
+// a failure with `go generate ./cipher/des`. The S-box circuit search behind
+// sliced.go takes seconds, so -short leaves that file out (TestSBoxCircuits
+// still checks the compiled circuits against the S-box tables).
 func TestGenerated(t *testing.T) {
 	for _, f := range []struct {
 		name string
 		make func() ([]byte, error)
-	}{{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}} {
+	}{{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}, {"sliced.go", gen.Sliced}} {
+		if f.name == "sliced.go" && testing.Short() {
+			t.Log("sliced.go not regenerated under -short")
+			continue
+		}
 		want, err := f.make()
 		if err != nil {
 			t.Fatal(err)
@@ -101,7 +107,8 @@ func TestKeySchedule(t *testing.T) {
 			t.Fatalf("permutedChoice1(%x) = %07x %07x, want %07x %07x", key, gc, gd, c, d)
 		}
 		var enc, dec schedule
-		expandKey(key, &enc, &dec)
+		expandKey(key, &enc, false)
+		expandKey(key, &dec, true)
 		for i, s := range textbookShifts {
 			c = (c<<s | c>>(28-s)) & 0x0fffffff
 			d = (d<<s | d>>(28-s)) & 0x0fffffff
@@ -116,6 +123,75 @@ func TestKeySchedule(t *testing.T) {
 			dd := dec[(15-i)/2][(15-i)%2*2 : (15-i)%2*2+2]
 			if e[0] != k0 || e[1] != k1 || dd[0] != k0 || dd[1] != k1 {
 				t.Fatalf("key %x round %d: enc %08x %08x dec %08x %08x, want %08x %08x", key, i+1, e[0], e[1], dd[0], dd[1], k0, k1)
+			}
+		}
+	}
+}
+
+// TestSBoxCircuits runs the compiled S-box circuits on the truth tables of
+// their inputs, all 64 inputs at once, and compares each output with the
+// S-box table of FIPS 46-3.
+func TestSBoxCircuits(t *testing.T) {
+	var in [6]uint64
+	for i := range in {
+		for x := range 64 {
+			in[i] |= uint64(x>>(5-i)&1) << x
+		}
+	}
+	for s, f := range []func(a1, a2, a3, a4, a5, a6 uint64) (o1, o2, o3, o4 uint64){s1, s2, s3, s4, s5, s6, s7, s8} {
+		var got [4]uint64
+		got[0], got[1], got[2], got[3] = f(in[0], in[1], in[2], in[3], in[4], in[5])
+		if want := gen.SBoxTT(s); got != want {
+			t.Errorf("s%d = %016x, want %016x", s+1, got, want)
+		}
+	}
+}
+
+// TestTranspose checks transpose bit by bit against its definition on random
+// matrices.
+func TestTranspose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20 {
+		var x [64]uint64
+		for i := range x {
+			x[i] = rng.Uint64()
+		}
+		y := x
+		transpose(&y)
+		for i := range 64 {
+			for j := range 64 {
+				if y[i]>>(63-j)&1 != x[j]>>(63-i)&1 {
+					t.Fatalf("transpose: bit %d of row %d differs from bit %d of row %d", 63-j, i, 63-i, j)
+				}
+			}
+		}
+	}
+}
+
+// TestSlicedKeys checks the subkey masks of the bitsliced engine against the
+// subkeys computed from the textbook tables.
+func TestSlicedKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	key := make([]byte, 8)
+	for range 50 {
+		k := rng.Uint64()
+		for i := range key {
+			key[i] = byte(k >> (56 - 8*i))
+		}
+		var enc schedule
+		expandKey(key, &enc, false)
+		var masks slicedKeys
+		enc.slice(&masks)
+		cd := permute(k, 64, textbookPC1[:])
+		c, d := uint32(cd>>28), uint32(cd&0x0fffffff)
+		for i, s := range textbookShifts {
+			c = (c<<s | c>>(28-s)) & 0x0fffffff
+			d = (d<<s | d>>(28-s)) & 0x0fffffff
+			sub := permute(uint64(c)<<28|uint64(d), 56, gen.PC2[:])
+			for n := range 48 {
+				if want := -(sub >> (47 - n) & 1); masks[i][n] != want {
+					t.Fatalf("key %x round %d bit %d: mask %016x, want %016x", key, i+1, n+1, masks[i][n], want)
+				}
 			}
 		}
 	}

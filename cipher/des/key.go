@@ -5,11 +5,17 @@ import "encoding/binary"
 // This file is the key schedule: PC-1 as an 8×8 bit-matrix transpose, then
 // subkeys (generated, in unrolled.go) for the rotations and PC-2.
 
-// expandKey computes the 16 subkeys of an 8-byte key and stores them in enc,
-// in round order, and in dec, in reverse round order.
-func expandKey(key []byte, enc, dec *schedule) {
+// expandKey computes the 16 subkeys of an 8-byte key and stores them in ks,
+// in round order, or in reverse round order (the schedule of decryption)
+// if reversed is set.
+func expandKey(key []byte, ks *schedule, reversed bool) {
 	c, d := permutedChoice1(key)
-	subkeys(&pc2Box, uint64(c)<<28|uint64(c), uint64(d)<<28|uint64(d), enc, dec)
+	cc, dd := uint64(c)<<28|uint64(c), uint64(d)<<28|uint64(d)
+	if reversed {
+		subkeysReversed(&pc2Box, cc, dd, ks)
+	} else {
+		subkeys(&pc2Box, cc, dd, ks)
+	}
 }
 
 // permutedChoice1 returns the 28-bit halves C0 and D0 of PC-1 applied to the

@@ -154,8 +154,14 @@ func TestVsStdlib(t *testing.T) {
 	}
 	for _, r := range references {
 		t.Run(r.name, func(t *testing.T) {
-			for n := 0; n <= 33; n++ {
-				for range 3 {
+			// Every batch length up to 200 blocks: none, part of one group of
+			// 64 lanes, whole groups, and groups plus a padded tail.
+			for n := 0; n <= 200; n++ {
+				reps := 1
+				if n <= 33 {
+					reps = 3
+				}
+				for range reps {
 					compareWithStdlib(t, r, random(r.keyLen), random(n*BlockSize))
 				}
 			}
@@ -164,13 +170,15 @@ func TestVsStdlib(t *testing.T) {
 }
 
 // FuzzVsStdlib compares all variants with crypto/des on arbitrary keys and
-// data. The first 24 bytes of key serve every variant (8 or 16 of them for
-// the shorter keys); data is cut to whole blocks.
+// data, through the single-block calls and the bitsliced batch calls (see
+// compareWithStdlib). The first 24 bytes of key serve every variant (8 or 16
+// of them for the shorter keys); data is cut to whole blocks.
 func FuzzVsStdlib(f *testing.F) {
 	f.Add([]byte("0123456789abcdefghijklmn"), []byte("exactly sixteen!"))
 	f.Add(make([]byte, 24), make([]byte, 8*7))
 	f.Add(bytes.Repeat([]byte{0xff}, 24), bytes.Repeat([]byte{0xff}, 24))
 	f.Add(bytes.Repeat([]byte{0x01, 0xfe}, 12), []byte{})
+	f.Add([]byte("a key for sixty-five blks"), bytes.Repeat([]byte("65 blocks"), 65))
 	f.Fuzz(func(t *testing.T, key, data []byte) {
 		if len(key) < 24 {
 			key = append(key, make([]byte, 24-len(key))...)

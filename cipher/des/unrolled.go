@@ -172,140 +172,375 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	return l, r
 }
 
+// roundsReversed is rounds with the subkeys of ks taken from round 16 down
+// to round 1: the inverse of the stage that rounds runs with ks.
+func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
+	t, v := r^ks[7][2], r^ks[7][3]
+	var tn, vn, a, c, d, e uint32
+
+	// Round 1.
+	tn, vn = l^ks[7][0], l^ks[7][1]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	l ^= t ^ tn
+
+	// Round 2.
+	tn, vn = r^ks[6][2], r^ks[6][3]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	r ^= t ^ tn
+
+	// Round 3.
+	tn, vn = l^ks[6][0], l^ks[6][1]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	l ^= t ^ tn
+
+	// Round 4.
+	tn, vn = r^ks[5][2], r^ks[5][3]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	r ^= t ^ tn
+
+	// Round 5.
+	tn, vn = l^ks[5][0], l^ks[5][1]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	l ^= t ^ tn
+
+	// Round 6.
+	tn, vn = r^ks[4][2], r^ks[4][3]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	r ^= t ^ tn
+
+	// Round 7.
+	tn, vn = l^ks[4][0], l^ks[4][1]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	l ^= t ^ tn
+
+	// Round 8.
+	tn, vn = r^ks[3][2], r^ks[3][3]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	r ^= t ^ tn
+
+	// Round 9.
+	tn, vn = l^ks[3][0], l^ks[3][1]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	l ^= t ^ tn
+
+	// Round 10.
+	tn, vn = r^ks[2][2], r^ks[2][3]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	r ^= t ^ tn
+
+	// Round 11.
+	tn, vn = l^ks[2][0], l^ks[2][1]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	l ^= t ^ tn
+
+	// Round 12.
+	tn, vn = r^ks[1][2], r^ks[1][3]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	r ^= t ^ tn
+
+	// Round 13.
+	tn, vn = l^ks[1][0], l^ks[1][1]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	l ^= t ^ tn
+
+	// Round 14.
+	tn, vn = r^ks[0][2], r^ks[0][3]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	r ^= t ^ tn
+
+	// Round 15.
+	tn, vn = l^ks[0][0], l^ks[0][1]
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	t = ((tn ^ a) ^ c) ^ d ^ e
+	v = ((vn ^ a) ^ c) ^ d ^ e
+	l ^= t ^ tn
+
+	// Round 16.
+	a = sp[7][t&0x3f]
+	c = sp[1][t>>24&0x3f]
+	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
+	e = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])
+	r ^= ((a ^ c) ^ d) ^ e
+	return l, r
+}
+
 // subkeys computes the 16 subkeys from the PC-1 halves, given doubled as
 // cc = C0<<28 | C0 and dd = D0<<28 | D0 so that C rotated left by s is the
-// low 28 bits of cc>>(28-s). It stores them in enc in round order and in dec
-// in reverse round order (see schedule). pc is &pc2Box. An OR of the four C
-// entries holds the upper halves of k0 and k1, one of the D entries their
-// lower halves (see internal/gen.PC2Tables).
-func subkeys(pc *[8][128]uint32, cc, dd uint64, enc, dec *schedule) {
-	var c, d, x, y, k0, k1 uint32
+// low 28 bits of cc>>(28-s), and stores them in ks in round order (see
+// schedule). pc is &pc2Box. An OR of the four C entries holds the upper
+// halves of k0 and k1, one of the D entries their lower halves (see
+// internal/gen.PC2Tables).
+func subkeys(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
+	var c, d, x, y uint32
 
 	// Round 1: C and D rotated left by 1.
 	c, d = uint32(cc>>27), uint32(dd>>27)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[0][0], enc[0][1] = k0, k1
-	dec[7][2], dec[7][3] = k0, k1
+	ks[0][0], ks[0][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 2: C and D rotated left by 2.
 	c, d = uint32(cc>>26), uint32(dd>>26)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[0][2], enc[0][3] = k0, k1
-	dec[7][0], dec[7][1] = k0, k1
+	ks[0][2], ks[0][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 3: C and D rotated left by 4.
 	c, d = uint32(cc>>24), uint32(dd>>24)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[1][0], enc[1][1] = k0, k1
-	dec[6][2], dec[6][3] = k0, k1
+	ks[1][0], ks[1][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 4: C and D rotated left by 6.
 	c, d = uint32(cc>>22), uint32(dd>>22)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[1][2], enc[1][3] = k0, k1
-	dec[6][0], dec[6][1] = k0, k1
+	ks[1][2], ks[1][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 5: C and D rotated left by 8.
 	c, d = uint32(cc>>20), uint32(dd>>20)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[2][0], enc[2][1] = k0, k1
-	dec[5][2], dec[5][3] = k0, k1
+	ks[2][0], ks[2][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 6: C and D rotated left by 10.
 	c, d = uint32(cc>>18), uint32(dd>>18)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[2][2], enc[2][3] = k0, k1
-	dec[5][0], dec[5][1] = k0, k1
+	ks[2][2], ks[2][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 7: C and D rotated left by 12.
 	c, d = uint32(cc>>16), uint32(dd>>16)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[3][0], enc[3][1] = k0, k1
-	dec[4][2], dec[4][3] = k0, k1
+	ks[3][0], ks[3][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 8: C and D rotated left by 14.
 	c, d = uint32(cc>>14), uint32(dd>>14)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[3][2], enc[3][3] = k0, k1
-	dec[4][0], dec[4][1] = k0, k1
+	ks[3][2], ks[3][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 9: C and D rotated left by 15.
 	c, d = uint32(cc>>13), uint32(dd>>13)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[4][0], enc[4][1] = k0, k1
-	dec[3][2], dec[3][3] = k0, k1
+	ks[4][0], ks[4][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 10: C and D rotated left by 17.
 	c, d = uint32(cc>>11), uint32(dd>>11)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[4][2], enc[4][3] = k0, k1
-	dec[3][0], dec[3][1] = k0, k1
+	ks[4][2], ks[4][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 11: C and D rotated left by 19.
 	c, d = uint32(cc>>9), uint32(dd>>9)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[5][0], enc[5][1] = k0, k1
-	dec[2][2], dec[2][3] = k0, k1
+	ks[5][0], ks[5][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 12: C and D rotated left by 21.
 	c, d = uint32(cc>>7), uint32(dd>>7)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[5][2], enc[5][3] = k0, k1
-	dec[2][0], dec[2][1] = k0, k1
+	ks[5][2], ks[5][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 13: C and D rotated left by 23.
 	c, d = uint32(cc>>5), uint32(dd>>5)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[6][0], enc[6][1] = k0, k1
-	dec[1][2], dec[1][3] = k0, k1
+	ks[6][0], ks[6][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 14: C and D rotated left by 25.
 	c, d = uint32(cc>>3), uint32(dd>>3)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[6][2], enc[6][3] = k0, k1
-	dec[1][0], dec[1][1] = k0, k1
+	ks[6][2], ks[6][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 15: C and D rotated left by 27.
 	c, d = uint32(cc>>1), uint32(dd>>1)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[7][0], enc[7][1] = k0, k1
-	dec[0][2], dec[0][3] = k0, k1
+	ks[7][0], ks[7][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 
 	// Round 16: C and D rotated left by 28.
 	c, d = uint32(cc>>0), uint32(dd>>0)
 	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
 	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	k0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
-	enc[7][2], enc[7][3] = k0, k1
-	dec[0][0], dec[0][1] = k0, k1
+	ks[7][2], ks[7][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+}
+
+// subkeysReversed is subkeys storing the subkeys in reverse round order, the
+// schedule of the inverse stage.
+func subkeysReversed(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
+	var c, d, x, y uint32
+
+	// Round 1: C and D rotated left by 1.
+	c, d = uint32(cc>>27), uint32(dd>>27)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[7][2], ks[7][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 2: C and D rotated left by 2.
+	c, d = uint32(cc>>26), uint32(dd>>26)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[7][0], ks[7][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 3: C and D rotated left by 4.
+	c, d = uint32(cc>>24), uint32(dd>>24)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[6][2], ks[6][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 4: C and D rotated left by 6.
+	c, d = uint32(cc>>22), uint32(dd>>22)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[6][0], ks[6][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 5: C and D rotated left by 8.
+	c, d = uint32(cc>>20), uint32(dd>>20)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[5][2], ks[5][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 6: C and D rotated left by 10.
+	c, d = uint32(cc>>18), uint32(dd>>18)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[5][0], ks[5][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 7: C and D rotated left by 12.
+	c, d = uint32(cc>>16), uint32(dd>>16)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[4][2], ks[4][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 8: C and D rotated left by 14.
+	c, d = uint32(cc>>14), uint32(dd>>14)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[4][0], ks[4][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 9: C and D rotated left by 15.
+	c, d = uint32(cc>>13), uint32(dd>>13)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[3][2], ks[3][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 10: C and D rotated left by 17.
+	c, d = uint32(cc>>11), uint32(dd>>11)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[3][0], ks[3][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 11: C and D rotated left by 19.
+	c, d = uint32(cc>>9), uint32(dd>>9)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[2][2], ks[2][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 12: C and D rotated left by 21.
+	c, d = uint32(cc>>7), uint32(dd>>7)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[2][0], ks[2][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 13: C and D rotated left by 23.
+	c, d = uint32(cc>>5), uint32(dd>>5)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[1][2], ks[1][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 14: C and D rotated left by 25.
+	c, d = uint32(cc>>3), uint32(dd>>3)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[1][0], ks[1][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 15: C and D rotated left by 27.
+	c, d = uint32(cc>>1), uint32(dd>>1)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[0][2], ks[0][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+
+	// Round 16: C and D rotated left by 28.
+	c, d = uint32(cc>>0), uint32(dd>>0)
+	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
+	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[0][0], ks[0][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
 }

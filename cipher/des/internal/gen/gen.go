@@ -185,7 +185,9 @@ func gofmt(name string, src []byte) ([]byte, error) {
 var rotations = [16]uint{1, 2, 4, 6, 8, 10, 12, 14, 15, 17, 19, 21, 23, 25, 27, 28}
 
 // Unrolled returns the generated Go file unrolled.go, holding rounds (the 16
-// DES rounds on one block) and subkeys (the 16 subkeys of a key).
+// DES rounds on one block) and subkeys (the 16 subkeys of a key), each also
+// with the subkeys in reverse order (roundsReversed, subkeysReversed), so
+// that one schedule per stage serves both directions.
 //
 // In rounds, each round XORs eight spBox entries, four indexed by the bytes
 // of t = x^k0 and four by v = x^k1 at bit offsets 4, 12, 20, 28, into the
@@ -205,61 +207,91 @@ func Unrolled() ([]byte, error) {
 package des
 
 import "math/bits"
-
+`)
+	for _, reversed := range []bool{false, true} {
+		// key returns the schedule entry of subkey word w (0 or 1) of round
+		// n (0-based) as the rounds read it.
+		key := func(n, w int) string {
+			if reversed {
+				n = 15 - n
+			}
+			return fmt.Sprintf("ks[%d][%d]", n/2, n%2*2+w)
+		}
+		if reversed {
+			b.WriteString(`
+// roundsReversed is rounds with the subkeys of ks taken from round 16 down
+// to round 1: the inverse of the stage that rounds runs with ks.
+func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
+`)
+		} else {
+			b.WriteString(`
 // rounds runs the 16 rounds of one DES stage on the rotated halves (l, r) and
 // returns the halves after round 16, not swapped. sp is &spBox, passed in so
 // that the table address stays in a register. The rounds are unrolled and
 // each computes the next round's S-box index words directly (see
 // internal/gen.Unrolled), which shortens the dependency chain of a round.
 func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
-	t, v := r^ks[0][0], r^ks[0][1]
-	var tn, vn, a, c, d, e uint32
 `)
-	for rd := range 16 {
-		y := "l"
-		if rd%2 == 1 {
-			y = "r"
 		}
-		fmt.Fprintf(&b, "\n\t// Round %d.\n", rd+1)
-		n := rd + 1
-		if n < 16 {
-			fmt.Fprintf(&b, "\ttn, vn = %s^ks[%d][%d], %s^ks[%d][%d]\n", y, n/2, n%2*2, y, n/2, n%2*2+1)
+		fmt.Fprintf(&b, "\tt, v := r^%s, r^%s\n", key(0, 0), key(0, 1))
+		b.WriteString("\tvar tn, vn, a, c, d, e uint32\n")
+		for rd := range 16 {
+			y := "l"
+			if rd%2 == 1 {
+				y = "r"
+			}
+			fmt.Fprintf(&b, "\n\t// Round %d.\n", rd+1)
+			n := rd + 1
+			if n < 16 {
+				fmt.Fprintf(&b, "\ttn, vn = %s^%s, %s^%s\n", y, key(n, 0), y, key(n, 1))
+			}
+			b.WriteString("\ta = sp[7][t&0x3f]\n")
+			b.WriteString("\tc = sp[1][t>>24&0x3f]\n")
+			b.WriteString("\td = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]\n")
+			b.WriteString("\te = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])\n")
+			if n < 16 {
+				b.WriteString("\tt = ((tn ^ a) ^ c) ^ d ^ e\n")
+				b.WriteString("\tv = ((vn ^ a) ^ c) ^ d ^ e\n")
+				fmt.Fprintf(&b, "\t%s ^= t ^ tn\n", y)
+			} else {
+				fmt.Fprintf(&b, "\t%s ^= ((a ^ c) ^ d) ^ e\n", y)
+			}
 		}
-		b.WriteString("\ta = sp[7][t&0x3f]\n")
-		b.WriteString("\tc = sp[1][t>>24&0x3f]\n")
-		b.WriteString("\td = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]\n")
-		b.WriteString("\te = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])\n")
-		if n < 16 {
-			b.WriteString("\tt = ((tn ^ a) ^ c) ^ d ^ e\n")
-			b.WriteString("\tv = ((vn ^ a) ^ c) ^ d ^ e\n")
-			fmt.Fprintf(&b, "\t%s ^= t ^ tn\n", y)
-		} else {
-			fmt.Fprintf(&b, "\t%s ^= ((a ^ c) ^ d) ^ e\n", y)
-		}
+		b.WriteString("\treturn l, r\n}\n")
 	}
-	b.WriteString("\treturn l, r\n}\n")
 
-	b.WriteString(`
+	for _, reversed := range []bool{false, true} {
+		if reversed {
+			b.WriteString(`
+// subkeysReversed is subkeys storing the subkeys in reverse round order, the
+// schedule of the inverse stage.
+func subkeysReversed(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
+`)
+		} else {
+			b.WriteString(`
 // subkeys computes the 16 subkeys from the PC-1 halves, given doubled as
 // cc = C0<<28 | C0 and dd = D0<<28 | D0 so that C rotated left by s is the
-// low 28 bits of cc>>(28-s). It stores them in enc in round order and in dec
-// in reverse round order (see schedule). pc is &pc2Box. An OR of the four C
-// entries holds the upper halves of k0 and k1, one of the D entries their
-// lower halves (see internal/gen.PC2Tables).
-func subkeys(pc *[8][128]uint32, cc, dd uint64, enc, dec *schedule) {
-	var c, d, x, y, k0, k1 uint32
+// low 28 bits of cc>>(28-s), and stores them in ks in round order (see
+// schedule). pc is &pc2Box. An OR of the four C entries holds the upper
+// halves of k0 and k1, one of the D entries their lower halves (see
+// internal/gen.PC2Tables).
+func subkeys(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
 `)
-	for i, s := range rotations {
-		j := 15 - i
-		fmt.Fprintf(&b, "\n\t// Round %d: C and D rotated left by %d.\n", i+1, s)
-		fmt.Fprintf(&b, "\tc, d = uint32(cc>>%d), uint32(dd>>%d)\n", 28-s, 28-s)
-		b.WriteString("\tx = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]\n")
-		b.WriteString("\ty = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]\n")
-		b.WriteString("\tk0, k1 = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)\n")
-		fmt.Fprintf(&b, "\tenc[%d][%d], enc[%d][%d] = k0, k1\n", i/2, i%2*2, i/2, i%2*2+1)
-		fmt.Fprintf(&b, "\tdec[%d][%d], dec[%d][%d] = k0, k1\n", j/2, j%2*2, j/2, j%2*2+1)
+		}
+		b.WriteString("\tvar c, d, x, y uint32\n")
+		for i, s := range rotations {
+			j := i
+			if reversed {
+				j = 15 - i
+			}
+			fmt.Fprintf(&b, "\n\t// Round %d: C and D rotated left by %d.\n", i+1, s)
+			fmt.Fprintf(&b, "\tc, d = uint32(cc>>%d), uint32(dd>>%d)\n", 28-s, 28-s)
+			b.WriteString("\tx = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]\n")
+			b.WriteString("\ty = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]\n")
+			fmt.Fprintf(&b, "\tks[%d][%d], ks[%d][%d] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)\n", j/2, j%2*2, j/2, j%2*2+1)
+		}
+		b.WriteString("}\n")
 	}
-	b.WriteString("}\n")
 	return gofmt("unrolled.go", b.Bytes())
 }
 
@@ -274,4 +306,22 @@ func writeTable(b *bytes.Buffer, t []uint32) {
 		}
 	}
 	b.WriteString("},\n")
+}
+
+// E is the expansion of the cipher function, FIPS 46-3: bit i of the 48-bit
+// expanded half is bit E[i-1] of the 32-bit half.
+var E = [48]uint8{
+	32, 1, 2, 3, 4, 5, 4, 5, 6, 7, 8, 9,
+	8, 9, 10, 11, 12, 13, 12, 13, 14, 15, 16, 17,
+	16, 17, 18, 19, 20, 21, 20, 21, 22, 23, 24, 25,
+	24, 25, 26, 27, 28, 29, 28, 29, 30, 31, 32, 1,
+}
+
+// IP is the initial permutation, FIPS 46-3: bit i of the permuted block is
+// bit IP[i-1] of the input block.
+var IP = [64]uint8{
+	58, 50, 42, 34, 26, 18, 10, 2, 60, 52, 44, 36, 28, 20, 12, 4,
+	62, 54, 46, 38, 30, 22, 14, 6, 64, 56, 48, 40, 32, 24, 16, 8,
+	57, 49, 41, 33, 25, 17, 9, 1, 59, 51, 43, 35, 27, 19, 11, 3,
+	61, 53, 45, 37, 29, 21, 13, 5, 63, 55, 47, 39, 31, 23, 15, 7,
 }

@@ -1,0 +1,136 @@
+package des
+
+import (
+	"encoding/binary"
+	"sync/atomic"
+)
+
+// This file is the bitsliced engine behind EncryptBlocks and DecryptBlocks.
+// It takes 64 blocks at a time, transposes them so that word n-1 of 64
+// holds bit n of every block (bit j of each word belongs to one block),
+// and runs the rounds on those words: the S-boxes are Boolean circuits
+// (sliced.go) and every permutation is wiring. The subkeys become broadcast
+// masks, all ones or all zeros per subkey bit, so XORing the key into 64
+// blocks is one XOR per bit.
+//
+// Nothing here indexes memory by key or data, or branches on them: the
+// transposition is a fixed sequence of shifts, masks and XORs, the key
+// masks are computed with arithmetic, and a batch that does not fill the
+// last 64 lanes is padded with zero blocks, never handed to the table
+// engine. The time of a call depends only on the number of blocks.
+
+// laneBlocks is the number of blocks processed together, one per bit of a
+// word.
+const laneBlocks = 64
+
+// slicedKeys is one DES stage's 16 subkeys as masks: [i][n] is all ones if
+// bit n+1 of the subkey of round i+1 is set, zero otherwise.
+type slicedKeys [16][48]uint64
+
+// subkeyBit locates each subkey bit in the schedule layout (see schedule):
+// subkey bit n+1 (S-box n/6+1, input bit n%6+1) is bit shift of word (k0
+// or k1) of the round's pair.
+var subkeyBit = func() (loc [48]struct{ word, shift uint8 }) {
+	for n := range loc {
+		box, in := n/6+1, n%6 // S-box 1..8, input bit 0..5 (first = most significant)
+		if box%2 == 0 {
+			// k0: boxes 8, 6, 4, 2 in bytes 0, 1, 2, 3.
+			loc[n].word, loc[n].shift = 0, uint8(8*((8-box)/2)+5-in)
+		} else {
+			// k1: boxes 7, 5, 3, 1 at bit offsets 4, 12, 20, 28, wrapping.
+			loc[n].word, loc[n].shift = 1, uint8((4+8*((7-box)/2)+5-in)%32)
+		}
+	}
+	return loc
+}()
+
+// slice computes the masks of the 16 subkeys in s, in the order s holds
+// them.
+func (s *schedule) slice(dst *slicedKeys) {
+	for i := range dst {
+		k := s[i/2][i%2*2 : i%2*2+2]
+		for n, at := range subkeyBit {
+			dst[i][n] = -uint64(k[at.word] >> at.shift & 1)
+		}
+	}
+}
+
+// lazyKeys holds the masks of a cipher's stages, computed on the first
+// batch call so that the constructors stay as fast as the table engine
+// needs them. Two goroutines racing on the first call compute the same
+// masks; either result may be kept.
+type lazyKeys struct {
+	p atomic.Pointer[[]slicedKeys]
+}
+
+// get returns the masks, computing them from the schedules ks (each stage's
+// subkeys in the order encryption uses them) if they are not there yet.
+func (z *lazyKeys) get(ks []schedule) []slicedKeys {
+	if m := z.p.Load(); m != nil {
+		return *m
+	}
+	m := make([]slicedKeys, len(ks))
+	for i := range ks {
+		ks[i].slice(&m[i])
+	}
+	z.p.Store(&m)
+	return m
+}
+
+// cryptSliced encrypts (or, if decrypt is set, decrypts) every block of src
+// into dst, 64 blocks at a time. ks holds the stages' masks in encryption
+// order, each in round order; decryption runs the stages and their rounds
+// backwards. A last group of fewer than 64 blocks is padded with zero blocks
+// in the lanes it leaves free.
+func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {
+	var x [laneBlocks]uint64
+	for len(src) > 0 {
+		n := min(len(src)/BlockSize, laneBlocks)
+		for i := range n {
+			x[i] = binary.BigEndian.Uint64(src[i*BlockSize:])
+		}
+		clear(x[n:])
+		cryptLanes(ks, decrypt, &x)
+		for i := range n {
+			binary.BigEndian.PutUint64(dst[i*BlockSize:], x[i])
+		}
+		src, dst = src[n*BlockSize:], dst[n*BlockSize:]
+	}
+}
+
+// cryptLanes runs the cipher on the 64 blocks in x, in place. Each stage
+// alternates feistelLR and feistelRL; a stage leaves L16 and R16 in the
+// words of L0 and R0, and the next starts from R16 | L16, so the roles trade
+// between stages. All variants have an odd number of stages, so the output
+// block R16 | L16 of the last is the input wiring with the halves swapped.
+func cryptLanes(ks []slicedKeys, decrypt bool, x *[laneBlocks]uint64) {
+	transpose(x)
+	lr := true // the next round XORs into L
+	for s := range ks {
+		if decrypt {
+			k := &ks[len(ks)-1-s]
+			for i := 15; i >= 0; i-- {
+				lr = round(x, &k[i], lr)
+			}
+		} else {
+			k := &ks[s]
+			for i := range 16 {
+				lr = round(x, &k[i], lr)
+			}
+		}
+		lr = !lr
+	}
+	swapHalves(x)
+	transpose(x)
+}
+
+// round runs one round with subkey masks k, XORing into L if lr is set and
+// into R otherwise, and returns which half the next round XORs into.
+func round(x *[laneBlocks]uint64, k *[48]uint64, lr bool) bool {
+	if lr {
+		feistelLR(x, k)
+	} else {
+		feistelRL(x, k)
+	}
+	return !lr
+}

@@ -1,0 +1,256 @@
+// Command dudect tests package des for timing leakage the way dudect
+// (Reparaz, Balasch and Verbauwhede, "Dude, is my code constant time?",
+// 2017) does: it times one entry point many times on inputs from two
+// classes, a fixed input and random inputs, interleaved at random, and
+// compares the two timing distributions with Welch's t statistic. A
+// constant-time path gives the same distribution for both classes, so |t|
+// stays small; |t| ≥ 4.5 is taken as evidence of leakage.
+//
+// It is a measurement, not a unit test:
+//
+//	taskset -c 1 go run ./cipher/des/internal/dudect -n 1000000
+//
+// The fixed input is not all zeros but the fastest of 32 random candidates
+// (-calibrate), timed beforehand: an input-dependent path shows its
+// dependence most clearly with an extreme input, and the test runs on fresh
+// measurements, so the choice cannot bias it.
+//
+// Before each measurement it evicts the level 1 data cache by reading a
+// buffer larger than it, so that a path whose memory accesses depend on the
+// data (the table-based single-block Encrypt) pays for the cache lines its
+// input makes it touch, as it would after other work. Besides the test on
+// all measurements it runs, like dudect, tests on the measurements below
+// several percentiles (set from a first, discarded chunk), which cuts the
+// long tail of interrupts; it reports the largest |t|.
+//
+// Output: one line a path, with the number of measurements, the mean time
+// of each class, the largest |t| and the test that gave it.
+package main
+
+import (
+	"crypto/rand"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	mrand "math/rand/v2"
+	"os"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/perfgate/perfgate/cipher/des"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// path is one entry point under test: f processes blocks blocks.
+type path struct {
+	name   string
+	blocks int
+	f      func(dst, src []byte)
+}
+
+// threshold is |t| from which a difference counts as leakage.
+const threshold = 4.5
+
+// percentiles are the crops of the tests besides the one on all data.
+var percentiles = []float64{0.5, 0.75, 0.9, 0.99}
+
+// chunk is the number of measurements whose inputs are prepared at once.
+const chunk = 10000
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dudect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Int("n", 1_000_000, "measurements per path")
+	seed := fs.Uint64("seed", 1, "seed of the class sequence and the random inputs")
+	evict := fs.Int("evict", 256<<10, "bytes read before each measurement to evict the L1 cache (0: none)")
+	only := fs.String("run", "", "measure only the paths whose name matches this regular expression")
+	calibrate := fs.Int("calibrate", 32, "candidates for the fixed input, the fastest of which is kept (0 or 1: all zeros)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *n < 2*chunk || fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "dudect: error: -n must be at least %d and there are no arguments\n", 2*chunk)
+		return 2
+	}
+	match, err := regexp.Compile(*only)
+	if err != nil {
+		fmt.Fprintf(stderr, "dudect: error: -run: %v\n", err)
+		return 2
+	}
+	paths, err := paths()
+	if err != nil {
+		fmt.Fprintf(stderr, "dudect: error: %v\n", err)
+		return 1
+	}
+	paths = slices.DeleteFunc(paths, func(p path) bool { return !match.MatchString(p.name) })
+	// One thread and no garbage collection while measuring.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	fmt.Fprintf(stdout, "dudect: fixed vs random plaintext, Welch t, |t| >= %.1f is leakage; %d measurements a path, seed %d, %d KiB evicted before each, fixed input the fastest of %d\n",
+		threshold, *n, *seed, *evict>>10, max(*calibrate, 1))
+	fmt.Fprintf(stdout, "%-40s %10s %12s %12s %9s  %-8s %s\n", "path", "n", "fixed ns", "random ns", "max |t|", "test", "verdict")
+	for _, p := range paths {
+		buf := make([]byte, *evict)
+		fixed := make([]byte, p.blocks*des.BlockSize)
+		if *calibrate > 1 {
+			fixed = pickFixed(p, *calibrate, *seed, buf)
+		}
+		r := measure(p, fixed, *n, *seed, buf)
+		verdict := "no leakage detected"
+		if r.maxT >= threshold {
+			verdict = "LEAKS"
+		}
+		fmt.Fprintf(stdout, "%-40s %10d %12.1f %12.1f %9.2f  %-8s %s\n", p.name, r.n, r.mean[0], r.mean[1], r.maxT, r.test, verdict)
+	}
+	return 0
+}
+
+// paths returns the entry points under test, each with a fixed benchmark key.
+func paths() ([]path, error) {
+	key := []byte("dudect key for triple DES")[:24]
+	c, err := des.NewCipher(key[:8])
+	if err != nil {
+		return nil, err
+	}
+	t, err := des.NewTripleEDE3(key)
+	if err != nil {
+		return nil, err
+	}
+	return []path{
+		{"des Encrypt (table, 1 block)", 1, c.Encrypt},
+		{"tdes_ede3 Encrypt (table, 1 block)", 1, t.Encrypt},
+		{"des EncryptBlocks (bitsliced, 64)", 64, c.EncryptBlocks},
+		{"des EncryptBlocks (bitsliced, 1, padded)", 1, c.EncryptBlocks},
+		{"des DecryptBlocks (bitsliced, 64)", 64, c.DecryptBlocks},
+		{"tdes_ede3 EncryptBlocks (bitsliced, 64)", 64, t.EncryptBlocks},
+	}, nil
+}
+
+// result is the outcome of measuring one path.
+type result struct {
+	n    int
+	mean [2]float64 // mean time of the fixed and the random class, ns
+	maxT float64
+	test string // the test giving maxT: "all" or "<pNN"
+}
+
+// measure times p n times (plus a first chunk that only sets the crop
+// thresholds) and runs the tests.
+func measure(p path, fixed []byte, n int, seed uint64, evictBuf []byte) result {
+	rng := mrand.New(mrand.NewPCG(seed, uint64(len(p.name))))
+	size := p.blocks * des.BlockSize
+	inputs := make([]byte, chunk*size)
+	class := make([]int, chunk)
+	times := make([]float64, chunk)
+	dst := make([]byte, size)
+
+	// prepare draws the classes of a chunk and writes its inputs: the fixed
+	// input for the fixed class, random bytes for the other.
+	prepare := func() {
+		for i := range class {
+			class[i] = int(rng.Uint32() & 1)
+			in := inputs[i*size : (i+1)*size]
+			if class[i] == 0 {
+				copy(in, fixed)
+			} else {
+				rand.Read(in)
+			}
+		}
+	}
+	// time runs the prepared chunk.
+	timeChunk := func() {
+		for i := range class {
+			evict(evictBuf)
+			in := inputs[i*size : (i+1)*size]
+			t0 := time.Now()
+			p.f(dst, in)
+			times[i] = float64(time.Since(t0).Nanoseconds())
+		}
+	}
+
+	prepare()
+	timeChunk()
+	sorted := slices.Sorted(slices.Values(times))
+	crops := make([]float64, len(percentiles))
+	for i, q := range percentiles {
+		crops[i] = sorted[int(q*float64(len(sorted)-1))]
+	}
+
+	var all welch
+	cropped := make([]welch, len(crops))
+	for done := 0; done < n; done += chunk {
+		prepare()
+		timeChunk()
+		for i, x := range times {
+			all.add(class[i], x)
+			for j, c := range crops {
+				if x < c {
+					cropped[j].add(class[i], x)
+				}
+			}
+		}
+	}
+	r := result{n: int(all.n[0] + all.n[1]), mean: all.mean, maxT: math.Abs(all.t()), test: "all"}
+	for j, w := range cropped {
+		if t := math.Abs(w.t()); t > r.maxT {
+			r.maxT, r.test = t, fmt.Sprintf("<p%02.0f", 100*percentiles[j])
+		}
+	}
+	return r
+}
+
+// calibrationRuns is the number of timings of each candidate fixed input.
+const calibrationRuns = 1000
+
+// pickFixed returns the fixed input for p: of k random candidates, the one
+// with the smallest median time. A path whose time depends on its input
+// then shows it with the most extreme input it is easy to find, as a
+// careful attacker would choose it; the test itself runs on fresh
+// measurements, so the choice does not bias it. On a constant-time path the
+// choice only follows noise, and the test finds nothing.
+func pickFixed(p path, k int, seed uint64, evictBuf []byte) []byte {
+	rng := mrand.New(mrand.NewPCG(seed, 0xca11b))
+	size := p.blocks * des.BlockSize
+	cands := make([]byte, k*size)
+	for i := range cands {
+		cands[i] = byte(rng.Uint32())
+	}
+	times := make([][]float64, k)
+	dst := make([]byte, size)
+	// Candidates in turn, so that drift affects them alike.
+	for range calibrationRuns {
+		for c := range k {
+			in := cands[c*size : (c+1)*size]
+			evict(evictBuf)
+			t0 := time.Now()
+			p.f(dst, in)
+			times[c] = append(times[c], float64(time.Since(t0).Nanoseconds()))
+		}
+	}
+	best, bestMedian := 0, math.Inf(1)
+	for c, ts := range times {
+		slices.Sort(ts)
+		if m := ts[len(ts)/2]; m < bestMedian {
+			best, bestMedian = c, m
+		}
+	}
+	return cands[best*size : (best+1)*size]
+}
+
+// sink keeps the eviction reads from being optimised away.
+var sink byte
+
+// evict reads one byte of every cache line of buf.
+func evict(buf []byte) {
+	var s byte
+	for i := 0; i < len(buf); i += 64 {
+		s += buf[i]
+	}
+	sink += s
+}
