@@ -26,9 +26,10 @@ const (
 
 // Result is everything one comparison found. It is written as result.json and is the only input of the renderers.
 //
-// Scripts may rely on verdict.status, verdict.exit_code, verdict.reasons, benchmarks[].name, unit, class and
-// paired, differential.status, differential.ciphers[].name and key_sizes, and sizes.sections[].name, base and
-// head; a change to any of them bumps Schema.
+// Scripts may rely on verdict.status, verdict.exit_code, verdict.reasons, benchmarks[].name, unit, class, paired
+// and package, differential.status, differential.ciphers[].name and key_sizes, sizes.sections[].name, base and
+// head, and packages; a change to any of them bumps Schema. When several packages are gated, every benchmark,
+// cipher, size section and failure row carries its package, and package holds the -pkg value as given.
 type Result struct {
 	Schema int `json:"schema"`
 	// Package is the gated package as given, e.g. "./cipher/des". When several are gated it is the -pkg value as
