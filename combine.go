@@ -130,10 +130,10 @@ func labelAll(ss []string, label func(string) string) []string {
 }
 
 // diffRank orders differential statuses by how much they say: the combined status is the part's with the highest.
-var diffRank = map[DiffStatus]int{DiffSkipped: 1, DiffIdentical: 2, DiffNotComparable: 3, DiffMismatch: 4}
+var diffRank = map[DiffStatus]int{DiffSkipped: 1, DiffIdentical: 2, DiffNotComparable: 3, DiffError: 4, DiffMismatch: 5}
 
 // combineDifferential is the differential check of several packages: every cipher, and the status that says the
-// most (a mismatch anywhere is a mismatch), with the reasons of the parts that have it. None: status "".
+// most (a mismatch anywhere is a mismatch, then perfgate's own error), with the reasons of the parts that have it. None: status "".
 func combineDifferential(ds []Differential) Differential {
 	out := Differential{Ciphers: []DiffCipher{}}
 	var reasons []string

@@ -20,6 +20,7 @@
 //	base        textbook DES/EDE3: S-box lookups, then P by a per-bit loop
 //	folded      P folded into eight 64-entry uint32 SP tables; ~1.7x faster; branch main
 //	broken      child of folded: one wrong SP entry; the fixture's own tests still pass
+//	extraiter   child of folded: E through a 49-entry table, one more loop step per round; identical output
 //	slower      identical output, encryption and decryption ~20% slower
 //	bigtable    identical output; a 2 KiB table replaces the S-boxes, feistel is gone
 //	tail        EncryptBlocks mishandles the blocks after 16 (with 17, only block 16)

@@ -78,6 +78,7 @@ func TestCrossCheckStdlib(t *testing.T) {
 		{"parity", true, true, "des encrypt"},
 		// Decryption must invert encryption, so the round trip fails too.
 		{"decrypt", true, false, "des decrypt"},
+		{"extraiter", true, true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.slow && testing.Short() {
@@ -196,6 +197,7 @@ func TestVariantOutputs(t *testing.T) {
 		{"parity", keyParity, func(i int) bool { return false }},
 		{"slower", key, func(i int) bool { return false }},
 		{"bigtable", key, func(i int) bool { return false }},
+		{"extraiter", key, func(i int) bool { return false }},
 	} {
 		base, got := d.dump("base", tc.key), d.dump(tc.name, tc.key)
 		for i := range base {

@@ -1,0 +1,171 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/perfgate/perfgate/record"
+)
+
+// Classifying instruction counts.
+//
+// A count of the instructions one operation executes is not a measurement with noise to be tested: the lane
+// runs a fixed program for a fixed iteration count, and the count it gets is the count, to within the few
+// instructions per operation that the testing package's own formatting and the hash seeds of maps move (see
+// RunInstructions). So CompareInstructions uses no statistical test. It checks that assumption instead, and
+// then compares the two numbers:
+//
+//   - failed: a side has no samples, or two counts of one side (runs of the same binary) differ by more than
+//     RepeatTolerance. The count is then not a property of the code, and nothing is concluded from it;
+//   - slower: head's count exceeds base's by more than the threshold (default 0.5%);
+//   - faster: head's count is below base's by more than the threshold;
+//   - unchanged: otherwise. Identical counts give a delta of exactly 0.
+//
+// Why this is valid: every count that enters a comparison is repeatable to within RepeatTolerance (0.01%),
+// which the repeat check has just verified on this run's own A–A and B–B pairs, so the delta is known to within
+// about twice that, 0.02%, a 25th of the default threshold. The classification of a delta farther than that
+// from ±threshold cannot change from one run to the next: it is deterministic. A delta within 0.02% of the
+// threshold is classed the same way and its Note says that it lies within the lane's resolution of the
+// threshold. No multiple-comparison correction applies, since no test is run.
+
+// DefaultInstrThresholdPct is the relative change of instructions/op, in percent, that is slower or faster.
+const DefaultInstrThresholdPct = 0.5
+
+// CompareInstructions compares the instructions/op samples of base and head per benchmark and classifies them
+// by the rules above, with thresholdPct a percentage from 0 up to 100. Samples in other units are ignored. The result is
+// sorted by name. Each Comparison has Unit UnitInstructions, Exact set, Center the median count of a side, Lo
+// and Hi its smallest and largest count, DeltaPct the change of the centers, P and PHolm 0 for slower and
+// faster and 1 otherwise, NoisePct the larger relative spread of a side's counts (×100), and no Paired estimate.
+func CompareInstructions(samples []Sample, thresholdPct float64) ([]Comparison, error) {
+	if !(thresholdPct >= 0 && thresholdPct < 100) {
+		return nil, fmt.Errorf("instructions threshold %v%%: want a percentage from 0 up to 100, e.g. 0.5", thresholdPct)
+	}
+	threshold := thresholdPct / 100
+	var out []Comparison
+	for _, g := range groupSamples(samples) {
+		if g.unit == UnitInstructions {
+			out = append(out, compareCounts(g, threshold))
+		}
+	}
+	return out, nil
+}
+
+func compareCounts(g *group, threshold float64) Comparison {
+	c := Comparison{Name: g.name, Unit: g.unit, P: 1, PHolm: 1, Exact: true,
+		Base: countSummary(g.base), Head: countSummary(g.head)}
+	switch {
+	case len(g.base) == 0 && len(g.head) == 0:
+		c.Class, c.Note = record.ClassFailed, "no samples"
+		return c
+	case len(g.base) == 0:
+		c.Class, c.Note = record.ClassFailed, "no base samples"
+		return c
+	case len(g.head) == 0:
+		c.Class, c.Note = record.ClassFailed, "no head samples"
+		return c
+	}
+	bs, hs := spread(g.base), spread(g.head)
+	c.NoisePct = 100 * math.Max(bs, hs)
+	if c.Base.Center > 0 {
+		c.DeltaPct = (c.Head.Center/c.Base.Center - 1) * 100
+	}
+	for _, s := range []struct {
+		side   Side
+		spread float64
+		sum    record.Summary
+	}{{Base, bs, c.Base}, {Head, hs, c.Head}} {
+		if s.spread > RepeatTolerance {
+			c.Class = record.ClassFailed
+			c.Note = fmt.Sprintf("%s's counts of one binary range from %s to %s, %.4f%% apart (tolerance %g%%): "+
+				"the instruction count is not repeatable", s.side, fmtCount(s.sum.Lo), fmtCount(s.sum.Hi),
+				100*s.spread, 100*RepeatTolerance)
+			return c
+		}
+	}
+	if !(c.Base.Center > 0) {
+		c.Class, c.Note = record.ClassFailed, "base counts no instructions per op"
+		return c
+	}
+	delta := c.Head.Center/c.Base.Center - 1
+	switch {
+	case delta > threshold:
+		c.Class = record.ClassSlower
+	case delta < -threshold:
+		c.Class = record.ClassFaster
+	default:
+		c.Class = record.ClassUnchanged
+	}
+	if c.Class != record.ClassUnchanged {
+		c.P, c.PHolm = 0, 0
+	}
+	if res := 2 * RepeatTolerance; math.Abs(math.Abs(delta)-threshold) <= res {
+		c.Note = fmt.Sprintf("%+.3f%% is within the lane's resolution (%g%%) of the %g%% threshold",
+			100*delta, 100*res, 100*threshold)
+	}
+	return c
+}
+
+// countSummary summarises one side's counts: the median, and the smallest and largest count as the range.
+func countSummary(xs []float64) record.Summary {
+	if len(xs) == 0 {
+		return record.Summary{}
+	}
+	s := slices.Sorted(slices.Values(xs))
+	return record.Summary{Center: median(s), Lo: s[0], Hi: s[len(s)-1], N: len(s)}
+}
+
+// spread returns the relative spread (max − min) / min of xs, 0 for fewer than two values.
+func spread(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	return relSpread(slices.Min(xs), slices.Max(xs))
+}
+
+// MetricNote returns the sentence a report shows when the time lane and the instruction-count lane classify one
+// benchmark differently, and "" when they agree or either could not conclude anything (failed). byTime is the
+// sec/op comparison, byInstr the instructions/op one; gates names what gates the merge ("sec/op",
+// "instructions/op", or "" to leave it unsaid). The note explains the disagreement, it does not resolve it:
+//
+//   - time changed, instructions unchanged: the same instructions run faster or slower, which is code layout,
+//     alignment, caches, branch prediction or the machine, none of which an instruction count sees;
+//   - instructions changed, time unchanged: the instructions saved or added are off the critical path, as in
+//     latency-bound code waiting on memory or on a chain of dependent operations;
+//   - the two point in opposite directions, or time is inconclusive where the count is clear: both numbers are
+//     quoted.
+func MetricNote(byTime, byInstr Comparison, gates string) string {
+	tc, ic := byTime.Class, byInstr.Class
+	if tc == ic || tc == record.ClassFailed || ic == record.ClassFailed || tc == "" || ic == "" {
+		return ""
+	}
+	moved := func(c record.Class) bool { return c == record.ClassSlower || c == record.ClassFaster }
+	t := fmt.Sprintf("%+.1f%%", byTime.DeltaPct)
+	if byTime.Paired != nil {
+		t = fmt.Sprintf("%+.1f%%", 100*(byTime.Paired.Ratio-1))
+	}
+	in := fmt.Sprintf("%+.2f%%", byInstr.DeltaPct)
+	var note string
+	switch {
+	case moved(tc) && ic == record.ClassUnchanged:
+		note = fmt.Sprintf("time is %s (%s) but instructions/op are unchanged (%s): the same instructions run %s, "+
+			"which points at code layout, alignment, caches or the machine rather than at the code's work",
+			tc, t, in, map[record.Class]string{record.ClassSlower: "slower", record.ClassFaster: "faster"}[tc])
+	case moved(ic) && tc == record.ClassUnchanged:
+		verb := map[record.Class]string{record.ClassSlower: "added", record.ClassFaster: "saved"}[ic]
+		note = fmt.Sprintf("instructions/op are %s (%s) but time is unchanged (%s): the instructions %s are off "+
+			"the critical path, as in latency-bound code (memory, chains of dependent operations)", ic, in, t, verb)
+	case moved(tc) && moved(ic):
+		note = fmt.Sprintf("time says %s (%s) but instructions/op say %s (%s)", tc, t, ic, in)
+	case tc == record.ClassInconclusive && moved(ic):
+		note = fmt.Sprintf("time is inconclusive but instructions/op are %s (%s)", ic, in)
+	case moved(tc) && ic == record.ClassInconclusive:
+		note = fmt.Sprintf("time is %s (%s) but instructions/op are inconclusive", tc, t)
+	default:
+		note = fmt.Sprintf("time is %s (%s) and instructions/op are %s (%s)", tc, t, ic, in)
+	}
+	if gates != "" {
+		note += "; " + gates + " gates"
+	}
+	return note
+}

@@ -1,0 +1,265 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
+)
+
+// needValgrind skips slow lane tests under -short, and fails them when valgrind is missing: CI installs it.
+func needValgrind(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs benchmarks under valgrind")
+	}
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Fatalf("valgrind is needed for this test: %v (install it with %s)", err, ValgrindInstall)
+	}
+}
+
+// buildDemo builds the test binaries of the named demo commits ("base#2" is a second export of base).
+func buildDemo(t *testing.T, names ...string) map[string]Binary {
+	t.Helper()
+	trees := demoTrees(t, names...)
+	cache := filepath.Join(t.TempDir(), "gocache")
+	bins := map[string]Binary{}
+	for _, name := range names {
+		cfg := demoConfig(t, trees[name], strings.ReplaceAll(name, "#", "-")+".test")
+		cfg.Cache = cache
+		if _, err := Build(t.Context(), Base, cfg); err != nil {
+			t.Fatal(err)
+		}
+		info, err := Inspect(t.Context(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bins[name] = Binary{Path: cfg.Out, Dir: info.Dir, Commit: name}
+	}
+	return bins
+}
+
+// perOp returns the instructions/op samples of leaf name on side, in schedule order.
+func perOp(run *Run, name string, side Side) []float64 {
+	var out []float64
+	for _, s := range run.Samples {
+		if v, ok := s.Get(UnitInstructions); ok && s.Name == name && s.Side == side {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestRunInstructionsDemo runs the lane on the demo history: folded against base, base against a second build
+// of itself, and extraiter (one more step of a permutation loop per round) against folded.
+func TestRunInstructionsDemo(t *testing.T) {
+	needValgrind(t)
+	bins := buildDemo(t, "base", "base#2", "folded", "extraiter")
+	lane := func(t *testing.T, base, head string, filter string) (*Run, map[string]Comparison, string) {
+		t.Helper()
+		var txt bytes.Buffer
+		run, err := RunInstructions(t.Context(), RunConfig{Base: bins[base], Head: bins[head],
+			Filter: regexp.MustCompile(filter), CPU: -1, BenchTxt: &txt}, InstrConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(run.Failures) > 0 {
+			t.Fatalf("failures: %+v", run.Failures)
+		}
+		cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]Comparison{}
+		for _, c := range cs {
+			byName[c.Name] = c
+			t.Logf("%s: N=%d base %v head %v: %+.5f%% %s %s", c.Name, run.Iters[c.Name],
+				perOp(run, c.Name, Base), perOp(run, c.Name, Head), c.DeltaPct, c.Class, c.Note)
+			// The A–A and B–B pairs run one binary: they agree within the tolerance, else the class is failed.
+			if c.Base.N != 2 || c.Head.N != 2 || c.NoisePct > 100*RepeatTolerance {
+				t.Errorf("%s: %d base and %d head counts, spread %g%%: want 2 each within %g%%", c.Name,
+					c.Base.N, c.Head.N, c.NoisePct, 100*RepeatTolerance)
+			}
+		}
+		return run, byName, txt.String()
+	}
+
+	t.Run("folded", func(t *testing.T) {
+		run, cs, txt := lane(t, "base", "folded", `^(Encrypt/des|KeySetup/des)$`)
+		if want := []string{"Encrypt/des", "KeySetup/des"}; !slices.Equal(run.Leaves, want) {
+			t.Fatalf("leaves %q, want %q", run.Leaves, want)
+		}
+		// Folding P into the S-boxes removes a 32-step permutation from every round: encryption runs far fewer
+		// instructions. Key setup is the same code on both sides.
+		if c := cs["Encrypt/des"]; c.Class != record.ClassFaster || !(c.DeltaPct < -20) {
+			t.Errorf("Encrypt/des: %s %+.2f%%, want faster by more than 20%%", c.Class, c.DeltaPct)
+		}
+		if c := cs["KeySetup/des"]; c.Class != record.ClassUnchanged {
+			t.Errorf("KeySetup/des: %s %+.4f%%, want unchanged", c.Class, c.DeltaPct)
+		}
+		// bench.txt holds the counts in a unit stock benchstat reads.
+		samples, err := ReadBenchTxt(strings.NewReader(txt))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(samples) != 8 || strings.Count(txt, " instructions/op") != 8 {
+			t.Errorf("bench.txt has %d samples, want 8 in instructions/op:\n%s", len(samples), txt)
+		}
+	})
+
+	t.Run("aa", func(t *testing.T) {
+		// Two exports of one commit build the same binary: the counts agree to a few instructions per op in
+		// some 10^5, far inside the tolerance, and the class is unchanged.
+		_, cs, _ := lane(t, "base", "base#2", `^Encrypt/des$`)
+		if c := cs["Encrypt/des"]; c.Class != record.ClassUnchanged || math.Abs(c.DeltaPct) > 100*RepeatTolerance {
+			t.Errorf("A/A: %s %+.5f%%, want unchanged within %g%%", c.Class, c.DeltaPct, 100*RepeatTolerance)
+		}
+	})
+
+	t.Run("extraiter", func(t *testing.T) {
+		// extraiter runs permute's loop over a 49-entry table where folded's has 48 entries, and is otherwise
+		// the same machine code (the loop bound and the table's address aside). The loop body is straight-line
+		// code, so one more iteration executes exactly its instructions, counted here from the disassembly.
+		body := loopBody(t, bins["extraiter"].Path, `minides\.crypt$`, "expansionPlus(SB)")
+		// An op encrypts benchBlocks = 8 blocks of 16 rounds, one expansion per round.
+		want := float64(8 * 16 * body)
+		_, cs, _ := lane(t, "folded", "extraiter", `^Encrypt/des$`)
+		c := cs["Encrypt/des"]
+		got := c.Head.Center - c.Base.Center
+		t.Logf("loop body %d instructions: want %v more per op, got %v", body, want, got)
+		// Each count carries a few hundred to a few thousand instructions of run-to-run variation per process
+		// (preemption checks at wall-clock times, map hash seeds, the formatting of the measured time), about
+		// one instruction per op at the calibrated N; this run's A–A and B–B pairs measure it. The difference
+		// is exact to within that.
+		tol := 1 + (c.Base.Hi - c.Base.Lo) + (c.Head.Hi - c.Head.Lo)
+		if math.Abs(got-want) > tol {
+			t.Errorf("extraiter adds %v instructions per op, want %v ± %.2f (%d-instruction loop body × 128)", got, want, tol, body)
+		}
+	})
+}
+
+// loopBody disassembles function fn (a regexp for go tool objdump -s) of bin, finds the loop whose body
+// refers to ref, and returns how many instructions one iteration executes: those from the target of the loop's
+// backward jump to the jump itself. It fails the test when a jump inside the body lands inside it, since the
+// body would then not be straight-line code.
+func loopBody(t *testing.T, bin, fn, ref string) int {
+	t.Helper()
+	out, _, err := proc.Run(proc.Command(t.Context(), "", nil, "go", "tool", "objdump", "-s", fn, bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type insn struct {
+		addr   uint64
+		text   string
+		target uint64 // the target of a jump, else 0
+	}
+	var code []insn
+	refAt := -1
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.FieldsFunc(line, func(r rune) bool { return r == '\t' })
+		if len(f) < 4 || !strings.HasPrefix(f[1], "0x") {
+			continue
+		}
+		addr, err := strconv.ParseUint(f[1], 0, 64)
+		if err != nil {
+			t.Fatalf("objdump line %q: %v", line, err)
+		}
+		in := insn{addr: addr, text: strings.TrimSpace(f[3])}
+		if op, arg, ok := strings.Cut(in.text, " "); ok && strings.HasPrefix(op, "J") {
+			in.target, _ = strconv.ParseUint(strings.TrimSpace(arg), 0, 64)
+		}
+		if strings.Contains(in.text, ref) && refAt < 0 {
+			refAt = len(code)
+		}
+		code = append(code, in)
+	}
+	if refAt < 0 {
+		t.Fatalf("%s: no instruction refers to %s", fn, ref)
+	}
+	for j := refAt; j < len(code); j++ {
+		back := code[j]
+		if back.target == 0 || back.target > code[refAt].addr {
+			continue
+		}
+		n := 0
+		for _, in := range code {
+			if in.addr < back.target || in.addr > back.addr {
+				continue
+			}
+			n++
+			if in.addr != back.addr && in.target >= back.target && in.target <= back.addr {
+				t.Fatalf("%s: the loop at %#x has a jump inside its body at %#x: not straight-line", fn, back.target, in.addr)
+			}
+		}
+		return n
+	}
+	t.Fatalf("%s: no backward jump encloses the reference to %s", fn, ref)
+	return 0
+}
+
+func TestFindValgrindMissing(t *testing.T) {
+	_, err := FindValgrind(context.Background(), filepath.Join(t.TempDir(), "valgrind"))
+	if !errors.Is(err, ErrNoValgrind) || !strings.Contains(err.Error(), ValgrindInstall) {
+		t.Errorf("error %v: want ErrNoValgrind naming %q", err, ValgrindInstall)
+	}
+	_, err = RunInstructions(context.Background(), RunConfig{Base: Binary{Path: "a"}, Head: Binary{Path: "b"}},
+		InstrConfig{Valgrind: filepath.Join(t.TempDir(), "valgrind")})
+	if !errors.Is(err, ErrNoValgrind) {
+		t.Errorf("RunInstructions without valgrind: %v, want ErrNoValgrind", err)
+	}
+}
+
+func TestFindValgrind(t *testing.T) {
+	needValgrind(t)
+	vg, err := FindValgrind(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^valgrind-\d+\.\d+`).MatchString(vg.Version) || !filepath.IsAbs(vg.Path) {
+		t.Errorf("FindValgrind = %+v", vg)
+	}
+}
+
+// BenchmarkInstructionLaneGate measures the cost of the instruction-count lane on this repository's own gate
+// (.perfgate.yml: -bench '^(Encrypt|Decrypt|KeySetup)/' on ./cipher/des), one binary on both sides:
+//
+//	go test ./bench -run '^$' -bench InstructionLaneGate -benchtime 1x
+//
+// It reports the lane's wall time in seconds (lane-s) and the number of leaves counted.
+func BenchmarkInstructionLaneGate(b *testing.B) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		b.Skip("needs valgrind")
+	}
+	cfg := BuildConfig{Dir: "..", Pkg: "./cipher/des", Out: filepath.Join(b.TempDir(), "des.test")}
+	if _, err := Build(b.Context(), Base, cfg); err != nil {
+		b.Fatal(err)
+	}
+	info, err := Inspect(b.Context(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bin := Binary{Path: cfg.Out, Dir: info.Dir}
+	for b.Loop() {
+		run, err := RunInstructions(b.Context(), RunConfig{Base: bin, Head: bin, CPU: -1,
+			Filter: regexp.MustCompile(`^(Encrypt|Decrypt|KeySetup)/`)}, InstrConfig{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(run.Failures) > 0 {
+			b.Fatalf("failures: %+v", run.Failures)
+		}
+		b.ReportMetric(run.Elapsed.Seconds(), "lane-s")
+		b.ReportMetric(run.Calibration.Seconds(), "calibration-s")
+		b.ReportMetric(float64(len(run.Leaves)), "leaves")
+	}
+}
