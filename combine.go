@@ -18,7 +18,7 @@ import (
 func combine(parts []Result, opt bench.StatsOptions) Result {
 	r := Result{Schema: Schema, Benchmarks: []Benchmark{}}
 	if len(parts) > 0 {
-		r.Base, r.Head, r.Env, r.Method = parts[0].Base, parts[0].Head, parts[0].Env, parts[0].Method
+		r.Base, r.Head, r.Env, r.Method, r.Policy = parts[0].Base, parts[0].Head, parts[0].Env, parts[0].Method, parts[0].Policy
 	}
 	r.Method.TimedPhase, r.Method.BinariesSame = 0, len(parts) > 0
 	var diffs []Differential

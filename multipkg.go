@@ -157,6 +157,10 @@ func (p *pipeline) assembleParts(env Env, incomplete bool) Result {
 		r.Packages = []string{}
 	}
 	r.Base, r.Head, r.Env, r.Incomplete = p.base.rev, p.head.rev, env, incomplete
+	r.Policy = p.cfg.PolicyOrigin
+	if r.Policy.From == "" {
+		r.Policy.From = record.Head // the configuration as given
+	}
 	r.HeadBuildFailed = r.HeadBuildFailed || p.build.headFailed
 	r.Notes = slices.Concat(p.build.notes, r.Notes)
 	r.Started, r.Duration = p.started, time.Since(p.started).Round(time.Millisecond)

@@ -44,6 +44,8 @@ type (
 	Check         = record.Check
 	Family        = record.Family
 	Inconsistency = record.Inconsistency
+	PolicyOrigin  = record.PolicyOrigin
+	PolicyChange  = record.PolicyChange
 	// ShardInfo is a shard's record in a partial result (Result.Shard); Config.Shard is what the flag asks for.
 	ShardInfo = record.Shard
 )
