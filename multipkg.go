@@ -338,7 +338,8 @@ func (pl *shardPlan) fingerprint() string {
 }
 
 // readCosts reads the cost of every top-level benchmark from an earlier run's results (a directory or its
-// result.json): its number of leaf benchmarks in the gated unit, by shardUnit name. "" reads nothing.
+// result.json), by shardUnit name: its leaf benchmarks in the gated unit, each weighted by (1 + head/base) / 2,
+// since head runs base's iteration count. "" reads nothing.
 func readCosts(path string) (map[string]float64, error) {
 	if path == "" {
 		return nil, nil
@@ -361,7 +362,13 @@ func readCosts(path string) (map[string]float64, error) {
 			pkg = r.Package
 		}
 		top, _, _ := strings.Cut(b.Name, "/")
-		costs[shardUnit{pkg: pkg, top: top}.String()]++
+		// A leaf runs base's calibrated iteration count on both sides: half its runs last benchtime, the other
+		// half benchtime × head/base.
+		ratio := 1.0
+		if b.Base.Center > 0 && b.Head.Center > 0 {
+			ratio = b.Head.Center / b.Base.Center
+		}
+		costs[shardUnit{pkg: pkg, top: top}.String()] += (1 + ratio) / 2
 	}
 	return costs, nil
 }

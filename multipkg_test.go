@@ -362,7 +362,7 @@ func TestReadCosts(t *testing.T) {
 	dir := t.TempDir()
 	r := &Result{Schema: Schema, Package: "./a", Benchmarks: []Benchmark{
 		{Name: "Enc/des/1", Unit: GatedUnit}, {Name: "Enc/des/2", Unit: GatedUnit}, {Name: "Enc/des/1", Unit: "B/op"},
-		{Name: "Sum", Unit: GatedUnit, Package: "./b"},
+		{Name: "Sum", Unit: GatedUnit, Package: "./b", Base: Summary{Center: 1}, Head: Summary{Center: 4}},
 	}}
 	if err := ResultsDir(dir).WriteResult(r); err != nil {
 		t.Fatal(err)
@@ -372,7 +372,7 @@ func TestReadCosts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(map[string]float64{"./a BenchmarkEnc": 2, "./b BenchmarkSum": 1}, got); diff != "" {
+		if diff := cmp.Diff(map[string]float64{"./a BenchmarkEnc": 2, "./b BenchmarkSum": 2.5}, got); diff != "" {
 			t.Errorf("readCosts(%s) (-want +got):\n%s", path, diff)
 		}
 	}
