@@ -281,7 +281,7 @@ func cipherNotes(df perfgate.Differential, most int) []string {
 		for _, n := range c.Notes {
 			total++
 			if len(out) < most {
-				out = append(out, clip(c.Name, 100)+": "+clip(n, 200))
+				out = append(out, clip(perfgate.Qualified(c.Package, c.Name), 100)+": "+clip(n, 200))
 			}
 		}
 	}
@@ -316,14 +316,14 @@ func mismatchText(df perfgate.Differential, most int) (string, int) {
 			}
 			n++
 			if m.Part != "" { // an AEAD, stream or hash message: say what differed
-				fmt.Fprintf(&b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(c.Name, 100)), m.KeySize,
+				fmt.Fprintf(&b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)), m.KeySize,
 					plain(clip(m.Key.String(), 100)), m.Length, plain(clip(m.Part, 40)))
 				b.WriteString(messageDetails(m.Nonce, m.AD, m.Chunks))
 				fmt.Fprintf(&b, "  input %s\n  base  %s\n  head  %s\n", plain(clip(m.Input.String(), 200)),
 					plain(clip(m.Base.String(), 200)), plain(clip(m.Head.String(), 200)))
 			} else {
 				fmt.Fprintf(&b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
-					plain(clip(c.Name, 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block, plain(clip(m.Direction, 20)),
+					plain(clip(perfgate.Qualified(c.Package, c.Name), 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block, plain(clip(m.Direction, 20)),
 					plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
 					plain(clip(m.Head.String(), 200)))
 			}
@@ -366,11 +366,11 @@ func inconsistencyText(df perfgate.Differential, most int) (string, int) {
 			}
 			n++
 			if in.Part != "" {
-				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(c.Name, 100)),
+				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)),
 					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Length, plain(clip(in.Part, 40)))
 				b.WriteString(messageDetails(nil, nil, in.Chunks))
 			} else {
-				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(c.Name, 100)),
+				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)),
 					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Block,
 					plain(clip(in.Direction, 20)), plain(clip(in.Method, 40)))
 			}
