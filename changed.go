@@ -23,8 +23,7 @@ func (p *pipeline) unchangedPackages(ctx context.Context, pkgs []string) ([]stri
 	for _, pkg := range pkgs {
 		var digests [2]string
 		for i, s := range []*side{&p.base, &p.head} {
-			cfg := p.buildConfig(s)
-			deps, err := bench.ModuleDeps(ctx, cfg, pkg)
+			deps, err := bench.ModuleDeps(ctx, p.listConfig(s), pkg)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -32,7 +31,7 @@ func (p *pipeline) unchangedPackages(ctx context.Context, pkgs []string) ([]stri
 				digests[i] = "unlisted " + string(s.name)
 				continue
 			}
-			d, err := treeDigest(s.modDir, deps)
+			d, err := treeDigest(s.tree.Dir, deps)
 			if err != nil {
 				return nil, err
 			}
@@ -45,9 +44,9 @@ func (p *pipeline) unchangedPackages(ctx context.Context, pkgs []string) ([]stri
 	return same, nil
 }
 
-// treeDigest hashes, under root, the module files and the files of each directory of dirs (their regular files,
-// not their subdirectories, but testdata/ whole), with their names: two trees with equal digests hold the same
-// source for those packages.
+// treeDigest hashes, under root, the files of each directory of dirs (their regular files, go.mod and go.sum
+// among them for a module's root, not their subdirectories but testdata/ whole) and go.work at root, with their
+// names: two trees with equal digests hold the same source for those packages.
 func treeDigest(root string, dirs []string) (string, error) {
 	h := sha256.New()
 	add := func(rel string) error {
@@ -59,7 +58,7 @@ func treeDigest(root string, dirs []string) (string, error) {
 		h.Write([]byte(rel + "\x00" + hex.EncodeToString(sum[:]) + "\n"))
 		return nil
 	}
-	for _, f := range []string{"go.mod", "go.sum", "go.work", "go.work.sum"} {
+	for _, f := range []string{"go.work", "go.work.sum"} {
 		if err := add(f); err != nil && !os.IsNotExist(err) {
 			return "", err
 		}
@@ -77,9 +76,6 @@ func treeDigest(root string, dirs []string) (string, error) {
 			rel := strings.TrimPrefix(dir+"/"+e.Name(), "./")
 			switch {
 			case e.Type().IsRegular():
-				if dir == "." && strings.HasPrefix(e.Name(), "go.") {
-					continue // hashed above
-				}
 				if err := add(rel); err != nil {
 					return "", err
 				}

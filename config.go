@@ -18,15 +18,15 @@ const ConfigFile = ".perfgate.yml"
 // Each field that a user can set is declared once, as a ConfigKey in keys.go: its file key, flag, Action input, default,
 // parser, validator and documentation. The field comments below name the key.
 type Config struct {
-	// Dir is a directory inside the git work tree to compare; its module root is found from there. Flag -C.
+	// Dir is a directory inside the git work tree to compare: a relative Package is relative to it. Flag -C.
 	Dir string
 	// Base and Head are the revisions to compare. Base "" means the merge-base of HEAD with the default branch;
 	// Head "" means the working tree, uncommitted changes included. Inputs "base" and "head".
 	Base, Head string
 
-	// Package is the gated package, relative to the module root ("./cipher/des") or an import path; several,
-	// separated by commas, and patterns ("./cipher/...") gate several packages as one comparison (Packages).
-	// Key "package".
+	// Package is the gated package: a directory relative to Dir ("./cipher/des"), anywhere in the repository (each
+	// side finds the module that contains it in its own tree), or an import path. Several, separated by commas,
+	// and patterns ("./cipher/...") gate several packages of one module as one comparison (Packages). Key "package".
 	Package string
 	// Shard runs one part of the comparison (-shard i/n); the zero value runs it all. Key "shard".
 	Shard Shard

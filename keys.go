@@ -207,7 +207,7 @@ var keys = []*ConfigKey{
 		func(c *Config) *string { return &c.Dir }, nil),
 	stringKey(ConfigKey{File: "package", Flag: "pkg", Input: "package", Default: ".",
 		Form: "a package path such as ./cipher/des, several comma-separated, or a pattern such as ./cipher/...",
-		Doc:  "the packages to gate, relative to the module root (comma-separated; patterns such as ./cipher/...)"},
+		Doc:  "the packages to gate: a directory relative to -C (the Action: the repository root), in any module of the repository, or an import path; several comma-separated, or patterns such as ./cipher/..."},
 		func(c *Config) *string { return &c.Package }, func(s string) bool { return strings.TrimSpace(s) != "" }),
 	stringKey(ConfigKey{File: "bench", Flag: "bench", Policy: true, Input: "bench", Default: ".",
 		Form: "a regular expression over full benchmark names, such as Encrypt/des",

@@ -36,7 +36,7 @@ func (p *pipeline) multi() bool {
 // runPackages lists the packages on base, splits the work when the comparison is a shard, and runs every
 // package that has work in this shard. Whatever ran before an error is kept.
 func (p *pipeline) runPackages(ctx context.Context) error {
-	listed, err := bench.ListPackages(ctx, p.buildConfig(&p.base), p.cfg.Packages())
+	listed, err := bench.ListPackages(ctx, p.listConfig(&p.base), p.cfg.Packages())
 	if err != nil {
 		return fmt.Errorf("base: %w", err)
 	}
@@ -110,7 +110,7 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 // results subdirectory, and no records yet.
 func (p *pipeline) forPackage(rel string, skipChecks bool, tops []string) (*pipeline, error) {
 	q := &pipeline{cfg: p.cfg, log: p.log, dir: p.dir.Package(rel), started: p.started, base: p.base, head: p.head,
-		skipChecks: skipChecks, tops: tops}
+		rel: p.rel, skipChecks: skipChecks, tops: tops}
 	q.cfg.Package, q.cfg.Shard = rel, Shard{}
 	q.bench.pinnedCPU = -1
 	q.work = filepath.Join(p.work, "packages", filepath.FromSlash(strings.TrimPrefix(rel, "./")))
@@ -121,11 +121,18 @@ func (p *pipeline) forPackage(rel string, skipChecks bool, tops []string) (*pipe
 		return nil, err
 	}
 	for _, s := range []*side{&q.base, &q.head} {
-		s.pkgDir = filepath.Join(s.modDir, filepath.FromSlash(rel))
 		s.bin = filepath.Join(q.work, string(s.name)+".test")
-		s.built = false
+		s.built, s.listLog = false, nil
 	}
 	return q, nil
+}
+
+// listConfig is the go command's configuration for listing packages on side s: in the directory perfgate runs in
+// (-C), where relative packages and patterns start, inside the side's tree.
+func (p *pipeline) listConfig(s *side) bench.BuildConfig {
+	c := p.buildConfig(s)
+	c.Dir, c.Pkg = filepath.Join(s.tree.Dir, filepath.FromSlash(p.rel)), "."
+	return c
 }
 
 // gatherFiles writes bench.txt and sizes.txt as the concatenation of the packages' files.

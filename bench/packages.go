@@ -109,11 +109,12 @@ func benchmarkFuncs(path string) ([]string, error) {
 	return out, nil
 }
 
-// ModuleDeps returns the directories, relative to the module root cfg.Dir, of the packages of the main module that
-// package pkg and its tests depend on, itself included: go list -deps -test, keeping the main module's packages.
+// ModuleDeps returns the directories, relative to cfg.Root (else cfg.Dir), of the packages of the main module that
+// package pkg and its tests depend on, itself included, and the main module's root directory: go list -deps -test
+// in cfg.Dir, keeping the main module's packages.
 func ModuleDeps(ctx context.Context, cfg BuildConfig, pkg string) ([]string, error) {
 	argv := append([]string{"go", "list", "-deps", "-test", "-f",
-		`{{.Dir}}{{"\t"}}{{with .Module}}{{.Main}}{{end}}`}, buildFlags(cfg)...)
+		`{{.Dir}}{{"\t"}}{{with .Module}}{{.Main}}{{"\t"}}{{.Dir}}{{end}}`}, buildFlags(cfg)...)
 	argv = append(argv, pkg)
 	ctx, cancel := cfg.limit(ctx)
 	defer cancel()
@@ -121,26 +122,35 @@ func ModuleDeps(ctx context.Context, cfg BuildConfig, pkg string) ([]string, err
 	if err != nil {
 		return nil, fmt.Errorf("listing the dependencies of %s: %w", pkg, err)
 	}
-	root, err := filepath.EvalSymlinks(cfg.Dir)
+	top := cfg.Root
+	if top == "" {
+		top = cfg.Dir
+	}
+	root, err := filepath.EvalSymlinks(top)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
 	var out []string
 	for line := range strings.SplitSeq(strings.TrimRight(string(stdout), "\n"), "\n") {
-		dir, main, _ := strings.Cut(line, "\t")
-		if main != "true" || dir == "" {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 || f[1] != "true" {
 			continue
 		}
-		if d, err := filepath.EvalSymlinks(dir); err == nil {
-			dir = d
+		for _, dir := range []string{f[0], f[2]} { // the package, and its module's root (go.mod, go.sum)
+			if dir == "" {
+				continue
+			}
+			if d, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = d
+			}
+			rel, err := filepath.Rel(root, dir)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || seen[rel] {
+				continue
+			}
+			seen[rel] = true
+			out = append(out, filepath.ToSlash(rel))
 		}
-		rel, err := filepath.Rel(root, dir)
-		if err != nil || strings.HasPrefix(rel, "..") || seen[rel] {
-			continue
-		}
-		seen[rel] = true
-		out = append(out, filepath.ToSlash(rel))
 	}
 	return out, nil
 }
