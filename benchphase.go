@@ -27,10 +27,17 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	if p.cfg.Bench != "" && p.cfg.Bench != "." {
 		filter = regexp.MustCompile(p.cfg.Bench) // validated
 	}
-	p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+	opt := bench.DefaultStatsOptions
+	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
+	if p.cfg.Budget > 0 {
+		p.logf("timing: A–B–B–A in stages of %d rounds and more, %s per run, within a budget of %s; settled benchmarks stop",
+			p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
+	} else {
+		p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+	}
 	start := time.Now()
 	run, err := bench.RunABBA(ctx, bench.RunConfig{
-		Base:      bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir, Commit: p.base.rev.Commit},
+		Base:      p.baseTimed(),
 		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
 		Filter:    filter,
 		Tops:      p.tops,
@@ -39,6 +46,8 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		CPU:       p.cfg.CPU,
 		NoPin:     p.cfg.NoPin,
 		Timeout:   p.cfg.Timeout,
+		Budget:    p.cfg.Budget,
+		Stats:     opt,
 		Progress:  p.log,
 		BenchTxt:  f,
 	})
@@ -52,12 +61,18 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	if err == nil {
 		headTops, listNotes, err = p.headBenchmarks(ctx)
 	}
-	opt := bench.DefaultStatsOptions
-	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
 	rec = fromRun(run, headTops, opt)
 	rec.notes = append(listNotes, rec.notes...)
 	rec.timed = timed
 	return rec, err
+}
+
+// baseTimed is the binary base's side times: base's own, or base built with head's test files (likeForLike).
+func (p *pipeline) baseTimed() bench.Binary {
+	if p.source.baseBin != "" {
+		return bench.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit}
+	}
+	return bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir, Commit: p.base.rev.Commit}
 }
 
 // headBenchmarks lists head's top-level benchmarks (nil when they cannot be listed) and notes those that only
@@ -83,7 +98,9 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	if headTops == nil {
 		headTops = []string{}
 	}
-	baseTops, err := list(&p.base)
+	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+	defer cancel()
+	baseTops, err := bench.List(lctx, p.baseTimed(), nil)
 	if err != nil {
 		return headTops, nil, nil
 	}
@@ -101,7 +118,7 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 }
 
 // fromRun turns what RunABBA gathered into the benchmarks, failures and notes of a benchRecord, with the
-// statistics of opt. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
+// statistics of opt (and, for a budgeted run, the looks the run took: Run.Plan). headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
 // with no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and its
 // empty comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
 func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions) benchRecord {
@@ -131,6 +148,8 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions) benchRec
 	if len(run.Samples) == 0 && len(run.Failures) == 0 {
 		rec.notes = append(rec.notes, "no benchmarks matched: the package has none, or -bench selects none")
 	}
+	opt.Sequential = run.Plan
+	rec.stages = run.Stages
 	bs, err := bench.Analyze(run.Samples, opt)
 	if err != nil {
 		rec.notes = append(rec.notes, "statistics: "+err.Error())
@@ -141,11 +160,24 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions) benchRec
 	}
 	sortBenchmarks(rec.benchmarks)
 	var noise, mde []float64
+	var unsettled []string
 	for _, b := range rec.benchmarks {
 		if b.Unit == GatedUnit && b.Class != ClassFailed {
 			noise = append(noise, b.NoisePct)
 			mde = append(mde, b.MDEPct)
 		}
+		if b.Unit == GatedUnit {
+			switch b.Class {
+			case ClassSlower, ClassFaster, ClassUnchanged:
+				rec.settled++
+			default:
+				unsettled = append(unsettled, b.Name)
+			}
+		}
+	}
+	if run.Plan != nil && len(unsettled) > 0 {
+		rec.notes = append(rec.notes, fmt.Sprintf("%d of %d benchmarks did not settle within the budget after %d stages: %s",
+			len(unsettled), rec.settled+len(unsettled), run.Stages, strings.Join(unsettled, ", ")))
 	}
 	rec.noise, rec.mde = median(noise), median(mde)
 	return rec

@@ -143,6 +143,8 @@ no-pin: true
 threshold: 3.5
 alpha: 0.01
 timeout: 90s
+budget: 45s
+gate-units: [sec/op]
 tags: [purego, netgo]
 differential: false
 constructors:
@@ -170,6 +172,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want := DefaultConfig()
 	want.Package, want.Bench, want.Rounds, want.BenchTime = "./cipher/des", "Encrypt/.*", 7, 30*time.Millisecond
 	want.CPU, want.NoPin, want.Threshold, want.Alpha, want.Timeout = 0, true, 3.5, 0.01, 90*time.Second
+	want.Budget, want.GateUnits = 45*time.Second, []string{"sec/op"}
 	want.Tags, want.Differential = []string{"purego", "netgo"}, false
 	want.Constructors = []string{"NewCipher", "NewTripleDESCipher"}
 	want.Keys, want.Blocks, want.Seed = 16, 4, 42

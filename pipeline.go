@@ -93,6 +93,13 @@ type (
 		functional Functional
 		notes      []string
 	}
+	// benchSourceRecord is what base's side times (likeForLike).
+	benchSourceRecord struct {
+		source           string   // BenchSourceHead or BenchSourceEach
+		changed          []string // top-level benchmarks whose test code differs
+		baseBin, baseDir string   // base's package built with head's test files, and where it runs; "" for base's own
+		notes            []string
+	}
 	// benchRecord is the A–B–B–A run turned into benchmarks.
 	benchRecord struct {
 		benchmarks []Benchmark
@@ -100,6 +107,8 @@ type (
 		pinnedCPU  int // -1 when unpinned
 		noise, mde float64
 		timed      time.Duration
+		stages     int // stages of a budgeted run
+		settled    int // benchmarks (sec/op) classed slower, faster or unchanged
 		notes      []string
 	}
 )
@@ -124,7 +133,7 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 		Env:             env,
 		Incomplete:      incomplete,
 		HeadBuildFailed: p.build.headFailed,
-		Notes:           slices.Concat(p.build.notes, p.functional.notes, p.bench.notes),
+		Notes:           slices.Concat(p.build.notes, p.source.notes, p.functional.notes, p.bench.notes),
 		Started:         p.started,
 		Duration:        time.Since(p.started).Round(time.Millisecond),
 		Method: Method{
@@ -134,11 +143,19 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 			MedianMDE:    p.bench.mde,
 			TimedPhase:   p.bench.timed,
 			BinariesSame: p.build.binariesSame,
+			BenchSource:  p.source.source,
+			BenchChanged: p.source.changed,
+			Budget:       cfg.Budget,
+			Stages:       p.bench.stages,
+			Settled:      p.bench.settled,
 		},
 	}
 	r.Policy = cfg.PolicyOrigin
 	if r.Policy.From == "" {
 		r.Policy.From = record.Head // the configuration as given
+	}
+	if cfg.Budget > 0 {
+		r.Method.Estimator += "; with a time budget, look k after stage k spends 2^-k of alpha (Bonferroni over looks and benchmarks), settled benchmarks stop"
 	}
 	if r.Benchmarks == nil {
 		r.Benchmarks = []Benchmark{}
@@ -170,6 +187,7 @@ type pipeline struct {
 	importPath string
 
 	build      buildRecord
+	source     benchSourceRecord
 	functional functionalRecord
 	diff       Differential
 	sizes      Sizes
@@ -230,6 +248,11 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 	if p.build.headFailed {
 		return nil // the gate fails; nothing else can run on head
 	}
+	source, err := p.likeForLike(ctx)
+	if err != nil {
+		return err
+	}
+	p.source = source
 	if !p.skipChecks {
 		p.functional = p.runTests(ctx)
 		if ctx.Err() != nil {
@@ -249,6 +272,9 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 	}
 	b, err := p.runBenchmarks(ctx)
 	p.bench = b
+	if err == nil {
+		err = CheckGateUnits(p.cfg.GateUnits, b.benchmarks)
+	}
 	return err
 }
 

@@ -28,6 +28,9 @@ type BuildConfig struct {
 	Tags  []string // build tags, passed as one -tags flag
 	Cache string   // GOCACHE shared by both sides, so that unchanged packages compile once; "" inherits the user's
 	Env   []string // extra KEY=VALUE entries for the go command; they win over everything Build sets
+	// Overlay is a go command overlay file (-overlay), e.g. TestOverlay's, which builds base's package with
+	// head's test files; "" for none.
+	Overlay string
 	// Timeout is the wall-clock limit of one go command (perfgate passes proc.BuildLimit of its timeout); 0 means
 	// proc.MaxLimit.
 	Timeout time.Duration
@@ -111,6 +114,9 @@ func buildFlags(cfg BuildConfig) []string {
 	flags := []string{"-trimpath"}
 	if len(cfg.Tags) > 0 {
 		flags = append(flags, "-tags", strings.Join(cfg.Tags, ","))
+	}
+	if cfg.Overlay != "" {
+		flags = append(flags, "-overlay="+cfg.Overlay)
 	}
 	return flags
 }
