@@ -11,7 +11,8 @@ import (
 // combine puts the Results of parts that ran apart — one package each (a comparison of several packages), or one
 // shard each (perfgate merge) — into one Result without a verdict. Rows without a package get their part's
 // Package; the Holm correction runs again over all benchmarks (bench.Rejudge with opt), so the classes are those
-// of one comparison of everything. A part whose differential status is "" did not run the checks (another shard
+// of one comparison of everything. Staged runs (Method.Budget) spent alpha within each package; their correction is
+// widened over the packages instead (bench.RejudgeFamilies). A part whose differential status is "" did not run the checks (another shard
 // did): its differential, sizes and tests count for nothing.
 //
 // Base, Head, Env and Method come from the first part; the caller sets Package, Packages and what else it knows.
@@ -98,7 +99,18 @@ func combine(parts []Result, opt bench.StatsOptions) Result {
 	r.Differential = combineDifferential(diffs)
 	r.Sizes = combineSizes(sizes)
 	r.Functional = combineFunctional(tested)
-	if err := bench.Rejudge(r.Benchmarks, opt); err != nil {
+	rejudge := func() error { return bench.Rejudge(r.Benchmarks, opt) }
+	if r.Method.Budget > 0 {
+		// Staged runs spent alpha within each package: widen their correction over the packages instead.
+		families := map[string]bool{}
+		for _, b := range r.Benchmarks {
+			if b.Tested {
+				families[b.Package] = true
+			}
+		}
+		rejudge = func() error { return bench.RejudgeFamilies(r.Benchmarks, len(families), opt) }
+	}
+	if err := rejudge(); err != nil {
 		r.Notes = append(r.Notes, "statistics: "+err.Error())
 	}
 	sort.SliceStable(r.Benchmarks, func(i, j int) bool {

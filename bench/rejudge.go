@@ -37,6 +37,33 @@ func Rejudge(cs []Comparison, opt StatsOptions) error {
 	return nil
 }
 
+// RejudgeFamilies is Rejudge for comparisons of staged runs (StatsOptions.Sequential), whose p-values were
+// corrected by alpha spending within each package's family and cannot be pooled again: each tested comparison's
+// p-value within its family (PFamily, recorded the first time) is multiplied by the number of families, a
+// Bonferroni correction over the packages that keeps the family-wise error rate of the union at Alpha, and the
+// comparison is classed again. Its interval stays the one its own run computed.
+func RejudgeFamilies(cs []Comparison, families int, opt StatsOptions) error {
+	if err := opt.Validate(); err != nil {
+		return err
+	}
+	for i := range cs {
+		c := &cs[i]
+		if !c.Tested || c.Paired == nil {
+			continue
+		}
+		if c.PFamily == 0 {
+			c.PFamily = c.PHolm
+		}
+		c.PHolm = min(1, c.PFamily*float64(max(1, families)))
+		c.Class, c.Note = "", classifierFree(c.Note, c.Warnings)
+		classify(c, opt)
+		if c.Note == "" {
+			c.Note = strings.Join(c.Warnings, "; ")
+		}
+	}
+	return nil
+}
+
 // classifiedNote matches the parts of a Note that classify writes.
 var classifiedNote = regexp.MustCompile(`^(interval .* exceeds ±.*%|\d+ of \d+ rounds disturbed, left out)$`)
 

@@ -42,6 +42,9 @@ type Benchmark struct {
 	// Tested says the paired p-value took part in the Holm correction, so that results combined across packages
 	// or shards are corrected again over the union.
 	Tested bool `json:"tested,omitempty"`
+	// PFamily is PHolm as its own package's run corrected it, kept when packages are combined after a staged run
+	// (alpha spending), whose correction perfgate then widens over the packages (Bonferroni).
+	PFamily float64 `json:"p_family,omitempty"`
 }
 
 // Summary is benchstat's summary of one side's values.
