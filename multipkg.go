@@ -38,7 +38,12 @@ func (p *pipeline) multi() bool {
 func (p *pipeline) runPackages(ctx context.Context) error {
 	listed, err := bench.ListPackages(ctx, p.listConfig(&p.base), p.cfg.Packages())
 	if err != nil {
-		return fmt.Errorf("base: %w", err)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// Several packages are listed from the directory perfgate runs in: patterns reach only into its module.
+		return fmt.Errorf("base: %w", &ConfigError{Key: "package", Value: p.cfg.Package,
+			Want: "packages or patterns of the module of the directory perfgate runs in (-C): " + err.Error()})
 	}
 	var pkgs []bench.Package
 	var noTests []string
