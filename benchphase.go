@@ -49,6 +49,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		Base:      p.baseTimed(),
 		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
 		Filter:    filter,
+		Tops:      p.tops,
 		Skip:      p.code.untimed,
 		Rounds:    p.cfg.Rounds,
 		BenchTime: p.cfg.BenchTime,

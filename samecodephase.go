@@ -49,6 +49,10 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 		// The timing phase lists them again and reports the failure there.
 		return rec, nil
 	}
+	if p.tops != nil {
+		// A shard runs only its own top-level benchmarks.
+		tops = slices.DeleteFunc(tops, func(t string) bool { return !slices.Contains(p.tops, t) })
+	}
 	rec.tops = tops
 	if len(tops) == 0 {
 		return rec, nil

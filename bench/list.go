@@ -60,7 +60,7 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	}
 	var leaves []leaf
 	for _, top := range tops {
-		if slices.Contains(r.cfg.Skip, top) {
+		if r.cfg.Tops != nil && !slices.Contains(r.cfg.Tops, top) || slices.Contains(r.cfg.Skip, top) {
 			continue
 		}
 		r.progress.calibrating(top)

@@ -39,6 +39,9 @@ type RunConfig struct {
 	// benchstat's and the -bench flag's users expect: "Encrypt/des" selects Encrypt/des/single and
 	// Encrypt/des/blocks. nil selects all.
 	Filter *regexp.Regexp
+	// Tops, when not nil, restricts the run to these top-level benchmarks (names without the "Benchmark"
+	// prefix): a shard runs its own, and calibrates no other.
+	Tops []string
 	// Skip names top-level benchmarks (without the "Benchmark" prefix) that are neither calibrated nor timed,
 	// e.g. those whose machine code is the same on both sides: a budgeted run treats them as settled from the
 	// start by never scheduling them.

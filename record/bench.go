@@ -40,6 +40,15 @@ type Benchmark struct {
 	// Warnings are benchmath's warnings about the summaries and the comparison, e.g. too few samples.
 	Warnings     []string `json:"warnings,omitempty"`
 	Acknowledged bool     `json:"acknowledged,omitempty"` // slower, but the gate let it pass (Verdict.Acknowledged says why)
+	// Package is the gated package the benchmark belongs to, as given ("./cipher/des"); set when a comparison
+	// gates several packages or runs as shards, "" otherwise (Result.Package then names it).
+	Package string `json:"package,omitempty"`
+	// Tested says the paired p-value took part in the Holm correction, so that results combined across packages
+	// or shards are corrected again over the union.
+	Tested bool `json:"tested,omitempty"`
+	// PFamily is PHolm as its own package's run corrected it, kept when packages are combined after a staged run
+	// (alpha spending), whose correction perfgate then widens over the packages (Bonferroni).
+	PFamily float64 `json:"p_family,omitempty"`
 }
 
 // Summary is benchstat's summary of one side's values.
@@ -82,5 +91,6 @@ type Failure struct {
 	Round   int         `json:"round"` // 1-based round of the schedule; 0 for calibration
 	Slot    int         `json:"slot"`  // 0..3: the position in the round's A B B A; -1 for calibration
 	Kind    FailureKind `json:"kind"`
-	Message string      `json:"message"` // the panic message or the tail of its output (untrusted text)
+	Message string      `json:"message"`           // the panic message or the tail of its output (untrusted text)
+	Package string      `json:"package,omitempty"` // as Benchmark.Package
 }

@@ -45,15 +45,16 @@ func countClasses(bs []perfgate.Benchmark) tally {
 		if b.Unit != perfgate.GatedUnit {
 			continue // the gate reads sec/op; B/s, B/op and allocs/op are reported, not counted
 		}
-		cur, seen := best[b.Name]
+		name := perfgate.Qualified(b.Package, b.Name)
+		cur, seen := best[name]
 		if !seen {
-			order = append(order, b.Name)
+			order = append(order, name)
 		}
 		if !seen || classRank[b.Class] > classRank[cur] {
-			best[b.Name] = b.Class
+			best[name] = b.Class
 		}
 		if b.Acknowledged && b.Class == perfgate.ClassSlower {
-			acked[b.Name] = true
+			acked[name] = true
 		}
 		if sameUntimed(b) {
 			same[b.Name] = true
