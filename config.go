@@ -38,6 +38,11 @@ type Config struct {
 	NoPin bool
 	// Threshold is the smallest change, in percent, that counts as slower or faster. Key "threshold".
 	Threshold float64
+	// Metric is the lane that measures and gates: MetricTime, MetricInstructions or MetricBoth. Key "metric".
+	Metric string
+	// InstrThreshold is the smallest change of instructions/op, in percent, that counts as slower or faster.
+	// Key "instructions-threshold".
+	InstrThreshold float64
 	// Alpha is the significance level, after Holm correction across benchmarks. Key "alpha".
 	Alpha float64
 	// Timeout bounds one benchmark run, one test run and one harness run. Key "timeout".
@@ -72,6 +77,23 @@ type Config struct {
 	// Log receives progress and tool output for humans; nil discards it.
 	Log io.Writer
 }
+
+// The metrics: which lane measures and gates.
+const (
+	MetricTime         = "time"         // wall time, sec/op: the A–B–B–A timing lane
+	MetricInstructions = "instructions" // instructions/op under valgrind: the instruction-count lane
+	MetricBoth         = "both"         // both lanes run, and each gates
+)
+
+var metrics = []string{MetricTime, MetricInstructions, MetricBoth}
+
+// countsInstructions reports whether the instruction-count lane runs.
+func (c *Config) countsInstructions() bool {
+	return c.Metric == MetricInstructions || c.Metric == MetricBoth
+}
+
+// timesBenchmarks reports whether the timing lane runs.
+func (c *Config) timesBenchmarks() bool { return c.Metric != MetricInstructions }
 
 // DefaultConfig returns the defaults: every key of the table set to its Default.
 func DefaultConfig() Config {

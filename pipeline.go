@@ -61,6 +61,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		err = fmt.Errorf("comparison interrupted: %w", ctx.Err())
 	}
 	env := CollectEnv(context.Background(), p.bench.pinnedCPU)
+	env.Valgrind = p.valgrind.Version
 	res := p.assemble(env, incomplete)
 	res = Apply(res, withRunError(Decide(res, cfg.Policy()), err))
 	if werr := p.dir.WriteEnv(env); werr != nil && err == nil {
@@ -123,7 +124,11 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 			MedianMDE:    p.bench.mde,
 			TimedPhase:   p.bench.timed,
 			BinariesSame: p.build.binariesSame,
+			Metric:       cfg.Metric,
 		},
+	}
+	if cfg.countsInstructions() {
+		r.Method.InstrThreshold = cfg.InstrThreshold
 	}
 	if r.Benchmarks == nil {
 		r.Benchmarks = []Benchmark{}
@@ -152,6 +157,7 @@ type pipeline struct {
 	work       string // temporary directory: trees and binaries
 	base, head side
 	importPath string
+	valgrind   bench.Valgrind // found up front when the instruction-count lane runs
 
 	build      buildRecord
 	functional functionalRecord
@@ -174,6 +180,14 @@ func (p *pipeline) logf(format string, args ...any) {
 func (p *pipeline) run(ctx context.Context) error {
 	if err := p.dir.Create(); err != nil {
 		return err
+	}
+	if p.cfg.countsInstructions() {
+		// Up front: an hour of building and testing is not worth spending on a lane that cannot run.
+		vg, err := bench.FindValgrind(ctx, "")
+		if err != nil {
+			return err
+		}
+		p.valgrind = vg
 	}
 	work, err := os.MkdirTemp("", "perfgate-")
 	if err != nil {

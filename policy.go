@@ -7,12 +7,35 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
+
+	"github.com/perfgate/perfgate/bench"
 
 	"github.com/perfgate/perfgate/record"
 )
 
-// GatedUnit is the unit whose class gates the merge. Other units (B/s, B/op, allocs/op) are reported only.
+// GatedUnit is the unit whose class gates the merge under the default metric, time. Other units (B/s, B/op,
+// allocs/op) are reported only.
 const GatedUnit = "sec/op"
+
+// UnitInstructions is the unit of the instruction-count lane, which gates under metric instructions or both.
+const UnitInstructions = bench.UnitInstructions
+
+// GatedUnits returns the units whose slower class fails the gate under metric (Method.Metric; "" is time): sec/op
+// for time, instructions/op for instructions, and both for both, where a slower in either fails the gate and
+// the acknowledgements (label, thresholds) apply to each alike.
+func GatedUnits(metric string) []string {
+	switch metric {
+	case MetricInstructions:
+		return []string{UnitInstructions}
+	case MetricBoth:
+		return []string{GatedUnit, UnitInstructions}
+	}
+	return []string{GatedUnit}
+}
+
+// Gates reports whether unit gates the merge under metric (see GatedUnits).
+func Gates(metric, unit string) bool { return slices.Contains(GatedUnits(metric), unit) }
 
 // Policy is what the gate needs of a Config: when a slower benchmark or a grown package fails the merge.
 type Policy struct {
@@ -68,7 +91,13 @@ func Decide(r Result, p Policy) Verdict {
 	}
 	headFailures := map[string]bool{}
 	removed := 0
+	var unrepeatable []string
 	for _, f := range r.Failures {
+		if f.Kind == record.FailureUnrepeatable {
+			// A failure of the lane, on either side: a count that does not repeat says nothing about head.
+			unrepeatable = append(unrepeatable, fmt.Sprintf("%s (%s)", f.Name, f.Side))
+			continue
+		}
 		if f.Side != record.Head || headFailures[f.Name] {
 			continue
 		}
@@ -83,12 +112,12 @@ func Decide(r Result, p Policy) Verdict {
 			fail("benchmark %s fails on head (%s)", f.Name, f.Kind)
 		}
 	}
-	if removed > 0 && !anyCompared(r.Benchmarks) {
+	if removed > 0 && !anyCompared(r.Benchmarks, r.Method.Metric) {
 		fail("head has none of base's benchmarks (%d removed or renamed): nothing could be compared", removed)
 	}
 	patterns := p.compiledThresholds()
 	for _, b := range r.Benchmarks {
-		if b.Unit != GatedUnit || b.Class != ClassSlower {
+		if !Gates(r.Method.Metric, b.Unit) || b.Class != ClassSlower {
 			continue
 		}
 		why, ok := "", false
@@ -99,12 +128,18 @@ func Decide(r Result, p Policy) Verdict {
 		} else {
 			why, ok = p.acknowledges(patterns, b)
 		}
+		name := b.Name
+		if r.Method.Metric == MetricBoth {
+			name += " (" + b.Unit + ")"
+		}
 		if !ok {
-			fail("%s is slower (%+.1f%%)", b.Name, pctOf(b))
+			fail("%s is slower (%+.*f%%)", name, pctDigits(b), pctOf(b))
 			continue
 		}
-		v.Acknowledged = append(v.Acknowledged, b.Name+": "+why)
-		v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, b.Name)
+		v.Acknowledged = append(v.Acknowledged, name+": "+why)
+		if !slices.Contains(v.AcknowledgedBenchmarks, b.Name) {
+			v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, b.Name)
+		}
 	}
 	if p.MaxSizeGrowth > 0 {
 		var delta int64
@@ -114,6 +149,12 @@ func Decide(r Result, p Policy) Verdict {
 		if delta > p.MaxSizeGrowth {
 			fail("the package grew by %d bytes, more than max-size-growth %d", delta, p.MaxSizeGrowth)
 		}
+	}
+	if len(unrepeatable) > 0 {
+		// An error, not a failure of head: the instruction-count lane that cannot count exactly checked nothing.
+		v.Status, v.ExitCode = StatusError, ExitCannotRun
+		v.Reasons = append(v.Reasons, fmt.Sprintf("the instruction-count lane could not count exactly: two runs of one "+
+			"binary disagree for %s; this is a failure of the lane, not of head", strings.Join(unrepeatable, ", ")))
 	}
 	if r.Incomplete {
 		v.Status, v.ExitCode = StatusError, ExitCannotRun
@@ -159,7 +200,7 @@ func Apply(r Result, v Verdict) Result {
 	r.Benchmarks = slices.Clone(r.Benchmarks)
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
-		b.Acknowledged = b.Unit == GatedUnit && b.Class == ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, b.Name)
+		b.Acknowledged = Gates(r.Method.Metric, b.Unit) && b.Class == ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, b.Name)
 	}
 	return r
 }
@@ -205,10 +246,18 @@ func pctOf(b Benchmark) float64 {
 	return b.DeltaPct
 }
 
-// anyCompared reports whether some benchmark has samples of the gated unit on both sides.
-func anyCompared(bs []Benchmark) bool {
+// pctDigits is how many decimals a slowdown of b is quoted with: instruction counts are exact to 0.01%.
+func pctDigits(b Benchmark) int {
+	if b.Unit == UnitInstructions {
+		return 2
+	}
+	return 1
+}
+
+// anyCompared reports whether some benchmark has samples of a gated unit on both sides.
+func anyCompared(bs []Benchmark, metric string) bool {
 	for _, b := range bs {
-		if b.Unit == GatedUnit && b.Class != ClassFailed {
+		if Gates(metric, b.Unit) && b.Class != ClassFailed {
 			return true
 		}
 	}
@@ -237,12 +286,14 @@ func unitRank(u string) int {
 	switch u {
 	case "sec/op":
 		return 0
-	case "B/s":
+	case UnitInstructions:
 		return 1
-	case "B/op":
+	case "B/s":
 		return 2
-	case "allocs/op":
+	case "B/op":
 		return 3
+	case "allocs/op":
+		return 4
 	}
-	return 4
+	return 5
 }
