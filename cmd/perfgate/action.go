@@ -59,6 +59,9 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return perfgate.ExitUsage
 	}
 	cfg.Log = stderr
+	if err := ensureValgrind(ctx, cfg.Metric, stderr); err != nil {
+		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
+	}
 
 	r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
 	// The log (stderr) carries the pull request's build and test output: the runner must not read commands in it.
