@@ -56,6 +56,9 @@ type Config struct {
 	Constructors []string
 	// Keys and Blocks size the differential check per cipher and key size. Keys "keys" and "blocks".
 	Keys, Blocks int
+	// MessageKeys and MessageBlocks size the differential check of AEADs, stream ciphers and hashes: keys per key
+	// size, and the longest message in blocks. Keys "message-keys" and "message-blocks".
+	MessageKeys, MessageBlocks int
 	// Seed makes the differential inputs; it is printed so any run can be repeated. Key "seed".
 	Seed uint64
 

@@ -151,6 +151,8 @@ constructors:
   - NewTripleDESCipher
 keys: 16
 blocks: 4
+message-keys: 3
+message-blocks: 5
 seed: 0x2a
 thresholds:
   "KeySetup": 50
@@ -171,6 +173,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.Tags, want.Differential = []string{"purego", "netgo"}, false
 	want.Constructors = []string{"NewCipher", "NewTripleDESCipher"}
 	want.Keys, want.Blocks, want.Seed = 16, 4, 42
+	want.MessageKeys, want.MessageBlocks = 3, 5
 	want.Thresholds = map[string]float64{"KeySetup": 50, "Encrypt/3des.*": 7.5}
 	want.MaxSizeGrowth, want.AcknowledgeLabel, want.Out = 4096, "slow-ok", "out/results"
 	want.Metric, want.InstrThreshold = MetricBoth, 0.25

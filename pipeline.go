@@ -403,7 +403,8 @@ func (p *pipeline) runTests(ctx context.Context) functionalRecord {
 }
 
 // checkDifferential runs the differential check and writes differential.json. Only a cancelled context or a
-// results directory that cannot be written is an error: a check that cannot run is not comparable.
+// results directory that cannot be written is an error: a check that perfgate cannot run has status error, which
+// Decide makes the verdict's.
 func (p *pipeline) checkDifferential(ctx context.Context) (Differential, error) {
 	workDir := filepath.Join(p.work, "differential")
 	if err := os.MkdirAll(workDir, 0o755); err != nil {
@@ -412,6 +413,7 @@ func (p *pipeline) checkDifferential(ctx context.Context) (Differential, error) 
 	rep, err := differential.Check(ctx, differential.Config{
 		BaseDir: p.base.modDir, HeadDir: p.head.modDir, Pkg: p.cfg.Package,
 		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks, Seed: p.cfg.Seed,
+		MessageKeys: p.cfg.MessageKeys, MessageBlocks: p.cfg.MessageBlocks,
 		Tags: p.cfg.Tags, Cache: p.cfg.Cache, Timeout: p.cfg.Timeout,
 		WorkDir: workDir, Log: &linePrefixer{w: p.log, prefix: "perfgate: "},
 	})
@@ -419,7 +421,9 @@ func (p *pipeline) checkDifferential(ctx context.Context) (Differential, error) 
 		if ctx.Err() != nil {
 			return Differential{}, ctx.Err()
 		}
-		return Differential{Status: DiffNotComparable, Reason: err.Error(), Seed: p.cfg.Seed, Ciphers: []DiffCipher{}}, nil
+		// perfgate could not run the check (a constructor named in the configuration that neither side has, a work
+		// directory it cannot write): that is not a finding about the code, and the gate must not pass on it.
+		return Differential{Status: DiffError, Reason: err.Error(), Seed: p.cfg.Seed, Ciphers: []DiffCipher{}}, nil
 	}
 	d := Differential(*rep)
 	return d, p.dir.WriteDifferential(&d)

@@ -65,8 +65,10 @@ func (c *Config) Policy() Policy {
 
 // Decide is the gate: it returns the Verdict on r under p and changes nothing. The gate fails on a head that did
 // not build (r.HeadBuildFailed) or whose tests fail, a differential mismatch, a benchmark that crashed or hung on
-// head, a slower benchmark that p does not acknowledge, and size growth beyond p.MaxSizeGrowth. An incomplete
-// result is an error (exit code 3). What the gate noticed without failing is in Verdict.Notes, and the slower
+// head, a slower benchmark that p does not acknowledge, and size growth beyond p.MaxSizeGrowth. It never passes
+// what it did not check: a differential check that perfgate could not run (status error), a comparison in which
+// no check ran (Verdict.Checks), and an incomplete result are errors (exit code 3). A differential check that
+// base failed (not comparable) is a note. What the gate noticed without failing is in Verdict.Notes, and the slower
 // benchmarks it let pass are in Verdict.Acknowledged (why) and Verdict.AcknowledgedBenchmarks (which).
 func Decide(r Result, p Policy) Verdict {
 	v := Verdict{Status: StatusPass, ExitCode: ExitPass, Reasons: []string{}}
@@ -82,12 +84,15 @@ func Decide(r Result, p Policy) Verdict {
 	if r.Functional.Head.Ran && !r.Functional.Head.Passed {
 		fail("head's tests fail")
 	}
-	if r.Differential.Status == DiffMismatch {
-		if r.Differential.Reason != "" {
-			fail("differential check: %s", r.Differential.Reason)
-		} else {
-			fail("differential check: head computes different bytes (%d mismatches)", totalMismatches(r.Differential))
-		}
+	switch d := r.Differential; {
+	case d.Status == DiffMismatch && d.Reason != "":
+		fail("differential check: %s", d.Reason)
+	case d.Status == DiffMismatch:
+		fail("differential check: head computes different bytes (%d mismatches)", totalMismatches(d))
+	case d.HeadFailed && d.Status != DiffError:
+		fail("differential check: head failed: %s", d.Reason)
+	case d.Status == DiffNotComparable:
+		v.Notes = append(v.Notes, "differential check not comparable, which does not block the gate: "+d.Reason)
 	}
 	headFailures := map[string]bool{}
 	removed := 0
@@ -156,26 +161,109 @@ func Decide(r Result, p Policy) Verdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("the instruction-count lane could not count exactly: two runs of one "+
 			"binary disagree for %s; this is a failure of the lane, not of head", strings.Join(unrepeatable, ", ")))
 	}
-	if r.Incomplete {
+	v.Checks = checks(r, p)
+	cannot := func(reason string) {
 		v.Status, v.ExitCode = StatusError, ExitCannotRun
-		v.Reasons = append(v.Reasons, reasonUnfinished)
+		v.Reasons = append(v.Reasons, reason)
+	}
+	if r.Differential.Status == DiffError {
+		cannot("perfgate could not run the differential check: " + r.Differential.Reason +
+			"; to run without it, set differential: false in .perfgate.yml (flag -differential=false)")
+	}
+	if v.Status == StatusPass && !r.Incomplete && !slices.ContainsFunc(v.Checks, func(c Check) bool { return c.Ran }) {
+		var why []string
+		for _, c := range v.Checks {
+			why = append(why, c.Name+": "+c.Detail)
+		}
+		cannot(reasonNothingChecked + " (" + strings.Join(why, "; ") + ")")
+	}
+	if r.Incomplete {
+		cannot(reasonUnfinished)
 	}
 	return v
+}
+
+// checks says which of the gate's checks ran on r and which did not, and why. Benchmarks ran when one of them
+// was compared in the gated unit; the differential when it compared outputs (identical or mismatch; a head that
+// failed it counts too); size when p sets a limit and the sizes were measured.
+func checks(r Result, p Policy) []Check {
+	var cs []Check
+	bench := Check{Name: CheckBenchmarks}
+	compared := map[string]bool{}
+	for _, b := range r.Benchmarks {
+		if Gates(r.Method.Metric, b.Unit) && b.Class != ClassFailed {
+			compared[b.Name] = true
+		}
+	}
+	n := len(compared)
+	switch {
+	case n > 0:
+		bench.Ran, bench.Detail = true, plural(n, "benchmark")
+	case len(r.Benchmarks) == 0 && len(r.Failures) == 0:
+		bench.Detail = "no benchmarks"
+	default:
+		bench.Detail = "no benchmark ran on both sides"
+	}
+	cs = append(cs, bench)
+
+	d := r.Differential
+	diff := Check{Name: CheckDifferential}
+	switch {
+	case d.Status == DiffIdentical || d.Status == DiffMismatch:
+		diff.Ran, diff.Detail = true, plural(len(d.Ciphers), "constructor")
+	case d.HeadFailed && d.Status != DiffError:
+		diff.Ran, diff.Detail = true, "head failed"
+	case !p.Differential:
+		diff.Detail = "disabled by configuration"
+	case d.Status == DiffSkipped && strings.HasPrefix(d.Reason, "no cipher constructor"):
+		diff.Detail = "no cipher constructor"
+	case d.Status == DiffSkipped && d.Reason != "":
+		diff.Detail = d.Reason
+	case d.Status == DiffSkipped || d.Status == "":
+		diff.Detail = "not run"
+	case d.Status == DiffNotComparable:
+		diff.Detail = "base failed"
+	default:
+		diff.Detail = "could not run"
+	}
+	cs = append(cs, diff)
+
+	size := Check{Name: CheckSize}
+	switch {
+	case p.MaxSizeGrowth == 0:
+		size.Detail = "no max-size-growth set (sizes are reported only)"
+	case r.Sizes.Error != "" || len(r.Sizes.Sections) == 0:
+		size.Detail = "not measured"
+	default:
+		size.Ran, size.Detail = true, fmt.Sprintf("growth limit %d bytes", p.MaxSizeGrowth)
+	}
+	return append(cs, size)
+}
+
+// plural is "1 benchmark", "12 benchmarks".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // reasonUnfinished is the reason Decide gives an incomplete result.
 const reasonUnfinished = "the comparison did not finish"
 
+// reasonNothingChecked starts the reason Decide gives a result in which no check ran.
+const reasonNothingChecked = "nothing was checked"
+
 // withRunError is v for a comparison that err stopped early: an error verdict whose exit code ExitCode(err)
-// decides, with err as its last reason in place of reasonUnfinished. A nil err leaves v as it is.
+// decides, with err as its last reason in place of reasonUnfinished and reasonNothingChecked. A nil err leaves v as it is.
 func withRunError(v Verdict, err error) Verdict {
 	if err == nil {
 		return v
 	}
-	v.Reasons = slices.Clone(v.Reasons)
-	if n := len(v.Reasons); n > 0 && v.Reasons[n-1] == reasonUnfinished {
-		v.Reasons = v.Reasons[:n-1]
-	}
+	// err says why the comparison stopped, which is why nothing was checked or finished.
+	v.Reasons = slices.DeleteFunc(slices.Clone(v.Reasons), func(s string) bool {
+		return s == reasonUnfinished || strings.HasPrefix(s, reasonNothingChecked)
+	})
 	v.Status, v.ExitCode = StatusError, ExitCode(err)
 	v.Reasons = append(v.Reasons, err.Error())
 	return v

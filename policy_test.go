@@ -94,8 +94,46 @@ func TestDecide(t *testing.T) {
 			r.Differential.Status, r.Differential.Reason = DiffMismatch, "head harness panicked"
 		}, status: StatusFail, exit: ExitFail, reasons: []string{"differential check: head harness panicked"}},
 		{name: "differential not comparable", change: func(r *Result) {
-			r.Differential.Status, r.Differential.Reason = DiffNotComparable, "base harness panicked"
+			r.Differential.Status, r.Differential.Reason = DiffNotComparable, "base: harness: panic: boom"
+		}, status: StatusPass, exit: ExitPass, notes: []string{"not comparable, which does not block the gate: base: harness: panic"}},
+		// Issue 13, part 2: a gate never says PASS about something it did not check.
+		{name: "head harness fails while base's does too", change: func(r *Result) {
+			r.Differential = Differential{Status: DiffNotComparable, HeadFailed: true,
+				Reason: "base: harness: panic: x; head: harness did not finish within 2m0s"}
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"differential check: head failed: base: harness: panic: x; head: harness did not finish"}},
+		{name: "perfgate cannot run the differential", change: func(r *Result) {
+			r.Differential = Differential{Status: DiffError, Reason: "the generated harness does not compile in base's module: x"}
+		}, status: StatusError, exit: ExitCannotRun, reasons: []string{
+			"perfgate could not run the differential check: the generated harness does not compile in base's module: x; " +
+				"to run without it, set differential: false"}},
+		{name: "perfgate cannot run the differential, and head is slower", change: func(r *Result) {
+			slower(r)
+			r.Differential = Differential{Status: DiffError, Reason: "x"}
+		}, status: StatusError, exit: ExitCannotRun, reasons: []string{"Encrypt/des is slower", "could not run the differential check: x"}},
+		{name: "no benchmarks, no constructors", change: func(r *Result) {
+			r.Benchmarks = nil
+			r.Differential = Differential{Status: DiffSkipped, Reason: "no cipher constructor in . on both sides (looked for …)"}
+		}, status: StatusError, exit: ExitCannotRun, reasons: []string{"nothing was checked (benchmarks: no benchmarks; " +
+			"differential: no cipher constructor; size: no max-size-growth set (sizes are reported only))"}},
+		{name: "no benchmarks, differential off", config: func(c *Config) { c.Differential = false }, change: func(r *Result) {
+			r.Benchmarks = nil
+			r.Differential = Differential{Status: DiffSkipped, Reason: "disabled by configuration"}
+		}, status: StatusError, exit: ExitCannotRun, reasons: []string{"nothing was checked (benchmarks: no benchmarks; " +
+			"differential: disabled by configuration; "}},
+		{name: "no benchmarks, differential identical", change: func(r *Result) { r.Benchmarks = nil },
+			status: StatusPass, exit: ExitPass},
+		{name: "benchmarks only", config: func(c *Config) { c.Differential = false }, change: func(r *Result) {
+			r.Differential = Differential{Status: DiffSkipped, Reason: "disabled by configuration"}
 		}, status: StatusPass, exit: ExitPass},
+		{name: "size limit only", config: func(c *Config) { c.Differential, c.MaxSizeGrowth = false, 100 }, change: func(r *Result) {
+			r.Benchmarks = nil
+			r.Differential = Differential{Status: DiffSkipped, Reason: "disabled by configuration"}
+		}, status: StatusPass, exit: ExitPass},
+		{name: "nothing checked but head's tests fail", change: func(r *Result) {
+			r.Benchmarks = nil
+			r.Differential = Differential{Status: DiffSkipped, Reason: "no cipher constructor in ."}
+			r.Functional.Head.Passed = false
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"head's tests fail"}},
 		{name: "head tests fail", change: func(r *Result) { r.Functional.Head.Passed = false },
 			status: StatusFail, exit: ExitFail, reasons: []string{"head's tests fail"}},
 		{name: "head tests did not run", change: func(r *Result) { r.Functional.Head = TestRun{} },
@@ -210,6 +248,52 @@ func TestDecide(t *testing.T) {
 }
 
 // TestDecideMarksAcknowledged checks that the benchmarks the verdict acknowledges are marked, and only those.
+// TestRunErrorBeforeAnyCheck: a comparison stopped before any check ran says why it stopped, not that nothing was
+// checked.
+func TestRunErrorBeforeAnyCheck(t *testing.T) {
+	c := DefaultConfig()
+	r := Result{Differential: Differential{Status: DiffSkipped}}
+	if v := Decide(r, c.Policy()); len(v.Reasons) != 1 || !strings.HasPrefix(v.Reasons[0], "nothing was checked (") {
+		t.Fatalf("Decide reasons %q, want nothing checked", v.Reasons)
+	}
+	v := withRunError(Decide(r, c.Policy()), errors.New("resolving \"HEAD~1\": not present"))
+	if diff := cmp.Diff([]string{"resolving \"HEAD~1\": not present"}, v.Reasons); diff != "" || v.ExitCode != ExitCannotRun {
+		t.Errorf("exit %d, reasons (-want +got):\n%s", v.ExitCode, diff)
+	}
+}
+
+// TestDecideChecks: the verdict says which checks ran, with what, and why the others did not.
+func TestDecideChecks(t *testing.T) {
+	check := func(name string, p Policy, change func(*Result), want []Check) {
+		t.Helper()
+		r := passing()
+		change(r)
+		if diff := cmp.Diff(want, Decide(*r, p).Checks); diff != "" {
+			t.Errorf("%s: checks (-want +got):\n%s", name, diff)
+		}
+	}
+	c := DefaultConfig()
+	on := c.Policy()
+	check("everything", Policy{Differential: true, MaxSizeGrowth: 64}, func(*Result) {}, []Check{
+		{Name: CheckBenchmarks, Ran: true, Detail: "2 benchmarks"}, {Name: CheckDifferential, Ran: true, Detail: "1 constructor"},
+		{Name: CheckSize, Ran: true, Detail: "growth limit 64 bytes"}})
+	check("skipped", on, func(r *Result) {
+		r.Benchmarks = nil
+		r.Differential = Differential{Status: DiffSkipped, Reason: "no cipher constructor in ./x on both sides"}
+	}, []Check{{Name: CheckBenchmarks, Ran: false, Detail: "no benchmarks"}, {Name: CheckDifferential, Ran: false, Detail: "no cipher constructor"},
+		{Name: CheckSize, Ran: false, Detail: "no max-size-growth set (sizes are reported only)"}})
+	check("failed and not comparable", Policy{MaxSizeGrowth: 64}, func(r *Result) {
+		r.Benchmarks = []Benchmark{{Name: "Encrypt", Unit: GatedUnit, Class: ClassFailed}}
+		r.Differential = Differential{Status: DiffNotComparable, Reason: "base: panic"}
+		r.Sizes = Sizes{Error: "measuring base: no symbols"}
+	}, []Check{{Name: CheckBenchmarks, Ran: false, Detail: "no benchmark ran on both sides"}, {Name: CheckDifferential, Ran: false, Detail: "disabled by configuration"},
+		{Name: CheckSize, Ran: false, Detail: "not measured"}})
+	check("base not comparable", on, func(r *Result) {
+		r.Differential = Differential{Status: DiffNotComparable, Reason: "base: panic"}
+	}, []Check{{Name: CheckBenchmarks, Ran: true, Detail: "2 benchmarks"}, {Name: CheckDifferential, Ran: false, Detail: "base failed"},
+		{Name: CheckSize, Ran: false, Detail: "no max-size-growth set (sizes are reported only)"}})
+}
+
 func TestDecideMarksAcknowledged(t *testing.T) {
 	c := DefaultConfig()
 	c.Thresholds = map[string]float64{"^Encrypt/": 10}

@@ -17,30 +17,48 @@ const (
 )
 
 type (
-	Result       = record.Result
-	Revision     = record.Revision
-	Verdict      = record.Verdict
-	Status       = record.Status
-	Benchmark    = record.Benchmark
-	Summary      = record.Summary
-	Paired       = record.Paired
-	Class        = record.Class
-	Failure      = record.Failure
-	FailureKind  = record.FailureKind
-	Functional   = record.Functional
-	TestRun      = record.TestRun
-	Differential = record.Differential
-	DiffStatus   = record.DiffStatus
-	DiffCipher   = record.Cipher
-	Mismatch     = record.Mismatch
-	Hex          = record.Hex
-	Sizes        = record.Sizes
-	SectionSize  = record.SectionSize
-	PackageSize  = record.PackageSize
-	SymbolSize   = record.SymbolSize
-	Env          = record.Env
-	Method       = record.Method
-	Side         = record.Side
+	Result        = record.Result
+	Revision      = record.Revision
+	Verdict       = record.Verdict
+	Status        = record.Status
+	Benchmark     = record.Benchmark
+	Summary       = record.Summary
+	Paired        = record.Paired
+	Class         = record.Class
+	Failure       = record.Failure
+	FailureKind   = record.FailureKind
+	Functional    = record.Functional
+	TestRun       = record.TestRun
+	Differential  = record.Differential
+	DiffStatus    = record.DiffStatus
+	DiffCipher    = record.Cipher
+	Mismatch      = record.Mismatch
+	Hex           = record.Hex
+	Sizes         = record.Sizes
+	SectionSize   = record.SectionSize
+	PackageSize   = record.PackageSize
+	SymbolSize    = record.SymbolSize
+	Env           = record.Env
+	Method        = record.Method
+	Side          = record.Side
+	Check         = record.Check
+	Family        = record.Family
+	Inconsistency = record.Inconsistency
+)
+
+// Names of the gate's checks, in Verdict.Checks.
+const (
+	CheckBenchmarks   = record.CheckBenchmarks
+	CheckDifferential = record.CheckDifferential
+	CheckSize         = record.CheckSize
+)
+
+// Families of the differential's constructors.
+const (
+	FamilyBlock  = record.FamilyBlock
+	FamilyAEAD   = record.FamilyAEAD
+	FamilyStream = record.FamilyStream
+	FamilyHash   = record.FamilyHash
 )
 
 // Verdict statuses.
@@ -65,6 +83,7 @@ const (
 	DiffMismatch      = record.DiffMismatch
 	DiffNotComparable = record.DiffNotComparable
 	DiffSkipped       = record.DiffSkipped
+	DiffError         = record.DiffError
 )
 
 // FailureRemoved is the Failure kind of a base benchmark that head does not have.

@@ -1,25 +1,43 @@
-// Package differential checks that two revisions of a block-cipher package compute byte-identical outputs.
+// Package differential checks that two revisions of a cipher package compute byte-identical outputs: its block
+// ciphers, AEADs, stream ciphers, hashes and MACs.
 //
 // Check works in four steps, each run for base and head side by side:
 //
-//  1. Discover. The gated package is loaded with golang.org/x/tools/go/packages in the side's module, and every
-//     exported func(key []byte) (T, error) whose T implements crypto/cipher.Block is a cipher constructor
-//     (Config.Constructors narrows the list). The exported methods func(dst, src []byte) of T named Encrypt… or
-//     Decrypt… (other than Encrypt and Decrypt) are its batch methods, such as EncryptBlocks.
+//  1. Discover. The gated package is loaded with golang.org/x/tools/go/packages in the side's module, and its
+//     exported constructors are found by type (Config.Constructors narrows the list), in four families:
+//     block ciphers, func(key []byte) (T, error) with T a crypto/cipher.Block, whose exported methods
+//     func(dst, src []byte) named Encrypt… or Decrypt… (other than Encrypt and Decrypt) are its batch methods,
+//     such as EncryptBlocks; AEADs, func(key []byte) (T, error) with T a crypto/cipher.AEAD, and every block
+//     cipher through crypto/cipher.NewGCM ("NewCipher/GCM") when its blocks are 16 bytes; stream ciphers,
+//     func(key []byte) or func(key, nonce []byte) returning T or (T, error) with T a crypto/cipher.Stream; hashes
+//     and MACs, func() or func(key []byte) returning T or (T, error) with T a hash.Hash. T may also be a struct
+//     value whose methods have pointer receivers.
 //  2. Build. A harness main package that imports the gated package is generated and built with go build -overlay:
-//     its main.go appears at a virtual path below the package's directory, so nothing is written into the tree.
-//  3. Probe. Each harness reports which key sizes (1..64 bytes) each constructor accepts.
-//  4. Run and compare. For every constructor and key size both sides accept, perfgate generates Keys keys (the
-//     weak, semi-weak and possibly weak DES keys, with and without parity bits, single-bit keys, degenerate
-//     Triple-DES keys, random keys) and for each key Blocks random plaintexts and Blocks random ciphertexts, all
-//     from Config.Seed. The same byte stream goes to both harnesses on stdin; each encrypts and decrypts every
-//     block one by one and in one call per batch method, and writes the outputs to stdout. perfgate compares the
-//     two streams block by block, hashes them (SHA-256 per constructor and direction) and describes the first
-//     mismatches. A batch method that disagrees with the single-block method on the same side is reported too.
+//     its files appear at a virtual path below the package's directory, so nothing is written into the tree. The
+//     harness is compiled at the module's language version, so it is written in the Go of go 1.12.
+//  3. Probe. Each harness reports which key sizes (1..64 bytes; 0..64 for a MAC; with nonces of 0..32 bytes for
+//     a stream constructor that takes one) each constructor accepts, and what the result says of itself
+//     (BlockSize, NonceSize, Overhead, Size).
+//  4. Run and compare. All inputs come from Config.Seed; the same byte stream goes to both harnesses on stdin.
+//     Block ciphers: for every key size both sides accept, Keys keys (the weak, semi-weak and possibly weak DES
+//     keys, with and without parity bits, single-bit keys, degenerate Triple-DES keys, random keys) and for each
+//     key Blocks random plaintexts and Blocks random ciphertexts; each harness encrypts and decrypts every block
+//     one by one and in one call per batch method. AEADs, stream ciphers and hashes: for every size both accept
+//     (at most 8, spread evenly), MessageKeys keys, and for each key one random message of every length from 0 to
+//     two blocks and one byte, then each block boundary ±1 up to MessageBlocks blocks, written in random chunks
+//     (some empty). An AEAD Seals each message with a random nonce and additional data, Opens the result, and
+//     Opens it again with one bit flipped, which must fail; a stream cipher XORs the message in one call and in
+//     the chunks; a hash Writes the chunks, Sums twice, Resets, Writes the message at once and Sums, and so does
+//     a new hash. perfgate compares the two output streams, hashes them (SHA-256 per constructor and direction),
+//     and describes the first mismatches: the block, or what differed (ciphertext, tag, length, keystream, a
+//     chunk boundary, digest, Reset, Size…). A side that disagrees with itself (a batch method with the
+//     single-block method, chunks with one call, Open with Seal, Reset with a new hash) is reported too, and an
+//     Open that accepts a tampered ciphertext on head is a mismatch.
 //
 // Constructors, key sizes and batch methods present on one side only are listed, not failed. A head that does not
 // build, panics or hangs fails the check (Status "mismatch", HeadFailed); a base that does makes the check
-// "not-comparable". A package without cipher constructors is "skipped".
+// "not-comparable". A package without constructors of any of these shapes is "skipped", and the reason names the
+// shapes looked for.
 package differential
 
 import (
@@ -33,6 +51,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // Defaults of Config.
@@ -47,9 +66,11 @@ const (
 type Config struct {
 	BaseDir, HeadDir string        // module roots of the two trees; never written to
 	Pkg              string        // the gated package, relative to the module root ("./cipher/des"); default "."
-	Constructors     []string      // if set, only these constructors (still type-checked); default: discover
+	Constructors     []string      // if set, only these constructors (still type-checked; a block cipher's brings its GCM form); default: discover
 	Keys             int           // keys per constructor and key size; default DefaultKeys
 	Blocks           int           // blocks per key and direction; default DefaultBlocks
+	MessageKeys      int           // AEAD, stream and hash: keys per key size, one message of each length per key; default DefaultMessageKeys
+	MessageBlocks    int           // AEAD, stream and hash: messages go up to this many blocks; default DefaultMessageBlocks
 	Seed             uint64        // seed of every input; 0 means DefaultSeed
 	Tags             []string      // build tags, for loading and building both sides
 	Cache            string        // GOCACHE for the go commands, shared by both sides; default inherited
@@ -79,9 +100,15 @@ func (c *Config) fill() error {
 	if c.Pkg == "" {
 		c.Pkg = "."
 	}
-	if c.Keys < 0 || c.Blocks < 0 || c.Timeout < 0 {
-		return fmt.Errorf("differential: Keys (%d), Blocks (%d) and Timeout (%v) must not be negative",
-			c.Keys, c.Blocks, c.Timeout)
+	if c.Keys < 0 || c.Blocks < 0 || c.Timeout < 0 || c.MessageKeys < 0 || c.MessageBlocks < 0 {
+		return fmt.Errorf("differential: Keys (%d), Blocks (%d), MessageKeys (%d), MessageBlocks (%d) and "+
+			"Timeout (%v) must not be negative", c.Keys, c.Blocks, c.MessageKeys, c.MessageBlocks, c.Timeout)
+	}
+	if c.MessageKeys == 0 {
+		c.MessageKeys = DefaultMessageKeys
+	}
+	if c.MessageBlocks == 0 {
+		c.MessageBlocks = DefaultMessageBlocks
 	}
 	if c.Keys == 0 {
 		c.Keys = DefaultKeys
@@ -99,8 +126,10 @@ func (c *Config) fill() error {
 }
 
 // Check compares the cipher constructors of cfg.Pkg between cfg.BaseDir and cfg.HeadDir. Findings about the code,
-// including a head or base that does not build or crashes, are in the Report; the error is for a bad Config, a
-// cancelled ctx, or perfgate itself failing (a work directory it cannot write).
+// including a head or base that does not build or crashes, are in the Report. So is perfgate's own failure to run
+// the check, as status "error": a generated harness that does not compile against a package that does, or a
+// package that loads on neither side. The error is for a bad Config, a cancelled ctx, a constructor named in
+// cfg.Constructors that neither side has, or perfgate failing in itself (a work directory it cannot write).
 func Check(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.fill(); err != nil {
 		return nil, err
@@ -114,12 +143,16 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.WorkDir = dir
 	}
 	rep := &Report{Seed: cfg.Seed, Package: cfg.Pkg, Ciphers: []Cipher{}}
-	cfg.logf("differential: seed %#x, %d keys × %d blocks\n", cfg.Seed, cfg.Keys, cfg.Blocks)
+	cfg.logf("differential: seed %#x; block ciphers: %d keys × %d blocks; AEADs, stream ciphers, hashes: %d keys × "+
+		"messages up to %d blocks\n", cfg.Seed, cfg.Keys, cfg.Blocks, cfg.MessageKeys, cfg.MessageBlocks)
 	err := check(ctx, &cfg, rep)
 	var f *sideFailure
+	var own *ownFailure
 	switch {
 	case errors.As(err, &f):
 		rep.fail(f)
+	case errors.As(err, &own) && ctx.Err() == nil:
+		rep.Ciphers, rep.Status, rep.Reason = []Cipher{}, record.DiffError, own.msg
 	case err != nil:
 		return nil, fmt.Errorf("differential: %w", err)
 	}
@@ -163,6 +196,12 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		return s.build(bctx, cfg, env)
 	})
 	rep.BuildTime = time.Since(start)
+	var f *sideFailure
+	if errors.As(err, &f) && f.base != "" && f.head != "" {
+		// Neither side loads or builds: nothing can be compared, and the code is rarely at fault (a go line
+		// newer than the toolchain, a module that cannot be downloaded, …).
+		return &ownFailure{"neither side's package loads and builds: " + f.Error()}
+	}
 	if err != nil {
 		return err
 	}
@@ -174,24 +213,58 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 
 	start = time.Now()
 	defer func() { rep.CheckTime = time.Since(start) }()
-	if err := both(sides, func(_ int, s *side) error { return s.probe(ctx, cfg) }); err != nil {
+	var blocks []string
+	for _, name := range common {
+		if findCtor(sides[0].info, name).Family == FamilyBlock && findCtor(sides[1].info, name).Family == FamilyBlock {
+			blocks = append(blocks, name)
+		}
+	}
+	err = both(sides, func(_ int, s *side) error {
+		if len(blocks) > 0 {
+			if err := s.probe(ctx, cfg); err != nil {
+				return err
+			}
+		}
+		return s.probePrims(ctx, cfg)
+	})
+	if err != nil {
 		return err
 	}
 	var jobs []*job
-	for _, name := range common {
+	for _, name := range blocks {
 		jobs = append(jobs, rep.plan(cfg, name, sides)...)
 	}
-	stdin := encodeJobs(jobs)
-	var outs [2][]byte
+	ciphers, pjobs := planPrims(cfg, sides, common)
+	ciphers = append(ciphers, familyChanges(sides, common)...)
+	stdin, pstdin := encodeJobs(jobs), encodePrimJobs(pjobs)
+	var outs, pouts [2][]byte
 	err = both(sides, func(i int, s *side) error {
 		var err error
-		outs[i], err = s.run(ctx, cfg, nil, stdin)
+		if len(blocks) > 0 {
+			if outs[i], err = s.run(ctx, cfg, nil, stdin); err != nil {
+				return err
+			}
+		}
+		if len(pjobs) > 0 {
+			pouts[i], err = s.run(ctx, cfg, []string{"-primitives"}, pstdin)
+		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return rep.diffOutputs(jobs, outs)
+	if len(blocks) > 0 {
+		if err := rep.diffOutputs(jobs, outs); err != nil {
+			return err
+		}
+	}
+	if len(pjobs) > 0 {
+		if err := comparePrims(ciphers, pjobs, pouts); err != nil {
+			return err
+		}
+	}
+	rep.addCiphers(ciphers)
+	return nil
 }
 
 // both runs f for base and head at the same time. It returns a cancelled context or an error of perfgate

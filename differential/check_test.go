@@ -100,7 +100,7 @@ func TestBrokenNamesFirstMismatch(t *testing.T) {
 				bad := bytes.Clone(out)
 				bad[3] ^= 0x10
 				want = &Mismatch{Constructor: "NewCipher", KeySize: 8, Key: k.key, Block: b, Direction: "encrypt",
-					Method: "Encrypt", Input: in, Base: out, Head: bad}
+					Method: "Encrypt", Input: in, Base: out, Head: bad, Length: 8}
 			}
 		}
 	}
@@ -264,10 +264,22 @@ func TestExplicitConstructors(t *testing.T) {
 	}
 }
 
+// TestCommandSkipped: a command may have benchmarks but has nothing to import: skipped, not an error.
+func TestCommandSkipped(t *testing.T) {
+	mod := writeModule(t, map[string]string{"cmd/wdes/main.go": "package main\n\nimport \"crypto/aes\"\n\n" +
+		"var NewCipher = aes.NewCipher\n\nfunc main() {}\n"})
+	rep := runCheck(t, mod, mod, func(c *Config) { c.Pkg = "./cmd/wdes" })
+	if rep.Status != record.DiffSkipped || !strings.Contains(rep.Reason, "it is a command (package main)") {
+		t.Fatalf("status %q reason %q, want skipped as a command", rep.Status, rep.Reason)
+	}
+}
+
 func TestNoConstructorsSkipped(t *testing.T) {
 	mod := writeModule(t, map[string]string{"internal/wdes/wdes.go": "package wdes\n\nfunc New(key []byte) (int, error) { return 0, nil }\n"})
 	rep := runCheck(t, mod, mod, nil)
-	if rep.Status != record.DiffSkipped || !strings.Contains(rep.Reason, "no cipher constructor") {
+	if rep.Status != record.DiffSkipped || !strings.Contains(rep.Reason, "no cipher constructor") ||
+		!strings.Contains(rep.Reason, "crypto/cipher.AEAD") || !strings.Contains(rep.Reason, "crypto/cipher.Stream") ||
+		!strings.Contains(rep.Reason, "hash.Hash") {
 		t.Fatalf("status %q reason %q, want skipped", rep.Status, rep.Reason)
 	}
 }

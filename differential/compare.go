@@ -175,7 +175,7 @@ func (t *tally) diffJob(j *job, base, head *outReader) error {
 					if !bytes.Equal(b, h) {
 						t.mismatch(Mismatch{
 							Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Block: blk, Direction: name,
-							Method: m, Input: in[lo:hi], Base: b, Head: h,
+							Method: m, Input: in[lo:hi], Base: b, Head: h, Length: bs,
 						})
 					}
 				}

@@ -12,24 +12,39 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// A ctor is a cipher constructor found in one side's package: func Name(key []byte) (T, error) where T (or *T,
-// then addr is set and the harness takes the address of the value) implements crypto/cipher.Block.
+// A ctor is a constructor found in one side's package. Its family says what its result T (or *T, then Addr is
+// set and the harness takes the address of the value) implements; shapes lists the signatures of each family.
 type ctor struct {
-	Name  string   // e.g. "NewTripleEDE3"
-	Type  string   // the result type, package-qualified by name, e.g. "*des.TripleCipher"
-	Addr  bool     // T is a struct value whose Block methods have pointer receivers
-	Batch []string // exported methods func(dst, src []byte) named Encrypt…/Decrypt…, except Encrypt and Decrypt; sorted
+	Name   string   // e.g. "NewTripleEDE3"
+	Family Family   // FamilyBlock, FamilyAEAD, FamilyStream or FamilyHash
+	Type   string   // the result type, package-qualified by name, e.g. "*des.TripleCipher"
+	Addr   bool     // T is a struct value whose methods have pointer receivers
+	Args   int      // how many []byte arguments it takes: 0 (a hash), 1 (key) or 2 (key, nonce)
+	Err    bool     // it returns (T, error), not T alone
+	Batch  []string // block ciphers: exported methods func(dst, src []byte) named Encrypt…/Decrypt…, except Encrypt and Decrypt; sorted
 }
 
 // pkgInfo is what discovery found on one side.
 type pkgInfo struct {
 	ImportPath string
 	Dir        string   // the package's directory (absolute)
-	Ctors      []ctor   // sorted by name
+	Ctors      []ctor   // sorted by name, every family
 	Skipped    []string // explicitly named constructors that are missing or have another shape, with the reason
+	Main       bool     // a command (package main): nothing in it can be imported, so it has no constructors
 }
 
-// discover loads the package pattern in the module at dir with go/packages and returns its cipher constructors.
+// Blocks returns the block-cipher constructors, the ones main.go of the harness runs.
+func (p *pkgInfo) Blocks() []ctor {
+	var out []ctor
+	for _, c := range p.Ctors {
+		if c.Family == FamilyBlock {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// discover loads the package pattern in the module at dir with go/packages and returns its constructors.
 // With names set, only those constructors are considered; one that is missing or has another shape is listed in
 // Skipped with the reason.
 func discover(ctx context.Context, dir, pattern string, flags, env, names []string) (*pkgInfo, error) {
@@ -55,13 +70,13 @@ func discover(ctx context.Context, dir, pattern string, flags, env, names []stri
 		}
 		return nil, fmt.Errorf("loading %s: %s", pattern, strings.Join(msgs, "; "))
 	}
-	if p.Name == "main" {
-		return nil, fmt.Errorf("loading %s: package main cannot be imported by a harness", pattern)
-	}
 	if len(p.GoFiles) == 0 || p.Types == nil {
 		return nil, fmt.Errorf("loading %s: no Go files", pattern)
 	}
-	info := &pkgInfo{ImportPath: p.PkgPath, Dir: filepath.Dir(p.GoFiles[0])}
+	info := &pkgInfo{ImportPath: p.PkgPath, Dir: filepath.Dir(p.GoFiles[0]), Main: p.Name == "main"}
+	if info.Main {
+		return info, nil
+	}
 	scope := p.Types.Scope()
 	explicit := len(names) > 0
 	if !explicit {
@@ -104,29 +119,47 @@ var (
 	}, nil).Complete()
 )
 
-// asCtor reports whether fn is shaped func(key []byte) (T, error) with T a cipher.Block, and returns the
-// constructor, or the reason it is not one.
+// asCtor reports whether fn has one of the shapes of a constructor (see shapes), and returns the constructor, or
+// the reason it is not one.
 func asCtor(fn *types.Func) (ctor, string) {
 	sig := fn.Type().(*types.Signature)
+	c := ctor{Name: fn.Name(), Args: sig.Params().Len()}
 	switch {
 	case sig.Recv() != nil:
 		return ctor{}, "is a method"
 	case sig.TypeParams().Len() > 0:
 		return ctor{}, "is generic"
-	case sig.Params().Len() != 1 || !types.Identical(sig.Params().At(0).Type(), byteSlice) || sig.Variadic():
-		return ctor{}, "does not take a single []byte key"
-	case sig.Results().Len() != 2 || !types.Identical(sig.Results().At(1).Type(), errorType):
-		return ctor{}, "does not return (T, error)"
+	case sig.Variadic() || c.Args > 2 || !allBytes(sig.Params()):
+		return ctor{}, "takes other arguments than a []byte key and nonce; " + shapes
+	case sig.Results().Len() == 2 && types.Identical(sig.Results().At(1).Type(), errorType):
+		c.Err = true
+	case sig.Results().Len() != 1:
+		return ctor{}, "does not return T or (T, error); " + shapes
 	}
 	t := sig.Results().At(0).Type()
-	c := ctor{Name: fn.Name(), Type: types.TypeString(t, func(p *types.Package) string { return p.Name() })}
-	switch {
-	case types.Implements(t, blockIface):
-	case !isPointerOrInterface(t) && types.Implements(types.NewPointer(t), blockIface):
-		c.Addr = true
-		t = types.NewPointer(t)
-	default:
-		return ctor{}, c.Type + " does not implement crypto/cipher.Block"
+	c.Type = types.TypeString(t, func(p *types.Package) string { return p.Name() })
+	var fam *family
+	for _, f := range families {
+		if types.Implements(t, f.iface) {
+			fam = f
+			break
+		}
+		if !isPointerOrInterface(t) && types.Implements(types.NewPointer(t), f.iface) {
+			fam, c.Addr = f, true
+			t = types.NewPointer(t)
+			break
+		}
+	}
+	if fam == nil {
+		return ctor{}, c.Type + " implements none of crypto/cipher.AEAD, crypto/cipher.Block, " +
+			"crypto/cipher.Stream and hash.Hash; " + shapes
+	}
+	c.Family = fam.name
+	if !fam.args[c.Args] || (fam.name == FamilyBlock && !c.Err) {
+		return ctor{}, fmt.Sprintf("is a %s constructor of another shape; %s", fam.name, shapes)
+	}
+	if c.Family != FamilyBlock {
+		return c, ""
 	}
 	ms := types.NewMethodSet(t)
 	for i := range ms.Len() {
@@ -144,6 +177,15 @@ func asCtor(fn *types.Func) (ctor, string) {
 	}
 	sort.Strings(c.Batch)
 	return c, ""
+}
+
+func allBytes(params *types.Tuple) bool {
+	for i := range params.Len() {
+		if !types.Identical(params.At(i).Type(), byteSlice) {
+			return false
+		}
+	}
+	return true
 }
 
 func isPointerOrInterface(t types.Type) bool {

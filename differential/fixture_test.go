@@ -102,10 +102,13 @@ var wdesVariants = map[string]map[string]string{
 func (c *Cipher) EncryptECB(dst, src []byte) { c.EncryptBlocks(dst, src) }`},
 }
 
-// writeModule writes a module example.com/wdes with the files (path → content) into a new directory.
-func writeModule(t *testing.T, files map[string]string) string {
+// writeModule writes a module example.com/wdes with the files (path → content) into a new directory. Without a
+// go.mod among the files, the module declares go 1.26.
+func writeModule(t testing.TB, files map[string]string) string {
 	t.Helper()
-	files["go.mod"] = testmod.GoMod("example.com/wdes", "1.26")
+	if _, ok := files["go.mod"]; !ok {
+		files["go.mod"] = testmod.GoMod("example.com/wdes", "1.26")
+	}
 	return testmod.Temp(t, files)
 }
 

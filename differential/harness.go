@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 
@@ -41,13 +42,39 @@ func newFailure(side, msg string) *sideFailure {
 
 func (s *side) failure(msg string) *sideFailure { return newFailure(s.name, msg) }
 
+// An ownFailure is perfgate failing, not the code under test: the generated harness does not compile against a
+// package that does, or neither side's package loads. Check records it in the Report as status "error".
+type ownFailure struct{ msg string }
+
+func (f *ownFailure) Error() string { return f.msg }
+
+// harnessCompileErrors returns the first compiler errors of go build's stderr when they are in the generated
+// harness itself (the "# IMPORTPATH/perfgate_harnessN" section), or "" when the build failed elsewhere, such as in
+// the gated package.
+func harnessCompileErrors(stderr []byte, importPath string) string {
+	var msgs []string
+	in := false
+	for _, line := range strings.Split(string(stderr), "\n") {
+		if strings.HasPrefix(line, "# ") {
+			rest := strings.TrimPrefix(line, "# "+importPath+"/")
+			in = rest != line && strings.HasPrefix(rest, "perfgate_harness") && !strings.Contains(rest, "/")
+			continue
+		}
+		if in && strings.TrimSpace(line) != "" && len(msgs) < 3 {
+			msgs = append(msgs, strings.TrimSpace(line))
+		}
+	}
+	return strings.Join(msgs, "; ")
+}
+
 // side is one revision under test: where it lives and, as the check proceeds, its package, harness and outputs.
 type side struct {
-	name   string // "base" or "head"
-	dir    string // module root
-	info   *pkgInfo
-	bin    string        // the built harness
-	probed []probeResult // the probe's findings
+	name       string // "base" or "head"
+	dir        string // module root
+	info       *pkgInfo
+	bin        string        // the built harness
+	probed     []probeResult // the probe's findings
+	primProbed []primProbe   // the primitives probe's findings
 }
 
 // probeResult is one constructor's accepted key sizes, as the harness prints them with -probe.
@@ -87,16 +114,23 @@ func buildFlags(tags []string) []string {
 // build generates s's harness and builds it in s's module with go build -overlay, so that nothing is written into
 // the tree: the source, the overlay file and the binary go to workDir.
 func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
-	src, err := harnessSource(s.info)
-	if err != nil {
-		return err
-	}
-	srcPath := filepath.Join(cfg.WorkDir, s.name+"-harness.go")
-	if err := os.WriteFile(srcPath, src, 0o644); err != nil {
-		return fmt.Errorf("writing harness: %w", err)
-	}
 	hdir := harnessDir(s.info.Dir)
-	ov, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(hdir, "main.go"): srcPath}})
+	replace := map[string]string{}
+	for _, f := range []struct {
+		name string
+		gen  func(*pkgInfo) ([]byte, error)
+	}{{"main.go", harnessSource}, {"prims.go", primsSource}} {
+		src, err := f.gen(s.info)
+		if err != nil {
+			return err
+		}
+		srcPath := filepath.Join(cfg.WorkDir, s.name+"-"+f.name)
+		if err := os.WriteFile(srcPath, src, 0o644); err != nil {
+			return fmt.Errorf("writing harness: %w", err)
+		}
+		replace[filepath.Join(hdir, f.name)] = srcPath
+	}
+	ov, err := json.Marshal(map[string]map[string]string{"Replace": replace})
 	if err != nil {
 		return err
 	}
@@ -118,6 +152,12 @@ func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if msgs := harnessCompileErrors(stderr, s.info.ImportPath); msgs != "" {
+			// The harness's files are in the work directory, named for the side; the go command may print
+			// their paths relative to its directory.
+			msgs = regexp.MustCompile(`\S*`+regexp.QuoteMeta(s.name+"-")+`(\w+\.go:)`).ReplaceAllString(msgs, "harness $1")
+			return &ownFailure{fmt.Sprintf("the generated harness does not compile in %s's module: %s", s.name, msgs)}
 		}
 		return s.failure("harness does not build: " + err.Error())
 	}

@@ -14,6 +14,11 @@ import (
 //	harness          reads jobs from stdin (encodeJobs) and writes the outputs to stdout (readOutputs)
 //
 // The harness draws no random numbers: every input comes from perfgate, so both sides see the same bytes.
+//
+// The harness is compiled as part of the gated module, at the module's language version: the go line of its
+// go.mod, or go 1.16 when there is none. So the generated code is written in the Go that go 1.12 accepts: no
+// generics, any, clear, min, max, range over an int, and nothing that depends on per-iteration loop variables
+// (go 1.22). TestOldLanguageVersions builds it at go 1.12, 1.16 and 1.20.
 func harnessSource(info *pkgInfo) ([]byte, error) {
 	var b bytes.Buffer
 	data := struct {
@@ -59,7 +64,9 @@ import (
 	"runtime/debug"
 	"strings"
 
+{{if .Blocks}}
 	gated {{printf "%q" .ImportPath}}
+{{end -}}
 )
 
 type methods = map[string]func(dst, src []byte)
@@ -70,7 +77,7 @@ type constructor struct {
 }
 
 var constructors = []constructor{
-{{- range .Ctors}}
+{{- range .Blocks}}
 	{ {{- printf "%q" .Name}}, func(key []byte) (cipher.Block, methods, error) {
 		c, err := gated.{{.Name}}(key)
 		if err != nil {
@@ -96,11 +103,20 @@ func main() {
 			os.Exit(2)
 		}
 	}()
-	if len(os.Args) > 1 && os.Args[1] == "-probe" {
-		probe()
-		return
+	mode := ""
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
 	}
-	run()
+	switch mode {
+	case "-probe":
+		probe()
+	case "-probe-primitives":
+		probePrimitives()
+	case "-primitives":
+		runPrimitives()
+	default:
+		run()
+	}
 }
 
 type probeSize struct {
@@ -233,7 +249,9 @@ func run() {
 						fail("unknown method " + m)
 					}
 					where.op = m
-					clear(dst)
+					for i := range dst {
+						dst[i] = 0
+					}
 					f(dst, inputs[dir])
 					w.Write(dst)
 				}

@@ -67,8 +67,11 @@ func (r *Report) matchConstructors(cfg *Config, sides [2]*side) ([]string, error
 	}
 	if len(common) == 0 {
 		r.Status = record.DiffSkipped
-		r.Reason = fmt.Sprintf("no cipher constructor (func(key []byte) (T, error) with T a crypto/cipher.Block) "+
-			"in %s on both sides", cfg.Pkg)
+		r.Reason = fmt.Sprintf("no cipher constructor in %s on both sides (%s)", cfg.Pkg, shapes)
+		if sides[0].info.Main && sides[1].info.Main {
+			r.Reason = fmt.Sprintf("no cipher constructor in %s on both sides: it is a command (package main), "+
+				"which nothing can import", cfg.Pkg)
+		}
 		if len(r.Added)+len(r.Removed) > 0 {
 			r.Reason += fmt.Sprintf(" (base has %d, head has %d)", len(sides[0].info.Ctors), len(sides[1].info.Ctors))
 		}
@@ -101,7 +104,7 @@ func (r *Report) plan(cfg *Config, name string, sides [2]*side) []*job {
 			}
 		}
 	}
-	c := Cipher{Name: name, Type: ct[1].Type, Keys: cfg.Keys, Blocks: cfg.Blocks, KeySizes: []int{}}
+	c := Cipher{Name: name, Family: FamilyBlock, Type: ct[1].Type, Keys: cfg.Keys, Blocks: cfg.Blocks, KeySizes: []int{}}
 	var batch []string
 	for _, m := range ct[0].Batch {
 		if slices.Contains(ct[1].Batch, m) {

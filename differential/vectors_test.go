@@ -108,12 +108,12 @@ func TestJobsDeterministic(t *testing.T) {
 
 func TestMismatchJSON(t *testing.T) {
 	b, err := json.Marshal(Mismatch{Constructor: "NewCipher", KeySize: 8, Key: Hex{0x01, 0xfe}, Block: 16,
-		Direction: "encrypt", Method: "EncryptBlocks", Input: Hex{0xab}, Base: Hex{0x00}, Head: Hex{0xff}})
+		Direction: "encrypt", Method: "EncryptBlocks", Input: Hex{0xab}, Base: Hex{0x00}, Head: Hex{0xff}, Length: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `{"constructor":"NewCipher","key_size":8,"key":"01fe","block":16,"direction":"encrypt",` +
-		`"method":"EncryptBlocks","input":"ab","base":"00","head":"ff"}`
+		`"method":"EncryptBlocks","input":"ab","base":"00","head":"ff","length":1}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}

@@ -14,6 +14,20 @@ const (
 	DiffMismatch      DiffStatus = "mismatch"       // an output differs, or the head harness failed (HeadFailed)
 	DiffNotComparable DiffStatus = "not-comparable" // the base could not be loaded, built or run
 	DiffSkipped       DiffStatus = "skipped"        // disabled by configuration, or no cipher constructor to compare
+	// DiffError is perfgate's own failure: the check could not run although the code is not at fault (the
+	// harness does not build, the package does not load on either side, inputs cannot be generated).
+	DiffError DiffStatus = "error"
+)
+
+// Family is the kind of primitive a constructor returns, the interface the differential check exercises.
+type Family string
+
+// Families of constructors, the values of Cipher.Family.
+const (
+	FamilyBlock  Family = "block"  // crypto/cipher.Block: Encrypt and Decrypt of single blocks, and batch methods
+	FamilyAEAD   Family = "aead"   // crypto/cipher.AEAD, or a 16-byte block cipher through crypto/cipher.NewGCM
+	FamilyStream Family = "stream" // crypto/cipher.Stream: XORKeyStream
+	FamilyHash   Family = "hash"   // hash.Hash, keyed (a MAC) or not
 )
 
 // Differential is the outcome of the differential check of package differential, also written as
@@ -32,24 +46,29 @@ type Differential struct {
 	CheckTime  time.Duration `json:"check_ns"`          // the check proper: probe, generate, run, compare
 }
 
-// Cipher is one constructor's comparison.
+// Cipher is one constructor's comparison. Block ciphers fill Blocks; AEADs, stream ciphers and hashes fill
+// NonceSizes, Lengths and Inputs instead (Blocks is 0).
 type Cipher struct {
-	Name             string          `json:"name"` // the constructor, e.g. "NewTripleEDE3"
-	Type             string          `json:"type"` // what it returns on head, e.g. "*des.TripleCipher"
+	Name             string          `json:"name"`   // the constructor, e.g. "NewTripleEDE3"; "NewCipher/GCM" for it through cipher.NewGCM
+	Family           Family          `json:"family"` // what it returns: FamilyBlock, FamilyAEAD, FamilyStream or FamilyHash
+	Type             string          `json:"type"`   // what it returns on head, e.g. "*des.TripleCipher"
 	KeySizes         []int           `json:"key_sizes"`
 	KeySizesAdded    []int           `json:"key_sizes_added,omitempty"`   // accepted by head only, not compared
 	KeySizesRemoved  []int           `json:"key_sizes_removed,omitempty"` // accepted by base only, not compared
 	Keys             int             `json:"keys"`                        // keys per key size
-	Blocks           int             `json:"blocks"`                      // blocks per key and direction
-	Methods          []string        `json:"methods"`                     // compared: Encrypt, Decrypt, then batch methods
+	Blocks           int             `json:"blocks"`                      // block ciphers: blocks per key and direction
+	NonceSizes       []int           `json:"nonce_sizes,omitempty"`       // nonce sizes compared: a stream constructor's nonce argument, an AEAD's NonceSize
+	Lengths          []int           `json:"lengths,omitempty"`           // AEAD, stream, hash: message lengths in bytes, one message of each per key
+	Inputs           int             `json:"inputs,omitempty"`            // AEAD, stream, hash: messages compared in all (keys × lengths × sizes)
+	Methods          []string        `json:"methods"`                     // compared: Encrypt, Decrypt, then batch methods; Seal, Open; …
 	MethodsAdded     []string        `json:"methods_added,omitempty"`
 	MethodsRemoved   []string        `json:"methods_removed,omitempty"`
-	Mismatches       int             `json:"mismatches"`  // output blocks (or key setups) that differ
+	Mismatches       int             `json:"mismatches"`  // output blocks, messages (or key setups) that differ
 	DigestBase       string          `json:"digest_base"` // SHA-256 of all base outputs of this constructor
 	DigestHead       string          `json:"digest_head"`
 	Digests          []Digest        `json:"digests"`            // per direction
 	Examples         []Mismatch      `json:"examples,omitempty"` // the first few mismatches
-	InconsistentBase int             `json:"inconsistent_base"`  // batch blocks that differ from single-block output
+	InconsistentBase int             `json:"inconsistent_base"`  // outputs that disagree with the same side's other way of computing them
 	InconsistentHead int             `json:"inconsistent_head"`
 	Inconsistencies  []Inconsistency `json:"inconsistencies,omitempty"` // the first few of them
 	Notes            []string        `json:"notes,omitempty"`
@@ -75,9 +94,16 @@ type Mismatch struct {
 	Base        Hex    `json:"base,omitempty"`
 	Head        Hex    `json:"head,omitempty"`
 	Note        string `json:"note,omitempty"`
+	// AEAD, stream and hash mismatches (Block is -1):
+	Part   string `json:"part,omitempty"`   // what differed: "ciphertext", "tag", "length", "open", "forgery", "keystream", "chunk boundary", "digest", "sum", "reset", "nonce size", "overhead", "size", "block size"
+	Length int    `json:"length"`           // the message's length in bytes (Input holds the message); a block cipher's block size
+	Nonce  Hex    `json:"nonce,omitempty"`  // the AEAD's nonce, or the stream constructor's nonce
+	AD     Hex    `json:"ad,omitempty"`     // the AEAD's additional data
+	Chunks []int  `json:"chunks,omitempty"` // the chunk sizes the message was written in, when they matter
 }
 
-// Inconsistency is one block where a batch method disagrees with the single-block method on the same side.
+// Inconsistency is one output on which a side disagrees with itself: a batch method with the single-block method,
+// or (AEAD, stream, hash) chunked writes with one call, Open with Seal, Reset with a new hash.
 type Inconsistency struct {
 	Side        Side   `json:"side"`
 	Constructor string `json:"constructor"`
@@ -89,6 +115,11 @@ type Inconsistency struct {
 	Input       Hex    `json:"input"`
 	Single      Hex    `json:"single"`
 	Batch       Hex    `json:"batch"`
+	// AEAD, stream and hash (Block is -1; Single is the reference output, Batch the one that disagrees):
+	Part   string `json:"part,omitempty"` // "chunk boundary", "round trip", "forgery", "sum", "reset"
+	Length int    `json:"length,omitempty"`
+	Chunks []int  `json:"chunks,omitempty"`
+	Note   string `json:"note,omitempty"`
 }
 
 // Hex is bytes that JSON shows in hexadecimal.

@@ -65,9 +65,28 @@ type Verdict struct {
 	Reasons      []string `json:"reasons"`                // why it failed (or notable passes), one sentence each
 	Acknowledged []string `json:"acknowledged,omitempty"` // slower benchmarks that did not fail the gate, and why
 	Notes        []string `json:"notes,omitempty"`        // what the gate noticed without failing, e.g. a benchmark head skipped
+	// Checks says which of the gate's checks ran and which did not, and why, in a fixed order: benchmarks,
+	// differential, size.
+	Checks []Check `json:"checks,omitempty"`
 	// AcknowledgedBenchmarks names the benchmarks (gated unit) of Acknowledged, for marking Benchmark.Acknowledged.
 	AcknowledgedBenchmarks []string `json:"acknowledged_benchmarks,omitempty"`
 }
+
+// Check is one of the gate's checks (CheckBenchmarks, CheckDifferential, CheckSize) and whether it ran.
+type Check struct {
+	Name string `json:"name"`
+	Ran  bool   `json:"ran"`
+	// Detail says what was checked when it ran ("12 benchmarks", "5 constructors"), else why not ("no
+	// benchmarks", "disabled by configuration", "no cipher constructor").
+	Detail string `json:"detail"`
+}
+
+// Names of the gate's checks.
+const (
+	CheckBenchmarks   = "benchmarks"   // speed: the A–B–B–A benchmarks
+	CheckDifferential = "differential" // correctness: base and head outputs compared
+	CheckSize         = "size"         // size growth against max-size-growth
+)
 
 // Functional is the outcome of running the package's own tests on each side before timing.
 type Functional struct {

@@ -33,7 +33,7 @@ func passResult() *perfgate.Result {
 	}{{"NewCipher", 8}, {"NewTripleEDE2", 16}, {"NewTripleEDE3", 24}, {"NewTripleEEE2", 16}, {"NewTripleEEE3", 24}} {
 		d := digest("0123456789"[i+1])
 		ciphers = append(ciphers, perfgate.DiffCipher{
-			Name: c.name, KeySizes: []int{c.size}, Keys: 1024, Blocks: 17,
+			Name: c.name, Family: perfgate.FamilyBlock, KeySizes: []int{c.size}, Keys: 1024, Blocks: 17,
 			Methods:    []string{"Encrypt", "Decrypt", "EncryptBlocks", "DecryptBlocks"},
 			DigestBase: d, DigestHead: d,
 		})
@@ -44,7 +44,11 @@ func passResult() *perfgate.Result {
 		ImportPath: "github.com/perfgate/perfgate/cipher/des",
 		Base:       perfgate.Revision{Ref: "main", Commit: "1f0c2d3e4b5a69788796a5b4c3d2e1f0a9b8c7d6", Subject: "cipher/des: add EEE variants"},
 		Head:       perfgate.Revision{Ref: "HEAD", Commit: "9a8b7c6d5e4f30211203f4e5d6c7b8a9f0e1d2c3", Subject: "cipher/des: fold P into the S-boxes"},
-		Verdict:    perfgate.Verdict{Status: perfgate.StatusPass, ExitCode: perfgate.ExitPass},
+		Verdict: perfgate.Verdict{Status: perfgate.StatusPass, ExitCode: perfgate.ExitPass, Checks: []perfgate.Check{
+			{Name: perfgate.CheckBenchmarks, Ran: true, Detail: "6 benchmarks"},
+			{Name: perfgate.CheckDifferential, Ran: true, Detail: "5 constructors"},
+			{Name: perfgate.CheckSize, Detail: "no max-size-growth set (sizes are reported only)"},
+		}},
 		Benchmarks: []perfgate.Benchmark{
 			bench("Encrypt/des/single", "sec/op", 139.6e-9, 86.7e-9, -37.89, 0.0001, &perfgate.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}, perfgate.ClassFaster),
 			bench("Decrypt/des/single", "sec/op", 140.2e-9, 87.1e-9, -37.87, 0.0001, &perfgate.Paired{Ratio: 0.622, Lo: 0.617, Hi: 0.626}, perfgate.ClassFaster),
@@ -134,6 +138,26 @@ func failResult() *perfgate.Result {
 			Method: "DecryptBlocks", Input: hexBytes("6a271787ab8883f9"), Base: hexBytes("e2ddb87b2a1c2e4f"), Head: hexBytes("00ff00ff00ff00ff")},
 	}
 	r.Differential.Added = []string{"NewTripleEEE3X"}
+	// An AEAD whose tag differs on one message, and a hash whose chunked writes disagree with one Write on head.
+	key := hexBytes("000102030405060708090a0b0c0d0e0f")
+	r.Differential.Ciphers = append(r.Differential.Ciphers,
+		perfgate.DiffCipher{Name: "NewCipher/GCM", Family: perfgate.FamilyAEAD, Type: "cipher.AEAD",
+			KeySizes: []int{16}, NonceSizes: []int{12}, Keys: 8, Lengths: []int{0, 1, 15, 16, 17}, Inputs: 40,
+			Methods: []string{"Seal", "Open"}, Mismatches: 1, DigestBase: digest('a'), DigestHead: digest('b'),
+			Examples: []perfgate.Mismatch{{Constructor: "NewCipher/GCM", KeySize: 16, Key: key, Block: -1,
+				Direction: "seal", Method: "Seal", Part: "tag", Length: 17, Nonce: hexBytes("cafebabefacedbaddecaf888"),
+				AD: hexBytes("feedface"), Input: hexBytes("d9313225f88406e5a55909c5aff5269a86"),
+				Base: hexBytes("42831ec2217774244b7221b784d0d49c"), Head: hexBytes("42831ec2217774244b7221b784d0d49d")}},
+		},
+		perfgate.DiffCipher{Name: "NewMAC", Family: perfgate.FamilyHash, Type: "hash.Hash",
+			KeySizes: []int{1, 10, 19, 28, 37, 46, 55, 64}, Keys: 8, Lengths: []int{0, 1, 2, 63, 64, 65}, Inputs: 384,
+			Methods: []string{"Write", "Sum", "Reset", "Size", "BlockSize"}, DigestBase: digest('c'), DigestHead: digest('c'),
+			InconsistentHead: 2, Notes: []string{"56 more size pairs accepted by both sides were not compared"},
+			Inconsistencies: []perfgate.Inconsistency{{Side: "head", Constructor: "NewMAC", KeySize: 10,
+				Key: hexBytes("00112233445566778899"), Block: -1, Part: "chunk boundary", Length: 65, Chunks: []int{0, 64, 1},
+				Input: hexBytes("00"), Single: hexBytes("5d1a"), Batch: hexBytes("77e0"),
+				Note: "chunks differ from one Write from byte 64"}},
+		})
 	return r
 }
 

@@ -114,7 +114,7 @@ func newPage(r *perfgate.Result, samples []benchtxt.Sample, opt Options) page {
 			}
 		}
 	}
-	p.Diff = newDiffView(r.Differential)
+	p.Diff = newDiffView(r)
 	p.Sizes = newSizesView(r.Sizes)
 	return p
 }

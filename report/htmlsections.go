@@ -12,25 +12,31 @@ import (
 
 // diffView is the differential section.
 type diffView struct {
-	Status   string // the status word, for a CSS class
-	Summary  string
-	Seed     string
-	Reason   string
-	Ciphers  []diffRow
-	Added    string
-	Removed  string
-	Examples []mismatchView
-	More     int
+	Status       string // the status word, for a CSS class
+	Summary      string
+	Seed         string
+	Reason       string
+	Ciphers      []diffRow
+	Notes        []string // the constructors' notes, "NAME: NOTE"
+	Added        string
+	Removed      string
+	Examples     []mismatchView
+	More         int
+	Inconsistent string // examples of a side disagreeing with itself, as plain text
 }
 
 type diffRow struct {
-	Name, KeySizes, Vectors, Result, DigestBase, DigestHead string
-	Bad                                                     bool
+	Name, Family, KeySizes, Vectors, Result, DigestBase, DigestHead string
+	Bad                                                             bool
 }
 
+// mismatchView is one mismatch example. A block cipher's names its block and direction; an AEAD's, stream
+// cipher's or hash's names the message length and what differed (Part), with the message's nonce, AD and chunks.
 type mismatchView struct {
 	Cipher, Key, Direction, Method, Input string
 	KeySize, Block                        int
+	Part, Extra                           string
+	Length                                int
 	Base, Head                            []hexSeg
 }
 
@@ -42,22 +48,17 @@ type hexSeg struct {
 
 const mismatchExamplesShown = 20
 
-func newDiffView(df perfgate.Differential) diffView {
+func newDiffView(r *perfgate.Result) diffView {
+	df := r.Differential
 	id := func(s string) string { return s }
-	v := diffView{Status: string(df.Status), Summary: diffSummary(df, id, id), Reason: df.Reason}
+	v := diffView{Status: string(df.Status), Summary: diffSummary(r, id, id), Reason: df.Reason}
 	if df.Status != "" {
 		v.Seed = fmt.Sprintf("%#x", df.Seed)
 	}
 	for _, c := range df.Ciphers {
-		row := diffRow{Name: c.Name, KeySizes: keySizes(c.KeySizes), Vectors: vectors(c), Result: "identical",
-			DigestBase: shortHash(c.DigestBase), DigestHead: shortHash(c.DigestHead)}
-		if c.Mismatches > 0 {
-			row.Bad = true
-			row.Result = plural(c.Mismatches, "mismatch")
-			if c.Mismatches > 1 {
-				row.Result = commas(int64(c.Mismatches)) + " mismatches"
-			}
-		}
+		row := diffRow{Name: c.Name, Family: familyOf(c), KeySizes: sizesCell(c), Vectors: vectors(c),
+			Result: cipherResult(c, id), DigestBase: shortHash(c.DigestBase), DigestHead: shortHash(c.DigestHead),
+			Bad: c.Mismatches > 0 || c.InconsistentHead > 0}
 		v.Ciphers = append(v.Ciphers, row)
 		for _, m := range c.Examples {
 			if len(v.Examples) == mismatchExamplesShown {
@@ -67,10 +68,13 @@ func newDiffView(df perfgate.Differential) diffView {
 			b, h := hexDiff(m.Base.String(), m.Head.String())
 			v.Examples = append(v.Examples, mismatchView{
 				Cipher: c.Name, Key: m.Key.String(), Direction: m.Direction, Method: m.Method, Input: m.Input.String(),
-				KeySize: m.KeySize, Block: m.Block, Base: b, Head: h,
+				KeySize: m.KeySize, Block: m.Block, Part: m.Part, Length: m.Length,
+				Extra: strings.TrimSpace(messageDetails(m.Nonce, m.AD, m.Chunks)), Base: b, Head: h,
 			})
 		}
 	}
+	v.Notes = cipherNotes(df, 20)
+	v.Inconsistent, _ = inconsistencyText(df, 10)
 	v.Added = strings.Join(df.Added, ", ")
 	v.Removed = strings.Join(df.Removed, ", ")
 	return v

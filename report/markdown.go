@@ -163,7 +163,7 @@ func mdTests(d *doc, r *perfgate.Result) {
 func mdDifferential(d *doc, r *perfgate.Result) {
 	df := r.Differential
 	d.para("### Differential")
-	line := diffSummary(df, EscapeMarkdown, bold)
+	line := diffSummary(r, EscapeMarkdown, bold)
 	if df.Status != "" {
 		line += fmt.Sprintf(" · seed %#x", df.Seed)
 	}
@@ -172,23 +172,27 @@ func mdDifferential(d *doc, r *perfgate.Result) {
 	}
 	d.para(line)
 	if len(df.Ciphers) > 0 {
-		t := &block{lines: []string{"| Constructor | Key sizes | Vectors | Result | Digest |", "| :-- | :-- | --: | :-- | :-- |"}}
+		t := &block{lines: []string{"| Constructor | Family | Key sizes | Vectors | Result | Digest |", "| :-- | :-- | :-- | --: | :-- | :-- |"}}
 		for _, c := range df.Ciphers {
-			result, prio := "identical", prioIdentical
-			if c.Mismatches > 0 {
-				result, prio = bold(commas(int64(c.Mismatches))+" mismatches"), prioHigh
-				if c.Mismatches == 1 {
-					result = bold("1 mismatch")
-				}
+			prio := prioIdentical
+			if c.Mismatches > 0 || c.InconsistentHead > 0 {
+				prio = prioHigh
 			}
 			digest := digestCell(c.DigestBase)
 			if c.DigestBase != c.DigestHead {
 				digest = "base " + digest + " · head " + digestCell(c.DigestHead)
 			}
-			cells := []string{cell(c.Name, 100), keySizes(c.KeySizes), vectors(c), result, digest}
+			cells := []string{cell(c.Name, 100), cell(familyOf(c), 20), sizesCell(c), vectors(c), cipherResult(c, bold), digest}
 			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: prio})
 		}
 		d.add(t)
+	}
+	if notes := cipherNotes(df, 20); len(notes) > 0 {
+		lines := make([]string, len(notes))
+		for i, n := range notes {
+			lines[i] = "- " + cell(n, 300)
+		}
+		d.para(lines...)
 	}
 	var only []string
 	if len(df.Added) > 0 {
@@ -219,9 +223,69 @@ func keySizes(ks []int) string {
 	return strings.Join(s, ", ")
 }
 
-// vectors is what one constructor was fed: "1,024 keys × 17 blocks".
+// vectors is what one constructor was fed: "1,024 keys × 17 blocks" for a block cipher, "8 keys × 52 lengths"
+// for an AEAD, stream cipher or hash (per key size).
 func vectors(c perfgate.DiffCipher) string {
-	return plural(c.Keys, "key") + " × " + plural(c.Blocks, "block")
+	if isBlock(c) {
+		return plural(c.Keys, "key") + " × " + plural(c.Blocks, "block")
+	}
+	return plural(c.Keys, "key") + " × " + plural(len(c.Lengths), "length")
+}
+
+// isBlock reports whether c is a block cipher's comparison; results from before families have no Family.
+func isBlock(c perfgate.DiffCipher) bool { return c.Family == perfgate.FamilyBlock || c.Family == "" }
+
+// familyOf is the constructor's family, "block" when the result predates families (untrusted: the caller escapes).
+func familyOf(c perfgate.DiffCipher) string {
+	if c.Family == "" {
+		return string(perfgate.FamilyBlock)
+	}
+	return clip(string(c.Family), 20)
+}
+
+// sizesCell is the key sizes, and the nonce sizes of an AEAD or a stream cipher that takes one: "16, 32 · nonce 12".
+func sizesCell(c perfgate.DiffCipher) string {
+	s := keySizes(c.KeySizes)
+	if len(c.NonceSizes) > 0 {
+		s += " · nonce " + keySizes(c.NonceSizes)
+	}
+	return s
+}
+
+// cipherResult is "identical", "3 mismatches", with head's inconsistencies added: "identical, head inconsistent on 2".
+func cipherResult(c perfgate.DiffCipher, strong func(string) string) string {
+	result := "identical"
+	switch {
+	case c.Mismatches == 1:
+		result = strong("1 mismatch")
+	case c.Mismatches > 1:
+		result = strong(commas(int64(c.Mismatches)) + " mismatches")
+	}
+	if c.InconsistentHead > 0 {
+		result += ", " + strong("head inconsistent on "+commas(int64(c.InconsistentHead)))
+	}
+	if c.InconsistentBase > 0 {
+		result += ", base inconsistent on " + commas(int64(c.InconsistentBase))
+	}
+	return result
+}
+
+// cipherNotes are the constructors' notes, "NAME: NOTE", at most most of them (untrusted text: the caller escapes).
+func cipherNotes(df perfgate.Differential, most int) []string {
+	var out []string
+	total := 0
+	for _, c := range df.Ciphers {
+		for _, n := range c.Notes {
+			total++
+			if len(out) < most {
+				out = append(out, clip(c.Name, 100)+": "+clip(n, 200))
+			}
+		}
+	}
+	if total > len(out) {
+		out = append(out, fmt.Sprintf("… %d more notes", total-len(out)))
+	}
+	return out
 }
 
 func names(ns []string) string {
@@ -248,10 +312,18 @@ func mismatchText(df perfgate.Differential, most int) (string, int) {
 				continue
 			}
 			n++
-			fmt.Fprintf(&b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
-				plain(clip(c.Name, 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block, plain(clip(m.Direction, 20)),
-				plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
-				plain(clip(m.Head.String(), 200)))
+			if m.Part != "" { // an AEAD, stream or hash message: say what differed
+				fmt.Fprintf(&b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(c.Name, 100)), m.KeySize,
+					plain(clip(m.Key.String(), 100)), m.Length, plain(clip(m.Part, 40)))
+				b.WriteString(messageDetails(m.Nonce, m.AD, m.Chunks))
+				fmt.Fprintf(&b, "  input %s\n  base  %s\n  head  %s\n", plain(clip(m.Input.String(), 200)),
+					plain(clip(m.Base.String(), 200)), plain(clip(m.Head.String(), 200)))
+			} else {
+				fmt.Fprintf(&b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
+					plain(clip(c.Name, 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block, plain(clip(m.Direction, 20)),
+					plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
+					plain(clip(m.Head.String(), 200)))
+			}
 			if m.Note != "" { // a key one side accepts and the other rejects: the two outcomes
 				fmt.Fprintf(&b, "  note  %s\n", plain(clip(m.Note, 300)))
 			}
@@ -263,12 +335,63 @@ func mismatchText(df perfgate.Differential, most int) (string, int) {
 	return b.String(), total
 }
 
-func mdMismatches(d *doc, df perfgate.Differential) {
-	text, n := mismatchText(df, 20)
-	if n == 0 {
-		return
+// messageDetails is the nonce, additional data and chunk sizes of a message, each when set, as indented lines.
+func messageDetails(nonce, ad perfgate.Hex, chunks []int) string {
+	var b strings.Builder
+	if len(nonce) > 0 {
+		fmt.Fprintf(&b, "  nonce %s\n", plain(clip(nonce.String(), 100)))
 	}
-	d.add(details(5, "mismatch examples", fmt.Sprintf("Mismatch examples (%d)", n), codeBlock(text)))
+	if len(ad) > 0 {
+		fmt.Fprintf(&b, "  ad    %s\n", plain(clip(ad.String(), 200)))
+	}
+	if len(chunks) > 0 {
+		fmt.Fprintf(&b, "  chunks %s\n", clip(keySizes(chunks), 200))
+	}
+	return b.String()
+}
+
+// inconsistencyText lists the examples of a side disagreeing with itself as plain text: a batch method against
+// the single-block method, or chunked writes, Open, Reset against the reference output.
+func inconsistencyText(df perfgate.Differential, most int) (string, int) {
+	var b strings.Builder
+	n, total := 0, 0
+	for _, c := range df.Ciphers {
+		for _, in := range c.Inconsistencies {
+			total++
+			if n == most {
+				continue
+			}
+			n++
+			if in.Part != "" {
+				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(c.Name, 100)),
+					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Length, plain(clip(in.Part, 40)))
+				b.WriteString(messageDetails(nil, nil, in.Chunks))
+			} else {
+				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(c.Name, 100)),
+					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Block,
+					plain(clip(in.Direction, 20)), plain(clip(in.Method, 40)))
+			}
+			fmt.Fprintf(&b, "  input     %s\n  reference %s\n  other     %s\n", plain(clip(in.Input.String(), 200)),
+				plain(clip(in.Single.String(), 200)), plain(clip(in.Batch.String(), 200)))
+			if in.Note != "" {
+				fmt.Fprintf(&b, "  note  %s\n", plain(clip(in.Note, 300)))
+			}
+		}
+	}
+	if total > n {
+		fmt.Fprintf(&b, "… %d more examples\n", total-n)
+	}
+	return b.String(), total
+}
+
+func mdMismatches(d *doc, df perfgate.Differential) {
+	if text, n := mismatchText(df, 20); n > 0 {
+		d.add(details(5, "mismatch examples", fmt.Sprintf("Mismatch examples (%d)", n), codeBlock(text)))
+	}
+	if text, n := inconsistencyText(df, 10); n > 0 {
+		d.add(details(5, "inconsistency examples",
+			"A side disagrees with itself ("+plural(n, "example")+")", codeBlock(text)))
+	}
 }
 
 // details builds a collapsed section of the given drop rank around Markdown body.

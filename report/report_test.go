@@ -70,7 +70,14 @@ func TestVerdictLine(t *testing.T) {
 		{passResult(), "**perfgate: PASS** — 0 slower, 4 faster, 1 unchanged, 1 inconclusive · " +
 			"differential: identical (5 ciphers) · size: +1.7 KiB (.noptrdata +2,048 B)"},
 		{failResult(), "**perfgate: FAIL** — **2 slower**, acknowledged by label perf-regression-ok, 4 faster, 0 unchanged, " +
-			"0 inconclusive, **1 failed** · differential: **mismatch (1 of 5 ciphers)** · size: +1.7 KiB (.noptrdata +2,048 B)"},
+			"0 inconclusive, **1 failed** · differential: **mismatch (2 of 7 ciphers)** · size: +1.7 KiB (.noptrdata +2,048 B)"},
+		// The headline says which checks did not run, and why.
+		{skipped(), "**perfgate: PASS** — 0 slower, 4 faster, 1 unchanged, 1 inconclusive · " +
+			"differential: skipped (no cipher constructor) · size: +1.7 KiB (.noptrdata +2,048 B)"},
+		{nothingChecked(), "**perfgate: ERROR** — nothing was checked (benchmarks: no benchmarks; differential: " +
+			"disabled by configuration; size: no max-size-growth set (sizes are reported only))"},
+		{diffError(), "**perfgate: ERROR** — 0 slower, 4 faster, 1 unchanged, 1 inconclusive · " +
+			"differential: **error (perfgate could not run it)** · size: +1.7 KiB (.noptrdata +2,048 B)"},
 		{errorResult(), "**perfgate: ERROR** — base does not build: cipher/des/block.go:12: undefined: \\\\\\_sbox"},
 		{incomplete(), "**perfgate: PASS (incomplete)** — 0 slower, 4 faster, 1 unchanged, 1 inconclusive · " +
 			"differential: skipped · size: not measured"},
@@ -83,6 +90,41 @@ func TestVerdictLine(t *testing.T) {
 			t.Errorf("verdict line:\n got %s\nwant %s", lines[1], tc.want)
 		}
 	}
+}
+
+// skipped is a passing run of a package without cipher constructors.
+func skipped() *perfgate.Result {
+	r := passResult()
+	r.Differential = perfgate.Differential{Status: perfgate.DiffSkipped, Ciphers: []perfgate.DiffCipher{},
+		Reason: "no cipher constructor in ./cipher/des on both sides (looked for …)"}
+	r.Verdict.Checks[1] = perfgate.Check{Name: perfgate.CheckDifferential, Detail: "no cipher constructor"}
+	return r
+}
+
+// nothingChecked is a package without benchmarks, its differential check turned off.
+func nothingChecked() *perfgate.Result {
+	r := passResult()
+	r.Benchmarks = []perfgate.Benchmark{}
+	r.Differential = perfgate.Differential{Status: perfgate.DiffSkipped, Ciphers: []perfgate.DiffCipher{},
+		Reason: "disabled by configuration"}
+	r.Verdict = perfgate.Verdict{Status: perfgate.StatusError, ExitCode: perfgate.ExitCannotRun,
+		Reasons: []string{"nothing was checked (benchmarks: no benchmarks; differential: disabled by configuration; " +
+			"size: no max-size-growth set (sizes are reported only))"},
+		Checks: []perfgate.Check{{Name: perfgate.CheckBenchmarks, Detail: "no benchmarks"},
+			{Name: perfgate.CheckDifferential, Detail: "disabled by configuration"},
+			{Name: perfgate.CheckSize, Detail: "no max-size-growth set (sizes are reported only)"}}}
+	return r
+}
+
+// diffError is a run whose differential check perfgate could not run.
+func diffError() *perfgate.Result {
+	r := passResult()
+	r.Differential = perfgate.Differential{Status: perfgate.DiffError, Ciphers: []perfgate.DiffCipher{},
+		Reason: "the generated harness does not compile in base's module: harness main.go:19:6: type alias requires go1.9"}
+	r.Verdict.Status, r.Verdict.ExitCode = perfgate.StatusError, perfgate.ExitCannotRun
+	r.Verdict.Reasons = []string{"perfgate could not run the differential check: " + r.Differential.Reason}
+	r.Verdict.Checks[1] = perfgate.Check{Name: perfgate.CheckDifferential, Detail: "could not run"}
+	return r
 }
 
 // errorResult is a run that could not compare anything: the base does not build.

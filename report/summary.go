@@ -65,6 +65,12 @@ func verdictParts(r *perfgate.Result, esc, strong func(string) string) []string 
 		}
 		return []string{"could not run"}
 	}
+	bench, benchKnown := checkOf(r, perfgate.CheckBenchmarks)
+	if benchKnown && !bench.Ran {
+		parts := []string{"benchmarks: none (" + esc(bench.Detail) + ")"}
+		parts = append(parts, "differential: "+diffSummary(r, esc, strong))
+		return append(parts, "size: "+sizeSummary(r.Sizes, esc))
+	}
 	t := countClasses(r.Benchmarks, r.Method.Metric)
 	slower := plural0(t.classes[perfgate.ClassSlower], "slower")
 	if t.classes[perfgate.ClassSlower] > 0 {
@@ -94,7 +100,7 @@ func verdictParts(r *perfgate.Result, esc, strong func(string) string) []string 
 		counts = append(counts, strong(plural0(n, "failed")))
 	}
 	parts := []string{strings.Join(counts, ", ")}
-	parts = append(parts, "differential: "+diffSummary(r.Differential, esc, strong))
+	parts = append(parts, "differential: "+diffSummary(r, esc, strong))
 	parts = append(parts, "size: "+sizeSummary(r.Sizes, esc))
 	return parts
 }
@@ -129,8 +135,20 @@ func statusWord(r *perfgate.Result) string {
 	return s
 }
 
-// diffSummary is "identical (5 ciphers)", "mismatch (1 of 5 ciphers)", "skipped", ….
-func diffSummary(d perfgate.Differential, esc, strong func(string) string) string {
+// checkOf returns the verdict's record of the check named name, and whether the verdict has one (results written
+// before Verdict.Checks existed have none).
+func checkOf(r *perfgate.Result, name string) (perfgate.Check, bool) {
+	for _, c := range r.Verdict.Checks {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return perfgate.Check{}, false
+}
+
+// diffSummary is "identical (5 ciphers)", "mismatch (1 of 5 ciphers)", "skipped (no cipher constructor)", ….
+func diffSummary(r *perfgate.Result, esc, strong func(string) string) string {
+	d := r.Differential
 	status := string(d.Status)
 	if status == "" {
 		status = "not run"
@@ -150,6 +168,11 @@ func diffSummary(d perfgate.Differential, esc, strong func(string) string) strin
 			s += " (" + commas(int64(bad)) + " of " + plural(len(d.Ciphers), "cipher") + ")"
 		}
 		return strong(s)
+	case perfgate.DiffError:
+		return strong("error (perfgate could not run it)")
+	}
+	if c, ok := checkOf(r, perfgate.CheckDifferential); ok && !c.Ran && c.Detail != "" {
+		return esc(status) + " (" + esc(clip(c.Detail, 100)) + ")"
 	}
 	return esc(status)
 }

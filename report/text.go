@@ -128,7 +128,7 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
 		fmt.Fprintf(bw, "\npackage tests: base %s, head %s\n", testStatus(f.Base), testStatus(f.Head))
 	}
-	textDifferential(bw, r.Differential, strong)
+	textDifferential(bw, r, strong)
 	textSizes(bw, r.Sizes)
 
 	fmt.Fprintln(bw)
@@ -142,8 +142,9 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	return nil
 }
 
-func textDifferential(w io.Writer, df perfgate.Differential, strong func(string) string) {
-	fmt.Fprintf(w, "\ndifferential: %s", diffSummary(df, plain, strong))
+func textDifferential(w io.Writer, r *perfgate.Result, strong func(string) string) {
+	df := r.Differential
+	fmt.Fprintf(w, "\ndifferential: %s", diffSummary(r, plain, strong))
 	if df.Status != "" {
 		fmt.Fprintf(w, ", seed %#x", df.Seed)
 	}
@@ -153,16 +154,15 @@ func textDifferential(w io.Writer, df perfgate.Differential, strong func(string)
 	fmt.Fprintln(w)
 	if len(df.Ciphers) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-		fmt.Fprintln(tw, "constructor\tkey sizes\tvectors\tdigest base\tdigest head\tresult")
+		fmt.Fprintln(tw, "constructor\tfamily\tkey sizes\tvectors\tdigest base\tdigest head\tresult")
 		for _, c := range df.Ciphers {
-			result := "identical"
-			if c.Mismatches > 0 {
-				result = strong(fmt.Sprintf("%d mismatches", c.Mismatches))
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(c.Name, 100)), keySizes(c.KeySizes), vectors(c),
-				plain(shortHash(c.DigestBase)), plain(shortHash(c.DigestHead)), result)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(c.Name, 100)), plain(familyOf(c)), sizesCell(c),
+				vectors(c), plain(shortHash(c.DigestBase)), plain(shortHash(c.DigestHead)), cipherResult(c, strong))
 		}
 		tw.Flush()
+	}
+	for _, n := range cipherNotes(df, 20) {
+		fmt.Fprintf(w, "note: %s\n", plain(n))
 	}
 	if len(df.Added) > 0 {
 		fmt.Fprintf(w, "only in head: %s\n", plain(strings.Join(df.Added, ", ")))
@@ -172,6 +172,9 @@ func textDifferential(w io.Writer, df perfgate.Differential, strong func(string)
 	}
 	if text, n := mismatchText(df, 10); n > 0 {
 		fmt.Fprintf(w, "mismatch examples:\n%s", indent(text, "  "))
+	}
+	if text, n := inconsistencyText(df, 10); n > 0 {
+		fmt.Fprintf(w, "inconsistencies (a side disagrees with itself):\n%s", indent(text, "  "))
 	}
 }
 

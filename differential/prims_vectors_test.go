@@ -1,0 +1,86 @@
+package differential
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMessageLengths(t *testing.T) {
+	got := messageLengths(16, 4)
+	var want []int
+	for n := 0; n <= 33; n++ {
+		want = append(want, n)
+	}
+	want = append(want, 47, 48, 49, 63, 64, 65)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("lengths (-want +got):\n%s", diff)
+	}
+}
+
+func TestRandomChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	empty := 0
+	for n := range 600 {
+		cs := randomChunks(r, n, 64)
+		sum := 0
+		for _, c := range cs {
+			if c < 0 || c > 96 {
+				t.Fatalf("n=%d: chunk %d outside 0..96", n, c)
+			}
+			if c == 0 {
+				empty++
+			}
+			sum += c
+		}
+		if sum != n || len(cs) == 0 {
+			t.Fatalf("n=%d: chunks %v sum to %d", n, cs, sum)
+		}
+	}
+	if empty < 10 {
+		t.Errorf("%d empty writes in 600 messages; they are part of the check", empty)
+	}
+}
+
+// TestPrimJobsDeterministic checks that the inputs depend on the seed, the constructor and the sizes only, and the
+// stream layout of encodePrimJobs.
+func TestPrimJobsDeterministic(t *testing.T) {
+	p := primSize{Key: 32, NonceSize: 12, Overhead: 16}
+	lengths := []int{0, 1, 17}
+	gen := func(seed uint64, ctor string, p primSize) []byte {
+		return encodePrimJobs([]*primJob{newPrimJob(seed, ctor, FamilyAEAD, p, 2, lengths)})
+	}
+	a, b := gen(7, "New", p), gen(7, "New", p)
+	if !bytes.Equal(a, b) {
+		t.Fatal("same seed and constructor, different inputs")
+	}
+	q := p
+	q.Nonce = 1
+	key := func(seed uint64, ctor string, p primSize) []byte {
+		return newPrimJob(seed, ctor, FamilyAEAD, p, 2, lengths).keys[1].key
+	}
+	k := key(7, "New", p)
+	for _, other := range [][]byte{key(8, "New", p), key(7, "NewX", p), key(7, "New", q)} {
+		if bytes.Equal(k, other) {
+			t.Error("a different seed, constructor or nonce size gives the same inputs")
+		}
+	}
+	j := newPrimJob(7, "New", FamilyAEAD, p, 2, lengths)
+	if !bytes.Equal(j.keys[0].key, make([]byte, 32)) || bytes.Equal(j.keys[1].key, make([]byte, 32)) {
+		t.Errorf("keys %x, %x: want the zero key first, then a random one", j.keys[0].key, j.keys[1].key)
+	}
+	// Header: magic, jobs, name, key size, nonce size, keys, cases. Per key: the key. Per case: message, nonce,
+	// additional data (adLengths cycled by case and key), chunks, tamper offset and mask.
+	want := 4 + 4 + 2 + 3 + 2 + 2 + 4 + 4
+	for k := range 2 {
+		want += 32
+		for i, n := range lengths {
+			want += 4 + n + 2 + 12 + 4 + adLengths[(i+k)%len(adLengths)] + 2 + 4*len(j.keys[k].cases[i].chunks) + 4 + 1
+		}
+	}
+	if len(a) != want {
+		t.Errorf("stream of %d bytes, want %d", len(a), want)
+	}
+}
