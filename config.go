@@ -73,6 +73,14 @@ type Config struct {
 	// Acknowledged is set when the pull request carries AcknowledgeLabel: slower benchmarks do not fail the gate.
 	Acknowledged bool
 
+	// PolicyFrom is whose configuration file sets the keys of the gate policy (ConfigKey.Policy): PolicyFromBase,
+	// PolicyFromHead, or "" for the command's default (head for compare, base for the Action). Key "policy-from",
+	// which no file can set: head's file must not choose whose file decides.
+	PolicyFrom string
+	// PolicyOrigin records whose file the policy came from and head's changes to it; TakePolicy sets it and the
+	// Result carries it.
+	PolicyOrigin PolicyOrigin
+
 	// Out is the results directory. Key "output".
 	Out string
 	// Cache is the GOCACHE both sides build with; "" uses the user's cache.

@@ -86,6 +86,12 @@ func TestValidate(t *testing.T) {
 		{"tags valid", func(c *Config) { c.Tags = []string{"purego", "netgo"} }, "", "", ""},
 		{"output empty", func(c *Config) { c.Out = "" }, "output", "", "a directory path"},
 		{"output blank", func(c *Config) { c.Out = "  " }, "output", "  ", "a directory path"},
+		{"acknowledge-label empty", func(c *Config) { c.AcknowledgeLabel = "" }, "acknowledge-label", "", "1 to 50 characters"},
+		{"acknowledge-label 51 characters", func(c *Config) { c.AcknowledgeLabel = strings.Repeat("é", 51) }, "acknowledge-label", strings.Repeat("é", 51), "1 to 50 characters"},
+		{"acknowledge-label two lines", func(c *Config) { c.AcknowledgeLabel = "ok\nfine" }, "acknowledge-label", "ok\nfine", "on one line"},
+		{"acknowledge-label 50 characters", func(c *Config) { c.AcknowledgeLabel = strings.Repeat("é", 50) }, "", "", ""},
+		{"policy-from base", func(c *Config) { c.PolicyFrom = "base" }, "", "", ""},
+		{"policy-from other", func(c *Config) { c.PolicyFrom = "main" }, "policy-from", "main", "base or head"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ConfigKey is one configuration setting, declared once: its name in .perfgate.yml, its flag, its GitHub Action input,
@@ -27,11 +28,16 @@ type ConfigKey struct {
 	Type    string // what the flag takes, for -h: "int", "duration", "string", "list", …; "" for a boolean
 	Form    string // the accepted form, as an error states it: "a whole number from 2 to 100"
 	Doc     string // one line for -h, the README and action.yml
+	// Policy marks a key of the gate policy: what is checked and how strictly. Where the policy comes from base
+	// (policy-from base, the Action's default), the file's value of such a key is read from base's configuration
+	// file, not from head's, and head's differences are reported (Config.TakePolicy).
+	Policy bool
 
 	set   func(c *Config, text string) error         // reads text (a flag, an input, a scalar in the file) into c
 	list  func(c *Config, items []string) error      // reads a YAML sequence into c; nil when the file takes a scalar
 	pairs func(c *Config, m map[string]string) error // reads a YAML mapping into c; nil when the file takes none
 	check func(c *Config) (bad string, ok bool)      // reports c's value as text when it is out of bounds
+	field func(c *Config) any                        // a pointer to the field of c the key sets
 }
 
 // Name is the key's name in messages: its file key, else its flag, else its input.
@@ -108,6 +114,7 @@ func (k *ConfigKey) validate(c *Config) error {
 
 func stringKey(k ConfigKey, field func(*Config) *string, valid func(string) bool) *ConfigKey {
 	k.Type = "string"
+	k.field = func(c *Config) any { return field(c) }
 	k.set = func(c *Config, s string) error { *field(c) = s; return nil }
 	if valid != nil {
 		k.check = func(c *Config) (string, bool) { return *field(c), valid(*field(c)) }
@@ -117,6 +124,7 @@ func stringKey(k ConfigKey, field func(*Config) *string, valid func(string) bool
 
 func intKey[T int | int64](k ConfigKey, field func(*Config) *T, lo, hi T) *ConfigKey {
 	k.Type = "int"
+	k.field = func(c *Config) any { return field(c) }
 	k.set = func(c *Config, s string) error {
 		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 		if err != nil || n != int64(T(n)) {
@@ -135,6 +143,7 @@ func intKey[T int | int64](k ConfigKey, field func(*Config) *T, lo, hi T) *Confi
 // floatKey takes a number, with an optional % sign for percentages: "2" and "2%" are the same.
 func floatKey(k ConfigKey, field func(*Config) *float64, valid func(float64) bool) *ConfigKey {
 	k.Type = "float"
+	k.field = func(c *Config) any { return field(c) }
 	k.set = func(c *Config, s string) error {
 		f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
 		if err != nil {
@@ -149,6 +158,7 @@ func floatKey(k ConfigKey, field func(*Config) *float64, valid func(float64) boo
 
 func durationKey(k ConfigKey, field func(*Config) *time.Duration, lo, hi time.Duration) *ConfigKey {
 	k.Type = "duration"
+	k.field = func(c *Config) any { return field(c) }
 	k.set = func(c *Config, s string) error {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
 		if err != nil {
@@ -162,6 +172,7 @@ func durationKey(k ConfigKey, field func(*Config) *time.Duration, lo, hi time.Du
 }
 
 func boolKey(k ConfigKey, field func(*Config) *bool) *ConfigKey {
+	k.field = func(c *Config) any { return field(c) }
 	k.set = func(c *Config, s string) error {
 		b, err := strconv.ParseBool(strings.TrimSpace(s))
 		if err != nil {
@@ -176,6 +187,7 @@ func boolKey(k ConfigKey, field func(*Config) *bool) *ConfigKey {
 // listKey takes a comma-separated list from a flag or an input, and a YAML sequence from the file.
 func listKey(k ConfigKey, field func(*Config) *[]string, valid func(string) bool) *ConfigKey {
 	k.Type = "list"
+	k.field = func(c *Config) any { return field(c) }
 	k.set = func(c *Config, s string) error { *field(c) = splitList(s); return nil }
 	k.list = func(c *Config, items []string) error { *field(c) = items; return nil }
 	k.check = func(c *Config) (string, bool) {
@@ -198,15 +210,15 @@ var keys = []*ConfigKey{
 		Form: "a package path such as ./cipher/des",
 		Doc:  "the package to gate, relative to the module root"},
 		func(c *Config) *string { return &c.Package }, func(s string) bool { return strings.TrimSpace(s) != "" }),
-	stringKey(ConfigKey{File: "bench", Flag: "bench", Input: "bench", Default: ".",
+	stringKey(ConfigKey{File: "bench", Flag: "bench", Policy: true, Input: "bench", Default: ".",
 		Form: "a regular expression over full benchmark names, such as Encrypt/des",
 		Doc:  "regular expression selecting benchmarks by full name (Encrypt/des/single)"},
 		func(c *Config) *string { return &c.Bench }, func(s string) bool { _, err := regexp.Compile(s); return err == nil }),
-	intKey(ConfigKey{File: "rounds", Flag: "rounds", Input: "rounds", Default: "5",
+	intKey(ConfigKey{File: "rounds", Flag: "rounds", Policy: true, Input: "rounds", Default: "5",
 		Form: "a whole number from 2 to 100",
 		Doc:  "A–B–B–A rounds; each side gets 2×rounds samples"},
 		func(c *Config) *int { return &c.Rounds }, 2, 100),
-	durationKey(ConfigKey{File: "benchtime", Flag: "benchtime", Input: "benchtime", Default: "100ms",
+	durationKey(ConfigKey{File: "benchtime", Flag: "benchtime", Policy: true, Input: "benchtime", Default: "100ms",
 		Form: "a duration from 1ms to 1m, such as 100ms",
 		Doc:  "target duration of one benchmark run (calibrated once, then the same iteration count on both sides)"},
 		func(c *Config) *time.Duration { return &c.BenchTime }, time.Millisecond, time.Minute),
@@ -217,19 +229,19 @@ var keys = []*ConfigKey{
 	boolKey(ConfigKey{File: "no-pin", Flag: "no-pin", Form: "true or false",
 		Doc: "do not pin benchmarks to one CPU"},
 		func(c *Config) *bool { return &c.NoPin }),
-	floatKey(ConfigKey{File: "threshold", Flag: "threshold", Input: "threshold", Default: "2",
+	floatKey(ConfigKey{File: "threshold", Flag: "threshold", Policy: true, Input: "threshold", Default: "2",
 		Form: "a percentage above 0 and below 100, such as 2",
 		Doc:  "smallest change, in percent, called slower or faster"},
 		func(c *Config) *float64 { return &c.Threshold }, isPercent),
-	stringKey(ConfigKey{File: "metric", Flag: "metric", Input: "metric", Default: MetricTime,
+	stringKey(ConfigKey{File: "metric", Flag: "metric", Policy: true, Input: "metric", Default: MetricTime,
 		Form: "time, instructions or both",
 		Doc:  "what gates: time (sec/op), instructions (instructions/op under valgrind), or both (each gates)"},
 		func(c *Config) *string { return &c.Metric }, func(s string) bool { return slices.Contains(metrics, s) }),
 	floatKey(ConfigKey{File: "instructions-threshold", Flag: "instructions-threshold", Input: "instructions-threshold",
-		Default: "0.5", Form: "a percentage above 0 and below 100, such as 0.5",
+		Policy: true, Default: "0.5", Form: "a percentage above 0 and below 100, such as 0.5",
 		Doc: "smallest change of instructions/op, in percent, called slower or faster"},
 		func(c *Config) *float64 { return &c.InstrThreshold }, isPercent),
-	floatKey(ConfigKey{File: "alpha", Flag: "alpha", Default: "0.05",
+	floatKey(ConfigKey{File: "alpha", Flag: "alpha", Policy: true, Default: "0.05",
 		Form: "a probability from 0.001 to 0.2, such as 0.05",
 		Doc:  "significance level, after Holm correction across benchmarks"},
 		func(c *Config) *float64 { return &c.Alpha }, func(f float64) bool { return f >= 0.001 && f <= 0.2 }),
@@ -240,35 +252,40 @@ var keys = []*ConfigKey{
 	listKey(ConfigKey{File: "tags", Flag: "tags", Form: "build tags without spaces or commas",
 		Doc: "build tags for both sides (comma-separated)"},
 		func(c *Config) *[]string { return &c.Tags }, func(s string) bool { return s != "" && !strings.ContainsAny(s, " ,\t\n") }),
-	boolKey(ConfigKey{File: "differential", Flag: "differential", Default: "true", Form: "true or false",
+	boolKey(ConfigKey{File: "differential", Flag: "differential", Policy: true, Default: "true", Form: "true or false",
 		Doc: "run the differential check"},
 		func(c *Config) *bool { return &c.Differential }),
-	listKey(ConfigKey{File: "constructors", Flag: "constructors", Form: "exported Go function names such as NewCipher",
+	listKey(ConfigKey{File: "constructors", Flag: "constructors", Policy: true, Form: "exported Go function names such as NewCipher",
 		Doc: "differential check: constructor names (comma-separated; default: discover)"},
 		func(c *Config) *[]string { return &c.Constructors }, isExported),
-	intKey(ConfigKey{File: "keys", Flag: "keys", Default: "1024", Form: "a whole number from 1 to 65536",
+	intKey(ConfigKey{File: "keys", Flag: "keys", Policy: true, Default: "1024", Form: "a whole number from 1 to 65536",
 		Doc: "differential check: keys per cipher and key size"},
 		func(c *Config) *int { return &c.Keys }, 1, 65536),
-	intKey(ConfigKey{File: "blocks", Flag: "blocks", Default: "17", Form: "a whole number from 1 to 1024",
+	intKey(ConfigKey{File: "blocks", Flag: "blocks", Policy: true, Default: "17", Form: "a whole number from 1 to 1024",
 		Doc: "differential check: blocks per key and direction"},
 		func(c *Config) *int { return &c.Blocks }, 1, 1024),
-	intKey(ConfigKey{File: "message-keys", Flag: "message-keys", Default: "8", Form: "a whole number from 1 to 4096",
+	intKey(ConfigKey{File: "message-keys", Flag: "message-keys", Policy: true, Default: "8", Form: "a whole number from 1 to 4096",
 		Doc: "differential check: AEAD, stream cipher and hash keys per key size (one message of each length per key)"},
 		func(c *Config) *int { return &c.MessageKeys }, 1, 4096),
-	intKey(ConfigKey{File: "message-blocks", Flag: "message-blocks", Default: "8", Form: "a whole number from 2 to 256",
+	intKey(ConfigKey{File: "message-blocks", Flag: "message-blocks", Policy: true, Default: "8", Form: "a whole number from 2 to 256",
 		Doc: "differential check: AEAD, stream cipher and hash messages go up to this many blocks"},
 		func(c *Config) *int { return &c.MessageBlocks }, 2, 256),
 	seedKey,
 	thresholdsKey,
-	intKey(ConfigKey{File: "max-size-growth", Form: "a whole number of bytes from 0 (no limit) to 1073741824",
+	intKey(ConfigKey{File: "max-size-growth", Policy: true, Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
-	stringKey(ConfigKey{File: "acknowledge-label", Input: "acknowledge-label", Default: "perf-regression-ok",
-		Form: "a pull-request label", Doc: "pull-request label that lets slower benchmarks pass the gate"},
-		func(c *Config) *string { return &c.AcknowledgeLabel }, nil),
+	stringKey(ConfigKey{File: "acknowledge-label", Policy: true, Input: "acknowledge-label", Default: "perf-regression-ok",
+		Form: "a pull-request label of 1 to 50 characters on one line", Doc: "pull-request label that lets slower benchmarks pass the gate"},
+		func(c *Config) *string { return &c.AcknowledgeLabel }, func(s string) bool {
+			return strings.TrimSpace(s) != "" && utf8.RuneCountInString(s) <= 50 && !strings.ContainsAny(s, "\r\n")
+		}),
 	stringKey(ConfigKey{File: "output", Flag: "o", Default: "perfgate-results", Form: "a directory path",
 		Doc: "results directory"},
 		func(c *Config) *string { return &c.Out }, func(s string) bool { return strings.TrimSpace(s) != "" }),
+	stringKey(ConfigKey{Flag: "policy-from", Input: "policy-from", Form: "base or head",
+		Doc: "whose .perfgate.yml sets the gate policy (thresholds, alpha, …): base's at the base commit, or head's; default head for compare, base in the Action"},
+		func(c *Config) *string { return &c.PolicyFrom }, func(s string) bool { return s == "" || s == PolicyFromBase || s == PolicyFromHead }),
 	stringKey(ConfigKey{Input: "base", Form: "a revision",
 		Doc: "base revision; default the pull request's base (or the push's before)"},
 		func(c *Config) *string { return &c.Base }, nil),
@@ -280,6 +297,7 @@ var keys = []*ConfigKey{
 // seedKey takes decimal or 0x-prefixed hexadecimal.
 var seedKey = &ConfigKey{File: "seed", Flag: "seed", Default: "0x5045524647415445", // "PERFGATE"
 	Type: "uint", Form: "an unsigned whole number such as 42 or 0x2a", Doc: "differential check: input seed",
+	field: func(c *Config) any { return &c.Seed },
 	set: func(c *Config, s string) error {
 		n, err := strconv.ParseUint(strings.TrimSpace(s), 0, 64)
 		if err != nil {
@@ -291,9 +309,10 @@ var seedKey = &ConfigKey{File: "seed", Flag: "seed", Default: "0x504552464741544
 }
 
 // thresholdsKey is a mapping in the file only: benchmark-name regular expression → allowed percent.
-var thresholdsKey = &ConfigKey{File: "thresholds", Type: "map",
-	Form: "a mapping of benchmark-name regular expressions to percentages above 0 and below 100, such as {\"Encrypt/.*\": 10}",
-	Doc:  "acknowledged slowdowns per benchmark: regular expression → allowed percent",
+var thresholdsKey = &ConfigKey{File: "thresholds", Type: "map", Policy: true,
+	Form:  "a mapping of benchmark-name regular expressions to percentages above 0 and below 100, such as {\"Encrypt/.*\": 10}",
+	Doc:   "acknowledged slowdowns per benchmark: regular expression → allowed percent",
+	field: func(c *Config) any { return &c.Thresholds },
 	pairs: func(c *Config, m map[string]string) error {
 		out := make(map[string]float64, len(m))
 		for pat, v := range m {

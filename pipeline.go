@@ -15,6 +15,7 @@ import (
 	"github.com/perfgate/perfgate/differential"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/sizes"
 )
 
@@ -130,6 +131,10 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 	if cfg.countsInstructions() {
 		r.Method.InstrThreshold = cfg.InstrThreshold
 	}
+	r.Policy = cfg.PolicyOrigin
+	if r.Policy.From == "" {
+		r.Policy.From = record.Head // the configuration as given
+	}
 	if r.Benchmarks == nil {
 		r.Benchmarks = []Benchmark{}
 	}
@@ -198,6 +203,9 @@ func (p *pipeline) run(ctx context.Context) error {
 
 	if err := p.export(ctx); err != nil {
 		return err
+	}
+	if o := p.cfg.PolicyOrigin; o.From == record.Base && o.BaseCommit != p.base.rev.Commit {
+		return fmt.Errorf("the gate policy was read at base %s, but base is %s", o.BaseCommit, p.base.rev.Commit)
 	}
 	if err := p.inspect(ctx); err != nil {
 		return err

@@ -44,6 +44,8 @@ type (
 	Check         = record.Check
 	Family        = record.Family
 	Inconsistency = record.Inconsistency
+	PolicyOrigin  = record.PolicyOrigin
+	PolicyChange  = record.PolicyChange
 )
 
 // Names of the gate's checks, in Verdict.Checks.

@@ -46,6 +46,7 @@ type Result struct {
 	Incomplete      bool          `json:"incomplete"`                  // cancelled or cut short: some phases did not run
 	HeadBuildFailed bool          `json:"head_build_failed,omitempty"` // head did not build (or go list failed on it): fails the gate
 	Notes           []string      `json:"notes,omitempty"`             // things the reader should know (identical binaries, unpinned, …)
+	Policy          PolicyOrigin  `json:"policy,omitzero"`             // whose configuration set the gate policy, and head's changes to it
 	Started         time.Time     `json:"started"`
 	Duration        time.Duration `json:"duration_ns"`
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // fillStrings sets every string reachable from v — struct fields, slice elements, pointer targets — to s, giving
@@ -225,6 +226,8 @@ func FuzzMarkdownHostileStrings(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, base := range []*perfgate.Result{failResult(), passResult(), errorResult()} {
 			fillStrings(reflect.ValueOf(base).Elem(), text)
+			checkHostileMarkdown(t, base, text)
+			base.Policy.From = record.Base // so that head's hostile policy values are rendered too
 			checkHostileMarkdown(t, base, text)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -86,12 +87,15 @@ func newPage(r *perfgate.Result, samples []benchtxt.Sample, opt Options) page {
 		Head:         revision(r.Head, id),
 		Reasons:      r.Verdict.Reasons,
 		Acknowledged: r.Verdict.Acknowledged,
-		Notes:        r.Notes,
+		Notes:        slices.Clone(r.Notes),
 		Method:       methodLines(r, id),
 		Failures:     r.Failures,
 	}
 	if p.Package == "" {
 		p.Package = r.ImportPath
+	}
+	if l := policyLine(r, id); l != "" {
+		p.Notes = append([]string{"Policy: " + l}, p.Notes...)
 	}
 	switch p.Status {
 	case string(perfgate.StatusPass), string(perfgate.StatusFail):

@@ -65,6 +65,9 @@ func mdHeader(d *doc, r *perfgate.Result, opt Options) {
 	for _, s := range r.Verdict.Acknowledged {
 		list.rows = append(list.rows, row{text: "- Acknowledged: " + cell(s, 500), prio: prioTop})
 	}
+	if l := policyLine(r, EscapeMarkdown); l != "" {
+		list.rows = append(list.rows, row{text: "- Policy: " + l, prio: prioTop})
+	}
 	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
 		list.rows = append(list.rows, row{text: "- Note: " + cell(s, 500), prio: prioHigh})
 	}

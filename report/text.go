@@ -112,6 +112,9 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	for _, s := range r.Verdict.Acknowledged {
 		fmt.Fprintf(bw, "  - acknowledged: %s\n", plain(s))
 	}
+	if l := policyLine(r, plain); l != "" {
+		fmt.Fprintf(bw, "  - policy: %s\n", l)
+	}
 	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
 		fmt.Fprintf(bw, "  - note: %s\n", plain(s))
 	}

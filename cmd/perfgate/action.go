@@ -54,9 +54,12 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	cfg, comment, err := actionConfig(r, ev)
 	if err != nil {
-		untrusted(stderr, func() { errorf(stderr, "%v", err) }) // a configuration error quotes the file
+		untrusted(stderr, func() {
+			errorf(stderr, "%v", err) // a configuration error quotes the file
+			explain(stderr, err)
+		})
 		r.Errorf("perfgate: %v", err)
-		return perfgate.ExitUsage
+		return perfgate.ExitCode(err)
 	}
 	cfg.Log = stderr
 	if err := ensureValgrind(ctx, cfg.Metric, stderr); err != nil {
@@ -147,7 +150,8 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 			return cfg, false, &perfgate.ConfigError{Source: "input", Key: "config", Value: input(r, "config"), Want: commandKey("", "config").Form + " in the workspace"}
 		}
 	}
-	if err := cfg.Resolve(cfgPath, inputSettings(r)); err != nil {
+	settings := inputSettings(r)
+	if err := cfg.Resolve(cfgPath, settings); err != nil {
 		return cfg, false, err
 	}
 	comment := true
@@ -166,6 +170,14 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 	}
 	if cfg.Head == "" && ev.HeadSHA != "" {
 		cfg.Head = ev.HeadSHA
+	}
+	// A pull request must not loosen its own gate: the policy comes from base's configuration file unless the
+	// workflow says otherwise. The workflow's inputs win over base's file, like flags (see README).
+	if cfg.PolicyFrom == "" {
+		cfg.PolicyFrom = perfgate.PolicyFromBase
+	}
+	if err := cfg.TakePolicy(cfgPath, settings); err != nil {
+		return cfg, false, err
 	}
 	cfg.Acknowledged = ev.HasLabel(cfg.AcknowledgeLabel)
 	return cfg, comment, nil

@@ -189,6 +189,7 @@ func TestActionConfig(t *testing.T) {
 		"GITHUB_WORKSPACE": ws, "INPUT_PACKAGE": "./cipher/des", "INPUT_BENCH": "Encrypt", "INPUT_ROUNDS": "7",
 		"INPUT_BENCHTIME": "30ms", "INPUT_CPU": "0", "INPUT_THRESHOLD": "3%", "INPUT_CONFIG": "gate.yml",
 		"INPUT_COMMENT": "false", "INPUT_ACKNOWLEDGE_LABEL": "slow-ok",
+		"INPUT_POLICY_FROM": "head", // the workspace is no git repository: base's file cannot be read
 	}
 	newRunner := func() *ghaction.Runner {
 		return ghaction.NewRunner(func(k string) string { return env[k] }, io.Discard)
@@ -206,6 +207,7 @@ func TestActionConfig(t *testing.T) {
 	want.CPU, want.Threshold, want.Keys, want.Thresholds = 0, 3, 16, map[string]float64{"KeySetup": 50}
 	want.Base, want.Head, want.AcknowledgeLabel, want.Acknowledged = base, head, "slow-ok", true
 	want.Out = filepath.Join(ws, "perfgate-results")
+	want.PolicyFrom, want.PolicyOrigin = perfgate.PolicyFromHead, perfgate.PolicyOrigin{From: "head"}
 	if diff := cmp.Diff(want, cfg, cmpopts.IgnoreFields(perfgate.Config{}, "Log")); diff != "" {
 		t.Errorf("actionConfig (-want +got):\n%s", diff)
 	}
@@ -325,8 +327,8 @@ func TestActionNoComment(t *testing.T) {
 	}
 }
 
-// TestActionConfigFilePrecedence runs the action on the fixture with a .perfgate.yml in the workspace and inputs
-// the workflow leaves out, so that they take action.yml's defaults: the file's bench filter and threshold apply,
+// TestActionConfigFilePrecedence runs the action on the fixture with a .perfgate.yml in the workspace (and
+// policy-from head, so that the workspace's file sets the policy keys too) and inputs the workflow leaves out, so that they take action.yml's defaults: the file's bench filter and threshold apply,
 // an input that is set (rounds) wins over the file, and a key neither sets keeps its default.
 func TestActionConfigFilePrecedence(t *testing.T) {
 	if testing.Short() {
@@ -359,6 +361,7 @@ func TestActionConfigFilePrecedence(t *testing.T) {
 	}
 	setFixtureInputs(t) // the workflow sets package, rounds: 2, benchtime and the token
 	t.Setenv("INPUT_COMMENT", "false")
+	t.Setenv("INPUT_POLICY_FROM", "head") // the file in the work tree is not committed on base
 
 	inv := invoke(t, "action")
 	res, _ := checkRun(t, inv, dir, repo.Dir, pr, head)

@@ -5,11 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 
 	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 )
 
@@ -96,6 +99,13 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		errorf(stderr, "pull request #%d's head is %s, not the measured %s: not commenting", info.PR, got, info.HeadSHA)
 		return perfgate.ExitUsage
 	}
+	var labels []string
+	for _, l := range pr.Labels {
+		labels = append(labels, l.GetName())
+	}
+	if err := recheckPolicy(r, res, labels); err != nil {
+		untrusted(stderr, func() { fmt.Fprintf(stderr, "perfgate: warning: the gate policy was not checked again: %v\n", err) })
+	}
 	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact"})
 	r.AddStepSummary(md)
 	posted, err := newCommenter(r, client, owner, repo, stderr).Upsert(ctx, info.PR, md)
@@ -140,4 +150,36 @@ func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
 		return nil, nil, fmt.Errorf("result.json: unknown verdict status %q", res.Verdict.Status)
 	}
 	return res, &info, nil
+}
+
+// recheckPolicy decides the artifact's result again under the gate policy of the configuration file in the
+// workspace, which in the workflow_run job is the default branch's checkout: trusted, unlike the artifact, which the
+// benchmark job wrote next to the pull request's code. The acknowledge label is judged on the pull request's labels
+// as GitHub reports them. It never loosens: a fail or error stays; a pass that this policy fails becomes a fail,
+// with a note. It also notes a result whose policy the benchmark job took from head's file, and measurements made
+// with another alpha or threshold (which the comment job cannot redo).
+func recheckPolicy(r *ghaction.Runner, res *perfgate.Result, labels []string) error {
+	cfg := perfgate.DefaultConfig()
+	if err := cfg.Resolve(filepath.Join(r.Workspace, perfgate.ConfigFile), nil); err != nil {
+		return err
+	}
+	p := cfg.Policy()
+	p.Acknowledged = slices.Contains(labels, cfg.AcknowledgeLabel)
+	var notes []string
+	if res.Policy.From == record.Head {
+		notes = append(notes, "the benchmark job took the gate policy from head's configuration file (policy-from head), "+
+			"which the pull request can change")
+	}
+	if m := res.Method; m.Alpha != cfg.Alpha || m.Threshold != cfg.Threshold {
+		notes = append(notes, fmt.Sprintf("the benchmarks were classified with alpha %g and threshold %g%%; "+
+			"the default branch's configuration says alpha %g and threshold %g%%", m.Alpha, m.Threshold, cfg.Alpha, cfg.Threshold))
+	}
+	if res.Verdict.Status == perfgate.StatusPass {
+		if v := perfgate.Decide(*res, p); v.Status != perfgate.StatusPass {
+			*res = perfgate.Apply(*res, v)
+			notes = append(notes, "the benchmark job's verdict was pass; under the default branch's gate policy it is "+string(v.Status))
+		}
+	}
+	res.Verdict.Notes = append(res.Verdict.Notes, notes...)
+	return nil
 }

@@ -162,6 +162,11 @@ func (f *compareFlags) apply(dir string, noFile bool) error {
 	if err := f.cfg.Resolve(path, f.settings); err != nil {
 		return err
 	}
+	if path != "" {
+		if err := f.cfg.TakePolicy(path, f.settings); err != nil {
+			return err
+		}
+	}
 	switch f.format {
 	case "text", "markdown", "json":
 	default:

@@ -1,0 +1,93 @@
+package main
+
+// perfgate compare's -policy-from and perfgate comment's second look at the policy, on the attack of
+// attack_policy_test.go.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/report"
+)
+
+// TestComparePolicyFrom: locally, compare reads the working tree's file unless told -policy-from base: with
+// head's, the differential check is off and alpha is 0.2; with base's, the check runs and fails the gate.
+//
+// Before issue 12 part 2: -policy-from is an unknown flag (exit 2).
+func TestComparePolicyFrom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two comparisons")
+	}
+	repo := materialize(t)
+	if err := os.WriteFile(filepath.Join(repo.Dir, perfgate.ConfigFile), []byte(loosened), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		from string
+		diff perfgate.DiffStatus
+	}{{"head", perfgate.DiffSkipped}, {"base", perfgate.DiffMismatch}} {
+		t.Run(tc.from, func(t *testing.T) {
+			out := t.TempDir()
+			inv := invoke(t, "compare", "-C", repo.Dir, "-pkg", demo.Package, "-rounds", "2", "-benchtime", "20ms",
+				"-bench", "^Encrypt/des$", "-policy-from", tc.from, "-o", out, "folded", "broken")
+			res := resultOf(t, out)
+			if res.Differential.Status != tc.diff || res.Policy.From != record.Side(tc.from) {
+				t.Errorf("differential %s with policy from %q, want %s from %s", res.Differential.Status, res.Policy.From, tc.diff, tc.from)
+			}
+			if tc.from == "base" && (inv.code != perfgate.ExitFail || !strings.Contains(inv.stdout, "policy: this pull request changes the gate")) {
+				t.Errorf("exit %d, want 1 and the policy change in the text report", inv.code)
+			}
+			wantAlpha := map[string]float64{"head": 0.2, "base": 0.05}[tc.from]
+			if res.Method.Alpha != wantAlpha {
+				t.Errorf("alpha %v, want %v", res.Method.Alpha, wantAlpha)
+			}
+		})
+	}
+}
+
+// TestCommentRechecksPolicy: perfgate comment decides the artifact again under the default branch's configuration
+// (the workflow_run job's checkout; here none, so the defaults): an artifact that passed a 30% slowdown under head's
+// thresholds '.*': 99 and alpha 0.2 is posted as a failure, with notes that say why.
+func TestCommentRechecksPolicy(t *testing.T) {
+	gh := newFakeGitHub(t)
+	const pr = 43
+	head, info := commentEnv(t, gh, pr)
+	res := &perfgate.Result{
+		Schema: perfgate.Schema, Package: "./minides",
+		Base:    perfgate.Revision{Ref: "main", Commit: strings.Repeat("a", 40)},
+		Head:    perfgate.Revision{Ref: "pr", Commit: head},
+		Verdict: perfgate.Verdict{Status: perfgate.StatusPass, Reasons: []string{}, Acknowledged: []string{"Encrypt/des: +30.0% is within its threshold 99% (.*)"}},
+		Benchmarks: []perfgate.Benchmark{{Name: "Encrypt/des", Unit: "sec/op", Class: perfgate.ClassSlower, DeltaPct: 30,
+			Paired: &perfgate.Paired{Ratio: 1.3, Lo: 1.25, Hi: 1.35}, Acknowledged: true}},
+		Differential: perfgate.Differential{Status: perfgate.DiffIdentical},
+		Method:       perfgate.Method{Rounds: 5, Threshold: 2, Alpha: 0.2},
+	}
+	res.Policy.From = "head"
+	inv := invoke(t, "comment", writeArtifact(t, res, info))
+	if inv.code != 0 {
+		t.Fatalf("exit %d, want 0", inv.code)
+	}
+	ours := mine(gh.Comments(pr))
+	if len(ours) != 1 {
+		t.Fatalf("%d perfgate comments, want 1", len(ours))
+	}
+	body := ours[0].Body
+	for _, want := range []string{
+		"Encrypt/des is slower (+30.0%)",
+		"policy-from head",
+		"classified with alpha 0.2 and threshold 2%; the default branch's configuration says alpha 0.05",
+		"the benchmark job's verdict was pass; under the default branch's gate policy it is fail",
+	} {
+		if !strings.Contains(body, report.EscapeMarkdown(want)) {
+			t.Errorf("the comment does not say %q:\n%s", want, tail(body, 20))
+		}
+	}
+	if strings.Contains(body, "Acknowledged:") {
+		t.Errorf("the comment still acknowledges head's threshold:\n%s", tail(body, 20))
+	}
+}
