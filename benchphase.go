@@ -29,8 +29,10 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	if p.cfg.Bench != "" && p.cfg.Bench != "." {
 		filter = regexp.MustCompile(p.cfg.Bench) // validated
 	}
+	opt := bench.DefaultStatsOptions
+	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
 	rc := bench.RunConfig{
-		Base:      bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir, Commit: p.base.rev.Commit},
+		Base:      p.baseTimed(),
 		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
 		Filter:    filter,
 		Rounds:    p.cfg.Rounds,
@@ -38,19 +40,26 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		CPU:       p.cfg.CPU,
 		NoPin:     p.cfg.NoPin,
 		Timeout:   p.cfg.Timeout,
+		Budget:    p.cfg.Budget,
+		Stats:     opt,
 		Progress:  p.log,
 		BenchTxt:  f,
 	}
 	start := time.Now()
 	var run *bench.Run
 	if p.cfg.timesBenchmarks() {
-		p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+		if p.cfg.Budget > 0 {
+			p.logf("timing: A–B–B–A in stages of %d rounds and more, %s per run, within a budget of %s; settled benchmarks stop",
+				p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
+		} else {
+			p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+		}
 		run, err = bench.RunABBA(ctx, rc)
 	}
 	if err == nil && p.cfg.countsInstructions() {
 		p.logf("counting instructions under %s: %d round of A–B–B–A, each slot at N and 2N iterations",
 			p.valgrind.Version, bench.DefaultInstrRounds)
-		rc.Rounds = bench.DefaultInstrRounds
+		rc.Rounds, rc.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
 		var counted *bench.Run
 		counted, err = bench.RunInstructions(ctx, rc, bench.InstrConfig{Valgrind: p.valgrind.Path})
 		run = joinRuns(run, counted)
@@ -65,8 +74,6 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	if err == nil {
 		headTops, listNotes, err = p.headBenchmarks(ctx)
 	}
-	opt := bench.DefaultStatsOptions
-	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
 	rec = fromRun(run, headTops, opt, p.cfg.InstrThreshold)
 	rec.notes = append(listNotes, rec.notes...)
 	rec.timed = timed
@@ -74,7 +81,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 }
 
 // joinRuns returns the timing lane's run a followed by the instruction-count lane's run b; either may be nil.
-// Pinning and header come from the first lane that ran.
+// Pinning, header, plan and stages come from the first lane that ran.
 func joinRuns(a, b *bench.Run) *bench.Run {
 	switch {
 	case a == nil:
@@ -89,6 +96,14 @@ func joinRuns(a, b *bench.Run) *bench.Run {
 	j.Elapsed += b.Elapsed
 	j.Calibration += b.Calibration
 	return &j
+}
+
+// baseTimed is the binary base's side times: base's own, or base built with head's test files (likeForLike).
+func (p *pipeline) baseTimed() bench.Binary {
+	if p.source.baseBin != "" {
+		return bench.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit}
+	}
+	return bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir, Commit: p.base.rev.Commit}
 }
 
 // headBenchmarks lists head's top-level benchmarks (nil when they cannot be listed) and notes those that only
@@ -114,7 +129,9 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	if headTops == nil {
 		headTops = []string{}
 	}
-	baseTops, err := list(&p.base)
+	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+	defer cancel()
+	baseTops, err := bench.List(lctx, p.baseTimed(), nil)
 	if err != nil {
 		return headTops, nil, nil
 	}
@@ -132,10 +149,10 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 }
 
 // fromRun turns what RunABBA and RunInstructions gathered into the benchmarks, failures and notes of a
-// benchRecord: the time samples with the statistics of opt, the instructions/op samples with
-// bench.CompareInstructions at instrPct percent, apart (an instruction count never enters the time statistics).
-// When a benchmark has both a sec/op and an instructions/op row and their classes disagree, both rows carry the
-// MetricNote. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
+// benchRecord: the time samples with the statistics of opt (and, for a budgeted run, the looks the run took:
+// Run.Plan), the instructions/op samples with bench.CompareInstructions at instrPct percent, apart (an instruction
+// count never enters the time statistics). When a benchmark has both a sec/op and an instructions/op row and
+// their classes disagree, both rows carry the MetricNote. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
 // with no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and its
 // empty comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
 func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct float64) benchRecord {
@@ -165,6 +182,8 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 	if len(run.Samples) == 0 && len(run.Failures) == 0 {
 		rec.notes = append(rec.notes, "no benchmarks matched: the package has none, or -bench selects none")
 	}
+	opt.Sequential = run.Plan
+	rec.stages = run.Stages
 	var timeSamples, instrSamples []bench.Sample
 	for _, s := range run.Samples {
 		if _, ok := s.Get(bench.UnitInstructions); ok {
@@ -194,11 +213,24 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 	}
 	sortBenchmarks(rec.benchmarks)
 	var noise, mde []float64
+	var unsettled []string
 	for _, b := range rec.benchmarks {
 		if b.Unit == GatedUnit && b.Class != ClassFailed {
 			noise = append(noise, b.NoisePct)
 			mde = append(mde, b.MDEPct)
 		}
+		if b.Unit == GatedUnit {
+			switch b.Class {
+			case ClassSlower, ClassFaster, ClassUnchanged:
+				rec.settled++
+			default:
+				unsettled = append(unsettled, b.Name)
+			}
+		}
+	}
+	if run.Plan != nil && len(unsettled) > 0 {
+		rec.notes = append(rec.notes, fmt.Sprintf("%d of %d benchmarks did not settle within the budget after %d stages: %s",
+			len(unsettled), rec.settled+len(unsettled), run.Stages, strings.Join(unsettled, ", ")))
 	}
 	rec.noise, rec.mde = median(noise), median(mde)
 	return rec

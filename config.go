@@ -18,13 +18,14 @@ const ConfigFile = ".perfgate.yml"
 // Each field that a user can set is declared once, as a ConfigKey in keys.go: its file key, flag, Action input, default,
 // parser, validator and documentation. The field comments below name the key.
 type Config struct {
-	// Dir is a directory inside the git work tree to compare; its module root is found from there. Flag -C.
+	// Dir is a directory inside the git work tree to compare: a relative Package is relative to it. Flag -C.
 	Dir string
 	// Base and Head are the revisions to compare. Base "" means the merge-base of HEAD with the default branch;
 	// Head "" means the working tree, uncommitted changes included. Inputs "base" and "head".
 	Base, Head string
 
-	// Package is the gated package, relative to the module root ("./cipher/des") or an import path. Key "package".
+	// Package is the gated package: a directory relative to Dir ("./cipher/des"), anywhere in the repository (each
+	// side finds the module that contains it in its own tree), or an import path. Key "package".
 	Package string
 	// Bench selects benchmarks by a regular expression over their full names ("Encrypt/des"). Key "bench".
 	Bench string
@@ -45,6 +46,11 @@ type Config struct {
 	InstrThreshold float64
 	// Alpha is the significance level, after Holm correction across benchmarks. Key "alpha".
 	Alpha float64
+	// Budget is the time the timing phase may take: rounds run in stages and a benchmark whose class is settled
+	// stops being timed (bench.RunConfig.Budget). 0 runs exactly Rounds rounds. Key "budget".
+	Budget time.Duration
+	// GateUnits are the units whose slower class fails the gate: by default sec/op and allocs/op. Key "gate-units".
+	GateUnits []string
 	// Timeout bounds one benchmark run, one test run and one harness run. Key "timeout".
 	Timeout time.Duration
 	// Tags are build tags used on both sides. Key "tags".

@@ -150,6 +150,8 @@ metric: both
 instructions-threshold: 0.25
 alpha: 0.01
 timeout: 90s
+budget: 45s
+gate-units: [sec/op]
 tags: [purego, netgo]
 differential: false
 constructors:
@@ -176,6 +178,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want := DefaultConfig()
 	want.Package, want.Bench, want.Rounds, want.BenchTime = "./cipher/des", "Encrypt/.*", 7, 30*time.Millisecond
 	want.CPU, want.NoPin, want.Threshold, want.Alpha, want.Timeout = 0, true, 3.5, 0.01, 90*time.Second
+	want.Budget, want.GateUnits = 45*time.Second, []string{"sec/op"}
 	want.Tags, want.Differential = []string{"purego", "netgo"}, false
 	want.Constructors = []string{"NewCipher", "NewTripleDESCipher"}
 	want.Keys, want.Blocks, want.Seed = 16, 4, 42

@@ -208,7 +208,7 @@ var keys = []*ConfigKey{
 		func(c *Config) *string { return &c.Dir }, nil),
 	stringKey(ConfigKey{File: "package", Flag: "pkg", Input: "package", Default: ".",
 		Form: "a package path such as ./cipher/des",
-		Doc:  "the package to gate, relative to the module root"},
+		Doc:  "the package to gate: a directory relative to -C (the Action: the repository root), in any module of the repository, or an import path"},
 		func(c *Config) *string { return &c.Package }, func(s string) bool { return strings.TrimSpace(s) != "" }),
 	stringKey(ConfigKey{File: "bench", Flag: "bench", Policy: true, Input: "bench", Default: ".",
 		Form: "a regular expression over full benchmark names, such as Encrypt/des",
@@ -245,6 +245,14 @@ var keys = []*ConfigKey{
 		Form: "a probability from 0.001 to 0.2, such as 0.05",
 		Doc:  "significance level, after Holm correction across benchmarks"},
 		func(c *Config) *float64 { return &c.Alpha }, func(f float64) bool { return f >= 0.001 && f <= 0.2 }),
+	durationKey(ConfigKey{File: "budget", Flag: "budget", Policy: true, Input: "budget", Default: "100s",
+		Form: "a duration from 0s (no budget: exactly rounds rounds) to 1h, such as 100s",
+		Doc:  "time the timing phase may take; settled benchmarks stop early, the rest get more rounds (0: exactly rounds)"},
+		func(c *Config) *time.Duration { return &c.Budget }, 0, time.Hour),
+	listKey(ConfigKey{File: "gate-units", Flag: "gate-units", Policy: true, Input: "gate-units", Default: "sec/op,allocs/op",
+		Form: "units the benchmarks report, such as sec/op,allocs/op",
+		Doc:  "units whose increase fails the gate (comma-separated); allocs/op is exact, so any increase counts"},
+		func(c *Config) *[]string { return &c.GateUnits }, isUnit),
 	durationKey(ConfigKey{File: "timeout", Flag: "timeout", Default: "2m",
 		Form: "a duration from 1s to 1h, such as 2m",
 		Doc:  "limit for one benchmark, test or harness run; a hung one is killed and reported"},
@@ -337,6 +345,9 @@ var thresholdsKey = &ConfigKey{File: "thresholds", Type: "map", Policy: true,
 		return "", true
 	},
 }
+
+// isUnit accepts a benchmark unit as Go benchmarks print it: no spaces, such as sec/op or allocs/op.
+func isUnit(s string) bool { return s != "" && !strings.ContainsAny(s, " ,\t\n") }
 
 func isPercent(f float64) bool { return f > 0 && f < 100 }
 

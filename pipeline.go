@@ -21,13 +21,15 @@ import (
 
 // side is one revision on its way through the pipeline.
 type side struct {
-	name   bench.Side
-	rev    Revision
-	tree   string // the exported tree's root
-	modDir string // the module root inside the tree
-	pkgDir string // the gated package's directory inside the tree
-	bin    string // the test binary
-	built  bool
+	name    bench.Side
+	rev     Revision
+	tree    *gitsrc.Tree // the exported tree
+	modDir  string       // the root of the module that contains the gated package, inside the tree
+	pkg     string       // the gated package as the go command in modDir names it: "./x/y", "." or an import path
+	pkgDir  string       // the gated package's directory inside the tree
+	listLog []byte       // what go list printed on standard error (modules it downloaded), for the build log
+	bin     string       // the test binary
+	built   bool
 }
 
 // Run runs the whole comparison for cfg: it exports both revisions, builds their test binaries, runs the
@@ -87,6 +89,13 @@ type (
 		functional Functional
 		notes      []string
 	}
+	// benchSourceRecord is what base's side times (likeForLike).
+	benchSourceRecord struct {
+		source           string   // BenchSourceHead or BenchSourceEach
+		changed          []string // top-level benchmarks whose test code differs
+		baseBin, baseDir string   // base's package built with head's test files, and where it runs; "" for base's own
+		notes            []string
+	}
 	// benchRecord is the A–B–B–A run turned into benchmarks.
 	benchRecord struct {
 		benchmarks []Benchmark
@@ -94,6 +103,8 @@ type (
 		pinnedCPU  int // -1 when unpinned
 		noise, mde float64
 		timed      time.Duration
+		stages     int // stages of a budgeted run
+		settled    int // benchmarks (sec/op) classed slower, faster or unchanged
 		notes      []string
 	}
 )
@@ -115,7 +126,7 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 		Env:             env,
 		Incomplete:      incomplete,
 		HeadBuildFailed: p.build.headFailed,
-		Notes:           slices.Concat(p.build.notes, p.functional.notes, p.bench.notes),
+		Notes:           slices.Concat(p.build.notes, p.source.notes, p.functional.notes, p.bench.notes),
 		Started:         p.started,
 		Duration:        time.Since(p.started).Round(time.Millisecond),
 		Method: Method{
@@ -126,6 +137,11 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 			TimedPhase:   p.bench.timed,
 			BinariesSame: p.build.binariesSame,
 			Metric:       cfg.Metric,
+			BenchSource:  p.source.source,
+			BenchChanged: p.source.changed,
+			Budget:       cfg.Budget,
+			Stages:       p.bench.stages,
+			Settled:      p.bench.settled,
 		},
 	}
 	if cfg.countsInstructions() {
@@ -134,6 +150,9 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 	r.Policy = cfg.PolicyOrigin
 	if r.Policy.From == "" {
 		r.Policy.From = record.Head // the configuration as given
+	}
+	if cfg.Budget > 0 {
+		r.Method.Estimator += "; with a time budget, look k after stage k spends 2^-k of alpha (Bonferroni over looks and benchmarks), settled benchmarks stop"
 	}
 	if r.Benchmarks == nil {
 		r.Benchmarks = []Benchmark{}
@@ -161,10 +180,12 @@ type pipeline struct {
 	started    time.Time
 	work       string // temporary directory: trees and binaries
 	base, head side
+	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
 	valgrind   bench.Valgrind // found up front when the instruction-count lane runs
 
 	build      buildRecord
+	source     benchSourceRecord
 	functional functionalRecord
 	diff       Differential
 	sizes      Sizes
@@ -216,6 +237,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	if p.build.headFailed {
 		return nil // the gate fails; nothing else can run on head
 	}
+	if p.source, err = p.likeForLike(ctx); err != nil {
+		return err
+	}
 	p.functional = p.runTests(ctx)
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -230,6 +254,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	p.sizes = p.measureSizes()
 	b, err := p.runBenchmarks(ctx)
 	p.bench = b
+	if err == nil {
+		err = CheckGateUnits(p.cfg.GateUnits, b.benchmarks)
+	}
 	return err
 }
 
@@ -246,6 +273,7 @@ func (p *pipeline) export(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	p.rel = repo.Rel()
 	var baseCommit *gitsrc.Commit
 	if p.cfg.Base == "" {
 		c, branch, err := repo.DefaultBase()
@@ -296,13 +324,9 @@ func (p *pipeline) export(ctx context.Context) (err error) {
 		return fmt.Errorf("exporting head: %w", err)
 	}
 	p.head.rev.Dirty = ht.Dirty
-	for _, st := range []struct {
-		s *side
-		t *gitsrc.Tree
-	}{{&p.base, bt}, {&p.head, ht}} {
-		st.s.tree, st.s.modDir = st.t.Dir, st.t.Module
-		st.s.pkgDir = filepath.Join(st.s.modDir, filepath.FromSlash(p.cfg.Package))
-		st.s.bin = filepath.Join(p.work, string(st.s.name)+".test")
+	p.base.tree, p.head.tree = bt, ht
+	for _, s := range []*side{&p.base, &p.head} {
+		s.bin = filepath.Join(p.work, string(s.name)+".test")
 	}
 	return nil
 }
@@ -316,7 +340,8 @@ func (p *pipeline) buildBoth(ctx context.Context) error {
 		}
 		p.logf("building %s test binary", s.name)
 		log, err := bench.Build(ctx, s.name, p.buildConfig(s))
-		p.writeLog("build-"+string(s.name)+".log", log)
+		p.logDownloads(s, log)
+		p.writeLog("build-"+string(s.name)+".log", append(s.listLog, log...))
 		if err != nil {
 			if s.name == bench.Head && ctx.Err() == nil && !errors.Is(err, bench.ErrNoTests) {
 				p.build.headFailed = true
@@ -335,17 +360,31 @@ func (p *pipeline) buildBoth(ctx context.Context) error {
 }
 
 func (p *pipeline) buildConfig(s *side) bench.BuildConfig {
-	return bench.BuildConfig{Dir: s.modDir, Root: s.tree, Pkg: p.cfg.Package, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+	return bench.BuildConfig{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
 		Timeout: proc.BuildLimit(p.cfg.Timeout)}
+}
+
+// logDownloads shows the "go: downloading …" lines of a go command's output in the progress log. Modules fetched
+// on a first build are downloaded while the package is inspected and built, before anything is timed; the full
+// output stays in the side's build log.
+func (p *pipeline) logDownloads(s *side, out []byte) {
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "go: downloading ") {
+			p.logf("%s: %s", s.name, line)
+		}
+	}
 }
 
 // inspect finds the gated package in both trees: its import path (for the size measurement) and its directory
 // (the working directory of its test binary). A package without tests cannot be compared.
 func (p *pipeline) inspect(ctx context.Context) error {
-	if err := p.packageExists(); err != nil {
+	if err := p.locate(); err != nil {
 		return err
 	}
 	for _, s := range []*side{&p.base, &p.head} {
+		if s.name == bench.Head && p.build.headFailed {
+			break
+		}
 		info, err := bench.Inspect(ctx, p.buildConfig(s))
 		if err != nil {
 			if s.name == bench.Head {
@@ -355,6 +394,10 @@ func (p *pipeline) inspect(ctx context.Context) error {
 			}
 			return fmt.Errorf("base: %w", err)
 		}
+		p.logDownloads(s, info.Log)
+		if len(info.Log) > 0 {
+			s.listLog = append([]byte("$ go list "+s.pkg+"\n"), info.Log...)
+		}
 		if !info.HasTests {
 			return fmt.Errorf("%s: package %s has no test files, so no benchmarks to compare", s.name, info.ImportPath)
 		}
@@ -362,21 +405,6 @@ func (p *pipeline) inspect(ctx context.Context) error {
 		p.importPath = info.ImportPath
 	}
 	return nil
-}
-
-// packageExists checks that a relative package directory exists on at least one side. On neither side it is
-// almost surely a typo in -pkg: a configuration error, not a failed comparison.
-func (p *pipeline) packageExists() error {
-	if !strings.HasPrefix(p.cfg.Package, ".") {
-		return nil // an import path: go list decides
-	}
-	for _, s := range []*side{&p.base, &p.head} {
-		if st, err := os.Stat(s.pkgDir); err == nil && st.IsDir() {
-			return nil
-		}
-	}
-	return &ConfigError{Key: "package", Value: p.cfg.Package,
-		Want: "a package directory relative to the module root that exists in base or head, such as ./cipher/des"}
 }
 
 // runTests runs the package's own tests (-test.short) from each side's test binary.
@@ -418,8 +446,14 @@ func (p *pipeline) checkDifferential(ctx context.Context) (Differential, error) 
 	if err := os.MkdirAll(workDir, 0o755); err != nil {
 		return Differential{}, err
 	}
+	// The differential names one package for both sides: relative to each module root when the sides agree on
+	// it, else each side's package directory itself.
+	baseDir, headDir, pkg := p.base.modDir, p.head.modDir, p.base.pkg
+	if p.base.pkg != p.head.pkg {
+		baseDir, headDir, pkg = p.base.pkgDir, p.head.pkgDir, "."
+	}
 	rep, err := differential.Check(ctx, differential.Config{
-		BaseDir: p.base.modDir, HeadDir: p.head.modDir, Pkg: p.cfg.Package,
+		BaseDir: baseDir, HeadDir: headDir, Pkg: pkg,
 		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks, Seed: p.cfg.Seed,
 		MessageKeys: p.cfg.MessageKeys, MessageBlocks: p.cfg.MessageBlocks,
 		Tags: p.cfg.Tags, Cache: p.cfg.Cache, Timeout: p.cfg.Timeout,
@@ -434,6 +468,7 @@ func (p *pipeline) checkDifferential(ctx context.Context) (Differential, error) 
 		return Differential{Status: DiffError, Reason: err.Error(), Seed: p.cfg.Seed, Ciphers: []DiffCipher{}}, nil
 	}
 	d := Differential(*rep)
+	d.Package = p.cfg.Package // as the user named it, not as it was passed to one module
 	return d, p.dir.WriteDifferential(&d)
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -14,16 +15,20 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// GatedUnit is the unit whose class gates the merge under the default metric, time. Other units (B/s, B/op,
-// allocs/op) are reported only.
+// GatedUnit is the time unit: the unit the noise floor, the budget and the report's headline are about. Which
+// units gate the merge is Policy.GateUnits.
 const GatedUnit = "sec/op"
+
+// DefaultGateUnits are the units that gate unless configured otherwise: time, and allocations, which are exact,
+// so that one more allocation per op fails the gate. B/op and B/s are reported only.
+var DefaultGateUnits = []string{"sec/op", "allocs/op"}
 
 // UnitInstructions is the unit of the instruction-count lane, which gates under metric instructions or both.
 const UnitInstructions = bench.UnitInstructions
 
-// GatedUnits returns the units whose slower class fails the gate under metric (Method.Metric; "" is time): sec/op
-// for time, instructions/op for instructions, and both for both, where a slower in either fails the gate and
-// the acknowledgements (label, thresholds) apply to each alike.
+// GatedUnits returns the units of the lanes that ran under metric (Method.Metric; "" is time) and gate: sec/op for
+// time, instructions/op for instructions, and both for both, where a slower in either fails the gate and the
+// acknowledgements (label, thresholds) apply to each alike. Other units gate as Policy.GateUnits says.
 func GatedUnits(metric string) []string {
 	switch metric {
 	case MetricInstructions:
@@ -34,8 +39,22 @@ func GatedUnits(metric string) []string {
 	return []string{GatedUnit}
 }
 
-// Gates reports whether unit gates the merge under metric (see GatedUnits).
+// Gates reports whether unit is a gating lane unit under metric (see GatedUnits).
 func Gates(metric, unit string) bool { return slices.Contains(GatedUnits(metric), unit) }
+
+// gatesUnder reports whether a slower unit fails the gate under metric: instructions/op when the lane ran, sec/op
+// unless the metric is instructions only (and p gates it), any other unit as p.GateUnits says.
+func (p *Policy) gatesUnder(metric, unit string) bool {
+	switch unit {
+	case UnitInstructions:
+		return metric == MetricInstructions || metric == MetricBoth
+	case GatedUnit:
+		if metric == MetricInstructions {
+			return false
+		}
+	}
+	return p.gates(unit)
+}
 
 // Policy is what the gate needs of a Config: when a slower benchmark or a grown package fails the merge.
 type Policy struct {
@@ -50,6 +69,10 @@ type Policy struct {
 	MaxSizeGrowth int64
 	// Differential says the differential check was asked for.
 	Differential bool
+	// GateUnits are the units whose slower class fails the gate; nil means DefaultGateUnits. Each unit is classed
+	// by its own rule (package bench: a threshold for measured units, any change for exact ones), so a new unit
+	// gates by being listed here.
+	GateUnits []string
 }
 
 // Policy returns the gate policy of c.
@@ -60,15 +83,56 @@ func (c *Config) Policy() Policy {
 		Acknowledged:     c.Acknowledged,
 		MaxSizeGrowth:    c.MaxSizeGrowth,
 		Differential:     c.Differential,
+		GateUnits:        slices.Clone(c.GateUnits),
 	}
+}
+
+// gates reports whether unit gates the merge under p.
+func (p *Policy) gates(unit string) bool {
+	if p.GateUnits == nil {
+		return slices.Contains(DefaultGateUnits, unit)
+	}
+	return slices.Contains(p.GateUnits, unit)
+}
+
+// CheckGateUnits returns a *ConfigError when a unit of units is not one that bs report, naming those they do.
+// A comparison without any benchmark to compare checks nothing.
+func CheckGateUnits(units []string, bs []Benchmark) error {
+	var reported []string
+	for _, b := range bs {
+		if b.Class != ClassFailed && !slices.Contains(reported, b.Unit) {
+			reported = append(reported, b.Unit)
+		}
+	}
+	if len(reported) == 0 {
+		return nil
+	}
+	sort.SliceStable(reported, func(i, j int) bool { return unitRank(reported[i]) < unitRank(reported[j]) })
+	for _, u := range units {
+		if !slices.Contains(reported, u) {
+			return &ConfigError{Key: "gate-units", Value: u,
+				Want: "units the benchmarks report: " + strings.Join(reported, ", ")}
+		}
+	}
+	return nil
+}
+
+// AckName is how Verdict.AcknowledgedBenchmarks names a slower benchmark: its name for sec/op, its name and
+// unit ("Encrypt/des/single allocs/op") for another unit. Benchmark names hold no spaces.
+func AckName(b Benchmark) string {
+	if b.Unit == GatedUnit {
+		return b.Name
+	}
+	return b.Name + " " + b.Unit
 }
 
 // Decide is the gate: it returns the Verdict on r under p and changes nothing. The gate fails on a head that did
 // not build (r.HeadBuildFailed) or whose tests fail, a differential mismatch, a benchmark that crashed or hung on
-// head, a slower benchmark that p does not acknowledge, and size growth beyond p.MaxSizeGrowth. It never passes
-// what it did not check: a differential check that perfgate could not run (status error), a comparison in which
-// no check ran (Verdict.Checks), and an incomplete result are errors (exit code 3). A differential check that
-// base failed (not comparable) is a note. What the gate noticed without failing is in Verdict.Notes, and the slower
+// head, a benchmark slower in a unit of p.GateUnits (more time, more allocations) that p does not acknowledge,
+// and size growth beyond p.MaxSizeGrowth. It never passes what it did not check: a differential check that
+// perfgate could not run (status error), a comparison in which no check ran (Verdict.Checks), and an incomplete
+// result are errors (exit code 3). A differential check that base failed (not comparable) is a note. What the
+// gate noticed without failing is in Verdict.Notes, and the slower
 // benchmarks it let pass are in Verdict.Acknowledged (why) and Verdict.AcknowledgedBenchmarks (which).
 func Decide(r Result, p Policy) Verdict {
 	v := Verdict{Status: StatusPass, ExitCode: ExitPass, Reasons: []string{}}
@@ -103,6 +167,12 @@ func Decide(r Result, p Policy) Verdict {
 			unrepeatable = append(unrepeatable, fmt.Sprintf("%s (%s)", f.Name, f.Side))
 			continue
 		}
+		if headCodeOnBase(r.Method, f) && !headFailures[f.Name] {
+			// Base ran head's benchmark code (like-for-like) and it crashed or hung: head's code is at fault.
+			headFailures[f.Name] = true
+			fail("benchmark %s fails with head's benchmark code (%s, on base built with head's test files)", f.Name, f.Kind)
+			continue
+		}
 		if f.Side != record.Head || headFailures[f.Name] {
 			continue
 		}
@@ -122,7 +192,7 @@ func Decide(r Result, p Policy) Verdict {
 	}
 	patterns := p.compiledThresholds()
 	for _, b := range r.Benchmarks {
-		if !Gates(r.Method.Metric, b.Unit) || b.Class != ClassSlower {
+		if b.Class != ClassSlower || !p.gatesUnder(r.Method.Metric, b.Unit) {
 			continue
 		}
 		why, ok := "", false
@@ -133,18 +203,12 @@ func Decide(r Result, p Policy) Verdict {
 		} else {
 			why, ok = p.acknowledges(patterns, b)
 		}
-		name := b.Name
-		if r.Method.Metric == MetricBoth {
-			name += " (" + b.Unit + ")"
-		}
 		if !ok {
-			fail("%s is slower (%+.*f%%)", name, pctDigits(b), pctOf(b))
+			fail("%s", worse(b))
 			continue
 		}
-		v.Acknowledged = append(v.Acknowledged, name+": "+why)
-		if !slices.Contains(v.AcknowledgedBenchmarks, b.Name) {
-			v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, b.Name)
-		}
+		v.Acknowledged = append(v.Acknowledged, AckName(b)+": "+why)
+		v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, AckName(b))
 	}
 	if p.MaxSizeGrowth > 0 {
 		var delta int64
@@ -181,6 +245,21 @@ func Decide(r Result, p Policy) Verdict {
 		cannot(reasonUnfinished)
 	}
 	return v
+}
+
+// headCodeOnBase reports whether f is a crash or hang on base's side of benchmark code that head changed and
+// base ran (Method.BenchSource "head"), so that head's benchmark code is what failed.
+func headCodeOnBase(m Method, f Failure) bool {
+	if f.Side != record.Base || m.BenchSource != BenchSourceHead {
+		return false
+	}
+	switch f.Kind {
+	case record.FailurePanic, record.FailureTimeout, record.FailureExit:
+	default:
+		return false
+	}
+	top, _, _ := strings.Cut(f.Name, "/")
+	return slices.Contains(m.BenchChanged, top)
 }
 
 // checks says which of the gate's checks ran on r and which did not, and why. Benchmarks ran when one of them
@@ -288,7 +367,7 @@ func Apply(r Result, v Verdict) Result {
 	r.Benchmarks = slices.Clone(r.Benchmarks)
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
-		b.Acknowledged = Gates(r.Method.Metric, b.Unit) && b.Class == ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, b.Name)
+		b.Acknowledged = b.Class == ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, AckName(*b))
 	}
 	return r
 }
@@ -326,20 +405,31 @@ func (p *Policy) acknowledges(patterns []thresholdPattern, b Benchmark) (string,
 	return "", false
 }
 
+// worse says how a slower benchmark got worse: "X is slower (+3.1%)" for time, "X allocates more (allocs/op 2 →
+// 3)" for an exact unit, "X is worse in unit (+4.0%)" otherwise.
+func worse(b Benchmark) string {
+	switch {
+	case b.Unit == GatedUnit:
+		return fmt.Sprintf("%s is slower (%+.1f%%)", b.Name, pctOf(b))
+	case b.Unit == UnitInstructions:
+		return fmt.Sprintf("%s runs more instructions/op (%+.2f%%)", b.Name, pctOf(b))
+	case b.Unit == "allocs/op" && b.Exact:
+		return fmt.Sprintf("%s allocates more (allocs/op %g → %g)", b.Name, b.Base.Center, b.Head.Center)
+	case b.Exact:
+		return fmt.Sprintf("%s is worse in %s (%g → %g)", b.Name, b.Unit, b.Base.Center, b.Head.Center)
+	}
+	return fmt.Sprintf("%s is worse in %s (%+.1f%%)", b.Name, b.Unit, pctOf(b))
+}
+
 // pctOf is the slowdown of b in percent: the paired estimate when there is one, else benchstat's delta.
 func pctOf(b Benchmark) float64 {
+	if b.Paired == nil && b.Base.Center == 0 && b.Head.Center > 0 {
+		return math.Inf(1) // from none to some: more than any threshold
+	}
 	if b.Paired != nil {
 		return (b.Paired.Ratio - 1) * 100
 	}
 	return b.DeltaPct
-}
-
-// pctDigits is how many decimals a slowdown of b is quoted with: instruction counts are exact to 0.01%.
-func pctDigits(b Benchmark) int {
-	if b.Unit == UnitInstructions {
-		return 2
-	}
-	return 1
 }
 
 // anyCompared reports whether some benchmark has samples of a gated unit on both sides.

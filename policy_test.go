@@ -35,6 +35,44 @@ func passing() *Result {
 	}
 }
 
+// allocs is an exact allocs/op benchmark that went from base to head allocations per op, classed as package
+// bench classes it.
+func allocs(name string, base, head float64) Benchmark {
+	b := Benchmark{Name: name, Unit: "allocs/op", Exact: true, Class: ClassSlower,
+		Base: Summary{Center: base, N: 10}, Head: Summary{Center: head, N: 10}}
+	if head < base {
+		b.Class = ClassFaster
+	}
+	if base > 0 {
+		b.Paired = &Paired{Ratio: head / base, Lo: head / base, Hi: head / base}
+		b.DeltaPct = (head/base - 1) * 100
+	}
+	return b
+}
+
+func TestCheckGateUnits(t *testing.T) {
+	bs := []Benchmark{secOp("Encrypt/des", ClassUnchanged, 1), allocs("Encrypt/des", 1, 1),
+		{Name: "Encrypt/des", Unit: "B/op", Class: ClassUnchanged}, {Name: "X", Unit: "instructions/op", Class: ClassFailed}}
+	if err := CheckGateUnits([]string{"sec/op", "allocs/op", "B/op"}, bs); err != nil {
+		t.Errorf("reported units: %v", err)
+	}
+	err := CheckGateUnits([]string{"sec/op", "instructions/op"}, bs)
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("unreported unit: got %v, want a *ConfigError", err)
+	}
+	want := `gate-units: invalid value "instructions/op": want units the benchmarks report: sec/op, B/op, allocs/op`
+	if err.Error() != want {
+		t.Errorf("error\n got %s\nwant %s", err, want)
+	}
+	if ExitCode(fmt.Errorf("comparing: %w", err)) != ExitUsage {
+		t.Errorf("exit code of %v: want %d", err, ExitUsage)
+	}
+	if err := CheckGateUnits([]string{"instructions/op"}, nil); err != nil {
+		t.Errorf("no benchmarks: %v, want nothing checked", err)
+	}
+}
+
 func TestDecide(t *testing.T) {
 	slower := func(r *Result) { r.Benchmarks[0] = secOp("Encrypt/des", ClassSlower, 1.08) }
 	tests := []struct {
@@ -65,6 +103,32 @@ func TestDecide(t *testing.T) {
 		{name: "slower in B/op only", change: func(r *Result) {
 			r.Benchmarks = append(r.Benchmarks, Benchmark{Name: "Encrypt/des", Unit: "B/op", Class: ClassSlower, DeltaPct: 100})
 		}, status: StatusPass, exit: ExitPass},
+		{name: "more allocations fail by default", change: func(r *Result) {
+			r.Benchmarks = append(r.Benchmarks, allocs("Encrypt/des", 1, 2))
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"Encrypt/des allocates more (allocs/op 1 → 2)"}},
+		{name: "from no allocation to one fails even within a threshold",
+			config: func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": 50} },
+			change: func(r *Result) { r.Benchmarks = append(r.Benchmarks, allocs("Encrypt/des", 0, 1)) },
+			status: StatusFail, exit: ExitFail, reasons: []string{"Encrypt/des allocates more (allocs/op 0 → 1)"}},
+		{name: "fewer allocations pass", change: func(r *Result) {
+			r.Benchmarks = append(r.Benchmarks, allocs("Encrypt/des", 2, 1))
+		}, status: StatusPass, exit: ExitPass},
+		{name: "more allocations with the label", config: func(c *Config) { c.Acknowledged, c.AcknowledgeLabel = true, "slow-ok" },
+			change: func(r *Result) { r.Benchmarks = append(r.Benchmarks, allocs("Encrypt/des", 1, 2)) },
+			status: StatusPass, exit: ExitPass,
+			acknowledged: []string{"Encrypt/des allocs/op: acknowledged by label slow-ok"}},
+		{name: "more allocations within a threshold", config: func(c *Config) { c.Thresholds = map[string]float64{"Encrypt": 50} },
+			change: func(r *Result) { r.Benchmarks = append(r.Benchmarks, allocs("Encrypt/des", 2, 3)) },
+			status: StatusPass, exit: ExitPass,
+			acknowledged: []string{"Encrypt/des allocs/op: +50.0% is within its threshold 50%"}},
+		{name: "more allocations when only time gates", config: func(c *Config) { c.GateUnits = []string{"sec/op"} },
+			change: func(r *Result) { r.Benchmarks = append(r.Benchmarks, allocs("Encrypt/des", 1, 2)) },
+			status: StatusPass, exit: ExitPass},
+		{name: "slower when only allocations gate", config: func(c *Config) { c.GateUnits = []string{"allocs/op"} },
+			change: slower, status: StatusPass, exit: ExitPass},
+		{name: "slower in B/s when B/s gates", config: func(c *Config) { c.GateUnits = []string{"B/s"} },
+			change: func(r *Result) { r.Benchmarks[1].Class, r.Benchmarks[1].DeltaPct = ClassSlower, -9 },
+			status: StatusFail, exit: ExitFail, reasons: []string{"Encrypt/des is worse in B/s (-9.0%)"}},
 		{name: "slower with the label", config: func(c *Config) { c.Acknowledged, c.AcknowledgeLabel = true, "slow-ok" },
 			change: slower, status: StatusPass, exit: ExitPass,
 			acknowledged: []string{"Encrypt/des: acknowledged by label slow-ok"}},
@@ -148,6 +212,14 @@ func TestDecide(t *testing.T) {
 		{name: "head hangs", change: func(r *Result) {
 			r.Failures = []Failure{{Name: "Encrypt/3des", Side: "head", Round: 1, Kind: "timeout"}}
 		}, status: StatusFail, exit: ExitFail, reasons: []string{"benchmark Encrypt/3des fails on head (timeout)"}},
+		{name: "head's benchmark code hangs on base", change: func(r *Result) {
+			r.Method.BenchSource, r.Method.BenchChanged = BenchSourceHead, []string{"Decrypt"}
+			r.Failures = []Failure{{Name: "Decrypt/des", Side: "base", Slot: -1, Kind: "timeout"}}
+		}, status: StatusFail, exit: ExitFail, reasons: []string{"benchmark Decrypt/des fails with head's benchmark code (timeout"}},
+		{name: "unchanged benchmark code fails on base", change: func(r *Result) {
+			r.Method.BenchSource, r.Method.BenchChanged = BenchSourceHead, []string{"Encrypt"}
+			r.Failures = []Failure{{Name: "Decrypt/des", Side: "base", Slot: -1, Kind: "timeout"}}
+		}, status: StatusPass, exit: ExitPass},
 		{name: "base fails only", change: func(r *Result) {
 			r.Failures = []Failure{{Name: "Encrypt/des", Side: "base", Round: 1, Kind: "panic"}}
 		}, status: StatusPass, exit: ExitPass},
@@ -303,6 +375,8 @@ func TestDecideMarksAcknowledged(t *testing.T) {
 		secOp("Encrypt/3des", ClassSlower, 1.2),
 		secOp("Encrypt/des", ClassSlower, 1.05),
 		{Name: "Encrypt/des", Unit: "B/s", Class: ClassSlower, DeltaPct: -5},
+		allocs("Encrypt/des", 20, 21), // +5%: within ^Encrypt/'s 10%
+		allocs("Decrypt/des", 2, 3),
 	}
 	applied := Apply(*r, Decide(*r, c.Policy()))
 	for _, b := range r.Benchmarks {
@@ -317,11 +391,13 @@ func TestDecideMarksAcknowledged(t *testing.T) {
 	}
 	want := map[string]bool{
 		"Decrypt/des sec/op": false, "Encrypt/3des sec/op": false, "Encrypt/des sec/op": true, "Encrypt/des B/s": false,
+		"Encrypt/des allocs/op": true, "Decrypt/des allocs/op": false,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Acknowledged per benchmark (-want +got):\n%s", diff)
 	}
-	wantReasons := []string{"Decrypt/des is slower (+3.0%)", "Encrypt/3des is slower (+20.0%)"}
+	wantReasons := []string{"Decrypt/des is slower (+3.0%)", "Encrypt/3des is slower (+20.0%)",
+		"Decrypt/des allocates more (allocs/op 2 → 3)"}
 	if diff := cmp.Diff(wantReasons, r.Verdict.Reasons); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
 	}

@@ -28,6 +28,9 @@ type BuildConfig struct {
 	Tags  []string // build tags, passed as one -tags flag
 	Cache string   // GOCACHE shared by both sides, so that unchanged packages compile once; "" inherits the user's
 	Env   []string // extra KEY=VALUE entries for the go command; they win over everything Build sets
+	// Overlay is a go command overlay file (-overlay), e.g. TestOverlay's, which builds base's package with
+	// head's test files; "" for none.
+	Overlay string
 	// Timeout is the wall-clock limit of one go command (perfgate passes proc.BuildLimit of its timeout); 0 means
 	// proc.MaxLimit.
 	Timeout time.Duration
@@ -112,6 +115,9 @@ func buildFlags(cfg BuildConfig) []string {
 	if len(cfg.Tags) > 0 {
 		flags = append(flags, "-tags", strings.Join(cfg.Tags, ","))
 	}
+	if cfg.Overlay != "" {
+		flags = append(flags, "-overlay="+cfg.Overlay)
+	}
 	return flags
 }
 
@@ -147,6 +153,9 @@ type PackageInfo struct {
 	Name       string // the package name
 	Dir        string // the package's directory in the tree: the working directory of its test binary
 	HasTests   bool   // it has _test.go files, internal or external; without them there is no test binary
+	// Log is what go list printed on standard error: on a first build, the "go: downloading …" lines of the
+	// modules it fetched, which belongs in the side's build log.
+	Log []byte
 }
 
 // Inspect runs go list on cfg.Pkg in cfg.Dir with Build's flags and environment. A pattern matching several
@@ -157,7 +166,7 @@ func Inspect(ctx context.Context, cfg BuildConfig) (*PackageInfo, error) {
 	argv = append(argv, cfg.Pkg)
 	ctx, cancel := cfg.limit(ctx)
 	defer cancel()
-	stdout, _, err := proc.Run(proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...))
+	stdout, stderr, err := proc.Run(proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...))
 	if err != nil {
 		return nil, fmt.Errorf("listing package %s: %w", cfg.Pkg, err)
 	}
@@ -169,7 +178,7 @@ func Inspect(ctx context.Context, cfg BuildConfig) (*PackageInfo, error) {
 	if len(f) != 5 {
 		return nil, fmt.Errorf("listing package %s: unexpected go list output %q", cfg.Pkg, lines[0])
 	}
-	return &PackageInfo{ImportPath: f[0], Name: f[1], Dir: f[2], HasTests: f[3] != "0" || f[4] != "0"}, nil
+	return &PackageInfo{ImportPath: f[0], Name: f[1], Dir: f[2], HasTests: f[3] != "0" || f[4] != "0", Log: stderr}, nil
 }
 
 // SameBinary reports whether the files a and b have the same contents. Byte-identical base and head test

@@ -39,7 +39,7 @@ func demoTrees(t testing.TB, names ...string) map[string]string {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { tree.Close() })
-		trees[name] = tree.Module
+		trees[name] = tree.Dir // the demo module is at the repository root
 	}
 	return trees
 }

@@ -43,7 +43,7 @@ func CompareInstructions(samples []Sample, thresholdPct float64) ([]Comparison, 
 	}
 	threshold := thresholdPct / 100
 	var out []Comparison
-	for _, g := range groupSamples(samples) {
+	for _, g := range groupSamples(samples, false) {
 		if g.unit == UnitInstructions {
 			out = append(out, compareCounts(g, threshold))
 		}

@@ -15,6 +15,16 @@ type progress struct {
 	w    io.Writer
 	tty  bool
 	open bool // a terminal line is on screen without its newline
+	// deadline is the end of a budgeted run's time budget, zero without one: the lines then show the time left.
+	deadline time.Time
+}
+
+// left returns ", 1m3s of budget left" for a budgeted run, "" otherwise.
+func (p *progress) left() string {
+	if p.deadline.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf(", %s of budget left", max(time.Until(p.deadline), 0).Round(time.Second))
 }
 
 // ttyWidth bounds the updating line so that it never wraps, which would break the "\r" update.
@@ -85,7 +95,7 @@ func (p *progress) calibrated(leaves int, d time.Duration) {
 
 // running announces run i (0-based) of total: leaf name on side in round (0-based) of rounds, with eta left.
 func (p *progress) running(name string, side Side, round, rounds, i, total int, eta time.Duration) {
-	p.status("[%d/%d] round %d/%d %s %s, ETA %s", i+1, total, round+1, rounds, side, name, eta.Round(time.Second))
+	p.status("[%d/%d] round %d/%d %s %s, ETA %s%s", i+1, total, round+1, rounds, side, name, eta.Round(time.Second), p.left())
 }
 
 // roundDone reports a finished round on a log (a terminal shows it on the updating line already).
@@ -93,7 +103,13 @@ func (p *progress) roundDone(round, rounds int, elapsed, eta time.Duration) {
 	if p.tty {
 		return
 	}
-	p.line("round %d/%d done after %s, ETA %s", round+1, rounds, elapsed.Round(time.Millisecond), max(eta, 0).Round(time.Second))
+	p.line("round %d/%d done after %s, ETA %s%s", round+1, rounds, elapsed.Round(time.Millisecond), max(eta, 0).Round(time.Second), p.left())
+}
+
+// looked reports the look after stage k of a budgeted run: settled benchmarks stop, the others go on.
+func (p *progress) looked(k, rounds, settled, unsettled int, left time.Duration) {
+	p.line("stage %d (%d rounds): %d more benchmarks settled, %d still timed, %s of budget left",
+		k, rounds, settled, unsettled, max(left, 0).Round(time.Second))
 }
 
 func (p *progress) failed(f Failure) {

@@ -43,6 +43,14 @@ type RunConfig struct {
 	BenchTime time.Duration // how long one run should last; calibrates the iteration count; 0 means DefaultBenchTime
 	CPU       int           // the CPU to pin children to; -1 picks the last CPU this process may use
 	NoPin     bool          // run children unpinned
+	// Budget, when positive, is the time RunABBA may take, calibration included: rounds run in stages, and a
+	// benchmark whose class is settled after a stage stops being timed (sequential.go). Rounds is then the
+	// first stage's rounds and MaxRounds (0 means DefaultMaxRounds) the most any benchmark gets. 0 runs
+	// exactly Rounds rounds of every benchmark.
+	Budget    time.Duration
+	MaxRounds int
+	// Stats decides when a budgeted run's benchmark is settled; the zero value means DefaultStatsOptions.
+	Stats StatsOptions
 	// Timeout is the hard wall-clock limit of one measured run, and the limit on silence of a calibration run,
 	// whose hard limit is proc.CalibrationFactor × Timeout (it runs every sub-benchmark of a top-level one). A run
 	// killed by a limit is a "timeout" Failure with what it printed last. 0 means 10× the benchmark's calibrated
@@ -65,6 +73,10 @@ type Run struct {
 	Calibration time.Duration     // time spent discovering and calibrating on base
 	Elapsed     time.Duration     // the whole run, calibration included
 	Warnings    []string          // things the numbers should be read with, e.g. a child that was not on the pinned CPU
+	// Plan is how a budgeted run spent its error rate across its looks: pass it as StatsOptions.Sequential to
+	// analyse the samples as the run decided. nil for a run of fixed rounds.
+	Plan   *SequentialPlan
+	Stages int // stages a budgeted run ran
 }
 
 // RunABBA compares the benchmarks of cfg.Base and cfg.Head.
@@ -92,8 +104,17 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if cfg.BenchTime == 0 {
 		cfg.BenchTime = DefaultBenchTime
 	}
-	if cfg.BenchTime < 0 || cfg.Timeout < 0 {
-		return nil, errors.New("running benchmarks: benchtime and timeout must not be negative")
+	if cfg.BenchTime < 0 || cfg.Timeout < 0 || cfg.Budget < 0 {
+		return nil, errors.New("running benchmarks: benchtime, timeout and budget must not be negative")
+	}
+	if cfg.MaxRounds == 0 {
+		cfg.MaxRounds = DefaultMaxRounds
+	}
+	if cfg.Stats.Alpha == 0 {
+		cfg.Stats = DefaultStatsOptions
+	}
+	if err := cfg.Stats.Validate(); err != nil {
+		return nil, fmt.Errorf("running benchmarks: %w", err)
 	}
 	pin, err := abba.Choose(cfg.CPU, cfg.NoPin)
 	if err != nil {
@@ -111,10 +132,12 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if err != nil {
 		return r.run, err
 	}
-	if err := r.measure(ctx, leaves); err != nil {
-		return r.run, err
+	if cfg.Budget > 0 {
+		err = r.measureStaged(ctx, leaves, start)
+	} else {
+		err = r.measure(ctx, leaves)
 	}
-	return r.run, nil
+	return r.run, err
 }
 
 type runner struct {

@@ -52,6 +52,25 @@ type StatsOptions struct {
 	// ExactUnits are the units whose values are deterministic counts (benchstat's assume=exact). Default
 	// allocs/op and B/op.
 	ExactUnits []string
+	// UnitThresholdPct overrides ThresholdPct for the units it names, e.g. a tighter threshold for a counted unit
+	// such as instructions/op. Exact units need none: any change counts.
+	UnitThresholdPct map[string]float64
+	// Sequential, when not nil, makes Analyze the analysis of a run that stopped benchmarks as they settled
+	// (RunConfig.Budget): each benchmark is tested with the share of Alpha and of 1-Confidence its last look
+	// spends, Bonferroni-corrected over the whole family, instead of Holm's correction (see sequential.go).
+	Sequential *SequentialPlan
+
+	// look, set by the looks of a budgeted run, computes the paired estimate and the class of sec/op only,
+	// leaving out benchstat's summaries, which no class depends on.
+	look bool
+}
+
+// threshold returns the threshold of unit as a fraction.
+func (o StatsOptions) threshold(unit string) float64 {
+	if t, ok := o.UnitThresholdPct[unit]; ok {
+		return t / 100
+	}
+	return o.ThresholdPct / 100
 }
 
 // DefaultStatsOptions are the options perfgate uses unless configured otherwise.
@@ -72,6 +91,14 @@ func (o StatsOptions) Validate() error {
 	case !(o.Confidence > 0 && o.Confidence < 1):
 		return fmt.Errorf("stats confidence %v: want a level in (0, 1), e.g. 0.95", o.Confidence)
 	}
+	for u, t := range o.UnitThresholdPct {
+		if !(t >= 0 && t < 100) {
+			return fmt.Errorf("stats threshold of %s %v%%: want a percentage from 0 up to 100, e.g. 2", u, t)
+		}
+	}
+	if q := o.Sequential; q != nil && (q.Looks < 1 || q.Family < 1) {
+		return fmt.Errorf("sequential plan of %d looks over %d benchmarks: want at least one of each", q.Looks, q.Family)
+	}
 	return nil
 }
 
@@ -86,15 +113,24 @@ func Analyze(samples []Sample, opt StatsOptions) ([]Comparison, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	groups := groupSamples(samples)
+	groups := groupSamples(samples, opt.look)
 	out := make([]Comparison, 0, len(groups))
 	pairedOK := make([]bool, 0, len(groups))
 	for _, g := range groups {
-		c, ok := g.compare(opt)
+		o := opt
+		if q := opt.Sequential; q != nil {
+			o.Confidence = 1 - (1-opt.Confidence)*q.Share(g.name)
+		}
+		c, ok := g.compare(o)
+		c.Rounds = len(g.rounds)
 		out = append(out, c)
 		pairedOK = append(pairedOK, ok)
 	}
-	holmByUnit(out, pairedOK)
+	if q := opt.Sequential; q != nil {
+		q.adjust(out, pairedOK)
+	} else {
+		holmByUnit(out, pairedOK)
+	}
 	for i := range out {
 		c := &out[i]
 		classify(c, opt)
@@ -118,7 +154,7 @@ type group struct {
 }
 
 // groupSamples collects the samples' values by name and tidied unit, in the order Analyze returns them.
-func groupSamples(samples []Sample) []*group {
+func groupSamples(samples []Sample, secOnly bool) []*group {
 	type key struct{ name, unit string }
 	type roundKey struct {
 		key
@@ -128,6 +164,9 @@ func groupSamples(samples []Sample) []*group {
 	rounds := map[roundKey]*roundValues{}
 	for _, s := range samples {
 		for _, v := range s.Values {
+			if secOnly && v.Unit != "sec/op" {
+				continue
+			}
 			val, unit := benchunit.Tidy(v.Value, v.Unit)
 			k := key{s.Name, unit}
 			g := groups[k]
@@ -205,18 +244,20 @@ func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
 	} else if exactUnit {
 		c.Note = "exact unit varies: treated as measured"
 	}
-	th := &benchmath.Thresholds{CompareAlpha: opt.Alpha}
-	// benchmath sorts the slice it is given: pass copies.
-	bs := benchmath.NewSample(slices.Clone(g.base), th)
-	hs := benchmath.NewSample(slices.Clone(g.head), th)
-	var warnings []error
-	c.Base, warnings = summarize(assume, bs, opt.Confidence, warnings)
-	c.Head, warnings = summarize(assume, hs, opt.Confidence, warnings)
-	cmp := assume.Compare(bs, hs)
-	c.P = cmp.P
-	c.Warnings = warningStrings(append(warnings, cmp.Warnings...))
-	if c.Base.Center != 0 {
-		c.DeltaPct = (c.Head.Center/c.Base.Center - 1) * 100
+	if !opt.look {
+		th := &benchmath.Thresholds{CompareAlpha: opt.Alpha}
+		// benchmath sorts the slice it is given: pass copies.
+		bs := benchmath.NewSample(slices.Clone(g.base), th)
+		hs := benchmath.NewSample(slices.Clone(g.head), th)
+		var warnings []error
+		c.Base, warnings = summarize(assume, bs, opt.Confidence, warnings)
+		c.Head, warnings = summarize(assume, hs, opt.Confidence, warnings)
+		cmp := assume.Compare(bs, hs)
+		c.P = cmp.P
+		c.Warnings = warningStrings(append(warnings, cmp.Warnings...))
+		if c.Base.Center != 0 {
+			c.DeltaPct = (c.Head.Center/c.Base.Center - 1) * 100
+		}
 	}
 
 	res, dropped, ok := paired(g.rounds, opt.Confidence)
@@ -346,7 +387,7 @@ func classify(c *Comparison, opt StatsOptions) {
 	p := c.Paired
 	est := p.Ratio - 1
 	significant := c.PHolm < opt.Alpha
-	th := opt.ThresholdPct / 100
+	th := opt.threshold(c.Unit)
 	switch {
 	case significant && est > th:
 		c.Class = worse
@@ -359,7 +400,7 @@ func classify(c *Comparison, opt StatsOptions) {
 		if c.Note != "" {
 			c.Note += "; "
 		}
-		c.Note += fmt.Sprintf("interval %+.1f%% to %+.1f%% exceeds ±%g%%", 100*(p.Lo-1), 100*(p.Hi-1), opt.ThresholdPct)
+		c.Note += fmt.Sprintf("interval %+.1f%% to %+.1f%% exceeds ±%g%%", 100*(p.Lo-1), 100*(p.Hi-1), 100*th)
 	}
 	if p.Disturbed > 0 {
 		if c.Note != "" {

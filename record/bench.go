@@ -22,12 +22,15 @@ type Benchmark struct {
 	DeltaPct float64 `json:"delta_pct"` // (head center / base center - 1) × 100; 0 when base's center is 0 or a side is empty
 	P        float64 `json:"p"`         // benchmath's p-value: Mann–Whitney U, 0 for exact units, 1 when not computable
 	// PHolm is the paired t-test p-value after Holm correction across the benchmarks of this unit; 0 for exact
-	// changes, 1 when unknown.
+	// changes, 1 when unknown. In a run with a time budget it is Bonferroni-corrected over the benchmarks and the
+	// looks instead (the p-value divided by the share of alpha its last look spends, times the benchmarks), so that
+	// PHolm < alpha stays the test.
 	PHolm    float64 `json:"p_holm"`
 	Paired   *Paired `json:"paired,omitempty"` // nil when fewer than two complete rounds or a value is not positive
 	NoisePct float64 `json:"noise_pct"`        // single-run noise from the A–A and B–B pairs: 100 × their log standard deviation
 	MDEPct   float64 `json:"mde_pct"`          // smallest effect this run could detect, in percent
 	Exact    bool    `json:"exact,omitempty"`  // decided as an exact unit (allocs/op, B/op), without statistics
+	Rounds   int     `json:"rounds"`           // A–B–B–A rounds timed (with a budget, settled benchmarks stop early)
 	Class    Class   `json:"class"`
 	Note     string  `json:"note,omitempty"` // a short reason for failed, inconclusive and exact classes
 	// Warnings are benchmath's warnings about the summaries and the comparison, e.g. too few samples.

@@ -136,4 +136,16 @@ type Method struct {
 	Metric string `json:"metric,omitempty"`
 	// InstrThreshold is the instruction-count lane's threshold in percent, when it ran.
 	InstrThreshold float64 `json:"instructions_threshold_pct,omitempty"`
+	// BenchSource says whose benchmark code the sides ran: "head" when base's timed binary was built with head's
+	// _test.go files (or they are the same on both sides), "each" when head's do not compile against base's
+	// package and each side ran its own. BenchChanged names the top-level benchmarks (without "Benchmark")
+	// whose test code differs between the sides.
+	BenchSource  string   `json:"bench_source,omitempty"`
+	BenchChanged []string `json:"bench_changed,omitempty"`
+	// Budget is the time the timing phase was allowed (0: exactly Rounds rounds); Stages counts the stages run,
+	// after each of which settled benchmarks stopped; Settled counts the benchmarks (sec/op) whose class is
+	// slower, faster or unchanged.
+	Budget  time.Duration `json:"budget_ns"`
+	Stages  int           `json:"stages,omitempty"`
+	Settled int           `json:"settled"`
 }

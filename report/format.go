@@ -192,6 +192,15 @@ func paired(p *perfgate.Paired) string {
 }
 
 // alphaOf returns the run's significance level, defaulting to benchstat's 0.05.
+// roundsOf is " · 12 rounds" after the paired estimate of a run with a time budget, where each benchmark got as
+// many rounds as it needed to settle; "" for a run of fixed rounds.
+func roundsOf(m perfgate.Method, b perfgate.Benchmark) string {
+	if m.Budget <= 0 || b.Rounds == 0 {
+		return ""
+	}
+	return " · " + plural(b.Rounds, "round")
+}
+
 func alphaOf(m perfgate.Method) float64 {
 	if m.Alpha > 0 {
 		return m.Alpha

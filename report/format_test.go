@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfgate/perfgate"
 )
@@ -166,5 +167,15 @@ func TestTextColourOnlyWhenAsked(t *testing.T) {
 	stripped := strings.NewReplacer(red, "", green, "", boldOn, "", reset, "").Replace(colour.String())
 	if stripped != uncoloured.String() {
 		t.Error("coloured text differs from uncoloured text beyond the escapes")
+	}
+}
+
+func TestRoundsOf(t *testing.T) {
+	b := perfgate.Benchmark{Name: "Encrypt/des", Unit: "sec/op", Rounds: 12}
+	if got := roundsOf(perfgate.Method{Budget: 100 * time.Second}, b); got != " · 12 rounds" {
+		t.Errorf("budgeted: %q, want \" · 12 rounds\"", got)
+	}
+	if got := roundsOf(perfgate.Method{Rounds: 5}, b); got != "" {
+		t.Errorf("fixed rounds: %q, want nothing", got)
 	}
 }

@@ -133,7 +133,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		for _, b := range bs {
 			cells := []string{
 				cell(b.Name, 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
-				paired(b.Paired), classCell(b),
+				paired(b.Paired) + roundsOf(r.Method, b), classCell(b),
 			}
 			if notes {
 				cells = append(cells, cell(noteOf(b), 500))

@@ -78,11 +78,17 @@ func orDash(s string) string {
 func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
 	m, e := r.Method, r.Env
 	method := fmt.Sprintf("%d rounds of A–B–B–A", m.Rounds)
+	correction := "with Holm correction"
+	if m.Budget > 0 {
+		method = fmt.Sprintf("A–B–B–A in %s within a budget of %s, %d rounds first, settled benchmarks stopping (%d settled)",
+			plural(m.Stages, "stage"), m.Budget, m.Rounds, m.Settled)
+		correction = "spent across the looks and benchmarks (Bonferroni)"
+	}
 	if m.BenchTime > 0 {
 		method += ", benchtime " + m.BenchTime.String() + " per run"
 	}
-	method += fmt.Sprintf(", threshold ±%s%%, α = %s with Holm correction",
-		strconv.FormatFloat(m.Threshold, 'f', -1, 64), strconv.FormatFloat(alphaOf(m), 'f', -1, 64))
+	method += fmt.Sprintf(", threshold ±%s%%, α = %s %s",
+		strconv.FormatFloat(m.Threshold, 'f', -1, 64), strconv.FormatFloat(alphaOf(m), 'f', -1, 64), correction)
 	if m.Estimator != "" {
 		method += "; paired estimator: " + esc(clip(m.Estimator, 300))
 	}

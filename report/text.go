@@ -71,6 +71,7 @@ func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 			if b.Paired != nil && !math.IsNaN(b.PHolm) {
 				pr += fmt.Sprintf(" (p=%.3f Holm)", b.PHolm)
 			}
+			pr += roundsOf(r.Method, b)
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(b.Name, 120)), plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
 				d, pr, class)
 		}

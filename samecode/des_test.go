@@ -16,7 +16,7 @@ import (
 var desEdits = map[string][3]string{
 	"base": {},
 	// A doc comment that moves every line of the engine below it.
-	"doc": {"block.go", "// This file is the DES engine.", "// This file is the DES engine.\n// It is the subject perfgate gates on itself.\n//"},
+	"doc": {"block.go", "package des\n", "package des\n\n// A comment of two lines that moves every line below it,\n// as a doc-comment edit does.\n"},
 	// A change in the single-block path (crypt), no new string.
 	"crypt": {"block.go", "\tl, r := initialPermutation(uint32(b>>32), uint32(b))", "\tif b == 0x123456789 {\n\t\tb ^= 1\n\t}\n\tl, r := initialPermutation(uint32(b>>32), uint32(b))"},
 	// One entry of the key schedule's table.

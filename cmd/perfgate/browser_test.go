@@ -219,11 +219,11 @@ func TestReportInBrowser(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "results")
-			args := []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-rounds", "2", "-benchtime", "20ms",
+			args := []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-budget", "0", "-rounds", "2", "-benchtime", "20ms",
 				"-keys", "64", "-o", out, "base", tc.head}
 			if *pictures && tc.name == "demo" {
 				// The README's pictures: the demo's benchtime (perfgate demo), compare's default 5 rounds.
-				args = []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-rounds", "5", "-benchtime", "50ms",
+				args = []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-budget", "0", "-rounds", "5", "-benchtime", "50ms",
 					"-o", out, "base", tc.head}
 			}
 			var stdout, stderr bytes.Buffer

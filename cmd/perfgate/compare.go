@@ -26,6 +26,7 @@ Examples:
   perfgate compare -pkg ./cipher/des main HEAD
   perfgate compare -pkg ./cipher/des -bench 'Encrypt/.*/batch' -rounds 8 -o /tmp/res v1.2.0 HEAD
   perfgate compare -format json -pkg ./cipher/des main > result.json
+  perfgate compare -pkg ./crypto/xtea main   # a monorepo: -pkg is relative to here, in any module
 
 Flags:
 `

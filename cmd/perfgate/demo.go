@@ -29,8 +29,8 @@ Examples:
 Flags:
 `
 
-// demoDefaults are demo's defaults where they differ from compare's, by flag: a quick run.
-var demoDefaults = map[string]string{"rounds": "3", "benchtime": "50ms"}
+// demoDefaults are demo's defaults where they differ from compare's, by flag: a quick run of exactly 3 rounds.
+var demoDefaults = map[string]string{"rounds": "3", "benchtime": "50ms", "budget": "0s"}
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := perfgate.DefaultConfig()

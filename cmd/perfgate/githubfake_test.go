@@ -179,6 +179,7 @@ func materialize(t *testing.T) *demo.Repo {
 func setFixtureInputs(t *testing.T) {
 	t.Setenv("INPUT_PACKAGE", demo.Package)
 	t.Setenv("INPUT_ROUNDS", "2")
+	t.Setenv("INPUT_BUDGET", "0s") // exactly 2 rounds
 	t.Setenv("INPUT_BENCHTIME", "20ms")
 	t.Setenv("INPUT_GITHUB_TOKEN", fakeToken)
 }

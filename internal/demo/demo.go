@@ -33,6 +33,8 @@
 //	failtest    TestDeliberateFailure fails
 //	envdump     BenchmarkKeySetup/des writes os.Environ() to $PERFGATE_ENVDUMP
 //	weird       BenchmarkWeird/<b>x</b>|*y*_... : Markdown and HTML in a name
+//	benchsize   child of folded: the benchmarks encrypt 32 blocks per operation instead of 8
+//	benchapi    child of folded: adds Blocks, which the benchmarks now call, so its tests need head's package
 package demo
 
 import (

@@ -78,16 +78,20 @@ func (e *SubmoduleError) Error() string {
 	return fmt.Sprintf("submodule %s (at %.12s) is not supported: perfgate exports a single repository's files", e.Path, e.SHA)
 }
 
-// NoModuleError is an exported tree without a go.mod in the directory perfgate was started in or any parent
-// within the tree.
+// NoModuleError is a directory of an exported tree that no go.mod governs: none in it or in any parent up to the
+// tree's root.
 type NoModuleError struct {
 	Tree string // the exported tree's root
-	Rel  string // the directory looked in first, relative to Tree
-	Rev  string // the revision exported, or "working tree"
+	Rel  string // the directory looked in first, relative to Tree, slash-separated
+	Rev  string // the revision exported (a short commit name), or "the working tree"
 }
 
 func (e *NoModuleError) Error() string {
-	return fmt.Sprintf("no go.mod in %s at %s (looked in %s and its parents): perfgate compares a Go module", e.Rev, e.Tree, e.Rel)
+	where := e.Rel
+	if where == "." || where == "" {
+		where = "the repository root"
+	}
+	return fmt.Sprintf("%s is in no Go module in %s: no go.mod in %s or any parent up to the repository root", where, e.Rev, where)
 }
 
 // nearRefs returns up to 4 of names close to name: a small edit distance (see suggest.Distance; at most a third of the length, at

@@ -19,10 +19,21 @@ import (
 // Tree is a source tree exported into a temporary directory. Close removes it.
 type Tree struct {
 	Dir    string  // the tree's root: a fresh temporary directory
-	Module string  // the directory holding the go.mod that governs Repo.Rel() inside Dir
 	Commit *Commit // the exported commit; nil for the working tree
 	Dirty  bool    // working tree only: its files differ from HEAD's (modified, added, deleted or untracked)
 }
+
+// Rev names the tree in messages: the commit's short name, or "the working tree".
+func (t *Tree) Rev() string {
+	if t.Commit == nil {
+		return "the working tree"
+	}
+	return t.Commit.Short()
+}
+
+// Module returns the directory of the go.mod governing the slash-separated directory rel of the tree (see
+// FindModule): in a monorepo each package finds its own module, and base and head may differ.
+func (t *Tree) Module(rel string) (string, error) { return FindModule(t.Dir, rel, t.Rev()) }
 
 // Close removes the tree's directory and everything in it.
 func (t *Tree) Close() error {
@@ -32,8 +43,7 @@ func (t *Tree) Close() error {
 	return os.RemoveAll(t.Dir)
 }
 
-// ExportTemp exports commit c into a new temporary directory under tmp ("" means os.TempDir()) and finds its
-// Go module. On any error, cancellation included, nothing is left behind; on success the caller closes the Tree.
+// ExportTemp exports commit c into a new temporary directory under tmp ("" means os.TempDir()). On any error, cancellation included, nothing is left behind; on success the caller closes the Tree.
 func (r *Repo) ExportTemp(ctx context.Context, c *Commit, tmp string) (*Tree, error) {
 	dir, err := os.MkdirTemp(tmp, "perfgate-"+c.SHA[:12]+"-")
 	if err != nil {
@@ -41,10 +51,6 @@ func (r *Repo) ExportTemp(ctx context.Context, c *Commit, tmp string) (*Tree, er
 	}
 	t := &Tree{Dir: dir, Commit: c}
 	if err := r.Export(ctx, c, dir); err != nil {
-		t.Close()
-		return nil, err
-	}
-	if t.Module, err = FindModule(dir, r.rel, c.Short()); err != nil {
 		t.Close()
 		return nil, err
 	}
@@ -62,16 +68,16 @@ func (r *Repo) ExportWorktreeTemp(ctx context.Context, tmp string) (*Tree, error
 		t.Close()
 		return nil, err
 	}
-	if t.Module, err = FindModule(dir, r.rel, "the working tree"); err != nil {
-		t.Close()
-		return nil, err
-	}
 	return t, nil
 }
 
 // FindModule returns the directory of the go.mod governing rel (slash-separated, relative to tree): rel itself
-// or its nearest parent within tree holding a go.mod. rev names the tree in the error.
+// or its nearest parent within tree holding a go.mod, as the go command finds it. A nested module's go.mod
+// therefore wins over the repository's. rev names the tree in the *NoModuleError.
 func FindModule(tree, rel, rev string) (string, error) {
+	if !local(rel) {
+		return "", fmt.Errorf("%s is outside the repository", rel)
+	}
 	for d := path.Clean(rel); ; d = path.Dir(d) {
 		dir := filepath.Join(tree, filepath.FromSlash(d))
 		if fi, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && fi.Mode().IsRegular() {
@@ -180,6 +186,12 @@ func writeFile(dst string, src io.Reader, perm os.FileMode) error {
 		err = os.Chmod(dst, perm)
 	}
 	return err
+}
+
+// local reports whether the slash-separated relative path rel stays inside the directory it is relative to.
+func local(rel string) bool {
+	c := path.Clean(rel)
+	return !path.IsAbs(c) && c != ".." && !strings.HasPrefix(c, "../")
 }
 
 // safePath reports whether a slash-separated tree path stays inside the directory it is written to.

@@ -131,12 +131,12 @@ func TestExportTemp(t *testing.T) {
 	g := newFixture(t)
 	g.commit("nested module", map[string]string{"tools/go.mod": "module example.com/fx/tools\n", "tools/x/x.go": "package x\n"})
 	tmp := t.TempDir()
-	check := func(open, rev, wantModule string) {
+	r, err := Open(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(rel, rev, wantModule string) {
 		t.Helper()
-		r, err := Open(filepath.Join(g.dir, filepath.FromSlash(open)))
-		if err != nil {
-			t.Fatal(err)
-		}
 		c, err := r.Resolve(rev)
 		if err != nil {
 			t.Fatal(err)
@@ -145,10 +145,14 @@ func TestExportTemp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := filepath.Join(tree.Dir, filepath.FromSlash(wantModule)); tree.Module != want || tree.Commit != c {
-			t.Errorf("opened at %s: Module = %s, want %s", open, tree.Module, want)
+		mod, err := tree.Module(rel)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if _, err := os.Stat(filepath.Join(tree.Module, "go.mod")); err != nil {
+		if want := filepath.Join(tree.Dir, filepath.FromSlash(wantModule)); mod != want || tree.Commit != c {
+			t.Errorf("%s at %s: Module = %s, want %s", rel, rev, mod, want)
+		}
+		if _, err := os.Stat(filepath.Join(mod, "go.mod")); err != nil {
 			t.Error(err)
 		}
 		if err := tree.Close(); err != nil {
@@ -161,23 +165,36 @@ func TestExportTemp(t *testing.T) {
 	check(".", "HEAD", ".")
 	check("sub", "HEAD", ".")
 	check("tools/x", "HEAD", "tools")
+	check("tools", "HEAD", "tools")
 	check("tools/x", "HEAD~1", ".") // before tools/ had its own module
 
-	// A tree without go.mod.
+	// A tree without go.mod exports; its directories are in no module.
 	g.git("rm", "-q", "go.mod", "tools/go.mod")
 	g.commit("no module", nil)
-	r, err := Open(g.dir)
+	c, _ := r.Resolve("HEAD")
+	tree, err := r.ExportTemp(t.Context(), c, tmp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := r.Resolve("HEAD")
-	_, err = r.ExportTemp(t.Context(), c, tmp)
+	defer tree.Close()
+	_, err = tree.Module("tools/x")
 	var nm *NoModuleError
-	if !errors.As(err, &nm) || !strings.Contains(err.Error(), "no go.mod in "+c.Short()) {
-		t.Errorf("ExportTemp without go.mod: %v, want *NoModuleError", err)
+	if !errors.As(err, &nm) || err.Error() != "tools/x is in no Go module in "+c.Short()+": no go.mod in tools/x or any parent up to the repository root" {
+		t.Errorf("Module without go.mod: %v, want *NoModuleError", err)
 	}
-	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
-		t.Errorf("failed ExportTemp left %v in %s", entries, tmp)
+	if _, err := tree.Module("../x"); err == nil || !strings.Contains(err.Error(), "outside the repository") {
+		t.Errorf("Module(../x) = %v, want an error saying it is outside the repository", err)
+	}
+
+	// A failed export leaves nothing behind.
+	tmp2 := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := r.ExportTemp(ctx, c, tmp2); err == nil {
+		t.Errorf("ExportTemp with a cancelled context: no error")
+	}
+	if entries, _ := os.ReadDir(tmp2); len(entries) != 0 {
+		t.Errorf("failed ExportTemp left %v in %s", entries, tmp2)
 	}
 }
 

@@ -1,0 +1,148 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/record"
+)
+
+// budgetFixture builds a module whose BenchmarkSlow does ten times the work on head and whose BenchmarkSame is
+// the same code on both sides.
+func budgetFixture(t *testing.T) (base, head Binary) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs real test binaries")
+	}
+	build := func(dir string, factor string) Binary {
+		testmod.Write(t, dir, map[string]string{
+			"go.mod": testmod.GoMod("example.com/fix", "1.26"),
+			"fix.go": "// Package fix is a benchmark fixture.\npackage fix\n",
+			"fix_test.go": `package fix
+
+import "testing"
+
+var sink int
+
+func work(n int) {
+	for i := 0; i < n; i++ {
+		sink += i * i
+	}
+}
+
+func BenchmarkSame(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		work(256)
+	}
+}
+
+func BenchmarkSlow(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		work(256 * ` + factor + `)
+	}
+}
+`})
+		bin := filepath.Join(dir, "fix.test")
+		cmd := proc.Command(context.Background(), dir, []string{"GOWORK=off", "GOFLAGS=-mod=mod"},
+			"go", "test", "-c", "-trimpath", "-o", bin, ".")
+		if _, _, err := proc.Run(cmd); err != nil {
+			t.Fatalf("building fixture: %v", err)
+		}
+		return Binary{Path: bin, Dir: dir, Commit: factor}
+	}
+	dir := t.TempDir()
+	return build(filepath.Join(dir, "base"), "1"), build(filepath.Join(dir, "head"), "10")
+}
+
+// roundsOf returns the rounds each benchmark was timed in, from its sec/op samples.
+func roundsOf(samples []Sample) map[string]int {
+	seen := map[string]map[int]bool{}
+	for _, s := range samples {
+		if seen[s.Name] == nil {
+			seen[s.Name] = map[int]bool{}
+		}
+		seen[s.Name][s.Round] = true
+	}
+	out := map[string]int{}
+	for name, rs := range seen {
+		out[name] = len(rs)
+	}
+	return out
+}
+
+// TestRunABBABudget: a budgeted run looks after each stage; a benchmark ten times slower settles as slower and
+// stops being timed at a look, every benchmark ends at a planned look, and the progress shows the budget left.
+func TestRunABBABudget(t *testing.T) {
+	base, head := budgetFixture(t)
+	var log bytes.Buffer
+	run, err := RunABBA(context.Background(), RunConfig{
+		Base: base, Head: head, Rounds: 3, MaxRounds: 12, Budget: 10 * time.Minute, BenchTime: 2 * time.Millisecond,
+		CPU: -1, Progress: &log,
+	})
+	if err != nil {
+		t.Fatalf("RunABBA: %v\nprogress:\n%s", err, log.String())
+	}
+	t.Logf("progress:\n%s", log.String())
+	if run.Plan == nil || run.Plan.Looks != len(Looks(3, 12)) || run.Plan.Family != 2 {
+		t.Fatalf("plan %+v, want %d looks over 2 benchmarks", run.Plan, len(Looks(3, 12)))
+	}
+	rounds := roundsOf(run.Samples)
+	for name, n := range rounds {
+		if !slices.Contains(Looks(3, 12), n) {
+			t.Errorf("%s ran %d rounds, not a planned look %v", name, n, Looks(3, 12))
+		}
+	}
+	opt := DefaultStatsOptions
+	opt.Sequential = run.Plan
+	cs, err := Analyze(run.Samples, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.Unit != "sec/op" {
+			continue
+		}
+		if c.Rounds != rounds[c.Name] {
+			t.Errorf("%s: Rounds %d, ran %d", c.Name, c.Rounds, rounds[c.Name])
+		}
+		if c.Name == "Slow" && c.Class != record.ClassSlower {
+			t.Errorf("Slow (10× the work on head) is %s, want slower: %+v", c.Class, c.Paired)
+		}
+		// A benchmark that ran fewer rounds than the run's last stage stopped because it settled.
+		if c.Rounds < slices.Max([]int{rounds["Same"], rounds["Slow"]}) && !settled(c.Class) {
+			t.Errorf("%s stopped after %d rounds unsettled (%s)", c.Name, c.Rounds, c.Class)
+		}
+	}
+	for _, want := range []string{"stage 1 (3 rounds): ", "of budget left"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("progress does not say %q", want)
+		}
+	}
+	if run.Stages < 1 {
+		t.Errorf("Stages %d, want at least 1", run.Stages)
+	}
+}
+
+// TestRunABBABudgetSpent: a budget too small for anything still runs the first stage's two rounds, then stops.
+func TestRunABBABudgetSpent(t *testing.T) {
+	base, head := budgetFixture(t)
+	run, err := RunABBA(context.Background(), RunConfig{
+		Base: base, Head: head, Rounds: 5, Budget: time.Nanosecond, BenchTime: time.Millisecond, CPU: -1,
+	})
+	if err != nil {
+		t.Fatalf("RunABBA: %v", err)
+	}
+	if run.Stages != 1 {
+		t.Errorf("Stages %d, want 1", run.Stages)
+	}
+	if got := roundsOf(run.Samples); got["Same"] != 2 || got["Slow"] != 2 {
+		t.Errorf("rounds %v, want 2 of each", got)
+	}
+}

@@ -1,0 +1,193 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/record"
+)
+
+func TestLooks(t *testing.T) {
+	for _, tt := range []struct {
+		first, most int
+		want        []int
+	}{
+		{5, 40, []int{5, 8, 12, 18, 27, 40}},
+		{5, 5, []int{5}},
+		{2, 10, []int{2, 4, 6, 9, 10}},
+		{1, 1, []int{2}},
+		{8, 3, []int{8}},
+	} {
+		if got := Looks(tt.first, tt.most); !cmp.Equal(got, tt.want) {
+			t.Errorf("Looks(%d, %d) = %v, want %v", tt.first, tt.most, got, tt.want)
+		}
+	}
+}
+
+// machine simulates the run times of a shared, noisy machine, one run after another: a slow linear drift, a
+// correlated load (AR(1) in log time) and load spikes, on top of white noise.
+type machine struct {
+	rng    *rand.Rand
+	sigma  float64 // white noise of one run, log units
+	drift  float64 // log drift per run
+	rho    float64 // AR(1) coefficient of the load from one run to the next
+	loadSD float64 // innovation of the load, log units
+	spikeP float64 // probability that a run is hit by a spike
+	load   float64
+	runs   int
+}
+
+// run returns the time of one run of code whose undisturbed time is t.
+func (m *machine) run(t float64) float64 {
+	m.runs++
+	m.load = m.rho*m.load + m.loadSD*m.rng.NormFloat64()
+	x := math.Log(t) + m.drift*float64(m.runs) + m.load + m.sigma*m.rng.NormFloat64()
+	if m.rng.Float64() < m.spikeP {
+		x += math.Log(1.1 + 0.4*m.rng.Float64()) // a neighbour takes 10–50% of the CPU for this run
+	}
+	return math.Exp(x)
+}
+
+// simRun is one simulated budgeted run: what it decided, and when.
+type simRun struct {
+	classes map[string]record.Class
+	settled map[string]int // runs until the benchmark stopped being timed
+	runs    int            // runs in all
+}
+
+// simulate drives a stager as RunABBA does, over benchmarks whose head/base ratio is effects[i], with a budget of
+// budget runs.
+func simulate(m *machine, effects []float64, first, most, budget int) simRun {
+	names := make([]string, len(effects))
+	for i := range names {
+		names[i] = fmt.Sprintf("Sim/%02d", i)
+	}
+	st := newStager(names, first, most, DefaultStatsOptions)
+	var samples []Sample
+	out := simRun{classes: map[string]record.Class{}, settled: map[string]int{}}
+	for {
+		n := st.next(time.Duration(4*len(st.active)), time.Duration(budget-m.runs))
+		if n == 0 {
+			break
+		}
+		for r := range n {
+			for _, i := range st.active {
+				base := 1e-6 * float64(1+i%5)
+				for slot, side := range [4]Side{Base, Head, Head, Base} {
+					t := base
+					if side == Head {
+						t *= effects[i]
+					}
+					samples = append(samples, Sample{Name: names[i], Side: side, Round: st.rounds + r, Slot: slot,
+						Values: []Value{{Value: m.run(t), Unit: "sec/op"}}})
+				}
+			}
+		}
+		for _, i := range st.look(samples, n) {
+			out.settled[names[i]] = m.runs
+		}
+	}
+	opt := st.opt
+	opt.look = true // the final analysis differs from the looks' only by benchstat's summaries
+	cs, err := Analyze(samples, opt)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range cs {
+		out.classes[c.Name] = c.Class
+	}
+	out.runs = m.runs
+	return out
+}
+
+// noisy is the simulated machine of the tests: 1% white noise per run, a drift of 5% over 10,000 runs, a
+// correlated load and a spike in one run of 20.
+func noisy(seed uint64) *machine {
+	return &machine{rng: rand.New(rand.NewPCG(seed, 0x5e9)), sigma: 0.01, drift: 0.05 / 10000,
+		rho: 0.7, loadSD: 0.005, spikeP: 0.05}
+}
+
+const (
+	simBenchmarks = 25          // as many as this repository's own gate
+	simBudget     = 25 * 4 * 15 // runs: 15 rounds of every benchmark, a budget most benchmarks need a fraction of
+)
+
+// TestSimSequentialAA: on identical code, looking after every stage and stopping settled benchmarks does not
+// raise the family-wise false-alarm rate above alpha.
+func TestSimSequentialAA(t *testing.T) {
+	const sims = 1000
+	seed := uint64(20261130)
+	t.Logf("seed %d, %d runs of %d benchmarks, budget %d runs each", seed, sims, simBenchmarks, simBudget)
+	effects := slices.Repeat([]float64{1}, simBenchmarks)
+	falseRuns, settledAll, settledSome := 0, 0, 0
+	var toSettle []float64
+	for s := range sims {
+		r := simulate(noisy(seed+uint64(s)), effects, 5, DefaultMaxRounds, simBudget)
+		alarm := false
+		for _, c := range r.classes {
+			alarm = alarm || c == record.ClassSlower || c == record.ClassFaster
+			if settled(c) {
+				settledSome++
+			}
+		}
+		if alarm {
+			falseRuns++
+		}
+		if len(r.settled) == simBenchmarks {
+			settledAll++
+			toSettle = append(toSettle, float64(r.runs))
+		}
+	}
+	rate := float64(falseRuns) / sims
+	t.Logf("family-wise false alarms %d of %d runs (%.3f; alpha %g); %.1f%% of benchmarks settled; all settled in %d runs, median %.0f runs",
+		falseRuns, sims, rate, DefaultStatsOptions.Alpha, 100*float64(settledSome)/(sims*simBenchmarks), settledAll, median(toSettle))
+	if rate > DefaultStatsOptions.Alpha {
+		t.Errorf("family-wise false-alarm rate %.3f, want at most alpha %g", rate, DefaultStatsOptions.Alpha)
+	}
+	if share := float64(settledSome) / (sims * simBenchmarks); share < 0.9 {
+		t.Errorf("%.1f%% of A/A benchmarks settled, want at least 90%%", 100*share)
+	}
+}
+
+// TestSimSequentialShift: a 3% slowdown of one benchmark among 25 is found (classed slower) in at least 95% of
+// the runs, and the time it takes is printed.
+func TestSimSequentialShift(t *testing.T) {
+	const sims = 1000
+	seed := uint64(3)
+	t.Logf("seed %d, %d runs, benchmark 0 of %d 3%% slower, budget %d runs", seed, sims, simBenchmarks, simBudget)
+	effects := slices.Repeat([]float64{1}, simBenchmarks)
+	effects[0] = 1.03
+	found := 0
+	var toSettle []float64
+	for s := range sims {
+		r := simulate(noisy(seed+uint64(s)), effects, 5, DefaultMaxRounds, simBudget)
+		if r.classes["Sim/00"] == record.ClassSlower {
+			found++
+		}
+		if n, ok := r.settled["Sim/00"]; ok {
+			toSettle = append(toSettle, float64(n))
+		}
+	}
+	t.Logf("3%% found %d of %d; settled in %d runs, median %.0f runs of the machine (%.1f rounds of all %d benchmarks)",
+		found, sims, len(toSettle), median(toSettle), median(toSettle)/(4*simBenchmarks), simBenchmarks)
+	if share := float64(found) / sims; share < 0.95 {
+		t.Errorf("3%% slowdown found in %.3f of runs, want at least 0.95", share)
+	}
+}
+
+func TestSpendSumsToOne(t *testing.T) {
+	for looks := 1; looks <= 12; looks++ {
+		sum := 0.0
+		for k := 1; k <= looks; k++ {
+			sum += spend(k, looks)
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("%d looks spend %v in all, want 1", looks, sum)
+		}
+	}
+}
