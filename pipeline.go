@@ -254,7 +254,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	p.sizes = p.measureSizes()
 	b, err := p.runBenchmarks(ctx)
 	p.bench = b
-	if err == nil {
+	if err == nil && p.cfg.timesBenchmarks() {
+		// gate-units name units of the timing lane; under metric instructions it does not run, and
+		// instructions/op gates by itself.
 		err = CheckGateUnits(p.cfg.GateUnits, b.benchmarks)
 	}
 	return err
