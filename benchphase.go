@@ -35,6 +35,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		Base:      p.baseTimed(),
 		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
 		Filter:    filter,
+		Tops:      p.tops,
 		Rounds:    p.cfg.Rounds,
 		BenchTime: p.cfg.BenchTime,
 		CPU:       p.cfg.CPU,

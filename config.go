@@ -25,8 +25,17 @@ type Config struct {
 	Base, Head string
 
 	// Package is the gated package: a directory relative to Dir ("./cipher/des"), anywhere in the repository (each
-	// side finds the module that contains it in its own tree), or an import path. Key "package".
+	// side finds the module that contains it in its own tree), or an import path. Several, separated by commas,
+	// and patterns ("./cipher/...") gate several packages of one module as one comparison (Packages). Key "package".
 	Package string
+	// Shard runs one part of the comparison (-shard i/n); the zero value runs it all. Key "shard".
+	Shard Shard
+	// Changed gates only the packages that differ between base and head: their own files or those of their
+	// dependencies inside the module (go list -deps on each side). Key "changed".
+	Changed bool
+	// ShardCosts is an earlier run's results directory (or its result.json): the shards split the work by the
+	// sub-benchmarks each top-level benchmark had there. Key "shard-costs".
+	ShardCosts string
 	// Bench selects benchmarks by a regular expression over their full names ("Encrypt/des"). Key "bench".
 	Bench string
 	// Rounds is how many A–B–B–A rounds run; each side gets 2×Rounds samples. Key "rounds".
@@ -111,6 +120,23 @@ func (c *Config) countsInstructions() bool {
 
 // timesBenchmarks reports whether the timing lane runs.
 func (c *Config) timesBenchmarks() bool { return c.Metric != MetricInstructions }
+
+// Packages returns the packages and patterns of Package, in the order given.
+func (c *Config) Packages() []string { return splitList(c.Package) }
+
+// Shard is one part of a comparison split across n machines: Index of Count, 1-based. The zero value is the whole.
+type Shard struct{ Index, Count int }
+
+// Sharded reports whether s names a part of the comparison.
+func (s Shard) Sharded() bool { return s != Shard{} }
+
+// String is the form the flag takes: "2/4", or "" for the whole comparison.
+func (s Shard) String() string {
+	if !s.Sharded() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
 
 // DefaultConfig returns the defaults: every key of the table set to its Default.
 func DefaultConfig() Config {

@@ -167,6 +167,7 @@ thresholds:
   "Encrypt/3des.*": 7.5
 max-size-growth: 4096
 acknowledge-label: slow-ok
+changed: true
 output: out/results
 `
 
@@ -186,6 +187,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.Thresholds = map[string]float64{"KeySetup": 50, "Encrypt/3des.*": 7.5}
 	want.MaxSizeGrowth, want.AcknowledgeLabel, want.Out = 4096, "slow-ok", "out/results"
 	want.Metric, want.InstrThreshold = MetricBoth, 0.25
+	want.Changed = true
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LoadFile (-want +got):\n%s", diff)
 	}
@@ -390,7 +392,7 @@ func TestResolveNamesTheSource(t *testing.T) {
 		{"input", []Setting{{Key: InputKey("rounds"), Text: "101", Source: "input"}},
 			`input: rounds: invalid value "101": want a whole number from 2 to 100`},
 		{"input with the flag's name elsewhere", []Setting{{Key: InputKey("package"), Text: " ", Source: "input"}, {Key: InputKey("rounds"), Text: "3", Source: "input"}},
-			`input: package: invalid value " ": want a package path such as ./cipher/des`},
+			`input: package: invalid value " ": want a package path such as ./cipher/des, several comma-separated, or a pattern such as ./cipher/...`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

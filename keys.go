@@ -207,8 +207,8 @@ var keys = []*ConfigKey{
 		Doc: "run as if started in this directory (inside the git work tree)"},
 		func(c *Config) *string { return &c.Dir }, nil),
 	stringKey(ConfigKey{File: "package", Flag: "pkg", Input: "package", Default: ".",
-		Form: "a package path such as ./cipher/des",
-		Doc:  "the package to gate: a directory relative to -C (the Action: the repository root), in any module of the repository, or an import path"},
+		Form: "a package path such as ./cipher/des, several comma-separated, or a pattern such as ./cipher/...",
+		Doc:  "the packages to gate: a directory relative to -C (the Action: the repository root), in any module of the repository, or an import path; several comma-separated, or patterns such as ./cipher/..."},
 		func(c *Config) *string { return &c.Package }, func(s string) bool { return strings.TrimSpace(s) != "" }),
 	stringKey(ConfigKey{File: "bench", Flag: "bench", Policy: true, Input: "bench", Default: ".",
 		Form: "a regular expression over full benchmark names, such as Encrypt/des",
@@ -279,6 +279,13 @@ var keys = []*ConfigKey{
 		Doc: "differential check: AEAD, stream cipher and hash messages go up to this many blocks"},
 		func(c *Config) *int { return &c.MessageBlocks }, 2, 256),
 	seedKey,
+	boolKey(ConfigKey{File: "changed", Flag: "changed", Input: "changed", Form: "true or false",
+		Doc: "gate only the packages whose files, or whose dependencies' files inside the module, differ between base and head"},
+		func(c *Config) *bool { return &c.Changed }),
+	shardKey,
+	stringKey(ConfigKey{Flag: "shard-costs", Input: "shard-costs", Form: "a results directory or its result.json",
+		Doc: "an earlier run's results: shards split the work by the sub-benchmarks each benchmark had there (default: one per benchmark)"},
+		func(c *Config) *string { return &c.ShardCosts }, nil),
 	thresholdsKey,
 	intKey(ConfigKey{File: "max-size-growth", Policy: true, Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
@@ -313,6 +320,32 @@ var seedKey = &ConfigKey{File: "seed", Flag: "seed", Default: "0x504552464741544
 		}
 		c.Seed = n
 		return nil
+	},
+}
+
+// shardKey takes "i/n": run part i of n of the comparison (perfgate merge combines the parts). The file cannot set
+// it: every shard of a matrix reads the same file.
+var shardKey = &ConfigKey{Flag: "shard", Input: "shard", Type: "i/n",
+	Form: "i/n with 1 <= i <= n <= 256, such as 2/4",
+	Doc:  "run part i of n of the comparison, for a job matrix; perfgate merge combines the parts' results directories",
+	set: func(c *Config, s string) error {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			c.Shard = Shard{}
+			return nil
+		}
+		i, n, ok := strings.Cut(s, "/")
+		a, err1 := strconv.Atoi(strings.TrimSpace(i))
+		b, err2 := strconv.Atoi(strings.TrimSpace(n))
+		if !ok || err1 != nil || err2 != nil {
+			return fmt.Errorf("not i/n")
+		}
+		c.Shard = Shard{Index: a, Count: b}
+		return nil
+	},
+	check: func(c *Config) (string, bool) {
+		s := c.Shard
+		return s.String(), !s.Sharded() || s.Index >= 1 && s.Index <= s.Count && s.Count <= 256
 	},
 }
 

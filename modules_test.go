@@ -179,7 +179,7 @@ func TestPackageInNoModule(t *testing.T) {
 			"../elsewhere":   "want a package directory inside the repository",
 			"./crypto/nope":  "want a package directory that exists in base or head, relative to the repository root",
 			"./crypto/xtea2": "want a package directory that exists in base or head",
-			"./crypto/...":   "want one package, not a pattern with ...",
+			"./crypto/...":   "want packages or patterns of the module of the directory perfgate runs in",
 		} {
 			res, err := runE2E(t, fastConfig(t, repo.Dir, pkg, base, head))
 			var ce *ConfigError

@@ -67,6 +67,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	env.Valgrind = p.valgrind.Version
 	res := p.assemble(env, incomplete)
 	res = Apply(res, withRunError(Decide(res, cfg.Policy()), err))
+	if p.multi() && res.Differential.Status != DiffSkipped {
+		if werr := p.dir.WriteDifferential(&res.Differential); werr != nil && err == nil {
+			err = werr
+		}
+	}
 	if werr := p.dir.WriteEnv(env); werr != nil && err == nil {
 		err = werr
 	}
@@ -111,6 +116,9 @@ type (
 
 // assemble puts the phases' records into one Result, without a verdict.
 func (p *pipeline) assemble(env Env, incomplete bool) Result {
+	if p.multi() {
+		return p.assembleParts(env, incomplete)
+	}
 	cfg := p.cfg
 	r := Result{
 		Schema:          Schema,
@@ -190,6 +198,13 @@ type pipeline struct {
 	diff       Differential
 	sizes      Sizes
 	bench      benchRecord
+
+	// Several packages, or a shard: each package runs in a pipeline of its own (forPackage) with these set.
+	skipChecks bool        // another shard runs the tests, the differential check and the sizes
+	tops       []string    // the top-level benchmarks to run; nil for all
+	parts      []*pipeline // the packages' pipelines, in the order they ran
+	packages   []string    // every gated package, relative to the directory perfgate runs in (-C)
+	plan       *shardPlan  // the split of the work when cfg.Shard is set
 }
 
 // writeLog keeps a tool's output in the results directory; failing to is worth a warning, not an error.
@@ -228,6 +243,16 @@ func (p *pipeline) run(ctx context.Context) error {
 	if o := p.cfg.PolicyOrigin; o.From == record.Base && o.BaseCommit != p.base.rev.Commit {
 		return fmt.Errorf("the gate policy was read at base %s, but base is %s", o.BaseCommit, p.base.rev.Commit)
 	}
+	if p.multi() {
+		return p.runPackages(ctx)
+	}
+	return p.runPackage(ctx)
+}
+
+// runPackage runs the phases of one package on the exported trees: inspect, build, then (unless skipChecks) the
+// tests, the differential check and the sizes, then the benchmarks (only tops, when tops is not nil). Several
+// packages or shards run it once per package (runPackages) and combine the records.
+func (p *pipeline) runPackage(ctx context.Context) error {
 	if err := p.inspect(ctx); err != nil {
 		return err
 	}
@@ -237,21 +262,28 @@ func (p *pipeline) run(ctx context.Context) error {
 	if p.build.headFailed {
 		return nil // the gate fails; nothing else can run on head
 	}
-	if p.source, err = p.likeForLike(ctx); err != nil {
+	source, err := p.likeForLike(ctx)
+	if err != nil {
 		return err
 	}
-	p.functional = p.runTests(ctx)
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if p.cfg.Differential {
-		d, err := p.checkDifferential(ctx)
-		if err != nil {
-			return err
+	p.source = source
+	if !p.skipChecks {
+		p.functional = p.runTests(ctx)
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		p.diff = d
+		if p.cfg.Differential {
+			d, err := p.checkDifferential(ctx)
+			if err != nil {
+				return err
+			}
+			p.diff = d
+		}
+		p.sizes = p.measureSizes()
 	}
-	p.sizes = p.measureSizes()
+	if p.tops != nil && len(p.tops) == 0 {
+		return nil
+	}
 	b, err := p.runBenchmarks(ctx)
 	p.bench = b
 	if err == nil && p.cfg.timesBenchmarks() {

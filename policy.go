@@ -120,10 +120,11 @@ func CheckGateUnits(units []string, bs []Benchmark) error {
 // AckName is how Verdict.AcknowledgedBenchmarks names a slower benchmark: its name for sec/op, its name and
 // unit ("Encrypt/des/single allocs/op") for another unit. Benchmark names hold no spaces.
 func AckName(b Benchmark) string {
+	name := Qualified(b.Package, b.Name)
 	if b.Unit == GatedUnit {
-		return b.Name
+		return name
 	}
-	return b.Name + " " + b.Unit
+	return name + " " + b.Unit
 }
 
 // Decide is the gate: it returns the Verdict on r under p and changes nothing. The gate fails on a head that did
@@ -162,29 +163,30 @@ func Decide(r Result, p Policy) Verdict {
 	removed := 0
 	var unrepeatable []string
 	for _, f := range r.Failures {
+		name := Qualified(f.Package, f.Name)
 		if f.Kind == record.FailureUnrepeatable {
 			// A failure of the lane, on either side: a count that does not repeat says nothing about head.
-			unrepeatable = append(unrepeatable, fmt.Sprintf("%s (%s)", f.Name, f.Side))
+			unrepeatable = append(unrepeatable, fmt.Sprintf("%s (%s)", name, f.Side))
 			continue
 		}
-		if headCodeOnBase(r.Method, f) && !headFailures[f.Name] {
+		if headCodeOnBase(r.Method, f) && !headFailures[name] {
 			// Base ran head's benchmark code (like-for-like) and it crashed or hung: head's code is at fault.
-			headFailures[f.Name] = true
-			fail("benchmark %s fails with head's benchmark code (%s, on base built with head's test files)", f.Name, f.Kind)
+			headFailures[name] = true
+			fail("benchmark %s fails with head's benchmark code (%s, on base built with head's test files)", name, f.Kind)
 			continue
 		}
-		if f.Side != record.Head || headFailures[f.Name] {
+		if f.Side != record.Head || headFailures[name] {
 			continue
 		}
-		headFailures[f.Name] = true
+		headFailures[name] = true
 		switch f.Kind {
 		case FailureRemoved:
 			removed++ // the pipeline notes which ones
 		case record.FailureNoResult:
 			// Removed or skipped on head: nothing crashed, and there is nothing to compare.
-			v.Notes = append(v.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", f.Name))
+			v.Notes = append(v.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", name))
 		default:
-			fail("benchmark %s fails on head (%s)", f.Name, f.Kind)
+			fail("benchmark %s fails on head (%s)", name, f.Kind)
 		}
 	}
 	if removed > 0 && !anyCompared(r.Benchmarks, r.Method.Metric) {
@@ -372,6 +374,15 @@ func Apply(r Result, v Verdict) Result {
 	return r
 }
 
+// Qualified is a benchmark's name as messages give it: the name, followed by its package in parentheses when the
+// comparison gates several ("Encrypt/des/single (./cipher/des)"), so that names never collide.
+func Qualified(pkg, name string) string {
+	if pkg == "" {
+		return name
+	}
+	return name + " (" + pkg + ")"
+}
+
 type thresholdPattern struct {
 	re  *regexp.Regexp
 	pct float64
@@ -408,17 +419,18 @@ func (p *Policy) acknowledges(patterns []thresholdPattern, b Benchmark) (string,
 // worse says how a slower benchmark got worse: "X is slower (+3.1%)" for time, "X allocates more (allocs/op 2 →
 // 3)" for an exact unit, "X is worse in unit (+4.0%)" otherwise.
 func worse(b Benchmark) string {
+	name := Qualified(b.Package, b.Name)
 	switch {
 	case b.Unit == GatedUnit:
-		return fmt.Sprintf("%s is slower (%+.1f%%)", b.Name, pctOf(b))
+		return fmt.Sprintf("%s is slower (%+.1f%%)", name, pctOf(b))
 	case b.Unit == UnitInstructions:
-		return fmt.Sprintf("%s runs more instructions/op (%+.2f%%)", b.Name, pctOf(b))
+		return fmt.Sprintf("%s runs more instructions/op (%+.2f%%)", name, pctOf(b))
 	case b.Unit == "allocs/op" && b.Exact:
-		return fmt.Sprintf("%s allocates more (allocs/op %g → %g)", b.Name, b.Base.Center, b.Head.Center)
+		return fmt.Sprintf("%s allocates more (allocs/op %g → %g)", name, b.Base.Center, b.Head.Center)
 	case b.Exact:
-		return fmt.Sprintf("%s is worse in %s (%g → %g)", b.Name, b.Unit, b.Base.Center, b.Head.Center)
+		return fmt.Sprintf("%s is worse in %s (%g → %g)", name, b.Unit, b.Base.Center, b.Head.Center)
 	}
-	return fmt.Sprintf("%s is worse in %s (%+.1f%%)", b.Name, b.Unit, pctOf(b))
+	return fmt.Sprintf("%s is worse in %s (%+.1f%%)", name, b.Unit, pctOf(b))
 }
 
 // pctOf is the slowdown of b in percent: the paired estimate when there is one, else benchstat's delta.

@@ -46,6 +46,8 @@ type (
 	Inconsistency = record.Inconsistency
 	PolicyOrigin  = record.PolicyOrigin
 	PolicyChange  = record.PolicyChange
+	// ShardInfo is a shard's record in a partial result (Result.Shard); Config.Shard is what the flag asks for.
+	ShardInfo = record.Shard
 )
 
 // Names of the gate's checks, in Verdict.Checks.

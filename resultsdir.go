@@ -1,13 +1,16 @@
 package perfgate
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
@@ -171,4 +174,60 @@ func (d ResultsDir) write(name string, data []byte) error {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	return nil
+}
+
+// Package returns the directory of one gated package's own files (logs, bench.txt, sizes.txt,
+// differential.json) when a comparison gates several: packages/ followed by its path relative to the module root.
+func (d ResultsDir) Package(rel string) ResultsDir {
+	rel = strings.TrimPrefix(path.Clean(filepath.ToSlash(rel)), "./")
+	if rel == "." || rel == "" {
+		rel = "_root"
+	}
+	return ResultsDir(filepath.Join(string(d), "packages", filepath.FromSlash(rel)))
+}
+
+// Concat writes the file name of d as the concatenation of the same file of parts, those that have it. bench.txt
+// and sizes.txt concatenate: every block carries its own configuration lines (pkg, perfgate-commit).
+func (d ResultsDir) Concat(name string, parts []ResultsDir) error {
+	var b bytes.Buffer
+	for _, p := range parts {
+		data, err := p.read(name, maxEvidenceFile)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		b.Write(data)
+	}
+	return d.write(name, b.Bytes())
+}
+
+// maxEvidenceFile bounds a file read from a results directory that may come from an untrusted artifact.
+const maxEvidenceFile = 256 << 20
+
+// CopyFrom copies the regular files of the results directory src (subdirectories included; symbolic links and
+// other special files are left out) into the subdirectory sub of d.
+func (d ResultsDir) CopyFrom(src ResultsDir, sub string) error {
+	return filepath.WalkDir(string(src), func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(string(src), p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(string(d), sub, rel)
+		switch {
+		case e.IsDir():
+			return os.MkdirAll(dst, 0o755)
+		case !e.Type().IsRegular():
+			return nil
+		}
+		data, err := src.read(rel, maxEvidenceFile)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
 }

@@ -60,6 +60,9 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	}
 	var leaves []leaf
 	for _, top := range tops {
+		if r.cfg.Tops != nil && !slices.Contains(r.cfg.Tops, top) {
+			continue
+		}
 		r.progress.calibrating(top)
 		found, err := r.calibrate(ctx, top)
 		if err != nil {

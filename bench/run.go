@@ -38,7 +38,10 @@ type RunConfig struct {
 	// Filter selects benchmarks by their full leaf name without the "Benchmark" prefix, unanchored, as
 	// benchstat's and the -bench flag's users expect: "Encrypt/des" selects Encrypt/des/single and
 	// Encrypt/des/blocks. nil selects all.
-	Filter    *regexp.Regexp
+	Filter *regexp.Regexp
+	// Tops, when not nil, restricts the run to these top-level benchmarks (names without the "Benchmark"
+	// prefix): a shard runs its own, and calibrates no other.
+	Tops      []string
 	Rounds    int           // rounds of A B B A per benchmark; 0 means DefaultRounds
 	BenchTime time.Duration // how long one run should last; calibrates the iteration count; 0 means DefaultBenchTime
 	CPU       int           // the CPU to pin children to; -1 picks the last CPU this process may use

@@ -133,6 +133,7 @@ func Analyze(samples []Sample, opt StatsOptions) ([]Comparison, error) {
 	}
 	for i := range out {
 		c := &out[i]
+		c.Tested = pairedOK[i]
 		classify(c, opt)
 		if c.Note == "" {
 			c.Note = strings.Join(c.Warnings, "; ")

@@ -39,6 +39,15 @@ type Benchmark struct {
 	// MetricNote, with metric "both", says how the time and instruction-count lanes disagree about this benchmark
 	// (bench.MetricNote); set on the benchmark's sec/op and instructions/op rows, "" when they agree.
 	MetricNote string `json:"metric_note,omitempty"`
+	// Package is the gated package the benchmark belongs to, as given ("./cipher/des"); set when a comparison
+	// gates several packages or runs as shards, "" otherwise (Result.Package then names it).
+	Package string `json:"package,omitempty"`
+	// Tested says the paired p-value took part in the Holm correction, so that results combined across packages
+	// or shards are corrected again over the union.
+	Tested bool `json:"tested,omitempty"`
+	// PFamily is PHolm as its own package's run corrected it, kept when packages are combined after a staged run
+	// (alpha spending), whose correction perfgate then widens over the packages (Bonferroni).
+	PFamily float64 `json:"p_family,omitempty"`
 }
 
 // Summary is benchstat's summary of one side's values.
@@ -84,5 +93,6 @@ type Failure struct {
 	Round   int         `json:"round"` // 1-based round of the schedule; 0 for calibration
 	Slot    int         `json:"slot"`  // 0..3: the position in the round's A B B A; -1 for calibration
 	Kind    FailureKind `json:"kind"`
-	Message string      `json:"message"` // the panic message or the tail of its output (untrusted text)
+	Message string      `json:"message"`           // the panic message or the tail of its output (untrusted text)
+	Package string      `json:"package,omitempty"` // as Benchmark.Package
 }

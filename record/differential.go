@@ -72,6 +72,7 @@ type Cipher struct {
 	InconsistentHead int             `json:"inconsistent_head"`
 	Inconsistencies  []Inconsistency `json:"inconsistencies,omitempty"` // the first few of them
 	Notes            []string        `json:"notes,omitempty"`
+	Package          string          `json:"package,omitempty"` // as Benchmark.Package
 }
 
 // Digest holds the SHA-256 of every output block of one direction, in stream order, on each side.

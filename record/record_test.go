@@ -113,6 +113,7 @@ func TestStableNames(t *testing.T) {
 		"benchmarks.name", "benchmarks.unit", "benchmarks.class", "benchmarks.paired.ratio", "benchmarks.paired.lo",
 		"benchmarks.paired.hi", "differential.status", "differential.ciphers.name", "differential.ciphers.key_sizes",
 		"sizes.sections.name", "sizes.sections.base", "sizes.sections.head", "incomplete",
+		"packages", "benchmarks.package", "differential.ciphers.package", "sizes.sections.package", "shard.index", "shard.count",
 	} {
 		if get(path) == nil {
 			t.Errorf("result.json has no %s", path)

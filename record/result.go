@@ -26,12 +26,19 @@ const (
 
 // Result is everything one comparison found. It is written as result.json and is the only input of the renderers.
 //
-// Scripts may rely on verdict.status, verdict.exit_code, verdict.reasons, benchmarks[].name, unit, class and
-// paired, differential.status, differential.ciphers[].name and key_sizes, and sizes.sections[].name, base and
-// head; a change to any of them bumps Schema.
+// Scripts may rely on verdict.status, verdict.exit_code, verdict.reasons, benchmarks[].name, unit, class, paired
+// and package, differential.status, differential.ciphers[].name and key_sizes, sizes.sections[].name, base and
+// head, and packages; a change to any of them bumps Schema. When several packages are gated, every benchmark,
+// cipher, size section and failure row carries its package, and package holds the -pkg value as given.
 type Result struct {
-	Schema          int           `json:"schema"`
-	Package         string        `json:"package"` // the gated package as given, e.g. "./cipher/des"
+	Schema int `json:"schema"`
+	// Package is the gated package as given, e.g. "./cipher/des". When several are gated it is the -pkg value as
+	// given ("./cipher/...,./hash/crc"), and Packages lists the packages it expanded to.
+	Package  string   `json:"package"`
+	Packages []string `json:"packages,omitempty"` // the gated packages, when several are (rows carry theirs)
+	// Shard says which part of a sharded comparison this partial result is; nil for a whole comparison (also
+	// one that perfgate merge combined).
+	Shard           *Shard        `json:"shard,omitempty"`
 	ImportPath      string        `json:"import_path,omitempty"`
 	Base            Revision      `json:"base"`
 	Head            Revision      `json:"head"`
@@ -49,6 +56,24 @@ type Result struct {
 	Policy          PolicyOrigin  `json:"policy,omitzero"`             // whose configuration set the gate policy, and head's changes to it
 	Started         time.Time     `json:"started"`
 	Duration        time.Duration `json:"duration_ns"`
+}
+
+// Shard identifies one part of a comparison split across machines (perfgate compare -shard i/n), and what
+// perfgate merge checks before it combines the parts.
+type Shard struct {
+	Index int `json:"index"` // 1-based
+	Count int `json:"count"`
+	// Units are the parts of the work this shard ran: "PKG" for a package's build, tests, differential check and
+	// sizes, and "PKG Benchmark" for one top-level benchmark of it.
+	Units []string `json:"units"`
+	// Plan fingerprints the whole split (every unit and its shard): shards of one comparison agree on it.
+	Plan string `json:"plan"`
+	// Config fingerprints the configuration that decides the numbers (every key but the shard and the output).
+	Config string `json:"config"`
+	// Perfgate is the version of perfgate that ran the shard.
+	Perfgate string `json:"perfgate"`
+	// Policy is the gate policy the shard ran with, as JSON: perfgate merge decides the verdict with it.
+	Policy string `json:"policy"`
 }
 
 // Revision is one side of the comparison.

@@ -29,6 +29,9 @@ type SectionSize struct {
 	Head     int64   `json:"head"`      // bytes
 	Delta    int64   `json:"delta"`     // Head − Base, bytes
 	DeltaPct float64 `json:"delta_pct"` // 100 × Delta / Base; 0 when Base is 0 (the section is new: show Head instead)
+	// Package is the gated package the row belongs to, as Benchmark.Package; set in Sizes.Sections when a
+	// comparison gates several packages or runs as shards.
+	Package string `json:"package,omitempty"`
 }
 
 // PackageSize compares one package's sections.

@@ -244,7 +244,7 @@ func forestText(f *forest, uni, color bool) []string {
 	nameW := len("benchmark")
 	names := make([]string, len(f.rows))
 	for i, b := range f.rows {
-		names[i] = plain(clip(b.Name, 28))
+		names[i] = plain(clip(perfgate.Qualified(b.Package, b.Name), 40))
 		nameW = max(nameW, utf8.RuneCountInString(names[i]))
 	}
 	pad := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s))) }

@@ -271,3 +271,21 @@ func plural(n int, word string) string {
 	}
 	return commas(int64(n)) + " " + word + "s"
 }
+
+// scope says what a result covers beyond its package: the packages of a comparison of several, and the shard of a
+// partial result. "" for one package, whole.
+func scope(r *perfgate.Result) string {
+	var s string
+	if n := len(r.Packages); n > 0 {
+		shown := r.Packages[:min(n, 10)]
+		s = fmt.Sprintf(" (%d packages: %s", n, clip(strings.Join(shown, ", "), 400))
+		if n > len(shown) {
+			s += fmt.Sprintf(", and %d more", n-len(shown))
+		}
+		s += ")"
+	}
+	if sh := r.Shard; sh != nil {
+		s += fmt.Sprintf(" · shard %d of %d, a partial result: perfgate merge combines the shards", sh.Index, sh.Count)
+	}
+	return s
+}

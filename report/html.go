@@ -128,8 +128,8 @@ func newPage(r *perfgate.Result, samples []benchtxt.Sample, opt Options) page {
 func benchAnchors(bs []perfgate.Benchmark) map[string]string {
 	ids := map[string]string{}
 	for _, b := range bs {
-		if _, ok := ids[b.Name]; !ok {
-			ids[b.Name] = "b" + strconv.Itoa(len(ids))
+		if name := perfgate.Qualified(b.Package, b.Name); ids[name] == "" {
+			ids[name] = "b" + strconv.Itoa(len(ids))
 		}
 	}
 	return ids
@@ -154,11 +154,12 @@ func benchViews(r *perfgate.Result, samples []benchtxt.Sample, anchors map[strin
 	var views []benchView
 	index := map[string]int{}
 	for _, b := range r.Benchmarks {
-		i, ok := index[b.Name]
+		name := perfgate.Qualified(b.Package, b.Name)
+		i, ok := index[name]
 		if !ok {
 			i = len(views)
-			index[b.Name] = i
-			views = append(views, benchView{ID: anchors[b.Name], Name: b.Name})
+			index[name] = i
+			views = append(views, benchView{ID: anchors[name], Name: name})
 		}
 		v := &views[i]
 		if perfgate.Gates(r.Method.Metric, b.Unit) && (v.Class == "" || classRank[b.Class] > classRank[perfgate.Class(v.Class)]) || v.Class == "" {
@@ -180,7 +181,7 @@ func benchViews(r *perfgate.Result, samples []benchtxt.Sample, anchors map[strin
 		for _, unit := range sampleUnits(ss) {
 			var centers map[benchtxt.Side]float64
 			for _, b := range r.Benchmarks {
-				if b.Name == v.Name && b.Unit == unit {
+				if perfgate.Qualified(b.Package, b.Name) == v.Name && b.Unit == unit {
 					centers = map[benchtxt.Side]float64{benchtxt.Base: b.Base.Center, benchtxt.Head: b.Head.Center}
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate"
 	benchtxt "github.com/perfgate/perfgate/bench"
 )
 
@@ -85,7 +86,7 @@ func newSVGForest(f *forest, anchors map[string]string) svgForest {
 	for i, b := range f.rows {
 		y := forestTop + (float64(i)+0.5)*forestRowH
 		row := svgForestRow{
-			Y: y, Name: clip(b.Name, 34), Anchor: anchors[b.Name], Class: string(b.Class), Acknowledged: b.Acknowledged,
+			Y: y, Name: clip(perfgate.Qualified(b.Package, b.Name), 34), Anchor: anchors[perfgate.Qualified(b.Package, b.Name)], Class: string(b.Class), Acknowledged: b.Acknowledged,
 			Text: "no paired estimate",
 		}
 		if p := b.Paired; p != nil {
@@ -98,7 +99,7 @@ func newSVGForest(f *forest, anchors map[string]string) svgForest {
 			row.ClipHi = !ok
 			row.Text = paired(p)
 		}
-		row.Tip = b.Name + ": " + row.Text + ", " + string(b.Class)
+		row.Tip = perfgate.Qualified(b.Package, b.Name) + ": " + row.Text + ", " + string(b.Class)
 		s.Rows = append(s.Rows, row)
 	}
 	return s

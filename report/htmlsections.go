@@ -56,7 +56,7 @@ func newDiffView(r *perfgate.Result) diffView {
 		v.Seed = fmt.Sprintf("%#x", df.Seed)
 	}
 	for _, c := range df.Ciphers {
-		row := diffRow{Name: c.Name, Family: familyOf(c), KeySizes: sizesCell(c), Vectors: vectors(c),
+		row := diffRow{Name: perfgate.Qualified(c.Package, c.Name), Family: familyOf(c), KeySizes: sizesCell(c), Vectors: vectors(c),
 			Result: cipherResult(c, id), DigestBase: shortHash(c.DigestBase), DigestHead: shortHash(c.DigestHead),
 			Bad: c.Mismatches > 0 || c.InconsistentHead > 0}
 		v.Ciphers = append(v.Ciphers, row)
@@ -156,7 +156,7 @@ func newSizesView(s perfgate.Sizes) sizesView {
 			continue
 		}
 		v.Sections = append(v.Sections, sectionBar{
-			Name: sec.Name, Base: commas(sec.Base) + " B", Head: commas(sec.Head) + " B",
+			Name: perfgate.Qualified(sec.Package, sec.Name), Base: commas(sec.Base) + " B", Head: commas(sec.Head) + " B",
 			BaseW: share(sec.Base, widest), HeadW: share(sec.Head, widest),
 			Delta: bytesDelta(sec.Head - sec.Base), Percent: sizePercent(sec.Base, sec.Head), Kind: kind(sec.Head - sec.Base),
 		})

@@ -54,7 +54,7 @@ func mdHeader(d *doc, r *perfgate.Result, opt Options) {
 	}
 	line := "base: " + revision(r.Base, EscapeMarkdown) + " → head: " + revision(r.Head, EscapeMarkdown)
 	if pkg != "" {
-		line = codeSpan(clip(pkg, 200)) + " · " + line
+		line = codeSpan(clip(pkg, 200)) + EscapeMarkdown(scope(r)) + " · " + line
 	}
 	d.para(line)
 
@@ -132,7 +132,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		t := &block{lines: []string{"#### " + EscapeMarkdown(unit), "", header, delim}}
 		for _, b := range bs {
 			cells := []string{
-				cell(b.Name, 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
+				cell(perfgate.Qualified(b.Package, b.Name), 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
 				paired(b.Paired) + roundsOf(r.Method, b), classCell(b),
 			}
 			if notes {
@@ -185,7 +185,7 @@ func mdDifferential(d *doc, r *perfgate.Result) {
 			if c.DigestBase != c.DigestHead {
 				digest = "base " + digest + " · head " + digestCell(c.DigestHead)
 			}
-			cells := []string{cell(c.Name, 100), cell(familyOf(c), 20), sizesCell(c), vectors(c), cipherResult(c, bold), digest}
+			cells := []string{cell(perfgate.Qualified(c.Package, c.Name), 100), cell(familyOf(c), 20), sizesCell(c), vectors(c), cipherResult(c, bold), digest}
 			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: prio})
 		}
 		d.add(t)
@@ -281,7 +281,7 @@ func cipherNotes(df perfgate.Differential, most int) []string {
 		for _, n := range c.Notes {
 			total++
 			if len(out) < most {
-				out = append(out, clip(c.Name, 100)+": "+clip(n, 200))
+				out = append(out, clip(perfgate.Qualified(c.Package, c.Name), 100)+": "+clip(n, 200))
 			}
 		}
 	}
@@ -316,14 +316,14 @@ func mismatchText(df perfgate.Differential, most int) (string, int) {
 			}
 			n++
 			if m.Part != "" { // an AEAD, stream or hash message: say what differed
-				fmt.Fprintf(&b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(c.Name, 100)), m.KeySize,
+				fmt.Fprintf(&b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)), m.KeySize,
 					plain(clip(m.Key.String(), 100)), m.Length, plain(clip(m.Part, 40)))
 				b.WriteString(messageDetails(m.Nonce, m.AD, m.Chunks))
 				fmt.Fprintf(&b, "  input %s\n  base  %s\n  head  %s\n", plain(clip(m.Input.String(), 200)),
 					plain(clip(m.Base.String(), 200)), plain(clip(m.Head.String(), 200)))
 			} else {
 				fmt.Fprintf(&b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
-					plain(clip(c.Name, 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block, plain(clip(m.Direction, 20)),
+					plain(clip(perfgate.Qualified(c.Package, c.Name), 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block, plain(clip(m.Direction, 20)),
 					plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
 					plain(clip(m.Head.String(), 200)))
 			}
@@ -366,11 +366,11 @@ func inconsistencyText(df perfgate.Differential, most int) (string, int) {
 			}
 			n++
 			if in.Part != "" {
-				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(c.Name, 100)),
+				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)),
 					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Length, plain(clip(in.Part, 40)))
 				b.WriteString(messageDetails(nil, nil, in.Chunks))
 			} else {
-				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(c.Name, 100)),
+				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)),
 					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Block,
 					plain(clip(in.Direction, 20)), plain(clip(in.Method, 40)))
 			}
@@ -421,7 +421,7 @@ func mdSizes(d *doc, r *perfgate.Result) {
 	for _, sec := range s.Sections {
 		base += sec.Base
 		head += sec.Head
-		t.rows = append(t.rows, row{text: sizeRow(cell(sec.Name, 60), sec.Base, sec.Head), prio: prioHigh})
+		t.rows = append(t.rows, row{text: sizeRow(cell(perfgate.Qualified(sec.Package, sec.Name), 60), sec.Base, sec.Head), prio: prioHigh})
 	}
 	t.rows = append(t.rows, row{text: sizeRow("**total**", base, head), prio: prioTop})
 	d.add(t)
@@ -452,7 +452,7 @@ func mdFailures(d *doc, r *perfgate.Result) {
 			body = append(body, fmt.Sprintf("_… %d more failures; the full list is in result.json._", len(r.Failures)-most), "")
 			break
 		}
-		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(f.Name, 200), cell(string(f.Side), 20), f.Round, cell(string(f.Kind), 40)),
+		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(perfgate.Qualified(f.Package, f.Name), 200), cell(string(f.Side), 20), f.Round, cell(string(f.Kind), 40)),
 			"", codeBlock(clipHead(f.Message, 4000, 40)), "")
 	}
 	d.add(details(4, "failures", fmt.Sprintf("Failures (%d)", len(r.Failures)), body[:len(body)-1]...))

@@ -34,15 +34,16 @@ func countClasses(bs []perfgate.Benchmark, metric string) tally {
 		if !perfgate.Gates(metric, b.Unit) {
 			continue // the gate reads sec/op (or instructions/op); B/s, B/op and allocs/op are reported, not counted
 		}
-		cur, seen := best[b.Name]
+		name := perfgate.Qualified(b.Package, b.Name)
+		cur, seen := best[name]
 		if !seen {
-			order = append(order, b.Name)
+			order = append(order, name)
 		}
 		if !seen || classRank[b.Class] > classRank[cur] {
-			best[b.Name] = b.Class
+			best[name] = b.Class
 		}
 		if b.Acknowledged && b.Class == perfgate.ClassSlower {
-			acked[b.Name] = true
+			acked[name] = true
 		}
 	}
 	t := tally{classes: map[perfgate.Class]int{}}

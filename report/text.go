@@ -72,7 +72,7 @@ func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 				pr += fmt.Sprintf(" (p=%.3f Holm)", b.PHolm)
 			}
 			pr += roundsOf(r.Method, b)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(b.Name, 120)), plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(perfgate.Qualified(b.Package, b.Name), 120)), plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
 				d, pr, class)
 		}
 	}
@@ -106,7 +106,7 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	if pkg == "" {
 		pkg = r.ImportPath
 	}
-	fmt.Fprintf(bw, "%s · base: %s → head: %s\n", plain(pkg), revision(r.Base, plain), revision(r.Head, plain))
+	fmt.Fprintf(bw, "%s%s · base: %s → head: %s\n", plain(pkg), plain(scope(r)), revision(r.Base, plain), revision(r.Head, plain))
 	for _, s := range r.Verdict.Reasons {
 		fmt.Fprintf(bw, "  - %s\n", plain(s))
 	}
@@ -160,7 +160,7 @@ func textDifferential(w io.Writer, r *perfgate.Result, strong func(string) strin
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "constructor\tfamily\tkey sizes\tvectors\tdigest base\tdigest head\tresult")
 		for _, c := range df.Ciphers {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(c.Name, 100)), plain(familyOf(c)), sizesCell(c),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)), plain(familyOf(c)), sizesCell(c),
 				vectors(c), plain(shortHash(c.DigestBase)), plain(shortHash(c.DigestHead)), cipherResult(c, strong))
 		}
 		tw.Flush()
@@ -193,7 +193,7 @@ func textSizes(w io.Writer, s perfgate.Sizes) {
 	// Numbers align right; the names are padded to one width so that they still read left-aligned.
 	width := len("section")
 	for _, sec := range s.Sections {
-		width = max(width, utf8.RuneCountInString(plain(sec.Name)))
+		width = max(width, utf8.RuneCountInString(plain(perfgate.Qualified(sec.Package, sec.Name))))
 	}
 	name := func(s string) string { return s + strings.Repeat(" ", width-utf8.RuneCountInString(s)) }
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
@@ -202,7 +202,7 @@ func textSizes(w io.Writer, s perfgate.Sizes) {
 	for _, sec := range s.Sections {
 		base += sec.Base
 		head += sec.Head
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(plain(sec.Name)), commas(sec.Base), commas(sec.Head),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(plain(perfgate.Qualified(sec.Package, sec.Name))), commas(sec.Base), commas(sec.Head),
 			bytesDelta(sec.Head-sec.Base), sizePercent(sec.Base, sec.Head))
 	}
 	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), commas(base), commas(head), bytesDelta(head-base), sizePercent(base, head))
@@ -213,7 +213,7 @@ func textFailures(w io.Writer, r *perfgate.Result) {
 	if len(r.Failures) > 0 {
 		fmt.Fprintf(w, "\nfailures:\n")
 		for _, f := range r.Failures {
-			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(f.Name), plain(string(f.Side)), f.Round, plain(string(f.Kind)))
+			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(perfgate.Qualified(f.Package, f.Name)), plain(string(f.Side)), f.Round, plain(string(f.Kind)))
 			fmt.Fprint(w, indent(plainLines(clipHead(f.Message, 2000, 10)), "    "))
 		}
 	}

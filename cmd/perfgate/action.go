@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -66,18 +67,29 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
 	}
 
-	r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
-	// The log (stderr) carries the pull request's build and test output: the runner must not read commands in it.
-	resume := stopCommands(stderr)
-	res, runErr := perfgate.Run(ctx, cfg)
-	resume()
-	r.EndGroup()
+	var res *perfgate.Result
+	var runErr error
+	if glob := input(r, "merge"); glob != "" {
+		r.Group("perfgate: merge " + glob)
+		res, runErr = mergeInAction(r.Workspace, glob, cfg.Out)
+		r.EndGroup()
+	} else {
+		r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
+		// The log (stderr) carries the pull request's build and test output: the runner must not read commands in it.
+		resume := stopCommands(stderr)
+		res, runErr = perfgate.Run(ctx, cfg)
+		resume()
+		r.EndGroup()
+	}
 	if res == nil {
 		untrusted(stderr, func() {
 			errorf(stderr, "%v", runErr)
 			explain(stderr, runErr)
 		})
 		r.Errorf("perfgate could not run: %v", runErr)
+		if _, ok := errors.AsType[*perfgate.MergeError](runErr); ok {
+			return perfgate.ExitUsage
+		}
 		return perfgate.ExitCode(runErr)
 	}
 	if runErr != nil {
@@ -105,7 +117,7 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	r.SetOutput("report", reportPath)
 	r.SetOutput("results-dir", cfg.Out)
 	annotate(r, res)
-	resume = stopCommands(stdout) // benchmark names, commit subjects and test output come from the pull request
+	resume := stopCommands(stdout) // benchmark names, commit subjects and test output come from the pull request
 	if err := report.Text(stdout, res, report.Options{}); err != nil {
 		errorf(stderr, "%v", err)
 	}
@@ -122,6 +134,22 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		postComment(ctx, r, ev.PR, md, stderr)
 	}
 	return res.Verdict.ExitCode
+}
+
+// mergeInAction is the Action's merge mode: the results directories that glob matches in the workspace, merged
+// into out (perfgate merge).
+func mergeInAction(workspace, glob, out string) (*perfgate.Result, error) {
+	if !filepath.IsAbs(glob) {
+		glob = filepath.Join(workspace, glob)
+	}
+	dirs, err := filepath.Glob(glob)
+	if err != nil {
+		return nil, &perfgate.ConfigError{Source: "input", Key: "merge", Value: glob, Want: commandKey("", "merge").Form}
+	}
+	if len(dirs) == 0 {
+		return nil, &perfgate.MergeError{Problem: "input merge: " + glob + " matches no results directory (did the shards upload their artifacts, and did this job download them?)"}
+	}
+	return perfgate.Merge(dirs, out)
 }
 
 const actionUsage = `Usage: perfgate action

@@ -135,6 +135,9 @@ func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
 	if !gitsrc.IsFullSHA(info.HeadSHA) {
 		return nil, nil, fmt.Errorf("%s: head_sha %q is not a commit id", prInfoFile, info.HeadSHA)
 	}
+	if sh := res.Shard; sh != nil {
+		return nil, nil, fmt.Errorf("result.json is shard %d of %d, a partial result: comment from the directory perfgate merge writes", sh.Index, sh.Count)
+	}
 	if res.Head.Commit != info.HeadSHA {
 		return nil, nil, fmt.Errorf("result.json measured head %q, %s says %q", res.Head.Commit, prInfoFile, info.HeadSHA)
 	}

@@ -27,6 +27,9 @@ Examples:
   perfgate compare -pkg ./cipher/des -bench 'Encrypt/.*/batch' -rounds 8 -o /tmp/res v1.2.0 HEAD
   perfgate compare -format json -pkg ./cipher/des main > result.json
   perfgate compare -pkg ./crypto/xtea main   # a monorepo: -pkg is relative to here, in any module
+  perfgate compare -pkg ./cipher/...,./hash/crc main HEAD      # several packages, one verdict
+  perfgate compare -pkg ./... -changed main HEAD                # only the packages the change touches
+  perfgate compare -pkg ./... -shard 2/4 -o shard-2 main HEAD   # part 2 of 4; then perfgate merge
 
 Flags:
 `

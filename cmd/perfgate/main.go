@@ -6,6 +6,7 @@
 //	perfgate report [-format f] DIR          re-render a results directory
 //	perfgate demo [-broken]                  the whole pipeline on an embedded two-commit history
 //	perfgate action                          run as a GitHub Action step
+//	perfgate merge [-o OUT] DIR...           combine the results directories of the shards of one comparison
 //	perfgate comment DIR                     post a results directory as the sticky pull-request comment
 //	perfgate version                         print the version
 //
@@ -41,6 +42,7 @@ Usage:
   perfgate report [-format f] DIR          re-render a results directory
   perfgate demo [-broken]                  run the whole pipeline on an embedded fixture history
   perfgate action                          run as a GitHub Action step (reads INPUT_* and the event)
+  perfgate merge [-o OUT] DIR...           combine the shards of one comparison (compare -shard i/n)
   perfgate comment DIR                     post a results directory as the sticky pull-request comment
   perfgate version                         print the version
 
@@ -71,6 +73,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runAction(ctx, rest, stdout, stderr)
 	case "comment":
 		return runComment(ctx, rest, stdout, stderr)
+	case "merge":
+		return runMerge(rest, stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintf(stdout, "perfgate %s\n", version())
 		return perfgate.ExitPass

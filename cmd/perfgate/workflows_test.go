@@ -200,3 +200,71 @@ func fetchesAll(steps []struct {
 	}
 	return false
 }
+
+// TestREADMEShardWorkflow: the README's sharded workflow is YAML, runs a matrix of four shards that each pass
+// shard: i/4, and merges with the merge input; every input it gives perfgate is one that action.yml declares.
+// (.ci/run lints it with actionlint too, after extracting it the same way.)
+func TestREADMEShardWorkflow(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start = "# .github/workflows/perfgate.yml — four shards"
+	_, block, ok := strings.Cut(string(readme), start)
+	if !ok {
+		t.Fatal("README has no sharded workflow example")
+	}
+	_, block, _ = strings.Cut(block, "\n") // the rest of the comment line
+	block, _, _ = strings.Cut(block, "```")
+	var wf struct {
+		Jobs map[string]struct {
+			Needs    any
+			Strategy struct {
+				Matrix map[string][]int
+			}
+			Steps []struct {
+				Uses string
+				With map[string]string
+			}
+		}
+	}
+	if err := yaml.Unmarshal([]byte(block), &wf); err != nil {
+		t.Fatalf("README workflow: %v", err)
+	}
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionYAML
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	var shardInput, mergeInput string
+	for name, job := range wf.Jobs {
+		for _, st := range job.Steps {
+			if !strings.HasPrefix(st.Uses, "perfgate/perfgate@") {
+				continue
+			}
+			for in, v := range st.With {
+				if _, ok := a.Inputs[in]; !ok {
+					t.Errorf("job %s gives perfgate input %s, which action.yml does not declare", name, in)
+				}
+				switch in {
+				case "shard":
+					shardInput = v
+					if diff := cmp.Diff([]int{1, 2, 3, 4}, job.Strategy.Matrix["shard"]); diff != "" {
+						t.Errorf("job %s: matrix shard (-want +got):\n%s", name, diff)
+					}
+				case "merge":
+					mergeInput = v
+				}
+			}
+		}
+	}
+	if shardInput != "${{ matrix.shard }}/4" || mergeInput == "" {
+		t.Errorf("shard input %q, merge input %q: want ${{ matrix.shard }}/4 and a glob", shardInput, mergeInput)
+	}
+	if err := perfgate.InputKey("shard").Check("3/4"); err != nil {
+		t.Errorf("the shard input does not take 3/4: %v", err)
+	}
+}

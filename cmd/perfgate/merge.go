@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/report"
+)
+
+const mergeUsage = `Usage: perfgate merge [-o OUT] [-format text|markdown|json] DIR...
+
+Combines the results directories that the shards of one comparison wrote
+(perfgate compare -shard i/n, one per machine of a job matrix) into one results
+directory, one report and one verdict: the benchmarks are judged again as one
+family (Holm correction over all of them). It refuses directories that are not
+the shards of one comparison: other base or head commits, another configuration,
+another perfgate version, a shard missing or given twice.
+
+Examples:
+  perfgate merge -o perfgate-results shard-1 shard-2 shard-3 shard-4
+  perfgate merge -format json shards/*
+
+Flags:
+`
+
+func runMerge(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	out := fs.String("o", "perfgate-results", "results directory to write")
+	format := fs.String("format", "text", "output format: text, markdown or json")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, mergeUsage)
+		fs.PrintDefaults()
+	}
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	switch *format {
+	case "markdown", "text", "json":
+	default:
+		errorf(stderr, "-format: invalid value %q: want text, markdown or json", *format)
+		return perfgate.ExitUsage
+	}
+	if fs.NArg() == 0 {
+		errorf(stderr, "merge takes the results directories of the shards")
+		hintf(stderr, "perfgate merge -o perfgate-results shard-1 shard-2")
+		return perfgate.ExitUsage
+	}
+	return mergeAndReport(fs.Args(), *out, *format, stdout, stderr)
+}
+
+// mergeAndReport merges dirs into out, writes report.md, prints the report in format and returns the exit code.
+func mergeAndReport(dirs []string, out, format string, stdout, stderr io.Writer) int {
+	res, err := perfgate.Merge(dirs, out)
+	if res == nil {
+		errorf(stderr, "%v", err)
+		var me *perfgate.MergeError
+		if errors.As(err, &me) {
+			hintf(stderr, "give every shard's directory of one run, all written by the same perfgate with the same configuration")
+			return perfgate.ExitUsage
+		}
+		return perfgate.ExitCannotRun
+	}
+	dir := perfgate.ResultsDir(out)
+	if werr := dir.WriteReport(report.Markdown(res, report.Options{})); werr != nil && err == nil {
+		err = werr
+	}
+	if herr := saveHTML(out, res); herr != nil && err == nil {
+		err = herr
+	}
+	if perr := printResult(stdout, res, format); perr != nil {
+		errorf(stderr, "%v", perr)
+	}
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return perfgate.ExitCannotRun
+	}
+	files := dir.Existing(perfgate.FileReport, perfgate.FileReportHTML, perfgate.FileResult, perfgate.FileBench)
+	fmt.Fprintf(stderr, "perfgate: merged %d shards into %s (%s)\n", len(dirs), out, strings.Join(files, ", "))
+	return res.Verdict.ExitCode
+}

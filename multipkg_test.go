@@ -1,0 +1,431 @@
+package perfgate
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/internal/testmod"
+)
+
+// twoPackages is a module of two gated packages, each with a block cipher and two benchmarks, and a package
+// without tests. Head makes alpha's Encrypt about fifteen times slower, so that even a loaded machine cannot hide
+// it, and leaves everything else as it is.
+func twoPackages(slowAlpha bool) map[string]string {
+	rounds := "1"
+	if slowAlpha {
+		rounds = "8"
+	}
+	cipherSrc := func(pkg, rounds string) string {
+		return `package ` + pkg + `
+
+import (
+	"crypto/cipher"
+	"errors"
+)
+
+// Cipher is a toy 8-byte block cipher: add and rotate, with the key.
+type Cipher struct{ k [8]byte }
+
+func NewCipher(key []byte) (cipher.Block, error) {
+	if len(key) != 8 {
+		return nil, errors.New("` + pkg + `: key must be 8 bytes")
+	}
+	c := new(Cipher)
+	copy(c.k[:], key)
+	return c, nil
+}
+
+func (c *Cipher) BlockSize() int { return 8 }
+
+func (c *Cipher) Encrypt(dst, src []byte) {
+	var b [8]byte
+	copy(b[:], src[:8])
+	for r := 0; r < 64; r++ {
+		for n := 0; n < ` + rounds + `; n++ {
+			b[r%8] ^= c.k[(r+n)%8] + byte(r)
+		}
+		if ` + rounds + ` > 1 {
+			for n := 1; n < ` + rounds + `; n++ {
+				b[r%8] ^= c.k[(r+n)%8] + byte(r)
+			}
+		}
+	}
+	copy(dst, b[:])
+}
+
+func (c *Cipher) Decrypt(dst, src []byte) {
+	var b [8]byte
+	copy(b[:], src[:8])
+	for r := 63; r >= 0; r-- {
+		b[r%8] ^= c.k[r%8] + byte(r)
+	}
+	copy(dst, b[:])
+}
+
+// Sum adds the bytes of p.
+func Sum(p []byte) (s uint32) {
+	for _, b := range p {
+		s = s*31 + uint32(b)
+	}
+	return s
+}
+`
+	}
+	benchSrc := func(pkg string) string {
+		return `package ` + pkg + `
+
+import "testing"
+
+func TestRoundTrip(t *testing.T) {
+	c, _ := NewCipher([]byte("01234567"))
+	var out, back [8]byte
+	c.Encrypt(out[:], []byte("abcdefgh"))
+	c.Decrypt(back[:], out[:])
+	_ = back
+}
+
+func BenchmarkEncrypt(b *testing.B) {
+	c, _ := NewCipher([]byte("01234567"))
+	var buf [8]byte
+	for b.Loop() {
+		c.Encrypt(buf[:], buf[:])
+	}
+}
+
+func BenchmarkSum(b *testing.B) {
+	p := make([]byte, 256)
+	for b.Loop() {
+		Sum(p)
+	}
+}
+`
+	}
+	return map[string]string{
+		"go.mod":              testmod.GoMod("example.com/two", "1.26"),
+		"alpha/alpha.go":      cipherSrc("alpha", rounds),
+		"alpha/alpha_test.go": benchSrc("alpha"),
+		"beta/beta.go":        cipherSrc("beta", "1"),
+		"beta/beta_test.go":   benchSrc("beta"),
+		"gamma/gamma.go":      "package gamma\n\nconst Answer = 42\n",
+	}
+}
+
+// commitAll writes files into the work tree of r at dir and commits them, returning the commit's SHA.
+func commitAll(t *testing.T, r *git.Repository, dir string, files map[string]string, when time.Time) string {
+	t.Helper()
+	testmod.Write(t, dir, files)
+	wt, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wt.AddGlob("."); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "Test", Email: "test@example.com", When: when}
+	h, err := wt.Commit("commit", &git.CommitOptions{Author: sig, Committer: sig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.String()
+}
+
+// twoPackageRepo is a git repository of twoPackages: base, then head with alpha's Encrypt slower.
+func twoPackageRepo(t *testing.T) (dir, base, head string) {
+	dir = t.TempDir()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	when := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	base = commitAll(t, r, dir, twoPackages(false), when)
+	head = commitAll(t, r, dir, twoPackages(true), when.Add(time.Hour))
+	return dir, base, head
+}
+
+func multiConfig(dir, base, head, out string) Config {
+	cfg := DefaultConfig()
+	cfg.Dir, cfg.Base, cfg.Head, cfg.Out = dir, base, head, out
+	cfg.Package = "./..."
+	cfg.Rounds, cfg.BenchTime = 6, 20*time.Millisecond
+	cfg.Alpha, cfg.Threshold = 0.01, 5
+	cfg.Keys, cfg.Blocks = 32, 4
+	return cfg
+}
+
+// TestShardsMergeLikeOneRun: a two-package comparison run whole, and run as three shards one after another and
+// merged, gives the same classes (but where one side is inconclusive), the same differential check and the same
+// sizes; merge refuses a shard of another head commit, a shard given twice and a missing shard.
+func TestShardsMergeLikeOneRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and times two packages four times")
+	}
+	dir, base, head := twoPackageRepo(t)
+	ctx := context.Background()
+	out := t.TempDir()
+
+	start := time.Now()
+	whole, err := Run(ctx, multiConfig(dir, base, head, filepath.Join(out, "whole")))
+	if err != nil {
+		t.Fatalf("whole: %v", err)
+	}
+	t.Logf("whole run: %s", time.Since(start).Round(time.Millisecond))
+	var shardDirs []string
+	for i := 1; i <= 3; i++ {
+		cfg := multiConfig(dir, base, head, filepath.Join(out, "shard", string(rune('0'+i))))
+		cfg.Shard = Shard{Index: i, Count: 3}
+		start := time.Now()
+		res, err := Run(ctx, cfg)
+		if err != nil {
+			t.Fatalf("shard %d: %v", i, err)
+		}
+		t.Logf("shard %d/3: %s, units %v", i, time.Since(start).Round(time.Millisecond), res.Shard.Units)
+		if res.Shard == nil || res.Shard.Index != i || res.Shard.Count != 3 {
+			t.Fatalf("shard %d: result says %+v", i, res.Shard)
+		}
+		shardDirs = append(shardDirs, cfg.Out)
+	}
+	merged, err := Merge(shardDirs, filepath.Join(out, "merged"))
+	if err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+
+	wantPkgs := []string{"./alpha", "./beta"}
+	for name, r := range map[string]*Result{"whole": whole, "merged": merged} {
+		if diff := cmp.Diff(wantPkgs, r.Packages); diff != "" {
+			t.Errorf("%s: packages (-want +got):\n%s", name, diff)
+		}
+		if r.Shard != nil {
+			t.Errorf("%s: result says it is shard %+v", name, r.Shard)
+		}
+		if r.Verdict.Status != StatusFail {
+			t.Errorf("%s: verdict %s %v, want fail (alpha's Encrypt is slower)", name, r.Verdict.Status, r.Verdict.Reasons)
+		}
+	}
+	classes := func(r *Result) map[string]Class {
+		m := map[string]Class{}
+		for _, b := range r.Benchmarks {
+			if b.Unit == GatedUnit {
+				m[Qualified(b.Package, b.Name)] = b.Class
+			}
+		}
+		return m
+	}
+	cw, cm := classes(whole), classes(merged)
+	if len(cw) != 4 || len(cm) != 4 {
+		t.Fatalf("benchmarks: whole %v, merged %v; want 4 each", cw, cm)
+	}
+	for name, c := range cw {
+		if c != cm[name] && c != ClassInconclusive && cm[name] != ClassInconclusive {
+			t.Errorf("%s: whole says %s, merged %s", name, c, cm[name])
+		}
+	}
+	if c := cw["Encrypt (./alpha)"]; c != ClassSlower {
+		t.Errorf("whole: alpha's Encrypt is %s, want slower", c)
+	}
+	if c := cm["Encrypt (./alpha)"]; c != ClassSlower {
+		t.Errorf("merged: alpha's Encrypt is %s, want slower", c)
+	}
+
+	// The differential check and the sizes ran once per package, in the shard that owned it: the same.
+	diffOf := func(r *Result) any {
+		type row struct {
+			Pkg, Name, Digest string
+			Mismatches        int
+		}
+		var rows []row
+		for _, c := range r.Differential.Ciphers {
+			rows = append(rows, row{c.Package, c.Name, c.DigestHead, c.Mismatches})
+		}
+		return struct {
+			Status DiffStatus
+			Rows   []row
+		}{r.Differential.Status, rows}
+	}
+	if diff := cmp.Diff(diffOf(whole), diffOf(merged)); diff != "" {
+		t.Errorf("differential (-whole +merged):\n%s", diff)
+	}
+	if whole.Differential.Status != DiffIdentical || len(whole.Differential.Ciphers) != 2 {
+		t.Errorf("whole: differential %s with %d ciphers, want identical with 2", whole.Differential.Status, len(whole.Differential.Ciphers))
+	}
+	if diff := cmp.Diff(whole.Sizes.Sections, merged.Sizes.Sections); diff != "" {
+		t.Errorf("sizes (-whole +merged):\n%s", diff)
+	}
+	if len(whole.Sizes.Sections) == 0 || whole.Sizes.Sections[0].Package != "./alpha" {
+		t.Errorf("whole: size rows %+v, want ./alpha's first", whole.Sizes.Sections)
+	}
+	onDisk, err := ReadResult(filepath.Join(out, "merged"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if onDisk.Verdict.Status != merged.Verdict.Status || len(onDisk.Benchmarks) != len(merged.Benchmarks) {
+		t.Errorf("merged result.json differs from the returned Result")
+	}
+
+	// Refusals.
+	tampered := filepath.Join(out, "tampered")
+	if err := ResultsDir(tampered).CopyFrom(ResultsDir(shardDirs[1]), "."); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ResultsDir(tampered).ReadResult(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Head.Commit = base
+	if err := ResultsDir(tampered).WriteResult(r); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		dirs []string
+		want string
+	}{
+		{"another head commit", []string{shardDirs[0], tampered, shardDirs[2]}, "merge: " + tampered + ": head commit " + base},
+		{"shard twice", []string{shardDirs[0], shardDirs[1], shardDirs[1]}, "shard 2/3 is given twice"},
+		{"shard missing", []string{shardDirs[0], shardDirs[2]}, "shard [2] of 3 missing"},
+		{"not a shard", []string{filepath.Join(out, "whole")}, "not a shard's results"},
+	} {
+		_, err := Merge(tc.dirs, filepath.Join(out, "refused"))
+		var me *MergeError
+		if !errors.As(err, &me) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err %v, want a MergeError with %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "refused")); err == nil {
+		t.Error("a refused merge wrote its results directory")
+	}
+
+}
+
+// TestPlanShards: every unit lands in exactly one shard, the split is the same every time, a package's checks are
+// one unit, and with costs the shards get equal work rather than equal counts.
+func TestPlanShards(t *testing.T) {
+	pkgs := []bench.Package{
+		{Rel: "./a", Benchmarks: []string{"Big", "S1", "S2"}},
+		{Rel: "./b", Benchmarks: []string{"S3", "S4", "S5"}},
+	}
+	costs := map[string]float64{"./a BenchmarkBig": 6}
+	pl := planShards(pkgs, 3, costs)
+	if again := planShards(pkgs, 3, costs); again.fingerprint() != pl.fingerprint() {
+		t.Fatal("two plans of the same work differ")
+	}
+	if planShards(pkgs, 3, nil).fingerprint() == pl.fingerprint() {
+		t.Error("costs do not change the plan")
+	}
+	seen := map[string]int{}
+	load := make([]float64, 3)
+	for s := 1; s <= 3; s++ {
+		for _, u := range pl.unitsOf(s) {
+			seen[u]++
+		}
+		for _, u := range pl.units {
+			if u.shard == s {
+				load[s-1] += u.cost
+			}
+		}
+	}
+	want := []string{"./a", "./a BenchmarkBig", "./a BenchmarkS1", "./a BenchmarkS2", "./b", "./b BenchmarkS3", "./b BenchmarkS4", "./b BenchmarkS5"}
+	var got []string
+	for u, n := range seen {
+		if n != 1 {
+			t.Errorf("unit %s is in %d shards", u, n)
+		}
+		got = append(got, u)
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("units (-want +got):\n%s", diff)
+	}
+	// Total 13: the big benchmark alone in one shard (6), the seven others split 4 and 3.
+	slices.Sort(load)
+	if diff := cmp.Diff([]float64{3, 4, 6}, load); diff != "" {
+		t.Errorf("loads (-want +got):\n%s", diff)
+	}
+	checks, tops := pl.work(pl.units[1].shard, "./a")
+	if !slices.Contains(tops, "Big") || len(tops) != 1 {
+		t.Errorf("the shard of Big runs %v of ./a (checks %v), want only Big", tops, checks)
+	}
+}
+
+// TestReadCosts: an earlier result's leaves in the gated unit count per top-level benchmark and package; a
+// single-package result names the package at the top.
+func TestReadCosts(t *testing.T) {
+	dir := t.TempDir()
+	r := &Result{Schema: Schema, Package: "./a", Benchmarks: []Benchmark{
+		{Name: "Enc/des/1", Unit: GatedUnit}, {Name: "Enc/des/2", Unit: GatedUnit}, {Name: "Enc/des/1", Unit: "B/op"},
+		{Name: "Sum", Unit: GatedUnit, Package: "./b", Base: Summary{Center: 1}, Head: Summary{Center: 4}},
+	}}
+	if err := ResultsDir(dir).WriteResult(r); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{dir, filepath.Join(dir, FileResult)} {
+		got, err := readCosts(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(map[string]float64{"./a BenchmarkEnc": 2, "./b BenchmarkSum": 2.5}, got); diff != "" {
+			t.Errorf("readCosts(%s) (-want +got):\n%s", path, diff)
+		}
+	}
+	var ce *ConfigError
+	if _, err := readCosts(filepath.Join(dir, "nope")); !errors.As(err, &ce) || ce.Key != "shard-costs" {
+		t.Errorf("a missing cost file: %v, want a ConfigError naming shard-costs", err)
+	}
+}
+
+// TestChangedPackages: changed: true gates a package whose dependency inside the module changed and one whose test
+// file changed, and leaves out, with a note, the package that nothing of changed.
+func TestChangedPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and times packages")
+	}
+	files := func(libValue, cTest string) map[string]string {
+		pkgTest := func(pkg, body string) string {
+			return "package " + pkg + "\n\nimport \"testing\"\n\nfunc BenchmarkF(b *testing.B) {\n\tfor b.Loop() {\n\t\t" + body + "\n\t}\n}\n"
+		}
+		return map[string]string{
+			"go.mod":      testmod.GoMod("example.com/changed", "1.26"),
+			"lib/lib.go":  "package lib\n\nfunc V() int { return " + libValue + " }\n",
+			"a/a.go":      "package a\n\nimport \"example.com/changed/lib\"\n\nfunc F() int { return lib.V() + 1 }\n",
+			"a/a_test.go": pkgTest("a", "F()"),
+			"b/b.go":      "package b\n\nfunc F() int { return 2 }\n",
+			"b/b_test.go": pkgTest("b", "F()"),
+			"c/c.go":      "package c\n\nfunc F() int { return 3 }\n",
+			"c/c_test.go": pkgTest("c", cTest),
+		}
+	}
+	dir := t.TempDir()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	when := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	base := commitAll(t, r, dir, files("1", "F()"), when)
+	head := commitAll(t, r, dir, files("10", "_ = F()"), when.Add(time.Hour))
+	cfg := multiConfig(dir, base, head, filepath.Join(t.TempDir(), "out"))
+	cfg.Changed, cfg.Differential, cfg.Rounds, cfg.BenchTime = true, false, 2, 5*time.Millisecond
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"./a", "./c"}, res.Packages); diff != "" {
+		t.Errorf("gated packages (-want +got):\n%s", diff)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "unchanged") && strings.Contains(n, "./b") }) {
+		t.Errorf("no note names ./b as left out: %q", res.Notes)
+	}
+	for _, b := range res.Benchmarks {
+		if b.Package == "./b" {
+			t.Errorf("./b was benchmarked: %+v", b)
+		}
+	}
+}
