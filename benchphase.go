@@ -14,8 +14,10 @@ import (
 
 // The benchmark phase: the A–B–B–A run, and fromRun, which turns what it gathered into a benchRecord.
 
-// runBenchmarks runs the A–B–B–A schedule, writing bench.txt as samples arrive, and turns what it gathered into a
-// benchRecord (fromRun). Whatever ran before an error is kept.
+// runBenchmarks runs the lanes the metric asks for, writing bench.txt as samples arrive, and turns what they
+// gathered into a benchRecord (fromRun). The timing lane runs the A–B–B–A schedule natively; the instruction-count
+// lane runs it under valgrind (bench.RunInstructions); with metric both, timing first, then counting, into the
+// same bench.txt. Whatever ran before an error is kept.
 func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	rec := benchRecord{pinnedCPU: -1}
 	f, err := p.dir.CreateBench()
@@ -33,19 +35,12 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		// Every benchmark runs the same machine code on both sides: there is nothing to time.
 		p.logf("timing: skipped, every benchmark runs the same machine code on both sides")
 		_, notes, err := p.headBenchmarks(ctx)
-		rec.benchmarks = p.code.sameCodeRows()
+		rec.benchmarks = p.code.sameCodeRows(p.cfg.Metric)
 		rec.settled = len(rec.benchmarks)
 		rec.notes = notes
 		return rec, err
 	}
-	if p.cfg.Budget > 0 {
-		p.logf("timing: A–B–B–A in stages of %d rounds and more, %s per run, within a budget of %s; settled benchmarks stop",
-			p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
-	} else {
-		p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
-	}
-	start := time.Now()
-	run, err := bench.RunABBA(ctx, bench.RunConfig{
+	rc := bench.RunConfig{
 		Base:      p.baseTimed(),
 		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
 		Filter:    filter,
@@ -60,7 +55,26 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		Stats:     opt,
 		Progress:  p.log,
 		BenchTxt:  f,
-	})
+	}
+	start := time.Now()
+	var run *bench.Run
+	if p.cfg.timesBenchmarks() {
+		if p.cfg.Budget > 0 {
+			p.logf("timing: A–B–B–A in stages of %d rounds and more, %s per run, within a budget of %s; settled benchmarks stop",
+				p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
+		} else {
+			p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+		}
+		run, err = bench.RunABBA(ctx, rc)
+	}
+	if err == nil && p.cfg.countsInstructions() {
+		p.logf("counting instructions under %s: %d round of A–B–B–A, each slot at N and 2N iterations",
+			p.valgrind.Version, bench.DefaultInstrRounds)
+		rc.Rounds, rc.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
+		var counted *bench.Run
+		counted, err = bench.RunInstructions(ctx, rc, bench.InstrConfig{Valgrind: p.valgrind.Path})
+		run = joinRuns(run, counted)
+	}
 	timed := time.Since(start).Round(time.Millisecond)
 	if run == nil {
 		rec.timed = timed
@@ -71,16 +85,34 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	if err == nil {
 		headTops, listNotes, err = p.headBenchmarks(ctx)
 	}
-	rec = fromRun(run, headTops, opt)
+	rec = fromRun(run, headTops, opt, p.cfg.InstrThreshold)
 	rec.notes = append(listNotes, rec.notes...)
 	p.code.markSameCode(rec.benchmarks)
-	if rows := p.code.sameCodeRows(); len(rows) > 0 {
+	if rows := p.code.sameCodeRows(p.cfg.Metric); len(rows) > 0 {
 		rec.benchmarks = append(rec.benchmarks, rows...)
 		sortBenchmarks(rec.benchmarks)
 		rec.settled += len(rows)
 	}
 	rec.timed = timed
 	return rec, err
+}
+
+// joinRuns returns the timing lane's run a followed by the instruction-count lane's run b; either may be nil.
+// Pinning, header, plan and stages come from the first lane that ran.
+func joinRuns(a, b *bench.Run) *bench.Run {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	j := *a
+	j.Samples = slices.Concat(a.Samples, b.Samples)
+	j.Failures = slices.Concat(a.Failures, b.Failures)
+	j.Warnings = slices.Concat(a.Warnings, b.Warnings)
+	j.Elapsed += b.Elapsed
+	j.Calibration += b.Calibration
+	return &j
 }
 
 // baseTimed is the binary base's side times: base's own, or base built with head's test files (likeForLike).
@@ -133,11 +165,14 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	return headTops, notes, nil
 }
 
-// fromRun turns what RunABBA gathered into the benchmarks, failures and notes of a benchRecord, with the
-// statistics of opt (and, for a budgeted run, the looks the run took: Run.Plan). headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
+// fromRun turns what RunABBA and RunInstructions gathered into the benchmarks, failures and notes of a
+// benchRecord: the time samples with the statistics of opt (and, for a budgeted run, the looks the run took:
+// Run.Plan), the instructions/op samples with bench.CompareInstructions at instrPct percent, apart (an instruction
+// count never enters the time statistics). When a benchmark has both a sec/op and an instructions/op row and
+// their classes disagree, both rows carry the MetricNote. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
 // with no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and its
 // empty comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
-func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions) benchRecord {
+func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct float64) benchRecord {
 	rec := benchRecord{pinnedCPU: -1}
 	if run.Pinning.Pinned {
 		rec.pinnedCPU = run.Pinning.CPU
@@ -166,9 +201,28 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions) benchRec
 	}
 	opt.Sequential = run.Plan
 	rec.stages = run.Stages
-	bs, err := bench.Analyze(run.Samples, opt)
-	if err != nil {
-		rec.notes = append(rec.notes, "statistics: "+err.Error())
+	var timeSamples, instrSamples []bench.Sample
+	for _, s := range run.Samples {
+		if _, ok := s.Get(bench.UnitInstructions); ok {
+			instrSamples = append(instrSamples, s)
+		} else {
+			timeSamples = append(timeSamples, s)
+		}
+	}
+	var bs []Benchmark
+	if len(timeSamples) > 0 || len(instrSamples) == 0 {
+		var err error
+		if bs, err = bench.Analyze(timeSamples, opt); err != nil {
+			rec.notes = append(rec.notes, "statistics: "+err.Error())
+		}
+	}
+	if len(instrSamples) > 0 {
+		ins, err := bench.CompareInstructions(instrSamples, instrPct)
+		if err != nil {
+			rec.notes = append(rec.notes, "instruction counts: "+err.Error())
+		}
+		bs = append(bs, ins...)
+		noteDisagreements(bs)
 	}
 	rec.benchmarks = slices.DeleteFunc(bs, func(b Benchmark) bool { return removed[b.Name] })
 	if rec.benchmarks == nil {
@@ -197,6 +251,27 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions) benchRec
 	}
 	rec.noise, rec.mde = median(noise), median(mde)
 	return rec
+}
+
+// noteDisagreements sets MetricNote on the sec/op and instructions/op rows of every benchmark whose two lanes
+// classify it differently. Both lanes gate (metric both), so the note says so.
+func noteDisagreements(bs []Benchmark) {
+	byTime := map[string]int{}
+	for i, b := range bs {
+		if b.Unit == GatedUnit {
+			byTime[b.Name] = i
+		}
+	}
+	for i, b := range bs {
+		t, ok := byTime[b.Name]
+		if b.Unit != bench.UnitInstructions || !ok {
+			continue
+		}
+		if note := bench.MetricNote(bs[t], b, ""); note != "" {
+			note += "; both gate: a slower in either fails the gate"
+			bs[t].MetricNote, bs[i].MetricNote = note, note
+		}
+	}
 }
 
 // median returns the median of xs, 0 for none.

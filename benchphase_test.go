@@ -41,7 +41,7 @@ func TestFromRun(t *testing.T) {
 		Warnings: []string{"a child ran on CPU 0, not 1"},
 	}
 	opt := bench.DefaultStatsOptions
-	rec := fromRun(run, []string{"Encrypt", "Skip", "Crash"}, opt)
+	rec := fromRun(run, []string{"Encrypt", "Skip", "Crash"}, opt, bench.DefaultInstrThresholdPct)
 
 	if rec.pinnedCPU != -1 {
 		t.Errorf("pinnedCPU = %d, want -1 (unpinned)", rec.pinnedCPU)
@@ -91,7 +91,7 @@ func TestFromRun(t *testing.T) {
 
 // TestFromRunPinnedAndEmpty: a pinned run records its CPU; a run without samples or failures says nothing matched.
 func TestFromRunPinnedAndEmpty(t *testing.T) {
-	rec := fromRun(&bench.Run{Pinning: abba.Pinning{Pinned: true, CPU: 3}}, nil, bench.DefaultStatsOptions)
+	rec := fromRun(&bench.Run{Pinning: abba.Pinning{Pinned: true, CPU: 3}}, nil, bench.DefaultStatsOptions, bench.DefaultInstrThresholdPct)
 	if rec.pinnedCPU != 3 {
 		t.Errorf("pinnedCPU = %d, want 3", rec.pinnedCPU)
 	}

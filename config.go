@@ -52,6 +52,11 @@ type Config struct {
 	TimeSameCode bool
 	// Threshold is the smallest change, in percent, that counts as slower or faster. Key "threshold".
 	Threshold float64
+	// Metric is the lane that measures and gates: MetricTime, MetricInstructions or MetricBoth. Key "metric".
+	Metric string
+	// InstrThreshold is the smallest change of instructions/op, in percent, that counts as slower or faster.
+	// Key "instructions-threshold".
+	InstrThreshold float64
 	// Alpha is the significance level, after Holm correction across benchmarks. Key "alpha".
 	Alpha float64
 	// Budget is the time the timing phase may take: rounds run in stages and a benchmark whose class is settled
@@ -102,6 +107,23 @@ type Config struct {
 	// Log receives progress and tool output for humans; nil discards it.
 	Log io.Writer
 }
+
+// The metrics: which lane measures and gates.
+const (
+	MetricTime         = "time"         // wall time, sec/op: the A–B–B–A timing lane
+	MetricInstructions = "instructions" // instructions/op under valgrind: the instruction-count lane
+	MetricBoth         = "both"         // both lanes run, and each gates
+)
+
+var metrics = []string{MetricTime, MetricInstructions, MetricBoth}
+
+// countsInstructions reports whether the instruction-count lane runs.
+func (c *Config) countsInstructions() bool {
+	return c.Metric == MetricInstructions || c.Metric == MetricBoth
+}
+
+// timesBenchmarks reports whether the timing lane runs.
+func (c *Config) timesBenchmarks() bool { return c.Metric != MetricInstructions }
 
 // Packages returns the packages and patterns of Package, in the order given.
 func (c *Config) Packages() []string { return splitList(c.Package) }

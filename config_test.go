@@ -49,6 +49,11 @@ func TestValidate(t *testing.T) {
 		{"threshold 100", func(c *Config) { c.Threshold = 100 }, "threshold", "100", "above 0 and below 100"},
 		{"threshold NaN", func(c *Config) { c.Threshold = math.NaN() }, "threshold", "NaN", "above 0 and below 100"},
 		{"threshold 0.5", func(c *Config) { c.Threshold = 0.5 }, "", "", ""},
+		{"metric instructions", func(c *Config) { c.Metric = MetricInstructions }, "", "", ""},
+		{"metric cycles", func(c *Config) { c.Metric = "cycles" }, "metric", "cycles", "time, instructions or both"},
+		{"instructions-threshold 0", func(c *Config) { c.InstrThreshold = 0 }, "instructions-threshold", "0", "above 0 and below 100"},
+		{"instructions-threshold 100", func(c *Config) { c.InstrThreshold = 100 }, "instructions-threshold", "100", "above 0 and below 100"},
+		{"instructions-threshold 0.01", func(c *Config) { c.InstrThreshold = 0.01 }, "", "", ""},
 		{"alpha 0", func(c *Config) { c.Alpha = 0 }, "alpha", "0", "from 0.001 to 0.2"},
 		{"alpha 0.001", func(c *Config) { c.Alpha = 0.001 }, "", "", ""},
 		{"alpha 0.0009", func(c *Config) { c.Alpha = 0.0009 }, "alpha", "0.0009", "from 0.001 to 0.2"},
@@ -142,6 +147,8 @@ cpu: 0
 no-pin: true
 time-same-code: true
 threshold: 3.5
+metric: both
+instructions-threshold: 0.25
 alpha: 0.01
 timeout: 90s
 budget: 45s
@@ -181,6 +188,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.MessageKeys, want.MessageBlocks = 3, 5
 	want.Thresholds = map[string]float64{"KeySetup": 50, "Encrypt/3des.*": 7.5}
 	want.MaxSizeGrowth, want.AcknowledgeLabel, want.Out = 4096, "slow-ok", "out/results"
+	want.Metric, want.InstrThreshold = MetricBoth, 0.25
 	want.Changed = true
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LoadFile (-want +got):\n%s", diff)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -235,6 +236,14 @@ var keys = []*ConfigKey{
 		Form: "a percentage above 0 and below 100, such as 2",
 		Doc:  "smallest change, in percent, called slower or faster"},
 		func(c *Config) *float64 { return &c.Threshold }, isPercent),
+	stringKey(ConfigKey{File: "metric", Flag: "metric", Policy: true, Input: "metric", Default: MetricTime,
+		Form: "time, instructions or both",
+		Doc:  "what gates: time (sec/op), instructions (instructions/op under valgrind), or both (each gates)"},
+		func(c *Config) *string { return &c.Metric }, func(s string) bool { return slices.Contains(metrics, s) }),
+	floatKey(ConfigKey{File: "instructions-threshold", Flag: "instructions-threshold", Input: "instructions-threshold",
+		Policy: true, Default: "0.5", Form: "a percentage above 0 and below 100, such as 0.5",
+		Doc: "smallest change of instructions/op, in percent, called slower or faster"},
+		func(c *Config) *float64 { return &c.InstrThreshold }, isPercent),
 	floatKey(ConfigKey{File: "alpha", Flag: "alpha", Policy: true, Default: "0.05",
 		Form: "a probability from 0.001 to 0.2, such as 0.05",
 		Doc:  "significance level, after Holm correction across benchmarks"},

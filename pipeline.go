@@ -64,6 +64,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		err = fmt.Errorf("comparison interrupted: %w", ctx.Err())
 	}
 	env := CollectEnv(context.Background(), p.bench.pinnedCPU)
+	env.Valgrind = p.valgrind.Version
 	res := p.assemble(env, incomplete)
 	res = Apply(res, withRunError(Decide(res, cfg.Policy()), err))
 	if p.multi() && res.Differential.Status != DiffSkipped {
@@ -143,12 +144,16 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 			MedianMDE:    p.bench.mde,
 			TimedPhase:   p.bench.timed,
 			BinariesSame: p.build.binariesSame,
+			Metric:       cfg.Metric,
 			BenchSource:  p.source.source,
 			BenchChanged: p.source.changed,
 			Budget:       cfg.Budget,
 			Stages:       p.bench.stages,
 			Settled:      p.bench.settled,
 		},
+	}
+	if cfg.countsInstructions() {
+		r.Method.InstrThreshold = cfg.InstrThreshold
 	}
 	r.Policy = cfg.PolicyOrigin
 	if r.Policy.From == "" {
@@ -185,6 +190,7 @@ type pipeline struct {
 	base, head side
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
+	valgrind   bench.Valgrind // found up front when the instruction-count lane runs
 
 	build      buildRecord
 	source     benchSourceRecord
@@ -216,6 +222,14 @@ func (p *pipeline) logf(format string, args ...any) {
 func (p *pipeline) run(ctx context.Context) error {
 	if err := p.dir.Create(); err != nil {
 		return err
+	}
+	if p.cfg.countsInstructions() {
+		// Up front: an hour of building and testing is not worth spending on a lane that cannot run.
+		vg, err := bench.FindValgrind(ctx, "")
+		if err != nil {
+			return err
+		}
+		p.valgrind = vg
 	}
 	work, err := os.MkdirTemp("", "perfgate-")
 	if err != nil {
@@ -276,7 +290,9 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 	}
 	b, err := p.runBenchmarks(ctx)
 	p.bench = b
-	if err == nil {
+	if err == nil && p.cfg.timesBenchmarks() {
+		// gate-units name units of the timing lane; under metric instructions it does not run, and
+		// instructions/op gates by itself.
 		err = CheckGateUnits(p.cfg.GateUnits, b.benchmarks)
 	}
 	return err

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perfgate/perfgate/bench"
+
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -20,6 +22,39 @@ const GatedUnit = "sec/op"
 // DefaultGateUnits are the units that gate unless configured otherwise: time, and allocations, which are exact,
 // so that one more allocation per op fails the gate. B/op and B/s are reported only.
 var DefaultGateUnits = []string{"sec/op", "allocs/op"}
+
+// UnitInstructions is the unit of the instruction-count lane, which gates under metric instructions or both.
+const UnitInstructions = bench.UnitInstructions
+
+// GatedUnits returns the units of the lanes that ran under metric (Method.Metric; "" is time) and gate: sec/op for
+// time, instructions/op for instructions, and both for both, where a slower in either fails the gate and the
+// acknowledgements (label, thresholds) apply to each alike. Other units gate as Policy.GateUnits says.
+func GatedUnits(metric string) []string {
+	switch metric {
+	case MetricInstructions:
+		return []string{UnitInstructions}
+	case MetricBoth:
+		return []string{GatedUnit, UnitInstructions}
+	}
+	return []string{GatedUnit}
+}
+
+// Gates reports whether unit is a gating lane unit under metric (see GatedUnits).
+func Gates(metric, unit string) bool { return slices.Contains(GatedUnits(metric), unit) }
+
+// gatesUnder reports whether a slower unit fails the gate under metric: instructions/op when the lane ran, sec/op
+// unless the metric is instructions only (and p gates it), any other unit as p.GateUnits says.
+func (p *Policy) gatesUnder(metric, unit string) bool {
+	switch unit {
+	case UnitInstructions:
+		return metric == MetricInstructions || metric == MetricBoth
+	case GatedUnit:
+		if metric == MetricInstructions {
+			return false
+		}
+	}
+	return p.gates(unit)
+}
 
 // Policy is what the gate needs of a Config: when a slower benchmark or a grown package fails the merge.
 type Policy struct {
@@ -130,8 +165,14 @@ func Decide(r Result, p Policy) Verdict {
 	}
 	headFailures := map[string]bool{}
 	removed := 0
+	var unrepeatable []string
 	for _, f := range r.Failures {
 		name := Qualified(f.Package, f.Name)
+		if f.Kind == record.FailureUnrepeatable {
+			// A failure of the lane, on either side: a count that does not repeat says nothing about head.
+			unrepeatable = append(unrepeatable, fmt.Sprintf("%s (%s)", name, f.Side))
+			continue
+		}
 		if headCodeOnBase(r.Method, f) && !headFailures[name] {
 			// Base ran head's benchmark code (like-for-like) and it crashed or hung: head's code is at fault.
 			headFailures[name] = true
@@ -152,12 +193,12 @@ func Decide(r Result, p Policy) Verdict {
 			fail("benchmark %s fails on head (%s)", name, f.Kind)
 		}
 	}
-	if removed > 0 && !anyCompared(r.Benchmarks) {
+	if removed > 0 && !anyCompared(r.Benchmarks, r.Method.Metric) {
 		fail("head has none of base's benchmarks (%d removed or renamed): nothing could be compared", removed)
 	}
 	patterns := p.compiledThresholds()
 	for _, b := range r.Benchmarks {
-		if b.Class != ClassSlower || !p.gates(b.Unit) {
+		if b.Class != ClassSlower || !p.gatesUnder(r.Method.Metric, b.Unit) {
 			continue
 		}
 		why, ok := "", false
@@ -183,6 +224,12 @@ func Decide(r Result, p Policy) Verdict {
 		if delta > p.MaxSizeGrowth {
 			fail("the package grew by %d bytes, more than max-size-growth %d", delta, p.MaxSizeGrowth)
 		}
+	}
+	if len(unrepeatable) > 0 {
+		// An error, not a failure of head: the instruction-count lane that cannot count exactly checked nothing.
+		v.Status, v.ExitCode = StatusError, ExitCannotRun
+		v.Reasons = append(v.Reasons, fmt.Sprintf("the instruction-count lane could not count exactly: two runs of one "+
+			"binary disagree for %s; this is a failure of the lane, not of head", strings.Join(unrepeatable, ", ")))
 	}
 	v.Checks = checks(r, p)
 	cannot := func(reason string) {
@@ -227,15 +274,16 @@ func headCodeOnBase(m Method, f Failure) bool {
 func checks(r Result, p Policy) []Check {
 	var cs []Check
 	bench := Check{Name: CheckBenchmarks}
-	n, same := 0, 0
+	compared, same := map[string]bool{}, 0
 	for _, b := range r.Benchmarks {
-		if b.Unit == GatedUnit && b.Class != ClassFailed {
-			n++
+		if Gates(r.Method.Metric, b.Unit) && b.Class != ClassFailed {
+			compared[b.Name] = true
 			if b.SameCode && b.Rounds == 0 {
 				same++ // answered by comparing machine code, which is a check of speed too
 			}
 		}
 	}
+	n := len(compared)
 	switch {
 	case n > 0 && same == n:
 		bench.Ran, bench.Detail = true, plural(n, "benchmark")+": "+NoteSameCode
@@ -386,6 +434,8 @@ func worse(b Benchmark) string {
 	switch {
 	case b.Unit == GatedUnit:
 		return fmt.Sprintf("%s is slower (%+.1f%%)", name, pctOf(b))
+	case b.Unit == UnitInstructions:
+		return fmt.Sprintf("%s runs more instructions/op (%+.2f%%)", name, pctOf(b))
 	case b.Unit == "allocs/op" && b.Exact:
 		return fmt.Sprintf("%s allocates more (allocs/op %g → %g)", name, b.Base.Center, b.Head.Center)
 	case b.Exact:
@@ -405,10 +455,10 @@ func pctOf(b Benchmark) float64 {
 	return b.DeltaPct
 }
 
-// anyCompared reports whether some benchmark has samples of the gated unit on both sides.
-func anyCompared(bs []Benchmark) bool {
+// anyCompared reports whether some benchmark has samples of a gated unit on both sides.
+func anyCompared(bs []Benchmark, metric string) bool {
 	for _, b := range bs {
-		if b.Unit == GatedUnit && b.Class != ClassFailed {
+		if Gates(metric, b.Unit) && b.Class != ClassFailed {
 			return true
 		}
 	}
@@ -437,12 +487,14 @@ func unitRank(u string) int {
 	switch u {
 	case "sec/op":
 		return 0
-	case "B/s":
+	case UnitInstructions:
 		return 1
-	case "B/op":
+	case "B/s":
 		return 2
-	case "allocs/op":
+	case "B/op":
 		return 3
+	case "allocs/op":
+		return 4
 	}
-	return 4
+	return 5
 }

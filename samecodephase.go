@@ -130,13 +130,17 @@ func (r sameCodeRecord) timesNothing() bool {
 	return len(r.tops) > 0 && len(r.untimed) == len(r.tops)
 }
 
-// sameCodeRows returns one sec/op row per untimed top-level benchmark the bench filter selects by name (or with
+// sameCodeRows returns one row (sec/op, or instructions/op when only that lane runs) per untimed top-level benchmark the bench filter selects by name (or with
 // a trailing "/", as in "^(Encrypt|Decrypt)/"): unchanged, no samples, SameCode. Its leaves (sub-benchmarks) are
 // found only by running it, so the row carries the top-level name.
-func (r sameCodeRecord) sameCodeRows() []Benchmark {
+func (r sameCodeRecord) sameCodeRows(metric string) []Benchmark {
+	unit := GatedUnit
+	if metric == MetricInstructions {
+		unit = UnitInstructions // the unit the gate reads
+	}
 	var out []Benchmark
 	for _, t := range r.shown {
-		out = append(out, Benchmark{Name: t, Unit: GatedUnit, Class: ClassUnchanged, SameCode: true, Note: NoteSameCode,
+		out = append(out, Benchmark{Name: t, Unit: unit, Class: ClassUnchanged, SameCode: true, Note: NoteSameCode,
 			P: 1, PHolm: 1})
 	}
 	return out

@@ -47,9 +47,6 @@ import (
 // B–B pairs of a round run the same binary, and two counts that differ by more than RepeatTolerance are a
 // Failure of kind "unrepeatable", reported, never averaged away. CompareInstructions classifies the samples.
 
-// FailureUnrepeatable is the Failure kind of two counts of one binary that differ by more than RepeatTolerance.
-const FailureUnrepeatable record.FailureKind = "unrepeatable"
-
 // UnitInstructions is the unit of the lane's samples, in bench.txt and in a Comparison.
 const UnitInstructions = "instructions/op"
 
@@ -275,7 +272,7 @@ func (l *lane) checkRepeat(a, b *Sample) {
 	x, _ := a.Get(UnitInstructions)
 	y, _ := b.Get(UnitInstructions)
 	if spread := relSpread(x, y); spread > RepeatTolerance {
-		l.fail(Failure{Name: a.Name, Side: a.Side, Round: a.Round + 1, Slot: b.Slot, Kind: FailureUnrepeatable,
+		l.fail(Failure{Name: a.Name, Side: a.Side, Round: a.Round + 1, Slot: b.Slot, Kind: record.FailureUnrepeatable,
 			Message: fmt.Sprintf("two runs of the same %s binary counted %s and %s instructions/op, %.4f%% apart "+
 				"(tolerance %g%%): the instruction count is not repeatable", a.Side, fmtCount(x), fmtCount(y),
 				100*spread, 100*RepeatTolerance)})

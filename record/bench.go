@@ -40,6 +40,9 @@ type Benchmark struct {
 	// Warnings are benchmath's warnings about the summaries and the comparison, e.g. too few samples.
 	Warnings     []string `json:"warnings,omitempty"`
 	Acknowledged bool     `json:"acknowledged,omitempty"` // slower, but the gate let it pass (Verdict.Acknowledged says why)
+	// MetricNote, with metric "both", says how the time and instruction-count lanes disagree about this benchmark
+	// (bench.MetricNote); set on the benchmark's sec/op and instructions/op rows, "" when they agree.
+	MetricNote string `json:"metric_note,omitempty"`
 	// Package is the gated package the benchmark belongs to, as given ("./cipher/des"); set when a comparison
 	// gates several packages or runs as shards, "" otherwise (Result.Package then names it).
 	Package string `json:"package,omitempty"`
@@ -82,6 +85,9 @@ const (
 	// FailureRemoved is a base benchmark that head does not have (removed or renamed). One removed benchmark does
 	// not fail the gate; a head without any of base's benchmarks does, since nothing could be compared.
 	FailureRemoved FailureKind = "removed"
+	// FailureUnrepeatable is two instruction counts of one binary that differ by more than the lane's tolerance: a
+	// failure of the instruction-count lane, not of head (the lane that cannot count exactly checked nothing).
+	FailureUnrepeatable FailureKind = "unrepeatable"
 )
 
 // Failure is a benchmark run that produced no result.

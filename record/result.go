@@ -142,6 +142,7 @@ type Env struct {
 	SMT       string  `json:"smt,omitempty"`
 	Kernel    string  `json:"kernel,omitempty"`
 	Load1     float64 `json:"load1"`
+	Valgrind  string  `json:"valgrind,omitempty"` // valgrind's version when the instruction-count lane ran, e.g. "valgrind-3.19.0"
 }
 
 // Method records how the numbers were obtained.
@@ -155,6 +156,11 @@ type Method struct {
 	MedianMDE    float64       `json:"median_mde_pct"` // median smallest detectable effect, percent
 	TimedPhase   time.Duration `json:"timed_phase_ns"`
 	BinariesSame bool          `json:"binaries_identical"`
+	// Metric is the lane that ran and gates: "time" (sec/op), "instructions" (instructions/op) or "both" (each
+	// gates); "" in results written before the lane existed, meaning time.
+	Metric string `json:"metric,omitempty"`
+	// InstrThreshold is the instruction-count lane's threshold in percent, when it ran.
+	InstrThreshold float64 `json:"instructions_threshold_pct,omitempty"`
 	// BenchSource says whose benchmark code the sides ran: "head" when base's timed binary was built with head's
 	// _test.go files (or they are the same on both sides), "each" when head's do not compile against base's
 	// package and each side ran its own. BenchChanged names the top-level benchmarks (without "Benchmark")

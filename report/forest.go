@@ -22,7 +22,7 @@ import (
 
 // forestUnits are the units whose paired estimates gate, each plotted as its own forest: wall time, and the
 // instruction counts of the instruction-count lane where it ran.
-var forestUnits = []string{perfgate.GatedUnit, "instructions/op"}
+var forestUnits = []string{perfgate.GatedUnit, perfgate.UnitInstructions}
 
 // forestMaxRows is how many benchmarks the Markdown and text forests show; the rest are counted.
 const forestMaxRows = 20
@@ -44,14 +44,24 @@ type forest struct {
 func newForest(r *perfgate.Result, unit string, most int) *forest {
 	var all []perfgate.Benchmark
 	for _, b := range r.Benchmarks {
-		if b.Unit == unit {
-			all = append(all, b)
+		if b.Unit != unit {
+			continue
 		}
+		if b.Exact && b.Paired == nil && b.Class != perfgate.ClassFailed && b.Base.Center > 0 {
+			// An exact count has no interval: its point is head/base, the delta re-expressed as a ratio.
+			ratio := 1 + b.DeltaPct/100
+			b.Paired = &perfgate.Paired{Ratio: ratio, Lo: ratio, Hi: ratio}
+		}
+		all = append(all, b)
 	}
 	if len(all) == 0 {
 		return nil
 	}
-	f := &forest{unit: unit, threshold: r.Method.Threshold / 100, rest: map[perfgate.Class]int{}}
+	threshold := r.Method.Threshold
+	if unit == perfgate.UnitInstructions && r.Method.InstrThreshold > 0 {
+		threshold = r.Method.InstrThreshold
+	}
+	f := &forest{unit: unit, threshold: threshold / 100, rest: map[perfgate.Class]int{}}
 	shown := all
 	if most > 0 && len(all) > most {
 		shown = slices.Clone(all)

@@ -28,6 +28,8 @@ func value(unit string, v float64) string {
 		return count(v) + " B"
 	case "allocs/op":
 		return count(v)
+	case perfgate.UnitInstructions:
+		return instructions(v)
 	}
 	return sig4(v) + " " + unit
 }
@@ -74,6 +76,31 @@ func count(v float64) string {
 		return signed(commas(int64(math.Abs(v))), v < 0, false)
 	}
 	return sig4(v)
+}
+
+// noteOf is the note a table shows for b: its own note, and the disagreement of the two lanes when there is one.
+func noteOf(b perfgate.Benchmark) string {
+	switch {
+	case b.Note == "":
+		return b.MetricNote
+	case b.MetricNote == "":
+		return b.Note
+	}
+	return b.Note + "; " + b.MetricNote
+}
+
+// instructions formats an instruction count per op whole, with thousands separators, and with one decimal when it
+// has a fraction (the lane's counts are differences of two runs divided by N): "12,345" or "2,176.5".
+func instructions(v float64) string {
+	if math.Abs(v) >= 1e15 {
+		return sig4(v)
+	}
+	r := math.Round(math.Abs(v) * 10)
+	s := commas(int64(r / 10))
+	if d := int64(r) % 10; d != 0 {
+		s += "." + strconv.FormatInt(d, 10)
+	}
+	return signed(s, v < 0, false)
 }
 
 // signed prefixes s (a magnitude) with − when neg, or + when plus is asked for and s is not zero.

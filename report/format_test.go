@@ -82,6 +82,9 @@ func TestFormatValues(t *testing.T) {
 		{"allocs/op", 1, "1"},
 		{"allocs/op", 1234567, "1,234,567"},
 		{"ops/s", 3.14159, "3.142 ops/s"},
+		{"instructions/op", 2176, "2,176"},
+		{"instructions/op", 123456.5, "123,456.5"},
+		{"instructions/op", 0.25, "0.3"},
 		{"sec/op", nan(), "—"},
 	} {
 		if got := value(tc.unit, tc.v); got != tc.want {

@@ -162,13 +162,13 @@ func benchViews(r *perfgate.Result, samples []benchtxt.Sample, anchors map[strin
 			views = append(views, benchView{ID: anchors[name], Name: name})
 		}
 		v := &views[i]
-		if b.Unit == perfgate.GatedUnit || v.Class == "" {
+		if perfgate.Gates(r.Method.Metric, b.Unit) && (v.Class == "" || classRank[b.Class] > classRank[perfgate.Class(v.Class)]) || v.Class == "" {
 			v.Class = string(b.Class)
 		}
 		v.Rows = append(v.Rows, benchRow{
 			Unit: b.Unit, Base: spread(b.Unit, b.Base), Head: spread(b.Unit, b.Head),
 			Delta: delta(b, alpha) + " (" + pvalue(b) + ")", Paired: paired(b.Paired), Class: string(b.Class),
-			Note: b.Note, Acknowledged: b.Acknowledged,
+			Note: noteOf(b), Acknowledged: b.Acknowledged,
 		})
 	}
 	byName := map[string][]benchtxt.Sample{}

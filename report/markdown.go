@@ -113,7 +113,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 	d.para(fmt.Sprintf("Base and head: median ± the larger half-width of its 95%% interval. Δ: change of the median, "+
 		"“~” when not significant (Mann–Whitney U, p > %s). Paired: head/base from the A–B–B–A rounds, with its 95%% interval.",
 		strconv.FormatFloat(alpha, 'g', -1, 64)))
-	units, groups, quiet := shownUnits(r.Benchmarks)
+	units, groups, quiet := shownUnits(r.Benchmarks, r.Method.Metric)
 	if len(quiet) > 0 {
 		defer d.para(EscapeMarkdown(strings.Join(quiet, ", ")) + ": unchanged in every benchmark.")
 	}
@@ -121,7 +121,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		bs := groups[unit]
 		notes := false
 		for _, b := range bs {
-			notes = notes || b.Note != ""
+			notes = notes || noteOf(b) != ""
 		}
 		header := "| Benchmark | Base | Head | Δ | p | Paired (head/base) | Class |"
 		delim := "| :-- | --: | --: | --: | :-- | --: | :-- |"
@@ -136,7 +136,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 				paired(b.Paired) + roundsOf(r.Method, b), classCell(b),
 			}
 			if notes {
-				cells = append(cells, cell(b.Note, 300))
+				cells = append(cells, cell(noteOf(b), 500))
 			}
 			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: benchPrio(b.Class)})
 		}

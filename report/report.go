@@ -66,6 +66,13 @@ func JSON(w io.Writer, r *perfgate.Result) error {
 	return nil
 }
 
+func orDash(s string) string {
+	if s == "" {
+		return "valgrind"
+	}
+	return s
+}
+
 // methodLines describes how the numbers were obtained and where, as label/text pairs; esc is applied to every
 // string taken from the Result.
 func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
@@ -120,14 +127,30 @@ func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
 	if m.BinariesSame {
 		run += "; base and head test binaries are identical"
 	}
-	same := allSameUntimed(r.Benchmarks)
-	if same {
-		method = "not timed: every benchmark runs the same machine code on both sides (threshold ±" +
-			strconv.FormatFloat(m.Threshold, 'f', -1, 64) + "% for any that would be)"
+	var lines [][2]string
+	switch m.Metric {
+	case perfgate.MetricInstructions:
+		lines = append(lines, [2]string{"Metric", "instructions/op gates (time was not measured)"})
+	case perfgate.MetricBoth:
+		lines = append(lines, [2]string{"Metric", "sec/op and instructions/op both gate: a slower in either fails, acknowledged alike"})
 	}
-	lines := [][2]string{{"Method", method}}
-	if len(r.Benchmarks) > 0 && !same {
-		lines = append(lines, [2]string{"Noise floor", noise})
+	if m.Metric != perfgate.MetricInstructions {
+		same := allSameUntimed(r.Benchmarks)
+		if same {
+			method = "not timed: every benchmark runs the same machine code on both sides (threshold ±" +
+				strconv.FormatFloat(m.Threshold, 'f', -1, 64) + "% for any that would be)"
+		}
+		lines = append(lines, [2]string{"Method", method})
+		if len(r.Benchmarks) > 0 && !same {
+			lines = append(lines, [2]string{"Noise floor", noise})
+		}
+	}
+	if m.Metric == perfgate.MetricInstructions || m.Metric == perfgate.MetricBoth {
+		counted := "instructions/op under " + orDash(esc(e.Valgrind)) + " (cachegrind, GOMAXPROCS=1, " +
+			"GODEBUG=asyncpreemptoff=1): (count at 2N − count at N) / N per A–B–B–A slot, the Go runtime's own " +
+			"instructions left out; counts of one binary must agree within 0.01%; threshold ±" +
+			strconv.FormatFloat(m.InstrThreshold, 'f', -1, 64) + "%, no statistical test"
+		lines = append(lines, [2]string{"Instructions", counted})
 	}
 	return append(lines, [2]string{"Environment", strings.Join(env, " · ")}, [2]string{"Run", run})
 }

@@ -37,13 +37,13 @@ func unchanged(t tally) string {
 	return s
 }
 
-func countClasses(bs []perfgate.Benchmark) tally {
+func countClasses(bs []perfgate.Benchmark, metric string) tally {
 	best := map[string]perfgate.Class{}
 	var order []string
 	acked, same := map[string]bool{}, map[string]bool{}
 	for _, b := range bs {
-		if b.Unit != perfgate.GatedUnit {
-			continue // the gate reads sec/op; B/s, B/op and allocs/op are reported, not counted
+		if !perfgate.Gates(metric, b.Unit) {
+			continue // the gate reads sec/op (or instructions/op); B/s, B/op and allocs/op are reported, not counted
 		}
 		name := perfgate.Qualified(b.Package, b.Name)
 		cur, seen := best[name]
@@ -89,7 +89,7 @@ func verdictParts(r *perfgate.Result, esc, strong func(string) string) []string 
 		parts = append(parts, "differential: "+diffSummary(r, esc, strong))
 		return append(parts, "size: "+sizeSummary(r.Sizes, esc))
 	}
-	t := countClasses(r.Benchmarks)
+	t := countClasses(r.Benchmarks, r.Method.Metric)
 	slower := plural0(t.classes[perfgate.ClassSlower], "slower")
 	if t.classes[perfgate.ClassSlower] > 0 {
 		slower = strong(slower)
@@ -240,12 +240,12 @@ func byUnit(bs []perfgate.Benchmark) (units []string, groups map[string][]perfga
 // shownUnits is byUnit for the main tables: every benchmark of the gated unit (sec/op), and of the other units
 // only those whose class is not unchanged. quiet lists the other units in which every benchmark was unchanged, so
 // that a table of identical zeros becomes one line.
-func shownUnits(bs []perfgate.Benchmark) (units []string, groups map[string][]perfgate.Benchmark, quiet []string) {
+func shownUnits(bs []perfgate.Benchmark, metric string) (units []string, groups map[string][]perfgate.Benchmark, quiet []string) {
 	all, allGroups := byUnit(bs)
 	groups = map[string][]perfgate.Benchmark{}
 	for _, u := range all {
 		for _, b := range allGroups[u] {
-			if u == perfgate.GatedUnit || b.Class != perfgate.ClassUnchanged {
+			if u == perfgate.GatedUnit || perfgate.Gates(metric, u) || b.Class != perfgate.ClassUnchanged {
 				groups[u] = append(groups[u], b)
 			}
 		}

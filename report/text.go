@@ -51,7 +51,7 @@ func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 	units, groups := byUnit(r.Benchmarks)
 	var quiet []string
 	if !all {
-		units, groups, quiet = shownUnits(r.Benchmarks)
+		units, groups, quiet = shownUnits(r.Benchmarks, r.Method.Metric)
 	}
 	for i, unit := range units {
 		if i > 0 {
@@ -64,8 +64,8 @@ func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 			if b.Acknowledged {
 				class += " (acknowledged)"
 			}
-			if b.Note != "" {
-				class += "  " + plain(clip(b.Note, 200))
+			if note := noteOf(b); note != "" {
+				class += "  " + plain(clip(note, 400))
 			}
 			pr := paired(b.Paired)
 			if b.Paired != nil && !math.IsNaN(b.PHolm) {

@@ -63,6 +63,9 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return perfgate.ExitCode(err)
 	}
 	cfg.Log = stderr
+	if err := ensureValgrind(ctx, cfg.Metric, stderr); err != nil {
+		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
+	}
 
 	var res *perfgate.Result
 	var runErr error

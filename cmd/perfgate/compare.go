@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/report"
 )
@@ -151,5 +152,7 @@ func explain(w io.Writer, err error) {
 		hintf(w, "run perfgate inside a git work tree, or point -C at one")
 	case errors.Is(err, context.Canceled):
 		hintf(w, "interrupted: the results gathered so far were kept")
+	case errors.Is(err, bench.ErrNoValgrind):
+		hintf(w, "install valgrind with '%s', or measure time only with -metric time", bench.ValgrindInstall)
 	}
 }

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/internal/demo"
+)
+
+// TestCompareWithoutValgrind: with the instruction-count lane on and no valgrind in PATH, compare stops before
+// it exports or builds anything, with exit 3 (could not run), the install command, and a hint.
+func TestCompareWithoutValgrind(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // nothing in it: no valgrind, and no go or git either, which it must not need
+	out := filepath.Join(t.TempDir(), "results")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"compare", "-C", t.TempDir(), "-metric", "both", "-o", out, "a", "b"}, &stdout, &stderr)
+	if code != perfgate.ExitCannotRun {
+		t.Errorf("exit code %d, want %d", code, perfgate.ExitCannotRun)
+	}
+	for _, want := range []string{"perfgate: error: valgrind not found", bench.ValgrindInstall, "perfgate: hint: ", "-metric time"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	res, err := perfgate.ReadResult(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict.Status != perfgate.StatusError || res.Method.Metric != perfgate.MetricBoth {
+		t.Errorf("result.json: verdict %s, metric %q; want error, both", res.Verdict.Status, res.Method.Metric)
+	}
+}
+
+// TestCompareInstructionsDemo runs the whole comparison with the instruction-count lane on the demo history,
+// through the command: folded against base with -metric instructions (encryption executes fewer instructions,
+// key setup the same), base against itself (A/A: unchanged, a delta within the lane's 0.01%), and folded against
+// base with -metric both (both units in one bench.txt, time samples and counts classified apart).
+func TestCompareInstructionsDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the benchmarks under valgrind")
+	}
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Fatalf("valgrind is needed for this test: %v (install it with %s)", err, bench.ValgrindInstall)
+	}
+	repo, err := demo.Materialize(filepath.Join(t.TempDir(), "repo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare := func(t *testing.T, metric, base, head string) (*perfgate.Result, int, []bench.Sample) {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "results")
+		var stdout, stderr bytes.Buffer
+		code := run(t.Context(), []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-metric", metric,
+			"-bench", "^(Encrypt|KeySetup)/des$", "-rounds", "2", "-budget", "0", "-benchtime", "10ms", "-keys", "16",
+			"-o", out, base, head}, &stdout, &stderr)
+		res, err := perfgate.ReadResult(out)
+		if err != nil {
+			t.Fatalf("exit %d, %v\nstderr:\n%s", code, err, stderr.String())
+		}
+		f, err := os.Open(filepath.Join(out, perfgate.FileBench))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		samples, err := bench.ReadBenchTxt(f)
+		if err != nil {
+			t.Fatalf("bench.txt: %v", err)
+		}
+		if res.Env.Valgrind == "" || !strings.HasPrefix(res.Env.Valgrind, "valgrind-") {
+			t.Errorf("env.valgrind = %q, want the valgrind version", res.Env.Valgrind)
+		}
+		if res.Method.Metric != metric || res.Method.InstrThreshold != 0.5 {
+			t.Errorf("method: metric %q, instructions threshold %v", res.Method.Metric, res.Method.InstrThreshold)
+		}
+		if t.Failed() {
+			t.Logf("stderr:\n%s\nstdout:\n%s", stderr.String(), stdout.String())
+		}
+		return res, code, samples
+	}
+	rows := func(res *perfgate.Result, unit string) map[string]perfgate.Benchmark {
+		m := map[string]perfgate.Benchmark{}
+		for _, b := range res.Benchmarks {
+			if b.Unit == unit {
+				m[b.Name] = b
+			}
+		}
+		return m
+	}
+	count := func(samples []bench.Sample, unit string) int {
+		n := 0
+		for _, s := range samples {
+			if _, ok := s.Get(unit); ok {
+				n++
+			}
+		}
+		return n
+	}
+
+	t.Run("folded", func(t *testing.T) {
+		res, code, samples := compare(t, perfgate.MetricInstructions, "base", "folded")
+		if code != perfgate.ExitPass || res.Verdict.Status != perfgate.StatusPass {
+			t.Errorf("exit %d, verdict %s %q; want pass", code, res.Verdict.Status, res.Verdict.Reasons)
+		}
+		ins := rows(res, perfgate.UnitInstructions)
+		if b := ins["Encrypt/des"]; b.Class != perfgate.ClassFaster || !(b.DeltaPct < -20) {
+			t.Errorf("Encrypt/des: %s %+.3f%%, want faster by more than 20%%", b.Class, b.DeltaPct)
+		}
+		if b := ins["KeySetup/des"]; b.Class != perfgate.ClassUnchanged {
+			t.Errorf("KeySetup/des: %s %+.4f%%, want unchanged", b.Class, b.DeltaPct)
+		}
+		if len(rows(res, perfgate.GatedUnit)) != 0 {
+			t.Errorf("metric instructions measured sec/op too: %v", res.Benchmarks)
+		}
+		// One round of A–B–B–A for two benchmarks: 8 counts, and nothing else.
+		if n := count(samples, perfgate.UnitInstructions); n != 8 || len(samples) != 8 {
+			t.Errorf("bench.txt: %d samples, %d in instructions/op; want 8 and 8", len(samples), n)
+		}
+	})
+
+	t.Run("aa", func(t *testing.T) {
+		res, code, _ := compare(t, perfgate.MetricInstructions, "base", "base")
+		if code != perfgate.ExitPass {
+			t.Errorf("exit %d, verdict %s %q; want pass", code, res.Verdict.Status, res.Verdict.Reasons)
+		}
+		for name, b := range rows(res, perfgate.UnitInstructions) {
+			if b.Class != perfgate.ClassUnchanged || math.Abs(b.DeltaPct) > 100*bench.RepeatTolerance {
+				t.Errorf("A/A %s: %s %+.5f%%, want unchanged within %g%%", name, b.Class, b.DeltaPct, 100*bench.RepeatTolerance)
+			}
+		}
+	})
+
+	t.Run("both", func(t *testing.T) {
+		res, code, samples := compare(t, perfgate.MetricBoth, "base", "folded")
+		if code != perfgate.ExitPass {
+			t.Errorf("exit %d, verdict %s %q; want pass", code, res.Verdict.Status, res.Verdict.Reasons)
+		}
+		sec, ins := rows(res, perfgate.GatedUnit), rows(res, perfgate.UnitInstructions)
+		if b := ins["Encrypt/des"]; b.Class != perfgate.ClassFaster {
+			t.Errorf("Encrypt/des instructions/op: %s %+.3f%%, want faster", b.Class, b.DeltaPct)
+		}
+		// The time statistics hold the timing lane's 2 × rounds samples a side, never the counts.
+		if b := sec["Encrypt/des"]; b.Base.N != 4 || b.Head.N != 4 {
+			t.Errorf("Encrypt/des sec/op: n %d/%d, want 4/4", b.Base.N, b.Head.N)
+		}
+		if n := count(samples, perfgate.UnitInstructions); n != 8 || count(samples, perfgate.GatedUnit) != 16 {
+			t.Errorf("bench.txt: %d instructions/op and %d sec/op samples, want 8 and 16", n, count(samples, perfgate.GatedUnit))
+		}
+	})
+}
