@@ -114,12 +114,8 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	cfg.Base.Path = withoutDWARF(ctx, cfg.Base.Path, filepath.Join(tmp, "base.test"))
 	cfg.Head.Path = withoutDWARF(ctx, cfg.Head.Path, filepath.Join(tmp, "head.test"))
 	cfg.Env = instrEnv(cfg.Env)
-	start := time.Now()
-	r := &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)}
-	defer func() {
-		r.run.Elapsed = time.Since(start)
-		r.progress.stop()
-	}()
+	r, start := newRunner(cfg, pin)
+	defer r.finish(start)
 	leaves, err := r.discover(ctx)
 	r.run.Calibration = time.Since(start)
 	if err != nil {

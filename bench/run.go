@@ -127,12 +127,8 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("running benchmarks: %w", err)
 	}
-	start := time.Now()
-	r := &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)}
-	defer func() {
-		r.run.Elapsed = time.Since(start)
-		r.progress.stop()
-	}()
+	r, start := newRunner(cfg, pin)
+	defer r.finish(start)
 
 	leaves, err := r.discover(ctx)
 	r.run.Calibration = time.Since(start)
@@ -145,6 +141,17 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 		err = r.measure(ctx, leaves)
 	}
 	return r.run, err
+}
+
+// newRunner starts a run of cfg pinned as pin, and the clock its Elapsed and Calibration are measured from.
+func newRunner(cfg RunConfig, pin abba.Pinning) (*runner, time.Time) {
+	return &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)}, time.Now()
+}
+
+// finish records how long the run took and stops its progress line.
+func (r *runner) finish(start time.Time) {
+	r.run.Elapsed = time.Since(start)
+	r.progress.stop()
 }
 
 type runner struct {
