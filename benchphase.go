@@ -60,7 +60,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	var run *bench.Run
 	if p.cfg.timesBenchmarks() {
 		if p.cfg.Budget > 0 {
-			p.logf("timing: A–B–B–A in stages of %d rounds and more, %s per run, within a budget of %s; settled benchmarks stop",
+			p.logf("timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget of %s; settled benchmarks stop",
 				p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
 		} else {
 			p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
@@ -201,6 +201,7 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 	}
 	opt.Sequential = run.Plan
 	rec.stages = run.Stages
+	rec.runTime = run.RunTime
 	var timeSamples, instrSamples []bench.Sample
 	for _, s := range run.Samples {
 		if _, ok := s.Get(bench.UnitInstructions); ok {

@@ -56,6 +56,9 @@ func combine(parts []Result, opt bench.StatsOptions) Result {
 		r.Incomplete = r.Incomplete || part.Incomplete
 		r.HeadBuildFailed = r.HeadBuildFailed || part.HeadBuildFailed
 		r.Method.TimedPhase += part.Method.TimedPhase
+		if b := part.Method.BenchTime; b > 0 && (r.Method.BenchTime == 0 || b < r.Method.BenchTime) {
+			r.Method.BenchTime = b
+		}
 		if len(part.Benchmarks) > 0 {
 			r.Method.BinariesSame = r.Method.BinariesSame && part.Method.BinariesSame
 		}

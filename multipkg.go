@@ -1,6 +1,7 @@
 package perfgate
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -176,7 +177,8 @@ func (p *pipeline) assembleParts(env Env, incomplete bool) Result {
 	r.HeadBuildFailed = r.HeadBuildFailed || p.build.headFailed
 	r.Notes = slices.Concat(p.build.notes, r.Notes)
 	r.Started, r.Duration = p.started, time.Since(p.started).Round(time.Millisecond)
-	r.Method.Rounds, r.Method.BenchTime, r.Method.Threshold, r.Method.Alpha = p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Threshold, p.cfg.Alpha
+	r.Method.Rounds, r.Method.Threshold, r.Method.Alpha = p.cfg.Rounds, p.cfg.Threshold, p.cfg.Alpha
+	r.Method.BenchTime = cmp.Or(r.Method.BenchTime, p.cfg.BenchTime) // the shortest run a part's budget chose
 	if r.Differential.Status == "" {
 		r.Differential = Differential{Status: DiffSkipped, Seed: p.cfg.Seed, Ciphers: []DiffCipher{}}
 		switch {

@@ -1,6 +1,7 @@
 package perfgate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -108,8 +109,9 @@ type (
 		pinnedCPU  int // -1 when unpinned
 		noise, mde float64
 		timed      time.Duration
-		stages     int // stages of a budgeted run
-		settled    int // benchmarks (sec/op) classed slower, faster or unchanged
+		stages     int           // stages of a budgeted run
+		runTime    time.Duration // the length of one run, after a budget shortened it; 0 when nothing was timed
+		settled    int           // benchmarks (sec/op) classed slower, faster or unchanged
 		notes      []string
 	}
 )
@@ -138,7 +140,7 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 		Started:         p.started,
 		Duration:        time.Since(p.started).Round(time.Millisecond),
 		Method: Method{
-			Rounds: cfg.Rounds, BenchTime: cfg.BenchTime, Threshold: cfg.Threshold, Alpha: cfg.Alpha,
+			Rounds: cfg.Rounds, BenchTime: cmp.Or(p.bench.runTime, cfg.BenchTime), Threshold: cfg.Threshold, Alpha: cfg.Alpha,
 			Estimator:    "per round, log(mean head / mean base) of A–B–B–A, disturbed rounds left out; Student t-interval over rounds",
 			NoiseFloor:   p.bench.noise,
 			MedianMDE:    p.bench.mde,

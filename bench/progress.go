@@ -93,6 +93,13 @@ func (p *progress) calibrated(leaves int, d time.Duration) {
 	p.line("calibrated %d benchmarks in %s", leaves, d.Round(time.Millisecond))
 }
 
+// fitted reports the run length a budget chose for leaves benchmarks, when it shortened their runs.
+func (p *progress) fitted(leaves int, runTime, benchTime time.Duration) {
+	if runTime < benchTime {
+		p.line("runs shortened from %s to %s, so that %d rounds of %d benchmarks fit the budget", benchTime, runTime, BudgetRounds, leaves)
+	}
+}
+
 // running announces run i (0-based) of total: leaf name on side in round (0-based) of rounds, with eta left.
 func (p *progress) running(name string, side Side, round, rounds, i, total int, eta time.Duration) {
 	p.status("[%d/%d] round %d/%d %s %s, ETA %s%s", i+1, total, round+1, rounds, side, name, eta.Round(time.Second), p.left())

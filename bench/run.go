@@ -84,6 +84,9 @@ type Run struct {
 	// analyse the samples as the run decided. nil for a run of fixed rounds.
 	Plan   *SequentialPlan
 	Stages int // stages a budgeted run ran
+	// RunTime is the length of one measured run the iteration counts were set for: RunConfig.BenchTime, or
+	// less when a budget shortened the runs so that more rounds fit (fitRuns).
+	RunTime time.Duration
 }
 
 // RunABBA compares the benchmarks of cfg.Base and cfg.Head.
@@ -138,6 +141,7 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if cfg.Budget > 0 {
 		err = r.measureStaged(ctx, leaves, start)
 	} else {
+		r.run.RunTime = cfg.BenchTime
 		err = r.measure(ctx, leaves)
 	}
 	return r.run, err

@@ -146,3 +146,36 @@ func TestRunABBABudgetSpent(t *testing.T) {
 		t.Errorf("rounds %v, want 2 of each", got)
 	}
 }
+
+// TestFitRuns: a budget shortens runs so that BudgetRounds rounds of every leaf fit, never below MinRunTime and
+// never above BenchTime, and never raises a calibrated count.
+func TestFitRuns(t *testing.T) {
+	leaves := []leaf{
+		{name: "Fast", iters: 100_000, secPerOp: 1e-6}, // 100 ms calibrated
+		{name: "Slow", iters: 10, secPerOp: 1e-2},      // 100 ms calibrated
+		{name: "Huge", iters: 1, secPerOp: 2},          // one op is longer than any fitted run
+		{name: "Short", iters: 1_000, secPerOp: 1e-6},  // 1 ms calibrated: already short
+	}
+	per := func(rt time.Duration) time.Duration { // the budget in which runs of rt fit BudgetRounds rounds
+		return time.Duration(BudgetRounds*4*len(leaves)) * (rt + runOverhead)
+	}
+	for _, tc := range []struct {
+		left, want time.Duration
+		iters      []int
+	}{
+		{per(25 * time.Millisecond), 25 * time.Millisecond, []int{25_000, 2, 1, 1_000}},
+		{per(time.Second), 100 * time.Millisecond, []int{100_000, 10, 1, 1_000}}, // capped at BenchTime
+		{time.Second, MinRunTime, []int{10_000, 1, 1, 1_000}},                    // a tiny budget: the floor
+	} {
+		r := &runner{cfg: RunConfig{BenchTime: 100 * time.Millisecond}, run: &Run{Iters: map[string]int{}}, progress: newProgress(nil)}
+		got := r.fitRuns(slices.Clone(leaves), tc.left)
+		if r.run.RunTime != tc.want {
+			t.Errorf("budget %s: run time %s, want %s", tc.left, r.run.RunTime, tc.want)
+		}
+		for i, l := range got {
+			if l.iters != tc.iters[i] || r.run.Iters[l.name] != tc.iters[i] {
+				t.Errorf("budget %s: %s runs %d iterations (Run.Iters %d), want %d", tc.left, l.name, l.iters, r.run.Iters[l.name], tc.iters[i])
+			}
+		}
+	}
+}

@@ -148,7 +148,7 @@ type Env struct {
 // Method records how the numbers were obtained.
 type Method struct {
 	Rounds       int           `json:"rounds"`
-	BenchTime    time.Duration `json:"benchtime_ns"` // target time per run used for calibration
+	BenchTime    time.Duration `json:"benchtime_ns"` // time per measured run: the calibration target, or less when a budget shortened the runs
 	Threshold    float64       `json:"threshold_pct"`
 	Alpha        float64       `json:"alpha"`
 	Estimator    string        `json:"estimator"`      // a one-line description of the paired estimator
