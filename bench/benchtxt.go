@@ -47,7 +47,7 @@ func NewBenchTxt(w io.Writer, header map[string]string, commits map[Side]string)
 func (b *BenchTxt) Write(s Sample) error {
 	if !b.started {
 		b.started = true
-		if _, err := fmt.Fprintf(b.out, "# perfgate A-B-B-A samples; compare the sides with:\n#   %s\n\n", BenchstatCommand); err != nil {
+		if _, err := fmt.Fprintf(b.out, "# perfgate A-B-B-A samples, one line per run: the fastest of its sub-runs (up to %d);\n# compare the sides with:\n#   %s\n\n", SubRuns, BenchstatCommand); err != nil {
 			return err
 		}
 	}

@@ -50,7 +50,7 @@ func TestBenchTxtRoundTrip(t *testing.T) {
 		t.Errorf("round trip (-in +out):\n%s", diff)
 	}
 	for _, want := range []string{
-		"# perfgate A-B-B-A samples; compare the sides with:\n#   " + BenchstatCommand + "\n",
+		"# compare the sides with:\n#   " + BenchstatCommand + "\n",
 		"goos: linux\ngoarch: amd64\npkg: example.com/des\ncpu: AMD EPYC\nperfgate-commit: aaaa\nperfgate-side: base\nperfgate-round: 0\nperfgate-slot: 0\n",
 		"BenchmarkEncrypt/des/single 1200000 86 ns/op 93 MB/s 0 B/op 0 allocs/op 1.2582912e+07 peak-RSS-B\n",
 		"BenchmarkKeySetup/x[1] 300 1500 ns/op 128 B/op 2 allocs/op 3.5 custom/op\n",

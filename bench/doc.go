@@ -9,8 +9,8 @@
 //     RunConfig.Filter matches, and then runs the A–B–B–A schedule of package abba: R rounds, in each of which
 //     every leaf runs base, head, head, base, each run a fresh child process pinned to one CPU, running exactly
 //     that leaf (Pattern: -test.bench=^BenchmarkEncrypt$/^des$/^single$) for its fixed iteration count
-//     (-test.benchtime=Nx, the same on both sides) with -test.benchmem and -test.cpu=1. Every result line
-//     becomes a Sample (sample.go); a panic, a non-zero exit, a missing result line or a run silent for longer
+//     (-test.benchtime=Nx, the same on both sides) with -test.benchmem and -test.cpu=1, split into SubRuns
+//     sub-runs (-test.count) of which the fastest becomes the slot's Sample (sample.go, list.go); a panic, a non-zero exit, a missing result line or a run silent for longer
 //     than the timeout becomes a Failure of that side, and the run goes on without that benchmark on that side.
 //  3. BenchTxt (benchtxt.go) writes every sample in the Go benchmark format with perfgate-side, perfgate-round,
 //     perfgate-slot and perfgate-commit configuration lines: the results directory's bench.txt, which stock

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -247,8 +248,9 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e abba.Entry) (
 	if timeout == 0 {
 		timeout = 10*time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 60*time.Second
 	}
-	args := []string{"-test.run=^$", "-test.bench=" + Pattern(l.name), "-test.benchtime=" + strconv.Itoa(l.iters) + "x",
-		"-test.benchmem", "-test.cpu=1", "-test.count=1"}
+	runs, iters := l.split()
+	args := []string{"-test.run=^$", "-test.bench=" + Pattern(l.name), "-test.benchtime=" + strconv.Itoa(iters) + "x",
+		"-test.benchmem", "-test.cpu=1", "-test.count=" + strconv.Itoa(runs)}
 	c, err := r.exec(ctx, bin, timeout, timeout, args)
 	if err != nil {
 		return nil, nil, err
@@ -258,14 +260,32 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e abba.Entry) (
 		fail.Kind, fail.Message = kind, msg
 		return nil, fail, nil
 	}
-	for _, res := range parseOutput(c.stdout).results {
-		if res.name == l.name {
-			return &Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.iters,
-				Values: secFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
-		}
+	if res := fastest(parseOutput(c.stdout).results, l.name); res != nil {
+		return &Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.iters,
+			Values: secFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
 	}
 	fail.Kind, fail.Message = record.FailureNoResult, "no result line for "+l.name+lastLines(c.stdout, c.stderr)
 	return nil, fail, nil
+}
+
+// fastest returns the result of name with the least sec/op among results, the sub-runs of one run (SubRuns); nil
+// when there is none. A result without sec/op is taken only when no other is there.
+func fastest(results []benchResult, name string) *benchResult {
+	var best *benchResult
+	bestSec := math.Inf(1)
+	for i := range results {
+		res := &results[i]
+		if res.name != name {
+			continue
+		}
+		if sec, ok := valueOf(res.values, "sec/op"); ok && sec < bestSec || best == nil {
+			best = res
+			if ok {
+				bestSec = sec
+			}
+		}
+	}
+	return best
 }
 
 func (r *runner) fail(f Failure) {

@@ -383,3 +383,24 @@ func TestRunABBASkip(t *testing.T) {
 		}
 	}
 }
+
+// TestFastestSubRun: a run's sample is its fastest sub-run of the leaf, with that sub-run's other units.
+func TestFastestSubRun(t *testing.T) {
+	out := parseOutput([]byte(`goos: linux
+BenchmarkEncrypt/des/single 	 1000	 930 ns/op	 8 B/op	 1 allocs/op
+BenchmarkEncrypt/des/single 	 1000	 870 ns/op	 8 B/op	 1 allocs/op
+BenchmarkEncrypt/des/batch  	 1000	 100 ns/op	 0 B/op	 0 allocs/op
+BenchmarkEncrypt/des/single 	 1000	 2100 ns/op	 8 B/op	 1 allocs/op
+PASS
+`))
+	got := fastest(out.results, "Encrypt/des/single")
+	if got == nil {
+		t.Fatal("no result")
+	}
+	if sec, _ := valueOf(got.values, "sec/op"); sec != 870e-9 {
+		t.Errorf("fastest sub-run %v sec/op, want 870 ns/op (not another leaf's 100, not the first's 930)", sec)
+	}
+	if fastest(out.results, "Encrypt/des") != nil {
+		t.Error("a name that is no leaf of the output has a result")
+	}
+}

@@ -18,14 +18,14 @@ type Value struct {
 	Unit  string // "sec/op", "B/s", "B/op", "allocs/op", or a custom unit
 }
 
-// Sample is one benchmark result from one child process: a single line of benchmark output, with where in the
-// A–B–B–A schedule it was taken.
+// Sample is one benchmark result from one child process: a single line of benchmark output, the fastest of the
+// run's sub-runs (SubRuns), with where in the A–B–B–A schedule it was taken.
 type Sample struct {
 	Name    string  // without the "Benchmark" prefix and the -N suffix, e.g. "Encrypt/des/single"
 	Side    Side    // base or head
 	Round   int     // 0-based round of the schedule
 	Slot    int     // 0..3: the position in the round's A B B A
-	Iters   int     // the iteration count (the fixed -test.benchtime=Nx)
+	Iters   int     // the iteration count of the sub-run (the fixed -test.benchtime=Nx)
 	Values  []Value // the measurements, sec/op first
 	PeakRSS int64   // the child's peak resident set size in bytes, 0 when unknown
 }

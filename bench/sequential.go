@@ -95,7 +95,7 @@ func (r *runner) fitRuns(leaves []leaf, left time.Duration) []leaf {
 			}
 		}
 		out[i] = l
-		r.run.Iters[l.name] = l.iters
+		_, r.run.Iters[l.name] = l.split()
 	}
 	return out
 }

@@ -173,8 +173,9 @@ func TestFitRuns(t *testing.T) {
 			t.Errorf("budget %s: run time %s, want %s", tc.left, r.run.RunTime, tc.want)
 		}
 		for i, l := range got {
-			if l.iters != tc.iters[i] || r.run.Iters[l.name] != tc.iters[i] {
-				t.Errorf("budget %s: %s runs %d iterations (Run.Iters %d), want %d", tc.left, l.name, l.iters, r.run.Iters[l.name], tc.iters[i])
+			runs, each := l.split()
+			if l.iters != tc.iters[i] || r.run.Iters[l.name] != each || runs*each > l.iters || runs < min(SubRuns, l.iters) {
+				t.Errorf("budget %s: %s runs %d iterations in %d sub-runs of %d (Run.Iters %d), want %d", tc.left, l.name, l.iters, runs, each, r.run.Iters[l.name], tc.iters[i])
 			}
 		}
 	}
