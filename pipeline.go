@@ -162,7 +162,7 @@ func (p *pipeline) assemble(env Env, incomplete bool) Result {
 		r.Policy.From = record.Head // the configuration as given
 	}
 	if cfg.Budget > 0 {
-		r.Method.Estimator += "; with a time budget, look k after stage k spends 2^-k of alpha (Bonferroni over looks and benchmarks), settled benchmarks stop"
+		r.Method.Estimator += "; with a time budget, each of the K planned looks spends alpha/K (Bonferroni over looks and benchmarks), settled benchmarks stop"
 	}
 	if r.Benchmarks == nil {
 		r.Benchmarks = []Benchmark{}
