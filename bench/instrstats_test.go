@@ -375,3 +375,41 @@ func TestInstrEnv(t *testing.T) {
 		t.Errorf("instrEnv(nil) = %q", got)
 	}
 }
+
+func TestGroupLeaves(t *testing.T) {
+	mk := func(iters ...int) []leaf {
+		var out []leaf
+		for i, n := range iters {
+			out = append(out, leaf{name: string(rune('a' + i)), iters: n})
+		}
+		return out
+	}
+	type group struct {
+		n      int
+		leaves string
+	}
+	check := func(leaves []leaf, perOp []float64, want []group) {
+		t.Helper()
+		var got []group
+		for _, g := range groupLeaves(leaves, perOp) {
+			names := ""
+			for _, lf := range g.leaves {
+				names += lf.name
+				if lf.iters != g.n {
+					t.Errorf("leaf %s runs at %d in a group at %d", lf.name, lf.iters, g.n)
+				}
+			}
+			got = append(got, group{g.n, names})
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("groupLeaves = %v, want %v", got, want)
+		}
+	}
+	// Two expensive leaves and two cheap ones: one group would run the expensive ones 600 times too often
+	// (3 × 1200 × 3×10⁶ instructions, far more than a valgrind start-up), three groups would start one process
+	// more for a saving of 3 × 200 × 800 instructions. Groups keep the order they were given in.
+	check(mk(1200, 1, 1000, 2), []float64{800, 2e6, 1000, 1e6}, []group{{2, "bd"}, {1200, "ac"}})
+	// Cheap leaves all run in one process, at the largest N.
+	check(mk(5, 1, 3), []float64{100, 200, 300}, []group{{5, "abc"}})
+	check(nil, nil, nil)
+}
