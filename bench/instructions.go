@@ -47,9 +47,9 @@ import (
 //  3. Calibration runs natively first, as RunABBA's does, for a millisecond per leaf, which discovers the
 //     leaves. Then one process on base counts every leaf at 1 iteration, which estimates each leaf's
 //     instructions per operation; a leaf's ideal N is the smallest whose difference holds InstrConfig.Target
-//     instructions. groupLeaves then splits the leaves, sorted by ideal N, into the groups that cost least to
-//     count, each run at the largest N of its members: a process costs about a second of valgrind's start-up,
-//     a simulated instruction about a nanosecond.
+//     instructions, and at least minInstrIters. groupLeaves then splits the leaves, sorted by ideal N, into
+//     the groups that cost least to count, each run at the largest N of its members: a process costs about a
+//     second of valgrind's start-up, a simulated instruction about a nanosecond.
 //
 // A fixed N and a deterministic program make the count repeatable, and the lane checks that it is: the A–A and
 // B–B pairs of a round run the same binary, and two counts that differ by more than RepeatTolerance are a
@@ -72,6 +72,11 @@ const (
 	DefaultInstrRounds = 1
 	// RepeatTolerance is how far, as a fraction, two counts of the same binary may differ.
 	RepeatTolerance = 1e-4
+	// minInstrIters is the smallest N. A b.N benchmark runs its function once with b.N = 1 and then, unless
+	// -test.benchtime is 1x, again with b.N = N, and both runs' timed stretches are counted (a reset of the timer
+	// is seen only when something follows it that the count keeps): at N ≥ 2 the first run is in the counts at N
+	// and at 2N alike and cancels.
+	minInstrIters = 2
 	// valgrindSlowdown bounds how much slower a benchmark runs under callgrind than natively, for timeouts.
 	valgrindSlowdown = 100
 	// valgrindStart is what starting one valgrind process costs, in simulated instructions that take as long:
@@ -175,7 +180,7 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 		// One iteration's timed count: the loop's body, and for a b.N benchmark whatever it does before its
 		// loop without resetting the timer, which makes N smaller than it could be, never the count wrong.
 		perOp[i] = max(float64(counts[lf.name]), 1)
-		leaves[i].iters = max(1, int(min(math.Ceil(float64(target)/perOp[i]), float64(target))))
+		leaves[i].iters = max(minInstrIters, int(min(math.Ceil(float64(target)/perOp[i]), float64(target))))
 	}
 	groups := groupLeaves(leaves, perOp)
 	l.run.Leaves = l.run.Leaves[:0]
@@ -413,6 +418,10 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side Side, e sched.Entr
 		maps.Copy(counts, c)
 		fails = append(fails, f...)
 		leaves = slices.DeleteFunc(leaves, func(lf leaf) bool { return !slices.Contains(lost, lf.name) })
+		if len(leaves) > 0 && attempt < lostRetries {
+			l.progress.warn(fmt.Sprintf("callgrind lost track of the benchmark timer of %s on %s: counting again",
+				strings.Join(lost, ", "), side))
+		}
 		if attempt == lostRetries {
 			for _, lf := range leaves {
 				fails = append(fails, Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot,

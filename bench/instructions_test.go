@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -146,6 +147,103 @@ func TestRunInstructionsDemo(t *testing.T) {
 			t.Errorf("extraiter adds %v instructions per op, want %v ± %.2f (%d-instruction loop body × 128)", got, want, tol, body)
 		}
 	})
+}
+
+// TestRunInstructionsLoopStyles counts a b.N benchmark and a b.Loop benchmark of the same work at two sizes in
+// one run. The work is a loop of straight-line code, so 100 more elements execute exactly 100 more loop bodies
+// per op, counted from the disassembly; both loop styles must show that, the b.N one at any N.
+func TestRunInstructionsLoopStyles(t *testing.T) {
+	needValgrind(t)
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/loopy\n\ngo 1.24\n")
+	write("loopy.go", `package loopy
+
+// Sum adds the elements of x.
+//
+//go:noinline
+func Sum(x []int) int {
+	s := 0
+	for _, v := range x {
+		s ^= v
+	}
+	return s
+}
+`)
+	write("loopy_test.go", `package loopy
+
+import (
+	"strconv"
+	"testing"
+)
+
+var sink int
+
+func BenchmarkN(b *testing.B) {
+	for _, n := range []int{100, 200} {
+		x := make([]int, n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sink += Sum(x)
+			}
+		})
+	}
+}
+
+func BenchmarkLoop(b *testing.B) {
+	for _, n := range []int{100, 200} {
+		x := make([]int, n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				sink += Sum(x)
+			}
+		})
+	}
+}
+`)
+	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "loopy.test")}
+	if _, err := Build(t.Context(), Base, cfg); err != nil {
+		t.Fatal(err)
+	}
+	bin := Binary{Path: cfg.Out, Dir: dir}
+	body := loopBody(t, bin.Path, `loopy\.Sum$`, "XORQ")
+	for _, target := range []int64{0, 100} { // the default N, and the smallest: minInstrIters
+		run, err := RunInstructions(t.Context(), RunConfig{Base: bin, Head: bin, CPU: -1}, InstrConfig{Target: target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(run.Failures) > 0 {
+			t.Fatalf("failures: %+v", run.Failures)
+		}
+		cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]float64{}
+		for _, c := range cs {
+			t.Logf("target %d: %s: N=%d base %v head %v", target, c.Name, run.Iters[c.Name], perOp(run, c.Name, Base), perOp(run, c.Name, Head))
+			byName[c.Name] = c.Base.Center
+			if target == 100 && run.Iters[c.Name] != minInstrIters {
+				t.Errorf("target 100: %s at N=%d, want %d", c.Name, run.Iters[c.Name], minInstrIters)
+			}
+			if c.Class != record.ClassUnchanged || c.DeltaPct != 0 || c.NoisePct > 100*RepeatTolerance {
+				t.Errorf("%s: the same binary on both sides is %s %+g%%, spread %g%%: want unchanged, exactly 0", c.Name, c.Class, c.DeltaPct, c.NoisePct)
+			}
+		}
+		want := float64(100 * body)
+		for _, style := range []string{"N", "Loop"} {
+			got := byName[style+"/200"] - byName[style+"/100"]
+			// Each count may carry a few instructions of preemption checks; at N ≥ 2 that is below 10 per op.
+			if math.Abs(got-want) > 10 {
+				t.Errorf("target %d: %s/200 − %s/100 = %v instructions/op, want %v (100 × a %d-instruction loop body)",
+					target, style, style, got, want, body)
+			}
+		}
+	}
 }
 
 // loopBody disassembles function fn (a regexp for go tool objdump -s) of bin, finds the loop whose body

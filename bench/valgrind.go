@@ -321,18 +321,19 @@ type leafCount struct {
 }
 
 // timedCounts returns, for each result line the run printed (in order), the counted instructions of the
-// stretches its benchmark timed since its timer was last reset, which is what the printed ns/op measures.
+// stretches its benchmark timed: what the printed ns/op measures, plus, for a b.N benchmark, its first run at
+// b.N = 1, since a reset of the timer that the next zeroing follows leaves no trace (see minInstrIters).
 //
 // Every trigger point leaves its function's code at the start of the segment that follows it (the dump or
 // zeroing happens as the function is entered), so the trigger functions whose code ran in a segment say how it
 // began: a segment that ran ResetTimer's or StartTimer's code began when the timer was reset or started and
 // is timed; one that ran StopTimer's or the result formatting's began when the timer stopped, or after a
-// result, and is not. A segment that ran the code of two trigger functions has a trigger point callgrind missed, as happens when the Go runtime copies a goroutine's
-// stack or switches stacks under a trigger function, which leaves callgrind thinking that function is still
-// running. Its leaf's count is then lost, never guessed. callgrind may also report a trigger function entered a
-// second time in the middle of its code, after a switch to the system stack within it: a second zeroing
-// changes nothing, a second dump of the result formatting (a segment that began at its first instruction and
-// ends at it again) is not another result.
+// result, and is not. A segment that ran the code of two trigger functions has a trigger point callgrind
+// missed, as happens when the Go runtime copies a goroutine's stack or switches stacks under a trigger
+// function, which leaves callgrind thinking that function is still running. Its leaf's count is then lost,
+// never guessed. callgrind may also report a trigger function entered a second time in the middle of its code,
+// after a switch to the system stack within it: a second zeroing changes nothing, a second dump of the result
+// formatting (a segment that began at its first instruction and ends at it again) is not another result.
 func timedCounts(segs []segment) []leafCount {
 	const timer = 1<<0 | 1<<1 // ResetTimer, StartTimer
 	var out []leafCount
