@@ -246,6 +246,81 @@ func BenchmarkLoop(b *testing.B) {
 	}
 }
 
+// TestRunInstructionsPausedTimer counts a benchmark that stops its timer for a set-up in every iteration, which
+// callgrind's tracking of calls loses (see timedCounts), next to the same work timed plainly. The lane must count
+// it right or not at all: a Failure that says so, or the plain benchmark's count plus the few instructions of
+// the timer calls in the loop, never the set-up.
+func TestRunInstructionsPausedTimer(t *testing.T) {
+	needValgrind(t)
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/paused\n\ngo 1.24\n")
+	write("paused_test.go", `package paused
+
+import "testing"
+
+//go:noinline
+func work(x []int) int {
+	s := 0
+	for _, v := range x {
+		s += v * v
+	}
+	return s
+}
+
+var sink int
+
+func BenchmarkPaused(b *testing.B) {
+	x := make([]int, 100)
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		for j := range x {
+			x[j] = i * j
+		}
+		b.StartTimer()
+		sink += work(x)
+	}
+}
+
+func BenchmarkPlain(b *testing.B) {
+	x := make([]int, 100)
+	for i := 0; i < b.N; i++ {
+		sink += work(x)
+	}
+}
+`)
+	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "paused.test")}
+	if _, err := Build(t.Context(), Base, cfg); err != nil {
+		t.Fatal(err)
+	}
+	bin := Binary{Path: cfg.Out, Dir: dir}
+	run, err := RunInstructions(t.Context(), RunConfig{Base: bin, Head: bin, CPU: -1}, InstrConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := perOp(run, "Plain", Base)
+	if len(plain) != 2 {
+		t.Fatalf("Plain: %v, want 2 counts on base; failures %+v", plain, run.Failures)
+	}
+	paused := perOp(run, "Paused", Base)
+	t.Logf("Plain %v, Paused %v, failures %+v", plain, paused, run.Failures)
+	for _, f := range run.Failures {
+		if f.Name != "Paused" || !strings.Contains(f.Message, "lost track of the benchmark timer") {
+			t.Errorf("failure %+v, want only Paused's, saying callgrind lost track", f)
+		}
+	}
+	for _, x := range paused {
+		// The set-up writes 100 elements: a count that held it would be hundreds of instructions more.
+		if math.Abs(x-plain[0]) > 60 {
+			t.Errorf("Paused counted %v instructions/op, Plain %v: the pauses were counted", x, plain[0])
+		}
+	}
+}
+
 // loopBody disassembles function fn (a regexp for go tool objdump -s) of bin, finds the loop whose body
 // refers to ref, and returns how many instructions one iteration executes: those from the target of the loop's
 // backward jump to the jump itself. It fails the test when a jump inside the body lands inside it, since the
