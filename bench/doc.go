@@ -18,16 +18,20 @@
 //  4. Analyze (stats.go, paired.go) summarises the samples per benchmark and unit: benchstat's statistics and the
 //     paired A–B–B–A estimator that gates.
 //  5. The instruction-count lane (instructions.go, valgrind.go, instrstats.go) replaces steps 2 and 4 when the
-//     metric is instructions: RunInstructions runs the same schedule with each slot under valgrind's cachegrind,
-//     at N and at 2N iterations (GOMAXPROCS=1, GODEBUG=asyncpreemptoff=1), and records instructions/op =
-//     (count at 2N − count at N) / N, counting the code under test without the Go runtime's wall-clock-paced
-//     machinery. CompareInstructions classifies without a statistical test: it first checks that the counts of
-//     one binary (the A–A and B–B pairs) agree within RepeatTolerance (0.01%), else the benchmark is failed,
-//     never averaged; then head/base − 1 beyond ±threshold (default 0.5%) is slower or faster, and anything
-//     else unchanged. This is valid because the check just proved each count repeatable to 0.01%, so the
-//     delta is known to within 0.02%, a 25th of the threshold: the class cannot change between runs unless the
-//     delta lies within 0.02% of the threshold, which the Note then says. MetricNote words a disagreement
-//     between the time and instruction classes of one benchmark.
+//     metric is instructions: RunInstructions runs the same schedule over groups of leaves, one valgrind
+//     callgrind process per group at N and one at 2N iterations per slot (GOMAXPROCS=1,
+//     GODEBUG=asyncpreemptoff=1). callgrind zeroes its counts when the testing package resets or starts a
+//     benchmark timer and writes them out when it stops one or prints a result, so each leaf's count is of
+//     what its timer measured, without start-up and set-up; the reader attributes each instruction by address
+//     to a function of the binary's symbol table and counts the code under test without the Go runtime's and
+//     the testing package's machinery. instructions/op = (count at 2N − count at N) / N. CompareInstructions
+//     classifies without a statistical test: it first checks that the counts of one binary (the A–A and B–B
+//     pairs) agree within RepeatTolerance (0.01%), else the benchmark is failed, never averaged; then
+//     head/base − 1 beyond ±threshold (default 0.5%) is slower or faster, and anything else unchanged. This
+//     is valid because the check just proved each count repeatable to 0.01%, so the delta is known to within
+//     0.02%, a 25th of the threshold: the class cannot change between runs unless the delta lies within 0.02%
+//     of the threshold, which the Note then says. MetricNote words a disagreement between the time and
+//     instruction classes of one benchmark.
 //
 // Filter semantics: the filter is an unanchored regular expression over the full leaf name without the
 // "Benchmark" prefix, as printed by go test and shown by benchstat, so -bench 'Encrypt/des' selects

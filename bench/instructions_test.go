@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -146,6 +147,178 @@ func TestRunInstructionsDemo(t *testing.T) {
 			t.Errorf("extraiter adds %v instructions per op, want %v ± %.2f (%d-instruction loop body × 128)", got, want, tol, body)
 		}
 	})
+}
+
+// TestRunInstructionsLoopStyles counts a b.N benchmark and a b.Loop benchmark of the same work at two sizes in
+// one run. The work is a loop of straight-line code, so 100 more elements execute exactly 100 more loop bodies
+// per op, counted from the disassembly; both loop styles must show that, the b.N one at any N.
+func TestRunInstructionsLoopStyles(t *testing.T) {
+	needValgrind(t)
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/loopy\n\ngo 1.24\n")
+	write("loopy.go", `package loopy
+
+// Sum adds the elements of x.
+//
+//go:noinline
+func Sum(x []int) int {
+	s := 0
+	for _, v := range x {
+		s ^= v
+	}
+	return s
+}
+`)
+	write("loopy_test.go", `package loopy
+
+import (
+	"strconv"
+	"testing"
+)
+
+var sink int
+
+func BenchmarkN(b *testing.B) {
+	for _, n := range []int{100, 200} {
+		x := make([]int, n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sink += Sum(x)
+			}
+		})
+	}
+}
+
+func BenchmarkLoop(b *testing.B) {
+	for _, n := range []int{100, 200} {
+		x := make([]int, n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				sink += Sum(x)
+			}
+		})
+	}
+}
+`)
+	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "loopy.test")}
+	if _, err := Build(t.Context(), Base, cfg); err != nil {
+		t.Fatal(err)
+	}
+	bin := Binary{Path: cfg.Out, Dir: dir}
+	body := loopBody(t, bin.Path, `loopy\.Sum$`, "XORQ")
+	for _, target := range []int64{0, 100} { // the default N, and the smallest: minInstrIters
+		run, err := RunInstructions(t.Context(), RunConfig{Base: bin, Head: bin, CPU: -1}, InstrConfig{Target: target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(run.Failures) > 0 {
+			t.Fatalf("failures: %+v", run.Failures)
+		}
+		cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]float64{}
+		for _, c := range cs {
+			t.Logf("target %d: %s: N=%d base %v head %v", target, c.Name, run.Iters[c.Name], perOp(run, c.Name, Base), perOp(run, c.Name, Head))
+			byName[c.Name] = c.Base.Center
+			if target == 100 && run.Iters[c.Name] != minInstrIters {
+				t.Errorf("target 100: %s at N=%d, want %d", c.Name, run.Iters[c.Name], minInstrIters)
+			}
+			if c.Class != record.ClassUnchanged || c.DeltaPct != 0 || c.NoisePct > 100*RepeatTolerance {
+				t.Errorf("%s: the same binary on both sides is %s %+g%%, spread %g%%: want unchanged, exactly 0", c.Name, c.Class, c.DeltaPct, c.NoisePct)
+			}
+		}
+		want := float64(100 * body)
+		for _, style := range []string{"N", "Loop"} {
+			got := byName[style+"/200"] - byName[style+"/100"]
+			// Each count may carry a few instructions of preemption checks; at N ≥ 2 that is below 10 per op.
+			if math.Abs(got-want) > 10 {
+				t.Errorf("target %d: %s/200 − %s/100 = %v instructions/op, want %v (100 × a %d-instruction loop body)",
+					target, style, style, got, want, body)
+			}
+		}
+	}
+}
+
+// TestRunInstructionsPausedTimer counts a benchmark that stops its timer for a set-up in every iteration, which
+// callgrind's tracking of calls loses (see timedCounts), next to the same work timed plainly. The lane must count
+// it right or not at all: a Failure that says so, or the plain benchmark's count plus the few instructions of
+// the timer calls in the loop, never the set-up.
+func TestRunInstructionsPausedTimer(t *testing.T) {
+	needValgrind(t)
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/paused\n\ngo 1.24\n")
+	write("paused_test.go", `package paused
+
+import "testing"
+
+//go:noinline
+func work(x []int) int {
+	s := 0
+	for _, v := range x {
+		s += v * v
+	}
+	return s
+}
+
+var sink int
+
+func BenchmarkPaused(b *testing.B) {
+	x := make([]int, 100)
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		for j := range x {
+			x[j] = i * j
+		}
+		b.StartTimer()
+		sink += work(x)
+	}
+}
+
+func BenchmarkPlain(b *testing.B) {
+	x := make([]int, 100)
+	for i := 0; i < b.N; i++ {
+		sink += work(x)
+	}
+}
+`)
+	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "paused.test")}
+	if _, err := Build(t.Context(), Base, cfg); err != nil {
+		t.Fatal(err)
+	}
+	bin := Binary{Path: cfg.Out, Dir: dir}
+	run, err := RunInstructions(t.Context(), RunConfig{Base: bin, Head: bin, CPU: -1}, InstrConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := perOp(run, "Plain", Base)
+	if len(plain) != 2 {
+		t.Fatalf("Plain: %v, want 2 counts on base; failures %+v", plain, run.Failures)
+	}
+	paused := perOp(run, "Paused", Base)
+	t.Logf("Plain %v, Paused %v, failures %+v", plain, paused, run.Failures)
+	for _, f := range run.Failures {
+		if f.Name != "Paused" || !strings.Contains(f.Message, "lost track of the benchmark timer") {
+			t.Errorf("failure %+v, want only Paused's, saying callgrind lost track", f)
+		}
+	}
+	for _, x := range paused {
+		// The set-up writes 100 elements: a count that held it would be hundreds of instructions more.
+		if math.Abs(x-plain[0]) > 60 {
+			t.Errorf("Paused counted %v instructions/op, Plain %v: the pauses were counted", x, plain[0])
+		}
+	}
 }
 
 // loopBody disassembles function fn (a regexp for go tool objdump -s) of bin, finds the loop whose body

@@ -2,12 +2,18 @@ package bench
 
 import (
 	"bufio"
+	"cmp"
 	"context"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/bits"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,79 +56,204 @@ func FindValgrind(ctx context.Context, path string) (Valgrind, error) {
 	return Valgrind{Path: full, Version: v}, nil
 }
 
-// cachegrindArgs are the valgrind options of a counting run: cachegrind with its cache simulation off counts
-// the instructions each function executes, and nothing else, which makes it the cheapest counting tool
-// (lackey counts the same at several times the cost). out is the per-function count file.
-func cachegrindArgs(out string) []string {
-	return []string{"--tool=cachegrind", "--cache-sim=no", "--branch-sim=no", "--cachegrind-out-file=" + out}
+// The testing package's functions whose entries delimit what a benchmark times (see callgrindArgs): the timer's
+// three methods, and the formatting of a leaf's result, which the testing package calls once per result line,
+// after the leaf ran and outside any timed region.
+const (
+	trigReset  = "testing.(*B).ResetTimer"
+	trigStart  = "testing.(*B).StartTimer"
+	trigStop   = "testing.(*B).StopTimer"
+	trigResult = "testing.BenchmarkResult.String"
+)
+
+// triggers lists the trigger functions; a segment's bit set of them follows this order.
+var triggers = [...]string{trigReset, trigStart, trigStop, trigResult}
+
+// callgrindArgs are the valgrind options of a counting run. callgrind (its cache simulation is off by default)
+// counts the instructions the program executes, per instruction address (--dump-instr=yes), and acts when the
+// testing package enters a trigger function: on ResetTimer and StartTimer it drops what it counted so far
+// (--zero-before), on StopTimer and on the formatting of a result line it writes what it counted so far to a
+// file and starts afresh (--dump-before): out.1, out.2, … in order, and out at the end. So a file that ends at
+// a StopTimer and began at a ResetTimer or StartTimer holds exactly a stretch the benchmark timer measured,
+// and the files that end at a result line separate the leaves (timedCounts). Dropping the rest, the start-up,
+// the garbage collection runN starts each leaf with, the printing, keeps the files few and small: writing
+// them is most of callgrind's cost here.
+func callgrindArgs(out string) []string {
+	return []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes", "--dump-line=no",
+		"--compress-strings=yes", "--compress-pos=no",
+		"--zero-before=" + trigReset, "--zero-before=" + trigStart,
+		"--dump-before=" + trigStop, "--dump-before=" + trigResult}
 }
 
-// Counts is what one cachegrind run counted.
+// segment is one callgrind dump: what the run executed since the last zeroing or dump, up to the trigger point
+// that wrote it.
+type segment struct {
+	trigger string // the function whose entry wrote the segment, "" for the end of the program
+	Counts
+	ran     uint8 // bit i: code of triggers[i] executed in the segment
+	entered uint8 // bit i: the first instruction of triggers[i] executed in the segment
+}
+
+// Counts is what one stretch of a run executed.
 type Counts struct {
-	Total   int64 // every instruction the process executed
-	Counted int64 // the instructions of the code under test: Total without the Go runtime's (see Counted)
+	Total   int64 // every instruction
+	Counted int64 // the instructions of the code under test (see machineryFunc and helperFunc)
 }
 
-// readCounts reads a cachegrind output file (cachegrind --cache-sim=no: the one event Ir) and splits its
-// per-function counts into Counts.
-func readCounts(r io.Reader) (Counts, error) {
-	var c Counts
-	var fn string
-	var events bool
+// readDump reads one callgrind output file written with callgrindArgs: positions "instr", the single event Ir.
+// syms names the function that holds a code address.
+//
+// Every cost is attributed by its instruction's address, never by the function callgrind files it under:
+// callgrind follows calls and returns, and the Go runtime's switches between goroutine and system stacks
+// (systemstack, mcall, gogo) and its stack copying confuse it, so that it files now and then runtime code that
+// ran on the system stack (a heap growth, say) under the user function that was running before. The counted
+// instructions are those at the addresses of functions that are not the Go runtime's or the testing package's
+// machinery, plus the cost of the calls such functions make to the runtime's helpers that do their work
+// (helperFunc), named by the call's source and target addresses. A call line's cost, the inclusive cost of
+// the call, is never added to Total.
+func readDump(r io.Reader, syms *symtab) (segment, error) {
+	var s segment
+	var events, call bool
+	var target uint64 // the address a calls= line calls
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
+		case strings.HasPrefix(line, "desc: Trigger: "):
+			if t, ok := strings.CutPrefix(line, "desc: Trigger: --dump-before="); ok {
+				s.trigger = t
+			}
+		case strings.HasPrefix(line, "positions:"):
+			if f := strings.Fields(strings.TrimPrefix(line, "positions:")); len(f) != 1 || f[0] != "instr" {
+				return s, fmt.Errorf("callgrind output: %q, want positions instr (--dump-instr=yes --dump-line=no)", line)
+			}
 		case strings.HasPrefix(line, "events:"):
 			if f := strings.Fields(strings.TrimPrefix(line, "events:")); len(f) == 0 || f[0] != "Ir" {
-				return c, fmt.Errorf("cachegrind output: events %q, want Ir first", line)
+				return s, fmt.Errorf("callgrind output: events %q, want Ir first", line)
 			}
 			events = true
-		case strings.HasPrefix(line, "fn="):
-			fn = line[len("fn="):]
-		case line != "" && line[0] >= '0' && line[0] <= '9':
-			// "LINE IR ...": the instructions executed on one source line of fn.
-			f := strings.Fields(line)
-			if len(f) < 2 || fn == "" {
-				return c, fmt.Errorf("cachegrind output: malformed line %q", line)
+		case strings.HasPrefix(line, "calls="):
+			// "calls=COUNT TARGET-ADDRESS"
+			f := strings.Fields(strings.TrimPrefix(line, "calls="))
+			var err error
+			if len(f) < 2 {
+				err = errors.New("no target")
+			} else {
+				target, err = strconv.ParseUint(f[1], 0, 64)
 			}
-			n, err := strconv.ParseInt(f[1], 10, 64)
 			if err != nil {
-				return c, fmt.Errorf("cachegrind output: malformed count in %q", line)
+				return s, fmt.Errorf("callgrind output: malformed call %q", line)
 			}
-			c.Total += n
-			if !runtimeFunc(fn) {
-				c.Counted += n
+			call = true
+		case strings.HasPrefix(line, "0x"):
+			// "ADDRESS IR": the instructions executed at one address, or after a calls= line the inclusive
+			// cost of the call made there.
+			a, c, ok := strings.Cut(line, " ")
+			addr, err := strconv.ParseUint(a, 0, 64)
+			if !ok || err != nil {
+				return s, fmt.Errorf("callgrind output: malformed line %q", line)
+			}
+			n, err := strconv.ParseInt(strings.TrimSpace(c), 10, 64)
+			if err != nil {
+				return s, fmt.Errorf("callgrind output: malformed count in %q", line)
+			}
+			fn, trig := syms.funcAt(addr)
+			counted := fn != "" && !machineryFunc(fn) && !helperFunc(fn)
+			if call {
+				call = false
+				if callee, _ := syms.funcAt(target); counted && helperFunc(callee) {
+					s.Counted += n
+				}
+				continue
+			}
+			s.Total += n
+			if counted {
+				s.Counted += n
+			}
+			if trig >= 0 && n > 0 {
+				s.ran |= 1 << trig
+				if addr == syms.triggerAt[trig] {
+					s.entered |= 1 << trig
+				}
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return c, fmt.Errorf("reading cachegrind output: %w", err)
+		return s, fmt.Errorf("reading callgrind output: %w", err)
 	}
-	if !events || c.Total == 0 {
-		return c, errors.New("cachegrind output holds no instruction counts")
+	if !events {
+		return s, errors.New("callgrind output holds no instruction counts")
 	}
-	return c, nil
+	return s, nil
 }
 
-// runtimeFunc reports whether the function named fn (as in a Go symbol table) belongs to the Go runtime's own
-// machinery, which the counted instructions leave out: package runtime, the internal/runtime packages, the
-// runtime's random generator (internal/chacha8rand, refilled as the scheduler draws from it) and the runtime's
-// assembly entry points. Kept are the runtime's helpers that do the code's own work in a fixed number
-// of instructions: runtime.memmove (copy), runtime.memequal (== on arrays and strings) and the
-// internal/bytealg bodies (memeqbody, cmpbody, indexbytebody, countbody), which are not runtime functions.
+// symtab names the functions of a binary's machine code from its symbol table.
+type symtab struct {
+	start, end []uint64 // sorted by start
+	name       []string
+	trigger    []int8 // the index in triggers of each function, or -1
+	triggerAt  [len(triggers)]uint64
+}
+
+// readSymtab reads the function symbols of the ELF binary path, which must define the trigger functions.
+func readSymtab(path string) (*symtab, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading symbols: %w", err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		return nil, fmt.Errorf("reading symbols of %s: %w (the instruction-count lane needs them: do not strip the test binary)", path, err)
+	}
+	syms = slices.DeleteFunc(syms, func(s elf.Symbol) bool { return elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Size == 0 })
+	slices.SortFunc(syms, func(a, b elf.Symbol) int { return cmp.Compare(a.Value, b.Value) })
+	t := &symtab{}
+	found := 0
+	for _, s := range syms {
+		t.start = append(t.start, s.Value)
+		t.end = append(t.end, s.Value+s.Size)
+		t.name = append(t.name, s.Name)
+		i := int8(slices.Index(triggers[:], s.Name))
+		t.trigger = append(t.trigger, i)
+		if i >= 0 {
+			t.triggerAt[i] = s.Value
+			found++
+		}
+	}
+	if found != len(triggers) {
+		return nil, fmt.Errorf("%s does not define the testing package's %s: is it a Go test binary?", path, strings.Join(triggers[:], ", "))
+	}
+	return t, nil
+}
+
+// funcAt returns the name of the function whose code holds addr, or "", and its index in triggers, or -1.
+func (t *symtab) funcAt(addr uint64) (string, int) {
+	i, _ := slices.BinarySearch(t.start, addr+1) // the first start above addr
+	if i == 0 || addr >= t.end[i-1] {
+		return "", -1
+	}
+	return t.name[i-1], int(t.trigger[i-1])
+}
+
+// machineryFunc reports whether the function named fn (as in a Go symbol table) belongs to the Go runtime's own
+// machinery or to the testing package, which the counted instructions leave out: package runtime, the
+// internal/runtime packages, the runtime's random generator (internal/chacha8rand, refilled as the scheduler
+// draws from it), the runtime's implementations of other packages' functions (sync.runtime_Semacquire,
+// time.now), the runtime's assembly entry points, and package testing (the timer, b.Loop's bookkeeping).
 //
-// What is left out (allocation, garbage collection, the scheduler, sysmon, timers, the scavenger, stack growth)
-// runs on wall-clock pacing and on when the collector happens to run: under valgrind its count changes from
-// one run of the same binary to the next by tens of thousands of instructions. Allocation is gated exactly
-// by allocs/op and B/op instead.
-func runtimeFunc(fn string) bool {
+// What is left out (allocation, garbage collection, the scheduler, sysmon, timers, stack growth) runs on
+// wall-clock pacing and on when the collector happens to run: under valgrind its count changes from one run
+// of the same binary to the next. Allocation is gated exactly by allocs/op and B/op instead.
+func machineryFunc(fn string) bool {
 	switch {
-	case strings.HasPrefix(fn, "runtime.memmove"), strings.HasPrefix(fn, "runtime.memequal"):
-		return false
 	case strings.HasPrefix(fn, "runtime."), strings.HasPrefix(fn, "internal/runtime/"),
-		strings.HasPrefix(fn, "internal/chacha8rand."):
+		strings.HasPrefix(fn, "internal/chacha8rand."), strings.HasPrefix(fn, "testing."),
+		fn == "time.now", fn == "time.Sleep":
+		return true
+	}
+	if i := strings.LastIndexByte(fn, '.'); i >= 0 && strings.HasPrefix(fn[i+1:], "runtime_") {
 		return true
 	}
 	// Assembly without a package qualifier: the runtime's entry points and write barriers.
@@ -134,13 +265,90 @@ func runtimeFunc(fn string) bool {
 	return false
 }
 
-// readCountsFile reads and removes the cachegrind output file path.
-func readCountsFile(path string) (Counts, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return Counts{}, fmt.Errorf("reading cachegrind output: %w", err)
+// helperFunc reports whether fn is one of the runtime's helpers that do the calling code's own work in a number
+// of instructions fixed by their arguments: copy (runtime.memmove), clear (runtime.memclrNoHeapPointers), ==
+// on arrays and strings (runtime.memequal and the bodies of package internal/bytealg: memeqbody, cmpbody,
+// indexbytebody, countbody). Their instructions count when counted code calls them, and only then: the
+// runtime calls them too, at its own pace.
+func helperFunc(fn string) bool {
+	for _, p := range []string{"runtime.memmove", "runtime.memequal", "runtime.memclrNoHeapPointers",
+		"memeqbody", "cmpbody", "indexbytebody", "countbody"} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
 	}
-	defer os.Remove(path)
-	defer f.Close()
-	return readCounts(f)
+	return false
+}
+
+// readDumps reads and removes the dumps of the callgrind run whose --callgrind-out-file was out: out.1, out.2,
+// … in order, then out, written at the end of the program (absent when the program was killed).
+func readDumps(out string, syms *symtab) ([]segment, error) {
+	var segs []segment
+	read := func(path string) error {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer os.Remove(path)
+		defer f.Close()
+		s, err := readDump(f, syms)
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(path), err)
+		}
+		segs = append(segs, s)
+		return nil
+	}
+	for i := 1; ; i++ {
+		err := read(out + "." + strconv.Itoa(i))
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return segs, err
+		}
+	}
+	if err := read(out); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return segs, err
+	}
+	return segs, nil
+}
+
+// leafCount is the timed count of one result line: the counted instructions of the stretches its benchmark
+// timed, and whether callgrind lost track of the timer on the way (lost).
+type leafCount struct {
+	counted int64
+	lost    bool
+}
+
+// timedCounts returns, for each result line the run printed (in order), the counted instructions of the
+// stretches its benchmark timed: what the printed ns/op measures, plus, for a b.N benchmark, its first run at
+// b.N = 1, since a reset of the timer that the next zeroing follows leaves no trace (see minInstrIters).
+//
+// Every trigger point leaves its function's code at the start of the segment that follows it (the dump or
+// zeroing happens as the function is entered), so the trigger functions whose code ran in a segment say how it
+// began: a segment that ran ResetTimer's or StartTimer's code began when the timer was reset or started and
+// is timed; one that ran StopTimer's or the result formatting's began when the timer stopped, or after a
+// result, and is not. A segment that ran the code of two trigger functions has a trigger point callgrind
+// missed, as happens when the Go runtime copies a goroutine's stack or switches stacks under a trigger
+// function, which leaves callgrind thinking that function is still running. Its leaf's count is then lost,
+// never guessed. callgrind may also report a trigger function entered a second time in the middle of its code,
+// after a switch to the system stack within it: a second zeroing changes nothing, a second dump of the result
+// formatting (a segment that began at its first instruction and ends at it again) is not another result.
+func timedCounts(segs []segment) []leafCount {
+	const timer = 1<<0 | 1<<1 // ResetTimer, StartTimer
+	var out []leafCount
+	var cur leafCount
+	for _, s := range segs {
+		switch {
+		case bits.OnesCount8(s.ran) > 1:
+			cur.lost = true
+		case s.ran&timer != 0:
+			cur.counted += s.Counted
+		}
+		if s.trigger == trigResult && s.entered&(1<<3) == 0 {
+			out = append(out, cur)
+			cur = leafCount{}
+		}
+	}
+	return out
 }

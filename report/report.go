@@ -146,9 +146,10 @@ func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
 		}
 	}
 	if m.Metric == perfgate.MetricInstructions || m.Metric == perfgate.MetricBoth {
-		counted := "instructions/op under " + orDash(esc(e.Valgrind)) + " (cachegrind, GOMAXPROCS=1, " +
-			"GODEBUG=asyncpreemptoff=1): (count at 2N − count at N) / N per A–B–B–A slot, the Go runtime's own " +
-			"instructions left out; counts of one binary must agree within 0.01%; threshold ±" +
+		counted := "instructions/op under " + orDash(esc(e.Valgrind)) + " (callgrind, GOMAXPROCS=1, " +
+			"GODEBUG=asyncpreemptoff=1): (count at 2N − count at N) / N per A–B–B–A slot, of the instructions the " +
+			"benchmark timer measured, the Go runtime's and the testing package's left out; counts of one binary " +
+			"must agree within 0.01%; threshold ±" +
 			strconv.FormatFloat(m.InstrThreshold, 'f', -1, 64) + "%, no statistical test"
 		lines = append(lines, [2]string{"Instructions", counted})
 	}
