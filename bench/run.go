@@ -260,7 +260,7 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e abba.Entry) (
 		fail.Kind, fail.Message = kind, msg
 		return nil, fail, nil
 	}
-	if res := fastest(parseOutput(c.stdout).results, l.name); res != nil {
+	if res := fastest(parseOutput(c.stdout).results, l.name, r.cfg.Stats.ExactUnits); res != nil {
 		return &Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.iters,
 			Values: secFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
 	}
@@ -269,14 +269,20 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e abba.Entry) (
 }
 
 // fastest returns the result of name with the least sec/op among results, the sub-runs of one run (SubRuns); nil
-// when there is none. A result without sec/op is taken only when no other is there.
-func fastest(results []benchResult, name string) *benchResult {
-	var best *benchResult
+// when there is none. A result without sec/op is taken only when no other is there. The exact units (allocs/op,
+// B/op) are the first sub-run's instead, whichever was fastest: a one-time cost such as a lazy initialisation
+// shows in the first sub-run only, and taking it from whichever sub-run happened to be fastest would make the
+// exact counts of identical code differ from slot to slot.
+func fastest(results []benchResult, name string, exact []string) *benchResult {
+	var best, first *benchResult
 	bestSec := math.Inf(1)
 	for i := range results {
 		res := &results[i]
 		if res.name != name {
 			continue
+		}
+		if first == nil {
+			first = res
 		}
 		if sec, ok := valueOf(res.values, "sec/op"); ok && sec < bestSec || best == nil {
 			best = res
@@ -285,7 +291,19 @@ func fastest(results []benchResult, name string) *benchResult {
 			}
 		}
 	}
-	return best
+	if best == nil || best == first {
+		return best
+	}
+	out := *best
+	out.values = slices.Clone(best.values)
+	for i, v := range out.values {
+		if slices.Contains(exact, v.Unit) {
+			if w, ok := valueOf(first.values, v.Unit); ok {
+				out.values[i].Value = w
+			}
+		}
+	}
+	return &out
 }
 
 func (r *runner) fail(f Failure) {

@@ -387,20 +387,27 @@ func TestRunABBASkip(t *testing.T) {
 // TestFastestSubRun: a run's sample is its fastest sub-run of the leaf, with that sub-run's other units.
 func TestFastestSubRun(t *testing.T) {
 	out := parseOutput([]byte(`goos: linux
-BenchmarkEncrypt/des/single 	 1000	 930 ns/op	 8 B/op	 1 allocs/op
+BenchmarkEncrypt/des/single 	 1000	 930 ns/op	 24 B/op	 3 allocs/op
 BenchmarkEncrypt/des/single 	 1000	 870 ns/op	 8 B/op	 1 allocs/op
 BenchmarkEncrypt/des/batch  	 1000	 100 ns/op	 0 B/op	 0 allocs/op
 BenchmarkEncrypt/des/single 	 1000	 2100 ns/op	 8 B/op	 1 allocs/op
 PASS
 `))
-	got := fastest(out.results, "Encrypt/des/single")
+	got := fastest(out.results, "Encrypt/des/single", DefaultStatsOptions.ExactUnits)
 	if got == nil {
 		t.Fatal("no result")
 	}
 	if sec, _ := valueOf(got.values, "sec/op"); sec != 870e-9 {
 		t.Errorf("fastest sub-run %v sec/op, want 870 ns/op (not another leaf's 100, not the first's 930)", sec)
 	}
-	if fastest(out.results, "Encrypt/des") != nil {
+	// The exact units are the first sub-run's (its one-time allocations included), whichever was fastest.
+	if a, _ := valueOf(got.values, "allocs/op"); a != 3 {
+		t.Errorf("allocs/op %v, want the first sub-run's 3", a)
+	}
+	if b, _ := valueOf(got.values, "B/op"); b != 24 {
+		t.Errorf("B/op %v, want the first sub-run's 24", b)
+	}
+	if fastest(out.results, "Encrypt/des", nil) != nil {
 		t.Error("a name that is no leaf of the output has a result")
 	}
 }
