@@ -64,20 +64,19 @@ package des
 		src, dst [32]int
 	}{{"feistelLR", rw, lw}, {"feistelRL", lw, rw}} {
 		fmt.Fprintf(&b, "\nfunc %s(x *[64]uint64, k *[48]uint64) {\n", f.name)
-		b.WriteString("\tvar o1, o2, o3, o4 uint64\n")
 		for s := range 8 {
-			fmt.Fprintf(&b, "\to1, o2, o3, o4 = s%d(", s+1)
-			for i := range 6 {
+			var in [6]string
+			var out [4]string
+			for i := range in {
 				n := 6*s + i
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "x[%d]^k[%d]", f.src[E[n]-1], n)
+				in[i] = fmt.Sprintf("x[%d] ^ k[%d]", f.src[E[n]-1], n)
 			}
-			b.WriteString(")\n")
-			for j := range 4 {
-				fmt.Fprintf(&b, "\tx[%d] ^= o%d\n", f.dst[pInv[4*s+j]], j+1)
+			for j := range out {
+				out[j] = fmt.Sprintf("x[%d]", f.dst[pInv[4*s+j]])
 			}
+			fmt.Fprintf(&b, "\t{ // S%d\n", s+1)
+			writeBody(&b, circuits[s], in, out)
+			b.WriteString("\t}\n")
 		}
 		b.WriteString("}\n")
 	}
@@ -162,14 +161,27 @@ func transpose(x *[64]uint64) {
 
 // writeCircuit renders circuit c of S-box s as a Go function.
 func writeCircuit(b *bytes.Buffer, s int, c *Circuit) {
+	fmt.Fprintf(b, "\n// s%d is S-box %d in %d gates.\n", s+1, s+1, c.Gates())
+	fmt.Fprintf(b, "func s%d(a1, a2, a3, a4, a5, a6 uint64) (o1, o2, o3, o4 uint64) {\n", s+1)
+	writeBody(b, c, [6]string{"a1", "a2", "a3", "a4", "a5", "a6"}, [4]string{"o1", "o2", "o3", "o4"})
+	b.WriteString("\treturn\n}\n")
+}
+
+// writeBody renders the gates of circuit c as statements: in are the
+// expressions of its inputs, and each output j is XORed into the variable
+// out[j] (which a function's named results start as zero).
+func writeBody(b *bytes.Buffer, c *Circuit, in [6]string, out [4]string) {
 	name := func(i int) string {
 		if i < 6 {
 			return fmt.Sprintf("a%d", i+1)
 		}
 		return fmt.Sprintf("x%d", i)
 	}
-	fmt.Fprintf(b, "\n// s%d is S-box %d in %d gates.\n", s+1, s+1, c.Gates())
-	fmt.Fprintf(b, "func s%d(a1, a2, a3, a4, a5, a6 uint64) (o1, o2, o3, o4 uint64) {\n", s+1)
+	for i, e := range in {
+		if e != name(i) {
+			fmt.Fprintf(b, "\t%s := %s\n", name(i), e)
+		}
+	}
 	for _, i := range c.schedule() {
 		n := c.nodes[i]
 		var expr string
@@ -187,5 +199,7 @@ func writeCircuit(b *bytes.Buffer, s int, c *Circuit) {
 		}
 		fmt.Fprintf(b, "\t%s := %s\n", name(i), expr)
 	}
-	fmt.Fprintf(b, "\treturn %s, %s, %s, %s\n}\n", name(c.Out[0]), name(c.Out[1]), name(c.Out[2]), name(c.Out[3]))
+	for j, o := range c.Out {
+		fmt.Fprintf(b, "\t%s ^= %s\n", out[j], name(o))
+	}
 }
