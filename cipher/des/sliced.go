@@ -2,6 +2,8 @@
 
 package des
 
+import "encoding/binary"
+
 // The S-boxes as Boolean circuits over bitsliced words (bit j of every word
 // belongs to block j), derived from the S-box tables by internal/gen
 // (SBoxCircuit). Each takes the box's six input bits, first bit first, and
@@ -604,21 +606,21 @@ func s8(a1, a2, a3, a4, a5, a6 uint64) (o1, o2, o3, o4 uint64) {
 	return
 }
 
-// The round function works in place on the transposed blocks x, where word
-// n-1 holds bit n of every block (FIPS 46-3 numbering): the initial
-// permutation only decides which words make up each half. feistelLR XORs
+// The round function works in place on the transposed blocks x (see
+// transposeIn for which word holds which bit): the initial permutation
+// only decides which words make up each half. feistelLR XORs
 // f(R, k) into L, feistelRL f(L, k) into R, each the eight S-boxes (524 gates
 // in all) on E(half) ^ k, their outputs moved by P. Word n of k is bit n+1
 // of the subkey.
 
 func feistelLR(x *[64]uint64, k *[48]uint64) {
 	{ // S1
-		a1 := x[6] ^ k[0]
-		a2 := x[56] ^ k[1]
-		a3 := x[48] ^ k[2]
-		a4 := x[40] ^ k[3]
-		a5 := x[32] ^ k[4]
-		a6 := x[24] ^ k[5]
+		a1 := x[62] ^ k[0]
+		a2 := x[0] ^ k[1]
+		a3 := x[8] ^ k[2]
+		a4 := x[16] ^ k[3]
+		a5 := x[24] ^ k[4]
+		a6 := x[32] ^ k[5]
 		x6 := a4 ^ a5
 		x7 := a1 ^ x6
 		x17 := ^x7
@@ -692,18 +694,18 @@ func feistelLR(x *[64]uint64, k *[48]uint64) {
 		x62 := x58 ^ x61
 		x63 := x14 & x62
 		x64 := x56 ^ x63
-		x[59] ^= x64
-		x[61] ^= x30
-		x[13] ^= x48
-		x[15] ^= x78
+		x[3] ^= x64
+		x[5] ^= x30
+		x[53] ^= x48
+		x[55] ^= x78
 	}
 	{ // S2
-		a1 := x[32] ^ k[6]
-		a2 := x[24] ^ k[7]
-		a3 := x[16] ^ k[8]
-		a4 := x[8] ^ k[9]
-		a5 := x[0] ^ k[10]
-		a6 := x[58] ^ k[11]
+		a1 := x[24] ^ k[6]
+		a2 := x[32] ^ k[7]
+		a3 := x[40] ^ k[8]
+		a4 := x[48] ^ k[9]
+		a5 := x[56] ^ k[10]
+		a6 := x[2] ^ k[11]
 		x6 := ^a5
 		x7 := a4 ^ x6
 		x8 := a5 | x7
@@ -768,18 +770,18 @@ func feistelLR(x *[64]uint64, k *[48]uint64) {
 		x67 := x64 ^ x66
 		x68 := a1 & x67
 		x69 := x62 ^ x68
-		x[27] ^= x55
-		x[39] ^= x23
-		x[49] ^= x69
-		x[53] ^= x41
+		x[35] ^= x55
+		x[31] ^= x23
+		x[9] ^= x69
+		x[13] ^= x41
 	}
 	{ // S3
-		a1 := x[0] ^ k[12]
-		a2 := x[58] ^ k[13]
-		a3 := x[50] ^ k[14]
-		a4 := x[42] ^ k[15]
-		a5 := x[34] ^ k[16]
-		a6 := x[26] ^ k[17]
+		a1 := x[56] ^ k[12]
+		a2 := x[2] ^ k[13]
+		a3 := x[10] ^ k[14]
+		a4 := x[18] ^ k[15]
+		a5 := x[26] ^ k[16]
+		a6 := x[34] ^ k[17]
 		x6 := a5 ^ a6
 		x19 := a5 & x6
 		x20 := a3 & x19
@@ -844,18 +846,18 @@ func feistelLR(x *[64]uint64, k *[48]uint64) {
 		x61 := a4 & x60
 		x62 := x59 ^ x61
 		x69 := x62 ^ x68
-		x[5] ^= x58
-		x[3] ^= x46
-		x[23] ^= x32
-		x[17] ^= x69
+		x[61] ^= x58
+		x[59] ^= x46
+		x[47] ^= x32
+		x[41] ^= x69
 	}
 	{ // S4
-		a1 := x[34] ^ k[18]
-		a2 := x[26] ^ k[19]
-		a3 := x[18] ^ k[20]
-		a4 := x[10] ^ k[21]
-		a5 := x[2] ^ k[22]
-		a6 := x[60] ^ k[23]
+		a1 := x[26] ^ k[18]
+		a2 := x[34] ^ k[19]
+		a3 := x[42] ^ k[20]
+		a4 := x[50] ^ k[21]
+		a5 := x[58] ^ k[22]
+		a6 := x[4] ^ k[23]
 		x6 := ^a3
 		x7 := a1 ^ x6
 		x8 := a1 | a3
@@ -905,18 +907,18 @@ func feistelLR(x *[64]uint64, k *[48]uint64) {
 		x52 := x42 ^ x51
 		x53 := x50 ^ x52
 		x54 := a6 ^ x53
-		x[55] ^= x34
-		x[37] ^= x30
-		x[51] ^= x54
-		x[57] ^= x52
+		x[15] ^= x34
+		x[29] ^= x30
+		x[11] ^= x54
+		x[1] ^= x52
 	}
 	{ // S5
-		a1 := x[2] ^ k[24]
-		a2 := x[60] ^ k[25]
-		a3 := x[52] ^ k[26]
-		a4 := x[44] ^ k[27]
-		a5 := x[36] ^ k[28]
-		a6 := x[28] ^ k[29]
+		a1 := x[58] ^ k[24]
+		a2 := x[4] ^ k[25]
+		a3 := x[12] ^ k[26]
+		a4 := x[20] ^ k[27]
+		a5 := x[28] ^ k[28]
+		a6 := x[36] ^ k[29]
 		x6 := a2 ^ a5
 		x21 := a3 ^ a5
 		x22 := x6 | x21
@@ -991,18 +993,18 @@ func feistelLR(x *[64]uint64, k *[48]uint64) {
 		x47 := x43 ^ x46
 		x48 := a1 & x47
 		x49 := x42 ^ x48
-		x[1] ^= x32
-		x[19] ^= x65
-		x[63] ^= x79
-		x[41] ^= x49
+		x[57] ^= x32
+		x[43] ^= x65
+		x[7] ^= x79
+		x[17] ^= x49
 	}
 	{ // S6
-		a1 := x[36] ^ k[30]
-		a2 := x[28] ^ k[31]
-		a3 := x[20] ^ k[32]
-		a4 := x[12] ^ k[33]
-		a5 := x[4] ^ k[34]
-		a6 := x[62] ^ k[35]
+		a1 := x[28] ^ k[30]
+		a2 := x[36] ^ k[31]
+		a3 := x[44] ^ k[32]
+		a4 := x[52] ^ k[33]
+		a5 := x[60] ^ k[34]
+		a6 := x[6] ^ k[35]
 		x8 := a4 & a6
 		x9 := a1 & x8
 		x10 := ^x9
@@ -1071,18 +1073,18 @@ func feistelLR(x *[64]uint64, k *[48]uint64) {
 		x18 := x13 ^ x17
 		x26 := a2 & x25
 		x27 := x18 ^ x26
-		x[33] ^= x27
-		x[31] ^= x73
-		x[43] ^= x59
-		x[45] ^= x45
+		x[25] ^= x27
+		x[39] ^= x73
+		x[19] ^= x59
+		x[21] ^= x45
 	}
 	{ // S7
-		a1 := x[4] ^ k[36]
-		a2 := x[62] ^ k[37]
-		a3 := x[54] ^ k[38]
-		a4 := x[46] ^ k[39]
-		a5 := x[38] ^ k[40]
-		a6 := x[30] ^ k[41]
+		a1 := x[60] ^ k[36]
+		a2 := x[6] ^ k[37]
+		a3 := x[14] ^ k[38]
+		a4 := x[22] ^ k[39]
+		a5 := x[30] ^ k[40]
+		a6 := x[38] ^ k[41]
 		x6 := a2 | a3
 		x7 := a5 ^ x6
 		x8 := a3 | a5
@@ -1149,18 +1151,18 @@ func feistelLR(x *[64]uint64, k *[48]uint64) {
 		x33 := x32 & x31
 		x34 := x26 ^ x33
 		x43 := x34 ^ x42
-		x[7] ^= x59
-		x[35] ^= x71
-		x[21] ^= x43
-		x[9] ^= x23
+		x[63] ^= x59
+		x[27] ^= x71
+		x[45] ^= x43
+		x[49] ^= x23
 	}
 	{ // S8
-		a1 := x[38] ^ k[42]
-		a2 := x[30] ^ k[43]
-		a3 := x[22] ^ k[44]
-		a4 := x[14] ^ k[45]
-		a5 := x[6] ^ k[46]
-		a6 := x[56] ^ k[47]
+		a1 := x[30] ^ k[42]
+		a2 := x[38] ^ k[43]
+		a3 := x[46] ^ k[44]
+		a4 := x[54] ^ k[45]
+		a5 := x[62] ^ k[46]
+		a6 := x[0] ^ k[47]
 		x11 := a4 | a5
 		x8 := ^a3
 		x12 := x8 ^ x11
@@ -1227,21 +1229,21 @@ func feistelLR(x *[64]uint64, k *[48]uint64) {
 		x10 := x7 ^ x9
 		x14 := x10 ^ x13
 		x25 := x14 ^ x24
-		x[25] ^= x44
-		x[47] ^= x25
-		x[11] ^= x71
-		x[29] ^= x58
+		x[33] ^= x44
+		x[23] ^= x25
+		x[51] ^= x71
+		x[37] ^= x58
 	}
 }
 
 func feistelRL(x *[64]uint64, k *[48]uint64) {
 	{ // S1
-		a1 := x[7] ^ k[0]
-		a2 := x[57] ^ k[1]
-		a3 := x[49] ^ k[2]
-		a4 := x[41] ^ k[3]
-		a5 := x[33] ^ k[4]
-		a6 := x[25] ^ k[5]
+		a1 := x[63] ^ k[0]
+		a2 := x[1] ^ k[1]
+		a3 := x[9] ^ k[2]
+		a4 := x[17] ^ k[3]
+		a5 := x[25] ^ k[4]
+		a6 := x[33] ^ k[5]
 		x6 := a4 ^ a5
 		x7 := a1 ^ x6
 		x17 := ^x7
@@ -1315,18 +1317,18 @@ func feistelRL(x *[64]uint64, k *[48]uint64) {
 		x62 := x58 ^ x61
 		x63 := x14 & x62
 		x64 := x56 ^ x63
-		x[58] ^= x64
-		x[60] ^= x30
-		x[12] ^= x48
-		x[14] ^= x78
+		x[2] ^= x64
+		x[4] ^= x30
+		x[52] ^= x48
+		x[54] ^= x78
 	}
 	{ // S2
-		a1 := x[33] ^ k[6]
-		a2 := x[25] ^ k[7]
-		a3 := x[17] ^ k[8]
-		a4 := x[9] ^ k[9]
-		a5 := x[1] ^ k[10]
-		a6 := x[59] ^ k[11]
+		a1 := x[25] ^ k[6]
+		a2 := x[33] ^ k[7]
+		a3 := x[41] ^ k[8]
+		a4 := x[49] ^ k[9]
+		a5 := x[57] ^ k[10]
+		a6 := x[3] ^ k[11]
 		x6 := ^a5
 		x7 := a4 ^ x6
 		x8 := a5 | x7
@@ -1391,18 +1393,18 @@ func feistelRL(x *[64]uint64, k *[48]uint64) {
 		x67 := x64 ^ x66
 		x68 := a1 & x67
 		x69 := x62 ^ x68
-		x[26] ^= x55
-		x[38] ^= x23
-		x[48] ^= x69
-		x[52] ^= x41
+		x[34] ^= x55
+		x[30] ^= x23
+		x[8] ^= x69
+		x[12] ^= x41
 	}
 	{ // S3
-		a1 := x[1] ^ k[12]
-		a2 := x[59] ^ k[13]
-		a3 := x[51] ^ k[14]
-		a4 := x[43] ^ k[15]
-		a5 := x[35] ^ k[16]
-		a6 := x[27] ^ k[17]
+		a1 := x[57] ^ k[12]
+		a2 := x[3] ^ k[13]
+		a3 := x[11] ^ k[14]
+		a4 := x[19] ^ k[15]
+		a5 := x[27] ^ k[16]
+		a6 := x[35] ^ k[17]
 		x6 := a5 ^ a6
 		x19 := a5 & x6
 		x20 := a3 & x19
@@ -1467,18 +1469,18 @@ func feistelRL(x *[64]uint64, k *[48]uint64) {
 		x61 := a4 & x60
 		x62 := x59 ^ x61
 		x69 := x62 ^ x68
-		x[4] ^= x58
-		x[2] ^= x46
-		x[22] ^= x32
-		x[16] ^= x69
+		x[60] ^= x58
+		x[58] ^= x46
+		x[46] ^= x32
+		x[40] ^= x69
 	}
 	{ // S4
-		a1 := x[35] ^ k[18]
-		a2 := x[27] ^ k[19]
-		a3 := x[19] ^ k[20]
-		a4 := x[11] ^ k[21]
-		a5 := x[3] ^ k[22]
-		a6 := x[61] ^ k[23]
+		a1 := x[27] ^ k[18]
+		a2 := x[35] ^ k[19]
+		a3 := x[43] ^ k[20]
+		a4 := x[51] ^ k[21]
+		a5 := x[59] ^ k[22]
+		a6 := x[5] ^ k[23]
 		x6 := ^a3
 		x7 := a1 ^ x6
 		x8 := a1 | a3
@@ -1528,18 +1530,18 @@ func feistelRL(x *[64]uint64, k *[48]uint64) {
 		x52 := x42 ^ x51
 		x53 := x50 ^ x52
 		x54 := a6 ^ x53
-		x[54] ^= x34
-		x[36] ^= x30
-		x[50] ^= x54
-		x[56] ^= x52
+		x[14] ^= x34
+		x[28] ^= x30
+		x[10] ^= x54
+		x[0] ^= x52
 	}
 	{ // S5
-		a1 := x[3] ^ k[24]
-		a2 := x[61] ^ k[25]
-		a3 := x[53] ^ k[26]
-		a4 := x[45] ^ k[27]
-		a5 := x[37] ^ k[28]
-		a6 := x[29] ^ k[29]
+		a1 := x[59] ^ k[24]
+		a2 := x[5] ^ k[25]
+		a3 := x[13] ^ k[26]
+		a4 := x[21] ^ k[27]
+		a5 := x[29] ^ k[28]
+		a6 := x[37] ^ k[29]
 		x6 := a2 ^ a5
 		x21 := a3 ^ a5
 		x22 := x6 | x21
@@ -1614,18 +1616,18 @@ func feistelRL(x *[64]uint64, k *[48]uint64) {
 		x47 := x43 ^ x46
 		x48 := a1 & x47
 		x49 := x42 ^ x48
-		x[0] ^= x32
-		x[18] ^= x65
-		x[62] ^= x79
-		x[40] ^= x49
+		x[56] ^= x32
+		x[42] ^= x65
+		x[6] ^= x79
+		x[16] ^= x49
 	}
 	{ // S6
-		a1 := x[37] ^ k[30]
-		a2 := x[29] ^ k[31]
-		a3 := x[21] ^ k[32]
-		a4 := x[13] ^ k[33]
-		a5 := x[5] ^ k[34]
-		a6 := x[63] ^ k[35]
+		a1 := x[29] ^ k[30]
+		a2 := x[37] ^ k[31]
+		a3 := x[45] ^ k[32]
+		a4 := x[53] ^ k[33]
+		a5 := x[61] ^ k[34]
+		a6 := x[7] ^ k[35]
 		x8 := a4 & a6
 		x9 := a1 & x8
 		x10 := ^x9
@@ -1694,18 +1696,18 @@ func feistelRL(x *[64]uint64, k *[48]uint64) {
 		x18 := x13 ^ x17
 		x26 := a2 & x25
 		x27 := x18 ^ x26
-		x[32] ^= x27
-		x[30] ^= x73
-		x[42] ^= x59
-		x[44] ^= x45
+		x[24] ^= x27
+		x[38] ^= x73
+		x[18] ^= x59
+		x[20] ^= x45
 	}
 	{ // S7
-		a1 := x[5] ^ k[36]
-		a2 := x[63] ^ k[37]
-		a3 := x[55] ^ k[38]
-		a4 := x[47] ^ k[39]
-		a5 := x[39] ^ k[40]
-		a6 := x[31] ^ k[41]
+		a1 := x[61] ^ k[36]
+		a2 := x[7] ^ k[37]
+		a3 := x[15] ^ k[38]
+		a4 := x[23] ^ k[39]
+		a5 := x[31] ^ k[40]
+		a6 := x[39] ^ k[41]
 		x6 := a2 | a3
 		x7 := a5 ^ x6
 		x8 := a3 | a5
@@ -1772,18 +1774,18 @@ func feistelRL(x *[64]uint64, k *[48]uint64) {
 		x33 := x32 & x31
 		x34 := x26 ^ x33
 		x43 := x34 ^ x42
-		x[6] ^= x59
-		x[34] ^= x71
-		x[20] ^= x43
-		x[8] ^= x23
+		x[62] ^= x59
+		x[26] ^= x71
+		x[44] ^= x43
+		x[48] ^= x23
 	}
 	{ // S8
-		a1 := x[39] ^ k[42]
-		a2 := x[31] ^ k[43]
-		a3 := x[23] ^ k[44]
-		a4 := x[15] ^ k[45]
-		a5 := x[7] ^ k[46]
-		a6 := x[57] ^ k[47]
+		a1 := x[31] ^ k[42]
+		a2 := x[39] ^ k[43]
+		a3 := x[47] ^ k[44]
+		a4 := x[55] ^ k[45]
+		a5 := x[63] ^ k[46]
+		a6 := x[1] ^ k[47]
 		x11 := a4 | a5
 		x8 := ^a3
 		x12 := x8 ^ x11
@@ -1850,10 +1852,10 @@ func feistelRL(x *[64]uint64, k *[48]uint64) {
 		x10 := x7 ^ x9
 		x14 := x10 ^ x13
 		x25 := x14 ^ x24
-		x[24] ^= x44
-		x[46] ^= x25
-		x[10] ^= x71
-		x[28] ^= x58
+		x[32] ^= x44
+		x[22] ^= x25
+		x[50] ^= x71
+		x[36] ^= x58
 	}
 }
 
@@ -1862,52 +1864,64 @@ func feistelRL(x *[64]uint64, k *[48]uint64) {
 // the final permutation, which undoes the wiring of the initial one) is
 // R16 | L16.
 func swapHalves(x *[64]uint64) {
-	x[57], x[56] = x[56], x[57]
-	x[49], x[48] = x[48], x[49]
-	x[41], x[40] = x[40], x[41]
-	x[33], x[32] = x[32], x[33]
-	x[25], x[24] = x[24], x[25]
-	x[17], x[16] = x[16], x[17]
-	x[9], x[8] = x[8], x[9]
 	x[1], x[0] = x[0], x[1]
-	x[59], x[58] = x[58], x[59]
-	x[51], x[50] = x[50], x[51]
-	x[43], x[42] = x[42], x[43]
-	x[35], x[34] = x[34], x[35]
-	x[27], x[26] = x[26], x[27]
-	x[19], x[18] = x[18], x[19]
-	x[11], x[10] = x[10], x[11]
+	x[9], x[8] = x[8], x[9]
+	x[17], x[16] = x[16], x[17]
+	x[25], x[24] = x[24], x[25]
+	x[33], x[32] = x[32], x[33]
+	x[41], x[40] = x[40], x[41]
+	x[49], x[48] = x[48], x[49]
+	x[57], x[56] = x[56], x[57]
 	x[3], x[2] = x[2], x[3]
-	x[61], x[60] = x[60], x[61]
-	x[53], x[52] = x[52], x[53]
-	x[45], x[44] = x[44], x[45]
-	x[37], x[36] = x[36], x[37]
-	x[29], x[28] = x[28], x[29]
-	x[21], x[20] = x[20], x[21]
-	x[13], x[12] = x[12], x[13]
+	x[11], x[10] = x[10], x[11]
+	x[19], x[18] = x[18], x[19]
+	x[27], x[26] = x[26], x[27]
+	x[35], x[34] = x[34], x[35]
+	x[43], x[42] = x[42], x[43]
+	x[51], x[50] = x[50], x[51]
+	x[59], x[58] = x[58], x[59]
 	x[5], x[4] = x[4], x[5]
-	x[63], x[62] = x[62], x[63]
-	x[55], x[54] = x[54], x[55]
-	x[47], x[46] = x[46], x[47]
-	x[39], x[38] = x[38], x[39]
-	x[31], x[30] = x[30], x[31]
-	x[23], x[22] = x[22], x[23]
-	x[15], x[14] = x[14], x[15]
+	x[13], x[12] = x[12], x[13]
+	x[21], x[20] = x[20], x[21]
+	x[29], x[28] = x[28], x[29]
+	x[37], x[36] = x[36], x[37]
+	x[45], x[44] = x[44], x[45]
+	x[53], x[52] = x[52], x[53]
+	x[61], x[60] = x[60], x[61]
 	x[7], x[6] = x[6], x[7]
+	x[15], x[14] = x[14], x[15]
+	x[23], x[22] = x[22], x[23]
+	x[31], x[30] = x[30], x[31]
+	x[39], x[38] = x[38], x[39]
+	x[47], x[46] = x[46], x[47]
+	x[55], x[54] = x[54], x[55]
+	x[63], x[62] = x[62], x[63]
 }
 
-// transpose transposes the 64×64 bit matrix whose row i is x[i], most
-// significant bit first: afterwards bit 63-j of x[i] is what bit 63-i of
-// x[j] was. It swaps the off-diagonal 32×32 blocks, then the 16×16 blocks
-// inside each of those, and so on down to single bits: six stages of 32
-// swap-moves. The first three stages only combine rows 8 apart, the last
-// three rows within an aligned run of 8, so each set of three runs on eight
-// rows held in registers, and every row is loaded and stored twice.
-func transpose(x *[64]uint64) {
+// transposeIn loads the 64 blocks of src and transposes them into x: bit
+// 63-j of x[i] is bit 63-i of block j read as a little-endian word. That
+// puts bit n of every block (FIPS 46-3 numbering, 1 the most significant)
+// in word 8*(7-(n-1)/8)+(n-1)%8, a renaming of the words the round
+// function's wiring absorbs. transposeOut is its inverse, storing into dst.
+//
+// The transposition swaps the off-diagonal 32×32 blocks of the bit matrix,
+// then the 16×16 blocks inside each of those, and so on down to single
+// bits: six stages of 32 swap-moves. The first three stages only combine
+// rows 8 apart, the last three rows within an aligned run of 8, so each set
+// of three runs on eight rows held in registers, and every row is loaded
+// and stored twice, once from or to the blocks.
+func transposeIn(x *[64]uint64, src *[512]byte) {
 	var a0, a1, a2, a3, a4, a5, a6, a7, t uint64
 
 	// Rows 0, 8, ... 56: 32×32, 16×16 and 8×8 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[0], x[8], x[16], x[24], x[32], x[40], x[48], x[56]
+	a0 = binary.LittleEndian.Uint64(src[0:])
+	a1 = binary.LittleEndian.Uint64(src[64:])
+	a2 = binary.LittleEndian.Uint64(src[128:])
+	a3 = binary.LittleEndian.Uint64(src[192:])
+	a4 = binary.LittleEndian.Uint64(src[256:])
+	a5 = binary.LittleEndian.Uint64(src[320:])
+	a6 = binary.LittleEndian.Uint64(src[384:])
+	a7 = binary.LittleEndian.Uint64(src[448:])
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -1944,10 +1958,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
 	a6 ^= t
 	a7 ^= t << 8
-	x[0], x[8], x[16], x[24], x[32], x[40], x[48], x[56] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[0] = a0
+	x[8] = a1
+	x[16] = a2
+	x[24] = a3
+	x[32] = a4
+	x[40] = a5
+	x[48] = a6
+	x[56] = a7
 
 	// Rows 1, 9, ... 57: 32×32, 16×16 and 8×8 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[1], x[9], x[17], x[25], x[33], x[41], x[49], x[57]
+	a0 = binary.LittleEndian.Uint64(src[8:])
+	a1 = binary.LittleEndian.Uint64(src[72:])
+	a2 = binary.LittleEndian.Uint64(src[136:])
+	a3 = binary.LittleEndian.Uint64(src[200:])
+	a4 = binary.LittleEndian.Uint64(src[264:])
+	a5 = binary.LittleEndian.Uint64(src[328:])
+	a6 = binary.LittleEndian.Uint64(src[392:])
+	a7 = binary.LittleEndian.Uint64(src[456:])
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -1984,10 +2012,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
 	a6 ^= t
 	a7 ^= t << 8
-	x[1], x[9], x[17], x[25], x[33], x[41], x[49], x[57] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[1] = a0
+	x[9] = a1
+	x[17] = a2
+	x[25] = a3
+	x[33] = a4
+	x[41] = a5
+	x[49] = a6
+	x[57] = a7
 
 	// Rows 2, 10, ... 58: 32×32, 16×16 and 8×8 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[2], x[10], x[18], x[26], x[34], x[42], x[50], x[58]
+	a0 = binary.LittleEndian.Uint64(src[16:])
+	a1 = binary.LittleEndian.Uint64(src[80:])
+	a2 = binary.LittleEndian.Uint64(src[144:])
+	a3 = binary.LittleEndian.Uint64(src[208:])
+	a4 = binary.LittleEndian.Uint64(src[272:])
+	a5 = binary.LittleEndian.Uint64(src[336:])
+	a6 = binary.LittleEndian.Uint64(src[400:])
+	a7 = binary.LittleEndian.Uint64(src[464:])
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2024,10 +2066,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
 	a6 ^= t
 	a7 ^= t << 8
-	x[2], x[10], x[18], x[26], x[34], x[42], x[50], x[58] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[2] = a0
+	x[10] = a1
+	x[18] = a2
+	x[26] = a3
+	x[34] = a4
+	x[42] = a5
+	x[50] = a6
+	x[58] = a7
 
 	// Rows 3, 11, ... 59: 32×32, 16×16 and 8×8 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[3], x[11], x[19], x[27], x[35], x[43], x[51], x[59]
+	a0 = binary.LittleEndian.Uint64(src[24:])
+	a1 = binary.LittleEndian.Uint64(src[88:])
+	a2 = binary.LittleEndian.Uint64(src[152:])
+	a3 = binary.LittleEndian.Uint64(src[216:])
+	a4 = binary.LittleEndian.Uint64(src[280:])
+	a5 = binary.LittleEndian.Uint64(src[344:])
+	a6 = binary.LittleEndian.Uint64(src[408:])
+	a7 = binary.LittleEndian.Uint64(src[472:])
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2064,10 +2120,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
 	a6 ^= t
 	a7 ^= t << 8
-	x[3], x[11], x[19], x[27], x[35], x[43], x[51], x[59] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[3] = a0
+	x[11] = a1
+	x[19] = a2
+	x[27] = a3
+	x[35] = a4
+	x[43] = a5
+	x[51] = a6
+	x[59] = a7
 
 	// Rows 4, 12, ... 60: 32×32, 16×16 and 8×8 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[4], x[12], x[20], x[28], x[36], x[44], x[52], x[60]
+	a0 = binary.LittleEndian.Uint64(src[32:])
+	a1 = binary.LittleEndian.Uint64(src[96:])
+	a2 = binary.LittleEndian.Uint64(src[160:])
+	a3 = binary.LittleEndian.Uint64(src[224:])
+	a4 = binary.LittleEndian.Uint64(src[288:])
+	a5 = binary.LittleEndian.Uint64(src[352:])
+	a6 = binary.LittleEndian.Uint64(src[416:])
+	a7 = binary.LittleEndian.Uint64(src[480:])
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2104,10 +2174,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
 	a6 ^= t
 	a7 ^= t << 8
-	x[4], x[12], x[20], x[28], x[36], x[44], x[52], x[60] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[4] = a0
+	x[12] = a1
+	x[20] = a2
+	x[28] = a3
+	x[36] = a4
+	x[44] = a5
+	x[52] = a6
+	x[60] = a7
 
 	// Rows 5, 13, ... 61: 32×32, 16×16 and 8×8 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[5], x[13], x[21], x[29], x[37], x[45], x[53], x[61]
+	a0 = binary.LittleEndian.Uint64(src[40:])
+	a1 = binary.LittleEndian.Uint64(src[104:])
+	a2 = binary.LittleEndian.Uint64(src[168:])
+	a3 = binary.LittleEndian.Uint64(src[232:])
+	a4 = binary.LittleEndian.Uint64(src[296:])
+	a5 = binary.LittleEndian.Uint64(src[360:])
+	a6 = binary.LittleEndian.Uint64(src[424:])
+	a7 = binary.LittleEndian.Uint64(src[488:])
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2144,10 +2228,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
 	a6 ^= t
 	a7 ^= t << 8
-	x[5], x[13], x[21], x[29], x[37], x[45], x[53], x[61] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[5] = a0
+	x[13] = a1
+	x[21] = a2
+	x[29] = a3
+	x[37] = a4
+	x[45] = a5
+	x[53] = a6
+	x[61] = a7
 
 	// Rows 6, 14, ... 62: 32×32, 16×16 and 8×8 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[6], x[14], x[22], x[30], x[38], x[46], x[54], x[62]
+	a0 = binary.LittleEndian.Uint64(src[48:])
+	a1 = binary.LittleEndian.Uint64(src[112:])
+	a2 = binary.LittleEndian.Uint64(src[176:])
+	a3 = binary.LittleEndian.Uint64(src[240:])
+	a4 = binary.LittleEndian.Uint64(src[304:])
+	a5 = binary.LittleEndian.Uint64(src[368:])
+	a6 = binary.LittleEndian.Uint64(src[432:])
+	a7 = binary.LittleEndian.Uint64(src[496:])
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2184,10 +2282,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
 	a6 ^= t
 	a7 ^= t << 8
-	x[6], x[14], x[22], x[30], x[38], x[46], x[54], x[62] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[6] = a0
+	x[14] = a1
+	x[22] = a2
+	x[30] = a3
+	x[38] = a4
+	x[46] = a5
+	x[54] = a6
+	x[62] = a7
 
 	// Rows 7, 15, ... 63: 32×32, 16×16 and 8×8 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[7], x[15], x[23], x[31], x[39], x[47], x[55], x[63]
+	a0 = binary.LittleEndian.Uint64(src[56:])
+	a1 = binary.LittleEndian.Uint64(src[120:])
+	a2 = binary.LittleEndian.Uint64(src[184:])
+	a3 = binary.LittleEndian.Uint64(src[248:])
+	a4 = binary.LittleEndian.Uint64(src[312:])
+	a5 = binary.LittleEndian.Uint64(src[376:])
+	a6 = binary.LittleEndian.Uint64(src[440:])
+	a7 = binary.LittleEndian.Uint64(src[504:])
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2224,10 +2336,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
 	a6 ^= t
 	a7 ^= t << 8
-	x[7], x[15], x[23], x[31], x[39], x[47], x[55], x[63] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[7] = a0
+	x[15] = a1
+	x[23] = a2
+	x[31] = a3
+	x[39] = a4
+	x[47] = a5
+	x[55] = a6
+	x[63] = a7
 
 	// Rows 0 to 7: 4×4, 2×2 and 1×1 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
+	a0 = x[0]
+	a1 = x[1]
+	a2 = x[2]
+	a3 = x[3]
+	a4 = x[4]
+	a5 = x[5]
+	a6 = x[6]
+	a7 = x[7]
 	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
 	a0 ^= t
 	a4 ^= t << 4
@@ -2264,10 +2390,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[0] = a0
+	x[1] = a1
+	x[2] = a2
+	x[3] = a3
+	x[4] = a4
+	x[5] = a5
+	x[6] = a6
+	x[7] = a7
 
 	// Rows 8 to 15: 4×4, 2×2 and 1×1 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[8], x[9], x[10], x[11], x[12], x[13], x[14], x[15]
+	a0 = x[8]
+	a1 = x[9]
+	a2 = x[10]
+	a3 = x[11]
+	a4 = x[12]
+	a5 = x[13]
+	a6 = x[14]
+	a7 = x[15]
 	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
 	a0 ^= t
 	a4 ^= t << 4
@@ -2304,10 +2444,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	x[8], x[9], x[10], x[11], x[12], x[13], x[14], x[15] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[8] = a0
+	x[9] = a1
+	x[10] = a2
+	x[11] = a3
+	x[12] = a4
+	x[13] = a5
+	x[14] = a6
+	x[15] = a7
 
 	// Rows 16 to 23: 4×4, 2×2 and 1×1 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[16], x[17], x[18], x[19], x[20], x[21], x[22], x[23]
+	a0 = x[16]
+	a1 = x[17]
+	a2 = x[18]
+	a3 = x[19]
+	a4 = x[20]
+	a5 = x[21]
+	a6 = x[22]
+	a7 = x[23]
 	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
 	a0 ^= t
 	a4 ^= t << 4
@@ -2344,10 +2498,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	x[16], x[17], x[18], x[19], x[20], x[21], x[22], x[23] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[16] = a0
+	x[17] = a1
+	x[18] = a2
+	x[19] = a3
+	x[20] = a4
+	x[21] = a5
+	x[22] = a6
+	x[23] = a7
 
 	// Rows 24 to 31: 4×4, 2×2 and 1×1 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[24], x[25], x[26], x[27], x[28], x[29], x[30], x[31]
+	a0 = x[24]
+	a1 = x[25]
+	a2 = x[26]
+	a3 = x[27]
+	a4 = x[28]
+	a5 = x[29]
+	a6 = x[30]
+	a7 = x[31]
 	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
 	a0 ^= t
 	a4 ^= t << 4
@@ -2384,10 +2552,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	x[24], x[25], x[26], x[27], x[28], x[29], x[30], x[31] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[24] = a0
+	x[25] = a1
+	x[26] = a2
+	x[27] = a3
+	x[28] = a4
+	x[29] = a5
+	x[30] = a6
+	x[31] = a7
 
 	// Rows 32 to 39: 4×4, 2×2 and 1×1 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[32], x[33], x[34], x[35], x[36], x[37], x[38], x[39]
+	a0 = x[32]
+	a1 = x[33]
+	a2 = x[34]
+	a3 = x[35]
+	a4 = x[36]
+	a5 = x[37]
+	a6 = x[38]
+	a7 = x[39]
 	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
 	a0 ^= t
 	a4 ^= t << 4
@@ -2424,10 +2606,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	x[32], x[33], x[34], x[35], x[36], x[37], x[38], x[39] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[32] = a0
+	x[33] = a1
+	x[34] = a2
+	x[35] = a3
+	x[36] = a4
+	x[37] = a5
+	x[38] = a6
+	x[39] = a7
 
 	// Rows 40 to 47: 4×4, 2×2 and 1×1 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[40], x[41], x[42], x[43], x[44], x[45], x[46], x[47]
+	a0 = x[40]
+	a1 = x[41]
+	a2 = x[42]
+	a3 = x[43]
+	a4 = x[44]
+	a5 = x[45]
+	a6 = x[46]
+	a7 = x[47]
 	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
 	a0 ^= t
 	a4 ^= t << 4
@@ -2464,10 +2660,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	x[40], x[41], x[42], x[43], x[44], x[45], x[46], x[47] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[40] = a0
+	x[41] = a1
+	x[42] = a2
+	x[43] = a3
+	x[44] = a4
+	x[45] = a5
+	x[46] = a6
+	x[47] = a7
 
 	// Rows 48 to 55: 4×4, 2×2 and 1×1 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[48], x[49], x[50], x[51], x[52], x[53], x[54], x[55]
+	a0 = x[48]
+	a1 = x[49]
+	a2 = x[50]
+	a3 = x[51]
+	a4 = x[52]
+	a5 = x[53]
+	a6 = x[54]
+	a7 = x[55]
 	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
 	a0 ^= t
 	a4 ^= t << 4
@@ -2504,10 +2714,24 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	x[48], x[49], x[50], x[51], x[52], x[53], x[54], x[55] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[48] = a0
+	x[49] = a1
+	x[50] = a2
+	x[51] = a3
+	x[52] = a4
+	x[53] = a5
+	x[54] = a6
+	x[55] = a7
 
 	// Rows 56 to 63: 4×4, 2×2 and 1×1 blocks.
-	a0, a1, a2, a3, a4, a5, a6, a7 = x[56], x[57], x[58], x[59], x[60], x[61], x[62], x[63]
+	a0 = x[56]
+	a1 = x[57]
+	a2 = x[58]
+	a3 = x[59]
+	a4 = x[60]
+	a5 = x[61]
+	a6 = x[62]
+	a7 = x[63]
 	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
 	a0 ^= t
 	a4 ^= t << 4
@@ -2544,5 +2768,882 @@ func transpose(x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	x[56], x[57], x[58], x[59], x[60], x[61], x[62], x[63] = a0, a1, a2, a3, a4, a5, a6, a7
+	x[56] = a0
+	x[57] = a1
+	x[58] = a2
+	x[59] = a3
+	x[60] = a4
+	x[61] = a5
+	x[62] = a6
+	x[63] = a7
+}
+
+// transposeOut is the inverse of transposeIn: it transposes x (which it
+// overwrites) and stores the 64 blocks into dst.
+func transposeOut(dst *[512]byte, x *[64]uint64) {
+	var a0, a1, a2, a3, a4, a5, a6, a7, t uint64
+
+	// Rows 0, 8, ... 56: 32×32, 16×16 and 8×8 blocks.
+	a0 = x[0]
+	a1 = x[8]
+	a2 = x[16]
+	a3 = x[24]
+	a4 = x[32]
+	a5 = x[40]
+	a6 = x[48]
+	a7 = x[56]
+	t = (a0 ^ a4>>32) & 0x00000000ffffffff
+	a0 ^= t
+	a4 ^= t << 32
+	t = (a1 ^ a5>>32) & 0x00000000ffffffff
+	a1 ^= t
+	a5 ^= t << 32
+	t = (a2 ^ a6>>32) & 0x00000000ffffffff
+	a2 ^= t
+	a6 ^= t << 32
+	t = (a3 ^ a7>>32) & 0x00000000ffffffff
+	a3 ^= t
+	a7 ^= t << 32
+	t = (a0 ^ a2>>16) & 0x0000ffff0000ffff
+	a0 ^= t
+	a2 ^= t << 16
+	t = (a1 ^ a3>>16) & 0x0000ffff0000ffff
+	a1 ^= t
+	a3 ^= t << 16
+	t = (a4 ^ a6>>16) & 0x0000ffff0000ffff
+	a4 ^= t
+	a6 ^= t << 16
+	t = (a5 ^ a7>>16) & 0x0000ffff0000ffff
+	a5 ^= t
+	a7 ^= t << 16
+	t = (a0 ^ a1>>8) & 0x00ff00ff00ff00ff
+	a0 ^= t
+	a1 ^= t << 8
+	t = (a2 ^ a3>>8) & 0x00ff00ff00ff00ff
+	a2 ^= t
+	a3 ^= t << 8
+	t = (a4 ^ a5>>8) & 0x00ff00ff00ff00ff
+	a4 ^= t
+	a5 ^= t << 8
+	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
+	a6 ^= t
+	a7 ^= t << 8
+	x[0] = a0
+	x[8] = a1
+	x[16] = a2
+	x[24] = a3
+	x[32] = a4
+	x[40] = a5
+	x[48] = a6
+	x[56] = a7
+
+	// Rows 1, 9, ... 57: 32×32, 16×16 and 8×8 blocks.
+	a0 = x[1]
+	a1 = x[9]
+	a2 = x[17]
+	a3 = x[25]
+	a4 = x[33]
+	a5 = x[41]
+	a6 = x[49]
+	a7 = x[57]
+	t = (a0 ^ a4>>32) & 0x00000000ffffffff
+	a0 ^= t
+	a4 ^= t << 32
+	t = (a1 ^ a5>>32) & 0x00000000ffffffff
+	a1 ^= t
+	a5 ^= t << 32
+	t = (a2 ^ a6>>32) & 0x00000000ffffffff
+	a2 ^= t
+	a6 ^= t << 32
+	t = (a3 ^ a7>>32) & 0x00000000ffffffff
+	a3 ^= t
+	a7 ^= t << 32
+	t = (a0 ^ a2>>16) & 0x0000ffff0000ffff
+	a0 ^= t
+	a2 ^= t << 16
+	t = (a1 ^ a3>>16) & 0x0000ffff0000ffff
+	a1 ^= t
+	a3 ^= t << 16
+	t = (a4 ^ a6>>16) & 0x0000ffff0000ffff
+	a4 ^= t
+	a6 ^= t << 16
+	t = (a5 ^ a7>>16) & 0x0000ffff0000ffff
+	a5 ^= t
+	a7 ^= t << 16
+	t = (a0 ^ a1>>8) & 0x00ff00ff00ff00ff
+	a0 ^= t
+	a1 ^= t << 8
+	t = (a2 ^ a3>>8) & 0x00ff00ff00ff00ff
+	a2 ^= t
+	a3 ^= t << 8
+	t = (a4 ^ a5>>8) & 0x00ff00ff00ff00ff
+	a4 ^= t
+	a5 ^= t << 8
+	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
+	a6 ^= t
+	a7 ^= t << 8
+	x[1] = a0
+	x[9] = a1
+	x[17] = a2
+	x[25] = a3
+	x[33] = a4
+	x[41] = a5
+	x[49] = a6
+	x[57] = a7
+
+	// Rows 2, 10, ... 58: 32×32, 16×16 and 8×8 blocks.
+	a0 = x[2]
+	a1 = x[10]
+	a2 = x[18]
+	a3 = x[26]
+	a4 = x[34]
+	a5 = x[42]
+	a6 = x[50]
+	a7 = x[58]
+	t = (a0 ^ a4>>32) & 0x00000000ffffffff
+	a0 ^= t
+	a4 ^= t << 32
+	t = (a1 ^ a5>>32) & 0x00000000ffffffff
+	a1 ^= t
+	a5 ^= t << 32
+	t = (a2 ^ a6>>32) & 0x00000000ffffffff
+	a2 ^= t
+	a6 ^= t << 32
+	t = (a3 ^ a7>>32) & 0x00000000ffffffff
+	a3 ^= t
+	a7 ^= t << 32
+	t = (a0 ^ a2>>16) & 0x0000ffff0000ffff
+	a0 ^= t
+	a2 ^= t << 16
+	t = (a1 ^ a3>>16) & 0x0000ffff0000ffff
+	a1 ^= t
+	a3 ^= t << 16
+	t = (a4 ^ a6>>16) & 0x0000ffff0000ffff
+	a4 ^= t
+	a6 ^= t << 16
+	t = (a5 ^ a7>>16) & 0x0000ffff0000ffff
+	a5 ^= t
+	a7 ^= t << 16
+	t = (a0 ^ a1>>8) & 0x00ff00ff00ff00ff
+	a0 ^= t
+	a1 ^= t << 8
+	t = (a2 ^ a3>>8) & 0x00ff00ff00ff00ff
+	a2 ^= t
+	a3 ^= t << 8
+	t = (a4 ^ a5>>8) & 0x00ff00ff00ff00ff
+	a4 ^= t
+	a5 ^= t << 8
+	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
+	a6 ^= t
+	a7 ^= t << 8
+	x[2] = a0
+	x[10] = a1
+	x[18] = a2
+	x[26] = a3
+	x[34] = a4
+	x[42] = a5
+	x[50] = a6
+	x[58] = a7
+
+	// Rows 3, 11, ... 59: 32×32, 16×16 and 8×8 blocks.
+	a0 = x[3]
+	a1 = x[11]
+	a2 = x[19]
+	a3 = x[27]
+	a4 = x[35]
+	a5 = x[43]
+	a6 = x[51]
+	a7 = x[59]
+	t = (a0 ^ a4>>32) & 0x00000000ffffffff
+	a0 ^= t
+	a4 ^= t << 32
+	t = (a1 ^ a5>>32) & 0x00000000ffffffff
+	a1 ^= t
+	a5 ^= t << 32
+	t = (a2 ^ a6>>32) & 0x00000000ffffffff
+	a2 ^= t
+	a6 ^= t << 32
+	t = (a3 ^ a7>>32) & 0x00000000ffffffff
+	a3 ^= t
+	a7 ^= t << 32
+	t = (a0 ^ a2>>16) & 0x0000ffff0000ffff
+	a0 ^= t
+	a2 ^= t << 16
+	t = (a1 ^ a3>>16) & 0x0000ffff0000ffff
+	a1 ^= t
+	a3 ^= t << 16
+	t = (a4 ^ a6>>16) & 0x0000ffff0000ffff
+	a4 ^= t
+	a6 ^= t << 16
+	t = (a5 ^ a7>>16) & 0x0000ffff0000ffff
+	a5 ^= t
+	a7 ^= t << 16
+	t = (a0 ^ a1>>8) & 0x00ff00ff00ff00ff
+	a0 ^= t
+	a1 ^= t << 8
+	t = (a2 ^ a3>>8) & 0x00ff00ff00ff00ff
+	a2 ^= t
+	a3 ^= t << 8
+	t = (a4 ^ a5>>8) & 0x00ff00ff00ff00ff
+	a4 ^= t
+	a5 ^= t << 8
+	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
+	a6 ^= t
+	a7 ^= t << 8
+	x[3] = a0
+	x[11] = a1
+	x[19] = a2
+	x[27] = a3
+	x[35] = a4
+	x[43] = a5
+	x[51] = a6
+	x[59] = a7
+
+	// Rows 4, 12, ... 60: 32×32, 16×16 and 8×8 blocks.
+	a0 = x[4]
+	a1 = x[12]
+	a2 = x[20]
+	a3 = x[28]
+	a4 = x[36]
+	a5 = x[44]
+	a6 = x[52]
+	a7 = x[60]
+	t = (a0 ^ a4>>32) & 0x00000000ffffffff
+	a0 ^= t
+	a4 ^= t << 32
+	t = (a1 ^ a5>>32) & 0x00000000ffffffff
+	a1 ^= t
+	a5 ^= t << 32
+	t = (a2 ^ a6>>32) & 0x00000000ffffffff
+	a2 ^= t
+	a6 ^= t << 32
+	t = (a3 ^ a7>>32) & 0x00000000ffffffff
+	a3 ^= t
+	a7 ^= t << 32
+	t = (a0 ^ a2>>16) & 0x0000ffff0000ffff
+	a0 ^= t
+	a2 ^= t << 16
+	t = (a1 ^ a3>>16) & 0x0000ffff0000ffff
+	a1 ^= t
+	a3 ^= t << 16
+	t = (a4 ^ a6>>16) & 0x0000ffff0000ffff
+	a4 ^= t
+	a6 ^= t << 16
+	t = (a5 ^ a7>>16) & 0x0000ffff0000ffff
+	a5 ^= t
+	a7 ^= t << 16
+	t = (a0 ^ a1>>8) & 0x00ff00ff00ff00ff
+	a0 ^= t
+	a1 ^= t << 8
+	t = (a2 ^ a3>>8) & 0x00ff00ff00ff00ff
+	a2 ^= t
+	a3 ^= t << 8
+	t = (a4 ^ a5>>8) & 0x00ff00ff00ff00ff
+	a4 ^= t
+	a5 ^= t << 8
+	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
+	a6 ^= t
+	a7 ^= t << 8
+	x[4] = a0
+	x[12] = a1
+	x[20] = a2
+	x[28] = a3
+	x[36] = a4
+	x[44] = a5
+	x[52] = a6
+	x[60] = a7
+
+	// Rows 5, 13, ... 61: 32×32, 16×16 and 8×8 blocks.
+	a0 = x[5]
+	a1 = x[13]
+	a2 = x[21]
+	a3 = x[29]
+	a4 = x[37]
+	a5 = x[45]
+	a6 = x[53]
+	a7 = x[61]
+	t = (a0 ^ a4>>32) & 0x00000000ffffffff
+	a0 ^= t
+	a4 ^= t << 32
+	t = (a1 ^ a5>>32) & 0x00000000ffffffff
+	a1 ^= t
+	a5 ^= t << 32
+	t = (a2 ^ a6>>32) & 0x00000000ffffffff
+	a2 ^= t
+	a6 ^= t << 32
+	t = (a3 ^ a7>>32) & 0x00000000ffffffff
+	a3 ^= t
+	a7 ^= t << 32
+	t = (a0 ^ a2>>16) & 0x0000ffff0000ffff
+	a0 ^= t
+	a2 ^= t << 16
+	t = (a1 ^ a3>>16) & 0x0000ffff0000ffff
+	a1 ^= t
+	a3 ^= t << 16
+	t = (a4 ^ a6>>16) & 0x0000ffff0000ffff
+	a4 ^= t
+	a6 ^= t << 16
+	t = (a5 ^ a7>>16) & 0x0000ffff0000ffff
+	a5 ^= t
+	a7 ^= t << 16
+	t = (a0 ^ a1>>8) & 0x00ff00ff00ff00ff
+	a0 ^= t
+	a1 ^= t << 8
+	t = (a2 ^ a3>>8) & 0x00ff00ff00ff00ff
+	a2 ^= t
+	a3 ^= t << 8
+	t = (a4 ^ a5>>8) & 0x00ff00ff00ff00ff
+	a4 ^= t
+	a5 ^= t << 8
+	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
+	a6 ^= t
+	a7 ^= t << 8
+	x[5] = a0
+	x[13] = a1
+	x[21] = a2
+	x[29] = a3
+	x[37] = a4
+	x[45] = a5
+	x[53] = a6
+	x[61] = a7
+
+	// Rows 6, 14, ... 62: 32×32, 16×16 and 8×8 blocks.
+	a0 = x[6]
+	a1 = x[14]
+	a2 = x[22]
+	a3 = x[30]
+	a4 = x[38]
+	a5 = x[46]
+	a6 = x[54]
+	a7 = x[62]
+	t = (a0 ^ a4>>32) & 0x00000000ffffffff
+	a0 ^= t
+	a4 ^= t << 32
+	t = (a1 ^ a5>>32) & 0x00000000ffffffff
+	a1 ^= t
+	a5 ^= t << 32
+	t = (a2 ^ a6>>32) & 0x00000000ffffffff
+	a2 ^= t
+	a6 ^= t << 32
+	t = (a3 ^ a7>>32) & 0x00000000ffffffff
+	a3 ^= t
+	a7 ^= t << 32
+	t = (a0 ^ a2>>16) & 0x0000ffff0000ffff
+	a0 ^= t
+	a2 ^= t << 16
+	t = (a1 ^ a3>>16) & 0x0000ffff0000ffff
+	a1 ^= t
+	a3 ^= t << 16
+	t = (a4 ^ a6>>16) & 0x0000ffff0000ffff
+	a4 ^= t
+	a6 ^= t << 16
+	t = (a5 ^ a7>>16) & 0x0000ffff0000ffff
+	a5 ^= t
+	a7 ^= t << 16
+	t = (a0 ^ a1>>8) & 0x00ff00ff00ff00ff
+	a0 ^= t
+	a1 ^= t << 8
+	t = (a2 ^ a3>>8) & 0x00ff00ff00ff00ff
+	a2 ^= t
+	a3 ^= t << 8
+	t = (a4 ^ a5>>8) & 0x00ff00ff00ff00ff
+	a4 ^= t
+	a5 ^= t << 8
+	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
+	a6 ^= t
+	a7 ^= t << 8
+	x[6] = a0
+	x[14] = a1
+	x[22] = a2
+	x[30] = a3
+	x[38] = a4
+	x[46] = a5
+	x[54] = a6
+	x[62] = a7
+
+	// Rows 7, 15, ... 63: 32×32, 16×16 and 8×8 blocks.
+	a0 = x[7]
+	a1 = x[15]
+	a2 = x[23]
+	a3 = x[31]
+	a4 = x[39]
+	a5 = x[47]
+	a6 = x[55]
+	a7 = x[63]
+	t = (a0 ^ a4>>32) & 0x00000000ffffffff
+	a0 ^= t
+	a4 ^= t << 32
+	t = (a1 ^ a5>>32) & 0x00000000ffffffff
+	a1 ^= t
+	a5 ^= t << 32
+	t = (a2 ^ a6>>32) & 0x00000000ffffffff
+	a2 ^= t
+	a6 ^= t << 32
+	t = (a3 ^ a7>>32) & 0x00000000ffffffff
+	a3 ^= t
+	a7 ^= t << 32
+	t = (a0 ^ a2>>16) & 0x0000ffff0000ffff
+	a0 ^= t
+	a2 ^= t << 16
+	t = (a1 ^ a3>>16) & 0x0000ffff0000ffff
+	a1 ^= t
+	a3 ^= t << 16
+	t = (a4 ^ a6>>16) & 0x0000ffff0000ffff
+	a4 ^= t
+	a6 ^= t << 16
+	t = (a5 ^ a7>>16) & 0x0000ffff0000ffff
+	a5 ^= t
+	a7 ^= t << 16
+	t = (a0 ^ a1>>8) & 0x00ff00ff00ff00ff
+	a0 ^= t
+	a1 ^= t << 8
+	t = (a2 ^ a3>>8) & 0x00ff00ff00ff00ff
+	a2 ^= t
+	a3 ^= t << 8
+	t = (a4 ^ a5>>8) & 0x00ff00ff00ff00ff
+	a4 ^= t
+	a5 ^= t << 8
+	t = (a6 ^ a7>>8) & 0x00ff00ff00ff00ff
+	a6 ^= t
+	a7 ^= t << 8
+	x[7] = a0
+	x[15] = a1
+	x[23] = a2
+	x[31] = a3
+	x[39] = a4
+	x[47] = a5
+	x[55] = a6
+	x[63] = a7
+
+	// Rows 0 to 7: 4×4, 2×2 and 1×1 blocks.
+	a0 = x[0]
+	a1 = x[1]
+	a2 = x[2]
+	a3 = x[3]
+	a4 = x[4]
+	a5 = x[5]
+	a6 = x[6]
+	a7 = x[7]
+	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
+	a0 ^= t
+	a4 ^= t << 4
+	t = (a1 ^ a5>>4) & 0x0f0f0f0f0f0f0f0f
+	a1 ^= t
+	a5 ^= t << 4
+	t = (a2 ^ a6>>4) & 0x0f0f0f0f0f0f0f0f
+	a2 ^= t
+	a6 ^= t << 4
+	t = (a3 ^ a7>>4) & 0x0f0f0f0f0f0f0f0f
+	a3 ^= t
+	a7 ^= t << 4
+	t = (a0 ^ a2>>2) & 0x3333333333333333
+	a0 ^= t
+	a2 ^= t << 2
+	t = (a1 ^ a3>>2) & 0x3333333333333333
+	a1 ^= t
+	a3 ^= t << 2
+	t = (a4 ^ a6>>2) & 0x3333333333333333
+	a4 ^= t
+	a6 ^= t << 2
+	t = (a5 ^ a7>>2) & 0x3333333333333333
+	a5 ^= t
+	a7 ^= t << 2
+	t = (a0 ^ a1>>1) & 0x5555555555555555
+	a0 ^= t
+	a1 ^= t << 1
+	t = (a2 ^ a3>>1) & 0x5555555555555555
+	a2 ^= t
+	a3 ^= t << 1
+	t = (a4 ^ a5>>1) & 0x5555555555555555
+	a4 ^= t
+	a5 ^= t << 1
+	t = (a6 ^ a7>>1) & 0x5555555555555555
+	a6 ^= t
+	a7 ^= t << 1
+	binary.LittleEndian.PutUint64(dst[0:], a0)
+	binary.LittleEndian.PutUint64(dst[8:], a1)
+	binary.LittleEndian.PutUint64(dst[16:], a2)
+	binary.LittleEndian.PutUint64(dst[24:], a3)
+	binary.LittleEndian.PutUint64(dst[32:], a4)
+	binary.LittleEndian.PutUint64(dst[40:], a5)
+	binary.LittleEndian.PutUint64(dst[48:], a6)
+	binary.LittleEndian.PutUint64(dst[56:], a7)
+
+	// Rows 8 to 15: 4×4, 2×2 and 1×1 blocks.
+	a0 = x[8]
+	a1 = x[9]
+	a2 = x[10]
+	a3 = x[11]
+	a4 = x[12]
+	a5 = x[13]
+	a6 = x[14]
+	a7 = x[15]
+	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
+	a0 ^= t
+	a4 ^= t << 4
+	t = (a1 ^ a5>>4) & 0x0f0f0f0f0f0f0f0f
+	a1 ^= t
+	a5 ^= t << 4
+	t = (a2 ^ a6>>4) & 0x0f0f0f0f0f0f0f0f
+	a2 ^= t
+	a6 ^= t << 4
+	t = (a3 ^ a7>>4) & 0x0f0f0f0f0f0f0f0f
+	a3 ^= t
+	a7 ^= t << 4
+	t = (a0 ^ a2>>2) & 0x3333333333333333
+	a0 ^= t
+	a2 ^= t << 2
+	t = (a1 ^ a3>>2) & 0x3333333333333333
+	a1 ^= t
+	a3 ^= t << 2
+	t = (a4 ^ a6>>2) & 0x3333333333333333
+	a4 ^= t
+	a6 ^= t << 2
+	t = (a5 ^ a7>>2) & 0x3333333333333333
+	a5 ^= t
+	a7 ^= t << 2
+	t = (a0 ^ a1>>1) & 0x5555555555555555
+	a0 ^= t
+	a1 ^= t << 1
+	t = (a2 ^ a3>>1) & 0x5555555555555555
+	a2 ^= t
+	a3 ^= t << 1
+	t = (a4 ^ a5>>1) & 0x5555555555555555
+	a4 ^= t
+	a5 ^= t << 1
+	t = (a6 ^ a7>>1) & 0x5555555555555555
+	a6 ^= t
+	a7 ^= t << 1
+	binary.LittleEndian.PutUint64(dst[64:], a0)
+	binary.LittleEndian.PutUint64(dst[72:], a1)
+	binary.LittleEndian.PutUint64(dst[80:], a2)
+	binary.LittleEndian.PutUint64(dst[88:], a3)
+	binary.LittleEndian.PutUint64(dst[96:], a4)
+	binary.LittleEndian.PutUint64(dst[104:], a5)
+	binary.LittleEndian.PutUint64(dst[112:], a6)
+	binary.LittleEndian.PutUint64(dst[120:], a7)
+
+	// Rows 16 to 23: 4×4, 2×2 and 1×1 blocks.
+	a0 = x[16]
+	a1 = x[17]
+	a2 = x[18]
+	a3 = x[19]
+	a4 = x[20]
+	a5 = x[21]
+	a6 = x[22]
+	a7 = x[23]
+	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
+	a0 ^= t
+	a4 ^= t << 4
+	t = (a1 ^ a5>>4) & 0x0f0f0f0f0f0f0f0f
+	a1 ^= t
+	a5 ^= t << 4
+	t = (a2 ^ a6>>4) & 0x0f0f0f0f0f0f0f0f
+	a2 ^= t
+	a6 ^= t << 4
+	t = (a3 ^ a7>>4) & 0x0f0f0f0f0f0f0f0f
+	a3 ^= t
+	a7 ^= t << 4
+	t = (a0 ^ a2>>2) & 0x3333333333333333
+	a0 ^= t
+	a2 ^= t << 2
+	t = (a1 ^ a3>>2) & 0x3333333333333333
+	a1 ^= t
+	a3 ^= t << 2
+	t = (a4 ^ a6>>2) & 0x3333333333333333
+	a4 ^= t
+	a6 ^= t << 2
+	t = (a5 ^ a7>>2) & 0x3333333333333333
+	a5 ^= t
+	a7 ^= t << 2
+	t = (a0 ^ a1>>1) & 0x5555555555555555
+	a0 ^= t
+	a1 ^= t << 1
+	t = (a2 ^ a3>>1) & 0x5555555555555555
+	a2 ^= t
+	a3 ^= t << 1
+	t = (a4 ^ a5>>1) & 0x5555555555555555
+	a4 ^= t
+	a5 ^= t << 1
+	t = (a6 ^ a7>>1) & 0x5555555555555555
+	a6 ^= t
+	a7 ^= t << 1
+	binary.LittleEndian.PutUint64(dst[128:], a0)
+	binary.LittleEndian.PutUint64(dst[136:], a1)
+	binary.LittleEndian.PutUint64(dst[144:], a2)
+	binary.LittleEndian.PutUint64(dst[152:], a3)
+	binary.LittleEndian.PutUint64(dst[160:], a4)
+	binary.LittleEndian.PutUint64(dst[168:], a5)
+	binary.LittleEndian.PutUint64(dst[176:], a6)
+	binary.LittleEndian.PutUint64(dst[184:], a7)
+
+	// Rows 24 to 31: 4×4, 2×2 and 1×1 blocks.
+	a0 = x[24]
+	a1 = x[25]
+	a2 = x[26]
+	a3 = x[27]
+	a4 = x[28]
+	a5 = x[29]
+	a6 = x[30]
+	a7 = x[31]
+	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
+	a0 ^= t
+	a4 ^= t << 4
+	t = (a1 ^ a5>>4) & 0x0f0f0f0f0f0f0f0f
+	a1 ^= t
+	a5 ^= t << 4
+	t = (a2 ^ a6>>4) & 0x0f0f0f0f0f0f0f0f
+	a2 ^= t
+	a6 ^= t << 4
+	t = (a3 ^ a7>>4) & 0x0f0f0f0f0f0f0f0f
+	a3 ^= t
+	a7 ^= t << 4
+	t = (a0 ^ a2>>2) & 0x3333333333333333
+	a0 ^= t
+	a2 ^= t << 2
+	t = (a1 ^ a3>>2) & 0x3333333333333333
+	a1 ^= t
+	a3 ^= t << 2
+	t = (a4 ^ a6>>2) & 0x3333333333333333
+	a4 ^= t
+	a6 ^= t << 2
+	t = (a5 ^ a7>>2) & 0x3333333333333333
+	a5 ^= t
+	a7 ^= t << 2
+	t = (a0 ^ a1>>1) & 0x5555555555555555
+	a0 ^= t
+	a1 ^= t << 1
+	t = (a2 ^ a3>>1) & 0x5555555555555555
+	a2 ^= t
+	a3 ^= t << 1
+	t = (a4 ^ a5>>1) & 0x5555555555555555
+	a4 ^= t
+	a5 ^= t << 1
+	t = (a6 ^ a7>>1) & 0x5555555555555555
+	a6 ^= t
+	a7 ^= t << 1
+	binary.LittleEndian.PutUint64(dst[192:], a0)
+	binary.LittleEndian.PutUint64(dst[200:], a1)
+	binary.LittleEndian.PutUint64(dst[208:], a2)
+	binary.LittleEndian.PutUint64(dst[216:], a3)
+	binary.LittleEndian.PutUint64(dst[224:], a4)
+	binary.LittleEndian.PutUint64(dst[232:], a5)
+	binary.LittleEndian.PutUint64(dst[240:], a6)
+	binary.LittleEndian.PutUint64(dst[248:], a7)
+
+	// Rows 32 to 39: 4×4, 2×2 and 1×1 blocks.
+	a0 = x[32]
+	a1 = x[33]
+	a2 = x[34]
+	a3 = x[35]
+	a4 = x[36]
+	a5 = x[37]
+	a6 = x[38]
+	a7 = x[39]
+	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
+	a0 ^= t
+	a4 ^= t << 4
+	t = (a1 ^ a5>>4) & 0x0f0f0f0f0f0f0f0f
+	a1 ^= t
+	a5 ^= t << 4
+	t = (a2 ^ a6>>4) & 0x0f0f0f0f0f0f0f0f
+	a2 ^= t
+	a6 ^= t << 4
+	t = (a3 ^ a7>>4) & 0x0f0f0f0f0f0f0f0f
+	a3 ^= t
+	a7 ^= t << 4
+	t = (a0 ^ a2>>2) & 0x3333333333333333
+	a0 ^= t
+	a2 ^= t << 2
+	t = (a1 ^ a3>>2) & 0x3333333333333333
+	a1 ^= t
+	a3 ^= t << 2
+	t = (a4 ^ a6>>2) & 0x3333333333333333
+	a4 ^= t
+	a6 ^= t << 2
+	t = (a5 ^ a7>>2) & 0x3333333333333333
+	a5 ^= t
+	a7 ^= t << 2
+	t = (a0 ^ a1>>1) & 0x5555555555555555
+	a0 ^= t
+	a1 ^= t << 1
+	t = (a2 ^ a3>>1) & 0x5555555555555555
+	a2 ^= t
+	a3 ^= t << 1
+	t = (a4 ^ a5>>1) & 0x5555555555555555
+	a4 ^= t
+	a5 ^= t << 1
+	t = (a6 ^ a7>>1) & 0x5555555555555555
+	a6 ^= t
+	a7 ^= t << 1
+	binary.LittleEndian.PutUint64(dst[256:], a0)
+	binary.LittleEndian.PutUint64(dst[264:], a1)
+	binary.LittleEndian.PutUint64(dst[272:], a2)
+	binary.LittleEndian.PutUint64(dst[280:], a3)
+	binary.LittleEndian.PutUint64(dst[288:], a4)
+	binary.LittleEndian.PutUint64(dst[296:], a5)
+	binary.LittleEndian.PutUint64(dst[304:], a6)
+	binary.LittleEndian.PutUint64(dst[312:], a7)
+
+	// Rows 40 to 47: 4×4, 2×2 and 1×1 blocks.
+	a0 = x[40]
+	a1 = x[41]
+	a2 = x[42]
+	a3 = x[43]
+	a4 = x[44]
+	a5 = x[45]
+	a6 = x[46]
+	a7 = x[47]
+	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
+	a0 ^= t
+	a4 ^= t << 4
+	t = (a1 ^ a5>>4) & 0x0f0f0f0f0f0f0f0f
+	a1 ^= t
+	a5 ^= t << 4
+	t = (a2 ^ a6>>4) & 0x0f0f0f0f0f0f0f0f
+	a2 ^= t
+	a6 ^= t << 4
+	t = (a3 ^ a7>>4) & 0x0f0f0f0f0f0f0f0f
+	a3 ^= t
+	a7 ^= t << 4
+	t = (a0 ^ a2>>2) & 0x3333333333333333
+	a0 ^= t
+	a2 ^= t << 2
+	t = (a1 ^ a3>>2) & 0x3333333333333333
+	a1 ^= t
+	a3 ^= t << 2
+	t = (a4 ^ a6>>2) & 0x3333333333333333
+	a4 ^= t
+	a6 ^= t << 2
+	t = (a5 ^ a7>>2) & 0x3333333333333333
+	a5 ^= t
+	a7 ^= t << 2
+	t = (a0 ^ a1>>1) & 0x5555555555555555
+	a0 ^= t
+	a1 ^= t << 1
+	t = (a2 ^ a3>>1) & 0x5555555555555555
+	a2 ^= t
+	a3 ^= t << 1
+	t = (a4 ^ a5>>1) & 0x5555555555555555
+	a4 ^= t
+	a5 ^= t << 1
+	t = (a6 ^ a7>>1) & 0x5555555555555555
+	a6 ^= t
+	a7 ^= t << 1
+	binary.LittleEndian.PutUint64(dst[320:], a0)
+	binary.LittleEndian.PutUint64(dst[328:], a1)
+	binary.LittleEndian.PutUint64(dst[336:], a2)
+	binary.LittleEndian.PutUint64(dst[344:], a3)
+	binary.LittleEndian.PutUint64(dst[352:], a4)
+	binary.LittleEndian.PutUint64(dst[360:], a5)
+	binary.LittleEndian.PutUint64(dst[368:], a6)
+	binary.LittleEndian.PutUint64(dst[376:], a7)
+
+	// Rows 48 to 55: 4×4, 2×2 and 1×1 blocks.
+	a0 = x[48]
+	a1 = x[49]
+	a2 = x[50]
+	a3 = x[51]
+	a4 = x[52]
+	a5 = x[53]
+	a6 = x[54]
+	a7 = x[55]
+	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
+	a0 ^= t
+	a4 ^= t << 4
+	t = (a1 ^ a5>>4) & 0x0f0f0f0f0f0f0f0f
+	a1 ^= t
+	a5 ^= t << 4
+	t = (a2 ^ a6>>4) & 0x0f0f0f0f0f0f0f0f
+	a2 ^= t
+	a6 ^= t << 4
+	t = (a3 ^ a7>>4) & 0x0f0f0f0f0f0f0f0f
+	a3 ^= t
+	a7 ^= t << 4
+	t = (a0 ^ a2>>2) & 0x3333333333333333
+	a0 ^= t
+	a2 ^= t << 2
+	t = (a1 ^ a3>>2) & 0x3333333333333333
+	a1 ^= t
+	a3 ^= t << 2
+	t = (a4 ^ a6>>2) & 0x3333333333333333
+	a4 ^= t
+	a6 ^= t << 2
+	t = (a5 ^ a7>>2) & 0x3333333333333333
+	a5 ^= t
+	a7 ^= t << 2
+	t = (a0 ^ a1>>1) & 0x5555555555555555
+	a0 ^= t
+	a1 ^= t << 1
+	t = (a2 ^ a3>>1) & 0x5555555555555555
+	a2 ^= t
+	a3 ^= t << 1
+	t = (a4 ^ a5>>1) & 0x5555555555555555
+	a4 ^= t
+	a5 ^= t << 1
+	t = (a6 ^ a7>>1) & 0x5555555555555555
+	a6 ^= t
+	a7 ^= t << 1
+	binary.LittleEndian.PutUint64(dst[384:], a0)
+	binary.LittleEndian.PutUint64(dst[392:], a1)
+	binary.LittleEndian.PutUint64(dst[400:], a2)
+	binary.LittleEndian.PutUint64(dst[408:], a3)
+	binary.LittleEndian.PutUint64(dst[416:], a4)
+	binary.LittleEndian.PutUint64(dst[424:], a5)
+	binary.LittleEndian.PutUint64(dst[432:], a6)
+	binary.LittleEndian.PutUint64(dst[440:], a7)
+
+	// Rows 56 to 63: 4×4, 2×2 and 1×1 blocks.
+	a0 = x[56]
+	a1 = x[57]
+	a2 = x[58]
+	a3 = x[59]
+	a4 = x[60]
+	a5 = x[61]
+	a6 = x[62]
+	a7 = x[63]
+	t = (a0 ^ a4>>4) & 0x0f0f0f0f0f0f0f0f
+	a0 ^= t
+	a4 ^= t << 4
+	t = (a1 ^ a5>>4) & 0x0f0f0f0f0f0f0f0f
+	a1 ^= t
+	a5 ^= t << 4
+	t = (a2 ^ a6>>4) & 0x0f0f0f0f0f0f0f0f
+	a2 ^= t
+	a6 ^= t << 4
+	t = (a3 ^ a7>>4) & 0x0f0f0f0f0f0f0f0f
+	a3 ^= t
+	a7 ^= t << 4
+	t = (a0 ^ a2>>2) & 0x3333333333333333
+	a0 ^= t
+	a2 ^= t << 2
+	t = (a1 ^ a3>>2) & 0x3333333333333333
+	a1 ^= t
+	a3 ^= t << 2
+	t = (a4 ^ a6>>2) & 0x3333333333333333
+	a4 ^= t
+	a6 ^= t << 2
+	t = (a5 ^ a7>>2) & 0x3333333333333333
+	a5 ^= t
+	a7 ^= t << 2
+	t = (a0 ^ a1>>1) & 0x5555555555555555
+	a0 ^= t
+	a1 ^= t << 1
+	t = (a2 ^ a3>>1) & 0x5555555555555555
+	a2 ^= t
+	a3 ^= t << 1
+	t = (a4 ^ a5>>1) & 0x5555555555555555
+	a4 ^= t
+	a5 ^= t << 1
+	t = (a6 ^ a7>>1) & 0x5555555555555555
+	a6 ^= t
+	a7 ^= t << 1
+	binary.LittleEndian.PutUint64(dst[448:], a0)
+	binary.LittleEndian.PutUint64(dst[456:], a1)
+	binary.LittleEndian.PutUint64(dst[464:], a2)
+	binary.LittleEndian.PutUint64(dst[472:], a3)
+	binary.LittleEndian.PutUint64(dst[480:], a4)
+	binary.LittleEndian.PutUint64(dst[488:], a5)
+	binary.LittleEndian.PutUint64(dst[496:], a6)
+	binary.LittleEndian.PutUint64(dst[504:], a7)
 }

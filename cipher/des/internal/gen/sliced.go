@@ -18,6 +18,8 @@ func Sliced() ([]byte, error) {
 
 package des
 
+import "encoding/binary"
+
 // The S-boxes as Boolean circuits over bitsliced words (bit j of every word
 // belongs to block j), derived from the S-box tables by internal/gen
 // (SBoxCircuit). Each takes the box's six input bits, first bit first, and
@@ -44,17 +46,17 @@ package des
 		total += c.Gates()
 		writeCircuit(&b, s, c)
 	}
-	// The state is the transposed block itself: word n-1 holds bit n of
-	// every block, so bit i of L0 is word IP[i-1]-1 and bit i of R0 word
-	// IP[32+i-1]-1, and the rounds work on those words where they are.
+	// The state is the transposed block itself: word(n-1) holds bit n of
+	// every block, so bit i of L0 is word(IP[i-1]-1) and bit i of R0
+	// word(IP[32+i-1]-1), and the rounds work on those words where they are.
 	var lw, rw [32]int
 	for i := range 32 {
-		lw[i], rw[i] = int(IP[i])-1, int(IP[32+i])-1
+		lw[i], rw[i] = word(int(IP[i])-1), word(int(IP[32+i])-1)
 	}
 	fmt.Fprintf(&b, `
-// The round function works in place on the transposed blocks x, where word
-// n-1 holds bit n of every block (FIPS 46-3 numbering): the initial
-// permutation only decides which words make up each half. feistelLR XORs
+// The round function works in place on the transposed blocks x (see
+// transposeIn for which word holds which bit): the initial permutation
+// only decides which words make up each half. feistelLR XORs
 // f(R, k) into L, feistelRL f(L, k) into R, each the eight S-boxes (%d gates
 // in all) on E(half) ^ k, their outputs moved by P. Word n of k is bit n+1
 // of the subkey.
@@ -95,67 +97,22 @@ func swapHalves(x *[64]uint64) {
 	b.WriteString("}\n")
 
 	b.WriteString(`
-// transpose transposes the 64×64 bit matrix whose row i is x[i], most
-// significant bit first: afterwards bit 63-j of x[i] is what bit 63-i of
-// x[j] was. It swaps the off-diagonal 32×32 blocks, then the 16×16 blocks
-// inside each of those, and so on down to single bits: six stages of 32
-// swap-moves. The first three stages only combine rows 8 apart, the last
-// three rows within an aligned run of 8, so each set of three runs on eight
-// rows held in registers, and every row is loaded and stored twice.
-func transpose(x *[64]uint64) {
-	var a0, a1, a2, a3, a4, a5, a6, a7, t uint64
+// transposeIn loads the 64 blocks of src and transposes them into x: bit
+// 63-j of x[i] is bit 63-i of block j read as a little-endian word. That
+// puts bit n of every block (FIPS 46-3 numbering, 1 the most significant)
+// in word 8*(7-(n-1)/8)+(n-1)%8, a renaming of the words the round
+// function's wiring absorbs. transposeOut is its inverse, storing into dst.
+//
+// The transposition swaps the off-diagonal 32×32 blocks of the bit matrix,
+// then the 16×16 blocks inside each of those, and so on down to single
+// bits: six stages of 32 swap-moves. The first three stages only combine
+// rows 8 apart, the last three rows within an aligned run of 8, so each set
+// of three runs on eight rows held in registers, and every row is loaded
+// and stored twice, once from or to the blocks.
 `)
-	masks := map[int]uint64{32: 0x00000000ffffffff, 16: 0x0000ffff0000ffff, 8: 0x00ff00ff00ff00ff,
-		4: 0x0f0f0f0f0f0f0f0f, 2: 0x3333333333333333, 1: 0x5555555555555555}
-	for pass := range 2 {
-		for g := range 8 {
-			row := func(m int) int { // row of register a<m> in group g
-				if pass == 0 {
-					return g + 8*m
-				}
-				return 8*g + m
-			}
-			if pass == 0 {
-				fmt.Fprintf(&b, "\n\t// Rows %d, %d, ... %d: 32×32, 16×16 and 8×8 blocks.\n", row(0), row(1), row(7))
-			} else {
-				fmt.Fprintf(&b, "\n\t// Rows %d to %d: 4×4, 2×2 and 1×1 blocks.\n", row(0), row(7))
-			}
-			b.WriteString("\t")
-			for m := range 8 {
-				if m > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "a%d", m)
-			}
-			b.WriteString(" = ")
-			for m := range 8 {
-				if m > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "x[%d]", row(m))
-			}
-			b.WriteString("\n")
-			for _, j := range [][3]int{{32, 16, 8}, {4, 2, 1}}[pass] {
-				step := j / [2]int{8, 1}[pass] // distance of the paired registers
-				for m := range 8 {
-					if m&step != 0 {
-						continue
-					}
-					fmt.Fprintf(&b, "\tt = (a%d ^ a%d>>%d) & %#016x\n", m, m+step, j, masks[j])
-					fmt.Fprintf(&b, "\ta%d ^= t\n\ta%d ^= t << %d\n", m, m+step, j)
-				}
-			}
-			b.WriteString("\t")
-			for m := range 8 {
-				if m > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "x[%d]", row(m))
-			}
-			b.WriteString(" = a0, a1, a2, a3, a4, a5, a6, a7\n")
-		}
-	}
-	b.WriteString("}\n")
+	writeTranspose(&b, "func transposeIn(x *[64]uint64, src *[512]byte) {", "binary.LittleEndian.Uint64(src[%d:])", "")
+	b.WriteString("\n// transposeOut is the inverse of transposeIn: it transposes x (which it\n// overwrites) and stores the 64 blocks into dst.\n")
+	writeTranspose(&b, "func transposeOut(dst *[512]byte, x *[64]uint64) {", "", "binary.LittleEndian.PutUint64(dst[%d:], %s)")
 	return gofmt("sliced.go", b.Bytes())
 }
 
@@ -202,4 +159,60 @@ func writeBody(b *bytes.Buffer, c *Circuit, in [6]string, out [4]string) {
 	for j, o := range c.Out {
 		fmt.Fprintf(b, "\t%s ^= %s\n", out[j], name(o))
 	}
+}
+
+// word is the word of the transposed blocks that holds bit m+1 (FIPS 46-3
+// numbering) of every block: transposeIn reads blocks as little-endian
+// words, which reverses the order of their bytes.
+func word(m int) int { return 8*(7-m/8) + m%8 }
+
+// writeTranspose renders a 64×64 bit-matrix transposition of x (see
+// transposeIn) as a function with header head. If load is not empty, the
+// first pass reads row r from load (a format of the byte offset 8*r)
+// instead of x; if store is not empty, the second pass writes row r with
+// store (a format of the byte offset and the value) instead of into x.
+func writeTranspose(b *bytes.Buffer, head, load, store string) {
+	b.WriteString(head + "\n\tvar a0, a1, a2, a3, a4, a5, a6, a7, t uint64\n")
+	masks := map[int]uint64{32: 0x00000000ffffffff, 16: 0x0000ffff0000ffff, 8: 0x00ff00ff00ff00ff,
+		4: 0x0f0f0f0f0f0f0f0f, 2: 0x3333333333333333, 1: 0x5555555555555555}
+	for pass := range 2 {
+		for g := range 8 {
+			row := func(m int) int { // row of register a<m> in group g
+				if pass == 0 {
+					return g + 8*m
+				}
+				return 8*g + m
+			}
+			if pass == 0 {
+				fmt.Fprintf(b, "\n\t// Rows %d, %d, ... %d: 32×32, 16×16 and 8×8 blocks.\n", row(0), row(1), row(7))
+			} else {
+				fmt.Fprintf(b, "\n\t// Rows %d to %d: 4×4, 2×2 and 1×1 blocks.\n", row(0), row(7))
+			}
+			for m := range 8 {
+				if pass == 0 && load != "" {
+					fmt.Fprintf(b, "\ta%d = "+load+"\n", m, 8*row(m))
+				} else {
+					fmt.Fprintf(b, "\ta%d = x[%d]\n", m, row(m))
+				}
+			}
+			for _, j := range [][3]int{{32, 16, 8}, {4, 2, 1}}[pass] {
+				step := j / [2]int{8, 1}[pass] // distance of the paired registers
+				for m := range 8 {
+					if m&step != 0 {
+						continue
+					}
+					fmt.Fprintf(b, "\tt = (a%d ^ a%d>>%d) & %#016x\n", m, m+step, j, masks[j])
+					fmt.Fprintf(b, "\ta%d ^= t\n\ta%d ^= t << %d\n", m, m+step, j)
+				}
+			}
+			for m := range 8 {
+				if pass == 1 && store != "" {
+					fmt.Fprintf(b, "\t"+store+"\n", 8*row(m), fmt.Sprintf("a%d", m))
+				} else {
+					fmt.Fprintf(b, "\tx[%d] = a%d\n", row(m), m)
+				}
+			}
+		}
+	}
+	b.WriteString("}\n")
 }
