@@ -2,8 +2,6 @@
 
 package des
 
-import "encoding/binary"
-
 // The S-boxes as Boolean circuits over bitsliced words (bit j of every word
 // belongs to block j), derived from the S-box tables by internal/gen
 // (SBoxCircuit). Each takes the box's six input bits, first bit first, and
@@ -1914,14 +1912,14 @@ func transposeIn(x *[64]uint64, src *[512]byte) {
 	var a0, a1, a2, a3, a4, a5, a6, a7, t uint64
 
 	// Rows 0, 8, ... 56: 32×32, 16×16 and 8×8 blocks.
-	a0 = binary.LittleEndian.Uint64(src[0:])
-	a1 = binary.LittleEndian.Uint64(src[64:])
-	a2 = binary.LittleEndian.Uint64(src[128:])
-	a3 = binary.LittleEndian.Uint64(src[192:])
-	a4 = binary.LittleEndian.Uint64(src[256:])
-	a5 = binary.LittleEndian.Uint64(src[320:])
-	a6 = binary.LittleEndian.Uint64(src[384:])
-	a7 = binary.LittleEndian.Uint64(src[448:])
+	a0 = uint64(src[0])<<0 | uint64(src[1])<<8 | uint64(src[2])<<16 | uint64(src[3])<<24 | uint64(src[4])<<32 | uint64(src[5])<<40 | uint64(src[6])<<48 | uint64(src[7])<<56
+	a1 = uint64(src[64])<<0 | uint64(src[65])<<8 | uint64(src[66])<<16 | uint64(src[67])<<24 | uint64(src[68])<<32 | uint64(src[69])<<40 | uint64(src[70])<<48 | uint64(src[71])<<56
+	a2 = uint64(src[128])<<0 | uint64(src[129])<<8 | uint64(src[130])<<16 | uint64(src[131])<<24 | uint64(src[132])<<32 | uint64(src[133])<<40 | uint64(src[134])<<48 | uint64(src[135])<<56
+	a3 = uint64(src[192])<<0 | uint64(src[193])<<8 | uint64(src[194])<<16 | uint64(src[195])<<24 | uint64(src[196])<<32 | uint64(src[197])<<40 | uint64(src[198])<<48 | uint64(src[199])<<56
+	a4 = uint64(src[256])<<0 | uint64(src[257])<<8 | uint64(src[258])<<16 | uint64(src[259])<<24 | uint64(src[260])<<32 | uint64(src[261])<<40 | uint64(src[262])<<48 | uint64(src[263])<<56
+	a5 = uint64(src[320])<<0 | uint64(src[321])<<8 | uint64(src[322])<<16 | uint64(src[323])<<24 | uint64(src[324])<<32 | uint64(src[325])<<40 | uint64(src[326])<<48 | uint64(src[327])<<56
+	a6 = uint64(src[384])<<0 | uint64(src[385])<<8 | uint64(src[386])<<16 | uint64(src[387])<<24 | uint64(src[388])<<32 | uint64(src[389])<<40 | uint64(src[390])<<48 | uint64(src[391])<<56
+	a7 = uint64(src[448])<<0 | uint64(src[449])<<8 | uint64(src[450])<<16 | uint64(src[451])<<24 | uint64(src[452])<<32 | uint64(src[453])<<40 | uint64(src[454])<<48 | uint64(src[455])<<56
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -1968,14 +1966,14 @@ func transposeIn(x *[64]uint64, src *[512]byte) {
 	x[56] = a7
 
 	// Rows 1, 9, ... 57: 32×32, 16×16 and 8×8 blocks.
-	a0 = binary.LittleEndian.Uint64(src[8:])
-	a1 = binary.LittleEndian.Uint64(src[72:])
-	a2 = binary.LittleEndian.Uint64(src[136:])
-	a3 = binary.LittleEndian.Uint64(src[200:])
-	a4 = binary.LittleEndian.Uint64(src[264:])
-	a5 = binary.LittleEndian.Uint64(src[328:])
-	a6 = binary.LittleEndian.Uint64(src[392:])
-	a7 = binary.LittleEndian.Uint64(src[456:])
+	a0 = uint64(src[8])<<0 | uint64(src[9])<<8 | uint64(src[10])<<16 | uint64(src[11])<<24 | uint64(src[12])<<32 | uint64(src[13])<<40 | uint64(src[14])<<48 | uint64(src[15])<<56
+	a1 = uint64(src[72])<<0 | uint64(src[73])<<8 | uint64(src[74])<<16 | uint64(src[75])<<24 | uint64(src[76])<<32 | uint64(src[77])<<40 | uint64(src[78])<<48 | uint64(src[79])<<56
+	a2 = uint64(src[136])<<0 | uint64(src[137])<<8 | uint64(src[138])<<16 | uint64(src[139])<<24 | uint64(src[140])<<32 | uint64(src[141])<<40 | uint64(src[142])<<48 | uint64(src[143])<<56
+	a3 = uint64(src[200])<<0 | uint64(src[201])<<8 | uint64(src[202])<<16 | uint64(src[203])<<24 | uint64(src[204])<<32 | uint64(src[205])<<40 | uint64(src[206])<<48 | uint64(src[207])<<56
+	a4 = uint64(src[264])<<0 | uint64(src[265])<<8 | uint64(src[266])<<16 | uint64(src[267])<<24 | uint64(src[268])<<32 | uint64(src[269])<<40 | uint64(src[270])<<48 | uint64(src[271])<<56
+	a5 = uint64(src[328])<<0 | uint64(src[329])<<8 | uint64(src[330])<<16 | uint64(src[331])<<24 | uint64(src[332])<<32 | uint64(src[333])<<40 | uint64(src[334])<<48 | uint64(src[335])<<56
+	a6 = uint64(src[392])<<0 | uint64(src[393])<<8 | uint64(src[394])<<16 | uint64(src[395])<<24 | uint64(src[396])<<32 | uint64(src[397])<<40 | uint64(src[398])<<48 | uint64(src[399])<<56
+	a7 = uint64(src[456])<<0 | uint64(src[457])<<8 | uint64(src[458])<<16 | uint64(src[459])<<24 | uint64(src[460])<<32 | uint64(src[461])<<40 | uint64(src[462])<<48 | uint64(src[463])<<56
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2022,14 +2020,14 @@ func transposeIn(x *[64]uint64, src *[512]byte) {
 	x[57] = a7
 
 	// Rows 2, 10, ... 58: 32×32, 16×16 and 8×8 blocks.
-	a0 = binary.LittleEndian.Uint64(src[16:])
-	a1 = binary.LittleEndian.Uint64(src[80:])
-	a2 = binary.LittleEndian.Uint64(src[144:])
-	a3 = binary.LittleEndian.Uint64(src[208:])
-	a4 = binary.LittleEndian.Uint64(src[272:])
-	a5 = binary.LittleEndian.Uint64(src[336:])
-	a6 = binary.LittleEndian.Uint64(src[400:])
-	a7 = binary.LittleEndian.Uint64(src[464:])
+	a0 = uint64(src[16])<<0 | uint64(src[17])<<8 | uint64(src[18])<<16 | uint64(src[19])<<24 | uint64(src[20])<<32 | uint64(src[21])<<40 | uint64(src[22])<<48 | uint64(src[23])<<56
+	a1 = uint64(src[80])<<0 | uint64(src[81])<<8 | uint64(src[82])<<16 | uint64(src[83])<<24 | uint64(src[84])<<32 | uint64(src[85])<<40 | uint64(src[86])<<48 | uint64(src[87])<<56
+	a2 = uint64(src[144])<<0 | uint64(src[145])<<8 | uint64(src[146])<<16 | uint64(src[147])<<24 | uint64(src[148])<<32 | uint64(src[149])<<40 | uint64(src[150])<<48 | uint64(src[151])<<56
+	a3 = uint64(src[208])<<0 | uint64(src[209])<<8 | uint64(src[210])<<16 | uint64(src[211])<<24 | uint64(src[212])<<32 | uint64(src[213])<<40 | uint64(src[214])<<48 | uint64(src[215])<<56
+	a4 = uint64(src[272])<<0 | uint64(src[273])<<8 | uint64(src[274])<<16 | uint64(src[275])<<24 | uint64(src[276])<<32 | uint64(src[277])<<40 | uint64(src[278])<<48 | uint64(src[279])<<56
+	a5 = uint64(src[336])<<0 | uint64(src[337])<<8 | uint64(src[338])<<16 | uint64(src[339])<<24 | uint64(src[340])<<32 | uint64(src[341])<<40 | uint64(src[342])<<48 | uint64(src[343])<<56
+	a6 = uint64(src[400])<<0 | uint64(src[401])<<8 | uint64(src[402])<<16 | uint64(src[403])<<24 | uint64(src[404])<<32 | uint64(src[405])<<40 | uint64(src[406])<<48 | uint64(src[407])<<56
+	a7 = uint64(src[464])<<0 | uint64(src[465])<<8 | uint64(src[466])<<16 | uint64(src[467])<<24 | uint64(src[468])<<32 | uint64(src[469])<<40 | uint64(src[470])<<48 | uint64(src[471])<<56
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2076,14 +2074,14 @@ func transposeIn(x *[64]uint64, src *[512]byte) {
 	x[58] = a7
 
 	// Rows 3, 11, ... 59: 32×32, 16×16 and 8×8 blocks.
-	a0 = binary.LittleEndian.Uint64(src[24:])
-	a1 = binary.LittleEndian.Uint64(src[88:])
-	a2 = binary.LittleEndian.Uint64(src[152:])
-	a3 = binary.LittleEndian.Uint64(src[216:])
-	a4 = binary.LittleEndian.Uint64(src[280:])
-	a5 = binary.LittleEndian.Uint64(src[344:])
-	a6 = binary.LittleEndian.Uint64(src[408:])
-	a7 = binary.LittleEndian.Uint64(src[472:])
+	a0 = uint64(src[24])<<0 | uint64(src[25])<<8 | uint64(src[26])<<16 | uint64(src[27])<<24 | uint64(src[28])<<32 | uint64(src[29])<<40 | uint64(src[30])<<48 | uint64(src[31])<<56
+	a1 = uint64(src[88])<<0 | uint64(src[89])<<8 | uint64(src[90])<<16 | uint64(src[91])<<24 | uint64(src[92])<<32 | uint64(src[93])<<40 | uint64(src[94])<<48 | uint64(src[95])<<56
+	a2 = uint64(src[152])<<0 | uint64(src[153])<<8 | uint64(src[154])<<16 | uint64(src[155])<<24 | uint64(src[156])<<32 | uint64(src[157])<<40 | uint64(src[158])<<48 | uint64(src[159])<<56
+	a3 = uint64(src[216])<<0 | uint64(src[217])<<8 | uint64(src[218])<<16 | uint64(src[219])<<24 | uint64(src[220])<<32 | uint64(src[221])<<40 | uint64(src[222])<<48 | uint64(src[223])<<56
+	a4 = uint64(src[280])<<0 | uint64(src[281])<<8 | uint64(src[282])<<16 | uint64(src[283])<<24 | uint64(src[284])<<32 | uint64(src[285])<<40 | uint64(src[286])<<48 | uint64(src[287])<<56
+	a5 = uint64(src[344])<<0 | uint64(src[345])<<8 | uint64(src[346])<<16 | uint64(src[347])<<24 | uint64(src[348])<<32 | uint64(src[349])<<40 | uint64(src[350])<<48 | uint64(src[351])<<56
+	a6 = uint64(src[408])<<0 | uint64(src[409])<<8 | uint64(src[410])<<16 | uint64(src[411])<<24 | uint64(src[412])<<32 | uint64(src[413])<<40 | uint64(src[414])<<48 | uint64(src[415])<<56
+	a7 = uint64(src[472])<<0 | uint64(src[473])<<8 | uint64(src[474])<<16 | uint64(src[475])<<24 | uint64(src[476])<<32 | uint64(src[477])<<40 | uint64(src[478])<<48 | uint64(src[479])<<56
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2130,14 +2128,14 @@ func transposeIn(x *[64]uint64, src *[512]byte) {
 	x[59] = a7
 
 	// Rows 4, 12, ... 60: 32×32, 16×16 and 8×8 blocks.
-	a0 = binary.LittleEndian.Uint64(src[32:])
-	a1 = binary.LittleEndian.Uint64(src[96:])
-	a2 = binary.LittleEndian.Uint64(src[160:])
-	a3 = binary.LittleEndian.Uint64(src[224:])
-	a4 = binary.LittleEndian.Uint64(src[288:])
-	a5 = binary.LittleEndian.Uint64(src[352:])
-	a6 = binary.LittleEndian.Uint64(src[416:])
-	a7 = binary.LittleEndian.Uint64(src[480:])
+	a0 = uint64(src[32])<<0 | uint64(src[33])<<8 | uint64(src[34])<<16 | uint64(src[35])<<24 | uint64(src[36])<<32 | uint64(src[37])<<40 | uint64(src[38])<<48 | uint64(src[39])<<56
+	a1 = uint64(src[96])<<0 | uint64(src[97])<<8 | uint64(src[98])<<16 | uint64(src[99])<<24 | uint64(src[100])<<32 | uint64(src[101])<<40 | uint64(src[102])<<48 | uint64(src[103])<<56
+	a2 = uint64(src[160])<<0 | uint64(src[161])<<8 | uint64(src[162])<<16 | uint64(src[163])<<24 | uint64(src[164])<<32 | uint64(src[165])<<40 | uint64(src[166])<<48 | uint64(src[167])<<56
+	a3 = uint64(src[224])<<0 | uint64(src[225])<<8 | uint64(src[226])<<16 | uint64(src[227])<<24 | uint64(src[228])<<32 | uint64(src[229])<<40 | uint64(src[230])<<48 | uint64(src[231])<<56
+	a4 = uint64(src[288])<<0 | uint64(src[289])<<8 | uint64(src[290])<<16 | uint64(src[291])<<24 | uint64(src[292])<<32 | uint64(src[293])<<40 | uint64(src[294])<<48 | uint64(src[295])<<56
+	a5 = uint64(src[352])<<0 | uint64(src[353])<<8 | uint64(src[354])<<16 | uint64(src[355])<<24 | uint64(src[356])<<32 | uint64(src[357])<<40 | uint64(src[358])<<48 | uint64(src[359])<<56
+	a6 = uint64(src[416])<<0 | uint64(src[417])<<8 | uint64(src[418])<<16 | uint64(src[419])<<24 | uint64(src[420])<<32 | uint64(src[421])<<40 | uint64(src[422])<<48 | uint64(src[423])<<56
+	a7 = uint64(src[480])<<0 | uint64(src[481])<<8 | uint64(src[482])<<16 | uint64(src[483])<<24 | uint64(src[484])<<32 | uint64(src[485])<<40 | uint64(src[486])<<48 | uint64(src[487])<<56
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2184,14 +2182,14 @@ func transposeIn(x *[64]uint64, src *[512]byte) {
 	x[60] = a7
 
 	// Rows 5, 13, ... 61: 32×32, 16×16 and 8×8 blocks.
-	a0 = binary.LittleEndian.Uint64(src[40:])
-	a1 = binary.LittleEndian.Uint64(src[104:])
-	a2 = binary.LittleEndian.Uint64(src[168:])
-	a3 = binary.LittleEndian.Uint64(src[232:])
-	a4 = binary.LittleEndian.Uint64(src[296:])
-	a5 = binary.LittleEndian.Uint64(src[360:])
-	a6 = binary.LittleEndian.Uint64(src[424:])
-	a7 = binary.LittleEndian.Uint64(src[488:])
+	a0 = uint64(src[40])<<0 | uint64(src[41])<<8 | uint64(src[42])<<16 | uint64(src[43])<<24 | uint64(src[44])<<32 | uint64(src[45])<<40 | uint64(src[46])<<48 | uint64(src[47])<<56
+	a1 = uint64(src[104])<<0 | uint64(src[105])<<8 | uint64(src[106])<<16 | uint64(src[107])<<24 | uint64(src[108])<<32 | uint64(src[109])<<40 | uint64(src[110])<<48 | uint64(src[111])<<56
+	a2 = uint64(src[168])<<0 | uint64(src[169])<<8 | uint64(src[170])<<16 | uint64(src[171])<<24 | uint64(src[172])<<32 | uint64(src[173])<<40 | uint64(src[174])<<48 | uint64(src[175])<<56
+	a3 = uint64(src[232])<<0 | uint64(src[233])<<8 | uint64(src[234])<<16 | uint64(src[235])<<24 | uint64(src[236])<<32 | uint64(src[237])<<40 | uint64(src[238])<<48 | uint64(src[239])<<56
+	a4 = uint64(src[296])<<0 | uint64(src[297])<<8 | uint64(src[298])<<16 | uint64(src[299])<<24 | uint64(src[300])<<32 | uint64(src[301])<<40 | uint64(src[302])<<48 | uint64(src[303])<<56
+	a5 = uint64(src[360])<<0 | uint64(src[361])<<8 | uint64(src[362])<<16 | uint64(src[363])<<24 | uint64(src[364])<<32 | uint64(src[365])<<40 | uint64(src[366])<<48 | uint64(src[367])<<56
+	a6 = uint64(src[424])<<0 | uint64(src[425])<<8 | uint64(src[426])<<16 | uint64(src[427])<<24 | uint64(src[428])<<32 | uint64(src[429])<<40 | uint64(src[430])<<48 | uint64(src[431])<<56
+	a7 = uint64(src[488])<<0 | uint64(src[489])<<8 | uint64(src[490])<<16 | uint64(src[491])<<24 | uint64(src[492])<<32 | uint64(src[493])<<40 | uint64(src[494])<<48 | uint64(src[495])<<56
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2238,14 +2236,14 @@ func transposeIn(x *[64]uint64, src *[512]byte) {
 	x[61] = a7
 
 	// Rows 6, 14, ... 62: 32×32, 16×16 and 8×8 blocks.
-	a0 = binary.LittleEndian.Uint64(src[48:])
-	a1 = binary.LittleEndian.Uint64(src[112:])
-	a2 = binary.LittleEndian.Uint64(src[176:])
-	a3 = binary.LittleEndian.Uint64(src[240:])
-	a4 = binary.LittleEndian.Uint64(src[304:])
-	a5 = binary.LittleEndian.Uint64(src[368:])
-	a6 = binary.LittleEndian.Uint64(src[432:])
-	a7 = binary.LittleEndian.Uint64(src[496:])
+	a0 = uint64(src[48])<<0 | uint64(src[49])<<8 | uint64(src[50])<<16 | uint64(src[51])<<24 | uint64(src[52])<<32 | uint64(src[53])<<40 | uint64(src[54])<<48 | uint64(src[55])<<56
+	a1 = uint64(src[112])<<0 | uint64(src[113])<<8 | uint64(src[114])<<16 | uint64(src[115])<<24 | uint64(src[116])<<32 | uint64(src[117])<<40 | uint64(src[118])<<48 | uint64(src[119])<<56
+	a2 = uint64(src[176])<<0 | uint64(src[177])<<8 | uint64(src[178])<<16 | uint64(src[179])<<24 | uint64(src[180])<<32 | uint64(src[181])<<40 | uint64(src[182])<<48 | uint64(src[183])<<56
+	a3 = uint64(src[240])<<0 | uint64(src[241])<<8 | uint64(src[242])<<16 | uint64(src[243])<<24 | uint64(src[244])<<32 | uint64(src[245])<<40 | uint64(src[246])<<48 | uint64(src[247])<<56
+	a4 = uint64(src[304])<<0 | uint64(src[305])<<8 | uint64(src[306])<<16 | uint64(src[307])<<24 | uint64(src[308])<<32 | uint64(src[309])<<40 | uint64(src[310])<<48 | uint64(src[311])<<56
+	a5 = uint64(src[368])<<0 | uint64(src[369])<<8 | uint64(src[370])<<16 | uint64(src[371])<<24 | uint64(src[372])<<32 | uint64(src[373])<<40 | uint64(src[374])<<48 | uint64(src[375])<<56
+	a6 = uint64(src[432])<<0 | uint64(src[433])<<8 | uint64(src[434])<<16 | uint64(src[435])<<24 | uint64(src[436])<<32 | uint64(src[437])<<40 | uint64(src[438])<<48 | uint64(src[439])<<56
+	a7 = uint64(src[496])<<0 | uint64(src[497])<<8 | uint64(src[498])<<16 | uint64(src[499])<<24 | uint64(src[500])<<32 | uint64(src[501])<<40 | uint64(src[502])<<48 | uint64(src[503])<<56
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -2292,14 +2290,14 @@ func transposeIn(x *[64]uint64, src *[512]byte) {
 	x[62] = a7
 
 	// Rows 7, 15, ... 63: 32×32, 16×16 and 8×8 blocks.
-	a0 = binary.LittleEndian.Uint64(src[56:])
-	a1 = binary.LittleEndian.Uint64(src[120:])
-	a2 = binary.LittleEndian.Uint64(src[184:])
-	a3 = binary.LittleEndian.Uint64(src[248:])
-	a4 = binary.LittleEndian.Uint64(src[312:])
-	a5 = binary.LittleEndian.Uint64(src[376:])
-	a6 = binary.LittleEndian.Uint64(src[440:])
-	a7 = binary.LittleEndian.Uint64(src[504:])
+	a0 = uint64(src[56])<<0 | uint64(src[57])<<8 | uint64(src[58])<<16 | uint64(src[59])<<24 | uint64(src[60])<<32 | uint64(src[61])<<40 | uint64(src[62])<<48 | uint64(src[63])<<56
+	a1 = uint64(src[120])<<0 | uint64(src[121])<<8 | uint64(src[122])<<16 | uint64(src[123])<<24 | uint64(src[124])<<32 | uint64(src[125])<<40 | uint64(src[126])<<48 | uint64(src[127])<<56
+	a2 = uint64(src[184])<<0 | uint64(src[185])<<8 | uint64(src[186])<<16 | uint64(src[187])<<24 | uint64(src[188])<<32 | uint64(src[189])<<40 | uint64(src[190])<<48 | uint64(src[191])<<56
+	a3 = uint64(src[248])<<0 | uint64(src[249])<<8 | uint64(src[250])<<16 | uint64(src[251])<<24 | uint64(src[252])<<32 | uint64(src[253])<<40 | uint64(src[254])<<48 | uint64(src[255])<<56
+	a4 = uint64(src[312])<<0 | uint64(src[313])<<8 | uint64(src[314])<<16 | uint64(src[315])<<24 | uint64(src[316])<<32 | uint64(src[317])<<40 | uint64(src[318])<<48 | uint64(src[319])<<56
+	a5 = uint64(src[376])<<0 | uint64(src[377])<<8 | uint64(src[378])<<16 | uint64(src[379])<<24 | uint64(src[380])<<32 | uint64(src[381])<<40 | uint64(src[382])<<48 | uint64(src[383])<<56
+	a6 = uint64(src[440])<<0 | uint64(src[441])<<8 | uint64(src[442])<<16 | uint64(src[443])<<24 | uint64(src[444])<<32 | uint64(src[445])<<40 | uint64(src[446])<<48 | uint64(src[447])<<56
+	a7 = uint64(src[504])<<0 | uint64(src[505])<<8 | uint64(src[506])<<16 | uint64(src[507])<<24 | uint64(src[508])<<32 | uint64(src[509])<<40 | uint64(src[510])<<48 | uint64(src[511])<<56
 	t = (a0 ^ a4>>32) & 0x00000000ffffffff
 	a0 ^= t
 	a4 ^= t << 32
@@ -3260,14 +3258,70 @@ func transposeOut(dst *[512]byte, x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	binary.LittleEndian.PutUint64(dst[0:], a0)
-	binary.LittleEndian.PutUint64(dst[8:], a1)
-	binary.LittleEndian.PutUint64(dst[16:], a2)
-	binary.LittleEndian.PutUint64(dst[24:], a3)
-	binary.LittleEndian.PutUint64(dst[32:], a4)
-	binary.LittleEndian.PutUint64(dst[40:], a5)
-	binary.LittleEndian.PutUint64(dst[48:], a6)
-	binary.LittleEndian.PutUint64(dst[56:], a7)
+	dst[0] = byte(a0 >> 0)
+	dst[1] = byte(a0 >> 8)
+	dst[2] = byte(a0 >> 16)
+	dst[3] = byte(a0 >> 24)
+	dst[4] = byte(a0 >> 32)
+	dst[5] = byte(a0 >> 40)
+	dst[6] = byte(a0 >> 48)
+	dst[7] = byte(a0 >> 56)
+	dst[8] = byte(a1 >> 0)
+	dst[9] = byte(a1 >> 8)
+	dst[10] = byte(a1 >> 16)
+	dst[11] = byte(a1 >> 24)
+	dst[12] = byte(a1 >> 32)
+	dst[13] = byte(a1 >> 40)
+	dst[14] = byte(a1 >> 48)
+	dst[15] = byte(a1 >> 56)
+	dst[16] = byte(a2 >> 0)
+	dst[17] = byte(a2 >> 8)
+	dst[18] = byte(a2 >> 16)
+	dst[19] = byte(a2 >> 24)
+	dst[20] = byte(a2 >> 32)
+	dst[21] = byte(a2 >> 40)
+	dst[22] = byte(a2 >> 48)
+	dst[23] = byte(a2 >> 56)
+	dst[24] = byte(a3 >> 0)
+	dst[25] = byte(a3 >> 8)
+	dst[26] = byte(a3 >> 16)
+	dst[27] = byte(a3 >> 24)
+	dst[28] = byte(a3 >> 32)
+	dst[29] = byte(a3 >> 40)
+	dst[30] = byte(a3 >> 48)
+	dst[31] = byte(a3 >> 56)
+	dst[32] = byte(a4 >> 0)
+	dst[33] = byte(a4 >> 8)
+	dst[34] = byte(a4 >> 16)
+	dst[35] = byte(a4 >> 24)
+	dst[36] = byte(a4 >> 32)
+	dst[37] = byte(a4 >> 40)
+	dst[38] = byte(a4 >> 48)
+	dst[39] = byte(a4 >> 56)
+	dst[40] = byte(a5 >> 0)
+	dst[41] = byte(a5 >> 8)
+	dst[42] = byte(a5 >> 16)
+	dst[43] = byte(a5 >> 24)
+	dst[44] = byte(a5 >> 32)
+	dst[45] = byte(a5 >> 40)
+	dst[46] = byte(a5 >> 48)
+	dst[47] = byte(a5 >> 56)
+	dst[48] = byte(a6 >> 0)
+	dst[49] = byte(a6 >> 8)
+	dst[50] = byte(a6 >> 16)
+	dst[51] = byte(a6 >> 24)
+	dst[52] = byte(a6 >> 32)
+	dst[53] = byte(a6 >> 40)
+	dst[54] = byte(a6 >> 48)
+	dst[55] = byte(a6 >> 56)
+	dst[56] = byte(a7 >> 0)
+	dst[57] = byte(a7 >> 8)
+	dst[58] = byte(a7 >> 16)
+	dst[59] = byte(a7 >> 24)
+	dst[60] = byte(a7 >> 32)
+	dst[61] = byte(a7 >> 40)
+	dst[62] = byte(a7 >> 48)
+	dst[63] = byte(a7 >> 56)
 
 	// Rows 8 to 15: 4×4, 2×2 and 1×1 blocks.
 	a0 = x[8]
@@ -3314,14 +3368,70 @@ func transposeOut(dst *[512]byte, x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	binary.LittleEndian.PutUint64(dst[64:], a0)
-	binary.LittleEndian.PutUint64(dst[72:], a1)
-	binary.LittleEndian.PutUint64(dst[80:], a2)
-	binary.LittleEndian.PutUint64(dst[88:], a3)
-	binary.LittleEndian.PutUint64(dst[96:], a4)
-	binary.LittleEndian.PutUint64(dst[104:], a5)
-	binary.LittleEndian.PutUint64(dst[112:], a6)
-	binary.LittleEndian.PutUint64(dst[120:], a7)
+	dst[64] = byte(a0 >> 0)
+	dst[65] = byte(a0 >> 8)
+	dst[66] = byte(a0 >> 16)
+	dst[67] = byte(a0 >> 24)
+	dst[68] = byte(a0 >> 32)
+	dst[69] = byte(a0 >> 40)
+	dst[70] = byte(a0 >> 48)
+	dst[71] = byte(a0 >> 56)
+	dst[72] = byte(a1 >> 0)
+	dst[73] = byte(a1 >> 8)
+	dst[74] = byte(a1 >> 16)
+	dst[75] = byte(a1 >> 24)
+	dst[76] = byte(a1 >> 32)
+	dst[77] = byte(a1 >> 40)
+	dst[78] = byte(a1 >> 48)
+	dst[79] = byte(a1 >> 56)
+	dst[80] = byte(a2 >> 0)
+	dst[81] = byte(a2 >> 8)
+	dst[82] = byte(a2 >> 16)
+	dst[83] = byte(a2 >> 24)
+	dst[84] = byte(a2 >> 32)
+	dst[85] = byte(a2 >> 40)
+	dst[86] = byte(a2 >> 48)
+	dst[87] = byte(a2 >> 56)
+	dst[88] = byte(a3 >> 0)
+	dst[89] = byte(a3 >> 8)
+	dst[90] = byte(a3 >> 16)
+	dst[91] = byte(a3 >> 24)
+	dst[92] = byte(a3 >> 32)
+	dst[93] = byte(a3 >> 40)
+	dst[94] = byte(a3 >> 48)
+	dst[95] = byte(a3 >> 56)
+	dst[96] = byte(a4 >> 0)
+	dst[97] = byte(a4 >> 8)
+	dst[98] = byte(a4 >> 16)
+	dst[99] = byte(a4 >> 24)
+	dst[100] = byte(a4 >> 32)
+	dst[101] = byte(a4 >> 40)
+	dst[102] = byte(a4 >> 48)
+	dst[103] = byte(a4 >> 56)
+	dst[104] = byte(a5 >> 0)
+	dst[105] = byte(a5 >> 8)
+	dst[106] = byte(a5 >> 16)
+	dst[107] = byte(a5 >> 24)
+	dst[108] = byte(a5 >> 32)
+	dst[109] = byte(a5 >> 40)
+	dst[110] = byte(a5 >> 48)
+	dst[111] = byte(a5 >> 56)
+	dst[112] = byte(a6 >> 0)
+	dst[113] = byte(a6 >> 8)
+	dst[114] = byte(a6 >> 16)
+	dst[115] = byte(a6 >> 24)
+	dst[116] = byte(a6 >> 32)
+	dst[117] = byte(a6 >> 40)
+	dst[118] = byte(a6 >> 48)
+	dst[119] = byte(a6 >> 56)
+	dst[120] = byte(a7 >> 0)
+	dst[121] = byte(a7 >> 8)
+	dst[122] = byte(a7 >> 16)
+	dst[123] = byte(a7 >> 24)
+	dst[124] = byte(a7 >> 32)
+	dst[125] = byte(a7 >> 40)
+	dst[126] = byte(a7 >> 48)
+	dst[127] = byte(a7 >> 56)
 
 	// Rows 16 to 23: 4×4, 2×2 and 1×1 blocks.
 	a0 = x[16]
@@ -3368,14 +3478,70 @@ func transposeOut(dst *[512]byte, x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	binary.LittleEndian.PutUint64(dst[128:], a0)
-	binary.LittleEndian.PutUint64(dst[136:], a1)
-	binary.LittleEndian.PutUint64(dst[144:], a2)
-	binary.LittleEndian.PutUint64(dst[152:], a3)
-	binary.LittleEndian.PutUint64(dst[160:], a4)
-	binary.LittleEndian.PutUint64(dst[168:], a5)
-	binary.LittleEndian.PutUint64(dst[176:], a6)
-	binary.LittleEndian.PutUint64(dst[184:], a7)
+	dst[128] = byte(a0 >> 0)
+	dst[129] = byte(a0 >> 8)
+	dst[130] = byte(a0 >> 16)
+	dst[131] = byte(a0 >> 24)
+	dst[132] = byte(a0 >> 32)
+	dst[133] = byte(a0 >> 40)
+	dst[134] = byte(a0 >> 48)
+	dst[135] = byte(a0 >> 56)
+	dst[136] = byte(a1 >> 0)
+	dst[137] = byte(a1 >> 8)
+	dst[138] = byte(a1 >> 16)
+	dst[139] = byte(a1 >> 24)
+	dst[140] = byte(a1 >> 32)
+	dst[141] = byte(a1 >> 40)
+	dst[142] = byte(a1 >> 48)
+	dst[143] = byte(a1 >> 56)
+	dst[144] = byte(a2 >> 0)
+	dst[145] = byte(a2 >> 8)
+	dst[146] = byte(a2 >> 16)
+	dst[147] = byte(a2 >> 24)
+	dst[148] = byte(a2 >> 32)
+	dst[149] = byte(a2 >> 40)
+	dst[150] = byte(a2 >> 48)
+	dst[151] = byte(a2 >> 56)
+	dst[152] = byte(a3 >> 0)
+	dst[153] = byte(a3 >> 8)
+	dst[154] = byte(a3 >> 16)
+	dst[155] = byte(a3 >> 24)
+	dst[156] = byte(a3 >> 32)
+	dst[157] = byte(a3 >> 40)
+	dst[158] = byte(a3 >> 48)
+	dst[159] = byte(a3 >> 56)
+	dst[160] = byte(a4 >> 0)
+	dst[161] = byte(a4 >> 8)
+	dst[162] = byte(a4 >> 16)
+	dst[163] = byte(a4 >> 24)
+	dst[164] = byte(a4 >> 32)
+	dst[165] = byte(a4 >> 40)
+	dst[166] = byte(a4 >> 48)
+	dst[167] = byte(a4 >> 56)
+	dst[168] = byte(a5 >> 0)
+	dst[169] = byte(a5 >> 8)
+	dst[170] = byte(a5 >> 16)
+	dst[171] = byte(a5 >> 24)
+	dst[172] = byte(a5 >> 32)
+	dst[173] = byte(a5 >> 40)
+	dst[174] = byte(a5 >> 48)
+	dst[175] = byte(a5 >> 56)
+	dst[176] = byte(a6 >> 0)
+	dst[177] = byte(a6 >> 8)
+	dst[178] = byte(a6 >> 16)
+	dst[179] = byte(a6 >> 24)
+	dst[180] = byte(a6 >> 32)
+	dst[181] = byte(a6 >> 40)
+	dst[182] = byte(a6 >> 48)
+	dst[183] = byte(a6 >> 56)
+	dst[184] = byte(a7 >> 0)
+	dst[185] = byte(a7 >> 8)
+	dst[186] = byte(a7 >> 16)
+	dst[187] = byte(a7 >> 24)
+	dst[188] = byte(a7 >> 32)
+	dst[189] = byte(a7 >> 40)
+	dst[190] = byte(a7 >> 48)
+	dst[191] = byte(a7 >> 56)
 
 	// Rows 24 to 31: 4×4, 2×2 and 1×1 blocks.
 	a0 = x[24]
@@ -3422,14 +3588,70 @@ func transposeOut(dst *[512]byte, x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	binary.LittleEndian.PutUint64(dst[192:], a0)
-	binary.LittleEndian.PutUint64(dst[200:], a1)
-	binary.LittleEndian.PutUint64(dst[208:], a2)
-	binary.LittleEndian.PutUint64(dst[216:], a3)
-	binary.LittleEndian.PutUint64(dst[224:], a4)
-	binary.LittleEndian.PutUint64(dst[232:], a5)
-	binary.LittleEndian.PutUint64(dst[240:], a6)
-	binary.LittleEndian.PutUint64(dst[248:], a7)
+	dst[192] = byte(a0 >> 0)
+	dst[193] = byte(a0 >> 8)
+	dst[194] = byte(a0 >> 16)
+	dst[195] = byte(a0 >> 24)
+	dst[196] = byte(a0 >> 32)
+	dst[197] = byte(a0 >> 40)
+	dst[198] = byte(a0 >> 48)
+	dst[199] = byte(a0 >> 56)
+	dst[200] = byte(a1 >> 0)
+	dst[201] = byte(a1 >> 8)
+	dst[202] = byte(a1 >> 16)
+	dst[203] = byte(a1 >> 24)
+	dst[204] = byte(a1 >> 32)
+	dst[205] = byte(a1 >> 40)
+	dst[206] = byte(a1 >> 48)
+	dst[207] = byte(a1 >> 56)
+	dst[208] = byte(a2 >> 0)
+	dst[209] = byte(a2 >> 8)
+	dst[210] = byte(a2 >> 16)
+	dst[211] = byte(a2 >> 24)
+	dst[212] = byte(a2 >> 32)
+	dst[213] = byte(a2 >> 40)
+	dst[214] = byte(a2 >> 48)
+	dst[215] = byte(a2 >> 56)
+	dst[216] = byte(a3 >> 0)
+	dst[217] = byte(a3 >> 8)
+	dst[218] = byte(a3 >> 16)
+	dst[219] = byte(a3 >> 24)
+	dst[220] = byte(a3 >> 32)
+	dst[221] = byte(a3 >> 40)
+	dst[222] = byte(a3 >> 48)
+	dst[223] = byte(a3 >> 56)
+	dst[224] = byte(a4 >> 0)
+	dst[225] = byte(a4 >> 8)
+	dst[226] = byte(a4 >> 16)
+	dst[227] = byte(a4 >> 24)
+	dst[228] = byte(a4 >> 32)
+	dst[229] = byte(a4 >> 40)
+	dst[230] = byte(a4 >> 48)
+	dst[231] = byte(a4 >> 56)
+	dst[232] = byte(a5 >> 0)
+	dst[233] = byte(a5 >> 8)
+	dst[234] = byte(a5 >> 16)
+	dst[235] = byte(a5 >> 24)
+	dst[236] = byte(a5 >> 32)
+	dst[237] = byte(a5 >> 40)
+	dst[238] = byte(a5 >> 48)
+	dst[239] = byte(a5 >> 56)
+	dst[240] = byte(a6 >> 0)
+	dst[241] = byte(a6 >> 8)
+	dst[242] = byte(a6 >> 16)
+	dst[243] = byte(a6 >> 24)
+	dst[244] = byte(a6 >> 32)
+	dst[245] = byte(a6 >> 40)
+	dst[246] = byte(a6 >> 48)
+	dst[247] = byte(a6 >> 56)
+	dst[248] = byte(a7 >> 0)
+	dst[249] = byte(a7 >> 8)
+	dst[250] = byte(a7 >> 16)
+	dst[251] = byte(a7 >> 24)
+	dst[252] = byte(a7 >> 32)
+	dst[253] = byte(a7 >> 40)
+	dst[254] = byte(a7 >> 48)
+	dst[255] = byte(a7 >> 56)
 
 	// Rows 32 to 39: 4×4, 2×2 and 1×1 blocks.
 	a0 = x[32]
@@ -3476,14 +3698,70 @@ func transposeOut(dst *[512]byte, x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	binary.LittleEndian.PutUint64(dst[256:], a0)
-	binary.LittleEndian.PutUint64(dst[264:], a1)
-	binary.LittleEndian.PutUint64(dst[272:], a2)
-	binary.LittleEndian.PutUint64(dst[280:], a3)
-	binary.LittleEndian.PutUint64(dst[288:], a4)
-	binary.LittleEndian.PutUint64(dst[296:], a5)
-	binary.LittleEndian.PutUint64(dst[304:], a6)
-	binary.LittleEndian.PutUint64(dst[312:], a7)
+	dst[256] = byte(a0 >> 0)
+	dst[257] = byte(a0 >> 8)
+	dst[258] = byte(a0 >> 16)
+	dst[259] = byte(a0 >> 24)
+	dst[260] = byte(a0 >> 32)
+	dst[261] = byte(a0 >> 40)
+	dst[262] = byte(a0 >> 48)
+	dst[263] = byte(a0 >> 56)
+	dst[264] = byte(a1 >> 0)
+	dst[265] = byte(a1 >> 8)
+	dst[266] = byte(a1 >> 16)
+	dst[267] = byte(a1 >> 24)
+	dst[268] = byte(a1 >> 32)
+	dst[269] = byte(a1 >> 40)
+	dst[270] = byte(a1 >> 48)
+	dst[271] = byte(a1 >> 56)
+	dst[272] = byte(a2 >> 0)
+	dst[273] = byte(a2 >> 8)
+	dst[274] = byte(a2 >> 16)
+	dst[275] = byte(a2 >> 24)
+	dst[276] = byte(a2 >> 32)
+	dst[277] = byte(a2 >> 40)
+	dst[278] = byte(a2 >> 48)
+	dst[279] = byte(a2 >> 56)
+	dst[280] = byte(a3 >> 0)
+	dst[281] = byte(a3 >> 8)
+	dst[282] = byte(a3 >> 16)
+	dst[283] = byte(a3 >> 24)
+	dst[284] = byte(a3 >> 32)
+	dst[285] = byte(a3 >> 40)
+	dst[286] = byte(a3 >> 48)
+	dst[287] = byte(a3 >> 56)
+	dst[288] = byte(a4 >> 0)
+	dst[289] = byte(a4 >> 8)
+	dst[290] = byte(a4 >> 16)
+	dst[291] = byte(a4 >> 24)
+	dst[292] = byte(a4 >> 32)
+	dst[293] = byte(a4 >> 40)
+	dst[294] = byte(a4 >> 48)
+	dst[295] = byte(a4 >> 56)
+	dst[296] = byte(a5 >> 0)
+	dst[297] = byte(a5 >> 8)
+	dst[298] = byte(a5 >> 16)
+	dst[299] = byte(a5 >> 24)
+	dst[300] = byte(a5 >> 32)
+	dst[301] = byte(a5 >> 40)
+	dst[302] = byte(a5 >> 48)
+	dst[303] = byte(a5 >> 56)
+	dst[304] = byte(a6 >> 0)
+	dst[305] = byte(a6 >> 8)
+	dst[306] = byte(a6 >> 16)
+	dst[307] = byte(a6 >> 24)
+	dst[308] = byte(a6 >> 32)
+	dst[309] = byte(a6 >> 40)
+	dst[310] = byte(a6 >> 48)
+	dst[311] = byte(a6 >> 56)
+	dst[312] = byte(a7 >> 0)
+	dst[313] = byte(a7 >> 8)
+	dst[314] = byte(a7 >> 16)
+	dst[315] = byte(a7 >> 24)
+	dst[316] = byte(a7 >> 32)
+	dst[317] = byte(a7 >> 40)
+	dst[318] = byte(a7 >> 48)
+	dst[319] = byte(a7 >> 56)
 
 	// Rows 40 to 47: 4×4, 2×2 and 1×1 blocks.
 	a0 = x[40]
@@ -3530,14 +3808,70 @@ func transposeOut(dst *[512]byte, x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	binary.LittleEndian.PutUint64(dst[320:], a0)
-	binary.LittleEndian.PutUint64(dst[328:], a1)
-	binary.LittleEndian.PutUint64(dst[336:], a2)
-	binary.LittleEndian.PutUint64(dst[344:], a3)
-	binary.LittleEndian.PutUint64(dst[352:], a4)
-	binary.LittleEndian.PutUint64(dst[360:], a5)
-	binary.LittleEndian.PutUint64(dst[368:], a6)
-	binary.LittleEndian.PutUint64(dst[376:], a7)
+	dst[320] = byte(a0 >> 0)
+	dst[321] = byte(a0 >> 8)
+	dst[322] = byte(a0 >> 16)
+	dst[323] = byte(a0 >> 24)
+	dst[324] = byte(a0 >> 32)
+	dst[325] = byte(a0 >> 40)
+	dst[326] = byte(a0 >> 48)
+	dst[327] = byte(a0 >> 56)
+	dst[328] = byte(a1 >> 0)
+	dst[329] = byte(a1 >> 8)
+	dst[330] = byte(a1 >> 16)
+	dst[331] = byte(a1 >> 24)
+	dst[332] = byte(a1 >> 32)
+	dst[333] = byte(a1 >> 40)
+	dst[334] = byte(a1 >> 48)
+	dst[335] = byte(a1 >> 56)
+	dst[336] = byte(a2 >> 0)
+	dst[337] = byte(a2 >> 8)
+	dst[338] = byte(a2 >> 16)
+	dst[339] = byte(a2 >> 24)
+	dst[340] = byte(a2 >> 32)
+	dst[341] = byte(a2 >> 40)
+	dst[342] = byte(a2 >> 48)
+	dst[343] = byte(a2 >> 56)
+	dst[344] = byte(a3 >> 0)
+	dst[345] = byte(a3 >> 8)
+	dst[346] = byte(a3 >> 16)
+	dst[347] = byte(a3 >> 24)
+	dst[348] = byte(a3 >> 32)
+	dst[349] = byte(a3 >> 40)
+	dst[350] = byte(a3 >> 48)
+	dst[351] = byte(a3 >> 56)
+	dst[352] = byte(a4 >> 0)
+	dst[353] = byte(a4 >> 8)
+	dst[354] = byte(a4 >> 16)
+	dst[355] = byte(a4 >> 24)
+	dst[356] = byte(a4 >> 32)
+	dst[357] = byte(a4 >> 40)
+	dst[358] = byte(a4 >> 48)
+	dst[359] = byte(a4 >> 56)
+	dst[360] = byte(a5 >> 0)
+	dst[361] = byte(a5 >> 8)
+	dst[362] = byte(a5 >> 16)
+	dst[363] = byte(a5 >> 24)
+	dst[364] = byte(a5 >> 32)
+	dst[365] = byte(a5 >> 40)
+	dst[366] = byte(a5 >> 48)
+	dst[367] = byte(a5 >> 56)
+	dst[368] = byte(a6 >> 0)
+	dst[369] = byte(a6 >> 8)
+	dst[370] = byte(a6 >> 16)
+	dst[371] = byte(a6 >> 24)
+	dst[372] = byte(a6 >> 32)
+	dst[373] = byte(a6 >> 40)
+	dst[374] = byte(a6 >> 48)
+	dst[375] = byte(a6 >> 56)
+	dst[376] = byte(a7 >> 0)
+	dst[377] = byte(a7 >> 8)
+	dst[378] = byte(a7 >> 16)
+	dst[379] = byte(a7 >> 24)
+	dst[380] = byte(a7 >> 32)
+	dst[381] = byte(a7 >> 40)
+	dst[382] = byte(a7 >> 48)
+	dst[383] = byte(a7 >> 56)
 
 	// Rows 48 to 55: 4×4, 2×2 and 1×1 blocks.
 	a0 = x[48]
@@ -3584,14 +3918,70 @@ func transposeOut(dst *[512]byte, x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	binary.LittleEndian.PutUint64(dst[384:], a0)
-	binary.LittleEndian.PutUint64(dst[392:], a1)
-	binary.LittleEndian.PutUint64(dst[400:], a2)
-	binary.LittleEndian.PutUint64(dst[408:], a3)
-	binary.LittleEndian.PutUint64(dst[416:], a4)
-	binary.LittleEndian.PutUint64(dst[424:], a5)
-	binary.LittleEndian.PutUint64(dst[432:], a6)
-	binary.LittleEndian.PutUint64(dst[440:], a7)
+	dst[384] = byte(a0 >> 0)
+	dst[385] = byte(a0 >> 8)
+	dst[386] = byte(a0 >> 16)
+	dst[387] = byte(a0 >> 24)
+	dst[388] = byte(a0 >> 32)
+	dst[389] = byte(a0 >> 40)
+	dst[390] = byte(a0 >> 48)
+	dst[391] = byte(a0 >> 56)
+	dst[392] = byte(a1 >> 0)
+	dst[393] = byte(a1 >> 8)
+	dst[394] = byte(a1 >> 16)
+	dst[395] = byte(a1 >> 24)
+	dst[396] = byte(a1 >> 32)
+	dst[397] = byte(a1 >> 40)
+	dst[398] = byte(a1 >> 48)
+	dst[399] = byte(a1 >> 56)
+	dst[400] = byte(a2 >> 0)
+	dst[401] = byte(a2 >> 8)
+	dst[402] = byte(a2 >> 16)
+	dst[403] = byte(a2 >> 24)
+	dst[404] = byte(a2 >> 32)
+	dst[405] = byte(a2 >> 40)
+	dst[406] = byte(a2 >> 48)
+	dst[407] = byte(a2 >> 56)
+	dst[408] = byte(a3 >> 0)
+	dst[409] = byte(a3 >> 8)
+	dst[410] = byte(a3 >> 16)
+	dst[411] = byte(a3 >> 24)
+	dst[412] = byte(a3 >> 32)
+	dst[413] = byte(a3 >> 40)
+	dst[414] = byte(a3 >> 48)
+	dst[415] = byte(a3 >> 56)
+	dst[416] = byte(a4 >> 0)
+	dst[417] = byte(a4 >> 8)
+	dst[418] = byte(a4 >> 16)
+	dst[419] = byte(a4 >> 24)
+	dst[420] = byte(a4 >> 32)
+	dst[421] = byte(a4 >> 40)
+	dst[422] = byte(a4 >> 48)
+	dst[423] = byte(a4 >> 56)
+	dst[424] = byte(a5 >> 0)
+	dst[425] = byte(a5 >> 8)
+	dst[426] = byte(a5 >> 16)
+	dst[427] = byte(a5 >> 24)
+	dst[428] = byte(a5 >> 32)
+	dst[429] = byte(a5 >> 40)
+	dst[430] = byte(a5 >> 48)
+	dst[431] = byte(a5 >> 56)
+	dst[432] = byte(a6 >> 0)
+	dst[433] = byte(a6 >> 8)
+	dst[434] = byte(a6 >> 16)
+	dst[435] = byte(a6 >> 24)
+	dst[436] = byte(a6 >> 32)
+	dst[437] = byte(a6 >> 40)
+	dst[438] = byte(a6 >> 48)
+	dst[439] = byte(a6 >> 56)
+	dst[440] = byte(a7 >> 0)
+	dst[441] = byte(a7 >> 8)
+	dst[442] = byte(a7 >> 16)
+	dst[443] = byte(a7 >> 24)
+	dst[444] = byte(a7 >> 32)
+	dst[445] = byte(a7 >> 40)
+	dst[446] = byte(a7 >> 48)
+	dst[447] = byte(a7 >> 56)
 
 	// Rows 56 to 63: 4×4, 2×2 and 1×1 blocks.
 	a0 = x[56]
@@ -3638,12 +4028,68 @@ func transposeOut(dst *[512]byte, x *[64]uint64) {
 	t = (a6 ^ a7>>1) & 0x5555555555555555
 	a6 ^= t
 	a7 ^= t << 1
-	binary.LittleEndian.PutUint64(dst[448:], a0)
-	binary.LittleEndian.PutUint64(dst[456:], a1)
-	binary.LittleEndian.PutUint64(dst[464:], a2)
-	binary.LittleEndian.PutUint64(dst[472:], a3)
-	binary.LittleEndian.PutUint64(dst[480:], a4)
-	binary.LittleEndian.PutUint64(dst[488:], a5)
-	binary.LittleEndian.PutUint64(dst[496:], a6)
-	binary.LittleEndian.PutUint64(dst[504:], a7)
+	dst[448] = byte(a0 >> 0)
+	dst[449] = byte(a0 >> 8)
+	dst[450] = byte(a0 >> 16)
+	dst[451] = byte(a0 >> 24)
+	dst[452] = byte(a0 >> 32)
+	dst[453] = byte(a0 >> 40)
+	dst[454] = byte(a0 >> 48)
+	dst[455] = byte(a0 >> 56)
+	dst[456] = byte(a1 >> 0)
+	dst[457] = byte(a1 >> 8)
+	dst[458] = byte(a1 >> 16)
+	dst[459] = byte(a1 >> 24)
+	dst[460] = byte(a1 >> 32)
+	dst[461] = byte(a1 >> 40)
+	dst[462] = byte(a1 >> 48)
+	dst[463] = byte(a1 >> 56)
+	dst[464] = byte(a2 >> 0)
+	dst[465] = byte(a2 >> 8)
+	dst[466] = byte(a2 >> 16)
+	dst[467] = byte(a2 >> 24)
+	dst[468] = byte(a2 >> 32)
+	dst[469] = byte(a2 >> 40)
+	dst[470] = byte(a2 >> 48)
+	dst[471] = byte(a2 >> 56)
+	dst[472] = byte(a3 >> 0)
+	dst[473] = byte(a3 >> 8)
+	dst[474] = byte(a3 >> 16)
+	dst[475] = byte(a3 >> 24)
+	dst[476] = byte(a3 >> 32)
+	dst[477] = byte(a3 >> 40)
+	dst[478] = byte(a3 >> 48)
+	dst[479] = byte(a3 >> 56)
+	dst[480] = byte(a4 >> 0)
+	dst[481] = byte(a4 >> 8)
+	dst[482] = byte(a4 >> 16)
+	dst[483] = byte(a4 >> 24)
+	dst[484] = byte(a4 >> 32)
+	dst[485] = byte(a4 >> 40)
+	dst[486] = byte(a4 >> 48)
+	dst[487] = byte(a4 >> 56)
+	dst[488] = byte(a5 >> 0)
+	dst[489] = byte(a5 >> 8)
+	dst[490] = byte(a5 >> 16)
+	dst[491] = byte(a5 >> 24)
+	dst[492] = byte(a5 >> 32)
+	dst[493] = byte(a5 >> 40)
+	dst[494] = byte(a5 >> 48)
+	dst[495] = byte(a5 >> 56)
+	dst[496] = byte(a6 >> 0)
+	dst[497] = byte(a6 >> 8)
+	dst[498] = byte(a6 >> 16)
+	dst[499] = byte(a6 >> 24)
+	dst[500] = byte(a6 >> 32)
+	dst[501] = byte(a6 >> 40)
+	dst[502] = byte(a6 >> 48)
+	dst[503] = byte(a6 >> 56)
+	dst[504] = byte(a7 >> 0)
+	dst[505] = byte(a7 >> 8)
+	dst[506] = byte(a7 >> 16)
+	dst[507] = byte(a7 >> 24)
+	dst[508] = byte(a7 >> 32)
+	dst[509] = byte(a7 >> 40)
+	dst[510] = byte(a7 >> 48)
+	dst[511] = byte(a7 >> 56)
 }

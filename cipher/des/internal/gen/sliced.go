@@ -18,8 +18,6 @@ func Sliced() ([]byte, error) {
 
 package des
 
-import "encoding/binary"
-
 // The S-boxes as Boolean circuits over bitsliced words (bit j of every word
 // belongs to block j), derived from the S-box tables by internal/gen
 // (SBoxCircuit). Each takes the box's six input bits, first bit first, and
@@ -110,9 +108,9 @@ func swapHalves(x *[64]uint64) {
 // of three runs on eight rows held in registers, and every row is loaded
 // and stored twice, once from or to the blocks.
 `)
-	writeTranspose(&b, "func transposeIn(x *[64]uint64, src *[512]byte) {", "binary.LittleEndian.Uint64(src[%d:])", "")
+	writeTranspose(&b, "func transposeIn(x *[64]uint64, src *[512]byte) {", "src", "")
 	b.WriteString("\n// transposeOut is the inverse of transposeIn: it transposes x (which it\n// overwrites) and stores the 64 blocks into dst.\n")
-	writeTranspose(&b, "func transposeOut(dst *[512]byte, x *[64]uint64) {", "", "binary.LittleEndian.PutUint64(dst[%d:], %s)")
+	writeTranspose(&b, "func transposeOut(dst *[512]byte, x *[64]uint64) {", "", "dst")
 	return gofmt("sliced.go", b.Bytes())
 }
 
@@ -168,9 +166,11 @@ func word(m int) int { return 8*(7-m/8) + m%8 }
 
 // writeTranspose renders a 64×64 bit-matrix transposition of x (see
 // transposeIn) as a function with header head. If load is not empty, the
-// first pass reads row r from load (a format of the byte offset 8*r)
-// instead of x; if store is not empty, the second pass writes row r with
-// store (a format of the byte offset and the value) instead of into x.
+// first pass reads row r from the byte array load, as the little-endian
+// word at offset 8*r, instead of from x; if store is not empty, the second
+// pass writes row r into the byte array store. The bytes are combined and
+// split with shifts, which the compiler turns into one load or store: a
+// call of encoding/binary would not be inlined into a function this big.
 func writeTranspose(b *bytes.Buffer, head, load, store string) {
 	b.WriteString(head + "\n\tvar a0, a1, a2, a3, a4, a5, a6, a7, t uint64\n")
 	masks := map[int]uint64{32: 0x00000000ffffffff, 16: 0x0000ffff0000ffff, 8: 0x00ff00ff00ff00ff,
@@ -190,7 +190,14 @@ func writeTranspose(b *bytes.Buffer, head, load, store string) {
 			}
 			for m := range 8 {
 				if pass == 0 && load != "" {
-					fmt.Fprintf(b, "\ta%d = "+load+"\n", m, 8*row(m))
+					fmt.Fprintf(b, "\ta%d = ", m)
+					for i := range 8 {
+						if i > 0 {
+							b.WriteString(" | ")
+						}
+						fmt.Fprintf(b, "uint64(%s[%d])<<%d", load, 8*row(m)+i, 8*i)
+					}
+					b.WriteString("\n")
 				} else {
 					fmt.Fprintf(b, "\ta%d = x[%d]\n", m, row(m))
 				}
@@ -207,7 +214,9 @@ func writeTranspose(b *bytes.Buffer, head, load, store string) {
 			}
 			for m := range 8 {
 				if pass == 1 && store != "" {
-					fmt.Fprintf(b, "\t"+store+"\n", 8*row(m), fmt.Sprintf("a%d", m))
+					for i := range 8 {
+						fmt.Fprintf(b, "\t%s[%d] = byte(a%d >> %d)\n", store, 8*row(m)+i, m, 8*i)
+					}
 				} else {
 					fmt.Fprintf(b, "\tx[%d] = a%d\n", row(m), m)
 				}
