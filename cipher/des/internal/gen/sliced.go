@@ -132,13 +132,17 @@ func writeBody(b *bytes.Buffer, c *Circuit, in [6]string, out [4]string) {
 		}
 		return fmt.Sprintf("x%d", i)
 	}
-	for i, e := range in {
-		if e != name(i) {
-			fmt.Fprintf(b, "\t%s := %s\n", name(i), e)
-		}
-	}
+	loaded := [6]bool{}
 	for _, i := range c.schedule() {
 		n := c.nodes[i]
+		for _, o := range []int{n.a, n.b} { // inputs are loaded when first used
+			if o < 6 && !loaded[o] {
+				loaded[o] = true
+				if in[o] != name(o) {
+					fmt.Fprintf(b, "\t%s := %s\n", name(o), in[o])
+				}
+			}
+		}
 		var expr string
 		switch n.op {
 		case opAnd:
