@@ -102,35 +102,34 @@ func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {
 // cryptLanes runs the cipher on the 64 transposed blocks in x, in place.
 // Each stage alternates feistelLR and feistelRL; a stage leaves L16 and R16
 // in the words of L0 and R0, and the next starts from R16 | L16, so the
-// roles trade between stages. All variants have an odd number of stages, so
-// the output block R16 | L16 of the last is the input wiring with the halves
-// swapped.
+// roles trade between stages: even stages start with feistelLR, odd ones
+// with feistelRL. All variants have an odd number of stages, so the output
+// block R16 | L16 of the last is the input wiring with the halves swapped.
 func cryptLanes(ks []slicedKeys, decrypt bool, x *[laneBlocks]uint64) {
-	lr := true // the next round XORs into L
 	for s := range ks {
 		if decrypt {
 			k := &ks[len(ks)-1-s]
-			for i := 15; i >= 0; i-- {
-				lr = round(x, &k[i], lr)
+			for i := 15; i > 0; i -= 2 {
+				if s%2 == 0 {
+					feistelLR(x, &k[i])
+					feistelRL(x, &k[i-1])
+				} else {
+					feistelRL(x, &k[i])
+					feistelLR(x, &k[i-1])
+				}
 			}
 		} else {
 			k := &ks[s]
-			for i := range 16 {
-				lr = round(x, &k[i], lr)
+			for i := 0; i < 16; i += 2 {
+				if s%2 == 0 {
+					feistelLR(x, &k[i])
+					feistelRL(x, &k[i+1])
+				} else {
+					feistelRL(x, &k[i])
+					feistelLR(x, &k[i+1])
+				}
 			}
 		}
-		lr = !lr
 	}
 	swapHalves(x)
-}
-
-// round runs one round with subkey masks k, XORing into L if lr is set and
-// into R otherwise, and returns which half the next round XORs into.
-func round(x *[laneBlocks]uint64, k *[48]uint64, lr bool) bool {
-	if lr {
-		feistelLR(x, k)
-	} else {
-		feistelRL(x, k)
-	}
-	return !lr
 }
