@@ -1,13 +1,11 @@
 package des
 
-import (
-	"encoding/binary"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // This file is the bitsliced engine behind EncryptBlocks and DecryptBlocks.
-// It takes 64 blocks at a time, transposes them so that word n-1 of 64
-// holds bit n of every block (bit j of each word belongs to one block),
+// It takes 64 blocks at a time, transposes them so that each of 64 words
+// holds one bit position of every block (bit j of each word belongs to one
+// block),
 // and runs the rounds on those words: the S-boxes are Boolean circuits
 // (sliced.go) and every permutation is wiring. The subkeys become broadcast
 // masks, all ones or all zeros per subkey bit, so XORing the key into 64
@@ -80,57 +78,58 @@ func (z *lazyKeys) get(ks []schedule) []slicedKeys {
 // cryptSliced encrypts (or, if decrypt is set, decrypts) every block of src
 // into dst, 64 blocks at a time. ks holds the stages' masks in encryption
 // order, each in round order; decryption runs the stages and their rounds
-// backwards. A last group of fewer than 64 blocks is padded with zero blocks
-// in the lanes it leaves free.
+// backwards. A last group of fewer than 64 blocks is copied into a buffer
+// padded with zero blocks and run like the others.
 func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {
+	const group = laneBlocks * BlockSize
 	var x [laneBlocks]uint64
-	for len(src) > 0 {
-		n := min(len(src)/BlockSize, laneBlocks)
-		for i := range n {
-			x[i] = binary.BigEndian.Uint64(src[i*BlockSize:])
-		}
-		clear(x[n:])
+	for len(src) >= group {
+		transposeIn(&x, (*[group]byte)(src))
 		cryptLanes(ks, decrypt, &x)
-		for i := range n {
-			binary.BigEndian.PutUint64(dst[i*BlockSize:], x[i])
-		}
-		src, dst = src[n*BlockSize:], dst[n*BlockSize:]
+		transposeOut((*[group]byte)(dst), &x)
+		src, dst = src[group:], dst[group:]
+	}
+	if len(src) > 0 {
+		var buf [group]byte
+		copy(buf[:], src)
+		transposeIn(&x, &buf)
+		cryptLanes(ks, decrypt, &x)
+		transposeOut(&buf, &x)
+		copy(dst, buf[:len(src)])
 	}
 }
 
-// cryptLanes runs the cipher on the 64 blocks in x, in place. Each stage
-// alternates feistelLR and feistelRL; a stage leaves L16 and R16 in the
-// words of L0 and R0, and the next starts from R16 | L16, so the roles trade
-// between stages. All variants have an odd number of stages, so the output
+// cryptLanes runs the cipher on the 64 transposed blocks in x, in place.
+// Each stage alternates feistelLR and feistelRL; a stage leaves L16 and R16
+// in the words of L0 and R0, and the next starts from R16 | L16, so the
+// roles trade between stages: even stages start with feistelLR, odd ones
+// with feistelRL. All variants have an odd number of stages, so the output
 // block R16 | L16 of the last is the input wiring with the halves swapped.
 func cryptLanes(ks []slicedKeys, decrypt bool, x *[laneBlocks]uint64) {
-	transpose(x)
-	lr := true // the next round XORs into L
 	for s := range ks {
 		if decrypt {
 			k := &ks[len(ks)-1-s]
-			for i := 15; i >= 0; i-- {
-				lr = round(x, &k[i], lr)
+			for i := 15; i > 0; i -= 2 {
+				if s%2 == 0 {
+					feistelLR(x, &k[i])
+					feistelRL(x, &k[i-1])
+				} else {
+					feistelRL(x, &k[i])
+					feistelLR(x, &k[i-1])
+				}
 			}
 		} else {
 			k := &ks[s]
-			for i := range 16 {
-				lr = round(x, &k[i], lr)
+			for i := 0; i < 16; i += 2 {
+				if s%2 == 0 {
+					feistelLR(x, &k[i])
+					feistelRL(x, &k[i+1])
+				} else {
+					feistelRL(x, &k[i])
+					feistelLR(x, &k[i+1])
+				}
 			}
 		}
-		lr = !lr
 	}
 	swapHalves(x)
-	transpose(x)
-}
-
-// round runs one round with subkey masks k, XORing into L if lr is set and
-// into R otherwise, and returns which half the next round XORs into.
-func round(x *[laneBlocks]uint64, k *[48]uint64, lr bool) bool {
-	if lr {
-		feistelLR(x, k)
-	} else {
-		feistelRL(x, k)
-	}
-	return !lr
 }

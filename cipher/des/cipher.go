@@ -28,13 +28,16 @@
 // Data flow: a constructor checks the key length (a KeySizeError otherwise;
 // parity bits are ignored, as DES specifies) and expands every 8-byte DES key
 // into 16 subkeys, stored once, in the order the stage's rounds use them
-// when encrypting; decryption reads them backwards. Encrypt and Decrypt load a block into two 32-bit halves, apply the
-// initial permutation, run 16 rounds per DES stage (three stages for Triple
-// DES, between a single initial and final permutation) and store the result.
-// EncryptBlocks and DecryptBlocks (ECB) take up to 64 blocks into 64 words,
-// transpose them, run the rounds of every stage on the words in place (the
-// initial and final permutations decide only which words form each half)
-// and transpose back.
+// when encrypting; decryption reads them backwards. Encrypt and Decrypt
+// load a block into two 32-bit halves, apply the initial permutation, run 16
+// rounds per DES stage (three stages for Triple DES, between a single
+// initial and final permutation) and store the result. EncryptBlocks and
+// DecryptBlocks (ECB) take 64 blocks at a time (a shorter last group is
+// copied into a buffer padded with zero blocks), transpose them into 64
+// words as they load them, run the rounds of every stage on the words in
+// place (the initial and final permutations decide only which words form
+// each half, and Triple DES stays in that form across its three stages), and
+// transpose back as they store them.
 //
 // Files: cipher.go is the API, alias.go the argument checks, block.go the
 // table engine, key.go the key schedule, bitslice.go the bitsliced engine;

@@ -2,6 +2,7 @@ package des
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -147,23 +148,28 @@ func TestSBoxCircuits(t *testing.T) {
 	}
 }
 
-// TestTranspose checks transpose bit by bit against its definition on random
-// matrices.
+// TestTranspose checks transposeIn bit by bit against its definition on
+// random blocks, and that transposeOut undoes it.
 func TestTranspose(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 20 {
-		var x [64]uint64
-		for i := range x {
-			x[i] = rng.Uint64()
+		var src, dst [512]byte
+		for i := range src {
+			src[i] = byte(rng.Uint32())
 		}
-		y := x
-		transpose(&y)
+		var x [64]uint64
+		transposeIn(&x, &src)
 		for i := range 64 {
 			for j := range 64 {
-				if y[i]>>(63-j)&1 != x[j]>>(63-i)&1 {
-					t.Fatalf("transpose: bit %d of row %d differs from bit %d of row %d", 63-j, i, 63-i, j)
+				row := binary.LittleEndian.Uint64(src[8*j:])
+				if x[i]>>(63-j)&1 != row>>(63-i)&1 {
+					t.Fatalf("transposeIn: bit %d of word %d differs from bit %d of block %d", 63-j, i, 63-i, j)
 				}
 			}
+		}
+		transposeOut(&dst, &x)
+		if dst != src {
+			t.Fatalf("transposeOut(transposeIn(%x)) = %x", src, dst)
 		}
 	}
 }

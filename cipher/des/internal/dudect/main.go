@@ -8,27 +8,43 @@
 //
 // It is a measurement, not a unit test:
 //
-//	taskset -c 1 go run ./cipher/des/internal/dudect -n 1000000
+//	taskset -c 0 go run ./cipher/des/internal/dudect -n 1000000 -seed 1
 //
-// The fixed input is not all zeros but the fastest of 32 random candidates
-// (-calibrate), timed beforehand: an input-dependent path shows its
-// dependence most clearly with an extreme input, and the test runs on fresh
-// measurements, so the choice cannot bias it.
+// The fixed input is chosen the way an attacker of a table-based cipher
+// would choose it (-fixed lines, see lines.go): the table engine of
+// Encrypt reads eight 256-byte tables, four cache lines each; a random
+// block makes DES read 31.7 of the 32 lines on average, and the tool
+// searches (seeded, before measuring) for a DES key and a block that make
+// it read far fewer (27 with the default seed), and for a block that makes
+// Triple DES, with that key as K1, read fewer. Every path, bitsliced ones
+// included, is measured with the same keys and fixed blocks (repeated for
+// 64-block calls). -fixed fastest instead keeps the fastest of -calibrate
+// random blocks, timed beforehand; -fixed zero the all-zero block.
 //
 // Before each measurement it evicts the level 1 data cache by reading a
-// buffer larger than it, so that a path whose memory accesses depend on the
-// data (the table-based single-block Encrypt) pays for the cache lines its
-// input makes it touch, as it would after other work. Besides the test on
-// all measurements it runs, like dudect, tests on the measurements below
-// several percentiles (set from a first, discarded chunk), which cuts the
-// long tail of interrupts; it reports the largest |t|.
+// buffer larger than it (-evict), identically for both classes, so that
+// the table lines a block makes the table engine read come from the level
+// 2 cache: the attacker model of cache-timing attacks on table lookups,
+// where other work has evicted the tables ("cold"). In the "warm"
+// preparation it then runs the path once on the fixed block, so that the
+// lines that block needs are cached and only other blocks miss (an
+// evict-and-time model): a stronger signal for DES, a weaker one for
+// Triple DES, whose fixed block reads nearly every line. By default (-prep
+// both) every path is measured under both, as two tests with a line each.
+// The class of each measurement is drawn at random. Besides the test on all measurements it
+// runs, like dudect, tests on the measurements below several percentiles
+// (set from a first, discarded chunk), which cuts the long tail of
+// interrupts; it reports the largest |t|.
 //
 // Output: one line a path, with the number of measurements, the mean time
-// of each class, the largest |t| and the test that gave it.
+// of each class, the largest |t| and the test that gave it, and the table
+// lines the table engine would read for the fixed block and on average
+// for a random one (the bitsliced engine reads no table).
 package main
 
 import (
 	"crypto/rand"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"io"
@@ -42,15 +58,21 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cipher/des"
+	"github.com/perfgate/perfgate/cipher/des/internal/gen"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// path is one entry point under test: f processes blocks blocks.
+// path is one entry point under test: f processes blocks blocks. stages
+// are the subkeys of its cipher's DES stages in the order encryption runs
+// them (see gen.Trace), from which the table lines a block makes the table
+// engine read are known.
 type path struct {
 	name   string
 	blocks int
 	f      func(dst, src []byte)
+	stages [][16]uint64
+	block  uint64 // the fixed block of -fixed lines
 }
 
 // threshold is |t| from which a difference counts as leakage.
@@ -69,7 +91,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the class sequence and the random inputs")
 	evict := fs.Int("evict", 256<<10, "bytes read before each measurement to evict the L1 cache (0: none)")
 	only := fs.String("run", "", "measure only the paths whose name matches this regular expression")
-	calibrate := fs.Int("calibrate", 32, "candidates for the fixed input, the fastest of which is kept (0 or 1: all zeros)")
+	prep := fs.String("prep", "both", "before each measurement: cold (evict), warm (evict, then run the path on the fixed input) or both (a test each)")
+	fixedMode := fs.String("fixed", "lines", "the fixed input: lines (the block touching the fewest table lines), fastest (the fastest of -calibrate random blocks) or zero")
+	calibrate := fs.Int("calibrate", 32, "with -fixed fastest: candidates for the fixed input")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -77,12 +101,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dudect: error: -n must be at least %d and there are no arguments\n", 2*chunk)
 		return 2
 	}
+	preps := map[string][]bool{"cold": {false}, "warm": {true}, "both": {false, true}}[*prep]
+	if preps == nil {
+		fmt.Fprintf(stderr, "dudect: error: -prep %q: want cold, warm or both\n", *prep)
+		return 2
+	}
+	if !slices.Contains([]string{"lines", "fastest", "zero"}, *fixedMode) {
+		fmt.Fprintf(stderr, "dudect: error: -fixed %q: want lines, fastest or zero\n", *fixedMode)
+		return 2
+	}
 	match, err := regexp.Compile(*only)
 	if err != nil {
 		fmt.Fprintf(stderr, "dudect: error: -run: %v\n", err)
 		return 2
 	}
-	paths, err := paths()
+	// The keys and the fixed blocks: for DES a key and a block that make
+	// the table engine read few table lines; Triple DES takes that key as
+	// K1 and two more from testKey, and a block searched for them.
+	desStages := func(k uint64) [][16]uint64 { return [][16]uint64{gen.Subkeys(k)} }
+	desKey, desBlock := fewestLines(desStages, true, *seed)
+	tdesKey := slices.Clone(testKey)
+	binary.BigEndian.PutUint64(tdesKey, desKey)
+	tdesStages := func(uint64) [][16]uint64 { return tripleStages(tdesKey) }
+	_, tdesBlock := fewestLines(tdesStages, false, *seed)
+	paths, err := paths(tdesKey, desBlock, tdesBlock)
 	if err != nil {
 		fmt.Fprintf(stderr, "dudect: error: %v\n", err)
 		return 1
@@ -92,28 +134,55 @@ func run(args []string, stdout, stderr io.Writer) int {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	fmt.Fprintf(stdout, "dudect: fixed vs random plaintext, Welch t, |t| >= %.1f is leakage; %d measurements a path, seed %d, %d KiB evicted before each, fixed input the fastest of %d\n",
-		threshold, *n, *seed, *evict>>10, max(*calibrate, 1))
-	fmt.Fprintf(stdout, "%-40s %10s %12s %12s %9s  %-8s %s\n", "path", "n", "fixed ns", "random ns", "max |t|", "test", "verdict")
+	fmt.Fprintf(stdout, "dudect: fixed vs random plaintext, Welch t, |t| >= %.1f is leakage; %d measurements a path, seed %d, %d KiB evicted before each, fixed input: %s\n",
+		threshold, *n, *seed, *evict>>10, *fixedMode)
+	fmt.Fprintf(stdout, "%-46s %10s %12s %12s %9s  %-8s %-11s %s\n", "path", "n", "fixed ns", "random ns", "max |t|", "test", "lines f/r", "verdict")
 	for _, p := range paths {
 		buf := make([]byte, *evict)
 		fixed := make([]byte, p.blocks*des.BlockSize)
-		if *calibrate > 1 {
+		switch *fixedMode {
+		case "lines":
+			for i := 0; i < len(fixed); i += des.BlockSize {
+				binary.BigEndian.PutUint64(fixed[i:], p.block)
+			}
+		case "fastest":
 			fixed = pickFixed(p, *calibrate, *seed, buf)
 		}
-		r := measure(p, fixed, *n, *seed, buf)
-		verdict := "no leakage detected"
-		if r.maxT >= threshold {
-			verdict = "LEAKS"
+		// The table lines the fixed block and, on average, a random one make
+		// the table engine read (the bitsliced engine reads none).
+		fl := tableLines(p.stages, binary.BigEndian.Uint64(fixed))
+		lines := fmt.Sprintf("%d/%.1f", fl, meanLines(p.stages, *seed))
+		for _, warm := range preps {
+			r := measure(p, fixed, *n, *seed, buf, warm)
+			verdict := "no leakage detected"
+			if r.maxT >= threshold {
+				verdict = "LEAKS"
+			}
+			name := p.name + " cold"
+			if warm {
+				name = p.name + " warm"
+			}
+			fmt.Fprintf(stdout, "%-46s %10d %12.1f %12.1f %9.2f  %-8s %-11s %s\n", name, r.n, r.mean[0], r.mean[1], r.maxT, r.test, lines, verdict)
 		}
-		fmt.Fprintf(stdout, "%-40s %10d %12.1f %12.1f %9.2f  %-8s %s\n", p.name, r.n, r.mean[0], r.mean[1], r.maxT, r.test, verdict)
 	}
 	return 0
 }
 
-// paths returns the entry points under test, each with a fixed benchmark key.
-func paths() ([]path, error) {
-	key := []byte("dudect key for triple DES")[:24]
+// testKey supplies K2 and K3 of the Triple DES paths.
+var testKey = []byte("dudect key for triple DES")[:24]
+
+// tripleStages returns the subkeys of the stages of three-key Triple DES
+// (EDE) in the order encryption runs them.
+func tripleStages(key []byte) [][16]uint64 {
+	k := func(i int) [16]uint64 { return gen.Subkeys(binary.BigEndian.Uint64(key[8*i:])) }
+	k2 := k(1) // the middle stage decrypts: its subkeys reversed
+	slices.Reverse(k2[:])
+	return [][16]uint64{k(0), k2, k(2)}
+}
+
+// paths returns the entry points under test: DES with the first 8 bytes of
+// key, Triple DES with key, each with its fixed block.
+func paths(key []byte, desBlock, tdesBlock uint64) ([]path, error) {
 	c, err := des.NewCipher(key[:8])
 	if err != nil {
 		return nil, err
@@ -122,13 +191,14 @@ func paths() ([]path, error) {
 	if err != nil {
 		return nil, err
 	}
+	desKeys, tdesKeys := tripleStages(key)[:1], tripleStages(key)
 	return []path{
-		{"des Encrypt (table, 1 block)", 1, c.Encrypt},
-		{"tdes_ede3 Encrypt (table, 1 block)", 1, t.Encrypt},
-		{"des EncryptBlocks (bitsliced, 64)", 64, c.EncryptBlocks},
-		{"des EncryptBlocks (bitsliced, 1, padded)", 1, c.EncryptBlocks},
-		{"des DecryptBlocks (bitsliced, 64)", 64, c.DecryptBlocks},
-		{"tdes_ede3 EncryptBlocks (bitsliced, 64)", 64, t.EncryptBlocks},
+		{"des Encrypt (table, 1 block)", 1, c.Encrypt, desKeys, desBlock},
+		{"tdes_ede3 Encrypt (table, 1 block)", 1, t.Encrypt, tdesKeys, tdesBlock},
+		{"des EncryptBlocks (bitsliced, 64)", 64, c.EncryptBlocks, desKeys, desBlock},
+		{"des EncryptBlocks (bitsliced, 1, padded)", 1, c.EncryptBlocks, desKeys, desBlock},
+		{"des DecryptBlocks (bitsliced, 64)", 64, c.DecryptBlocks, desKeys, desBlock},
+		{"tdes_ede3 EncryptBlocks (bitsliced, 64)", 64, t.EncryptBlocks, tdesKeys, tdesBlock},
 	}, nil
 }
 
@@ -142,7 +212,7 @@ type result struct {
 
 // measure times p n times (plus a first chunk that only sets the crop
 // thresholds) and runs the tests.
-func measure(p path, fixed []byte, n int, seed uint64, evictBuf []byte) result {
+func measure(p path, fixed []byte, n int, seed uint64, evictBuf []byte, warm bool) result {
 	rng := mrand.New(mrand.NewPCG(seed, uint64(len(p.name))))
 	size := p.blocks * des.BlockSize
 	inputs := make([]byte, chunk*size)
@@ -164,9 +234,13 @@ func measure(p path, fixed []byte, n int, seed uint64, evictBuf []byte) result {
 		}
 	}
 	// time runs the prepared chunk.
+	warmDst := make([]byte, size)
 	timeChunk := func() {
 		for i := range class {
 			evict(evictBuf)
+			if warm {
+				p.f(warmDst, fixed)
+			}
 			in := inputs[i*size : (i+1)*size]
 			t0 := time.Now()
 			p.f(dst, in)

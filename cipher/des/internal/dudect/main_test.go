@@ -13,7 +13,7 @@ func TestRunOutput(t *testing.T) {
 		t.Skip("measures 40,000 encryptions")
 	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"-n", "20000", "-evict", "0", "-run", `^des Encrypt \(table`}, &out, &errb); code != 0 {
+	if code := run([]string{"-n", "20000", "-evict", "0", "-run", `^des Encrypt \(table`, "-prep", "cold"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -26,7 +26,7 @@ func TestRunOutput(t *testing.T) {
 }
 
 func TestRunUsage(t *testing.T) {
-	for _, args := range [][]string{{"-n", "10"}, {"extra"}, {"-run", "("}, {"-bogus"}} {
+	for _, args := range [][]string{{"-n", "10"}, {"extra"}, {"-run", "("}, {"-bogus"}, {"-prep", "hot"}, {"-fixed", "x"}} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)
