@@ -321,6 +321,107 @@ func BenchmarkPlain(b *testing.B) {
 	}
 }
 
+// TestRunInstructionsPreempted counts a benchmark whose every operation runs for about a hundred milliseconds
+// under valgrind, long enough for sysmon to ask the goroutine to stop (asyncpreemptoff or not) several times a
+// run, at wall-clock times: each request makes one of the calls in the loop run its function's stack check
+// twice and its more block once (see stackCheck). The lane leaves those out, so the four counts of an A/A run
+// are the same number, bit for bit, and the change is exactly 0. valgrind runs one thread at a time, and on
+// its default lock sysmon gets a turn only now and then; --fair-sched=yes gives every thread its turn, which
+// makes the requests land every run (6 to 8 in the loop of each process, measured). A direct run under
+// callgrind checks that they did land in the counted code, else the test would prove nothing.
+func TestRunInstructionsPreempted(t *testing.T) {
+	needValgrind(t)
+	t.Setenv("VALGRIND_OPTS", "--fair-sched=yes")
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/long\n\ngo 1.24\n")
+	write("long_test.go", `package long
+
+import "testing"
+
+// mix is one step of a hash. It calls fold, which makes it a function with a stack check (a leaf function
+// with a small frame has none), and the loop calls it many times.
+//
+//go:noinline
+func mix(h, x uint64) uint64 {
+	return fold(h^x) * 0x100000001b3
+}
+
+//go:noinline
+func fold(h uint64) uint64 { return h ^ h>>29 }
+
+var sink uint64
+
+func BenchmarkLong(b *testing.B) {
+	for b.Loop() {
+		h := uint64(14695981039346656037)
+		for i := range uint64(300_000) {
+			h = mix(h, i)
+		}
+		sink += h
+	}
+}
+`)
+	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "long.test")}
+	if _, err := Build(t.Context(), Base, cfg); err != nil {
+		t.Fatal(err)
+	}
+	bin := Binary{Path: cfg.Out, Dir: dir}
+	run, err := RunInstructions(t.Context(), RunConfig{Base: bin, Head: bin, CPU: -1}, InstrConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Failures) > 0 {
+		t.Fatalf("failures: %+v", run.Failures)
+	}
+	counts := append(perOp(run, "Long", Base), perOp(run, "Long", Head)...)
+	t.Logf("N=%d: counts %v", run.Iters["Long"], counts)
+	if len(counts) != 4 {
+		t.Fatalf("%d counts, want 4", len(counts))
+	}
+	for _, c := range counts[1:] {
+		if c != counts[0] {
+			t.Errorf("the four counts of one binary differ: %v", counts)
+			break
+		}
+	}
+	cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].Class != record.ClassUnchanged || cs[0].DeltaPct != 0 {
+		t.Errorf("comparison %+v, want unchanged by exactly 0%%", cs)
+	}
+
+	// The same loop at the lane's N, under callgrind directly: the counted code failed stack checks.
+	syms, err := readSymtab(bin.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "callgrind.out")
+	args := append(callgrindArgs(out), bin.Path, "-test.run=^$", "-test.bench=^BenchmarkLong$",
+		"-test.benchtime="+strconv.Itoa(run.Iters["Long"])+"x", "-test.cpu=1")
+	if _, _, err := proc.Run(proc.Command(t.Context(), dir, instrEnv(nil), append([]string{"valgrind"}, args...)...)); err != nil {
+		t.Fatal(err)
+	}
+	segs, err := readDumps(out, syms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rechecks int64
+	for _, s := range segs {
+		rechecks += s.Rechecks
+	}
+	t.Logf("%d failed stack checks in the counted code of one run", rechecks)
+	if rechecks == 0 {
+		t.Errorf("no stack check failed in the counted code: the benchmark was never preempted, the test shows nothing")
+	}
+}
+
 // loopBody disassembles function fn (a regexp for go tool objdump -s) of bin, finds the loop whose body
 // refers to ref, and returns how many instructions one iteration executes: those from the target of the loop's
 // backward jump to the jump itself. It fails the test when a jump inside the body lands inside it, since the
