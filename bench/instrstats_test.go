@@ -408,12 +408,12 @@ func TestMachineryFunc(t *testing.T) {
 }
 
 func TestInstrEnv(t *testing.T) {
-	got := instrEnv([]string{"A=1", "GOMAXPROCS=8", "GODEBUG=madvdontneed=1"})
-	want := []string{"A=1", "GOMAXPROCS=1", "GODEBUG=madvdontneed=1,asyncpreemptoff=1"}
+	got := instrEnv([]string{"A=1", "GOMAXPROCS=8", "GODEBUG=madvdontneed=1", "GOGC=50", "GOMEMLIMIT=1MiB", "GOGCX=1"})
+	want := []string{"A=1", "GOGCX=1", "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=madvdontneed=1,asyncpreemptoff=1"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("instrEnv (-want +got):\n%s", diff)
 	}
-	if got := instrEnv(nil); !cmp.Equal(got, []string{"GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1"}) {
+	if got := instrEnv(nil); !cmp.Equal(got, []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=asyncpreemptoff=1"}) {
 		t.Errorf("instrEnv(nil) = %q", got)
 	}
 }

@@ -301,12 +301,14 @@ func (t *symtab) checkOf(addr uint64) stackCheck {
 // stop at its next function call by poisoning the bound it compares with: sysmon does that to a goroutine that
 // has run for 10 ms of wall time (retake, preemptone), asynchronous preemption or not, and the collector does
 // it to shrink a stack. Either way the function runs its more block once and its check a second time, which
-// adds instructions to the counted code at wall-clock times: under valgrind a benchmark loop of a few hundred
-// milliseconds is preempted a different number of times in each run, at different functions. readDump
-// removes them: it leaves the more blocks' instructions out and takes one run of the check off for each run of
-// its more block, which counts each call once, as if the stack had room and nobody had asked. (A stack that
-// really grows is left out the same way: its growth is the runtime's cost, and how often it happens depends
-// on when the collector last shrank it.)
+// adds instructions to the counted code at wall-clock times: valgrind runs one thread at a time and gives
+// sysmon a turn only now and then, so a benchmark loop is preempted a different number of times in each run,
+// at different functions (measured on this repository's gate: about once a process, 2 to 20 instructions a
+// time). readDump removes them: it leaves the more blocks' instructions out and takes one run of the check off
+// for each run of its more block, which counts each call once, as if the stack had room and nobody had asked.
+// (A stack that really grows is left out the same way: its growth is the runtime's cost, and how often it
+// happens depends on when the collector last shrank it.) readSymtab decodes the checks of amd64 code only;
+// elsewhere the counts keep these instructions, and the repeat check reports when they make a difference.
 type stackCheck struct {
 	insns     int64  // instructions from the entry to the JBE, inclusive; 0 when the function has no check
 	more, end uint64 // the more block's code: [more, end)
