@@ -11,10 +11,10 @@ import (
 // Classifying instruction counts.
 //
 // A count of the instructions one operation executes is not a measurement with noise to be tested: the lane
-// runs a fixed program for a fixed iteration count, and the count it gets is the count, to within the few
-// instructions per million that preemption checks requested at wall-clock times add (see RunInstructions). So
-// CompareInstructions uses no statistical test. It checks that assumption instead, and then compares the two
-// numbers:
+// runs a fixed program for a fixed iteration count, and the count it gets is the count: identical code counts
+// the same number, unless the benchmark itself branches on something that changes from run to run, such as
+// heap addresses (see RunInstructions). So CompareInstructions uses no statistical test. It checks that
+// assumption instead, and then compares the two numbers:
 //
 //   - failed: a side has no samples, or two counts of one side (runs of the same binary) differ by more than
 //     RepeatTolerance. The count is then not a property of the code, and nothing is concluded from it;

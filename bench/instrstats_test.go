@@ -231,6 +231,37 @@ func TestReadDump(t *testing.T) {
 	}
 }
 
+// TestReadDumpStackCheck counts a function that failed its stack check twice: 10 calls ran its two-instruction
+// check 12 times, its body 10 times and its more block twice. The count is that of 10 calls that passed it.
+func TestReadDumpStackCheck(t *testing.T) {
+	syms := fakeSymtab()
+	syms.check = make([]stackCheck, len(syms.start))
+	syms.check[0] = stackCheck{insns: 2, more: 0x1f00, end: 0x1f20} // crypt
+	dump := `positions: instr
+events: Ir
+fn=(1) example.com/minides.crypt
+0x1000 12
+0x1004 12
+0x1008 10
+0x1f00 2
+0x1f05 2
+cfn=(2) runtime.morestack_noctxt
+calls=2 0x3000
+0x1f0a 900
+0x1f0f 2
+0x1f1b 2
+0x1ff0 5
+`
+	got, err := readDump(strings.NewReader(dump), syms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Counted: 10 × the 3 instructions of a call, and 5 after the more block; Total: every self cost.
+	if want := (Counts{Total: 47, Counted: 35, Rechecks: 2}); got.Counts != want {
+		t.Errorf("readDump = %+v, want %+v", got.Counts, want)
+	}
+}
+
 func TestReadSymtab(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a test binary")
@@ -266,14 +297,25 @@ func TestReadSymtab(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var work, stop elf.Symbol
+	var work, bench, stop elf.Symbol
 	for _, s := range all {
 		switch s.Name {
 		case "example.com/prog.Work":
 			work = s
+		case "example.com/prog.BenchmarkWork":
+			bench = s
 		case trigStop:
 			stop = s
 		}
+	}
+	// Work is a leaf with a small frame, which has no stack check; BenchmarkWork begins with CMPQ SP,
+	// 16(R14); JBE more, and its more block ends its code.
+	if c := syms.checkOf(work.Value); c != (stackCheck{}) {
+		t.Errorf("Work's stack check %+v, want none", c)
+	}
+	if c := syms.checkOf(bench.Value); c.insns != 2 || c.more <= bench.Value || c.end != bench.Value+bench.Size {
+		t.Errorf("BenchmarkWork (%#x+%d): stack check %+v, want 2 instructions and a more block at its end",
+			bench.Value, bench.Size, c)
 	}
 	// Every address of Work's code is Work's; the byte after it is another function's or none.
 	for _, addr := range []uint64{work.Value, work.Value + work.Size/2, work.Value + work.Size - 1} {
@@ -366,12 +408,12 @@ func TestMachineryFunc(t *testing.T) {
 }
 
 func TestInstrEnv(t *testing.T) {
-	got := instrEnv([]string{"A=1", "GOMAXPROCS=8", "GODEBUG=madvdontneed=1"})
-	want := []string{"A=1", "GOMAXPROCS=1", "GODEBUG=madvdontneed=1,asyncpreemptoff=1"}
+	got := instrEnv([]string{"A=1", "GOMAXPROCS=8", "GODEBUG=madvdontneed=1", "GOGC=50", "GOMEMLIMIT=1MiB", "GOGCX=1"})
+	want := []string{"A=1", "GOGCX=1", "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=madvdontneed=1,asyncpreemptoff=1"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("instrEnv (-want +got):\n%s", diff)
 	}
-	if got := instrEnv(nil); !cmp.Equal(got, []string{"GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1"}) {
+	if got := instrEnv(nil); !cmp.Equal(got, []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=asyncpreemptoff=1"}) {
 		t.Errorf("instrEnv(nil) = %q", got)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/arch/x86/x86asm"
+
 	"github.com/perfgate/perfgate/internal/proc"
 )
 
@@ -98,6 +100,9 @@ type segment struct {
 type Counts struct {
 	Total   int64 // every instruction
 	Counted int64 // the instructions of the code under test (see machineryFunc and helperFunc)
+	// Rechecks is how many times the code under test failed a stack check (see stackCheck): the instructions
+	// that cost are left out of Counted.
+	Rechecks int64
 }
 
 // readDump reads one callgrind output file written with callgrindArgs: positions "instr", the single event Ir.
@@ -169,7 +174,15 @@ func readDump(r io.Reader, syms *symtab) (segment, error) {
 			}
 			s.Total += n
 			if counted {
-				s.Counted += n
+				// A stack check that failed (see stackCheck): its more block is left out, and so is the
+				// second run of the check it leads to.
+				switch c := syms.checkOf(addr); {
+				case addr < c.more || addr >= c.end:
+					s.Counted += n
+				case addr == c.more:
+					s.Counted -= c.insns * n
+					s.Rechecks += n
+				}
 			}
 			if trig >= 0 && n > 0 {
 				s.ran |= 1 << trig
@@ -192,11 +205,13 @@ func readDump(r io.Reader, syms *symtab) (segment, error) {
 type symtab struct {
 	start, end []uint64 // sorted by start
 	name       []string
-	trigger    []int8 // the index in triggers of each function, or -1
+	trigger    []int8       // the index in triggers of each function, or -1
+	check      []stackCheck // each function's stack check, the zero stackCheck when it has none (or it is unknown)
 	triggerAt  [len(triggers)]uint64
 }
 
-// readSymtab reads the function symbols of the ELF binary path, which must define the trigger functions.
+// readSymtab reads the function symbols of the ELF binary path, which must define the trigger functions, and
+// the stack checks of its functions (see stackCheck).
 func readSymtab(path string) (*symtab, error) {
 	f, err := elf.Open(path)
 	if err != nil {
@@ -225,16 +240,140 @@ func readSymtab(path string) (*symtab, error) {
 	if found != len(triggers) {
 		return nil, fmt.Errorf("%s does not define the testing package's %s: is it a Go test binary?", path, strings.Join(triggers[:], ", "))
 	}
+	t.check = make([]stackCheck, len(t.start))
+	if f.Machine != elf.EM_X86_64 {
+		return t, nil
+	}
+	for _, sec := range f.Sections {
+		if sec.Type != elf.SHT_PROGBITS || sec.Flags&elf.SHF_EXECINSTR == 0 {
+			continue
+		}
+		code, err := sec.Data()
+		if err != nil {
+			return nil, fmt.Errorf("reading the machine code of %s: %w", path, err)
+		}
+		lo, _ := slices.BinarySearch(t.start, sec.Addr)
+		for i := lo; i < len(t.start) && t.end[i] <= sec.Addr+uint64(len(code)); i++ {
+			t.check[i] = readStackCheck(code[t.start[i]-sec.Addr:t.end[i]-sec.Addr], t.start[i], t)
+		}
+	}
 	return t, nil
+}
+
+// index returns the index of the function whose code holds addr, or -1.
+func (t *symtab) index(addr uint64) int {
+	i, _ := slices.BinarySearch(t.start, addr+1) // the first start above addr
+	if i == 0 || addr >= t.end[i-1] {
+		return -1
+	}
+	return i - 1
 }
 
 // funcAt returns the name of the function whose code holds addr, or "", and its index in triggers, or -1.
 func (t *symtab) funcAt(addr uint64) (string, int) {
-	i, _ := slices.BinarySearch(t.start, addr+1) // the first start above addr
-	if i == 0 || addr >= t.end[i-1] {
+	i := t.index(addr)
+	if i < 0 {
 		return "", -1
 	}
-	return t.name[i-1], int(t.trigger[i-1])
+	return t.name[i], int(t.trigger[i])
+}
+
+// checkOf returns the stack check of the function whose code holds addr.
+func (t *symtab) checkOf(addr uint64) stackCheck {
+	if i := t.index(addr); i >= 0 && i < len(t.check) {
+		return t.check[i]
+	}
+	return stackCheck{}
+}
+
+// stackCheck is the check of the stack's bound that a Go function on amd64 begins with, and the block that
+// calls the runtime when the check fails, which the compiler puts at the function's end:
+//
+//	entry: CMPQ SP, 16(R14)            // (a large frame: LEAQ -frame(SP), R12; CMPQ R12, 16(R14))
+//	       JBE  more                   // (a huge one first checks SP - frame for underflow)
+//	       … the function's body …
+//	more:  spill the register arguments
+//	       CALL runtime.morestack_noctxt
+//	       reload them
+//	       JMP  entry
+//
+// The check fails when the goroutine's stack must grow, and also when the runtime has asked the goroutine to
+// stop at its next function call by poisoning the bound it compares with: sysmon does that to a goroutine that
+// has run for 10 ms of wall time (retake, preemptone), asynchronous preemption or not, and the collector does
+// it to shrink a stack. Either way the function runs its more block once and its check a second time, which
+// adds instructions to the counted code at wall-clock times: valgrind runs one thread at a time and gives
+// sysmon a turn only now and then, so a benchmark loop is preempted a different number of times in each run,
+// at different functions (measured on this repository's gate: about once a process, 2 to 20 instructions a
+// time). readDump removes them: it leaves the more blocks' instructions out and takes one run of the check off
+// for each run of its more block, which counts each call once, as if the stack had room and nobody had asked.
+// (A stack that really grows is left out the same way: its growth is the runtime's cost, and how often it
+// happens depends on when the collector last shrank it.) readSymtab decodes the checks of amd64 code only;
+// elsewhere the counts keep these instructions, and the repeat check reports when they make a difference.
+type stackCheck struct {
+	insns     int64  // instructions from the entry to the JBE, inclusive; 0 when the function has no check
+	more, end uint64 // the more block's code: [more, end)
+}
+
+// readStackCheck decodes the stack check of the function at addr whose machine code is code. syms names the
+// target of the more block's call. It returns the zero stackCheck when the function does not begin with one
+// (assembly marked NOSPLIT, a leaf function with a small frame) or anything does not decode as expected.
+func readStackCheck(code []byte, addr uint64, syms *symtab) stackCheck {
+	var c stackCheck
+	pc := 0
+	for n := int64(1); ; n++ {
+		inst, err := x86asm.Decode(code[pc:], 64)
+		if err != nil || n > 6 {
+			return stackCheck{}
+		}
+		pc += inst.Len
+		if inst.Op == x86asm.JBE {
+			rel, ok := inst.Args[0].(x86asm.Rel)
+			if !ok || int(rel) <= 0 || pc+int(rel) >= len(code) {
+				return stackCheck{}
+			}
+			c.insns, c.more = n, addr+uint64(pc+int(rel))
+			pc += int(rel)
+			break
+		}
+		switch inst.Op {
+		case x86asm.CMP, x86asm.LEA, x86asm.MOV, x86asm.SUB, x86asm.JB:
+		default:
+			return stackCheck{} // the body has begun: no stack check
+		}
+	}
+	// The more block: moves that spill and reload the arguments, a call of runtime.morestack or
+	// morestack_noctxt, and a jump back to the entry.
+	called := false
+	for pc < len(code) {
+		inst, err := x86asm.Decode(code[pc:], 64)
+		if err != nil {
+			return stackCheck{}
+		}
+		pc += inst.Len
+		rel, _ := inst.Args[0].(x86asm.Rel)
+		target := addr + uint64(pc) + uint64(int64(rel))
+		switch inst.Op {
+		case x86asm.CALL:
+			name, _ := syms.funcAt(target)
+			if !strings.HasPrefix(name, "runtime.morestack") {
+				return stackCheck{}
+			}
+			called = true
+		case x86asm.JMP:
+			if !called || target != addr {
+				return stackCheck{}
+			}
+			c.end = addr + uint64(pc)
+			return c
+		case x86asm.RET, x86asm.UD2, x86asm.INT:
+			return stackCheck{}
+		default:
+			if rel != 0 { // a branch: the block is not a more block
+				return stackCheck{}
+			}
+		}
+	}
+	return stackCheck{}
 }
 
 // machineryFunc reports whether the function named fn (as in a Go symbol table) belongs to the Go runtime's own
