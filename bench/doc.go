@@ -20,7 +20,7 @@
 //  5. The instruction-count lane (instructions.go, valgrind.go, instrstats.go) replaces steps 2 and 4 when the
 //     metric is instructions: RunInstructions runs the same schedule over groups of leaves, one valgrind
 //     callgrind process per group at N and one at 2N iterations per slot (GOMAXPROCS=1,
-//     GODEBUG=asyncpreemptoff=1). callgrind zeroes its counts when the testing package resets or starts a
+//     GODEBUG=asyncpreemptoff=1, GOGC=off). callgrind zeroes its counts when the testing package resets or starts a
 //     benchmark timer and writes them out when it stops one or prints a result, so each leaf's count is of
 //     what its timer measured, without start-up and set-up; the reader attributes each instruction by address
 //     to a function of the binary's symbol table and counts the code under test without the Go runtime's and

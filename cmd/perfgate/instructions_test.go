@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +40,7 @@ func TestCompareWithoutValgrind(t *testing.T) {
 
 // TestCompareInstructionsDemo runs the whole comparison with the instruction-count lane on the demo history,
 // through the command: folded against base with -metric instructions (encryption executes fewer instructions,
-// key setup the same), base against itself (A/A: unchanged, a delta within the lane's 0.01%), and folded against
+// key setup the same), base against itself (A/A: unchanged, a delta of exactly 0), and folded against
 // base with -metric both (both units in one bench.txt, time samples and counts classified apart).
 func TestCompareInstructionsDemo(t *testing.T) {
 	if testing.Short() {
@@ -131,8 +130,8 @@ func TestCompareInstructionsDemo(t *testing.T) {
 			t.Errorf("exit %d, verdict %s %q; want pass", code, res.Verdict.Status, res.Verdict.Reasons)
 		}
 		for name, b := range rows(res, perfgate.UnitInstructions) {
-			if b.Class != perfgate.ClassUnchanged || math.Abs(b.DeltaPct) > 100*bench.RepeatTolerance {
-				t.Errorf("A/A %s: %s %+.5f%%, want unchanged within %g%%", name, b.Class, b.DeltaPct, 100*bench.RepeatTolerance)
+			if b.Class != perfgate.ClassUnchanged || b.DeltaPct != 0 {
+				t.Errorf("A/A %s: %s %+.5f%%, want unchanged by exactly 0%%", name, b.Class, b.DeltaPct)
 			}
 		}
 	})
