@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -151,11 +151,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 func TestRunInstructionsLoopStyles(t *testing.T) {
 	needValgrind(t)
 	dir := t.TempDir()
-	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, text string) { testmod.Write(t, dir, map[string]string{name: text}) }
 	write("go.mod", "module example.com/loopy\n\ngo 1.24\n")
 	write("loopy.go", `package loopy
 
@@ -248,11 +244,7 @@ func BenchmarkLoop(b *testing.B) {
 func TestRunInstructionsPausedTimer(t *testing.T) {
 	needValgrind(t)
 	dir := t.TempDir()
-	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, text string) { testmod.Write(t, dir, map[string]string{name: text}) }
 	write("go.mod", "module example.com/paused\n\ngo 1.24\n")
 	write("paused_test.go", `package paused
 
@@ -330,11 +322,7 @@ func TestRunInstructionsPreempted(t *testing.T) {
 	needValgrind(t)
 	t.Setenv("VALGRIND_OPTS", "--fair-sched=yes")
 	dir := t.TempDir()
-	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, text string) { testmod.Write(t, dir, map[string]string{name: text}) }
 	write("go.mod", "module example.com/long\n\ngo 1.24\n")
 	write("long_test.go", `package long
 
