@@ -50,6 +50,19 @@ func (r *outReader) next(n int) ([]byte, error) {
 	return x, nil
 }
 
+// field reads one length-prefixed field: a 4-byte big-endian length and that many bytes (the primitive
+// harnesses' output, see prims_compare.go).
+func (r *outReader) field() ([]byte, error) {
+	n, err := r.next(4)
+	if err != nil {
+		return nil, err
+	}
+	if uint64(binary.BigEndian.Uint32(n)) > uint64(len(r.b)) {
+		return nil, newFailure(r.side, "harness output is truncated")
+	}
+	return r.next(int(binary.BigEndian.Uint32(n)))
+}
+
 // keyOut is one key's outputs on one side: out[dir][method] holds blocks × blockSize bytes.
 type keyOut struct {
 	status byte

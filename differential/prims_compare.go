@@ -3,7 +3,6 @@ package differential
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"hash"
@@ -30,29 +29,6 @@ func outputDirection(family Family, out int) int {
 		return 1
 	}
 	return 0
-}
-
-// fieldReader walks one side's -primitives output: u32-length-prefixed fields, then outputTrailer.
-type fieldReader struct {
-	side string
-	b    []byte
-}
-
-func (r *fieldReader) next() ([]byte, error) {
-	if len(r.b) < 4 || uint64(binary.BigEndian.Uint32(r.b)) > uint64(len(r.b)-4) {
-		return nil, newFailure(r.side, "harness output is truncated")
-	}
-	n := int(binary.BigEndian.Uint32(r.b))
-	x := r.b[4 : 4+n : 4+n]
-	r.b = r.b[4+n:]
-	return x, nil
-}
-
-func (r *fieldReader) end() error {
-	if string(r.b) != outputTrailer {
-		return newFailure(r.side, "harness output does not end where expected")
-	}
-	return nil
 }
 
 // primTally accumulates one constructor's comparison across its size pairs.
@@ -105,26 +81,26 @@ func (t *primTally) inconsistent(side int, in Inconsistency) {
 
 // compareJob reads one job's outputs from both sides, hashes them, and records the cases that differ between
 // base and head, and the cases where a side disagrees with itself (chunked against one call, Open against Seal).
-func (t *primTally) compareJob(j *primJob, base, head *fieldReader) error {
+func (t *primTally) compareJob(j *primJob, base, head *outReader) error {
 	nOut := familyOutputs[j.family]
 	for _, k := range j.keys {
 		var status [2][]byte
-		for s, r := range []*fieldReader{base, head} {
+		for s, r := range []*outReader{base, head} {
 			var err error
-			if status[s], err = r.next(); err != nil {
+			if status[s], err = r.field(); err != nil {
 				return err
 			}
 			t.all[s].Write(status[s])
 		}
 		var outs [2][][][]byte // [side][case][output]
-		for s, r := range []*fieldReader{base, head} {
+		for s, r := range []*outReader{base, head} {
 			if len(status[s]) > 0 {
 				continue
 			}
 			for range k.cases {
 				var o [][]byte
 				for i := range nOut {
-					f, err := r.next()
+					f, err := r.field()
 					if err != nil {
 						return err
 					}
@@ -307,7 +283,7 @@ func openText(o []byte) string {
 
 // comparePrims reads both sides' -primitives outputs job by job into the ciphers.
 func comparePrims(ciphers []Cipher, jobs []*primJob, outs [2][]byte) error {
-	base, head := &fieldReader{side: "base", b: outs[0]}, &fieldReader{side: "head", b: outs[1]}
+	base, head := &outReader{side: "base", b: outs[0]}, &outReader{side: "head", b: outs[1]}
 	tallies := map[string]*primTally{}
 	for i := range ciphers {
 		tallies[ciphers[i].Name] = newPrimTally(&ciphers[i])
@@ -317,7 +293,7 @@ func comparePrims(ciphers []Cipher, jobs []*primJob, outs [2][]byte) error {
 			return err
 		}
 	}
-	for _, r := range []*fieldReader{base, head} {
+	for _, r := range []*outReader{base, head} {
 		if err := r.end(); err != nil {
 			return err
 		}
