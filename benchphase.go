@@ -247,8 +247,8 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 		}
 	}
 	if run.Plan != nil && len(unsettled) > 0 {
-		rec.notes = append(rec.notes, fmt.Sprintf("%d of %d benchmarks did not settle within the budget after %d stages: %s",
-			len(unsettled), rec.settled+len(unsettled), run.Stages, strings.Join(unsettled, ", ")))
+		rec.notes = append(rec.notes, fmt.Sprintf("%d of %d benchmarks did not settle within the budget after %s: %s",
+			len(unsettled), rec.settled+len(unsettled), plural(run.Stages, "stage"), strings.Join(unsettled, ", ")))
 	}
 	rec.noise, rec.mde = median(noise), median(mde)
 	return rec

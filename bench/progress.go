@@ -93,9 +93,14 @@ func (p *progress) calibrated(leaves int, d time.Duration) {
 	p.line("calibrated %d benchmarks in %s", leaves, d.Round(time.Millisecond))
 }
 
-// fitted reports the run length a budget chose for leaves benchmarks, when it shortened their runs.
-func (p *progress) fitted(leaves int, runTime, benchTime time.Duration) {
-	if runTime < benchTime {
+// fitted reports the run length a budget chose for leaves benchmarks, when it shortened their runs; floored
+// says that even MinRunTime runs do not let BudgetRounds rounds fit.
+func (p *progress) fitted(leaves int, runTime, benchTime time.Duration, floored bool) {
+	switch {
+	case runTime >= benchTime:
+	case floored:
+		p.line("runs shortened from %s to the shortest, %s; fewer than %d rounds of %d benchmarks fit the budget", benchTime, runTime, BudgetRounds, leaves)
+	default:
 		p.line("runs shortened from %s to %s, so that %d rounds of %d benchmarks fit the budget", benchTime, runTime, BudgetRounds, leaves)
 	}
 }

@@ -85,13 +85,14 @@ const (
 // left (see "Short runs, many rounds"), and records the run length chosen in r.run.RunTime. A leaf whose
 // calibrated run is already shorter keeps its count.
 func (r *runner) fitRuns(leaves []leaf, left time.Duration) []leaf {
-	runTime := r.cfg.BenchTime
+	runTime, floored := r.cfg.BenchTime, false
 	if n := len(leaves); n > 0 {
 		fit := left/time.Duration(BudgetRounds*4*n) - runOverhead
+		floored = fit < MinRunTime
 		runTime = min(r.cfg.BenchTime, max(fit, MinRunTime).Round(100*time.Microsecond))
 	}
 	r.run.RunTime = runTime
-	r.progress.fitted(len(leaves), runTime, r.cfg.BenchTime)
+	r.progress.fitted(len(leaves), runTime, r.cfg.BenchTime, floored)
 	out := make([]leaf, len(leaves))
 	for i, l := range leaves {
 		if l.secPerOp > 0 {

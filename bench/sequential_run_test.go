@@ -167,8 +167,13 @@ func TestFitRuns(t *testing.T) {
 		{per(time.Second), 100 * time.Millisecond, []int{100_000, 10, 1, 1_000}}, // capped at BenchTime
 		{time.Second, MinRunTime, []int{10_000, 1, 1, 1_000}},                    // a tiny budget: the floor
 	} {
-		r := &runner{cfg: RunConfig{BenchTime: 100 * time.Millisecond}, run: &Run{Iters: map[string]int{}}, progress: newProgress(nil)}
+		var log bytes.Buffer
+		r := &runner{cfg: RunConfig{BenchTime: 100 * time.Millisecond}, run: &Run{Iters: map[string]int{}}, progress: newProgress(&log)}
 		got := r.fitRuns(slices.Clone(leaves), tc.left)
+		// The progress line claims that the rounds fit only when they do.
+		if fits := strings.Contains(log.String(), "fit the budget") && !strings.Contains(log.String(), "fewer than"); fits != (tc.want > MinRunTime && tc.want < 100*time.Millisecond) {
+			t.Errorf("budget %s: progress %q", tc.left, log.String())
+		}
 		if r.run.RunTime != tc.want {
 			t.Errorf("budget %s: run time %s, want %s", tc.left, r.run.RunTime, tc.want)
 		}
