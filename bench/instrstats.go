@@ -34,7 +34,7 @@ const DefaultInstrThresholdPct = 0.5
 
 // CompareInstructions compares the instructions/op samples of base and head per benchmark and classifies them
 // by the rules above, with thresholdPct a percentage from 0 up to 100. Samples in other units are ignored. The result is
-// sorted by name. Each Comparison has Unit UnitInstructions, Exact set, Center the median count of a side, Lo
+// sorted by name. Each Comparison has Unit record.UnitInstructions, Exact set, Center the median count of a side, Lo
 // and Hi its smallest and largest count, DeltaPct the change of the centers, P and PHolm 0 for slower and
 // faster and 1 otherwise, NoisePct the larger relative spread of a side's counts (×100), and no Paired estimate.
 func CompareInstructions(samples []Sample, thresholdPct float64) ([]Comparison, error) {
@@ -44,7 +44,7 @@ func CompareInstructions(samples []Sample, thresholdPct float64) ([]Comparison, 
 	threshold := thresholdPct / 100
 	var out []Comparison
 	for _, g := range groupSamples(samples, false) {
-		if g.unit == UnitInstructions {
+		if g.unit == record.UnitInstructions {
 			out = append(out, compareCounts(g, threshold))
 		}
 	}
@@ -112,7 +112,7 @@ func countSummary(xs []float64) record.Summary {
 		return record.Summary{}
 	}
 	s := slices.Sorted(slices.Values(xs))
-	return record.Summary{Center: median(s), Lo: s[0], Hi: s[len(s)-1], N: len(s)}
+	return record.Summary{Center: Median(s), Lo: s[0], Hi: s[len(s)-1], N: len(s)}
 }
 
 // spread returns the relative spread (max − min) / min of xs, 0 for fewer than two values.

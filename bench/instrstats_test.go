@@ -20,7 +20,7 @@ import (
 // h1 and h2.
 func counts(name string, b0, h1, h2, b3 float64) []Sample {
 	s := func(side Side, slot int, v float64) Sample {
-		return Sample{Name: name, Side: side, Slot: slot, Iters: 100, Values: []Value{{Value: v, Unit: UnitInstructions}}}
+		return Sample{Name: name, Side: side, Slot: slot, Iters: 100, Values: []Value{{Value: v, Unit: record.UnitInstructions}}}
 	}
 	return []Sample{s(Base, 0, b0), s(Head, 1, h1), s(Head, 2, h2), s(Base, 3, b3)}
 }
@@ -51,7 +51,7 @@ func TestCompareInstructions(t *testing.T) {
 	var got []row
 	notes := map[string]string{}
 	for _, c := range cs {
-		if c.Unit != UnitInstructions || !c.Exact {
+		if c.Unit != record.UnitInstructions || !c.Exact {
 			t.Errorf("%s: unit %q exact %v", c.Name, c.Unit, c.Exact)
 		}
 		got = append(got, row{c.Name, c.Class, math.Round(c.DeltaPct*1e4) / 1e4, c.P})

@@ -63,9 +63,6 @@ import (
 // of a round run the same binary, and two counts that differ by more than RepeatTolerance are a Failure of
 // kind "unrepeatable", reported, never averaged away. CompareInstructions classifies the samples.
 
-// UnitInstructions is the unit of the lane's samples, in bench.txt and in a Comparison.
-const UnitInstructions = "instructions/op"
-
 // Defaults of InstrConfig and the lane's tolerance.
 const (
 	// DefaultInstrTarget is how many instructions the difference of a leaf's counts at 2N and N should hold.
@@ -100,7 +97,7 @@ type InstrConfig struct {
 
 // RunInstructions runs the instruction-count lane on cfg.Base and cfg.Head: it calibrates N per leaf and groups
 // the leaves, then runs the A–B–B–A schedule over the groups with two callgrind runs per slot (see the lane's
-// description above), and returns a Run whose Samples carry one Value each, in UnitInstructions, with Iters =
+// description above), and returns a Run whose Samples carry one Value each, in record.UnitInstructions, with Iters =
 // N. RunConfig fields mean what they mean for RunABBA, except that cfg.BenchTime is ignored (ic.Target
 // calibrates), cfg.Rounds defaults to DefaultInstrRounds and cfg.Timeout applies to native calibration only.
 // Samples written to cfg.BenchTxt are read by stock benchstat as the unit instructions/op.
@@ -362,8 +359,8 @@ func (l *lane) checkRepeat(a, b *Sample) {
 	if a == nil || b == nil {
 		return
 	}
-	x, _ := a.Get(UnitInstructions)
-	y, _ := b.Get(UnitInstructions)
+	x, _ := a.Get(record.UnitInstructions)
+	y, _ := b.Get(record.UnitInstructions)
 	if spread := relSpread(x, y); spread > RepeatTolerance {
 		l.fail(Failure{Name: a.Name, Side: a.Side, Round: a.Round + 1, Slot: b.Slot, Kind: record.FailureUnrepeatable,
 			Message: fmt.Sprintf("two runs of the same %s binary counted %s and %s instructions/op, %.4f%% apart "+
@@ -413,7 +410,7 @@ func (l *lane) countSlot(ctx context.Context, leaves []leaf, side Side, e sched.
 			continue
 		}
 		out = append(out, Sample{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: n,
-			Values: []Value{{Value: perOp, Unit: UnitInstructions}}})
+			Values: []Value{{Value: perOp, Unit: record.UnitInstructions}}})
 	}
 	return out, fails, nil
 }

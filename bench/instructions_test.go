@@ -54,7 +54,7 @@ func buildDemo(t *testing.T, names ...string) map[string]Binary {
 func perOp(run *Run, name string, side Side) []float64 {
 	var out []float64
 	for _, s := range run.Samples {
-		if v, ok := s.Get(UnitInstructions); ok && s.Name == name && s.Side == side {
+		if v, ok := s.Get(record.UnitInstructions); ok && s.Name == name && s.Side == side {
 			out = append(out, v)
 		}
 	}

@@ -38,7 +38,7 @@ import (
 // standard deviation √2·σ; linear drift adds a constant to every a_r and every b_r, which differences within each
 // series cancel. The median of the pooled differences is a robust scale (Shamos' estimator):
 //
-//	σ = 1.0483 · median(|a_r - a_s|, |b_r - b_s| for all r < s) / √2
+//	σ = 1.0483 · Median(|a_r - a_s|, |b_r - b_s| for all r < s) / √2
 //
 // (for normal data the median of |X - Y| is 0.9539 standard deviations of X, hence 1.0483). A round whose a_r or
 // b_r lies more than DisturbedRound·√2·σ (and at least 1%) from its series' median had a run disturbed — an
@@ -105,7 +105,7 @@ func paired(rs []roundValues, confidence float64) (res pairedResult, dropped int
 	if len(d) < 2 {
 		return pairedResult{}, dropped, false
 	}
-	res.sigma = 1.0483 * median(append(pairDiffs(a), pairDiffs(b)...)) / math.Sqrt2
+	res.sigma = 1.0483 * Median(append(pairDiffs(a), pairDiffs(b)...)) / math.Sqrt2
 	kept := undisturbed(d, a, b, res.sigma)
 	n := len(kept)
 	mean, sd := meanSD(kept)
@@ -129,7 +129,7 @@ func paired(rs []roundValues, confidence float64) (res pairedResult, dropped int
 // pair standard deviations (and at least 1%) of their series' medians; all of d when fewer than two would remain.
 func undisturbed(d, a, b []float64, sigma float64) []float64 {
 	limit := max(DisturbedRound*math.Sqrt2*sigma, 0.01)
-	ma, mb := median(a), median(b)
+	ma, mb := Median(a), Median(b)
 	var kept []float64
 	for r := range d {
 		if math.Abs(a[r]-ma) <= limit && math.Abs(b[r]-mb) <= limit {
@@ -153,8 +153,11 @@ func pairDiffs(xs []float64) []float64 {
 	return out
 }
 
-// median returns the median of xs, len(xs) >= 1, without changing xs.
-func median(xs []float64) float64 {
+// Median returns the median of xs, 0 for none, without changing xs.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	if n := len(s); n%2 == 1 {

@@ -145,7 +145,7 @@ func TestSimSequentialAA(t *testing.T) {
 	}
 	rate := float64(falseRuns) / sims
 	t.Logf("family-wise false alarms %d of %d runs (%.3f; alpha %g); %.1f%% of benchmarks settled; all settled in %d runs, median %.0f runs",
-		falseRuns, sims, rate, DefaultStatsOptions.Alpha, 100*float64(settledSome)/(sims*simBenchmarks), settledAll, median(toSettle))
+		falseRuns, sims, rate, DefaultStatsOptions.Alpha, 100*float64(settledSome)/(sims*simBenchmarks), settledAll, Median(toSettle))
 	if rate > DefaultStatsOptions.Alpha {
 		t.Errorf("family-wise false-alarm rate %.3f, want at most alpha %g", rate, DefaultStatsOptions.Alpha)
 	}
@@ -174,7 +174,7 @@ func TestSimSequentialShift(t *testing.T) {
 		}
 	}
 	t.Logf("3%% found %d of %d; settled in %d runs, median %.0f runs of the machine (%.1f rounds of all %d benchmarks)",
-		found, sims, len(toSettle), median(toSettle), median(toSettle)/(4*simBenchmarks), simBenchmarks)
+		found, sims, len(toSettle), Median(toSettle), Median(toSettle)/(4*simBenchmarks), simBenchmarks)
 	if share := float64(found) / sims; share < 0.95 {
 		t.Errorf("3%% slowdown found in %.3f of runs, want at least 0.95", share)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // The fixtures are hand-made Results shaped like a real comparison of cipher/des before and after folding the P
@@ -16,72 +16,72 @@ import (
 func digest(c byte) string { return strings.Repeat(string(c), 64) }
 
 // bench builds one comparison; values in the unit, paired may be nil.
-func bench(name, unit string, base, head float64, deltaPct, p float64, pr *perfgate.Paired, class perfgate.Class) perfgate.Benchmark {
-	return perfgate.Benchmark{
+func bench(name, unit string, base, head float64, deltaPct, p float64, pr *record.Paired, class record.Class) record.Benchmark {
+	return record.Benchmark{
 		Name: name, Unit: unit,
-		Base:     perfgate.Summary{Center: base, Lo: base * 0.99, Hi: base * 1.012, N: 10},
-		Head:     perfgate.Summary{Center: head, Lo: head * 0.995, Hi: head * 1.004, N: 10},
+		Base:     record.Summary{Center: base, Lo: base * 0.99, Hi: base * 1.012, N: 10},
+		Head:     record.Summary{Center: head, Lo: head * 0.995, Hi: head * 1.004, N: 10},
 		DeltaPct: deltaPct, P: p, PHolm: min(1, p*6), Paired: pr, NoisePct: 0.8, MDEPct: 1.9, Class: class,
 	}
 }
 
-func passResult() *perfgate.Result {
-	ciphers := []perfgate.DiffCipher{}
+func passResult() *record.Result {
+	ciphers := []record.Cipher{}
 	for i, c := range []struct {
 		name string
 		size int
 	}{{"NewCipher", 8}, {"NewTripleEDE2", 16}, {"NewTripleEDE3", 24}, {"NewTripleEEE2", 16}, {"NewTripleEEE3", 24}} {
 		d := digest("0123456789"[i+1])
-		ciphers = append(ciphers, perfgate.DiffCipher{
-			Name: c.name, Family: perfgate.FamilyBlock, KeySizes: []int{c.size}, Keys: 1024, Blocks: 17,
+		ciphers = append(ciphers, record.Cipher{
+			Name: c.name, Family: record.FamilyBlock, KeySizes: []int{c.size}, Keys: 1024, Blocks: 17,
 			Methods:    []string{"Encrypt", "Decrypt", "EncryptBlocks", "DecryptBlocks"},
 			DigestBase: d, DigestHead: d,
 		})
 	}
-	return &perfgate.Result{
-		Schema:     perfgate.Schema,
+	return &record.Result{
+		Schema:     record.Schema,
 		Package:    "./cipher/des",
 		ImportPath: "github.com/perfgate/perfgate/cipher/des",
-		Base:       perfgate.Revision{Ref: "main", Commit: "1f0c2d3e4b5a69788796a5b4c3d2e1f0a9b8c7d6", Subject: "cipher/des: add EEE variants"},
-		Head:       perfgate.Revision{Ref: "HEAD", Commit: "9a8b7c6d5e4f30211203f4e5d6c7b8a9f0e1d2c3", Subject: "cipher/des: fold P into the S-boxes"},
-		Verdict: perfgate.Verdict{Status: perfgate.StatusPass, ExitCode: perfgate.ExitPass, Checks: []perfgate.Check{
-			{Name: perfgate.CheckBenchmarks, Ran: true, Detail: "6 benchmarks"},
-			{Name: perfgate.CheckDifferential, Ran: true, Detail: "5 constructors"},
-			{Name: perfgate.CheckSize, Detail: "no max-size-growth set (sizes are reported only)"},
+		Base:       record.Revision{Ref: "main", Commit: "1f0c2d3e4b5a69788796a5b4c3d2e1f0a9b8c7d6", Subject: "cipher/des: add EEE variants"},
+		Head:       record.Revision{Ref: "HEAD", Commit: "9a8b7c6d5e4f30211203f4e5d6c7b8a9f0e1d2c3", Subject: "cipher/des: fold P into the S-boxes"},
+		Verdict: record.Verdict{Status: record.StatusPass, ExitCode: record.ExitPass, Checks: []record.Check{
+			{Name: record.CheckBenchmarks, Ran: true, Detail: "6 benchmarks"},
+			{Name: record.CheckDifferential, Ran: true, Detail: "5 constructors"},
+			{Name: record.CheckSize, Detail: "no max-size-growth set (sizes are reported only)"},
 		}},
-		Benchmarks: []perfgate.Benchmark{
-			bench("Encrypt/des/single", "sec/op", 139.6e-9, 86.7e-9, -37.89, 0.0001, &perfgate.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}, perfgate.ClassFaster),
-			bench("Decrypt/des/single", "sec/op", 140.2e-9, 87.1e-9, -37.87, 0.0001, &perfgate.Paired{Ratio: 0.622, Lo: 0.617, Hi: 0.626}, perfgate.ClassFaster),
-			bench("Encrypt/3des-ede3/single", "sec/op", 389.0e-9, 243.0e-9, -37.53, 0.0001, &perfgate.Paired{Ratio: 0.625, Lo: 0.621, Hi: 0.629}, perfgate.ClassFaster),
-			bench("EncryptBlocks/des/4KiB", "sec/op", 71.3e-6, 44.9e-6, -37.03, 0.0001, &perfgate.Paired{Ratio: 0.631, Lo: 0.602, Hi: 0.668}, perfgate.ClassFaster),
-			bench("NewCipher/des", "sec/op", 212.4e-9, 213.0e-9, 0.28, 0.684, &perfgate.Paired{Ratio: 1.002, Lo: 0.996, Hi: 1.009}, perfgate.ClassUnchanged),
-			bench("NewTripleEDE3", "sec/op", 655.1e-9, 662.9e-9, 1.19, 0.089, &perfgate.Paired{Ratio: 1.011, Lo: 0.979, Hi: 1.046}, perfgate.ClassInconclusive),
-			bench("Encrypt/des/single", "B/s", 57.31e6, 92.27e6, 61.0, 0.0001, nil, perfgate.ClassFaster),
-			bench("NewCipher/des", "B/op", 256, 256, 0, 1, nil, perfgate.ClassUnchanged),
-			bench("NewCipher/des", "allocs/op", 1, 1, 0, 1, nil, perfgate.ClassUnchanged),
+		Benchmarks: []record.Benchmark{
+			bench("Encrypt/des/single", "sec/op", 139.6e-9, 86.7e-9, -37.89, 0.0001, &record.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}, record.ClassFaster),
+			bench("Decrypt/des/single", "sec/op", 140.2e-9, 87.1e-9, -37.87, 0.0001, &record.Paired{Ratio: 0.622, Lo: 0.617, Hi: 0.626}, record.ClassFaster),
+			bench("Encrypt/3des-ede3/single", "sec/op", 389.0e-9, 243.0e-9, -37.53, 0.0001, &record.Paired{Ratio: 0.625, Lo: 0.621, Hi: 0.629}, record.ClassFaster),
+			bench("EncryptBlocks/des/4KiB", "sec/op", 71.3e-6, 44.9e-6, -37.03, 0.0001, &record.Paired{Ratio: 0.631, Lo: 0.602, Hi: 0.668}, record.ClassFaster),
+			bench("NewCipher/des", "sec/op", 212.4e-9, 213.0e-9, 0.28, 0.684, &record.Paired{Ratio: 1.002, Lo: 0.996, Hi: 1.009}, record.ClassUnchanged),
+			bench("NewTripleEDE3", "sec/op", 655.1e-9, 662.9e-9, 1.19, 0.089, &record.Paired{Ratio: 1.011, Lo: 0.979, Hi: 1.046}, record.ClassInconclusive),
+			bench("Encrypt/des/single", "B/s", 57.31e6, 92.27e6, 61.0, 0.0001, nil, record.ClassFaster),
+			bench("NewCipher/des", "B/op", 256, 256, 0, 1, nil, record.ClassUnchanged),
+			bench("NewCipher/des", "allocs/op", 1, 1, 0, 1, nil, record.ClassUnchanged),
 		},
-		Functional: perfgate.Functional{
-			Base: perfgate.TestRun{Ran: true, Passed: true},
-			Head: perfgate.TestRun{Ran: true, Passed: true},
+		Functional: record.Functional{
+			Base: record.TestRun{Ran: true, Passed: true},
+			Head: record.TestRun{Ran: true, Passed: true},
 		},
-		Differential: perfgate.Differential{Status: perfgate.DiffIdentical, Seed: 20261130, Ciphers: ciphers},
-		Sizes: perfgate.Sizes{
-			Sections: []perfgate.SectionSize{
+		Differential: record.Differential{Status: record.DiffIdentical, Seed: 20261130, Ciphers: ciphers},
+		Sizes: record.Sizes{
+			Sections: []record.SectionSize{
 				{Name: ".text", Base: 2617, Head: 2302},
 				{Name: ".noptrdata", Base: 512, Head: 2560},
 				{Name: ".noptrbss", Base: 768, Head: 768},
 			},
-			Symbols: []perfgate.SymbolSize{
+			Symbols: []record.SymbolSize{
 				{Name: "github.com/perfgate/perfgate/cipher/des.feistelBox", Section: ".noptrdata", Base: 0, Head: 2048},
 				{Name: "github.com/perfgate/perfgate/cipher/des.permuteBlock", Section: ".text", Base: 412, Head: 0},
 				{Name: "github.com/perfgate/perfgate/cipher/des.cryptBlock", Section: ".text", Base: 601, Head: 698},
 			},
 		},
-		Env: perfgate.Env{
+		Env: record.Env{
 			Go: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOAMD64: "v1", CPU: "AMD EPYC 7B13", CPUs: 2,
 			Pinned: true, PinnedCPU: 1, Turbo: "unknown", SMT: "on", Kernel: "6.8.0-1015-gcp", Load1: 0.31,
 		},
-		Method: perfgate.Method{
+		Method: record.Method{
 			Rounds: 5, BenchTime: 100 * time.Millisecond, Threshold: 2, Alpha: 0.05,
 			Estimator:  "mean of per-round log ratios head/base, t-interval over rounds",
 			NoiseFloor: 0.8, MedianMDE: 1.9, TimedPhase: 3*time.Minute + 2*time.Second,
@@ -93,11 +93,11 @@ func passResult() *perfgate.Result {
 
 // failResult fails the gate four ways at once: a differential mismatch, a benchmark that panics on head, failing
 // head tests, and two slower benchmarks that a label acknowledged.
-func failResult() *perfgate.Result {
+func failResult() *record.Result {
 	r := passResult()
 	r.Head.Dirty = true
-	r.Verdict = perfgate.Verdict{
-		Status: perfgate.StatusFail, ExitCode: perfgate.ExitFail,
+	r.Verdict = record.Verdict{
+		Status: record.StatusFail, ExitCode: record.ExitFail,
 		Reasons: []string{
 			"differential mismatch: NewTripleEEE3 differs on 3 of 34,816 blocks",
 			"Decrypt/3des-eee3/single panicked on head",
@@ -109,29 +109,29 @@ func failResult() *perfgate.Result {
 		},
 	}
 	r.Notes = []string{"head is the working tree with uncommitted changes"}
-	r.Benchmarks[4] = bench("NewCipher/des", "sec/op", 212.4e-9, 231.9e-9, 9.18, 0.0002, &perfgate.Paired{Ratio: 1.092, Lo: 1.081, Hi: 1.104}, perfgate.ClassSlower)
+	r.Benchmarks[4] = bench("NewCipher/des", "sec/op", 212.4e-9, 231.9e-9, 9.18, 0.0002, &record.Paired{Ratio: 1.092, Lo: 1.081, Hi: 1.104}, record.ClassSlower)
 	r.Benchmarks[4].Acknowledged = true
-	r.Benchmarks[5] = bench("NewTripleEDE3", "sec/op", 655.1e-9, 701.0e-9, 7.01, 0.0004, &perfgate.Paired{Ratio: 1.069, Lo: 1.052, Hi: 1.087}, perfgate.ClassSlower)
+	r.Benchmarks[5] = bench("NewTripleEDE3", "sec/op", 655.1e-9, 701.0e-9, 7.01, 0.0004, &record.Paired{Ratio: 1.069, Lo: 1.052, Hi: 1.087}, record.ClassSlower)
 	r.Benchmarks[5].Acknowledged = true
-	failed := perfgate.Benchmark{Name: "Decrypt/3des-eee3/single", Unit: "sec/op",
-		Base: perfgate.Summary{Center: 391e-9, Lo: 389e-9, Hi: 394e-9, N: 10}, Class: perfgate.ClassFailed,
+	failed := record.Benchmark{Name: "Decrypt/3des-eee3/single", Unit: "sec/op",
+		Base: record.Summary{Center: 391e-9, Lo: 389e-9, Hi: 394e-9, N: 10}, Class: record.ClassFailed,
 		Note: "no samples on head"}
-	r.Benchmarks = append(r.Benchmarks[:6], append([]perfgate.Benchmark{failed}, r.Benchmarks[6:]...)...)
-	r.Failures = []perfgate.Failure{{
+	r.Benchmarks = append(r.Benchmarks[:6], append([]record.Benchmark{failed}, r.Benchmarks[6:]...)...)
+	r.Failures = []record.Failure{{
 		Name: "Decrypt/3des-eee3/single", Side: "head", Round: 0, Kind: "panic",
 		Message: "panic: runtime error: index out of range [64] with length 64\n\ngoroutine 7 [running]:\n" +
 			"github.com/perfgate/perfgate/cipher/des.feistel(...)\n\t/tmp/perfgate-head/cipher/des/block.go:61\n" +
 			"github.com/perfgate/perfgate/cipher/des.(*TripleCipher).Decrypt(0xc000012345, {0xc00001a000, 0x8, 0x8})\n" +
 			"\t/tmp/perfgate-head/cipher/des/cipher.go:140 +0x1d6\n",
 	}}
-	r.Functional.Head = perfgate.TestRun{Ran: true, Passed: false, Output: "=== RUN   TestEEE3\n" +
+	r.Functional.Head = record.TestRun{Ran: true, Passed: false, Output: "=== RUN   TestEEE3\n" +
 		"    des_test.go:88: NewTripleEEE3(0123456789abcdef…).Encrypt(4e6f772069732074) = 1a2b3c4d5e6f7081, want 3fa40e8a984d4815\n" +
 		"--- FAIL: TestEEE3 (0.00s)\nFAIL\nexit status 1\nFAIL\tgithub.com/perfgate/perfgate/cipher/des\t0.012s\n"}
 	eee3 := &r.Differential.Ciphers[4]
-	r.Differential.Status = perfgate.DiffMismatch
+	r.Differential.Status = record.DiffMismatch
 	eee3.Mismatches = 3
 	eee3.DigestHead = digest('f')
-	eee3.Examples = []perfgate.Mismatch{
+	eee3.Examples = []record.Mismatch{
 		{KeySize: 24, Key: hexBytes("0123456789abcdef23456789abcdef01456789abcdef0123"), Block: 0, Direction: "encrypt",
 			Method: "Encrypt", Input: hexBytes("4e6f772069732074"), Base: hexBytes("3fa40e8a984d4815"), Head: hexBytes("1a2b3c4d5e6f7081")},
 		{KeySize: 24, Key: hexBytes("0123456789abcdef23456789abcdef01456789abcdef0123"), Block: 1, Direction: "decrypt",
@@ -141,19 +141,19 @@ func failResult() *perfgate.Result {
 	// An AEAD whose tag differs on one message, and a hash whose chunked writes disagree with one Write on head.
 	key := hexBytes("000102030405060708090a0b0c0d0e0f")
 	r.Differential.Ciphers = append(r.Differential.Ciphers,
-		perfgate.DiffCipher{Name: "NewCipher/GCM", Family: perfgate.FamilyAEAD, Type: "cipher.AEAD",
+		record.Cipher{Name: "NewCipher/GCM", Family: record.FamilyAEAD, Type: "cipher.AEAD",
 			KeySizes: []int{16}, NonceSizes: []int{12}, Keys: 8, Lengths: []int{0, 1, 15, 16, 17}, Inputs: 40,
 			Methods: []string{"Seal", "Open"}, Mismatches: 1, DigestBase: digest('a'), DigestHead: digest('b'),
-			Examples: []perfgate.Mismatch{{Constructor: "NewCipher/GCM", KeySize: 16, Key: key, Block: -1,
+			Examples: []record.Mismatch{{Constructor: "NewCipher/GCM", KeySize: 16, Key: key, Block: -1,
 				Direction: "seal", Method: "Seal", Part: "tag", Length: 17, Nonce: hexBytes("cafebabefacedbaddecaf888"),
 				AD: hexBytes("feedface"), Input: hexBytes("d9313225f88406e5a55909c5aff5269a86"),
 				Base: hexBytes("42831ec2217774244b7221b784d0d49c"), Head: hexBytes("42831ec2217774244b7221b784d0d49d")}},
 		},
-		perfgate.DiffCipher{Name: "NewMAC", Family: perfgate.FamilyHash, Type: "hash.Hash",
+		record.Cipher{Name: "NewMAC", Family: record.FamilyHash, Type: "hash.Hash",
 			KeySizes: []int{1, 10, 19, 28, 37, 46, 55, 64}, Keys: 8, Lengths: []int{0, 1, 2, 63, 64, 65}, Inputs: 384,
 			Methods: []string{"Write", "Sum", "Reset", "Size", "BlockSize"}, DigestBase: digest('c'), DigestHead: digest('c'),
 			InconsistentHead: 2, Notes: []string{"56 more size pairs accepted by both sides were not compared"},
-			Inconsistencies: []perfgate.Inconsistency{{Side: "head", Constructor: "NewMAC", KeySize: 10,
+			Inconsistencies: []record.Inconsistency{{Side: "head", Constructor: "NewMAC", KeySize: 10,
 				Key: hexBytes("00112233445566778899"), Block: -1, Part: "chunk boundary", Length: 65, Chunks: []int{0, 64, 1},
 				Input: hexBytes("00"), Single: hexBytes("5d1a"), Batch: hexBytes("77e0"),
 				Note: "chunks differ from one Write from byte 64"}},
@@ -166,7 +166,7 @@ func failResult() *perfgate.Result {
 const hostile = "<b>x</b>|*y*` ```\n</details>\n<img src=x onerror=alert(1)>\n# head\n| a | b |\n~~~\n[l](javascript:x) \x1b[31m$x$ &lt;"
 
 // hostileResult puts hostile text into every field of the Result that the pull request controls.
-func hostileResult() *perfgate.Result {
+func hostileResult() *record.Result {
 	r := failResult()
 	r.Base.Ref = hostile
 	r.Base.Subject = hostile
@@ -187,7 +187,7 @@ func hostileResult() *perfgate.Result {
 }
 
 // hexBytes decodes a hexadecimal test constant.
-func hexBytes(s string) perfgate.Hex {
+func hexBytes(s string) record.Hex {
 	b, err := hex.DecodeString(s)
 	if err != nil {
 		panic(err)

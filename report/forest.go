@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // A forest plot shows, one line per gating benchmark, the paired head/base ratio as a point, its 95% interval as a
@@ -22,7 +22,7 @@ import (
 
 // forestUnits are the units whose paired estimates gate, each plotted as its own forest: wall time, and the
 // instruction counts of the instruction-count lane where it ran.
-var forestUnits = []string{perfgate.GatedUnit, perfgate.UnitInstructions}
+var forestUnits = []string{record.UnitTime, record.UnitInstructions}
 
 // forestMaxRows is how many benchmarks the Markdown and text forests show; the rest are counted.
 const forestMaxRows = 20
@@ -30,10 +30,10 @@ const forestMaxRows = 20
 // A forest is one unit's plot: the benchmarks it shows, slowest first, the scale, and what it left out.
 type forest struct {
 	unit      string
-	threshold float64                // the band's half-width as a fraction of 1: 0.02 for ±2%
-	rows      []perfgate.Benchmark   // slowest first; a row without a paired estimate (failed) comes first
-	rest      map[perfgate.Class]int // benchmarks not shown, by class
-	span      float64                // the axis runs from 1/span to span (span > 1)
+	threshold float64              // the band's half-width as a fraction of 1: 0.02 for ±2%
+	rows      []record.Benchmark   // slowest first; a row without a paired estimate (failed) comes first
+	rest      map[record.Class]int // benchmarks not shown, by class
+	span      float64              // the axis runs from 1/span to span (span > 1)
 }
 
 // newForest builds the forest of unit from r, showing at most most benchmarks (all when most ≤ 0). It returns
@@ -41,16 +41,16 @@ type forest struct {
 //
 // When it must choose, it keeps the benchmarks that matter: failed, slower, inconclusive and faster ones, the
 // largest effects first, and fills what room is left with unchanged ones.
-func newForest(r *perfgate.Result, unit string, most int) *forest {
-	var all []perfgate.Benchmark
+func newForest(r *record.Result, unit string, most int) *forest {
+	var all []record.Benchmark
 	for _, b := range r.Benchmarks {
 		if b.Unit != unit {
 			continue
 		}
-		if b.Exact && b.Paired == nil && b.Class != perfgate.ClassFailed && b.Base.Center > 0 {
+		if b.Exact && b.Paired == nil && b.Class != record.ClassFailed && b.Base.Center > 0 {
 			// An exact count has no interval: its point is head/base, the delta re-expressed as a ratio.
 			ratio := 1 + b.DeltaPct/100
-			b.Paired = &perfgate.Paired{Ratio: ratio, Lo: ratio, Hi: ratio}
+			b.Paired = &record.Paired{Ratio: ratio, Lo: ratio, Hi: ratio}
 		}
 		all = append(all, b)
 	}
@@ -58,14 +58,14 @@ func newForest(r *perfgate.Result, unit string, most int) *forest {
 		return nil
 	}
 	threshold := r.Method.Threshold
-	if unit == perfgate.UnitInstructions && r.Method.InstrThreshold > 0 {
+	if unit == record.UnitInstructions && r.Method.InstrThreshold > 0 {
 		threshold = r.Method.InstrThreshold
 	}
-	f := &forest{unit: unit, threshold: threshold / 100, rest: map[perfgate.Class]int{}}
+	f := &forest{unit: unit, threshold: threshold / 100, rest: map[record.Class]int{}}
 	shown := all
 	if most > 0 && len(all) > most {
 		shown = slices.Clone(all)
-		slices.SortStableFunc(shown, func(a, b perfgate.Benchmark) int {
+		slices.SortStableFunc(shown, func(a, b record.Benchmark) int {
 			if ra, rb := forestRank(a), forestRank(b); ra != rb {
 				return rb - ra
 			}
@@ -77,7 +77,7 @@ func newForest(r *perfgate.Result, unit string, most int) *forest {
 		shown = shown[:most]
 	}
 	f.rows = slices.Clone(shown)
-	slices.SortStableFunc(f.rows, func(a, b perfgate.Benchmark) int {
+	slices.SortStableFunc(f.rows, func(a, b record.Benchmark) int {
 		switch {
 		case a.Paired == nil && b.Paired == nil:
 			return 0
@@ -93,22 +93,22 @@ func newForest(r *perfgate.Result, unit string, most int) *forest {
 }
 
 // forestRank orders classes by how much a reader needs to see them in the forest.
-func forestRank(b perfgate.Benchmark) int {
+func forestRank(b record.Benchmark) int {
 	switch b.Class {
-	case perfgate.ClassFailed:
+	case record.ClassFailed:
 		return 4
-	case perfgate.ClassSlower:
+	case record.ClassSlower:
 		return 3
-	case perfgate.ClassInconclusive:
+	case record.ClassInconclusive:
 		return 2
-	case perfgate.ClassFaster:
+	case record.ClassFaster:
 		return 1
 	}
 	return 0
 }
 
 // effect is the size of a benchmark's change on the plot's scale, |log ratio|; 0 without an estimate.
-func effect(b perfgate.Benchmark) float64 {
+func effect(b record.Benchmark) float64 {
 	if b.Paired == nil || !(b.Paired.Ratio > 0) {
 		return 0
 	}
@@ -200,7 +200,7 @@ func (f *forest) restNote() string {
 		return ""
 	}
 	var parts []string
-	for _, c := range []perfgate.Class{perfgate.ClassFailed, perfgate.ClassSlower, perfgate.ClassInconclusive, perfgate.ClassFaster, perfgate.ClassUnchanged} {
+	for _, c := range []record.Class{record.ClassFailed, record.ClassSlower, record.ClassInconclusive, record.ClassFaster, record.ClassUnchanged} {
 		if f.rest[c] > 0 {
 			parts = append(parts, plural0(f.rest[c], string(c)))
 		}
@@ -244,7 +244,7 @@ func forestText(f *forest, uni, color bool) []string {
 	nameW := len("benchmark")
 	names := make([]string, len(f.rows))
 	for i, b := range f.rows {
-		names[i] = plain(clip(perfgate.Qualified(b.Package, b.Name), 40))
+		names[i] = plain(clip(record.Qualified(b.Package, b.Name), 40))
 		nameW = max(nameW, utf8.RuneCountInString(names[i]))
 	}
 	pad := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s))) }
@@ -362,18 +362,18 @@ func forestText(f *forest, uni, color bool) []string {
 }
 
 // paintClass colours s by class: slower and failed red, faster green.
-func paintClass(on bool, class perfgate.Class, s string) string {
+func paintClass(on bool, class record.Class, s string) string {
 	switch class {
-	case perfgate.ClassSlower, perfgate.ClassFailed:
+	case record.ClassSlower, record.ClassFailed:
 		return paint(on, red, s)
-	case perfgate.ClassFaster:
+	case record.ClassFaster:
 		return paint(on, green, s)
 	}
 	return s
 }
 
 // forests returns the forests of r's gating units, in forestUnits order.
-func forests(r *perfgate.Result, most int) []*forest {
+func forests(r *record.Result, most int) []*forest {
 	var fs []*forest
 	for _, u := range forestUnits {
 		if f := newForest(r, u, most); f != nil {
@@ -384,7 +384,7 @@ func forests(r *perfgate.Result, most int) []*forest {
 }
 
 // mdForest adds the forests to a Markdown doc as code blocks, which GitHub shows as they are.
-func mdForest(d *doc, r *perfgate.Result) {
+func mdForest(d *doc, r *record.Result) {
 	for _, f := range forests(r, forestMaxRows) {
 		d.para(codeBlock(strings.Join(forestText(f, true, false), "\n")))
 	}

@@ -8,17 +8,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // forestResult has n sec/op benchmarks named b00, b01, …, with the given ratios and classes; each interval is the
 // ratio ±1%.
-func forestResult(threshold float64, ratios []float64, classes []perfgate.Class) *perfgate.Result {
-	r := &perfgate.Result{Method: perfgate.Method{Threshold: threshold}}
+func forestResult(threshold float64, ratios []float64, classes []record.Class) *record.Result {
+	r := &record.Result{Method: record.Method{Threshold: threshold}}
 	for i, ratio := range ratios {
-		r.Benchmarks = append(r.Benchmarks, perfgate.Benchmark{
-			Name: fmt.Sprintf("b%02d", i), Unit: perfgate.GatedUnit, Class: classes[i],
-			Paired: &perfgate.Paired{Ratio: ratio, Lo: ratio * 0.99, Hi: ratio * 1.01},
+		r.Benchmarks = append(r.Benchmarks, record.Benchmark{
+			Name: fmt.Sprintf("b%02d", i), Unit: record.UnitTime, Class: classes[i],
+			Paired: &record.Paired{Ratio: ratio, Lo: ratio * 0.99, Hi: ratio * 1.01},
 		})
 	}
 	return r
@@ -33,11 +33,11 @@ func rowNames(f *forest) []string {
 }
 
 func TestForestOrderSlowestFirstFailedOnTop(t *testing.T) {
-	r := forestResult(2, []float64{0.62, 1.3, 1.0, 0.9}, []perfgate.Class{"faster", "slower", "unchanged", "faster"})
-	r.Benchmarks = append(r.Benchmarks, perfgate.Benchmark{Name: "crashed", Unit: perfgate.GatedUnit, Class: perfgate.ClassFailed})
+	r := forestResult(2, []float64{0.62, 1.3, 1.0, 0.9}, []record.Class{"faster", "slower", "unchanged", "faster"})
+	r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "crashed", Unit: record.UnitTime, Class: record.ClassFailed})
 	// Other units are not in the sec/op forest.
-	r.Benchmarks = append(r.Benchmarks, perfgate.Benchmark{Name: "b00", Unit: "B/s", Class: "faster", Paired: &perfgate.Paired{Ratio: 1.6, Lo: 1.5, Hi: 1.7}})
-	f := newForest(r, perfgate.GatedUnit, 0)
+	r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "b00", Unit: "B/s", Class: "faster", Paired: &record.Paired{Ratio: 1.6, Lo: 1.5, Hi: 1.7}})
+	f := newForest(r, record.UnitTime, 0)
 	if diff := cmp.Diff([]string{"crashed", "b01", "b02", "b03", "b00"}, rowNames(f)); diff != "" {
 		t.Errorf("row order (-want +got):\n%s", diff)
 	}
@@ -49,14 +49,14 @@ func TestForestOrderSlowestFirstFailedOnTop(t *testing.T) {
 func TestForestCapKeepsWhatMatters(t *testing.T) {
 	// 25 unchanged benchmarks close to 1×, then one each of slower, faster and inconclusive.
 	var ratios []float64
-	var classes []perfgate.Class
+	var classes []record.Class
 	for i := range 25 {
 		ratios = append(ratios, 1+float64(i-12)/1000)
-		classes = append(classes, perfgate.ClassUnchanged)
+		classes = append(classes, record.ClassUnchanged)
 	}
 	ratios = append(ratios, 1.2, 0.7, 1.05)
-	classes = append(classes, perfgate.ClassSlower, perfgate.ClassFaster, perfgate.ClassInconclusive)
-	f := newForest(forestResult(2, ratios, classes), perfgate.GatedUnit, 10)
+	classes = append(classes, record.ClassSlower, record.ClassFaster, record.ClassInconclusive)
+	f := newForest(forestResult(2, ratios, classes), record.UnitTime, 10)
 	got := rowNames(f)
 	if len(got) != 10 {
 		t.Fatalf("%d rows, want 10: %v", len(got), got)
@@ -67,7 +67,7 @@ func TestForestCapKeepsWhatMatters(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
-	if f.rest[perfgate.ClassUnchanged] != 18 || len(f.rest) != 1 {
+	if f.rest[record.ClassUnchanged] != 18 || len(f.rest) != 1 {
 		t.Errorf("rest = %v, want 18 unchanged", f.rest)
 	}
 	if note := f.restNote(); note != "… 18 more not shown (18 unchanged); every benchmark is in the tables" {
@@ -89,13 +89,13 @@ func TestForestScale(t *testing.T) {
 		{"a wild interval is clipped", 2, []float64{1.1}, 0.01, 100, 1.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			classes := make([]perfgate.Class, len(tc.ratios))
+			classes := make([]record.Class, len(tc.ratios))
 			r := forestResult(tc.threshold, tc.ratios, classes)
 			if tc.lo > 0 {
-				r.Benchmarks = append(r.Benchmarks, perfgate.Benchmark{Name: "wide", Unit: perfgate.GatedUnit,
-					Class: perfgate.ClassInconclusive, Paired: &perfgate.Paired{Ratio: 1, Lo: tc.lo, Hi: tc.hi}})
+				r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "wide", Unit: record.UnitTime,
+					Class: record.ClassInconclusive, Paired: &record.Paired{Ratio: 1, Lo: tc.lo, Hi: tc.hi}})
 			}
-			if got := newForest(r, perfgate.GatedUnit, 0).span; got != tc.want {
+			if got := newForest(r, record.UnitTime, 0).span; got != tc.want {
 				t.Errorf("span = %v, want %v", got, tc.want)
 			}
 		})
@@ -114,8 +114,8 @@ func column(line string, start int, marks string) int {
 
 func TestForestTextPlacesMarks(t *testing.T) {
 	// The axis runs from 0.5× to 2×: 1× is the middle column, 2× the last, 0.5× the first.
-	r := forestResult(2, []float64{1.999, 1, 0.5001}, []perfgate.Class{"slower", "unchanged", "faster"})
-	f := newForest(r, perfgate.GatedUnit, 0)
+	r := forestResult(2, []float64{1.999, 1, 0.5001}, []record.Class{"slower", "unchanged", "faster"})
+	f := newForest(r, record.UnitTime, 0)
 	f.span = 2
 	lines := forestText(f, false, false)
 	start := len("benchmark") + 2
@@ -142,9 +142,9 @@ func TestForestTextPlacesMarks(t *testing.T) {
 }
 
 func TestForestTextClipsAndColours(t *testing.T) {
-	r := forestResult(2, []float64{1.1}, []perfgate.Class{"slower"})
-	r.Benchmarks[0].Paired = &perfgate.Paired{Ratio: 1.1, Lo: 0.01, Hi: 100}
-	lines := forestText(newForest(r, perfgate.GatedUnit, 0), true, true)
+	r := forestResult(2, []float64{1.1}, []record.Class{"slower"})
+	r.Benchmarks[0].Paired = &record.Paired{Ratio: 1.1, Lo: 0.01, Hi: 100}
+	lines := forestText(newForest(r, record.UnitTime, 0), true, true)
 	row := lines[3]
 	if !strings.Contains(row, "◄") || !strings.Contains(row, "►") || !strings.Contains(row, "●") {
 		t.Errorf("clipped interval without arrows: %q", row)
@@ -152,14 +152,14 @@ func TestForestTextClipsAndColours(t *testing.T) {
 	if !strings.Contains(row, red) {
 		t.Errorf("slower row not painted red: %q", row)
 	}
-	plainLines := forestText(newForest(r, perfgate.GatedUnit, 0), true, false)
+	plainLines := forestText(newForest(r, record.UnitTime, 0), true, false)
 	if strings.Contains(strings.Join(plainLines, ""), "\x1b") {
 		t.Error("colour escapes without Options.Color")
 	}
 }
 
 func TestForestHostileNames(t *testing.T) {
-	r := forestResult(2, []float64{1.5, 0.9}, []perfgate.Class{"slower", "faster"})
+	r := forestResult(2, []float64{1.5, 0.9}, []record.Class{"slower", "faster"})
 	r.Benchmarks[0].Name = "x\x1b[31m```\n</details>"
 	r.Benchmarks[1].Name = hostile
 	md := Markdown(r, Options{})
@@ -178,10 +178,10 @@ func TestForestHostileNames(t *testing.T) {
 func TestMarkdownForestFitsTheBudget(t *testing.T) {
 	// Hundreds of benchmarks with long names: the forest stays capped, and the body within the limit.
 	var ratios []float64
-	var classes []perfgate.Class
+	var classes []record.Class
 	for i := range 600 {
 		ratios = append(ratios, 0.5+float64(i)/600)
-		classes = append(classes, []perfgate.Class{"slower", "faster", "unchanged", "inconclusive"}[i%4])
+		classes = append(classes, []record.Class{"slower", "faster", "unchanged", "inconclusive"}[i%4])
 	}
 	r := forestResult(2, ratios, classes)
 	for i := range r.Benchmarks {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // This file turns the numbers of a Result into short human strings. It only formats: every value it prints was
@@ -28,7 +28,7 @@ func value(unit string, v float64) string {
 		return count(v) + " B"
 	case "allocs/op":
 		return count(v)
-	case perfgate.UnitInstructions:
+	case record.UnitInstructions:
 		return instructions(v)
 	}
 	return sig4(v) + " " + unit
@@ -79,7 +79,7 @@ func count(v float64) string {
 }
 
 // noteOf is the note a table shows for b: its own note, and the disagreement of the two lanes when there is one.
-func noteOf(b perfgate.Benchmark) string {
+func noteOf(b record.Benchmark) string {
 	switch {
 	case b.Note == "":
 		return b.MetricNote
@@ -142,7 +142,7 @@ func percent(p float64) string {
 
 // spread formats a summary as benchstat does: "150.0 µs ± 1%", the interval given as the larger distance from the
 // center to either end, in percent of the center.
-func spread(unit string, s perfgate.Summary) string {
+func spread(unit string, s record.Summary) string {
 	c := value(unit, s.Center)
 	if s.N == 0 {
 		return "—"
@@ -158,7 +158,7 @@ func spread(unit string, s perfgate.Summary) string {
 }
 
 // delta formats a benchmark's change as benchstat does: the signed percentage when p ≤ alpha, "~" otherwise.
-func delta(b perfgate.Benchmark, alpha float64) string {
+func delta(b record.Benchmark, alpha float64) string {
 	if sameUntimed(b) {
 		return "0 (same machine code)"
 	}
@@ -169,7 +169,7 @@ func delta(b perfgate.Benchmark, alpha float64) string {
 }
 
 // pvalue formats p with n: "p=0.000 n=10", or "n=10+9" when the sides differ.
-func pvalue(b perfgate.Benchmark) string {
+func pvalue(b record.Benchmark) string {
 	n := strconv.Itoa(b.Base.N)
 	if b.Head.N != b.Base.N {
 		n += "+" + strconv.Itoa(b.Head.N)
@@ -181,7 +181,7 @@ func pvalue(b perfgate.Benchmark) string {
 }
 
 // paired formats the paired estimate: "0.621× [0.618, 0.624]", or "—" without one.
-func paired(p *perfgate.Paired) string {
+func paired(p *record.Paired) string {
 	if p == nil {
 		return "—"
 	}
@@ -197,14 +197,14 @@ func paired(p *perfgate.Paired) string {
 // alphaOf returns the run's significance level, defaulting to benchstat's 0.05.
 // roundsOf is " · 12 rounds" after the paired estimate of a run with a time budget, where each benchmark got as
 // many rounds as it needed to settle; "" for a run of fixed rounds.
-func roundsOf(m perfgate.Method, b perfgate.Benchmark) string {
+func roundsOf(m record.Method, b record.Benchmark) string {
 	if m.Budget <= 0 || b.Rounds == 0 {
 		return ""
 	}
 	return " · " + plural(b.Rounds, "round")
 }
 
-func alphaOf(m perfgate.Method) float64 {
+func alphaOf(m record.Method) float64 {
 	if m.Alpha > 0 {
 		return m.Alpha
 	}
@@ -276,12 +276,12 @@ func plural(n int, word string) string {
 }
 
 // sameUntimed reports whether b is unchanged because its machine code is the same on both sides, without timing.
-func sameUntimed(b perfgate.Benchmark) bool {
+func sameUntimed(b record.Benchmark) bool {
 	return b.SameCode && b.Rounds == 0 && b.Base.N == 0 && b.Head.N == 0
 }
 
 // noPaired is what a forest row without a paired estimate says instead.
-func noPaired(b perfgate.Benchmark) string {
+func noPaired(b record.Benchmark) string {
 	if sameUntimed(b) {
 		return "same machine code, not timed"
 	}
@@ -290,7 +290,7 @@ func noPaired(b perfgate.Benchmark) string {
 
 // scope says what a result covers beyond its package: the packages of a comparison of several, and the shard of a
 // partial result. "" for one package, whole.
-func scope(r *perfgate.Result) string {
+func scope(r *record.Result) string {
 	var s string
 	if n := len(r.Packages); n > 0 {
 		shown := r.Packages[:min(n, 10)]

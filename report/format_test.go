@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 func nan() float64 { return math.NaN() }
@@ -104,7 +104,7 @@ func TestFormatDeltas(t *testing.T) {
 	check(percent(-37.89), "−37.9%")
 	check(percent(0.04), "0.0%")
 	check(percent(-0.04), "0.0%")
-	check(paired(&perfgate.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}), "0.621× [0.618, 0.624]")
+	check(paired(&record.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}), "0.621× [0.618, 0.624]")
 	check(paired(nil), "—")
 	check(bytesDelta(2048), "+2,048 B")
 	check(bytesDelta(-315), "−315 B")
@@ -116,10 +116,10 @@ func TestFormatDeltas(t *testing.T) {
 	check(sizePercent(0, 10), "new")
 	check(sizePercent(10, 0), "gone")
 	check(commas(-1234567), "−1,234,567")
-	check(spread("sec/op", perfgate.Summary{Center: 150e-6, Lo: 148.5e-6, Hi: 151.8e-6, N: 10}), "150.0 µs ± 1%")
-	check(spread("sec/op", perfgate.Summary{}), "—")
+	check(spread("sec/op", record.Summary{Center: 150e-6, Lo: 148.5e-6, Hi: 151.8e-6, N: 10}), "150.0 µs ± 1%")
+	check(spread("sec/op", record.Summary{}), "—")
 
-	b := perfgate.Benchmark{DeltaPct: -37.89, P: 0.0001, Base: perfgate.Summary{N: 10}, Head: perfgate.Summary{N: 10}}
+	b := record.Benchmark{DeltaPct: -37.89, P: 0.0001, Base: record.Summary{N: 10}, Head: record.Summary{N: 10}}
 	check(delta(b, 0.05), "−37.9%")
 	check(pvalue(b), "p=0.000 n=10")
 	b.P, b.Head.N = 0.393, 9
@@ -171,11 +171,11 @@ func TestTextColourOnlyWhenAsked(t *testing.T) {
 }
 
 func TestRoundsOf(t *testing.T) {
-	b := perfgate.Benchmark{Name: "Encrypt/des", Unit: "sec/op", Rounds: 12}
-	if got := roundsOf(perfgate.Method{Budget: 100 * time.Second}, b); got != " · 12 rounds" {
+	b := record.Benchmark{Name: "Encrypt/des", Unit: "sec/op", Rounds: 12}
+	if got := roundsOf(record.Method{Budget: 100 * time.Second}, b); got != " · 12 rounds" {
 		t.Errorf("budgeted: %q, want \" · 12 rounds\"", got)
 	}
-	if got := roundsOf(perfgate.Method{Rounds: 5}, b); got != "" {
+	if got := roundsOf(record.Method{Rounds: 5}, b); got != "" {
 		t.Errorf("fixed rounds: %q, want nothing", got)
 	}
 }

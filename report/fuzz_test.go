@@ -7,7 +7,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -136,7 +135,7 @@ func wantStatus(status string, incomplete bool) string {
 }
 
 // checkHostileMarkdown renders r and checks that hostile text in it changed nothing GitHub would act on.
-func checkHostileMarkdown(t *testing.T, r *perfgate.Result, text string) {
+func checkHostileMarkdown(t *testing.T, r *record.Result, text string) {
 	t.Helper()
 	md := Markdown(r, Options{Title: text, ArtifactHint: text})
 	all := strings.Split(md, "\n")
@@ -224,7 +223,7 @@ func FuzzMarkdownHostileStrings(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, base := range []*perfgate.Result{failResult(), passResult(), errorResult()} {
+		for _, base := range []*record.Result{failResult(), passResult(), errorResult()} {
 			fillStrings(reflect.ValueOf(base).Elem(), text)
 			checkHostileMarkdown(t, base, text)
 			base.Policy.From = record.Base // so that head's hostile policy values are rendered too

@@ -10,8 +10,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfgate/perfgate"
 	benchtxt "github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // HTML renders r as report.html: one self-contained page that opens offline. It holds the verdict, the forest plot
@@ -23,7 +24,7 @@ import (
 // so opening it makes no request to any host. It is produced by html/template: every string, above all the ones
 // that come from the pull request (benchmark names, panic messages, test output, commit subjects), is escaped, and
 // control characters and bidirectional overrides are replaced.
-func HTML(w io.Writer, r *perfgate.Result, samples []benchtxt.Sample, opt Options) error {
+func HTML(w io.Writer, r *record.Result, samples []benchtxt.Sample, opt Options) error {
 	if r == nil {
 		return fmt.Errorf("rendering html: no result")
 	}
@@ -71,11 +72,11 @@ type page struct {
 	Diff         diffView
 	Sizes        sizesView
 	Method       [][2]string
-	Failures     []perfgate.Failure
+	Failures     []record.Failure
 	TestOutputs  [][2]string // side, output
 }
 
-func newPage(r *perfgate.Result, samples []benchtxt.Sample, opt Options) page {
+func newPage(r *record.Result, samples []benchtxt.Sample, opt Options) page {
 	id := func(s string) string { return s }
 	p := page{
 		Title:        opt.Title,
@@ -98,9 +99,9 @@ func newPage(r *perfgate.Result, samples []benchtxt.Sample, opt Options) page {
 		p.Notes = append([]string{"Policy: " + l}, p.Notes...)
 	}
 	switch p.Status {
-	case string(perfgate.StatusPass), string(perfgate.StatusFail):
+	case string(record.StatusPass), string(record.StatusFail):
 	default:
-		p.Status = string(perfgate.StatusError)
+		p.Status = string(record.StatusError)
 	}
 	anchors := benchAnchors(r.Benchmarks)
 	for _, f := range forests(r, 0) {
@@ -111,7 +112,7 @@ func newPage(r *perfgate.Result, samples []benchtxt.Sample, opt Options) page {
 		p.Tests = "base " + testStatus(f.Base) + " · head " + testStatus(f.Head)
 		for _, side := range []struct {
 			name string
-			run  perfgate.TestRun
+			run  record.TestRun
 		}{{"base", f.Base}, {"head", f.Head}} {
 			if side.run.Ran && !side.run.Passed {
 				p.TestOutputs = append(p.TestOutputs, [2]string{side.name, clipTail(side.run.Output, 20000, 300)})
@@ -125,10 +126,10 @@ func newPage(r *perfgate.Result, samples []benchtxt.Sample, opt Options) page {
 
 // benchAnchors gives every benchmark name an element id, "b0", "b1", … in order of first appearance; the names
 // themselves are untrusted and never become ids.
-func benchAnchors(bs []perfgate.Benchmark) map[string]string {
+func benchAnchors(bs []record.Benchmark) map[string]string {
 	ids := map[string]string{}
 	for _, b := range bs {
-		if name := perfgate.Qualified(b.Package, b.Name); ids[name] == "" {
+		if name := record.Qualified(b.Package, b.Name); ids[name] == "" {
 			ids[name] = "b" + strconv.Itoa(len(ids))
 		}
 	}
@@ -149,12 +150,12 @@ type benchRow struct {
 	Acknowledged                                 bool
 }
 
-func benchViews(r *perfgate.Result, samples []benchtxt.Sample, anchors map[string]string) []benchView {
+func benchViews(r *record.Result, samples []benchtxt.Sample, anchors map[string]string) []benchView {
 	alpha := alphaOf(r.Method)
 	var views []benchView
 	index := map[string]int{}
 	for _, b := range r.Benchmarks {
-		name := perfgate.Qualified(b.Package, b.Name)
+		name := record.Qualified(b.Package, b.Name)
 		i, ok := index[name]
 		if !ok {
 			i = len(views)
@@ -162,7 +163,7 @@ func benchViews(r *perfgate.Result, samples []benchtxt.Sample, anchors map[strin
 			views = append(views, benchView{ID: anchors[name], Name: name})
 		}
 		v := &views[i]
-		if perfgate.Gates(r.Method.Metric, b.Unit) && (v.Class == "" || classRank[b.Class] > classRank[perfgate.Class(v.Class)]) || v.Class == "" {
+		if gate.Gates(r.Method.Metric, b.Unit) && (v.Class == "" || classRank[b.Class] > classRank[record.Class(v.Class)]) || v.Class == "" {
 			v.Class = string(b.Class)
 		}
 		v.Rows = append(v.Rows, benchRow{
@@ -181,7 +182,7 @@ func benchViews(r *perfgate.Result, samples []benchtxt.Sample, anchors map[strin
 		for _, unit := range sampleUnits(ss) {
 			var centers map[benchtxt.Side]float64
 			for _, b := range r.Benchmarks {
-				if perfgate.Qualified(b.Package, b.Name) == v.Name && b.Unit == unit {
+				if record.Qualified(b.Package, b.Name) == v.Name && b.Unit == unit {
 					centers = map[benchtxt.Side]float64{benchtxt.Base: b.Base.Center, benchtxt.Head: b.Head.Center}
 				}
 			}

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfgate/perfgate"
 	benchtxt "github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/pagecheck"
+	"github.com/perfgate/perfgate/record"
 	"golang.org/x/net/html"
 )
 
@@ -35,7 +35,7 @@ func abbaSamples(name string, base, head, drift float64) []benchtxt.Sample {
 }
 
 // render renders r as HTML and parses it back.
-func render(t *testing.T, r *perfgate.Result, samples []benchtxt.Sample) (string, *html.Node) {
+func render(t *testing.T, r *record.Result, samples []benchtxt.Sample) (string, *html.Node) {
 	t.Helper()
 	var b bytes.Buffer
 	if err := HTML(&b, r, samples, Options{}); err != nil {
@@ -64,7 +64,7 @@ func TestHTMLForestHasOneMarkPerBenchmark(t *testing.T) {
 	}
 	var withEstimate, all []string
 	for _, b := range r.Benchmarks {
-		if b.Unit == perfgate.GatedUnit {
+		if b.Unit == record.UnitTime {
 			all = append(all, b.Name)
 			if b.Paired != nil {
 				withEstimate = append(withEstimate, b.Name)
@@ -171,7 +171,7 @@ func TestHTMLEscapesEverythingFromHead(t *testing.T) {
 }
 
 func TestHTMLIsSelfContained(t *testing.T) {
-	for name, r := range map[string]*perfgate.Result{"pass": passResult(), "fail": failResult(), "hostile": hostileResult()} {
+	for name, r := range map[string]*record.Result{"pass": passResult(), "fail": failResult(), "hostile": hostileResult()} {
 		t.Run(name, func(t *testing.T) {
 			_, doc := render(t, r, abbaSamples(r.Benchmarks[0].Name, 1e-7, 2e-7, 0))
 			if problems := pagecheck.Problems(doc); len(problems) > 0 {
@@ -220,8 +220,8 @@ func TestHexDiff(t *testing.T) {
 }
 
 func TestHTMLWithoutBenchmarksOrSamples(t *testing.T) {
-	r := &perfgate.Result{Schema: perfgate.Schema, Verdict: perfgate.Verdict{Status: perfgate.StatusError,
-		ExitCode: perfgate.ExitCannotRun, Reasons: []string{"base does not build"}}}
+	r := &record.Result{Schema: record.Schema, Verdict: record.Verdict{Status: record.StatusError,
+		ExitCode: record.ExitCannotRun, Reasons: []string{"base does not build"}}}
 	_, doc := render(t, r, nil)
 	if n := len(findAll(doc, pagecheck.Element("svg", ""))); n != 0 {
 		t.Errorf("%d plots for a comparison that compared nothing", n)

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfgate/perfgate"
 	benchtxt "github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/record"
 )
 
 // The SVG plots of report.html: the forest, and a timeline of one benchmark's samples per unit. Go computes every
@@ -86,7 +86,7 @@ func newSVGForest(f *forest, anchors map[string]string) svgForest {
 	for i, b := range f.rows {
 		y := forestTop + (float64(i)+0.5)*forestRowH
 		row := svgForestRow{
-			Y: y, Name: clip(perfgate.Qualified(b.Package, b.Name), 34), Anchor: anchors[perfgate.Qualified(b.Package, b.Name)], Class: string(b.Class), Acknowledged: b.Acknowledged,
+			Y: y, Name: clip(record.Qualified(b.Package, b.Name), 34), Anchor: anchors[record.Qualified(b.Package, b.Name)], Class: string(b.Class), Acknowledged: b.Acknowledged,
 			Text: noPaired(b),
 		}
 		if p := b.Paired; p != nil {
@@ -99,7 +99,7 @@ func newSVGForest(f *forest, anchors map[string]string) svgForest {
 			row.ClipHi = !ok
 			row.Text = paired(p)
 		}
-		row.Tip = perfgate.Qualified(b.Package, b.Name) + ": " + row.Text + ", " + string(b.Class)
+		row.Tip = record.Qualified(b.Package, b.Name) + ": " + row.Text + ", " + string(b.Class)
 		s.Rows = append(s.Rows, row)
 	}
 	return s

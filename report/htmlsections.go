@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // The tables of report.html: the differential with its mismatch examples, and the sizes with their bars.
@@ -48,7 +48,7 @@ type hexSeg struct {
 
 const mismatchExamplesShown = 20
 
-func newDiffView(r *perfgate.Result) diffView {
+func newDiffView(r *record.Result) diffView {
 	df := r.Differential
 	id := func(s string) string { return s }
 	v := diffView{Status: string(df.Status), Summary: diffSummary(r, id, id), Reason: df.Reason}
@@ -56,7 +56,7 @@ func newDiffView(r *perfgate.Result) diffView {
 		v.Seed = fmt.Sprintf("%#x", df.Seed)
 	}
 	for _, c := range df.Ciphers {
-		row := diffRow{Name: perfgate.Qualified(c.Package, c.Name), Family: familyOf(c), KeySizes: sizesCell(c), Vectors: vectors(c),
+		row := diffRow{Name: record.Qualified(c.Package, c.Name), Family: familyOf(c), KeySizes: sizesCell(c), Vectors: vectors(c),
 			Result: cipherResult(c, id), DigestBase: shortHash(c.DigestBase), DigestHead: shortHash(c.DigestHead),
 			Bad: c.Mismatches > 0 || c.InconsistentHead > 0}
 		v.Ciphers = append(v.Ciphers, row)
@@ -132,7 +132,7 @@ type symbolRow struct {
 
 const symbolsShown = 25
 
-func newSizesView(s perfgate.Sizes) sizesView {
+func newSizesView(s record.Sizes) sizesView {
 	v := sizesView{Error: s.Error, Measured: len(s.Sections) > 0}
 	kind := func(d int64) string {
 		switch {
@@ -156,7 +156,7 @@ func newSizesView(s perfgate.Sizes) sizesView {
 			continue
 		}
 		v.Sections = append(v.Sections, sectionBar{
-			Name: perfgate.Qualified(sec.Package, sec.Name), Base: commas(sec.Base) + " B", Head: commas(sec.Head) + " B",
+			Name: record.Qualified(sec.Package, sec.Name), Base: commas(sec.Base) + " B", Head: commas(sec.Head) + " B",
 			BaseW: share(sec.Base, widest), HeadW: share(sec.Head, widest),
 			Delta: bytesDelta(sec.Head - sec.Base), Percent: sizePercent(sec.Base, sec.Head), Kind: kind(sec.Head - sec.Base),
 		})

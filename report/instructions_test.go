@@ -5,26 +5,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // instrResult is a comparison under metric both: Encrypt/des saves 20% of its instructions while its time is
 // unchanged, and the two lanes' disagreement is on both rows.
-func instrResult() *perfgate.Result {
+func instrResult() *record.Result {
 	r := passResult()
-	r.Method.Metric, r.Method.InstrThreshold = perfgate.MetricBoth, 0.5
+	r.Method.Metric, r.Method.InstrThreshold = record.MetricBoth, 0.5
 	r.Env.Valgrind = "valgrind-3.19.0"
 	note := "instructions/op are faster (−20.00%) but time is unchanged (+0.1%): the instructions saved are off " +
 		"the critical path; both gate: a slower in either fails the gate"
-	sec := bench("Encrypt/des", "sec/op", 150e-9, 150.2e-9, 0.1, 0.8, &perfgate.Paired{Ratio: 1.001, Lo: 0.99, Hi: 1.01}, perfgate.ClassUnchanged)
+	sec := bench("Encrypt/des", "sec/op", 150e-9, 150.2e-9, 0.1, 0.8, &record.Paired{Ratio: 1.001, Lo: 0.99, Hi: 1.01}, record.ClassUnchanged)
 	sec.MetricNote = note
-	ins := perfgate.Benchmark{Name: "Encrypt/des", Unit: perfgate.UnitInstructions, Exact: true, P: 0, PHolm: 0,
-		Base: perfgate.Summary{Center: 20000, Lo: 20000, Hi: 20001, N: 2}, Head: perfgate.Summary{Center: 16000, Lo: 16000, Hi: 16000, N: 2},
-		DeltaPct: -20, Class: perfgate.ClassFaster, MetricNote: note}
-	same := perfgate.Benchmark{Name: "KeySetup/des", Unit: perfgate.UnitInstructions, Exact: true, P: 1, PHolm: 1,
-		Base: perfgate.Summary{Center: 5000, Lo: 5000, Hi: 5000, N: 2}, Head: perfgate.Summary{Center: 5000, Lo: 5000, Hi: 5000, N: 2},
-		Class: perfgate.ClassUnchanged}
-	r.Benchmarks = []perfgate.Benchmark{sec, ins, same}
+	ins := record.Benchmark{Name: "Encrypt/des", Unit: record.UnitInstructions, Exact: true, P: 0, PHolm: 0,
+		Base: record.Summary{Center: 20000, Lo: 20000, Hi: 20001, N: 2}, Head: record.Summary{Center: 16000, Lo: 16000, Hi: 16000, N: 2},
+		DeltaPct: -20, Class: record.ClassFaster, MetricNote: note}
+	same := record.Benchmark{Name: "KeySetup/des", Unit: record.UnitInstructions, Exact: true, P: 1, PHolm: 1,
+		Base: record.Summary{Center: 5000, Lo: 5000, Hi: 5000, N: 2}, Head: record.Summary{Center: 5000, Lo: 5000, Hi: 5000, N: 2},
+		Class: record.ClassUnchanged}
+	r.Benchmarks = []record.Benchmark{sec, ins, same}
 	return r
 }
 
@@ -51,7 +51,7 @@ func TestInstructionsRendered(t *testing.T) {
 		t.Errorf("markdown has no instructions/op table:\n%s", md)
 	}
 	// The forest of instructions/op draws the band at the lane's threshold, not time's 2%.
-	f := newForest(r, perfgate.UnitInstructions, 0)
+	f := newForest(r, record.UnitInstructions, 0)
 	if f == nil || f.threshold != 0.005 || len(f.rows) != 2 || f.rows[0].Paired == nil {
 		t.Fatalf("instructions forest %+v, want threshold 0.005 and two rows with a point", f)
 	}

@@ -6,16 +6,16 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // Markdown renders r as the body of the sticky PR comment and the job summary. The body starts with Marker and the
 // one-line verdict, followed by the benchmark tables, the package tests, the differential and size tables, the
 // method and environment, and collapsed details. It is never longer than bodyBudget (under MaxBody): collapsed
 // sections are dropped first, then the least important rows, each omission noted. A nil r renders as an error.
-func Markdown(r *perfgate.Result, opt Options) string {
+func Markdown(r *record.Result, opt Options) string {
 	if r == nil {
-		r = &perfgate.Result{Verdict: perfgate.Verdict{Status: perfgate.StatusError, Reasons: []string{"no result to render"}}}
+		r = &record.Result{Verdict: record.Verdict{Status: record.StatusError, Reasons: []string{"no result to render"}}}
 	}
 	d := &doc{hint: hintOf(opt)}
 	mdHeader(d, r, opt)
@@ -37,11 +37,11 @@ func Markdown(r *perfgate.Result, opt Options) string {
 func bold(s string) string { return "**" + s + "**" }
 
 // verdictLine is the line a maintainer reads first.
-func verdictLine(r *perfgate.Result) string {
+func verdictLine(r *record.Result) string {
 	return "**perfgate: " + statusWord(r) + "** — " + strings.Join(verdictParts(r, EscapeMarkdown, bold), " · ")
 }
 
-func mdHeader(d *doc, r *perfgate.Result, opt Options) {
+func mdHeader(d *doc, r *record.Result, opt Options) {
 	lines := []string{Marker}
 	if opt.Title != "" {
 		lines = append(lines, "### "+EscapeMarkdown(clip(opt.Title, 200)), "")
@@ -77,23 +77,23 @@ func mdHeader(d *doc, r *perfgate.Result, opt Options) {
 }
 
 // benchPrio is how much a benchmark's row matters when rows must go.
-func benchPrio(class perfgate.Class) int {
+func benchPrio(class record.Class) int {
 	switch class {
-	case perfgate.ClassFailed:
+	case record.ClassFailed:
 		return prioFailed
-	case perfgate.ClassSlower:
+	case record.ClassSlower:
 		return prioSlower
-	case perfgate.ClassUnchanged:
+	case record.ClassUnchanged:
 		return prioUnchanged
 	}
 	return prioFaster
 }
 
 // classCell is the class as a plain word, slower and failed in bold.
-func classCell(b perfgate.Benchmark) string {
+func classCell(b record.Benchmark) string {
 	c := cell(string(b.Class), 40)
 	switch b.Class {
-	case perfgate.ClassSlower, perfgate.ClassFailed:
+	case record.ClassSlower, record.ClassFailed:
 		c = bold(c)
 	}
 	if b.Acknowledged {
@@ -102,7 +102,7 @@ func classCell(b perfgate.Benchmark) string {
 	return c
 }
 
-func mdBenchmarks(d *doc, r *perfgate.Result) {
+func mdBenchmarks(d *doc, r *record.Result) {
 	d.para("### Benchmarks")
 	if len(r.Benchmarks) == 0 {
 		d.para("No benchmarks were compared.")
@@ -132,7 +132,7 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 		t := &block{lines: []string{"#### " + EscapeMarkdown(unit), "", header, delim}}
 		for _, b := range bs {
 			cells := []string{
-				cell(perfgate.Qualified(b.Package, b.Name), 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
+				cell(record.Qualified(b.Package, b.Name), 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
 				paired(b.Paired) + roundsOf(r.Method, b), classCell(b),
 			}
 			if notes {
@@ -144,12 +144,12 @@ func mdBenchmarks(d *doc, r *perfgate.Result) {
 	}
 }
 
-func mdTests(d *doc, r *perfgate.Result) {
+func mdTests(d *doc, r *record.Result) {
 	f := r.Functional
 	if !f.Base.Ran && !f.Head.Ran {
 		return
 	}
-	status := func(t perfgate.TestRun) string {
+	status := func(t record.TestRun) string {
 		s := testStatus(t)
 		if s == "failed" {
 			s = bold(s)
@@ -163,7 +163,7 @@ func mdTests(d *doc, r *perfgate.Result) {
 	d.para(line)
 }
 
-func mdDifferential(d *doc, r *perfgate.Result) {
+func mdDifferential(d *doc, r *record.Result) {
 	df := r.Differential
 	d.para("### Differential")
 	line := diffSummary(r, EscapeMarkdown, bold)
@@ -185,7 +185,7 @@ func mdDifferential(d *doc, r *perfgate.Result) {
 			if c.DigestBase != c.DigestHead {
 				digest = "base " + digest + " · head " + digestCell(c.DigestHead)
 			}
-			cells := []string{cell(perfgate.Qualified(c.Package, c.Name), 100), cell(familyOf(c), 20), sizesCell(c), vectors(c), cipherResult(c, bold), digest}
+			cells := []string{cell(record.Qualified(c.Package, c.Name), 100), cell(familyOf(c), 20), sizesCell(c), vectors(c), cipherResult(c, bold), digest}
 			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: prio})
 		}
 		d.add(t)
@@ -228,7 +228,7 @@ func keySizes(ks []int) string {
 
 // vectors is what one constructor was fed: "1,024 keys × 17 blocks" for a block cipher, "8 keys × 52 lengths"
 // for an AEAD, stream cipher or hash (per key size).
-func vectors(c perfgate.DiffCipher) string {
+func vectors(c record.Cipher) string {
 	if isBlock(c) {
 		return plural(c.Keys, "key") + " × " + plural(c.Blocks, "block")
 	}
@@ -236,18 +236,18 @@ func vectors(c perfgate.DiffCipher) string {
 }
 
 // isBlock reports whether c is a block cipher's comparison; results from before families have no Family.
-func isBlock(c perfgate.DiffCipher) bool { return c.Family == perfgate.FamilyBlock || c.Family == "" }
+func isBlock(c record.Cipher) bool { return c.Family == record.FamilyBlock || c.Family == "" }
 
 // familyOf is the constructor's family, "block" when the result predates families (untrusted: the caller escapes).
-func familyOf(c perfgate.DiffCipher) string {
+func familyOf(c record.Cipher) string {
 	if c.Family == "" {
-		return string(perfgate.FamilyBlock)
+		return string(record.FamilyBlock)
 	}
 	return clip(string(c.Family), 20)
 }
 
 // sizesCell is the key sizes, and the nonce sizes of an AEAD or a stream cipher that takes one: "16, 32 · nonce 12".
-func sizesCell(c perfgate.DiffCipher) string {
+func sizesCell(c record.Cipher) string {
 	s := keySizes(c.KeySizes)
 	if len(c.NonceSizes) > 0 {
 		s += " · nonce " + keySizes(c.NonceSizes)
@@ -256,7 +256,7 @@ func sizesCell(c perfgate.DiffCipher) string {
 }
 
 // cipherResult is "identical", "3 mismatches", with head's inconsistencies added: "identical, head inconsistent on 2".
-func cipherResult(c perfgate.DiffCipher, strong func(string) string) string {
+func cipherResult(c record.Cipher, strong func(string) string) string {
 	result := "identical"
 	switch {
 	case c.Mismatches == 1:
@@ -274,14 +274,14 @@ func cipherResult(c perfgate.DiffCipher, strong func(string) string) string {
 }
 
 // cipherNotes are the constructors' notes, "NAME: NOTE", at most most of them (untrusted text: the caller escapes).
-func cipherNotes(df perfgate.Differential, most int) []string {
+func cipherNotes(df record.Differential, most int) []string {
 	var out []string
 	total := 0
 	for _, c := range df.Ciphers {
 		for _, n := range c.Notes {
 			total++
 			if len(out) < most {
-				out = append(out, clip(perfgate.Qualified(c.Package, c.Name), 100)+": "+clip(n, 200))
+				out = append(out, clip(record.Qualified(c.Package, c.Name), 100)+": "+clip(n, 200))
 			}
 		}
 	}
@@ -305,7 +305,7 @@ func names(ns []string) string {
 }
 
 // mismatchText lists mismatch examples as plain text, for a code block or the terminal.
-func mismatchText(df perfgate.Differential, most int) (string, int) {
+func mismatchText(df record.Differential, most int) (string, int) {
 	var b strings.Builder
 	n, total := 0, 0
 	for _, c := range df.Ciphers {
@@ -316,14 +316,14 @@ func mismatchText(df perfgate.Differential, most int) (string, int) {
 			}
 			n++
 			if m.Part != "" { // an AEAD, stream or hash message: say what differed
-				fmt.Fprintf(&b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)), m.KeySize,
+				fmt.Fprintf(&b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(record.Qualified(c.Package, c.Name), 100)), m.KeySize,
 					plain(clip(m.Key.String(), 100)), m.Length, plain(clip(m.Part, 40)))
 				b.WriteString(messageDetails(m.Nonce, m.AD, m.Chunks))
 				fmt.Fprintf(&b, "  input %s\n  base  %s\n  head  %s\n", plain(clip(m.Input.String(), 200)),
 					plain(clip(m.Base.String(), 200)), plain(clip(m.Head.String(), 200)))
 			} else {
 				fmt.Fprintf(&b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
-					plain(clip(perfgate.Qualified(c.Package, c.Name), 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block, plain(clip(m.Direction, 20)),
+					plain(clip(record.Qualified(c.Package, c.Name), 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block, plain(clip(m.Direction, 20)),
 					plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
 					plain(clip(m.Head.String(), 200)))
 			}
@@ -339,7 +339,7 @@ func mismatchText(df perfgate.Differential, most int) (string, int) {
 }
 
 // messageDetails is the nonce, additional data and chunk sizes of a message, each when set, as indented lines.
-func messageDetails(nonce, ad perfgate.Hex, chunks []int) string {
+func messageDetails(nonce, ad record.Hex, chunks []int) string {
 	var b strings.Builder
 	if len(nonce) > 0 {
 		fmt.Fprintf(&b, "  nonce %s\n", plain(clip(nonce.String(), 100)))
@@ -355,7 +355,7 @@ func messageDetails(nonce, ad perfgate.Hex, chunks []int) string {
 
 // inconsistencyText lists the examples of a side disagreeing with itself as plain text: a batch method against
 // the single-block method, or chunked writes, Open, Reset against the reference output.
-func inconsistencyText(df perfgate.Differential, most int) (string, int) {
+func inconsistencyText(df record.Differential, most int) (string, int) {
 	var b strings.Builder
 	n, total := 0, 0
 	for _, c := range df.Ciphers {
@@ -366,11 +366,11 @@ func inconsistencyText(df perfgate.Differential, most int) (string, int) {
 			}
 			n++
 			if in.Part != "" {
-				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)),
+				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(record.Qualified(c.Package, c.Name), 100)),
 					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Length, plain(clip(in.Part, 40)))
 				b.WriteString(messageDetails(nil, nil, in.Chunks))
 			} else {
-				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)),
+				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(record.Qualified(c.Package, c.Name), 100)),
 					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Block,
 					plain(clip(in.Direction, 20)), plain(clip(in.Method, 40)))
 			}
@@ -387,7 +387,7 @@ func inconsistencyText(df perfgate.Differential, most int) (string, int) {
 	return b.String(), total
 }
 
-func mdMismatches(d *doc, df perfgate.Differential) {
+func mdMismatches(d *doc, df record.Differential) {
 	if text, n := mismatchText(df, 20); n > 0 {
 		d.add(details(5, "mismatch examples", fmt.Sprintf("Mismatch examples (%d)", n), codeBlock(text)))
 	}
@@ -405,7 +405,7 @@ func details(rank int, title, summary string, body ...string) *block {
 	return &block{lines: lines, details: rank, title: title}
 }
 
-func mdSizes(d *doc, r *perfgate.Result) {
+func mdSizes(d *doc, r *record.Result) {
 	s := r.Sizes
 	d.para("### Size")
 	if s.Error != "" {
@@ -421,7 +421,7 @@ func mdSizes(d *doc, r *perfgate.Result) {
 	for _, sec := range s.Sections {
 		base += sec.Base
 		head += sec.Head
-		t.rows = append(t.rows, row{text: sizeRow(cell(perfgate.Qualified(sec.Package, sec.Name), 60), sec.Base, sec.Head), prio: prioHigh})
+		t.rows = append(t.rows, row{text: sizeRow(cell(record.Qualified(sec.Package, sec.Name), 60), sec.Base, sec.Head), prio: prioHigh})
 	}
 	t.rows = append(t.rows, row{text: sizeRow("**total**", base, head), prio: prioTop})
 	d.add(t)
@@ -432,7 +432,7 @@ func sizeRow(name string, base, head int64) string {
 		sizePercent(base, head) + " |"
 }
 
-func mdMethod(d *doc, r *perfgate.Result) {
+func mdMethod(d *doc, r *record.Result) {
 	d.para("### Method and environment")
 	var rows []row
 	for _, l := range methodLines(r, EscapeMarkdown) {
@@ -441,7 +441,7 @@ func mdMethod(d *doc, r *perfgate.Result) {
 	d.add(&block{rows: rows, what: "item"})
 }
 
-func mdFailures(d *doc, r *perfgate.Result) {
+func mdFailures(d *doc, r *record.Result) {
 	if len(r.Failures) == 0 {
 		return
 	}
@@ -452,17 +452,17 @@ func mdFailures(d *doc, r *perfgate.Result) {
 			body = append(body, fmt.Sprintf("_… %d more failures; the full list is in result.json._", len(r.Failures)-most), "")
 			break
 		}
-		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(perfgate.Qualified(f.Package, f.Name), 200), cell(string(f.Side), 20), f.Round, cell(string(f.Kind), 40)),
+		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(record.Qualified(f.Package, f.Name), 200), cell(string(f.Side), 20), f.Round, cell(string(f.Kind), 40)),
 			"", codeBlock(clipHead(f.Message, 4000, 40)), "")
 	}
 	d.add(details(4, "failures", fmt.Sprintf("Failures (%d)", len(r.Failures)), body[:len(body)-1]...))
 }
 
-func mdTestOutput(d *doc, r *perfgate.Result) {
+func mdTestOutput(d *doc, r *record.Result) {
 	var body []string
 	for _, side := range []struct {
 		name string
-		run  perfgate.TestRun
+		run  record.TestRun
 	}{{"base", r.Functional.Base}, {"head", r.Functional.Head}} {
 		if !side.run.Ran || side.run.Passed {
 			continue
@@ -476,7 +476,7 @@ func mdTestOutput(d *doc, r *perfgate.Result) {
 	d.add(details(3, "test output", "Package test output", body[:len(body)-1]...))
 }
 
-func mdSymbols(d *doc, r *perfgate.Result) {
+func mdSymbols(d *doc, r *record.Result) {
 	syms := r.Sizes.Symbols
 	if len(syms) == 0 {
 		return
@@ -495,7 +495,7 @@ func mdSymbols(d *doc, r *perfgate.Result) {
 	d.add(details(2, "symbols", summary, body...))
 }
 
-func mdRaw(d *doc, r *perfgate.Result) {
+func mdRaw(d *doc, r *record.Result) {
 	if len(r.Benchmarks) == 0 {
 		return
 	}

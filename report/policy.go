@@ -3,7 +3,6 @@ package report
 import (
 	"strings"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -13,7 +12,7 @@ const maxPolicyChanges = 20
 // policyLine says, key by key, how head's configuration file would change the gate policy that base's file set,
 // and that head's values were not used; "" when the policy came from head or nothing changed. Every value goes
 // through esc: head's values are untrusted text, and so is all of an artifact's result.json.
-func policyLine(r *perfgate.Result, esc func(string) string) string {
+func policyLine(r *record.Result, esc func(string) string) string {
 	p := r.Policy
 	if p.From != record.Base || len(p.Changes) == 0 {
 		return ""

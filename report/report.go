@@ -23,7 +23,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // Marker is the hidden first line of every comment perfgate writes; with an author check it finds the sticky
@@ -57,7 +57,7 @@ func hintOf(opt Options) string {
 
 // JSON writes r as indented JSON, fields in struct order, ending with a newline. It fails on values JSON cannot
 // hold, such as NaN.
-func JSON(w io.Writer, r *perfgate.Result) error {
+func JSON(w io.Writer, r *record.Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(r); err != nil {
@@ -75,7 +75,7 @@ func orDash(s string) string {
 
 // methodLines describes how the numbers were obtained and where, as label/text pairs; esc is applied to every
 // string taken from the Result.
-func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
+func methodLines(r *record.Result, esc func(string) string) [][2]string {
 	m, e := r.Method, r.Env
 	method := fmt.Sprintf("%d rounds of A–B–B–A", m.Rounds)
 	correction := "with Holm correction"
@@ -129,12 +129,12 @@ func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
 	}
 	var lines [][2]string
 	switch m.Metric {
-	case perfgate.MetricInstructions:
+	case record.MetricInstructions:
 		lines = append(lines, [2]string{"Metric", "instructions/op gates (time was not measured)"})
-	case perfgate.MetricBoth:
+	case record.MetricBoth:
 		lines = append(lines, [2]string{"Metric", "sec/op and instructions/op both gate: a slower in either fails, acknowledged alike"})
 	}
-	if m.Metric != perfgate.MetricInstructions {
+	if m.Metric != record.MetricInstructions {
 		same := allSameUntimed(r.Benchmarks)
 		if same {
 			method = "not timed: every benchmark runs the same machine code on both sides (threshold ±" +
@@ -145,7 +145,7 @@ func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
 			lines = append(lines, [2]string{"Noise floor", noise})
 		}
 	}
-	if m.Metric == perfgate.MetricInstructions || m.Metric == perfgate.MetricBoth {
+	if m.Metric == record.MetricInstructions || m.Metric == record.MetricBoth {
 		counted := "instructions/op under " + orDash(esc(e.Valgrind)) + " (callgrind, GOMAXPROCS=1, " +
 			"GODEBUG=asyncpreemptoff=1): (count at 2N − count at N) / N per A–B–B–A slot, of the instructions the " +
 			"benchmark timer measured, the Go runtime's and the testing package's left out; counts of one binary " +
@@ -157,7 +157,7 @@ func methodLines(r *perfgate.Result, esc func(string) string) [][2]string {
 }
 
 // allSameUntimed reports whether bs has benchmarks and every one was answered by same machine code, untimed.
-func allSameUntimed(bs []perfgate.Benchmark) bool {
+func allSameUntimed(bs []record.Benchmark) bool {
 	for _, b := range bs {
 		if !sameUntimed(b) {
 			return false

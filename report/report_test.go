@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -37,7 +37,7 @@ func golden(t *testing.T, name, got string) {
 func TestGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		r    *perfgate.Result
+		r    *record.Result
 	}{{"pass", passResult()}, {"fail", failResult()}} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := Markdown(tc.r, Options{})
@@ -64,7 +64,7 @@ func TestGolden(t *testing.T) {
 func TestVerdictLine(t *testing.T) {
 	// The first two lines are what a maintainer reads: the marker, then the verdict.
 	for _, tc := range []struct {
-		r    *perfgate.Result
+		r    *record.Result
 		want string
 	}{
 		{passResult(), "**perfgate: PASS** — 0 slower, 4 faster, 1 unchanged, 1 inconclusive · " +
@@ -93,56 +93,56 @@ func TestVerdictLine(t *testing.T) {
 }
 
 // skipped is a passing run of a package without cipher constructors.
-func skipped() *perfgate.Result {
+func skipped() *record.Result {
 	r := passResult()
-	r.Differential = perfgate.Differential{Status: perfgate.DiffSkipped, Ciphers: []perfgate.DiffCipher{},
+	r.Differential = record.Differential{Status: record.DiffSkipped, Ciphers: []record.Cipher{},
 		Reason: "no cipher constructor in ./cipher/des on both sides (looked for …)"}
-	r.Verdict.Checks[1] = perfgate.Check{Name: perfgate.CheckDifferential, Detail: "no cipher constructor"}
+	r.Verdict.Checks[1] = record.Check{Name: record.CheckDifferential, Detail: "no cipher constructor"}
 	return r
 }
 
 // nothingChecked is a package without benchmarks, its differential check turned off.
-func nothingChecked() *perfgate.Result {
+func nothingChecked() *record.Result {
 	r := passResult()
-	r.Benchmarks = []perfgate.Benchmark{}
-	r.Differential = perfgate.Differential{Status: perfgate.DiffSkipped, Ciphers: []perfgate.DiffCipher{},
+	r.Benchmarks = []record.Benchmark{}
+	r.Differential = record.Differential{Status: record.DiffSkipped, Ciphers: []record.Cipher{},
 		Reason: "disabled by configuration"}
-	r.Verdict = perfgate.Verdict{Status: perfgate.StatusError, ExitCode: perfgate.ExitCannotRun,
+	r.Verdict = record.Verdict{Status: record.StatusError, ExitCode: record.ExitCannotRun,
 		Reasons: []string{"nothing was checked (benchmarks: no benchmarks; differential: disabled by configuration; " +
 			"size: no max-size-growth set (sizes are reported only))"},
-		Checks: []perfgate.Check{{Name: perfgate.CheckBenchmarks, Detail: "no benchmarks"},
-			{Name: perfgate.CheckDifferential, Detail: "disabled by configuration"},
-			{Name: perfgate.CheckSize, Detail: "no max-size-growth set (sizes are reported only)"}}}
+		Checks: []record.Check{{Name: record.CheckBenchmarks, Detail: "no benchmarks"},
+			{Name: record.CheckDifferential, Detail: "disabled by configuration"},
+			{Name: record.CheckSize, Detail: "no max-size-growth set (sizes are reported only)"}}}
 	return r
 }
 
 // diffError is a run whose differential check perfgate could not run.
-func diffError() *perfgate.Result {
+func diffError() *record.Result {
 	r := passResult()
-	r.Differential = perfgate.Differential{Status: perfgate.DiffError, Ciphers: []perfgate.DiffCipher{},
+	r.Differential = record.Differential{Status: record.DiffError, Ciphers: []record.Cipher{},
 		Reason: "the generated harness does not compile in base's module: harness main.go:19:6: type alias requires go1.9"}
-	r.Verdict.Status, r.Verdict.ExitCode = perfgate.StatusError, perfgate.ExitCannotRun
+	r.Verdict.Status, r.Verdict.ExitCode = record.StatusError, record.ExitCannotRun
 	r.Verdict.Reasons = []string{"perfgate could not run the differential check: " + r.Differential.Reason}
-	r.Verdict.Checks[1] = perfgate.Check{Name: perfgate.CheckDifferential, Detail: "could not run"}
+	r.Verdict.Checks[1] = record.Check{Name: record.CheckDifferential, Detail: "could not run"}
 	return r
 }
 
 // errorResult is a run that could not compare anything: the base does not build.
-func errorResult() *perfgate.Result {
-	return &perfgate.Result{
-		Schema: perfgate.Schema, Package: "./cipher/des",
-		Verdict: perfgate.Verdict{Status: perfgate.StatusError, ExitCode: perfgate.ExitCannotRun,
+func errorResult() *record.Result {
+	return &record.Result{
+		Schema: record.Schema, Package: "./cipher/des",
+		Verdict: record.Verdict{Status: record.StatusError, ExitCode: record.ExitCannotRun,
 			Reasons: []string{"base does not build: cipher/des/block.go:12: undefined: \\_sbox"}},
-		Differential: perfgate.Differential{Status: perfgate.DiffNotComparable},
+		Differential: record.Differential{Status: record.DiffNotComparable},
 	}
 }
 
 // incomplete is a passing run cut short before the differential and size phases.
-func incomplete() *perfgate.Result {
+func incomplete() *record.Result {
 	r := passResult()
 	r.Incomplete = true
-	r.Differential = perfgate.Differential{Status: perfgate.DiffSkipped, Reason: "cancelled"}
-	r.Sizes = perfgate.Sizes{}
+	r.Differential = record.Differential{Status: record.DiffSkipped, Reason: "cancelled"}
+	r.Sizes = record.Sizes{}
 	return r
 }
 
@@ -198,12 +198,12 @@ func stripFences(md string) string {
 }
 
 func TestJSONRoundTrip(t *testing.T) {
-	for _, want := range []*perfgate.Result{passResult(), failResult(), hostileResult()} {
+	for _, want := range []*record.Result{passResult(), failResult(), hostileResult()} {
 		var buf bytes.Buffer
 		if err := JSON(&buf, want); err != nil {
 			t.Fatal(err)
 		}
-		var got perfgate.Result
+		var got record.Result
 		if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 			t.Fatal(err)
 		}

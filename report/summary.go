@@ -4,48 +4,49 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // This file holds what the Markdown and text renderers share: the parts of the verdict line, the counting of
 // benchmark classes, and the grouping of benchmarks by unit.
 
 // classRank orders classes by how notable they are, for counting a benchmark measured in several units once.
-var classRank = map[perfgate.Class]int{
-	perfgate.ClassFailed:       5,
-	perfgate.ClassSlower:       4,
-	perfgate.ClassFaster:       3,
-	perfgate.ClassInconclusive: 2,
-	perfgate.ClassUnchanged:    1,
+var classRank = map[record.Class]int{
+	record.ClassFailed:       5,
+	record.ClassSlower:       4,
+	record.ClassFaster:       3,
+	record.ClassInconclusive: 2,
+	record.ClassUnchanged:    1,
 }
 
 // tally counts benchmarks by their class in the gated unit (sec/op), the one the verdict reads; the other units
 // are in the tables. Should a name appear twice in sec/op, the more notable class counts: failed, then slower,
 // faster, inconclusive, unchanged.
 type tally struct {
-	classes map[perfgate.Class]int // benchmark names per class
-	acked   int                    // slower benchmarks marked acknowledged
-	same    int                    // unchanged ones that were not timed: same machine code
+	classes map[record.Class]int // benchmark names per class
+	acked   int                  // slower benchmarks marked acknowledged
+	same    int                  // unchanged ones that were not timed: same machine code
 }
 
 // unchanged is "3 unchanged", or "3 unchanged (2 same machine code)" when some were answered without timing.
 func unchanged(t tally) string {
-	s := plural0(t.classes[perfgate.ClassUnchanged], "unchanged")
+	s := plural0(t.classes[record.ClassUnchanged], "unchanged")
 	if t.same > 0 {
 		s += fmt.Sprintf(" (%d same machine code)", t.same)
 	}
 	return s
 }
 
-func countClasses(bs []perfgate.Benchmark, metric string) tally {
-	best := map[string]perfgate.Class{}
+func countClasses(bs []record.Benchmark, metric string) tally {
+	best := map[string]record.Class{}
 	var order []string
 	acked, same := map[string]bool{}, map[string]bool{}
 	for _, b := range bs {
-		if !perfgate.Gates(metric, b.Unit) {
+		if !gate.Gates(metric, b.Unit) {
 			continue // the gate reads sec/op (or instructions/op); B/s, B/op and allocs/op are reported, not counted
 		}
-		name := perfgate.Qualified(b.Package, b.Name)
+		name := record.Qualified(b.Package, b.Name)
 		cur, seen := best[name]
 		if !seen {
 			order = append(order, name)
@@ -53,20 +54,20 @@ func countClasses(bs []perfgate.Benchmark, metric string) tally {
 		if !seen || classRank[b.Class] > classRank[cur] {
 			best[name] = b.Class
 		}
-		if b.Acknowledged && b.Class == perfgate.ClassSlower {
+		if b.Acknowledged && b.Class == record.ClassSlower {
 			acked[name] = true
 		}
 		if sameUntimed(b) {
 			same[b.Name] = true
 		}
 	}
-	t := tally{classes: map[perfgate.Class]int{}}
+	t := tally{classes: map[record.Class]int{}}
 	for _, name := range order {
 		t.classes[best[name]]++
-		if acked[name] && best[name] == perfgate.ClassSlower {
+		if acked[name] && best[name] == record.ClassSlower {
 			t.acked++
 		}
-		if same[name] && best[name] == perfgate.ClassUnchanged {
+		if same[name] && best[name] == record.ClassUnchanged {
 			t.same++
 		}
 	}
@@ -75,23 +76,23 @@ func countClasses(bs []perfgate.Benchmark, metric string) tally {
 
 // verdictParts returns the pieces of the one-line verdict after the status: the class counts, the differential
 // and the size delta. esc makes untrusted text safe for the output format; strong marks text that needs attention.
-func verdictParts(r *perfgate.Result, esc, strong func(string) string) []string {
-	if r.Verdict.Status == perfgate.StatusError && len(r.Benchmarks) == 0 {
+func verdictParts(r *record.Result, esc, strong func(string) string) []string {
+	if r.Verdict.Status == record.StatusError && len(r.Benchmarks) == 0 {
 		// Nothing was compared: the first reason is the news.
 		if len(r.Verdict.Reasons) > 0 {
 			return []string{esc(clip(r.Verdict.Reasons[0], 200))}
 		}
 		return []string{"could not run"}
 	}
-	bench, benchKnown := checkOf(r, perfgate.CheckBenchmarks)
+	bench, benchKnown := checkOf(r, record.CheckBenchmarks)
 	if benchKnown && !bench.Ran {
 		parts := []string{"benchmarks: none (" + esc(bench.Detail) + ")"}
 		parts = append(parts, "differential: "+diffSummary(r, esc, strong))
 		return append(parts, "size: "+sizeSummary(r.Sizes, esc))
 	}
 	t := countClasses(r.Benchmarks, r.Method.Metric)
-	slower := plural0(t.classes[perfgate.ClassSlower], "slower")
-	if t.classes[perfgate.ClassSlower] > 0 {
+	slower := plural0(t.classes[record.ClassSlower], "slower")
+	if t.classes[record.ClassSlower] > 0 {
 		slower = strong(slower)
 	}
 	if ack := r.Verdict.Acknowledged; len(ack) > 0 {
@@ -99,7 +100,7 @@ func verdictParts(r *perfgate.Result, esc, strong func(string) string) []string 
 		if n == 0 {
 			n = len(ack)
 		}
-		if n < t.classes[perfgate.ClassSlower] {
+		if n < t.classes[record.ClassSlower] {
 			slower += ", " + commas(int64(n)) + " acknowledged"
 		} else {
 			slower += ", acknowledged"
@@ -110,11 +111,11 @@ func verdictParts(r *perfgate.Result, esc, strong func(string) string) []string 
 	}
 	counts := []string{
 		slower,
-		plural0(t.classes[perfgate.ClassFaster], "faster"),
+		plural0(t.classes[record.ClassFaster], "faster"),
 		unchanged(t),
-		plural0(t.classes[perfgate.ClassInconclusive], "inconclusive"),
+		plural0(t.classes[record.ClassInconclusive], "inconclusive"),
 	}
-	if n := t.classes[perfgate.ClassFailed]; n > 0 {
+	if n := t.classes[record.ClassFailed]; n > 0 {
 		counts = append(counts, strong(plural0(n, "failed")))
 	}
 	parts := []string{strings.Join(counts, ", ")}
@@ -139,10 +140,10 @@ func commonReason(ack []string) string {
 }
 
 // statusWord is the verdict status in capitals.
-func statusWord(r *perfgate.Result) string {
+func statusWord(r *record.Result) string {
 	var s string
 	switch r.Verdict.Status {
-	case perfgate.StatusPass, perfgate.StatusFail, perfgate.StatusError:
+	case record.StatusPass, record.StatusFail, record.StatusError:
 		s = strings.ToUpper(string(r.Verdict.Status))
 	default:
 		s = "UNKNOWN" // never echo a status the pipeline did not write: it could be anything
@@ -155,17 +156,17 @@ func statusWord(r *perfgate.Result) string {
 
 // checkOf returns the verdict's record of the check named name, and whether the verdict has one (results written
 // before Verdict.Checks existed have none).
-func checkOf(r *perfgate.Result, name string) (perfgate.Check, bool) {
+func checkOf(r *record.Result, name string) (record.Check, bool) {
 	for _, c := range r.Verdict.Checks {
 		if c.Name == name {
 			return c, true
 		}
 	}
-	return perfgate.Check{}, false
+	return record.Check{}, false
 }
 
 // diffSummary is "identical (5 ciphers)", "mismatch (1 of 5 ciphers)", "skipped (no cipher constructor)", ….
-func diffSummary(r *perfgate.Result, esc, strong func(string) string) string {
+func diffSummary(r *record.Result, esc, strong func(string) string) string {
 	d := r.Differential
 	status := string(d.Status)
 	if status == "" {
@@ -178,25 +179,25 @@ func diffSummary(r *perfgate.Result, esc, strong func(string) string) string {
 		}
 	}
 	switch d.Status {
-	case perfgate.DiffIdentical:
+	case record.DiffIdentical:
 		return status + " (" + plural(len(d.Ciphers), "cipher") + ")"
-	case perfgate.DiffMismatch:
+	case record.DiffMismatch:
 		s := status
 		if bad > 0 {
 			s += " (" + commas(int64(bad)) + " of " + plural(len(d.Ciphers), "cipher") + ")"
 		}
 		return strong(s)
-	case perfgate.DiffError:
+	case record.DiffError:
 		return strong("error (perfgate could not run it)")
 	}
-	if c, ok := checkOf(r, perfgate.CheckDifferential); ok && !c.Ran && c.Detail != "" {
+	if c, ok := checkOf(r, record.CheckDifferential); ok && !c.Ran && c.Detail != "" {
 		return esc(status) + " (" + esc(clip(c.Detail, 100)) + ")"
 	}
 	return esc(status)
 }
 
 // sizeSummary is the total size delta and the section that changed most: "+1.5 KiB (.noptrdata +2,048 B)".
-func sizeSummary(s perfgate.Sizes, esc func(string) string) string {
+func sizeSummary(s record.Sizes, esc func(string) string) string {
 	if s.Error != "" {
 		return "error"
 	}
@@ -204,7 +205,7 @@ func sizeSummary(s perfgate.Sizes, esc func(string) string) string {
 		return "not measured"
 	}
 	var total int64
-	var most perfgate.SectionSize
+	var most record.SectionSize
 	for _, sec := range s.Sections {
 		d := sec.Head - sec.Base
 		total += d
@@ -226,8 +227,8 @@ func abs64(n int64) int64 {
 }
 
 // byUnit groups benchmarks by unit, units in order of first appearance, benchmarks in their order in the Result.
-func byUnit(bs []perfgate.Benchmark) (units []string, groups map[string][]perfgate.Benchmark) {
-	groups = map[string][]perfgate.Benchmark{}
+func byUnit(bs []record.Benchmark) (units []string, groups map[string][]record.Benchmark) {
+	groups = map[string][]record.Benchmark{}
 	for _, b := range bs {
 		if _, ok := groups[b.Unit]; !ok {
 			units = append(units, b.Unit)
@@ -240,12 +241,12 @@ func byUnit(bs []perfgate.Benchmark) (units []string, groups map[string][]perfga
 // shownUnits is byUnit for the main tables: every benchmark of the gated unit (sec/op), and of the other units
 // only those whose class is not unchanged. quiet lists the other units in which every benchmark was unchanged, so
 // that a table of identical zeros becomes one line.
-func shownUnits(bs []perfgate.Benchmark, metric string) (units []string, groups map[string][]perfgate.Benchmark, quiet []string) {
+func shownUnits(bs []record.Benchmark, metric string) (units []string, groups map[string][]record.Benchmark, quiet []string) {
 	all, allGroups := byUnit(bs)
-	groups = map[string][]perfgate.Benchmark{}
+	groups = map[string][]record.Benchmark{}
 	for _, u := range all {
 		for _, b := range allGroups[u] {
-			if u == perfgate.GatedUnit || perfgate.Gates(metric, u) || b.Class != perfgate.ClassUnchanged {
+			if u == record.UnitTime || gate.Gates(metric, u) || b.Class != record.ClassUnchanged {
 				groups[u] = append(groups[u], b)
 			}
 		}
@@ -259,7 +260,7 @@ func shownUnits(bs []perfgate.Benchmark, metric string) (units []string, groups 
 }
 
 // revision describes one side: `main @ 1a2b3c4d5e6f (dirty) “subject”`, with esc applied to untrusted parts.
-func revision(v perfgate.Revision, esc func(string) string) string {
+func revision(v record.Revision, esc func(string) string) string {
 	ref := v.Ref
 	if ref == "" {
 		ref = "working tree"
@@ -278,7 +279,7 @@ func revision(v perfgate.Revision, esc func(string) string) string {
 }
 
 // testStatus is "passed", "failed" or "not run".
-func testStatus(t perfgate.TestRun) string {
+func testStatus(t record.TestRun) string {
 	switch {
 	case !t.Ran:
 		return "not run"

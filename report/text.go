@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // ANSI colours, used only when Options.Color is set.
@@ -30,11 +30,11 @@ func paint(on bool, color, s string) string {
 }
 
 // classPaint colours a class word: slower and failed red, faster green.
-func classPaint(on bool, class perfgate.Class) string {
+func classPaint(on bool, class record.Class) string {
 	switch class {
-	case perfgate.ClassSlower, perfgate.ClassFailed:
+	case record.ClassSlower, record.ClassFailed:
 		return paint(on, red, string(class))
-	case perfgate.ClassFaster:
+	case record.ClassFaster:
 		return paint(on, green, string(class))
 	}
 	return string(class)
@@ -45,7 +45,7 @@ func classPaint(on bool, class perfgate.Class) string {
 // the class. The class is the last column so that its colour escapes never disturb the alignment.
 //
 // With all unset, rows of units other than sec/op whose class is unchanged are left out (shownUnits).
-func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
+func rawTable(w io.Writer, r *record.Result, color, all bool) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	alpha := alphaOf(r.Method)
 	units, groups := byUnit(r.Benchmarks)
@@ -60,7 +60,7 @@ func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 		fmt.Fprintf(tw, "%s\tbase\thead\tΔ\tpaired (head/base)\tclass\n", plain(unit))
 		for _, b := range groups[unit] {
 			d := delta(b, alpha) + " (" + pvalue(b) + ")"
-			class := classPaint(color, perfgate.Class(plain(string(b.Class))))
+			class := classPaint(color, record.Class(plain(string(b.Class))))
 			if b.Acknowledged {
 				class += " (acknowledged)"
 			}
@@ -72,7 +72,7 @@ func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 				pr += fmt.Sprintf(" (p=%.3f Holm)", b.PHolm)
 			}
 			pr += roundsOf(r.Method, b)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(perfgate.Qualified(b.Package, b.Name), 120)), plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(b.Package, b.Name), 120)), plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
 				d, pr, class)
 		}
 	}
@@ -84,7 +84,7 @@ func rawTable(w io.Writer, r *perfgate.Result, color, all bool) {
 
 // Text writes r for a terminal: the verdict line, the reasons, aligned tables of benchmarks, ciphers and sections,
 // the method and environment, then failures and failed test output. Colour only when opt.Color is set.
-func Text(w io.Writer, r *perfgate.Result, opt Options) error {
+func Text(w io.Writer, r *record.Result, opt Options) error {
 	if r == nil {
 		return fmt.Errorf("rendering text: no result")
 	}
@@ -96,7 +96,7 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	}
 	status := statusWord(r)
 	switch r.Verdict.Status {
-	case perfgate.StatusPass:
+	case record.StatusPass:
 		status = paint(c, green, status)
 	default:
 		status = paint(c, red, status)
@@ -146,7 +146,7 @@ func Text(w io.Writer, r *perfgate.Result, opt Options) error {
 	return nil
 }
 
-func textDifferential(w io.Writer, r *perfgate.Result, strong func(string) string) {
+func textDifferential(w io.Writer, r *record.Result, strong func(string) string) {
 	df := r.Differential
 	fmt.Fprintf(w, "\ndifferential: %s", diffSummary(r, plain, strong))
 	if df.Status != "" {
@@ -160,7 +160,7 @@ func textDifferential(w io.Writer, r *perfgate.Result, strong func(string) strin
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "constructor\tfamily\tkey sizes\tvectors\tdigest base\tdigest head\tresult")
 		for _, c := range df.Ciphers {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(perfgate.Qualified(c.Package, c.Name), 100)), plain(familyOf(c)), sizesCell(c),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(c.Package, c.Name), 100)), plain(familyOf(c)), sizesCell(c),
 				vectors(c), plain(shortHash(c.DigestBase)), plain(shortHash(c.DigestHead)), cipherResult(c, strong))
 		}
 		tw.Flush()
@@ -182,7 +182,7 @@ func textDifferential(w io.Writer, r *perfgate.Result, strong func(string) strin
 	}
 }
 
-func textSizes(w io.Writer, s perfgate.Sizes) {
+func textSizes(w io.Writer, s record.Sizes) {
 	fmt.Fprintf(w, "\nsize: %s\n", sizeSummary(s, plain))
 	if s.Error != "" {
 		fmt.Fprintf(w, "  %s\n", plain(s.Error))
@@ -193,7 +193,7 @@ func textSizes(w io.Writer, s perfgate.Sizes) {
 	// Numbers align right; the names are padded to one width so that they still read left-aligned.
 	width := len("section")
 	for _, sec := range s.Sections {
-		width = max(width, utf8.RuneCountInString(plain(perfgate.Qualified(sec.Package, sec.Name))))
+		width = max(width, utf8.RuneCountInString(plain(record.Qualified(sec.Package, sec.Name))))
 	}
 	name := func(s string) string { return s + strings.Repeat(" ", width-utf8.RuneCountInString(s)) }
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
@@ -202,24 +202,24 @@ func textSizes(w io.Writer, s perfgate.Sizes) {
 	for _, sec := range s.Sections {
 		base += sec.Base
 		head += sec.Head
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(plain(perfgate.Qualified(sec.Package, sec.Name))), commas(sec.Base), commas(sec.Head),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(plain(record.Qualified(sec.Package, sec.Name))), commas(sec.Base), commas(sec.Head),
 			bytesDelta(sec.Head-sec.Base), sizePercent(sec.Base, sec.Head))
 	}
 	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), commas(base), commas(head), bytesDelta(head-base), sizePercent(base, head))
 	tw.Flush()
 }
 
-func textFailures(w io.Writer, r *perfgate.Result) {
+func textFailures(w io.Writer, r *record.Result) {
 	if len(r.Failures) > 0 {
 		fmt.Fprintf(w, "\nfailures:\n")
 		for _, f := range r.Failures {
-			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(perfgate.Qualified(f.Package, f.Name)), plain(string(f.Side)), f.Round, plain(string(f.Kind)))
+			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(record.Qualified(f.Package, f.Name)), plain(string(f.Side)), f.Round, plain(string(f.Kind)))
 			fmt.Fprint(w, indent(plainLines(clipHead(f.Message, 2000, 10)), "    "))
 		}
 	}
 	for _, side := range []struct {
 		name string
-		run  perfgate.TestRun
+		run  record.TestRun
 	}{{"base", r.Functional.Base}, {"head", r.Functional.Head}} {
 		if side.run.Ran && !side.run.Passed {
 			fmt.Fprintf(w, "\n%s test output (end):\n", side.name)

@@ -5,19 +5,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // hugeResult has 5,000 benchmarks, a 100 KB panic message and long test output: far over GitHub's limit.
-func hugeResult() *perfgate.Result {
+func hugeResult() *record.Result {
 	r := failResult()
-	classes := []perfgate.Class{perfgate.ClassUnchanged, perfgate.ClassFaster, perfgate.ClassInconclusive, perfgate.ClassSlower}
+	classes := []record.Class{record.ClassUnchanged, record.ClassFaster, record.ClassInconclusive, record.ClassSlower}
 	r.Benchmarks = nil
 	for i := range 5000 {
 		b := bench(fmt.Sprintf("Encrypt/des/case-%04d", i), "sec/op", 139.6e-9, 86.7e-9, -37.89, 0.0001,
-			&perfgate.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}, classes[i%len(classes)])
+			&record.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}, classes[i%len(classes)])
 		if i == 4321 {
-			b.Class = perfgate.ClassFailed
+			b.Class = record.ClassFailed
 		}
 		r.Benchmarks = append(r.Benchmarks, b)
 	}

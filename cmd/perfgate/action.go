@@ -13,9 +13,13 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/pipeline"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
+	"github.com/perfgate/perfgate/results"
+	"github.com/perfgate/perfgate/shard"
 )
 
 // prInfo is what the benchmark job tells the comment job about the pull request, next to result.json.
@@ -27,16 +31,16 @@ type prInfo struct {
 	Event      string `json:"event"`
 }
 
-const prInfoFile = perfgate.FileGitHub
+const prInfoFile = results.FileGitHub
 
 func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 			fmt.Fprint(stdout, actionUsage)
-			return perfgate.ExitPass
+			return record.ExitPass
 		}
 		errorf(stderr, "action takes no arguments: it reads its inputs from INPUT_* variables")
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	if err := hideEnvironment(); err != nil {
 		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
@@ -45,13 +49,13 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	ev, err := r.Event()
 	if err != nil {
 		errorf(stderr, "%v", err)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	if err := refuseEvent(ev.Name); err != nil {
 		errorf(stderr, "%v", err)
 		hintForkSafe(stderr)
 		r.Errorf("%v", err)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	cfg, comment, err := actionConfig(r, ev)
 	if err != nil {
@@ -60,14 +64,14 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			explain(stderr, err)
 		})
 		r.Errorf("perfgate: %v", err)
-		return perfgate.ExitCode(err)
+		return config.ExitCode(err)
 	}
 	cfg.Log = stderr
 	if err := ensureValgrind(ctx, cfg.Metric, stderr); err != nil {
 		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
 	}
 
-	var res *perfgate.Result
+	var res *record.Result
 	var runErr error
 	if glob := input(r, "merge"); glob != "" {
 		r.Group("perfgate: merge " + glob)
@@ -77,7 +81,7 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
 		// The log (stderr) carries the pull request's build and test output: the runner must not read commands in it.
 		resume := stopCommands(stderr)
-		res, runErr = perfgate.Run(ctx, cfg)
+		res, runErr = pipeline.Run(ctx, cfg)
 		resume()
 		r.EndGroup()
 	}
@@ -87,10 +91,10 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			explain(stderr, runErr)
 		})
 		r.Errorf("perfgate could not run: %v", runErr)
-		if _, ok := errors.AsType[*perfgate.MergeError](runErr); ok {
-			return perfgate.ExitUsage
+		if _, ok := errors.AsType[*shard.MergeError](runErr); ok {
+			return record.ExitUsage
 		}
-		return perfgate.ExitCode(runErr)
+		return config.ExitCode(runErr)
 	}
 	if runErr != nil {
 		untrusted(stderr, func() {
@@ -99,13 +103,13 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		})
 	}
 	info := prInfo{Repository: r.Repository, PR: ev.PR, BaseSHA: res.Base.Commit, HeadSHA: res.Head.Commit, Event: ev.Name}
-	dir := perfgate.ResultsDir(cfg.Out)
+	dir := results.Dir(cfg.Out)
 	if err := dir.WriteGitHub(info); err != nil {
 		errorf(stderr, "%v", err)
 	}
 
 	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact"})
-	reportPath := dir.Path(perfgate.FileReport)
+	reportPath := dir.Path(results.FileReport)
 	if err := dir.WriteReport(md); err != nil {
 		errorf(stderr, "%v", err)
 	}
@@ -138,18 +142,18 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // mergeInAction is the Action's merge mode: the results directories that glob matches in the workspace, merged
 // into out (perfgate merge).
-func mergeInAction(workspace, glob, out string) (*perfgate.Result, error) {
+func mergeInAction(workspace, glob, out string) (*record.Result, error) {
 	if !filepath.IsAbs(glob) {
 		glob = filepath.Join(workspace, glob)
 	}
 	dirs, err := filepath.Glob(glob)
 	if err != nil {
-		return nil, &perfgate.ConfigError{Source: "input", Key: "merge", Value: glob, Want: commandKey("", "merge").Form}
+		return nil, &config.Error{Source: "input", Key: "merge", Value: glob, Want: commandKey("", "merge").Form}
 	}
 	if len(dirs) == 0 {
-		return nil, &perfgate.MergeError{Problem: "input merge: " + glob + " matches no results directory (did the shards upload their artifacts, and did this job download them?)"}
+		return nil, &shard.MergeError{Problem: "input merge: " + glob + " matches no results directory (did the shards upload their artifacts, and did this job download them?)"}
 	}
-	return perfgate.Merge(dirs, out)
+	return shard.Merge(dirs, out)
 }
 
 const actionUsage = `Usage: perfgate action
@@ -162,20 +166,20 @@ comment on the pull request up to date, and exits with the gate's code.
 
 // actionConfig maps the step's inputs and event onto a Config: an input that is set wins over the same key in the
 // configuration file, which wins over the default; an empty input is not set. It returns whether to comment.
-func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool, error) {
-	cfg := perfgate.DefaultConfig()
+func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, bool, error) {
+	cfg := config.Default()
 	if r.Workspace != "" {
 		cfg.Dir = r.Workspace
 	}
 	cfgPath := input(r, "config")
 	if cfgPath == "" {
-		cfgPath = filepath.Join(cfg.Dir, perfgate.ConfigFile)
+		cfgPath = filepath.Join(cfg.Dir, config.FileName)
 	} else {
 		if !filepath.IsAbs(cfgPath) {
 			cfgPath = filepath.Join(cfg.Dir, cfgPath)
 		}
 		if st, err := os.Stat(cfgPath); err != nil || st.IsDir() {
-			return cfg, false, &perfgate.ConfigError{Source: "input", Key: "config", Value: input(r, "config"), Want: commandKey("", "config").Form + " in the workspace"}
+			return cfg, false, &config.Error{Source: "input", Key: "config", Value: input(r, "config"), Want: commandKey("", "config").Form + " in the workspace"}
 		}
 	}
 	settings := inputSettings(r)
@@ -186,7 +190,7 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 	if v := input(r, "comment"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return cfg, false, &perfgate.ConfigError{Source: "input", Key: "comment", Value: v, Want: commandKey("", "comment").Form}
+			return cfg, false, &config.Error{Source: "input", Key: "comment", Value: v, Want: commandKey("", "comment").Form}
 		}
 		comment = b
 	}
@@ -202,7 +206,7 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 	// A pull request must not loosen its own gate: the policy comes from base's configuration file unless the
 	// workflow says otherwise. The workflow's inputs win over base's file, like flags (see README).
 	if cfg.PolicyFrom == "" {
-		cfg.PolicyFrom = perfgate.PolicyFromBase
+		cfg.PolicyFrom = config.PolicyFromBase
 	}
 	if err := cfg.TakePolicy(cfgPath, settings); err != nil {
 		return cfg, false, err
@@ -212,9 +216,9 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (perfgate.Config, bool
 }
 
 // annotate emits ::error annotations for what failed the gate.
-func annotate(r *ghaction.Runner, res *perfgate.Result) {
+func annotate(r *ghaction.Runner, res *record.Result) {
 	for _, reason := range res.Verdict.Reasons {
-		if res.Verdict.Status != perfgate.StatusPass {
+		if res.Verdict.Status != record.StatusPass {
 			r.Errorf("perfgate: %s", reason)
 		}
 	}
@@ -257,7 +261,7 @@ func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, s
 // input returns the step input name, which must be declared in the key table or commandKeys (action.yml declares
 // them all, which a test checks).
 func input(r *ghaction.Runner, name string) string {
-	if perfgate.InputKey(name) == nil {
+	if config.InputKey(name) == nil {
 		commandKey("", name) // panics for an undeclared input: a programmer error, caught by the tests
 	}
 	return r.Input(name)

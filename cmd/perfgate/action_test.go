@@ -20,9 +20,11 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"gopkg.in/yaml.v3"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 )
 
@@ -202,25 +204,25 @@ func TestActionConfig(t *testing.T) {
 	if comment {
 		t.Error("comment = true with the input comment: false")
 	}
-	want := perfgate.DefaultConfig()
+	want := config.Default()
 	want.Dir, want.Package, want.Bench, want.Rounds, want.BenchTime = ws, "./cipher/des", "Encrypt", 7, 30*time.Millisecond
 	want.CPU, want.Threshold, want.Keys, want.Thresholds = 0, 3, 16, map[string]float64{"KeySetup": 50}
 	want.Base, want.Head, want.AcknowledgeLabel, want.Acknowledged = base, head, "slow-ok", true
 	want.Out = filepath.Join(ws, "perfgate-results")
-	want.PolicyFrom, want.PolicyOrigin = perfgate.PolicyFromHead, perfgate.PolicyOrigin{From: "head"}
-	if diff := cmp.Diff(want, cfg, cmpopts.IgnoreFields(perfgate.Config{}, "Log")); diff != "" {
+	want.PolicyFrom, want.PolicyOrigin = config.PolicyFromHead, record.PolicyOrigin{From: "head"}
+	if diff := cmp.Diff(want, cfg, cmpopts.IgnoreFields(config.Config{}, "Log")); diff != "" {
 		t.Errorf("actionConfig (-want +got):\n%s", diff)
 	}
 
-	slower := func() *perfgate.Result {
-		return &perfgate.Result{Schema: perfgate.Schema, Benchmarks: []perfgate.Benchmark{{
-			Name: "Encrypt/des", Unit: "sec/op", Class: perfgate.ClassSlower, DeltaPct: 20,
-			Paired: &perfgate.Paired{Ratio: 1.2, Lo: 1.15, Hi: 1.25},
+	slower := func() *record.Result {
+		return &record.Result{Schema: record.Schema, Benchmarks: []record.Benchmark{{
+			Name: "Encrypt/des", Unit: "sec/op", Class: record.ClassSlower, DeltaPct: 20,
+			Paired: &record.Paired{Ratio: 1.2, Lo: 1.15, Hi: 1.25},
 		}}}
 	}
 	res := slower()
-	res.Verdict = perfgate.Decide(*res, cfg.Policy())
-	if res.Verdict.Status != perfgate.StatusPass || len(res.Verdict.Acknowledged) != 1 {
+	res.Verdict = gate.Decide(*res, cfg.Policy())
+	if res.Verdict.Status != record.StatusPass || len(res.Verdict.Acknowledged) != 1 {
 		t.Errorf("with the label: verdict %+v, want a pass that acknowledges Encrypt/des", res.Verdict)
 	}
 	if md := report.Markdown(res, report.Options{}); !strings.Contains(md, "slow-ok") {
@@ -233,8 +235,8 @@ func TestActionConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	res = slower()
-	res.Verdict = perfgate.Decide(*res, cfg.Policy())
-	if res.Verdict.Status != perfgate.StatusFail || res.Verdict.ExitCode != perfgate.ExitFail {
+	res.Verdict = gate.Decide(*res, cfg.Policy())
+	if res.Verdict.Status != record.StatusFail || res.Verdict.ExitCode != record.ExitFail {
 		t.Errorf("without the label: verdict %+v, want fail", res.Verdict)
 	}
 
@@ -258,12 +260,12 @@ func TestActionUsage(t *testing.T) {
 	gh := newFakeGitHub(t)
 	ghEnv(t, gh, t.TempDir())
 	t.Setenv("GITHUB_EVENT_PATH", "")
-	if inv := invoke(t, "action", "extra"); inv.code != perfgate.ExitUsage || !strings.Contains(inv.stderr, "no arguments") {
+	if inv := invoke(t, "action", "extra"); inv.code != record.ExitUsage || !strings.Contains(inv.stderr, "no arguments") {
 		t.Errorf("perfgate action extra: exit %d, stderr %q", inv.code, inv.stderr)
 	}
 	t.Setenv("INPUT_ROUNDS", "lots")
 	inv := invoke(t, "action")
-	if inv.code != perfgate.ExitUsage || !strings.Contains(inv.stdout, "::error::perfgate: input: rounds: invalid value \"lots\"") {
+	if inv.code != record.ExitUsage || !strings.Contains(inv.stdout, "::error::perfgate: input: rounds: invalid value \"lots\"") {
 		t.Errorf("INPUT_ROUNDS=lots: exit %d, stdout %q", inv.code, inv.stdout)
 	}
 	if _, err := os.Stat(os.Getenv("GITHUB_OUTPUT")); err == nil {
@@ -308,10 +310,10 @@ func TestActionNoComment(t *testing.T) {
 			tc.setup(dir)
 			inv := invoke(t, "action")
 			res := resultOf(t, filepath.Join(repo.Dir, "perfgate-results"))
-			if inv.code != perfgate.ExitUsage || res.Verdict.Status != perfgate.StatusError || res.Head.Commit != head {
+			if inv.code != record.ExitUsage || res.Verdict.Status != record.StatusError || res.Head.Commit != head {
 				t.Errorf("exit %d, verdict %s, head %s; want 2, error, %s", inv.code, res.Verdict.Status, res.Head.Commit, head)
 			}
-			if out := readOutputs(t, filepath.Join(dir, "output")); out["verdict"] != string(perfgate.StatusError) {
+			if out := readOutputs(t, filepath.Join(dir, "output")); out["verdict"] != string(record.StatusError) {
 				t.Errorf("output verdict = %q, want error", out["verdict"])
 			}
 			if !strings.Contains(readFile(t, filepath.Join(dir, "summary.md")), report.Marker) {
@@ -340,7 +342,7 @@ func TestActionConfigFilePrecedence(t *testing.T) {
 	base, head := repo.Commits["base"], repo.Commits["folded"]
 	gh.SetPull(pr, head)
 	file := "# the repository's gate\nbench: KeySetup/des\nrounds: 5\nthreshold: 50\ndifferential: false\n"
-	if err := os.WriteFile(filepath.Join(repo.Dir, perfgate.ConfigFile), []byte(file), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(repo.Dir, config.FileName), []byte(file), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	dir := ghEnv(t, gh, repo.Dir)
@@ -378,7 +380,7 @@ func TestActionConfigFilePrecedence(t *testing.T) {
 	if m.Rounds != 2 || m.Threshold != 50 || m.Alpha != 0.05 {
 		t.Errorf("method: rounds %d, threshold %v%%, alpha %v; want 2 (input), 50 (file), 0.05 (default)", m.Rounds, m.Threshold, m.Alpha)
 	}
-	if res.Differential.Status != perfgate.DiffSkipped {
+	if res.Differential.Status != record.DiffSkipped {
 		t.Errorf("differential %s: the file's differential: false did not apply", res.Differential.Status)
 	}
 	if len(gh.Requests()) != 0 {

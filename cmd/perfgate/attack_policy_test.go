@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 )
 
@@ -36,7 +37,7 @@ func TestActionBasePolicy(t *testing.T) {
 	base, head := repo.Commits["folded"], repo.Commits["broken"]
 	gh.SetPull(pr, head)
 	// The workspace is the pull request's checkout: its .perfgate.yml is head's.
-	if err := os.WriteFile(filepath.Join(repo.Dir, perfgate.ConfigFile), []byte(loosened), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(repo.Dir, config.FileName), []byte(loosened), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	dir := ghEnv(t, gh, repo.Dir)
@@ -46,7 +47,7 @@ func TestActionBasePolicy(t *testing.T) {
 
 	inv := invoke(t, "action")
 	res, md := checkRun(t, inv, dir, repo.Dir, pr, head)
-	if res.Verdict.Status != perfgate.StatusFail || res.Differential.Status != perfgate.DiffMismatch ||
+	if res.Verdict.Status != record.StatusFail || res.Differential.Status != record.DiffMismatch ||
 		!strings.Contains(strings.Join(res.Verdict.Reasons, "\n"), "differential check") {
 		t.Errorf("verdict %s %q, differential %s: want the differential check to fail the gate",
 			res.Verdict.Status, res.Verdict.Reasons, res.Differential.Status)

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/record"
 )
 
 // TestActionRefusesWriteTokenEvents: on pull_request_target (and the other events whose token can write), perfgate
@@ -27,8 +28,8 @@ func TestActionRefusesWriteTokenEvents(t *testing.T) {
 			writeEvent(t, dir, 3, strings.Repeat("a", 40), strings.Repeat("b", 40))
 			setFixtureInputs(t)
 			inv := invoke(t, "action")
-			if inv.code != perfgate.ExitUsage {
-				t.Errorf("exit %d, want %d", inv.code, perfgate.ExitUsage)
+			if inv.code != record.ExitUsage {
+				t.Errorf("exit %d, want %d", inv.code, record.ExitUsage)
 			}
 			for _, want := range []string{"refuses to run on " + event, "workflow_run job with 'perfgate comment'"} {
 				if !strings.Contains(inv.stderr, want) {
@@ -53,15 +54,15 @@ func TestActionRefusesWriteTokenEvents(t *testing.T) {
 func TestActionConfigErrorIsInert(t *testing.T) {
 	gh := newFakeGitHub(t)
 	ws := t.TempDir()
-	if err := os.WriteFile(filepath.Join(ws, perfgate.ConfigFile), []byte(`"x\n::add-mask::ghs\n::warning::injected": 1`+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(ws, config.FileName), []byte(`"x\n::add-mask::ghs\n::warning::injected": 1`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	dir := ghEnv(t, gh, ws)
 	writeEvent(t, dir, 3, strings.Repeat("a", 40), strings.Repeat("b", 40))
 	setFixtureInputs(t)
 	inv := invoke(t, "action")
-	if inv.code != perfgate.ExitUsage {
-		t.Errorf("exit %d, want %d", inv.code, perfgate.ExitUsage)
+	if inv.code != record.ExitUsage {
+		t.Errorf("exit %d, want %d", inv.code, record.ExitUsage)
 	}
 	if !strings.Contains(inv.stderr, "::warning::injected") {
 		t.Fatalf("the error does not quote the key; stderr:\n%s", inv.stderr)

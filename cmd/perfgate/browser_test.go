@@ -23,11 +23,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/internal/demo"
 	"github.com/perfgate/perfgate/internal/pagecheck"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
+	"github.com/perfgate/perfgate/results"
 	"golang.org/x/net/html"
 )
 
@@ -163,7 +164,7 @@ func TestBrowserSeesRequests(t *testing.T) {
 	}))
 	defer srv.Close()
 	var rendered bytes.Buffer
-	if err := report.HTML(&rendered, &perfgate.Result{Verdict: perfgate.Verdict{Status: perfgate.StatusPass}}, nil, report.Options{}); err != nil {
+	if err := report.HTML(&rendered, &record.Result{Verdict: record.Verdict{Status: record.StatusPass}}, nil, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	policy := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy"[^>]*>`).FindString(rendered.String())
@@ -215,7 +216,7 @@ func TestReportInBrowser(t *testing.T) {
 		code       int // the exit code, -1 for pass or fail (the demo's speed verdict depends on the machine)
 	}{
 		{"demo", "folded", -1},
-		{"broken", "broken", perfgate.ExitFail},
+		{"broken", "broken", record.ExitFail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "results")
@@ -228,14 +229,14 @@ func TestReportInBrowser(t *testing.T) {
 			}
 			var stdout, stderr bytes.Buffer
 			code := run(context.Background(), args, &stdout, &stderr)
-			if code != perfgate.ExitPass && code != perfgate.ExitFail || tc.code >= 0 && code != tc.code {
+			if code != record.ExitPass && code != record.ExitFail || tc.code >= 0 && code != tc.code {
 				t.Fatalf("perfgate %s: exit code %d\n%s", strings.Join(args, " "), code, stderr.String())
 			}
-			res, err := perfgate.ReadResult(out)
+			res, err := results.ReadResult(out)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := browse(t, filepath.Join(out, perfgate.FileReportHTML), 1200, 1600)
+			p := browse(t, filepath.Join(out, results.FileReportHTML), 1200, 1600)
 			checkReportPage(t, p, res)
 			if dir := os.Getenv("PERFGATE_SCREENSHOTS"); dir != "" {
 				if err := os.WriteFile(filepath.Join(dir, tc.name+".png"), p.png, 0o644); err != nil {
@@ -252,7 +253,7 @@ func TestReportInBrowser(t *testing.T) {
 // checkReportPage checks the page the browser rendered from res: the verdict, one forest mark per benchmark with
 // a paired estimate, a timeline of every sample, the differential, nothing fetched, and a screenshot that is not
 // blank.
-func checkReportPage(t *testing.T, p page, res *perfgate.Result) {
+func checkReportPage(t *testing.T, p page, res *record.Result) {
 	t.Helper()
 	if len(p.requests) > 0 {
 		t.Errorf("the page made requests: %q", p.requests)
@@ -270,7 +271,7 @@ func checkReportPage(t *testing.T, p page, res *perfgate.Result) {
 
 	var gated, withEstimate []string
 	for _, b := range res.Benchmarks {
-		if b.Unit == perfgate.GatedUnit {
+		if b.Unit == record.UnitTime {
 			gated = append(gated, b.Name)
 			if b.Paired != nil {
 				withEstimate = append(withEstimate, b.Name)
@@ -321,11 +322,11 @@ func checkReportPage(t *testing.T, p page, res *perfgate.Result) {
 	}
 	marked := pagecheck.FindAll(p.dom, pagecheck.Element("mark", ""))
 	switch res.Differential.Status {
-	case perfgate.DiffMismatch:
+	case record.DiffMismatch:
 		if len(marked) == 0 {
 			t.Error("a mismatch, but no differing bytes are marked in the examples")
 		}
-	case perfgate.DiffIdentical:
+	case record.DiffIdentical:
 		if len(marked) != 0 {
 			t.Errorf("identical outputs, but %d marked bytes", len(marked))
 		}

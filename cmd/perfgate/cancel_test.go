@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/results"
 )
 
 // cancelOn is a log writer that cancels a context the first time the log contains marker, as Ctrl-C would in the
@@ -67,8 +68,8 @@ func TestCompareCancelled(t *testing.T) {
 	if !log.fired {
 		t.Fatalf("the log never showed %q, so the run was not cancelled while timing\nlog:\n%s", log.marker, log)
 	}
-	if code != perfgate.ExitCannotRun {
-		t.Errorf("exit code %d, want %d (could not run)", code, perfgate.ExitCannotRun)
+	if code != record.ExitCannotRun {
+		t.Errorf("exit code %d, want %d (could not run)", code, record.ExitCannotRun)
 	}
 	logText := log.String()
 	if strings.Contains(logText, "round 5/5") {
@@ -84,7 +85,7 @@ func TestCompareCancelled(t *testing.T) {
 	}
 
 	// What was gathered is on disk: result.json says incomplete, bench.txt holds the first round, report.md exists.
-	res, err := perfgate.ReadResult(out)
+	res, err := results.ReadResult(out)
 	if err != nil {
 		t.Fatalf("reading result.json after cancellation: %v", err)
 	}
@@ -95,8 +96,8 @@ func TestCompareCancelled(t *testing.T) {
 		}
 	}
 	check("incomplete", res.Incomplete, true)
-	check("verdict.status", res.Verdict.Status, perfgate.StatusError)
-	check("verdict.exit_code", res.Verdict.ExitCode, perfgate.ExitCannotRun)
+	check("verdict.status", res.Verdict.Status, record.StatusError)
+	check("verdict.exit_code", res.Verdict.ExitCode, record.ExitCannotRun)
 	check("head.commit", res.Head.Commit, repo.Commits["folded"])
 	txt, err := os.ReadFile(filepath.Join(out, "bench.txt"))
 	if err != nil {

@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
+	"github.com/perfgate/perfgate/results"
 )
 
 const commentUsage = `Usage: perfgate comment DIR
@@ -44,7 +46,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if fs.NArg() != 1 {
 		errorf(stderr, "comment takes one results directory")
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	dir := fs.Arg(0)
 	r := ghaction.NewRunner(nil, stdout)
@@ -52,31 +54,31 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		untrusted(stderr, func() { errorf(stderr, "%v", err) }) // it may quote the artifact, which head wrote
 		r.Errorf("perfgate: the results artifact is not usable: %v", err)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	ev, err := r.Event()
 	if err != nil {
 		errorf(stderr, "%v", err)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	// The triggering run's head commit is trusted (it comes from GitHub, not from the artifact): the artifact must
 	// describe that commit, and when GitHub names the pull request it must be the same one.
 	if ev.HeadSHA != "" && ev.HeadSHA != info.HeadSHA {
 		errorf(stderr, "the artifact measured %s but the triggering run was for %s", info.HeadSHA, ev.HeadSHA)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	if ev.PR != 0 && ev.PR != info.PR {
 		errorf(stderr, "the artifact names pull request #%d but the triggering run was for #%d", info.PR, ev.PR)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	if r.Repository != "" && info.Repository != "" && info.Repository != r.Repository {
 		errorf(stderr, "the artifact names repository %q, this is %q", info.Repository, r.Repository)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	owner, repo, err := r.Owner()
 	if err != nil {
 		errorf(stderr, "%v", err)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	token := r.Input("github-token")
 	if token == "" {
@@ -85,7 +87,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	client, err := ghaction.NewClient(r.APIURL, token)
 	if err != nil {
 		errorf(stderr, "%v", err)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	// The pull request's head on GitHub must be the measured commit, so an artifact cannot aim the comment at
 	// another pull request.
@@ -93,11 +95,11 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		r.Warningf("perfgate: could not read pull request #%d: %v", info.PR, err)
 		errorf(stderr, "reading pull request #%d: %v", info.PR, err)
-		return perfgate.ExitCannotRun
+		return record.ExitCannotRun
 	}
 	if got := pr.GetHead().GetSHA(); got != info.HeadSHA {
 		errorf(stderr, "pull request #%d's head is %s, not the measured %s: not commenting", info.PR, got, info.HeadSHA)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	var labels []string
 	for _, l := range pr.Labels {
@@ -112,15 +114,15 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		r.Warningf("perfgate: could not update the pull-request comment: %v", err)
 		errorf(stderr, "%v", err)
-		return perfgate.ExitCannotRun
+		return record.ExitCannotRun
 	}
 	fmt.Fprintf(stdout, "%s\n", posted.URL)
-	return perfgate.ExitPass
+	return record.ExitPass
 }
 
 // readArtifact reads and validates result.json and github.json from an untrusted results directory.
-func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
-	rd := perfgate.ResultsDir(dir)
+func readArtifact(dir string) (*record.Result, *prInfo, error) {
+	rd := results.Dir(dir)
 	res, err := rd.ReadResult(maxResultBytes)
 	if err != nil {
 		return nil, nil, err
@@ -148,7 +150,7 @@ func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
 		}
 	}
 	switch res.Verdict.Status {
-	case perfgate.StatusPass, perfgate.StatusFail, perfgate.StatusError:
+	case record.StatusPass, record.StatusFail, record.StatusError:
 	default:
 		return nil, nil, fmt.Errorf("result.json: unknown verdict status %q", res.Verdict.Status)
 	}
@@ -161,9 +163,9 @@ func readArtifact(dir string) (*perfgate.Result, *prInfo, error) {
 // as GitHub reports them. It never loosens: a fail or error stays; a pass that this policy fails becomes a fail,
 // with a note. It also notes a result whose policy the benchmark job took from head's file, and measurements made
 // with another alpha or threshold (which the comment job cannot redo).
-func recheckPolicy(r *ghaction.Runner, res *perfgate.Result, labels []string) error {
-	cfg := perfgate.DefaultConfig()
-	if err := cfg.Resolve(filepath.Join(r.Workspace, perfgate.ConfigFile), nil); err != nil {
+func recheckPolicy(r *ghaction.Runner, res *record.Result, labels []string) error {
+	cfg := config.Default()
+	if err := cfg.Resolve(filepath.Join(r.Workspace, config.FileName), nil); err != nil {
 		return err
 	}
 	p := cfg.Policy()
@@ -177,9 +179,9 @@ func recheckPolicy(r *ghaction.Runner, res *perfgate.Result, labels []string) er
 		notes = append(notes, fmt.Sprintf("the benchmarks were classified with alpha %g and threshold %g%%; "+
 			"the default branch's configuration says alpha %g and threshold %g%%", m.Alpha, m.Threshold, cfg.Alpha, cfg.Threshold))
 	}
-	if res.Verdict.Status == perfgate.StatusPass {
-		if v := perfgate.Decide(*res, p); v.Status != perfgate.StatusPass {
-			*res = perfgate.Apply(*res, v)
+	if res.Verdict.Status == record.StatusPass {
+		if v := gate.Decide(*res, p); v.Status != record.StatusPass {
+			*res = gate.Apply(*res, v)
 			notes = append(notes, "the benchmark job's verdict was pass; under the default branch's gate policy it is "+string(v.Status))
 		}
 	}

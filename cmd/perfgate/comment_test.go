@@ -11,48 +11,48 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 )
 
 // syntheticResult returns a failing result measured at head, with n benchmarks and evil in every string field.
-func syntheticResult(head string, n int) *perfgate.Result {
-	res := &perfgate.Result{
-		Schema: perfgate.Schema, Package: "./pkg" + evil,
-		Base:     perfgate.Revision{Ref: "main" + evil, Commit: strings.Repeat("a", 40), Subject: evil},
-		Head:     perfgate.Revision{Ref: "pr" + evil, Commit: head, Subject: evil},
-		Verdict:  perfgate.Verdict{Status: perfgate.StatusFail, ExitCode: 1, Reasons: []string{evil}, Acknowledged: []string{evil}},
-		Failures: []perfgate.Failure{{Name: "Crash" + evil, Side: "head", Kind: "panic", Message: evil}},
-		Functional: perfgate.Functional{
-			Base: perfgate.TestRun{Ran: true, Passed: true},
-			Head: perfgate.TestRun{Ran: true, Passed: false, Output: evil},
+func syntheticResult(head string, n int) *record.Result {
+	res := &record.Result{
+		Schema: record.Schema, Package: "./pkg" + evil,
+		Base:     record.Revision{Ref: "main" + evil, Commit: strings.Repeat("a", 40), Subject: evil},
+		Head:     record.Revision{Ref: "pr" + evil, Commit: head, Subject: evil},
+		Verdict:  record.Verdict{Status: record.StatusFail, ExitCode: 1, Reasons: []string{evil}, Acknowledged: []string{evil}},
+		Failures: []record.Failure{{Name: "Crash" + evil, Side: "head", Kind: "panic", Message: evil}},
+		Functional: record.Functional{
+			Base: record.TestRun{Ran: true, Passed: true},
+			Head: record.TestRun{Ran: true, Passed: false, Output: evil},
 		},
-		Differential: perfgate.Differential{Status: perfgate.DiffMismatch, Reason: evil, Ciphers: []perfgate.DiffCipher{{
+		Differential: record.Differential{Status: record.DiffMismatch, Reason: evil, Ciphers: []record.Cipher{{
 			Name: "New" + evil, KeySizes: []int{8}, Keys: 1, Blocks: 1, Mismatches: 1, DigestBase: evil, DigestHead: evil,
-			Examples: []perfgate.Mismatch{{Key: perfgate.Hex(evil), Direction: "encrypt", Method: evil, Input: perfgate.Hex(evil), Base: perfgate.Hex(evil), Head: perfgate.Hex(evil)}},
+			Examples: []record.Mismatch{{Key: record.Hex(evil), Direction: "encrypt", Method: evil, Input: record.Hex(evil), Base: record.Hex(evil), Head: record.Hex(evil)}},
 		}}},
-		Sizes: perfgate.Sizes{
-			Sections: []perfgate.SectionSize{{Name: ".text" + evil, Base: 100, Head: 200}},
-			Symbols:  []perfgate.SymbolSize{{Name: "sym" + evil, Section: ".text" + evil, Base: 1, Head: 2}},
+		Sizes: record.Sizes{
+			Sections: []record.SectionSize{{Name: ".text" + evil, Base: 100, Head: 200}},
+			Symbols:  []record.SymbolSize{{Name: "sym" + evil, Section: ".text" + evil, Base: 1, Head: 2}},
 			Error:    evil,
 		},
-		Env:    perfgate.Env{Go: "go" + evil, GOOS: "linux", GOARCH: "amd64", CPU: evil, Governor: evil, Kernel: evil},
-		Method: perfgate.Method{Rounds: 5, Threshold: 2, Alpha: 0.05, Estimator: evil},
+		Env:    record.Env{Go: "go" + evil, GOOS: "linux", GOARCH: "amd64", CPU: evil, Governor: evil, Kernel: evil},
+		Method: record.Method{Rounds: 5, Threshold: 2, Alpha: 0.05, Estimator: evil},
 		Notes:  []string{evil},
 	}
 	for i := range n {
-		res.Benchmarks = append(res.Benchmarks, perfgate.Benchmark{
-			Name: fmt.Sprintf("Bench%05d/%s", i, evil), Unit: "sec/op", Class: perfgate.ClassSlower, Note: evil,
-			Base:     perfgate.Summary{Center: 1e-6, Lo: 0.9e-6, Hi: 1.1e-6, N: 10},
-			Head:     perfgate.Summary{Center: 2e-6, Lo: 1.9e-6, Hi: 2.1e-6, N: 10},
-			DeltaPct: 100, P: 0.001, Paired: &perfgate.Paired{Ratio: 2, Lo: 1.9, Hi: 2.1},
+		res.Benchmarks = append(res.Benchmarks, record.Benchmark{
+			Name: fmt.Sprintf("Bench%05d/%s", i, evil), Unit: "sec/op", Class: record.ClassSlower, Note: evil,
+			Base:     record.Summary{Center: 1e-6, Lo: 0.9e-6, Hi: 1.1e-6, N: 10},
+			Head:     record.Summary{Center: 2e-6, Lo: 1.9e-6, Hi: 2.1e-6, N: 10},
+			DeltaPct: 100, P: 0.001, Paired: &record.Paired{Ratio: 2, Lo: 1.9, Hi: 2.1},
 		})
 	}
 	return res
 }
 
 // writeArtifact writes result.json and github.json into a new results directory.
-func writeArtifact(t *testing.T, res *perfgate.Result, info prInfo) string {
+func writeArtifact(t *testing.T, res *record.Result, info prInfo) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "perfgate-results")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -137,7 +137,7 @@ func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 	other := strings.Repeat("d", 40)
 	type artifact struct {
 		gh   *fakeGitHub
-		res  *perfgate.Result
+		res  *record.Result
 		info *prInfo
 	}
 	for _, tc := range []struct {
@@ -220,8 +220,8 @@ func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 				tc.files(t, dir)
 			}
 			inv := invoke(t, "comment", dir)
-			if inv.code != perfgate.ExitUsage {
-				t.Errorf("exit %d, want %d", inv.code, perfgate.ExitUsage)
+			if inv.code != record.ExitUsage {
+				t.Errorf("exit %d, want %d", inv.code, record.ExitUsage)
 			}
 			if !strings.Contains(inv.stderr, tc.want) {
 				t.Errorf("stderr does not say %q:\n%s", tc.want, inv.stderr)

@@ -8,10 +8,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/pipeline"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
+	"github.com/perfgate/perfgate/results"
 )
 
 const compareUsage = `Usage: perfgate compare [flags] [BASE [HEAD]]
@@ -35,7 +38,7 @@ Flags:
 `
 
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg := perfgate.DefaultConfig()
+	cfg := config.Default()
 	f := newCompareFlags("compare", &cfg)
 	f.fs.Usage = func() {
 		fmt.Fprint(stderr, compareUsage)
@@ -48,7 +51,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if len(rest) > 2 {
 		errorf(stderr, "compare takes at most two revisions, got %d: %s", len(rest), strings.Join(rest, " "))
 		hintf(stderr, "put flags before the revisions: perfgate compare -pkg ./x BASE HEAD")
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	if len(rest) > 0 {
 		cfg.Base = rest[0]
@@ -58,21 +61,21 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if err := f.apply(cfg.Dir, false); err != nil {
 		errorf(stderr, "%v", err)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	cfg.Log = stderr
 	return compareAndReport(ctx, cfg, f.format, stdout, stderr)
 }
 
 // compareAndReport runs the comparison, writes report.md, prints the report in format and returns the exit code.
-func compareAndReport(ctx context.Context, cfg perfgate.Config, format string, stdout, stderr io.Writer) int {
-	res, err := perfgate.Run(ctx, cfg)
+func compareAndReport(ctx context.Context, cfg config.Config, format string, stdout, stderr io.Writer) int {
+	res, err := pipeline.Run(ctx, cfg)
 	if res == nil {
 		errorf(stderr, "%v", err)
 		explain(stderr, err)
-		return perfgate.ExitCode(err)
+		return config.ExitCode(err)
 	}
-	dir := perfgate.ResultsDir(cfg.Out)
+	dir := results.Dir(cfg.Out)
 	if werr := dir.WriteReport(report.Markdown(res, report.Options{})); werr != nil {
 		errorf(stderr, "%v", werr)
 	}
@@ -86,12 +89,12 @@ func compareAndReport(ctx context.Context, cfg perfgate.Config, format string, s
 		errorf(stderr, "%v", err)
 		explain(stderr, err)
 	}
-	files := dir.Existing(perfgate.FileReport, perfgate.FileReportHTML, perfgate.FileResult, perfgate.FileBench)
+	files := dir.Existing(results.FileReport, results.FileReportHTML, results.FileResult, results.FileBench)
 	fmt.Fprintf(stderr, "perfgate: results in %s (%s)\n", cfg.Out, strings.Join(files, ", "))
 	return res.Verdict.ExitCode
 }
 
-func printResult(w io.Writer, res *perfgate.Result, format string) error {
+func printResult(w io.Writer, res *record.Result, format string) error {
 	switch format {
 	case "json":
 		return report.JSON(w, res)

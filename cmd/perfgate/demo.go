@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/record"
 )
 
 const demoUsage = `Usage: perfgate demo [-broken] [flags]
@@ -35,7 +36,7 @@ Flags:
 var demoDefaults = map[string]string{"rounds": "3", "benchtime": "50ms", "budget": "20s"}
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg := perfgate.DefaultConfig()
+	cfg := config.Default()
 	f := newCompareFlags("demo", &cfg)
 	broken := f.fs.Bool("broken", false, "compare against a commit with one wrong table entry")
 	f.fs.Usage = func() {
@@ -47,23 +48,23 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if f.fs.NArg() > 0 {
 		errorf(stderr, "demo takes no arguments, got %q", f.fs.Args())
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	// demo's own defaults come first, so that the flags given win; the fixture has no configuration file, and the
 	// user's must not apply.
-	var defaults []perfgate.Setting
+	var defaults []config.Setting
 	for _, name := range slices.Sorted(maps.Keys(demoDefaults)) {
-		defaults = append(defaults, perfgate.Setting{Key: perfgate.FlagKey(name), Text: demoDefaults[name], Source: "flag"})
+		defaults = append(defaults, config.Setting{Key: config.FlagKey(name), Text: demoDefaults[name], Source: "flag"})
 	}
 	f.settings = append(defaults, f.settings...)
 	if err := f.apply(".", true); err != nil {
 		errorf(stderr, "%v", err)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	tmp, err := os.MkdirTemp("", "perfgate-demo-")
 	if err != nil {
 		errorf(stderr, "%v", err)
-		return perfgate.ExitCannotRun
+		return record.ExitCannotRun
 	}
 	repoDir := filepath.Join(tmp, "minides")
 	if !f.given("o") {
@@ -77,7 +78,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	repo, err := demo.Materialize(repoDir)
 	if err != nil {
 		errorf(stderr, "%v", err)
-		return perfgate.ExitCannotRun
+		return record.ExitCannotRun
 	}
 	cfg.Dir = repo.Dir
 	cfg.Package = demo.Package

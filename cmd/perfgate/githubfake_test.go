@@ -13,11 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/internal/demo"
 	"github.com/perfgate/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
+	"github.com/perfgate/perfgate/results"
 )
 
 // The tests run against internal/fakegithub: GitHub's REST API under /api/v3, serving one repository.
@@ -185,9 +186,9 @@ func setFixtureInputs(t *testing.T) {
 }
 
 // resultOf reads the result.json a run wrote.
-func resultOf(t *testing.T, dir string) *perfgate.Result {
+func resultOf(t *testing.T, dir string) *record.Result {
 	t.Helper()
-	res, err := perfgate.ReadResult(dir)
+	res, err := results.ReadResult(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,11 +198,11 @@ func resultOf(t *testing.T, dir string) *perfgate.Result {
 // checkRun checks what every completed action run leaves behind: the exit code is the verdict's, the outputs name
 // the verdict, report.md and the results directory, the job summary and report.md hold the same report, and
 // github.json names the pull request and the measured head.
-func checkRun(t *testing.T, inv invocation, ghDir, workspace string, pr int, head string) (res *perfgate.Result, md string) {
+func checkRun(t *testing.T, inv invocation, ghDir, workspace string, pr int, head string) (res *record.Result, md string) {
 	t.Helper()
 	results := filepath.Join(workspace, "perfgate-results")
 	res = resultOf(t, results)
-	if inv.code != res.Verdict.ExitCode || inv.code == perfgate.ExitUsage || inv.code == perfgate.ExitCannotRun {
+	if inv.code != res.Verdict.ExitCode || inv.code == record.ExitUsage || inv.code == record.ExitCannotRun {
 		t.Errorf("exit code %d, result.json's verdict %s with exit code %d", inv.code, res.Verdict.Status, res.Verdict.ExitCode)
 	}
 	if res.Head.Commit != head {

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
+	"github.com/perfgate/perfgate/results"
 )
 
 // writeHTML renders res, with the samples of dir's bench.txt when it is there, as HTML to w.
-func writeHTML(w io.Writer, dir string, res *perfgate.Result) error {
-	samples, err := perfgate.ResultsDir(dir).ReadBench()
+func writeHTML(w io.Writer, dir string, res *record.Result) error {
+	samples, err := results.Dir(dir).ReadBench()
 	if err != nil {
 		return err
 	}
@@ -19,10 +20,10 @@ func writeHTML(w io.Writer, dir string, res *perfgate.Result) error {
 }
 
 // saveHTML writes dir's report.html for res.
-func saveHTML(dir string, res *perfgate.Result) error {
+func saveHTML(dir string, res *record.Result) error {
 	var b bytes.Buffer
 	if err := writeHTML(&b, dir, res); err != nil {
-		return fmt.Errorf("writing %s: %w", perfgate.FileReportHTML, err)
+		return fmt.Errorf("writing %s: %w", results.FileReportHTML, err)
 	}
-	return perfgate.ResultsDir(dir).WriteReportHTML(b.Bytes())
+	return results.Dir(dir).WriteReportHTML(b.Bytes())
 }

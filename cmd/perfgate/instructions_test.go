@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/results"
 )
 
 // TestCompareWithoutValgrind: with the instruction-count lane on and no valgrind in PATH, compare stops before
@@ -21,19 +22,19 @@ func TestCompareWithoutValgrind(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"compare", "-C", t.TempDir(), "-metric", "both", "-o", out, "a", "b"}, &stdout, &stderr)
-	if code != perfgate.ExitCannotRun {
-		t.Errorf("exit code %d, want %d", code, perfgate.ExitCannotRun)
+	if code != record.ExitCannotRun {
+		t.Errorf("exit code %d, want %d", code, record.ExitCannotRun)
 	}
 	for _, want := range []string{"perfgate: error: valgrind not found", bench.ValgrindInstall, "perfgate: hint: ", "-metric time"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
 	}
-	res, err := perfgate.ReadResult(out)
+	res, err := results.ReadResult(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict.Status != perfgate.StatusError || res.Method.Metric != perfgate.MetricBoth {
+	if res.Verdict.Status != record.StatusError || res.Method.Metric != record.MetricBoth {
 		t.Errorf("result.json: verdict %s, metric %q; want error, both", res.Verdict.Status, res.Method.Metric)
 	}
 }
@@ -53,18 +54,18 @@ func TestCompareInstructionsDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compare := func(t *testing.T, metric, base, head string) (*perfgate.Result, int, []bench.Sample) {
+	compare := func(t *testing.T, metric, base, head string) (*record.Result, int, []bench.Sample) {
 		t.Helper()
 		out := filepath.Join(t.TempDir(), "results")
 		var stdout, stderr bytes.Buffer
 		code := run(t.Context(), []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-metric", metric,
 			"-bench", "^(Encrypt|KeySetup)/des$", "-rounds", "2", "-budget", "0", "-benchtime", "10ms", "-keys", "16",
 			"-o", out, base, head}, &stdout, &stderr)
-		res, err := perfgate.ReadResult(out)
+		res, err := results.ReadResult(out)
 		if err != nil {
 			t.Fatalf("exit %d, %v\nstderr:\n%s", code, err, stderr.String())
 		}
-		f, err := os.Open(filepath.Join(out, perfgate.FileBench))
+		f, err := os.Open(filepath.Join(out, results.FileBench))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,8 +85,8 @@ func TestCompareInstructionsDemo(t *testing.T) {
 		}
 		return res, code, samples
 	}
-	rows := func(res *perfgate.Result, unit string) map[string]perfgate.Benchmark {
-		m := map[string]perfgate.Benchmark{}
+	rows := func(res *record.Result, unit string) map[string]record.Benchmark {
+		m := map[string]record.Benchmark{}
 		for _, b := range res.Benchmarks {
 			if b.Unit == unit {
 				m[b.Name] = b
@@ -104,53 +105,53 @@ func TestCompareInstructionsDemo(t *testing.T) {
 	}
 
 	t.Run("folded", func(t *testing.T) {
-		res, code, samples := compare(t, perfgate.MetricInstructions, "base", "folded")
-		if code != perfgate.ExitPass || res.Verdict.Status != perfgate.StatusPass {
+		res, code, samples := compare(t, record.MetricInstructions, "base", "folded")
+		if code != record.ExitPass || res.Verdict.Status != record.StatusPass {
 			t.Errorf("exit %d, verdict %s %q; want pass", code, res.Verdict.Status, res.Verdict.Reasons)
 		}
-		ins := rows(res, perfgate.UnitInstructions)
-		if b := ins["Encrypt/des"]; b.Class != perfgate.ClassFaster || !(b.DeltaPct < -20) {
+		ins := rows(res, record.UnitInstructions)
+		if b := ins["Encrypt/des"]; b.Class != record.ClassFaster || !(b.DeltaPct < -20) {
 			t.Errorf("Encrypt/des: %s %+.3f%%, want faster by more than 20%%", b.Class, b.DeltaPct)
 		}
-		if b := ins["KeySetup/des"]; b.Class != perfgate.ClassUnchanged {
+		if b := ins["KeySetup/des"]; b.Class != record.ClassUnchanged {
 			t.Errorf("KeySetup/des: %s %+.4f%%, want unchanged", b.Class, b.DeltaPct)
 		}
-		if len(rows(res, perfgate.GatedUnit)) != 0 {
+		if len(rows(res, record.UnitTime)) != 0 {
 			t.Errorf("metric instructions measured sec/op too: %v", res.Benchmarks)
 		}
 		// One round of A–B–B–A for two benchmarks: 8 counts, and nothing else.
-		if n := count(samples, perfgate.UnitInstructions); n != 8 || len(samples) != 8 {
+		if n := count(samples, record.UnitInstructions); n != 8 || len(samples) != 8 {
 			t.Errorf("bench.txt: %d samples, %d in instructions/op; want 8 and 8", len(samples), n)
 		}
 	})
 
 	t.Run("aa", func(t *testing.T) {
-		res, code, _ := compare(t, perfgate.MetricInstructions, "base", "base")
-		if code != perfgate.ExitPass {
+		res, code, _ := compare(t, record.MetricInstructions, "base", "base")
+		if code != record.ExitPass {
 			t.Errorf("exit %d, verdict %s %q; want pass", code, res.Verdict.Status, res.Verdict.Reasons)
 		}
-		for name, b := range rows(res, perfgate.UnitInstructions) {
-			if b.Class != perfgate.ClassUnchanged || b.DeltaPct != 0 {
+		for name, b := range rows(res, record.UnitInstructions) {
+			if b.Class != record.ClassUnchanged || b.DeltaPct != 0 {
 				t.Errorf("A/A %s: %s %+.5f%%, want unchanged by exactly 0%%", name, b.Class, b.DeltaPct)
 			}
 		}
 	})
 
 	t.Run("both", func(t *testing.T) {
-		res, code, samples := compare(t, perfgate.MetricBoth, "base", "folded")
-		if code != perfgate.ExitPass {
+		res, code, samples := compare(t, record.MetricBoth, "base", "folded")
+		if code != record.ExitPass {
 			t.Errorf("exit %d, verdict %s %q; want pass", code, res.Verdict.Status, res.Verdict.Reasons)
 		}
-		sec, ins := rows(res, perfgate.GatedUnit), rows(res, perfgate.UnitInstructions)
-		if b := ins["Encrypt/des"]; b.Class != perfgate.ClassFaster {
+		sec, ins := rows(res, record.UnitTime), rows(res, record.UnitInstructions)
+		if b := ins["Encrypt/des"]; b.Class != record.ClassFaster {
 			t.Errorf("Encrypt/des instructions/op: %s %+.3f%%, want faster", b.Class, b.DeltaPct)
 		}
 		// The time statistics hold the timing lane's 2 × rounds samples a side, never the counts.
 		if b := sec["Encrypt/des"]; b.Base.N != 4 || b.Head.N != 4 {
 			t.Errorf("Encrypt/des sec/op: n %d/%d, want 4/4", b.Base.N, b.Head.N)
 		}
-		if n := count(samples, perfgate.UnitInstructions); n != 8 || count(samples, perfgate.GatedUnit) != 16 {
-			t.Errorf("bench.txt: %d instructions/op and %d sec/op samples, want 8 and 16", n, count(samples, perfgate.GatedUnit))
+		if n := count(samples, record.UnitInstructions); n != 8 || count(samples, record.UnitTime) != 16 {
+			t.Errorf("bench.txt: %d instructions/op and %d sec/op samples, want 8 and 16", n, count(samples, record.UnitTime))
 		}
 	})
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/config"
 )
 
 var update = flag.Bool("update", false, "rewrite the parts of README.md and action.yml generated from the key table")
@@ -138,7 +138,7 @@ func TestKeyTable(t *testing.T) {
 			t.Errorf("key %+v can be set nowhere", k)
 		}
 	}
-	for _, k := range perfgate.ConfigKeys() {
+	for _, k := range config.Keys() {
 		if k.Default != "" {
 			if err := k.Check(k.Default); err != nil {
 				t.Errorf("key %s: default %q does not parse: %v", k.Name(), k.Default, err)
@@ -175,7 +175,7 @@ func TestCompareHelp(t *testing.T) {
 func TestDemoHelp(t *testing.T) {
 	inv := invoke(t, "demo", "-h")
 	for name, def := range demoDefaults {
-		k := perfgate.FlagKey(name)
+		k := config.FlagKey(name)
 		want := fmt.Sprintf("  -%s %s\n    \t%s (default %s)\n", name, k.Type, k.Doc, def)
 		if inv.code != 0 || !strings.Contains(inv.stderr, want) {
 			t.Errorf("demo -h: exit %d, does not list\n%s", inv.code, want)

@@ -23,8 +23,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/version"
+	"github.com/perfgate/perfgate/record"
 )
 
 func main() {
@@ -59,7 +60,7 @@ Exit codes: 0 pass, 1 gate failed, 2 usage or configuration error, 3 could not r
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
@@ -76,15 +77,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "merge":
 		return runMerge(rest, stdout, stderr)
 	case "version", "-version", "--version":
-		fmt.Fprintf(stdout, "perfgate %s\n", version())
-		return perfgate.ExitPass
+		fmt.Fprintf(stdout, "perfgate %s\n", version.String())
+		return record.ExitPass
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
-		return perfgate.ExitPass
+		return record.ExitPass
 	}
 	errorf(stderr, "unknown command %q", cmd)
 	hintf(stderr, "run 'perfgate -h' for the commands")
-	return perfgate.ExitUsage
+	return record.ExitUsage
 }
 
 func errorf(w io.Writer, format string, args ...any) {
@@ -116,9 +117,9 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		fs.Usage()
-		return perfgate.ExitPass, false
+		return record.ExitPass, false
 	}
 	errorf(stderr, "%v", err)
 	hintf(stderr, "run 'perfgate %s -h' for its flags", fs.Name())
-	return perfgate.ExitUsage, false
+	return record.ExitUsage, false
 }

@@ -7,8 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
+	"github.com/perfgate/perfgate/results"
+	"github.com/perfgate/perfgate/shard"
 )
 
 const mergeUsage = `Usage: perfgate merge [-o OUT] [-format text|markdown|json] DIR...
@@ -42,29 +44,29 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	case "markdown", "text", "json":
 	default:
 		errorf(stderr, "-format: invalid value %q: want text, markdown or json", *format)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	if fs.NArg() == 0 {
 		errorf(stderr, "merge takes the results directories of the shards")
 		hintf(stderr, "perfgate merge -o perfgate-results shard-1 shard-2")
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	return mergeAndReport(fs.Args(), *out, *format, stdout, stderr)
 }
 
 // mergeAndReport merges dirs into out, writes report.md, prints the report in format and returns the exit code.
 func mergeAndReport(dirs []string, out, format string, stdout, stderr io.Writer) int {
-	res, err := perfgate.Merge(dirs, out)
+	res, err := shard.Merge(dirs, out)
 	if res == nil {
 		errorf(stderr, "%v", err)
-		var me *perfgate.MergeError
+		var me *shard.MergeError
 		if errors.As(err, &me) {
 			hintf(stderr, "give every shard's directory of one run, all written by the same perfgate with the same configuration")
-			return perfgate.ExitUsage
+			return record.ExitUsage
 		}
-		return perfgate.ExitCannotRun
+		return record.ExitCannotRun
 	}
-	dir := perfgate.ResultsDir(out)
+	dir := results.Dir(out)
 	if werr := dir.WriteReport(report.Markdown(res, report.Options{})); werr != nil && err == nil {
 		err = werr
 	}
@@ -76,9 +78,9 @@ func mergeAndReport(dirs []string, out, format string, stdout, stderr io.Writer)
 	}
 	if err != nil {
 		errorf(stderr, "%v", err)
-		return perfgate.ExitCannotRun
+		return record.ExitCannotRun
 	}
-	files := dir.Existing(perfgate.FileReport, perfgate.FileReportHTML, perfgate.FileResult, perfgate.FileBench)
+	files := dir.Existing(results.FileReport, results.FileReportHTML, results.FileResult, results.FileBench)
 	fmt.Fprintf(stderr, "perfgate: merged %d shards into %s (%s)\n", len(dirs), out, strings.Join(files, ", "))
 	return res.Verdict.ExitCode
 }

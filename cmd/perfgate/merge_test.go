@@ -8,32 +8,33 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/results"
 )
 
 // shardResult is shard i of 2 of a comparison of ./a and ./b measured at head: shard 1 ran ./a's checks and its
 // benchmark, shard 2 ./b's. ./b's benchmark is slower.
-func shardResult(head string, i int) *perfgate.Result {
-	pkg, class, ratio := "./a", perfgate.ClassUnchanged, 1.001
+func shardResult(head string, i int) *record.Result {
+	pkg, class, ratio := "./a", record.ClassUnchanged, 1.001
 	if i == 2 {
-		pkg, class, ratio = "./b", perfgate.ClassSlower, 1.5
+		pkg, class, ratio = "./b", record.ClassSlower, 1.5
 	}
-	return &perfgate.Result{
-		Schema: perfgate.Schema, Package: "./...", Packages: []string{"./a", "./b"},
-		Shard: &perfgate.ShardInfo{Index: i, Count: 2, Units: []string{pkg, pkg + " BenchmarkX"}, Plan: "p", Config: "c",
+	return &record.Result{
+		Schema: record.Schema, Package: "./...", Packages: []string{"./a", "./b"},
+		Shard: &record.Shard{Index: i, Count: 2, Units: []string{pkg, pkg + " BenchmarkX"}, Plan: "p", Config: "c",
 			Perfgate: "v1", Policy: `{"Differential":true}`},
-		Base:       perfgate.Revision{Ref: "main", Commit: strings.Repeat("a", 40)},
-		Head:       perfgate.Revision{Ref: "pr", Commit: head},
-		Functional: perfgate.Functional{Base: perfgate.TestRun{Ran: true, Passed: true}, Head: perfgate.TestRun{Ran: true, Passed: true}},
-		Differential: perfgate.Differential{Status: perfgate.DiffIdentical, Ciphers: []perfgate.DiffCipher{
+		Base:       record.Revision{Ref: "main", Commit: strings.Repeat("a", 40)},
+		Head:       record.Revision{Ref: "pr", Commit: head},
+		Functional: record.Functional{Base: record.TestRun{Ran: true, Passed: true}, Head: record.TestRun{Ran: true, Passed: true}},
+		Differential: record.Differential{Status: record.DiffIdentical, Ciphers: []record.Cipher{
 			{Name: "NewCipher", Package: pkg, KeySizes: []int{8}, Keys: 1, Blocks: 1}}},
-		Sizes:  perfgate.Sizes{Sections: []perfgate.SectionSize{{Name: ".text", Package: pkg, Base: 100, Head: 120}}},
-		Method: perfgate.Method{Rounds: 5, Threshold: 2, Alpha: 0.05},
-		Benchmarks: []perfgate.Benchmark{{
+		Sizes:  record.Sizes{Sections: []record.SectionSize{{Name: ".text", Package: pkg, Base: 100, Head: 120}}},
+		Method: record.Method{Rounds: 5, Threshold: 2, Alpha: 0.05},
+		Benchmarks: []record.Benchmark{{
 			Name: "X", Package: pkg, Unit: "sec/op", Class: class, Tested: true, PHolm: 0.0001,
-			Base:   perfgate.Summary{Center: 1e-6, N: 10},
-			Head:   perfgate.Summary{Center: ratio * 1e-6, N: 10},
-			Paired: &perfgate.Paired{Ratio: ratio, Lo: ratio - 0.01, Hi: ratio + 0.01, P: 0.0001, Rounds: 5},
+			Base:   record.Summary{Center: 1e-6, N: 10},
+			Head:   record.Summary{Center: ratio * 1e-6, N: 10},
+			Paired: &record.Paired{Ratio: ratio, Lo: ratio - 0.01, Hi: ratio + 0.01, P: 0.0001, Rounds: 5},
 		}},
 	}
 }
@@ -49,13 +50,13 @@ func TestMergeThenComment(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "merged")
 
 	inv := invoke(t, "merge", "-o", out, "-format", "markdown", dirs[0], dirs[1])
-	if inv.code != perfgate.ExitFail {
-		t.Fatalf("merge: exit %d, want %d (./b's X is slower)", inv.code, perfgate.ExitFail)
+	if inv.code != record.ExitFail {
+		t.Fatalf("merge: exit %d, want %d (./b's X is slower)", inv.code, record.ExitFail)
 	}
 	if !strings.Contains(inv.stdout, "X (./b) is slower") || !strings.Contains(inv.stdout, "2 packages: ./a, ./b") {
 		t.Errorf("merged report does not name the slower benchmark with its package:\n%s", inv.stdout)
 	}
-	res, err := perfgate.ReadResult(out)
+	res, err := results.ReadResult(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,15 +76,15 @@ func TestMergeThenComment(t *testing.T) {
 	if len(ours) != 1 || !strings.Contains(ours[0].Body, "X (./b)") {
 		t.Fatalf("comments %v: want one naming X (./b)", ours)
 	}
-	if inv := invoke(t, "comment", dirs[1]); inv.code != perfgate.ExitUsage || !strings.Contains(inv.stderr, "partial result") {
-		t.Errorf("comment on a shard: exit %d, want %d and a word on partial results", inv.code, perfgate.ExitUsage)
+	if inv := invoke(t, "comment", dirs[1]); inv.code != record.ExitUsage || !strings.Contains(inv.stderr, "partial result") {
+		t.Errorf("comment on a shard: exit %d, want %d and a word on partial results", inv.code, record.ExitUsage)
 	}
 
 	other := shardResult(strings.Repeat("d", 40), 2)
 	refusedOut := filepath.Join(t.TempDir(), "refused")
 	inv = invoke(t, "merge", "-o", refusedOut, dirs[0], writeArtifact(t, other, info))
-	if inv.code != perfgate.ExitUsage || !strings.Contains(inv.stderr, "head commit") {
-		t.Errorf("merge of another head's shard: exit %d, want %d naming the head commit", inv.code, perfgate.ExitUsage)
+	if inv.code != record.ExitUsage || !strings.Contains(inv.stderr, "head commit") {
+		t.Errorf("merge of another head's shard: exit %d, want %d naming the head commit", inv.code, record.ExitUsage)
 	}
 	if _, err := os.Stat(refusedOut); err == nil {
 		t.Error("a refused merge wrote a results directory")

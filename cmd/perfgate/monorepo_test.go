@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/record"
 )
 
 // TestActionMonorepo: the Action's package input is a directory relative to the workspace (the repository root),
@@ -38,7 +38,7 @@ func TestActionMonorepo(t *testing.T) {
 	inv := invoke(t, "action")
 	res := resultOf(t, filepath.Join(repo.Dir, "perfgate-results"))
 	// Slower or not is a timing, which no test decides on: only "could not run" and usage errors fail here.
-	if inv.code != res.Verdict.ExitCode || inv.code == perfgate.ExitUsage || inv.code == perfgate.ExitCannotRun {
+	if inv.code != res.Verdict.ExitCode || inv.code == record.ExitUsage || inv.code == record.ExitCannotRun {
 		t.Fatalf("exit %d, verdict %s %v; want a comparison that ran", inv.code, res.Verdict.Status, res.Verdict.Reasons)
 	}
 	if res.Package != "./crypto/xtea" || res.ImportPath != "example.com/crypto/xtea" || res.Base.Commit != base || res.Head.Commit != head {

@@ -10,14 +10,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 )
 
 // commandKeys are the settings of the command itself rather than of a comparison: no file can set them. They are
 // declared like the table's keys so that -h, the README and action.yml are checked against one list.
-var commandKeys = []*perfgate.ConfigKey{
+var commandKeys = []*config.Key{
 	{Flag: "format", Default: "text", Type: "string", Form: "text, markdown or json",
 		Doc: "output format on stdout: text, markdown or json"},
 	{Flag: "config", Input: "config", Type: "string", Form: "an existing YAML file",
@@ -31,10 +31,10 @@ var commandKeys = []*perfgate.ConfigKey{
 }
 
 // allKeys is the table followed by the command's own settings.
-func allKeys() []*perfgate.ConfigKey { return append(perfgate.ConfigKeys(), commandKeys...) }
+func allKeys() []*config.Key { return append(config.Keys(), commandKeys...) }
 
 // commandKey returns the command setting with the given flag or input name.
-func commandKey(flagName, input string) *perfgate.ConfigKey {
+func commandKey(flagName, input string) *config.Key {
 	for _, k := range commandKeys {
 		if flagName != "" && k.Flag == flagName || input != "" && k.Input == input {
 			return k
@@ -47,15 +47,15 @@ func commandKey(flagName, input string) *perfgate.ConfigKey {
 // by perfgate.Config.Resolve after the configuration file, so that a flag wins over the file.
 type compareFlags struct {
 	fs       *flag.FlagSet
-	cfg      *perfgate.Config
+	cfg      *config.Config
 	format   string
 	config   string
-	settings []perfgate.Setting
+	settings []config.Setting
 }
 
 // keyFlag is the flag.Value of one key of the table.
 type keyFlag struct {
-	key *perfgate.ConfigKey
+	key *config.Key
 	f   *compareFlags
 }
 
@@ -67,15 +67,15 @@ func (v *keyFlag) String() string {
 }
 
 func (v *keyFlag) Set(s string) error {
-	v.f.settings = append(v.f.settings, perfgate.Setting{Key: v.key, Text: s, Source: "flag"})
+	v.f.settings = append(v.f.settings, config.Setting{Key: v.key, Text: s, Source: "flag"})
 	return nil
 }
 
 func (v *keyFlag) IsBoolFlag() bool { return v.key.IsBool() }
 
-func newCompareFlags(name string, cfg *perfgate.Config) *compareFlags {
+func newCompareFlags(name string, cfg *config.Config) *compareFlags {
 	f := &compareFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError), cfg: cfg}
-	for _, k := range perfgate.ConfigKeys() {
+	for _, k := range config.Keys() {
 		if k.Flag != "" {
 			f.fs.Var(&keyFlag{k, f}, k.Flag, k.Doc)
 		}
@@ -129,7 +129,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet, defaults map[string]string) {
 }
 
 // flagKey returns the key of the table or of the command that flag name sets, or nil.
-func flagKey(name string) *perfgate.ConfigKey {
+func flagKey(name string) *config.Key {
 	for _, k := range allKeys() {
 		if k.Flag == name {
 			return k
@@ -155,10 +155,10 @@ func (f *compareFlags) apply(dir string, noFile bool) error {
 		if repo, err := gitsrc.Open(dir); err == nil {
 			root = repo.Root()
 		}
-		path = filepath.Join(root, perfgate.ConfigFile)
+		path = filepath.Join(root, config.FileName)
 	default:
 		if st, err := os.Stat(path); err != nil || st.IsDir() {
-			return &perfgate.ConfigError{Source: "flag", Key: "config", Value: path, Want: commandKey("config", "").Form}
+			return &config.Error{Source: "flag", Key: "config", Value: path, Want: commandKey("config", "").Form}
 		}
 	}
 	if err := f.cfg.Resolve(path, f.settings); err != nil {
@@ -172,21 +172,21 @@ func (f *compareFlags) apply(dir string, noFile bool) error {
 	switch f.format {
 	case "text", "markdown", "json":
 	default:
-		return &perfgate.ConfigError{Source: "flag", Key: "format", Value: f.format, Want: commandKey("format", "").Form}
+		return &config.Error{Source: "flag", Key: "format", Value: f.format, Want: commandKey("format", "").Form}
 	}
 	return nil
 }
 
 // inputSettings returns the Action inputs of the table's keys that the workflow set. An empty input is not set:
 // the file's value, or else the default, stays.
-func inputSettings(r *ghaction.Runner) []perfgate.Setting {
-	var out []perfgate.Setting
-	for _, k := range perfgate.ConfigKeys() {
+func inputSettings(r *ghaction.Runner) []config.Setting {
+	var out []config.Setting
+	for _, k := range config.Keys() {
 		if k.Input == "" {
 			continue
 		}
 		if v := r.Input(k.Input); strings.TrimSpace(v) != "" {
-			out = append(out, perfgate.Setting{Key: k, Text: v, Source: "input"})
+			out = append(out, config.Setting{Key: k, Text: v, Source: "input"})
 		}
 	}
 	return out

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/demo"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
@@ -24,13 +24,13 @@ func TestComparePolicyFrom(t *testing.T) {
 		t.Skip("runs two comparisons")
 	}
 	repo := materialize(t)
-	if err := os.WriteFile(filepath.Join(repo.Dir, perfgate.ConfigFile), []byte(loosened), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(repo.Dir, config.FileName), []byte(loosened), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		from string
-		diff perfgate.DiffStatus
-	}{{"head", perfgate.DiffSkipped}, {"base", perfgate.DiffMismatch}} {
+		diff record.DiffStatus
+	}{{"head", record.DiffSkipped}, {"base", record.DiffMismatch}} {
 		t.Run(tc.from, func(t *testing.T) {
 			out := t.TempDir()
 			inv := invoke(t, "compare", "-C", repo.Dir, "-pkg", demo.Package, "-rounds", "2", "-benchtime", "20ms",
@@ -39,7 +39,7 @@ func TestComparePolicyFrom(t *testing.T) {
 			if res.Differential.Status != tc.diff || res.Policy.From != record.Side(tc.from) {
 				t.Errorf("differential %s with policy from %q, want %s from %s", res.Differential.Status, res.Policy.From, tc.diff, tc.from)
 			}
-			if tc.from == "base" && (inv.code != perfgate.ExitFail || !strings.Contains(inv.stdout, "policy: this pull request changes the gate")) {
+			if tc.from == "base" && (inv.code != record.ExitFail || !strings.Contains(inv.stdout, "policy: this pull request changes the gate")) {
 				t.Errorf("exit %d, want 1 and the policy change in the text report", inv.code)
 			}
 			wantAlpha := map[string]float64{"head": 0.2, "base": 0.05}[tc.from]
@@ -57,15 +57,15 @@ func TestCommentRechecksPolicy(t *testing.T) {
 	gh := newFakeGitHub(t)
 	const pr = 43
 	head, info := commentEnv(t, gh, pr)
-	res := &perfgate.Result{
-		Schema: perfgate.Schema, Package: "./minides",
-		Base:    perfgate.Revision{Ref: "main", Commit: strings.Repeat("a", 40)},
-		Head:    perfgate.Revision{Ref: "pr", Commit: head},
-		Verdict: perfgate.Verdict{Status: perfgate.StatusPass, Reasons: []string{}, Acknowledged: []string{"Encrypt/des: +30.0% is within its threshold 99% (.*)"}},
-		Benchmarks: []perfgate.Benchmark{{Name: "Encrypt/des", Unit: "sec/op", Class: perfgate.ClassSlower, DeltaPct: 30,
-			Paired: &perfgate.Paired{Ratio: 1.3, Lo: 1.25, Hi: 1.35}, Acknowledged: true}},
-		Differential: perfgate.Differential{Status: perfgate.DiffIdentical},
-		Method:       perfgate.Method{Rounds: 5, Threshold: 2, Alpha: 0.2},
+	res := &record.Result{
+		Schema: record.Schema, Package: "./minides",
+		Base:    record.Revision{Ref: "main", Commit: strings.Repeat("a", 40)},
+		Head:    record.Revision{Ref: "pr", Commit: head},
+		Verdict: record.Verdict{Status: record.StatusPass, Reasons: []string{}, Acknowledged: []string{"Encrypt/des: +30.0% is within its threshold 99% (.*)"}},
+		Benchmarks: []record.Benchmark{{Name: "Encrypt/des", Unit: "sec/op", Class: record.ClassSlower, DeltaPct: 30,
+			Paired: &record.Paired{Ratio: 1.3, Lo: 1.25, Hi: 1.35}, Acknowledged: true}},
+		Differential: record.Differential{Status: record.DiffIdentical},
+		Method:       record.Method{Rounds: 5, Threshold: 2, Alpha: 0.2},
 	}
 	res.Policy.From = "head"
 	inv := invoke(t, "comment", writeArtifact(t, res, info))

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/results"
 )
 
 func runReport(args []string, stdout, stderr io.Writer) int {
@@ -21,19 +22,19 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 {
 		errorf(stderr, "report takes one results directory")
 		hintf(stderr, "perfgate report perfgate-results")
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	switch *format {
 	case "markdown", "text", "json", "html":
 	default:
 		errorf(stderr, "-format: invalid value %q: want markdown, text, json or html", *format)
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
-	res, err := perfgate.ReadResult(fs.Arg(0))
+	res, err := results.ReadResult(fs.Arg(0))
 	if err != nil {
 		errorf(stderr, "%v", err)
 		hintf(stderr, "DIR is the directory 'perfgate compare -o DIR' wrote")
-		return perfgate.ExitUsage
+		return record.ExitUsage
 	}
 	print := func() error { return printResult(stdout, res, *format) }
 	if *format == "html" {
@@ -41,7 +42,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := print(); err != nil {
 		errorf(stderr, "%v", err)
-		return perfgate.ExitCannotRun
+		return record.ExitCannotRun
 	}
-	return perfgate.ExitPass
+	return record.ExitPass
 }

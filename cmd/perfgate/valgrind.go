@@ -8,9 +8,9 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/perfgate/perfgate"
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // The Action installs valgrind itself, rather than action.yml: whether the instruction-count lane runs depends on
@@ -25,7 +25,7 @@ const installLimit = 5 * time.Minute
 // ensureValgrind installs valgrind with apt-get when metric needs it and it is not installed. It reports what it
 // did on w; an error means valgrind is still missing (the comparison then says so, exit 3).
 func ensureValgrind(ctx context.Context, metric string, w io.Writer) error {
-	if metric == perfgate.MetricTime {
+	if metric == record.MetricTime {
 		return nil
 	}
 	if _, err := bench.FindValgrind(ctx, ""); err == nil {

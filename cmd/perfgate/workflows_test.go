@@ -11,7 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/perfgate/perfgate"
+	"github.com/perfgate/perfgate/config"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -50,7 +50,7 @@ func TestActionYAML(t *testing.T) {
 	for name, in := range a.Inputs {
 		declared = append(declared, name)
 		// An input the file can also set must not have a default, or it would override the file.
-		if k := perfgate.InputKey(name); k != nil && k.File != "" && in.Default != nil && *in.Default != "" {
+		if k := config.InputKey(name); k != nil && k.File != "" && in.Default != nil && *in.Default != "" {
 			t.Errorf("input %s has default %q: it would override %s in .perfgate.yml", name, *in.Default, k.File)
 		}
 	}
@@ -264,7 +264,7 @@ func TestREADMEShardWorkflow(t *testing.T) {
 	if shardInput != "${{ matrix.shard }}/4" || mergeInput == "" {
 		t.Errorf("shard input %q, merge input %q: want ${{ matrix.shard }}/4 and a glob", shardInput, mergeInput)
 	}
-	if err := perfgate.InputKey("shard").Check("3/4"); err != nil {
+	if err := config.InputKey("shard").Check("3/4"); err != nil {
 		t.Errorf("the shard input does not take 3/4: %v", err)
 	}
 }

@@ -1,0 +1,20 @@
+package config
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/perfgate/perfgate/gate"
+)
+
+// Policy returns the gate policy of c.
+func (c *Config) Policy() gate.Policy {
+	return gate.Policy{
+		Thresholds:       maps.Clone(c.Thresholds),
+		AcknowledgeLabel: c.AcknowledgeLabel,
+		Acknowledged:     c.Acknowledged,
+		MaxSizeGrowth:    c.MaxSizeGrowth,
+		Differential:     c.Differential,
+		GateUnits:        slices.Clone(c.GateUnits),
+	}
+}

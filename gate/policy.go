@@ -1,0 +1,388 @@
+package gate
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/perfgate/perfgate/record"
+)
+
+// DefaultGateUnits are the units that gate unless configured otherwise: time, and allocations, which are exact,
+// so that one more allocation per op fails the gate. B/op and B/s are reported only.
+var DefaultGateUnits = []string{"sec/op", "allocs/op"}
+
+// GatedUnits returns the units of the lanes that ran under metric (Method.Metric; "" is time) and gate: sec/op for
+// time, instructions/op for instructions, and both for both, where a slower in either fails the gate and the
+// acknowledgements (label, thresholds) apply to each alike. Other units gate as Policy.GateUnits says.
+func GatedUnits(metric string) []string {
+	switch metric {
+	case record.MetricInstructions:
+		return []string{record.UnitInstructions}
+	case record.MetricBoth:
+		return []string{record.UnitTime, record.UnitInstructions}
+	}
+	return []string{record.UnitTime}
+}
+
+// Gates reports whether unit is a gating lane unit under metric (see GatedUnits).
+func Gates(metric, unit string) bool { return slices.Contains(GatedUnits(metric), unit) }
+
+// gatesUnder reports whether a slower unit fails the gate under metric: instructions/op when the lane ran, sec/op
+// unless the metric is instructions only (and p gates it), any other unit as p.GateUnits says.
+func (p *Policy) gatesUnder(metric, unit string) bool {
+	switch unit {
+	case record.UnitInstructions:
+		return metric == record.MetricInstructions || metric == record.MetricBoth
+	case record.UnitTime:
+		if metric == record.MetricInstructions {
+			return false
+		}
+	}
+	return p.gates(unit)
+}
+
+// Policy is what the gate needs of a Config: when a slower benchmark or a grown package fails the merge.
+type Policy struct {
+	// Thresholds acknowledges slower benchmarks per name: a benchmark whose name matches the regular expression
+	// and whose estimated slowdown in percent stays within the value passes.
+	Thresholds map[string]float64
+	// AcknowledgeLabel is the pull-request label that acknowledges every slower benchmark, and Acknowledged
+	// says the pull request carries it.
+	AcknowledgeLabel string
+	Acknowledged     bool
+	// MaxSizeGrowth fails the gate when the package's sections grow by more than this many bytes; 0 for no limit.
+	MaxSizeGrowth int64
+	// Differential says the differential check was asked for.
+	Differential bool
+	// GateUnits are the units whose slower class fails the gate; nil means DefaultGateUnits. Each unit is classed
+	// by its own rule (package bench: a threshold for measured units, any change for exact ones), so a new unit
+	// gates by being listed here.
+	GateUnits []string
+}
+
+// gates reports whether unit gates the merge under p.
+func (p *Policy) gates(unit string) bool {
+	if p.GateUnits == nil {
+		return slices.Contains(DefaultGateUnits, unit)
+	}
+	return slices.Contains(p.GateUnits, unit)
+}
+
+// AckName is how Verdict.AcknowledgedBenchmarks names a slower benchmark: its name for sec/op, its name and
+// unit ("Encrypt/des/single allocs/op") for another unit. Benchmark names hold no spaces.
+func AckName(b record.Benchmark) string {
+	name := record.Qualified(b.Package, b.Name)
+	if b.Unit == record.UnitTime {
+		return name
+	}
+	return name + " " + b.Unit
+}
+
+// Decide is the gate: it returns the Verdict on r under p and changes nothing. The gate fails on a head that did
+// not build (r.HeadBuildFailed) or whose tests fail, a differential mismatch, a benchmark that crashed or hung on
+// head, a benchmark slower in a unit of p.GateUnits (more time, more allocations) that p does not acknowledge,
+// and size growth beyond p.MaxSizeGrowth. It never passes what it did not check: a differential check that
+// perfgate could not run (status error), a comparison in which no check ran (Verdict.Checks), and an incomplete
+// result are errors (exit code 3). A differential check that base failed (not comparable) is a note. What the
+// gate noticed without failing is in Verdict.Notes, and the slower
+// benchmarks it let pass are in Verdict.Acknowledged (why) and Verdict.AcknowledgedBenchmarks (which).
+func Decide(r record.Result, p Policy) record.Verdict {
+	v := record.Verdict{Status: record.StatusPass, ExitCode: record.ExitPass, Reasons: []string{}}
+	fail := func(format string, args ...any) {
+		v.Reasons = append(v.Reasons, fmt.Sprintf(format, args...))
+		if v.Status == record.StatusPass {
+			v.Status, v.ExitCode = record.StatusFail, record.ExitFail
+		}
+	}
+	if r.HeadBuildFailed {
+		fail("head does not build")
+	}
+	if r.Functional.Head.Ran && !r.Functional.Head.Passed {
+		fail("head's tests fail")
+	}
+	switch d := r.Differential; {
+	case d.Status == record.DiffMismatch && d.Reason != "":
+		fail("differential check: %s", d.Reason)
+	case d.Status == record.DiffMismatch:
+		fail("differential check: head computes different bytes (%d mismatches)", totalMismatches(d))
+	case d.HeadFailed && d.Status != record.DiffError:
+		fail("differential check: head failed: %s", d.Reason)
+	case d.Status == record.DiffNotComparable:
+		v.Notes = append(v.Notes, "differential check not comparable, which does not block the gate: "+d.Reason)
+	}
+	headFailures := map[string]bool{}
+	removed := 0
+	var unrepeatable []string
+	for _, f := range r.Failures {
+		name := record.Qualified(f.Package, f.Name)
+		if f.Kind == record.FailureUnrepeatable {
+			// A failure of the lane, on either side: a count that does not repeat says nothing about head.
+			unrepeatable = append(unrepeatable, fmt.Sprintf("%s (%s)", name, f.Side))
+			continue
+		}
+		if headCodeOnBase(r.Method, f) && !headFailures[name] {
+			// Base ran head's benchmark code (like-for-like) and it crashed or hung: head's code is at fault.
+			headFailures[name] = true
+			fail("benchmark %s fails with head's benchmark code (%s, on base built with head's test files)", name, f.Kind)
+			continue
+		}
+		if f.Side != record.Head || headFailures[name] {
+			continue
+		}
+		headFailures[name] = true
+		switch f.Kind {
+		case record.FailureRemoved:
+			removed++ // the pipeline notes which ones
+		case record.FailureNoResult:
+			// Removed or skipped on head: nothing crashed, and there is nothing to compare.
+			v.Notes = append(v.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", name))
+		default:
+			fail("benchmark %s fails on head (%s)", name, f.Kind)
+		}
+	}
+	if removed > 0 && !anyCompared(r.Benchmarks, r.Method.Metric) {
+		fail("head has none of base's benchmarks (%d removed or renamed): nothing could be compared", removed)
+	}
+	patterns := p.compiledThresholds()
+	for _, b := range r.Benchmarks {
+		if b.Class != record.ClassSlower || !p.gatesUnder(r.Method.Metric, b.Unit) {
+			continue
+		}
+		why, ok := "", false
+		if r.Method.BinariesSame {
+			// Byte-identical test binaries run the same instructions: a difference can only be noise (a false
+			// positive of the test, which an A/A run exists to show), never a regression to block.
+			why, ok = fmt.Sprintf("base and head test binaries are byte-identical, so %+.1f%% is noise", pctOf(b)), true
+		} else {
+			why, ok = p.acknowledges(patterns, b)
+		}
+		if !ok {
+			fail("%s", worse(b))
+			continue
+		}
+		v.Acknowledged = append(v.Acknowledged, AckName(b)+": "+why)
+		v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, AckName(b))
+	}
+	if p.MaxSizeGrowth > 0 {
+		var delta int64
+		for _, s := range r.Sizes.Sections {
+			delta += s.Head - s.Base
+		}
+		if delta > p.MaxSizeGrowth {
+			fail("the package grew by %d bytes, more than max-size-growth %d", delta, p.MaxSizeGrowth)
+		}
+	}
+	if len(unrepeatable) > 0 {
+		// An error, not a failure of head: the instruction-count lane that cannot count exactly checked nothing.
+		v.Status, v.ExitCode = record.StatusError, record.ExitCannotRun
+		v.Reasons = append(v.Reasons, fmt.Sprintf("the instruction-count lane could not count exactly: two runs of one "+
+			"binary disagree for %s; this is a failure of the lane, not of head", strings.Join(unrepeatable, ", ")))
+	}
+	v.Checks = checks(r, p)
+	cannot := func(reason string) {
+		v.Status, v.ExitCode = record.StatusError, record.ExitCannotRun
+		v.Reasons = append(v.Reasons, reason)
+	}
+	if r.Differential.Status == record.DiffError {
+		cannot("perfgate could not run the differential check: " + r.Differential.Reason +
+			"; to run without it, set differential: false in .perfgate.yml (flag -differential=false)")
+	}
+	if v.Status == record.StatusPass && !r.Incomplete && !slices.ContainsFunc(v.Checks, func(c record.Check) bool { return c.Ran }) {
+		var why []string
+		for _, c := range v.Checks {
+			why = append(why, c.Name+": "+c.Detail)
+		}
+		cannot(reasonNothingChecked + " (" + strings.Join(why, "; ") + ")")
+	}
+	if r.Incomplete {
+		cannot(reasonUnfinished)
+	}
+	return v
+}
+
+// headCodeOnBase reports whether f is a crash or hang on base's side of benchmark code that head changed and
+// base ran (Method.BenchSource "head"), so that head's benchmark code is what failed.
+func headCodeOnBase(m record.Method, f record.Failure) bool {
+	if f.Side != record.Base || m.BenchSource != record.BenchSourceHead {
+		return false
+	}
+	switch f.Kind {
+	case record.FailurePanic, record.FailureTimeout, record.FailureExit:
+	default:
+		return false
+	}
+	top, _, _ := strings.Cut(f.Name, "/")
+	return slices.Contains(m.BenchChanged, top)
+}
+
+// checks says which of the gate's checks ran on r and which did not, and why. Benchmarks ran when one of them
+// was compared in the gated unit, by timing or by finding the same machine code on both sides; the differential when it compared outputs (identical or mismatch; a head that
+// failed it counts too); size when p sets a limit and the sizes were measured.
+func checks(r record.Result, p Policy) []record.Check {
+	var cs []record.Check
+	bench := record.Check{Name: record.CheckBenchmarks}
+	compared, same := map[string]bool{}, 0
+	for _, b := range r.Benchmarks {
+		if Gates(r.Method.Metric, b.Unit) && b.Class != record.ClassFailed {
+			compared[b.Name] = true
+			if b.SameCode && b.Rounds == 0 {
+				same++ // answered by comparing machine code, which is a check of speed too
+			}
+		}
+	}
+	n := len(compared)
+	switch {
+	case n > 0 && same == n:
+		bench.Ran, bench.Detail = true, Plural(n, "benchmark")+": "+record.NoteSameCode
+	case n > 0 && same > 0:
+		bench.Ran, bench.Detail = true, fmt.Sprintf("%s (%d by %s)", Plural(n, "benchmark"), same, record.NoteSameCode)
+	case n > 0:
+		bench.Ran, bench.Detail = true, Plural(n, "benchmark")
+	case len(r.Benchmarks) == 0 && len(r.Failures) == 0:
+		bench.Detail = "no benchmarks"
+	default:
+		bench.Detail = "no benchmark ran on both sides"
+	}
+	cs = append(cs, bench)
+
+	d := r.Differential
+	diff := record.Check{Name: record.CheckDifferential}
+	switch {
+	case d.Status == record.DiffIdentical || d.Status == record.DiffMismatch:
+		diff.Ran, diff.Detail = true, Plural(len(d.Ciphers), "constructor")
+	case d.HeadFailed && d.Status != record.DiffError:
+		diff.Ran, diff.Detail = true, "head failed"
+	case !p.Differential:
+		diff.Detail = "disabled by configuration"
+	case d.Status == record.DiffSkipped && strings.HasPrefix(d.Reason, "no cipher constructor"):
+		diff.Detail = "no cipher constructor"
+	case d.Status == record.DiffSkipped && d.Reason != "":
+		diff.Detail = d.Reason
+	case d.Status == record.DiffSkipped || d.Status == "":
+		diff.Detail = "not run"
+	case d.Status == record.DiffNotComparable:
+		diff.Detail = "base failed"
+	default:
+		diff.Detail = "could not run"
+	}
+	cs = append(cs, diff)
+
+	size := record.Check{Name: record.CheckSize}
+	switch {
+	case p.MaxSizeGrowth == 0:
+		size.Detail = "no max-size-growth set (sizes are reported only)"
+	case r.Sizes.Error != "" || len(r.Sizes.Sections) == 0:
+		size.Detail = "not measured"
+	default:
+		size.Ran, size.Detail = true, fmt.Sprintf("growth limit %d bytes", p.MaxSizeGrowth)
+	}
+	return append(cs, size)
+}
+
+// plural is "1 benchmark", "12 benchmarks".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// reasonUnfinished is the reason Decide gives an incomplete result.
+const reasonUnfinished = "the comparison did not finish"
+
+// reasonNothingChecked starts the reason Decide gives a result in which no check ran.
+const reasonNothingChecked = "nothing was checked"
+
+// Apply returns r with v as its verdict and the benchmarks v acknowledges marked. r itself is not changed.
+func Apply(r record.Result, v record.Verdict) record.Result {
+	r.Verdict = v
+	r.Benchmarks = slices.Clone(r.Benchmarks)
+	for i := range r.Benchmarks {
+		b := &r.Benchmarks[i]
+		b.Acknowledged = b.Class == record.ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, AckName(*b))
+	}
+	return r
+}
+
+type thresholdPattern struct {
+	re  *regexp.Regexp
+	pct float64
+	src string
+}
+
+func (p *Policy) compiledThresholds() []thresholdPattern {
+	var out []thresholdPattern
+	for _, k := range slices.Sorted(maps.Keys(p.Thresholds)) {
+		re, err := regexp.Compile(k)
+		if err != nil {
+			continue // Validate reports it
+		}
+		out = append(out, thresholdPattern{re, p.Thresholds[k], k})
+	}
+	return out
+}
+
+// acknowledges reports whether a slower benchmark is allowed, and why: the label, or a per-benchmark threshold
+// that the estimated slowdown stays within.
+func (p *Policy) acknowledges(patterns []thresholdPattern, b record.Benchmark) (string, bool) {
+	if p.Acknowledged {
+		return fmt.Sprintf("acknowledged by label %s", p.AcknowledgeLabel), true
+	}
+	pct := pctOf(b)
+	for _, t := range patterns {
+		if t.re.MatchString(b.Name) && pct <= t.pct {
+			return fmt.Sprintf("%+.1f%% is within its threshold %g%% (%s)", pct, t.pct, t.src), true
+		}
+	}
+	return "", false
+}
+
+// worse says how a slower benchmark got worse: "X is slower (+3.1%)" for time, "X allocates more (allocs/op 2 →
+// 3)" for an exact unit, "X is worse in unit (+4.0%)" otherwise.
+func worse(b record.Benchmark) string {
+	name := record.Qualified(b.Package, b.Name)
+	switch {
+	case b.Unit == record.UnitTime:
+		return fmt.Sprintf("%s is slower (%+.1f%%)", name, pctOf(b))
+	case b.Unit == record.UnitInstructions:
+		return fmt.Sprintf("%s runs more instructions/op (%+.2f%%)", name, pctOf(b))
+	case b.Unit == "allocs/op" && b.Exact:
+		return fmt.Sprintf("%s allocates more (allocs/op %g → %g)", name, b.Base.Center, b.Head.Center)
+	case b.Exact:
+		return fmt.Sprintf("%s is worse in %s (%g → %g)", name, b.Unit, b.Base.Center, b.Head.Center)
+	}
+	return fmt.Sprintf("%s is worse in %s (%+.1f%%)", name, b.Unit, pctOf(b))
+}
+
+// pctOf is the slowdown of b in percent: the paired estimate when there is one, else benchstat's delta.
+func pctOf(b record.Benchmark) float64 {
+	if b.Paired == nil && b.Base.Center == 0 && b.Head.Center > 0 {
+		return math.Inf(1) // from none to some: more than any threshold
+	}
+	if b.Paired != nil {
+		return (b.Paired.Ratio - 1) * 100
+	}
+	return b.DeltaPct
+}
+
+// anyCompared reports whether some benchmark has samples of a gated unit on both sides.
+func anyCompared(bs []record.Benchmark, metric string) bool {
+	for _, b := range bs {
+		if Gates(metric, b.Unit) && b.Class != record.ClassFailed {
+			return true
+		}
+	}
+	return false
+}
+
+func totalMismatches(d record.Differential) int {
+	n := 0
+	for _, c := range d.Ciphers {
+		n += c.Mismatches
+	}
+	return n
+}

@@ -1,0 +1,278 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/record"
+)
+
+// The benchmark phase: the A–B–B–A run, and fromRun, which turns what it gathered into a benchRecord.
+
+// runBenchmarks runs the lanes the metric asks for, writing bench.txt as samples arrive, and turns what they
+// gathered into a benchRecord (fromRun). The timing lane runs the A–B–B–A schedule natively; the instruction-count
+// lane runs it under valgrind (bench.RunInstructions); with metric both, timing first, then counting, into the
+// same bench.txt. Whatever ran before an error is kept.
+func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
+	rec := benchRecord{pinnedCPU: -1}
+	f, err := p.dir.CreateBench()
+	if err != nil {
+		return rec, err
+	}
+	defer f.Close()
+	var filter *regexp.Regexp
+	if p.cfg.Bench != "" && p.cfg.Bench != "." {
+		filter = regexp.MustCompile(p.cfg.Bench) // validated
+	}
+	opt := bench.DefaultStatsOptions
+	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
+	if p.code.timesNothing() {
+		// Every benchmark runs the same machine code on both sides: there is nothing to time.
+		p.logf("timing: skipped, every benchmark runs the same machine code on both sides")
+		_, notes, err := p.headBenchmarks(ctx)
+		rec.benchmarks = p.code.sameCodeRows(p.cfg.Metric)
+		rec.settled = len(rec.benchmarks)
+		rec.notes = notes
+		return rec, err
+	}
+	rc := bench.RunConfig{
+		Base:      p.baseTimed(),
+		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
+		Filter:    filter,
+		Tops:      p.tops,
+		Skip:      p.code.untimed,
+		Rounds:    p.cfg.Rounds,
+		BenchTime: p.cfg.BenchTime,
+		CPU:       p.cfg.CPU,
+		NoPin:     p.cfg.NoPin,
+		Timeout:   p.cfg.Timeout,
+		Budget:    p.cfg.Budget,
+		Stats:     opt,
+		Progress:  p.log,
+		BenchTxt:  f,
+	}
+	start := time.Now()
+	var run *bench.Run
+	if p.cfg.TimesBenchmarks() {
+		if p.cfg.Budget > 0 {
+			p.logf("timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget of %s; settled benchmarks stop",
+				p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
+		} else {
+			p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+		}
+		run, err = bench.RunABBA(ctx, rc)
+	}
+	if err == nil && p.cfg.CountsInstructions() {
+		p.logf("counting instructions under %s: %d round of A–B–B–A, each slot at N and 2N iterations",
+			p.valgrind.Version, bench.DefaultInstrRounds)
+		rc.Rounds, rc.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
+		var counted *bench.Run
+		counted, err = bench.RunInstructions(ctx, rc, bench.InstrConfig{Valgrind: p.valgrind.Path})
+		run = joinRuns(run, counted)
+	}
+	timed := time.Since(start).Round(time.Millisecond)
+	if run == nil {
+		rec.timed = timed
+		return rec, err
+	}
+	var headTops []string
+	var listNotes []string
+	if err == nil {
+		headTops, listNotes, err = p.headBenchmarks(ctx)
+	}
+	rec = fromRun(run, headTops, opt, p.cfg.InstrThreshold)
+	rec.notes = append(listNotes, rec.notes...)
+	p.code.markSameCode(rec.benchmarks)
+	if rows := p.code.sameCodeRows(p.cfg.Metric); len(rows) > 0 {
+		rec.benchmarks = append(rec.benchmarks, rows...)
+		record.SortBenchmarks(rec.benchmarks)
+		rec.settled += len(rows)
+	}
+	rec.timed = timed
+	return rec, err
+}
+
+// joinRuns returns the timing lane's run a followed by the instruction-count lane's run b; either may be nil.
+// Pinning, header, plan and stages come from the first lane that ran.
+func joinRuns(a, b *bench.Run) *bench.Run {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	j := *a
+	j.Samples = slices.Concat(a.Samples, b.Samples)
+	j.Failures = slices.Concat(a.Failures, b.Failures)
+	j.Warnings = slices.Concat(a.Warnings, b.Warnings)
+	j.Elapsed += b.Elapsed
+	j.Calibration += b.Calibration
+	return &j
+}
+
+// baseTimed is the binary base's side times: base's own, or base built with head's test files (likeForLike).
+func (p *pipeline) baseTimed() bench.Binary {
+	if p.source.baseBin != "" {
+		return bench.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit}
+	}
+	return bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir, Commit: p.base.rev.Commit}
+}
+
+// headBenchmarks lists head's top-level benchmarks (nil when they cannot be listed) and notes those that only
+// head has: the schedule comes from base's benchmarks, so those were not run. A benchmark of base's that head
+// lacks is removed, not broken (fromRun). Only a cancelled context is an error.
+func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string, err error) {
+	list := func(s *side) ([]string, error) {
+		lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+		defer cancel()
+		names, err := bench.List(lctx, bench.Binary{Path: s.bin, Dir: s.pkgDir}, nil)
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return names, err
+	}
+	headTops, err = list(&p.head)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, err
+		}
+		return nil, []string{"head: " + err.Error()}, nil
+	}
+	if headTops == nil {
+		headTops = []string{}
+	}
+	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+	defer cancel()
+	baseTops, err := bench.List(lctx, p.baseTimed(), nil)
+	if err != nil {
+		return headTops, nil, nil
+	}
+	var added []string
+	for _, t := range headTops {
+		if !slices.Contains(baseTops, t) {
+			added = append(added, "Benchmark"+t)
+		}
+	}
+	if len(added) > 0 {
+		notes = append(notes, fmt.Sprintf("new on head, so not compared (base has nothing to compare with): %s",
+			strings.Join(added, ", ")))
+	}
+	return headTops, notes, nil
+}
+
+// fromRun turns what RunABBA and RunInstructions gathered into the benchmarks, failures and notes of a
+// benchRecord: the time samples with the statistics of opt (and, for a budgeted run, the looks the run took:
+// Run.Plan), the instructions/op samples with bench.CompareInstructions at instrPct percent, apart (an instruction
+// count never enters the time statistics). When a benchmark has both a sec/op and an instructions/op row and
+// their classes disagree, both rows carry the MetricNote. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
+// with no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and its
+// empty comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
+func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct float64) benchRecord {
+	rec := benchRecord{pinnedCPU: -1}
+	if run.Pinning.Pinned {
+		rec.pinnedCPU = run.Pinning.CPU
+	} else if run.Pinning.Reason != "" {
+		rec.notes = append(rec.notes, "benchmarks ran unpinned: "+run.Pinning.Reason)
+	}
+	for _, w := range run.Warnings {
+		rec.notes = append(rec.notes, "benchmarks: "+w)
+	}
+	removed := map[string]bool{}
+	for _, f := range run.Failures {
+		top, _, _ := strings.Cut(f.Name, "/")
+		if headTops != nil && f.Side == bench.Head && f.Kind == record.FailureNoResult && !slices.Contains(headTops, top) {
+			f.Kind, f.Message = record.FailureRemoved, "head has no Benchmark"+top+" (removed or renamed): not compared"
+			removed[f.Name] = true
+		}
+		rec.failures = append(rec.failures, f)
+	}
+	if len(removed) > 0 {
+		names := config.SortedKeys(removed)
+		rec.notes = append(rec.notes, fmt.Sprintf("%d of base's benchmarks are not in head (removed or renamed), so not compared: %s",
+			len(names), strings.Join(names, ", ")))
+	}
+	if len(run.Samples) == 0 && len(run.Failures) == 0 {
+		rec.notes = append(rec.notes, "no benchmarks matched: the package has none, or -bench selects none")
+	}
+	opt.Sequential = run.Plan
+	rec.stages = run.Stages
+	rec.runTime = run.RunTime
+	var timeSamples, instrSamples []bench.Sample
+	for _, s := range run.Samples {
+		if _, ok := s.Get(record.UnitInstructions); ok {
+			instrSamples = append(instrSamples, s)
+		} else {
+			timeSamples = append(timeSamples, s)
+		}
+	}
+	var bs []record.Benchmark
+	if len(timeSamples) > 0 || len(instrSamples) == 0 {
+		var err error
+		if bs, err = bench.Analyze(timeSamples, opt); err != nil {
+			rec.notes = append(rec.notes, "statistics: "+err.Error())
+		}
+	}
+	if len(instrSamples) > 0 {
+		ins, err := bench.CompareInstructions(instrSamples, instrPct)
+		if err != nil {
+			rec.notes = append(rec.notes, "instruction counts: "+err.Error())
+		}
+		bs = append(bs, ins...)
+		noteDisagreements(bs)
+	}
+	rec.benchmarks = slices.DeleteFunc(bs, func(b record.Benchmark) bool { return removed[b.Name] })
+	if rec.benchmarks == nil {
+		rec.benchmarks = []record.Benchmark{}
+	}
+	record.SortBenchmarks(rec.benchmarks)
+	var noise, mde []float64
+	var unsettled []string
+	for _, b := range rec.benchmarks {
+		if b.Unit == record.UnitTime && b.Class != record.ClassFailed {
+			noise = append(noise, b.NoisePct)
+			mde = append(mde, b.MDEPct)
+		}
+		if b.Unit == record.UnitTime {
+			switch b.Class {
+			case record.ClassSlower, record.ClassFaster, record.ClassUnchanged:
+				rec.settled++
+			default:
+				unsettled = append(unsettled, b.Name)
+			}
+		}
+	}
+	if run.Plan != nil && len(unsettled) > 0 {
+		rec.notes = append(rec.notes, fmt.Sprintf("%d of %d benchmarks did not settle within the budget after %s: %s",
+			len(unsettled), rec.settled+len(unsettled), gate.Plural(run.Stages, "stage"), strings.Join(unsettled, ", ")))
+	}
+	rec.noise, rec.mde = bench.Median(noise), bench.Median(mde)
+	return rec
+}
+
+// noteDisagreements sets MetricNote on the sec/op and instructions/op rows of every benchmark whose two lanes
+// classify it differently. Both lanes gate (metric both), so the note says so.
+func noteDisagreements(bs []record.Benchmark) {
+	byTime := map[string]int{}
+	for i, b := range bs {
+		if b.Unit == record.UnitTime {
+			byTime[b.Name] = i
+		}
+	}
+	for i, b := range bs {
+		t, ok := byTime[b.Name]
+		if b.Unit != record.UnitInstructions || !ok {
+			continue
+		}
+		if note := bench.MetricNote(bs[t], b, ""); note != "" {
+			note += "; both gate: a slower in either fails the gate"
+			bs[t].MetricNote, bs[i].MetricNote = note, note
+		}
+	}
+}

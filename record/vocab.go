@@ -1,0 +1,74 @@
+package record
+
+import "sort"
+
+// UnitTime is the time unit: the unit the noise floor, the budget and the report's headline are about. Which
+// units gate the merge is the gate's policy.
+const UnitTime = "sec/op"
+
+// UnitInstructions is the unit of the instruction-count lane, which gates under metric instructions or both.
+const UnitInstructions = "instructions/op"
+
+// Qualified is a benchmark's name as messages give it: the name, followed by its package in parentheses when the
+// comparison gates several ("Encrypt/des/single (./cipher/des)"), so that names never collide.
+func Qualified(pkg, name string) string {
+	if pkg == "" {
+		return name
+	}
+	return name + " (" + pkg + ")"
+}
+
+// SortBenchmarks orders benchmarks by name, then sec/op before other units.
+func SortBenchmarks(bs []Benchmark) {
+	sort.SliceStable(bs, func(i, j int) bool {
+		if bs[i].Name != bs[j].Name {
+			return bs[i].Name < bs[j].Name
+		}
+		return UnitRank(bs[i].Unit) < UnitRank(bs[j].Unit)
+	})
+}
+
+// UnitRank is the one order of units in every table: sec/op, instructions/op, B/s, B/op, allocs/op, then the rest.
+func UnitRank(u string) int {
+	switch u {
+	case "sec/op":
+		return 0
+	case UnitInstructions:
+		return 1
+	case "B/s":
+		return 2
+	case "B/op":
+		return 3
+	case "allocs/op":
+		return 4
+	}
+	return 5
+}
+
+// The metrics: which lane measures and gates.
+const (
+	MetricTime         = "time"         // wall time, sec/op: the A–B–B–A timing lane
+	MetricInstructions = "instructions" // instructions/op under valgrind: the instruction-count lane
+	MetricBoth         = "both"         // both lanes run, and each gates
+)
+
+// The benchmark source: which test files each side's timed binary was built with (Method.BenchSource).
+const (
+	// BenchSourceHead: both sides ran head's benchmark code. Base's timed binary is base's package built with
+	// head's _test.go files (or the test files are the same on both sides).
+	BenchSourceHead = "head"
+	// BenchSourceEach: each side ran its own benchmark code, because head's test files do not compile against
+	// base's package. Method.BenchChanged names the benchmarks whose code differs.
+	BenchSourceEach = "each"
+)
+
+// NoteSameCode is the Note of a benchmark that is unchanged because its machine code is the same on both sides.
+const NoteSameCode = "same machine code"
+
+// Exit codes of the command line and the Action.
+const (
+	ExitPass      = 0 // the gate passed
+	ExitFail      = 1 // the gate failed
+	ExitUsage     = 2 // usage or configuration error
+	ExitCannotRun = 3 // could not run: base does not build, git error, …
+)

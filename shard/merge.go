@@ -1,0 +1,134 @@
+package shard
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/results"
+)
+
+// MergeError is a set of results directories that perfgate merge refuses to combine: they are not the shards of
+// one comparison.
+type MergeError struct {
+	Dir     string // the directory the problem was found in; "" for the set as a whole
+	Problem string
+}
+
+func (e *MergeError) Error() string {
+	if e.Dir == "" {
+		return "merge: " + e.Problem
+	}
+	return "merge: " + e.Dir + ": " + e.Problem
+}
+
+// maxResultFile bounds result.json read from an artifact.
+const MaxResultFile = 64 << 20
+
+// Merge combines the results directories dirs, written by the shards of one comparison (perfgate compare
+// -shard i/n), into the results directory out, and returns the combined Result with its verdict.
+//
+// It refuses (a *MergeError) directories that are not the shards of one comparison: a result that is not a
+// shard's, different base or head commits, another configuration or split of the work, another perfgate version,
+// and a shard missing or given twice. The benchmarks are judged again as one family (Holm over the union), the
+// differential checks, sizes and tests of the packages are put side by side, and the verdict is decided with the
+// gate policy the shards ran with. out gets result.json, env.json (the first shard's machine), differential.json,
+// bench.txt and sizes.txt (the shards' concatenated) and each shard's files under shards/N/; report.md is the
+// caller's, as for Run.
+func Merge(dirs []string, out string) (*record.Result, error) {
+	if len(dirs) == 0 {
+		return nil, &MergeError{Problem: "no results directories given"}
+	}
+	parts := make([]record.Result, len(dirs))
+	byIndex := map[int]string{}
+	for i, dir := range dirs {
+		r, err := results.Dir(dir).ReadResult(MaxResultFile)
+		if err != nil {
+			return nil, &MergeError{Dir: dir, Problem: err.Error()}
+		}
+		if r.Shard == nil {
+			return nil, &MergeError{Dir: dir, Problem: "not a shard's results (result.json has no shard): write them with perfgate compare -shard i/n"}
+		}
+		parts[i] = *r
+		first, s, s0 := parts[0], r.Shard, parts[0].Shard
+		refuse := func(what, got, want string) error {
+			return &MergeError{Dir: dir, Problem: fmt.Sprintf("%s %s, but %s has %s: not a shard of the same comparison", what, got, dirs[0], want)}
+		}
+		switch {
+		case s.Count != s0.Count:
+			return nil, refuse("shard of", strconv.Itoa(s.Count), strconv.Itoa(s0.Count))
+		case s.Index < 1 || s.Index > s.Count:
+			return nil, &MergeError{Dir: dir, Problem: fmt.Sprintf("shard %d/%d is out of range", s.Index, s.Count)}
+		case r.Base.Commit != first.Base.Commit:
+			return nil, refuse("base commit", r.Base.Commit, first.Base.Commit)
+		case r.Head.Commit != first.Head.Commit || r.Head.Dirty != first.Head.Dirty:
+			return nil, refuse("head commit", r.Head.Commit, first.Head.Commit)
+		case s.Perfgate != s0.Perfgate:
+			return nil, refuse("perfgate version", s.Perfgate, s0.Perfgate)
+		case s.Config != s0.Config || s.Policy != s0.Policy:
+			return nil, refuse("configuration", s.Config, s0.Config)
+		case s.Plan != s0.Plan:
+			return nil, refuse("split of the work", s.Plan, s0.Plan)
+		}
+		if prev, ok := byIndex[s.Index]; ok {
+			return nil, &MergeError{Dir: dir, Problem: fmt.Sprintf("shard %d/%d is given twice (also %s)", s.Index, s.Count, prev)}
+		}
+		byIndex[s.Index] = dir
+	}
+	first := parts[0]
+	var missing []int
+	for i := 1; i <= first.Shard.Count; i++ {
+		if _, ok := byIndex[i]; !ok {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &MergeError{Problem: fmt.Sprintf("shard %v of %d missing: every shard's results directory is needed", missing, first.Shard.Count)}
+	}
+	var policy gate.Policy
+	if err := json.Unmarshal([]byte(first.Shard.Policy), &policy); err != nil {
+		return nil, &MergeError{Dir: dirs[0], Problem: "reading the shard's gate policy: " + err.Error()}
+	}
+
+	opt := bench.DefaultStatsOptions
+	opt.Alpha, opt.ThresholdPct = first.Method.Alpha, first.Method.Threshold
+	res := Combine(parts, opt)
+	res.Package, res.Packages = first.Package, first.Packages
+	res.Base, res.Head = first.Base, first.Head
+	res.Notes = append(res.Notes, fmt.Sprintf("merged from %d shards, each timed on its own machine; env is shard %d's", len(dirs), first.Shard.Index))
+	if res.Differential.Status == "" {
+		res.Differential = first.Differential
+	}
+	res = gate.Apply(res, gate.Decide(res, policy))
+
+	d := results.Dir(out)
+	if err := d.Create(); err != nil {
+		return &res, err
+	}
+	shardDirs := make([]results.Dir, first.Shard.Count)
+	for i, r := range parts {
+		shardDirs[r.Shard.Index-1] = results.Dir(dirs[i])
+	}
+	for _, name := range []string{results.FileBench, results.FileSizes} {
+		if err := d.Concat(name, shardDirs); err != nil {
+			return &res, err
+		}
+	}
+	for i, sd := range shardDirs {
+		if err := d.CopyFrom(sd, "shards/"+strconv.Itoa(i+1)); err != nil {
+			return &res, fmt.Errorf("copying shard %d: %w", i+1, err)
+		}
+	}
+	if res.Differential.Status != record.DiffSkipped {
+		if err := d.WriteDifferential(&res.Differential); err != nil {
+			return &res, err
+		}
+	}
+	if err := d.WriteEnv(res.Env); err != nil {
+		return &res, err
+	}
+	return &res, d.WriteResult(&res)
+}
