@@ -20,24 +20,15 @@ package abba
 
 import "github.com/perfgate/perfgate/record"
 
-// Side is the revision one run measures: perfgate's one side type, record.Side.
-type Side = record.Side
-
-// The two sides. A is the base revision, B the head.
-const (
-	A = record.Base
-	B = record.Head
-)
-
 // Slots is the order of the sides within one round of one benchmark: A B B A. An entry's Slot indexes it.
-var Slots = [4]Side{A, B, B, A}
+var Slots = [4]record.Side{record.Base, record.Head, record.Head, record.Base}
 
 // Entry is one run of the schedule.
 type Entry struct {
-	Bench int  // index of the benchmark, 0..n-1, as given to Schedule
-	Round int  // 0-based round
-	Slot  int  // 0..3: the position in the benchmark's A B B A of this round
-	Side  Side // Slots[Slot]
+	Bench int         // index of the benchmark, 0..n-1, as given to Schedule
+	Round int         // 0-based round
+	Slot  int         // 0..3: the position in the benchmark's A B B A of this round
+	Side  record.Side // Slots[Slot]
 }
 
 // Schedule returns the runs of n benchmarks over rounds rounds, in the order they are to be run: round 0 first;

@@ -4,15 +4,16 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/record"
 )
 
 func TestScheduleTwoBenchmarksTwoRounds(t *testing.T) {
 	// The documented order: per round, each benchmark's A B B A back to back.
 	want := []Entry{
-		{0, 0, 0, A}, {0, 0, 1, B}, {0, 0, 2, B}, {0, 0, 3, A},
-		{1, 0, 0, A}, {1, 0, 1, B}, {1, 0, 2, B}, {1, 0, 3, A},
-		{0, 1, 0, A}, {0, 1, 1, B}, {0, 1, 2, B}, {0, 1, 3, A},
-		{1, 1, 0, A}, {1, 1, 1, B}, {1, 1, 2, B}, {1, 1, 3, A},
+		{0, 0, 0, record.Base}, {0, 0, 1, record.Head}, {0, 0, 2, record.Head}, {0, 0, 3, record.Base},
+		{1, 0, 0, record.Base}, {1, 0, 1, record.Head}, {1, 0, 2, record.Head}, {1, 0, 3, record.Base},
+		{0, 1, 0, record.Base}, {0, 1, 1, record.Head}, {0, 1, 2, record.Head}, {0, 1, 3, record.Base},
+		{1, 1, 0, record.Base}, {1, 1, 1, record.Head}, {1, 1, 2, record.Head}, {1, 1, 3, record.Base},
 	}
 	got := Schedule(2, 2)
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -31,7 +32,7 @@ func TestScheduleDeterministicAndBalanced(t *testing.T) {
 	}
 	type benchSide struct {
 		bench int
-		side  Side
+		side  record.Side
 	}
 	count := map[benchSide]int{} // (bench, side) → runs
 	for i, e := range first {
@@ -41,7 +42,7 @@ func TestScheduleDeterministicAndBalanced(t *testing.T) {
 		count[benchSide{e.Bench, e.Side}]++
 	}
 	for b := range n {
-		for _, s := range []Side{A, B} {
+		for _, s := range []record.Side{record.Base, record.Head} {
 			if got := count[benchSide{b, s}]; got != 2*rounds {
 				t.Errorf("benchmark %d side %v: %d runs, want %d", b, s, got, 2*rounds)
 			}
@@ -58,7 +59,7 @@ func TestScheduleEmpty(t *testing.T) {
 }
 
 func TestSides(t *testing.T) {
-	if A != "base" || B != "head" {
-		t.Errorf("A, B = %q, %q; want base, head (the sides result.json names)", A, B)
+	if record.Base != "base" || record.Head != "head" {
+		t.Errorf("A, B = %q, %q; want base, head (the sides result.json names)", record.Base, record.Head)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/perfgate/perfgate/record"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -33,13 +34,13 @@ type BenchTxt struct {
 	out     io.Writer
 	w       *benchfmt.Writer
 	header  map[string]string
-	commits map[Side]string
+	commits map[record.Side]string
 	started bool
 }
 
 // NewBenchTxt returns a writer of samples to w. header holds the goos, goarch, pkg and cpu lines (as Run.Header);
 // commits the commit of each side, written as perfgate-commit when not empty.
-func NewBenchTxt(w io.Writer, header map[string]string, commits map[Side]string) *BenchTxt {
+func NewBenchTxt(w io.Writer, header map[string]string, commits map[record.Side]string) *BenchTxt {
 	return &BenchTxt{out: w, w: benchfmt.NewWriter(w), header: header, commits: commits}
 }
 
@@ -116,8 +117,8 @@ func ReadBenchTxt(r io.Reader) ([]Sample, error) {
 }
 
 func sampleOf(rec *benchfmt.Result) (Sample, error) {
-	s := Sample{Name: rec.Name.String(), Side: Side(rec.GetConfig(KeySide)), Iters: rec.Iters}
-	if s.Side != Base && s.Side != Head {
+	s := Sample{Name: rec.Name.String(), Side: record.Side(rec.GetConfig(KeySide)), Iters: rec.Iters}
+	if s.Side != record.Base && s.Side != record.Head {
 		return s, fmt.Errorf("%s is %q, want base or head", KeySide, s.Side)
 	}
 	var err error

@@ -7,13 +7,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/perfgate/perfgate/record"
 	"golang.org/x/perf/benchfmt"
 )
 
 func testSamples() []Sample {
 	var out []Sample
 	for r := range 2 {
-		for slot, side := range []Side{Base, Head, Head, Base} {
+		for slot, side := range []record.Side{record.Base, record.Head, record.Head, record.Base} {
 			out = append(out,
 				Sample{Name: "Encrypt/des/single", Side: side, Round: r, Slot: slot, Iters: 1200000,
 					Values:  []Value{{8.6e-8 + float64(slot)*1e-10, "sec/op"}, {9.3e7, "B/s"}, {0, "B/op"}, {0, "allocs/op"}},
@@ -29,7 +30,7 @@ func writeSamples(t *testing.T, ss []Sample) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := NewBenchTxt(&buf, map[string]string{"goos": "linux", "goarch": "amd64", "pkg": "example.com/des", "cpu": "AMD EPYC"},
-		map[Side]string{Base: "aaaa", Head: "bbbb"})
+		map[record.Side]string{record.Base: "aaaa", record.Head: "bbbb"})
 	for _, s := range ss {
 		if err := w.Write(s); err != nil {
 			t.Fatal(err)
@@ -73,7 +74,7 @@ func TestBenchTxtStockReader(t *testing.T) {
 			t.Fatalf("record %d: %v", i, r.Result())
 		}
 		s := in[i]
-		commit := map[Side]string{Base: "aaaa", Head: "bbbb"}[s.Side]
+		commit := map[record.Side]string{record.Base: "aaaa", record.Head: "bbbb"}[s.Side]
 		got := [5]string{res.Name.String(), res.GetConfig(KeySide), res.GetConfig(KeyRound), res.GetConfig(KeySlot), res.GetConfig(KeyCommit)}
 		want := [5]string{s.Name, string(s.Side), itoa(s.Round), itoa(s.Slot), commit}
 		if got != want {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // ErrNoTests is wrapped by Build's error when the package has no _test.go files, so that go test -c writes no
@@ -47,7 +48,7 @@ func (cfg BuildConfig) limit(ctx context.Context) (context.Context, context.Canc
 // BuildError is a side whose test binary could not be built. Err is usually a *proc.Error carrying the go
 // command's argv, exit status and the tail of the compiler's output, or wraps ErrNoTests.
 type BuildError struct {
-	Side Side
+	Side record.Side
 	Err  error
 }
 
@@ -75,7 +76,7 @@ func (e *BuildError) Unwrap() error { return e.Err }
 //   - GOTOOLCHAIN=local: both sides compile with the toolchain running perfgate, never one that a go.mod line
 //     downloads for one side only. cfg.Env may override it.
 //   - GOCACHE=cfg.Cache when set.
-func Build(ctx context.Context, side Side, cfg BuildConfig) (log []byte, err error) {
+func Build(ctx context.Context, side record.Side, cfg BuildConfig) (log []byte, err error) {
 	if cfg.Dir == "" || cfg.Pkg == "" || cfg.Out == "" {
 		return nil, &BuildError{Side: side, Err: errors.New("BuildConfig needs Dir, Pkg and Out")}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/record"
 )
 
 // demoTrees materialises the demo history and exports the named commits, each into its own directory.
@@ -56,7 +57,7 @@ func TestBuildDemo(t *testing.T) {
 	trees := demoTrees(t, "base", "folded", "base#2", "nobuild")
 	ctx := t.Context()
 
-	build := func(side Side, cfg BuildConfig) time.Duration {
+	build := func(side record.Side, cfg BuildConfig) time.Duration {
 		t.Helper()
 		start := time.Now()
 		log, err := Build(ctx, side, cfg)
@@ -71,9 +72,9 @@ func TestBuildDemo(t *testing.T) {
 	base := demoConfig(t, trees["base"], "base.test")
 	head := demoConfig(t, trees["folded"], "head.test")
 	again := demoConfig(t, trees["base#2"], "base2.test")
-	dBase := build(Base, base)
-	dHead := build(Head, head)
-	build(Base, again)
+	dBase := build(record.Base, base)
+	dHead := build(record.Head, head)
+	build(record.Base, again)
 	// Not an assertion (timing never is): the second side reuses the shared cache for everything but the package.
 	t.Logf("build base %v, head %v (head/base %.0f%%) with the user's cache; see BenchmarkBuildSharedCache", dBase, dHead, 100*dHead.Seconds()/dBase.Seconds())
 
@@ -93,7 +94,7 @@ func TestBuildDemo(t *testing.T) {
 		t.Error("SameBinary(base, base exported elsewhere) = false, want true")
 	}
 	// Rebuilding the same tree gives the same bytes too.
-	build(Base, base)
+	build(record.Base, base)
 	if !same(base.Out, again.Out) {
 		t.Error("rebuilding base changed the binary")
 	}
@@ -112,9 +113,9 @@ func TestBuildDemo(t *testing.T) {
 
 	// A compile error names the side, the command, its exit status and the compiler's message.
 	nb := demoConfig(t, trees["nobuild"], "nobuild.test")
-	log, err := Build(ctx, Head, nb)
+	log, err := Build(ctx, record.Head, nb)
 	var be *BuildError
-	if !errors.As(err, &be) || be.Side != Head {
+	if !errors.As(err, &be) || be.Side != record.Head {
 		t.Fatalf("Build(nobuild) error = %v, want *BuildError for head", err)
 	}
 	var pe *proc.Error
@@ -155,9 +156,9 @@ func TestBuildNoTests(t *testing.T) {
 	if err := os.WriteFile(cfg.Out, []byte("stale"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Build(t.Context(), Base, cfg)
+	_, err := Build(t.Context(), record.Base, cfg)
 	var be *BuildError
-	if !errors.Is(err, ErrNoTests) || !errors.As(err, &be) || be.Side != Base {
+	if !errors.Is(err, ErrNoTests) || !errors.As(err, &be) || be.Side != record.Base {
 		t.Errorf("Build of a package without tests: %v, want a base *BuildError wrapping ErrNoTests", err)
 	}
 	if want := "building base: ./p: package has no tests or benchmarks"; err == nil || err.Error() != want {
@@ -197,7 +198,7 @@ func TestBuildEnvironment(t *testing.T) {
 	t.Setenv("GOWORK", filepath.Join(elsewhere, "go.work"))
 	t.Setenv("GOFLAGS", "-ldflags=-s")
 	cfg := BuildConfig{Dir: filepath.Join(tree, "a"), Root: tree, Pkg: ".", Out: filepath.Join(t.TempDir(), "a.test")}
-	if log, err := Build(context.Background(), Head, cfg); err != nil {
+	if log, err := Build(context.Background(), record.Head, cfg); err != nil {
 		t.Fatalf("%v\n%s", err, log)
 	}
 	if runtime.GOOS == "linux" {
@@ -264,12 +265,12 @@ func BenchmarkBuildSharedCache(b *testing.B) {
 	for _, mode := range []string{"cold", "warm"} {
 		b.Run(mode, func(b *testing.B) {
 			trees := demoTrees(b, "base", "folded")
-			dirs := map[Side]string{Base: trees["base"], Head: trees["folded"]}
+			dirs := map[record.Side]string{record.Base: trees["base"], record.Head: trees["folded"]}
 			warmCache := b.TempDir()
 			if mode == "warm" {
 				// Fill the cache with everything but the nonce-bearing package.
-				cfg := BuildConfig{Dir: dirs[Base], Pkg: demo.Package, Cache: warmCache, Out: filepath.Join(b.TempDir(), "warmup.test")}
-				if log, err := Build(context.Background(), Base, cfg); err != nil {
+				cfg := BuildConfig{Dir: dirs[record.Base], Pkg: demo.Package, Cache: warmCache, Out: filepath.Join(b.TempDir(), "warmup.test")}
+				if log, err := Build(context.Background(), record.Base, cfg); err != nil {
 					b.Fatalf("%v\n%s", err, log)
 				}
 			}
@@ -285,14 +286,14 @@ func BenchmarkBuildSharedCache(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				for _, side := range []Side{Base, Head} {
+				for _, side := range []record.Side{record.Base, record.Head} {
 					cfg := BuildConfig{Dir: dirs[side], Pkg: demo.Package, Cache: cache,
 						Out: filepath.Join(b.TempDir(), string(side)+".test")}
 					start := time.Now()
 					if log, err := Build(context.Background(), side, cfg); err != nil {
 						b.Fatalf("%v\n%s", err, log)
 					}
-					if side == Base {
+					if side == record.Base {
 						base += time.Since(start)
 					} else {
 						head += time.Since(start)

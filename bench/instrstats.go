@@ -37,12 +37,12 @@ const DefaultInstrThresholdPct = 0.5
 // sorted by name. Each Comparison has Unit record.UnitInstructions, Exact set, Center the median count of a side, Lo
 // and Hi its smallest and largest count, DeltaPct the change of the centers, P and PHolm 0 for slower and
 // faster and 1 otherwise, NoisePct the larger relative spread of a side's counts (×100), and no Paired estimate.
-func CompareInstructions(samples []Sample, thresholdPct float64) ([]Comparison, error) {
+func CompareInstructions(samples []Sample, thresholdPct float64) ([]record.Benchmark, error) {
 	if !(thresholdPct >= 0 && thresholdPct < 100) {
 		return nil, fmt.Errorf("instructions threshold %v%%: want a percentage from 0 up to 100, e.g. 0.5", thresholdPct)
 	}
 	threshold := thresholdPct / 100
-	var out []Comparison
+	var out []record.Benchmark
 	for _, g := range groupSamples(samples, false) {
 		if g.unit == record.UnitInstructions {
 			out = append(out, compareCounts(g, threshold))
@@ -51,8 +51,8 @@ func CompareInstructions(samples []Sample, thresholdPct float64) ([]Comparison, 
 	return out, nil
 }
 
-func compareCounts(g *group, threshold float64) Comparison {
-	c := Comparison{Name: g.name, Unit: g.unit, P: 1, PHolm: 1, Exact: true,
+func compareCounts(g *group, threshold float64) record.Benchmark {
+	c := record.Benchmark{Name: g.name, Unit: g.unit, P: 1, PHolm: 1, Exact: true,
 		Base: countSummary(g.base), Head: countSummary(g.head)}
 	switch {
 	case len(g.base) == 0 && len(g.head) == 0:
@@ -71,10 +71,10 @@ func compareCounts(g *group, threshold float64) Comparison {
 		c.DeltaPct = (c.Head.Center/c.Base.Center - 1) * 100
 	}
 	for _, s := range []struct {
-		side   Side
+		side   record.Side
 		spread float64
 		sum    record.Summary
-	}{{Base, bs, c.Base}, {Head, hs, c.Head}} {
+	}{{record.Base, bs, c.Base}, {record.Head, hs, c.Head}} {
 		if s.spread > RepeatTolerance {
 			c.Class = record.ClassFailed
 			c.Note = fmt.Sprintf("%s's counts of one binary range from %s to %s, %.4f%% apart (tolerance %g%%): "+
@@ -134,7 +134,7 @@ func spread(xs []float64) float64 {
 //     latency-bound code waiting on memory or on a chain of dependent operations;
 //   - the two point in opposite directions, or time is inconclusive where the count is clear: both numbers are
 //     quoted.
-func MetricNote(byTime, byInstr Comparison, gates string) string {
+func MetricNote(byTime, byInstr record.Benchmark, gates string) string {
 	tc, ic := byTime.Class, byInstr.Class
 	if tc == ic || tc == record.ClassFailed || ic == record.ClassFailed || tc == "" || ic == "" {
 		return ""

@@ -19,10 +19,10 @@ import (
 // counts returns instructions/op samples of one round of A–B–B–A: base gets b0 (slot 0) and b3 (slot 3), head
 // h1 and h2.
 func counts(name string, b0, h1, h2, b3 float64) []Sample {
-	s := func(side Side, slot int, v float64) Sample {
+	s := func(side record.Side, slot int, v float64) Sample {
 		return Sample{Name: name, Side: side, Slot: slot, Iters: 100, Values: []Value{{Value: v, Unit: record.UnitInstructions}}}
 	}
-	return []Sample{s(Base, 0, b0), s(Head, 1, h1), s(Head, 2, h2), s(Base, 3, b3)}
+	return []Sample{s(record.Base, 0, b0), s(record.Head, 1, h1), s(record.Head, 2, h2), s(record.Base, 3, b3)}
 }
 
 func TestCompareInstructions(t *testing.T) {
@@ -35,7 +35,7 @@ func TestCompareInstructions(t *testing.T) {
 	samples = append(samples, counts("edge", 1e6, 1.00505e6, 1.00505e6, 1e6)...) // 0.005% beyond the threshold
 	samples = append(samples, counts("tiny", 1e6, 1e6+50, 1e6+30, 1e6+10)...)    // repeats within 0.01%
 	// Another unit and a side without samples.
-	samples = append(samples, Sample{Name: "same", Side: Base, Values: []Value{{Value: 1e-6, Unit: "sec/op"}}})
+	samples = append(samples, Sample{Name: "same", Side: record.Base, Values: []Value{{Value: 1e-6, Unit: "sec/op"}}})
 	samples = append(samples, counts("headless", 1, 1, 1, 1)[0])
 
 	cs, err := CompareInstructions(samples, DefaultInstrThresholdPct)
@@ -101,13 +101,15 @@ func TestCompareInstructions(t *testing.T) {
 }
 
 func TestMetricNote(t *testing.T) {
-	cmpOf := func(class record.Class, delta float64) Comparison { return Comparison{Class: class, DeltaPct: delta} }
-	timed := func(class record.Class, ratio float64) Comparison {
-		return Comparison{Class: class, DeltaPct: 99, Paired: &record.Paired{Ratio: ratio}}
+	cmpOf := func(class record.Class, delta float64) record.Benchmark {
+		return record.Benchmark{Class: class, DeltaPct: delta}
+	}
+	timed := func(class record.Class, ratio float64) record.Benchmark {
+		return record.Benchmark{Class: class, DeltaPct: 99, Paired: &record.Paired{Ratio: ratio}}
 	}
 	for _, tc := range []struct {
 		name          string
-		time, instr   Comparison
+		time, instr   record.Benchmark
 		gates         string
 		want, without string // want: a substring ("" for no note); without: must not appear
 	}{

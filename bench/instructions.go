@@ -144,8 +144,8 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	if err != nil {
 		return r.run, err
 	}
-	l := &lane{runner: r, valgrind: vg.Path, tmp: tmp, syms: map[Side]*symtab{}}
-	for side, bin := range map[Side]Binary{Base: cfg.Base, Head: cfg.Head} {
+	l := &lane{runner: r, valgrind: vg.Path, tmp: tmp, syms: map[record.Side]*symtab{}}
+	for side, bin := range map[record.Side]Binary{record.Base: cfg.Base, record.Head: cfg.Head} {
 		if l.syms[side], err = readSymtab(bin.Path); err != nil {
 			return r.run, fmt.Errorf("counting instructions: %s: %w", side, err)
 		}
@@ -172,7 +172,7 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 		return nil, nil
 	}
 	l.progress.calibrating(fmt.Sprintf("%d benchmarks under valgrind", len(leaves)))
-	counts, fails, err := l.count(ctx, leaves, Base, sched.Entry{Round: -1, Slot: -1}, 1)
+	counts, fails, err := l.count(ctx, leaves, record.Base, sched.Entry{Round: -1, Slot: -1}, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -290,17 +290,17 @@ type lane struct {
 	valgrind string
 	tmp      string // where callgrind writes its output files
 	seq      int    // numbers the output files
-	syms     map[Side]*symtab
+	syms     map[record.Side]*symtab
 }
 
 // measure runs the A–B–B–A schedule over groups, two counting runs per slot, and checks each round's A–A and
 // B–B pairs of every leaf.
 func (l *lane) measure(ctx context.Context, groups []leafGroup) error {
 	if l.cfg.BenchTxt != nil {
-		l.txt = NewBenchTxt(l.cfg.BenchTxt, l.run.Header, map[Side]string{Base: l.cfg.Base.Commit, Head: l.cfg.Head.Commit})
+		l.txt = NewBenchTxt(l.cfg.BenchTxt, l.run.Header, map[record.Side]string{record.Base: l.cfg.Base.Commit, record.Head: l.cfg.Head.Commit})
 	}
 	plan := sched.Schedule(len(groups), l.cfg.Rounds)
-	dead := map[Side]map[string]bool{Base: {}, Head: {}}
+	dead := map[record.Side]map[string]bool{record.Base: {}, record.Head: {}}
 	started := time.Now()
 	perRun := time.Duration(0)      // the mean time of one slot so far, for the ETA
 	var round [4]map[string]*Sample // this round's samples of the current group, by slot and leaf
@@ -362,7 +362,7 @@ func (l *lane) checkRepeat(a, b *Sample) {
 	x, _ := a.Get(record.UnitInstructions)
 	y, _ := b.Get(record.UnitInstructions)
 	if spread := relSpread(x, y); spread > RepeatTolerance {
-		l.fail(Failure{Name: a.Name, Side: a.Side, Round: a.Round + 1, Slot: b.Slot, Kind: record.FailureUnrepeatable,
+		l.fail(record.Failure{Name: a.Name, Side: a.Side, Round: a.Round + 1, Slot: b.Slot, Kind: record.FailureUnrepeatable,
 			Message: fmt.Sprintf("two runs of the same %s binary counted %s and %s instructions/op, %.4f%% apart "+
 				"(tolerance %g%%): the instruction count is not repeatable", a.Side, fmtCount(x), fmtCount(y),
 				100*spread, 100*RepeatTolerance)})
@@ -385,7 +385,7 @@ func fmtCount(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // countSlot counts leaves on side at n and 2n iterations and returns a sample per leaf counted both times, and
 // a Failure for each other leaf.
-func (l *lane) countSlot(ctx context.Context, leaves []leaf, side Side, e sched.Entry, n int) ([]Sample, []Failure, error) {
+func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) ([]Sample, []record.Failure, error) {
 	c1, fails, err := l.count(ctx, leaves, side, e, n)
 	if err != nil {
 		return nil, nil, err
@@ -404,7 +404,7 @@ func (l *lane) countSlot(ctx context.Context, leaves []leaf, side Side, e sched.
 		}
 		perOp := float64(x-c1[lf.name]) / float64(n)
 		if perOp <= 0 {
-			fails = append(fails, Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot, Kind: record.FailureNoResult,
+			fails = append(fails, record.Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot, Kind: record.FailureNoResult,
 				Message: fmt.Sprintf("counted %d instructions at %d iterations and %d at %d: the benchmark does no work per iteration",
 					c1[lf.name], n, x, 2*n)})
 			continue
@@ -424,9 +424,9 @@ const lostRetries = 3
 // count runs leaves of side's binary for n iterations each in one process under callgrind and returns each
 // leaf's timed count (see timedCounts), and a Failure for each leaf that printed no result. The leaves whose
 // count callgrind lost run again in a process of their own, up to lostRetries times; a count is never guessed.
-func (l *lane) count(ctx context.Context, leaves []leaf, side Side, e sched.Entry, n int) (map[string]int64, []Failure, error) {
+func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) (map[string]int64, []record.Failure, error) {
 	counts := map[string]int64{}
-	var fails []Failure
+	var fails []record.Failure
 	leaves = slices.Clone(leaves)
 	for attempt := 0; len(leaves) > 0; attempt++ {
 		c, lost, f, err := l.countOnce(ctx, leaves, side, e, n, min(attempt, 1)+1)
@@ -442,7 +442,7 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side Side, e sched.Entr
 		}
 		if attempt == lostRetries {
 			for _, lf := range leaves {
-				fails = append(fails, Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot,
+				fails = append(fails, record.Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot,
 					Kind: record.FailureNoResult, Message: fmt.Sprintf("under valgrind: callgrind lost track of the "+
 						"benchmark timer in %d runs (a trigger point missed after a stack switch): no count", attempt+1)})
 			}
@@ -454,9 +454,9 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side Side, e sched.Entr
 
 // countOnce is one process of count, which runs each leaf repeat times in a row (-test.count) and keeps the
 // last run's count: the clean counts, the leaves whose count was lost, and the failures.
-func (l *lane) countOnce(ctx context.Context, leaves []leaf, side Side, e sched.Entry, n, repeat int) (map[string]int64, []string, []Failure, error) {
+func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n, repeat int) (map[string]int64, []string, []record.Failure, error) {
 	bin := l.cfg.Base
-	if side == Head {
+	if side == record.Head {
 		bin = l.cfg.Head
 	}
 	l.seq++
@@ -505,13 +505,13 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side Side, e sched.
 			}
 		}
 	}
-	var fails []Failure
+	var fails []record.Failure
 	kind, msg := c.failure()
 	for _, lf := range leaves {
 		if _, ok := counts[lf.name]; ok || slices.Contains(lost, lf.name) {
 			continue
 		}
-		f := Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot, Kind: record.FailureNoResult}
+		f := record.Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot, Kind: record.FailureNoResult}
 		switch {
 		case rerr != nil:
 			f.Message = rerr.Error() + lastLines(nil, c.stderr)

@@ -38,7 +38,7 @@ func buildDemo(t *testing.T, names ...string) map[string]Binary {
 	for _, name := range names {
 		cfg := demoConfig(t, trees[name], strings.ReplaceAll(name, "#", "-")+".test")
 		cfg.Cache = cache
-		if _, err := Build(t.Context(), Base, cfg); err != nil {
+		if _, err := Build(t.Context(), record.Base, cfg); err != nil {
 			t.Fatal(err)
 		}
 		info, err := Inspect(t.Context(), cfg)
@@ -51,7 +51,7 @@ func buildDemo(t *testing.T, names ...string) map[string]Binary {
 }
 
 // perOp returns the instructions/op samples of leaf name on side, in schedule order.
-func perOp(run *Run, name string, side Side) []float64 {
+func perOp(run *Run, name string, side record.Side) []float64 {
 	var out []float64
 	for _, s := range run.Samples {
 		if v, ok := s.Get(record.UnitInstructions); ok && s.Name == name && s.Side == side {
@@ -66,7 +66,7 @@ func perOp(run *Run, name string, side Side) []float64 {
 func TestRunInstructionsDemo(t *testing.T) {
 	needValgrind(t)
 	bins := buildDemo(t, "base", "base#2", "folded", "extraiter")
-	lane := func(t *testing.T, base, head string, filter string) (*Run, map[string]Comparison, string) {
+	lane := func(t *testing.T, base, head string, filter string) (*Run, map[string]record.Benchmark, string) {
 		t.Helper()
 		var txt bytes.Buffer
 		run, err := RunInstructions(t.Context(), RunConfig{Base: bins[base], Head: bins[head],
@@ -81,11 +81,11 @@ func TestRunInstructionsDemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		byName := map[string]Comparison{}
+		byName := map[string]record.Benchmark{}
 		for _, c := range cs {
 			byName[c.Name] = c
 			t.Logf("%s: N=%d base %v head %v: %+.5f%% %s %s", c.Name, run.Iters[c.Name],
-				perOp(run, c.Name, Base), perOp(run, c.Name, Head), c.DeltaPct, c.Class, c.Note)
+				perOp(run, c.Name, record.Base), perOp(run, c.Name, record.Head), c.DeltaPct, c.Class, c.Note)
 			// The A–A and B–B pairs run one binary: they agree within the tolerance, else the class is failed.
 			if c.Base.N != 2 || c.Head.N != 2 || c.NoisePct > 100*RepeatTolerance {
 				t.Errorf("%s: %d base and %d head counts, spread %g%%: want 2 each within %g%%", c.Name,
@@ -198,7 +198,7 @@ func BenchmarkLoop(b *testing.B) {
 }
 `)
 	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "loopy.test")}
-	if _, err := Build(t.Context(), Base, cfg); err != nil {
+	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -217,7 +217,7 @@ func BenchmarkLoop(b *testing.B) {
 		}
 		byName := map[string]float64{}
 		for _, c := range cs {
-			t.Logf("target %d: %s: N=%d base %v head %v", target, c.Name, run.Iters[c.Name], perOp(run, c.Name, Base), perOp(run, c.Name, Head))
+			t.Logf("target %d: %s: N=%d base %v head %v", target, c.Name, run.Iters[c.Name], perOp(run, c.Name, record.Base), perOp(run, c.Name, record.Head))
 			byName[c.Name] = c.Base.Center
 			if target == 100 && run.Iters[c.Name] != minInstrIters {
 				t.Errorf("target 100: %s at N=%d, want %d", c.Name, run.Iters[c.Name], minInstrIters)
@@ -281,7 +281,7 @@ func BenchmarkPlain(b *testing.B) {
 }
 `)
 	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "paused.test")}
-	if _, err := Build(t.Context(), Base, cfg); err != nil {
+	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -289,11 +289,11 @@ func BenchmarkPlain(b *testing.B) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := perOp(run, "Plain", Base)
+	plain := perOp(run, "Plain", record.Base)
 	if len(plain) != 2 {
 		t.Fatalf("Plain: %v, want 2 counts on base; failures %+v", plain, run.Failures)
 	}
-	paused := perOp(run, "Paused", Base)
+	paused := perOp(run, "Paused", record.Base)
 	t.Logf("Plain %v, Paused %v, failures %+v", plain, paused, run.Failures)
 	for _, f := range run.Failures {
 		if f.Name != "Paused" || !strings.Contains(f.Message, "lost track of the benchmark timer") {
@@ -375,7 +375,7 @@ func BenchmarkAlloc(b *testing.B) {
 }
 `)
 	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "long.test")}
-	if _, err := Build(t.Context(), Base, cfg); err != nil {
+	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -387,7 +387,7 @@ func BenchmarkAlloc(b *testing.B) {
 		t.Fatalf("failures: %+v", run.Failures)
 	}
 	for _, name := range []string{"Long", "Alloc"} {
-		counts := append(perOp(run, name, Base), perOp(run, name, Head)...)
+		counts := append(perOp(run, name, record.Base), perOp(run, name, record.Head)...)
 		t.Logf("%s: N=%d: counts %v", name, run.Iters[name], counts)
 		if len(counts) != 4 {
 			t.Fatalf("%s: %d counts, want 4", name, len(counts))
@@ -528,7 +528,7 @@ func BenchmarkInstructionLaneGate(b *testing.B) {
 		b.Skip("needs valgrind")
 	}
 	cfg := BuildConfig{Dir: "..", Pkg: "./cipher/des", Out: filepath.Join(b.TempDir(), "des.test")}
-	if _, err := Build(b.Context(), Base, cfg); err != nil {
+	if _, err := Build(b.Context(), record.Base, cfg); err != nil {
 		b.Fatal(err)
 	}
 	info, err := Inspect(b.Context(), cfg)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/record"
 )
 
 const lflBase = `package fix
@@ -98,7 +99,7 @@ func TestTestOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "base-bench.test")
-	if _, err := Build(context.Background(), Base, BuildConfig{Dir: base, Pkg: ".", Out: bin, Overlay: overlay}); err != nil {
+	if _, err := Build(context.Background(), record.Base, BuildConfig{Dir: base, Pkg: ".", Out: bin, Overlay: overlay}); err != nil {
 		t.Fatalf("building base with head's tests: %v", err)
 	}
 	names, err := List(context.Background(), Binary{Path: bin, Dir: head}, nil)
@@ -116,7 +117,7 @@ func TestTestOverlay(t *testing.T) {
 	if err := TestOverlay(overlay, base, head); err != nil {
 		t.Fatal(err)
 	}
-	log, err := Build(context.Background(), Base, BuildConfig{Dir: base, Pkg: ".", Out: bin, Overlay: overlay})
+	log, err := Build(context.Background(), record.Base, BuildConfig{Dir: base, Pkg: ".", Out: bin, Overlay: overlay})
 	if err == nil {
 		t.Fatalf("base built with a test file that calls Twice, which base lacks:\n%s", log)
 	}

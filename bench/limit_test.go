@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 )
 
 // dotsTest is a benchmark that, on head, prints a dot every 10 ms and never returns: it is never silent, so only a
@@ -78,7 +79,7 @@ func TestRunABBAWallClockLimit(t *testing.T) {
 		t.Fatalf("failures %+v, want one: Dots on head", run.Failures)
 	}
 	f := run.Failures[0]
-	if f.Name != "Dots" || f.Side != Head || f.Kind != "timeout" ||
+	if f.Name != "Dots" || f.Side != record.Head || f.Kind != "timeout" ||
 		!strings.HasPrefix(f.Message, "killed after its wall-clock limit of 2s\n") || !strings.HasSuffix(f.Message, "...") {
 		t.Errorf("failure %+v, want Dots on head killed by its wall-clock limit, with the dots it printed", f)
 	}

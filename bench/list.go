@@ -123,7 +123,7 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 			skip = append(skip, res.name)
 		}
 		for _, name := range out.failedLeaves() {
-			r.fail(Failure{Name: name, Side: Base, Round: 0, Slot: -1, Kind: record.FailureExit, Message: failBlock(c.stdout, name)})
+			r.fail(record.Failure{Name: name, Side: record.Base, Round: 0, Slot: -1, Kind: record.FailureExit, Message: failBlock(c.stdout, name)})
 			skip = append(skip, name)
 		}
 		kind, msg := c.failure()
@@ -133,10 +133,10 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 		culprit := out.startedLeaf()
 		if culprit == "" || culprit == top || slices.Contains(skip, culprit) {
 			// top itself (a leaf, or its own body outside any sub-benchmark) failed: nothing left to rescue.
-			r.fail(Failure{Name: top, Side: Base, Round: 0, Slot: -1, Kind: kind, Message: msg})
+			r.fail(record.Failure{Name: top, Side: record.Base, Round: 0, Slot: -1, Kind: kind, Message: msg})
 			return leaves, nil
 		}
-		r.fail(Failure{Name: culprit, Side: Base, Round: 0, Slot: -1, Kind: kind, Message: msg})
+		r.fail(record.Failure{Name: culprit, Side: record.Base, Round: 0, Slot: -1, Kind: kind, Message: msg})
 		skip = append(skip, culprit)
 	}
 	r.warn(fmt.Sprintf("calibrating %s: gave up after %d crashed attempts", top, maxCalibrationAttempts))

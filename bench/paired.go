@@ -60,10 +60,6 @@ import (
 // median pair before the round counts as disturbed.
 const DisturbedRound = 4
 
-// PairedEstimate is the paired A–B–B–A estimate of head/base for one benchmark and unit. Rounds counts the
-// complete, undisturbed rounds used; Lo and Hi are the t-interval at StatsOptions.Confidence.
-type PairedEstimate = record.Paired
-
 // roundValues holds one round's values of one benchmark and unit, each side ordered by slot.
 type roundValues struct {
 	round      int
@@ -77,7 +73,7 @@ type slotValue struct {
 
 // pairedResult is the paired estimate with the noise floor, in log units.
 type pairedResult struct {
-	est   PairedEstimate
+	est   record.Paired
 	sigma float64 // single-run log standard deviation from the A–A and B–B pairs
 	mde   float64 // half-width in log units of the interval sigma implies
 }
@@ -112,7 +108,7 @@ func paired(rs []roundValues, confidence float64) (res pairedResult, dropped int
 	df := float64(n - 1)
 	t := tQuantile(1-(1-confidence)/2, df)
 	half := t * sd / math.Sqrt(float64(n))
-	res.est = PairedEstimate{
+	res.est = record.Paired{
 		Ratio:     math.Exp(mean),
 		Lo:        math.Exp(mean - half),
 		Hi:        math.Exp(mean + half),

@@ -35,9 +35,9 @@ func (w world) run(rng *rand.Rand) []Sample {
 	for r := range w.rounds {
 		for b := range w.benchmarks {
 			for slot := range 4 {
-				side := Head
+				side := record.Head
 				if slot == 0 || slot == 3 {
-					side = Base
+					side = record.Base
 				}
 				out = append(out, Sample{Name: fmt.Sprintf("B%d", b), Side: side, Round: r, Slot: slot, Iters: 1})
 			}
@@ -49,7 +49,7 @@ func (w world) run(rng *rand.Rand) []Sample {
 			if x.Side == y.Side {
 				return 0
 			}
-			if x.Side == Base {
+			if x.Side == record.Base {
 				return -1
 			}
 			return 1
@@ -68,7 +68,7 @@ func (w world) run(rng *rand.Rand) []Sample {
 		if w.spikes > 0 && rng.Float64() < w.spikes {
 			v *= 1.1 + 0.5*rng.Float64()
 		}
-		if out[k].Side == Head {
+		if out[k].Side == record.Head {
 			v *= 1 + w.shift
 		}
 		out[k].Values = []Value{{Value: v, Unit: "sec/op"}}
@@ -184,7 +184,7 @@ func TestSimFamilyWiseFalsePositives(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if slices.ContainsFunc(cs, func(c Comparison) bool { return c.Class == record.ClassSlower || c.Class == record.ClassFaster }) {
+		if slices.ContainsFunc(cs, func(c record.Benchmark) bool { return c.Class == record.ClassSlower || c.Class == record.ClassFaster }) {
 			flagged++
 		}
 	}
@@ -209,7 +209,7 @@ func TestSimSequentialIsFooledByDrift(t *testing.T) {
 		samples := w.run(rng)
 		var base, head []float64
 		for _, s := range samples {
-			if s.Side == Base {
+			if s.Side == record.Base {
 				base = append(base, s.Values[0].Value)
 			} else {
 				head = append(head, s.Values[0].Value)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // progress reports a run's progress. On a terminal it keeps one line up to date with "\r" (benchmark, side,
@@ -106,7 +108,7 @@ func (p *progress) fitted(leaves int, runTime, benchTime time.Duration, floored 
 }
 
 // running announces run i (0-based) of total: leaf name on side in round (0-based) of rounds, with eta left.
-func (p *progress) running(name string, side Side, round, rounds, i, total int, eta time.Duration) {
+func (p *progress) running(name string, side record.Side, round, rounds, i, total int, eta time.Duration) {
 	p.status("[%d/%d] round %d/%d %s %s, ETA %s%s", i+1, total, round+1, rounds, side, name, eta.Round(time.Second), p.left())
 }
 
@@ -124,7 +126,7 @@ func (p *progress) looked(k, rounds, settled, unsettled int, left time.Duration)
 		k, rounds, settled, unsettled, max(left, 0).Round(time.Second))
 }
 
-func (p *progress) failed(f Failure) {
+func (p *progress) failed(f record.Failure) {
 	where := "calibration"
 	if f.Round > 0 {
 		where = fmt.Sprintf("round %d slot %d", f.Round, f.Slot)

@@ -17,9 +17,9 @@ func TestProgressPlain(t *testing.T) {
 		t.Fatal("a bytes.Buffer is not a terminal")
 	}
 	p.calibrating("Encrypt")
-	p.running("Encrypt/des/single", Head, 0, 5, 1, 40, time.Minute)
+	p.running("Encrypt/des/single", record.Head, 0, 5, 1, 40, time.Minute)
 	p.roundDone(0, 5, 12*time.Second, 48*time.Second)
-	p.failed(Failure{Name: "Hang", Side: Head, Round: 2, Slot: 2, Kind: record.FailureTimeout, Message: "killed\nmore"})
+	p.failed(record.Failure{Name: "Hang", Side: record.Head, Round: 2, Slot: 2, Kind: record.FailureTimeout, Message: "killed\nmore"})
 	p.done(38, 1, time.Minute)
 	want := "perfgate: calibrating Encrypt\n" +
 		"perfgate: round 1/5 done after 12s, ETA 48s\n" +
@@ -33,8 +33,8 @@ func TestProgressPlain(t *testing.T) {
 func TestProgressTerminal(t *testing.T) {
 	var buf bytes.Buffer
 	p := &progress{w: &buf, tty: true}
-	p.running("Encrypt/des/single", Head, 0, 5, 1, 40, 61*time.Second)
-	p.running("Encrypt/"+strings.Repeat("x", 100), Base, 0, 5, 2, 40, time.Minute)
+	p.running("Encrypt/des/single", record.Head, 0, 5, 1, 40, 61*time.Second)
+	p.running("Encrypt/"+strings.Repeat("x", 100), record.Base, 0, 5, 2, 40, time.Minute)
 	p.roundDone(0, 5, time.Second, time.Second) // shown on the line already
 	p.warn("w")
 	want := "\r\033[K[2/40] round 1/5 head Encrypt/des/single, ETA 1m1s" +

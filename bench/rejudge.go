@@ -3,6 +3,8 @@ package bench
 import (
 	"regexp"
 	"strings"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // Rejudge corrects the paired p-values of cs again, as one family per unit, and classes the tested comparisons
@@ -10,7 +12,7 @@ import (
 // time) and then put together are judged as if Analyze had seen them at once: the Holm correction runs over the
 // union, so gating more packages never raises the chance of a false "slower". Untested comparisons (failed,
 // identical, exact) keep their class.
-func Rejudge(cs []Comparison, opt StatsOptions) error {
+func Rejudge(cs []record.Benchmark, opt StatsOptions) error {
 	if err := opt.Validate(); err != nil {
 		return err
 	}
@@ -42,7 +44,7 @@ func Rejudge(cs []Comparison, opt StatsOptions) error {
 // p-value within its family (PFamily, recorded the first time) is multiplied by the number of families, a
 // Bonferroni correction over the packages that keeps the family-wise error rate of the union at Alpha, and the
 // comparison is classed again. Its interval stays the one its own run computed.
-func RejudgeFamilies(cs []Comparison, families int, opt StatsOptions) error {
+func RejudgeFamilies(cs []record.Benchmark, families int, opt StatsOptions) error {
 	if err := opt.Validate(); err != nil {
 		return err
 	}

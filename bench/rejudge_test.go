@@ -57,9 +57,9 @@ func TestRejudgeIsJointAnalysis(t *testing.T) {
 // TestRejudgeFamilies: a staged run's p-value within its package is multiplied by the number of packages, once
 // however often results are combined, and the class follows.
 func TestRejudgeFamilies(t *testing.T) {
-	c := Comparison{Name: "X", Unit: "sec/op", Tested: true, PHolm: 0.02,
+	c := record.Benchmark{Name: "X", Unit: "sec/op", Tested: true, PHolm: 0.02,
 		Paired: &record.Paired{Ratio: 1.5, Lo: 1.4, Hi: 1.6, P: 0.001, Rounds: 5}, Class: record.ClassSlower}
-	cs := []Comparison{c}
+	cs := []record.Benchmark{c}
 	for range 2 { // combining twice (packages, then shards) must not correct twice
 		if err := RejudgeFamilies(cs, 3, DefaultStatsOptions); err != nil {
 			t.Fatal(err)
@@ -68,7 +68,7 @@ func TestRejudgeFamilies(t *testing.T) {
 			t.Errorf("after combining: PHolm %v, PFamily %v, class %s; want 0.06, 0.02, inconclusive", got.PHolm, got.PFamily, got.Class)
 		}
 	}
-	cs = []Comparison{c}
+	cs = []record.Benchmark{c}
 	if err := RejudgeFamilies(cs, 2, DefaultStatsOptions); err != nil || cs[0].Class != record.ClassSlower {
 		t.Errorf("two families: class %s (%v), want slower at PHolm 0.04", cs[0].Class, err)
 	}

@@ -72,7 +72,7 @@ type RunConfig struct {
 // Run is what RunABBA gathered.
 type Run struct {
 	Samples     []Sample          // in the order they were taken
-	Failures    []Failure         // calibration failures have Round and Slot -1
+	Failures    []record.Failure  // calibration failures have Round and Slot -1
 	Pinning     abba.Pinning      // where the children ran
 	ChildCPUs   string            // Cpus_allowed_list of the first pinned child, read right after its start; "" if none
 	Iters       map[string]int    // the fixed iteration count of each leaf benchmark, the same on both sides
@@ -170,7 +170,7 @@ type runner struct {
 // measure runs the A–B–B–A schedule over leaves.
 func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	if r.cfg.BenchTxt != nil {
-		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[Side]string{Base: r.cfg.Base.Commit, Head: r.cfg.Head.Commit})
+		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit, record.Head: r.cfg.Head.Commit})
 	}
 	plan := abba.Schedule(len(leaves), r.cfg.Rounds)
 	est := make([]time.Duration, len(leaves)) // expected wall time of one run of each leaf, for the ETA
@@ -213,7 +213,7 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 // leafSide is one leaf benchmark (an index into the schedule's leaves) on one side.
 type leafSide struct {
 	leaf int
-	side Side
+	side record.Side
 }
 
 // step runs entry i of n, leaf l, and records its sample or failure; a failure marks the leaf's side dead.
@@ -239,9 +239,9 @@ func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta t
 }
 
 // runLeaf runs leaf l once on side for entry e. It returns a sample, or a failure, or ctx's error.
-func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e abba.Entry) (*Sample, *Failure, error) {
+func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.Entry) (*Sample, *record.Failure, error) {
 	bin := r.cfg.Base
-	if side == Head {
+	if side == record.Head {
 		bin = r.cfg.Head
 	}
 	timeout := r.cfg.Timeout
@@ -255,7 +255,7 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side Side, e abba.Entry) (
 	if err != nil {
 		return nil, nil, err
 	}
-	fail := &Failure{Name: l.name, Side: side, Round: e.Round + 1, Slot: e.Slot}
+	fail := &record.Failure{Name: l.name, Side: side, Round: e.Round + 1, Slot: e.Slot}
 	if kind, msg := c.failure(); kind != "" {
 		fail.Kind, fail.Message = kind, msg
 		return nil, fail, nil
@@ -306,7 +306,7 @@ func fastest(results []benchResult, name string, exact []string) *benchResult {
 	return &out
 }
 
-func (r *runner) fail(f Failure) {
+func (r *runner) fail(f record.Failure) {
 	r.run.Failures = append(r.run.Failures, f)
 	r.progress.failed(f)
 }

@@ -167,14 +167,14 @@ func TestRunABBA(t *testing.T) {
 	// Failures: three on base during calibration, two on head while measuring.
 	type key struct {
 		name string
-		side Side
+		side record.Side
 		kind record.FailureKind
 	}
-	fails := map[key]Failure{}
+	fails := map[key]record.Failure{}
 	for _, f := range run.Failures {
 		fails[key{f.Name, f.Side, f.Kind}] = f
 	}
-	checkFail := func(name string, side Side, kind record.FailureKind, msgPrefix string, calibration bool) {
+	checkFail := func(name string, side record.Side, kind record.FailureKind, msgPrefix string, calibration bool) {
 		t.Helper()
 		f, ok := fails[key{name, side, kind}]
 		if !ok {
@@ -188,26 +188,26 @@ func TestRunABBA(t *testing.T) {
 			t.Errorf("%s on %s: round %d slot %d, calibration=%v", name, side, f.Round, f.Slot, calibration)
 		}
 	}
-	checkFail("Broken", Base, "panic", "panic: broken on base too\n", true)
-	checkFail("Mixed/crash", Base, "panic", "panic: crash in the middle\n", true)
-	checkFail("Fatal/sub", Base, "exit", "--- FAIL: BenchmarkFatal/sub", true)
-	checkFail("Panic", Head, "panic", "panic: boom on head\n\ngoroutine ", false)
-	checkFail("Hang", Head, "timeout", "killed after printing nothing for 4s", false)
+	checkFail("Broken", record.Base, "panic", "panic: broken on base too\n", true)
+	checkFail("Mixed/crash", record.Base, "panic", "panic: crash in the middle\n", true)
+	checkFail("Fatal/sub", record.Base, "exit", "--- FAIL: BenchmarkFatal/sub", true)
+	checkFail("Panic", record.Head, "panic", "panic: boom on head\n\ngoroutine ", false)
+	checkFail("Hang", record.Head, "timeout", "killed after printing nothing for 4s", false)
 	if len(run.Failures) != 5 {
 		t.Errorf("%d failures, want 5: %+v", len(run.Failures), run.Failures)
 	}
-	if f := fails[key{"Panic", Head, "panic"}]; strings.Count(f.Message, "\n") < 3 {
+	if f := fails[key{"Panic", record.Head, "panic"}]; strings.Count(f.Message, "\n") < 3 {
 		t.Errorf("panic message keeps too few lines:\n%s", f.Message)
 	}
-	if f := fails[key{"Fatal/sub", Base, "exit"}]; !strings.Contains(f.Message, "fatal on purpose") {
+	if f := fails[key{"Fatal/sub", record.Base, "exit"}]; !strings.Contains(f.Message, "fatal on purpose") {
 		t.Errorf("b.Fatal message lost: %q", f.Message)
 	}
 
 	// Samples: 2 per round per side, in the slots A B B A, with the calibrated iteration count.
-	count := map[string]map[Side]int{}
+	count := map[string]map[record.Side]int{}
 	for _, s := range run.Samples {
 		if count[s.Name] == nil {
-			count[s.Name] = map[Side]int{}
+			count[s.Name] = map[record.Side]int{}
 		}
 		count[s.Name][s.Side]++
 		if want := abba.Slots[s.Slot]; want != s.Side {
@@ -236,10 +236,10 @@ func TestRunABBA(t *testing.T) {
 		if name == "Panic" || name == "Hang" {
 			wantHead = 0
 		}
-		if got := count[name][Base]; got != 2*rounds {
+		if got := count[name][record.Base]; got != 2*rounds {
 			t.Errorf("%s: %d base samples, want %d", name, got, 2*rounds)
 		}
-		if got := count[name][Head]; got != wantHead {
+		if got := count[name][record.Head]; got != wantHead {
 			t.Errorf("%s: %d head samples, want %d", name, got, wantHead)
 		}
 	}

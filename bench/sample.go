@@ -2,15 +2,6 @@ package bench
 
 import "github.com/perfgate/perfgate/record"
 
-// Side names the revision a sample measured: record.Side, the one side type of perfgate.
-type Side = record.Side
-
-// The two sides of a comparison. In the A–B–B–A schedule A is Base and B is Head.
-const (
-	Base = record.Base
-	Head = record.Head
-)
-
 // Value is one measurement of a benchmark result line, as in the Go benchmark format: "1234 ns/op" is
 // Value{Value: 1.234e-6, Unit: "sec/op"} after benchfmt's unit normalisation.
 type Value struct {
@@ -21,13 +12,13 @@ type Value struct {
 // Sample is one benchmark result from one child process: a single line of benchmark output, the fastest of the
 // run's sub-runs (SubRuns), with where in the A–B–B–A schedule it was taken.
 type Sample struct {
-	Name    string  // without the "Benchmark" prefix and the -N suffix, e.g. "Encrypt/des/single"
-	Side    Side    // base or head
-	Round   int     // 0-based round of the schedule
-	Slot    int     // 0..3: the position in the round's A B B A
-	Iters   int     // the iteration count of the sub-run (the fixed -test.benchtime=Nx)
-	Values  []Value // the measurements, sec/op first
-	PeakRSS int64   // the child's peak resident set size in bytes, 0 when unknown
+	Name    string      // without the "Benchmark" prefix and the -N suffix, e.g. "Encrypt/des/single"
+	Side    record.Side // base or head
+	Round   int         // 0-based round of the schedule
+	Slot    int         // 0..3: the position in the round's A B B A
+	Iters   int         // the iteration count of the sub-run (the fixed -test.benchtime=Nx)
+	Values  []Value     // the measurements, sec/op first
+	PeakRSS int64       // the child's peak resident set size in bytes, 0 when unknown
 }
 
 // Get returns the value of unit in s, and whether it is present.
@@ -39,7 +30,3 @@ func (s Sample) Get(unit string) (float64, bool) {
 	}
 	return 0, false
 }
-
-// Failure is a benchmark run that produced no result: it panicked, hung past its timeout, exited non-zero or
-// printed no result line. Its Round is 1-based, 0 for calibration (where Slot is -1).
-type Failure = record.Failure

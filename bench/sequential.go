@@ -130,7 +130,7 @@ func spend(k, looks int) float64 {
 
 // adjust sets PHolm of every comparison with a paired test to its p-value divided by its look's share alpha
 // per benchmark of the family: PHolm < alpha is then the look's test.
-func (q *SequentialPlan) adjust(cs []Comparison, tested []bool) {
+func (q *SequentialPlan) adjust(cs []record.Benchmark, tested []bool) {
 	for i := range cs {
 		if tested[i] {
 			cs[i].PHolm = math.Min(1, cs[i].Paired.P*float64(q.Family)/q.Share(cs[i].Name))
@@ -240,7 +240,7 @@ func (s *stager) look(samples []Sample, n int) []int {
 // after each (stager), until all are settled, the looks are used up or the budget, counted from start, is spent.
 func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Time) error {
 	if r.cfg.BenchTxt != nil {
-		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[Side]string{Base: r.cfg.Base.Commit, Head: r.cfg.Head.Commit})
+		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit, record.Head: r.cfg.Head.Commit})
 	}
 	leaves = r.fitRuns(leaves, time.Until(start.Add(r.cfg.Budget)))
 	names := make([]string, len(leaves))
@@ -314,7 +314,7 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 			}
 		}
 		for _, i := range st.active {
-			if dead[leafSide{i, Base}] || dead[leafSide{i, Head}] {
+			if dead[leafSide{i, record.Base}] || dead[leafSide{i, record.Head}] {
 				st.retire(i)
 			}
 		}

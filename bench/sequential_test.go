@@ -78,9 +78,9 @@ func simulate(m *machine, effects []float64, first, most, budget int) simRun {
 		for r := range n {
 			for _, i := range st.active {
 				base := 1e-6 * float64(1+i%5)
-				for slot, side := range [4]Side{Base, Head, Head, Base} {
+				for slot, side := range [4]record.Side{record.Base, record.Head, record.Head, record.Base} {
 					t := base
-					if side == Head {
+					if side == record.Head {
 						t *= effects[i]
 					}
 					samples = append(samples, Sample{Name: names[i], Side: side, Round: st.rounds + r, Slot: slot,

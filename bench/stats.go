@@ -102,19 +102,14 @@ func (o StatsOptions) Validate() error {
 	return nil
 }
 
-// Comparison compares base and head for one benchmark in one unit: record.Benchmark, which result.json carries
-// unchanged. Its Warnings hold benchmath's warnings about both summaries and the comparison; when Note is
-// otherwise empty it repeats them, so that a reader of the table sees why an interval is missing.
-type Comparison = record.Benchmark
-
 // Analyze compares base and head samples per benchmark and unit. The result is sorted by name, then unit with
 // sec/op first and the others in lexical order. It returns an error only for invalid options.
-func Analyze(samples []Sample, opt StatsOptions) ([]Comparison, error) {
+func Analyze(samples []Sample, opt StatsOptions) ([]record.Benchmark, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
 	groups := groupSamples(samples, opt.look)
-	out := make([]Comparison, 0, len(groups))
+	out := make([]record.Benchmark, 0, len(groups))
 	pairedOK := make([]bool, 0, len(groups))
 	for _, g := range groups {
 		o := opt
@@ -183,10 +178,10 @@ func groupSamples(samples []Sample, secOnly bool) []*group {
 			}
 			sv := slotValue{s.Slot, val}
 			switch s.Side {
-			case Base:
+			case record.Base:
 				g.base = append(g.base, val)
 				r.base = append(r.base, sv)
-			case Head:
+			case record.Head:
 				g.head = append(g.head, val)
 				r.head = append(r.head, sv)
 			}
@@ -220,8 +215,8 @@ func unitLess(a, b string) bool {
 // compare fills everything but PHolm and, for the statistical cases, Class. It decides Class itself for the
 // cases that need no test: a side without samples, identical values, an exact unit. tested reports whether the
 // paired p-value takes part in the Holm correction.
-func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
-	c = Comparison{Name: g.name, Unit: g.unit, P: 1, PHolm: 1}
+func (g *group) compare(opt StatsOptions) (c record.Benchmark, tested bool) {
+	c = record.Benchmark{Name: g.name, Unit: g.unit, P: 1, PHolm: 1}
 	switch {
 	case len(g.base) == 0 && len(g.head) == 0:
 		c.Class, c.Note = record.ClassFailed, "no samples"
@@ -333,7 +328,7 @@ func constant(xs []float64) bool {
 }
 
 // holmByUnit sets PHolm of every comparison with a paired test to its Holm-adjusted p-value within its unit.
-func holmByUnit(cs []Comparison, tested []bool) {
+func holmByUnit(cs []record.Benchmark, tested []bool) {
 	byUnit := map[string][]int{}
 	for i, c := range cs {
 		if tested[i] {
@@ -377,7 +372,7 @@ func higherIsBetter(unit string) bool {
 
 // classify sets Class, and Note for inconclusive, of a comparison compare left to the paired test, by the rules
 // in the file comment.
-func classify(c *Comparison, opt StatsOptions) {
+func classify(c *record.Benchmark, opt StatsOptions) {
 	if c.Class != "" {
 		return
 	}

@@ -17,9 +17,9 @@ func abbaSamples(name, unit string, rounds [][4]float64) []Sample {
 	var out []Sample
 	for r, vals := range rounds {
 		for slot, v := range vals {
-			side := Head
+			side := record.Head
 			if slot == 0 || slot == 3 {
-				side = Base
+				side = record.Base
 			}
 			out = append(out, Sample{Name: name, Side: side, Round: r, Slot: slot, Iters: 1000,
 				Values: []Value{{Value: v, Unit: unit}}})
@@ -28,7 +28,7 @@ func abbaSamples(name, unit string, rounds [][4]float64) []Sample {
 	return out
 }
 
-func compareOne(t *testing.T, samples []Sample, opt StatsOptions) Comparison {
+func compareOne(t *testing.T, samples []Sample, opt StatsOptions) record.Benchmark {
 	t.Helper()
 	cs, err := Analyze(samples, opt)
 	if err != nil {
@@ -144,7 +144,7 @@ func TestPairedWorkedExample(t *testing.T) {
 		rounds = append(rounds, [4]float64{b0, h1, h2, b3})
 	}
 	c := compareOne(t, abbaSamples("X", "sec/op", rounds), DefaultStatsOptions)
-	want := &PairedEstimate{Ratio: 1.2214027581601699, Lo: 0.9527394893616995, Hi: 1.5658264554991188,
+	want := &record.Paired{Ratio: 1.2214027581601699, Lo: 0.9527394893616995, Hi: 1.5658264554991188,
 		P: 0.07417990022744858, Rounds: 3}
 	if diff := cmp.Diff(want, c.Paired, cmpopts.EquateApprox(1e-9, 0)); diff != "" {
 		t.Errorf("paired (-want +got):\n%s", diff)
@@ -171,7 +171,7 @@ func TestCompareEdgeCases(t *testing.T) {
 	t.Run("head missing", func(t *testing.T) {
 		var base []Sample
 		for _, s := range abbaSamples("X", "sec/op", five(1, 1)) {
-			if s.Side == Base {
+			if s.Side == record.Base {
 				base = append(base, s)
 			}
 		}
@@ -193,7 +193,7 @@ func TestCompareEdgeCases(t *testing.T) {
 		if c.Class != record.ClassUnchanged || c.P != 1 || c.PHolm != 1 || c.DeltaPct != 0 {
 			t.Errorf("got %+v", c)
 		}
-		want := &PairedEstimate{Ratio: 1, Lo: 1, Hi: 1, P: 1, Rounds: 5}
+		want := &record.Paired{Ratio: 1, Lo: 1, Hi: 1, P: 1, Rounds: 5}
 		if diff := cmp.Diff(want, c.Paired); diff != "" {
 			t.Errorf("paired (-want +got):\n%s", diff)
 		}

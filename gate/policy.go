@@ -11,14 +11,14 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// DefaultGateUnits are the units that gate unless configured otherwise: time, and allocations, which are exact,
-// so that one more allocation per op fails the gate. B/op and B/s are reported only.
-var DefaultGateUnits = []string{"sec/op", "allocs/op"}
+// DefaultUnits are the units that gate unless Policy.GateUnits says otherwise: time, and allocations, which are
+// exact, so that one more allocation per op fails the gate. B/op and B/s are reported only.
+var DefaultUnits = []string{record.UnitTime, "allocs/op"}
 
-// GatedUnits returns the units of the lanes that ran under metric (Method.Metric; "" is time) and gate: sec/op for
+// LaneUnits returns the units that the lanes which ran under metric (Method.Metric; "" is time) measure: sec/op for
 // time, instructions/op for instructions, and both for both, where a slower in either fails the gate and the
-// acknowledgements (label, thresholds) apply to each alike. Other units gate as Policy.GateUnits says.
-func GatedUnits(metric string) []string {
+// acknowledgements (label, thresholds) apply to each alike.
+func LaneUnits(metric string) []string {
 	switch metric {
 	case record.MetricInstructions:
 		return []string{record.UnitInstructions}
@@ -28,22 +28,8 @@ func GatedUnits(metric string) []string {
 	return []string{record.UnitTime}
 }
 
-// Gates reports whether unit is a gating lane unit under metric (see GatedUnits).
-func Gates(metric, unit string) bool { return slices.Contains(GatedUnits(metric), unit) }
-
-// gatesUnder reports whether a slower unit fails the gate under metric: instructions/op when the lane ran, sec/op
-// unless the metric is instructions only (and p gates it), any other unit as p.GateUnits says.
-func (p *Policy) gatesUnder(metric, unit string) bool {
-	switch unit {
-	case record.UnitInstructions:
-		return metric == record.MetricInstructions || metric == record.MetricBoth
-	case record.UnitTime:
-		if metric == record.MetricInstructions {
-			return false
-		}
-	}
-	return p.gates(unit)
-}
+// IsLaneUnit reports whether unit is one of LaneUnits(metric).
+func IsLaneUnit(metric, unit string) bool { return slices.Contains(LaneUnits(metric), unit) }
 
 // Policy is what the gate needs of a Config: when a slower benchmark or a grown package fails the merge.
 type Policy struct {
@@ -58,18 +44,26 @@ type Policy struct {
 	MaxSizeGrowth int64
 	// Differential says the differential check was asked for.
 	Differential bool
-	// GateUnits are the units whose slower class fails the gate; nil means DefaultGateUnits. Each unit is classed
+	// GateUnits are the units whose slower class fails the gate; nil means DefaultUnits. Each unit is classed
 	// by its own rule (package bench: a threshold for measured units, any change for exact ones), so a new unit
 	// gates by being listed here.
 	GateUnits []string
 }
 
-// gates reports whether unit gates the merge under p.
-func (p *Policy) gates(unit string) bool {
-	if p.GateUnits == nil {
-		return slices.Contains(DefaultGateUnits, unit)
+// Fails reports whether a slower benchmark in unit fails the gate under metric: a lane's unit when that lane ran
+// (and, for time, p lists it), any other unit when p lists it (GateUnits, else DefaultUnits).
+func (p *Policy) Fails(metric, unit string) bool {
+	if (unit == record.UnitTime || unit == record.UnitInstructions) && !IsLaneUnit(metric, unit) {
+		return false
 	}
-	return slices.Contains(p.GateUnits, unit)
+	if unit == record.UnitInstructions {
+		return true
+	}
+	units := p.GateUnits
+	if units == nil {
+		units = DefaultUnits
+	}
+	return slices.Contains(units, unit)
 }
 
 // AckName is how Verdict.AcknowledgedBenchmarks names a slower benchmark: its name for sec/op, its name and
@@ -149,7 +143,7 @@ func Decide(r record.Result, p Policy) record.Verdict {
 	}
 	patterns := p.compiledThresholds()
 	for _, b := range r.Benchmarks {
-		if b.Class != record.ClassSlower || !p.gatesUnder(r.Method.Metric, b.Unit) {
+		if b.Class != record.ClassSlower || !p.Fails(r.Method.Metric, b.Unit) {
 			continue
 		}
 		why, ok := "", false
@@ -227,7 +221,7 @@ func checks(r record.Result, p Policy) []record.Check {
 	bench := record.Check{Name: record.CheckBenchmarks}
 	compared, same := map[string]bool{}, 0
 	for _, b := range r.Benchmarks {
-		if Gates(r.Method.Metric, b.Unit) && b.Class != record.ClassFailed {
+		if IsLaneUnit(r.Method.Metric, b.Unit) && b.Class != record.ClassFailed {
 			compared[b.Name] = true
 			if b.SameCode && b.Rounds == 0 {
 				same++ // answered by comparing machine code, which is a check of speed too
@@ -258,7 +252,7 @@ func checks(r record.Result, p Policy) []record.Check {
 		diff.Ran, diff.Detail = true, "head failed"
 	case !p.Differential:
 		diff.Detail = "disabled by configuration"
-	case d.Status == record.DiffSkipped && strings.HasPrefix(d.Reason, "no cipher constructor"):
+	case d.Status == record.DiffSkipped && d.NoConstructors:
 		diff.Detail = "no cipher constructor"
 	case d.Status == record.DiffSkipped && d.Reason != "":
 		diff.Detail = d.Reason
@@ -372,7 +366,7 @@ func pctOf(b record.Benchmark) float64 {
 // anyCompared reports whether some benchmark has samples of a gated unit on both sides.
 func anyCompared(bs []record.Benchmark, metric string) bool {
 	for _, b := range bs {
-		if Gates(metric, b.Unit) && b.Class != record.ClassFailed {
+		if IsLaneUnit(metric, b.Unit) && b.Class != record.ClassFailed {
 			return true
 		}
 	}

@@ -188,7 +188,7 @@ func TestDecide(t *testing.T) {
 		}, status: record.StatusError, exit: record.ExitCannotRun, reasons: []string{"Encrypt/des is slower", "could not run the differential check: x"}},
 		{name: "no benchmarks, no constructors", change: func(r *record.Result) {
 			r.Benchmarks = nil
-			r.Differential = record.Differential{Status: record.DiffSkipped, Reason: "no cipher constructor in . on both sides (looked for …)"}
+			r.Differential = record.Differential{Status: record.DiffSkipped, NoConstructors: true, Reason: "no cipher constructor in . on both sides (looked for …)"}
 		}, status: record.StatusError, exit: record.ExitCannotRun, reasons: []string{"nothing was checked (benchmarks: no benchmarks; " +
 			"differential: no cipher constructor; size: no max-size-growth set (sizes are reported only))"}},
 		{name: "no benchmarks, differential off", config: func(c *config.Config) { c.Differential = false }, change: func(r *record.Result) {
@@ -207,7 +207,7 @@ func TestDecide(t *testing.T) {
 		}, status: record.StatusPass, exit: record.ExitPass},
 		{name: "nothing checked but head's tests fail", change: func(r *record.Result) {
 			r.Benchmarks = nil
-			r.Differential = record.Differential{Status: record.DiffSkipped, Reason: "no cipher constructor in ."}
+			r.Differential = record.Differential{Status: record.DiffSkipped, NoConstructors: true, Reason: "no cipher constructor in ."}
 			r.Functional.Head.Passed = false
 		}, status: record.StatusFail, exit: record.ExitFail, reasons: []string{"head's tests fail"}},
 		{name: "head tests fail", change: func(r *record.Result) { r.Functional.Head.Passed = false },
@@ -363,7 +363,7 @@ func TestDecideChecks(t *testing.T) {
 		{Name: record.CheckSize, Ran: true, Detail: "growth limit 64 bytes"}})
 	check("skipped", on, func(r *record.Result) {
 		r.Benchmarks = nil
-		r.Differential = record.Differential{Status: record.DiffSkipped, Reason: "no cipher constructor in ./x on both sides"}
+		r.Differential = record.Differential{Status: record.DiffSkipped, NoConstructors: true, Reason: "no cipher constructor in ./x on both sides"}
 	}, []record.Check{{Name: record.CheckBenchmarks, Ran: false, Detail: "no benchmarks"}, {Name: record.CheckDifferential, Ran: false, Detail: "no cipher constructor"},
 		{Name: record.CheckSize, Ran: false, Detail: "no max-size-growth set (sizes are reported only)"}})
 	check("failed and not comparable", gate.Policy{MaxSizeGrowth: 64}, func(r *record.Result) {

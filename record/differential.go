@@ -33,17 +33,19 @@ const (
 // Differential is the outcome of the differential check of package differential, also written as
 // differential.json.
 type Differential struct {
-	Status     DiffStatus    `json:"status"`
-	Reason     string        `json:"reason,omitempty"` // why, for every status but identical (untrusted text inside)
-	Seed       uint64        `json:"seed"`             // the seed of every input; it reproduces them
-	Package    string        `json:"package,omitempty"`
-	ImportPath string        `json:"import_path,omitempty"`
-	Ciphers    []Cipher      `json:"ciphers"`           // the constructors both sides have, by name
-	Added      []string      `json:"added,omitempty"`   // constructors only head has
-	Removed    []string      `json:"removed,omitempty"` // constructors only base has
-	HeadFailed bool          `json:"head_failed"`       // the head did not load or build, or its harness crashed or hung
-	BuildTime  time.Duration `json:"build_ns"`          // loading and building both harnesses
-	CheckTime  time.Duration `json:"check_ns"`          // the check proper: probe, generate, run, compare
+	Status     DiffStatus `json:"status"`
+	Reason     string     `json:"reason,omitempty"` // why, for every status but identical (untrusted text inside)
+	Seed       uint64     `json:"seed"`             // the seed of every input; it reproduces them
+	Package    string     `json:"package,omitempty"`
+	ImportPath string     `json:"import_path,omitempty"`
+	Ciphers    []Cipher   `json:"ciphers"`           // the constructors both sides have, by name
+	Added      []string   `json:"added,omitempty"`   // constructors only head has
+	Removed    []string   `json:"removed,omitempty"` // constructors only base has
+	HeadFailed bool       `json:"head_failed"`       // the head did not load or build, or its harness crashed or hung
+	// NoConstructors says the check was skipped because neither side has a constructor both share.
+	NoConstructors bool          `json:"no_constructors,omitempty"`
+	BuildTime      time.Duration `json:"build_ns"` // loading and building both harnesses
+	CheckTime      time.Duration `json:"check_ns"` // the check proper: probe, generate, run, compare
 }
 
 // Cipher is one constructor's comparison. Block ciphers fill Blocks; AEADs, stream ciphers and hashes fill

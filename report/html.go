@@ -163,7 +163,7 @@ func benchViews(r *record.Result, samples []benchtxt.Sample, anchors map[string]
 			views = append(views, benchView{ID: anchors[name], Name: name})
 		}
 		v := &views[i]
-		if gate.Gates(r.Method.Metric, b.Unit) && (v.Class == "" || classRank[b.Class] > classRank[record.Class(v.Class)]) || v.Class == "" {
+		if gate.IsLaneUnit(r.Method.Metric, b.Unit) && (v.Class == "" || classRank[b.Class] > classRank[record.Class(v.Class)]) || v.Class == "" {
 			v.Class = string(b.Class)
 		}
 		v.Rows = append(v.Rows, benchRow{
@@ -180,10 +180,10 @@ func benchViews(r *record.Result, samples []benchtxt.Sample, anchors map[string]
 		v := &views[i]
 		ss := byName[v.Name]
 		for _, unit := range sampleUnits(ss) {
-			var centers map[benchtxt.Side]float64
+			var centers map[record.Side]float64
 			for _, b := range r.Benchmarks {
 				if record.Qualified(b.Package, b.Name) == v.Name && b.Unit == unit {
-					centers = map[benchtxt.Side]float64{benchtxt.Base: b.Base.Center, benchtxt.Head: b.Head.Center}
+					centers = map[record.Side]float64{record.Base: b.Base.Center, record.Head: b.Head.Center}
 				}
 			}
 			if t, ok := newTimeline(ss, unit, centers); ok {

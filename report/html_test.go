@@ -20,9 +20,9 @@ func abbaSamples(name string, base, head, drift float64) []benchtxt.Sample {
 	var ss []benchtxt.Sample
 	i := 0
 	for round := range 2 {
-		for slot, side := range []benchtxt.Side{benchtxt.Base, benchtxt.Head, benchtxt.Head, benchtxt.Base} {
+		for slot, side := range []record.Side{record.Base, record.Head, record.Head, record.Base} {
 			v, instr := base, 1000.0
-			if side == benchtxt.Head {
+			if side == record.Head {
 				v, instr = head, 900
 			}
 			ss = append(ss, benchtxt.Sample{Name: name, Side: side, Round: round, Slot: slot, Iters: 1000,

@@ -191,7 +191,7 @@ type svgPoint struct {
 
 // newTimeline draws unit's samples of one benchmark; ok is false when there is nothing to draw or every value is
 // the same (a constant is a sentence, not a picture).
-func newTimeline(ss []benchtxt.Sample, unit string, centers map[benchtxt.Side]float64) (t svgTimeline, ok bool) {
+func newTimeline(ss []benchtxt.Sample, unit string, centers map[record.Side]float64) (t svgTimeline, ok bool) {
 	type pt struct {
 		s benchtxt.Sample
 		v float64
@@ -228,13 +228,13 @@ func newTimeline(ss []benchtxt.Sample, unit string, centers map[benchtxt.Side]fl
 		rd.W = t.X0 + float64(i+1)*dx - rd.X
 		rd.MidX = rd.X + rd.W/2
 		slot := "A"
-		if p.s.Side == benchtxt.Head {
+		if p.s.Side == record.Head {
 			slot = "B"
 		}
 		tip := fmt.Sprintf("%s, round %d, slot %d (%s): %s", p.s.Side, p.s.Round+1, p.s.Slot+1, slot, value(unit, p.v))
 		t.Points = append(t.Points, svgPoint{X: x, Y: y(p.v), Side: string(p.s.Side), Slot: slot, Tip: tip})
 		xy := px(x) + "," + px(y(p.v))
-		if p.s.Side == benchtxt.Head {
+		if p.s.Side == record.Head {
 			headLine = append(headLine, xy)
 		} else {
 			baseLine = append(baseLine, xy)
@@ -242,10 +242,10 @@ func newTimeline(ss []benchtxt.Sample, unit string, centers map[benchtxt.Side]fl
 	}
 	t.BaseLine, t.HeadLine = strings.Join(baseLine, " "), strings.Join(headLine, " ")
 	t.SlotLabels = rounds <= tlSlotLabelsUpTo
-	if c, ok := centers[benchtxt.Base]; ok && c >= lo && c <= hi {
+	if c, ok := centers[record.Base]; ok && c >= lo && c <= hi {
 		t.BaseMed = y(c)
 	}
-	if c, ok := centers[benchtxt.Head]; ok && c >= lo && c <= hi {
+	if c, ok := centers[record.Head]; ok && c >= lo && c <= hi {
 		t.HeadMed = y(c)
 	}
 	return t, true

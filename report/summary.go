@@ -43,7 +43,7 @@ func countClasses(bs []record.Benchmark, metric string) tally {
 	var order []string
 	acked, same := map[string]bool{}, map[string]bool{}
 	for _, b := range bs {
-		if !gate.Gates(metric, b.Unit) {
+		if !gate.IsLaneUnit(metric, b.Unit) {
 			continue // the gate reads sec/op (or instructions/op); B/s, B/op and allocs/op are reported, not counted
 		}
 		name := record.Qualified(b.Package, b.Name)
@@ -246,7 +246,7 @@ func shownUnits(bs []record.Benchmark, metric string) (units []string, groups ma
 	groups = map[string][]record.Benchmark{}
 	for _, u := range all {
 		for _, b := range allGroups[u] {
-			if u == record.UnitTime || gate.Gates(metric, u) || b.Class != record.ClassUnchanged {
+			if u == record.UnitTime || gate.IsLaneUnit(metric, u) || b.Class != record.ClassUnchanged {
 				groups[u] = append(groups[u], b)
 			}
 		}

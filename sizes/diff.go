@@ -7,32 +7,15 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// How a symbol changed between base and head (SymbolDelta.Change).
-const (
-	Grew    = record.Grew
-	Shrank  = record.Shrank
-	Added   = record.Added   // only in head
-	Removed = record.Removed // only in base
-)
-
-// The comparison of two measurements is a record of package record, which result.json carries unchanged; the
-// names below say what each is in this package.
-type (
-	Delta        = record.Sizes       // Diff's result
-	SectionDelta = record.SectionSize // one section, base vs head
-	PackageDelta = record.PackageSize // one package's sections
-	SymbolDelta  = record.SymbolSize  // one symbol that grew, shrank, appeared or vanished
-)
-
 // Diff compares base and head. Either may be nil, standing for a side without the package.
-func Diff(base, head *Sizes) *Delta {
+func Diff(base, head *Sizes) *record.Sizes {
 	if base == nil {
 		base = &Sizes{}
 	}
 	if head == nil {
 		head = &Sizes{}
 	}
-	d := &Delta{Package: head.Package}
+	d := &record.Sizes{Package: head.Package}
 	if d.Package == "" {
 		d.Package = base.Package
 	}
@@ -55,7 +38,7 @@ func Diff(base, head *Sizes) *Delta {
 		return a == d.Package || b != d.Package && a < b
 	})
 	for _, p := range paths {
-		d.Packages = append(d.Packages, PackageDelta{Path: p, Sections: diffSections(basePkgs[p], headPkgs[p])})
+		d.Packages = append(d.Packages, record.PackageSize{Path: p, Sections: diffSections(basePkgs[p], headPkgs[p])})
 	}
 
 	if len(base.Tests) > 0 || len(head.Tests) > 0 {
@@ -71,7 +54,7 @@ func Diff(base, head *Sizes) *Delta {
 }
 
 // diffSections pairs sections by name, keeping Go's fixed order first.
-func diffSections(base, head []Section) []SectionDelta {
+func diffSections(base, head []Section) []record.SectionSize {
 	b, h := map[string]int64{}, map[string]int64{}
 	var names []string
 	seen := map[string]bool{}
@@ -96,15 +79,15 @@ func diffSections(base, head []Section) []SectionDelta {
 		ri, rj := sectionRank(names[i]), sectionRank(names[j])
 		return ri < rj || ri == rj && ri == len(goSections) && names[i] < names[j]
 	})
-	out := make([]SectionDelta, 0, len(names))
+	out := make([]record.SectionSize, 0, len(names))
 	for _, name := range names {
 		out = append(out, sectionDelta(name, b[name], h[name]))
 	}
 	return out
 }
 
-func sectionDelta(name string, base, head int64) SectionDelta {
-	d := SectionDelta{Name: name, Base: base, Head: head, Delta: head - base}
+func sectionDelta(name string, base, head int64) record.SectionSize {
+	d := record.SectionSize{Name: name, Base: base, Head: head, Delta: head - base}
 	if base != 0 {
 		d.DeltaPct = 100 * float64(d.Delta) / float64(base)
 	}
@@ -112,15 +95,15 @@ func sectionDelta(name string, base, head int64) SectionDelta {
 }
 
 // diffSymbols pairs symbols by name and section and keeps those whose size changed.
-func diffSymbols(base, head []Symbol) []SymbolDelta {
+func diffSymbols(base, head []Symbol) []record.SymbolSize {
 	type key struct{ name, section string }
-	byKey := map[key]*SymbolDelta{}
+	byKey := map[key]*record.SymbolSize{}
 	var keys []key
-	get := func(s Symbol) *SymbolDelta {
+	get := func(s Symbol) *record.SymbolSize {
 		k := key{s.Name, s.Section}
 		d, ok := byKey[k]
 		if !ok {
-			d = &SymbolDelta{Name: s.Name, Section: s.Section, Package: s.Package}
+			d = &record.SymbolSize{Name: s.Name, Section: s.Section, Package: s.Package}
 			byKey[k] = d
 			keys = append(keys, k)
 		}
@@ -132,7 +115,7 @@ func diffSymbols(base, head []Symbol) []SymbolDelta {
 	for _, s := range head {
 		get(s).Head += s.Size
 	}
-	out := []SymbolDelta{}
+	out := []record.SymbolSize{}
 	for _, k := range keys {
 		d := byKey[k]
 		d.Delta = d.Head - d.Base
@@ -140,13 +123,13 @@ func diffSymbols(base, head []Symbol) []SymbolDelta {
 		case d.Delta == 0:
 			continue
 		case d.Base == 0:
-			d.Change = Added
+			d.Change = record.Added
 		case d.Head == 0:
-			d.Change = Removed
+			d.Change = record.Removed
 		case d.Delta > 0:
-			d.Change = Grew
+			d.Change = record.Grew
 		default:
-			d.Change = Shrank
+			d.Change = record.Shrank
 		}
 		out = append(out, *d)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/record"
 )
 
 // sampleSides are hand-made measurements: the seed's .text and .rodata numbers
@@ -48,7 +49,7 @@ func TestDiff(t *testing.T) {
 	d := Diff(base, head)
 	const p = "example.com/m/des"
 
-	wantSections := []SectionDelta{
+	wantSections := []record.SectionSize{
 		{Name: ".text", Base: 2617, Head: 2302, Delta: -315, DeltaPct: 100 * -315.0 / 2617},
 		{Name: ".rodata", Base: 1134, Head: 2670, Delta: 1536, DeltaPct: 100 * 1536.0 / 1134},
 		{Name: ".noptrdata", Base: 512, Head: 2560, Delta: 2048, DeltaPct: 400},
@@ -63,17 +64,17 @@ func TestDiff(t *testing.T) {
 	if len(d.Packages) != 2 || d.Packages[0].Path != p || d.Packages[1].Path != p+"/internal/sp" {
 		t.Fatalf("Packages = %+v", d.Packages)
 	}
-	if got := d.Packages[1].Sections[2]; got != (SectionDelta{Name: ".noptrdata", Head: 512, Delta: 512}) {
+	if got := d.Packages[1].Sections[2]; got != (record.SectionSize{Name: ".noptrdata", Head: 512, Delta: 512}) {
 		t.Errorf("new subpackage .noptrdata = %+v", got)
 	}
 
 	// Largest |delta| first; unchanged symbols (encrypt, keep, feistelBox) omitted.
-	wantSymbols := []SymbolDelta{
-		{Name: p + ".spBoxes", Section: ".noptrdata", Package: p, Head: 2048, Delta: 2048, Change: Added},
-		{Name: p + "..stmp_0", Section: ".rodata", Package: p, Base: 1134, Head: 2670, Delta: 1536, Change: Grew},
-		{Name: p + ".sBoxes", Section: ".noptrdata", Package: p, Base: 512, Delta: -512, Change: Removed},
-		{Name: p + "/internal/sp.t", Section: ".noptrdata", Package: p + "/internal/sp", Head: 512, Delta: 512, Change: Added},
-		{Name: p + ".permute", Section: ".text", Package: p, Base: 315, Delta: -315, Change: Removed},
+	wantSymbols := []record.SymbolSize{
+		{Name: p + ".spBoxes", Section: ".noptrdata", Package: p, Head: 2048, Delta: 2048, Change: record.Added},
+		{Name: p + "..stmp_0", Section: ".rodata", Package: p, Base: 1134, Head: 2670, Delta: 1536, Change: record.Grew},
+		{Name: p + ".sBoxes", Section: ".noptrdata", Package: p, Base: 512, Delta: -512, Change: record.Removed},
+		{Name: p + "/internal/sp.t", Section: ".noptrdata", Package: p + "/internal/sp", Head: 512, Delta: 512, Change: record.Added},
+		{Name: p + ".permute", Section: ".text", Package: p, Base: 315, Delta: -315, Change: record.Removed},
 	}
 	if diff := cmp.Diff(wantSymbols, d.Symbols); diff != "" {
 		t.Errorf("Symbols (-want +got):\n%s", diff)
@@ -94,7 +95,7 @@ func TestDiffShrankAndOtherSections(t *testing.T) {
 	if diff := cmp.Diff([]string{".text", ".rodata", ".noptrdata", ".data", ".bss", ".noptrbss", ".a.other", ".go.extra"}, names); diff != "" {
 		t.Errorf("section order (-want +got):\n%s", diff)
 	}
-	want := []SymbolDelta{{Name: "p.f", Section: ".text", Package: "p", Base: 100, Head: 60, Delta: -40, Change: Shrank}}
+	want := []record.SymbolSize{{Name: "p.f", Section: ".text", Package: "p", Base: 100, Head: 60, Delta: -40, Change: record.Shrank}}
 	if diff := cmp.Diff(want, d.Symbols); diff != "" {
 		t.Errorf("Symbols (-want +got):\n%s", diff)
 	}
@@ -104,7 +105,7 @@ func TestDiffShrankAndOtherSections(t *testing.T) {
 
 	// A nil side stands for a side without the package.
 	d = Diff(nil, head)
-	if d.Package != "p" || d.Symbols[0].Change != Added || d.Sections[0].Delta != 60 {
+	if d.Package != "p" || d.Symbols[0].Change != record.Added || d.Sections[0].Delta != 60 {
 		t.Errorf("Diff(nil, head) = %+v", d)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/record"
 )
 
 // ptrSize is the pointer size of the machine the fixtures are built for (the host).
@@ -126,24 +127,24 @@ func TestDiffFixture(t *testing.T) {
 	d := Diff(base, head)
 
 	removed := find(t, base.Symbols, gatedPkg+".Removed")
-	var added, gone, other []SymbolDelta
+	var added, gone, other []record.SymbolSize
 	for _, s := range d.Symbols {
 		switch s.Change {
-		case Added:
+		case record.Added:
 			added = append(added, s)
-		case Removed:
+		case record.Removed:
 			gone = append(gone, s)
 		default:
 			other = append(other, s)
 		}
 	}
 	// Head adds exactly one symbol, big: 512 × uint32 = 2048 bytes of .noptrdata.
-	wantAdded := []SymbolDelta{{Name: gatedPkg + ".big", Section: ".noptrdata", Package: gatedPkg, Head: 2048, Delta: 2048, Change: Added}}
+	wantAdded := []record.SymbolSize{{Name: gatedPkg + ".big", Section: ".noptrdata", Package: gatedPkg, Head: 2048, Delta: 2048, Change: record.Added}}
 	if diff := cmp.Diff(wantAdded, added); diff != "" {
 		t.Errorf("added (-want +got):\n%s", diff)
 	}
 	// and removes exactly one, the function Removed, whose base size it gives back.
-	wantGone := []SymbolDelta{{Name: removed.Name, Section: ".text", Package: gatedPkg, Base: removed.Size, Delta: -removed.Size, Change: Removed}}
+	wantGone := []record.SymbolSize{{Name: removed.Name, Section: ".text", Package: gatedPkg, Base: removed.Size, Delta: -removed.Size, Change: record.Removed}}
 	if diff := cmp.Diff(wantGone, gone); diff != "" {
 		t.Errorf("removed (-want +got):\n%s", diff)
 	}
@@ -160,7 +161,7 @@ func TestDiffFixture(t *testing.T) {
 	}
 
 	baseNoptr := sections(base.Sections)[".noptrdata"]
-	wantSections := map[string]SectionDelta{
+	wantSections := map[string]record.SectionSize{
 		".noptrdata": {Name: ".noptrdata", Base: baseNoptr, Head: baseNoptr + 2048, Delta: 2048, DeltaPct: 100 * 2048 / float64(baseNoptr)},
 		".data":      {Name: ".data", Base: 3 * ptrSize, Head: 3 * ptrSize},
 		".bss":       {Name: ".bss", Base: ptrSize, Head: ptrSize},

@@ -187,7 +187,7 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 	removed := map[string]bool{}
 	for _, f := range run.Failures {
 		top, _, _ := strings.Cut(f.Name, "/")
-		if headTops != nil && f.Side == bench.Head && f.Kind == record.FailureNoResult && !slices.Contains(headTops, top) {
+		if headTops != nil && f.Side == record.Head && f.Kind == record.FailureNoResult && !slices.Contains(headTops, top) {
 			f.Kind, f.Message = record.FailureRemoved, "head has no Benchmark"+top+" (removed or renamed): not compared"
 			removed[f.Name] = true
 		}

@@ -34,7 +34,7 @@ func abbaRun(name string, rounds int, base, head float64) []bench.Sample {
 func TestFromRun(t *testing.T) {
 	run := &bench.Run{
 		Samples: append(abbaRun("Encrypt/des", 6, 100, 125), abbaRun("Old/case", 6, 50, 50)[:12]...),
-		Failures: []bench.Failure{
+		Failures: []record.Failure{
 			{Name: "Old/case", Side: record.Head, Round: 4, Slot: 1, Kind: record.FailureNoResult, Message: "no result line"},
 			{Name: "Skip", Side: record.Head, Round: 1, Slot: 2, Kind: record.FailureNoResult, Message: "no result line"},
 			{Name: "Crash", Side: record.Head, Round: 2, Slot: 1, Kind: record.FailurePanic, Message: "panic: x"},

@@ -40,7 +40,7 @@ func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 	cfg := p.buildConfig(&p.base)
 	cfg.Out, cfg.Overlay = filepath.Join(p.work, "base-with-head-tests.test"), overlay
 	p.logf("head changes the test files: building base with head's test files, so both sides time the same benchmark code")
-	log, err := bench.Build(ctx, bench.Base, cfg)
+	log, err := bench.Build(ctx, record.Base, cfg)
 	p.writeLog("build-base-with-head-tests.log", log)
 	if err != nil {
 		if ctx.Err() != nil {

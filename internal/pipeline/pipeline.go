@@ -26,7 +26,7 @@ import (
 
 // side is one revision on its way through the pipeline.
 type side struct {
-	name    bench.Side
+	name    record.Side
 	rev     record.Revision
 	tree    *gitsrc.Tree // the exported tree
 	modDir  string       // the root of the module that contains the gated package, inside the tree
@@ -335,7 +335,7 @@ func (p *pipeline) export(ctx context.Context) (err error) {
 		p.base.rev = record.Revision{Ref: p.cfg.Base}
 	}
 	p.base.rev.Commit, p.base.rev.Subject = baseCommit.SHA, baseCommit.Subject
-	p.base.name, p.head.name = bench.Base, bench.Head
+	p.base.name, p.head.name = record.Base, record.Head
 
 	var headCommit *gitsrc.Commit
 	if p.cfg.Head == "" {
@@ -379,7 +379,7 @@ func (p *pipeline) export(ctx context.Context) (err error) {
 // build is an error; a head that does not build fails the gate.
 func (p *pipeline) buildBoth(ctx context.Context) error {
 	for _, s := range []*side{&p.base, &p.head} {
-		if s.name == bench.Head && p.build.headFailed {
+		if s.name == record.Head && p.build.headFailed {
 			break
 		}
 		p.logf("building %s test binary", s.name)
@@ -387,7 +387,7 @@ func (p *pipeline) buildBoth(ctx context.Context) error {
 		p.logDownloads(s, log)
 		p.writeLog("build-"+string(s.name)+".log", append(s.listLog, log...))
 		if err != nil {
-			if s.name == bench.Head && ctx.Err() == nil && !errors.Is(err, bench.ErrNoTests) {
+			if s.name == record.Head && ctx.Err() == nil && !errors.Is(err, bench.ErrNoTests) {
 				p.build.headFailed = true
 				p.build.notes = append(p.build.notes, "head does not build: "+err.Error())
 				return nil
@@ -426,12 +426,12 @@ func (p *pipeline) inspect(ctx context.Context) error {
 		return err
 	}
 	for _, s := range []*side{&p.base, &p.head} {
-		if s.name == bench.Head && p.build.headFailed {
+		if s.name == record.Head && p.build.headFailed {
 			break
 		}
 		info, err := bench.Inspect(ctx, p.buildConfig(s))
 		if err != nil {
-			if s.name == bench.Head {
+			if s.name == record.Head {
 				p.build.headFailed = true
 				p.build.notes = append(p.build.notes, "head: "+err.Error())
 				return nil
@@ -470,7 +470,7 @@ func (p *pipeline) runTests(ctx context.Context) functionalRecord {
 				run.Output += fmt.Sprintf("\n(killed after %s)", p.cfg.Timeout)
 			}
 		}
-		if s.name == bench.Base {
+		if s.name == record.Base {
 			rec.functional.Base = run
 			if !run.Passed {
 				rec.notes = append(rec.notes, "base's tests fail; this does not block the gate")
