@@ -85,43 +85,96 @@ func AckName(b record.Benchmark) string {
 // gate noticed without failing is in Verdict.Notes, and the slower
 // benchmarks it let pass are in Verdict.Acknowledged (why) and Verdict.AcknowledgedBenchmarks (which).
 func Decide(r record.Result, p Policy) record.Verdict {
-	v := record.Verdict{Status: record.StatusPass, ExitCode: record.ExitPass, Reasons: []string{}}
-	fail := func(format string, args ...any) {
-		v.Reasons = append(v.Reasons, fmt.Sprintf(format, args...))
-		if v.Status == record.StatusPass {
-			v.Status, v.ExitCode = record.StatusFail, record.ExitFail
-		}
-	}
+	d := &decision{v: record.Verdict{Status: record.StatusPass, ExitCode: record.ExitPass, Reasons: []string{}}}
 	if r.HeadBuildFailed {
-		fail("head does not build")
+		d.fail("head does not build")
 	}
 	if r.Functional.Head.Ran && !r.Functional.Head.Passed {
-		fail("head's tests fail")
+		d.fail("head's tests fail")
 	}
-	switch d := r.Differential; {
-	case d.Status == record.DiffMismatch && d.Reason != "":
-		fail("differential check: %s", d.Reason)
-	case d.Status == record.DiffMismatch:
-		fail("differential check: head computes different bytes (%d mismatches)", totalMismatches(d))
-	case d.HeadFailed && d.Status != record.DiffError:
-		fail("differential check: head failed: %s", d.Reason)
-	case d.Status == record.DiffNotComparable:
-		v.Notes = append(v.Notes, "differential check not comparable, which does not block the gate: "+d.Reason)
+	d.differential(r.Differential)
+	unrepeatable := d.failures(r)
+	d.slower(r, p)
+	if p.MaxSizeGrowth > 0 {
+		var delta int64
+		for _, s := range r.Sizes.Sections {
+			delta += s.Head - s.Base
+		}
+		if delta > p.MaxSizeGrowth {
+			d.fail("the package grew by %d bytes, more than max-size-growth %d", delta, p.MaxSizeGrowth)
+		}
 	}
+	if len(unrepeatable) > 0 {
+		// An error, not a failure of head: the instruction-count lane that cannot count exactly checked nothing.
+		d.cannot(fmt.Sprintf("the instruction-count lane could not count exactly: two runs of one binary disagree "+
+			"for %s; this is a failure of the lane, not of head", strings.Join(unrepeatable, ", ")))
+	}
+	d.v.Checks = checks(r, p)
+	if r.Differential.Status == record.DiffError {
+		d.cannot("perfgate could not run the differential check: " + r.Differential.Reason +
+			"; to run without it, set differential: false in .perfgate.yml (flag -differential=false)")
+	}
+	ran := slices.ContainsFunc(d.v.Checks, func(c record.Check) bool { return c.Ran })
+	if d.v.Status == record.StatusPass && !r.Incomplete && !ran {
+		var why []string
+		for _, c := range d.v.Checks {
+			why = append(why, c.Name+": "+c.Detail)
+		}
+		d.cannot(reasonNothingChecked + " (" + strings.Join(why, "; ") + ")")
+	}
+	if r.Incomplete {
+		d.cannot(reasonUnfinished)
+	}
+	return d.v
+}
+
+// decision is a verdict on its way through Decide.
+type decision struct{ v record.Verdict }
+
+// fail adds a reason and fails the verdict, unless it is already an error.
+func (d *decision) fail(format string, args ...any) {
+	d.v.Reasons = append(d.v.Reasons, fmt.Sprintf(format, args...))
+	if d.v.Status == record.StatusPass {
+		d.v.Status, d.v.ExitCode = record.StatusFail, record.ExitFail
+	}
+}
+
+// cannot adds a reason and makes the verdict an error: perfgate could not check something.
+func (d *decision) cannot(reason string) {
+	d.v.Status, d.v.ExitCode = record.StatusError, record.ExitCannotRun
+	d.v.Reasons = append(d.v.Reasons, reason)
+}
+
+// differential fails on a mismatch or a head that failed the check, and notes a check base failed.
+func (d *decision) differential(diff record.Differential) {
+	switch {
+	case diff.Status == record.DiffMismatch && diff.Reason != "":
+		d.fail("differential check: %s", diff.Reason)
+	case diff.Status == record.DiffMismatch:
+		d.fail("differential check: head computes different bytes (%d mismatches)", totalMismatches(diff))
+	case diff.HeadFailed && diff.Status != record.DiffError:
+		d.fail("differential check: head failed: %s", diff.Reason)
+	case diff.Status == record.DiffNotComparable:
+		d.v.Notes = append(d.v.Notes, "differential check not comparable, which does not block the gate: "+diff.Reason)
+	}
+}
+
+// failures fails on benchmarks that crashed or hung on head (or with head's benchmark code on base) and on a head
+// that kept none of base's benchmarks. It returns the benchmarks whose counts did not repeat, which are a failure
+// of the instruction-count lane on either side, not of head.
+func (d *decision) failures(r record.Result) (unrepeatable []string) {
 	headFailures := map[string]bool{}
 	removed := 0
-	var unrepeatable []string
 	for _, f := range r.Failures {
 		name := record.Qualified(f.Package, f.Name)
 		if f.Kind == record.FailureUnrepeatable {
-			// A failure of the lane, on either side: a count that does not repeat says nothing about head.
 			unrepeatable = append(unrepeatable, fmt.Sprintf("%s (%s)", name, f.Side))
 			continue
 		}
 		if headCodeOnBase(r.Method, f) && !headFailures[name] {
 			// Base ran head's benchmark code (like-for-like) and it crashed or hung: head's code is at fault.
 			headFailures[name] = true
-			fail("benchmark %s fails with head's benchmark code (%s, on base built with head's test files)", name, f.Kind)
+			d.fail("benchmark %s fails with head's benchmark code (%s, on base built with head's test files)", name, f.Kind)
 			continue
 		}
 		if f.Side != record.Head || headFailures[name] {
@@ -133,14 +186,19 @@ func Decide(r record.Result, p Policy) record.Verdict {
 			removed++ // the pipeline notes which ones
 		case record.FailureNoResult:
 			// Removed or skipped on head: nothing crashed, and there is nothing to compare.
-			v.Notes = append(v.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", name))
+			d.v.Notes = append(d.v.Notes, fmt.Sprintf("benchmark %s printed no result on head (removed or skipped?)", name))
 		default:
-			fail("benchmark %s fails on head (%s)", name, f.Kind)
+			d.fail("benchmark %s fails on head (%s)", name, f.Kind)
 		}
 	}
 	if removed > 0 && !anyCompared(r.Benchmarks, r.Method.Metric) {
-		fail("head has none of base's benchmarks (%d removed or renamed): nothing could be compared", removed)
+		d.fail("head has none of base's benchmarks (%d removed or renamed): nothing could be compared", removed)
 	}
+	return unrepeatable
+}
+
+// slower fails on each slower benchmark in a unit that gates, unless p acknowledges it or the binaries are the same.
+func (d *decision) slower(r record.Result, p Policy) {
 	patterns := p.compiledThresholds()
 	for _, b := range r.Benchmarks {
 		if b.Class != record.ClassSlower || !p.Fails(r.Method.Metric, b.Unit) {
@@ -155,47 +213,12 @@ func Decide(r record.Result, p Policy) record.Verdict {
 			why, ok = p.acknowledges(patterns, b)
 		}
 		if !ok {
-			fail("%s", worse(b))
+			d.fail("%s", worse(b))
 			continue
 		}
-		v.Acknowledged = append(v.Acknowledged, AckName(b)+": "+why)
-		v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, AckName(b))
+		d.v.Acknowledged = append(d.v.Acknowledged, AckName(b)+": "+why)
+		d.v.AcknowledgedBenchmarks = append(d.v.AcknowledgedBenchmarks, AckName(b))
 	}
-	if p.MaxSizeGrowth > 0 {
-		var delta int64
-		for _, s := range r.Sizes.Sections {
-			delta += s.Head - s.Base
-		}
-		if delta > p.MaxSizeGrowth {
-			fail("the package grew by %d bytes, more than max-size-growth %d", delta, p.MaxSizeGrowth)
-		}
-	}
-	if len(unrepeatable) > 0 {
-		// An error, not a failure of head: the instruction-count lane that cannot count exactly checked nothing.
-		v.Status, v.ExitCode = record.StatusError, record.ExitCannotRun
-		v.Reasons = append(v.Reasons, fmt.Sprintf("the instruction-count lane could not count exactly: two runs of one "+
-			"binary disagree for %s; this is a failure of the lane, not of head", strings.Join(unrepeatable, ", ")))
-	}
-	v.Checks = checks(r, p)
-	cannot := func(reason string) {
-		v.Status, v.ExitCode = record.StatusError, record.ExitCannotRun
-		v.Reasons = append(v.Reasons, reason)
-	}
-	if r.Differential.Status == record.DiffError {
-		cannot("perfgate could not run the differential check: " + r.Differential.Reason +
-			"; to run without it, set differential: false in .perfgate.yml (flag -differential=false)")
-	}
-	if v.Status == record.StatusPass && !r.Incomplete && !slices.ContainsFunc(v.Checks, func(c record.Check) bool { return c.Ran }) {
-		var why []string
-		for _, c := range v.Checks {
-			why = append(why, c.Name+": "+c.Detail)
-		}
-		cannot(reasonNothingChecked + " (" + strings.Join(why, "; ") + ")")
-	}
-	if r.Incomplete {
-		cannot(reasonUnfinished)
-	}
-	return v
 }
 
 // headCodeOnBase reports whether f is a crash or hang on base's side of benchmark code that head changed and

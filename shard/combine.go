@@ -9,7 +9,7 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// combine puts the Results of parts that ran apart — one package each (a comparison of several packages), or one
+// Combine puts the Results of parts that ran apart — one package each (a comparison of several packages), or one
 // shard each (perfgate merge) — into one Result without a verdict. Rows without a package get their part's
 // Package; the Holm correction runs again over all benchmarks (bench.Rejudge with opt), so the classes are those
 // of one comparison of everything. Staged runs (Method.Budget) spent alpha within each package; their correction is
@@ -27,94 +27,20 @@ func Combine(parts []record.Result, opt bench.StatsOptions) record.Result {
 	var sizes []record.Sizes
 	var tested []record.Result
 	for _, part := range parts {
-		pkg := part.Package
-		// A part that gated one package names it in Package and its rows have none; a shard's rows have theirs.
-		own := func(s string) string {
-			if s == "" {
-				return pkg
-			}
-			return s
-		}
-		label := func(s string) string {
-			if len(part.Packages) > 0 || pkg == "" {
-				return s
-			}
-			return pkg + ": " + s
-		}
-		for _, b := range part.Benchmarks {
-			b.Package = own(b.Package)
-			r.Benchmarks = append(r.Benchmarks, b)
-		}
-		for _, f := range part.Failures {
-			f.Package = own(f.Package)
-			r.Failures = append(r.Failures, f)
-		}
-		for _, n := range part.Notes {
-			if n = label(n); !slices.Contains(r.Notes, n) { // every shard notes what it found on the common trees
-				r.Notes = append(r.Notes, n)
-			}
-		}
-		r.Incomplete = r.Incomplete || part.Incomplete
-		r.HeadBuildFailed = r.HeadBuildFailed || part.HeadBuildFailed
-		r.Method.TimedPhase += part.Method.TimedPhase
-		if b := part.Method.BenchTime; b > 0 && (r.Method.BenchTime == 0 || b < r.Method.BenchTime) {
-			r.Method.BenchTime = b
-		}
-		if len(part.Benchmarks) > 0 {
-			r.Method.BinariesSame = r.Method.BinariesSame && part.Method.BinariesSame
-		}
-		if r.Started.IsZero() || !part.Started.IsZero() && part.Started.Before(r.Started) {
-			r.Started = part.Started
-		}
-		r.Duration = max(r.Duration, part.Duration)
+		l := labelsOf(part)
+		addRows(&r, part, l)
 		if part.Differential.Status == "" {
 			continue
 		}
-		d := part.Differential
-		for i := range d.Ciphers {
-			d.Ciphers[i].Package = own(d.Ciphers[i].Package)
-		}
-		if d.Reason != "" {
-			d.Reason = label(d.Reason)
-		}
-		d.Added, d.Removed = labelAll(d.Added, label), labelAll(d.Removed, label)
-		diffs = append(diffs, d)
-		s := part.Sizes
-		for i := range s.Sections {
-			s.Sections[i].Package = own(s.Sections[i].Package)
-		}
-		for i := range s.Tests {
-			s.Tests[i].Package = own(s.Tests[i].Package)
-		}
-		s.Notes = labelAll(s.Notes, label)
-		if s.Error != "" {
-			s.Error = label(s.Error)
-		}
-		sizes = append(sizes, s)
-		f := part.Functional
-		for _, t := range []*record.TestRun{&f.Base, &f.Head} {
-			if t.Output != "" {
-				t.Output = label(t.Output)
-			}
-		}
+		d, s, f := l.checks(part)
+		diffs, sizes = append(diffs, d), append(sizes, s)
 		part.Functional = f
 		tested = append(tested, part)
 	}
 	r.Differential = combineDifferential(diffs)
 	r.Sizes = combineSizes(sizes)
 	r.Functional = combineFunctional(tested)
-	rejudge := func() error { return bench.Rejudge(r.Benchmarks, opt) }
-	if r.Method.Budget > 0 {
-		// Staged runs spent alpha within each package: widen their correction over the packages instead.
-		families := map[string]bool{}
-		for _, b := range r.Benchmarks {
-			if b.Tested {
-				families[b.Package] = true
-			}
-		}
-		rejudge = func() error { return bench.RejudgeFamilies(r.Benchmarks, len(families), opt) }
-	}
-	if err := rejudge(); err != nil {
+	if err := rejudge(r.Benchmarks, r.Method.Budget > 0, opt); err != nil {
 		r.Notes = append(r.Notes, "statistics: "+err.Error())
 	}
 	sort.SliceStable(r.Benchmarks, func(i, j int) bool {
@@ -135,6 +61,111 @@ func Combine(parts []record.Result, opt bench.StatsOptions) record.Result {
 	}
 	r.Method.NoiseFloor, r.Method.MedianMDE = bench.Median(noise), bench.Median(mde)
 	return r
+}
+
+// labels names a part's rows and messages in the combined result.
+type labels struct {
+	pkg   string
+	named bool // the part gated several packages (or none is known): its messages name theirs
+}
+
+func labelsOf(part record.Result) labels {
+	return labels{pkg: part.Package, named: len(part.Packages) > 0 || part.Package == ""}
+}
+
+// own is a row's package: a part that gated one package names it in Package and its rows have none; a shard's
+// rows have theirs.
+func (l labels) own(s string) string {
+	if s == "" {
+		return l.pkg
+	}
+	return s
+}
+
+// label prefixes a message with the part's package when the message cannot name it itself.
+func (l labels) label(s string) string {
+	if l.named {
+		return s
+	}
+	return l.pkg + ": " + s
+}
+
+// addRows adds part's benchmarks, failures, notes and timings to r.
+func addRows(r *record.Result, part record.Result, l labels) {
+	for _, b := range part.Benchmarks {
+		b.Package = l.own(b.Package)
+		r.Benchmarks = append(r.Benchmarks, b)
+	}
+	for _, f := range part.Failures {
+		f.Package = l.own(f.Package)
+		r.Failures = append(r.Failures, f)
+	}
+	for _, n := range part.Notes {
+		if n = l.label(n); !slices.Contains(r.Notes, n) { // every shard notes what it found on the common trees
+			r.Notes = append(r.Notes, n)
+		}
+	}
+	r.Incomplete = r.Incomplete || part.Incomplete
+	r.HeadBuildFailed = r.HeadBuildFailed || part.HeadBuildFailed
+	r.Method.TimedPhase += part.Method.TimedPhase
+	if b := part.Method.BenchTime; b > 0 && (r.Method.BenchTime == 0 || b < r.Method.BenchTime) {
+		r.Method.BenchTime = b
+	}
+	if len(part.Benchmarks) > 0 {
+		r.Method.BinariesSame = r.Method.BinariesSame && part.Method.BinariesSame
+	}
+	if r.Started.IsZero() || !part.Started.IsZero() && part.Started.Before(r.Started) {
+		r.Started = part.Started
+	}
+	r.Duration = max(r.Duration, part.Duration)
+}
+
+// checks returns copies of part's differential, sizes and tests with their rows and messages labelled; part's own
+// slices are not changed.
+func (l labels) checks(part record.Result) (record.Differential, record.Sizes, record.Functional) {
+	d := part.Differential
+	d.Ciphers = slices.Clone(d.Ciphers)
+	for i := range d.Ciphers {
+		d.Ciphers[i].Package = l.own(d.Ciphers[i].Package)
+	}
+	if d.Reason != "" {
+		d.Reason = l.label(d.Reason)
+	}
+	d.Added, d.Removed = labelAll(d.Added, l.label), labelAll(d.Removed, l.label)
+	s := part.Sizes
+	s.Sections, s.Tests = slices.Clone(s.Sections), slices.Clone(s.Tests)
+	for i := range s.Sections {
+		s.Sections[i].Package = l.own(s.Sections[i].Package)
+	}
+	for i := range s.Tests {
+		s.Tests[i].Package = l.own(s.Tests[i].Package)
+	}
+	s.Notes = labelAll(s.Notes, l.label)
+	if s.Error != "" {
+		s.Error = l.label(s.Error)
+	}
+	f := part.Functional
+	for _, t := range []*record.TestRun{&f.Base, &f.Head} {
+		if t.Output != "" {
+			t.Output = l.label(t.Output)
+		}
+	}
+	return d, s, f
+}
+
+// rejudge runs the Holm correction again over all benchmarks. Staged runs (staged) spent alpha within each
+// package: their correction is widened over the packages instead.
+func rejudge(bs []record.Benchmark, staged bool, opt bench.StatsOptions) error {
+	if !staged {
+		return bench.Rejudge(bs, opt)
+	}
+	families := map[string]bool{}
+	for _, b := range bs {
+		if b.Tested {
+			families[b.Package] = true
+		}
+	}
+	return bench.RejudgeFamilies(bs, len(families), opt)
 }
 
 func labelAll(ss []string, label func(string) string) []string {

@@ -25,7 +25,7 @@ func (e *MergeError) Error() string {
 	return "merge: " + e.Dir + ": " + e.Problem
 }
 
-// maxResultFile bounds result.json read from an artifact.
+// MaxResultFile bounds result.json read from an artifact.
 const MaxResultFile = 64 << 20
 
 // Merge combines the results directories dirs, written by the shards of one comparison (perfgate compare
@@ -39,6 +39,36 @@ const MaxResultFile = 64 << 20
 // bench.txt and sizes.txt (the shards' concatenated) and each shard's files under shards/N/; report.md is the
 // caller's, as for Run.
 func Merge(dirs []string, out string) (*record.Result, error) {
+	parts, err := readShards(dirs)
+	if err != nil {
+		return nil, err
+	}
+	first := parts[0]
+	var policy gate.Policy
+	if err := json.Unmarshal([]byte(first.Shard.Policy), &policy); err != nil {
+		return nil, &MergeError{Dir: dirs[0], Problem: "reading the shard's gate policy: " + err.Error()}
+	}
+	opt := bench.DefaultStatsOptions
+	opt.Alpha, opt.ThresholdPct = first.Method.Alpha, first.Method.Threshold
+	res := Combine(parts, opt)
+	res.Package, res.Packages = first.Package, first.Packages
+	res.Base, res.Head = first.Base, first.Head
+	res.Notes = append(res.Notes, fmt.Sprintf("merged from %d shards, each timed on its own machine; env is shard %d's",
+		len(dirs), first.Shard.Index))
+	if res.Differential.Status == "" {
+		res.Differential = first.Differential
+	}
+	res = gate.Apply(res, gate.Decide(res, policy))
+	shardDirs := make([]results.Dir, first.Shard.Count)
+	for i, r := range parts {
+		shardDirs[r.Shard.Index-1] = results.Dir(dirs[i])
+	}
+	return &res, writeMerged(results.Dir(out), &res, shardDirs)
+}
+
+// readShards reads the shards' results in dirs and refuses them unless they are every shard of one comparison,
+// each once.
+func readShards(dirs []string) ([]record.Result, error) {
 	if len(dirs) == 0 {
 		return nil, &MergeError{Problem: "no results directories given"}
 	}
@@ -50,85 +80,81 @@ func Merge(dirs []string, out string) (*record.Result, error) {
 			return nil, &MergeError{Dir: dir, Problem: err.Error()}
 		}
 		if r.Shard == nil {
-			return nil, &MergeError{Dir: dir, Problem: "not a shard's results (result.json has no shard): write them with perfgate compare -shard i/n"}
+			return nil, &MergeError{Dir: dir,
+				Problem: "not a shard's results (result.json has no shard): write them with perfgate compare -shard i/n"}
 		}
 		parts[i] = *r
-		first, s, s0 := parts[0], r.Shard, parts[0].Shard
-		refuse := func(what, got, want string) error {
-			return &MergeError{Dir: dir, Problem: fmt.Sprintf("%s %s, but %s has %s: not a shard of the same comparison", what, got, dirs[0], want)}
+		if err := sameComparison(dir, r, dirs[0], &parts[0]); err != nil {
+			return nil, err
 		}
-		switch {
-		case s.Count != s0.Count:
-			return nil, refuse("shard of", strconv.Itoa(s.Count), strconv.Itoa(s0.Count))
-		case s.Index < 1 || s.Index > s.Count:
-			return nil, &MergeError{Dir: dir, Problem: fmt.Sprintf("shard %d/%d is out of range", s.Index, s.Count)}
-		case r.Base.Commit != first.Base.Commit:
-			return nil, refuse("base commit", r.Base.Commit, first.Base.Commit)
-		case r.Head.Commit != first.Head.Commit || r.Head.Dirty != first.Head.Dirty:
-			return nil, refuse("head commit", r.Head.Commit, first.Head.Commit)
-		case s.Perfgate != s0.Perfgate:
-			return nil, refuse("perfgate version", s.Perfgate, s0.Perfgate)
-		case s.Config != s0.Config || s.Policy != s0.Policy:
-			return nil, refuse("configuration", s.Config, s0.Config)
-		case s.Plan != s0.Plan:
-			return nil, refuse("split of the work", s.Plan, s0.Plan)
-		}
+		s := r.Shard
 		if prev, ok := byIndex[s.Index]; ok {
 			return nil, &MergeError{Dir: dir, Problem: fmt.Sprintf("shard %d/%d is given twice (also %s)", s.Index, s.Count, prev)}
 		}
 		byIndex[s.Index] = dir
 	}
-	first := parts[0]
 	var missing []int
-	for i := 1; i <= first.Shard.Count; i++ {
+	for i := 1; i <= parts[0].Shard.Count; i++ {
 		if _, ok := byIndex[i]; !ok {
 			missing = append(missing, i)
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &MergeError{Problem: fmt.Sprintf("shard %v of %d missing: every shard's results directory is needed", missing, first.Shard.Count)}
+		return nil, &MergeError{Problem: fmt.Sprintf("shard %v of %d missing: every shard's results directory is needed",
+			missing, parts[0].Shard.Count)}
 	}
-	var policy gate.Policy
-	if err := json.Unmarshal([]byte(first.Shard.Policy), &policy); err != nil {
-		return nil, &MergeError{Dir: dirs[0], Problem: "reading the shard's gate policy: " + err.Error()}
-	}
+	return parts, nil
+}
 
-	opt := bench.DefaultStatsOptions
-	opt.Alpha, opt.ThresholdPct = first.Method.Alpha, first.Method.Threshold
-	res := Combine(parts, opt)
-	res.Package, res.Packages = first.Package, first.Packages
-	res.Base, res.Head = first.Base, first.Head
-	res.Notes = append(res.Notes, fmt.Sprintf("merged from %d shards, each timed on its own machine; env is shard %d's", len(dirs), first.Shard.Index))
-	if res.Differential.Status == "" {
-		res.Differential = first.Differential
+// sameComparison refuses r, read from dir, unless it is a shard of the comparison first (read from firstDir) is one of.
+func sameComparison(dir string, r *record.Result, firstDir string, first *record.Result) error {
+	s, s0 := r.Shard, first.Shard
+	refuse := func(what, got, want string) error {
+		return &MergeError{Dir: dir,
+			Problem: fmt.Sprintf("%s %s, but %s has %s: not a shard of the same comparison", what, got, firstDir, want)}
 	}
-	res = gate.Apply(res, gate.Decide(res, policy))
+	switch {
+	case s.Count != s0.Count:
+		return refuse("shard of", strconv.Itoa(s.Count), strconv.Itoa(s0.Count))
+	case s.Index < 1 || s.Index > s.Count:
+		return &MergeError{Dir: dir, Problem: fmt.Sprintf("shard %d/%d is out of range", s.Index, s.Count)}
+	case r.Base.Commit != first.Base.Commit:
+		return refuse("base commit", r.Base.Commit, first.Base.Commit)
+	case r.Head.Commit != first.Head.Commit || r.Head.Dirty != first.Head.Dirty:
+		return refuse("head commit", r.Head.Commit, first.Head.Commit)
+	case s.Perfgate != s0.Perfgate:
+		return refuse("perfgate version", s.Perfgate, s0.Perfgate)
+	case s.Config != s0.Config || s.Policy != s0.Policy:
+		return refuse("configuration", s.Config, s0.Config)
+	case s.Plan != s0.Plan:
+		return refuse("split of the work", s.Plan, s0.Plan)
+	}
+	return nil
+}
 
-	d := results.Dir(out)
+// writeMerged writes the merged result into d: result.json, env.json, differential.json, the shards' bench.txt
+// and sizes.txt concatenated, and each shard's files under shards/N/.
+func writeMerged(d results.Dir, res *record.Result, shardDirs []results.Dir) error {
 	if err := d.Create(); err != nil {
-		return &res, err
-	}
-	shardDirs := make([]results.Dir, first.Shard.Count)
-	for i, r := range parts {
-		shardDirs[r.Shard.Index-1] = results.Dir(dirs[i])
+		return err
 	}
 	for _, name := range []string{results.FileBench, results.FileSizes} {
 		if err := d.Concat(name, shardDirs); err != nil {
-			return &res, err
+			return err
 		}
 	}
 	for i, sd := range shardDirs {
 		if err := d.CopyFrom(sd, "shards/"+strconv.Itoa(i+1)); err != nil {
-			return &res, fmt.Errorf("copying shard %d: %w", i+1, err)
+			return fmt.Errorf("copying shard %d: %w", i+1, err)
 		}
 	}
 	if res.Differential.Status != record.DiffSkipped {
 		if err := d.WriteDifferential(&res.Differential); err != nil {
-			return &res, err
+			return err
 		}
 	}
 	if err := d.WriteEnv(res.Env); err != nil {
-		return &res, err
+		return err
 	}
-	return &res, d.WriteResult(&res)
+	return d.WriteResult(res)
 }
