@@ -102,7 +102,7 @@ func policyFor(abi int, allowNet bool, p policy) policy {
 	if abi >= 3 {
 		p.fs |= fsABI3
 	}
-	if abi >= 4 && !allowNet {
+	if abi >= 4 && !allowNet && canFilterMPTCP() {
 		p.net = netABI4
 	}
 	if abi >= 5 {
@@ -173,6 +173,9 @@ func (p policy) restrictThread(scratch string) error {
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
 		return fmt.Errorf("landlock_restrict_self: %w", errno)
 	}
+	if p.net != 0 {
+		return denyMPTCP()
+	}
 	return nil
 }
 
@@ -193,8 +196,8 @@ func addPath(fd int, path string, access uint64) error {
 			unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 	}
 	rule := unix.LandlockPathBeneathAttr{Allowed_access: access, Parent_fd: int32(pfd)}
-	_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, unix.LANDLOCK_RULE_PATH_BENEATH,
-		uintptr(unsafe.Pointer(&rule)), 0, 0, 0, 0)
+	_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), unix.LANDLOCK_RULE_PATH_BENEATH,
+		uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
 	if errno != 0 {
 		return fmt.Errorf("landlock_add_rule %s: %w", path, errno)
 	}
@@ -224,3 +227,6 @@ func dropCapabilities(last int) error {
 	}
 	return nil
 }
+
+// onMainThread reports whether the calling thread is the process's main thread, whose id is the process's.
+func onMainThread() bool { return unix.Gettid() == unix.Getpid() }

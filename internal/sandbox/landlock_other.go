@@ -12,3 +12,6 @@ func probe(cfg Config) (policy, Guarantee) {
 }
 
 func (policy) restrictThread(string) error { return nil }
+
+// onMainThread is false: elsewhere nothing is applied to the thread that a later signal could reach.
+func onMainThread() bool { return false }
