@@ -180,7 +180,7 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		// Loading and building run go commands on the side's code: each phase gets proc.BuildLimit.
 		lctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
 		defer cancel()
-		info, err := discover(lctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), childEnv(env), cfg.Constructors)
+		info, err := discover(lctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), env, cfg.Constructors)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -214,9 +214,3 @@ func crashMessage(stderr []byte, err error) string {
 	}
 	return err.Error()
 }
-
-// childEnv is the environment of the go commands go/packages starts, which cannot go through proc.Command:
-// this process's scrubbed environment with GOTOOLCHAIN=local, as proc.Command gives, plus extra.
-func childEnv(extra []string) []string {
-	return proc.ScrubEnv(append(append(os.Environ(), "GOTOOLCHAIN=local"), extra...))
-}

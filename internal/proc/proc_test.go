@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -25,6 +27,17 @@ func TestMain(m *testing.M) {
 			fmt.Println(kv)
 		}
 		os.Exit(0)
+	case "joinpgid":
+		// Join the process group named by JOIN_PGID (the test's own), say so in JOIN_FILE, and stay.
+		pgid, _ := strconv.Atoi(os.Getenv("JOIN_PGID"))
+		if err := syscall.Setpgid(0, pgid); err != nil {
+			fmt.Fprintln(os.Stderr, "setpgid:", err)
+			os.Exit(2)
+		}
+		os.WriteFile(os.Getenv("JOIN_FILE"), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
+		for {
+			time.Sleep(50 * time.Millisecond)
+		}
 	case "fail":
 		for i := 1; i <= 50; i++ {
 			fmt.Fprintf(os.Stderr, "line %d\n", i)
