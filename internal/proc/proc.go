@@ -1,7 +1,8 @@
 // Package proc starts the child processes perfgate runs on code it does not trust: go build, go list, go env, test
 // binaries and differential harnesses built from a pull request's head.
 //
-// Every child gets a scrubbed environment (ScrubEnv: no GitHub tokens, no Action inputs, no runner tokens) with
+// Every child gets a scrubbed environment (ScrubEnv: no GitHub tokens, no Action inputs, no runner tokens, not
+// the paths of the runner's step files) with
 // GOTOOLCHAIN=local, runs in its own process group so that cancelling the context or a timeout kills the child
 // and everything it started, and a failure comes back as an *Error carrying the argv, the exit status and the last
 // lines of the child's stderr.
@@ -82,12 +83,27 @@ func IsSecret(name string) bool {
 	return false
 }
 
-// ScrubEnv returns a copy of env (in os.Environ form) without the variables IsSecret names.
+// stepFiles name the runner's file commands: a step appends KEY=VALUE lines to these files to set variables,
+// PATH entries, outputs, state and the job summary for the steps after it. A child that wrote to one could run
+// code in every later step of the job (BASH_ENV=…), so no child learns where they are.
+var stepFiles = []string{"GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE", "GITHUB_STEP_SUMMARY"}
+
+// IsStepFile reports whether the environment variable name is one of the runner's file commands.
+func IsStepFile(name string) bool {
+	for _, s := range stepFiles {
+		if strings.EqualFold(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// ScrubEnv returns a copy of env (in os.Environ form) without the variables IsSecret and IsStepFile name.
 func ScrubEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if IsSecret(name) {
+		if IsSecret(name) || IsStepFile(name) {
 			continue
 		}
 		out = append(out, kv)

@@ -52,6 +52,8 @@ func TestScrubEnv(t *testing.T) {
 		"PATH=/usr/bin", "HOME=/root", "GITHUB_TOKEN=ghs_x", "github_token=lower", "GH_TOKEN=y",
 		"INPUT_GITHUB-TOKEN=z", "INPUT_ROUNDS=5", "ACTIONS_RUNTIME_TOKEN=a", "ACTIONS_ID_TOKEN_REQUEST_URL=u",
 		"NPM_TOKEN=n", "AWS_SECRET_ACCESS_KEY=k", "GITHUB_SHA=abc", "GOFLAGS=-trimpath", "EMPTY=",
+		"GITHUB_ENV=/r/set_env", "GITHUB_PATH=/r/add_path", "GITHUB_OUTPUT=/r/out", "GITHUB_STATE=/r/state",
+		"GITHUB_STEP_SUMMARY=/r/summary", "github_env=lower",
 	}
 	want := []string{"PATH=/usr/bin", "HOME=/root", "GITHUB_SHA=abc", "GOFLAGS=-trimpath", "EMPTY="}
 	if diff := cmp.Diff(want, ScrubEnv(in)); diff != "" {

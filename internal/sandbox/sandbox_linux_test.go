@@ -37,6 +37,12 @@ func helper(attack, arg string) int {
 	switch attack {
 	case "write":
 		err = os.WriteFile(arg, []byte("tampered"), 0o644)
+	case "append":
+		var f *os.File
+		if f, err = os.OpenFile(arg, os.O_WRONLY|os.O_APPEND, 0); err == nil {
+			_, err = f.WriteString("BASH_ENV=/tmp/evil\n")
+			f.Close()
+		}
 	case "mkdir-tmp":
 		var d string
 		if d, err = os.MkdirTemp("", "x"); err == nil && !strings.HasPrefix(d, arg) {
@@ -128,6 +134,14 @@ func TestConfinement(t *testing.T) {
 	dir := t.TempDir()
 	scratch := filepath.Join(dir, "scratch")
 	outside := filepath.Join(dir, "evidence")
+	// The runner's file commands live in a directory of their own; GITHUB_ENV names a file there.
+	stepFile := filepath.Join(dir, "_runner_file_commands", "set_env_1")
+	if err := os.MkdirAll(filepath.Dir(stepFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stepFile, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
 
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -176,6 +190,7 @@ func TestConfinement(t *testing.T) {
 		{"mkdir-tmp", scratch, false, 1},
 		{"devnull", "", false, 1},
 		{"write", outside, true, 1},
+		{"append", stepFile, true, 1},
 		{"ptrace", vpid, true, 1},
 		{"connect", l.Addr().String(), true, 4},
 		{"mptcp-connect", l.Addr().String(), true, 4},
