@@ -81,7 +81,7 @@ func helper(attack, arg string) int {
 	case "status":
 		b, _ := os.ReadFile("/proc/self/status")
 		for _, l := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(l, "NoNewPrivs:") || strings.HasPrefix(l, "CapBnd:") || strings.HasPrefix(l, "CapEff:") {
+			if k, _, _ := strings.Cut(l, ":"); k == "NoNewPrivs" || k == "CapBnd" || k == "CapEff" {
 				fmt.Println(strings.Join(strings.Fields(l), " "))
 			}
 		}
@@ -286,7 +286,8 @@ func TestAllowNetwork(t *testing.T) {
 	if got := attack(t, s, filepath.Join(dir, "s"), "connect", l.Addr().String()); got != "ok" {
 		t.Errorf("connect with the network allowed: %q", got)
 	}
-	if got := attack(t, s, filepath.Join(dir, "s"), "write", filepath.Join(dir, "x")); !strings.HasPrefix(got, "denied") {
+	got := attack(t, s, filepath.Join(dir, "s"), "write", filepath.Join(dir, "x"))
+	if !strings.HasPrefix(got, "denied") {
 		t.Errorf("write outside scratch with the network allowed: %q", got)
 	}
 }

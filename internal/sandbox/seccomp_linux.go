@@ -46,7 +46,8 @@ func denyMPTCP() error {
 		{Code: ret, K: unix.SECCOMP_RET_ALLOW},
 	}
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
+	err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0)
+	if err != nil {
 		return fmt.Errorf("installing the seccomp filter against MPTCP: %w", err)
 	}
 	runtime.KeepAlive(filter)
