@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // The Landlock rights this package handles, by the ABI version that introduced them. Rights of a later ABI are
@@ -70,8 +72,8 @@ func abiVersion() (int, error) {
 
 // probe finds what the kernel allows and tries it once on a throwaway thread, so that a kernel or a seccomp
 // filter that refuses a step fails here, with its reason, and not at the first child.
-func probe(cfg Config) (policy, Guarantee) {
-	g := Guarantee{Mode: cfg.Mode, NoNewPrivs: true}
+func probe(cfg Config) (policy, record.Sandbox) {
+	g := record.Sandbox{Mode: string(cfg.Mode), NoNewPrivs: true}
 	var p policy
 	p.dropCaps, p.lastCap = privileged()
 	g.CapsDropped = p.dropCaps

@@ -2,13 +2,17 @@
 
 package sandbox
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/perfgate/perfgate/record"
+)
 
 // policy is empty where there is no Landlock.
 type policy struct{}
 
-func probe(cfg Config) (policy, Guarantee) {
-	return policy{}, Guarantee{Mode: cfg.Mode, Unavailable: "Landlock is Linux only (this is " + runtime.GOOS + ")"}
+func probe(cfg Config) (policy, record.Sandbox) {
+	return policy{}, record.Sandbox{Mode: string(cfg.Mode), Unavailable: "Landlock is Linux only (this is " + runtime.GOOS + ")"}
 }
 
 func (policy) restrictThread(string) error { return nil }

@@ -29,7 +29,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // Mode says how much sandboxing a run demands.
@@ -51,65 +52,6 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("sandbox: unknown mode %q (want required, auto or off)", s)
 }
 
-// Guarantee is what the sandbox guarantees about every child started through it.
-type Guarantee struct {
-	Mode Mode `json:"mode"`
-	// Guarded is true when children run under Landlock with writes confined to their scratch directory: the
-	// checks they take part in count as guarded.
-	Guarded bool `json:"guarded"`
-	// ABI is the kernel's Landlock ABI version, 0 when Landlock is unavailable or was not asked for.
-	ABI        int  `json:"landlock_abi,omitempty"`
-	NoNewPrivs bool `json:"no_new_privs"`
-	// CapsDropped is set when perfgate was privileged and its children exec with an empty bounding set.
-	CapsDropped bool `json:"caps_dropped,omitempty"`
-	// SignalsScoped and SocketsScoped: the child cannot signal, or connect to an abstract unix socket of, a
-	// process outside its own Landlock domain (ABI 6).
-	SignalsScoped bool `json:"signals_scoped,omitempty"`
-	SocketsScoped bool `json:"abstract_sockets_scoped,omitempty"`
-	// NetworkDenied: TCP bind and connect fail (ABI 4). False when the network was allowed or the ABI lacks it.
-	NetworkDenied bool `json:"network_denied,omitempty"`
-	// DevIoctlDenied: ioctl on device files fails (ABI 5), so the child cannot push input into a terminal.
-	DevIoctlDenied bool `json:"dev_ioctl_denied,omitempty"`
-	// Unavailable says why Landlock could not be set up, when it could not.
-	Unavailable string `json:"unavailable,omitempty"`
-}
-
-// String is the guarantee in a few words, as a report's check line shows it: "Landlock ABI 7, no_new_privs,
-// writes only to scratch, signals scoped, abstract sockets scoped, TCP denied, device ioctl denied",
-// "unavailable: …" or "off (children run unguarded)".
-func (g Guarantee) String() string {
-	if g.Mode == ModeOff {
-		return "off (children run unguarded)"
-	}
-	var parts []string
-	if g.Guarded {
-		parts = append(parts, fmt.Sprintf("Landlock ABI %d", g.ABI))
-	} else {
-		parts = append(parts, "unavailable: "+g.Unavailable)
-	}
-	if g.NoNewPrivs {
-		parts = append(parts, "no_new_privs")
-	}
-	if g.CapsDropped {
-		parts = append(parts, "capabilities dropped")
-	}
-	if g.Guarded {
-		parts = append(parts, "writes only to scratch")
-	}
-	for _, f := range []struct {
-		on   bool
-		what string
-	}{
-		{g.SignalsScoped, "signals scoped"}, {g.SocketsScoped, "abstract sockets scoped"},
-		{g.NetworkDenied, "TCP denied"}, {g.DevIoctlDenied, "device ioctl denied"},
-	} {
-		if f.on {
-			parts = append(parts, f.what)
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
 // UnavailableError is New's error in ModeRequired when Landlock cannot be set up.
 type UnavailableError struct {
 	Why string
@@ -119,17 +61,21 @@ func (e *UnavailableError) Error() string {
 	return "sandbox required but unavailable: " + e.Why
 }
 
-// Config configures a Sandbox. The zero value is ModeRequired with the network denied.
+// Config configures a Sandbox. The zero value of every field but Scratch is ModeRequired with the network denied.
 type Config struct {
 	Mode Mode
 	// AllowNetwork leaves TCP bind and connect alone, for packages whose tests need the network.
 	AllowNetwork bool
+	// Scratch is the directory under which Scratch makes each child's scratch directory, the only place the
+	// child may write. perfgate keeps nothing else there.
+	Scratch string
 }
 
-// Sandbox starts children under one Guarantee. It is safe for concurrent use.
+// Sandbox starts children under one guarantee. It is safe for concurrent use. A nil *Sandbox starts children
+// as they are, without a scratch directory: callers that run no repository code, and tests, pass nil.
 type Sandbox struct {
 	cfg Config
-	g   Guarantee
+	g   record.Sandbox
 	pol policy // what the kernel allows, computed once
 }
 
@@ -142,7 +88,10 @@ func New(cfg Config) (*Sandbox, error) {
 	if _, err := ParseMode(string(cfg.Mode)); err != nil {
 		return nil, err
 	}
-	s := &Sandbox{cfg: cfg, g: Guarantee{Mode: cfg.Mode}}
+	if !filepath.IsAbs(cfg.Scratch) {
+		return nil, fmt.Errorf("sandbox: scratch directory %q is not absolute", cfg.Scratch)
+	}
+	s := &Sandbox{cfg: cfg, g: record.Sandbox{Mode: string(cfg.Mode)}}
 	if cfg.Mode == ModeOff {
 		return s, nil
 	}
@@ -153,45 +102,63 @@ func New(cfg Config) (*Sandbox, error) {
 	return s, nil
 }
 
-// Guarantee returns what the sandbox guarantees for every child it starts.
-func (s *Sandbox) Guarantee() Guarantee { return s.g }
+// Guarantee returns what the sandbox guarantees for every child it starts; the zero record.Sandbox for nil.
+func (s *Sandbox) Guarantee() record.Sandbox {
+	if s == nil {
+		return record.Sandbox{}
+	}
+	return s.g
+}
 
-// Start starts cmd (made by proc.Command, so its Env is set) sandboxed, writable only beneath scratch. It creates
-// scratch/tmp and points the child's TMPDIR there. onThread, when not nil, runs first on the thread the child will
-// be started from (to pin it to a CPU, say); its effect dies with that thread. Pass Start, wrapped, to proc.Start,
-// so that proc tracks the child.
+// Scratch makes a fresh scratch directory for one child, under Config.Scratch (for a nil Sandbox, under the
+// system's temporary directory), and returns it with the function that removes it once the child is done.
+func (s *Sandbox) Scratch() (dir string, remove func(), err error) {
+	root := ""
+	if s != nil {
+		root = s.cfg.Scratch
+	}
+	if dir, err = os.MkdirTemp(root, "child-"); err != nil {
+		return "", func() {}, fmt.Errorf("sandbox: making a scratch directory: %w", err)
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// Start starts cmd (made by proc.Command, so its Env is set) sandboxed: it may write only beneath scratch (made
+// by Scratch), which holds its TMPDIR. onThread, when not nil, runs first on the thread the child will be started
+// from (to pin it to a CPU, say); its effect dies with that thread. Wrap Start in the function passed to
+// proc.Start, so that proc tracks the child. A nil Sandbox starts cmd unconfined, with the same TMPDIR.
 func (s *Sandbox) Start(cmd *exec.Cmd, scratch string, onThread func() error) error {
 	if !filepath.IsAbs(scratch) {
 		return fmt.Errorf("sandbox: scratch directory %q is not absolute", scratch)
 	}
 	tmp := filepath.Join(scratch, "tmp")
 	if err := os.MkdirAll(tmp, 0o700); err != nil {
-		return fmt.Errorf("sandbox: making the scratch directory: %w", err)
+		return fmt.Errorf("sandbox: making the temporary directory: %w", err)
 	}
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
 	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
-	if s.cfg.Mode == ModeOff {
-		if onThread == nil {
-			return cmd.Start()
-		}
-		return onLockedThread(func() error {
-			if err := onThread(); err != nil {
-				return err
+	var restrict func() error
+	if s != nil && s.cfg.Mode != ModeOff {
+		restrict = func() error {
+			if err := s.pol.restrictThread(scratch); err != nil {
+				return fmt.Errorf("sandbox: %w", err)
 			}
-			return cmd.Start()
-		})
+			return nil
+		}
 	}
-	return onLockedThread(func() error {
-		if onThread != nil {
-			if err := onThread(); err != nil {
+	return onLockedThread(func() error { return startOn(cmd, onThread, restrict) })
+}
+
+// startOn runs, on the calling locked thread, onThread, then restrict, then starts cmd; nil steps are skipped.
+func startOn(cmd *exec.Cmd, onThread, restrict func() error) error {
+	for _, f := range []func() error{onThread, restrict} {
+		if f != nil {
+			if err := f(); err != nil {
 				return err
 			}
 		}
-		if err := s.pol.restrictThread(scratch); err != nil {
-			return fmt.Errorf("sandbox: %w", err)
-		}
-		return cmd.Start()
-	})
+	}
+	return cmd.Start()
 }

@@ -33,6 +33,7 @@ func TestMain(m *testing.M) {
 // helper runs one attack against arg and prints "ok" or "denied: …"; it exits 0 either way, so that the test
 // reads the outcome, not an exit status.
 func helper(attack, arg string) int {
+	arg = strings.ReplaceAll(arg, "$TMPDIR", os.Getenv("TMPDIR"))
 	var err error
 	switch attack {
 	case "write":
@@ -97,13 +98,19 @@ func helper(attack, arg string) int {
 	return 0
 }
 
-// attack runs this test binary as a sandboxed child that tries attack on arg, and returns what it printed.
-func attack(t *testing.T, s *Sandbox, scratch, attack, arg string) string {
+// attack runs this test binary as a sandboxed child that tries attack on arg ("$TMPDIR" in it is the child's),
+// and returns what it printed.
+func attack(t *testing.T, s *Sandbox, attack, arg string) string {
 	t.Helper()
 	cmd := exec.CommandContext(context.Background(), os.Args[0], "--", arg)
 	cmd.Env = append(os.Environ(), helperEnv+"="+attack)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
+	scratch, remove, err := s.Scratch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
 	if err := s.Start(cmd, scratch, nil); err != nil {
 		t.Fatalf("start: %v", err)
 	}
@@ -113,8 +120,10 @@ func attack(t *testing.T, s *Sandbox, scratch, attack, arg string) string {
 	return strings.TrimSpace(out.String())
 }
 
+// newSandbox returns a sandbox for cfg whose children's scratch directories are in a fresh temporary directory.
 func newSandbox(t *testing.T, cfg Config) *Sandbox {
 	t.Helper()
+	cfg.Scratch = t.TempDir()
 	s, err := New(cfg)
 	if err != nil {
 		t.Skipf("no sandbox here: %v", err)
@@ -132,7 +141,6 @@ func TestConfinement(t *testing.T) {
 	t.Logf("guarantee: %s", g)
 	off := newSandbox(t, Config{Mode: ModeOff})
 	dir := t.TempDir()
-	scratch := filepath.Join(dir, "scratch")
 	outside := filepath.Join(dir, "evidence")
 	// The runner's file commands live in a directory of their own; GITHUB_ENV names a file there.
 	stepFile := filepath.Join(dir, "_runner_file_commands", "set_env_1")
@@ -186,8 +194,8 @@ func TestConfinement(t *testing.T) {
 		confined    bool // denied in the sandbox
 		abi         int  // the ABI that denies it
 	}{
-		{"write", filepath.Join(scratch, "own"), false, 1},
-		{"mkdir-tmp", scratch, false, 1},
+		{"write", "$TMPDIR/../own", false, 1},
+		{"mkdir-tmp", s.cfg.Scratch, false, 1},
 		{"devnull", "", false, 1},
 		{"write", outside, true, 1},
 		{"append", stepFile, true, 1},
@@ -199,7 +207,7 @@ func TestConfinement(t *testing.T) {
 		{"signal", vpid, true, 6},
 		{"abstract", abstract, true, 6},
 	} {
-		got := attack(t, s, scratch, c.attack, c.arg)
+		got := attack(t, s, c.attack, c.arg)
 		want := "ok"
 		if c.confined && g.ABI >= c.abi {
 			want = "denied"
@@ -208,7 +216,7 @@ func TestConfinement(t *testing.T) {
 			t.Errorf("sandboxed %s %s: %q, want %s", c.attack, c.arg, got, want)
 		}
 		if c.confined {
-			if got := attack(t, off, scratch, c.attack, c.arg); got != "ok" {
+			if got := attack(t, off, c.attack, c.arg); got != "ok" {
 				t.Errorf("unsandboxed %s %s: %q, want ok (the attack itself is broken)", c.attack, c.arg, got)
 			}
 			if c.attack == "signal" || c.attack == "ptrace" {
@@ -222,14 +230,14 @@ func TestConfinement(t *testing.T) {
 		if string(b) == "tampered" {
 			// ModeOff wrote it; make sure the sandboxed write did not, by writing again.
 			os.Remove(outside)
-			attack(t, s, scratch, "write", outside)
+			attack(t, s, "write", outside)
 			if _, err := os.Stat(outside); err == nil {
 				t.Errorf("the sandboxed child wrote %s", outside)
 			}
 		}
 	}
 
-	status := attack(t, s, scratch, "status", "")
+	status := attack(t, s, "status", "")
 	if !strings.Contains(status, "NoNewPrivs: 1") {
 		t.Errorf("child status:\n%s\nwant NoNewPrivs: 1", status)
 	}
@@ -244,7 +252,9 @@ func TestParentStaysFree(t *testing.T) {
 	s := newSandbox(t, Config{Mode: ModeRequired})
 	dir := t.TempDir()
 	for i := range 20 {
-		attack(t, s, filepath.Join(dir, "scratch"), "write", filepath.Join(dir, "scratch", strconv.Itoa(i)))
+		if got := attack(t, s, "write", "$TMPDIR/"+strconv.Itoa(i)); got != "ok" {
+			t.Fatalf("write to the child's TMPDIR: %q", got)
+		}
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 200)
@@ -283,10 +293,10 @@ func TestAllowNetwork(t *testing.T) {
 		}
 	}()
 	dir := t.TempDir()
-	if got := attack(t, s, filepath.Join(dir, "s"), "connect", l.Addr().String()); got != "ok" {
+	if got := attack(t, s, "connect", l.Addr().String()); got != "ok" {
 		t.Errorf("connect with the network allowed: %q", got)
 	}
-	got := attack(t, s, filepath.Join(dir, "s"), "write", filepath.Join(dir, "x"))
+	got := attack(t, s, "write", filepath.Join(dir, "x"))
 	if !strings.HasPrefix(got, "denied") {
 		t.Errorf("write outside scratch with the network allowed: %q", got)
 	}
@@ -334,11 +344,16 @@ func TestValgrindRuns(t *testing.T) {
 		t.Skip("no valgrind")
 	}
 	s := newSandbox(t, Config{Mode: ModeRequired})
-	scratch := filepath.Join(t.TempDir(), "scratch")
-	out := filepath.Join(scratch, "callgrind.out")
-	cmd := exec.Command(vg, "--tool=callgrind", "--callgrind-out-file="+out, "cat", "/proc/self/status")
+	// The lane keeps callgrind's output in perfgate's own directory; here the child writes it to its TMPDIR.
+	cmd := exec.Command("sh", "-c", `"$0" --tool=callgrind --callgrind-out-file="$TMPDIR/cg.out" cat /proc/self/status &&
+		test -s "$TMPDIR/cg.out"`, vg)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	scratch, remove, err := s.Scratch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
 	if err := s.Start(cmd, scratch, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -347,8 +362,5 @@ func TestValgrindRuns(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "NoNewPrivs:\t1") {
 		t.Errorf("the program under valgrind printed %q", stdout.String())
-	}
-	if fi, err := os.Stat(out); err != nil || fi.Size() == 0 {
-		t.Errorf("callgrind wrote no profile: %v", err)
 	}
 }
