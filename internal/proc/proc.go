@@ -291,11 +291,17 @@ func Run(cmd *exec.Cmd) (stdout, stderr []byte, err error) {
 // RunLimit is Run with a limit of max bytes on each of standard output and standard error. A child that prints
 // more is killed, with its process group, and the error wraps ErrOutputLimit.
 func RunLimit(cmd *exec.Cmd, max int) (stdout, stderr []byte, err error) {
+	return RunStart(cmd, max, nil)
+}
+
+// RunStart is RunLimit with start as in Start: a caller that must start the child itself (in a sandbox, pinned
+// to a CPU) passes a function that does.
+func RunStart(cmd *exec.Cmd, max int, start func() error) (stdout, stderr []byte, err error) {
 	out := &capped{max: max, cmd: cmd}
 	errb := &capped{max: max, cmd: cmd}
 	cmd.Stdout = out
 	cmd.Stderr = errb
-	if err = Start(cmd, nil); err == nil {
+	if err = Start(cmd, start); err == nil {
 		err = Wait(cmd)
 	}
 	if out.over || errb.over {
