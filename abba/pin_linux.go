@@ -70,6 +70,25 @@ func startPinned(cmd *exec.Cmd, cpu int) (string, error) {
 	return r.cpus, r.err
 }
 
+// PinThread narrows the calling thread's affinity to cpu alone. The caller runs on a goroutine locked to a thread
+// that is then discarded (as internal/sandbox's Start does with its onThread), so that the mask dies with it; a
+// child started from that thread inherits it.
+func PinThread(cpu int) error {
+	var set unix.CPUSet
+	set.Set(cpu)
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return fmt.Errorf("pinning to cpu %d: %w", cpu, err)
+	}
+	return nil
+}
+
+// ChildCPUs returns the child pid's allowed CPUs as the kernel reports them (Cpus_allowed_list), to verify a
+// pinning; "" when they cannot be read.
+func ChildCPUs(pid int) string {
+	cpus, _ := childCPUs(pid)
+	return cpus
+}
+
 // childCPUs reads Cpus_allowed_list from /proc/PID/status. The entry exists until the child is reaped, so a child
 // that already exited can still be read.
 func childCPUs(pid int) (string, error) {

@@ -16,3 +16,11 @@ func AllowedCPUs() ([]int, error) {
 func startPinned(cmd *exec.Cmd, cpu int) (string, error) {
 	return "", fmt.Errorf("cpu affinity is not supported on %s", runtime.GOOS)
 }
+
+// PinThread is not supported here.
+func PinThread(cpu int) error {
+	return fmt.Errorf("cpu affinity is not supported on %s", runtime.GOOS)
+}
+
+// ChildCPUs is "": nothing to read here.
+func ChildCPUs(pid int) string { return "" }

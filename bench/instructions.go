@@ -16,6 +16,7 @@ import (
 
 	sched "github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -134,8 +135,11 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	defer os.RemoveAll(tmp)
 
 	cfg.BenchTime = instrProbeTime
-	cfg.Base.Path = withoutDWARF(ctx, cfg.Base.Path, filepath.Join(tmp, "base.test"))
-	cfg.Head.Path = withoutDWARF(ctx, cfg.Head.Path, filepath.Join(tmp, "head.test"))
+	for _, b := range []*Binary{&cfg.Base, &cfg.Head} {
+		if *b, err = stripped(ctx, *b, tmp); err != nil {
+			return nil, fmt.Errorf("counting instructions: %w", err)
+		}
+	}
 	cfg.Env = instrEnv(cfg.Env)
 	r, start := newRunner(cfg, pin)
 	defer r.finish(start)
@@ -240,6 +244,25 @@ func groupLeaves(leaves []leaf, perOp []float64) []leafGroup {
 	return groups
 }
 
+// stripped returns bin with its Path replaced by a copy without DWARF (withoutDWARF) in dir, sealed anew after
+// the original was checked against its own seal, so that the lane's runs check the copy they run.
+func stripped(ctx context.Context, bin Binary, dir string) (Binary, error) {
+	if err := bin.verify(); err != nil {
+		return bin, err
+	}
+	path := withoutDWARF(ctx, bin.Path, filepath.Join(dir, filepath.Base(bin.Path)))
+	if bin.SHA256 == "" || path == bin.Path {
+		bin.Path = path
+		return bin, nil
+	}
+	sealed, err := sandbox.Seal(path)
+	if err != nil {
+		return bin, err
+	}
+	bin.Path, bin.SHA256 = sealed.Path, sealed.SHA256
+	return bin, nil
+}
+
 // withoutDWARF returns a copy of the test binary bin without its DWARF sections, written to out, or bin itself
 // when objcopy (binutils) is not installed or fails. The machine code and the symbol table, which name the
 // functions callgrind counts, are untouched, so the counts are the same; valgrind starts a third faster
@@ -288,7 +311,7 @@ const instrMemLimit = "2GiB"
 type lane struct {
 	*runner
 	valgrind string
-	tmp      string // where callgrind writes its output files
+	tmp      string // where the copies of the binaries without DWARF are (callgrind writes to each run's scratch)
 	seq      int    // numbers the output files
 	syms     map[record.Side]*symtab
 }
@@ -460,7 +483,13 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 		bin = l.cfg.Head
 	}
 	l.seq++
-	out := filepath.Join(l.tmp, "callgrind.out."+strconv.Itoa(l.seq))
+	// callgrind writes its output into the child's scratch directory, the one place the sandbox lets it write.
+	scratch, remove, err := l.cfg.Sandbox.Scratch()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer remove()
+	out := filepath.Join(scratch, "callgrind.out."+strconv.Itoa(l.seq))
 	var native float64 // seconds the leaves would run natively
 	names := make([]string, len(leaves))
 	for i, lf := range leaves {
@@ -470,7 +499,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 	timeout := valgrindSlowdown*time.Duration(native*float64(time.Second)) + 120*time.Second
 	args := append(callgrindArgs(out), bin.Path, "-test.run=^$", "-test.bench="+skipPattern(names),
 		"-test.benchtime="+strconv.Itoa(n)+"x", "-test.cpu=1", "-test.count="+strconv.Itoa(repeat))
-	c, err := l.exec(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, timeout, timeout, args)
+	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, timeout, args)
 	if err != nil {
 		return nil, nil, nil, err
 	}

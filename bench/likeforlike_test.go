@@ -102,7 +102,7 @@ func TestTestOverlay(t *testing.T) {
 	if _, err := Build(context.Background(), record.Base, BuildConfig{Dir: base, Pkg: ".", Out: bin, Overlay: overlay}); err != nil {
 		t.Fatalf("building base with head's tests: %v", err)
 	}
-	names, err := List(context.Background(), Binary{Path: bin, Dir: head}, nil)
+	names, err := List(context.Background(), Binary{Path: bin, Dir: head}, nil, nil)
 	if err != nil {
 		t.Fatalf("listing (base's old test file was built?): %v", err)
 	}

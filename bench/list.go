@@ -13,15 +13,25 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
 )
 
 // List returns the top-level benchmarks of the test binary bin, without the "Benchmark" prefix, in the order the
 // binary lists them (source order). It runs the binary with -test.list, which names top-level benchmarks only:
-// sub-benchmarks are discovered by running them (see RunABBA).
-func List(ctx context.Context, bin Binary, env []string) ([]string, error) {
+// sub-benchmarks are discovered by running them (see RunABBA). The binary runs in sb (nil: unconfined) and is
+// checked against its seal first.
+func List(ctx context.Context, bin Binary, env []string, sb *sandbox.Sandbox) ([]string, error) {
+	if err := bin.verify(); err != nil {
+		return nil, err
+	}
+	scratch, remove, err := sb.Scratch()
+	if err != nil {
+		return nil, err
+	}
+	defer remove()
 	cmd := proc.Command(ctx, bin.Dir, env, bin.Path, "-test.list=^Benchmark")
-	out, _, err := proc.Run(cmd)
+	out, _, err := proc.RunStart(cmd, proc.MaxOutput, func() error { return sb.Start(cmd, scratch, nil) })
 	if err != nil {
 		return nil, fmt.Errorf("listing benchmarks: %w", err)
 	}
@@ -53,7 +63,7 @@ func Pattern(name string) string {
 func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	start := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, r.listLimit())
-	tops, err := List(lctx, r.cfg.Base, r.cfg.Env)
+	tops, err := List(lctx, r.cfg.Base, r.cfg.Env, r.cfg.Sandbox)
 	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("base: %w", err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -31,6 +32,17 @@ type Binary struct {
 	Path   string // the test binary, built with go test -c
 	Dir    string // the working directory of its runs: the package directory in that side's tree (for testdata/)
 	Commit string // the commit it was built from, written to bench.txt as perfgate-commit
+	// SHA256 is the binary's hash right after it was built (sandbox.Seal); when set, every run checks it right
+	// before the exec, and a binary that changed since is an error naming the tampering.
+	SHA256 string
+}
+
+// verify checks b against the hash it was sealed with, if it was.
+func (b Binary) verify() error {
+	if b.SHA256 == "" {
+		return nil
+	}
+	return sandbox.Binary{Path: b.Path, SHA256: b.SHA256}.Verify()
 }
 
 // RunConfig configures RunABBA. The zero value of every field but Base and Head is a usable default.
@@ -63,8 +75,11 @@ type RunConfig struct {
 	// whose hard limit is proc.CalibrationFactor × Timeout (it runs every sub-benchmark of a top-level one). A run
 	// killed by a limit is a "timeout" Failure with what it printed last. 0 means 10× the benchmark's calibrated
 	// duration + 60 s for measured runs, and 10× BenchTime + 60 s for calibration.
-	Timeout  time.Duration
-	Env      []string  // extra KEY=VALUE environment for children (on top of the scrubbed environment)
+	Timeout time.Duration
+	Env     []string // extra KEY=VALUE environment for children (on top of the scrubbed environment)
+	// Sandbox confines every run of a test binary (and valgrind running one), base's and head's alike; nil runs
+	// them unconfined.
+	Sandbox  *sandbox.Sandbox
 	Progress io.Writer // progress: one updating line on a terminal, a line per round otherwise; nil for none
 	BenchTxt io.Writer // if non-nil, every sample is written here in bench.txt form as it arrives
 }
@@ -358,24 +373,44 @@ type child struct {
 // ctx ended, or a failure to start the binary at all; a child that ran and failed is described by the returned
 // child instead.
 func (r *runner) exec(ctx context.Context, bin Binary, idle, limit time.Duration, args []string) (*child, error) {
+	scratch, remove, err := r.cfg.Sandbox.Scratch()
+	if err != nil {
+		return nil, err
+	}
+	defer remove()
+	return r.execIn(ctx, bin, bin, scratch, idle, limit, args)
+}
+
+// execIn is exec with the child's scratch directory made by the caller (who reads what the child left there),
+// and with sealed, the test binary that prog runs (prog itself, or valgrind running it), checked right before
+// the start.
+func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string, idle, limit time.Duration,
+	args []string) (*child, error) {
+	if err := sealed.verify(); err != nil {
+		return nil, err
+	}
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd := proc.Command(cctx, bin.Dir, r.cfg.Env, append([]string{bin.Path}, args...)...)
+	cmd := proc.Command(cctx, prog.Dir, r.cfg.Env, append([]string{prog.Path}, args...)...)
 	w := &watched{last: time.Now(), kill: cancel}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &watchedWriter{w, &stdout}
 	cmd.Stderr = &watchedWriter{w, &stderr}
-	var cpus string
-	err := proc.Start(cmd, func() (err error) {
-		cpus, err = abba.Start(cmd, r.run.Pinning)
-		return err
-	})
+	var pin func() error
+	if p := r.run.Pinning; p.Pinned {
+		pin = func() error { return abba.PinThread(p.CPU) }
+	}
+	err := proc.Start(cmd, func() error { return r.cfg.Sandbox.Start(cmd, scratch, pin) })
 	started := time.Now()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("starting %s: %w", bin.Path, err)
+		return nil, fmt.Errorf("starting %s: %w", prog.Path, err)
+	}
+	cpus := ""
+	if r.run.Pinning.Pinned {
+		cpus = abba.ChildCPUs(cmd.Process.Pid)
 	}
 	r.checkPinned(cpus)
 

@@ -71,6 +71,13 @@ type Config struct {
 	// Tags are build tags used on both sides. Key "tags".
 	Tags []string
 
+	// Sandbox says how the processes that run the repository's code are confined (package internal/sandbox):
+	// "required", "auto" or "off"; "" is auto, except in the GitHub Action on Linux, where it is required. Key
+	// "sandbox", a policy key, so that a pull request cannot switch its own confinement off.
+	Sandbox string
+	// AllowNetwork lets the sandboxed processes use TCP. Key "allow-network".
+	AllowNetwork bool
+
 	// Differential turns the differential check on or off. Key "differential".
 	Differential bool
 	// Constructors names the cipher constructors to check; empty discovers them. Key "constructors".

@@ -155,6 +155,8 @@ timeout: 90s
 budget: 45s
 gate-units: [sec/op]
 tags: [purego, netgo]
+sandbox: "off"
+allow-network: true
 differential: false
 constructors:
   - NewCipher
@@ -191,6 +193,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.MaxSizeGrowth, want.AcknowledgeLabel, want.Out = 4096, "slow-ok", "out/results"
 	want.Metric, want.InstrThreshold = record.MetricBoth, 0.25
 	want.Changed = true
+	want.Sandbox, want.AllowNetwork = "off", true
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LoadFile (-want +got):\n%s", diff)
 	}
@@ -250,7 +253,7 @@ func TestLoadFileErrors(t *testing.T) {
 		want      string // a part of ConfigError.Want
 	}{
 		{"unknown key, near one", "rounds: 5\nround: 3\n", "p.yml:2", "round", "", `did you mean "rounds"?`},
-		{"unknown key, near none", "colour: blue\n", "p.yml:1", "colour", "", "a known key: acknowledge-label, alpha, bench"},
+		{"unknown key, near none", "colour: blue\n", "p.yml:1", "colour", "", "a known key: acknowledge-label, allow-network, alpha, bench"},
 		{"duplicate key", "rounds: 5\nalpha: 0.1\nrounds: 6\n", "p.yml:3", "rounds", "", "each key once"},
 		{"int as word", "rounds: two\n", "p.yml:1", "rounds", "two", "a whole number from 2 to 100"},
 		{"int with fraction", "# the rounds\nrounds: 2.5\n", "p.yml:2", "rounds", "2.5", "a whole number"},

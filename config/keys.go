@@ -13,6 +13,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
+// sandboxModes are the values of the key "sandbox" (those of internal/sandbox's modes, and "" for the default).
+var sandboxModes = []string{"", "required", "auto", "off"}
+
 // ConfigKey is one configuration setting, declared once: its name in .perfgate.yml, its flag, its GitHub Action input,
 // its built-in default, how its text is read and checked, and one line of documentation. The flags of perfgate
 // compare and demo, the file, the Action's inputs, perfgate compare -h and the README's table all come from the
@@ -265,6 +268,13 @@ var keys = []*Key{
 	listKey(Key{File: "tags", Flag: "tags", Form: "build tags without spaces or commas",
 		Doc: "build tags for both sides (comma-separated)"},
 		func(c *Config) *[]string { return &c.Tags }, func(s string) bool { return s != "" && !strings.ContainsAny(s, " ,\t\n") }),
+	stringKey(Key{File: "sandbox", Flag: "sandbox", Input: "sandbox", Policy: true, Form: "required, auto or off",
+		Doc: "confine the processes that run the repository's code (Landlock, no_new_privs); empty: auto, required " +
+			"in the Action on Linux"},
+		func(c *Config) *string { return &c.Sandbox }, func(s string) bool { return slices.Contains(sandboxModes, s) }),
+	boolKey(Key{File: "allow-network", Flag: "allow-network", Input: "allow-network", Policy: true, Default: "false",
+		Form: "true or false", Doc: "let the sandboxed tests and benchmarks use TCP"},
+		func(c *Config) *bool { return &c.AllowNetwork }),
 	boolKey(Key{File: "differential", Flag: "differential", Policy: true, Default: "true", Form: "true or false",
 		Doc: "run the differential check"},
 		func(c *Config) *bool { return &c.Differential }),

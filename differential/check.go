@@ -51,6 +51,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -77,6 +78,9 @@ type Config struct {
 	Timeout          time.Duration // limit of each harness run; default DefaultTimeout
 	WorkDir          string        // where harness sources, overlays and binaries go; default a temporary directory
 	Log              io.Writer     // build output and progress; default discarded
+	// Sandbox confines every run of a harness, base's and head's alike; nil runs them unconfined. Both harnesses
+	// are built, and sealed (their SHA-256 recorded), before either runs, and each run checks its seal first.
+	Sandbox *sandbox.Sandbox
 }
 
 func (c *Config) logf(format string, args ...any) {
@@ -180,7 +184,7 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		// Loading and building run go commands on the side's code: each phase gets proc.BuildLimit.
 		lctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
 		defer cancel()
-		info, err := discover(lctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), childEnv(env), cfg.Constructors)
+		info, err := discover(lctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), env, cfg.Constructors)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -1,15 +1,21 @@
 package differential
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"go/token"
 	"go/types"
-	"path/filepath"
+	"io"
+	"os"
 	"sort"
 	"strings"
 
-	"golang.org/x/tools/go/packages"
+	"github.com/perfgate/perfgate/internal/proc"
+	"golang.org/x/tools/go/gcexportdata"
 )
 
 // A ctor is a constructor found in one side's package. Its family says what its result T (or *T, then Addr is
@@ -44,40 +50,23 @@ func (p *pkgInfo) Blocks() []ctor {
 	return out
 }
 
-// discover loads the package pattern in the module at dir with go/packages and returns its constructors.
-// With names set, only those constructors are considered; one that is missing or has another shape is listed in
-// Skipped with the reason.
+// discover loads the package pattern in the module at dir and returns its constructors. With names set, only
+// those constructors are considered; one that is missing or has another shape is listed in Skipped with the
+// reason. env is added to the go command's environment, as proc.Command adds it.
 func discover(ctx context.Context, dir, pattern string, flags, env, names []string) (*pkgInfo, error) {
-	cfg := &packages.Config{
-		Context:    ctx,
-		Dir:        dir,
-		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedTypes,
-		Env:        env,
-		BuildFlags: flags,
-	}
-	pkgs, err := packages.Load(cfg, pattern)
+	p, err := listExport(ctx, dir, pattern, flags, env)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", pattern, err)
+		return nil, err
 	}
-	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("loading %s: pattern matches %d packages, want 1", pattern, len(pkgs))
-	}
-	p := pkgs[0]
-	if len(p.Errors) > 0 {
-		var msgs []string
-		for _, e := range p.Errors {
-			msgs = append(msgs, e.Error())
-		}
-		return nil, fmt.Errorf("loading %s: %s", pattern, strings.Join(msgs, "; "))
-	}
-	if len(p.GoFiles) == 0 || p.Types == nil {
-		return nil, fmt.Errorf("loading %s: no Go files", pattern)
-	}
-	info := &pkgInfo{ImportPath: p.PkgPath, Dir: filepath.Dir(p.GoFiles[0]), Main: p.Name == "main"}
+	info := &pkgInfo{ImportPath: p.ImportPath, Dir: p.Dir, Main: p.Name == "main"}
 	if info.Main {
 		return info, nil
 	}
-	scope := p.Types.Scope()
+	tpkg, err := readExport(p)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", pattern, err)
+	}
+	scope := tpkg.Scope()
 	explicit := len(names) > 0
 	if !explicit {
 		names = scope.Names() // sorted
@@ -86,7 +75,7 @@ func discover(ctx context.Context, dir, pattern string, flags, env, names []stri
 		fn, ok := scope.Lookup(name).(*types.Func)
 		if !ok || !fn.Exported() {
 			if explicit {
-				info.Skipped = append(info.Skipped, name+": not an exported function of "+p.PkgPath)
+				info.Skipped = append(info.Skipped, name+": not an exported function of "+p.ImportPath)
 			}
 			continue
 		}
@@ -194,4 +183,74 @@ func isPointerOrInterface(t types.Type) bool {
 		return true
 	}
 	return false
+}
+
+// listed is what go list -export -json says about one package.
+type listed struct {
+	ImportPath, Name, Dir, Export string
+	GoFiles                       []string
+	Error                         *struct{ Err string }
+	DepsErrors                    []*struct{ Err string }
+}
+
+// listExport runs go list -export on pattern, through proc so that the go command and what it starts are tracked
+// and die with it, and returns the one package it matches, compiled: its Export file holds the type information.
+func listExport(ctx context.Context, dir, pattern string, flags, env []string) (*listed, error) {
+	argv := append([]string{"go", "list", "-e", "-export", "-json=ImportPath,Name,Dir,Export,GoFiles,Error,DepsErrors"},
+		flags...)
+	argv = append(argv, pattern)
+	out, _, err := proc.Run(proc.Command(ctx, dir, env, argv...))
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", pattern, err)
+	}
+	var pkgs []*listed
+	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+		var p listed
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("loading %s: reading go list's output: %w", pattern, err)
+		}
+		pkgs = append(pkgs, &p)
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("loading %s: pattern matches %d packages, want 1", pattern, len(pkgs))
+	}
+	p := pkgs[0]
+	var msgs []string
+	if p.Error != nil {
+		msgs = append(msgs, p.Error.Err)
+	}
+	for _, e := range p.DepsErrors {
+		msgs = append(msgs, e.Err)
+	}
+	if len(msgs) > 0 {
+		return nil, fmt.Errorf("loading %s: %s", pattern, strings.Join(msgs, "; "))
+	}
+	if len(p.GoFiles) == 0 {
+		return nil, fmt.Errorf("loading %s: no Go files", pattern)
+	}
+	if p.Name != "main" && p.Export == "" {
+		return nil, fmt.Errorf("loading %s: go list gave no export data", pattern)
+	}
+	return p, nil
+}
+
+// readExport reads the package's types from the export data the compiler wrote, which describes the package
+// completely (the declarations of the dependencies' types it uses included).
+func readExport(p *listed) (*types.Package, error) {
+	f, err := os.Open(p.Export)
+	if err != nil {
+		return nil, fmt.Errorf("reading export data: %w", err)
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("reading export data of %s: %w", p.ImportPath, err)
+	}
+	tpkg, err := gcexportdata.Read(r, token.NewFileSet(), map[string]*types.Package{}, p.ImportPath)
+	if err != nil {
+		return nil, fmt.Errorf("reading export data of %s: %w", p.ImportPath, err)
+	}
+	return tpkg, nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/sandbox"
 )
 
 // A sideFailure is the code under test misbehaving on one side: it does not load or build, its harness panics,
@@ -72,9 +73,10 @@ type side struct {
 	name       string // "base" or "head"
 	dir        string // module root
 	info       *pkgInfo
-	bin        string        // the built harness
-	probed     []probeResult // the probe's findings
-	primProbed []primProbe   // the primitives probe's findings
+	bin        string         // the built harness
+	sealed     sandbox.Binary // bin's hash right after the build
+	probed     []probeResult  // the probe's findings
+	primProbed []primProbe    // the primitives probe's findings
 }
 
 // probeResult is one constructor's accepted key sizes, as the harness prints them with -probe.
@@ -161,6 +163,9 @@ func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
 		}
 		return s.failure("harness does not build: " + err.Error())
 	}
+	if s.sealed, err = sandbox.Seal(s.bin); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -179,11 +184,19 @@ func (s *side) probe(ctx context.Context, cfg *Config) error {
 // run runs the harness with args and stdin under cfg.Timeout and returns its standard output. A crash, a
 // non-zero exit or a timeout is a *sideFailure; a cancelled ctx is returned as is.
 func (s *side) run(ctx context.Context, cfg *Config, args []string, stdin []byte) ([]byte, error) {
+	if err := s.sealed.Verify(); err != nil {
+		return nil, err
+	}
+	scratch, remove, err := cfg.Sandbox.Scratch()
+	if err != nil {
+		return nil, err
+	}
+	defer remove()
 	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	cmd := proc.Command(rctx, cfg.WorkDir, nil, append([]string{s.bin}, args...)...)
 	cmd.Stdin = bytes.NewReader(stdin)
-	out, stderr, err := proc.Run(cmd)
+	out, stderr, err := proc.RunStart(cmd, proc.MaxOutput, func() error { return cfg.Sandbox.Start(cmd, scratch, nil) })
 	if err == nil {
 		return out, nil
 	}
@@ -213,10 +226,4 @@ func crashMessage(stderr []byte, err error) string {
 		}
 	}
 	return err.Error()
-}
-
-// childEnv is the environment of the go commands go/packages starts, which cannot go through proc.Command:
-// this process's scrubbed environment with GOTOOLCHAIN=local, as proc.Command gives, plus extra.
-func childEnv(extra []string) []string {
-	return proc.ScrubEnv(append(append(os.Environ(), "GOTOOLCHAIN=local"), extra...))
 }

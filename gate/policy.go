@@ -114,7 +114,7 @@ func Decide(r record.Result, p Policy) record.Verdict {
 		d.cannot("perfgate could not run the differential check: " + r.Differential.Reason +
 			"; to run without it, set differential: false in .perfgate.yml (flag -differential=false)")
 	}
-	ran := slices.ContainsFunc(d.v.Checks, func(c record.Check) bool { return c.Ran })
+	ran := slices.ContainsFunc(d.v.Checks, func(c record.Check) bool { return c.Ran && c.Name != record.CheckSandbox })
 	if d.v.Status == record.StatusPass && !r.Incomplete && !ran {
 		var why []string
 		for _, c := range d.v.Checks {
@@ -297,7 +297,11 @@ func checks(r record.Result, p Policy) []record.Check {
 	default:
 		size.Ran, size.Detail = true, fmt.Sprintf("growth limit %d bytes", p.MaxSizeGrowth)
 	}
-	return append(cs, size)
+	cs = append(cs, size)
+	if r.Sandbox != nil {
+		cs = append(cs, record.Check{Name: record.CheckSandbox, Ran: r.Sandbox.Guarded, Detail: r.Sandbox.String()})
+	}
+	return cs
 }
 
 // plural is "1 benchmark", "12 benchmarks".

@@ -38,14 +38,17 @@ type Result struct {
 	Packages []string `json:"packages,omitempty"` // the gated packages, when several are (rows carry theirs)
 	// Shard says which part of a sharded comparison this partial result is; nil for a whole comparison (also
 	// one that perfgate merge combined).
-	Shard           *Shard        `json:"shard,omitempty"`
-	ImportPath      string        `json:"import_path,omitempty"`
-	Base            Revision      `json:"base"`
-	Head            Revision      `json:"head"`
-	Verdict         Verdict       `json:"verdict"`
-	Benchmarks      []Benchmark   `json:"benchmarks"`
-	Failures        []Failure     `json:"failures,omitempty"` // benchmark runs that crashed or hung
-	Functional      Functional    `json:"functional"`
+	Shard      *Shard      `json:"shard,omitempty"`
+	ImportPath string      `json:"import_path,omitempty"`
+	Base       Revision    `json:"base"`
+	Head       Revision    `json:"head"`
+	Verdict    Verdict     `json:"verdict"`
+	Benchmarks []Benchmark `json:"benchmarks"`
+	Failures   []Failure   `json:"failures,omitempty"` // benchmark runs that crashed or hung
+	Functional Functional  `json:"functional"`
+	// Sandbox is what confined the processes that ran the repository's code; nil when nothing was recorded (a
+	// result written before the sandbox existed, or a comparison stopped before it ran anything).
+	Sandbox         *Sandbox      `json:"sandbox,omitempty"`
 	Differential    Differential  `json:"differential"`
 	Sizes           Sizes         `json:"sizes"`
 	Env             Env           `json:"env"`
@@ -112,6 +115,9 @@ const (
 	CheckBenchmarks   = "benchmarks"   // speed: the A–B–B–A benchmarks
 	CheckDifferential = "differential" // correctness: base and head outputs compared
 	CheckSize         = "size"         // size growth against max-size-growth
+	// CheckSandbox is not a check of the code: it says whether the checks above ran guarded (Ran) and what the
+	// sandbox guaranteed (Detail). A comparison in which only it ran checked nothing.
+	CheckSandbox = "sandbox"
 )
 
 // Functional is the outcome of running the package's own tests on each side before timing.

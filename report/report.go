@@ -153,6 +153,14 @@ func methodLines(r *record.Result, esc func(string) string) [][2]string {
 			strconv.FormatFloat(m.InstrThreshold, 'f', -1, 64) + "%, no statistical test"
 		lines = append(lines, [2]string{"Instructions", counted})
 	}
+	if sb := r.Sandbox; sb != nil {
+		what := esc(clip(sb.String(), 300)) + " — for the tests, benchmarks, calibration, instruction counts and " +
+			"harnesses of both sides; binaries hashed after the build and checked before each run"
+		if !sb.Guarded {
+			what = "unguarded, " + what + "; the repository's code could have touched the evidence"
+		}
+		lines = append(lines, [2]string{"Sandbox", what})
+	}
 	return append(lines, [2]string{"Environment", strings.Join(env, " · ")}, [2]string{"Run", run})
 }
 

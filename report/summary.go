@@ -121,6 +121,9 @@ func verdictParts(r *record.Result, esc, strong func(string) string) []string {
 	parts := []string{strings.Join(counts, ", ")}
 	parts = append(parts, "differential: "+diffSummary(r, esc, strong))
 	parts = append(parts, "size: "+sizeSummary(r.Sizes, esc))
+	if sb := r.Sandbox; sb != nil && !sb.Guarded {
+		parts = append(parts, strong("unguarded")+" (sandbox "+esc(clip(sb.String(), 120))+")")
+	}
 	return parts
 }
 

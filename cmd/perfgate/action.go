@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/pipeline"
+	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 	"github.com/perfgate/perfgate/results"
@@ -212,6 +214,11 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, bool, 
 		return cfg, false, err
 	}
 	cfg.Acknowledged = ev.HasLabel(cfg.AcknowledgeLabel)
+	if cfg.Sandbox == "" && runtime.GOOS == "linux" {
+		// GitHub's Linux runners have Landlock: in the Action, code that could not be confined is an error
+		// unless base's configuration or the workflow says sandbox: auto.
+		cfg.Sandbox = string(sandbox.ModeRequired)
+	}
 	return cfg, comment, nil
 }
 

@@ -106,7 +106,9 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		labels = append(labels, l.GetName())
 	}
 	if err := recheckPolicy(r, res, labels); err != nil {
-		untrusted(stderr, func() { fmt.Fprintf(stderr, "perfgate: warning: the gate policy was not checked again: %v\n", err) })
+		untrusted(stderr, func() {
+			fmt.Fprint(stderr, ghaction.Inert(fmt.Sprintf("perfgate: warning: the gate policy was not checked again: %v\n", err)))
+		})
 	}
 	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact"})
 	r.AddStepSummary(md)

@@ -161,6 +161,9 @@ func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 		}, want: "triggering run was for"},
 		{name: "malformed head", edit: func(a artifact) { a.res.Head.Commit, a.info.HeadSHA = "HEAD", "HEAD" }, want: "not a commit id"},
 		{name: "other repository", edit: func(a artifact) { a.info.Repository = "mallory/minides" }, want: "repository"},
+		{name: "workflow commands in repository", edit: func(a artifact) {
+			a.info.Repository = "mallory/x ##[add-mask]ghs ##[error]forged\n::warning::injected"
+		}, want: `##\[error]forged`},
 		{name: "unknown verdict", edit: func(a artifact) { a.res.Verdict.Status = "pass<img src=x>" }, want: "unknown verdict"},
 		{name: "hostile unit", edit: func(a artifact) {
 			a.res.Benchmarks[len(a.res.Benchmarks)-1].Unit = "@org/team<img/src=https://x/p.png>"
@@ -226,6 +229,8 @@ func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 			if !strings.Contains(inv.stderr, tc.want) {
 				t.Errorf("stderr does not say %q:\n%s", tc.want, inv.stderr)
 			}
+			checkInert(t, "stderr", inv.stderr)
+			checkInert(t, "stdout", inv.stdout, "::error::")
 			if comments, writes := gh.Comments(pr), gh.Writes(); len(comments) != 0 || writes != 0 {
 				t.Errorf("%d comments, %d writes: the artifact was posted", len(comments), writes)
 			}

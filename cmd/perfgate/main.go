@@ -23,6 +23,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/version"
 	"github.com/perfgate/perfgate/record"
@@ -88,12 +89,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return record.ExitUsage
 }
 
+// errorf prints an error line. Its arguments may quote the repository or an artifact: ghaction.Inert keeps a
+// workflow command in them, of either form, from reaching the runner.
 func errorf(w io.Writer, format string, args ...any) {
-	fmt.Fprintf(w, "perfgate: error: "+format+"\n", args...)
+	fmt.Fprint(w, ghaction.Inert(fmt.Sprintf("perfgate: error: "+format+"\n", args...)))
 }
 
+// hintf prints a hint line, neutralised like errorf's.
 func hintf(w io.Writer, format string, args ...any) {
-	fmt.Fprintf(w, "perfgate: hint: "+format+"\n", args...)
+	fmt.Fprint(w, ghaction.Inert(fmt.Sprintf("perfgate: hint: "+format+"\n", args...)))
 }
 
 // parseFlags parses args with fs, printing usage errors the perfgate way: -h prints the command's usage, a bad flag

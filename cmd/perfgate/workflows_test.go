@@ -165,7 +165,14 @@ func TestWorkflows(t *testing.T) {
 						t.Errorf("%s: a job with write permission checks out %v", where, s.With["ref"])
 					}
 				}
-				if s.Uses == "./" {
+				if s.Uses == "./" && name == "perfgate.yml" {
+					t.Errorf("%s: uses: ./ runs the pull request's own perfgate; check out the base commit and "+
+						"use that", where)
+				}
+				if strings.HasPrefix(s.Uses, "./") && s.Uses != "./" && !checksOutBase(j.Steps, s.Uses) {
+					t.Errorf("%s: uses %s, which no step checks out at the pull request's base commit", where, s.Uses)
+				}
+				if strings.HasPrefix(s.Uses, "./") {
 					if writes {
 						t.Errorf("%s: runs the pull request's action with write permission", where)
 					}
@@ -185,6 +192,22 @@ func TestWorkflows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checksOutBase reports whether a checkout step puts the pull request's base commit at the local action path uses.
+func checksOutBase(steps []struct {
+	Uses string
+	Run  string
+	With map[string]any
+}, uses string) bool {
+	for _, s := range steps {
+		ref, _ := s.With["ref"].(string)
+		if strings.HasPrefix(s.Uses, "actions/checkout@") && "./"+fmt.Sprint(s.With["path"]) == uses &&
+			strings.Contains(ref, "github.event.pull_request.base.sha") {
+			return true
+		}
+	}
+	return false
 }
 
 // fetchesAll reports whether the steps check out the whole history.

@@ -55,9 +55,9 @@ func NewClient(apiURL, token string) (*github.Client, error) {
 // itself (user type "Bot", performed_via_github_app naming the app whose bot login wrote it), which covers
 // BotLogin and "<app>[bot]" alike, and of several the most recent is taken (a GitHub App that is not perfgate's
 // token refuses the edit with 403, and Upsert then creates a comment instead). Upsert pages through the pull
-// request's comments, then edits the one it found or creates a new one. Every call is retried on 5xx answers,
-// network errors and secondary rate limits; a body GitHub rejects with 422 is shortened and sent again, down to a
-// short note that still starts with the marker.
+// request's comments from the last page back (newest first), then edits the one it found or creates a new one.
+// Every call is retried on 5xx answers, network errors and secondary rate limits; a body GitHub rejects with 422
+// is shortened and sent again, down to a short note that still starts with the marker.
 type Commenter struct {
 	Client *github.Client
 	Owner  string
@@ -291,48 +291,65 @@ func (c *Commenter) ours(cm *listedComment, author string) bool {
 		strings.EqualFold(cm.User.Login, cm.App.Slug+"[bot]")
 }
 
-// find pages through the pull request's comments for perfgate's (see ours): the first by author, else, with an
-// installation token, the most recent by a GitHub App acting as itself.
+// find pages through the pull request's comments for perfgate's (see ours): the most recent by author, else,
+// with an installation token, the most recent by a GitHub App acting as itself. It reads the first page for the
+// Link header's last page and walks back from there, newest first, so that a sticky comment is found on any page
+// of a long thread, and the usual case — perfgate's comment near the end — costs two requests.
 func (c *Commenter) find(ctx context.Context, pr int, author string) (*github.IssueComment, error) {
+	comments, last, err := c.listPage(ctx, pr, 1)
+	if err != nil {
+		return nil, err
+	}
+	first := comments
 	var app *listedComment
-	for page := 1; page <= 100; page++ {
-		var comments []*listedComment
-		var resp *github.Response
-		err := c.retry(ctx, fmt.Sprintf("listing comments of pull request #%d", pr), func(gh *github.Client) (*github.Response, error) {
-			u := fmt.Sprintf("repos/%s/%s/issues/%d/comments?", url.PathEscape(c.Owner), url.PathEscape(c.Repo), pr)
-			if page > 1 {
-				u += "page=" + strconv.Itoa(page) + "&"
-			}
-			u += "per_page=100"
-			req, err := gh.NewRequest(http.MethodGet, u, nil)
-			if err != nil {
+	for page := max(last, 1); page >= 1; page-- {
+		comments = first
+		if page > 1 {
+			if comments, _, err = c.listPage(ctx, pr, page); err != nil {
 				return nil, err
 			}
-			comments = nil
-			resp, err = gh.Do(ctx, req, &comments)
-			return resp, err
-		})
-		if err != nil {
-			return nil, err
 		}
-		for _, cm := range comments {
+		for i := len(comments) - 1; i >= 0; i-- {
+			cm := comments[i]
 			switch {
 			case !c.ours(cm, author):
 			case strings.EqualFold(cm.User.Login, author):
 				return cm.issueComment(), nil
-			default:
-				app = cm
+			case app == nil:
+				app = cm // the most recent; an earlier one by author still wins
 			}
 		}
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
-		page = resp.NextPage - 1
 	}
 	if app != nil {
 		return app.issueComment(), nil
 	}
 	return nil, nil
+}
+
+// listPage lists one page of 100 of the pull request's comments and returns the number of the last page (0 when
+// the Link header names none: this is the only page).
+func (c *Commenter) listPage(ctx context.Context, pr, page int) ([]*listedComment, int, error) {
+	var comments []*listedComment
+	var last int
+	what := fmt.Sprintf("listing comments of pull request #%d", pr)
+	err := c.retry(ctx, what, func(gh *github.Client) (*github.Response, error) {
+		u := fmt.Sprintf("repos/%s/%s/issues/%d/comments?", url.PathEscape(c.Owner), url.PathEscape(c.Repo), pr)
+		if page > 1 {
+			u += "page=" + strconv.Itoa(page) + "&"
+		}
+		u += "per_page=100"
+		req, err := gh.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			return nil, err
+		}
+		comments = nil
+		resp, err := gh.Do(ctx, req, &comments)
+		if resp != nil {
+			last = resp.LastPage
+		}
+		return resp, err
+	})
+	return comments, last, err
 }
 
 func (cm *listedComment) issueComment() *github.IssueComment {

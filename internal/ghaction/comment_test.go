@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -109,7 +110,6 @@ func TestUpsertPagesThroughComments(t *testing.T) {
 	}
 	want := []string{
 		fmt.Sprintf("GET %s/repos/%s/%s/issues/%d/comments?per_page=100", apiPrefix, testOwner, testRepo, testPR),
-		fmt.Sprintf("GET %s/repos/%s/%s/issues/%d/comments?page=2&per_page=100", apiPrefix, testOwner, testRepo, testPR),
 		fmt.Sprintf("GET %s/repos/%s/%s/issues/%d/comments?page=3&per_page=100", apiPrefix, testOwner, testRepo, testPR),
 		fmt.Sprintf("PATCH %s/repos/%s/%s/issues/comments/%d", apiPrefix, testOwner, testRepo, mine.ID),
 	}
@@ -118,6 +118,46 @@ func TestUpsertPagesThroughComments(t *testing.T) {
 	}
 	if got := f.marked(testPR); len(got) != 1 || got[0].Body != body("new report") {
 		t.Errorf("perfgate comments %+v, want the one edited", got)
+	}
+}
+
+// TestUpsertFindsCommentOnAnyPage: in a thread of more than 100 pages of 100 comments, perfgate's comment is
+// found on the first page (walking back from the last), in the middle and on the last page; three runs in a row
+// leave one comment, edited three times.
+func TestUpsertFindsCommentOnAnyPage(t *testing.T) {
+	const n = 101*100 + 37 // 102 pages
+	for _, at := range []int{5, 5000, n - 3} {
+		t.Run(strconv.Itoa(at), func(t *testing.T) {
+			f := newFakeGitHub(t)
+			var mine fakegithub.Comment
+			for i := range n {
+				if i == at {
+					mine = f.Add(testPR, BotLogin, body("old report"))
+					continue
+				}
+				f.Add(testPR, "octocat", "comment")
+			}
+			var slept []string
+			c := f.commenter(&slept)
+			c.Author = BotLogin
+			for run := range 3 {
+				p, err := c.Upsert(context.Background(), testPR, body(fmt.Sprintf("report %d", run)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Created || p.ID != mine.ID {
+					t.Fatalf("run %d: Posted %+v, want the edit of comment %d", run, p, mine.ID)
+				}
+			}
+			if got := f.marked(testPR); len(got) != 1 || got[0].Body != body("report 2") {
+				t.Errorf("perfgate comments %+v, want the one, edited", got)
+			}
+			// Each run reads page 1, then from the last page back to the comment's (page 1 is not read twice).
+			want := 3 * (1 + 102 - max(at/100+1, 2) + 1)
+			if f.Count("GET") != want {
+				t.Errorf("%d GETs, want %d", f.Count("GET"), want)
+			}
+		})
 	}
 }
 

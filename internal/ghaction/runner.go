@@ -125,11 +125,15 @@ func appendFile(path, s string) error {
 }
 
 // Errorf emits an ::error annotation. go-githubactions escapes the message (%, CR, LF), so untrusted text cannot
-// start a workflow command of its own.
-func (r *Runner) Errorf(format string, args ...any) { r.Action.Errorf(format, args...) }
+// start a workflow command of its own, and Inert neutralises a legacy "##[" command inside it.
+func (r *Runner) Errorf(format string, args ...any) {
+	r.Action.Errorf("%s", Inert(fmt.Sprintf(format, args...)))
+}
 
 // Warningf emits a ::warning annotation, escaped like Errorf.
-func (r *Runner) Warningf(format string, args ...any) { r.Action.Warningf(format, args...) }
+func (r *Runner) Warningf(format string, args ...any) {
+	r.Action.Warningf("%s", Inert(fmt.Sprintf(format, args...)))
+}
 
 // Group starts a collapsible log group; EndGroup ends it.
 func (r *Runner) Group(title string) { r.Action.Group(title) }

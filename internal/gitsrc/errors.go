@@ -78,6 +78,17 @@ func (e *SubmoduleError) Error() string {
 	return fmt.Sprintf("submodule %s (at %.12s) is not supported: perfgate exports a single repository's files", e.Path, e.SHA)
 }
 
+// UnsafeTreeError is a tree Export refuses: one that git itself would never write (git fsck reports it), made to
+// write through a symbolic link or to replace one file by another.
+type UnsafeTreeError struct {
+	Path string // slash-separated path of the entry in the tree
+	Why  string
+}
+
+func (e *UnsafeTreeError) Error() string {
+	return fmt.Sprintf("refusing tree entry %s: %s (a crafted tree; git fsck reports it)", e.Path, e.Why)
+}
+
 // NoModuleError is a directory of an exported tree that no go.mod governs: none in it or in any parent up to the
 // tree's root.
 type NoModuleError struct {

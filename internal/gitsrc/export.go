@@ -90,8 +90,11 @@ func FindModule(tree, rel, rev string) (string, error) {
 }
 
 // Export writes the tree of commit c into dir, which must be empty or not exist: regular files, executable
-// bits, symbolic links. A submodule entry is a *SubmoduleError. On error or cancellation Export removes what it
-// wrote (and dir, if it created it). The repository's work tree, index and objects are not touched.
+// bits, symbolic links. Every write goes through an os.Root at dir, so that nothing lands outside it whatever the
+// tree holds. A submodule entry is a *SubmoduleError; a tree with two entries of one name, or one that puts an
+// entry beneath a symbolic link or a file, is an *UnsafeTreeError (git fsck refuses such trees, git fetch does
+// not check). On error or cancellation Export removes what it wrote (and dir, if it created it). The
+// repository's work tree, index and objects are not touched.
 func (r *Repo) Export(ctx context.Context, c *Commit, dir string) (err error) {
 	created, err := prepareDir(dir)
 	if err != nil {
@@ -102,6 +105,11 @@ func (r *Repo) Export(ctx context.Context, c *Commit, dir string) (err error) {
 			discard(dir, created)
 		}
 	}()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("exporting %s: %w", c.Short(), err)
+	}
+	defer root.Close()
 	obj := c.obj
 	if obj == nil { // a Commit the caller made from a SHA
 		if obj, err = r.repo.CommitObject(plumbing.NewHash(c.SHA)); err != nil {
@@ -114,6 +122,7 @@ func (r *Repo) Export(ctx context.Context, c *Commit, dir string) (err error) {
 	}
 	w := object.NewTreeWalker(tree, true, nil)
 	defer w.Close()
+	seen := map[string]filemode.FileMode{} // every path written so far, and what it is
 	for {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("exporting %s: %w", c.Short(), err)
@@ -125,21 +134,54 @@ func (r *Repo) Export(ctx context.Context, c *Commit, dir string) (err error) {
 		if err != nil {
 			return r.missing(fmt.Sprintf("exporting %s", c.Short()), entry.Hash, err)
 		}
-		if err := r.writeEntry(dir, name, entry); err != nil {
+		if err := checkEntry(seen, name, entry.Mode); err != nil {
+			return fmt.Errorf("exporting %s: %w", c.Short(), err)
+		}
+		if err := r.writeEntry(root, name, entry); err != nil {
 			return fmt.Errorf("exporting %s: %w", c.Short(), err)
 		}
 	}
 }
 
-// writeEntry writes one tree entry at the slash-separated path name under dir.
-func (r *Repo) writeEntry(dir, name string, e object.TreeEntry) error {
+// checkEntry refuses a path that was written before (a tree with two entries of one name) or whose parent is
+// not a directory of the tree (an entry beneath a symbolic link, which would write where the link points), and
+// records it in seen.
+func checkEntry(seen map[string]filemode.FileMode, name string, mode filemode.FileMode) error {
+	if _, dup := seen[name]; dup {
+		return &UnsafeTreeError{Path: name, Why: "the tree has two entries of this name"}
+	}
+	if dir := path.Dir(name); dir != "." {
+		if m, ok := seen[dir]; !ok || m != filemode.Dir {
+			what := "a " + kindOf(m)
+			if !ok {
+				what = "not a directory of the tree"
+			}
+			return &UnsafeTreeError{Path: name, Why: "its parent " + dir + " is " + what}
+		}
+	}
+	seen[name] = mode
+	return nil
+}
+
+func kindOf(m filemode.FileMode) string {
+	switch m {
+	case filemode.Symlink:
+		return "symbolic link"
+	case filemode.Submodule:
+		return "submodule"
+	}
+	return "file"
+}
+
+// writeEntry writes one tree entry at the slash-separated path name in root.
+func (r *Repo) writeEntry(root *os.Root, name string, e object.TreeEntry) error {
 	if !safePath(name) {
 		return fmt.Errorf("refusing to write tree entry %q", name)
 	}
-	dst := filepath.Join(dir, filepath.FromSlash(name))
+	dst := filepath.FromSlash(name)
 	switch e.Mode {
 	case filemode.Dir:
-		return os.MkdirAll(dst, 0o755)
+		return root.Mkdir(dst, 0o755)
 	case filemode.Submodule:
 		return &SubmoduleError{Path: name, SHA: e.Hash.String()}
 	}
@@ -152,38 +194,35 @@ func (r *Repo) writeEntry(dir, name string, e object.TreeEntry) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	defer rd.Close()
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
 	switch e.Mode {
 	case filemode.Symlink:
 		target, err := io.ReadAll(rd)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		return os.Symlink(string(target), dst)
+		return root.Symlink(string(target), dst)
 	case filemode.Executable:
-		return writeFile(dst, rd, 0o755)
+		return writeFile(root, dst, rd, 0o755)
 	case filemode.Regular, filemode.Deprecated:
-		return writeFile(dst, rd, 0o644)
+		return writeFile(root, dst, rd, 0o644)
 	default:
 		return fmt.Errorf("%s: unsupported file mode %v", name, e.Mode)
 	}
 }
 
-// writeFile creates dst, which must not exist (a symbolic link there is never followed), from src.
-func writeFile(dst string, src io.Reader, perm os.FileMode) error {
-	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+// writeFile creates dst in root, which must not exist (a symbolic link there is never followed), from src.
+func writeFile(root *os.Root, dst string, src io.Reader, perm os.FileMode) error {
+	f, err := root.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
 	_, err = io.Copy(f, src)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	// The umask may have cleared bits of perm; the exported tree must keep the executable bit.
 	if err == nil {
-		err = os.Chmod(dst, perm)
+		err = f.Chmod(perm)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	return err
 }

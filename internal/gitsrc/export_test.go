@@ -1,8 +1,11 @@
 package gitsrc
 
 import (
+	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 func TestExport(t *testing.T) {
@@ -320,4 +324,99 @@ func BenchmarkExportDemo(b *testing.B) {
 			tree.Close()
 		}
 	})
+}
+
+// craftedCommit writes a commit whose root tree has exactly entries (mode, name, object), in that order, with
+// git hash-object --literally, which writes trees git itself never would (git fsck reports them).
+func craftedCommit(t *testing.T, g *gitRepo, entries [][3]string) string {
+	t.Helper()
+	var tree bytes.Buffer
+	for _, e := range entries {
+		sha, err := hex.DecodeString(e[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&tree, "%s %s\x00", e[0], e[1])
+		tree.Write(sha)
+	}
+	file := filepath.Join(t.TempDir(), "tree")
+	if err := os.WriteFile(file, tree.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sha := g.git("hash-object", "-t", "tree", "--literally", "-w", file)
+	return g.git("commit-tree", sha, "-m", "crafted")
+}
+
+// blob writes content as a blob and returns its name.
+func blob(t *testing.T, g *gitRepo, content string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "blob")
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return g.git("hash-object", "-w", file)
+}
+
+// TestExportRefusesCraftedTrees: a symbolic link a pointing outside and a subtree a/evil of the same name, a
+// file and a subtree of one name, and two files of one name are refused with an *UnsafeTreeError; nothing is
+// written outside the export directory, and the directory is left as it was.
+func TestExportRefusesCraftedTrees(t *testing.T) {
+	g := newGitRepo(t)
+	outside := t.TempDir()
+	evil := blob(t, g, "package evil\n")
+	subFile := filepath.Join(t.TempDir(), "mktree")
+	if err := os.WriteFile(subFile, []byte("100644 blob "+evil+"\tevil\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := runGitStdin(t, g, subFile, "mktree") // a tree holding evil
+	link := blob(t, g, outside)
+	other := blob(t, g, "the other a\n")
+	r, err := Open(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		entries [][3]string
+	}{
+		{"symlink then subtree", [][3]string{{"120000", "a", link}, {"40000", "a", sub}}},
+		{"subtree then symlink", [][3]string{{"40000", "a", sub}, {"120000", "a", link}}},
+		{"file then subtree", [][3]string{{"100644", "a", other}, {"40000", "a", sub}}},
+		{"two files", [][3]string{{"100644", "a", evil}, {"100644", "a", other}}},
+	} {
+		sha := craftedCommit(t, g, c.entries)
+		cm, err := r.Resolve(sha)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), "out")
+		err = r.Export(t.Context(), cm, out)
+		var ue *UnsafeTreeError
+		if !errors.As(err, &ue) || ue.Path != "a" && ue.Path != "a/evil" {
+			t.Errorf("%s: Export = %v, want an *UnsafeTreeError about a", c.name, err)
+		}
+		if ents, _ := os.ReadDir(outside); len(ents) > 0 {
+			t.Fatalf("%s: Export wrote %s outside its directory", c.name, ents[0].Name())
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: the failed export left %s behind", c.name, out)
+		}
+	}
+}
+
+// runGitStdin runs git with file as its standard input.
+func runGitStdin(t *testing.T, g *gitRepo, file string, args ...string) string {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd := proc.Command(t.Context(), g.dir, nil, append([]string{"git"}, args...)...)
+	cmd.Stdin = f
+	out, _, err := proc.Run(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -47,7 +47,12 @@ func (r *Repo) ExportWorktree(ctx context.Context, dir string) (dirty bool, err 
 			discard(abs, created)
 		}
 	}()
-	w := &worktreeCopy{ctx: ctx, src: r.root, dst: abs, tracked: map[string]bool{}, trackedDirs: map[string]bool{}}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return false, fmt.Errorf("exporting working tree: %w", err)
+	}
+	defer root.Close()
+	w := &worktreeCopy{ctx: ctx, src: r.root, dst: root, tracked: map[string]bool{}, trackedDirs: map[string]bool{}}
 	if err := r.loadIndex(w); err != nil {
 		return false, fmt.Errorf("exporting working tree: %w", err)
 	}
@@ -178,7 +183,8 @@ func parsePatterns(f io.Reader, domain []string) []gitignore.Pattern {
 // worktreeCopy is the state of one ExportWorktree walk.
 type worktreeCopy struct {
 	ctx         context.Context
-	src, dst    string
+	src         string
+	dst         *os.Root             // the copy's root: every write goes through it
 	tracked     map[string]bool      // paths in the index
 	trackedDirs map[string]bool      // directories holding tracked paths
 	head        map[string]headEntry // HEAD's files
@@ -221,7 +227,7 @@ func (w *worktreeCopy) walk(rel string, patterns []gitignore.Pattern) error {
 			} else if m.Match(parts, true) || isRepo(filepath.Join(w.src, filepath.FromSlash(p))) {
 				continue // ignored, or an untracked nested repository, which git does not show either
 			}
-			if err := os.Mkdir(filepath.Join(w.dst, filepath.FromSlash(p)), 0o755); err != nil {
+			if err := w.dst.Mkdir(filepath.FromSlash(p), 0o755); err != nil {
 				return err
 			}
 			if err := w.walk(p, patterns); err != nil {
@@ -249,7 +255,7 @@ func isRepo(dir string) bool {
 // copy copies one file or symbolic link, hashing it as a git blob to compare it with HEAD.
 func (w *worktreeCopy) copy(p string, typ os.FileMode) error {
 	src := filepath.Join(w.src, filepath.FromSlash(p))
-	dst := filepath.Join(w.dst, filepath.FromSlash(p))
+	dst := filepath.FromSlash(p)
 	var sum plumbing.Hash
 	var mode filemode.FileMode
 	if typ&os.ModeSymlink != 0 {
@@ -257,7 +263,7 @@ func (w *worktreeCopy) copy(p string, typ os.FileMode) error {
 		if err != nil {
 			return err
 		}
-		if err := os.Symlink(target, dst); err != nil {
+		if err := w.dst.Symlink(target, dst); err != nil {
 			return err
 		}
 		sum, mode = blobHash([]byte(target)), filemode.Symlink
@@ -276,7 +282,7 @@ func (w *worktreeCopy) copy(p string, typ os.FileMode) error {
 			perm, mode = 0o755, filemode.Executable
 		}
 		h := newBlobHasher(fi.Size())
-		if err := writeFile(dst, io.TeeReader(f, h), perm); err != nil {
+		if err := writeFile(w.dst, dst, io.TeeReader(f, h), perm); err != nil {
 			return err
 		}
 		copy(sum[:], h.Sum(nil))

@@ -44,7 +44,8 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	}
 	rc := bench.RunConfig{
 		Base:      p.baseTimed(),
-		Head:      bench.Binary{Path: p.head.bin, Dir: p.head.pkgDir, Commit: p.head.rev.Commit},
+		Head:      p.head.binary(p.head.rev.Commit),
+		Sandbox:   p.sandbox,
 		Filter:    filter,
 		Tops:      p.tops,
 		Skip:      p.code.untimed,
@@ -120,9 +121,10 @@ func joinRuns(a, b *bench.Run) *bench.Run {
 // baseTimed is the binary base's side times: base's own, or base built with head's test files (likeForLike).
 func (p *pipeline) baseTimed() bench.Binary {
 	if p.source.baseBin != "" {
-		return bench.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit}
+		return bench.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit,
+			SHA256: p.source.baseSHA}
 	}
-	return bench.Binary{Path: p.base.bin, Dir: p.base.pkgDir, Commit: p.base.rev.Commit}
+	return p.base.binary(p.base.rev.Commit)
 }
 
 // headBenchmarks lists head's top-level benchmarks (nil when they cannot be listed) and notes those that only
@@ -132,7 +134,7 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	list := func(s *side) ([]string, error) {
 		lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
 		defer cancel()
-		names, err := bench.List(lctx, bench.Binary{Path: s.bin, Dir: s.pkgDir}, nil)
+		names, err := bench.List(lctx, s.binary(""), nil, p.sandbox)
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -150,7 +152,7 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	}
 	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
 	defer cancel()
-	baseTops, err := bench.List(lctx, p.baseTimed(), nil)
+	baseTops, err := bench.List(lctx, p.baseTimed(), nil, p.sandbox)
 	if err != nil {
 		return headTops, nil, nil
 	}

@@ -119,7 +119,7 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 // results subdirectory, and no records yet.
 func (p *pipeline) forPackage(rel string, skipChecks bool, tops []string) (*pipeline, error) {
 	q := &pipeline{cfg: p.cfg, log: p.log, dir: p.dir.Package(rel), started: p.started, base: p.base, head: p.head,
-		rel: p.rel, skipChecks: skipChecks, tops: tops}
+		rel: p.rel, skipChecks: skipChecks, tops: tops, sandbox: p.sandbox}
 	q.cfg.Package, q.cfg.Shard = rel, config.Shard{}
 	q.bench.pinnedCPU = -1
 	q.work = filepath.Join(p.work, "packages", filepath.FromSlash(strings.TrimPrefix(rel, "./")))
@@ -131,7 +131,7 @@ func (p *pipeline) forPackage(rel string, skipChecks bool, tops []string) (*pipe
 	}
 	for _, s := range []*side{&q.base, &q.head} {
 		s.bin = filepath.Join(q.work, string(s.name)+".test")
-		s.built, s.listLog = false, nil
+		s.built, s.listLog, s.sha = false, nil, ""
 	}
 	return q, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 	"github.com/perfgate/perfgate/shard"
@@ -34,7 +35,13 @@ type side struct {
 	pkgDir  string       // the gated package's directory inside the tree
 	listLog []byte       // what go list printed on standard error (modules it downloaded), for the build log
 	bin     string       // the test binary
+	sha     string       // bin's SHA-256 right after the build, before any repository code ran
 	built   bool
+}
+
+// binary is the side's test binary as bench runs it: sealed, running in the package's directory.
+func (s *side) binary(commit string) bench.Binary {
+	return bench.Binary{Path: s.bin, Dir: s.pkgDir, Commit: commit, SHA256: s.sha}
 }
 
 // Run runs the whole comparison for cfg: it exports both revisions, builds their test binaries, runs the
@@ -71,6 +78,10 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	env := CollectEnv(context.Background(), p.bench.pinnedCPU)
 	env.Valgrind = p.valgrind.Version
 	res := p.assemble(env, incomplete)
+	if p.sandbox != nil {
+		g := p.sandbox.Guarantee()
+		res.Sandbox = &g
+	}
 	res = gate.Apply(res, gate.Stopped(gate.Decide(res, cfg.Policy()), config.ExitCode(err), err))
 	if p.multi() && res.Differential.Status != record.DiffSkipped {
 		if werr := p.dir.WriteDifferential(&res.Differential); werr != nil && err == nil {
@@ -104,6 +115,7 @@ type (
 		source           string   // BenchSourceHead or BenchSourceEach
 		changed          []string // top-level benchmarks whose test code differs
 		baseBin, baseDir string   // base's package built with head's test files, and where it runs; "" for base's own
+		baseSHA          string   // baseBin's SHA-256 right after its build
 		notes            []string
 	}
 	// benchRecord is the A–B–B–A run turned into benchmarks.
@@ -196,7 +208,8 @@ type pipeline struct {
 	base, head side
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
-	valgrind   bench.Valgrind // found up front when the instruction-count lane runs
+	valgrind   bench.Valgrind   // found up front when the instruction-count lane runs
+	sandbox    *sandbox.Sandbox // confines every process that runs the repository's code
 
 	build      buildRecord
 	source     benchSourceRecord
@@ -243,6 +256,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	p.work = work
 	defer os.RemoveAll(work)
+	if err := p.startSandbox(); err != nil {
+		return err
+	}
 
 	if err := p.export(ctx); err != nil {
 		return err
@@ -274,11 +290,12 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 		return err
 	}
 	p.source = source
+	// Every binary is built now, and no repository code has run yet: what runs from here on is checked against
+	// these seals. The differential check builds both harnesses before it runs either.
+	if err := p.seal(); err != nil {
+		return err
+	}
 	if !p.skipChecks {
-		p.functional = p.runTests(ctx)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
 		if p.cfg.Differential {
 			d, err := p.checkDifferential(ctx)
 			if err != nil {
@@ -286,16 +303,29 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 			}
 			p.diff = d
 		}
+		p.functional = p.runTests(ctx)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := p.verifySealed(); err != nil {
+			return err
+		}
 		p.sizes = p.measureSizes()
 	}
 	if p.tops != nil && len(p.tops) == 0 {
 		return nil
+	}
+	if err := p.verifySealed(); err != nil {
+		return err
 	}
 	if p.code, err = p.compareCode(ctx); err != nil {
 		return err
 	}
 	b, err := p.runBenchmarks(ctx)
 	p.bench = b
+	if err == nil {
+		err = p.verifySealed()
+	}
 	if err == nil && p.cfg.TimesBenchmarks() {
 		// gate-units name units of the timing lane; under metric instructions it does not run, and
 		// instructions/op gates by itself.
@@ -456,17 +486,13 @@ func (p *pipeline) runTests(ctx context.Context) functionalRecord {
 	var rec functionalRecord
 	for _, s := range []*side{&p.base, &p.head} {
 		p.logf("running %s tests", s.name)
-		tctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
-		cmd := proc.Command(tctx, s.pkgDir, nil, s.bin, "-test.short", "-test.run=.", "-test.bench=^$",
-			"-test.timeout="+p.cfg.Timeout.String())
-		out, errb, err := proc.Run(cmd)
-		cancel()
+		out, errb, err := p.runTestBinary(ctx, s)
 		all := append(out, errb...)
 		p.writeLog("test-"+string(s.name)+".log", all)
 		run := record.TestRun{Ran: true, Passed: err == nil}
 		if err != nil {
 			run.Output = proc.Tail(all, 40)
-			if tctx.Err() == context.DeadlineExceeded {
+			if pe := (*proc.Error)(nil); errors.As(err, &pe) && pe.Limit > 0 {
 				run.Output += fmt.Sprintf("\n(killed after %s)", p.cfg.Timeout)
 			}
 		}
@@ -501,7 +527,7 @@ func (p *pipeline) checkDifferential(ctx context.Context) (record.Differential, 
 		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks, Seed: p.cfg.Seed,
 		MessageKeys: p.cfg.MessageKeys, MessageBlocks: p.cfg.MessageBlocks,
 		Tags: p.cfg.Tags, Cache: p.cfg.Cache, Timeout: p.cfg.Timeout,
-		WorkDir: workDir, Log: &linePrefixer{w: p.log, prefix: "perfgate: "},
+		WorkDir: workDir, Log: &linePrefixer{w: p.log, prefix: "perfgate: "}, Sandbox: p.sandbox,
 	})
 	if err != nil {
 		if ctx.Err() != nil {

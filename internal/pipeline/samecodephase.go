@@ -39,7 +39,7 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 	rec := sameCodeRecord{same: map[string]bool{}}
 	base := p.baseTimed()
 	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
-	tops, err := bench.List(lctx, base, nil)
+	tops, err := bench.List(lctx, base, nil, p.sandbox)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {

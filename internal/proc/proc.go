@@ -1,7 +1,8 @@
 // Package proc starts the child processes perfgate runs on code it does not trust: go build, go list, go env, test
 // binaries and differential harnesses built from a pull request's head.
 //
-// Every child gets a scrubbed environment (ScrubEnv: no GitHub tokens, no Action inputs, no runner tokens) with
+// Every child gets a scrubbed environment (ScrubEnv: no GitHub tokens, no Action inputs, no runner tokens, not
+// the paths of the runner's step files) with
 // GOTOOLCHAIN=local, runs in its own process group so that cancelling the context or a timeout kills the child
 // and everything it started, and a failure comes back as an *Error carrying the argv, the exit status and the last
 // lines of the child's stderr.
@@ -82,12 +83,27 @@ func IsSecret(name string) bool {
 	return false
 }
 
-// ScrubEnv returns a copy of env (in os.Environ form) without the variables IsSecret names.
+// stepFiles name the runner's file commands: a step appends KEY=VALUE lines to these files to set variables,
+// PATH entries, outputs, state and the job summary for the steps after it. A child that wrote to one could run
+// code in every later step of the job (BASH_ENV=…), so no child learns where they are.
+var stepFiles = []string{"GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE", "GITHUB_STEP_SUMMARY"}
+
+// IsStepFile reports whether the environment variable name is one of the runner's file commands.
+func IsStepFile(name string) bool {
+	for _, s := range stepFiles {
+		if strings.EqualFold(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// ScrubEnv returns a copy of env (in os.Environ form) without the variables IsSecret and IsStepFile name.
 func ScrubEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if IsSecret(name) {
+		if IsSecret(name) || IsStepFile(name) {
 			continue
 		}
 		out = append(out, kv)
@@ -275,11 +291,17 @@ func Run(cmd *exec.Cmd) (stdout, stderr []byte, err error) {
 // RunLimit is Run with a limit of max bytes on each of standard output and standard error. A child that prints
 // more is killed, with its process group, and the error wraps ErrOutputLimit.
 func RunLimit(cmd *exec.Cmd, max int) (stdout, stderr []byte, err error) {
+	return RunStart(cmd, max, nil)
+}
+
+// RunStart is RunLimit with start as in Start: a caller that must start the child itself (in a sandbox, pinned
+// to a CPU) passes a function that does.
+func RunStart(cmd *exec.Cmd, max int, start func() error) (stdout, stderr []byte, err error) {
 	out := &capped{max: max, cmd: cmd}
 	errb := &capped{max: max, cmd: cmd}
 	cmd.Stdout = out
 	cmd.Stderr = errb
-	if err = Start(cmd, nil); err == nil {
+	if err = Start(cmd, start); err == nil {
 		err = Wait(cmd)
 	}
 	if out.over || errb.over {

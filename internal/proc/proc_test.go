@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -25,6 +27,17 @@ func TestMain(m *testing.M) {
 			fmt.Println(kv)
 		}
 		os.Exit(0)
+	case "joinpgid":
+		// Join the process group named by JOIN_PGID (the test's own), say so in JOIN_FILE, and stay.
+		pgid, _ := strconv.Atoi(os.Getenv("JOIN_PGID"))
+		if err := syscall.Setpgid(0, pgid); err != nil {
+			fmt.Fprintln(os.Stderr, "setpgid:", err)
+			os.Exit(2)
+		}
+		os.WriteFile(os.Getenv("JOIN_FILE"), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
+		for {
+			time.Sleep(50 * time.Millisecond)
+		}
 	case "fail":
 		for i := 1; i <= 50; i++ {
 			fmt.Fprintf(os.Stderr, "line %d\n", i)
@@ -39,6 +52,8 @@ func TestScrubEnv(t *testing.T) {
 		"PATH=/usr/bin", "HOME=/root", "GITHUB_TOKEN=ghs_x", "github_token=lower", "GH_TOKEN=y",
 		"INPUT_GITHUB-TOKEN=z", "INPUT_ROUNDS=5", "ACTIONS_RUNTIME_TOKEN=a", "ACTIONS_ID_TOKEN_REQUEST_URL=u",
 		"NPM_TOKEN=n", "AWS_SECRET_ACCESS_KEY=k", "GITHUB_SHA=abc", "GOFLAGS=-trimpath", "EMPTY=",
+		"GITHUB_ENV=/r/set_env", "GITHUB_PATH=/r/add_path", "GITHUB_OUTPUT=/r/out", "GITHUB_STATE=/r/state",
+		"GITHUB_STEP_SUMMARY=/r/summary", "github_env=lower",
 	}
 	want := []string{"PATH=/usr/bin", "HOME=/root", "GITHUB_SHA=abc", "GOFLAGS=-trimpath", "EMPTY="}
 	if diff := cmp.Diff(want, ScrubEnv(in)); diff != "" {

@@ -85,21 +85,18 @@ func subtree(children map[int][]int, pid int) []int {
 }
 
 // sweep kills the orphans re-parented to this process that no running child owns, with their descendants, and
-// reaps them; mu is held. A direct child is an orphan unless it is a running command, belongs to a running
-// command's process group (it dies with that group), or shares this process's own group and session (a go command
-// that golang.org/x/tools/go/packages started, which proc does not know about).
+// reaps them; mu is held. A direct child is an orphan unless it is a running command or belongs to a running
+// command's process group (it dies with that group). Every child perfgate starts goes through Command, so nothing
+// else is exempt: a descendant that joined perfgate's own process group or session is an orphan like any other.
 func sweep() {
-	me, myPgid := os.Getpid(), syscall.Getpgrp()
-	mySid, _ := unix.Getsid(0)
+	me := os.Getpid()
 	for range 100 {
 		all, children := processes()
 		var orphans []int
 		for _, pid := range children[me] {
-			p := all[pid]
-			if running[pid] || running[p.pgid] || p.pgid == myPgid && p.sid == mySid {
-				continue
+			if p := all[pid]; !running[pid] && !running[p.pgid] {
+				orphans = append(orphans, pid)
 			}
-			orphans = append(orphans, pid)
 		}
 		if len(orphans) == 0 {
 			return

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -137,5 +138,22 @@ func TestConcurrentWaits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestJoinedGroupDoesNotSurvive: a grandchild that moves into perfgate's own process group (setpgid to the
+// group of its parent's parent) and loops is killed when its parent's Run returns, like any other orphan.
+func TestJoinedGroupDoesNotSurvive(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pid")
+	env := []string{"PROC_TEST_CHILD=joinpgid", "JOIN_PGID=" + strconv.Itoa(syscall.Getpgrp()), "JOIN_FILE=" + file}
+	cmd := Command(context.Background(), "", env, "sh", "-c",
+		`"$1" & while [ ! -s "$2" ]; do sleep 0.01; done`, "sh", os.Args[0], file)
+	if _, _, err := Run(cmd); err != nil {
+		t.Fatal(err)
+	}
+	pid := waitPIDs(t, file, 1)[0]
+	if alive(pid) {
+		t.Errorf("descendant %d, which joined perfgate's process group, survived its parent's Run", pid)
+		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
