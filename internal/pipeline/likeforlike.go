@@ -51,7 +51,7 @@ func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 	rec.baseBin, rec.baseDir = cfg.Out, p.head.pkgDir
 	if same, err := bench.SameBinary(rec.baseBin, p.head.bin); err == nil && same {
 		// Only the tests changed: the timed binaries are identical, and any difference in time is noise.
-		p.build.binariesSame = true
+		rec.timedSame = true
 		rec.notes = append(rec.notes, "base built with head's test files is byte-identical to head's test binary")
 	}
 	if len(rec.changed) > 0 {

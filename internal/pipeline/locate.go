@@ -23,21 +23,21 @@ import (
 //
 // A package directory on neither side is a configuration error. A package in no module is an error when base is
 // in none (base cannot be built) and fails the gate when only head is.
-func (p *pipeline) locate() error {
+func (p *pipeline) locate() (headErr, err error) {
 	pkg := p.cfg.Package
 	if strings.Contains(pkg, "...") {
-		return &config.Error{Key: "package", Value: pkg, Want: "one package, not a pattern with ..., such as ./cipher/des"}
+		return nil, &config.Error{Key: "package", Value: pkg, Want: "one package, not a pattern with ..., such as ./cipher/des"}
 	}
 	relative := isRelative(pkg)
 	dir := p.rel
 	if relative {
 		dir = path.Join(p.rel, filepath.ToSlash(pkg))
 		if dir == ".." || strings.HasPrefix(dir, "../") {
-			return &config.Error{Key: "package", Value: pkg,
+			return nil, &config.Error{Key: "package", Value: pkg,
 				Want: "a package directory inside the repository, relative to the directory perfgate runs in (-C)"}
 		}
 		if !p.dirOnEitherSide(dir) {
-			return &config.Error{Key: "package", Value: pkg,
+			return nil, &config.Error{Key: "package", Value: pkg,
 				Want: fmt.Sprintf("a package directory that exists in base or head, relative to %s (the directory perfgate runs in, -C), such as ./cipher/des", p.where())}
 		}
 	}
@@ -58,7 +58,7 @@ func (p *pipeline) locate() error {
 		if relative {
 			r, err := filepath.Rel(mod, s.pkgDir)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			s.pkg = "./" + filepath.ToSlash(r)
 			if r == "." {
@@ -77,16 +77,13 @@ func (p *pipeline) locate() error {
 	switch {
 	case errs[0] != nil && errs[1] != nil:
 		if errors.As(errs[0], &nm) && errors.As(errs[1], &nm) {
-			return &NoModuleError{Package: pkg, Dir: dir}
+			return nil, &NoModuleError{Package: pkg, Dir: dir}
 		}
-		return fmt.Errorf("base: %w", errs[0])
+		return nil, fmt.Errorf("base: %w", errs[0])
 	case errs[0] != nil:
-		return fmt.Errorf("base: %w", errs[0])
-	case errs[1] != nil:
-		p.build.headFailed = true
-		p.build.notes = append(p.build.notes, "head: "+errs[1].Error())
+		return nil, fmt.Errorf("base: %w", errs[0])
 	}
-	return nil
+	return errs[1], nil
 }
 
 // workspaceAbove reports whether a go.work file is in dir or a parent of it up to root.

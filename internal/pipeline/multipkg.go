@@ -31,6 +31,16 @@ import (
 // differential, sizes) in exactly one shard, and each top-level benchmark in exactly one shard. perfgate merge
 // combines the shards' results with the same combine.
 
+// packagesRecord is what runPackages found and ran: the gated packages, the split of the work, each package's
+// pipeline, and the CPU the packages' benchmarks were pinned to.
+type packagesRecord struct {
+	rels      []string    // every gated package, relative to the directory perfgate runs in (-C)
+	plan      *shard.Plan // the split of the work when cfg.Shard is set
+	parts     []*pipeline // the packages' pipelines, in the order they ran
+	pinnedCPU int         // -1 when unpinned
+	notes     []string
+}
+
 // multi reports whether the comparison gates several packages, is a shard, or chooses its packages (changed).
 func (p *pipeline) multi() bool {
 	pkgs := p.cfg.Packages()
@@ -57,24 +67,25 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 			continue
 		}
 		pkgs = append(pkgs, pk)
-		p.packages = append(p.packages, pk.Rel)
+		p.packages.rels = append(p.packages.rels, pk.Rel)
 	}
 	if len(noTests) > 0 {
-		p.build.notes = append(p.build.notes, "not gated, no test files: "+strings.Join(noTests, ", "))
+		p.packages.notes = append(p.packages.notes, "not gated, no test files: "+strings.Join(noTests, ", "))
 	}
 	if len(pkgs) == 0 {
 		return &config.Error{Key: "package", Value: p.cfg.Package, Want: "packages with test files on base"}
 	}
 	if p.cfg.Changed {
-		same, err := p.unchangedPackages(ctx, p.packages)
+		same, err := p.unchangedPackages(ctx, p.packages.rels)
 		if err != nil {
 			return err
 		}
 		if len(same) > 0 {
-			p.build.notes = append(p.build.notes, "not gated, unchanged (changed: true; no file of theirs or of their dependencies in the module differs): "+strings.Join(same, ", "))
+			p.packages.notes = append(p.packages.notes, "not gated, unchanged (changed: true; no file of theirs or "+
+				"of their dependencies in the module differs): "+strings.Join(same, ", "))
 		}
 		pkgs = slices.DeleteFunc(pkgs, func(pk bench.Package) bool { return slices.Contains(same, pk.Rel) })
-		p.packages = slices.DeleteFunc(p.packages, func(rel string) bool { return slices.Contains(same, rel) })
+		p.packages.rels = slices.DeleteFunc(p.packages.rels, func(rel string) bool { return slices.Contains(same, rel) })
 		if len(pkgs) == 0 {
 			p.logf("no gated package changed")
 			return nil
@@ -86,15 +97,15 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		p.plan = shard.NewPlan(pkgs, p.cfg.Shard.Count, costs)
+		p.packages.plan = shard.NewPlan(pkgs, p.cfg.Shard.Count, costs)
 		part = p.cfg.Shard.Index
-		p.logf("shard %s: %s", p.cfg.Shard, strings.Join(p.plan.UnitsOf(part), ", "))
+		p.logf("shard %s: %s", p.cfg.Shard, strings.Join(p.packages.plan.UnitsOf(part), ", "))
 	}
 	defer p.gatherFiles()
 	for _, pk := range pkgs {
 		checks, tops := true, []string(nil)
-		if p.plan != nil {
-			checks, tops = p.plan.Work(part, pk.Rel)
+		if p.packages.plan != nil {
+			checks, tops = p.packages.plan.Work(part, pk.Rel)
 			if !checks && len(tops) == 0 {
 				continue
 			}
@@ -104,12 +115,12 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 			return err
 		}
 		p.logf("package %s", pk.Rel)
-		p.parts = append(p.parts, q)
+		p.packages.parts = append(p.packages.parts, q)
 		if err := q.runPackage(ctx); err != nil {
 			return fmt.Errorf("%s: %w", pk.Rel, err)
 		}
 		if q.bench.pinnedCPU >= 0 {
-			p.bench.pinnedCPU = q.bench.pinnedCPU
+			p.packages.pinnedCPU = q.bench.pinnedCPU
 		}
 	}
 	return nil
@@ -120,7 +131,7 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 func (p *pipeline) forPackage(rel string, skipChecks bool, tops []string) (*pipeline, error) {
 	q := &pipeline{cfg: p.cfg, log: p.log, dir: p.dir.Package(rel), started: p.started, base: p.base, head: p.head,
 		rel: p.rel, skipChecks: skipChecks, tops: tops, sandbox: p.sandbox}
-	q.cfg.Package, q.cfg.Shard = rel, config.Shard{}
+	q.cfg.Package, q.cfg.Shard, q.cfg.Changed = rel, config.Shard{}, false
 	q.bench.pinnedCPU = -1
 	q.work = filepath.Join(p.work, "packages", filepath.FromSlash(strings.TrimPrefix(rel, "./")))
 	if err := os.MkdirAll(q.work, 0o755); err != nil {
@@ -146,8 +157,8 @@ func (p *pipeline) listConfig(s *side) bench.BuildConfig {
 
 // gatherFiles writes bench.txt and sizes.txt as the concatenation of the packages' files.
 func (p *pipeline) gatherFiles() {
-	dirs := make([]results.Dir, len(p.parts))
-	for i, q := range p.parts {
+	dirs := make([]results.Dir, len(p.packages.parts))
+	for i, q := range p.packages.parts {
 		dirs[i] = q.dir
 	}
 	for _, name := range []string{results.FileBench, results.FileSizes} {
@@ -159,8 +170,8 @@ func (p *pipeline) gatherFiles() {
 
 // assembleParts is assemble for several packages or a shard: the packages' Results, combined.
 func (p *pipeline) assembleParts(env record.Env, incomplete bool) record.Result {
-	parts := make([]record.Result, 0, len(p.parts))
-	for _, q := range p.parts {
+	parts := make([]record.Result, 0, len(p.packages.parts))
+	for _, q := range p.packages.parts {
 		r := q.assemble(env, incomplete)
 		if q.skipChecks {
 			r.Functional, r.Differential, r.Sizes = record.Functional{}, record.Differential{}, record.Sizes{}
@@ -168,33 +179,17 @@ func (p *pipeline) assembleParts(env record.Env, incomplete bool) record.Result 
 		parts = append(parts, r)
 	}
 	r := shard.Combine(parts, p.statsOptions())
-	r.Package, r.Packages = p.cfg.Package, p.packages
+	r.Package, r.Packages = p.cfg.Package, p.packages.rels
 	if r.Packages == nil {
 		r.Packages = []string{}
 	}
 	r.Base, r.Head, r.Env, r.Incomplete = p.base.rev, p.head.rev, env, incomplete
-	r.Policy = p.cfg.PolicyOrigin
-	if r.Policy.From == "" {
-		r.Policy.From = record.Head // the configuration as given
-	}
-	r.HeadBuildFailed = r.HeadBuildFailed || p.build.headFailed
-	r.Notes = slices.Concat(p.build.notes, r.Notes)
+	r.Notes = slices.Concat(p.session.notes, p.packages.notes, r.Notes)
 	r.Started, r.Duration = p.started, time.Since(p.started).Round(time.Millisecond)
 	r.Method.Rounds, r.Method.Threshold, r.Method.Alpha = p.cfg.Rounds, p.cfg.Threshold, p.cfg.Alpha
 	r.Method.BenchTime = cmp.Or(r.Method.BenchTime, p.cfg.BenchTime) // the shortest run a part's budget chose
-	if r.Differential.Status == "" {
-		r.Differential = record.Differential{Status: record.DiffSkipped, Seed: p.cfg.Seed, Ciphers: []record.Cipher{}}
-		switch {
-		case !p.cfg.Differential:
-			r.Differential.Reason = "disabled by configuration"
-		case p.plan != nil:
-			r.Differential.Reason = "checked in another shard"
-		}
-	}
-	if p.bench.pinnedCPU < 0 {
-		r.Env.PinnedCPU, r.Env.Pinned = -1, false
-	}
-	if p.plan != nil {
+	p.fillDefaults(&r)
+	if p.packages.plan != nil {
 		r.Shard = p.shardRecord()
 	}
 	return r
@@ -212,8 +207,8 @@ func (p *pipeline) shardRecord() *record.Shard {
 	return &record.Shard{
 		Index:    p.cfg.Shard.Index,
 		Count:    p.cfg.Shard.Count,
-		Units:    p.plan.UnitsOf(p.cfg.Shard.Index),
-		Plan:     p.plan.Fingerprint(),
+		Units:    p.packages.plan.UnitsOf(p.cfg.Shard.Index),
+		Plan:     p.packages.plan.Fingerprint(),
 		Config:   configFingerprint(p.cfg),
 		Perfgate: version.String(),
 		Policy:   string(policy),

@@ -21,7 +21,6 @@ import (
 	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
-	"github.com/perfgate/perfgate/shard"
 	"github.com/perfgate/perfgate/sizes"
 )
 
@@ -61,7 +60,7 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 		logw = io.Discard
 	}
 	p := &pipeline{cfg: cfg, log: logw, dir: results.Dir(cfg.Out), started: time.Now().UTC().Truncate(time.Second)}
-	p.bench.pinnedCPU = -1
+	p.bench.pinnedCPU, p.packages.pinnedCPU = -1, -1
 	// What the user asked for, so that a report of a run stopped before both revisions resolved still names them.
 	p.base.rev.Ref, p.head.rev.Ref = cfg.Base, cfg.Head
 	if cfg.Base == "" {
@@ -75,7 +74,7 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	if incomplete && (err == nil || errors.Is(err, ctx.Err()) && err.Error() == ctx.Err().Error()) {
 		err = fmt.Errorf("comparison interrupted: %w", ctx.Err())
 	}
-	env := CollectEnv(context.Background(), p.bench.pinnedCPU)
+	env := CollectEnv(context.Background(), p.pinnedCPU())
 	env.Valgrind = p.valgrind.Version
 	res := p.assemble(env, incomplete)
 	if p.sandbox != nil {
@@ -99,7 +98,11 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 
 // The records the phases return; assemble puts them into a Result.
 type (
-	// buildRecord is what building both test binaries found.
+	// sessionRecord is what the comparison as a whole noted before any package ran: how the sandbox is set up.
+	sessionRecord struct {
+		notes []string
+	}
+	// buildRecord is what locating, inspecting and building both test binaries found.
 	buildRecord struct {
 		headFailed   bool // head did not build, or go list failed on it
 		binariesSame bool
@@ -116,6 +119,7 @@ type (
 		changed          []string // top-level benchmarks whose test code differs
 		baseBin, baseDir string   // base's package built with head's test files, and where it runs; "" for base's own
 		baseSHA          string   // baseBin's SHA-256 right after its build
+		timedSame        bool     // baseBin is byte-identical to head's test binary: only the tests changed
 		notes            []string
 	}
 	// benchRecord is the A–B–B–A run turned into benchmarks.
@@ -131,6 +135,14 @@ type (
 		notes      []string
 	}
 )
+
+// pinnedCPU is the CPU the benchmarks ran pinned to, -1 when unpinned (or none ran).
+func (p *pipeline) pinnedCPU() int {
+	if p.multi() {
+		return p.packages.pinnedCPU
+	}
+	return p.bench.pinnedCPU
+}
 
 // assemble puts the phases' records into one Result, without a verdict.
 func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
@@ -152,16 +164,17 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 		Env:             env,
 		Incomplete:      incomplete,
 		HeadBuildFailed: p.build.headFailed,
-		Notes:           slices.Concat(p.build.notes, p.source.notes, p.code.notes, p.functional.notes, p.bench.notes),
-		Started:         p.started,
-		Duration:        time.Since(p.started).Round(time.Millisecond),
+		Notes: slices.Concat(p.session.notes, p.build.notes, p.source.notes, p.code.notes, p.functional.notes,
+			p.bench.notes),
+		Started:  p.started,
+		Duration: time.Since(p.started).Round(time.Millisecond),
 		Method: record.Method{
 			Rounds: cfg.Rounds, BenchTime: cmp.Or(p.bench.runTime, cfg.BenchTime), Threshold: cfg.Threshold, Alpha: cfg.Alpha,
 			Estimator:    "per round, log(mean head / mean base) of A–B–B–A, disturbed rounds left out; Student t-interval over rounds",
 			NoiseFloor:   p.bench.noise,
 			MedianMDE:    p.bench.mde,
 			TimedPhase:   p.bench.timed,
-			BinariesSame: p.build.binariesSame,
+			BinariesSame: p.build.binariesSame || p.source.timedSame,
 			Metric:       cfg.Metric,
 			BenchSource:  p.source.source,
 			BenchChanged: p.source.changed,
@@ -173,29 +186,40 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 	if cfg.CountsInstructions() {
 		r.Method.InstrThreshold = cfg.InstrThreshold
 	}
-	r.Policy = cfg.PolicyOrigin
+	if cfg.Budget > 0 {
+		r.Method.Estimator += "; with a time budget, each of the K planned looks spends alpha/K (Bonferroni over " +
+			"looks and benchmarks), settled benchmarks stop"
+	}
+	p.fillDefaults(&r)
+	return r
+}
+
+// fillDefaults sets what a Result says when a phase did not run, for one package and for several alike: whose
+// policy it is, an empty list of benchmarks, the differential check skipped (and why), sizes not measured, and no
+// pinned CPU when nothing ran pinned.
+func (p *pipeline) fillDefaults(r *record.Result) {
+	r.Policy = p.cfg.PolicyOrigin
 	if r.Policy.From == "" {
 		r.Policy.From = record.Head // the configuration as given
-	}
-	if cfg.Budget > 0 {
-		r.Method.Estimator += "; with a time budget, each of the K planned looks spends alpha/K (Bonferroni over looks and benchmarks), settled benchmarks stop"
 	}
 	if r.Benchmarks == nil {
 		r.Benchmarks = []record.Benchmark{}
 	}
 	if r.Differential.Status == "" {
-		r.Differential = record.Differential{Status: record.DiffSkipped, Seed: cfg.Seed, Ciphers: []record.Cipher{}}
-		if !cfg.Differential {
+		r.Differential = record.Differential{Status: record.DiffSkipped, Seed: p.cfg.Seed, Ciphers: []record.Cipher{}}
+		switch {
+		case !p.cfg.Differential:
 			r.Differential.Reason = "disabled by configuration"
+		case p.packages.plan != nil:
+			r.Differential.Reason = "checked in another shard"
 		}
 	}
-	if r.Sizes.Sections == nil && r.Sizes.Error == "" {
+	if r.Sizes.Sections == nil && r.Sizes.Error == "" && !p.multi() {
 		r.Sizes = record.Sizes{Sections: []record.SectionSize{}, Symbols: []record.SymbolSize{}}
 	}
-	if p.bench.pinnedCPU < 0 {
+	if p.pinnedCPU() < 0 {
 		r.Env.PinnedCPU, r.Env.Pinned = -1, false
 	}
-	return r
 }
 
 // pipeline is one comparison on its way: the sides, and each phase's record once the phase has run.
@@ -211,6 +235,7 @@ type pipeline struct {
 	valgrind   bench.Valgrind   // found up front when the instruction-count lane runs
 	sandbox    *sandbox.Sandbox // confines every process that runs the repository's code
 
+	session    sessionRecord
 	build      buildRecord
 	source     benchSourceRecord
 	code       sameCodeRecord
@@ -219,12 +244,11 @@ type pipeline struct {
 	sizes      record.Sizes
 	bench      benchRecord
 
-	// Several packages, or a shard: each package runs in a pipeline of its own (forPackage) with these set.
-	skipChecks bool        // another shard runs the tests, the differential check and the sizes
-	tops       []string    // the top-level benchmarks to run; nil for all
-	parts      []*pipeline // the packages' pipelines, in the order they ran
-	packages   []string    // every gated package, relative to the directory perfgate runs in (-C)
-	plan       *shard.Plan // the split of the work when cfg.Shard is set
+	// A package of several, or of a shard, runs in a pipeline of its own (forPackage) with these set.
+	skipChecks bool     // another shard runs the tests, the differential check and the sizes
+	tops       []string // the top-level benchmarks to run; nil for all
+	// packages is what runPackages did when the comparison gates several packages or is a shard.
+	packages packagesRecord
 }
 
 // writeLog keeps a tool's output in the results directory; failing to is worth a warning, not an error.
@@ -276,10 +300,12 @@ func (p *pipeline) run(ctx context.Context) error {
 // tests, the differential check and the sizes, then the benchmarks (only tops, when tops is not nil). Several
 // packages or shards run it once per package (runPackages) and combine the records.
 func (p *pipeline) runPackage(ctx context.Context) error {
-	if err := p.inspect(ctx); err != nil {
+	build, err := p.inspect(ctx)
+	if err != nil {
 		return err
 	}
-	if err := p.buildBoth(ctx); err != nil {
+	p.build, err = p.buildBoth(ctx, build)
+	if err != nil {
 		return err
 	}
 	if p.build.headFailed {
@@ -405,11 +431,11 @@ func (p *pipeline) export(ctx context.Context) (err error) {
 	return nil
 }
 
-// buildBoth builds both test binaries with identical flags and one cache, into p.build. A base that does not
-// build is an error; a head that does not build fails the gate.
-func (p *pipeline) buildBoth(ctx context.Context) error {
+// buildBoth builds both test binaries with identical flags and one cache, and adds what it found to rec, the
+// record of inspect. A base that does not build is an error; a head that does not build fails the gate.
+func (p *pipeline) buildBoth(ctx context.Context, rec buildRecord) (buildRecord, error) {
 	for _, s := range []*side{&p.base, &p.head} {
-		if s.name == record.Head && p.build.headFailed {
+		if s.name == record.Head && rec.headFailed {
 			break
 		}
 		p.logf("building %s test binary", s.name)
@@ -418,19 +444,19 @@ func (p *pipeline) buildBoth(ctx context.Context) error {
 		p.writeLog("build-"+string(s.name)+".log", append(s.listLog, log...))
 		if err != nil {
 			if s.name == record.Head && ctx.Err() == nil && !errors.Is(err, bench.ErrNoTests) {
-				p.build.headFailed = true
-				p.build.notes = append(p.build.notes, "head does not build: "+err.Error())
-				return nil
+				rec.headFailed = true
+				rec.notes = append(rec.notes, "head does not build: "+err.Error())
+				return rec, nil
 			}
-			return err
+			return rec, err
 		}
 		s.built = true
 	}
 	if same, err := bench.SameBinary(p.base.bin, p.head.bin); err == nil && same {
-		p.build.binariesSame = true
-		p.build.notes = append(p.build.notes, "base and head test binaries are byte-identical")
+		rec.binariesSame = true
+		rec.notes = append(rec.notes, "base and head test binaries are byte-identical")
 	}
-	return nil
+	return rec, nil
 }
 
 func (p *pipeline) buildConfig(s *side) bench.BuildConfig {
@@ -451,34 +477,38 @@ func (p *pipeline) logDownloads(s *side, out []byte) {
 
 // inspect finds the gated package in both trees: its import path (for the size measurement) and its directory
 // (the working directory of its test binary). A package without tests cannot be compared.
-func (p *pipeline) inspect(ctx context.Context) error {
-	if err := p.locate(); err != nil {
-		return err
+func (p *pipeline) inspect(ctx context.Context) (buildRecord, error) {
+	var rec buildRecord
+	headErr, err := p.locate()
+	if err != nil {
+		return rec, err
 	}
 	for _, s := range []*side{&p.base, &p.head} {
-		if s.name == record.Head && p.build.headFailed {
-			break
+		var info *bench.PackageInfo
+		if s.name == record.Head && headErr == nil {
+			info, headErr = bench.Inspect(ctx, p.buildConfig(s))
 		}
-		info, err := bench.Inspect(ctx, p.buildConfig(s))
-		if err != nil {
-			if s.name == record.Head {
-				p.build.headFailed = true
-				p.build.notes = append(p.build.notes, "head: "+err.Error())
-				return nil
+		if s.name == record.Head && headErr != nil {
+			rec.headFailed = true
+			rec.notes = append(rec.notes, "head: "+headErr.Error())
+			return rec, nil
+		}
+		if s.name == record.Base {
+			if info, err = bench.Inspect(ctx, p.buildConfig(s)); err != nil {
+				return rec, fmt.Errorf("base: %w", err)
 			}
-			return fmt.Errorf("base: %w", err)
 		}
 		p.logDownloads(s, info.Log)
 		if len(info.Log) > 0 {
 			s.listLog = append([]byte("$ go list "+s.pkg+"\n"), info.Log...)
 		}
 		if !info.HasTests {
-			return fmt.Errorf("%s: package %s has no test files, so no benchmarks to compare", s.name, info.ImportPath)
+			return rec, fmt.Errorf("%s: package %s has no test files, so no benchmarks to compare", s.name, info.ImportPath)
 		}
 		s.pkgDir = info.Dir
 		p.importPath = info.ImportPath
 	}
-	return nil
+	return rec, nil
 }
 
 // runTests runs the package's own tests (-test.short) from each side's test binary.

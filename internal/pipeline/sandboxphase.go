@@ -36,7 +36,7 @@ func (p *pipeline) startSandbox() error {
 	g := sb.Guarantee()
 	p.logf("sandbox: %s", g)
 	if !g.Guarded {
-		p.build.notes = append(p.build.notes, "sandbox "+g.String()+": the repository's code ran unguarded, "+
+		p.session.notes = append(p.session.notes, "sandbox "+g.String()+": the repository's code ran unguarded, "+
 			"and could have touched the evidence")
 	}
 	return nil
