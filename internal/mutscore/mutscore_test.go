@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// repoRoot returns the perfgate repository this test runs in.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := findRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestMutantsApply checks the table: unique names, known subjects, packages and kinds, a description, and an old
+// text that occurs exactly once in its file, whose patched file still parses and differs from the original.
+func TestMutantsApply(t *testing.T) {
+	root := repoRoot(t)
+	known := map[Kind]bool{}
+	for _, k := range kinds() {
+		known[k] = true
+	}
+	files := map[string]map[string][]byte{}
+	seen := map[string]bool{}
+	perPkg := map[string]int{}
+	for _, m := range allMutants() {
+		if seen[m.Name] {
+			t.Errorf("%s: name used twice", m.Name)
+		}
+		seen[m.Name] = true
+		s := subjects[m.Subject]
+		if s == nil {
+			t.Errorf("%s: unknown subject %q", m.Name, m.Subject)
+			continue
+		}
+		if _, ok := s.pkgs[m.Pkg]; !ok {
+			t.Errorf("%s: subject %s has no package %q", m.Name, m.Subject, m.Pkg)
+		}
+		if !strings.HasPrefix(m.File, strings.TrimPrefix(m.Pkg, "./")+"/") {
+			t.Errorf("%s: file %s is not in package %s", m.Name, m.File, m.Pkg)
+		}
+		if !known[m.Kind] || m.Desc == "" || strings.Contains(m.Desc, "\n") {
+			t.Errorf("%s: kind %q, description %q: want a known kind and one line", m.Name, m.Kind, m.Desc)
+		}
+		if files[m.Subject] == nil {
+			fs, err := s.files(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[m.Subject] = fs
+		}
+		src, ok := files[m.Subject][m.File]
+		if !ok {
+			t.Errorf("%s: no file %s in subject %s", m.Name, m.File, m.Subject)
+			continue
+		}
+		out, err := m.apply(src)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if bytes.Equal(out, src) {
+			t.Errorf("%s: the patch changes nothing", m.Name)
+		}
+		if _, err := parser.ParseFile(token.NewFileSet(), m.File, out, parser.SkipObjectResolution); err != nil {
+			t.Errorf("%s: the patched file does not parse: %v", m.Name, err)
+		}
+		perPkg[m.Package()]++
+	}
+	if len(perPkg) < 4 {
+		t.Errorf("mutants cover %d packages, want at least 4: %v", len(perPkg), perPkg)
+	}
+}
+
+// TestApplyRefusesAmbiguousText checks that a patch whose old text is missing or repeated is an error.
+func TestApplyRefusesAmbiguousText(t *testing.T) {
+	m := Mutant{Name: "x/y", File: "f.go", Old: "a := 1\n", New: "a := 2\n"}
+	if out, err := m.apply([]byte("a := 1\n")); err != nil || string(out) != "a := 2\n" {
+		t.Errorf("apply once = %q, %v; want \"a := 2\\n\", nil", out, err)
+	}
+	for _, src := range []string{"b := 1\n", "a := 1\na := 1\n"} {
+		if _, err := m.apply([]byte(src)); err == nil {
+			t.Errorf("apply(%q) = nil error, want one", src)
+		}
+	}
+}
+
+// TestEndToEnd runs the command on two mutants of the demo: one the differential catches (a key byte of EDE3,
+// which its 1,024 block-cipher keys reach), and one only an in-place call would show, which it does not make.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test and the differential twice")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	var stdout, stderr bytes.Buffer
+	work := filepath.Join(t.TempDir(), "work")
+	code := run(context.Background(), []string{"-run", "^minides/(key-byte-k3|alias-triple)$", "-v", "-work", work,
+		"-root", repoRoot(t)}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"mutation score: 1/2 (50.0%) of the 2 mutants the package tests miss (2 mutants, 0 killed by the tests)",
+		"minides  2        0                1/2 (50.0%)",
+		"missed: the package tests pass and the differential finds base and head identical (1):",
+		"minides/alias-triple  aliasing",
+		"caught by the differential (1):",
+		"minides/key-byte-k3",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q; stdout:\n%s\nstderr:\n%s", want, out, stderr.String())
+		}
+	}
+	if !strings.Contains(stderr.String(), "mutscore: [2/2]") {
+		t.Errorf("stderr shows no progress:\n%s", stderr.String())
+	}
+}

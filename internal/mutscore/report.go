@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
+)
+
+// tally counts the outcomes of one group of mutants.
+type tally struct {
+	mutants, killed, caught, missed, failed int
+}
+
+// survivors is the number of mutants the package tests do not catch: the ones scored.
+func (t tally) survivors() int { return t.caught + t.missed + t.failed }
+
+func (t *tally) add(o Outcome) {
+	t.mutants++
+	switch o {
+	case KilledByTests:
+		t.killed++
+	case Caught:
+		t.caught++
+	case Missed:
+		t.missed++
+	case CheckFailed:
+		t.failed++
+	}
+}
+
+// score returns "caught/survivors (pct%)", or "-" with no survivors.
+func (t tally) score() string {
+	if t.survivors() == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d/%d (%.1f%%)", t.caught, t.survivors(), 100*float64(t.caught)/float64(t.survivors()))
+}
+
+// printScore writes the score, the tables per package and per kind, and the mutants the differential missed.
+func printScore(w io.Writer, results []*Result, verbose bool) {
+	var all tally
+	byPkg, byKind := map[string]*tally{}, map[Kind]*tally{}
+	for _, r := range results {
+		all.add(r.Outcome)
+		p, k := r.Mutant.Package(), r.Mutant.Kind
+		if byPkg[p] == nil {
+			byPkg[p] = &tally{}
+		}
+		if byKind[k] == nil {
+			byKind[k] = &tally{}
+		}
+		byPkg[p].add(r.Outcome)
+		byKind[k].add(r.Outcome)
+	}
+	fmt.Fprintf(w, "mutation score: %s of the %d mutants the package tests miss (%d mutants, %d killed by the tests)\n",
+		all.score(), all.survivors(), all.mutants, all.killed)
+	var pkgs []string
+	for p := range byPkg {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "\npackage\tmutants\tkilled by tests\tscore")
+	for _, p := range pkgs {
+		t := byPkg[p]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", p, t.mutants, t.killed, t.score())
+	}
+	fmt.Fprintln(tw, "\nkind\tmutants\tkilled by tests\tscore")
+	for _, k := range kinds() {
+		if t := byKind[k]; t != nil {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", k, t.mutants, t.killed, t.score())
+		}
+	}
+	tw.Flush()
+	list := func(title string, keep func(*Result) bool) {
+		var rs []*Result
+		for _, r := range results {
+			if keep(r) {
+				rs = append(rs, r)
+			}
+		}
+		if len(rs) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s (%d):\n", title, len(rs))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, r := range rs {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Mutant.Name, r.Mutant.Kind, r.Mutant.Desc)
+			if r.Detail != "" && r.Outcome != Missed {
+				fmt.Fprintf(tw, "  \t\t→ %s\n", r.Detail)
+			}
+		}
+		tw.Flush()
+	}
+	list("missed: the package tests pass and the differential finds base and head identical",
+		func(r *Result) bool { return r.Outcome == Missed })
+	list("not scored as caught: the differential could not compare", func(r *Result) bool { return r.Outcome == CheckFailed })
+	if verbose {
+		list("caught by the differential", func(r *Result) bool { return r.Outcome == Caught })
+		list("killed by the package tests", func(r *Result) bool { return r.Outcome == KilledByTests })
+	}
+}
+
+// printList writes every mutant's name, kind and description.
+func printList(w io.Writer, ms []Mutant) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, m := range ms {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m.Name, m.Kind, m.File, m.Desc)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/txtar"
+)
+
+// A subject is one module the mutants patch: its files, the build tags it is built and tested with, and for each
+// package a mutant may patch, what runs against it.
+type subject struct {
+	name string
+	tags []string
+	// files reads the module's files from the repository at root: slash-separated paths relative to the module
+	// root.
+	files func(root string) (map[string][]byte, error)
+	pkgs  map[string]target
+}
+
+// A target says what judges a mutant of one package: the package tests that must pass for it to count, and the
+// packages the differential checks, any of which may catch it.
+type target struct {
+	tests  []string // go test patterns, relative to the module root
+	checks []string // differential.Config.Pkg values
+}
+
+// subjects are the modules the mutants patch.
+var subjects = map[string]*subject{
+	"des": {
+		name:  "des",
+		files: repoFiles,
+		pkgs:  map[string]target{"./cipher/des": {tests: []string{"./cipher/des"}, checks: []string{"./cipher/des"}}},
+	},
+	"minides": {
+		name:  "minides",
+		files: demoFiles,
+		pkgs:  map[string]target{"./minides": {tests: []string{"./minides"}, checks: []string{"./minides"}}},
+	},
+	// x/crypto is built with the purego tag, so that the Go code is what runs on every architecture; the
+	// trimmed copy has no assembly. internal/poly1305 takes its key as *[32]byte, a shape the differential does
+	// not discover, so its mutants are checked through chacha20poly1305, the AEAD built on it.
+	"xcrypto": {
+		name:  "xcrypto",
+		tags:  []string{"purego"},
+		files: xcryptoFiles,
+		pkgs: map[string]target{
+			"./chacha20": {
+				tests:  []string{"./chacha20", "./chacha20poly1305"},
+				checks: []string{"./chacha20", "./chacha20poly1305"},
+			},
+			"./internal/poly1305": {
+				tests:  []string{"./internal/poly1305", "./chacha20poly1305"},
+				checks: []string{"./chacha20poly1305"},
+			},
+			"./chacha20poly1305": {tests: []string{"./chacha20poly1305"}, checks: []string{"./chacha20poly1305"}},
+			"./blake2b":          {tests: []string{"./blake2b"}, checks: []string{"./blake2b"}},
+		},
+	},
+}
+
+// repoFiles returns this repository's cipher/des (without its internal tools) under a go.mod of its own.
+func repoFiles(root string) (map[string][]byte, error) {
+	files := map[string][]byte{"go.mod": []byte("module github.com/perfgate/perfgate\n\ngo 1.26.0\n")}
+	dir := filepath.Join(root, "cipher", "des")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading cipher/des: %w", err)
+	}
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("reading cipher/des: %w", err)
+		}
+		files["cipher/des/"+e.Name()] = data
+	}
+	return files, nil
+}
+
+// demoHistory is the demo's first commit, whose tree holds the minides package.
+const demoHistory = "internal/demo/history/base.txtar"
+
+// demoFiles returns the module of the demo's first commit: go.mod and minides.
+func demoFiles(root string) (map[string][]byte, error) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(demoHistory)))
+	if err != nil {
+		return nil, fmt.Errorf("reading the demo: %w", err)
+	}
+	files := map[string][]byte{}
+	for _, f := range txtar.Parse(data).Files {
+		files[f.Name] = f.Data
+	}
+	if files["go.mod"] == nil || files["minides/cipher.go"] == nil {
+		return nil, fmt.Errorf("%s: no go.mod or minides/cipher.go in it", demoHistory)
+	}
+	return files, nil
+}
+
+// xcryptoDir holds the trimmed copy of golang.org/x/crypto.
+const xcryptoDir = "internal/mutscore/testdata/xcrypto"
+
+func xcryptoFiles(root string) (map[string][]byte, error) {
+	dir := filepath.Join(root, filepath.FromSlash(xcryptoDir))
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		files[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the copy of x/crypto: %w", err)
+	}
+	return files, nil
+}
+
+// findRoot returns the root of the perfgate module at or above dir.
+func findRoot(dir string) (string, error) {
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && bytes.HasPrefix(data, []byte("module github.com/perfgate/perfgate\n")) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the perfgate repository (hint: run it from the repository, or pass -root)")
+		}
+		dir = parent
+	}
+}
+
+// writeTree writes files below dir, which must not exist yet.
+func writeTree(dir string, files map[string][]byte) error {
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
