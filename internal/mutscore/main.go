@@ -91,6 +91,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 3
 	}
 	printScore(stdout, results, o.verbose)
+	for _, r := range results {
+		if r.Outcome == NoBuild {
+			fmt.Fprintf(stderr, "mutscore: error: mutant %s does not build\n", r.Mutant.Name)
+			return 3
+		}
+	}
 	return 0
 }
 

@@ -9,7 +9,7 @@ import (
 
 // tally counts the outcomes of one group of mutants.
 type tally struct {
-	mutants, killed, caught, missed, failed int
+	mutants, killed, caught, missed, failed, noBuild int
 }
 
 // survivors is the number of mutants the package tests do not catch: the ones scored.
@@ -26,6 +26,8 @@ func (t *tally) add(o Outcome) {
 		t.missed++
 	case CheckFailed:
 		t.failed++
+	case NoBuild:
+		t.noBuild++
 	}
 }
 
@@ -96,6 +98,8 @@ func printScore(w io.Writer, results []*Result, verbose bool) {
 	list("missed: the package tests pass and the differential finds base and head identical",
 		func(r *Result) bool { return r.Outcome == Missed })
 	list("not scored as caught: the differential could not compare", func(r *Result) bool { return r.Outcome == CheckFailed })
+	list("not scored: the mutant does not build (a defect of the table)",
+		func(r *Result) bool { return r.Outcome == NoBuild })
 	if verbose {
 		list("caught by the differential", func(r *Result) bool { return r.Outcome == Caught })
 		list("killed by the package tests", func(r *Result) bool { return r.Outcome == KilledByTests })

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +25,7 @@ const (
 	Caught        Outcome = "caught"          // the tests pass and the differential reports a mismatch
 	Missed        Outcome = "missed"          // the tests pass and the differential reports identical outputs
 	CheckFailed   Outcome = "check-failed"    // the tests pass and the differential could not compare (error, skipped)
+	NoBuild       Outcome = "does-not-build"  // a defect of the mutant table, not scored
 )
 
 // A Result is one mutant's outcome, with the evidence.
@@ -109,6 +111,11 @@ func (r *runner) run(ctx context.Context, m *Mutant) (*Result, error) {
 	res := &Result{Mutant: m}
 	defer func() { res.Took = time.Since(start) }()
 	if failed, err := r.test(ctx, headDir, s.tags, t.tests); err != nil {
+		var nb *noBuild
+		if errors.As(err, &nb) {
+			res.Outcome, res.Detail = NoBuild, nb.out
+			return res, nil
+		}
 		return nil, fmt.Errorf("mutant %s: %w", m.Name, err)
 	} else if failed != "" {
 		res.Outcome, res.Detail = KilledByTests, failed
@@ -180,10 +187,15 @@ func (r *runner) test(ctx context.Context, dir string, tags, patterns []string) 
 	}
 	text := out.String()
 	if strings.Contains(text, "[build failed]") || strings.Contains(text, "[setup failed]") {
-		return "", fmt.Errorf("does not build (go test: %s)", lastLines(text, 4))
+		return "", &noBuild{lastLines(text, 4)}
 	}
 	return firstFailure(text), nil
 }
+
+// noBuild is go test failing to build the mutated package: out is its last lines.
+type noBuild struct{ out string }
+
+func (e *noBuild) Error() string { return "does not build: " + e.out }
 
 // firstFailure returns the first "--- FAIL" line of go test's output with the line after it, or its last lines.
 func firstFailure(out string) string {

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/tools/txtar"
 )
@@ -64,24 +63,14 @@ var subjects = map[string]*subject{
 	},
 }
 
-// repoFiles returns this repository's cipher/des (without its internal tools) under a go.mod of its own.
+// repoFiles returns this repository's cipher/des, with the internal packages its tests import, under a go.mod of
+// its own.
 func repoFiles(root string) (map[string][]byte, error) {
-	files := map[string][]byte{"go.mod": []byte("module github.com/perfgate/perfgate\n\ngo 1.26.0\n")}
-	dir := filepath.Join(root, "cipher", "des")
-	ents, err := os.ReadDir(dir)
+	files, err := readTree(filepath.Join(root, "cipher", "des"), "cipher/des/")
 	if err != nil {
 		return nil, fmt.Errorf("reading cipher/des: %w", err)
 	}
-	for _, e := range ents {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, fmt.Errorf("reading cipher/des: %w", err)
-		}
-		files["cipher/des/"+e.Name()] = data
-	}
+	files["go.mod"] = []byte("module github.com/perfgate/perfgate\n\ngo 1.26.0\n")
 	return files, nil
 }
 
@@ -108,7 +97,15 @@ func demoFiles(root string) (map[string][]byte, error) {
 const xcryptoDir = "internal/mutscore/testdata/xcrypto"
 
 func xcryptoFiles(root string) (map[string][]byte, error) {
-	dir := filepath.Join(root, filepath.FromSlash(xcryptoDir))
+	files, err := readTree(filepath.Join(root, filepath.FromSlash(xcryptoDir)), "")
+	if err != nil {
+		return nil, fmt.Errorf("reading the copy of x/crypto: %w", err)
+	}
+	return files, nil
+}
+
+// readTree returns every file below dir, named by prefix and its slash-separated path relative to dir.
+func readTree(dir, prefix string) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -119,13 +116,10 @@ func xcryptoFiles(root string) (map[string][]byte, error) {
 			return err
 		}
 		rel, err := filepath.Rel(dir, path)
-		files[filepath.ToSlash(rel)] = data
+		files[prefix+filepath.ToSlash(rel)] = data
 		return err
 	})
-	if err != nil {
-		return nil, fmt.Errorf("reading the copy of x/crypto: %w", err)
-	}
-	return files, nil
+	return files, err
 }
 
 // findRoot returns the root of the perfgate module at or above dir.
