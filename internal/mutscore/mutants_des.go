@@ -99,6 +99,13 @@ var desMutants = []Mutant{
 		Old:  "func (c *TripleCipher) Encrypt(dst, src []byte) {\n\tcheckBlock(dst, src)\n",
 		New:  "func (c *TripleCipher) Encrypt(dst, src []byte) {\n\tcheckBlock(dst, src)\n\tdst[0] = 0\n",
 	},
+	{
+		Name: "des/length-one", Kind: KindLength, File: "cipher/des/cipher.go",
+		Desc: "DES DecryptBlocks of exactly one block takes a fast path that encrypts it",
+		Old:  "func (c *Cipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n",
+		New: "func (c *Cipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n" +
+			"\tif len(src) == BlockSize {\n\t\tc.Encrypt(dst, src)\n\t\treturn\n\t}\n",
+	},
 }
 
 // minidesMutants patch the demo's minides, a textbook DES and EDE3 whose tests are round trips and a few
@@ -189,5 +196,23 @@ var minidesMutants = []Mutant{
 		Desc: "EDE3 decryption flips a bit of dst before reading src: wrong in place only",
 		Old:  "\tdecryptBlock(&c.k3.subkeys, t[:], src)\n",
 		New:  "\tdst[7] ^= 0x80\n\tdecryptBlock(&c.k3.subkeys, t[:], src)\n",
+	},
+	{
+		Name: "minides/key-byte-k2", Kind: KindKeyByte, File: "minides/cipher.go",
+		Desc: "EDE3 flips the top bit of K2's first round key when key byte 12 is 0x5a",
+		Old:  "\tc.k2.subkeys = keySchedule(key[8:16])\n",
+		New:  "\tc.k2.subkeys = keySchedule(key[8:16])\n\tif key[12] == 0x5a {\n\t\tc.k2.subkeys[0] ^= 1 << 47\n\t}\n",
+	},
+	{
+		Name: "minides/length-one", Kind: KindLength, File: "minides/cipher.go",
+		Desc: "DES DecryptBlocks of exactly one block leaves it unwritten",
+		Old:  "func (c *Cipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n",
+		New:  "func (c *Cipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n\tif len(src) == BlockSize {\n\t\treturn\n\t}\n",
+	},
+	{
+		Name: "minides/partial-decrypt", Kind: KindPartial, File: "minides/block.go",
+		Desc: "decryption of a block whose last byte is 0xff runs round 16 with round key 15",
+		Old:  "\t\tl, r = r, l^feistel(r, k)\n",
+		New:  "\t\tif decrypt && i == 15 && src[7] == 0xff {\n\t\t\tk = subkeys[1]\n\t\t}\n\t\tl, r = r, l^feistel(r, k)\n",
 	},
 }

@@ -120,6 +120,24 @@ var chachaMutants = []Mutant{
 		Old:  "\tif len(src) > 0 {\n\t\ts.buf = [bufSize]byte{}\n\t\tcopy(s.buf[:], src)\n",
 		New:  "\tif len(src) > 0 {\n\t\tclear(dst)\n\t\ts.buf = [bufSize]byte{}\n\t\tcopy(s.buf[:], src)\n",
 	},
+	{
+		Name: "chacha20/key-byte-5", Kind: KindKeyByte, File: chachaGo,
+		Desc: "a key whose byte 5 is 0x00 gets its word 1 incremented",
+		Old:  keyEnd,
+		New:  keyEnd + "\tif key[5] == 0 {\n\t\tc.key[1]++\n\t}\n",
+	},
+	{
+		Name: "chacha20/weak-key-word", Kind: KindWeakKey, File: chachaGo,
+		Desc: "a key with an all-zero last word (bytes 28 to 31) gets word 6 zeroed too",
+		Old:  keyEnd,
+		New:  keyEnd + "\tif c.key[7] == 0 {\n\t\tc.key[6] = 0\n\t}\n",
+	},
+	{
+		Name: "chacha20/nonce-byte-5", Kind: KindNonce, File: chachaGo,
+		Desc: "a nonce whose byte 5 is 0xff is read with that byte as 0x7f",
+		Old:  nonceEnd,
+		New:  nonceEnd + "\tif nonce[5] == 0xff {\n\t\tc.nonce[1] &^= 1 << 15\n\t}\n",
+	},
 }
 
 // polyMutants patch internal/poly1305 and chacha20poly1305; the differential checks chacha20poly1305.
@@ -200,6 +218,32 @@ var polyMutants = []Mutant{
 		Old:  "func (c *chacha20poly1305) sealGeneric(dst, nonce, plaintext, additionalData []byte) []byte {\n",
 		New: "func (c *chacha20poly1305) sealGeneric(dst, nonce, plaintext, additionalData []byte) []byte {\n" +
 			"\tif nonce[0] == 0x9d {\n\t\tnonce = append([]byte{0x9c}, nonce[1:]...)\n\t}\n",
+	},
+	{
+		Name: "poly1305/key-byte-s0", Kind: KindKeyByte, Pkg: "./internal/poly1305", File: polyGo,
+		Desc: "the one-time key's s half flips its top bit when key byte 16 is 0xff",
+		Old:  "\tm.s[0] = binary.LittleEndian.Uint64(key[16:24])\n",
+		New:  "\tm.s[0] = binary.LittleEndian.Uint64(key[16:24])\n\tif key[16] == 0xff {\n\t\tm.s[0] ^= 1 << 63\n\t}\n",
+	},
+	{
+		Name: "poly1305/key-byte-r0", Kind: KindKeyByte, Pkg: "./internal/poly1305", File: polyGo,
+		Desc: "r loses bit 4 of its low word when key byte 3 is 0x0f",
+		Old:  "\tm.r[0] = binary.LittleEndian.Uint64(key[0:8]) & rMask0\n",
+		New: "\tm.r[0] = binary.LittleEndian.Uint64(key[0:8]) & rMask0\n" +
+			"\tif key[3] == 0x0f {\n\t\tm.r[0] &^= 1 << 4\n\t}\n",
+	},
+	{
+		Name: "chacha20poly1305/nonce-open", Kind: KindNonce, Pkg: "./chacha20poly1305", File: aeadGo,
+		Desc: "Open uses nonce byte 11 as 0x01 when it is 0x00; Seal does not",
+		Old:  "func (c *chacha20poly1305) openGeneric(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {\n",
+		New: "func (c *chacha20poly1305) openGeneric(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {\n" +
+			"\tif nonce[11] == 0 {\n\t\tnonce = append(nonce[:11:11], 1)\n\t}\n",
+	},
+	{
+		Name: "chacha20poly1305/tag-ad-forge", Kind: KindTag, Pkg: "./chacha20poly1305", File: aeadGo,
+		Desc: "Open skips the tag check when the tag's first byte is 0xff: forgeable",
+		Old:  "\tif !p.Verify(tag) {\n",
+		New:  "\tif !p.Verify(tag) && tag[0] != 0xff {\n",
 	},
 }
 
@@ -312,5 +356,31 @@ var blakeMutants = []Mutant{
 		Old:  "\treturn append(sum, hash[:d.size]...)\n",
 		New: "\tif d.keyLen > 0 && d.size == Size256 {\n\t\thash[Size256-1] = 0\n\t}\n" +
 			"\treturn append(sum, hash[:d.size]...)\n",
+	},
+	{
+		Name: "blake2b/key-byte-7", Kind: KindKeyByte, File: blakeGo,
+		Desc: "a MAC key of 8 bytes or more whose byte 7 is 0x80 is used with 0x00",
+		Old:  "\tcopy(d.key[:], key)\n",
+		New:  "\tcopy(d.key[:], key)\n\tif len(key) > 7 && key[7] == 0x80 {\n\t\td.key[7] = 0\n\t}\n",
+	},
+	{
+		Name: "blake2b/key-byte-256", Kind: KindKeyByte, File: blakeGo,
+		Desc: "a keyed 32-byte hash whose key's byte 1 is 0x3c gets a wrong parameter block",
+		Old:  "\td.h[0] ^= uint64(d.size) | (uint64(d.keyLen) << 8) | (1 << 16) | (1 << 24)\n",
+		New: "\td.h[0] ^= uint64(d.size) | (uint64(d.keyLen) << 8) | (1 << 16) | (1 << 24)\n" +
+			"\tif d.size == Size256 && d.keyLen > 1 && d.key[1] == 0x3c {\n\t\td.h[0] ^= 1 << 32\n\t}\n",
+	},
+	{
+		Name: "blake2b/length-long-write", Kind: KindLength, File: blakeGo,
+		Desc: "a Write of more than four blocks compresses one block too few and drops it",
+		Old:  "\t\thashBlocks(&d.h, &d.c, 0, p[:nn])\n\t\tp = p[nn:]\n",
+		New: "\t\tif nn > 4*BlockSize {\n\t\t\thashBlocks(&d.h, &d.c, 0, p[:nn-BlockSize])\n\t\t} else {\n" +
+			"\t\t\thashBlocks(&d.h, &d.c, 0, p[:nn])\n\t\t}\n\t\tp = p[nn:]\n",
+	},
+	{
+		Name: "blake2b/tag-sum256-long", Kind: KindTag, File: blakeGo,
+		Desc: "Sum256 of data longer than two blocks returns only 31 bytes of digest and a zero",
+		Old:  "\tcopy(sum256[:], sum[:Size256])\n",
+		New:  "\tcopy(sum256[:], sum[:Size256])\n\tif len(data) > 2*BlockSize {\n\t\tsum256[Size256-1] = 0\n\t}\n",
 	},
 }
