@@ -11,7 +11,7 @@
 // It prints the score (caught of the mutants the tests miss), per package and per kind of bug, and every mutant
 // the differential missed with a line saying what is wrong with it. Progress goes to stderr.
 //
-//	go run ./internal/mutscore [-run REGEXP] [-v] [-vectors DIR] [-work DIR]
+//	go run ./internal/mutscore [-run REGEXP] [-v] [-vectors DIR] [-work DIR] [-json FILE]
 //
 // It is a benchmark of the check, run by hand: a full run takes tens of minutes.
 package main
@@ -39,9 +39,9 @@ func main() {
 
 // options are the command's flags.
 type options struct {
-	run, root, work, vectors string
-	list, verbose            bool
-	keys, msgKeys, msgBlocks int
+	run, root, work, vectors, json string
+	list, verbose                  bool
+	keys, msgKeys, msgBlocks       int
 }
 
 func parse(args []string, stderr io.Writer) (*options, error) {
@@ -53,6 +53,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.work, "work", "", "keep the modules here (default: a temporary directory, removed)")
 	fs.StringVar(&o.vectors, "vectors", "", "shared/vectors for cipher/des's NESSIE tests "+
 		"(default: shared/vectors beside the repository, if there)")
+	fs.StringVar(&o.json, "json", "", "also write every mutant's outcome to this file, as JSON")
 	fs.BoolVar(&o.list, "list", false, "list the mutants and exit")
 	fs.BoolVar(&o.verbose, "v", false, "print every mutant's outcome, not only the survivors")
 	fs.IntVar(&o.keys, "keys", 0, "differential: block-cipher keys (default: the differential's)")
@@ -91,6 +92,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 3
 	}
 	printScore(stdout, results, o.verbose)
+	if o.json != "" {
+		if err := writeJSON(o.json, results); err != nil {
+			fmt.Fprintf(stderr, "mutscore: error: %v\n", err)
+			return 3
+		}
+	}
 	for _, r := range results {
 		if r.Outcome == NoBuild {
 			fmt.Fprintf(stderr, "mutscore: error: mutant %s does not build\n", r.Mutant.Name)

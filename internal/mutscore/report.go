@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"text/tabwriter"
 )
@@ -113,4 +115,30 @@ func printList(w io.Writer, ms []Mutant) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m.Name, m.Kind, m.File, m.Desc)
 	}
 	tw.Flush()
+}
+
+// writeJSON writes every result to the file name: name, package, kind, outcome, detail and seconds, in run order.
+func writeJSON(name string, results []*Result) error {
+	type row struct {
+		Name    string  `json:"name"`
+		Package string  `json:"package"`
+		Kind    Kind    `json:"kind"`
+		Outcome Outcome `json:"outcome"`
+		Desc    string  `json:"desc"`
+		Detail  string  `json:"detail,omitempty"`
+		Seconds float64 `json:"seconds"`
+	}
+	rows := []row{}
+	for _, r := range results {
+		rows = append(rows, row{r.Mutant.Name, r.Mutant.Package(), r.Mutant.Kind, r.Outcome, r.Mutant.Desc, r.Detail,
+			r.Took.Seconds()})
+	}
+	data, err := json.MarshalIndent(rows, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(name, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing the results: %w", err)
+	}
+	return nil
 }
