@@ -1,8 +1,9 @@
 // Command mutscore measures how strong perfgate's differential check is: its mutation score.
 //
 // It applies single-point mutants (mutants_*.go: in one file, an exact old text becomes a new one) to real
-// packages: this repository's cipher/des, the demo's minides (internal/demo), and x/crypto's chacha20, poly1305
-// (through chacha20poly1305) and blake2b, of which testdata/xcrypto holds a trimmed copy with its licence. For
+// packages: this repository's cipher/des, the demo's minides (internal/demo), x/crypto's chacha20, poly1305
+// (through chacha20poly1305) and blake2b, and dchest/siphash; testdata holds trimmed copies of the last two modules
+// with their licences (testdata/README.md). For
 // each mutant it writes the unmutated module (base) and the mutated one (head) below a work directory, runs the
 // mutated package's own tests on head, and keeps only the mutants those tests do not catch. For each of those it
 // runs differential.Check, base against head, at the differential's defaults (or the settings of -keys,
@@ -12,6 +13,10 @@
 // the differential missed with a line saying what is wrong with it. Progress goes to stderr.
 //
 //	go run ./internal/mutscore [-run REGEXP] [-v] [-vectors DIR] [-work DIR] [-json FILE]
+//	go run ./internal/mutscore -from FILE,FILE… [-run REGEXP] [-v]
+//
+// The second form scores outcomes saved by -json, so that runs of parts of the table (each with its own -run) can
+// be scored together.
 //
 // It is a benchmark of the check, run by hand: a full run takes tens of minutes.
 package main
@@ -26,6 +31,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/perfgate/perfgate/differential"
 )
@@ -39,9 +45,9 @@ func main() {
 
 // options are the command's flags.
 type options struct {
-	run, root, work, vectors, json string
-	list, verbose                  bool
-	keys, msgKeys, msgBlocks       int
+	run, root, work, vectors, json, from string
+	list, verbose                        bool
+	keys, msgKeys, msgBlocks             int
 }
 
 func parse(args []string, stderr io.Writer) (*options, error) {
@@ -54,6 +60,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.vectors, "vectors", "", "shared/vectors for cipher/des's NESSIE tests "+
 		"(default: shared/vectors beside the repository, if there)")
 	fs.StringVar(&o.json, "json", "", "also write every mutant's outcome to this file, as JSON")
+	fs.StringVar(&o.from, "from", "", "score the outcomes saved by -json in these files (comma-separated) "+
+		"instead of running the mutants")
 	fs.BoolVar(&o.list, "list", false, "list the mutants and exit")
 	fs.BoolVar(&o.verbose, "v", false, "print every mutant's outcome, not only the survivors")
 	fs.IntVar(&o.keys, "keys", 0, "differential: block-cipher keys (default: the differential's)")
@@ -86,7 +94,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		printList(stdout, ms)
 		return 0
 	}
-	results, err := runAll(ctx, o, ms, stderr)
+	var results []*Result
+	if o.from != "" {
+		results, err = readJSON(strings.Split(o.from, ","), ms)
+	} else {
+		results, err = runAll(ctx, o, ms, stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mutscore: error: %v\n", err)
 		return 3

@@ -20,7 +20,8 @@ const (
 	KindReset    Kind = "reset" // the state a hash keeps across Sum and Reset
 	KindTag      Kind = "tag"   // a truncated or forgeable authentication tag
 	KindWeakKey  Kind = "weak-key"
-	kindsInOrder      = "key-byte length-class partial-block aliasing chunk-boundary counter-wrap nonce reset tag weak-key"
+	KindKeySize  Kind = "key-size" // wrong only for one key length
+	kindsInOrder      = "key-byte key-size length-class partial-block aliasing chunk-boundary counter-wrap nonce reset tag weak-key"
 )
 
 // kinds returns every kind, in the order the report lists them.
@@ -45,8 +46,12 @@ type Mutant struct {
 	Desc    string // one line: what is wrong and when it shows
 }
 
-// Package returns the package name the score groups the mutant under (the last element of Pkg).
+// Package returns the package name the score groups the mutant under: the last element of Pkg, or the subject's
+// name for its root package.
 func (m *Mutant) Package() string {
+	if m.Pkg == "." {
+		return m.Subject
+	}
 	return m.Pkg[strings.LastIndex(m.Pkg, "/")+1:]
 }
 
@@ -73,6 +78,7 @@ func allMutants() []Mutant {
 		{"xcrypto", "./chacha20", chachaMutants},
 		{"xcrypto", "", polyMutants},
 		{"xcrypto", "./blake2b", blakeMutants},
+		{"siphash", ".", sipMutants},
 	}
 	var ms []Mutant
 	for _, t := range tables {

@@ -269,6 +269,18 @@ var blakeMutants = []Mutant{
 		New:  "\tcopy(d.key[:], key)\n\tif len(key) >= 32 && key[31] == 0 {\n\t\td.key[31], d.keyLen = 0, 31\n\t}\n",
 	},
 	{
+		Name: "blake2b/key-size-17", Kind: KindKeySize, File: blakeGo,
+		Desc: "a MAC key of exactly 17 bytes is used as its first 16",
+		Old:  "\tcopy(d.key[:], key)\n",
+		New:  "\tcopy(d.key[:], key)\n\tif len(key) == 17 {\n\t\td.key[16], d.keyLen = 0, 16\n\t}\n",
+	},
+	{
+		Name: "blake2b/key-byte-ff", Kind: KindKeyByte, File: blakeGo,
+		Desc: "a MAC key whose first byte is 0xff is used with 0xfe",
+		Old:  "\tcopy(d.key[:], key)\n",
+		New:  "\tcopy(d.key[:], key)\n\tif len(key) > 0 && key[0] == 0xff {\n\t\td.key[0] = 0xfe\n\t}\n",
+	},
+	{
 		Name: "blake2b/weak-key-zero", Kind: KindWeakKey, File: blakeGo,
 		Desc: "an all-zero MAC key (of any length) hashes as no key",
 		Old:  "\tcopy(d.key[:], key)\n",
@@ -384,3 +396,83 @@ var blakeMutants = []Mutant{
 		New:  "\tcopy(sum256[:], sum[:Size256])\n\tif len(data) > 2*BlockSize {\n\t\tsum256[Size256-1] = 0\n\t}\n",
 	},
 }
+
+// sipMutants patch github.com/dchest/siphash (testdata/siphash), built with the appengine tag: New and New128 take
+// a key of 16 bytes or more and read its first 16.
+var sipMutants = []Mutant{
+	{
+		Name: "siphash/key-byte-a7", Kind: KindKeyByte, File: "siphash.go",
+		Desc: "a key whose first byte is 0xa7 gets bit 0 of k1 flipped",
+		Old:  sipKeyEnd,
+		New:  "\tif key[0] == 0xa7 {\n\t\td.k1 ^= 1\n\t}\n" + sipKeyEnd,
+	},
+	{
+		Name: "siphash/key-byte-15", Kind: KindKeyByte, File: "siphash.go",
+		Desc: "a key whose byte 15 is 0xff gets the top bit of k0 flipped",
+		Old:  sipKeyEnd,
+		New:  "\tif key[15] == 0xff {\n\t\td.k0 ^= 1 << 63\n\t}\n" + sipKeyEnd,
+	},
+	{
+		Name: "siphash/key-size-long", Kind: KindKeySize, File: "siphash.go",
+		Desc: "a key longer than 16 bytes has its byte 16 mixed into k1 (only the first 16 may count)",
+		Old:  sipKeyEnd,
+		New:  "\tif len(key) > 16 {\n\t\td.k1 ^= uint64(key[16])\n\t}\n" + sipKeyEnd,
+	},
+	{
+		Name: "siphash/weak-key-zero", Kind: KindWeakKey, File: "siphash.go",
+		Desc: "the all-zero key is replaced by k1 = 1",
+		Old:  sipKeyEnd,
+		New:  "\tif d.k0 == 0 && d.k1 == 0 {\n\t\td.k1 = 1\n\t}\n" + sipKeyEnd,
+	},
+	{
+		Name: "siphash/weak-key-ff", Kind: KindWeakKey, File: "siphash.go",
+		Desc: "the all-0xff key gets k0 = 0",
+		Old:  sipKeyEnd,
+		New:  "\tif d.k0 == ^uint64(0) && d.k1 == ^uint64(0) {\n\t\td.k0 = 0\n\t}\n" + sipKeyEnd,
+	},
+	{
+		Name: "siphash/length-7mod16", Kind: KindLength, File: "siphash.go",
+		Desc: "a Write of more than 64 bytes, ≡ 7 mod 16, counts one byte too many in the length byte",
+		Old:  "\td.t += uint8(nn)\n",
+		New:  "\td.t += uint8(nn)\n\tif nn > 64 && nn%16 == 7 {\n\t\td.t++\n\t}\n",
+	},
+	{
+		Name: "siphash/length-long-write", Kind: KindLength, File: "siphash.go",
+		Desc: "a Write of more than 72 bytes leaves one block to the buffer, which keeps only 8 of what is left",
+		Old:  "\t\tn := len(p) &^ (BlockSize - 1)\n",
+		New:  "\t\tn := len(p) &^ (BlockSize - 1)\n\t\tif n > 64 {\n\t\t\tn -= BlockSize\n\t\t}\n",
+	},
+	{
+		Name: "siphash/partial-3", Kind: KindPartial, File: "siphash.go",
+		Desc: "Sum64 of a message over 64 bytes (mod 256) whose last block holds 3 bytes flips one of them",
+		Old:  "\td.x[7] = d.t\n\treturn finalize(d)\n",
+		New:  "\td.x[7] = d.t\n\tif d.nx == 3 && d.t > 64 {\n\t\td.x[2] ^= 1\n\t}\n\treturn finalize(d)\n",
+	},
+	{
+		Name: "siphash/chunk-fill", Kind: KindChunk, File: "siphash.go",
+		Desc: "a Write that exactly completes the buffered block and ends there leaves it unprocessed",
+		Old:  "\t\tif d.nx == BlockSize {\n",
+		New:  "\t\tif d.nx == BlockSize && len(p) > n {\n",
+	},
+	{
+		Name: "siphash/reset-length", Kind: KindReset, File: "siphash.go",
+		Desc: "Reset keeps the message length byte",
+		Old:  "\td.t = 0\n\td.nx = 0\n",
+		New:  "\td.nx = 0\n",
+	},
+	{
+		Name: "siphash/reset-sum128-state", Kind: KindReset, File: "siphash.go",
+		Desc: "Sum of New128 finalizes the running state itself: a second Sum differs",
+		Old:  "\td := *d0\n",
+		New:  "\td := d0\n",
+	},
+	{
+		Name: "siphash/reset-sum64-state", Kind: KindReset, File: "blocks.go",
+		Desc: "Sum64 compresses the last block into the running state: a second Sum, or Writes after Sum, differ",
+		Old:  "\td0 := *d\n\tonce(&d0)\n",
+		New:  "\tonce(d)\n\td0 := *d\n",
+	},
+}
+
+// sipKeyEnd ends siphash's newDigest.
+const sipKeyEnd = "\td.size = size\n\td.Reset()\n\treturn d\n"

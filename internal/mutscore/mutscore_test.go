@@ -50,7 +50,8 @@ func TestMutantsApply(t *testing.T) {
 		if _, ok := s.pkgs[m.Pkg]; !ok {
 			t.Errorf("%s: subject %s has no package %q", m.Name, m.Subject, m.Pkg)
 		}
-		if !strings.HasPrefix(m.File, strings.TrimPrefix(m.Pkg, "./")+"/") {
+		if dir := strings.TrimPrefix(m.Pkg, "./"); dir != "." && !strings.HasPrefix(m.File, dir+"/") ||
+			dir == "." && strings.Contains(m.File, "/") {
 			t.Errorf("%s: file %s is not in package %s", m.Name, m.File, m.Pkg)
 		}
 		if !known[m.Kind] || m.Desc == "" || strings.Contains(m.Desc, "\n") {
@@ -130,5 +131,51 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "mutscore: [2/2]") {
 		t.Errorf("stderr shows no progress:\n%s", stderr.String())
+	}
+}
+
+// TestScoreFromJSON checks that outcomes written by -json are scored by -from as they were: per package, per kind,
+// survivors listed, killed mutants left out of the score.
+func TestScoreFromJSON(t *testing.T) {
+	ms := allMutants()
+	byName := map[string]*Mutant{}
+	for i := range ms {
+		byName[ms[i].Name] = &ms[i]
+	}
+	results := []*Result{
+		{Mutant: byName["minides/key-byte-a7"], Outcome: Caught, Detail: "outputs differ"},
+		{Mutant: byName["minides/alias-batch"], Outcome: Missed},
+		{Mutant: byName["blake2b/key-byte-a7"], Outcome: Missed},
+		{Mutant: byName["blake2b/reset-offset"], Outcome: Caught},
+		{Mutant: byName["blake2b/tag-sum384"], Outcome: KilledByTests, Detail: "--- FAIL: TestSelfTest"},
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	if err := writeJSON(a, results[:2]); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeJSON(b, results[2:]); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-from", a + "," + b}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"mutation score: 2/4 (50.0%) of the 4 mutants the package tests miss (5 mutants, 1 killed by the tests)",
+		"blake2b  3        1                1/2 (50.0%)",
+		"minides  2        0                1/2 (50.0%)",
+		"aliasing  1        0                0/1 (0.0%)",
+		"tag       1        1                -",
+		"minides/alias-batch  aliasing  DES DecryptBlocks zeroes its output",
+		"blake2b/key-byte-a7  key-byte  a MAC key whose first byte is 0xa7",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q; stdout:\n%s", want, out)
+		}
+	}
+	if code := run(context.Background(), []string{"-from", a + "," + a}, &stdout, &stderr); code == 0 {
+		t.Error("-from with one file twice: exit 0, want an error (a mutant in two files)")
 	}
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
 	"text/tabwriter"
+	"time"
 )
 
 // tally counts the outcomes of one group of mutants.
@@ -117,20 +119,22 @@ func printList(w io.Writer, ms []Mutant) {
 	tw.Flush()
 }
 
+// jsonRow is one result as -json writes it and -from reads it.
+type jsonRow struct {
+	Name    string  `json:"name"`
+	Package string  `json:"package"`
+	Kind    Kind    `json:"kind"`
+	Outcome Outcome `json:"outcome"`
+	Desc    string  `json:"desc"`
+	Detail  string  `json:"detail,omitempty"`
+	Seconds float64 `json:"seconds"`
+}
+
 // writeJSON writes every result to the file name: name, package, kind, outcome, detail and seconds, in run order.
 func writeJSON(name string, results []*Result) error {
-	type row struct {
-		Name    string  `json:"name"`
-		Package string  `json:"package"`
-		Kind    Kind    `json:"kind"`
-		Outcome Outcome `json:"outcome"`
-		Desc    string  `json:"desc"`
-		Detail  string  `json:"detail,omitempty"`
-		Seconds float64 `json:"seconds"`
-	}
-	rows := []row{}
+	rows := []jsonRow{}
 	for _, r := range results {
-		rows = append(rows, row{r.Mutant.Name, r.Mutant.Package(), r.Mutant.Kind, r.Outcome, r.Mutant.Desc, r.Detail,
+		rows = append(rows, jsonRow{r.Mutant.Name, r.Mutant.Package(), r.Mutant.Kind, r.Outcome, r.Mutant.Desc, r.Detail,
 			r.Took.Seconds()})
 	}
 	data, err := json.MarshalIndent(rows, "", "  ")
@@ -141,4 +145,46 @@ func writeJSON(name string, results []*Result) error {
 		return fmt.Errorf("writing the results: %w", err)
 	}
 	return nil
+}
+
+// readJSON reads the results that -json wrote to files, keeping those of the mutants ms (in their order). A mutant
+// that is not in the table, or that two files hold, is an error; a mutant of ms that no file holds is left out.
+func readJSON(files []string, ms []Mutant) ([]*Result, error) {
+	rows := map[string]jsonRow{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("-from: %w", err)
+		}
+		var rs []jsonRow
+		if err := json.Unmarshal(data, &rs); err != nil {
+			return nil, fmt.Errorf("-from %s: %w (hint: give files that -json wrote)", f, err)
+		}
+		for _, r := range rs {
+			if _, dup := rows[r.Name]; dup {
+				return nil, fmt.Errorf("-from: mutant %s is in two files", r.Name)
+			}
+			rows[r.Name] = r
+		}
+	}
+	known := map[string]bool{}
+	for _, m := range allMutants() {
+		known[m.Name] = true
+	}
+	for name := range rows {
+		if !known[name] {
+			return nil, fmt.Errorf("-from: mutant %s is not in the table", name)
+		}
+	}
+	var results []*Result
+	for i := range ms {
+		if r, ok := rows[ms[i].Name]; ok {
+			results = append(results, &Result{Mutant: &ms[i], Outcome: r.Outcome, Detail: r.Detail,
+				Took: time.Duration(r.Seconds * float64(time.Second))})
+		}
+	}
+	if len(results) == 0 {
+		return nil, errors.New("-from: the files hold none of the mutants chosen")
+	}
+	return results, nil
 }

@@ -47,7 +47,7 @@ var subjects = map[string]*subject{
 	"xcrypto": {
 		name:  "xcrypto",
 		tags:  []string{"purego"},
-		files: xcryptoFiles,
+		files: func(root string) (map[string][]byte, error) { return testdataFiles(root, "xcrypto") },
 		pkgs: map[string]target{
 			"./chacha20": {
 				tests:  []string{"./chacha20", "./chacha20poly1305"},
@@ -60,6 +60,13 @@ var subjects = map[string]*subject{
 			"./chacha20poly1305": {tests: []string{"./chacha20poly1305"}, checks: []string{"./chacha20poly1305"}},
 			"./blake2b":          {tests: []string{"./blake2b"}, checks: []string{"./blake2b"}},
 		},
+	},
+	// siphash is built with the appengine tag, which selects its Go code; the trimmed copy has no assembly.
+	"siphash": {
+		name:  "siphash",
+		tags:  []string{"appengine"},
+		files: func(root string) (map[string][]byte, error) { return testdataFiles(root, "siphash") },
+		pkgs:  map[string]target{".": {tests: []string{"."}, checks: []string{"."}}},
 	},
 }
 
@@ -93,13 +100,11 @@ func demoFiles(root string) (map[string][]byte, error) {
 	return files, nil
 }
 
-// xcryptoDir holds the trimmed copy of golang.org/x/crypto.
-const xcryptoDir = "internal/mutscore/testdata/xcrypto"
-
-func xcryptoFiles(root string) (map[string][]byte, error) {
-	files, err := readTree(filepath.Join(root, filepath.FromSlash(xcryptoDir)), "")
+// testdataFiles returns the module copied into testdata/name (see testdata/README.md).
+func testdataFiles(root, name string) (map[string][]byte, error) {
+	files, err := readTree(filepath.Join(root, "internal", "mutscore", "testdata", name), "")
 	if err != nil {
-		return nil, fmt.Errorf("reading the copy of x/crypto: %w", err)
+		return nil, fmt.Errorf("reading the copy of %s: %w", name, err)
 	}
 	return files, nil
 }
