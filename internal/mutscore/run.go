@@ -110,7 +110,7 @@ func (r *runner) run(ctx context.Context, m *Mutant) (*Result, error) {
 	}
 	res := &Result{Mutant: m}
 	defer func() { res.Took = time.Since(start) }()
-	if failed, err := r.test(ctx, headDir, s.tags, t.tests); err != nil {
+	if failed, err := r.test(ctx, headDir, s.tags, t); err != nil {
 		var nb *noBuild
 		if errors.As(err, &nb) {
 			res.Outcome, res.Detail = NoBuild, nb.out
@@ -160,16 +160,16 @@ func firstFinding(rep *differential.Report) string {
 	return "mismatch"
 }
 
-// test runs go test on the patterns in dir. It returns "" when they pass, the first failure when they fail, and
+// test runs go test on the target's test patterns in dir. It returns "" when they pass, the first failure when they fail, and
 // an error when go test could not judge the code (the mutant does not build, or the go command failed to start).
-func (r *runner) test(ctx context.Context, dir string, tags, patterns []string) (string, error) {
+func (r *runner) test(ctx context.Context, dir string, tags []string, t target) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	args := []string{"test"}
 	if len(tags) > 0 {
 		args = append(args, "-tags", strings.Join(tags, ","))
 	}
-	args = append(args, patterns...)
+	args = append(append(args, t.testFlags...), t.tests...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
@@ -183,7 +183,7 @@ func (r *runner) test(ctx context.Context, dir string, tags, patterns []string) 
 		return "", nil
 	}
 	if ctx.Err() != nil {
-		return "", fmt.Errorf("go test %s: %w", strings.Join(patterns, " "), ctx.Err())
+		return "", fmt.Errorf("go test %s: %w", strings.Join(t.tests, " "), ctx.Err())
 	}
 	text := out.String()
 	if strings.Contains(text, "[build failed]") || strings.Contains(text, "[setup failed]") {
