@@ -121,25 +121,41 @@ func (r *runner) run(ctx context.Context, m *Mutant) (*Result, error) {
 		res.Outcome, res.Detail = KilledByTests, failed
 		return res, nil
 	}
-	res.Outcome = Missed
+	res.Outcome, res.Detail, err = r.differential(ctx, s, t, baseDir, headDir)
+	if err != nil {
+		return nil, fmt.Errorf("mutant %s: %w", m.Name, err)
+	}
+	return res, nil
+}
+
+// differential runs the check of every package the target checks, base against head, until one reports a
+// mismatch. A package in which the check finds nothing to compare ("skipped") is passed over; the mutant is missed
+// when at least one package compared identical and none differed.
+func (r *runner) differential(ctx context.Context, s *subject, t target, base, head string) (Outcome, string, error) {
+	var skipped []string
+	compared := false
 	for _, pkg := range t.checks {
 		cfg := r.cfg
-		cfg.BaseDir, cfg.HeadDir, cfg.Pkg, cfg.Tags = baseDir, headDir, pkg, s.tags
+		cfg.BaseDir, cfg.HeadDir, cfg.Pkg, cfg.Tags = base, head, pkg, s.tags
 		rep, err := differential.Check(ctx, cfg)
 		if err != nil {
-			return nil, fmt.Errorf("mutant %s: differential of %s: %w", m.Name, pkg, err)
+			return "", "", fmt.Errorf("differential of %s: %w", pkg, err)
 		}
 		switch rep.Status {
 		case record.DiffMismatch:
-			res.Outcome, res.Detail = Caught, pkg+": "+firstFinding(rep)
-			return res, nil
+			return Caught, pkg + ": " + firstFinding(rep), nil
 		case record.DiffIdentical:
+			compared = true
+		case record.DiffSkipped:
+			skipped = append(skipped, pkg+": "+oneLine(rep.Reason))
 		default:
-			res.Outcome, res.Detail = CheckFailed, fmt.Sprintf("%s: %s: %s", pkg, rep.Status, rep.Reason)
-			return res, nil
+			return CheckFailed, fmt.Sprintf("%s: %s: %s", pkg, rep.Status, oneLine(rep.Reason)), nil
 		}
 	}
-	return res, nil
+	if !compared {
+		return CheckFailed, strings.Join(skipped, "; "), nil
+	}
+	return Missed, "", nil
 }
 
 // firstFinding returns a short account of what the differential found.

@@ -46,8 +46,9 @@ var subjects = map[string]*subject{
 		pkgs:  map[string]target{"./minides": {tests: []string{"./minides"}, checks: []string{"./minides"}}},
 	},
 	// x/crypto is built with the purego tag, so that the Go code is what runs on every architecture; the
-	// trimmed copy has no assembly. internal/poly1305 takes its key as *[32]byte, a shape the differential does
-	// not discover, so its mutants are checked through chacha20poly1305, the AEAD built on it.
+	// trimmed copy has no assembly. internal/poly1305's MAC takes its key as *[32]byte: its mutants are checked
+	// through chacha20poly1305, the AEAD built on it, and through its own package, where the differential may
+	// find nothing to compare.
 	"xcrypto": {
 		name:  "xcrypto",
 		tags:  []string{"purego"},
@@ -59,7 +60,7 @@ var subjects = map[string]*subject{
 			},
 			"./internal/poly1305": {
 				tests:  []string{"./internal/poly1305", "./chacha20poly1305"},
-				checks: []string{"./chacha20poly1305"},
+				checks: []string{"./chacha20poly1305", "./internal/poly1305"},
 			},
 			"./chacha20poly1305": {tests: []string{"./chacha20poly1305"}, checks: []string{"./chacha20poly1305"}},
 			"./blake2b":          {tests: []string{"./blake2b"}, checks: []string{"./blake2b"}},
