@@ -1,0 +1,3 @@
+module github.com/dchest/siphash
+
+go 1.16

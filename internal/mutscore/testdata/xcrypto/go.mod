@@ -1,0 +1,3 @@
+module golang.org/x/crypto
+
+go 1.26.0
