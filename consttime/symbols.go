@@ -43,6 +43,7 @@ func sortSpans(s spans) {
 type binary struct {
 	pkgSym  string // the package's symbol prefix: the import path with dots of its last element escaped, then "."
 	own     spans  // the package's code: its functions and inlined copies (name = the copy's function)
+	inl     spans  // every inlined copy of a package function, wherever it lies
 	funcs   spans  // every function symbol
 	data    spans  // every data symbol
 	static  spans  // allocated, non-executable sections
@@ -104,13 +105,15 @@ func readBinary(file, importPath string) (*binary, error) {
 			b.static = append(b.static, span{s.Addr, s.Addr + s.Size, s.Name})
 		}
 	}
-	b.dw, b.dwErr = f.DWARF()
-	if b.dwErr == nil {
-		b.dwErr = b.readDWARF()
-	}
-	for _, s := range []spans{b.own, b.funcs, b.data, b.static} {
+	for _, s := range []spans{b.funcs, b.data, b.static} {
 		sortSpans(s)
 	}
+	b.dw, b.dwErr = f.DWARF()
+	if b.dwErr == nil {
+		b.dwErr = b.readDWARF() // it needs b.funcs sorted
+	}
+	sortSpans(b.own)
+	sortSpans(b.inl)
 	return b, nil
 }
 
@@ -162,6 +165,7 @@ func (b *binary) readDWARF() error {
 			continue
 		}
 		for _, rg := range in.ranges {
+			b.inl = append(b.inl, span{rg[0], rg[1], name})
 			if fn := b.funcs.find(rg[0]); fn == nil || !strings.HasPrefix(fn.name, b.pkgSym) {
 				b.own = append(b.own, span{rg[0], rg[1], name})
 			}
@@ -181,7 +185,7 @@ func (b *binary) site(pc uint64) (fn string, off int, inlined, file string, line
 	if s := b.funcs.find(pc); s != nil {
 		full, fn, off = s.name, strings.TrimPrefix(s.name, b.pkgSym), int(pc-s.lo)
 	}
-	if s := b.own.find(pc); s != nil && s.name != full {
+	if s := b.inl.find(pc); s != nil && s.name != full {
 		inlined = strings.TrimPrefix(s.name, b.pkgSym)
 	}
 	file, line = b.line(pc)
