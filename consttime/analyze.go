@@ -75,8 +75,9 @@ func edges(insns []uint64) map[edge]int {
 }
 
 // branches returns the instructions after which run r's instruction sequence differs from the reference run's
-// (run 1): each whose successors differ in count, and the last instruction before the first difference. n is how
-// many executions differ, per instruction. It also returns the index of the first difference, -1 for none.
+// (run 1): each that has several successors (a conditional branch or an indirect jump) taken a different number
+// of times, and the last instruction before the first difference. The count is how many times its successors
+// differ, summed over them. It also returns the index of the first difference, -1 for none.
 func (a *analyzer) branches(r int, ref map[edge]int) (map[uint64]int, int) {
 	x, y := a.g.runs[1].insns, a.g.runs[r].insns
 	d := divergence(x, y)
@@ -91,14 +92,23 @@ func (a *analyzer) branches(r int, ref map[edge]int) (map[uint64]int, int) {
 		out[x[0]]++
 	}
 	other := edges(y)
-	for e, n := range ref {
-		if other[e] != n {
-			out[e.from] += abs(other[e] - n)
+	succ := map[uint64]map[uint64]bool{} // the successors of every instruction, in either run
+	for _, m := range []map[edge]int{ref, other} {
+		for e := range m {
+			if succ[e.from] == nil {
+				succ[e.from] = map[uint64]bool{}
+			}
+			succ[e.from][e.to] = true
 		}
 	}
-	for e, n := range other {
-		if _, ok := ref[e]; !ok {
-			out[e.from] += n
+	for from, tos := range succ {
+		if len(tos) < 2 {
+			continue
+		}
+		for to := range tos {
+			if n := abs(other[edge{from, to}] - ref[edge{from, to}]); n > 0 {
+				out[from] += n
+			}
 		}
 	}
 	return out, d
