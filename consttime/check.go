@@ -19,8 +19,13 @@ import (
 // Defaults of Config.
 const (
 	DefaultSecrets = 6
-	DefaultSeed    = 0x6374696d65 // "ctime"
-	DefaultTimeout = 5 * time.Minute
+	// DefaultBatchSecrets and DefaultBatchBlocks: a batch method gets 64 blocks, so that a bitsliced engine of 64
+	// lanes runs full, under fewer secrets, since each secret's trace is 64 blocks long and holds 64 random
+	// plaintexts.
+	DefaultBatchSecrets = 2
+	DefaultBatchBlocks  = 64
+	DefaultSeed         = 0x6374696d65 // "ctime"
+	DefaultTimeout      = 5 * time.Minute
 )
 
 // Config says what to trace and how.
@@ -28,6 +33,8 @@ type Config struct {
 	BaseDir, HeadDir string        // module roots of the two trees; never written to
 	Pkg              string        // the gated package, relative to the module root ("./cipher/des"); default "."
 	Secrets          int           // random secrets per operation (at least 2), besides the re-run; default DefaultSecrets
+	BatchSecrets     int           // the same for batch methods (EncryptBlocks…), which cost more; default DefaultBatchSecrets
+	BatchBlocks      int           // blocks per batch call; default DefaultBatchBlocks
 	Seed             uint64        // seed of the secrets; 0 means DefaultSeed
 	Tags             []string      // build tags, for loading and building both sides
 	Cache            string        // GOCACHE for the go commands, shared by both sides; default inherited
@@ -70,6 +77,15 @@ func (c *Config) fill() error {
 		c.Secrets = DefaultSecrets
 	case c.Secrets < 2:
 		return fmt.Errorf("consttime: Secrets is %d; at least 2 secrets are needed to compare", c.Secrets)
+	}
+	switch {
+	case c.BatchSecrets == 0:
+		c.BatchSecrets = DefaultBatchSecrets
+	case c.BatchSecrets < 2:
+		return fmt.Errorf("consttime: BatchSecrets is %d; at least 2 secrets are needed to compare", c.BatchSecrets)
+	}
+	if c.BatchBlocks <= 0 {
+		c.BatchBlocks = DefaultBatchBlocks
 	}
 	if c.Seed == 0 {
 		c.Seed = DefaultSeed
@@ -120,7 +136,8 @@ func Check(ctx context.Context, cfg Config) (*record.ConstantTime, error) {
 	if err := cfg.fill(); err != nil {
 		return nil, err
 	}
-	ct := &record.ConstantTime{Secrets: cfg.Secrets, Seed: cfg.Seed, Operations: []record.CTOperation{}}
+	ct := &record.ConstantTime{Secrets: cfg.Secrets, BatchSecrets: cfg.BatchSecrets, BatchBlocks: cfg.BatchBlocks,
+		Seed: cfg.Seed, Operations: []record.CTOperation{}}
 	version, err := findValgrind(ctx, &cfg)
 	if err != nil {
 		ct.Status, ct.Reason = record.CTUnavailable, err.Error()
@@ -235,27 +252,32 @@ func traceSide(ctx context.Context, cfg *Config, dir, side string) *sideResult {
 		return res
 	}
 	res.skipped = skipped
-	res.err = res.analyse(b, runs, segs, cfg.Secrets)
+	res.err = res.analyse(b, runs, segs)
 	return res
 }
 
-// analyse groups the runs by operation and compares each group's runs.
-func (res *sideResult) analyse(b *binary, runs []*run, segs []segLine, secrets int) error {
-	per := secrets + 2
-	if len(segs)%per != 0 || len(runs) != len(segs) {
-		return fmt.Errorf("the driver traced %d calls and described %d, not whole groups of %d", len(runs),
-			len(segs), per)
+// analyse groups the runs by operation (consecutive calls of one constructor and operation) and compares each
+// group's runs.
+func (res *sideResult) analyse(b *binary, runs []*run, segs []segLine) error {
+	if len(runs) != len(segs) {
+		return fmt.Errorf("the driver traced %d calls and described %d", len(runs), len(segs))
 	}
-	for i := 0; i < len(segs); i += per {
-		g := &group{ctor: segs[i].Ctor, op: segs[i].Op, segs: segs[i : i+per], runs: runs[i : i+per]}
-		for j, s := range g.segs {
-			if s.Index != i+j || s.Ctor != g.ctor || s.Op != g.op || s.Run != j {
-				return fmt.Errorf("the driver's calls are out of order at %d (%s %s run %d)", i+j, s.Ctor, s.Op, s.Run)
+	for i := 0; i < len(segs); {
+		j := i
+		for j < len(segs) && segs[j].Ctor == segs[i].Ctor && segs[j].Op == segs[i].Op {
+			if s := segs[j]; s.Index != j || s.Run != j-i {
+				return fmt.Errorf("the driver's calls are out of order at %d (%s %s run %d)", j, s.Ctor, s.Op, s.Run)
 			}
+			j++
 		}
+		if j-i < 4 {
+			return fmt.Errorf("the driver traced %s %s %d times, fewer than 4", segs[i].Ctor, segs[i].Op, j-i)
+		}
+		g := &group{ctor: segs[i].Ctor, op: segs[i].Op, segs: segs[i:j], runs: runs[i:j]}
 		k := opKey{g.ctor, g.op}
 		res.ops = append(res.ops, k)
-		res.sides[k] = (&analyzer{b: b, g: g}).side(secrets)
+		res.sides[k] = (&analyzer{b: b, g: g}).side(j - i - 2)
+		i = j
 	}
 	return nil
 }

@@ -11,9 +11,9 @@ import (
 // that side's module, at the module's language version: the Go of go 1.16 (no generics, any, min, max, clear or
 // range over an int).
 //
-// It runs every operation of every target Secrets+2 times: a warm-up (run 0, which lets one-time
-// initialisation happen outside the runs compared), one run per secret (runs 1..Secrets) and a re-run of the
-// first secret (run Secrets+1). Each run calls perfgateBegin, the operation, and perfgateEnd, and then prints one
+// It runs every operation of every target S+2 times: a warm-up (run 0, which lets one-time initialisation happen
+// outside the runs compared), one run per secret (runs 1..S) and a re-run of the first secret (run S+1). S is
+// the first argument, or the second for batch methods, which get as many blocks as the third says. Each run calls perfgateBegin, the operation, and perfgateEnd, and then prints one
 // line to standard output:
 //
 //	seg INDEX CONSTRUCTOR OPERATION RUN KEYSIZE INPUT OBJADDR OBJSIZE "ERROR"
@@ -28,8 +28,8 @@ func driverSource(p *pkgTargets) ([]byte, error) {
 	var b bytes.Buffer
 	data := struct {
 		*pkgTargets
-		BatchBlocks, AEADBytes, StreamBytes int
-	}{p, batchBlocks, aeadBytes, streamBytes}
+		AEADBytes, StreamBytes int
+	}{p, aeadBytes, streamBytes}
 	if err := driverTmpl.Execute(&b, data); err != nil {
 		return nil, fmt.Errorf("generating the driver: %w", err)
 	}
@@ -45,9 +45,6 @@ const (
 	beginSym = "main.perfgateBegin"
 	endSym   = "main.perfgateEnd"
 )
-
-// batchBlocks is how many blocks a batch method gets: 64, so that a bitsliced engine of 64 lanes runs full.
-const batchBlocks = 64
 
 // streamBytes and aeadBytes are the message lengths of XORKeyStream and of Seal and Open: several 64-byte
 // blocks and a partial one.
@@ -167,6 +164,7 @@ func try(t target, ks, ns int) (v interface{}) {
 type op struct {
 	name  string
 	input int
+	batch bool
 	prep  func(v interface{}, nonce, in []byte) []byte
 	call  func(v interface{}, nonce, in, dst []byte)
 }
@@ -181,7 +179,7 @@ func ops(t target, v interface{}) []op {
 			op{name: "Decrypt", input: bs, call: func(v interface{}, _, in, dst []byte) { v.(cipher.Block).Decrypt(dst, in) }})
 		for _, name := range t.batches {
 			name := name
-			out = append(out, op{name: name, input: {{.BatchBlocks}} * bs,
+			out = append(out, op{name: name, input: batchBlocks * bs, batch: true,
 				call: func(v interface{}, _, in, dst []byte) { t.batch(name, v, dst[:len(in)], in) }})
 		}
 	case "aead":
@@ -225,6 +223,8 @@ func traced(f func()) (msg string) {
 
 var segments int
 
+var batchBlocks int
+
 type runInput struct{ key, nonce, data []byte }
 
 func inputs(r *rng, runs, ks, ns, n int) []runInput {
@@ -242,7 +242,7 @@ func inputs(r *rng, runs, ks, ns, n int) []runInput {
 	return in
 }
 
-func runTarget(w *bufio.Writer, t target, secrets int, r *rng) {
+func runTarget(w *bufio.Writer, t target, secrets, batchSecrets int, r *rng) {
 	ks, ns, v := probe(t)
 	if v == nil {
 		fmt.Fprintf(w, "skip %s %q\n", t.name, "no key size from 0 to 64 bytes is accepted")
@@ -270,7 +270,11 @@ func runTarget(w *bufio.Writer, t target, secrets int, r *rng) {
 	}
 	for _, o := range ops(t, v) {
 		dst, buf := make([]byte, o.input+64), make([]byte, o.input+64)
-		for i, in := range inputs(r, runs, ks, ns, o.input) {
+		n := runs
+		if o.batch {
+			n = batchSecrets + 2
+		}
+		for i, in := range inputs(r, n, ks, ns, o.input) {
 			copy(key, in.key)
 			copy(nonce, in.nonce)
 			obj, err := t.make(key, nonce[:ns])
@@ -290,20 +294,23 @@ func runTarget(w *bufio.Writer, t target, secrets int, r *rng) {
 }
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: driver SECRETS SEED")
+	if len(os.Args) != 5 {
+		fmt.Fprintln(os.Stderr, "usage: driver SECRETS BATCHSECRETS BATCHBLOCKS SEED")
 		os.Exit(2)
 	}
 	secrets, err1 := strconv.Atoi(os.Args[1])
-	seed, err2 := strconv.ParseUint(os.Args[2], 10, 64)
-	if err1 != nil || err2 != nil || secrets < 2 || seed == 0 {
+	batchSecrets, err2 := strconv.Atoi(os.Args[2])
+	var err3 error
+	batchBlocks, err3 = strconv.Atoi(os.Args[3])
+	seed, err4 := strconv.ParseUint(os.Args[4], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || secrets < 2 || batchSecrets < 2 || seed == 0 {
 		fmt.Fprintln(os.Stderr, "driver: bad arguments")
 		os.Exit(2)
 	}
 	w := bufio.NewWriter(os.Stdout)
 	r := &rng{seed}
 	for _, t := range targets {
-		runTarget(w, t, secrets, r)
+		runTarget(w, t, secrets, batchSecrets, r)
 	}
 	w.Flush()
 }

@@ -12,8 +12,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"golang.org/x/sys/unix"
 )
 
 // build generates p's driver and builds it in the module at dir with go build -overlay, so that nothing is
@@ -89,8 +91,12 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string) ([]*ru
 		return nil, nil, err
 	}
 	defer pr.Close()
+	// A large pipe that is read in large gulps (see lazyReader): lackey writes every line with a system call
+	// of its own, and a reader woken for each would double the cost.
+	unix.FcntlInt(pw.Fd(), unix.F_SETPIPE_SZ, 1<<20) //nolint:errcheck // a smaller pipe only costs time
 	argv := []string{cfg.Valgrind, "--tool=lackey", "--trace-mem=yes", "--log-fd=3",
-		bin, strconv.Itoa(cfg.Secrets), strconv.FormatUint(cfg.Seed, 10)}
+		bin, strconv.Itoa(cfg.Secrets), strconv.Itoa(cfg.BatchSecrets), strconv.Itoa(cfg.BatchBlocks),
+		strconv.FormatUint(cfg.Seed, 10)}
 	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	cmd := proc.Command(rctx, cfg.WorkDir, []string{"GOGC=off", "GOMAXPROCS=1"}, argv...)
@@ -109,12 +115,17 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string) ([]*ru
 	}
 	done := make(chan parsed, 1)
 	go func() {
-		runs, log, err := parseTrace(pr, b)
+		runs, log, err := parseTrace(lazyReader{pr}, b)
 		io.Copy(io.Discard, pr)
 		done <- parsed{runs, log, err}
 	}()
 	werr := proc.Wait(cmd)
 	p := <-done
+	if st := cmd.ProcessState; st != nil {
+		cfg.logf("consttime: %s: valgrind used %v of CPU (user %v, system %v)\n", filepath.Base(bin),
+			(st.UserTime() + st.SystemTime()).Round(time.Millisecond), st.UserTime().Round(time.Millisecond),
+			st.SystemTime().Round(time.Millisecond))
+	}
 	if werr != nil {
 		msg := proc.Tail(stderr.Bytes(), 6)
 		if msg == "" {
@@ -126,6 +137,18 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string) ([]*ru
 		return nil, nil, p.err
 	}
 	return p.runs, strings.Split(strings.TrimSpace(stdout.String()), "\n"), nil
+}
+
+// lazyReader reads r and, after a short read, sleeps for a millisecond, so that the writer fills the pipe
+// without waking the reader at every write.
+type lazyReader struct{ r io.Reader }
+
+func (l lazyReader) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if err == nil && n < len(p)/2 {
+		time.Sleep(time.Millisecond)
+	}
+	return n, err
 }
 
 // parseTrace reads lackey's output: "I  ADDR,SIZE" per instruction, " L ADDR,SIZE" (S, M) per data access, and

@@ -34,14 +34,17 @@ const (
 // ConstantTime is the outcome of the constant-time check of package consttime: for each constructor and
 // operation, what its package's own code does differently under different secrets of equal length.
 type ConstantTime struct {
-	Status     CTStatus      `json:"status"`
-	Reason     string        `json:"reason,omitempty"`  // why, for every status but checked (untrusted text inside)
-	Tool       string        `json:"tool,omitempty"`    // how the traces were taken, e.g. "valgrind-3.19.0 lackey"
-	Secrets    int           `json:"secrets"`           // random secrets traced per operation, besides the re-run
-	Seed       uint64        `json:"seed"`              // the seed of the secrets
-	Package    string        `json:"package,omitempty"` // as Benchmark.Package
-	Operations []CTOperation `json:"operations"`        // by constructor, then in the order the driver runs them
-	Duration   time.Duration `json:"duration_ns"`       // building and tracing both sides
+	Status  CTStatus `json:"status"`
+	Reason  string   `json:"reason,omitempty"` // why, for every status but checked (untrusted text inside)
+	Tool    string   `json:"tool,omitempty"`   // how the traces were taken, e.g. "valgrind-3.19.0 lackey"
+	Secrets int      `json:"secrets"`          // random secrets traced per operation, besides the re-run
+	// BatchSecrets is Secrets for batch methods (EncryptBlocks…), which get BatchBlocks blocks per call.
+	BatchSecrets int           `json:"batch_secrets"`
+	BatchBlocks  int           `json:"batch_blocks"`
+	Seed         uint64        `json:"seed"`              // the seed of the secrets
+	Package      string        `json:"package,omitempty"` // as Benchmark.Package
+	Operations   []CTOperation `json:"operations"`        // by constructor, then in the order the driver runs them
+	Duration     time.Duration `json:"duration_ns"`       // building and tracing both sides
 }
 
 // CTOperation is one operation of one constructor on both sides.
