@@ -166,10 +166,10 @@ func (a *analyzer) side(secrets int) *record.CTSide {
 	for _, pc := range sortedKeys(branches) {
 		s.Branches = append(s.Branches, a.site(pc, branches[pc]))
 	}
-	lines := a.lines(loads, secrets)
+	lines, lookup := a.lines(loads, secrets)
 	for _, pc := range sortedKeys(loads) {
 		site := a.site(pc, loads[pc])
-		site.Lines = len(lines[pc])
+		site.Lines, site.LinesPerLookup = len(lines[pc]), lookup[pc]
 		a.describeAccess(&site, pc)
 		s.Loads = append(s.Loads, site)
 	}
@@ -194,21 +194,39 @@ func sortedKeys(m map[uint64]int) []uint64 {
 	return out
 }
 
-// lines returns the distinct lines each instruction in sites touched, over the runs of the secrets and the re-run.
-func (a *analyzer) lines(sites map[uint64]int, secrets int) map[uint64]map[loc]bool {
-	out := map[uint64]map[loc]bool{}
+// lines returns, for each instruction in sites, the distinct lines it touched over the runs of the secrets and
+// the re-run, and the most distinct lines one of its dynamic accesses (the k-th access of the runs) touched.
+func (a *analyzer) lines(sites map[uint64]int, secrets int) (map[uint64]map[loc]bool, map[uint64]int) {
+	all := map[uint64]map[loc]bool{}
 	for pc := range sites {
-		out[pc] = map[loc]bool{}
+		all[pc] = map[loc]bool{}
 	}
+	per := map[int]map[loc]bool{} // by access index
 	for r := 1; r <= secrets+1; r++ {
 		ru := a.g.runs[r]
-		for _, ac := range ru.acc {
-			if m, ok := out[ru.insns[ac.pos]]; ok {
-				m[a.locate(r, ac.addr)] = true
+		for k, ac := range ru.acc {
+			m, ok := all[ru.insns[ac.pos]]
+			if !ok {
+				continue
+			}
+			l := a.locate(r, ac.addr)
+			m[l] = true
+			if per[k] == nil {
+				per[k] = map[loc]bool{}
+			}
+			per[k][l] = true
+		}
+	}
+	lookup := map[uint64]int{}
+	ref := a.g.runs[1]
+	for k, m := range per {
+		if k < len(ref.acc) {
+			if pc := ref.insns[ref.acc[k].pos]; len(m) > lookup[pc] {
+				lookup[pc] = len(m)
 			}
 		}
 	}
-	return out
+	return all, lookup
 }
 
 func (a *analyzer) site(pc uint64, n int) record.CTSite {

@@ -91,8 +91,11 @@ type CTSite struct {
 	// "stack"; TableSize its size in bytes (0 when unknown).
 	Table     string `json:"table,omitempty"`
 	TableSize int    `json:"table_size,omitempty"`
-	Lines     int    `json:"lines,omitempty"`     // distinct 64-byte lines the site touched over all runs
-	Positions int    `json:"positions,omitempty"` // dynamic accesses (or branch executions) that differed
+	Lines     int    `json:"lines,omitempty"` // distinct 64-byte lines the site touched over all runs
+	// LinesPerLookup is the most distinct lines one dynamic access of the site (the same lookup in every run)
+	// touched: a site in a loop over several tables touches all of them, each lookup only its own table's lines.
+	LinesPerLookup int `json:"lines_per_lookup,omitempty"`
+	Positions      int `json:"positions,omitempty"` // dynamic accesses (or branch executions) that differed
 }
 
 // Findings reports whether s shows secret-dependent branches or memory accesses.
@@ -109,6 +112,20 @@ func (s *CTSide) MaxLines() int {
 	for _, l := range s.Loads {
 		if l.Lines > n {
 			n = l.Lines
+		}
+	}
+	return n
+}
+
+// MaxLinesPerLookup returns the most 64-byte lines one lookup (one dynamic access of a site) touched.
+func (s *CTSide) MaxLinesPerLookup() int {
+	n := 0
+	if s == nil {
+		return 0
+	}
+	for _, l := range s.Loads {
+		if l.LinesPerLookup > n {
+			n = l.LinesPerLookup
 		}
 	}
 	return n
@@ -143,7 +160,7 @@ func (o *CTOperation) Changed() bool {
 		return b != h
 	}
 	return len(b.Branches) != len(h.Branches) || len(b.Loads) != len(h.Loads) ||
-		b.MaxLines() != h.MaxLines() || b.TableBytes() != h.TableBytes() || (b.Error == "") != (h.Error == "")
+		b.MaxLines() != h.MaxLines() || b.MaxLinesPerLookup() != h.MaxLinesPerLookup() || b.TableBytes() != h.TableBytes() || (b.Error == "") != (h.Error == "")
 }
 
 // NewlyNotConstantTime returns the operations that fail under CTFailNew: base traced them clean and head shows
