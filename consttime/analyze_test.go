@@ -1,10 +1,13 @@
 package consttime
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/record"
 )
 
 // TestParseTrace parses lackey output written out by hand: only the package's instructions between the markers,
@@ -91,5 +94,17 @@ func TestAnalyzeBranches(t *testing.T) {
 	}
 	if len(s.Loads) != 0 {
 		t.Errorf("loads %+v, want none", s.Loads)
+	}
+}
+
+// TestNoValgrind: without valgrind the check says so, and nothing counts as checked.
+func TestNoValgrind(t *testing.T) {
+	dir := t.TempDir()
+	ct, err := Check(context.Background(), Config{BaseDir: dir, HeadDir: dir, Valgrind: filepath.Join(dir, "valgrind")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct.Status != record.CTUnavailable || !strings.Contains(ct.Reason, "apt-get install -y valgrind") {
+		t.Errorf("status %q (%s), want unavailable with the install hint", ct.Status, ct.Reason)
 	}
 }
