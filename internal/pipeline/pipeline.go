@@ -136,6 +136,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 		Failures:        p.bench.failures,
 		Functional:      p.functional.functional,
 		Differential:    p.diff,
+		ConstantTime:    p.ct,
 		Sizes:           p.sizes,
 		Env:             env,
 		Incomplete:      incomplete,
@@ -203,6 +204,7 @@ type pipeline struct {
 	code       sameCodeRecord
 	functional functionalRecord
 	diff       record.Differential
+	ct         *record.ConstantTime
 	sizes      record.Sizes
 	bench      benchRecord
 
@@ -285,6 +287,11 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 				return err
 			}
 			p.diff = d
+		}
+		if record.ConstantTimeMode(p.cfg.ConstantTime) != record.CTOff {
+			if p.ct, err = p.checkConstantTime(ctx); err != nil {
+				return err
+			}
 		}
 		p.sizes = p.measureSizes()
 	}
