@@ -80,6 +80,8 @@ type Config struct {
 
 	// Differential turns the differential check on or off. Key "differential".
 	Differential bool
+	// ConstantTime is what the constant-time check does: record.CTReport, CTFailNew or CTOff. Key "constant-time".
+	ConstantTime string
 	// Constructors names the cipher constructors to check; empty discovers them. Key "constructors".
 	Constructors []string
 	// Keys and Blocks size the differential check per cipher and key size. Keys "keys" and "blocks".

@@ -158,6 +158,7 @@ tags: [purego, netgo]
 sandbox: "off"
 allow-network: true
 differential: false
+constant-time: fail-new
 constructors:
   - NewCipher
   - NewTripleDESCipher
@@ -186,6 +187,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.TimeSameCode = true
 	want.Budget, want.GateUnits = 45*time.Second, []string{"sec/op"}
 	want.Tags, want.Differential = []string{"purego", "netgo"}, false
+	want.ConstantTime = string(record.CTFailNew)
 	want.Constructors = []string{"NewCipher", "NewTripleDESCipher"}
 	want.Keys, want.Blocks, want.Seed = 16, 4, 42
 	want.MessageKeys, want.MessageBlocks = 3, 5

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/record"
 )
 
 // Policy returns the gate policy of c.
@@ -15,6 +16,7 @@ func (c *Config) Policy() gate.Policy {
 		Acknowledged:     c.Acknowledged,
 		MaxSizeGrowth:    c.MaxSizeGrowth,
 		Differential:     c.Differential,
+		ConstantTime:     record.ConstantTimeMode(c.ConstantTime),
 		GateUnits:        slices.Clone(c.GateUnits),
 	}
 }

@@ -44,6 +44,9 @@ type Policy struct {
 	MaxSizeGrowth int64
 	// Differential says the differential check was asked for.
 	Differential bool
+	// ConstantTime is the constant-time mode: under record.CTFailNew, an operation that base traced clean and in
+	// which head shows secret-dependent branches or memory accesses fails the gate.
+	ConstantTime record.ConstantTimeMode
 	// GateUnits are the units whose slower class fails the gate; nil means DefaultUnits. Each unit is classed
 	// by its own rule (package bench: a threshold for measured units, any change for exact ones), so a new unit
 	// gates by being listed here.
@@ -93,6 +96,7 @@ func Decide(r record.Result, p Policy) record.Verdict {
 		d.fail("head's tests fail")
 	}
 	d.differential(r.Differential)
+	d.constantTime(r.ConstantTime, p.ConstantTime)
 	unrepeatable := d.failures(r)
 	d.slower(r, p)
 	if p.MaxSizeGrowth > 0 {

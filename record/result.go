@@ -51,6 +51,7 @@ type Result struct {
 	Sandbox         *Sandbox      `json:"sandbox,omitempty"`
 	Differential    Differential  `json:"differential"`
 	Sizes           Sizes         `json:"sizes"`
+	ConstantTime    *ConstantTime `json:"constant_time,omitempty"` // nil when the check was off
 	Env             Env           `json:"env"`
 	Method          Method        `json:"method"`
 	Incomplete      bool          `json:"incomplete"`                  // cancelled or cut short: some phases did not run

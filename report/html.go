@@ -70,6 +70,7 @@ type page struct {
 	Benches      []benchView
 	Tests        string
 	Diff         diffView
+	CT           *ctView // nil when the constant-time check was off
 	Sizes        sizesView
 	Method       [][2]string
 	Failures     []record.Failure
@@ -120,6 +121,7 @@ func newPage(r *record.Result, samples []benchtxt.Sample, opt Options) page {
 		}
 	}
 	p.Diff = newDiffView(r)
+	p.CT = newCTView(r.ConstantTime)
 	p.Sizes = newSizesView(r.Sizes)
 	return p
 }

@@ -22,6 +22,7 @@ func Markdown(r *record.Result, opt Options) string {
 	mdBenchmarks(d, r)
 	mdTests(d, r)
 	mdDifferential(d, r)
+	mdConstantTime(d, r)
 	mdSizes(d, r)
 	mdMethod(d, r)
 	mdFailures(d, r)

@@ -53,6 +53,7 @@ func fastConfig(t *testing.T, dir, pkg, base, head string) config.Config {
 	cfg.Dir, cfg.Package, cfg.Base, cfg.Head = dir, pkg, base, head
 	cfg.Rounds, cfg.BenchTime, cfg.Timeout = 2, time.Millisecond, 2*time.Minute
 	cfg.Differential = false
+	cfg.ConstantTime = string(record.CTOff)
 	// These comparisons exist to time code; samecodephase_test.go tests leaving same code untimed.
 	cfg.TimeSameCode = true
 	cfg.Out = filepath.Join(t.TempDir(), "results")

@@ -160,6 +160,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 		Failures:        p.bench.failures,
 		Functional:      p.functional.functional,
 		Differential:    p.diff,
+		ConstantTime:    p.ct,
 		Sizes:           p.sizes,
 		Env:             env,
 		Incomplete:      incomplete,
@@ -241,6 +242,7 @@ type pipeline struct {
 	code       sameCodeRecord
 	functional functionalRecord
 	diff       record.Differential
+	ct         *record.ConstantTime
 	sizes      record.Sizes
 	bench      benchRecord
 
@@ -335,6 +337,11 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 		}
 		if err := p.verifySealed(); err != nil {
 			return err
+		}
+		if record.ConstantTimeMode(p.cfg.ConstantTime) != record.CTOff {
+			if p.ct, err = p.checkConstantTime(ctx); err != nil {
+				return err
+			}
 		}
 		p.sizes = p.measureSizes()
 	}

@@ -1,0 +1,283 @@
+package consttime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
+)
+
+// Defaults of Config.
+const (
+	DefaultSecrets = 6
+	// DefaultBatchSecrets and DefaultBatchBlocks: a batch method gets 64 blocks, so that a bitsliced engine of 64
+	// lanes runs full, under fewer secrets, since each secret's trace is 64 blocks long and holds 64 random
+	// plaintexts.
+	DefaultBatchSecrets = 2
+	DefaultBatchBlocks  = 64
+	DefaultSeed         = 0x6374696d65 // "ctime"
+	DefaultTimeout      = 5 * time.Minute
+)
+
+// Config says what to trace and how.
+type Config struct {
+	BaseDir, HeadDir string        // module roots of the two trees; never written to
+	Pkg              string        // the gated package, relative to the module root ("./cipher/des"); default "."
+	Secrets          int           // random secrets per operation (at least 2), besides the re-run; default DefaultSecrets
+	BatchSecrets     int           // the same for batch methods (EncryptBlocks…), which cost more; default DefaultBatchSecrets
+	BatchBlocks      int           // blocks per batch call; default DefaultBatchBlocks
+	Seed             uint64        // seed of the secrets; 0 means DefaultSeed
+	Tags             []string      // build tags, for loading and building both sides
+	Cache            string        // GOCACHE for the go commands, shared by both sides; default inherited
+	Valgrind         string        // the valgrind program; default "valgrind" in PATH
+	Timeout          time.Duration // limit of one side's traced run; default DefaultTimeout
+	WorkDir          string        // where driver sources, overlays and binaries go; default a temporary directory
+	Log              io.Writer     // build output and progress; default discarded
+}
+
+func (c *Config) logf(format string, args ...interface{}) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, format, args...)
+	}
+}
+
+// env is the extra environment of the go commands.
+func (c *Config) env() []string {
+	if c.Cache == "" {
+		return nil
+	}
+	return []string{"GOCACHE=" + c.Cache}
+}
+
+func (c *Config) fill() error {
+	if c.BaseDir == "" || c.HeadDir == "" {
+		return errors.New("consttime: BaseDir and HeadDir are required")
+	}
+	for _, d := range []*string{&c.BaseDir, &c.HeadDir} {
+		abs, err := filepath.Abs(*d)
+		if err != nil {
+			return fmt.Errorf("consttime: %w", err)
+		}
+		*d = abs
+	}
+	if c.Pkg == "" {
+		c.Pkg = "."
+	}
+	switch {
+	case c.Secrets == 0:
+		c.Secrets = DefaultSecrets
+	case c.Secrets < 2:
+		return fmt.Errorf("consttime: Secrets is %d; at least 2 secrets are needed to compare", c.Secrets)
+	}
+	switch {
+	case c.BatchSecrets == 0:
+		c.BatchSecrets = DefaultBatchSecrets
+	case c.BatchSecrets < 2:
+		return fmt.Errorf("consttime: BatchSecrets is %d; at least 2 secrets are needed to compare", c.BatchSecrets)
+	}
+	if c.BatchBlocks <= 0 {
+		c.BatchBlocks = DefaultBatchBlocks
+	}
+	if c.Seed == 0 {
+		c.Seed = DefaultSeed
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.Valgrind == "" {
+		c.Valgrind = "valgrind"
+	}
+	return nil
+}
+
+// ErrNoValgrind is wrapped by the reason of a check that could not run because valgrind is not installed.
+var ErrNoValgrind = errors.New("valgrind not found")
+
+// findValgrind resolves cfg.Valgrind and asks it for its version.
+func findValgrind(ctx context.Context, cfg *Config) (string, error) {
+	full, err := exec.LookPath(cfg.Valgrind)
+	if err != nil {
+		return "", fmt.Errorf("%w (%s): the constant-time check traces with valgrind's lackey; "+
+			"install it with \"sudo apt-get install -y valgrind\"", ErrNoValgrind, cfg.Valgrind)
+	}
+	out, _, err := proc.Run(proc.Command(ctx, "", nil, full, "--version"))
+	if err != nil {
+		return "", fmt.Errorf("asking valgrind for its version: %w", err)
+	}
+	cfg.Valgrind = full
+	return strings.TrimSpace(string(out)), nil
+}
+
+// sideResult is one side's traced operations, in the driver's order.
+type sideResult struct {
+	ops     []opKey
+	sides   map[opKey]*record.CTSide
+	family  map[string]record.Family
+	skipped map[string]string
+	err     error
+}
+
+type opKey struct{ ctor, op string }
+
+// Check traces the constructors of cfg.Pkg in cfg.BaseDir and cfg.HeadDir and compares each side's runs under
+// different secrets. Findings are in the result; so are a machine without valgrind (status unavailable) and a
+// side that cannot be traced (status error, with the reason). The error is for a bad Config or a cancelled ctx.
+func Check(ctx context.Context, cfg Config) (*record.ConstantTime, error) {
+	start := time.Now()
+	if err := cfg.fill(); err != nil {
+		return nil, err
+	}
+	ct := &record.ConstantTime{Secrets: cfg.Secrets, BatchSecrets: cfg.BatchSecrets, BatchBlocks: cfg.BatchBlocks,
+		Seed: cfg.Seed, Operations: []record.CTOperation{}}
+	version, err := findValgrind(ctx, &cfg)
+	if err != nil {
+		ct.Status, ct.Reason = record.CTUnavailable, err.Error()
+		return ct, nil
+	}
+	ct.Tool = version + " lackey"
+	if cfg.WorkDir == "" {
+		dir, err := os.MkdirTemp("", "perfgate-consttime-")
+		if err != nil {
+			return nil, fmt.Errorf("consttime: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		cfg.WorkDir = dir
+	}
+	var base, head *sideResult
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); base = traceSide(ctx, &cfg, cfg.BaseDir, "base") }()
+	go func() { defer wg.Done(); head = traceSide(ctx, &cfg, cfg.HeadDir, "head") }()
+	wg.Wait()
+	ct.Duration = time.Since(start)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	combine(ct, base, head)
+	return ct, nil
+}
+
+// combine fills ct from the two sides: every operation either side traced, base's order first.
+func combine(ct *record.ConstantTime, base, head *sideResult) {
+	var errs []string
+	for _, s := range []struct {
+		name string
+		r    *sideResult
+	}{{"base", base}, {"head", head}} {
+		if s.r.err != nil {
+			errs = append(errs, s.name+": "+s.r.err.Error())
+		}
+	}
+	if len(errs) > 0 {
+		ct.Status, ct.Reason = record.CTError, strings.Join(errs, "; ")
+		return
+	}
+	seen := map[opKey]bool{}
+	for _, r := range []*sideResult{base, head} {
+		for _, k := range r.ops {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			fam := base.family[k.ctor]
+			if fam == "" {
+				fam = head.family[k.ctor]
+			}
+			ct.Operations = append(ct.Operations, record.CTOperation{Constructor: k.ctor, Family: fam,
+				Operation: k.op, Base: base.sides[k], Head: head.sides[k]})
+		}
+	}
+	if len(ct.Operations) == 0 {
+		ct.Status, ct.Reason = record.CTSkipped, "no block cipher, AEAD or stream constructor to trace"+skips(base, head)
+		return
+	}
+	ct.Status = record.CTChecked
+}
+
+func skips(base, head *sideResult) string {
+	var s []string
+	for name, why := range head.skipped {
+		s = append(s, name+": "+why)
+	}
+	if len(s) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(s, "; ") + ")"
+}
+
+// traceSide discovers, builds, traces and analyses one side.
+func traceSide(ctx context.Context, cfg *Config, dir, side string) *sideResult {
+	res := &sideResult{sides: map[opKey]*record.CTSide{}, family: map[string]record.Family{}}
+	env := proc.ScrubEnv(append(append(os.Environ(), "GOTOOLCHAIN=local"), cfg.env()...))
+	p, err := discoverTargets(ctx, dir, cfg.Pkg, buildFlags(cfg.Tags), env)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	if len(p.Targets) == 0 {
+		return res
+	}
+	for _, t := range p.Targets {
+		res.family[t.Name] = t.Family
+	}
+	bin, err := build(ctx, cfg, dir, side, p)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	b, err := readBinary(bin, p.ImportPath)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	t0 := time.Now()
+	runs, lines, err := traceDriver(ctx, cfg, b, bin)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	cfg.logf("consttime: %s: traced %d calls in %v\n", side, len(runs), time.Since(t0).Round(time.Millisecond))
+	segs, skipped, err := parseSegLines(lines)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	res.skipped = skipped
+	res.err = res.analyse(b, runs, segs)
+	return res
+}
+
+// analyse groups the runs by operation (consecutive calls of one constructor and operation) and compares each
+// group's runs.
+func (res *sideResult) analyse(b *binary, runs []*run, segs []segLine) error {
+	if len(runs) != len(segs) {
+		return fmt.Errorf("the driver traced %d calls and described %d", len(runs), len(segs))
+	}
+	for i := 0; i < len(segs); {
+		j := i
+		for j < len(segs) && segs[j].Ctor == segs[i].Ctor && segs[j].Op == segs[i].Op {
+			if s := segs[j]; s.Index != j || s.Run != j-i {
+				return fmt.Errorf("the driver's calls are out of order at %d (%s %s run %d)", j, s.Ctor, s.Op, s.Run)
+			}
+			j++
+		}
+		if j-i < 4 {
+			return fmt.Errorf("the driver traced %s %s %d times, fewer than 4", segs[i].Ctor, segs[i].Op, j-i)
+		}
+		g := &group{ctor: segs[i].Ctor, op: segs[i].Op, segs: segs[i:j], runs: runs[i:j]}
+		k := opKey{g.ctor, g.op}
+		res.ops = append(res.ops, k)
+		res.sides[k] = (&analyzer{b: b, g: g}).side(j - i - 2)
+		i = j
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/perfgate/perfgate/record"
+)
+
+// mdConstantTime renders the constant-time check: how it ran, then one row per operation that changed between
+// base and head or has findings on either side.
+func mdConstantTime(d *doc, r *record.Result) {
+	ct := r.ConstantTime
+	if ct == nil {
+		return
+	}
+	d.para("### Constant time")
+	if ct.Status != record.CTChecked {
+		d.para(bold(cell(string(ct.Status), 40)) + " — " + cell(ct.Reason, 500))
+		return
+	}
+	d.para(fmt.Sprintf("%s · %d secrets per operation (batch methods: %d, %d blocks) · seed %#x",
+		EscapeMarkdown(ct.Tool), ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ct.Seed))
+	t := &block{lines: []string{"| Constructor | Operation | Branches | Secret-indexed load sites | Lines per lookup " +
+		"| Lines per site | Tables |", "| :-- | :-- | --: | --: | --: | --: | --: |"}}
+	quiet := 0
+	for _, o := range ct.Operations {
+		if !o.Changed() && !o.Base.Findings() && !o.Head.Findings() {
+			quiet++
+			continue
+		}
+		prio := prioIdentical
+		if o.Changed() {
+			prio = prioHigh
+		}
+		cells := []string{cell(o.Constructor, 100), cell(o.Operation, 60),
+			ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
+			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
+			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines),
+			ctBytes(o)}
+		t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: prio})
+	}
+	if len(t.rows) > 0 {
+		d.add(t)
+	}
+	if quiet > 0 {
+		d.para(fmt.Sprintf("%d more operations show no secret-dependent branch or load on either side.", quiet))
+	}
+	for _, o := range ct.Operations {
+		for _, s := range []*record.CTSide{o.Base, o.Head} {
+			if s != nil && s.Error != "" {
+				d.para(cell(o.Constructor+" "+o.Operation+": "+s.Error, 300))
+			}
+		}
+	}
+}
+
+// ctPair writes head's value and, when it differs, base's: "16 (base 8)"; "—" for a side without the operation.
+func ctPair(o record.CTOperation, f func(*record.CTSide) int) string {
+	return pairText(o, func(s *record.CTSide) string { return strconv.Itoa(f(s)) })
+}
+
+func ctBytes(o record.CTOperation) string {
+	return pairText(o, func(s *record.CTSide) string { return commas(int64(s.TableBytes())) + " B" })
+}
+
+func pairText(o record.CTOperation, f func(*record.CTSide) string) string {
+	h, b := "—", "—"
+	if o.Head != nil {
+		h = f(o.Head)
+	}
+	if o.Base != nil {
+		b = f(o.Base)
+	}
+	if h == b {
+		return h
+	}
+	return h + " (base " + b + ")"
+}
+
+// ctView is the constant-time section of report.html: how the check ran, and every operation with findings, its
+// sites listed side by side.
+type ctView struct {
+	Line string // status, tool and secrets, or why it did not run
+	Ops  []ctOpView
+	More int // operations without findings on either side
+}
+
+type ctOpView struct {
+	Name    string // "NewCipher Encrypt"
+	Summary string // the comment's cells: branches, load sites, lines per lookup, per site, tables
+	Sites   []ctSiteView
+	Cut     int // sites left out
+}
+
+type ctSiteView struct {
+	Side, Kind, Where, Table, Lines string
+}
+
+// ctSitesShown bounds the sites report.html lists per operation and side; result.json has them all.
+const ctSitesShown = 40
+
+func newCTView(ct *record.ConstantTime) *ctView {
+	if ct == nil {
+		return nil
+	}
+	v := &ctView{Line: string(ct.Status) + " — " + ct.Reason}
+	if ct.Status != record.CTChecked {
+		return v
+	}
+	v.Line = fmt.Sprintf("%s · %d secrets per operation (batch methods: %d, %d blocks) · seed %#x", ct.Tool,
+		ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ct.Seed)
+	for _, o := range ct.Operations {
+		if !o.Base.Findings() && !o.Head.Findings() {
+			v.More++
+			continue
+		}
+		ov := ctOpView{Name: o.Constructor + " " + o.Operation, Summary: fmt.Sprintf("branches %s · load sites "+
+			"%s · lines per lookup %s · per site %s · tables %s",
+			ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
+			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
+			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines), ctBytes(o))}
+		for _, sd := range []struct {
+			name string
+			s    *record.CTSide
+		}{{"base", o.Base}, {"head", o.Head}} {
+			if sd.s == nil {
+				continue
+			}
+			sites := append(append([]record.CTSite{}, sd.s.Branches...), sd.s.Loads...)
+			for i, s := range sites {
+				if i == ctSitesShown {
+					ov.Cut += len(sites) - i
+					break
+				}
+				ov.Sites = append(ov.Sites, ctSiteHTML(sd.name, s))
+			}
+		}
+		v.Ops = append(v.Ops, ov)
+	}
+	return v
+}
+
+func ctSiteHTML(side string, s record.CTSite) ctSiteView {
+	where := fmt.Sprintf("%s+%#x", s.Function, s.Offset)
+	if s.Inlined != "" {
+		where += " (inlined " + s.Inlined + ")"
+	}
+	if s.File != "" {
+		where += fmt.Sprintf(" %s:%d", s.File, s.Line)
+	}
+	sv := ctSiteView{Side: side, Kind: "branch", Where: where}
+	if s.Kind != "" {
+		sv.Kind = s.Kind
+		sv.Table = s.Table
+		if s.TableSize > 0 {
+			sv.Table += fmt.Sprintf(" (%s B)", commas(int64(s.TableSize)))
+		}
+		sv.Lines = fmt.Sprintf("%d per lookup, %d in all", s.LinesPerLookup, s.Lines)
+	}
+	return sv
+}

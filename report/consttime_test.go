@@ -1,0 +1,41 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate/record"
+)
+
+func TestConstantTimeSection(t *testing.T) {
+	load := func(table string, size, lines int) record.CTSite {
+		return record.CTSite{Function: "rounds", Offset: 0x1f, File: "unrolled.go", Line: 18, Kind: "load",
+			Table: table, TableSize: size, Lines: lines, LinesPerLookup: lines}
+	}
+	base := &record.CTSide{Loads: []record.CTSite{load("sBoxes", 512, 1), load("sBoxes", 512, 1)}}
+	head := &record.CTSide{Loads: []record.CTSite{load("spBox", 2048, 4), load("spBox", 2048, 4)}}
+	r := &record.Result{ConstantTime: &record.ConstantTime{Status: record.CTChecked, Tool: "valgrind-3.19.0 lackey",
+		Secrets: 6, BatchSecrets: 2, BatchBlocks: 64, Operations: []record.CTOperation{
+			{Constructor: "NewCipher", Operation: "Encrypt", Base: base, Head: head},
+			{Constructor: "NewCipher", Operation: "EncryptBlocks", Base: &record.CTSide{}, Head: &record.CTSide{}},
+		}}}
+	md := Markdown(r, Options{})
+	for _, want := range []string{"### Constant time",
+		"| NewCipher | Encrypt | 0 | 2 | 4 (base 1) | 4 (base 1) | 2,048 B (base 512 B) |",
+		"1 more operations show no secret-dependent branch or load on either side."} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the comment lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "EncryptBlocks") {
+		t.Errorf("the comment shows an operation without findings or changes:\n%s", md)
+	}
+	var b strings.Builder
+	if err := HTML(&b, r, nil, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<td>head</td><td>load</td><td>rounds&#43;0x1f unrolled.go:18</td>"+
+		"<td>spBox (2,048 B)</td><td>4 per lookup, 4 in all</td>") {
+		t.Errorf("report.html does not list head's site:\n%s", b.String())
+	}
+}
