@@ -19,10 +19,14 @@ import (
 //   - the benchstat comparison (golang.org/x/perf/benchmath): each side's median and its confidence interval
 //     (AssumeNothing; AssumeExact for exact units), and the Mann–Whitney U p-value of base against head;
 //   - the paired A–B–B–A estimate (see paired.go): the ratio head/base from within-round log ratios, its
-//     t-interval, the paired t-test p-value, and the noise floor from the A–A and B–B pairs.
+//     t-interval, the paired tests' p-values, and the noise floor from the A–A and B–B pairs.
 //
 // The class gates on the paired estimate, because it cancels drift that the unpaired Mann–Whitney test does not
-// see. The paired p-values are Holm-corrected across the benchmarks of each unit (the family is one unit), and
+// see. Its test is not of "no change" but of "a change within half the threshold" (Paired.PMargin): a benchmark is
+// called slower only when the data rule out every change up to half the threshold, so that code that runs 1%
+// slower from layout alone (a function moved, an alignment changed) is not failed at a 2% threshold however many
+// rounds are run. These p-values are Holm-corrected across the benchmarks of each unit (the family is one unit),
+// and
 //
 //   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 > ThresholdPct/100 for costs
 //     such as sec/op, 1-Ratio > ThresholdPct/100 for rates such as B/s);
@@ -261,7 +265,7 @@ func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
 		}
 	}
 
-	res, dropped, ok := paired(g.rounds, opt.Confidence)
+	res, dropped, ok := paired(g.rounds, opt.Confidence, opt.threshold(g.unit)/2)
 	if ok {
 		est := res.est
 		c.Paired = &est
@@ -343,7 +347,7 @@ func holmByUnit(cs []Comparison, tested []bool) {
 	for _, idx := range byUnit {
 		ps := make([]float64, len(idx))
 		for j, i := range idx {
-			ps[j] = cs[i].Paired.P
+			ps[j] = cs[i].Paired.PMargin
 		}
 		for j, adj := range holm(ps) {
 			cs[idx[j]].PHolm = adj
