@@ -254,12 +254,12 @@ func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
 		// benchmath sorts the slice it is given: pass copies.
 		bs := benchmath.NewSample(slices.Clone(g.base), th)
 		hs := benchmath.NewSample(slices.Clone(g.head), th)
-		var warnings []error
-		c.Base, warnings = summarize(assume, bs, opt.Confidence, warnings)
-		c.Head, warnings = summarize(assume, hs, opt.Confidence, warnings)
+		var bw, hw []error
+		c.Base, bw = summarize(assume, bs, opt.Confidence)
+		c.Head, hw = summarize(assume, hs, opt.Confidence)
 		cmp := assume.Compare(bs, hs)
 		c.P = cmp.P
-		c.Warnings = warningStrings(append(warnings, cmp.Warnings...))
+		c.Warnings = plainWarnings(bw, hw, c.Base.N, c.Head.N, cmp.Warnings)
 		if c.Base.Center != 0 {
 			c.DeltaPct = (c.Head.Center/c.Base.Center - 1) * 100
 		}
@@ -295,26 +295,15 @@ func (g *group) compare(opt StatsOptions) (c Comparison, tested bool) {
 
 func notPositive(x float64) bool { return !(x > 0) || math.IsInf(x, 0) }
 
-// summarize is benchmath's summary of one side, with its warnings appended to warnings. An interval benchmath
-// could not compute (too few samples: ±Inf) is 0, 0, since JSON cannot carry infinities.
-func summarize(assume benchmath.Assumption, s *benchmath.Sample, confidence float64, warnings []error) (record.Summary, []error) {
+// summarize is benchmath's summary of one side, and its warnings. An interval benchmath could not compute (too few
+// samples: ±Inf) is 0, 0, since JSON cannot carry infinities.
+func summarize(assume benchmath.Assumption, s *benchmath.Sample, confidence float64) (record.Summary, []error) {
 	sum := assume.Summary(s, confidence)
 	out := record.Summary{Center: finite(sum.Center), Lo: sum.Lo, Hi: sum.Hi, N: len(s.Values)}
 	if !isFinite(sum.Lo) || !isFinite(sum.Hi) {
 		out.Lo, out.Hi = 0, 0
 	}
-	return out, append(warnings, sum.Warnings...)
-}
-
-// warningStrings returns the distinct messages of errs, in order; nil for none.
-func warningStrings(errs []error) []string {
-	var out []string
-	for _, e := range errs {
-		if e != nil && !slices.Contains(out, e.Error()) {
-			out = append(out, e.Error())
-		}
-	}
-	return out
+	return out, sum.Warnings
 }
 
 func isFinite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

@@ -108,9 +108,10 @@ func TestBenchstatSummary(t *testing.T) {
 		t.Errorf("DeltaPct = %v", c.DeltaPct)
 	}
 
-	// Four values per side: benchmath cannot bound the median and says why.
+	// Four values per side: benchmath cannot bound the median, and the warning says why in plain words (benchmath's
+	// own is "need >= 6 samples for confidence interval at level 0.95").
 	c = compareOne(t, abbaSamples("X", "sec/op", rounds[:2]), DefaultStatsOptions)
-	const need6 = "need >= 6 samples for confidence interval at level 0.95"
+	const need6 = "too few samples for an interval at 95%: 4 per side, 6 needed"
 	if len(c.Warnings) != 1 || c.Warnings[0] != need6 { // both sides warn alike: kept once
 		t.Errorf("warnings = %q", c.Warnings)
 	}

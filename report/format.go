@@ -78,15 +78,22 @@ func count(v float64) string {
 	return sig4(v)
 }
 
-// noteOf is the note a table shows for b: its own note, and the disagreement of the two lanes when there is one.
+// noteOf is the note a table shows for b: its own note, the warnings it does not already repeat (why an interval
+// is missing), and the disagreement of the two lanes when there is one.
 func noteOf(b record.Benchmark) string {
-	switch {
-	case b.Note == "":
-		return b.MetricNote
-	case b.MetricNote == "":
-		return b.Note
+	var parts []string
+	if b.Note != "" {
+		parts = append(parts, b.Note)
 	}
-	return b.Note + "; " + b.MetricNote
+	for _, w := range b.Warnings {
+		if !strings.Contains(b.Note, w) {
+			parts = append(parts, w)
+		}
+	}
+	if b.MetricNote != "" {
+		parts = append(parts, b.MetricNote)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // instructions formats an instruction count per op whole, with thousands separators, and with one decimal when it
@@ -141,13 +148,14 @@ func percent(p float64) string {
 }
 
 // spread formats a summary as benchstat does: "150.0 µs ± 1%", the interval given as the larger distance from the
-// center to either end, in percent of the center.
+// center to either end, in percent of the center. A summary without an interval (too few samples: Lo and Hi 0,
+// and the benchmark's warnings say why) is its center alone, never "± 100%".
 func spread(unit string, s record.Summary) string {
 	c := value(unit, s.Center)
 	if s.N == 0 {
 		return "—"
 	}
-	if s.Center == 0 || math.IsNaN(s.Lo) || math.IsNaN(s.Hi) {
+	if s.Center == 0 || math.IsNaN(s.Lo) || math.IsNaN(s.Hi) || (s.Lo == 0 && s.Hi == 0) {
 		return c
 	}
 	d := math.Max(math.Abs(s.Center-s.Lo), math.Abs(s.Hi-s.Center)) / math.Abs(s.Center) * 100
