@@ -313,3 +313,14 @@ func scope(r *record.Result) string {
 	}
 	return s
 }
+
+// geomeanRow is the formatted geometric-mean row of unit in r: base, head and the change ("+3.1%"); ok is false
+// when r has no row for unit (fewer than two benchmarks in it).
+func geomeanRow(r *record.Result, unit string) (base, head, change string, n int, ok bool) {
+	for _, g := range r.Geomeans {
+		if g.Unit == unit {
+			return value(unit, g.Base), value(unit, g.Head), percent(100 * (g.Ratio - 1)), g.N, true
+		}
+	}
+	return "", "", "", 0, false
+}

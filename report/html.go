@@ -68,6 +68,7 @@ type page struct {
 	Notes        []string
 	Forests      []svgForest
 	Benches      []benchView
+	Geomeans     [][5]string // per unit: unit, base, head, change, benchmarks
 	Tests        string
 	Diff         diffView
 	Sizes        sizesView
@@ -108,6 +109,11 @@ func newPage(r *record.Result, samples []benchtxt.Sample, opt Options) page {
 		p.Forests = append(p.Forests, newSVGForest(f, anchors))
 	}
 	p.Benches = benchViews(r, samples, anchors)
+	for _, g := range r.Geomeans {
+		if base, head, change, n, ok := geomeanRow(r, g.Unit); ok {
+			p.Geomeans = append(p.Geomeans, [5]string{g.Unit, base, head, change, strconv.Itoa(n)})
+		}
+	}
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
 		p.Tests = "base " + testStatus(f.Base) + " · head " + testStatus(f.Head)
 		for _, side := range []struct {

@@ -145,7 +145,8 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 		Duration:        time.Since(p.started).Round(time.Millisecond),
 		Method: record.Method{
 			Rounds: cfg.Rounds, BenchTime: cmp.Or(p.bench.runTime, cfg.BenchTime), Threshold: cfg.Threshold, Alpha: cfg.Alpha,
-			Estimator:    "per round, log(mean head / mean base) of A–B–B–A, disturbed rounds left out; Student t-interval over rounds",
+			Estimator: "per round, log(mean head / mean base) of A–B–B–A, disturbed and wild rounds left out; " +
+				"Student t-interval over rounds; slower and faster must rule out a change of half the threshold",
 			NoiseFloor:   p.bench.noise,
 			MedianMDE:    p.bench.mde,
 			TimedPhase:   p.bench.timed,
@@ -171,6 +172,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 	if r.Benchmarks == nil {
 		r.Benchmarks = []record.Benchmark{}
 	}
+	r.Geomeans = bench.Geomeans(r.Benchmarks)
 	if r.Differential.Status == "" {
 		r.Differential = record.Differential{Status: record.DiffSkipped, Seed: cfg.Seed, Ciphers: []record.Cipher{}}
 		if !cfg.Differential {
