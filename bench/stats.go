@@ -41,6 +41,9 @@ import (
 // and no threshold: one allocation more per op is a real change. If an exact unit's values vary within a side the
 // assumption is wrong; the group is then treated as a measured unit and Note says so.
 //
+// A sample's peak resident set size (Sample.PeakRSS, the process's own through abba's launcher) is compared as one
+// more measured unit, UnitPeakRSS, when both sides know it; it gates when gate-units names it.
+//
 // The perfgate gate uses the sec/op class; other units are classed by the same rules for the report.
 
 // StatsOptions configures Analyze. Start from DefaultStatsOptions.
@@ -168,7 +171,11 @@ func groupSamples(samples []Sample, secOnly bool) []*group {
 	groups := map[key]*group{}
 	rounds := map[roundKey]*roundValues{}
 	for _, s := range samples {
-		for _, v := range s.Values {
+		values := s.Values
+		if s.PeakRSS > 0 && !secOnly {
+			values = append(slices.Clip(values), Value{Value: float64(s.PeakRSS), Unit: UnitPeakRSS})
+		}
+		for _, v := range values {
 			if secOnly && v.Unit != "sec/op" {
 				continue
 			}
@@ -201,6 +208,9 @@ func groupSamples(samples []Sample, secOnly bool) []*group {
 	}
 	out := make([]*group, 0, len(groups))
 	for _, g := range groups {
+		if g.unit == UnitPeakRSS && (len(g.base) == 0 || len(g.head) == 0) {
+			continue // a peak known on one side only (see abba.Launcher) compares nothing
+		}
 		sort.Slice(g.rounds, func(i, j int) bool { return g.rounds[i].round < g.rounds[j].round })
 		out = append(out, g)
 	}

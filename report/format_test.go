@@ -118,6 +118,7 @@ func TestFormatDeltas(t *testing.T) {
 	check(commas(-1234567), "−1,234,567")
 	check(spread("sec/op", record.Summary{Center: 150e-6, Lo: 148.5e-6, Hi: 151.8e-6, N: 10}), "150.0 µs ± 1%")
 	check(spread("sec/op", record.Summary{}), "—")
+	check(value("peak-RSS-B", 71.5*(1<<20)), "71.5 MiB")
 	// Too few samples for an interval: the center alone, not "± 100%".
 	check(spread("sec/op", record.Summary{Center: 150e-6, N: 4}), "150.0 µs")
 	// The note says why, even when the class wrote a note of its own; a warning the note repeats is shown once.
