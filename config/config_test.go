@@ -90,6 +90,7 @@ func TestValidate(t *testing.T) {
 		{"acknowledge-label empty", func(c *Config) { c.AcknowledgeLabel = "" }, "acknowledge-label", "", "1 to 50 characters"},
 		{"acknowledge-label 51 characters", func(c *Config) { c.AcknowledgeLabel = strings.Repeat("é", 51) }, "acknowledge-label", strings.Repeat("é", 51), "1 to 50 characters"},
 		{"acknowledge-label two lines", func(c *Config) { c.AcknowledgeLabel = "ok\nfine" }, "acknowledge-label", "ok\nfine", "on one line"},
+		{"on-inconclusive neither", func(c *Config) { c.OnInconclusive = "warn" }, "on-inconclusive", "warn", "fail or pass"},
 		{"acknowledge-label 50 characters", func(c *Config) { c.AcknowledgeLabel = strings.Repeat("é", 50) }, "", "", ""},
 		{"policy-from base", func(c *Config) { c.PolicyFrom = "base" }, "", "", ""},
 		{"policy-from other", func(c *Config) { c.PolicyFrom = "main" }, "policy-from", "main", "base or head"},
@@ -169,6 +170,7 @@ thresholds:
   "Encrypt/3des.*": 7.5
 max-size-growth: 4096
 acknowledge-label: slow-ok
+on-inconclusive: pass
 changed: true
 output: out/results
 `
@@ -190,7 +192,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.Thresholds = map[string]float64{"KeySetup": 50, "Encrypt/3des.*": 7.5}
 	want.MaxSizeGrowth, want.AcknowledgeLabel, want.Out = 4096, "slow-ok", "out/results"
 	want.Metric, want.InstrThreshold = record.MetricBoth, 0.25
-	want.Changed = true
+	want.Changed, want.OnInconclusive = true, "pass"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LoadFile (-want +got):\n%s", diff)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -295,6 +296,12 @@ var keys = []*Key{
 	intKey(Key{File: "max-size-growth", Policy: true, Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
+	stringKey(Key{File: "on-inconclusive", Flag: "on-inconclusive", Policy: true, Default: gate.OnInconclusiveFail,
+		Form: "fail or pass",
+		Doc:  "what benchmarks that stay inconclusive do to the merge: fail (exit 4) or pass (exit 0); status inconclusive either way"},
+		func(c *Config) *string { return &c.OnInconclusive }, func(s string) bool {
+			return s == gate.OnInconclusiveFail || s == gate.OnInconclusivePass
+		}),
 	stringKey(Key{File: "acknowledge-label", Policy: true, Input: "acknowledge-label", Default: "perf-regression-ok",
 		Form: "a pull-request label of 1 to 50 characters on one line", Doc: "pull-request label that lets slower benchmarks pass the gate"},
 		func(c *Config) *string { return &c.AcknowledgeLabel }, func(s string) bool {

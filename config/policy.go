@@ -16,5 +16,6 @@ func (c *Config) Policy() gate.Policy {
 		MaxSizeGrowth:    c.MaxSizeGrowth,
 		Differential:     c.Differential,
 		GateUnits:        slices.Clone(c.GateUnits),
+		OnInconclusive:   c.OnInconclusive,
 	}
 }

@@ -62,7 +62,16 @@ type Policy struct {
 	// by its own rule (package bench: a threshold for measured units, any change for exact ones), so a new unit
 	// gates by being listed here.
 	GateUnits []string
+	// OnInconclusive is what a comparison whose gating benchmarks stay inconclusive does to the merge: "fail"
+	// (the default, also for "") exits ExitInconclusive, "pass" exits 0; the status is inconclusive either way.
+	OnInconclusive string
 }
+
+// The values of Policy.OnInconclusive.
+const (
+	OnInconclusiveFail = "fail"
+	OnInconclusivePass = "pass"
+)
 
 // gates reports whether unit gates the merge under p.
 func (p *Policy) gates(unit string) bool {
@@ -167,6 +176,7 @@ func Decide(r record.Result, p Policy) record.Verdict {
 		v.Acknowledged = append(v.Acknowledged, AckName(b)+": "+why)
 		v.AcknowledgedBenchmarks = append(v.AcknowledgedBenchmarks, AckName(b))
 	}
+	p.inconclusive(&v, r)
 	if p.MaxSizeGrowth > 0 {
 		var delta int64
 		for _, s := range r.Sizes.Sections {
@@ -202,6 +212,53 @@ func Decide(r record.Result, p Policy) record.Verdict {
 		cannot(reasonUnfinished)
 	}
 	return v
+}
+
+// inconclusive makes a passing verdict inconclusive when gating benchmarks of r (a unit the gate counts, timed,
+// not acknowledged by the label) are inconclusive: a run that could not tell does not say PASS. The reason says
+// what could not be told, how wide the intervals were, and what would settle it; the exit code follows
+// p.OnInconclusive. A verdict that already fails stays a failure, with the inconclusive benchmarks in a note.
+//
+// Why fail by default: a gate that passes what it could not measure passes every regression on a noisy runner,
+// which is when regressions slip through (at load 2–2.5 a +9.5% change came out inconclusive in every benchmark,
+// and passed). The status and exit code differ from a failure, so a maintainer sees that nothing was found slower,
+// and the acknowledge label lets the pull request through. With the instruction-count lane (metric auto), equal
+// counts settle most inconclusive benchmarks, so this is rare where valgrind exists.
+func (p *Policy) inconclusive(v *record.Verdict, r record.Result) {
+	var names []string
+	for _, b := range r.Benchmarks {
+		if b.Class == record.ClassInconclusive && p.gatesUnder(r.Method.Metric, b.Unit) {
+			names = append(names, AckName(b)+intervalOf(b))
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	what := fmt.Sprintf("%s could not be told changed or unchanged within ±%g%%: %s", Plural(len(names), "benchmark"),
+		r.Method.Threshold, strings.Join(names, ", "))
+	settle := "a longer budget, a quieter runner, or metric auto (valgrind) would settle them"
+	switch {
+	case v.Status != record.StatusPass:
+		v.Notes = append(v.Notes, what)
+	case p.Acknowledged:
+		v.Notes = append(v.Notes, what+"; the pull request's "+p.AcknowledgeLabel+" label lets them pass")
+	default:
+		v.Status, v.ExitCode = record.StatusInconclusive, record.ExitInconclusive
+		how := "on-inconclusive: fail, so the merge is blocked until they settle"
+		if p.OnInconclusive == OnInconclusivePass {
+			v.ExitCode = record.ExitPass
+			how = "on-inconclusive: pass, so the merge is not blocked"
+		}
+		v.Reasons = append(v.Reasons, what+"; "+settle+"; "+how)
+	}
+}
+
+// intervalOf is " (−8.0% to +29.0%)" for a benchmark with a paired interval, "" otherwise.
+func intervalOf(b record.Benchmark) string {
+	if b.Paired == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%+.1f%% to %+.1f%%)", 100*(b.Paired.Lo-1), 100*(b.Paired.Hi-1))
 }
 
 // headCodeOnBase reports whether f is a crash or hang on base's side of benchmark code that head changed and

@@ -13,6 +13,9 @@ const (
 	StatusPass  Status = "pass"  // the gate passed: exit code 0
 	StatusFail  Status = "fail"  // the gate failed: exit code 1
 	StatusError Status = "error" // perfgate could not run the comparison: exit code 3 (2 for a configuration error)
+	// StatusInconclusive: nothing failed, but gating benchmarks could not be told changed or unchanged. Exit code
+	// 4 under on-inconclusive fail (the default), 0 under on-inconclusive pass.
+	StatusInconclusive Status = "inconclusive"
 )
 
 // Side names one of the two revisions of a comparison. In the A–B–B–A schedule A is Base and B is Head.

@@ -71,4 +71,7 @@ const (
 	ExitFail      = 1 // the gate failed
 	ExitUsage     = 2 // usage or configuration error
 	ExitCannotRun = 3 // could not run: base does not build, git error, …
+	// ExitInconclusive: the gate could not tell whether gating benchmarks changed (StatusInconclusive), and
+	// on-inconclusive is fail.
+	ExitInconclusive = 4
 )

@@ -100,7 +100,7 @@ func newPage(r *record.Result, samples []benchtxt.Sample, opt Options) page {
 		p.Notes = append([]string{"Policy: " + l}, p.Notes...)
 	}
 	switch p.Status {
-	case string(record.StatusPass), string(record.StatusFail):
+	case string(record.StatusPass), string(record.StatusFail), string(record.StatusInconclusive):
 	default:
 		p.Status = string(record.StatusError)
 	}
