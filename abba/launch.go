@@ -3,7 +3,6 @@ package abba
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,7 +37,7 @@ var launcherSource []byte
 // where a direct child's peak is not its own; elsewhere it returns an error.
 func BuildLauncher(ctx context.Context, dir string) (string, error) {
 	if runtime.GOOS != "linux" {
-		return "", errors.New("building the peak-memory launcher: only needed on linux")
+		return "", fmt.Errorf("building the peak-memory launcher: only needed on linux, not %s", runtime.GOOS)
 	}
 	src := filepath.Join(dir, "launcher-src")
 	if err := os.MkdirAll(src, 0o755); err != nil {

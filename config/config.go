@@ -113,11 +113,11 @@ type Config struct {
 	Log io.Writer
 }
 
-var metrics = []string{record.MetricTime, record.MetricInstructions, record.MetricBoth}
+var metrics = []string{record.MetricTime, record.MetricInstructions, record.MetricBoth, record.MetricAuto}
 
 // countsInstructions reports whether the instruction-count lane runs.
 func (c *Config) CountsInstructions() bool {
-	return c.Metric == record.MetricInstructions || c.Metric == record.MetricBoth
+	return c.Metric == record.MetricInstructions || c.Metric == record.MetricBoth || c.Metric == record.MetricAuto
 }
 
 // timesBenchmarks reports whether the timing lane runs.

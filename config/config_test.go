@@ -51,7 +51,7 @@ func TestValidate(t *testing.T) {
 		{"threshold NaN", func(c *Config) { c.Threshold = math.NaN() }, "threshold", "NaN", "above 0 and below 100"},
 		{"threshold 0.5", func(c *Config) { c.Threshold = 0.5 }, "", "", ""},
 		{"metric instructions", func(c *Config) { c.Metric = record.MetricInstructions }, "", "", ""},
-		{"metric cycles", func(c *Config) { c.Metric = "cycles" }, "metric", "cycles", "time, instructions or both"},
+		{"metric cycles", func(c *Config) { c.Metric = "cycles" }, "metric", "cycles", "time, instructions, both or auto"},
 		{"instructions-threshold 0", func(c *Config) { c.InstrThreshold = 0 }, "instructions-threshold", "0", "above 0 and below 100"},
 		{"instructions-threshold 100", func(c *Config) { c.InstrThreshold = 100 }, "instructions-threshold", "100", "above 0 and below 100"},
 		{"instructions-threshold 0.01", func(c *Config) { c.InstrThreshold = 0.01 }, "", "", ""},

@@ -240,8 +240,9 @@ var keys = []*Key{
 		Doc:  "smallest change, in percent, called slower or faster"},
 		func(c *Config) *float64 { return &c.Threshold }, isPercent),
 	stringKey(Key{File: "metric", Flag: "metric", Policy: true, Input: "metric", Default: record.MetricTime,
-		Form: "time, instructions or both",
-		Doc:  "what gates: time (sec/op), instructions (instructions/op under valgrind), or both (each gates)"},
+		Form: "time, instructions, both or auto",
+		Doc: "what gates: time (sec/op), instructions (instructions/op under valgrind), both (each gates), " +
+			"or auto (both lanes, one class per benchmark: equal counts settle what time leaves open)"},
 		func(c *Config) *string { return &c.Metric }, func(s string) bool { return slices.Contains(metrics, s) }),
 	floatKey(Key{File: "instructions-threshold", Flag: "instructions-threshold", Input: "instructions-threshold",
 		Policy: true, Default: "0.5", Form: "a percentage above 0 and below 100, such as 0.5",

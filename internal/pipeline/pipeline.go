@@ -199,6 +199,7 @@ type pipeline struct {
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
 	valgrind   bench.Valgrind // found up front when the instruction-count lane runs
+	autoHint   string         // why metric auto fell back to time, "" when it did not
 
 	build      buildRecord
 	source     benchSourceRecord
@@ -234,7 +235,12 @@ func (p *pipeline) run(ctx context.Context) error {
 	if p.cfg.CountsInstructions() {
 		// Up front: an hour of building and testing is not worth spending on a lane that cannot run.
 		vg, err := bench.FindValgrind(ctx, "")
-		if err != nil {
+		if err != nil && p.cfg.Metric == record.MetricAuto {
+			p.cfg.Metric = record.MetricTime // auto without valgrind is wall time, and says so
+			p.autoHint = "metric auto: valgrind not found, so wall time alone classes the benchmarks; install " +
+				"valgrind for the instruction count that settles what wall time leaves open"
+			p.logf("hint: %s", p.autoHint)
+		} else if err != nil {
 			return err
 		}
 		p.valgrind = vg
