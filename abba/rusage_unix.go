@@ -29,8 +29,13 @@ func PeakRSS(ps *os.ProcessState) int64 {
 			return 0
 		}
 	}
+	return maxrssBytes(int64(ru.Maxrss))
+}
+
+// maxrssBytes converts ru_maxrss to bytes: it is in bytes on Darwin, in KiB on Linux and the BSDs.
+func maxrssBytes(v int64) int64 {
 	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
-		return int64(ru.Maxrss) // bytes there
+		return v
 	}
-	return int64(ru.Maxrss) * 1024 // KiB on Linux and the BSDs
+	return v * 1024
 }

@@ -499,7 +499,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 	timeout := valgrindSlowdown*time.Duration(native*float64(time.Second)) + 120*time.Second
 	args := append(callgrindArgs(out), bin.Path, "-test.run=^$", "-test.bench="+skipPattern(names),
 		"-test.benchtime="+strconv.Itoa(n)+"x", "-test.cpu=1", "-test.count="+strconv.Itoa(repeat))
-	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, timeout, args)
+	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, timeout, args, false)
 	if err != nil {
 		return nil, nil, nil, err
 	}

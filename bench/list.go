@@ -119,7 +119,7 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 		if len(skip) > 0 {
 			args = append(args, "-test.skip="+skipPattern(skip))
 		}
-		c, err := r.exec(ctx, r.cfg.Base, timeout, proc.CalibrationFactor*timeout, args)
+		c, err := r.exec(ctx, r.cfg.Base, timeout, proc.CalibrationFactor*timeout, args, false)
 		if err != nil {
 			return leaves, err
 		}

@@ -128,15 +128,18 @@ func margin(p float64, n int) float64 { return 3 * math.Sqrt(p*(1-p)/float64(n))
 
 func TestSimDetectsShift(t *testing.T) {
 	// +3% on head under 1% noise and a 5% drift, 5 rounds. Expected: the estimate has standard error
-	// 1%/√5 = 0.45%, so it exceeds the 2% threshold with probability Φ(2.24) = 0.987 and the t-test is
-	// significant far more often still.
+	// 1%/√5 = 0.45%, so it exceeds the 2% threshold with probability Φ(2.24) = 0.987; the gate's test must also
+	// rule out a change of 1% (half the threshold), which takes an estimate above 1% + t(0.975, 4)·s_d/√5,
+	// about 2.25% at s_d = 1%, and s_d itself varies from run to run at 5 rounds: about 0.9 in all. (The test
+	// against no change, before the margin, found 0.95; a budgeted run gets the rounds it needs:
+	// TestSimSequentialShift.)
 	const seed = 1
 	w := world{rounds: 5, benchmarks: 1, noise: 0.01, shift: 0.03, drift: 0.05}
 	n := w.tally(t, seed, 200, DefaultStatsOptions)
 	t.Logf("seed %d: slower in %d/%d, interval covers 1.03 in %d/%d, Mann–Whitney p < 0.05 in %d/%d, mean noise %.2f%%, MDE %.2f%%",
 		seed, n.slower, n.sims, n.covered, n.sims, n.mw, n.sims, n.noisePct, n.mdePct)
-	if r := rate(n.slower, n.sims); r < 0.95 {
-		t.Errorf("seed %d: detection rate %.3f, want >= 0.95", seed, r)
+	if r := rate(n.slower, n.sims); r < 0.85 {
+		t.Errorf("seed %d: detection rate %.3f, want >= 0.85", seed, r)
 	}
 	if r := rate(n.covered, n.sims); r < 0.95-margin(0.95, n.sims) {
 		t.Errorf("seed %d: coverage of the true ratio %.3f, want about 0.95", seed, r)

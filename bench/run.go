@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -146,7 +147,10 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("running benchmarks: %w", err)
 	}
+	launcher, cleanup := buildLauncher(ctx)
+	defer cleanup()
 	r, start := newRunner(cfg, pin)
+	r.launcher = launcher
 	defer r.finish(start)
 
 	leaves, err := r.discover(ctx)
@@ -164,6 +168,20 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 }
 
 // newRunner starts a run of cfg pinned as pin, and the clock its Elapsed and Calibration are measured from.
+// buildLauncher builds abba's peak-memory launcher into a temporary directory, which cleanup removes; "" where
+// there is none or it does not build (the run goes on, each child's peak as PeakRSS can tell it).
+func buildLauncher(ctx context.Context) (path string, cleanup func()) {
+	dir, err := os.MkdirTemp("", "perfgate-launcher-")
+	if err != nil {
+		return "", func() {}
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	if path, err = abba.BuildLauncher(ctx, dir); err != nil {
+		return "", cleanup
+	}
+	return path, cleanup
+}
+
 func newRunner(cfg RunConfig, pin abba.Pinning) (*runner, time.Time) {
 	return &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)}, time.Now()
 }
@@ -180,6 +198,7 @@ type runner struct {
 	progress  *progress
 	txt       *BenchTxt
 	pinWarned bool
+	launcher  string // abba's peak-memory launcher, "" when there is none (a direct child's peak may not be its own)
 }
 
 // measure runs the A–B–B–A schedule over leaves.
@@ -266,7 +285,7 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.E
 	runs, iters := l.split()
 	args := []string{"-test.run=^$", "-test.bench=" + Pattern(l.name), "-test.benchtime=" + strconv.Itoa(iters) + "x",
 		"-test.benchmem", "-test.cpu=1", "-test.count=" + strconv.Itoa(runs)}
-	c, err := r.exec(ctx, bin, timeout, timeout, args)
+	c, err := r.exec(ctx, bin, timeout, timeout, args, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -372,26 +391,44 @@ type child struct {
 // proc.Wait) when it prints nothing for idle or has run for limit, whatever it prints. The error is ctx's when
 // ctx ended, or a failure to start the binary at all; a child that ran and failed is described by the returned
 // child instead.
-func (r *runner) exec(ctx context.Context, bin Binary, idle, limit time.Duration, args []string) (*child, error) {
+//
+// With peak set, the child runs through package abba's launcher where there is one, so that its peak resident set
+// size is its own (abba.BuildLauncher); otherwise its peak is what its rusage says, when that can be its own.
+func (r *runner) exec(ctx context.Context, bin Binary, idle, limit time.Duration, args []string,
+	peak bool) (*child, error) {
 	scratch, remove, err := r.cfg.Sandbox.Scratch()
 	if err != nil {
 		return nil, err
 	}
 	defer remove()
-	return r.execIn(ctx, bin, bin, scratch, idle, limit, args)
+	return r.execIn(ctx, bin, bin, scratch, idle, limit, args, peak)
 }
 
 // execIn is exec with the child's scratch directory made by the caller (who reads what the child left there),
 // and with sealed, the test binary that prog runs (prog itself, or valgrind running it), checked right before
 // the start.
 func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string, idle, limit time.Duration,
-	args []string) (*child, error) {
+	args []string, peak bool) (*child, error) {
 	if err := sealed.verify(); err != nil {
 		return nil, err
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd := proc.Command(cctx, prog.Dir, r.cfg.Env, append([]string{prog.Path}, args...)...)
+	argv := append([]string{prog.Path}, args...)
+	var report, wr *os.File // the two ends of the launcher's report
+	if peak && r.launcher != "" {
+		var err error
+		if report, wr, err = os.Pipe(); err != nil {
+			return nil, fmt.Errorf("starting %s: %w", prog.Path, err)
+		}
+		defer report.Close()
+		defer wr.Close()
+		argv = append([]string{r.launcher}, argv...)
+	}
+	cmd := proc.Command(cctx, prog.Dir, r.cfg.Env, argv...)
+	if wr != nil {
+		cmd.ExtraFiles = []*os.File{wr}
+	}
 	w := &watched{last: time.Now(), kill: cancel}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &watchedWriter{w, &stdout}
@@ -402,6 +439,9 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 	}
 	err := proc.Start(cmd, func() error { return r.cfg.Sandbox.Start(cmd, scratch, pin) })
 	started := time.Now()
+	if wr != nil {
+		wr.Close() // the launcher has its own copy: the report ends when the launcher does
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -444,6 +484,10 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 	}
 	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(), overran: overran.Load(),
 		idle: idle, limit: limit, flooded: w.flooded, peakRSS: abba.PeakRSS(cmd.ProcessState)}
+	if report != nil {
+		b, _ := io.ReadAll(io.LimitReader(report, 256))
+		c.peakRSS = abba.ParseLaunchReport(b)
+	}
 	if werr != nil {
 		c.err = proc.NewError(cmd, werr, c.stderr)
 	}

@@ -32,14 +32,16 @@ import (
 // won (96.5% against 93%) when a budget bought 9 rounds of 100 ms runs and the later looks were rarely reached.
 // At look k a benchmark is
 //
-//   - slower or faster when its paired t-test p-value is below α·w_k/m, with m the number of benchmarks the run
-//     times (Bonferroni over the family), and its estimate lies beyond the threshold;
+//   - slower or faster when its paired test's p-value (of a change within half the threshold, paired.go) is below
+//     α·w_k/m, with m the number of benchmarks the run times (Bonferroni over the family), and its estimate lies
+//     beyond the threshold;
 //   - unchanged when its paired interval at confidence 1 − (1 − confidence)·w_k lies inside ±threshold;
 //   - otherwise still running, or inconclusive at the last look.
 //
 // Validity follows from the union bound alone, so it holds whatever the stopping rule, the budget or the order
-// of the benchmarks does: identical code is falsely called slower or faster at some look with probability at
-// most Σ_k Σ_i α·w_k/m = α over the whole run and family (family-wise), and a benchmark's interval misses its
+// of the benchmarks does: code whose true change is within half the threshold (identical code
+// included) is falsely called slower or faster at some look with probability at most Σ_k Σ_i α·w_k/m = α over
+// the whole run and family (family-wise), and a benchmark's interval misses its
 // true ratio at some look with probability at most 1 − confidence. No correlation between looks is assumed,
 // which makes it conservative: a run cut short by its budget simply leaves the unspent shares unused, and the
 // error rate falls below α. The t-interval itself is the fixed-sample one of paired.go, with its disturbed
@@ -133,7 +135,7 @@ func spend(k, looks int) float64 {
 func (q *SequentialPlan) adjust(cs []record.Benchmark, tested []bool) {
 	for i := range cs {
 		if tested[i] {
-			cs[i].PHolm = math.Min(1, cs[i].Paired.P*float64(q.Family)/q.Share(cs[i].Name))
+			cs[i].PHolm = math.Min(1, cs[i].Paired.PMargin*float64(q.Family)/q.Share(cs[i].Name))
 		}
 	}
 }

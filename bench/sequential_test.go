@@ -63,11 +63,18 @@ type simRun struct {
 // simulate drives a stager as RunABBA does, over benchmarks whose head/base ratio is effects[i], with a budget of
 // budget runs.
 func simulate(m *machine, effects []float64, first, most, budget int) simRun {
+	return simulateWith(m, effects, first, most, budget, DefaultStatsOptions.ThresholdPct)
+}
+
+// simulateWith is simulate at a threshold of thresholdPct.
+func simulateWith(m *machine, effects []float64, first, most, budget int, thresholdPct float64) simRun {
+	opt := DefaultStatsOptions
+	opt.ThresholdPct = thresholdPct
 	names := make([]string, len(effects))
 	for i := range names {
 		names[i] = fmt.Sprintf("Sim/%02d", i)
 	}
-	st := newStager(names, first, most, DefaultStatsOptions)
+	st := newStager(names, first, most, opt)
 	var samples []Sample
 	out := simRun{classes: map[string]record.Class{}, settled: map[string]int{}}
 	for {
@@ -92,7 +99,7 @@ func simulate(m *machine, effects []float64, first, most, budget int) simRun {
 			out.settled[names[i]] = m.runs
 		}
 	}
-	opt := st.opt
+	opt = st.opt
 	opt.look = true // the final analysis differs from the looks' only by benchstat's summaries
 	cs, err := Analyze(samples, opt)
 	if err != nil {

@@ -19,10 +19,14 @@ import (
 //   - the benchstat comparison (golang.org/x/perf/benchmath): each side's median and its confidence interval
 //     (AssumeNothing; AssumeExact for exact units), and the Mann–Whitney U p-value of base against head;
 //   - the paired A–B–B–A estimate (see paired.go): the ratio head/base from within-round log ratios, its
-//     t-interval, the paired t-test p-value, and the noise floor from the A–A and B–B pairs.
+//     t-interval, the paired tests' p-values, and the noise floor from the A–A and B–B pairs.
 //
 // The class gates on the paired estimate, because it cancels drift that the unpaired Mann–Whitney test does not
-// see. The paired p-values are Holm-corrected across the benchmarks of each unit (the family is one unit), and
+// see. Its test is not of "no change" but of "a change within half the threshold" (Paired.PMargin): a benchmark is
+// called slower only when the data rule out every change up to half the threshold, so that code that runs 1%
+// slower from layout alone (a function moved, an alignment changed) is not failed at a 2% threshold however many
+// rounds are run. These p-values are Holm-corrected across the benchmarks of each unit (the family is one unit),
+// and
 //
 //   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 > ThresholdPct/100 for costs
 //     such as sec/op, 1-Ratio > ThresholdPct/100 for rates such as B/s);
@@ -36,6 +40,9 @@ import (
 // deterministic) whose values are constant within each side, any difference is slower or faster with P = PHolm = 0
 // and no threshold: one allocation more per op is a real change. If an exact unit's values vary within a side the
 // assumption is wrong; the group is then treated as a measured unit and Note says so.
+//
+// A sample's peak resident set size (Sample.PeakRSS, the process's own through abba's launcher) is compared as one
+// more measured unit, UnitPeakRSS, when both sides know it; it gates when gate-units names it.
 //
 // The perfgate gate uses the sec/op class; other units are classed by the same rules for the report.
 
@@ -159,7 +166,11 @@ func groupSamples(samples []Sample, secOnly bool) []*group {
 	groups := map[key]*group{}
 	rounds := map[roundKey]*roundValues{}
 	for _, s := range samples {
-		for _, v := range s.Values {
+		values := s.Values
+		if s.PeakRSS > 0 && !secOnly {
+			values = append(slices.Clip(values), Value{Value: float64(s.PeakRSS), Unit: UnitPeakRSS})
+		}
+		for _, v := range values {
 			if secOnly && v.Unit != "sec/op" {
 				continue
 			}
@@ -192,6 +203,9 @@ func groupSamples(samples []Sample, secOnly bool) []*group {
 	}
 	out := make([]*group, 0, len(groups))
 	for _, g := range groups {
+		if g.unit == UnitPeakRSS && (len(g.base) == 0 || len(g.head) == 0) {
+			continue // a peak known on one side only (see abba.Launcher) compares nothing
+		}
 		sort.Slice(g.rounds, func(i, j int) bool { return g.rounds[i].round < g.rounds[j].round })
 		out = append(out, g)
 	}
@@ -245,18 +259,18 @@ func (g *group) compare(opt StatsOptions) (c record.Benchmark, tested bool) {
 		// benchmath sorts the slice it is given: pass copies.
 		bs := benchmath.NewSample(slices.Clone(g.base), th)
 		hs := benchmath.NewSample(slices.Clone(g.head), th)
-		var warnings []error
-		c.Base, warnings = summarize(assume, bs, opt.Confidence, warnings)
-		c.Head, warnings = summarize(assume, hs, opt.Confidence, warnings)
+		var bw, hw []error
+		c.Base, bw = summarize(assume, bs, opt.Confidence)
+		c.Head, hw = summarize(assume, hs, opt.Confidence)
 		cmp := assume.Compare(bs, hs)
 		c.P = cmp.P
-		c.Warnings = warningStrings(append(warnings, cmp.Warnings...))
+		c.Warnings = plainWarnings(bw, hw, c.Base.N, c.Head.N, cmp.Warnings)
 		if c.Base.Center != 0 {
 			c.DeltaPct = (c.Head.Center/c.Base.Center - 1) * 100
 		}
 	}
 
-	res, dropped, ok := paired(g.rounds, opt.Confidence)
+	res, dropped, ok := paired(g.rounds, opt.Confidence, opt.threshold(g.unit)/2)
 	if ok {
 		est := res.est
 		c.Paired = &est
@@ -286,26 +300,15 @@ func (g *group) compare(opt StatsOptions) (c record.Benchmark, tested bool) {
 
 func notPositive(x float64) bool { return !(x > 0) || math.IsInf(x, 0) }
 
-// summarize is benchmath's summary of one side, with its warnings appended to warnings. An interval benchmath
-// could not compute (too few samples: ±Inf) is 0, 0, since JSON cannot carry infinities.
-func summarize(assume benchmath.Assumption, s *benchmath.Sample, confidence float64, warnings []error) (record.Summary, []error) {
+// summarize is benchmath's summary of one side, and its warnings. An interval benchmath could not compute (too few
+// samples: ±Inf) is 0, 0, since JSON cannot carry infinities.
+func summarize(assume benchmath.Assumption, s *benchmath.Sample, confidence float64) (record.Summary, []error) {
 	sum := assume.Summary(s, confidence)
 	out := record.Summary{Center: finite(sum.Center), Lo: sum.Lo, Hi: sum.Hi, N: len(s.Values)}
 	if !isFinite(sum.Lo) || !isFinite(sum.Hi) {
 		out.Lo, out.Hi = 0, 0
 	}
-	return out, append(warnings, sum.Warnings...)
-}
-
-// warningStrings returns the distinct messages of errs, in order; nil for none.
-func warningStrings(errs []error) []string {
-	var out []string
-	for _, e := range errs {
-		if e != nil && !slices.Contains(out, e.Error()) {
-			out = append(out, e.Error())
-		}
-	}
-	return out
+	return out, sum.Warnings
 }
 
 func isFinite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
@@ -338,7 +341,7 @@ func holmByUnit(cs []record.Benchmark, tested []bool) {
 	for _, idx := range byUnit {
 		ps := make([]float64, len(idx))
 		for j, i := range idx {
-			ps[j] = cs[i].Paired.P
+			ps[j] = cs[i].Paired.PMargin
 		}
 		for j, adj := range holm(ps) {
 			cs[idx[j]].PHolm = adj

@@ -78,8 +78,8 @@ func TestTQuantile(t *testing.T) {
 	}
 	// The p-value inverts the quantile: |t| = t(0.975, 4) is p = 0.05.
 	q := tQuantile(0.975, 4)
-	if p := tTestP(q, math.Sqrt(5), 5); !near(p, 0.05, 1e-9) {
-		t.Errorf("tTestP at the 0.975 quantile = %v, want 0.05", p)
+	if p := marginP(q, 1, 4, 0); !near(p, 0.05, 1e-9) {
+		t.Errorf("marginP at the 0.975 quantile = %v, want 0.05", p)
 	}
 }
 
@@ -108,9 +108,10 @@ func TestBenchstatSummary(t *testing.T) {
 		t.Errorf("DeltaPct = %v", c.DeltaPct)
 	}
 
-	// Four values per side: benchmath cannot bound the median and says why.
+	// Four values per side: benchmath cannot bound the median, and the warning says why in plain words (benchmath's
+	// own is "need >= 6 samples for confidence interval at level 0.95").
 	c = compareOne(t, abbaSamples("X", "sec/op", rounds[:2]), DefaultStatsOptions)
-	const need6 = "need >= 6 samples for confidence interval at level 0.95"
+	const need6 = "too few samples for an interval at 95%: 4 per side, 6 needed"
 	if len(c.Warnings) != 1 || c.Warnings[0] != need6 { // both sides warn alike: kept once
 		t.Errorf("warnings = %q", c.Warnings)
 	}
@@ -131,7 +132,10 @@ func TestPairedWorkedExample(t *testing.T) {
 	// statistic is 0.2/(0.1/√3) = 3.4641; with 2 degrees of freedom the two-sided p is 1 - t/√(2+t²) = 0.074180.
 	// Noise: the pair differences |a_r - a_s| are 0.02, 0.04, 0.02 and |b_r - b_s| are 0.01, 0.02, 0.01; their
 	// median is 0.02, so σ = 1.0483·0.02/√2 = 0.014825 (1.4825%), and MDE = e^(4.3027·σ/√3) - 1 = e^0.036827 - 1
-	// = 3.7514%. No pair strays beyond 4·√2·σ = 0.0839 from its median, so no round is disturbed.
+	// = 3.7514%. No pair strays beyond 4·√2·σ = 0.0839 from its median, so no round is disturbed, and no d_r
+	// lies beyond 4·1.4826·0.1 (the median absolute deviation) from the median 0.2, so none ran wild.
+	// The gate's test is of a change within half the 2% threshold: δ = log(1.01) = 0.0099503, t = (0.2-δ)/(0.1/√3)
+	// = 3.29176, p = 1 - t/√(2+t²) = 0.081205, and PHolm is that p.
 	ds := []float64{0.1, 0.2, 0.3}
 	as := []float64{0.02, 0, -0.02}
 	bs := []float64{0.01, 0, -0.01}
@@ -145,15 +149,15 @@ func TestPairedWorkedExample(t *testing.T) {
 	}
 	c := compareOne(t, abbaSamples("X", "sec/op", rounds), DefaultStatsOptions)
 	want := &record.Paired{Ratio: 1.2214027581601699, Lo: 0.9527394893616995, Hi: 1.5658264554991188,
-		P: 0.07417990022744858, Rounds: 3}
-	if diff := cmp.Diff(want, c.Paired, cmpopts.EquateApprox(1e-9, 0)); diff != "" {
+		P: 0.07417990022744858, PMargin: 0.081205, Rounds: 3}
+	if diff := cmp.Diff(want, c.Paired, cmpopts.EquateApprox(1e-5, 0)); diff != "" {
 		t.Errorf("paired (-want +got):\n%s", diff)
 	}
 	if !near(c.NoisePct, 1.4825, 1e-4) || !near(c.MDEPct, 3.7514, 1e-4) {
 		t.Errorf("noise %v%%, MDE %v%%, want 1.4825%%, 3.7514%%", c.NoisePct, c.MDEPct)
 	}
-	if c.PHolm != c.Paired.P {
-		t.Errorf("PHolm = %v with one benchmark, want the raw %v", c.PHolm, c.Paired.P)
+	if c.PHolm != c.Paired.PMargin {
+		t.Errorf("PHolm = %v with one benchmark, want the raw %v", c.PHolm, c.Paired.PMargin)
 	}
 	if c.Class != record.ClassInconclusive || c.Note != "interval -4.7% to +56.6% exceeds ±2%" {
 		t.Errorf("class %q note %q", c.Class, c.Note)
@@ -193,7 +197,7 @@ func TestCompareEdgeCases(t *testing.T) {
 		if c.Class != record.ClassUnchanged || c.P != 1 || c.PHolm != 1 || c.DeltaPct != 0 {
 			t.Errorf("got %+v", c)
 		}
-		want := &record.Paired{Ratio: 1, Lo: 1, Hi: 1, P: 1, Rounds: 5}
+		want := &record.Paired{Ratio: 1, Lo: 1, Hi: 1, P: 1, PMargin: 1, Rounds: 5}
 		if diff := cmp.Diff(want, c.Paired); diff != "" {
 			t.Errorf("paired (-want +got):\n%s", diff)
 		}
@@ -251,7 +255,8 @@ func TestCompareEdgeCases(t *testing.T) {
 
 func TestCompareOrderAndHolm(t *testing.T) {
 	var s []Sample
-	// B gets a clear +10% shift with noise, A a clear one too; both sec/op, so Holm doubles the smaller p.
+	// B gets a clear +10% shift with noise, A a clear one too; both sec/op, so Holm doubles the smaller p of
+	// the gate's test (a change within half the threshold).
 	for _, name := range []string{"B", "A"} {
 		s = append(s, abbaSamples(name, "sec/op", [][4]float64{
 			{100, 110, 111, 101}, {100, 109, 110, 99}, {101, 111, 112, 100}, {99, 108, 110, 100}, {100, 110, 109, 101},
@@ -273,9 +278,10 @@ func TestCompareOrderAndHolm(t *testing.T) {
 		t.Fatalf("order (-want +got):\n%s", diff)
 	}
 	a, b := cs[0], cs[2]
-	ps := holm([]float64{a.Paired.P, b.Paired.P})
-	if a.PHolm != ps[0] || b.PHolm != ps[1] || a.PHolm <= a.Paired.P {
-		t.Errorf("PHolm = %v, %v from P %v, %v", a.PHolm, b.PHolm, a.Paired.P, b.Paired.P)
+	ps := holm([]float64{a.Paired.PMargin, b.Paired.PMargin})
+	if a.PHolm != ps[0] || b.PHolm != ps[1] || a.PHolm <= a.Paired.PMargin || a.Paired.PMargin <= a.Paired.P {
+		t.Errorf("PHolm = %v, %v from PMargin %v, %v (P %v)", a.PHolm, b.PHolm, a.Paired.PMargin, b.Paired.PMargin,
+			a.Paired.P)
 	}
 	if a.Class != record.ClassSlower || b.Class != record.ClassSlower || cs[1].Class != record.ClassUnchanged {
 		t.Errorf("classes %q %q %q", a.Class, b.Class, cs[1].Class)

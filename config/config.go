@@ -66,6 +66,9 @@ type Config struct {
 	Budget time.Duration
 	// GateUnits are the units whose slower class fails the gate: by default sec/op and allocs/op. Key "gate-units".
 	GateUnits []string
+	// OnInconclusive is what gating benchmarks that stay inconclusive do to the merge: "fail" (exit 4) or "pass"
+	// (exit 0); the status is inconclusive either way. Key "on-inconclusive", read from base like every policy key.
+	OnInconclusive string
 	// Timeout bounds one benchmark run, one test run and one harness run. Key "timeout".
 	Timeout time.Duration
 	// Tags are build tags used on both sides. Key "tags".
@@ -119,11 +122,11 @@ type Config struct {
 	Log io.Writer
 }
 
-var metrics = []string{record.MetricTime, record.MetricInstructions, record.MetricBoth}
+var metrics = []string{record.MetricTime, record.MetricInstructions, record.MetricBoth, record.MetricAuto}
 
 // countsInstructions reports whether the instruction-count lane runs.
 func (c *Config) CountsInstructions() bool {
-	return c.Metric == record.MetricInstructions || c.Metric == record.MetricBoth
+	return c.Metric == record.MetricInstructions || c.Metric == record.MetricBoth || c.Metric == record.MetricAuto
 }
 
 // timesBenchmarks reports whether the timing lane runs.

@@ -51,7 +51,7 @@ func TestValidate(t *testing.T) {
 		{"threshold NaN", func(c *Config) { c.Threshold = math.NaN() }, "threshold", "NaN", "above 0 and below 100"},
 		{"threshold 0.5", func(c *Config) { c.Threshold = 0.5 }, "", "", ""},
 		{"metric instructions", func(c *Config) { c.Metric = record.MetricInstructions }, "", "", ""},
-		{"metric cycles", func(c *Config) { c.Metric = "cycles" }, "metric", "cycles", "time, instructions or both"},
+		{"metric cycles", func(c *Config) { c.Metric = "cycles" }, "metric", "cycles", "time, instructions, both or auto"},
 		{"instructions-threshold 0", func(c *Config) { c.InstrThreshold = 0 }, "instructions-threshold", "0", "above 0 and below 100"},
 		{"instructions-threshold 100", func(c *Config) { c.InstrThreshold = 100 }, "instructions-threshold", "100", "above 0 and below 100"},
 		{"instructions-threshold 0.01", func(c *Config) { c.InstrThreshold = 0.01 }, "", "", ""},
@@ -90,6 +90,7 @@ func TestValidate(t *testing.T) {
 		{"acknowledge-label empty", func(c *Config) { c.AcknowledgeLabel = "" }, "acknowledge-label", "", "1 to 50 characters"},
 		{"acknowledge-label 51 characters", func(c *Config) { c.AcknowledgeLabel = strings.Repeat("é", 51) }, "acknowledge-label", strings.Repeat("é", 51), "1 to 50 characters"},
 		{"acknowledge-label two lines", func(c *Config) { c.AcknowledgeLabel = "ok\nfine" }, "acknowledge-label", "ok\nfine", "on one line"},
+		{"on-inconclusive neither", func(c *Config) { c.OnInconclusive = "warn" }, "on-inconclusive", "warn", "fail or pass"},
 		{"acknowledge-label 50 characters", func(c *Config) { c.AcknowledgeLabel = strings.Repeat("é", 50) }, "", "", ""},
 		{"policy-from base", func(c *Config) { c.PolicyFrom = "base" }, "", "", ""},
 		{"policy-from other", func(c *Config) { c.PolicyFrom = "main" }, "policy-from", "main", "base or head"},
@@ -172,6 +173,7 @@ thresholds:
   "Encrypt/3des.*": 7.5
 max-size-growth: 4096
 acknowledge-label: slow-ok
+on-inconclusive: pass
 changed: true
 output: out/results
 `
@@ -194,7 +196,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.Thresholds = map[string]float64{"KeySetup": 50, "Encrypt/3des.*": 7.5}
 	want.MaxSizeGrowth, want.AcknowledgeLabel, want.Out = 4096, "slow-ok", "out/results"
 	want.Metric, want.InstrThreshold = record.MetricBoth, 0.25
-	want.Changed = true
+	want.Changed, want.OnInconclusive = true, "pass"
 	want.Sandbox, want.AllowNetwork = "off", true
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LoadFile (-want +got):\n%s", diff)

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -242,8 +243,9 @@ var keys = []*Key{
 		Doc:  "smallest change, in percent, called slower or faster"},
 		func(c *Config) *float64 { return &c.Threshold }, isPercent),
 	stringKey(Key{File: "metric", Flag: "metric", Policy: true, Input: "metric", Default: record.MetricTime,
-		Form: "time, instructions or both",
-		Doc:  "what gates: time (sec/op), instructions (instructions/op under valgrind), or both (each gates)"},
+		Form: "time, instructions, both or auto",
+		Doc: "what gates: time (sec/op), instructions (instructions/op under valgrind), both (each gates), " +
+			"or auto (both lanes, one class per benchmark: equal counts settle what time leaves open)"},
 		func(c *Config) *string { return &c.Metric }, func(s string) bool { return slices.Contains(metrics, s) }),
 	floatKey(Key{File: "instructions-threshold", Flag: "instructions-threshold", Input: "instructions-threshold",
 		Policy: true, Default: "0.5", Form: "a percentage above 0 and below 100, such as 0.5",
@@ -310,6 +312,12 @@ var keys = []*Key{
 	intKey(Key{File: "max-size-growth", Policy: true, Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
+	stringKey(Key{File: "on-inconclusive", Flag: "on-inconclusive", Policy: true, Default: gate.OnInconclusiveFail,
+		Form: "fail or pass",
+		Doc:  "what benchmarks that stay inconclusive do to the merge: fail (exit 4) or pass (exit 0); status inconclusive either way"},
+		func(c *Config) *string { return &c.OnInconclusive }, func(s string) bool {
+			return s == gate.OnInconclusiveFail || s == gate.OnInconclusivePass
+		}),
 	stringKey(Key{File: "acknowledge-label", Policy: true, Input: "acknowledge-label", Default: "perf-regression-ok",
 		Form: "a pull-request label of 1 to 50 characters on one line", Doc: "pull-request label that lets slower benchmarks pass the gate"},
 		func(c *Config) *string { return &c.AcknowledgeLabel }, func(s string) bool {

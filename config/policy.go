@@ -18,5 +18,6 @@ func (c *Config) Policy() gate.Policy {
 		Differential:     c.Differential,
 		ConstantTime:     record.ConstantTimeMode(c.ConstantTime),
 		GateUnits:        slices.Clone(c.GateUnits),
+		OnInconclusive:   c.OnInconclusive,
 	}
 }

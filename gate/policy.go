@@ -51,7 +51,16 @@ type Policy struct {
 	// by its own rule (package bench: a threshold for measured units, any change for exact ones), so a new unit
 	// gates by being listed here.
 	GateUnits []string
+	// OnInconclusive is what a comparison whose gating benchmarks stay inconclusive does to the merge: "fail"
+	// (the default, also for "") exits ExitInconclusive, "pass" exits 0; the status is inconclusive either way.
+	OnInconclusive string
 }
+
+// The values of Policy.OnInconclusive.
+const (
+	OnInconclusiveFail = "fail"
+	OnInconclusivePass = "pass"
+)
 
 // Fails reports whether a slower benchmark in unit fails the gate under metric: a lane's unit when that lane ran
 // (and, for time, p lists it), any other unit when p lists it (GateUnits, else DefaultUnits).
@@ -99,6 +108,7 @@ func Decide(r record.Result, p Policy) record.Verdict {
 	d.constantTime(r.ConstantTime, p.ConstantTime)
 	unrepeatable := d.failures(r)
 	d.slower(r, p)
+	d.inconclusive(r, p)
 	if p.MaxSizeGrowth > 0 {
 		var delta int64
 		for _, s := range r.Sizes.Sections {
@@ -223,6 +233,54 @@ func (d *decision) slower(r record.Result, p Policy) {
 		d.v.Acknowledged = append(d.v.Acknowledged, AckName(b)+": "+why)
 		d.v.AcknowledgedBenchmarks = append(d.v.AcknowledgedBenchmarks, AckName(b))
 	}
+}
+
+// inconclusive makes a passing verdict inconclusive when gating benchmarks of r (a unit the gate counts, timed,
+// not acknowledged by the label) are inconclusive: a run that could not tell does not say PASS. The reason says
+// what could not be told, how wide the intervals were, and what would settle it; the exit code follows
+// p.OnInconclusive. A verdict that already fails stays a failure, with the inconclusive benchmarks in a note.
+//
+// Why fail by default: a gate that passes what it could not measure passes every regression on a noisy runner,
+// which is when regressions slip through (at load 2–2.5 a +9.5% change came out inconclusive in every benchmark,
+// and passed). The status and exit code differ from a failure, so a maintainer sees that nothing was found slower,
+// and the acknowledge label lets the pull request through. With the instruction-count lane (metric auto), equal
+// counts settle most inconclusive benchmarks, so this is rare where valgrind exists.
+func (d *decision) inconclusive(r record.Result, p Policy) {
+	v := &d.v
+	var names []string
+	for _, b := range r.Benchmarks {
+		if b.Class == record.ClassInconclusive && p.Fails(r.Method.Metric, b.Unit) {
+			names = append(names, AckName(b)+intervalOf(b))
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	what := fmt.Sprintf("%s could not be told changed or unchanged within ±%g%%: %s", Plural(len(names), "benchmark"),
+		r.Method.Threshold, strings.Join(names, ", "))
+	settle := "a longer budget, a quieter runner, or metric auto (valgrind) would settle them"
+	switch {
+	case v.Status != record.StatusPass:
+		v.Notes = append(v.Notes, what)
+	case p.Acknowledged:
+		v.Notes = append(v.Notes, what+"; the pull request's "+p.AcknowledgeLabel+" label lets them pass")
+	default:
+		v.Status, v.ExitCode = record.StatusInconclusive, record.ExitInconclusive
+		how := "on-inconclusive: fail, so the merge is blocked until they settle"
+		if p.OnInconclusive == OnInconclusivePass {
+			v.ExitCode = record.ExitPass
+			how = "on-inconclusive: pass, so the merge is not blocked"
+		}
+		v.Reasons = append(v.Reasons, what+"; "+settle+"; "+how)
+	}
+}
+
+// intervalOf is " (−8.0% to +29.0%)" for a benchmark with a paired interval, "" otherwise.
+func intervalOf(b record.Benchmark) string {
+	if b.Paired == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%+.1f%% to %+.1f%%)", 100*(b.Paired.Lo-1), 100*(b.Paired.Hi-1))
 }
 
 // headCodeOnBase reports whether f is a crash or hang on base's side of benchmark code that head changed and

@@ -101,8 +101,26 @@ func TestDecide(t *testing.T) {
 		notes        []string // each must be a part of some note gate.Decide added
 	}{
 		{name: "all pass", status: record.StatusPass, exit: record.ExitPass},
-		{name: "faster and inconclusive pass", change: func(r *record.Result) {
+		// Inconclusive is not PASS: a status of its own, exit 4 unless on-inconclusive is pass. (Before, it passed.)
+		{name: "inconclusive blocks by default", change: func(r *record.Result) {
 			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
+		}, status: record.StatusInconclusive, exit: record.ExitInconclusive,
+			reasons: []string{"1 benchmark could not be told changed or unchanged within ±0%: Encrypt/des (+4.0% to +6.0%); " +
+				"a longer budget, a quieter runner, or metric auto (valgrind) would settle them; on-inconclusive: fail, " +
+				"so the merge is blocked"}},
+		{name: "inconclusive passes under on-inconclusive pass", config: func(c *config.Config) {
+			c.OnInconclusive = gate.OnInconclusivePass
+		}, change: func(r *record.Result) {
+			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
+		}, status: record.StatusInconclusive, exit: record.ExitPass,
+			reasons: []string{"on-inconclusive: pass, so the merge is not blocked"}},
+		{name: "inconclusive with the acknowledge label passes", config: func(c *config.Config) {
+			c.Acknowledged = true
+		}, change: func(r *record.Result) {
+			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
+		}, status: record.StatusPass, exit: record.ExitPass, notes: []string{"label lets them pass"}},
+		{name: "inconclusive in a unit that does not gate passes", change: func(r *record.Result) {
+			r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "Encrypt/des", Unit: "B/s", Class: record.ClassInconclusive})
 		}, status: record.StatusPass, exit: record.ExitPass},
 		{name: "one sec/op slower", change: slower,
 			status: record.StatusFail, exit: record.ExitFail, reasons: []string{"Encrypt/des is slower (+8.0%)"}},

@@ -21,7 +21,8 @@ type Benchmark struct {
 	Head     Summary `json:"head"`
 	DeltaPct float64 `json:"delta_pct"` // (head center / base center - 1) × 100; 0 when base's center is 0 or a side is empty
 	P        float64 `json:"p"`         // benchmath's p-value: Mann–Whitney U, 0 for exact units, 1 when not computable
-	// PHolm is the paired t-test p-value after Holm correction across the benchmarks of this unit; 0 for exact
+	// PHolm is the paired test's p-value that the change lies within half the threshold (Paired.PMargin) after Holm
+	// correction across the benchmarks of this unit; 0 for exact
 	// changes, 1 when unknown. In a run with a time budget it is Bonferroni-corrected over the benchmarks and the
 	// looks instead (the p-value divided by the share of alpha its last look spends, times the benchmarks), so that
 	// PHolm < alpha stays the test.
@@ -64,13 +65,16 @@ type Summary struct {
 
 // Paired is the paired A–B–B–A estimate of head/base: a ratio, its interval, and the rounds behind it.
 type Paired struct {
-	Ratio     float64 `json:"ratio"`     // exp(mean d_r): the geometric mean over rounds of head/base
-	Lo        float64 `json:"lo"`        // the t-interval of Ratio
-	Hi        float64 `json:"hi"`        //
-	P         float64 `json:"p"`         // two-sided p-value of the t-test of mean d_r = 0, before Holm correction
+	Ratio float64 `json:"ratio"` // exp(mean d_r): the geometric mean over rounds of head/base
+	Lo    float64 `json:"lo"`    // the t-interval of Ratio
+	Hi    float64 `json:"hi"`    //
+	P     float64 `json:"p"`     // two-sided p-value of the t-test of d_r = 0, before Holm correction
+	// PMargin is the p-value that gates: the test that the change lies within half the threshold, before Holm
+	// correction (package bench: a change that small is never called slower or faster).
+	PMargin   float64 `json:"p_margin,omitempty"`
 	Rounds    int     `json:"rounds"`    // complete, undisturbed rounds used
 	Dropped   int     `json:"dropped"`   // rounds present but incomplete, not used
-	Disturbed int     `json:"disturbed"` // complete rounds left out because a run in them was disturbed
+	Disturbed int     `json:"disturbed"` // complete rounds left out because a run in them was disturbed, or the round ran wild
 }
 
 // FailureKind says how a benchmark run failed.

@@ -13,6 +13,9 @@ const (
 	StatusPass  Status = "pass"  // the gate passed: exit code 0
 	StatusFail  Status = "fail"  // the gate failed: exit code 1
 	StatusError Status = "error" // perfgate could not run the comparison: exit code 3 (2 for a configuration error)
+	// StatusInconclusive: nothing failed, but gating benchmarks could not be told changed or unchanged. Exit code
+	// 4 under on-inconclusive fail (the default), 0 under on-inconclusive pass.
+	StatusInconclusive Status = "inconclusive"
 )
 
 // Side names one of the two revisions of a comparison. In the A–B–B–A schedule A is Base and B is Head.
@@ -44,6 +47,7 @@ type Result struct {
 	Head       Revision    `json:"head"`
 	Verdict    Verdict     `json:"verdict"`
 	Benchmarks []Benchmark `json:"benchmarks"`
+	Geomeans   []Geomean   `json:"geomeans,omitempty"` // one row per unit with two or more benchmarks
 	Failures   []Failure   `json:"failures,omitempty"` // benchmark runs that crashed or hung
 	Functional Functional  `json:"functional"`
 	// Sandbox is what confined the processes that ran the repository's code; nil when nothing was recorded (a
@@ -60,6 +64,16 @@ type Result struct {
 	Policy          PolicyOrigin  `json:"policy,omitzero"`             // whose configuration set the gate policy, and head's changes to it
 	Started         time.Time     `json:"started"`
 	Duration        time.Duration `json:"duration_ns"`
+}
+
+// Geomean is the geometric-mean row of one unit over the comparison's benchmarks, benchstat's summary row (package
+// bench computes it: bench.Geomeans).
+type Geomean struct {
+	Unit  string  `json:"unit"`
+	Base  float64 `json:"base"`  // geometric mean of base's centers, in the unit
+	Head  float64 `json:"head"`  // geometric mean of head's centers
+	Ratio float64 `json:"ratio"` // Head/Base: the geometric mean of the benchmarks' head/base ratios
+	N     int     `json:"n"`     // benchmarks in it: those with a positive center on both sides
 }
 
 // Shard identifies one part of a comparison split across machines (perfgate compare -shard i/n), and what

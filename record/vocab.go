@@ -50,6 +50,9 @@ const (
 	MetricTime         = "time"         // wall time, sec/op: the A–B–B–A timing lane
 	MetricInstructions = "instructions" // instructions/op under valgrind: the instruction-count lane
 	MetricBoth         = "both"         // both lanes run, and each gates
+	// MetricAuto: both lanes run and give one class per benchmark (bench.CombineLanes), its sec/op row's, which
+	// gates; without valgrind it falls back to time.
+	MetricAuto = "auto"
 )
 
 // The benchmark source: which test files each side's timed binary was built with (Method.BenchSource).
@@ -71,4 +74,7 @@ const (
 	ExitFail      = 1 // the gate failed
 	ExitUsage     = 2 // usage or configuration error
 	ExitCannotRun = 3 // could not run: base does not build, git error, …
+	// ExitInconclusive: the gate could not tell whether gating benchmarks changed (StatusInconclusive), and
+	// on-inconclusive is fail.
+	ExitInconclusive = 4
 )

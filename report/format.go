@@ -30,6 +30,8 @@ func value(unit string, v float64) string {
 		return count(v)
 	case record.UnitInstructions:
 		return instructions(v)
+	case "peak-RSS-B": // a benchmark process's own peak resident set size (package bench)
+		return strconv.FormatFloat(v/(1<<20), 'f', 1, 64) + " MiB"
 	}
 	return sig4(v) + " " + unit
 }
@@ -78,15 +80,22 @@ func count(v float64) string {
 	return sig4(v)
 }
 
-// noteOf is the note a table shows for b: its own note, and the disagreement of the two lanes when there is one.
+// noteOf is the note a table shows for b: its own note, the warnings it does not already repeat (why an interval
+// is missing), and the disagreement of the two lanes when there is one.
 func noteOf(b record.Benchmark) string {
-	switch {
-	case b.Note == "":
-		return b.MetricNote
-	case b.MetricNote == "":
-		return b.Note
+	var parts []string
+	if b.Note != "" {
+		parts = append(parts, b.Note)
 	}
-	return b.Note + "; " + b.MetricNote
+	for _, w := range b.Warnings {
+		if !strings.Contains(b.Note, w) {
+			parts = append(parts, w)
+		}
+	}
+	if b.MetricNote != "" {
+		parts = append(parts, b.MetricNote)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // instructions formats an instruction count per op whole, with thousands separators, and with one decimal when it
@@ -141,13 +150,14 @@ func percent(p float64) string {
 }
 
 // spread formats a summary as benchstat does: "150.0 µs ± 1%", the interval given as the larger distance from the
-// center to either end, in percent of the center.
+// center to either end, in percent of the center. A summary without an interval (too few samples: Lo and Hi 0,
+// and the benchmark's warnings say why) is its center alone, never "± 100%".
 func spread(unit string, s record.Summary) string {
 	c := value(unit, s.Center)
 	if s.N == 0 {
 		return "—"
 	}
-	if s.Center == 0 || math.IsNaN(s.Lo) || math.IsNaN(s.Hi) {
+	if s.Center == 0 || math.IsNaN(s.Lo) || math.IsNaN(s.Hi) || (s.Lo == 0 && s.Hi == 0) {
 		return c
 	}
 	d := math.Max(math.Abs(s.Center-s.Lo), math.Abs(s.Hi-s.Center)) / math.Abs(s.Center) * 100
@@ -304,4 +314,15 @@ func scope(r *record.Result) string {
 		s += fmt.Sprintf(" · shard %d of %d, a partial result: perfgate merge combines the shards", sh.Index, sh.Count)
 	}
 	return s
+}
+
+// geomeanRow is the formatted geometric-mean row of unit in r: base, head and the change ("+3.1%"); ok is false
+// when r has no row for unit (fewer than two benchmarks in it).
+func geomeanRow(r *record.Result, unit string) (base, head, change string, n int, ok bool) {
+	for _, g := range r.Geomeans {
+		if g.Unit == unit {
+			return value(unit, g.Base), value(unit, g.Head), percent(100 * (g.Ratio - 1)), g.N, true
+		}
+	}
+	return "", "", "", 0, false
 }

@@ -118,6 +118,15 @@ func TestFormatDeltas(t *testing.T) {
 	check(commas(-1234567), "−1,234,567")
 	check(spread("sec/op", record.Summary{Center: 150e-6, Lo: 148.5e-6, Hi: 151.8e-6, N: 10}), "150.0 µs ± 1%")
 	check(spread("sec/op", record.Summary{}), "—")
+	check(value("peak-RSS-B", 71.5*(1<<20)), "71.5 MiB")
+	// Too few samples for an interval: the center alone, not "± 100%".
+	check(spread("sec/op", record.Summary{Center: 150e-6, N: 4}), "150.0 µs")
+	// The note says why, even when the class wrote a note of its own; a warning the note repeats is shown once.
+	few := "too few samples for an interval at 95%: 4 per side, 6 needed"
+	check(noteOf(record.Benchmark{Note: "interval -4.7% to +56.6% exceeds ±2%", Warnings: []string{few}}),
+		"interval -4.7% to +56.6% exceeds ±2%; "+few)
+	check(noteOf(record.Benchmark{Note: few, Warnings: []string{few}, MetricNote: "instructions equal"}),
+		few+"; instructions equal")
 
 	b := record.Benchmark{DeltaPct: -37.89, P: 0.0001, Base: record.Summary{N: 10}, Head: record.Summary{N: 10}}
 	check(delta(b, 0.05), "−37.9%")

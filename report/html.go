@@ -68,6 +68,7 @@ type page struct {
 	Notes        []string
 	Forests      []svgForest
 	Benches      []benchView
+	Geomeans     [][5]string // per unit: unit, base, head, change, benchmarks
 	Tests        string
 	Diff         diffView
 	CT           *ctView // nil when the constant-time check was off
@@ -100,7 +101,7 @@ func newPage(r *record.Result, samples []benchtxt.Sample, opt Options) page {
 		p.Notes = append([]string{"Policy: " + l}, p.Notes...)
 	}
 	switch p.Status {
-	case string(record.StatusPass), string(record.StatusFail):
+	case string(record.StatusPass), string(record.StatusFail), string(record.StatusInconclusive):
 	default:
 		p.Status = string(record.StatusError)
 	}
@@ -109,6 +110,11 @@ func newPage(r *record.Result, samples []benchtxt.Sample, opt Options) page {
 		p.Forests = append(p.Forests, newSVGForest(f, anchors))
 	}
 	p.Benches = benchViews(r, samples, anchors)
+	for _, g := range r.Geomeans {
+		if base, head, change, n, ok := geomeanRow(r, g.Unit); ok {
+			p.Geomeans = append(p.Geomeans, [5]string{g.Unit, base, head, change, strconv.Itoa(n)})
+		}
+	}
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
 		p.Tests = "base " + testStatus(f.Base) + " · head " + testStatus(f.Head)
 		for _, side := range []struct {

@@ -141,6 +141,14 @@ func mdBenchmarks(d *doc, r *record.Result) {
 			}
 			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: benchPrio(b.Class)})
 		}
+		if base, head, change, n, ok := geomeanRow(r, unit); ok {
+			cells := []string{"*geomean*", EscapeMarkdown(base), EscapeMarkdown(head), change,
+				fmt.Sprintf("%d benchmarks", n), "", ""}
+			if notes {
+				cells = append(cells, "")
+			}
+			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: benchPrio(record.ClassSlower)})
+		}
 		d.add(t)
 	}
 }

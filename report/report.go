@@ -133,6 +133,9 @@ func methodLines(r *record.Result, esc func(string) string) [][2]string {
 		lines = append(lines, [2]string{"Metric", "instructions/op gates (time was not measured)"})
 	case record.MetricBoth:
 		lines = append(lines, [2]string{"Metric", "sec/op and instructions/op both gate: a slower in either fails, acknowledged alike"})
+	case record.MetricAuto:
+		lines = append(lines, [2]string{"Metric", "auto: one class per benchmark from both lanes, the sec/op row's, which gates; " +
+			"a conclusive time class stands, equal instruction counts and allocations settle an inconclusive one as unchanged"})
 	}
 	if m.Metric != record.MetricInstructions {
 		same := allSameUntimed(r.Benchmarks)
@@ -145,7 +148,7 @@ func methodLines(r *record.Result, esc func(string) string) [][2]string {
 			lines = append(lines, [2]string{"Noise floor", noise})
 		}
 	}
-	if m.Metric == record.MetricInstructions || m.Metric == record.MetricBoth {
+	if m.Metric == record.MetricInstructions || m.Metric == record.MetricBoth || m.Metric == record.MetricAuto {
 		counted := "instructions/op under " + orDash(esc(e.Valgrind)) + " (callgrind, GOMAXPROCS=1, " +
 			"GODEBUG=asyncpreemptoff=1): (count at 2N − count at N) / N per A–B–B–A slot, of the instructions the " +
 			"benchmark timer measured, the Go runtime's and the testing package's left out; counts of one binary " +

@@ -146,7 +146,7 @@ func commonReason(ack []string) string {
 func statusWord(r *record.Result) string {
 	var s string
 	switch r.Verdict.Status {
-	case record.StatusPass, record.StatusFail, record.StatusError:
+	case record.StatusPass, record.StatusFail, record.StatusError, record.StatusInconclusive:
 		s = strings.ToUpper(string(r.Verdict.Status))
 	default:
 		s = "UNKNOWN" // never echo a status the pipeline did not write: it could be anything

@@ -75,6 +75,9 @@ func rawTable(w io.Writer, r *record.Result, color, all bool) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(b.Package, b.Name), 120)), plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
 				d, pr, class)
 		}
+		if base, head, change, n, ok := geomeanRow(r, unit); ok {
+			fmt.Fprintf(tw, "geomean\t%s\t%s\t%s (%d benchmarks)\t\t\n", plain(base), plain(head), change, n)
+		}
 	}
 	if len(quiet) > 0 {
 		fmt.Fprintf(tw, "\n%s: unchanged in every benchmark\n", plain(strings.Join(quiet, ", ")))

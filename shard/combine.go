@@ -60,6 +60,7 @@ func Combine(parts []record.Result, opt bench.StatsOptions) record.Result {
 		}
 	}
 	r.Method.NoiseFloor, r.Method.MedianMDE = bench.Median(noise), bench.Median(mde)
+	r.Geomeans = bench.Geomeans(r.Benchmarks)
 	return r
 }
 

@@ -225,7 +225,11 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, bool, 
 // annotate emits ::error annotations for what failed the gate.
 func annotate(r *ghaction.Runner, res *record.Result) {
 	for _, reason := range res.Verdict.Reasons {
-		if res.Verdict.Status != record.StatusPass {
+		switch res.Verdict.Status {
+		case record.StatusPass:
+		case record.StatusInconclusive:
+			r.Warningf("perfgate: inconclusive: %s", reason)
+		default:
 			r.Errorf("perfgate: %s", reason)
 		}
 	}

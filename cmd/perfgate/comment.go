@@ -152,7 +152,7 @@ func readArtifact(dir string) (*record.Result, *prInfo, error) {
 		}
 	}
 	switch res.Verdict.Status {
-	case record.StatusPass, record.StatusFail, record.StatusError:
+	case record.StatusPass, record.StatusFail, record.StatusError, record.StatusInconclusive:
 	default:
 		return nil, nil, fmt.Errorf("result.json: unknown verdict status %q", res.Verdict.Status)
 	}
@@ -181,10 +181,13 @@ func recheckPolicy(r *ghaction.Runner, res *record.Result, labels []string) erro
 		notes = append(notes, fmt.Sprintf("the benchmarks were classified with alpha %g and threshold %g%%; "+
 			"the default branch's configuration says alpha %g and threshold %g%%", m.Alpha, m.Threshold, cfg.Alpha, cfg.Threshold))
 	}
-	if res.Verdict.Status == record.StatusPass {
-		if v := gate.Decide(*res, p); v.Status != record.StatusPass {
+	if s := res.Verdict.Status; s == record.StatusPass || s == record.StatusInconclusive {
+		// Tighten only: a pass that is no longer one, or an exit code that becomes a non-zero other one.
+		v, exit := gate.Decide(*res, p), res.Verdict.ExitCode
+		if s == record.StatusPass && v.Status != s || v.ExitCode != record.ExitPass && v.ExitCode != exit {
 			*res = gate.Apply(*res, v)
-			notes = append(notes, "the benchmark job's verdict was pass; under the default branch's gate policy it is "+string(v.Status))
+			notes = append(notes, fmt.Sprintf("the benchmark job's verdict was %s (exit %d); under the default branch's "+
+				"gate policy it is %s (exit %d)", s, exit, v.Status, v.ExitCode))
 		}
 	}
 	res.Verdict.Notes = append(res.Verdict.Notes, notes...)

@@ -10,7 +10,7 @@
 //	perfgate comment DIR                     post a results directory as the sticky pull-request comment
 //	perfgate version                         print the version
 //
-// Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error, 3 could not run.
+// Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error, 3 could not run, 4 inconclusive.
 package main
 
 import (
@@ -55,7 +55,7 @@ Examples:
   perfgate compare -pkg ./cipher/des -bench 'Encrypt/des' -rounds 8 v1.2.0 HEAD
 
 Run 'perfgate COMMAND -h' for a command's flags.
-Exit codes: 0 pass, 1 gate failed, 2 usage or configuration error, 3 could not run.
+Exit codes: 0 pass, 1 gate failed, 2 usage or configuration error, 3 could not run, 4 inconclusive.
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -90,6 +90,12 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	}
 	rec = fromRun(run, headTops, opt, p.cfg.InstrThreshold)
 	rec.notes = append(listNotes, rec.notes...)
+	if p.cfg.Metric == record.MetricAuto {
+		bench.CombineLanes(rec.benchmarks, bench.AutoOptions{ThresholdPct: p.cfg.Threshold})
+	}
+	if p.autoHint != "" {
+		rec.notes = append(rec.notes, p.autoHint)
+	}
 	p.code.markSameCode(rec.benchmarks)
 	if rows := p.code.sameCodeRows(p.cfg.Metric); len(rows) > 0 {
 		rec.benchmarks = append(rec.benchmarks, rows...)

@@ -171,7 +171,8 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 		Duration: time.Since(p.started).Round(time.Millisecond),
 		Method: record.Method{
 			Rounds: cfg.Rounds, BenchTime: cmp.Or(p.bench.runTime, cfg.BenchTime), Threshold: cfg.Threshold, Alpha: cfg.Alpha,
-			Estimator:    "per round, log(mean head / mean base) of A–B–B–A, disturbed rounds left out; Student t-interval over rounds",
+			Estimator: "per round, log(mean head / mean base) of A–B–B–A, disturbed and wild rounds left out; " +
+				"Student t-interval over rounds; slower and faster must rule out a change of half the threshold",
 			NoiseFloor:   p.bench.noise,
 			MedianMDE:    p.bench.mde,
 			TimedPhase:   p.bench.timed,
@@ -206,6 +207,7 @@ func (p *pipeline) fillDefaults(r *record.Result) {
 	if r.Benchmarks == nil {
 		r.Benchmarks = []record.Benchmark{}
 	}
+	r.Geomeans = bench.Geomeans(r.Benchmarks)
 	if r.Differential.Status == "" {
 		r.Differential = record.Differential{Status: record.DiffSkipped, Seed: p.cfg.Seed, Ciphers: []record.Cipher{}}
 		switch {
@@ -234,6 +236,7 @@ type pipeline struct {
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
 	valgrind   bench.Valgrind   // found up front when the instruction-count lane runs
+	autoHint   string           // why metric auto fell back to time, "" when it did not
 	sandbox    *sandbox.Sandbox // confines every process that runs the repository's code
 
 	session    sessionRecord
@@ -271,7 +274,12 @@ func (p *pipeline) run(ctx context.Context) error {
 	if p.cfg.CountsInstructions() {
 		// Up front: an hour of building and testing is not worth spending on a lane that cannot run.
 		vg, err := bench.FindValgrind(ctx, "")
-		if err != nil {
+		if err != nil && p.cfg.Metric == record.MetricAuto {
+			p.cfg.Metric = record.MetricTime // auto without valgrind is wall time, and says so
+			p.autoHint = "metric auto: valgrind not found, so wall time alone classes the benchmarks; install " +
+				"valgrind for the instruction count that settles what wall time leaves open"
+			p.logf("hint: %s", p.autoHint)
+		} else if err != nil {
 			return err
 		}
 		p.valgrind = vg

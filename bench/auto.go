@@ -1,0 +1,130 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/perfgate/perfgate/record"
+)
+
+// One class from two lanes: metric auto.
+//
+// With metric auto both lanes run: the A–B–B–A timing lane (sec/op) and the instruction-count lane
+// (instructions/op under callgrind). CombineLanes gives every benchmark one class, its sec/op row's, by this rule:
+//
+//  1. A conclusive time class (slower, faster, unchanged) stands. Time is what a user feels, and the count can
+//     point the wrong way: an inlining change ran 6% fewer instructions at a lower IPC and 9.5% more time, and
+//     real speedups of 6% to 45% counted 0.5–0.8% more instructions. So no count ever overturns a time class.
+//  2. An inconclusive time class becomes unchanged when the counts are equal: the instruction counts of base and
+//     head agree to the lane's resolution (2·RepeatTolerance, 0.02%), B/op and allocs/op are unchanged, the
+//     exact lane is trusted for the benchmark (see below), and the time interval still reaches into the
+//     ±threshold band (a time interval wholly beyond the band is evidence of a change the count does not see).
+//     The same instructions doing the same allocations is the same work; what is left is layout and the
+//     machine, which at a 2% threshold is noise: the demo's KeySetup runs 1–2% slower from layout alone, with
+//     identical counts.
+//  3. Otherwise the time class stands, inconclusive included. Counts that moved never settle a direction: a
+//     change in the count says the work changed, not which way the time went.
+//
+// Every disagreement is shown in the sec/op row's MetricNote (and the instructions/op row's): the two numbers
+// and what their combination means, "instructions −6.1%, time +9.5%: fewer instructions at a lower IPC".
+//
+// The exact lane is not trusted for a benchmark when the code may take another path under valgrind than on the
+// host: valgrind 3.19 hides CPU features the host has (AVX-512, SHA, VAES and more), so code that dispatches on
+// golang.org/x/sys/cpu or internal/cpu runs its fallback under callgrind. AutoOptions.Hidden names such
+// features; with any, no count settles anything and the note says which features were hidden.
+
+// AutoOptions configures CombineLanes.
+type AutoOptions struct {
+	// ThresholdPct is the time threshold in percent, as StatsOptions.ThresholdPct.
+	ThresholdPct float64
+	// Hidden lists the CPU features the host has and valgrind hides (e.g. "avx512f", "sha"); with any, the
+	// counts settle nothing.
+	Hidden []string
+}
+
+// CombineLanes sets the class of every sec/op comparison of cs that has an instructions/op comparison of the same
+// benchmark (and package) by the rule in the file comment, and the MetricNote of both rows where the lanes
+// disagree. It changes cs in place; comparisons without a partner keep their class.
+func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
+	type key struct{ pkg, name, unit string }
+	at := map[key]int{}
+	for i, c := range cs {
+		at[key{c.Package, c.Name, c.Unit}] = i
+	}
+	exact := func(c record.Benchmark, unit string) (record.Benchmark, bool) {
+		i, ok := at[key{c.Package, c.Name, unit}]
+		if !ok {
+			return record.Benchmark{}, false
+		}
+		return cs[i], true
+	}
+	for i := range cs {
+		t := &cs[i]
+		if t.Unit != record.UnitTime {
+			continue
+		}
+		j, ok := at[key{t.Package, t.Name, record.UnitInstructions}]
+		if !ok {
+			continue
+		}
+		in := &cs[j]
+		sameAllocs := true
+		for _, u := range []string{"B/op", "allocs/op"} {
+			if c, ok := exact(*t, u); ok && c.Class != record.ClassUnchanged {
+				sameAllocs = false
+			}
+		}
+		note := laneNote(*t, *in, opt)
+		if t.Class == record.ClassInconclusive && len(opt.Hidden) == 0 && sameAllocs && equalCounts(*in) &&
+			reachesBand(*t, opt.ThresholdPct/100) {
+			t.Class = record.ClassUnchanged
+			note = "time inconclusive, instructions/op and allocations equal: unchanged by the instruction count"
+		}
+		t.MetricNote, in.MetricNote = note, note
+	}
+}
+
+// equalCounts reports whether an instructions/op comparison found the same count on both sides, to the lane's
+// resolution.
+func equalCounts(in record.Benchmark) bool {
+	if in.Class == record.ClassFailed || !(in.Base.Center > 0) {
+		return false
+	}
+	return math.Abs(in.Head.Center/in.Base.Center-1) <= 2*RepeatTolerance
+}
+
+// reachesBand reports whether the time interval of t overlaps 1 ± threshold.
+func reachesBand(t record.Benchmark, threshold float64) bool {
+	p := t.Paired
+	return p != nil && p.Lo <= 1+threshold && p.Hi >= 1-threshold
+}
+
+// laneNote words how the two lanes' numbers relate, "" when there is nothing to say (they agree, or a lane has
+// nothing to offer).
+func laneNote(t, in record.Benchmark, opt AutoOptions) string {
+	if len(opt.Hidden) > 0 && in.Class != record.ClassFailed {
+		return fmt.Sprintf("valgrind hides CPU features this machine has (%s): the code may take another path "+
+			"under callgrind, so instructions/op settle nothing", strings.Join(opt.Hidden, ", "))
+	}
+	if t.Class == record.ClassFailed || in.Class == record.ClassFailed || t.Paired == nil || !(in.Base.Center > 0) {
+		return ""
+	}
+	dt := 100 * (t.Paired.Ratio - 1)
+	di := 100 * (in.Head.Center/in.Base.Center - 1)
+	moved := func(c record.Class) bool { return c == record.ClassSlower || c == record.ClassFaster }
+	switch {
+	case moved(t.Class) && moved(in.Class) && (dt > 0) != (di > 0):
+		if di < 0 {
+			return fmt.Sprintf("instructions %+.1f%%, time %+.1f%%: fewer instructions at a lower IPC", di, dt)
+		}
+		return fmt.Sprintf("instructions %+.1f%%, time %+.1f%%: more instructions at a higher IPC", di, dt)
+	case moved(t.Class) && equalCounts(in):
+		return fmt.Sprintf("instructions equal, time %+.1f%%: the same instructions run %s (layout, caches, "+
+			"or work the count leaves out)", dt, t.Class)
+	case t.Class == record.ClassInconclusive && moved(in.Class):
+		return fmt.Sprintf("instructions %+.1f%%, time inconclusive (%+.1f%% to %+.1f%%): the work changed, "+
+			"which way the time went is not known", di, 100*(t.Paired.Lo-1), 100*(t.Paired.Hi-1))
+	}
+	return MetricNote(t, in, "")
+}
