@@ -139,14 +139,20 @@ func TestWorkflows(t *testing.T) {
 		if _, ok := w.On["pull_request_target"]; ok {
 			t.Errorf("%s: runs on pull_request_target", name)
 		}
-		writes := false
+		writes, releases := false, false
 		for k, v := range w.Permissions {
-			if v == "write" {
+			switch {
+			case v != "write":
+			case k == "pull-requests":
 				writes = true
-				if k != "pull-requests" {
-					t.Errorf("%s: permission %s: write", name, k)
-				}
+			case k == "contents" && onlyTagPushes(w.On):
+				releases = true // the release workflow: a tag pushed by a maintainer, never a pull request
+			default:
+				t.Errorf("%s: permission %s: write", name, k)
 			}
+		}
+		if releases && writes {
+			t.Errorf("%s: a release workflow writes contents and pull requests", name)
 		}
 		for job, j := range w.Jobs {
 			if j.Permissions != nil {
@@ -185,6 +191,17 @@ func TestWorkflows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// onlyTagPushes reports whether a workflow runs only on pushes of tags.
+func onlyTagPushes(on map[string]any) bool {
+	push, ok := on["push"].(map[string]any)
+	if len(on) != 1 || !ok {
+		return false
+	}
+	_, branches := push["branches"]
+	_, tags := push["tags"]
+	return tags && !branches
 }
 
 // fetchesAll reports whether the steps check out the whole history.
