@@ -9,13 +9,20 @@
 #   perfgate-build.sh build    builds the binary at $PERFGATE_BIN unless it is there already (restored from the cache,
 #                              or left by an earlier job on a self-hosted runner)
 set -euo pipefail
-: "${PERFGATE_SRC:?the action's source directory}"
+: "${PERFGATE_SRC:?the source directory of the action}"
+
+# digest prints a digest of the Go source under the current directory (testdata and .git left out), by relative
+# path, so that the same source gives the same digest wherever the runner unpacked it.
+digest() {
+  find . -path ./.git -prune -o -path '*/testdata' -prune -o -type f -print |
+    grep -E '(\.go|/go\.mod|/go\.sum)$' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16
+}
+
 case "${1:-}" in
 locate)
   cd "$PERFGATE_SRC"
   gosum=$(sha256sum go.sum | cut -c1-16)
-  source=$(find . -path ./.git -prune -o -path '*/testdata' -prune -o -type f \
-    \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+  source=$(digest)
   goversion=$(go env GOVERSION)
   dir="${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:?}}/perfgate/$source-$goversion"
   {

@@ -218,18 +218,19 @@ func fetchesAll(steps []struct {
 	return false
 }
 
-// TestREADMEShardWorkflow: the README's sharded workflow is YAML, runs a matrix of four shards that each pass
+// TestREADMEShardWorkflow: the sharded workflow of docs/sharding.md is YAML, runs a matrix of four shards that each
+// pass
 // shard: i/4, and merges with the merge input; every input it gives perfgate is one that action.yml declares.
 // (.ci/run lints it with actionlint too, after extracting it the same way.)
 func TestREADMEShardWorkflow(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/sharding.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const start = "# .github/workflows/perfgate.yml — four shards"
 	_, block, ok := strings.Cut(string(readme), start)
 	if !ok {
-		t.Fatal("README has no sharded workflow example")
+		t.Fatal("docs/sharding.md has no sharded workflow example")
 	}
 	_, block, _ = strings.Cut(block, "\n") // the rest of the comment line
 	block, _, _ = strings.Cut(block, "```")
@@ -246,7 +247,7 @@ func TestREADMEShardWorkflow(t *testing.T) {
 		}
 	}
 	if err := yaml.Unmarshal([]byte(block), &wf); err != nil {
-		t.Fatalf("README workflow: %v", err)
+		t.Fatalf("docs/sharding.md workflow: %v", err)
 	}
 	data, err := os.ReadFile("../../action.yml")
 	if err != nil {
