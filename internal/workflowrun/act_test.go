@@ -211,8 +211,9 @@ func (r *runner) run(workflow, event string, payload map[string]any, id int) res
 	run(t, dir, "git", "init", "-q") // act reads the repository it runs in, though the workflow does not use it
 	cmd := exec.Command(r.act, args...)
 	cmd.Dir = dir
-	// act keeps its workspaces, action copies and tool cache under XDG_CACHE_HOME: one per scenario.
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+r.home)
+	// act keeps its workspaces, action copies and tool cache under XDG_CACHE_HOME: one per scenario. The go
+	// command's build cache would move with it, so it is pinned to the test's own.
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+r.home, "GOCACHE="+goEnv(t, "GOCACHE"))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -222,6 +223,11 @@ func (r *runner) run(workflow, event string, payload map[string]any, id int) res
 		t.Fatal(err)
 	}
 	return result{ok: err == nil, log: out.String()}
+}
+
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	return strings.TrimSpace(run(t, ".", "go", "env", name))
 }
 
 func firstLine(s string) string {
