@@ -294,6 +294,9 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 	if p.code, err = p.compareCode(ctx); err != nil {
 		return err
 	}
+	if err := p.checkBenchSelects(p.code.tops); err != nil {
+		return err
+	}
 	b, err := p.runBenchmarks(ctx)
 	p.bench = b
 	if err == nil && p.cfg.TimesBenchmarks() {

@@ -139,6 +139,7 @@ type runner struct {
 	cache     string
 	port      string
 	home      string
+	gocache   string
 }
 
 func newRunner(t *testing.T, fix fixture) *runner {
@@ -155,7 +156,7 @@ func newRunner(t *testing.T, fix fixture) *runner {
 	l.Close()
 	return &runner{
 		t: t, act: act, fix: fix, gh: fakegithub.New(t), port: port,
-		artifacts: t.TempDir(), cache: t.TempDir(), home: t.TempDir(),
+		artifacts: t.TempDir(), cache: t.TempDir(), home: t.TempDir(), gocache: goEnv(t, "GOCACHE"),
 	}
 }
 
@@ -213,7 +214,7 @@ func (r *runner) run(workflow, event string, payload map[string]any, id int) res
 	cmd.Dir = dir
 	// act keeps its workspaces, action copies and tool cache under XDG_CACHE_HOME: one per scenario. The go
 	// command's build cache would move with it, so it is pinned to the test's own.
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+r.home, "GOCACHE="+goEnv(t, "GOCACHE"))
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+r.home, "GOCACHE="+r.gocache)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
