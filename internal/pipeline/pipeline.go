@@ -140,7 +140,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 		Env:             env,
 		Incomplete:      incomplete,
 		HeadBuildFailed: p.build.headFailed,
-		Notes:           slices.Concat(p.build.notes, p.source.notes, p.code.notes, p.functional.notes, p.bench.notes),
+		Notes:           slices.Concat(p.revNotes, p.build.notes, p.source.notes, p.code.notes, p.functional.notes, p.bench.notes),
 		Started:         p.started,
 		Duration:        time.Since(p.started).Round(time.Millisecond),
 		Method: record.Method{
@@ -193,6 +193,7 @@ type pipeline struct {
 	dir        results.Dir
 	started    time.Time
 	work       string // temporary directory: trees and binaries
+	revNotes   []string // what the revisions leave out, such as the uncommitted edits of an explicit HEAD
 	base, head side
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
@@ -351,6 +352,10 @@ func (p *pipeline) export(ctx context.Context) (err error) {
 			return err
 		}
 		p.head.rev = record.Revision{Ref: p.cfg.Head}
+		if note := uncommittedNote(ctx, repo, p.cfg.Head, headCommit); note != "" {
+			p.logf("%s", note)
+			p.revNotes = append(p.revNotes, note)
+		}
 	}
 	p.head.rev.Commit, p.head.rev.Subject = headCommit.SHA, headCommit.Subject
 

@@ -86,7 +86,8 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 	switch {
 	case rep.Identical && p.cfg.TimeSameCode:
 		rec.notes = append(rec.notes, "the timed binaries are byte-identical, timed anyway (time-same-code): timing differences can only be noise")
-	case rep.Identical:
+	case rep.Identical && len(rec.untimed) == len(tops):
+		// Only when nothing is timed: a benchmark whose own code head changed runs even on identical binaries.
 		rec.notes = append(rec.notes, "every benchmark is unchanged (same machine code) and nothing was timed")
 	case len(rec.same) > 0 && p.cfg.TimeSameCode:
 		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides; timed anyway (time-same-code)",
