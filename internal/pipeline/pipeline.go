@@ -192,7 +192,7 @@ type pipeline struct {
 	log        io.Writer
 	dir        results.Dir
 	started    time.Time
-	work       string // temporary directory: trees and binaries
+	work       string   // temporary directory: trees and binaries
 	revNotes   []string // what the revisions leave out, such as the uncommitted edits of an explicit HEAD
 	base, head side
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
