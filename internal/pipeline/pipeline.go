@@ -439,6 +439,10 @@ func (p *pipeline) inspect(ctx context.Context) error {
 		}
 		info, err := bench.Inspect(ctx, p.buildConfig(s))
 		if err != nil {
+			var nf *bench.NotFoundError
+			if s.name == bench.Base && errors.As(err, &nf) {
+				return p.notOnBase(ctx, nf)
+			}
 			if s.name == bench.Head {
 				p.build.headFailed = true
 				p.build.notes = append(p.build.notes, "head: "+err.Error())

@@ -48,9 +48,45 @@ var buildAct = sync.OnceValues(func() (string, error) {
 	return filepath.Join(dir, "act"), nil
 })
 
+// actionSource copies this repository's files (tracked and untracked, not ignored: what a release would hold,
+// with the edits of the work tree) into a directory of their own once per test binary: the action act runs, as
+// perfgate/perfgate@v1, is this snapshot, whatever happens to the work tree while the test runs.
+var actionSource = sync.OnceValues(func() (string, error) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		return "", fmt.Errorf("listing the repository's files: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "perfgate-action-")
+	if err != nil {
+		return "", err
+	}
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		src, dst := filepath.Join(root, name), filepath.Join(dir, name)
+		info, err := os.Lstat(src)
+		if err != nil || !info.Mode().IsRegular() {
+			continue // deleted in the work tree, or not a file
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			return "", err
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(dst, data, info.Mode().Perm()); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+})
+
 // The fixture's pull requests: the demo history with the package moved to cipher/des (where the README's
 // workflows look) and a .perfgate.yml that keeps the comparison short.
-const fixtureConfig = "rounds: 3\nbudget: 0s\nbenchtime: 20ms\nbench: 'Encrypt|Decrypt'\n"
+const fixtureConfig = "rounds: 5\nbudget: 0s\nbenchtime: 20ms\nbench: '^(Encrypt|Decrypt)$/^des$'\n"
 
 // fixture is the repository the checkout stand-in clones: main is base; the other commits are pull requests' heads.
 type fixture struct {
@@ -183,7 +219,7 @@ func (r *runner) run(workflow, event string, payload map[string]any, id int) res
 	if err := os.WriteFile(ev, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := actionSource()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +227,10 @@ func (r *runner) run(workflow, event string, payload map[string]any, id int) res
 	if err != nil {
 		t.Fatal(err)
 	}
-	standins := filepath.Join(root, "internal", "workflowrun", "testdata", "standins")
+	standins, err := filepath.Abs(filepath.Join("testdata", "standins"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	args := []string{event, "-W", wf, "-e", ev, "-P", "ubuntu-latest=-self-hosted", "--action-offline-mode",
 		"--no-skip-checkout", "--artifact-server-path", r.artifacts, "--artifact-server-addr", "127.0.0.1",
 		"--artifact-server-port", r.port, "-s", "GITHUB_TOKEN=" + fakegithub.Token,
