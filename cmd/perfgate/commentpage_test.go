@@ -39,7 +39,9 @@ func writeCommentPage(t *testing.T, dir string, md []byte) string {
 	if err := gm.Convert(md, &body); err != nil {
 		t.Fatal(err)
 	}
-	page := `<!DOCTYPE html><html><head><meta charset="utf-8"><style>` + commentCSS + `</style></head><body>` +
+	// Nothing loads from anywhere, as in report.html: the comment's Markdown may hold raw HTML.
+	page := `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" ` +
+		`content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"><style>` + commentCSS + `</style></head><body>` +
 		`<div class="comment"><div class="head"><b>github-actions</b> bot commented</div><div class="body">` +
 		body.String() + `</div></div></body></html>`
 	file := filepath.Join(dir, "comment.html")
