@@ -86,7 +86,7 @@ var actionSource = sync.OnceValues(func() (string, error) {
 
 // The fixture's pull requests: the demo history with the package moved to cipher/des (where the README's
 // workflows look) and a .perfgate.yml that keeps the comparison short.
-const fixtureConfig = "rounds: 5\nbudget: 0s\nbenchtime: 20ms\nbench: '^(Encrypt|Decrypt)$/^des$'\n"
+X
 
 // fixture is the repository the checkout stand-in clones: main is base; the other commits are pull requests' heads.
 type fixture struct {
