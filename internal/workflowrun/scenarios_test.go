@@ -1,6 +1,7 @@
 package workflowrun
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -106,6 +107,11 @@ func tailLines(s string, n int) string {
 func TestREADMEWorkflows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the README's workflows under act: slow")
+	}
+	for _, tool := range []string{"git", "node", "valgrind"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is not installed: the workflows need it (.ci/run installs valgrind)", tool)
+		}
 	}
 	blocks := readmeWorkflows(t)
 	gateYAML, commentYAML := workflow(t, blocks, gateWorkflow), workflow(t, blocks, commentWorkflow)
