@@ -18,8 +18,8 @@ import (
 )
 
 // commentCSS approximates GitHub's comment styling: its system font stack, bordered tables, grey code blocks.
-const commentCSS = `body{margin:0;background:#fff;color:#1f2328;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",
-"Noto Sans",Helvetica,Arial,sans-serif}
+const commentCSS = `body{margin:0;background:#fff;color:#1f2328;
+font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI","Noto Sans",Helvetica,Arial,sans-serif}
 .comment{margin:16px;border:1px solid #d1d9e0;border-radius:6px}
 .head{background:#f6f8fa;border-bottom:1px solid #d1d9e0;padding:8px 16px;color:#59636e}
 .body{padding:16px}
@@ -41,7 +41,8 @@ func writeCommentPage(t *testing.T, dir string, md []byte) string {
 	}
 	// Nothing loads from anywhere, as in report.html: the comment's Markdown may hold raw HTML.
 	page := `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" ` +
-		`content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"><style>` + commentCSS + `</style></head><body>` +
+		`content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">` +
+		`<style>` + commentCSS + `</style></head><body>` +
 		`<div class="comment"><div class="head"><b>github-actions</b> bot commented</div><div class="body">` +
 		body.String() + `</div></div></body></html>`
 	file := filepath.Join(dir, "comment.html")

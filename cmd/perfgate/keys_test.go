@@ -1,7 +1,7 @@
 package main
 
-// The table of keys in docs/configuration.md and action.yml's inputs are generated from perfgate's key table (and commandKeys):
-// the tests fail when either disagrees, and -update rewrites them.
+// The table of keys in docs/configuration.md and action.yml's inputs are generated from perfgate's key table (and
+// commandKeys): the tests fail when either disagrees, and -update rewrites them.
 
 import (
 	"flag"
@@ -13,7 +13,8 @@ import (
 	"github.com/perfgate/perfgate/config"
 )
 
-var update = flag.Bool("update", false, "rewrite the parts of docs/configuration.md and action.yml generated from the key table")
+var update = flag.Bool("update", false,
+	"rewrite the parts of docs/configuration.md and action.yml generated from the key table")
 
 // A generated section of a file: the lines strictly between the line holding begin and the line holding end.
 type section struct {

@@ -286,3 +286,39 @@ func TestREADMEShardWorkflow(t *testing.T) {
 		t.Errorf("the shard input does not take 3/4: %v", err)
 	}
 }
+
+// TestCommentActionYAML: the comment sub-action (perfgate/perfgate/comment) takes its inputs through env: only,
+// builds perfgate from the action's own source with the same script as action.yml, and execs perfgate comment.
+func TestCommentActionYAML(t *testing.T) {
+	data, err := os.ReadFile("../../comment/action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionYAML
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Runs.Using != "composite" || len(a.Runs.Steps) == 0 {
+		t.Fatalf("runs: %+v", a.Runs)
+	}
+	builds := 0
+	for i, s := range a.Runs.Steps {
+		if strings.Contains(s.Run, "${{") {
+			t.Errorf("step %d: run: contains ${{ }}:\n%s", i, s.Run)
+		}
+		if strings.Contains(s.Run, "perfgate-build.sh") && s.Env["PERFGATE_SRC"] == "${{ github.action_path }}/.." {
+			builds++
+		}
+	}
+	if builds != 2 {
+		t.Errorf("%d steps locate and build perfgate from the action's source (PERFGATE_SRC = the action "+
+			"path's parent), want 2", builds)
+	}
+	last := a.Runs.Steps[len(a.Runs.Steps)-1]
+	if last.ID != "comment" || !strings.HasPrefix(last.Run, `exec "$PERFGATE_BIN" comment `) {
+		t.Errorf("the last step %q runs %q, want id comment and exec perfgate comment", last.ID, last.Run)
+	}
+	if v := a.Outputs["comment-url"].Value; v != "${{ steps.comment.outputs.comment-url }}" {
+		t.Errorf("output comment-url = %q", v)
+	}
+}
