@@ -169,6 +169,9 @@ func Inspect(ctx context.Context, cfg BuildConfig) (*PackageInfo, error) {
 	defer cancel()
 	stdout, stderr, err := proc.Run(proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...))
 	if err != nil {
+		if problem := listProblem(stderr, cfg.Dir); problem != "" && ctx.Err() == nil {
+			return nil, &NotFoundError{Pkg: cfg.Pkg, Problem: problem}
+		}
 		return nil, fmt.Errorf("listing package %s: %w", cfg.Pkg, err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(stdout)), "\n")
@@ -180,6 +183,30 @@ func Inspect(ctx context.Context, cfg BuildConfig) (*PackageInfo, error) {
 		return nil, fmt.Errorf("listing package %s: unexpected go list output %q", cfg.Pkg, lines[0])
 	}
 	return &PackageInfo{ImportPath: f[0], Name: f[1], Dir: f[2], HasTests: f[3] != "0" || f[4] != "0", Log: stderr}, nil
+}
+
+// NotFoundError is a package that go list did not find in one side's module.
+type NotFoundError struct {
+	Pkg     string // as given to go list
+	Problem string // what the go command said, without its advice and with the tree's directory as "."
+}
+
+func (e *NotFoundError) Error() string { return "no package " + e.Pkg + ": " + e.Problem }
+
+// listProblem is what go list printed on a failure, on one line: its advice ("to add it: go get …", which does
+// not apply to a tree perfgate exported) left out and the exported tree's directory dir written as ".". "" when
+// it printed nothing.
+func listProblem(stderr []byte, dir string) string {
+	var parts []string
+	for _, line := range strings.Split(string(stderr), "\n") {
+		line = strings.TrimSpace(strings.ReplaceAll(line, dir, "."))
+		line = strings.TrimSuffix(line, "; to add it:")
+		if line == "" || strings.HasPrefix(line, "go get ") || strings.HasPrefix(line, "go: downloading") {
+			continue
+		}
+		parts = append(parts, line)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // SameBinary reports whether the files a and b have the same contents. Byte-identical base and head test

@@ -33,11 +33,11 @@
 //     of the threshold, which the Note then says. MetricNote words a disagreement between the time and
 //     instruction classes of one benchmark.
 //
-// Filter semantics: the filter is an unanchored regular expression over the full leaf name without the
-// "Benchmark" prefix, as printed by go test and shown by benchstat, so -bench 'Encrypt/des' selects
-// Encrypt/des/single and Encrypt/des/batch, and -bench '^Encrypt/des/single$' exactly one. Unlike go test's
-// -bench flag it is not split at '/'. All top-level benchmarks are calibrated on base before filtering, since a
-// pattern may match a leaf of any of them.
+// Filter semantics: go test's -bench matching (Matcher), over names without the "Benchmark" prefix (the top
+// level matches with it too): the pattern is split at '/' into one unanchored regular expression per level, so
+// -bench '^Sum256$' selects every sub-benchmark of Sum256, -bench 'Encrypt/des' selects Encrypt/des/single and
+// Encrypt/des/batch, and -bench '^Encrypt$/^des$/^single$' exactly one. All top-level benchmarks the first level
+// selects are calibrated on base before the deeper levels filter their leaves.
 //
 // Names: children run with -test.cpu=1, so both sides run with GOMAXPROCS=1, pinned or not, and the testing
 // package prints names without a "-N" suffix; a name such as "size-8" is kept whole.

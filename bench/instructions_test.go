@@ -70,7 +70,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 		t.Helper()
 		var txt bytes.Buffer
 		run, err := RunInstructions(t.Context(), RunConfig{Base: bins[base], Head: bins[head],
-			Filter: regexp.MustCompile(filter), CPU: -1, BenchTxt: &txt}, InstrConfig{})
+			Filter: mustMatcher(t, filter), CPU: -1, BenchTxt: &txt}, InstrConfig{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 	}
 
 	t.Run("folded", func(t *testing.T) {
-		run, cs, txt := lane(t, "base", "folded", `^(Encrypt/des|KeySetup/des)$`)
+		run, cs, txt := lane(t, "base", "folded", `^(Encrypt|KeySetup)$/^des$`)
 		if want := []string{"Encrypt/des", "KeySetup/des"}; !slices.Equal(run.Leaves, want) {
 			t.Fatalf("leaves %q, want %q", run.Leaves, want)
 		}
@@ -121,7 +121,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 	t.Run("aa", func(t *testing.T) {
 		// Two exports of one commit build the same binary: the counts are the same number and the change
 		// is exactly 0.
-		_, cs, _ := lane(t, "base", "base#2", `^Encrypt/des$`)
+		_, cs, _ := lane(t, "base", "base#2", `^Encrypt$/^des$`)
 		if c := cs["Encrypt/des"]; c.Class != record.ClassUnchanged || c.DeltaPct != 0 || c.NoisePct != 0 {
 			t.Errorf("A/A: %s %+g%%, spread %g%%: want unchanged, exactly 0", c.Class, c.DeltaPct, c.NoisePct)
 		}
@@ -134,7 +134,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 		body := loopBody(t, bins["extraiter"].Path, `minides\.crypt$`, "expansionPlus(SB)")
 		// An op encrypts benchBlocks = 8 blocks of 16 rounds, one expansion per round.
 		want := float64(8 * 16 * body)
-		_, cs, _ := lane(t, "folded", "extraiter", `^Encrypt/des$`)
+		_, cs, _ := lane(t, "folded", "extraiter", `^Encrypt$/^des$`)
 		c := cs["Encrypt/des"]
 		got := c.Head.Center - c.Base.Center
 		t.Logf("loop body %d instructions: want %v more per op, got %v", body, want, got)
@@ -538,7 +538,7 @@ func BenchmarkInstructionLaneGate(b *testing.B) {
 	bin := Binary{Path: cfg.Out, Dir: info.Dir}
 	for b.Loop() {
 		run, err := RunInstructions(b.Context(), RunConfig{Base: bin, Head: bin, CPU: -1,
-			Filter: regexp.MustCompile(`^(Encrypt|Decrypt|KeySetup)/`)}, InstrConfig{})
+			Filter: mustMatcher(b, `^(Encrypt|Decrypt|KeySetup)$`)}, InstrConfig{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -73,13 +73,16 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 		if r.cfg.Tops != nil && !slices.Contains(r.cfg.Tops, top) || slices.Contains(r.cfg.Skip, top) {
 			continue
 		}
+		if r.cfg.Filter != nil && !r.cfg.Filter.MatchTop(top) {
+			continue // none of its benchmarks is selected: not even calibrated
+		}
 		r.progress.calibrating(top)
 		found, err := r.calibrate(ctx, top)
 		if err != nil {
 			return nil, err
 		}
 		for _, l := range found {
-			if r.cfg.Filter != nil && !r.cfg.Filter.MatchString(l.name) {
+			if r.cfg.Filter != nil && !r.cfg.Filter.Match(l.name) {
 				continue
 			}
 			leaves = append(leaves, l)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -122,8 +123,8 @@ func (p *progress) roundDone(round, rounds int, elapsed, eta time.Duration) {
 
 // looked reports the look after stage k of a budgeted run: settled benchmarks stop, the others go on.
 func (p *progress) looked(k, rounds, settled, unsettled int, left time.Duration) {
-	p.line("stage %d (%d rounds): %d more benchmarks settled, %d still timed, %s of budget left",
-		k, rounds, settled, unsettled, max(left, 0).Round(time.Second))
+	p.line("stage %d (%d rounds): %s settled, %d still timed, %s of budget left",
+		k, rounds, nouns(settled, "more benchmark"), unsettled, max(left, 0).Round(time.Second))
 }
 
 func (p *progress) failed(f record.Failure) {
@@ -140,5 +141,13 @@ func (p *progress) warn(msg string) {
 }
 
 func (p *progress) done(samples, failures int, elapsed time.Duration) {
-	p.line("%d samples, %d failures in %s", samples, failures, elapsed.Round(time.Millisecond))
+	p.line("%s, %s in %s", nouns(samples, "sample"), nouns(failures, "failure"), elapsed.Round(time.Millisecond))
+}
+
+// nouns is "1 sample" or "n samples".
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

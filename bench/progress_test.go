@@ -20,11 +20,15 @@ func TestProgressPlain(t *testing.T) {
 	p.running("Encrypt/des/single", record.Head, 0, 5, 1, 40, time.Minute)
 	p.roundDone(0, 5, 12*time.Second, 48*time.Second)
 	p.failed(record.Failure{Name: "Hang", Side: record.Head, Round: 2, Slot: 2, Kind: record.FailureTimeout, Message: "killed\nmore"})
+	p.looked(1, 3, 1, 2, 10*time.Second)
+	p.looked(2, 6, 2, 0, 0)
 	p.done(38, 1, time.Minute)
 	want := "perfgate: calibrating Encrypt\n" +
 		"perfgate: round 1/5 done after 12s, ETA 48s\n" +
 		"perfgate: Hang failed on head (round 2 slot 2, timeout): killed\n" +
-		"perfgate: 38 samples, 1 failures in 1m0s\n"
+		"perfgate: stage 1 (3 rounds): 1 more benchmark settled, 2 still timed, 10s of budget left\n" +
+		"perfgate: stage 2 (6 rounds): 2 more benchmarks settled, 0 still timed, 0s of budget left\n" +
+		"perfgate: 38 samples, 1 failure in 1m0s\n"
 	if got := buf.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

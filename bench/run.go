@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,10 +48,10 @@ func (b Binary) verify() error {
 // RunConfig configures RunABBA. The zero value of every field but Base and Head is a usable default.
 type RunConfig struct {
 	Base, Head Binary
-	// Filter selects benchmarks by their full leaf name without the "Benchmark" prefix, unanchored, as
-	// benchstat's and the -bench flag's users expect: "Encrypt/des" selects Encrypt/des/single and
-	// Encrypt/des/blocks. nil selects all.
-	Filter *regexp.Regexp
+	// Filter selects benchmarks by their full leaf name, as go test's -bench does (Matcher): "Encrypt/des"
+	// selects Encrypt/des/single and Encrypt/des/blocks, "^Sum256$" every sub-benchmark of Sum256. nil selects
+	// all.
+	Filter *Matcher
 	// Tops, when not nil, restricts the run to these top-level benchmarks (names without the "Benchmark"
 	// prefix): a shard runs its own, and calibrates no other.
 	Tops []string

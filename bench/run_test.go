@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -327,7 +326,7 @@ func TestRunABBACancel(t *testing.T) {
 		}
 	})
 	run, err := RunABBA(ctx, RunConfig{Base: base, Head: head, Rounds: 3, BenchTime: time.Millisecond, CPU: -1,
-		Filter: regexp.MustCompile(`^(Fast|Odd/dup)$`), Progress: w})
+		Filter: mustMatcher(t, `^Odd$/^(dup|size-8)$`), Progress: w})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

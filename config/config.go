@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,6 +14,28 @@ import (
 
 // ConfigFile is the optional configuration file at the repository root.
 const FileName = ".perfgate.yml"
+
+// DefaultOutput is the results directory when none is given: inside .perfgate, which carries a .gitignore that
+// ignores it (IgnoreOutput), so that a run leaves the work tree clean.
+const DefaultOutput = ".perfgate/results"
+
+// IgnoreOutput makes the directory that holds out ignore itself in git, with a .gitignore of "*" that it writes
+// unless there is one. It is for DefaultOutput: a directory the user names is theirs to place.
+func IgnoreOutput(out string) error {
+	parent := filepath.Dir(out)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("results directory: %w", err)
+	}
+	ignore := filepath.Join(parent, ".gitignore")
+	if _, err := os.Lstat(ignore); err == nil {
+		return nil
+	}
+	const content = "# Written by perfgate: its results are not part of the repository.\n*\n"
+	if err := os.WriteFile(ignore, []byte(content), 0o644); err != nil {
+		return fmt.Errorf("results directory: %w", err)
+	}
+	return nil
+}
 
 // Config is everything a comparison can be told. Its zero value is not usable: start from DefaultConfig, whose
 // values are the defaults of the key table (ConfigKeys), then Resolve a file and flags or inputs on top of it.

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/record"
 )
@@ -217,9 +218,9 @@ var keys = []*Key{
 		Doc:  "the packages to gate: a directory relative to -C (the Action: the repository root), in any module of the repository, or an import path; several comma-separated, or patterns such as ./cipher/..."},
 		func(c *Config) *string { return &c.Package }, func(s string) bool { return strings.TrimSpace(s) != "" }),
 	stringKey(Key{File: "bench", Flag: "bench", Policy: true, Input: "bench", Default: ".",
-		Form: "a regular expression over full benchmark names, such as Encrypt/des",
-		Doc:  "regular expression selecting benchmarks by full name (Encrypt/des/single)"},
-		func(c *Config) *string { return &c.Bench }, func(s string) bool { _, err := regexp.Compile(s); return err == nil }),
+		Form: "a regular expression per level of the benchmark names, as go test's -bench, such as Encrypt/des",
+		Doc:  "benchmarks to compare, as go test's -bench selects them: one regular expression per '/'-separated level of the name (^Sum256$ selects every sub-benchmark of Sum256; Encrypt/des selects Encrypt/des/single)"},
+		func(c *Config) *string { return &c.Bench }, func(s string) bool { _, err := bench.NewMatcher(s); return err == nil }),
 	intKey(Key{File: "rounds", Flag: "rounds", Policy: true, Input: "rounds", Default: "5",
 		Form: "a whole number from 2 to 100",
 		Doc:  "A–B–B–A rounds; each side gets 2×rounds samples"},
@@ -323,8 +324,8 @@ var keys = []*Key{
 		func(c *Config) *string { return &c.AcknowledgeLabel }, func(s string) bool {
 			return strings.TrimSpace(s) != "" && utf8.RuneCountInString(s) <= 50 && !strings.ContainsAny(s, "\r\n")
 		}),
-	stringKey(Key{File: "output", Flag: "o", Default: "perfgate-results", Form: "a directory path",
-		Doc: "results directory"},
+	stringKey(Key{File: "output", Flag: "o", Default: DefaultOutput, Form: "a directory path",
+		Doc: "results directory (the default one ignores itself in git; the Action's default is $RUNNER_TEMP/perfgate-results)"},
 		func(c *Config) *string { return &c.Out }, func(s string) bool { return strings.TrimSpace(s) != "" }),
 	stringKey(Key{Flag: "policy-from", Input: "policy-from", Form: "base or head",
 		Doc: "whose .perfgate.yml sets the gate policy (thresholds, alpha, …): base's at the base commit, or head's; default head for compare, base in the Action"},

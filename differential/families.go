@@ -23,6 +23,10 @@ const shapes = "looked for func(key []byte) (T, error) with T a crypto/cipher.Bl
 	"func(key[, nonce] []byte) T or (T, error) with T a crypto/cipher.Stream, " +
 	"and func([key []byte]) T or (T, error) with T a hash.Hash"
 
+// familyNames names the interfaces of the four families, for the one-line skip reason of a package without
+// constructors (shapes gives the signatures, for errors about a named constructor).
+const familyNames = "crypto/cipher.Block, crypto/cipher.AEAD, crypto/cipher.Stream or hash.Hash"
+
 // A family is the interface a constructor's result implements and the []byte arguments it may take.
 type family struct {
 	name  Family

@@ -67,7 +67,7 @@ func (r *Report) matchConstructors(cfg *Config, sides [2]*side) ([]string, error
 	}
 	if len(common) == 0 {
 		r.Status, r.NoConstructors = record.DiffSkipped, true
-		r.Reason = fmt.Sprintf("no cipher constructor in %s on both sides (%s)", cfg.Pkg, shapes)
+		r.Reason = fmt.Sprintf("no cipher constructor in %s (no exported func returning a %s)", cfg.Pkg, familyNames)
 		if sides[0].info.Main && sides[1].info.Main {
 			r.Reason = fmt.Sprintf("no cipher constructor in %s on both sides: it is a command (package main), "+
 				"which nothing can import", cfg.Pkg)

@@ -304,7 +304,7 @@ func scope(r *record.Result) string {
 	var s string
 	if n := len(r.Packages); n > 0 {
 		shown := r.Packages[:min(n, 10)]
-		s = fmt.Sprintf(" (%d packages: %s", n, clip(strings.Join(shown, ", "), 400))
+		s = fmt.Sprintf(" (%s: %s", plural(n, "package"), clip(strings.Join(shown, ", "), 400))
 		if n > len(shown) {
 			s += fmt.Sprintf(", and %d more", n-len(shown))
 		}

@@ -251,3 +251,35 @@ func TestHTMLDifferentialFamilies(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundLabels: the round labels of a timeline never overlap: "round N" while there is room, else numbers on
+// every k-th round, each with at least the room a number needs.
+func TestRoundLabels(t *testing.T) {
+	for _, n := range []int{1, 5, 7, 8, 12, 40, 100} {
+		rounds := make([]svgRound, n)
+		for i := range rounds {
+			rounds[i].Label = "round " + strconv.Itoa(i+1)
+		}
+		width := tlW - tlLeft - tlRight
+		labelRounds(rounds, width)
+		last, labels := -1, 0
+		for i, r := range rounds {
+			if r.Label == "" {
+				continue
+			}
+			labels++
+			w := roundNumberW
+			if strings.HasPrefix(r.Label, "round ") {
+				w = roundLabelW
+			}
+			if last >= 0 && float64(i-last)*width/float64(n) < w {
+				t.Errorf("%d rounds: labels %q and %q are %.1f apart, need %.0f", n, rounds[last].Label, r.Label,
+					float64(i-last)*width/float64(n), w)
+			}
+			last = i
+		}
+		if labels == 0 || rounds[0].Label == "" {
+			t.Errorf("%d rounds: no label on the first round", n)
+		}
+	}
+}

@@ -175,6 +175,27 @@ type svgTimeline struct {
 	SlotLabels    bool
 }
 
+// Room the round labels need, in the SVG's units: "round 12" at the label's font size, and a number alone.
+const (
+	roundLabelW  = 50.0
+	roundNumberW = 22.0
+)
+
+// labelRounds shortens the rounds' labels so that they do not overlap in width: "round N" while each round has
+// room for it, else the number alone, on every k-th round (the first, then 1+k, …) as their width requires.
+func labelRounds(rounds []svgRound, width float64) {
+	if len(rounds) == 0 || width/float64(len(rounds)) >= roundLabelW {
+		return
+	}
+	every := int(math.Ceil(roundNumberW / (width / float64(len(rounds)))))
+	for i := range rounds {
+		rounds[i].Label = ""
+		if i%every == 0 {
+			rounds[i].Label = strconv.Itoa(i + 1)
+		}
+	}
+}
+
 type svgRound struct {
 	X, W   float64
 	Label  string
@@ -242,6 +263,7 @@ func newTimeline(ss []benchtxt.Sample, unit string, centers map[record.Side]floa
 	}
 	t.BaseLine, t.HeadLine = strings.Join(baseLine, " "), strings.Join(headLine, " ")
 	t.SlotLabels = rounds <= tlSlotLabelsUpTo
+	labelRounds(t.Rounds, t.X1-t.X0)
 	if c, ok := centers[record.Base]; ok && c >= lo && c <= hi {
 		t.BaseMed = y(c)
 	}

@@ -196,6 +196,14 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, bool, 
 		}
 		comment = b
 	}
+	if cfg.Out == config.DefaultOutput {
+		// Not set by the file. The runner's temp directory, outside the checkout, when there is one: an artifact
+		// upload leaves out files under a directory such as .perfgate whose name starts with a dot.
+		cfg.Out = "perfgate-results"
+		if tmp := r.Getenv("RUNNER_TEMP"); tmp != "" {
+			cfg.Out = filepath.Join(tmp, "perfgate-results")
+		}
+	}
 	if !filepath.IsAbs(cfg.Out) {
 		cfg.Out = filepath.Join(cfg.Dir, cfg.Out)
 	}

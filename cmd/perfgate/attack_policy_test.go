@@ -43,7 +43,7 @@ func TestActionBasePolicy(t *testing.T) {
 	dir := ghEnv(t, gh, repo.Dir)
 	writeEvent(t, dir, pr, base, head)
 	setFixtureInputs(t)
-	t.Setenv("INPUT_BENCH", "^Encrypt/des$")
+	t.Setenv("INPUT_BENCH", "^Encrypt$/^des$")
 
 	inv := invoke(t, "action")
 	res, md := checkRun(t, inv, dir, repo.Dir, pr, head)

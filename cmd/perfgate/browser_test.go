@@ -32,7 +32,7 @@ import (
 	"golang.org/x/net/html"
 )
 
-var pictures = flag.Bool("pictures", false, "TestReportInBrowser: write the README's pictures (docs/report.png, the forest in README.md) from the demo history")
+var pictures = flag.Bool("pictures", false, "TestReportInBrowser: write the README's pictures (docs/report.png, docs/comment.png, the forest in docs/report.md) from the demo history")
 
 // chromium returns the path of a Chromium or Chrome binary ($PERFGATE_CHROMIUM, else the usual names on PATH), or
 // skips the test.
@@ -243,8 +243,14 @@ func TestReportInBrowser(t *testing.T) {
 					t.Error(err)
 				}
 			}
+			md, err := os.ReadFile(filepath.Join(out, "report.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			comment := browse(t, writeCommentPage(t, t.TempDir(), md), 900, 1100)
+			checkCommentPage(t, comment, string(res.Verdict.Status))
 			if *pictures && tc.name == "demo" {
-				writePictures(t, out, p)
+				writePictures(t, md, p, comment)
 			}
 		})
 	}
@@ -349,23 +355,22 @@ func checkReportPage(t *testing.T, p page, res *record.Result) {
 	}
 }
 
-// writePictures writes the README's pictures from the demo comparison in out: docs/report.png, the top of the HTML
-// report as Chromium renders it, and the forest plot of the comment between the README's forest markers.
-func writePictures(t *testing.T, out string, p page) {
+// writePictures writes the README's pictures from the demo comparison: docs/report.png, the top of the HTML report
+// as Chromium renders it, docs/comment.png, the top of the comment (report.md) as GitHub would render it, and the
+// forest plot of the comment between the forest markers of docs/report.md.
+func writePictures(t *testing.T, md []byte, report, comment page) {
 	t.Helper()
 	root := filepath.Join("..", "..")
-	if err := os.WriteFile(filepath.Join(root, "docs", "report.png"), p.png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	md, err := os.ReadFile(filepath.Join(out, "report.md"))
-	if err != nil {
-		t.Fatal(err)
+	for name, p := range map[string]page{"report.png": report, "comment.png": comment} {
+		if err := os.WriteFile(filepath.Join(root, "docs", name), p.png, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	forest := regexp.MustCompile("(?s)```text\n[^\n]*head/base.*?\n```\n").Find(md)
 	if forest == nil {
 		t.Fatal("no forest plot in report.md")
 	}
-	readme := filepath.Join(root, "README.md")
+	readme := filepath.Join(root, "docs", "report.md")
 	text, err := os.ReadFile(readme)
 	if err != nil {
 		t.Fatal(err)
@@ -373,7 +378,7 @@ func writePictures(t *testing.T, out string, p page) {
 	const begin, end = "<!-- forest:begin -->\n", "<!-- forest:end -->"
 	i, j := bytes.Index(text, []byte(begin)), bytes.Index(text, []byte(end))
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q … %q section", strings.TrimSpace(begin), end)
+		t.Fatalf("docs/report.md has no %q … %q section", strings.TrimSpace(begin), end)
 	}
 	updated := string(text[:i+len(begin)]) + string(forest) + string(text[j:])
 	if err := os.WriteFile(readme, []byte(updated), 0o644); err != nil {

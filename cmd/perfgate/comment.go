@@ -118,6 +118,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		errorf(stderr, "%v", err)
 		return record.ExitCannotRun
 	}
+	r.SetOutput("comment-url", posted.URL)
 	fmt.Fprintf(stdout, "%s\n", posted.URL)
 	return record.ExitPass
 }

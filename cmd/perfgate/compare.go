@@ -64,6 +64,13 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return record.ExitUsage
 	}
 	cfg.Log = stderr
+	if cfg.Out == config.DefaultOutput {
+		if err := config.IgnoreOutput(cfg.Out); err != nil {
+			errorf(stderr, "%v", err)
+			hintf(stderr, "name another results directory with -o DIR")
+			return record.ExitCannotRun
+		}
+	}
 	return compareAndReport(ctx, cfg, f.format, stdout, stderr)
 }
 

@@ -59,7 +59,7 @@ func TestCompareInstructionsDemo(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "results")
 		var stdout, stderr bytes.Buffer
 		code := run(t.Context(), []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-metric", metric,
-			"-bench", "^(Encrypt|KeySetup)/des$", "-rounds", "2", "-budget", "0", "-benchtime", "10ms", "-keys", "16",
+			"-bench", "^(Encrypt|KeySetup)$/^des$", "-rounds", "2", "-budget", "0", "-benchtime", "10ms", "-keys", "16",
 			"-o", out, base, head}, &stdout, &stderr)
 		res, err := results.ReadResult(out)
 		if err != nil {

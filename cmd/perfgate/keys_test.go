@@ -1,7 +1,7 @@
 package main
 
-// The README's table of keys and action.yml's inputs are generated from perfgate's key table (and commandKeys):
-// the tests fail when either disagrees, and -update rewrites them.
+// The table of keys in docs/configuration.md and action.yml's inputs are generated from perfgate's key table (and
+// commandKeys): the tests fail when either disagrees, and -update rewrites them.
 
 import (
 	"flag"
@@ -13,7 +13,8 @@ import (
 	"github.com/perfgate/perfgate/config"
 )
 
-var update = flag.Bool("update", false, "rewrite the parts of README.md and action.yml generated from the key table")
+var update = flag.Bool("update", false,
+	"rewrite the parts of docs/configuration.md and action.yml generated from the key table")
 
 // A generated section of a file: the lines strictly between the line holding begin and the line holding end.
 type section struct {
@@ -22,12 +23,12 @@ type section struct {
 }
 
 var sections = []section{
-	{"../../README.md", "<!-- keys: begin", "<!-- keys: end", readmeKeys},
+	{"../../docs/configuration.md", "<!-- keys: begin", "<!-- keys: end", readmeKeys},
 	{"../../action.yml", "# inputs: begin", "# inputs: end", actionInputsYAML},
 	{"../../action.yml", "# env: begin", "# env: end", actionEnvYAML},
 }
 
-// readmeKeys is the README's table: every key with its file key, flag, input, default and meaning.
+// readmeKeys is docs/configuration.md's table: every key with its file key, flag, input, default and meaning.
 func readmeKeys() string {
 	var b strings.Builder
 	b.WriteString("| `.perfgate.yml` | flag | Action input | default | meaning |\n| --- | --- | --- | --- | --- |\n")
@@ -86,7 +87,7 @@ func inputEnv(name string) string {
 
 func yamlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// TestGeneratedFromKeys: the README's table of keys and action.yml's inputs are those of the key table.
+// TestGeneratedFromKeys: docs/configuration.md's table of keys and action.yml's inputs are those of the key table.
 func TestGeneratedFromKeys(t *testing.T) {
 	for _, s := range sections {
 		data, err := os.ReadFile(s.file)

@@ -21,10 +21,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/suggest"
 	"github.com/perfgate/perfgate/internal/version"
 	"github.com/perfgate/perfgate/record"
 )
@@ -124,6 +126,19 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok
 		return record.ExitPass, false
 	}
 	errorf(stderr, "%v", err)
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		if near := closestFlag(fs, name); near != "" {
+			hintf(stderr, "did you mean -%s? run 'perfgate %s -h' for its flags", near, fs.Name())
+			return record.ExitUsage, false
+		}
+	}
 	hintf(stderr, "run 'perfgate %s -h' for its flags", fs.Name())
 	return record.ExitUsage, false
+}
+
+// closestFlag is the flag of fs that name (given without its dashes) probably misspells, or "".
+func closestFlag(fs *flag.FlagSet, name string) string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return suggest.Closest(strings.TrimLeft(name, "-"), names)
 }

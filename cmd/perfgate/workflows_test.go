@@ -139,14 +139,20 @@ func TestWorkflows(t *testing.T) {
 		if _, ok := w.On["pull_request_target"]; ok {
 			t.Errorf("%s: runs on pull_request_target", name)
 		}
-		writes := false
+		writes, releases := false, false
 		for k, v := range w.Permissions {
-			if v == "write" {
+			switch {
+			case v != "write":
+			case k == "pull-requests":
 				writes = true
-				if k != "pull-requests" {
-					t.Errorf("%s: permission %s: write", name, k)
-				}
+			case k == "contents" && onlyTagPushes(w.On):
+				releases = true // the release workflow: a tag pushed by a maintainer, never a pull request
+			default:
+				t.Errorf("%s: permission %s: write", name, k)
 			}
+		}
+		if releases && writes {
+			t.Errorf("%s: a release workflow writes contents and pull requests", name)
 		}
 		for job, j := range w.Jobs {
 			if j.Permissions != nil {
@@ -210,6 +216,17 @@ func checksOutBase(steps []struct {
 	return false
 }
 
+// onlyTagPushes reports whether a workflow runs only on pushes of tags.
+func onlyTagPushes(on map[string]any) bool {
+	push, ok := on["push"].(map[string]any)
+	if len(on) != 1 || !ok {
+		return false
+	}
+	_, branches := push["branches"]
+	_, tags := push["tags"]
+	return tags && !branches
+}
+
 // fetchesAll reports whether the steps check out the whole history.
 func fetchesAll(steps []struct {
 	Uses string
@@ -224,18 +241,19 @@ func fetchesAll(steps []struct {
 	return false
 }
 
-// TestREADMEShardWorkflow: the README's sharded workflow is YAML, runs a matrix of four shards that each pass
+// TestREADMEShardWorkflow: the sharded workflow of docs/sharding.md is YAML, runs a matrix of four shards that each
+// pass
 // shard: i/4, and merges with the merge input; every input it gives perfgate is one that action.yml declares.
 // (.ci/run lints it with actionlint too, after extracting it the same way.)
 func TestREADMEShardWorkflow(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/sharding.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const start = "# .github/workflows/perfgate.yml — four shards"
 	_, block, ok := strings.Cut(string(readme), start)
 	if !ok {
-		t.Fatal("README has no sharded workflow example")
+		t.Fatal("docs/sharding.md has no sharded workflow example")
 	}
 	_, block, _ = strings.Cut(block, "\n") // the rest of the comment line
 	block, _, _ = strings.Cut(block, "```")
@@ -252,7 +270,7 @@ func TestREADMEShardWorkflow(t *testing.T) {
 		}
 	}
 	if err := yaml.Unmarshal([]byte(block), &wf); err != nil {
-		t.Fatalf("README workflow: %v", err)
+		t.Fatalf("docs/sharding.md workflow: %v", err)
 	}
 	data, err := os.ReadFile("../../action.yml")
 	if err != nil {
@@ -289,5 +307,41 @@ func TestREADMEShardWorkflow(t *testing.T) {
 	}
 	if err := config.InputKey("shard").Check("3/4"); err != nil {
 		t.Errorf("the shard input does not take 3/4: %v", err)
+	}
+}
+
+// TestCommentActionYAML: the comment sub-action (perfgate/perfgate/comment) takes its inputs through env: only,
+// builds perfgate from the action's own source with the same script as action.yml, and execs perfgate comment.
+func TestCommentActionYAML(t *testing.T) {
+	data, err := os.ReadFile("../../comment/action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionYAML
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Runs.Using != "composite" || len(a.Runs.Steps) == 0 {
+		t.Fatalf("runs: %+v", a.Runs)
+	}
+	builds := 0
+	for i, s := range a.Runs.Steps {
+		if strings.Contains(s.Run, "${{") {
+			t.Errorf("step %d: run: contains ${{ }}:\n%s", i, s.Run)
+		}
+		if strings.Contains(s.Run, "perfgate-build.sh") && s.Env["PERFGATE_SRC"] == "${{ github.action_path }}/.." {
+			builds++
+		}
+	}
+	if builds != 2 {
+		t.Errorf("%d steps locate and build perfgate from the action's source (PERFGATE_SRC = the action "+
+			"path's parent), want 2", builds)
+	}
+	last := a.Runs.Steps[len(a.Runs.Steps)-1]
+	if last.ID != "comment" || !strings.HasPrefix(last.Run, `exec "$PERFGATE_BIN" comment `) {
+		t.Errorf("the last step %q runs %q, want id comment and exec perfgate comment", last.ID, last.Run)
+	}
+	if v := a.Outputs["comment-url"].Value; v != "${{ steps.comment.outputs.comment-url }}" {
+		t.Errorf("output comment-url = %q", v)
 	}
 }

@@ -72,8 +72,9 @@ type Server struct {
 	// foreignEdits answers an edit of somebody else's comment with GitHub's 403 instead of failing the test: for a
 	// client that may only guess which comment is its own.
 	foreignEdits bool
-	maxBody      int            // a longer body (in characters) is rejected with 422; 0: no limit
-	pulls        map[int]string // pull request number → head SHA
+	maxBody      int              // a longer body (in characters) is rejected with 422; 0: no limit
+	pulls        map[int]string   // pull request number → head SHA
+	labels       map[int][]string // pull request number → its labels' names
 	comments     map[int][]*Comment
 	nextID       int64
 	script       map[string][]Reply // operation or method → answers to its next requests, in order
@@ -86,7 +87,7 @@ type Server struct {
 func New(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{
-		t: t, maxBody: MaxBody, pulls: map[int]string{}, comments: map[int][]*Comment{}, nextID: 1000,
+		t: t, maxBody: MaxBody, pulls: map[int]string{}, labels: map[int][]string{}, comments: map[int][]*Comment{}, nextID: 1000,
 		script: map[string][]Reply{}, always: map[string]Reply{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -111,6 +112,11 @@ func (s *Server) SetMaxBody(n int) { s.locked(func() { s.maxBody = n }) }
 
 // SetPull creates or moves pull request n to head. Comments are accepted on known pull requests only.
 func (s *Server) SetPull(n int, head string) { s.locked(func() { s.pulls[n] = head }) }
+
+// SetLabels sets the labels of pull request n, as GET /repos/{owner}/{repo}/pulls/{n} reports them.
+func (s *Server) SetLabels(n int, labels ...string) {
+	s.locked(func() { s.labels[n] = append([]string(nil), labels...) })
+}
 
 // Add stores a comment on pull request pr as if login had written it.
 func (s *Server) Add(pr int, login, body string) Comment {
@@ -289,7 +295,11 @@ func (s *Server) pull(w http.ResponseWriter, num string) {
 		writeJSON(w, http.StatusNotFound, message("Not Found"))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"number": n, "head": map[string]any{"sha": head}})
+	labels := []map[string]string{}
+	for _, l := range s.labels[n] {
+		labels = append(labels, map[string]string{"name": l})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"number": n, "head": map[string]any{"sha": head}, "labels": labels})
 }
 
 // list serves one page: per_page (default 30, at most 100) and page (from 1), with a Link header naming the next

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -27,10 +26,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		return rec, err
 	}
 	defer f.Close()
-	var filter *regexp.Regexp
-	if p.cfg.Bench != "" && p.cfg.Bench != "." {
-		filter = regexp.MustCompile(p.cfg.Bench) // validated
-	}
+	filter := p.benchFilter()
 	opt := bench.DefaultStatsOptions
 	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
 	if p.code.timesNothing() {
@@ -103,6 +99,9 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		rec.settled += len(rows)
 	}
 	rec.timed = timed
+	if err == nil {
+		err = p.checkLeavesSelected(run, len(p.code.shown))
+	}
 	return rec, err
 }
 

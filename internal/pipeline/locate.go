@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 )
@@ -137,4 +139,37 @@ func (e *NoModuleError) Error() string {
 	}
 	return fmt.Sprintf("package %s is in no Go module in base or head: no go.mod in %s or any parent up to the repository root "+
 		"(perfgate compares a package of a Go module: add a go.mod, or point -pkg at a package inside one)", e.Package, where)
+}
+
+// notOnBase is the error of a package that go list did not find on base: it names what was looked for where, and
+// says whether head has the package (a package only head has cannot be compared: base has nothing to time).
+func (p *pipeline) notOnBase(ctx context.Context, base *bench.NotFoundError) error {
+	where := fmt.Sprintf("looked for %s in base's module %s", base.Pkg, p.moduleName(&p.base))
+	if _, err := bench.Inspect(ctx, p.buildConfig(&p.head)); err == nil {
+		return fmt.Errorf("package %s exists on head only, so there is nothing to compare it with: %s (%s)",
+			p.cfg.Package, base.Problem, where)
+	} else if head := (*bench.NotFoundError)(nil); errors.As(err, &head) {
+		return &config.Error{Key: "package", Value: p.cfg.Package, Want: fmt.Sprintf(
+			"a package of the repository; neither side has it: base: %s; head: %s (%s, and in head's %s)",
+			base.Problem, head.Problem, where, p.moduleName(&p.head))}
+	}
+	return fmt.Errorf("base: %w (%s)", base, where)
+}
+
+// moduleName is the module path of s's go.mod, or its directory in the tree when it cannot be read.
+func (p *pipeline) moduleName(s *side) string {
+	rel, err := filepath.Rel(s.tree.Dir, s.modDir)
+	if err != nil {
+		rel = s.modDir
+	}
+	data, err := os.ReadFile(filepath.Join(s.modDir, "go.mod"))
+	if err != nil {
+		return "at ./" + filepath.ToSlash(rel)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`) + " (./" + filepath.ToSlash(filepath.Join(rel, "go.mod")) + ")"
+		}
+	}
+	return "at ./" + filepath.ToSlash(rel)
 }

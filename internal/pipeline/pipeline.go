@@ -165,7 +165,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 		Env:             env,
 		Incomplete:      incomplete,
 		HeadBuildFailed: p.build.headFailed,
-		Notes: slices.Concat(p.session.notes, p.build.notes, p.source.notes, p.code.notes, p.functional.notes,
+		Notes: slices.Concat(p.session.notes, p.revNotes, p.build.notes, p.source.notes, p.code.notes, p.functional.notes,
 			p.bench.notes),
 		Started:  p.started,
 		Duration: time.Since(p.started).Round(time.Millisecond),
@@ -231,7 +231,8 @@ type pipeline struct {
 	log        io.Writer
 	dir        results.Dir
 	started    time.Time
-	work       string // temporary directory: trees and binaries
+	work       string   // temporary directory: trees and binaries
+	revNotes   []string // what the revisions leave out, such as the uncommitted edits of an explicit HEAD
 	base, head side
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
@@ -362,6 +363,9 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 	if p.code, err = p.compareCode(ctx); err != nil {
 		return err
 	}
+	if err := p.checkBenchSelects(p.code.tops); err != nil {
+		return err
+	}
 	b, err := p.runBenchmarks(ctx)
 	p.bench = b
 	if err == nil {
@@ -419,6 +423,10 @@ func (p *pipeline) export(ctx context.Context) (err error) {
 			return err
 		}
 		p.head.rev = record.Revision{Ref: p.cfg.Head}
+		if note := uncommittedNote(ctx, repo, p.cfg.Head, headCommit); note != "" {
+			p.logf("%s", note)
+			p.revNotes = append(p.revNotes, note)
+		}
 	}
 	p.head.rev.Commit, p.head.rev.Subject = headCommit.SHA, headCommit.Subject
 
@@ -510,6 +518,10 @@ func (p *pipeline) inspect(ctx context.Context) (buildRecord, error) {
 		}
 		if s.name == record.Base {
 			if info, err = bench.Inspect(ctx, p.buildConfig(s)); err != nil {
+				var nf *bench.NotFoundError
+				if errors.As(err, &nf) {
+					return rec, p.notOnBase(ctx, nf)
+				}
 				return rec, fmt.Errorf("base: %w", err)
 			}
 		}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -24,8 +23,7 @@ type sameCodeRecord struct {
 	tops      []string        // base's top-level benchmarks, in source order (nil when they could not be listed)
 	same      map[string]bool // top-level benchmarks whose reachable machine code is the same
 	untimed   []string        // same-code top-level benchmarks the timing lanes skip
-	shown     []string        // those of untimed the bench filter selects by name: each gets a row
-	hidden    []string        // the others: the filter may select some of their sub-benchmarks, unknown without running
+	shown     []string        // those of untimed the bench filter's first level selects: each gets a row
 	notes     []string
 }
 
@@ -68,10 +66,7 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 		return rec, nil
 	}
 	rec.analysed, rec.identical = true, rep.Identical
-	var filter *regexp.Regexp
-	if p.cfg.Bench != "" && p.cfg.Bench != "." {
-		filter = regexp.MustCompile(p.cfg.Bench) // validated
-	}
+	filter := p.benchFilter()
 	for _, t := range tops {
 		if !rep.Benchmarks[t].Same {
 			continue
@@ -83,17 +78,16 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 			continue
 		}
 		rec.untimed = append(rec.untimed, t)
-		if filter == nil || filter.MatchString(t) || filter.MatchString(t+"/") {
+		if filter == nil || filter.MatchTop(t) {
 			rec.shown = append(rec.shown, t)
-		} else {
-			rec.hidden = append(rec.hidden, t)
 		}
 	}
 	p.logf("comparing machine code: %d of %d benchmarks same", len(rec.same), len(tops))
 	switch {
 	case rep.Identical && p.cfg.TimeSameCode:
 		rec.notes = append(rec.notes, "the timed binaries are byte-identical, timed anyway (time-same-code): timing differences can only be noise")
-	case rep.Identical:
+	case rep.Identical && len(rec.untimed) == len(tops):
+		// Only when nothing is timed: a benchmark whose own code head changed runs even on identical binaries.
 		rec.notes = append(rec.notes, "every benchmark is unchanged (same machine code) and nothing was timed")
 	case len(rec.same) > 0 && p.cfg.TimeSameCode:
 		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides; timed anyway (time-same-code)",
@@ -101,25 +95,6 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 	case len(rec.untimed) > 0:
 		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides: unchanged without timing",
 			benchList(rec.untimed)))
-	}
-	if len(rec.shown) == 0 && len(rec.hidden) > 0 {
-		// The filter names sub-benchmarks only ("KeySetup/des", "des$"): rather than report nothing, show the
-		// benchmarks it names, or when it names none, every benchmark whose sub-benchmarks it may select. They all
-		// run the same code, so which rows are shown changes what the report lists, never the verdict.
-		for _, t := range rec.hidden {
-			if strings.Contains(p.cfg.Bench, t) {
-				rec.shown = append(rec.shown, t)
-			}
-		}
-		if len(rec.shown) == 0 {
-			rec.shown = rec.hidden
-		}
-		rec.hidden = slices.DeleteFunc(slices.Clone(rec.hidden), func(t string) bool { return slices.Contains(rec.shown, t) })
-	}
-	if len(rec.hidden) > 0 {
-		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides and are not shown: the bench filter "+
-			"does not select them by name, and which of their sub-benchmarks it selects is known only by running them",
-			benchList(rec.hidden)))
 	}
 	return rec, nil
 }
@@ -129,8 +104,8 @@ func (r sameCodeRecord) timesNothing() bool {
 	return len(r.tops) > 0 && len(r.untimed) == len(r.tops)
 }
 
-// sameCodeRows returns one row (sec/op, or instructions/op when only that lane runs) per untimed top-level benchmark the bench filter selects by name (or with
-// a trailing "/", as in "^(Encrypt|Decrypt)/"): unchanged, no samples, SameCode. Its leaves (sub-benchmarks) are
+// sameCodeRows returns one row (sec/op, or instructions/op when only that lane runs) per untimed top-level
+// benchmark the bench filter's first level selects: unchanged, no samples, SameCode. Its leaves (sub-benchmarks) are
 // found only by running it, so the row carries the top-level name.
 func (r sameCodeRecord) sameCodeRows(metric string) []record.Benchmark {
 	unit := record.UnitTime
