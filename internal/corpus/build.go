@@ -46,3 +46,37 @@ func LoadAvg() string {
 	}
 	return "unknown"
 }
+
+// Session is what the corpus's commands share: the selected pairs, the perfgate binary, a scratch directory.
+type Session struct {
+	Pairs    []*Pair
+	Perfgate string // the perfgate binary
+	Dir      string // a scratch directory, removed by Close
+}
+
+// NewSession selects the pairs matching sel and, when bin is "", builds perfgate from the module in the current
+// directory.
+func NewSession(ctx context.Context, sel, bin string) (*Session, error) {
+	all, err := Load()
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := Select(all, sel)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "corpus-")
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	if bin == "" {
+		if bin, err = BuildPerfgate(ctx, ".", dir); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("%w (hint: run it at the module root, or give -perfgate)", err)
+		}
+	}
+	return &Session{Pairs: pairs, Perfgate: bin, Dir: dir}, nil
+}
+
+// Close removes the scratch directory.
+func (s *Session) Close() error { return os.RemoveAll(s.Dir) }

@@ -87,17 +87,16 @@ func ParsePair(name string, data []byte) (*Pair, error) {
 	}
 	for _, f := range ar.Files {
 		side, rel, _ := strings.Cut(f.Name, "/")
+		if side != "base" && side != "head" {
+			return bad("file %q: want a path under base/ or head/", f.Name)
+		}
 		if err := checkPath(rel); err != nil {
 			return bad("file %q: %v", f.Name, err)
 		}
-		f.Name = rel
-		switch side {
-		case "base":
+		if f.Name = rel; side == "base" {
 			p.Base = append(p.Base, f)
-		case "head":
+		} else {
 			p.Head = append(p.Head, f)
-		default:
-			return bad("file %q: want a path under base/ or head/", f.Name)
 		}
 	}
 	switch {

@@ -19,7 +19,8 @@ type Truth struct {
 	Benches  []TruthBench
 }
 
-// TruthBench is the measured change of one benchmark: the paired A–B–B–A ratio, in percent.
+// TruthBench is the measured change of one benchmark: the median over rounds of the A–B–B–A ratio head/base,
+// in percent, with a distribution-free interval (MedianInterval).
 type TruthBench struct {
 	Name     string  // the benchmark's name as perfgate reports it, e.g. "Mix/64"
 	Pct      float64 // (head/base − 1) × 100 of the paired estimate
@@ -72,7 +73,8 @@ const benchHeader = "#     name  direction  change%  lo%  hi%  noise%  rounds"
 // Format writes the truth file.
 func (t *Truth) Format() []byte {
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "# The truth of this pair: perfgate's paired head/base ratio of wall time (sec/op), one long run.\n")
+	fmt.Fprintf(&buf, "# The truth of this pair: per benchmark, the median over the A–B–B–A rounds of one long run of\n"+
+		"# head/base time per operation (the clock the command names), with the sign test's 95%% interval.\n")
 	fmt.Fprintf(&buf, "command: %s\nmeasured: %s\nmachine: %s\nload: %s\n", t.Command, t.Measured, t.Machine, t.Load)
 	for _, n := range t.Notes {
 		fmt.Fprintf(&buf, "note: %s\n", n)
