@@ -131,7 +131,8 @@ func measureWall(ctx context.Context, bin string, p *corpus.Pair, repo *corpus.R
 	}
 	f, err := os.Open(filepath.Join(dir, "results", "bench.txt"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (perfgate exited %d: %s; %s)", err, o.ExitCode,
+			strings.Join(o.Result.Verdict.Reasons, "; "), strings.Join(o.Result.Notes, "; "))
 	}
 	defer f.Close()
 	ratios, err := corpus.RoundRatios(f, f.Name())
