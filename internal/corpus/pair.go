@@ -20,6 +20,7 @@ type Pair struct {
 	About  string   // one line on what head changes and why its effect is what it is
 	Pkg    string   // the package to gate, relative to the repository root, e.g. "./work"
 	Source string   // where the code came from, for code that is not the project's own; "" otherwise
+	Expect string   // what the change should do by construction, for pairs made to order; "" otherwise
 	Flags  []string // perfgate compare flags this pair needs (e.g. -tags purego), before the caller's
 	Demo   []string // two internal/demo commit names (base, head) instead of files; nil otherwise
 	Base   []txtar.File
@@ -137,6 +138,8 @@ func (p *Pair) parseHeader(header string) error {
 			p.Pkg = value
 		case "source":
 			p.Source = value
+		case "expect":
+			p.Expect = value
 		case "flags":
 			p.Flags = strings.Fields(value)
 		case "demo":
@@ -150,7 +153,7 @@ func (p *Pair) parseHeader(header string) error {
 			}
 			p.Delete = append(p.Delete, value)
 		default:
-			return fmt.Errorf("line %d: unknown key %q (want kind, about, pkg, source, flags, demo or delete)", i+1, key)
+			return fmt.Errorf("line %d: unknown key %q (want kind, about, pkg, source, expect, flags, demo or delete)", i+1, key)
 		}
 	}
 	return nil
