@@ -55,7 +55,7 @@ type Session struct {
 }
 
 // NewSession selects the pairs matching sel and, when bin is "", builds perfgate from the module in the current
-// directory.
+// directory ("-" builds nothing: the caller runs no perfgate).
 func NewSession(ctx context.Context, sel, bin string) (*Session, error) {
 	all, err := Load()
 	if err != nil {

@@ -44,16 +44,35 @@ func Compare(ctx context.Context, bin string, p *Pair, repo *Repo, flags []strin
 	case err != nil:
 		return nil, fmt.Errorf("corpus: running perfgate on %s: %w", p.Name, err)
 	}
-	data, err := os.ReadFile(filepath.Join(out, "result.json"))
+	r, err := readResult(out)
 	if err != nil {
 		if o.ExitCode != 0 {
 			return o, nil
 		}
 		return nil, fmt.Errorf("corpus: perfgate on %s exited 0 without a result: %w", p.Name, err)
 	}
-	o.Result = &record.Result{}
-	if err := json.Unmarshal(data, o.Result); err != nil {
-		return nil, fmt.Errorf("corpus: reading %s's result: %w", p.Name, err)
-	}
+	o.Result = r
 	return o, nil
+}
+
+// ReadOutcome reads the outcome of an earlier run from its results directory: the exit code its verdict says,
+// and perfgate's own duration as the wall time.
+func ReadOutcome(dir string) (*Outcome, error) {
+	r, err := readResult(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{ExitCode: r.Verdict.ExitCode, Result: r, Wall: r.Duration}, nil
+}
+
+func readResult(dir string) (*record.Result, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		return nil, err
+	}
+	r := &record.Result{}
+	if err := json.Unmarshal(data, r); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	return r, nil
 }

@@ -11,6 +11,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -40,6 +41,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	bin := fs.String("perfgate", "", "perfgate binary (default: build ./cmd/perfgate of the current directory)")
 	units := fs.String("units", "", "comma-separated units whose classes are perfgate's claims (default: from -metric)")
 	keep := fs.String("keep", "", "keep each pair's repository and results directory under this directory")
+	from := fs.String("from", "", "score the results earlier -keep directories hold (comma-separated, the first "+
+		"that has a pair wins) instead of running perfgate (wall time: perfgate's own duration)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -49,7 +52,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "score: error: %v\n", err)
 		return 2
 	}
-	if err := score(ctx, *sel, *bin, *keep, flags, rule, stdout, stderr); err != nil {
+	if *from != "" {
+		*bin = "-" // nothing to build
+	}
+	if err := score(ctx, *sel, *bin, *keep, *from, flags, rule, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "score: error: %v\n", err)
 		return 1
 	}
@@ -89,7 +95,8 @@ func ruleFor(flags []string, units string) (corpus.Rule, error) {
 	return rule, nil
 }
 
-func score(ctx context.Context, sel, bin, keep string, flags []string, rule corpus.Rule, stdout, stderr io.Writer) error {
+func score(ctx context.Context, sel, bin, keep, from string, flags []string, rule corpus.Rule, stdout,
+	stderr io.Writer) error {
 	sess, err := corpus.NewSession(ctx, sel, bin)
 	if err != nil {
 		return err
@@ -108,8 +115,15 @@ func score(ctx context.Context, sel, bin, keep string, flags []string, rule corp
 			fmt.Fprintf(stderr, "score: %s: no truth, skipped\n", p.Name)
 			continue
 		}
-		ps, err := scoreOne(ctx, sess.Perfgate, p, flags, rule, filepath.Join(keep, p.Name), stderr)
-		if err != nil {
+		var ps corpus.PairScore
+		if from != "" {
+			o, err := readFrom(from, p.Name)
+			if err != nil {
+				fmt.Fprintf(stderr, "score: %s: %v, skipped\n", p.Name, err)
+				continue
+			}
+			ps = corpus.Score(p, o, rule)
+		} else if ps, err = scoreOne(ctx, sess.Perfgate, p, flags, rule, filepath.Join(keep, p.Name), stderr); err != nil {
 			return err
 		}
 		scores = append(scores, ps)
@@ -133,6 +147,19 @@ func scoreOne(ctx context.Context, bin string, p *corpus.Pair, flags []string, r
 		fmt.Fprintf(stderr, "score: %s: perfgate exited %d:\n%s\n", p.Name, o.ExitCode, tail(o.Stderr, 5))
 	}
 	return corpus.Score(p, o, rule), nil
+}
+
+// readFrom reads the pair's outcome from the first of the comma-separated -keep directories that has it.
+func readFrom(dirs, pair string) (*corpus.Outcome, error) {
+	var first error
+	for _, d := range strings.Split(dirs, ",") {
+		o, err := corpus.ReadOutcome(filepath.Join(d, pair, "results"))
+		if err == nil {
+			return o, nil
+		}
+		first = cmp.Or(first, err)
+	}
+	return nil, first
 }
 
 func tail(b []byte, n int) string {
