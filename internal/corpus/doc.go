@@ -1,0 +1,42 @@
+// Package corpus is perfgate's accuracy test: pairs of commits whose performance change is known, and the means to
+// score a configuration of perfgate against them.
+//
+// Each pair is one txtar archive under pairs/. Its header says what the pair is (the change, the package to gate,
+// where its code came from), its files under base/ form the base commit's tree and its files under head/ overlay
+// that tree to form the head commit (a "delete:" line removes a path). A pair whose header says "demo: BASE HEAD"
+// has no files: it is two commits of the internal/demo fixture history. Materialize turns a pair into a git
+// repository with two commits, branches base and head, made with a fixed identity and clock.
+//
+// Beside each archive, pairs/NAME.truth holds the pair's truth: per benchmark, the head/base ratio of wall time
+// measured once by a long interleaved run (the measure command), with its interval, the command that measured it,
+// the date and the machine's load. A truth whose interval contains 1 is "unchanged within ±X%".
+//
+// The pairs (kind: what they test):
+//
+//	mix-slower1          threshold: Mix runs 1% more serial rounds, half the default 2% threshold
+//	mix-slower5/10/25/100  slower: 5, 10, 25 and 100% more rounds; Sum untouched in every mix pair
+//	mix-faster3/10/50    faster: 3, 10 and 50% fewer rounds
+//	mix-comment          neutral: comments only
+//	mix-newtest          neutral: a test file added
+//	layout-reorder       layout: Sum moved above Mix
+//	layout-deadcode      layout: an exported function nothing calls, in a file compiled first
+//	inline-div           inlining: reduce kept out of line, so x % M is a DIV: fewer instructions, more time
+//	inline-mul           inlining: the reverse, more instructions, less time
+//	alloc-sizeclass      alloc: a 4-byte field moves an allocation from the 256-byte size class to 288
+//	demo-fold            the internal/demo history's base → folded (P folded into the S-boxes)
+//	poly1305-limbs       golang.org/x/crypto: the generic poly1305 rewritten with 64-bit limbs
+//	highwayhash-gospeed  minio/highwayhash: the generic Go code's critical path shortened
+//	highwayhash-avx2     minio/highwayhash: an AVX2 finalize, a SIMD path
+//	xxhash-asm           cespare/xxhash: the amd64 assembly reworked
+//	xxhash-bce           cespare/xxhash: bounds checks removed from the pure-Go Sum64
+//	xxhash-comments      cespare/xxhash: comment changes in the assembly, neutral
+//	siphash-asm          dchest/siphash: the amd64 assembly's tail switch simplified
+//
+// Third-party pairs keep the package's files at the two commits, the repository's LICENSE, and its go.mod (or
+// one the corpus adds, when the repository had none then); base/go.mod's comment says what was kept.
+//
+// The score command builds perfgate (or takes a binary), runs perfgate compare with the given flags on every pair,
+// and compares the classes perfgate gives with the truth: direction errors, false failures, changes found, the
+// settled share and the wall time. It is a benchmark run by hand; the package's tests only check that the corpus is
+// well formed.
+package corpus

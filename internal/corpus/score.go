@@ -1,0 +1,187 @@
+package corpus
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/record"
+)
+
+// Rule is how a score reads perfgate's result against the truth.
+type Rule struct {
+	Threshold float64  // percent: a true change within ±Threshold is neutral, one beyond it should be found
+	Units     []string // the units whose classes are perfgate's claims, e.g. sec/op, instructions/op
+}
+
+// BenchScore is one benchmark of one pair: what the truth says and what perfgate claimed.
+type BenchScore struct {
+	Name    string
+	Truth   TruthBench
+	Claims  []record.Class // one per unit of the rule that perfgate reported for this benchmark
+	Settled bool           // some claim is slower, faster or unchanged
+	Change  bool           // the truth is a change beyond the threshold (the whole interval)
+	Found   bool           // a change, and a claim in its direction
+	Missed  bool           // a change, and perfgate called it unchanged
+	DirErr  bool           // a claim against the truth's direction, or a change claimed where the truth is neutral
+}
+
+// PairScore is one pair's score.
+type PairScore struct {
+	Pair      string
+	ExitCode  int
+	Status    string // perfgate's verdict status, or "no result"
+	Benches   []BenchScore
+	FalseFail bool // the verdict failed, and the truth says no benchmark is slower beyond the threshold
+	Unsure    bool // the verdict failed, and the truth cannot tell whether a benchmark is slower beyond it
+	Wall      time.Duration
+}
+
+// Score compares one outcome with the pair's truth. Benchmarks that perfgate reported but the truth does not
+// know (or the reverse) do not count.
+func Score(p *Pair, o *Outcome, rule Rule) PairScore {
+	ps := PairScore{Pair: p.Name, ExitCode: o.ExitCode, Status: "no result", Wall: o.Wall}
+	claims := map[string][]record.Class{}
+	if o.Result != nil {
+		ps.Status = string(o.Result.Verdict.Status)
+		for _, b := range o.Result.Benchmarks {
+			if slices.Contains(rule.Units, b.Unit) {
+				claims[b.Name] = append(claims[b.Name], b.Class)
+			}
+		}
+	}
+	slowerBeyond, unsure := false, false
+	for _, t := range p.Truth.Benches {
+		bs := scoreBench(t, claims[t.Name], rule.Threshold)
+		ps.Benches = append(ps.Benches, bs)
+		switch {
+		case t.Lo > rule.Threshold:
+			slowerBeyond = true
+		case t.Hi > rule.Threshold:
+			unsure = true
+		}
+	}
+	if o.ExitCode == 1 {
+		ps.FalseFail = !slowerBeyond && !unsure
+		ps.Unsure = !slowerBeyond && unsure
+	}
+	return ps
+}
+
+func scoreBench(t TruthBench, claims []record.Class, threshold float64) BenchScore {
+	bs := BenchScore{Name: t.Name, Truth: t, Claims: claims, Change: t.Beyond(threshold)}
+	dir := t.Direction()
+	for _, c := range claims {
+		switch c {
+		case record.ClassSlower, record.ClassFaster, record.ClassUnchanged:
+			bs.Settled = true
+		}
+		switch {
+		case c == record.ClassSlower && (dir == Faster || t.Neutral(threshold)):
+			bs.DirErr = true
+		case c == record.ClassFaster && (dir == Slower || t.Neutral(threshold)):
+			bs.DirErr = true
+		case bs.Change && (c == record.ClassSlower && dir == Slower || c == record.ClassFaster && dir == Faster):
+			bs.Found = true
+		case bs.Change && c == record.ClassUnchanged:
+			bs.Missed = true
+		}
+	}
+	return bs
+}
+
+// Totals sums pair scores.
+type Totals struct {
+	Pairs, Benches, Settled, Changes, Found, Missed, DirErrs, Fails, FalseFails, Unsure, Errors int
+	Wall                                                                                        time.Duration
+}
+
+// Sum adds up scores.
+func Sum(scores []PairScore) Totals {
+	var t Totals
+	for _, ps := range scores {
+		t.Pairs++
+		t.Wall += ps.Wall
+		if ps.ExitCode == 1 {
+			t.Fails++
+		}
+		if ps.ExitCode > 1 || ps.Status == "no result" {
+			t.Errors++
+		}
+		t.FalseFails += btoi(ps.FalseFail)
+		t.Unsure += btoi(ps.Unsure)
+		for _, b := range ps.Benches {
+			t.Benches++
+			t.Settled += btoi(b.Settled)
+			t.Changes += btoi(b.Change)
+			t.Found += btoi(b.Found)
+			t.Missed += btoi(b.Missed)
+			t.DirErrs += btoi(b.DirErr)
+		}
+	}
+	return t
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Row is the pair's line of the score table: pair | verdict | settled | changes found | direction errors |
+// false failure | wall time | what went wrong.
+func (ps PairScore) Row() string {
+	var settled, changes, found, dirErrs int
+	var wrong []string
+	for _, b := range ps.Benches {
+		settled += btoi(b.Settled)
+		changes += btoi(b.Change)
+		found += btoi(b.Found)
+		dirErrs += btoi(b.DirErr)
+		if b.DirErr || b.Missed || b.Change && !b.Found {
+			wrong = append(wrong, fmt.Sprintf("%s %s (truth %+.1f%% [%+.1f, %+.1f])", b.Name, claimText(b.Claims),
+				b.Truth.Pct, b.Truth.Lo, b.Truth.Hi))
+		}
+	}
+	ff := ""
+	switch {
+	case ps.FalseFail:
+		ff = "yes"
+	case ps.Unsure:
+		ff = "truth unsure"
+	}
+	return fmt.Sprintf("| %s | %s (%d) | %d/%d | %d/%d | %d | %s | %.0fs | %s |", ps.Pair, ps.Status, ps.ExitCode,
+		settled, len(ps.Benches), found, changes, dirErrs, ff, ps.Wall.Seconds(), strings.Join(wrong, "; "))
+}
+
+// TableHeader is the header of the rows Row prints.
+const TableHeader = "| pair | verdict (exit) | settled | changes found | direction errors | false failure | wall | " +
+	"wrong or missed |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+
+func claimText(cs []record.Class) string {
+	if len(cs) == 0 {
+		return "not reported"
+	}
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = string(c)
+	}
+	return strings.Join(s, "+")
+}
+
+// String is the totals line.
+func (t Totals) String() string {
+	pct := func(a, b int) string {
+		if b == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
+	}
+	return fmt.Sprintf("%d pairs, %d benchmarks: direction errors %d; false failures %d of %d pairs (%d more "+
+		"failed where the truth is unsure, %d of %d verdicts FAIL, %d errors); changes found %d of %d (%d called "+
+		"unchanged); settled %d of %d (%s); wall time %s",
+		t.Pairs, t.Benches, t.DirErrs, t.FalseFails, t.Pairs, t.Unsure, t.Fails, t.Pairs, t.Errors, t.Found,
+		t.Changes, t.Missed, t.Settled, t.Benches, pct(t.Settled, t.Benches), t.Wall.Round(time.Second))
+}
