@@ -80,7 +80,7 @@ func TestBrokenNamesFirstMismatch(t *testing.T) {
 		t.Fatalf("status %q (%s), head failed %v; want mismatch", rep.Status, rep.Reason, rep.HeadFailed)
 	}
 	c := cipherByName(t, rep, "NewCipher")
-	j := newJob(DefaultSeed, "NewCipher", 8, 8, DefaultKeys, DefaultBlocks, nil)
+	j := newBlockJob(DefaultSeed, "NewCipher", 8, 8, DefaultKeys, DefaultBlocks, nil)
 	var want *Mismatch
 	count := 0
 	for _, k := range j.keys {

@@ -47,10 +47,10 @@ func TestRandomChunks(t *testing.T) {
 // TestPrimJobsDeterministic checks that the inputs depend on the seed, the constructor and the sizes only, and the
 // stream layout of encodePrimJobs.
 func TestPrimJobsDeterministic(t *testing.T) {
-	p := primSize{Key: 32, NonceSize: 12, Overhead: 16}
+	p := probeSize{Key: 32, NonceSize: 12, Overhead: 16}
 	lengths := []int{0, 1, 17}
-	gen := func(seed uint64, ctor string, p primSize) []byte {
-		return encodePrimJobs([]*primJob{newPrimJob(seed, ctor, FamilyAEAD, p, 2, lengths)})
+	gen := func(seed uint64, ctor string, p probeSize) []byte {
+		return encodeJobs([]job{newMsgJob(seed, ctor, aeadFamily{}, p, 2, lengths)})
 	}
 	a, b := gen(7, "New", p), gen(7, "New", p)
 	if !bytes.Equal(a, b) {
@@ -58,8 +58,8 @@ func TestPrimJobsDeterministic(t *testing.T) {
 	}
 	q := p
 	q.Nonce = 1
-	key := func(seed uint64, ctor string, p primSize) []byte {
-		return newPrimJob(seed, ctor, FamilyAEAD, p, 2, lengths).keys[1].key
+	key := func(seed uint64, ctor string, p probeSize) []byte {
+		return newMsgJob(seed, ctor, aeadFamily{}, p, 2, lengths).keys[1].key
 	}
 	k := key(7, "New", p)
 	for _, other := range [][]byte{key(8, "New", p), key(7, "NewX", p), key(7, "New", q)} {
@@ -67,7 +67,7 @@ func TestPrimJobsDeterministic(t *testing.T) {
 			t.Error("a different seed, constructor or nonce size gives the same inputs")
 		}
 	}
-	j := newPrimJob(7, "New", FamilyAEAD, p, 2, lengths)
+	j := newMsgJob(7, "New", aeadFamily{}, p, 2, lengths)
 	if !bytes.Equal(j.keys[0].key, make([]byte, 32)) || bytes.Equal(j.keys[1].key, make([]byte, 32)) {
 		t.Errorf("keys %x, %x: want the zero key first, then a random one", j.keys[0].key, j.keys[1].key)
 	}

@@ -28,6 +28,7 @@ const (
 	FamilyAEAD   Family = "aead"   // crypto/cipher.AEAD, or a 16-byte block cipher through crypto/cipher.NewGCM
 	FamilyStream Family = "stream" // crypto/cipher.Stream: XORKeyStream
 	FamilyHash   Family = "hash"   // hash.Hash, keyed (a MAC) or not
+	FamilySum    Family = "sum"    // a one-shot function: message in, digest or tag out (Sum256, poly1305.Sum)
 )
 
 // Differential is the outcome of the differential check of package differential, also written as
@@ -96,7 +97,7 @@ type Mismatch struct {
 	Head        Hex    `json:"head,omitempty"`
 	Note        string `json:"note,omitempty"`
 	// AEAD, stream and hash mismatches (Block is -1):
-	Part   string `json:"part,omitempty"`   // what differed: "ciphertext", "tag", "length", "open", "forgery", "keystream", "chunk boundary", "digest", "sum", "reset", "nonce size", "overhead", "size", "block size"
+	Part   string `json:"part,omitempty"`   // what differed: "ciphertext", "tag", "length", "open", "forgery", "keystream", "chunk boundary", "digest", "sum", "reset", "nonce size", "overhead", "size", "block size", "input"
 	Length int    `json:"length"`           // the message's length in bytes (Input holds the message); a block cipher's block size
 	Nonce  Hex    `json:"nonce,omitempty"`  // the AEAD's nonce, or the stream constructor's nonce
 	AD     Hex    `json:"ad,omitempty"`     // the AEAD's additional data
