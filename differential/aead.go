@@ -119,9 +119,10 @@ func openText(o []byte) string {
 	return "failed"
 }
 
-// The AEAD family's file of the harness.
-func (aeadFamily) harness() string {
-	return `import (
+func (aeadFamily) harness() string { return aeadHarness }
+
+// aeadHarness is the AEAD family's file of the harness.
+const aeadHarness = `import (
 	"bufio"
 	"crypto/cipher"
 )
@@ -134,6 +135,14 @@ func (mk aeadMaker) probe(key, nonce []byte) (probeSize, bool) {
 		return probeSize{}, false
 	}
 	return probeSize{NonceSize: a.NonceSize(), Overhead: a.Overhead()}, true
+}
+
+func (mk aeadMaker) fingerprint(key, nonce []byte) []byte {
+	a, err := mk(key, nonce)
+	if err != nil {
+		return nil
+	}
+	return a.Seal(nil, make([]byte, a.NonceSize()), fixedMessage, nil)
 }
 
 func (mk aeadMaker) run(w *bufio.Writer, key, nonce []byte, cs []msgCase) error {
@@ -169,4 +178,3 @@ func (mk aeadMaker) run(w *bufio.Writer, key, nonce []byte, cs []msgCase) error 
 	return nil
 }
 `
-}

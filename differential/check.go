@@ -28,9 +28,11 @@
 //     keys, with and without parity bits, single-bit keys, degenerate Triple-DES keys, random keys) and for each
 //     key Blocks random plaintexts and Blocks random ciphertexts; each harness encrypts and decrypts every block
 //     one by one and in one call per batch method. The message families: for every size both accept (at most 8,
-//     spread evenly), MessageKeys keys, and for each key one random message of every length from 0 to two blocks
-//     and one byte, then each block boundary ±1 up to MessageBlocks blocks, written in random chunks (some
-//     empty). An AEAD Seals each message with a random nonce and additional data, Opens the result, and Opens it
+//     spread evenly; of the sizes at which a constructor reads only a prefix of its key, only the largest),
+//     MessageKeys keys: all zero, all 0xff, random ones, and each byte position at 0x00 and at 0xff in an
+//     otherwise random key (messageKeys). The first sweepKeys keys get one random message of every length from 0
+//     to two blocks and one byte, then each block boundary ±1 up to MessageBlocks blocks; every other key two of
+//     those lengths in turn. Messages are written in random chunks (some empty). An AEAD Seals each message with a random nonce and additional data, Opens the result, and Opens it
 //     again with one bit flipped, which must fail; a stream cipher XORs the message in one call and in the
 //     chunks; a hash Writes the chunks, Sums twice, Resets, Writes the message at once and Sums, and so does a
 //     new hash; a one-shot function is called twice. perfgate compares the two output streams, hashes them
@@ -39,6 +41,9 @@
 //     itself (a batch method with the single-block method, chunks with one call, Open with Seal, Reset with a new
 //     hash, a second call with the first) is reported too, and an Open that accepts a tampered ciphertext on head
 //     is a mismatch.
+//
+// With Config.Oracles, head's constructor is also checked against a reference (crypto/des.NewTripleDESCipher):
+// head's harness runs the same jobs on the reference, and its outputs must equal head's (oracle.go).
 //
 // Constructors, key sizes and batch methods present on one side only are listed, not failed. A head that does not
 // build, panics or hangs fails the check (Status "mismatch", HeadFailed); a base that does makes the check
@@ -85,8 +90,12 @@ type Config struct {
 	Tags    []string      // build tags, for loading and building both sides
 	Cache   string        // GOCACHE for the go commands, shared by both sides; default inherited
 	Timeout time.Duration // limit of each harness run; default DefaultTimeout
-	WorkDir string        // where harness sources, overlays and binaries go; default a temporary directory
-	Log     io.Writer     // build output and progress; default discarded
+	// Oracles names, per constructor, a reference by import path and function
+	// ("NewTripleEDE3": "crypto/des.NewTripleDESCipher"): head's constructor is checked against it on the same
+	// vectors, in head's harness, and the Cipher records the outcome. Default none.
+	Oracles map[string]string
+	WorkDir string    // where harness sources, overlays and binaries go; default a temporary directory
+	Log     io.Writer // build output and progress; default discarded
 }
 
 func (c *Config) logf(format string, args ...any) {
@@ -167,7 +176,11 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 	case err != nil:
 		return nil, fmt.Errorf("differential: %w", err)
 	}
-	cfg.logf("differential: %s%s\n", rep.Status, prefixed(": ", rep.Reason))
+	counted := ""
+	if len(rep.Ciphers) > 0 {
+		counted = " (" + record.CountFamilies(rep.Ciphers) + ")"
+	}
+	cfg.logf("differential: %s%s%s\n", rep.Status, counted, prefixed(": ", rep.Reason))
 	return rep, nil
 }
 
@@ -202,6 +215,11 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		if len(info.Ctors) == 0 {
 			return nil
 		}
+		if s.name == "head" {
+			if err := loadOracles(lctx, cfg, s.dir, childEnv(env), info); err != nil {
+				return err
+			}
+		}
 		bctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
 		defer cancel()
 		return s.build(bctx, cfg, env)
@@ -228,19 +246,20 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		return err
 	}
 	ciphers, jobs := plan(cfg, sides, common)
+	ojobs := oracleJobs(cfg, sides[1], ciphers, jobs)
 	var outs [2][]byte
 	if len(jobs) > 0 {
-		stdin := encodeJobs(jobs)
+		stdin := [2][]byte{encodeJobs(jobs), encodeJobs(jobs, ojobs...)}
 		err = both(sides, func(i int, s *side) error {
 			var err error
-			outs[i], err = s.run(ctx, cfg, nil, stdin)
+			outs[i], err = s.run(ctx, cfg, nil, stdin[i])
 			return err
 		})
 		if err != nil {
 			return err
 		}
 	}
-	if err := compareOutputs(ciphers, jobs, outs); err != nil {
+	if err := compareOutputs(ciphers, jobs, ojobs, outs); err != nil {
 		return err
 	}
 	rep.addCiphers(ciphers)

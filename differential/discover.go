@@ -22,6 +22,11 @@ type ctor struct {
 	Err    bool     // it returns (T, error), not T alone
 	Batch  []string // block ciphers: exported methods func(dst, src []byte) named Encrypt…/Decrypt…, but those two
 	Sum    sumShape // one-shot functions: where the message, key and digest go
+	// An oracle's entry: Alias is the harness's import of its package, Func the function; Name is then
+	// oraclePrefix and the constructor it is the oracle of. Emulate: the batch methods are the ones of that
+	// constructor, run through the oracle's single-block methods.
+	Alias, Func string
+	Emulate     bool
 }
 
 // pkgInfo is what discovery found on one side.
@@ -31,6 +36,16 @@ type pkgInfo struct {
 	Ctors      []ctor   // sorted by name, every family
 	Skipped    []string // explicitly named constructors that are missing or have another shape, with the reason
 	Main       bool     // a command (package main): nothing in it can be imported, so it has no constructors
+	Oracles    []ctor   // head only: the oracles of Config.Oracles, by the constructor's name
+	Imports    []string // the packages of the oracles, imported as oracle0, oracle1, …
+}
+
+// call is the expression of c's function in the harness: gated.NewCipher, oracle0.NewTripleDESCipher.
+func (c ctor) call() string {
+	if c.Alias == "" {
+		return "gated." + c.Name
+	}
+	return c.Alias + "." + c.Func
 }
 
 // discover loads the package pattern in the module at dir with go/packages and returns its constructors.

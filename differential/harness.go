@@ -92,6 +92,9 @@ type probeSize struct {
 	Size      int    `json:"size,omitempty"`       // hash, one-shot function
 	BlockSize int    `json:"block_size,omitempty"` // block cipher, hash
 	Panic     string `json:"panic,omitempty"`
+	// Reads is how many leading bytes of the key change the result; less than Key when the constructor ignores
+	// the rest (nil when the family does not tell).
+	Reads *int `json:"reads,omitempty"`
 }
 
 func (p probeSize) text() string {

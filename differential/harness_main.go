@@ -23,17 +23,18 @@ import (
 // (go 1.22). TestOldLanguageVersions builds it at go 1.12, 1.16 and 1.20.
 func harnessFiles(info *pkgInfo) (map[string][]byte, error) {
 	var entries []string
-	for _, c := range info.Ctors {
+	for _, c := range append(append([]ctor(nil), info.Ctors...), info.Oracles...) {
 		for _, f := range familyTable {
 			entries = append(entries, f.entries(c)...)
 		}
 	}
 	data := struct {
 		ImportPath string
+		Imports    []string
 		Entries    []string
 		Trailer    string
 		Keep       int
-	}{info.ImportPath, entries, outputTrailer, keepError}
+	}{info.ImportPath, info.Imports, entries, outputTrailer, keepError}
 	var b bytes.Buffer
 	if err := mainTmpl.Execute(&b, data); err != nil {
 		return nil, fmt.Errorf("generating harness: %w", err)
@@ -83,7 +84,7 @@ func ownInstance(f family, b, h *ctor) []instance {
 // returning nils ("nil, nil, " for three results) and the error when it fails; value is then the expression of the
 // result the family uses.
 func ctorCall(c ctor, args, nils string) (stmts, value string) {
-	call := "gated." + c.Name + "(" + args + ")"
+	call := c.call() + "(" + args + ")"
 	value = "c"
 	if c.Addr {
 		value = "&c"
@@ -119,6 +120,9 @@ var mainTmpl = template.Must(template.New("main").Parse(generatedHeader + `impor
 	"strings"
 
 	gated {{printf "%q" .ImportPath}}
+{{- range $i, $p := .Imports}}
+	oracle{{$i}} {{printf "%q" $p}}
+{{- end}}
 )
 
 var _ hash.Hash
@@ -126,10 +130,12 @@ var _ cipher.Block
 
 // entryFuncs is what a family's harness makes of one constructor: probe constructs it from a key and nonce and
 // says what the result reports of itself (ok false when the constructor returns an error); run reads the rest of
-// one job from the input and writes its outputs.
+// one job from the input and writes its outputs; fingerprint, when set, is an output of a fixed input under key
+// and nonce, for the probe to find how many key bytes matter.
 type entryFuncs struct {
-	probe func(key, nonce []byte) (probeSize, bool)
-	run   func(in *input, w *bufio.Writer)
+	probe       func(key, nonce []byte) (probeSize, bool)
+	run         func(in *input, w *bufio.Writer)
+	fingerprint func(key, nonce []byte) []byte
 }
 
 type entry struct {
@@ -173,6 +179,7 @@ type probeSize struct {
 	Size      int    ` + "`json:\"size,omitempty\"`" + `
 	BlockSize int    ` + "`json:\"block_size,omitempty\"`" + `
 	Panic     string ` + "`json:\"panic,omitempty\"`" + `
+	Reads     *int   ` + "`json:\"reads,omitempty\"`" + `
 }
 
 type probeResult struct {
@@ -216,7 +223,39 @@ func probeOne(e entry, keySize, nonceSize int) (s probeSize, ok bool) {
 	}
 	s, ok = e.probe(key, nonce)
 	s.Key, s.Nonce = keySize, nonceSize
+	if ok && e.fingerprint != nil {
+		n := reads(e, key, nonce)
+		s.Reads = &n
+	}
 	return s, ok
+}
+
+// reads returns how many leading bytes of key matter: the shortest prefix such that changing every byte after
+// it leaves the fingerprint as it is.
+func reads(e entry, key, nonce []byte) int {
+	want := safeFingerprint(e, key, nonce)
+	if want == nil {
+		return len(key)
+	}
+	for m := len(key) - 1; m >= 0; m-- {
+		k := append([]byte(nil), key...)
+		for i := m; i < len(k); i++ {
+			k[i] ^= 0xff
+		}
+		if got := safeFingerprint(e, k, nonce); got == nil || string(got) != string(want) {
+			return m + 1
+		}
+	}
+	return 0
+}
+
+func safeFingerprint(e entry, key, nonce []byte) (fp []byte) {
+	defer func() {
+		if recover() != nil {
+			fp = nil
+		}
+	}()
+	return e.fingerprint(key, nonce)
 }
 
 type input struct{ b []byte }

@@ -104,9 +104,10 @@ func (hashFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [
 	}
 }
 
-// The hash family's file of the harness.
-func (hashFamily) harness() string {
-	return `import (
+func (hashFamily) harness() string { return hashHarness }
+
+// hashHarness is the hash family's file of the harness.
+const hashHarness = `import (
 	"bufio"
 	"hash"
 )
@@ -119,6 +120,15 @@ func (mk hashMaker) probe(key, nonce []byte) (probeSize, bool) {
 		return probeSize{}, false
 	}
 	return probeSize{Size: h.Size(), BlockSize: h.BlockSize()}, true
+}
+
+func (mk hashMaker) fingerprint(key, nonce []byte) []byte {
+	h, err := mk(key, nonce)
+	if err != nil {
+		return nil
+	}
+	h.Write(fixedMessage)
+	return h.Sum(nil)
 }
 
 func (mk hashMaker) run(w *bufio.Writer, key, nonce []byte, cs []msgCase) error {
@@ -156,4 +166,3 @@ func newHash(h hash.Hash, err error) hash.Hash {
 	return h
 }
 `
-}

@@ -123,6 +123,7 @@ func plan(cfg *Config, sides [2]*side, common []string) ([]Cipher, []job) {
 			for _, in := range f.instances(b, h) {
 				c, js := f.plan(cfg, in, [2]map[sizeKey]probeSize{probes[0][in.name], probes[1][in.name]})
 				if c != nil {
+					c.Notes = collapseNotes(c.Notes)
 					ciphers = append(ciphers, *c)
 					jobs = append(jobs, js...)
 				}
@@ -143,17 +144,24 @@ func familyChange(b, h *ctor) Cipher {
 		Notes:    []string{"the constructor changed family: nothing compared"}}
 }
 
-// compareOutputs reads both sides' outputs job by job into the ciphers.
-func compareOutputs(ciphers []Cipher, jobs []job, outs [2][]byte) error {
+// compareOutputs reads both sides' outputs job by job into the ciphers, then head's oracle jobs against head's
+// own outputs of the same jobs.
+func compareOutputs(ciphers []Cipher, jobs []job, ojobs []oracleJob, outs [2][]byte) error {
 	base, head := &outReader{side: "base", b: outs[0]}, &outReader{side: "head", b: outs[1]}
 	tallies := map[string]*tally{}
 	for i := range ciphers {
 		tallies[ciphers[i].Name] = newTally(&ciphers[i], familyOf(ciphers[i].Family).directions())
 	}
+	heads := map[job][]byte{}
 	for _, j := range jobs {
+		start := head.b
 		if err := j.compare(tallies[j.ctorName()], base, head); err != nil {
 			return err
 		}
+		heads[j] = start[:len(start)-len(head.b)]
+	}
+	if err := compareOracles(ciphers, ojobs, heads, head); err != nil {
+		return err
 	}
 	if len(jobs) > 0 {
 		for _, r := range []*outReader{base, head} {
@@ -206,5 +214,32 @@ func (r *Report) addCiphers(cs []Cipher) {
 	if len(inconsistent) > 0 {
 		reasons = append(reasons, "head disagrees with itself ("+strings.Join(inconsistent, "; ")+")")
 	}
+	var oracle []string
+	for _, c := range cs {
+		if c.OracleMismatches > 0 {
+			oracle = append(oracle, fmt.Sprintf("%s: %d against %s", c.Name, c.OracleMismatches, c.Oracle))
+		}
+	}
+	if len(oracle) > 0 {
+		r.Status = record.DiffMismatch
+		reasons = append(reasons, "head disagrees with its oracle ("+strings.Join(oracle, "; ")+")")
+	}
 	r.Reason = strings.Join(reasons, "; ")
+}
+
+// collapseNotes writes a note that repeats as one line with a count: "… (×16)".
+func collapseNotes(notes []string) []string {
+	count := map[string]int{}
+	var out []string
+	for _, n := range notes {
+		if count[n]++; count[n] == 1 {
+			out = append(out, n)
+		}
+	}
+	for i, n := range out {
+		if count[n] > 1 {
+			out[i] = fmt.Sprintf("%s (×%d)", n, count[n])
+		}
+	}
+	return out
 }

@@ -82,9 +82,10 @@ func (streamFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h
 	}
 }
 
-// The stream family's file of the harness.
-func (streamFamily) harness() string {
-	return `import (
+func (streamFamily) harness() string { return streamHarness }
+
+// streamHarness is the stream family's file of the harness.
+const streamHarness = `import (
 	"bufio"
 	"crypto/cipher"
 )
@@ -94,6 +95,16 @@ type streamMaker func(key, nonce []byte) (cipher.Stream, error)
 func (mk streamMaker) probe(key, nonce []byte) (probeSize, bool) {
 	_, err := mk(key, nonce)
 	return probeSize{}, err == nil
+}
+
+func (mk streamMaker) fingerprint(key, nonce []byte) []byte {
+	s, err := mk(key, nonce)
+	if err != nil {
+		return nil
+	}
+	out := make([]byte, len(fixedMessage))
+	s.XORKeyStream(out, fixedMessage)
+	return out
 }
 
 func (mk streamMaker) run(w *bufio.Writer, key, nonce []byte, cs []msgCase) error {
@@ -127,4 +138,3 @@ func again(s cipher.Stream, err error) cipher.Stream {
 	return s
 }
 `
-}

@@ -161,7 +161,11 @@ func (sumFamily) entries(c ctor) []string {
 			args = append(args, addrOf(p, "out"))
 		}
 	}
-	call := "gated." + c.Name + "(" + strings.Join(args, ", ") + ")"
+	list := strings.Join(args, ", ")
+	if c.Alias != "" { // the types of an oracle's package
+		list = strings.ReplaceAll(list, "gated.", c.Alias+".")
+	}
+	call := c.call() + "(" + list + ")"
 	body := map[string]string{
 		"":       call + "\nreturn out[:]",
 		"array":  "r := " + call + "\nreturn r[:]",
@@ -218,9 +222,10 @@ func (sumFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h []
 	}
 }
 
-// The one-shot family's file of the harness.
-func (sumFamily) harness() string {
-	return `import (
+func (sumFamily) harness() string { return sumHarness }
+
+// sumHarness is the one-shot family's file of the harness.
+const sumHarness = `import (
 	"bufio"
 	"encoding/binary"
 )
@@ -243,6 +248,8 @@ func (sum summer) probe(key, nonce []byte) (probeSize, bool) {
 	return probeSize{Size: len(sum(key, nil))}, true
 }
 
+func (sum summer) fingerprint(key, nonce []byte) []byte { return sum(key, fixedMessage) }
+
 func (sum summer) run(w *bufio.Writer, key, nonce []byte, cs []msgCase) error {
 	field(w, nil)
 	for _, c := range cs {
@@ -256,4 +263,3 @@ func (sum summer) run(w *bufio.Writer, key, nonce []byte, cs []msgCase) error {
 	return nil
 }
 `
-}
