@@ -53,7 +53,7 @@ func TestKeyPrefix(t *testing.T) {
 		t.Errorf("NewPrefix: key sizes %v, want 16 and 64", p.KeySizes)
 	}
 	wantNotes := []string{
-		"16 key sizes (0–15 bytes) panic on both sides: keys: short key",
+		"16 key sizes (0–15 bytes) panic on both sides, the 0-byte key with: keys: short key",
 		"reads 16 bytes of a longer key (17–64 bytes): compared at 64 only",
 	}
 	if diff := cmp.Diff(wantNotes, p.Notes); diff != "" {

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -324,20 +326,43 @@ func describeDiffers(b, h probeSize) (part, note string) {
 	return "", ""
 }
 
-// panicNotes is one note per panic message: the key sizes that panic on both sides with it.
+// panicNotes is one note per panic message, its numbers aside (an index out of range names the key size): the key
+// sizes that panic on both sides with it, and the message of the smallest.
 func panicNotes(panics map[string][]int) []string {
-	var notes []string
+	type group struct {
+		sizes []int
+		first string
+	}
+	groups := map[string]*group{}
 	for msg, sizes := range panics {
+		k := digits.ReplaceAllString(msg, "N")
+		g := groups[k]
+		if g == nil {
+			g = &group{}
+			groups[k] = g
+		}
+		for _, n := range sizes {
+			if len(g.sizes) == 0 || n < slices.Min(g.sizes) {
+				g.first = msg
+			}
+			g.sizes = append(g.sizes, n)
+		}
+	}
+	var notes []string
+	for _, g := range groups {
+		sizes := dedupInts(g.sizes)
 		if len(sizes) == 1 {
-			notes = append(notes, fmt.Sprintf("%d-byte key panics on both sides: %s", sizes[0], msg))
+			notes = append(notes, fmt.Sprintf("%d-byte key panics on both sides: %s", sizes[0], g.first))
 			continue
 		}
-		notes = append(notes, fmt.Sprintf("%d key sizes (%s bytes) panic on both sides: %s", len(sizes),
-			sizeRanges(dedupInts(sizes)), msg))
+		notes = append(notes, fmt.Sprintf("%d key sizes (%s bytes) panic on both sides, the %d-byte key with: %s",
+			len(sizes), sizeRanges(sizes), sizes[0], g.first))
 	}
 	sort.Strings(notes)
 	return notes
 }
+
+var digits = regexp.MustCompile(`[0-9]+`)
 
 // sizeRanges writes sorted sizes as ranges: "1–15, 17, 65".
 func sizeRanges(sizes []int) string {
