@@ -32,10 +32,11 @@
 //     MessageKeys keys: all zero, all 0xff, random ones, and each byte position at 0x00 and at 0xff in an
 //     otherwise random key (messageKeys). The first sweepKeys keys get one random message of every length from 0
 //     to two blocks and one byte, then each block boundary ±1 up to MessageBlocks blocks; every other key two of
-//     those lengths in turn. Messages are written in random chunks (some empty). An AEAD Seals each message with a random nonce and additional data, Opens the result, and Opens it
-//     again with one bit flipped, which must fail; a stream cipher XORs the message in one call and in the
-//     chunks; a hash Writes the chunks, Sums twice, Resets, Writes the message at once and Sums, and so does a
-//     new hash; a one-shot function is called twice. perfgate compares the two output streams, hashes them
+//     those lengths in turn. Messages are written in random chunks (some empty). An AEAD Seals each message
+//     with a random nonce and additional data, Opens the result, and Opens it again with one bit flipped, which
+//     must fail; a stream cipher XORs the message in one call and in the chunks; a hash Writes the chunks, Sums
+//     twice, Resets, Writes the message at once and Sums, and so does a new hash; a one-shot function is called
+//     twice. perfgate compares the two output streams, hashes them
 //     (SHA-256 per constructor and direction), and describes the first mismatches: the block, or what differed
 //     (ciphertext, tag, length, keystream, a chunk boundary, digest, Reset, Size…). A side that disagrees with
 //     itself (a batch method with the single-block method, chunks with one call, Open with Seal, Reset with a new
