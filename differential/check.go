@@ -1,20 +1,25 @@
 // Package differential checks that two revisions of a cipher package compute byte-identical outputs: its block
-// ciphers, AEADs, stream ciphers, hashes and MACs.
+// ciphers, AEADs, stream ciphers, hashes and MACs, and one-shot functions such as Sum256.
+//
+// Each kind of primitive is a family (family.go): one type that says how discovery recognises its constructors,
+// the harness code that exercises them, the vectors they are fed and how the outputs compare. familyTable lists
+// them: block.go, aead.go, stream.go, hash.go and sum.go; a new family is one file and one line there.
 //
 // Check works in four steps, each run for base and head side by side:
 //
 //  1. Discover. The gated package is loaded with golang.org/x/tools/go/packages in the side's module, and its
-//     exported constructors are found by type (Config.Constructors narrows the list), in four families:
-//     block ciphers, func(key []byte) (T, error) with T a crypto/cipher.Block, whose exported methods
-//     func(dst, src []byte) named Encrypt… or Decrypt… (other than Encrypt and Decrypt) are its batch methods,
-//     such as EncryptBlocks; AEADs, func(key []byte) (T, error) with T a crypto/cipher.AEAD, and every block
-//     cipher through crypto/cipher.NewGCM ("NewCipher/GCM") when its blocks are 16 bytes; stream ciphers,
+//     exported functions are matched by type against each family in turn (Config.Constructors narrows the list):
+//     block ciphers, func(key []byte) (T, error) with T a crypto/cipher.Block, with their batch methods such as
+//     EncryptBlocks; AEADs, func(key []byte) (T, error) with T a crypto/cipher.AEAD, and every block cipher
+//     through crypto/cipher.NewGCM ("NewCipher/GCM") when its blocks are 16 bytes; stream ciphers,
 //     func(key []byte) or func(key, nonce []byte) returning T or (T, error) with T a crypto/cipher.Stream; hashes
-//     and MACs, func() or func(key []byte) returning T or (T, error) with T a hash.Hash. T may also be a struct
-//     value whose methods have pointer receivers.
-//  2. Build. A harness main package that imports the gated package is generated and built with go build -overlay:
-//     its files appear at a virtual path below the package's directory, so nothing is written into the tree. The
-//     harness is compiled at the module's language version, so it is written in the Go of go 1.12.
+//     and MACs, func() or func(key []byte) returning T or (T, error) with T a hash.Hash; one-shot functions, a
+//     message []byte in and a [N]byte, uint32 or uint64 result or an out *[N]byte parameter, with an optional
+//     *[K]byte, [K]byte or []byte key. T may also be a struct value whose methods have pointer receivers.
+//  2. Build. A harness main package that imports the gated package is generated (harnessFiles: main.go and one
+//     file per family) and built with go build -overlay: its files appear at a virtual path below the package's
+//     directory, so nothing is written into the tree. The harness is compiled at the module's language version,
+//     so it is written in the Go of go 1.12.
 //  3. Probe. Each harness reports which key sizes (1..64 bytes; 0..64 for a MAC; with nonces of 0..32 bytes for
 //     a stream constructor that takes one) each constructor accepts, and what the result says of itself
 //     (BlockSize, NonceSize, Overhead, Size).
@@ -22,17 +27,24 @@
 //     Block ciphers: for every key size both sides accept, Keys keys (the weak, semi-weak and possibly weak DES
 //     keys, with and without parity bits, single-bit keys, degenerate Triple-DES keys, random keys) and for each
 //     key Blocks random plaintexts and Blocks random ciphertexts; each harness encrypts and decrypts every block
-//     one by one and in one call per batch method. AEADs, stream ciphers and hashes: for every size both accept
-//     (at most 8, spread evenly), MessageKeys keys, and for each key one random message of every length from 0 to
-//     two blocks and one byte, then each block boundary ±1 up to MessageBlocks blocks, written in random chunks
-//     (some empty). An AEAD Seals each message with a random nonce and additional data, Opens the result, and
-//     Opens it again with one bit flipped, which must fail; a stream cipher XORs the message in one call and in
-//     the chunks; a hash Writes the chunks, Sums twice, Resets, Writes the message at once and Sums, and so does
-//     a new hash. perfgate compares the two output streams, hashes them (SHA-256 per constructor and direction),
-//     and describes the first mismatches: the block, or what differed (ciphertext, tag, length, keystream, a
-//     chunk boundary, digest, Reset, Size…). A side that disagrees with itself (a batch method with the
-//     single-block method, chunks with one call, Open with Seal, Reset with a new hash) is reported too, and an
-//     Open that accepts a tampered ciphertext on head is a mismatch.
+//     one by one and in one call per batch method. The message families: for every size both accept (at most 8,
+//     spread evenly; of the sizes at which a constructor reads only a prefix of its key, only the largest),
+//     MessageKeys keys: all zero, all 0xff, random ones, and each byte position at 0x00 and at 0xff in an
+//     otherwise random key (messageKeys). The first sweepKeys keys get one random message of every length from 0
+//     to two blocks and one byte, then each block boundary ±1 up to MessageBlocks blocks; every other key two of
+//     those lengths in turn. Messages are written in random chunks (some empty). An AEAD Seals each message
+//     with a random nonce and additional data, Opens the result, and Opens it again with one bit flipped, which
+//     must fail; a stream cipher XORs the message in one call and in the chunks; a hash Writes the chunks, Sums
+//     twice, Resets, Writes the message at once and Sums, and so does a new hash; a one-shot function is called
+//     twice. perfgate compares the two output streams, hashes them
+//     (SHA-256 per constructor and direction), and describes the first mismatches: the block, or what differed
+//     (ciphertext, tag, length, keystream, a chunk boundary, digest, Reset, Size…). A side that disagrees with
+//     itself (a batch method with the single-block method, chunks with one call, Open with Seal, Reset with a new
+//     hash, a second call with the first) is reported too, and an Open that accepts a tampered ciphertext on head
+//     is a mismatch.
+//
+// With Config.Oracles, head's constructor is also checked against a reference (crypto/des.NewTripleDESCipher):
+// head's harness runs the same jobs on the reference, and its outputs must equal head's (oracle.go).
 //
 // Constructors, key sizes and batch methods present on one side only are listed, not failed. A head that does not
 // build, panics or hangs fails the check (Status "mismatch", HeadFailed); a base that does makes the check
@@ -65,19 +77,27 @@ const (
 
 // Config says what to compare and how.
 type Config struct {
-	BaseDir, HeadDir string        // module roots of the two trees; never written to
-	Pkg              string        // the gated package, relative to the module root ("./cipher/des"); default "."
-	Constructors     []string      // if set, only these constructors (still type-checked; a block cipher's brings its GCM form); default: discover
-	Keys             int           // keys per constructor and key size; default DefaultKeys
-	Blocks           int           // blocks per key and direction; default DefaultBlocks
-	MessageKeys      int           // AEAD, stream and hash: keys per key size, one message of each length per key; default DefaultMessageKeys
-	MessageBlocks    int           // AEAD, stream and hash: messages go up to this many blocks; default DefaultMessageBlocks
-	Seed             uint64        // seed of every input; 0 means DefaultSeed
-	Tags             []string      // build tags, for loading and building both sides
-	Cache            string        // GOCACHE for the go commands, shared by both sides; default inherited
-	Timeout          time.Duration // limit of each harness run; default DefaultTimeout
-	WorkDir          string        // where harness sources, overlays and binaries go; default a temporary directory
-	Log              io.Writer     // build output and progress; default discarded
+	BaseDir, HeadDir string // module roots of the two trees; never written to
+	Pkg              string // the gated package, relative to the module root ("./cipher/des"); default "."
+	// Constructors, if set, narrows the check to these constructors (still type-checked; a block cipher's brings
+	// its GCM form); default: every one discovery finds.
+	Constructors []string
+	Keys         int // keys per constructor and key size; default DefaultKeys
+	Blocks       int // blocks per key and direction; default DefaultBlocks
+	// MessageKeys and MessageBlocks size the message families (AEAD, stream, hash, one-shot): keys per key
+	// size, and the longest message in blocks; defaults DefaultMessageKeys and DefaultMessageBlocks.
+	MessageKeys, MessageBlocks int
+
+	Seed    uint64        // seed of every input; 0 means DefaultSeed
+	Tags    []string      // build tags, for loading and building both sides
+	Cache   string        // GOCACHE for the go commands, shared by both sides; default inherited
+	Timeout time.Duration // limit of each harness run; default DefaultTimeout
+	// Oracles names, per constructor, a reference by import path and function
+	// ("NewTripleEDE3": "crypto/des.NewTripleDESCipher"): head's constructor is checked against it on the same
+	// vectors, in head's harness, and the Cipher records the outcome. Default none.
+	Oracles map[string]string
+	WorkDir string    // where harness sources, overlays and binaries go; default a temporary directory
+	Log     io.Writer // build output and progress; default discarded
 	// Sandbox confines every run of a harness, base's and head's alike; nil runs them unconfined. Both harnesses
 	// are built, and sealed (their SHA-256 recorded), before either runs, and each run checks its seal first.
 	Sandbox *sandbox.Sandbox
@@ -147,8 +167,9 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.WorkDir = dir
 	}
 	rep := &Report{Seed: cfg.Seed, Package: cfg.Pkg, Ciphers: []Cipher{}}
-	cfg.logf("differential: seed %#x; block ciphers: %d keys × %d blocks; AEADs, stream ciphers, hashes: %d keys × "+
-		"messages up to %d blocks\n", cfg.Seed, cfg.Keys, cfg.Blocks, cfg.MessageKeys, cfg.MessageBlocks)
+	cfg.logf("differential: seed %#x; block ciphers: %d keys × %d blocks; AEADs, stream ciphers, hashes, "+
+		"one-shot functions: %d keys × messages up to %d blocks\n", cfg.Seed, cfg.Keys, cfg.Blocks, cfg.MessageKeys,
+		cfg.MessageBlocks)
 	err := check(ctx, &cfg, rep)
 	var f *sideFailure
 	var own *ownFailure
@@ -160,7 +181,11 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 	case err != nil:
 		return nil, fmt.Errorf("differential: %w", err)
 	}
-	cfg.logf("differential: %s%s\n", rep.Status, prefixed(": ", rep.Reason))
+	counted := ""
+	if len(rep.Ciphers) > 0 {
+		counted = " (" + record.CountFamilies(rep.Ciphers) + ")"
+	}
+	cfg.logf("differential: %s%s%s\n", rep.Status, counted, prefixed(": ", rep.Reason))
 	return rep, nil
 }
 
@@ -195,6 +220,11 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		if len(info.Ctors) == 0 {
 			return nil
 		}
+		if s.name == "head" {
+			if err := loadOracles(lctx, cfg, s.dir, env, info); err != nil {
+				return err
+			}
+		}
 		bctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
 		defer cancel()
 		return s.build(bctx, cfg, env)
@@ -217,55 +247,25 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 
 	start = time.Now()
 	defer func() { rep.CheckTime = time.Since(start) }()
-	var blocks []string
-	for _, name := range common {
-		if findCtor(sides[0].info, name).Family == FamilyBlock && findCtor(sides[1].info, name).Family == FamilyBlock {
-			blocks = append(blocks, name)
-		}
-	}
-	err = both(sides, func(_ int, s *side) error {
-		if len(blocks) > 0 {
-			if err := s.probe(ctx, cfg); err != nil {
-				return err
-			}
-		}
-		return s.probePrims(ctx, cfg)
-	})
-	if err != nil {
+	if err := both(sides, func(_ int, s *side) error { return s.probe(ctx, cfg) }); err != nil {
 		return err
 	}
-	var jobs []*job
-	for _, name := range blocks {
-		jobs = append(jobs, rep.plan(cfg, name, sides)...)
-	}
-	ciphers, pjobs := planPrims(cfg, sides, common)
-	ciphers = append(ciphers, familyChanges(sides, common)...)
-	stdin, pstdin := encodeJobs(jobs), encodePrimJobs(pjobs)
-	var outs, pouts [2][]byte
-	err = both(sides, func(i int, s *side) error {
-		var err error
-		if len(blocks) > 0 {
-			if outs[i], err = s.run(ctx, cfg, nil, stdin); err != nil {
-				return err
-			}
-		}
-		if len(pjobs) > 0 {
-			pouts[i], err = s.run(ctx, cfg, []string{"-primitives"}, pstdin)
-		}
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if len(blocks) > 0 {
-		if err := rep.diffOutputs(jobs, outs); err != nil {
+	ciphers, jobs := plan(cfg, sides, common)
+	ojobs := oracleJobs(cfg, sides[1], ciphers, jobs)
+	var outs [2][]byte
+	if len(jobs) > 0 {
+		stdin := [2][]byte{encodeJobs(jobs), encodeJobs(jobs, ojobs...)}
+		err = both(sides, func(i int, s *side) error {
+			var err error
+			outs[i], err = s.run(ctx, cfg, nil, stdin[i])
+			return err
+		})
+		if err != nil {
 			return err
 		}
 	}
-	if len(pjobs) > 0 {
-		if err := comparePrims(ciphers, pjobs, pouts); err != nil {
-			return err
-		}
+	if err := compareOutputs(ciphers, jobs, ojobs, outs); err != nil {
+		return err
 	}
 	rep.addCiphers(ciphers)
 	return nil

@@ -80,7 +80,7 @@ func TestBrokenNamesFirstMismatch(t *testing.T) {
 		t.Fatalf("status %q (%s), head failed %v; want mismatch", rep.Status, rep.Reason, rep.HeadFailed)
 	}
 	c := cipherByName(t, rep, "NewCipher")
-	j := newJob(DefaultSeed, "NewCipher", 8, 8, DefaultKeys, DefaultBlocks, nil)
+	j := newBlockJob(DefaultSeed, "NewCipher", 8, 8, DefaultKeys, DefaultBlocks, nil)
 	var want *Mismatch
 	count := 0
 	for _, k := range j.keys {
@@ -226,7 +226,8 @@ func TestHeadDoesNotBuild(t *testing.T) {
 	head := writeModule(t, map[string]string{"internal/wdes/wdes.go": strings.Replace(wdesSource,
 		"/*EXTRA*/", "func broken() int { return \"x\" }", 1)})
 	rep := runCheck(t, wdesModule(t, "base"), head, nil)
-	if rep.Status != record.DiffMismatch || !rep.HeadFailed || !strings.Contains(rep.Reason, "head: package does not load") {
+	if rep.Status != record.DiffMismatch || !rep.HeadFailed ||
+		!strings.Contains(rep.Reason, "head: package does not load") {
 		t.Fatalf("status %q, head failed %v, reason %q; want a head failure", rep.Status, rep.HeadFailed, rep.Reason)
 	}
 }
@@ -275,7 +276,8 @@ func TestCommandSkipped(t *testing.T) {
 }
 
 func TestNoConstructorsSkipped(t *testing.T) {
-	mod := writeModule(t, map[string]string{"internal/wdes/wdes.go": "package wdes\n\nfunc New(key []byte) (int, error) { return 0, nil }\n"})
+	mod := writeModule(t, map[string]string{
+		"internal/wdes/wdes.go": "package wdes\n\nfunc New(key []byte) (int, error) { return 0, nil }\n"})
 	rep := runCheck(t, mod, mod, nil)
 	if rep.Status != record.DiffSkipped || !strings.Contains(rep.Reason, "no cipher constructor") ||
 		!strings.Contains(rep.Reason, "crypto/cipher.AEAD") || !strings.Contains(rep.Reason, "crypto/cipher.Stream") ||

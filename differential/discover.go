@@ -27,7 +27,13 @@ type ctor struct {
 	Addr   bool     // T is a struct value whose methods have pointer receivers
 	Args   int      // how many []byte arguments it takes: 0 (a hash), 1 (key) or 2 (key, nonce)
 	Err    bool     // it returns (T, error), not T alone
-	Batch  []string // block ciphers: exported methods func(dst, src []byte) named Encrypt…/Decrypt…, except Encrypt and Decrypt; sorted
+	Batch  []string // block ciphers: exported methods func(dst, src []byte) named Encrypt…/Decrypt…, but those two
+	Sum    sumShape // one-shot functions: where the message, key and digest go
+	// An oracle's entry: Alias is the harness's import of its package, Func the function; Name is then
+	// oraclePrefix and the constructor it is the oracle of. Emulate: the batch methods are the ones of that
+	// constructor, run through the oracle's single-block methods.
+	Alias, Func string
+	Emulate     bool
 }
 
 // pkgInfo is what discovery found on one side.
@@ -37,17 +43,16 @@ type pkgInfo struct {
 	Ctors      []ctor   // sorted by name, every family
 	Skipped    []string // explicitly named constructors that are missing or have another shape, with the reason
 	Main       bool     // a command (package main): nothing in it can be imported, so it has no constructors
+	Oracles    []ctor   // head only: the oracles of Config.Oracles, by the constructor's name
+	Imports    []string // the packages of the oracles, imported as oracle0, oracle1, …
 }
 
-// Blocks returns the block-cipher constructors, the ones main.go of the harness runs.
-func (p *pkgInfo) Blocks() []ctor {
-	var out []ctor
-	for _, c := range p.Ctors {
-		if c.Family == FamilyBlock {
-			out = append(out, c)
-		}
+// call is the expression of c's function in the harness: gated.NewCipher, oracle0.NewTripleDESCipher.
+func (c ctor) call() string {
+	if c.Alias == "" {
+		return "gated." + c.Name
 	}
-	return out
+	return c.Alias + "." + c.Func
 }
 
 // discover loads the package pattern in the module at dir and returns its constructors. With names set, only
@@ -92,97 +97,22 @@ func discover(ctx context.Context, dir, pattern string, flags, env, names []stri
 	return info, nil
 }
 
-var (
-	byteSlice = types.NewSlice(types.Typ[types.Byte])
-	errorType = types.Universe.Lookup("error").Type()
-	// dstSrc is the signature func(dst, src []byte) of Encrypt, Decrypt and the batch methods.
-	dstSrc = types.NewSignatureType(nil, nil, nil, types.NewTuple(
-		types.NewParam(token.NoPos, nil, "dst", byteSlice),
-		types.NewParam(token.NoPos, nil, "src", byteSlice)), nil, false)
-	// blockIface is crypto/cipher.Block, written out so that discovery need not load crypto/cipher.
-	blockIface = types.NewInterfaceType([]*types.Func{
-		types.NewFunc(token.NoPos, nil, "BlockSize", types.NewSignatureType(nil, nil, nil, nil,
-			types.NewTuple(types.NewParam(token.NoPos, nil, "", types.Typ[types.Int])), false)),
-		types.NewFunc(token.NoPos, nil, "Decrypt", dstSrc),
-		types.NewFunc(token.NoPos, nil, "Encrypt", dstSrc),
-	}, nil).Complete()
-)
-
 // asCtor reports whether fn has one of the shapes of a constructor (see shapes), and returns the constructor, or
 // the reason it is not one.
 func asCtor(fn *types.Func) (ctor, string) {
 	sig := fn.Type().(*types.Signature)
-	c := ctor{Name: fn.Name(), Args: sig.Params().Len()}
 	switch {
 	case sig.Recv() != nil:
 		return ctor{}, "is a method"
 	case sig.TypeParams().Len() > 0:
 		return ctor{}, "is generic"
-	case sig.Variadic() || c.Args > 2 || !allBytes(sig.Params()):
-		return ctor{}, "takes other arguments than a []byte key and nonce; " + shapes
-	case sig.Results().Len() == 2 && types.Identical(sig.Results().At(1).Type(), errorType):
-		c.Err = true
-	case sig.Results().Len() != 1:
-		return ctor{}, "does not return T or (T, error); " + shapes
 	}
-	t := sig.Results().At(0).Type()
-	c.Type = types.TypeString(t, func(p *types.Package) string { return p.Name() })
-	var fam *family
-	for _, f := range families {
-		if types.Implements(t, f.iface) {
-			fam = f
-			break
-		}
-		if !isPointerOrInterface(t) && types.Implements(types.NewPointer(t), f.iface) {
-			fam, c.Addr = f, true
-			t = types.NewPointer(t)
-			break
+	for _, f := range familyTable {
+		if c, ok, why := f.match(fn, sig); ok {
+			return c, why
 		}
 	}
-	if fam == nil {
-		return ctor{}, c.Type + " implements none of crypto/cipher.AEAD, crypto/cipher.Block, " +
-			"crypto/cipher.Stream and hash.Hash; " + shapes
-	}
-	c.Family = fam.name
-	if !fam.args[c.Args] || (fam.name == FamilyBlock && !c.Err) {
-		return ctor{}, fmt.Sprintf("is a %s constructor of another shape; %s", fam.name, shapes)
-	}
-	if c.Family != FamilyBlock {
-		return c, ""
-	}
-	ms := types.NewMethodSet(t)
-	for i := range ms.Len() {
-		m := ms.At(i).Obj()
-		name := m.Name()
-		if !m.Exported() || name == "Encrypt" || name == "Decrypt" {
-			continue
-		}
-		if !strings.HasPrefix(name, "Encrypt") && !strings.HasPrefix(name, "Decrypt") {
-			continue
-		}
-		if types.Identical(m.Type(), dstSrc) {
-			c.Batch = append(c.Batch, name)
-		}
-	}
-	sort.Strings(c.Batch)
-	return c, ""
-}
-
-func allBytes(params *types.Tuple) bool {
-	for i := range params.Len() {
-		if !types.Identical(params.At(i).Type(), byteSlice) {
-			return false
-		}
-	}
-	return true
-}
-
-func isPointerOrInterface(t types.Type) bool {
-	switch t.Underlying().(type) {
-	case *types.Pointer, *types.Interface:
-		return true
-	}
-	return false
+	return ctor{}, "has none of the shapes of a constructor; " + shapes()
 }
 
 // listed is what go list -export -json says about one package.

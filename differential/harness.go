@@ -70,26 +70,40 @@ func harnessCompileErrors(stderr []byte, importPath string) string {
 
 // side is one revision under test: where it lives and, as the check proceeds, its package, harness and outputs.
 type side struct {
-	name       string // "base" or "head"
-	dir        string // module root
-	info       *pkgInfo
-	bin        string         // the built harness
-	sealed     sandbox.Binary // bin's hash right after the build
-	probed     []probeResult  // the probe's findings
-	primProbed []primProbe    // the primitives probe's findings
+	name   string // "base" or "head"
+	dir    string // module root
+	info   *pkgInfo
+	bin    string         // the built harness
+	sealed sandbox.Binary // bin's hash right after the build
+	probed []probeResult  // the probe's findings
 }
 
-// probeResult is one constructor's accepted key sizes, as the harness prints them with -probe.
+// probeResult is one harness entry's accepted sizes, as the harness prints them with -probe.
 type probeResult struct {
 	Name  string      `json:"name"`
 	Sizes []probeSize `json:"sizes"`
 }
 
-// probeSize is one accepted key size, or one that panicked (Panic set, BlockSize 0).
+// probeSize is one accepted key size (and constructor nonce size), with what the result reports about itself,
+// or one whose constructor panicked.
 type probeSize struct {
-	Size      int    `json:"size"`
-	BlockSize int    `json:"block_size,omitempty"`
+	Key       int    `json:"key"`
+	Nonce     int    `json:"nonce"`
+	NonceSize int    `json:"nonce_size,omitempty"` // AEAD
+	Overhead  int    `json:"overhead,omitempty"`   // AEAD
+	Size      int    `json:"size,omitempty"`       // hash, one-shot function
+	BlockSize int    `json:"block_size,omitempty"` // block cipher, hash
 	Panic     string `json:"panic,omitempty"`
+	// Reads is how many leading bytes of the key change the result; less than Key when the constructor ignores
+	// the rest (nil when the family does not tell).
+	Reads *int `json:"reads,omitempty"`
+}
+
+func (p probeSize) text() string {
+	if p.Panic != "" {
+		return "panic: " + p.Panic
+	}
+	return "accepted"
 }
 
 // harnessDir returns the directory, next to nothing on disk, where the harness's main.go appears through the
@@ -118,19 +132,16 @@ func buildFlags(tags []string) []string {
 func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
 	hdir := harnessDir(s.info.Dir)
 	replace := map[string]string{}
-	for _, f := range []struct {
-		name string
-		gen  func(*pkgInfo) ([]byte, error)
-	}{{"main.go", harnessSource}, {"prims.go", primsSource}} {
-		src, err := f.gen(s.info)
-		if err != nil {
-			return err
-		}
-		srcPath := filepath.Join(cfg.WorkDir, s.name+"-"+f.name)
+	files, err := harnessFiles(s.info)
+	if err != nil {
+		return err
+	}
+	for name, src := range files {
+		srcPath := filepath.Join(cfg.WorkDir, s.name+"-"+name)
 		if err := os.WriteFile(srcPath, src, 0o644); err != nil {
 			return fmt.Errorf("writing harness: %w", err)
 		}
-		replace[filepath.Join(hdir, f.name)] = srcPath
+		replace[filepath.Join(hdir, name)] = srcPath
 	}
 	ov, err := json.Marshal(map[string]map[string]string{"Replace": replace})
 	if err != nil {

@@ -47,10 +47,10 @@ func TestRandomChunks(t *testing.T) {
 // TestPrimJobsDeterministic checks that the inputs depend on the seed, the constructor and the sizes only, and the
 // stream layout of encodePrimJobs.
 func TestPrimJobsDeterministic(t *testing.T) {
-	p := primSize{Key: 32, NonceSize: 12, Overhead: 16}
+	p := probeSize{Key: 32, NonceSize: 12, Overhead: 16}
 	lengths := []int{0, 1, 17}
-	gen := func(seed uint64, ctor string, p primSize) []byte {
-		return encodePrimJobs([]*primJob{newPrimJob(seed, ctor, FamilyAEAD, p, 2, lengths)})
+	gen := func(seed uint64, ctor string, p probeSize) []byte {
+		return encodeJobs([]job{newMsgJob(seed, ctor, aeadFamily{}, p, 2, lengths)})
 	}
 	a, b := gen(7, "New", p), gen(7, "New", p)
 	if !bytes.Equal(a, b) {
@@ -58,8 +58,8 @@ func TestPrimJobsDeterministic(t *testing.T) {
 	}
 	q := p
 	q.Nonce = 1
-	key := func(seed uint64, ctor string, p primSize) []byte {
-		return newPrimJob(seed, ctor, FamilyAEAD, p, 2, lengths).keys[1].key
+	key := func(seed uint64, ctor string, p probeSize) []byte {
+		return newMsgJob(seed, ctor, aeadFamily{}, p, 3, lengths).keys[2].key
 	}
 	k := key(7, "New", p)
 	for _, other := range [][]byte{key(8, "New", p), key(7, "NewX", p), key(7, "New", q)} {
@@ -67,20 +67,57 @@ func TestPrimJobsDeterministic(t *testing.T) {
 			t.Error("a different seed, constructor or nonce size gives the same inputs")
 		}
 	}
-	j := newPrimJob(7, "New", FamilyAEAD, p, 2, lengths)
-	if !bytes.Equal(j.keys[0].key, make([]byte, 32)) || bytes.Equal(j.keys[1].key, make([]byte, 32)) {
-		t.Errorf("keys %x, %x: want the zero key first, then a random one", j.keys[0].key, j.keys[1].key)
+	j := newMsgJob(7, "New", aeadFamily{}, p, 2, lengths)
+	if !bytes.Equal(j.keys[0].key, make([]byte, 32)) || !bytes.Equal(j.keys[1].key, bytes.Repeat([]byte{0xff}, 32)) {
+		t.Errorf("keys %x, %x: want the zero key first, then all 0xff", j.keys[0].key, j.keys[1].key)
 	}
-	// Header: magic, jobs, name, key size, nonce size, keys, cases. Per key: the key. Per case: message, nonce,
-	// additional data (adLengths cycled by case and key), chunks, tamper offset and mask.
-	want := 4 + 4 + 2 + 3 + 2 + 2 + 4 + 4
+	// Header: magic, jobs, name, key size, nonce size, keys. Per key: the key, the number of cases. Per case:
+	// message, nonce, additional data (adLengths cycled by case and key), chunks, tamper offset and mask.
+	want := 4 + 4 + 2 + 3 + 2 + 2 + 4
 	for k := range 2 {
-		want += 32
+		want += 32 + 4
 		for i, n := range lengths {
 			want += 4 + n + 2 + 12 + 4 + adLengths[(i+k)%len(adLengths)] + 2 + 4*len(j.keys[k].cases[i].chunks) + 4 + 1
 		}
 	}
 	if len(a) != want {
 		t.Errorf("stream of %d bytes, want %d", len(a), want)
+	}
+}
+
+// TestMessageKeys checks the structured keys and the lengths each key gets.
+func TestMessageKeys(t *testing.T) {
+	const size = 16
+	keys := messageKeys(newRand(1, "X", size), size, DefaultMessageKeys)
+	if len(keys) != DefaultMessageKeys {
+		t.Fatalf("%d keys, want %d", len(keys), DefaultMessageKeys)
+	}
+	if !bytes.Equal(keys[0], make([]byte, size)) || !bytes.Equal(keys[1], bytes.Repeat([]byte{0xff}, size)) {
+		t.Errorf("first keys %x %x, want all zero and all 0xff", keys[0], keys[1])
+	}
+	// After the sweepKeys come, for each byte position, that byte at 0x00 and at 0xff in a random key.
+	for i := range size {
+		for j, v := range []byte{0x00, 0xff} {
+			k := keys[sweepKeys+2*i+j]
+			if k[i] != v || bytes.Equal(k, keys[0]) || bytes.Equal(k, keys[1]) {
+				t.Errorf("key %d: %x, want byte %d = %#x in a random key", sweepKeys+2*i+j, k, i, v)
+			}
+		}
+	}
+	if got := messageKeys(newRand(1, "X", 0), 0, DefaultMessageKeys); len(got) != sweepKeys {
+		t.Errorf("%d empty keys, want %d", len(got), sweepKeys)
+	}
+	// Every length meets many keys: the sweep keys and, in turn, the others.
+	lengths := messageLengths(64, 8)
+	met := map[int]int{}
+	for k := range DefaultMessageKeys {
+		for _, n := range keyLengths(lengths, k) {
+			met[n]++
+		}
+	}
+	for _, n := range lengths {
+		if met[n] < sweepKeys+(DefaultMessageKeys-sweepKeys)*casesPerKey/len(lengths) {
+			t.Errorf("length %d meets %d keys", n, met[n])
+		}
 	}
 }

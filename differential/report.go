@@ -67,7 +67,8 @@ func (r *Report) matchConstructors(cfg *Config, sides [2]*side) ([]string, error
 	}
 	if len(common) == 0 {
 		r.Status, r.NoConstructors = record.DiffSkipped, true
-		r.Reason = fmt.Sprintf("no cipher constructor in %s (no exported func returning a %s)", cfg.Pkg, familyNames)
+		r.Reason = fmt.Sprintf("no cipher constructor in %s (no exported function returning a crypto/cipher.Block, "+
+			"crypto/cipher.AEAD, crypto/cipher.Stream or hash.Hash, and no one-shot Sum function)", cfg.Pkg)
 		if sides[0].info.Main && sides[1].info.Main {
 			r.Reason = fmt.Sprintf("no cipher constructor in %s on both sides: it is a command (package main), "+
 				"which nothing can import", cfg.Pkg)
@@ -88,66 +89,6 @@ func skipReason(info *pkgInfo, name string) string {
 	return "not found"
 }
 
-// plan adds the Cipher of the constructor name, compares what the two sides accept, and returns the jobs of the
-// key sizes both accept with the same block size.
-func (r *Report) plan(cfg *Config, name string, sides [2]*side) []*job {
-	var ct [2]ctor
-	var sizes [2]map[int]probeSize
-	for i, s := range sides {
-		ct[i] = *findCtor(s.info, name)
-		sizes[i] = map[int]probeSize{}
-		for _, p := range s.probed {
-			if p.Name == name {
-				for _, z := range p.Sizes {
-					sizes[i][z.Size] = z
-				}
-			}
-		}
-	}
-	c := Cipher{Name: name, Family: FamilyBlock, Type: ct[1].Type, Keys: cfg.Keys, Blocks: cfg.Blocks, KeySizes: []int{}}
-	var batch []string
-	for _, m := range ct[0].Batch {
-		if slices.Contains(ct[1].Batch, m) {
-			batch = append(batch, m)
-		} else {
-			c.MethodsRemoved = append(c.MethodsRemoved, m)
-		}
-	}
-	for _, m := range ct[1].Batch {
-		if !slices.Contains(ct[0].Batch, m) {
-			c.MethodsAdded = append(c.MethodsAdded, m)
-		}
-	}
-	c.Methods = append([]string{"Encrypt", "Decrypt"}, batch...)
-
-	var jobs []*job
-	for size := 1; size <= maxKeySize; size++ {
-		b, inB := sizes[0][size]
-		h, inH := sizes[1][size]
-		switch {
-		case !inB && !inH:
-		case b.Panic != "" && h.Panic != "":
-			c.Notes = append(c.Notes, fmt.Sprintf("%d-byte key panics on both sides: %s", size, h.Panic))
-		case inB && inH && (b.Panic != "" || h.Panic != "" || b.BlockSize != h.BlockSize):
-			c.Mismatches++
-			c.Examples = append(c.Examples, Mismatch{Constructor: name, KeySize: size, Block: -1,
-				Direction: "setup", Method: name, Note: "base: " + probeText(b) + "; head: " + probeText(h)})
-		case !inH || h.Panic != "":
-			c.KeySizesRemoved = append(c.KeySizesRemoved, size)
-		case !inB || b.Panic != "":
-			c.KeySizesAdded = append(c.KeySizesAdded, size)
-		default:
-			c.KeySizes = append(c.KeySizes, size)
-			jobs = append(jobs, newJob(cfg.Seed, name, size, b.BlockSize, cfg.Keys, cfg.Blocks, batch))
-		}
-	}
-	if len(c.KeySizes) == 0 {
-		c.Notes = append(c.Notes, "no key size accepted by both sides: nothing compared")
-	}
-	r.Ciphers = append(r.Ciphers, c)
-	return jobs
-}
-
 func findCtor(info *pkgInfo, name string) *ctor {
 	for i := range info.Ctors {
 		if info.Ctors[i].Name == name {
@@ -157,52 +98,149 @@ func findCtor(info *pkgInfo, name string) *ctor {
 	panic("differential: constructor " + name + " vanished")
 }
 
-func probeText(p probeSize) string {
-	if p.Panic != "" {
-		return "panic: " + p.Panic
+// plan returns the Ciphers and jobs of the constructors both sides have (common): every instance each family makes
+// of them, sorted by name, and a setup mismatch for each constructor whose family differs between the sides.
+func plan(cfg *Config, sides [2]*side, common []string) ([]Cipher, []job) {
+	var probes [2]map[string]map[sizeKey]probeSize
+	for i, s := range sides {
+		probes[i] = map[string]map[sizeKey]probeSize{}
+		for _, p := range s.probed {
+			m := map[sizeKey]probeSize{}
+			for _, z := range p.Sizes {
+				m[sizeKey{z.Key, z.Nonce}] = z
+			}
+			probes[i][p.Name] = m
+		}
 	}
-	return fmt.Sprintf("accepted, block size %d", p.BlockSize)
+	var ciphers []Cipher
+	var jobs []job
+	for _, n := range common {
+		b, h := findCtor(sides[0].info, n), findCtor(sides[1].info, n)
+		if b.Family != h.Family {
+			ciphers = append(ciphers, familyChange(b, h))
+			continue
+		}
+		for _, f := range familyTable {
+			for _, in := range f.instances(b, h) {
+				c, js := f.plan(cfg, in, [2]map[sizeKey]probeSize{probes[0][in.name], probes[1][in.name]})
+				if c != nil {
+					c.Notes = collapseNotes(c.Notes)
+					ciphers = append(ciphers, *c)
+					jobs = append(jobs, js...)
+				}
+			}
+		}
+	}
+	sort.SliceStable(ciphers, func(i, j int) bool { return ciphers[i].Name < ciphers[j].Name })
+	return ciphers, jobs
 }
 
-// diffOutputs reads both harness outputs job by job into the Ciphers and sets the status.
-func (r *Report) diffOutputs(jobs []*job, outs [2][]byte) error {
+// familyChange returns the Cipher of a constructor whose family differs between the sides (a block cipher on base
+// that returns a stream on head): a setup mismatch, as nothing of it can be compared.
+func familyChange(b, h *ctor) Cipher {
+	n := h.Name
+	note := fmt.Sprintf("base returns %s (%s), head returns %s (%s)", b.Type, b.Family, h.Type, h.Family)
+	return Cipher{Name: n, Family: h.Family, Type: h.Type, KeySizes: []int{}, Mismatches: 1,
+		Examples: []Mismatch{{Constructor: n, Block: -1, Direction: "setup", Method: n, Part: "setup", Note: note}},
+		Notes:    []string{"the constructor changed family: nothing compared"}}
+}
+
+// compareOutputs reads both sides' outputs job by job into the ciphers, then head's oracle jobs against head's
+// own outputs of the same jobs.
+func compareOutputs(ciphers []Cipher, jobs []job, ojobs []oracleJob, outs [2][]byte) error {
 	base, head := &outReader{side: "base", b: outs[0]}, &outReader{side: "head", b: outs[1]}
 	tallies := map[string]*tally{}
-	for i := range r.Ciphers {
-		tallies[r.Ciphers[i].Name] = newTally(&r.Ciphers[i])
+	for i := range ciphers {
+		tallies[ciphers[i].Name] = newTally(&ciphers[i], familyOf(ciphers[i].Family).directions())
 	}
+	heads := map[job][]byte{}
 	for _, j := range jobs {
-		if err := tallies[j.ctor].diffJob(j, base, head); err != nil {
+		start := head.b
+		if err := j.compare(tallies[j.ctorName()], base, head); err != nil {
 			return err
 		}
+		heads[j] = start[:len(start)-len(head.b)]
 	}
-	for _, rd := range []*outReader{base, head} {
-		if err := rd.end(); err != nil {
-			return err
+	if err := compareOracles(ciphers, ojobs, heads, head); err != nil {
+		return err
+	}
+	if len(jobs) > 0 {
+		for _, r := range []*outReader{base, head} {
+			if err := r.end(); err != nil {
+				return err
+			}
 		}
 	}
-	var bad []string
-	inconsistent := 0
-	for i := range r.Ciphers {
-		c := &r.Ciphers[i]
-		tallies[c.Name].finish()
+	for i := range ciphers {
+		tallies[ciphers[i].Name].finish(familyOf(ciphers[i].Family).directions())
+	}
+	return nil
+}
+
+// addCiphers sets the report's Ciphers and settles its status: a mismatch anywhere is a mismatch; head's
+// inconsistencies are named in the reason.
+func (r *Report) addCiphers(cs []Cipher) {
+	r.Ciphers = cs
+	r.Status = record.DiffIdentical
+	var bad, inconsistent []string
+	batch := 0 // blocks on which head's batch methods disagree with its single-block methods
+	for _, c := range cs {
 		if c.Mismatches > 0 {
 			bad = append(bad, fmt.Sprintf("%s: %d", c.Name, c.Mismatches))
 		}
-		inconsistent += c.InconsistentHead
+		switch {
+		case c.InconsistentHead == 0:
+		case c.Family == FamilyBlock:
+			batch += c.InconsistentHead
+		default:
+			var parts []string
+			for _, in := range c.Inconsistencies {
+				if in.Side == record.Head && !slices.Contains(parts, in.Part) {
+					parts = append(parts, in.Part)
+				}
+			}
+			inconsistent = append(inconsistent, fmt.Sprintf("%s: %d, %s", c.Name, c.InconsistentHead,
+				strings.Join(parts, ", ")))
+		}
 	}
-	sort.Strings(bad)
-	r.Status = record.DiffIdentical
+	var reasons []string
 	if len(bad) > 0 {
 		r.Status = record.DiffMismatch
-		r.Reason = "outputs differ (" + strings.Join(bad, ", ") + ")"
+		reasons = append(reasons, "outputs differ ("+strings.Join(bad, ", ")+")")
 	}
-	if inconsistent > 0 {
-		if r.Reason != "" {
-			r.Reason += "; "
+	if batch > 0 {
+		reasons = append(reasons, fmt.Sprintf("head's batch methods disagree with its single-block methods on %d "+
+			"blocks", batch))
+	}
+	if len(inconsistent) > 0 {
+		reasons = append(reasons, "head disagrees with itself ("+strings.Join(inconsistent, "; ")+")")
+	}
+	var oracle []string
+	for _, c := range cs {
+		if c.OracleMismatches > 0 {
+			oracle = append(oracle, fmt.Sprintf("%s: %d against %s", c.Name, c.OracleMismatches, c.Oracle))
 		}
-		r.Reason += fmt.Sprintf("head's batch methods disagree with its single-block "+
-			"methods on %d blocks", inconsistent)
 	}
-	return nil
+	if len(oracle) > 0 {
+		r.Status = record.DiffMismatch
+		reasons = append(reasons, "head disagrees with its oracle ("+strings.Join(oracle, "; ")+")")
+	}
+	r.Reason = strings.Join(reasons, "; ")
+}
+
+// collapseNotes writes a note that repeats as one line with a count: "… (×16)".
+func collapseNotes(notes []string) []string {
+	count := map[string]int{}
+	var out []string
+	for _, n := range notes {
+		if count[n]++; count[n] == 1 {
+			out = append(out, n)
+		}
+	}
+	for i, n := range out {
+		if count[n] > 1 {
+			out[i] = fmt.Sprintf("%s (×%d)", n, count[n])
+		}
+	}
+	return out
 }

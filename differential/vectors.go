@@ -7,30 +7,6 @@ import (
 	"math/rand/v2"
 )
 
-// A job is one constructor at one key size: the keys, and for every key the plaintexts to encrypt and the
-// ciphertexts to decrypt. Both harnesses receive the same jobs, byte for byte, on their standard input.
-type job struct {
-	ctor      string
-	keySize   int
-	blockSize int
-	blocks    int
-	methods   []string // batch methods run on both sides, sorted; Encrypt*/Decrypt* tell the direction
-	keys      []keyInput
-}
-
-// keyInput is one key and its inputs; plain and cipher hold blocks × blockSize bytes each.
-type keyInput struct {
-	key, plain, cipher []byte
-}
-
-// input returns the bytes fed in direction dir (0 encrypt, 1 decrypt).
-func (k *keyInput) input(dir int) []byte {
-	if dir == 0 {
-		return k.plain
-	}
-	return k.cipher
-}
-
 // newRand returns the generator of one constructor at one key size. Each (seed, constructor, key size) has its
 // own stream, so adding a constructor or a key size on one side never shifts the inputs of the others.
 func newRand(seed uint64, ctor string, keySize int) *rand.ChaCha8 {
@@ -45,22 +21,6 @@ func newRand(seed uint64, ctor string, keySize int) *rand.ChaCha8 {
 	var s [32]byte
 	copy(s[:], h.Sum(nil))
 	return rand.NewChaCha8(s)
-}
-
-// newJob generates the inputs of one constructor at one key size: exactly nKeys keys (keyList), and for each key
-// blocks random plaintexts and blocks random ciphertexts.
-func newJob(seed uint64, ctor string, keySize, blockSize, nKeys, blocks int, methods []string) *job {
-	r := newRand(seed, ctor, keySize)
-	j := &job{ctor: ctor, keySize: keySize, blockSize: blockSize, blocks: blocks, methods: methods}
-	keys := keyList(r, keySize, nKeys)
-	n := blocks * blockSize
-	buf := make([]byte, 2*n*len(keys))
-	r.Read(buf)
-	for i, k := range keys {
-		in := buf[2*n*i : 2*n*(i+1)]
-		j.keys = append(j.keys, keyInput{key: k, plain: in[:n:n], cipher: in[n:]})
-	}
-	return j
 }
 
 // keyList returns exactly n keys of keySize bytes: the special keys of that size (specialKeys) first, cut to n,
@@ -169,34 +129,22 @@ func repeatKey(parts int, k1, k2, k3 []byte) []byte {
 	return out
 }
 
-// encodeJobs writes the standard input of a harness run:
+// encodeJobs writes the standard input of a harness run, the oracles' jobs last:
 //
-//	"PGD1" u32(jobs)
-//	per job:  u16(len) ctor  u16(keySize) u32(blockSize) u32(keys) u32(blocks) u8(methods) {u8(len) name}
-//	per key:  key  plaintexts  ciphertexts
+//	"PGH1" u32(jobs)
+//	per job:  u16(len) constructor  then the job in its family's layout (job.encode)
 //
 // All integers are big-endian.
-func encodeJobs(jobs []*job) []byte {
-	var b []byte
-	b = append(b, "PGD1"...)
-	b = binary.BigEndian.AppendUint32(b, uint32(len(jobs)))
+func encodeJobs(jobs []job, oracles ...oracleJob) []byte {
+	b := []byte("PGH1")
+	b = binary.BigEndian.AppendUint32(b, uint32(len(jobs)+len(oracles)))
+	for _, o := range oracles {
+		jobs = append(jobs[:len(jobs):len(jobs)], o)
+	}
 	for _, j := range jobs {
-		b = binary.BigEndian.AppendUint16(b, uint16(len(j.ctor)))
-		b = append(b, j.ctor...)
-		b = binary.BigEndian.AppendUint16(b, uint16(j.keySize))
-		b = binary.BigEndian.AppendUint32(b, uint32(j.blockSize))
-		b = binary.BigEndian.AppendUint32(b, uint32(len(j.keys)))
-		b = binary.BigEndian.AppendUint32(b, uint32(j.blocks))
-		b = append(b, byte(len(j.methods)))
-		for _, m := range j.methods {
-			b = append(b, byte(len(m)))
-			b = append(b, m...)
-		}
-		for _, k := range j.keys {
-			b = append(b, k.key...)
-			b = append(b, k.plain...)
-			b = append(b, k.cipher...)
-		}
+		b = binary.BigEndian.AppendUint16(b, uint16(len(j.ctorName())))
+		b = append(b, j.ctorName()...)
+		b = j.encode(b)
 	}
 	return b
 }

@@ -89,10 +89,10 @@ func TestSpecialKeysContent(t *testing.T) {
 }
 
 func TestJobsDeterministic(t *testing.T) {
-	a := encodeJobs([]*job{newJob(DefaultSeed, "NewCipher", 8, 8, 50, 17, []string{"EncryptBlocks"})})
-	b := encodeJobs([]*job{newJob(DefaultSeed, "NewCipher", 8, 8, 50, 17, []string{"EncryptBlocks"})})
-	c := encodeJobs([]*job{newJob(DefaultSeed+1, "NewCipher", 8, 8, 50, 17, []string{"EncryptBlocks"})})
-	d := encodeJobs([]*job{newJob(DefaultSeed, "NewOther", 8, 8, 50, 17, []string{"EncryptBlocks"})})
+	a := encodeJobs([]job{newBlockJob(DefaultSeed, "NewCipher", 8, 8, 50, 17, []string{"EncryptBlocks"})})
+	b := encodeJobs([]job{newBlockJob(DefaultSeed, "NewCipher", 8, 8, 50, 17, []string{"EncryptBlocks"})})
+	c := encodeJobs([]job{newBlockJob(DefaultSeed+1, "NewCipher", 8, 8, 50, 17, []string{"EncryptBlocks"})})
+	d := encodeJobs([]job{newBlockJob(DefaultSeed, "NewOther", 8, 8, 50, 17, []string{"EncryptBlocks"})})
 	if !bytes.Equal(a, b) {
 		t.Error("same seed, different inputs")
 	}

@@ -2,6 +2,8 @@ package record
 
 import (
 	"encoding/hex"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -28,7 +30,69 @@ const (
 	FamilyAEAD   Family = "aead"   // crypto/cipher.AEAD, or a 16-byte block cipher through crypto/cipher.NewGCM
 	FamilyStream Family = "stream" // crypto/cipher.Stream: XORKeyStream
 	FamilyHash   Family = "hash"   // hash.Hash, keyed (a MAC) or not
+	FamilySum    Family = "sum"    // a one-shot function: message in, digest or tag out (Sum256, poly1305.Sum)
 )
+
+// families are the Families in the order prose names them, with the noun for one and for several.
+var families = []struct {
+	f           Family
+	one, plural string
+}{
+	{FamilyBlock, "block cipher", "block ciphers"},
+	{FamilyAEAD, "AEAD", "AEADs"},
+	{FamilyStream, "stream cipher", "stream ciphers"},
+	{FamilyHash, "hash", "hashes"},
+	{FamilySum, "one-shot function", "one-shot functions"},
+}
+
+// Noun is what n constructors of family f are called: "1 block cipher", "3 hashes". A Cipher from before families
+// (Family "") is a block cipher; an unknown family is a "constructor".
+func (f Family) Noun(n int) string {
+	one, plural := "constructor", "constructors"
+	if f == "" {
+		f = FamilyBlock
+	}
+	for _, x := range families {
+		if x.f == f {
+			one, plural = x.one, x.plural
+		}
+	}
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + plural
+}
+
+// CountFamilies names how many of cs each family has, in a fixed order: "2 block ciphers, 1 AEAD"; "no
+// constructors" for none.
+func CountFamilies(cs []Cipher) string {
+	count := map[Family]int{}
+	for _, c := range cs {
+		f := c.Family
+		if f == "" {
+			f = FamilyBlock
+		}
+		count[f]++
+	}
+	var parts []string
+	for _, x := range families {
+		if count[x.f] > 0 {
+			parts = append(parts, x.f.Noun(count[x.f]))
+			delete(count, x.f)
+		}
+	}
+	other := 0
+	for _, n := range count {
+		other += n
+	}
+	if other > 0 {
+		parts = append(parts, Family("?").Noun(other))
+	}
+	if len(parts) == 0 {
+		return "no constructors"
+	}
+	return strings.Join(parts, ", ")
+}
 
 // Differential is the outcome of the differential check of package differential, also written as
 // differential.json.
@@ -74,6 +138,12 @@ type Cipher struct {
 	InconsistentHead int             `json:"inconsistent_head"`
 	Inconsistencies  []Inconsistency `json:"inconsistencies,omitempty"` // the first few of them
 	Notes            []string        `json:"notes,omitempty"`
+	// Oracle is the reference head was checked against on the same vectors ("crypto/des.NewTripleDESCipher"),
+	// when the configuration names one; OracleMismatches counts the outputs on which they differ, and
+	// OracleExamples holds the first few (Base is the oracle's output).
+	Oracle           string     `json:"oracle,omitempty"`
+	OracleMismatches int        `json:"oracle_mismatches,omitempty"`
+	OracleExamples   []Mismatch `json:"oracle_examples,omitempty"`
 	Package          string          `json:"package,omitempty"` // as Benchmark.Package
 }
 
@@ -98,7 +168,7 @@ type Mismatch struct {
 	Head        Hex    `json:"head,omitempty"`
 	Note        string `json:"note,omitempty"`
 	// AEAD, stream and hash mismatches (Block is -1):
-	Part   string `json:"part,omitempty"`   // what differed: "ciphertext", "tag", "length", "open", "forgery", "keystream", "chunk boundary", "digest", "sum", "reset", "nonce size", "overhead", "size", "block size"
+	Part   string `json:"part,omitempty"`   // what differed: "ciphertext", "tag", "length", "open", "forgery", "keystream", "chunk boundary", "digest", "sum", "reset", "nonce size", "overhead", "size", "block size", "input"
 	Length int    `json:"length"`           // the message's length in bytes (Input holds the message); a block cipher's block size
 	Nonce  Hex    `json:"nonce,omitempty"`  // the AEAD's nonce, or the stream constructor's nonce
 	AD     Hex    `json:"ad,omitempty"`     // the AEAD's additional data

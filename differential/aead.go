@@ -1,0 +1,180 @@
+package differential
+
+import (
+	"bytes"
+	"fmt"
+	"go/types"
+)
+
+// aeadFamily is the AEADs: constructors func(key []byte) (T, error) with T a crypto/cipher.AEAD, and every block
+// cipher through crypto/cipher.NewGCM ("NewCipher/GCM") when its blocks are 16 bytes. Each message is Sealed
+// with a random nonce and additional data, the result Opened, and Opened again with one bit flipped, which must
+// fail.
+type aeadFamily struct{}
+
+// Outputs per case, in the order the harness writes them: Seal's, 0 and Open's plaintext or 1, the tampered Open
+// (0 rejected, 1 accepted, 2 nothing to tamper with).
+const aeadSeal, aeadOpen, aeadTampered = 0, 1, 2
+
+// aeadIface is crypto/cipher.AEAD.
+var aeadIface = types.NewInterfaceType([]*types.Func{
+	method("NonceSize", nil, intType),
+	method("Open", byteParams("dst", "nonce", "ciphertext", "additionalData"), byteSlice, errorType),
+	method("Overhead", nil, intType),
+	method("Seal", byteParams("dst", "nonce", "plaintext", "additionalData"), byteSlice),
+}, nil).Complete()
+
+// gcmSuffix names the AEAD made of a block constructor and crypto/cipher.NewGCM: "NewCipher/GCM".
+const gcmSuffix = "/GCM"
+
+func (aeadFamily) kind() Family                { return FamilyAEAD }
+func (aeadFamily) directions() []string        { return []string{"seal", "open"} }
+func (aeadFamily) methods() []string           { return []string{"Seal", "Open"} }
+func (aeadFamily) outputs() int                { return 3 }
+func (aeadFamily) sealed() bool                { return true }
+func (aeadFamily) block(probeSize) int         { return 16 } // GCM, Poly1305
+func (aeadFamily) outputDirection(out int) int { return min(out, 1) }
+
+func (aeadFamily) shape() string {
+	return "func(key []byte) (T, error) with T a crypto/cipher.AEAD"
+}
+
+func (aeadFamily) match(fn *types.Func, sig *types.Signature) (ctor, bool, string) {
+	c, _, ok, why := ifaceCtor(fn, sig, FamilyAEAD, aeadIface, [3]bool{1: true}, true)
+	return c, ok, why
+}
+
+func (aeadFamily) entries(c ctor) []string {
+	switch c.Family {
+	case FamilyBlock:
+		return []string{wrapEntry(c, c.Name+gcmSuffix, 1, maxKeySize, 0, "aeadMaker", "cipher.AEAD", "key",
+			"cipher.NewGCM(%s)")}
+	case FamilyAEAD:
+		return []string{wrapEntry(c, c.Name, 1, maxKeySize, 0, "aeadMaker", "cipher.AEAD", "key", "%s, nil")}
+	}
+	return nil
+}
+
+func (f aeadFamily) instances(b, h *ctor) []instance {
+	if h.Family == FamilyBlock {
+		return []instance{{name: h.Name + gcmSuffix, family: f, typ: "cipher.AEAD", ctors: [2]*ctor{b, h},
+			derived: true}}
+	}
+	return ownInstance(f, b, h)
+}
+
+func (f aeadFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*Cipher, []job) {
+	return planMessages(cfg, f, in, probes)
+}
+
+// compareCase records at most one mismatch per case (Seal's output, else Open's), a head that accepts a
+// forgery, and each side's inconsistencies: an Open that does not return the message Sealed, and a base that
+// accepts a forgery.
+func (aeadFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [][]byte) {
+	m := caseMismatch(j, k, c)
+	switch {
+	case !bytes.Equal(b[aeadSeal], h[aeadSeal]):
+		part, note := sealDifference(len(c.msg), b[aeadSeal], h[aeadSeal])
+		reportCase(t, m, b, h, aeadSeal, "seal", "Seal", part, note)
+	case !bytes.Equal(b[aeadOpen], h[aeadOpen]):
+		reportCase(t, m, b, h, aeadOpen, "open", "Open", "open", "Open of the sealed message: base "+
+			openText(b[aeadOpen])+", head "+openText(h[aeadOpen]))
+	}
+	if h[aeadTampered][0] == 1 {
+		reportCase(t, m, b, h, aeadTampered, "open", "Open", "forgery", fmt.Sprintf("head's Open accepted the "+
+			"ciphertext with byte %d XOR %#02x (base: %s)", int(c.tamperAt%uint32(len(h[aeadSeal]))), c.tamperMask,
+			map[byte]string{0: "rejected", 1: "accepted"}[b[aeadTampered][0]]))
+	}
+	for s, o := range [2][][]byte{b, h} {
+		if !bytes.Equal(o[aeadOpen], append([]byte{0}, c.msg...)) {
+			msgInconsistent(t, s, Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "open", Method: "Open",
+				Input: c.msg, Single: c.msg, Batch: o[aeadOpen], Part: "round trip", Length: len(c.msg),
+				Note: "Open of Seal's output: " + openText(o[aeadOpen])})
+		}
+		if s == 0 && o[aeadTampered][0] == 1 {
+			msgInconsistent(t, s, Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "open", Method: "Open",
+				Input: c.msg, Part: "forgery", Length: len(c.msg),
+				Note: "base's Open accepted a ciphertext with one bit flipped"})
+		}
+	}
+}
+
+// sealDifference says what differs between two Seal outputs of a message of n bytes: their length, the
+// ciphertext (the first n bytes) or the tag.
+func sealDifference(n int, b, h []byte) (part, note string) {
+	if len(b) != len(h) {
+		return "length", fmt.Sprintf("ciphertext and tag: base %d bytes, head %d", len(b), len(h))
+	}
+	at := firstDiff(b, h)
+	if at < n {
+		return "ciphertext", fmt.Sprintf("ciphertext differs from byte %d of %d", at, n)
+	}
+	return "tag", fmt.Sprintf("ciphertext identical, tag differs from its byte %d", at-n)
+}
+
+func openText(o []byte) string {
+	if len(o) > 0 && o[0] == 0 {
+		return fmt.Sprintf("opened, %d bytes", len(o)-1)
+	}
+	return "failed"
+}
+
+func (aeadFamily) harness() string { return aeadHarness }
+
+// aeadHarness is the AEAD family's file of the harness.
+const aeadHarness = `import (
+	"bufio"
+	"crypto/cipher"
+)
+
+type aeadMaker func(key, nonce []byte) (cipher.AEAD, error)
+
+func (mk aeadMaker) probe(key, nonce []byte) (probeSize, bool) {
+	a, err := mk(key, nonce)
+	if err != nil {
+		return probeSize{}, false
+	}
+	return probeSize{NonceSize: a.NonceSize(), Overhead: a.Overhead()}, true
+}
+
+func (mk aeadMaker) fingerprint(key, nonce []byte) []byte {
+	a, err := mk(key, nonce)
+	if err != nil {
+		return nil
+	}
+	return a.Seal(nil, make([]byte, a.NonceSize()), fixedMessage, nil)
+}
+
+func (mk aeadMaker) run(w *bufio.Writer, key, nonce []byte, cs []msgCase) error {
+	a, err := mk(key, nonce)
+	if err != nil {
+		return err
+	}
+	field(w, nil)
+	for _, c := range cs {
+		where.op = "Seal"
+		ct := a.Seal(nil, c.nonce, c.msg, c.ad)
+		field(w, ct)
+		where.op = "Open"
+		pt, err := a.Open(nil, c.nonce, ct, c.ad)
+		if err != nil {
+			field(w, []byte{1})
+		} else {
+			field(w, append([]byte{0}, pt...))
+		}
+		if len(ct) == 0 {
+			field(w, []byte{2})
+			continue
+		}
+		where.op = "Open (tampered)"
+		bad := append([]byte(nil), ct...)
+		bad[c.tamperAt%len(bad)] ^= c.tamperMask
+		if _, err := a.Open(nil, c.nonce, bad, c.ad); err != nil {
+			field(w, []byte{0})
+		} else {
+			field(w, []byte{1})
+		}
+	}
+	return nil
+}
+`

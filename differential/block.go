@@ -1,0 +1,303 @@
+package differential
+
+import (
+	"encoding/binary"
+	"fmt"
+	"go/types"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// blockFamily is the block ciphers: constructors func(key []byte) (T, error) with T a crypto/cipher.Block, whose
+// exported methods func(dst, src []byte) named Encrypt… or Decrypt… (other than Encrypt and Decrypt) are its
+// batch methods, such as EncryptBlocks. For every key size both sides accept, Keys keys (keyList) and for each
+// key Blocks random plaintexts and Blocks random ciphertexts; each harness encrypts and decrypts every block one
+// by one and in one call per batch method.
+type blockFamily struct{}
+
+func (blockFamily) kind() Family         { return FamilyBlock }
+func (blockFamily) directions() []string { return directions[:] }
+
+func (blockFamily) shape() string {
+	return "func(key []byte) (T, error) with T a crypto/cipher.Block"
+}
+
+var (
+	// dstSrc is the signature func(dst, src []byte) of Encrypt, Decrypt and the batch methods.
+	dstSrc = types.NewSignatureType(nil, nil, nil, types.NewTuple(byteParams("dst", "src")...), nil, false)
+	// blockIface is crypto/cipher.Block.
+	blockIface = types.NewInterfaceType([]*types.Func{
+		method("BlockSize", nil, intType),
+		types.NewFunc(0, nil, "Decrypt", dstSrc),
+		types.NewFunc(0, nil, "Encrypt", dstSrc),
+	}, nil).Complete()
+)
+
+func (blockFamily) match(fn *types.Func, sig *types.Signature) (ctor, bool, string) {
+	c, t, ok, why := ifaceCtor(fn, sig, FamilyBlock, blockIface, [3]bool{1: true}, true)
+	if !ok || why != "" {
+		return c, ok, why
+	}
+	ms := types.NewMethodSet(t)
+	for i := range ms.Len() {
+		m := ms.At(i).Obj()
+		name := m.Name()
+		if !m.Exported() || name == "Encrypt" || name == "Decrypt" {
+			continue
+		}
+		if !strings.HasPrefix(name, "Encrypt") && !strings.HasPrefix(name, "Decrypt") {
+			continue
+		}
+		if types.Identical(m.Type(), dstSrc) {
+			c.Batch = append(c.Batch, name)
+		}
+	}
+	sort.Strings(c.Batch)
+	return c, true, ""
+}
+
+func (blockFamily) entries(c ctor) []string {
+	if c.Family != FamilyBlock {
+		return nil
+	}
+	stmts, value := ctorCall(c, "key", "nil, nil, ")
+	var ms []string
+	for _, m := range c.Batch {
+		switch {
+		case !c.Emulate:
+			ms = append(ms, fmt.Sprintf("%q: b.%s, ", m, m))
+		case strings.HasPrefix(m, "Encrypt"):
+			ms = append(ms, fmt.Sprintf("%q: ecb(b.Encrypt, b.BlockSize()), ", m))
+		default:
+			ms = append(ms, fmt.Sprintf("%q: ecb(b.Decrypt, b.BlockSize()), ", m))
+		}
+	}
+	return []string{harnessEntry(c.Name, 1, maxKeySize, 0, fmt.Sprintf("blockEntry(func(key []byte) (cipher.Block, "+
+		"methods, error) {\n%s\nb := %s\nreturn b, methods{%s}, nil\n})", stmts, value, strings.Join(ms, "")))}
+}
+
+func (f blockFamily) instances(b, h *ctor) []instance { return ownInstance(f, b, h) }
+
+// plan compares the key sizes and batch methods of the two sides, and returns the jobs of the key sizes both
+// accept with the same block size.
+func (blockFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*Cipher, []job) {
+	name := in.name
+	c := Cipher{Name: name, Family: FamilyBlock, Type: in.typ, Keys: cfg.Keys, Blocks: cfg.Blocks, KeySizes: []int{}}
+	var batch []string
+	for _, m := range in.ctors[0].Batch {
+		if slices.Contains(in.ctors[1].Batch, m) {
+			batch = append(batch, m)
+		} else {
+			c.MethodsRemoved = append(c.MethodsRemoved, m)
+		}
+	}
+	for _, m := range in.ctors[1].Batch {
+		if !slices.Contains(in.ctors[0].Batch, m) {
+			c.MethodsAdded = append(c.MethodsAdded, m)
+		}
+	}
+	c.Methods = append([]string{"Encrypt", "Decrypt"}, batch...)
+	var jobs []job
+	panics := map[string][]int{}
+	for size := 1; size <= maxKeySize; size++ {
+		b, inB := probes[0][sizeKey{size, 0}]
+		h, inH := probes[1][sizeKey{size, 0}]
+		switch {
+		case !inB && !inH:
+		case b.Panic != "" && h.Panic != "":
+			panics[h.Panic] = append(panics[h.Panic], size)
+		case inB && inH && (b.Panic != "" || h.Panic != "" || b.BlockSize != h.BlockSize):
+			c.Mismatches++
+			c.Examples = append(c.Examples, Mismatch{Constructor: name, KeySize: size, Block: -1,
+				Direction: "setup", Method: name, Note: "base: " + blockProbeText(b) + "; head: " + blockProbeText(h)})
+		case !inH || h.Panic != "":
+			c.KeySizesRemoved = append(c.KeySizesRemoved, size)
+		case !inB || b.Panic != "":
+			c.KeySizesAdded = append(c.KeySizesAdded, size)
+		default:
+			c.KeySizes = append(c.KeySizes, size)
+			jobs = append(jobs, newBlockJob(cfg.Seed, name, size, b.BlockSize, cfg.Keys, cfg.Blocks, batch))
+		}
+	}
+	c.Notes = append(c.Notes, panicNotes(panics)...)
+	if len(c.KeySizes) == 0 {
+		c.Notes = append(c.Notes, "no key size accepted by both sides: nothing compared")
+	}
+	return &c, jobs
+}
+
+func blockProbeText(p probeSize) string {
+	if p.Panic != "" {
+		return "panic: " + p.Panic
+	}
+	return fmt.Sprintf("accepted, block size %d", p.BlockSize)
+}
+
+// A blockJob is one block constructor at one key size: the keys, and for every key the plaintexts to encrypt and
+// the ciphertexts to decrypt.
+type blockJob struct {
+	ctor      string
+	keySize   int
+	blockSize int
+	blocks    int
+	methods   []string // batch methods run on both sides, sorted; Encrypt*/Decrypt* tell the direction
+	keys      []keyInput
+}
+
+func (j *blockJob) ctorName() string { return j.ctor }
+
+// keyInput is one key and its inputs; plain and cipher hold blocks × blockSize bytes each.
+type keyInput struct {
+	key, plain, cipher []byte
+}
+
+// input returns the bytes fed in direction dir (0 encrypt, 1 decrypt).
+func (k *keyInput) input(dir int) []byte {
+	if dir == 0 {
+		return k.plain
+	}
+	return k.cipher
+}
+
+// newBlockJob generates the inputs of one constructor at one key size: exactly nKeys keys (keyList), and for each
+// key blocks random plaintexts and blocks random ciphertexts.
+func newBlockJob(seed uint64, ctor string, keySize, blockSize, nKeys, blocks int, methods []string) *blockJob {
+	r := newRand(seed, ctor, keySize)
+	j := &blockJob{ctor: ctor, keySize: keySize, blockSize: blockSize, blocks: blocks, methods: methods}
+	keys := keyList(r, keySize, nKeys)
+	n := blocks * blockSize
+	buf := make([]byte, 2*n*len(keys))
+	r.Read(buf)
+	for i, k := range keys {
+		in := buf[2*n*i : 2*n*(i+1)]
+		j.keys = append(j.keys, keyInput{key: k, plain: in[:n:n], cipher: in[n:]})
+	}
+	return j
+}
+
+// encode writes the job in the layout
+//
+//	u16(keySize) u32(blockSize) u32(keys) u32(blocks) u8(methods) {u8(len) name}
+//	per key:  key  plaintexts  ciphertexts
+func (j *blockJob) encode(b []byte) []byte {
+	b = binary.BigEndian.AppendUint16(b, uint16(j.keySize))
+	b = binary.BigEndian.AppendUint32(b, uint32(j.blockSize))
+	b = binary.BigEndian.AppendUint32(b, uint32(len(j.keys)))
+	b = binary.BigEndian.AppendUint32(b, uint32(j.blocks))
+	b = append(b, byte(len(j.methods)))
+	for _, m := range j.methods {
+		b = append(b, byte(len(m)))
+		b = append(b, m...)
+	}
+	for _, k := range j.keys {
+		b = append(b, k.key...)
+		b = append(b, k.plain...)
+		b = append(b, k.cipher...)
+	}
+	return b
+}
+
+// Key status bytes in a block job's output.
+const (
+	statusOK        = 0 // outputs follow
+	statusError     = 1 // the constructor returned an error; u16 length and message follow
+	statusBlockSize = 2 // the cipher's block size differs from the probed one; u16 length and message follow
+)
+
+func (blockFamily) harness() string { return blockHarness }
+
+// blockHarness is the block family's file of the harness. A job's output, per key: u8(status) [u16(len) message
+// when status ≠ 0], then per direction, per method (dirMethods): blocks × blockSize bytes.
+const blockHarness = `import (
+	"bufio"
+	"crypto/cipher"
+	"encoding/binary"
+	"fmt"
+	"strings"
+)
+
+type methods = map[string]func(dst, src []byte)
+
+func blockEntry(mk func(key []byte) (cipher.Block, methods, error)) entryFuncs {
+	return entryFuncs{
+		probe: func(key, nonce []byte) (probeSize, bool) {
+			b, _, err := mk(key)
+			if err != nil {
+				return probeSize{}, false
+			}
+			return probeSize{BlockSize: b.BlockSize()}, true
+		},
+		run: func(in *input, w *bufio.Writer) { runBlock(in, w, mk) },
+	}
+}
+
+func runBlock(in *input, w *bufio.Writer, mk func(key []byte) (cipher.Block, methods, error)) {
+	keySize, blockSize, keys, blocks := in.u16(), in.u32(), in.u32(), in.u32()
+	var names []string
+	for n := in.u8(); n > 0; n-- {
+		names = append(names, string(in.next(in.u8())))
+	}
+	n := blocks * blockSize
+	dst := make([]byte, n)
+	for ; keys > 0; keys-- {
+		key := in.next(keySize)
+		inputs := [2][]byte{in.next(n), in.next(n)}
+		where.key, where.op = key, "constructor"
+		b, ms, err := mk(key)
+		if err != nil {
+			status(w, 1, err.Error())
+			continue
+		}
+		if bs := b.BlockSize(); bs != blockSize {
+			status(w, 2, fmt.Sprintf("block size %d, probed %d", bs, blockSize))
+			continue
+		}
+		w.WriteByte(0)
+		for dir, prefix := range [2]string{"Encrypt", "Decrypt"} {
+			where.op = prefix
+			single := b.Encrypt
+			if dir == 1 {
+				single = b.Decrypt
+			}
+			for i := 0; i < n; i += blockSize {
+				single(dst[i:i+blockSize], inputs[dir][i:i+blockSize])
+			}
+			w.Write(dst)
+			for _, m := range names {
+				if !strings.HasPrefix(m, prefix) {
+					continue
+				}
+				f := ms[m]
+				if f == nil {
+					fail("unknown method " + m)
+				}
+				where.op = m
+				for i := range dst {
+					dst[i] = 0
+				}
+				f(dst, inputs[dir])
+				w.Write(dst)
+			}
+		}
+	}
+}
+
+// ecb runs a single-block method over whole blocks: an oracle's stand-in for a batch method.
+func ecb(single func(dst, src []byte), bs int) func(dst, src []byte) {
+	return func(dst, src []byte) {
+		for i := 0; i+bs <= len(src); i += bs {
+			single(dst[i:i+bs], src[i:i+bs])
+		}
+	}
+}
+
+func status(w *bufio.Writer, s byte, msg string) {
+	if len(msg) > 200 {
+		msg = msg[:200]
+	}
+	w.WriteByte(s)
+	binary.Write(w, binary.BigEndian, uint16(len(msg)))
+	w.WriteString(msg)
+}
+`
