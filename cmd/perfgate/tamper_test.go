@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -335,4 +336,49 @@ func gitIn(t *testing.T, dir string, argv ...string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestDuplicateEntryHead: a head commit whose tree has a symbolic link a pointing outside and a subtree a/evil
+// of the same name (made with git hash-object --literally; git fsck would refuse it) is an error naming the tree
+// entry, and nothing is written where the link points.
+func TestDuplicateEntryHead(t *testing.T) {
+	repo, base, head := attackRepo(t)
+	outside := t.TempDir()
+	write := func(name, content string) string {
+		t.Helper()
+		f := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(f, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	evil := gitIn(t, repo, "hash-object", "-w", write("evil", "package evil\n"))
+	link := gitIn(t, repo, "hash-object", "-w", write("link", outside))
+	sub := gitIn(t, repo, "hash-object", "-t", "tree", "--literally", "-w", write("sub", treeEntry("100644", "evil", evil)))
+	var root strings.Builder
+	for _, l := range strings.Split(gitIn(t, repo, "ls-tree", head), "\n") {
+		meta, name, _ := strings.Cut(l, "\t")
+		f := strings.Fields(meta) // mode type sha
+		root.WriteString(treeEntry(strings.TrimPrefix(f[0], "0"), name, f[2]))
+	}
+	root.WriteString(treeEntry("120000", "a", link) + treeEntry("40000", "a", sub))
+	tree := gitIn(t, repo, "hash-object", "-t", "tree", "--literally", "-w", write("root", root.String()))
+	crafted := gitIn(t, repo, "commit-tree", tree, "-p", head, "-m", "att: crafted tree")
+	out := filepath.Join(t.TempDir(), "results")
+	inv := invoke(t, "compare", "-C", repo, "-pkg", "./att", "-o", out, base, crafted)
+	if inv.code != record.ExitCannotRun || !strings.Contains(inv.stderr, "refusing tree entry a") {
+		t.Errorf("exit %d, want %d with an error refusing tree entry a", inv.code, record.ExitCannotRun)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) > 0 {
+		t.Errorf("the export wrote %s where the link points", ents[0].Name())
+	}
+}
+
+// treeEntry is one entry of a git tree object: "MODE NAME\0" and the 20-byte object name.
+func treeEntry(mode, name, sha string) string {
+	b, err := hex.DecodeString(sha)
+	if err != nil {
+		panic(err)
+	}
+	return mode + " " + name + "\x00" + string(b)
 }
