@@ -90,7 +90,8 @@ func init() {
 			report("binary "+name, copyFile(self, filepath.Join(work, name)))
 		}
 	}
-	report("go.work differential", os.WriteFile(filepath.Join(work, "differential", "go.work"), []byte("go 1.21\n"), 0o644))
+	diffWork := filepath.Join(work, "differential", "go.work")
+	report("go.work differential", os.WriteFile(diffWork, []byte("go 1.21\n"), 0o644))
 	report("gocache", os.WriteFile(filepath.Join("GOCACHE", "poison"), []byte("x"), 0o644))
 	report("step file", appendLine("STEPFILE", "BASH_ENV=/tmp/evil\n"))
 	perfgate := os.Getppid()
@@ -354,7 +355,8 @@ func TestDuplicateEntryHead(t *testing.T) {
 	}
 	evil := gitIn(t, repo, "hash-object", "-w", write("evil", "package evil\n"))
 	link := gitIn(t, repo, "hash-object", "-w", write("link", outside))
-	sub := gitIn(t, repo, "hash-object", "-t", "tree", "--literally", "-w", write("sub", treeEntry("100644", "evil", evil)))
+	sub := gitIn(t, repo, "hash-object", "-t", "tree", "--literally", "-w",
+		write("sub", treeEntry("100644", "evil", evil)))
 	var root strings.Builder
 	for _, l := range strings.Split(gitIn(t, repo, "ls-tree", head), "\n") {
 		meta, name, _ := strings.Cut(l, "\t")
