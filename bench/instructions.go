@@ -478,13 +478,9 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 // countOnce is one process of count, which runs each leaf repeat times in a row (-test.count) and keeps the
 // last run's count: the clean counts, the leaves whose count was lost, and the failures.
 func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n, repeat int) (map[string]int64, []string, []record.Failure, error) {
-	bin := l.cfg.Base
-	if side == record.Head {
-		bin = l.cfg.Head
-	}
+	bin := map[record.Side]Binary{record.Base: l.cfg.Base, record.Head: l.cfg.Head}[side]
 	l.seq++
-	// callgrind writes its output into the child's scratch directory, the one place the sandbox lets it write.
-	scratch, remove, err := l.cfg.Sandbox.Scratch()
+	scratch, remove, err := l.cfg.Sandbox.Scratch() // callgrind's output: the one place the sandbox lets it write
 	if err != nil {
 		return nil, nil, nil, err
 	}

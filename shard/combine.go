@@ -40,6 +40,7 @@ func Combine(parts []record.Result, opt bench.StatsOptions) record.Result {
 	r.Differential = combineDifferential(diffs)
 	r.Sizes = combineSizes(sizes)
 	r.Functional = combineFunctional(tested)
+	r.Sandbox = weakestSandbox(parts)
 	if err := rejudge(r.Benchmarks, r.Method.Budget > 0, opt); err != nil {
 		r.Notes = append(r.Notes, "statistics: "+err.Error())
 	}
@@ -220,6 +221,21 @@ func combineSizes(ss []record.Sizes) record.Sizes {
 	}
 	out.Error = strings.Join(errs, "; ")
 	return out
+}
+
+// weakestSandbox is the guarantee every part had: the first unguarded part's, else the first part's; nil when a
+// part recorded none, so that a merge never claims more confinement than its weakest shard had.
+func weakestSandbox(parts []record.Result) *record.Sandbox {
+	var weakest *record.Sandbox
+	for _, p := range parts {
+		switch {
+		case p.Sandbox == nil:
+			return nil
+		case weakest == nil || weakest.Guarded && !p.Sandbox.Guarded:
+			weakest = p.Sandbox
+		}
+	}
+	return weakest
 }
 
 // combineFunctional is the tests of several packages: a side ran if any package's tests ran on it, and passed if

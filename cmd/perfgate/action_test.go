@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -210,6 +211,9 @@ func TestActionConfig(t *testing.T) {
 	want.Base, want.Head, want.AcknowledgeLabel, want.Acknowledged = base, head, "slow-ok", true
 	want.Out = filepath.Join(ws, "perfgate-results")
 	want.PolicyFrom, want.PolicyOrigin = config.PolicyFromHead, record.PolicyOrigin{From: "head"}
+	if runtime.GOOS == "linux" {
+		want.Sandbox = "required" // the Action's default where GitHub's runners have Landlock
+	}
 	if diff := cmp.Diff(want, cfg, cmpopts.IgnoreFields(config.Config{}, "Log")); diff != "" {
 		t.Errorf("actionConfig (-want +got):\n%s", diff)
 	}

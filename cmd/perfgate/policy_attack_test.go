@@ -81,7 +81,7 @@ func TestCommentRechecksPolicy(t *testing.T) {
 		"Encrypt/des is slower (+30.0%)",
 		"policy-from head",
 		"classified with alpha 0.2 and threshold 2%; the default branch's configuration says alpha 0.05",
-		"the benchmark job's verdict was pass; under the default branch's gate policy it is fail",
+		"the benchmark job's verdict was pass (exit 0); under the default branch's gate policy it is fail (exit 1)",
 	} {
 		if !strings.Contains(body, report.EscapeMarkdown(want)) {
 			t.Errorf("the comment does not say %q:\n%s", want, tail(body, 20))

@@ -11,7 +11,7 @@ func Inert(s string) string {
 	if !strings.Contains(s, "::") && !strings.Contains(s, "##[") {
 		return s
 	}
-	s = strings.ReplaceAll(s, "##[", `##\[`)
+	s = inertLegacy(s)
 	lines := strings.SplitAfter(s, "\n")
 	for i, l := range lines {
 		rest := strings.TrimLeft(l, " \t\r\v\f")
@@ -21,6 +21,9 @@ func Inert(s string) string {
 	}
 	return strings.Join(lines, "")
 }
+
+// inertLegacy neutralises the legacy form only, for text whose line breaks are escaped anyway (an annotation).
+func inertLegacy(s string) string { return strings.ReplaceAll(s, "##[", `##\[`) }
 
 // IsCommand reports whether the runner would obey a workflow command in the log line l, in either form.
 func IsCommand(l string) bool {

@@ -125,14 +125,14 @@ func appendFile(path, s string) error {
 }
 
 // Errorf emits an ::error annotation. go-githubactions escapes the message (%, CR, LF), so untrusted text cannot
-// start a workflow command of its own, and Inert neutralises a legacy "##[" command inside it.
+// start a workflow command of its own, and a legacy "##[" command inside it is neutralised as Inert does.
 func (r *Runner) Errorf(format string, args ...any) {
-	r.Action.Errorf("%s", Inert(fmt.Sprintf(format, args...)))
+	r.Action.Errorf("%s", inertLegacy(fmt.Sprintf(format, args...)))
 }
 
 // Warningf emits a ::warning annotation, escaped like Errorf.
 func (r *Runner) Warningf(format string, args ...any) {
-	r.Action.Warningf("%s", Inert(fmt.Sprintf(format, args...)))
+	r.Action.Warningf("%s", inertLegacy(fmt.Sprintf(format, args...)))
 }
 
 // Group starts a collapsible log group; EndGroup ends it.

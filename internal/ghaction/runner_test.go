@@ -217,6 +217,13 @@ func TestWorkflowCommands(t *testing.T) {
 	if got := stdout.String(); got != want {
 		t.Errorf("Errorf wrote %q, want %q", got, want)
 	}
+	stdout.Reset()
+	r.Errorf("perfgate: %s failed", "x ##[add-mask]ghs")
+	if got, want := stdout.String(), "::error::perfgate: x ##\\[add-mask]ghs failed\n"; got != want {
+		t.Errorf("Errorf wrote %q, want %q", got, want)
+	}
+	stdout.Reset()
+	r.Errorf("perfgate: %s failed", hostile)
 	if n := commandLines(stdout.String()); n != 1 {
 		t.Errorf("Errorf wrote %d lines starting with ::, want 1:\n%s", n, stdout)
 	}

@@ -364,3 +364,41 @@ func TestValgrindRuns(t *testing.T) {
 		t.Errorf("the program under valgrind printed %q", stdout.String())
 	}
 }
+
+// BenchmarkStart: what starting one child costs without a sandbox, with ModeOff (a scratch directory, a locked
+// thread) and with ModeRequired (the Landlock ruleset, no_new_privs, the seccomp filter), start to exit of
+// /bin/true. Run the sub-benchmarks interleaved (-count) and compare them in one run.
+func BenchmarkStart(b *testing.B) {
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		b.Skip("no true")
+	}
+	for _, mode := range []Mode{"", ModeOff, ModeRequired} {
+		var s *Sandbox
+		if mode != "" {
+			if s, err = New(Config{Mode: mode, Scratch: b.TempDir()}); err != nil {
+				b.Skipf("no sandbox here: %v", err)
+			}
+		}
+		name := string(mode)
+		if name == "" {
+			name = "none"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				scratch, remove, err := s.Scratch()
+				if err != nil {
+					b.Fatal(err)
+				}
+				cmd := exec.Command(truePath)
+				if err := s.Start(cmd, scratch, nil); err != nil {
+					b.Fatal(err)
+				}
+				if err := cmd.Wait(); err != nil {
+					b.Fatal(err)
+				}
+				remove()
+			}
+		})
+	}
+}
