@@ -33,7 +33,7 @@ type Config struct {
 	BaseDir, HeadDir string        // module roots of the two trees; never written to
 	Pkg              string        // the gated package, relative to the module root ("./cipher/des"); default "."
 	Secrets          int           // random secrets per operation (at least 2), besides the re-run; default DefaultSecrets
-	BatchSecrets     int           // the same for batch methods (EncryptBlocks…), which cost more; default DefaultBatchSecrets
+	BatchSecrets     int           // Secrets of batch methods (EncryptBlocks…); default DefaultBatchSecrets
 	BatchBlocks      int           // blocks per batch call; default DefaultBatchBlocks
 	Seed             uint64        // seed of the secrets; 0 means DefaultSeed
 	Tags             []string      // build tags, for loading and building both sides

@@ -131,7 +131,8 @@ func TestMutations(t *testing.T) {
 	})
 	// A branch short enough for the compiler to turn into a conditional move would not be one: this is not.
 	branch := arxModule(t, func(s string) string {
-		return mustReplace(t, s, "x = x + k // ROUND", "if k&1 == 1 {\n\t\tx ^= x >> 7\n\t\tx *= 0xff51afd7ed558ccd\n\t\tx ^= x >> 33\n\t}")
+		return mustReplace(t, s, "x = x + k // ROUND",
+			"if k&1 == 1 {\n\t\tx ^= x >> 7\n\t\tx *= 0xff51afd7ed558ccd\n\t\tx ^= x >> 33\n\t}")
 	})
 
 	t.Run("table", func(t *testing.T) {

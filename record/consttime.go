@@ -160,7 +160,8 @@ func (o *CTOperation) Changed() bool {
 		return b != h
 	}
 	return len(b.Branches) != len(h.Branches) || len(b.Loads) != len(h.Loads) ||
-		b.MaxLines() != h.MaxLines() || b.MaxLinesPerLookup() != h.MaxLinesPerLookup() || b.TableBytes() != h.TableBytes() || (b.Error == "") != (h.Error == "")
+		b.MaxLines() != h.MaxLines() || b.MaxLinesPerLookup() != h.MaxLinesPerLookup() ||
+		b.TableBytes() != h.TableBytes() || (b.Error == "") != (h.Error == "")
 }
 
 // NewlyNotConstantTime returns the operations that fail under CTFailNew: base traced them clean and head shows
