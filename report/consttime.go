@@ -45,7 +45,7 @@ func mdConstantTime(d *doc, r *record.Result) {
 		d.add(t)
 	}
 	if quiet > 0 {
-		d.para(fmt.Sprintf("%d more operations show no secret-dependent branch or load on either side.", quiet))
+		d.para(quietOps(quiet))
 	}
 	for _, o := range ct.Operations {
 		for _, s := range []*record.CTSide{o.Base, o.Head} {
@@ -54,6 +54,14 @@ func mdConstantTime(d *doc, r *record.Result) {
 			}
 		}
 	}
+}
+
+// quietOps says how many operations the table leaves out for having no findings.
+func quietOps(n int) string {
+	if n == 1 {
+		return "1 more operation shows no secret-dependent branch or load on either side."
+	}
+	return fmt.Sprintf("%d more operations show no secret-dependent branch or load on either side.", n)
 }
 
 // ctPair writes head's value and, when it differs, base's: "16 (base 8)"; "—" for a side without the operation.
@@ -84,7 +92,7 @@ func pairText(o record.CTOperation, f func(*record.CTSide) string) string {
 type ctView struct {
 	Line string // status, tool and secrets, or why it did not run
 	Ops  []ctOpView
-	More int // operations without findings on either side
+	More string // how many operations have no findings on either side, as quietOps says it
 }
 
 type ctOpView struct {
@@ -111,9 +119,10 @@ func newCTView(ct *record.ConstantTime) *ctView {
 	}
 	v.Line = fmt.Sprintf("%s · %d secrets per operation (batch methods: %d, %d blocks) · seed %#x", ct.Tool,
 		ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ct.Seed)
+	quiet := 0
 	for _, o := range ct.Operations {
 		if !o.Base.Findings() && !o.Head.Findings() {
-			v.More++
+			quiet++
 			continue
 		}
 		ov := ctOpView{Name: o.Constructor + " " + o.Operation, Summary: fmt.Sprintf("branches %s · load sites "+
@@ -138,6 +147,9 @@ func newCTView(ct *record.ConstantTime) *ctView {
 			}
 		}
 		v.Ops = append(v.Ops, ov)
+	}
+	if quiet > 0 {
+		v.More = quietOps(quiet)
 	}
 	return v
 }

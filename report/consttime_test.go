@@ -22,7 +22,7 @@ func TestConstantTimeSection(t *testing.T) {
 	md := Markdown(r, Options{})
 	for _, want := range []string{"### Constant time",
 		"| NewCipher | Encrypt | 0 | 2 | 4 (base 1) | 4 (base 1) | 2,048 B (base 512 B) |",
-		"1 more operations show no secret-dependent branch or load on either side."} {
+		"1 more operation shows no secret-dependent branch or load on either side."} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the comment lacks %q:\n%s", want, md)
 		}
