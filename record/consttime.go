@@ -56,6 +56,7 @@ type CTOperation struct {
 	Operation string  `json:"operation"`
 	Base      *CTSide `json:"base"` // nil when base lacks the constructor or the operation
 	Head      *CTSide `json:"head"`
+	Package   string  `json:"package,omitempty"` // as Benchmark.Package, when several packages are gated
 }
 
 // CTSide is what one side's traces of one operation show.

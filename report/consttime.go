@@ -34,7 +34,7 @@ func mdConstantTime(d *doc, r *record.Result) {
 		if o.Changed() {
 			prio = prioHigh
 		}
-		cells := []string{cell(o.Constructor, 100), cell(o.Operation, 60),
+		cells := []string{cell(record.Qualified(o.Package, o.Constructor), 100), cell(o.Operation, 60),
 			ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
 			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
 			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines),
@@ -125,7 +125,7 @@ func newCTView(ct *record.ConstantTime) *ctView {
 			quiet++
 			continue
 		}
-		ov := ctOpView{Name: o.Constructor + " " + o.Operation, Summary: fmt.Sprintf("branches %s · load sites "+
+		ov := ctOpView{Name: record.Qualified(o.Package, o.Constructor) + " " + o.Operation, Summary: fmt.Sprintf("branches %s · load sites "+
 			"%s · lines per lookup %s · per site %s · tables %s",
 			ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
 			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),

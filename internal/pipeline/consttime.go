@@ -33,6 +33,6 @@ func (p *pipeline) checkConstantTime(ctx context.Context) (*record.ConstantTime,
 		}
 		return &record.ConstantTime{Status: record.CTError, Reason: err.Error(), Operations: []record.CTOperation{}}, nil
 	}
-	ct.Package = p.cfg.Package
+	ct.Package = p.cfg.Package // as the user named it; several packages: this part's
 	return ct, nil
 }
