@@ -127,9 +127,9 @@ func newCTView(ct *record.ConstantTime) *ctView {
 		}
 		ov := ctOpView{Name: record.Qualified(o.Package, o.Constructor) + " " + o.Operation,
 			Summary: fmt.Sprintf("branches %s · load sites %s · lines per lookup %s · per site %s · tables %s",
-			ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
-			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
-			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines), ctBytes(o))}
+				ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
+				ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
+				ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines), ctBytes(o))}
 		for _, sd := range []struct {
 			name string
 			s    *record.CTSide
