@@ -2,8 +2,10 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/perfgate/perfgate/record"
 )
@@ -172,4 +174,35 @@ func ctSiteHTML(side string, s record.CTSite) ctSiteView {
 		sv.Lines = fmt.Sprintf("%d per lookup, %d in all", s.LinesPerLookup, s.Lines)
 	}
 	return sv
+}
+
+// textConstantTime is the terminal's constant-time section: the comment's table, in columns.
+func textConstantTime(w io.Writer, r *record.Result) {
+	ct := r.ConstantTime
+	if ct == nil {
+		return
+	}
+	if ct.Status != record.CTChecked {
+		fmt.Fprintf(w, "\nconstant time: %s — %s\n", plain(string(ct.Status)), plain(ct.Reason))
+		return
+	}
+	fmt.Fprintf(w, "\nconstant time: %s, %d secrets per operation (batch methods: %d, %d blocks)\n", plain(ct.Tool),
+		ct.Secrets, ct.BatchSecrets, ct.BatchBlocks)
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "constructor\toperation\tbranches\tload sites\tlines per lookup\tper site\ttables")
+	quiet := 0
+	for _, o := range ct.Operations {
+		if !o.Changed() && !o.Base.Findings() && !o.Head.Findings() {
+			quiet++
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(o.Package, o.Constructor), 100)),
+			plain(clip(o.Operation, 60)), ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
+			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
+			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines), ctBytes(o))
+	}
+	tw.Flush()
+	if quiet > 0 {
+		fmt.Fprintln(w, quietOps(quiet))
+	}
 }
