@@ -23,8 +23,8 @@ func (p *pipeline) checkConstantTime(ctx context.Context) (*record.ConstantTime,
 	}
 	ct, err := consttime.Check(ctx, consttime.Config{
 		BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
-		BatchBlocks: p.cfg.ConstantTimeBlocks,
-		Timeout:     max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
+		BatchBlocks: p.cfg.ConstantTimeBlocks, Sandbox: p.sandbox,
+		Timeout: max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
 		Log: &linePrefixer{w: p.log, prefix: "perfgate: "},
 	})
 	if err != nil {
