@@ -108,6 +108,9 @@ type Config struct {
 	Differential bool
 	// ConstantTime is what the constant-time check does: record.CTReport, CTFailNew or CTOff. Key "constant-time".
 	ConstantTime string
+	// ConstantTimeBlocks is how many blocks each traced batch call (EncryptBlocks…) gets. Key
+	// "constant-time-blocks".
+	ConstantTimeBlocks int
 	// Constructors names the cipher constructors to check; empty discovers them. Key "constructors".
 	Constructors []string
 	// Keys and Blocks size the differential check per cipher and key size. Keys "keys" and "blocks".

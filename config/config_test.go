@@ -160,6 +160,7 @@ sandbox: "off"
 allow-network: true
 differential: false
 constant-time: fail-new
+constant-time-blocks: 8
 constructors:
   - NewCipher
   - NewTripleDESCipher
@@ -189,7 +190,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.TimeSameCode = true
 	want.Budget, want.GateUnits = 45*time.Second, []string{"sec/op"}
 	want.Tags, want.Differential = []string{"purego", "netgo"}, false
-	want.ConstantTime = string(record.CTFailNew)
+	want.ConstantTime, want.ConstantTimeBlocks = string(record.CTFailNew), 8
 	want.Constructors = []string{"NewCipher", "NewTripleDESCipher"}
 	want.Keys, want.Blocks, want.Seed = 16, 4, 42
 	want.MessageKeys, want.MessageBlocks = 3, 5

@@ -283,9 +283,15 @@ var keys = []*Key{
 		func(c *Config) *bool { return &c.Differential }),
 	stringKey(Key{File: "constant-time", Flag: "constant-time", Policy: true, Default: string(record.CTReport),
 		Form: "report, fail-new or off",
-		Doc:  "trace key setup, encryption and decryption under valgrind for secret-dependent branches and loads: report them, fail when head adds them where base had none (fail-new), or do not trace (off)"},
+		Doc: "trace key setup, encryption and decryption under valgrind for secret-dependent branches and loads: " +
+			"report them, fail when head adds them where base had none (fail-new), or do not trace (off)"},
 		func(c *Config) *string { return &c.ConstantTime },
 		func(s string) bool { return record.ConstantTimeMode(s).Valid() }),
+	intKey(Key{File: "constant-time-blocks", Flag: "constant-time-blocks", Policy: true, Default: "64",
+		Form: "a whole number from 1 to 1024",
+		Doc: "constant-time check: blocks per traced batch call (64 fill a bitsliced engine of 64 lanes; " +
+			"fewer trace a slow table engine faster)"},
+		func(c *Config) *int { return &c.ConstantTimeBlocks }, 1, 1024),
 	listKey(Key{File: "constructors", Flag: "constructors", Policy: true, Form: "exported Go function names such as NewCipher",
 		Doc: "differential check: constructor names (comma-separated; default: discover)"},
 		func(c *Config) *[]string { return &c.Constructors }, isExported),

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -33,7 +34,7 @@ type Config struct {
 	BaseDir, HeadDir string        // module roots of the two trees; never written to
 	Pkg              string        // the gated package, relative to the module root ("./cipher/des"); default "."
 	Secrets          int           // random secrets per operation (at least 2), besides the re-run; default DefaultSecrets
-	BatchSecrets     int           // the same for batch methods (EncryptBlocks…), which cost more; default DefaultBatchSecrets
+	BatchSecrets     int           // Secrets of batch methods (EncryptBlocks…); default DefaultBatchSecrets
 	BatchBlocks      int           // blocks per batch call; default DefaultBatchBlocks
 	Seed             uint64        // seed of the secrets; 0 means DefaultSeed
 	Tags             []string      // build tags, for loading and building both sides
@@ -42,6 +43,9 @@ type Config struct {
 	Timeout          time.Duration // limit of one side's traced run; default DefaultTimeout
 	WorkDir          string        // where driver sources, overlays and binaries go; default a temporary directory
 	Log              io.Writer     // build output and progress; default discarded
+	// Sandbox confines both drivers (and valgrind, which runs them); nil runs them unconfined. Both are built and
+	// sealed before either runs, and each run checks its seal first.
+	Sandbox *sandbox.Sandbox
 }
 
 func (c *Config) logf(format string, args ...interface{}) {
@@ -119,6 +123,10 @@ func findValgrind(ctx context.Context, cfg *Config) (string, error) {
 
 // sideResult is one side's traced operations, in the driver's order.
 type sideResult struct {
+	name    string
+	bin     string         // the driver
+	sealed  sandbox.Binary // its hash right after the build
+	b       *binary
 	ops     []opKey
 	sides   map[opKey]*record.CTSide
 	family  map[string]record.Family
@@ -155,8 +163,13 @@ func Check(ctx context.Context, cfg Config) (*record.ConstantTime, error) {
 	var base, head *sideResult
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); base = traceSide(ctx, &cfg, cfg.BaseDir, "base") }()
-	go func() { defer wg.Done(); head = traceSide(ctx, &cfg, cfg.HeadDir, "head") }()
+	// Both drivers are built and sealed before either runs.
+	go func() { defer wg.Done(); base = prepare(ctx, &cfg, cfg.BaseDir, "base") }()
+	go func() { defer wg.Done(); head = prepare(ctx, &cfg, cfg.HeadDir, "head") }()
+	wg.Wait()
+	wg.Add(2)
+	go func() { defer wg.Done(); base.trace(ctx, &cfg) }()
+	go func() { defer wg.Done(); head.trace(ctx, &cfg) }()
 	wg.Wait()
 	ct.Duration = time.Since(start)
 	if ctx.Err() != nil {
@@ -214,46 +227,52 @@ func skips(base, head *sideResult) string {
 	return " (" + strings.Join(s, "; ") + ")"
 }
 
-// traceSide discovers, builds, traces and analyses one side.
-func traceSide(ctx context.Context, cfg *Config, dir, side string) *sideResult {
-	res := &sideResult{sides: map[opKey]*record.CTSide{}, family: map[string]record.Family{}}
+// prepare discovers and builds one side's driver and seals it; it runs no code of the repository.
+func prepare(ctx context.Context, cfg *Config, dir, side string) *sideResult {
+	res := &sideResult{name: side, sides: map[opKey]*record.CTSide{}, family: map[string]record.Family{}}
 	env := proc.ScrubEnv(append(append(os.Environ(), "GOTOOLCHAIN=local"), cfg.env()...))
 	p, err := discoverTargets(ctx, dir, cfg.Pkg, buildFlags(cfg.Tags), env)
 	if err != nil {
 		res.err = err
 		return res
 	}
-	if len(p.Targets) == 0 {
-		return res
-	}
 	for _, t := range p.Targets {
 		res.family[t.Name] = t.Family
 	}
-	bin, err := build(ctx, cfg, dir, side, p)
-	if err != nil {
+	if len(p.Targets) == 0 {
+		return res
+	}
+	if res.bin, err = build(ctx, cfg, dir, side, p); err != nil {
 		res.err = err
 		return res
 	}
-	b, err := readBinary(bin, p.ImportPath)
-	if err != nil {
+	if res.sealed, err = sandbox.Seal(res.bin); err != nil {
 		res.err = err
 		return res
+	}
+	res.b, res.err = readBinary(res.bin, p.ImportPath)
+	return res
+}
+
+// trace runs the side's driver, once both sides are built, and analyses its runs.
+func (res *sideResult) trace(ctx context.Context, cfg *Config) {
+	if res.err != nil || res.bin == "" {
+		return
 	}
 	t0 := time.Now()
-	runs, lines, err := traceDriver(ctx, cfg, b, bin)
+	runs, lines, err := traceDriver(ctx, cfg, res.b, res.bin, res.sealed)
 	if err != nil {
 		res.err = err
-		return res
+		return
 	}
-	cfg.logf("consttime: %s: traced %d calls in %v\n", side, len(runs), time.Since(t0).Round(time.Millisecond))
+	cfg.logf("consttime: %s: traced %d calls in %v\n", res.name, len(runs), time.Since(t0).Round(time.Millisecond))
 	segs, skipped, err := parseSegLines(lines)
 	if err != nil {
 		res.err = err
-		return res
+		return
 	}
 	res.skipped = skipped
-	res.err = res.analyse(b, runs, segs)
-	return res
+	res.err = res.analyse(res.b, runs, segs)
 }
 
 // analyse groups the runs by operation (consecutive calls of one constructor and operation) and compares each

@@ -18,7 +18,7 @@ type target struct {
 	Family  record.Family // block, aead or stream
 	Nonce   bool          // a stream constructor taking (key, nonce)
 	Err     bool          // it returns (T, error)
-	Batches []string      // block ciphers: methods func(dst, src []byte) named Encrypt…/Decrypt… besides Encrypt and Decrypt
+	Batches []string      // block ciphers: methods func(dst, src []byte) named Encrypt…/Decrypt…, but not those two
 }
 
 // pkgTargets is what discovery found in one side's package.

@@ -13,7 +13,8 @@ import (
 //
 // It runs every operation of every target S+2 times: a warm-up (run 0, which lets one-time initialisation happen
 // outside the runs compared), one run per secret (runs 1..S) and a re-run of the first secret (run S+1). S is
-// the first argument, or the second for batch methods, which get as many blocks as the third says. Each run calls perfgateBegin, the operation, and perfgateEnd, and then prints one
+// the first argument, or the second for batch methods, which get as many blocks as the third says. Each run calls
+// perfgateBegin, the operation, and perfgateEnd, and then prints one
 // line to standard output:
 //
 //	seg INDEX CONSTRUCTOR OPERATION RUN KEYSIZE INPUT OBJADDR OBJSIZE "ERROR"
@@ -183,11 +184,17 @@ func ops(t target, v interface{}) []op {
 				call: func(v interface{}, _, in, dst []byte) { t.batch(name, v, dst[:len(in)], in) }})
 		}
 	case "aead":
-		seal := func(v interface{}, nonce, in, dst []byte) { v.(cipher.AEAD).Seal(dst[:0], nonce[:v.(cipher.AEAD).NonceSize()], in, nonce) }
+		seal := func(v interface{}, nonce, in, dst []byte) {
+			a := v.(cipher.AEAD)
+			a.Seal(dst[:0], nonce[:a.NonceSize()], in, nonce)
+		}
 		out = append(out,
 			op{name: "Seal", input: {{.AEADBytes}}, call: seal},
 			op{name: "Open", input: {{.AEADBytes}},
-				prep: func(v interface{}, nonce, in []byte) []byte { return v.(cipher.AEAD).Seal(nil, nonce[:v.(cipher.AEAD).NonceSize()], in, nonce) },
+				prep: func(v interface{}, nonce, in []byte) []byte {
+					a := v.(cipher.AEAD)
+					return a.Seal(nil, nonce[:a.NonceSize()], in, nonce)
+				},
 				call: func(v interface{}, nonce, in, dst []byte) {
 					if _, err := v.(cipher.AEAD).Open(dst[:0], nonce[:v.(cipher.AEAD).NonceSize()], in, nonce); err != nil {
 						panic("Open rejects what Seal returned: " + err.Error())

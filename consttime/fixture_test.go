@@ -67,6 +67,30 @@ func round(x, k uint64) uint64 {
 	x = x + k // ROUND
 	return bits.RotateLeft64(x, 13) ^ k
 }
+
+// Stream is a counter-mode keystream of round.
+type Stream struct {
+	k   [2]uint64
+	ctr uint64
+}
+
+func NewStream(key, nonce []byte) (*Stream, error) {
+	if len(key) != 16 || len(nonce) != 8 {
+		return nil, errors.New("arx: key must be 16 bytes, nonce 8")
+	}
+	s := &Stream{ctr: binary.LittleEndian.Uint64(nonce)}
+	s.k[0], s.k[1] = binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[8:])
+	return s, nil
+}
+
+func (s *Stream) XORKeyStream(dst, src []byte) {
+	for i := range src {
+		if i%8 == 0 {
+			s.ctr = round(round(s.ctr, s.k[0]), s.k[1])
+		}
+		dst[i] = src[i] ^ byte(s.ctr>>(8*uint(i%8)))
+	}
+}
 `
 
 // sbox is what the table mutation adds to arxSource.
@@ -131,7 +155,8 @@ func TestMutations(t *testing.T) {
 	})
 	// A branch short enough for the compiler to turn into a conditional move would not be one: this is not.
 	branch := arxModule(t, func(s string) string {
-		return mustReplace(t, s, "x = x + k // ROUND", "if k&1 == 1 {\n\t\tx ^= x >> 7\n\t\tx *= 0xff51afd7ed558ccd\n\t\tx ^= x >> 33\n\t}")
+		return mustReplace(t, s, "x = x + k // ROUND",
+			"if k&1 == 1 {\n\t\tx ^= x >> 7\n\t\tx *= 0xff51afd7ed558ccd\n\t\tx ^= x >> 33\n\t}")
 	})
 
 	t.Run("table", func(t *testing.T) {
@@ -151,12 +176,17 @@ func TestMutations(t *testing.T) {
 				t.Errorf("load site %+v, want a load of sbox (2048 bytes) in round", l)
 			}
 		}
+		// The stream's keystream is made by round too.
+		if xs := op(t, ct, "NewStream", "XORKeyStream"); !xs.Base.Clean() || len(xs.Head.Loads) == 0 ||
+			xs.Head.Input != 200 {
+			t.Errorf("XORKeyStream: base %+v, head %+v; want base clean, head loading sbox, 200 bytes", xs.Base, xs.Head)
+		}
 		if dec := op(t, ct, "NewCipher", "Decrypt"); !dec.Head.Clean() {
 			t.Errorf("head Decrypt, which the mutation did not touch, is not clean: %+v", dec.Head)
 		}
 		failed := ct.NewlyNotConstantTime()
-		if len(failed) != 1 || failed[0].Operation != "Encrypt" {
-			t.Errorf("fail-new fails %+v, want Encrypt alone", failed)
+		if len(failed) != 2 || failed[0].Operation != "Encrypt" || failed[1].Operation != "XORKeyStream" {
+			t.Errorf("fail-new fails %+v, want Encrypt and XORKeyStream (both call round)", failed)
 		}
 	})
 	t.Run("branch", func(t *testing.T) {
@@ -172,8 +202,8 @@ func TestMutations(t *testing.T) {
 			}
 		}
 		failed := ct.NewlyNotConstantTime()
-		if len(failed) != 1 || failed[0].Operation != "Encrypt" {
-			t.Errorf("fail-new fails %+v, want Encrypt alone", failed)
+		if len(failed) != 2 || failed[0].Operation != "Encrypt" || failed[1].Operation != "XORKeyStream" {
+			t.Errorf("fail-new fails %+v, want Encrypt and XORKeyStream (both call round)", failed)
 		}
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/sandbox"
 	"golang.org/x/sys/unix"
 )
 
@@ -85,7 +86,16 @@ type segLine struct {
 }
 
 // traceDriver runs bin under lackey and returns the runs between the markers, in order, and the driver's lines.
-func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string) ([]*run, []string, error) {
+func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed sandbox.Binary) ([]*run, []string,
+	error) {
+	if err := sealed.Verify(); err != nil {
+		return nil, nil, err
+	}
+	scratch, remove, err := cfg.Sandbox.Scratch()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer remove()
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
@@ -99,11 +109,11 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string) ([]*ru
 		strconv.FormatUint(cfg.Seed, 10)}
 	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	cmd := proc.Command(rctx, cfg.WorkDir, []string{"GOGC=off", "GOMAXPROCS=1"}, argv...)
+	cmd := proc.Command(rctx, scratch, []string{"GOGC=off", "GOMAXPROCS=1"}, argv...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.ExtraFiles = []*os.File{pw}
-	if err := proc.Start(cmd, nil); err != nil {
+	if err := proc.Start(cmd, func() error { return cfg.Sandbox.Start(cmd, scratch, nil) }); err != nil {
 		pw.Close()
 		return nil, nil, fmt.Errorf("starting valgrind: %w", err)
 	}

@@ -27,11 +27,13 @@ func (d *decision) constantTime(ct *record.ConstantTime, mode record.ConstantTim
 		var what []string
 		if n := len(o.Head.Branches); n > 0 {
 			s := o.Head.Branches[0]
-			what = append(what, fmt.Sprintf("%s (first at %s)", count(n, "secret-dependent branch", "secret-dependent branches"), where(s)))
+			what = append(what, fmt.Sprintf("%s (first at %s)",
+				count(n, "secret-dependent branch", "secret-dependent branches"), where(s)))
 		}
 		if n := len(o.Head.Loads); n > 0 {
 			s := o.Head.Loads[0]
-			what = append(what, fmt.Sprintf("%s (first at %s, reading %s)", count(n, "secret-indexed load site", "secret-indexed load sites"),
+			what = append(what, fmt.Sprintf("%s (first at %s, reading %s)",
+				count(n, "secret-indexed load site", "secret-indexed load sites"),
 				where(s), s.Table))
 		}
 		d.fail("constant time: head adds %s in %s %s, where base had none", strings.Join(what, " and "),

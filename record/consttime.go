@@ -56,6 +56,7 @@ type CTOperation struct {
 	Operation string  `json:"operation"`
 	Base      *CTSide `json:"base"` // nil when base lacks the constructor or the operation
 	Head      *CTSide `json:"head"`
+	Package   string  `json:"package,omitempty"` // as Benchmark.Package, when several packages are gated
 }
 
 // CTSide is what one side's traces of one operation show.
@@ -160,7 +161,8 @@ func (o *CTOperation) Changed() bool {
 		return b != h
 	}
 	return len(b.Branches) != len(h.Branches) || len(b.Loads) != len(h.Loads) ||
-		b.MaxLines() != h.MaxLines() || b.MaxLinesPerLookup() != h.MaxLinesPerLookup() || b.TableBytes() != h.TableBytes() || (b.Error == "") != (h.Error == "")
+		b.MaxLines() != h.MaxLines() || b.MaxLinesPerLookup() != h.MaxLinesPerLookup() ||
+		b.TableBytes() != h.TableBytes() || (b.Error == "") != (h.Error == "")
 }
 
 // NewlyNotConstantTime returns the operations that fail under CTFailNew: base traced them clean and head shows

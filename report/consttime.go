@@ -2,8 +2,10 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/perfgate/perfgate/record"
 )
@@ -34,7 +36,7 @@ func mdConstantTime(d *doc, r *record.Result) {
 		if o.Changed() {
 			prio = prioHigh
 		}
-		cells := []string{cell(o.Constructor, 100), cell(o.Operation, 60),
+		cells := []string{cell(record.Qualified(o.Package, o.Constructor), 100), cell(o.Operation, 60),
 			ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
 			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
 			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines),
@@ -45,7 +47,7 @@ func mdConstantTime(d *doc, r *record.Result) {
 		d.add(t)
 	}
 	if quiet > 0 {
-		d.para(fmt.Sprintf("%d more operations show no secret-dependent branch or load on either side.", quiet))
+		d.para(quietOps(quiet))
 	}
 	for _, o := range ct.Operations {
 		for _, s := range []*record.CTSide{o.Base, o.Head} {
@@ -54,6 +56,14 @@ func mdConstantTime(d *doc, r *record.Result) {
 			}
 		}
 	}
+}
+
+// quietOps says how many operations the table leaves out for having no findings.
+func quietOps(n int) string {
+	if n == 1 {
+		return "1 more operation shows no secret-dependent branch or load on either side."
+	}
+	return fmt.Sprintf("%d more operations show no secret-dependent branch or load on either side.", n)
 }
 
 // ctPair writes head's value and, when it differs, base's: "16 (base 8)"; "—" for a side without the operation.
@@ -84,7 +94,7 @@ func pairText(o record.CTOperation, f func(*record.CTSide) string) string {
 type ctView struct {
 	Line string // status, tool and secrets, or why it did not run
 	Ops  []ctOpView
-	More int // operations without findings on either side
+	More string // how many operations have no findings on either side, as quietOps says it
 }
 
 type ctOpView struct {
@@ -111,16 +121,17 @@ func newCTView(ct *record.ConstantTime) *ctView {
 	}
 	v.Line = fmt.Sprintf("%s · %d secrets per operation (batch methods: %d, %d blocks) · seed %#x", ct.Tool,
 		ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ct.Seed)
+	quiet := 0
 	for _, o := range ct.Operations {
 		if !o.Base.Findings() && !o.Head.Findings() {
-			v.More++
+			quiet++
 			continue
 		}
-		ov := ctOpView{Name: o.Constructor + " " + o.Operation, Summary: fmt.Sprintf("branches %s · load sites "+
-			"%s · lines per lookup %s · per site %s · tables %s",
-			ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
-			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
-			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines), ctBytes(o))}
+		ov := ctOpView{Name: record.Qualified(o.Package, o.Constructor) + " " + o.Operation,
+			Summary: fmt.Sprintf("branches %s · load sites %s · lines per lookup %s · per site %s · tables %s",
+				ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
+				ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
+				ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines), ctBytes(o))}
 		for _, sd := range []struct {
 			name string
 			s    *record.CTSide
@@ -138,6 +149,9 @@ func newCTView(ct *record.ConstantTime) *ctView {
 			}
 		}
 		v.Ops = append(v.Ops, ov)
+	}
+	if quiet > 0 {
+		v.More = quietOps(quiet)
 	}
 	return v
 }
@@ -160,4 +174,35 @@ func ctSiteHTML(side string, s record.CTSite) ctSiteView {
 		sv.Lines = fmt.Sprintf("%d per lookup, %d in all", s.LinesPerLookup, s.Lines)
 	}
 	return sv
+}
+
+// textConstantTime is the terminal's constant-time section: the comment's table, in columns.
+func textConstantTime(w io.Writer, r *record.Result) {
+	ct := r.ConstantTime
+	if ct == nil {
+		return
+	}
+	if ct.Status != record.CTChecked {
+		fmt.Fprintf(w, "\nconstant time: %s — %s\n", plain(string(ct.Status)), plain(ct.Reason))
+		return
+	}
+	fmt.Fprintf(w, "\nconstant time: %s, %d secrets per operation (batch methods: %d, %d blocks)\n", plain(ct.Tool),
+		ct.Secrets, ct.BatchSecrets, ct.BatchBlocks)
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "constructor\toperation\tbranches\tload sites\tlines per lookup\tper site\ttables")
+	quiet := 0
+	for _, o := range ct.Operations {
+		if !o.Changed() && !o.Base.Findings() && !o.Head.Findings() {
+			quiet++
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(o.Package, o.Constructor), 100)),
+			plain(clip(o.Operation, 60)), ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
+			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
+			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines), ctBytes(o))
+	}
+	tw.Flush()
+	if quiet > 0 {
+		fmt.Fprintln(w, quietOps(quiet))
+	}
 }

@@ -22,13 +22,21 @@ func TestConstantTimeSection(t *testing.T) {
 	md := Markdown(r, Options{})
 	for _, want := range []string{"### Constant time",
 		"| NewCipher | Encrypt | 0 | 2 | 4 (base 1) | 4 (base 1) | 2,048 B (base 512 B) |",
-		"1 more operations show no secret-dependent branch or load on either side."} {
+		"1 more operation shows no secret-dependent branch or load on either side."} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the comment lacks %q:\n%s", want, md)
 		}
 	}
 	if strings.Contains(md, "EncryptBlocks") {
 		t.Errorf("the comment shows an operation without findings or changes:\n%s", md)
+	}
+	var tx strings.Builder
+	if err := Text(&tx, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tx.String(), "NewCipher    Encrypt    0         2           4 (base 1)        4 (base 1)  "+
+		"2,048 B (base 512 B)") {
+		t.Errorf("the terminal output lacks the Encrypt row:\n%s", tx.String())
 	}
 	var b strings.Builder
 	if err := HTML(&b, r, nil, Options{}); err != nil {

@@ -136,6 +136,7 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 		fmt.Fprintf(bw, "\npackage tests: base %s, head %s\n", testStatus(f.Base), testStatus(f.Head))
 	}
 	textDifferential(bw, r, strong)
+	textConstantTime(bw, r)
 	textSizes(bw, r.Sizes)
 
 	fmt.Fprintln(bw)

@@ -26,6 +26,7 @@ func Combine(parts []record.Result, opt bench.StatsOptions) record.Result {
 	var diffs []record.Differential
 	var sizes []record.Sizes
 	var tested []record.Result
+	var cts []*record.ConstantTime
 	for _, part := range parts {
 		l := labelsOf(part)
 		addRows(&r, part, l)
@@ -34,10 +35,14 @@ func Combine(parts []record.Result, opt bench.StatsOptions) record.Result {
 		}
 		d, s, f := l.checks(part)
 		diffs, sizes = append(diffs, d), append(sizes, s)
+		if part.ConstantTime != nil {
+			cts = append(cts, part.ConstantTime)
+		}
 		part.Functional = f
 		tested = append(tested, part)
 	}
 	r.Differential = combineDifferential(diffs)
+	r.ConstantTime = combineConstantTime(cts)
 	r.Sizes = combineSizes(sizes)
 	r.Functional = combineFunctional(tested)
 	r.Sandbox = weakestSandbox(parts)

@@ -23,6 +23,7 @@ func (p *pipeline) checkConstantTime(ctx context.Context) (*record.ConstantTime,
 	}
 	ct, err := consttime.Check(ctx, consttime.Config{
 		BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+		BatchBlocks: p.cfg.ConstantTimeBlocks, Sandbox: p.sandbox,
 		Timeout: max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
 		Log: &linePrefixer{w: p.log, prefix: "perfgate: "},
 	})
@@ -32,6 +33,6 @@ func (p *pipeline) checkConstantTime(ctx context.Context) (*record.ConstantTime,
 		}
 		return &record.ConstantTime{Status: record.CTError, Reason: err.Error(), Operations: []record.CTOperation{}}, nil
 	}
-	ct.Package = p.cfg.Package
+	ct.Package = p.cfg.Package // as the user named it; several packages: this part's
 	return ct, nil
 }
