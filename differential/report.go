@@ -67,8 +67,8 @@ func (r *Report) matchConstructors(cfg *Config, sides [2]*side) ([]string, error
 	}
 	if len(common) == 0 {
 		r.Status, r.NoConstructors = record.DiffSkipped, true
-		r.Reason = fmt.Sprintf("no cipher constructor in %s (no func returning a crypto/cipher.Block, "+
-			"crypto/cipher.AEAD, crypto/cipher.Stream or hash.Hash; no Sum func)", cfg.Pkg)
+		r.Reason = fmt.Sprintf("no cipher constructor in %s (none returns a crypto/cipher.Block, crypto/cipher.AEAD, "+
+			"crypto/cipher.Stream or hash.Hash; no one-shot Sum)", cfg.Pkg)
 		if sides[0].info.Main && sides[1].info.Main {
 			r.Reason = fmt.Sprintf("no cipher constructor in %s on both sides: it is a command (package main), "+
 				"which nothing can import", cfg.Pkg)

@@ -144,7 +144,7 @@ type Cipher struct {
 	Oracle           string     `json:"oracle,omitempty"`
 	OracleMismatches int        `json:"oracle_mismatches,omitempty"`
 	OracleExamples   []Mismatch `json:"oracle_examples,omitempty"`
-	Package          string          `json:"package,omitempty"` // as Benchmark.Package
+	Package          string     `json:"package,omitempty"` // as Benchmark.Package
 }
 
 // Digest holds the SHA-256 of every output block of one direction, in stream order, on each side.
