@@ -124,6 +124,10 @@ type Config struct {
 	// Thresholds acknowledges slower benchmarks per name: a benchmark whose full name matches the regular expression
 	// may be slower by up to the given percent without failing the gate. Key "thresholds".
 	Thresholds map[string]float64
+	// Oracles names, per constructor, a reference constructor by import path and function
+	// ("NewTripleEDE3": "crypto/des.NewTripleDESCipher"): head is checked against it on the differential's
+	// vectors. Key "oracle".
+	Oracles map[string]string
 	// MaxSizeGrowth fails the gate when the package's symbols grow by more than this many bytes in total;
 	// 0 means size never gates. Key "max-size-growth".
 	MaxSizeGrowth int64

@@ -172,6 +172,8 @@ seed: 0x2a
 thresholds:
   "KeySetup": 50
   "Encrypt/3des.*": 7.5
+oracle:
+  NewTripleEDE3: crypto/des.NewTripleDESCipher
 max-size-growth: 4096
 acknowledge-label: slow-ok
 on-inconclusive: pass
@@ -195,6 +197,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.Keys, want.Blocks, want.Seed = 16, 4, 42
 	want.MessageKeys, want.MessageBlocks = 3, 5
 	want.Thresholds = map[string]float64{"KeySetup": 50, "Encrypt/3des.*": 7.5}
+	want.Oracles = map[string]string{"NewTripleEDE3": "crypto/des.NewTripleDESCipher"}
 	want.MaxSizeGrowth, want.AcknowledgeLabel, want.Out = 4096, "slow-ok", "out/results"
 	want.Metric, want.InstrThreshold = record.MetricBoth, 0.25
 	want.Changed, want.OnInconclusive = true, "pass"

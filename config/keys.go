@@ -301,8 +301,10 @@ var keys = []*Key{
 	intKey(Key{File: "blocks", Flag: "blocks", Policy: true, Default: "17", Form: "a whole number from 1 to 1024",
 		Doc: "differential check: blocks per key and direction"},
 		func(c *Config) *int { return &c.Blocks }, 1, 1024),
-	intKey(Key{File: "message-keys", Flag: "message-keys", Policy: true, Default: "8", Form: "a whole number from 1 to 4096",
-		Doc: "differential check: AEAD, stream cipher and hash keys per key size (one message of each length per key)"},
+	intKey(Key{File: "message-keys", Flag: "message-keys", Policy: true, Default: "1024",
+		Form: "a whole number from 1 to 4096",
+		Doc: "differential check: AEAD, stream cipher, hash and one-shot keys per key size (structured keys first: " +
+			"all zero, all 0xff, each byte at its extremes)"},
 		func(c *Config) *int { return &c.MessageKeys }, 1, 4096),
 	intKey(Key{File: "message-blocks", Flag: "message-blocks", Policy: true, Default: "8", Form: "a whole number from 2 to 256",
 		Doc: "differential check: AEAD, stream cipher and hash messages go up to this many blocks"},
@@ -316,6 +318,7 @@ var keys = []*Key{
 		Doc: "an earlier run's results: shards split the work by the sub-benchmarks each benchmark had there (default: one per benchmark)"},
 		func(c *Config) *string { return &c.ShardCosts }, nil),
 	thresholdsKey,
+	oracleKey,
 	intKey(Key{File: "max-size-growth", Policy: true, Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
@@ -408,6 +411,30 @@ var thresholdsKey = &Key{File: "thresholds", Type: "map", Policy: true,
 			}
 			if v := c.Thresholds[pat]; !isPercent(v) {
 				return pat + ": " + fmtFloat(v), false
+			}
+		}
+		return "", true
+	},
+}
+
+// oracleKey is a mapping in the file only: constructor name → reference constructor, "importpath.Func".
+var oracleKey = &Key{File: "oracle", Type: "map", Policy: true,
+	Form:  "a mapping of constructor names to reference constructors, such as {NewTripleEDE3: crypto/des.NewTripleDESCipher}",
+	Doc:   "differential check: reference constructors head is checked against on the same vectors, both directions",
+	field: func(c *Config) any { return &c.Oracles },
+	pairs: func(c *Config, m map[string]string) error {
+		c.Oracles = make(map[string]string, len(m))
+		for name, ref := range m {
+			c.Oracles[name] = strings.TrimSpace(ref)
+		}
+		return nil
+	},
+	check: func(c *Config) (string, bool) {
+		for _, name := range SortedKeys(c.Oracles) {
+			ref := c.Oracles[name]
+			dot := strings.LastIndex(ref, ".")
+			if !isExported(name) || dot <= 0 || !isExported(ref[dot+1:]) || strings.HasSuffix(ref[:dot], "/") {
+				return name + ": " + ref, false
 			}
 		}
 		return "", true

@@ -241,7 +241,11 @@ func vectors(c record.Cipher) string {
 	if isBlock(c) {
 		return plural(c.Keys, "key") + " × " + plural(c.Blocks, "block")
 	}
-	return plural(c.Keys, "key") + " × " + plural(len(c.Lengths), "length")
+	s := plural(c.Keys, "key") + ", " + plural(len(c.Lengths), "length")
+	if c.Inputs > 0 {
+		s += ", " + plural(c.Inputs, "message")
+	}
+	return s
 }
 
 // isBlock reports whether c is a block cipher's comparison; results from before families have no Family.

@@ -183,11 +183,11 @@ func diffSummary(r *record.Result, esc, strong func(string) string) string {
 	}
 	switch d.Status {
 	case record.DiffIdentical:
-		return status + " (" + plural(len(d.Ciphers), "cipher") + ")"
+		return status + " (" + record.CountFamilies(d.Ciphers) + ")"
 	case record.DiffMismatch:
 		s := status
 		if bad > 0 {
-			s += " (" + commas(int64(bad)) + " of " + plural(len(d.Ciphers), "cipher") + ")"
+			s += " (" + commas(int64(bad)) + " of " + record.CountFamilies(d.Ciphers) + ")"
 		}
 		return strong(s)
 	case record.DiffError:

@@ -582,7 +582,7 @@ func (p *pipeline) checkDifferential(ctx context.Context) (record.Differential, 
 	rep, err := differential.Check(ctx, differential.Config{
 		BaseDir: baseDir, HeadDir: headDir, Pkg: pkg,
 		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks, Seed: p.cfg.Seed,
-		MessageKeys: p.cfg.MessageKeys, MessageBlocks: p.cfg.MessageBlocks,
+		MessageKeys: p.cfg.MessageKeys, MessageBlocks: p.cfg.MessageBlocks, Oracles: p.cfg.Oracles,
 		Tags: p.cfg.Tags, Cache: p.cfg.Cache, Timeout: p.cfg.Timeout,
 		WorkDir: workDir, Log: &linePrefixer{w: p.log, prefix: "perfgate: "}, Sandbox: p.sandbox,
 	})
