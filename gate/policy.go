@@ -266,6 +266,10 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 	what := fmt.Sprintf("%s could not be told changed or unchanged within ±%g%%: %s", Plural(len(names), "benchmark"),
 		r.Method.Threshold, strings.Join(names, ", "))
 	settle := "a longer budget, a quieter runner, or metric auto (valgrind) would settle them"
+	if r.Method.Metric == record.MetricAuto {
+		settle = "a longer budget or a quieter runner would settle them (where the instruction counts moved, they " +
+			"say the work changed, not which way the time went)"
+	}
 	switch {
 	case v.Status != record.StatusPass:
 		v.Notes = append(v.Notes, what)
