@@ -33,7 +33,7 @@ func TestCombineLanes(t *testing.T) {
 		{"layout: equal counts settle an inconclusive benchmark",
 			[]record.Benchmark{timeRow(record.ClassInconclusive, 1.022, 1.009, 1.036), instrRow(record.ClassUnchanged, 608, 608),
 				allocs(record.ClassUnchanged)}, nil,
-			record.ClassUnchanged, "time inconclusive, instructions/op and allocations equal: unchanged by the instruction count"},
+			record.ClassUnchanged, "time inconclusive (+0.9% to +3.6%), instructions/op and allocations equal: unchanged by the instruction count"},
 		{"a size-class change: equal counts, more bytes",
 			[]record.Benchmark{timeRow(record.ClassInconclusive, 1.032, 0.99, 1.07), instrRow(record.ClassUnchanged, 608, 608),
 				allocs(record.ClassSlower)}, nil,
