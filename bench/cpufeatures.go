@@ -94,8 +94,8 @@ func buildProbe(ctx context.Context, dir string) (string, error) {
 		}
 	}
 	out := filepath.Join(dir, "cpuprobe.bin")
-	cmd := proc.Command(ctx, src, []string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=-mod=mod", "GONOSUMDB=golang.org/x/sys"},
-		"go", "build", "-trimpath", "-o", out, ".")
+	env := []string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=-mod=mod", "GONOSUMDB=golang.org/x/sys"}
+	cmd := proc.Command(ctx, src, env, "go", "build", "-trimpath", "-o", out, ".")
 	if _, _, err := proc.Run(cmd); err != nil {
 		return "", err
 	}

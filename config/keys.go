@@ -318,7 +318,8 @@ var keys = []*Key{
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
 	stringKey(Key{File: "on-inconclusive", Flag: "on-inconclusive", Policy: true, Default: gate.OnInconclusiveFail,
 		Form: "fail or pass",
-		Doc:  "what benchmarks that stay inconclusive do to the merge: fail (exit 4) or pass (exit 0); status inconclusive either way"},
+		Doc: "what benchmarks that stay inconclusive do to the merge: fail (exit 4) or pass (exit 0); " +
+			"status inconclusive either way"},
 		func(c *Config) *string { return &c.OnInconclusive }, func(s string) bool {
 			return s == gate.OnInconclusiveFail || s == gate.OnInconclusivePass
 		}),
