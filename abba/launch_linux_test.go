@@ -96,7 +96,8 @@ func TestLauncherPeakRSS(t *testing.T) {
 	t.Logf("64 MiB child: direct %.1f MiB, launched %.1f MiB; empty child launched %.1f MiB",
 		float64(direct)/mib, float64(big)/mib, float64(small)/mib)
 	if direct != 0 && direct < 160*mib {
-		t.Errorf("direct child reported %.1f MiB: the inherited high-water mark is no longer there; the launcher may be unneeded", float64(direct)/mib)
+		t.Errorf("direct child reported %.1f MiB: the inherited high-water mark is no longer there; "+
+			"the launcher may be unneeded", float64(direct)/mib)
 	}
 	if big < 64*mib || big > 64*mib+24*mib {
 		t.Errorf("launched 64 MiB child: %.1f MiB, want 64 to 88 MiB", float64(big)/mib)

@@ -79,7 +79,9 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 		if t.Class == record.ClassInconclusive && len(opt.Hidden) == 0 && sameAllocs && equalCounts(*in) &&
 			reachesBand(*t, opt.ThresholdPct/100) {
 			t.Class = record.ClassUnchanged
-			note = "time inconclusive, instructions/op and allocations equal: unchanged by the instruction count"
+			t.Note = classifierFree(t.Note, t.Warnings) // "interval … exceeds ±2%" no longer explains the class
+			note = fmt.Sprintf("time inconclusive (%+.1f%% to %+.1f%%), instructions/op and allocations equal: "+
+				"unchanged by the instruction count", 100*(t.Paired.Lo-1), 100*(t.Paired.Hi-1))
 		}
 		t.MetricNote, in.MetricNote = note, note
 	}

@@ -8,7 +8,8 @@ import (
 
 func TestCombineLanes(t *testing.T) {
 	timeRow := func(class record.Class, ratio, lo, hi float64) record.Benchmark {
-		return record.Benchmark{Name: "X", Unit: record.UnitTime, Class: class, Paired: &record.Paired{Ratio: ratio, Lo: lo, Hi: hi}}
+		return record.Benchmark{Name: "X", Unit: record.UnitTime, Class: class,
+			Paired: &record.Paired{Ratio: ratio, Lo: lo, Hi: hi}}
 	}
 	instrRow := func(class record.Class, base, head float64) record.Benchmark {
 		return record.Benchmark{Name: "X", Unit: record.UnitInstructions, Class: class,
@@ -25,7 +26,8 @@ func TestCombineLanes(t *testing.T) {
 		wantNote  string
 	}{
 		{"the inversion: a conclusive time class stands",
-			[]record.Benchmark{timeRow(record.ClassSlower, 1.095, 1.06, 1.13), instrRow(record.ClassFaster, 850473, 798430)}, nil,
+			[]record.Benchmark{timeRow(record.ClassSlower, 1.095, 1.06, 1.13),
+				instrRow(record.ClassFaster, 850473, 798430)}, nil,
 			record.ClassSlower, "instructions -6.1%, time +9.5%: fewer instructions at a lower IPC"},
 		{"a speedup that counts more instructions",
 			[]record.Benchmark{timeRow(record.ClassFaster, 0.55, 0.53, 0.57), instrRow(record.ClassSlower, 1000, 1007.7)}, nil,
@@ -33,22 +35,26 @@ func TestCombineLanes(t *testing.T) {
 		{"layout: equal counts settle an inconclusive benchmark",
 			[]record.Benchmark{timeRow(record.ClassInconclusive, 1.022, 1.009, 1.036), instrRow(record.ClassUnchanged, 608, 608),
 				allocs(record.ClassUnchanged)}, nil,
-			record.ClassUnchanged, "time inconclusive, instructions/op and allocations equal: unchanged by the instruction count"},
+			record.ClassUnchanged, "time inconclusive (+0.9% to +3.6%), instructions/op and allocations equal: " +
+				"unchanged by the instruction count"},
 		{"a size-class change: equal counts, more bytes",
 			[]record.Benchmark{timeRow(record.ClassInconclusive, 1.032, 0.99, 1.07), instrRow(record.ClassUnchanged, 608, 608),
 				allocs(record.ClassSlower)}, nil,
 			record.ClassInconclusive, "time is inconclusive (+3.2%) and instructions/op are unchanged (+0.00%)"},
 		{"counts that moved settle no direction",
-			[]record.Benchmark{timeRow(record.ClassInconclusive, 1.02, 0.92, 1.29), instrRow(record.ClassFaster, 850473, 755206)}, nil,
+			[]record.Benchmark{timeRow(record.ClassInconclusive, 1.02, 0.92, 1.29),
+				instrRow(record.ClassFaster, 850473, 755206)}, nil,
 			record.ClassInconclusive,
 			"instructions -11.2%, time inconclusive (-8.0% to +29.0%): the work changed, which way the time went is not known"},
 		{"a time interval beyond the band is not overruled",
-			[]record.Benchmark{timeRow(record.ClassInconclusive, 1.1, 1.03, 1.2), instrRow(record.ClassUnchanged, 608, 608)}, nil,
+			[]record.Benchmark{timeRow(record.ClassInconclusive, 1.1, 1.03, 1.2),
+				instrRow(record.ClassUnchanged, 608, 608)}, nil,
 			record.ClassInconclusive, "time is inconclusive (+10.0%) and instructions/op are unchanged (+0.00%)"},
 		{"hidden CPU features: the count settles nothing",
 			[]record.Benchmark{timeRow(record.ClassInconclusive, 1.0, 0.99, 1.03), instrRow(record.ClassUnchanged, 608, 608)},
 			[]string{"avx512f", "sha"}, record.ClassInconclusive,
-			"valgrind hides CPU features this machine has (avx512f, sha): the code may take another path under callgrind, so instructions/op settle nothing"},
+			"valgrind hides CPU features this machine has (avx512f, sha): the code may take another path under " +
+				"callgrind, so instructions/op settle nothing"},
 		{"a time change with equal counts is said",
 			[]record.Benchmark{timeRow(record.ClassSlower, 1.032, 1.025, 1.04), instrRow(record.ClassUnchanged, 608, 608)}, nil,
 			record.ClassSlower,

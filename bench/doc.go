@@ -16,7 +16,11 @@
 //     perfgate-slot and perfgate-commit configuration lines: the results directory's bench.txt, which stock
 //     benchstat compares (BenchstatCommand) and ReadBenchTxt reads back.
 //  4. Analyze (stats.go, paired.go) summarises the samples per benchmark and unit: benchstat's statistics and the
-//     paired A–B–B–A estimator that gates.
+//     paired A–B–B–A estimator that gates. Slower and faster need its test to rule out every change up to half the
+//     threshold, so that a true change within half the threshold fails in at most 1% of budgeted runs (the
+//     simulations in margin_test.go; -long runs them ten times larger). Each process's own peak resident set
+//     size, measured through abba's launcher, is compared as one more unit, peak-RSS-B. Geomeans gives the
+//     geometric-mean row of each unit.
 //  5. The instruction-count lane (instructions.go, valgrind.go, instrstats.go) replaces steps 2 and 4 when the
 //     metric is instructions: RunInstructions runs the same schedule over groups of leaves, one valgrind
 //     callgrind process per group at N and one at 2N iterations per slot (GOMAXPROCS=1,
@@ -32,6 +36,12 @@
 //     0.02%, a 25th of the threshold: the class cannot change between runs unless the delta lies within 0.02%
 //     of the threshold, which the Note then says. MetricNote words a disagreement between the time and
 //     instruction classes of one benchmark.
+//  6. With metric auto, CombineLanes (auto.go) gives each benchmark one class from both lanes: a conclusive time
+//     class always stands (an instruction count can point the wrong way: fewer instructions at a lower IPC); an
+//     inconclusive one becomes unchanged only when the instruction counts and allocations are equal and the
+//     time interval still reaches the ±threshold band; counts that moved settle no direction; and where valgrind
+//     hides CPU features the binary has instructions of (HiddenFeatures, UsesFeatures in cpufeatures.go), the
+//     counts settle nothing. Every disagreement is worded in MetricNote.
 //
 // Filter semantics: go test's -bench matching (Matcher), over names without the "Benchmark" prefix (the top
 // level matches with it too): the pattern is split at '/' into one unanchored regular expression per level, so

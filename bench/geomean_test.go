@@ -10,7 +10,8 @@ import (
 
 func TestGeomeans(t *testing.T) {
 	b := func(name, unit string, base, head float64) record.Benchmark {
-		return record.Benchmark{Name: name, Unit: unit, Base: record.Summary{Center: base}, Head: record.Summary{Center: head}}
+		return record.Benchmark{Name: name, Unit: unit, Base: record.Summary{Center: base},
+			Head: record.Summary{Center: head}}
 	}
 	bs := []record.Benchmark{
 		// sec/op: base 2 and 8 (geomean 4), head 4 and 4 (geomean 4): one twice as slow, one twice as fast, no change.

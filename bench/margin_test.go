@@ -100,7 +100,8 @@ func TestSimLayoutShiftDoesNotFlip(t *testing.T) {
 		effects := slices.Repeat([]float64{1}, 6) // the demo's six benchmarks
 		effects[0] = tt.effect
 		hit, settledRuns := classRate(seed, n, effects, 2, record.ClassSlower)
-		t.Logf("seed %d: true %+.1f%% among 6: slower in %d of %d, settled in %d", seed, 100*(tt.effect-1), hit, n, settledRuns)
+		t.Logf("seed %d: true %+.1f%% among 6: slower in %d of %d, settled in %d",
+			seed, 100*(tt.effect-1), hit, n, settledRuns)
 		if r := rate(hit, n); r > tt.most {
 			t.Errorf("true %+.1f%%: slower in %.3f of runs, want at most %g", 100*(tt.effect-1), r, tt.most)
 		}

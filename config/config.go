@@ -92,6 +92,9 @@ type Config struct {
 	// OnInconclusive is what gating benchmarks that stay inconclusive do to the merge: "fail" (exit 4) or "pass"
 	// (exit 0); the status is inconclusive either way. Key "on-inconclusive", read from base like every policy key.
 	OnInconclusive string
+	// Limits are absolute limits on head's figures: benchmark-name regular expression → unit → the largest value
+	// head may have (e.g. {"Encrypt/.*": {"instructions/op": 150000}}). Key "limits", in the file only.
+	Limits map[string]map[string]float64
 	// Timeout bounds one benchmark run, one test run and one harness run. Key "timeout".
 	Timeout time.Duration
 	// Tags are build tags used on both sides. Key "tags".

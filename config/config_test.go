@@ -90,6 +90,8 @@ func TestValidate(t *testing.T) {
 		{"acknowledge-label empty", func(c *Config) { c.AcknowledgeLabel = "" }, "acknowledge-label", "", "1 to 50 characters"},
 		{"acknowledge-label 51 characters", func(c *Config) { c.AcknowledgeLabel = strings.Repeat("é", 51) }, "acknowledge-label", strings.Repeat("é", 51), "1 to 50 characters"},
 		{"acknowledge-label two lines", func(c *Config) { c.AcknowledgeLabel = "ok\nfine" }, "acknowledge-label", "ok\nfine", "on one line"},
+		{"limits zero", func(c *Config) { c.Limits = map[string]map[string]float64{"X": {"sec/op": 0}} }, "limits", "X: sec/op: 0", "positive numbers"},
+		{"limits bad pattern", func(c *Config) { c.Limits = map[string]map[string]float64{"(": {"sec/op": 1}} }, "limits", "(", "regular expressions"},
 		{"on-inconclusive neither", func(c *Config) { c.OnInconclusive = "warn" }, "on-inconclusive", "warn", "fail or pass"},
 		{"acknowledge-label 50 characters", func(c *Config) { c.AcknowledgeLabel = strings.Repeat("é", 50) }, "", "", ""},
 		{"policy-from base", func(c *Config) { c.PolicyFrom = "base" }, "", "", ""},
@@ -177,6 +179,8 @@ oracle:
 max-size-growth: 4096
 acknowledge-label: slow-ok
 on-inconclusive: pass
+limits:
+  "Encrypt/.*": {instructions/op: 150000, allocs/op: 2}
 changed: true
 output: out/results
 `
@@ -202,6 +206,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.Metric, want.InstrThreshold = record.MetricBoth, 0.25
 	want.Changed, want.OnInconclusive = true, "pass"
 	want.Sandbox, want.AllowNetwork = "off", true
+	want.Limits = map[string]map[string]float64{"Encrypt/.*": {"instructions/op": 150000, "allocs/op": 2}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LoadFile (-want +got):\n%s", diff)
 	}
@@ -274,6 +279,7 @@ func TestLoadFileErrors(t *testing.T) {
 		{"list of lists", "tags: [[a]]\n", "p.yml:1", "tags", "", "build tags"},
 		{"map as list", "thresholds: [Encrypt]\n", "p.yml:1", "thresholds", "", "a mapping of benchmark-name regular expressions"},
 		{"map value as word", "thresholds:\n  Encrypt: ten\n", "p.yml:2", "thresholds", "", "a mapping of benchmark-name regular expressions"},
+		{"limits not nested", "limits:\n  Encrypt: 5\n", "p.yml:2", "limits", "", "mappings of units to positive numbers"},
 		{"string as list", "package: [a]\n", "p.yml:1", "package", "", "a package path"},
 		{"bad duration", "rounds: 5\nbenchtime: 100\n", "p.yml:2", "benchtime", "100", "a duration from 1ms to 1m"},
 		{"bad duration word", "\n\ntimeout: soon\n", "p.yml:3", "timeout", "soon", "a duration from 1s to 1h"},

@@ -82,6 +82,8 @@ func (k *Key) decode(c *Config, n *yaml.Node) error {
 		return out, nil
 	}
 	switch {
+	case k.nested != nil:
+		return k.decodeNested(c, n, scalars)
 	case k.pairs != nil:
 		if n.Kind != yaml.MappingNode {
 			return fmt.Errorf("not a mapping")
@@ -105,6 +107,29 @@ func (k *Key) decode(c *Config, n *yaml.Node) error {
 		return fmt.Errorf("not a scalar")
 	}
 	return k.set(c, n.Value)
+}
+
+// decodeNested reads a mapping whose values are mappings of scalars into c.
+func (k *Key) decodeNested(c *Config, n *yaml.Node, scalars func([]*yaml.Node) ([]string, error)) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("not a mapping")
+	}
+	m := map[string]map[string]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		name, inner := n.Content[i], n.Content[i+1]
+		if name.Kind != yaml.ScalarNode || inner.Kind != yaml.MappingNode {
+			return fmt.Errorf("not a mapping of mappings")
+		}
+		items, err := scalars(inner.Content)
+		if err != nil {
+			return err
+		}
+		m[name.Value] = map[string]string{}
+		for j := 0; j+1 < len(items); j += 2 {
+			m[name.Value][items[j]] = items[j+1]
+		}
+	}
+	return k.nested(c, m)
 }
 
 func SortedKeys[V any](m map[string]V) []string {

@@ -43,8 +43,10 @@ type Key struct {
 	set   func(c *Config, text string) error         // reads text (a flag, an input, a scalar in the file) into c
 	list  func(c *Config, items []string) error      // reads a YAML sequence into c; nil when the file takes a scalar
 	pairs func(c *Config, m map[string]string) error // reads a YAML mapping into c; nil when the file takes none
-	check func(c *Config) (bad string, ok bool)      // reports c's value as text when it is out of bounds
-	field func(c *Config) any                        // a pointer to the field of c the key sets
+	// nested reads a YAML mapping of mappings into c; nil when the file takes none.
+	nested func(c *Config, m map[string]map[string]string) error
+	check  func(c *Config) (bad string, ok bool) // reports c's value as text when it is out of bounds
+	field  func(c *Config) any                   // a pointer to the field of c the key sets
 }
 
 // Name is the key's name in messages: its file key, else its flag, else its input.
@@ -319,12 +321,14 @@ var keys = []*Key{
 		func(c *Config) *string { return &c.ShardCosts }, nil),
 	thresholdsKey,
 	oracleKey,
+	limitsKey,
 	intKey(Key{File: "max-size-growth", Policy: true, Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
 	stringKey(Key{File: "on-inconclusive", Flag: "on-inconclusive", Policy: true, Default: gate.OnInconclusiveFail,
 		Form: "fail or pass",
-		Doc:  "what benchmarks that stay inconclusive do to the merge: fail (exit 4) or pass (exit 0); status inconclusive either way"},
+		Doc: "what benchmarks that stay inconclusive do to the merge: fail (exit 4) or pass (exit 0); " +
+			"status inconclusive either way"},
 		func(c *Config) *string { return &c.OnInconclusive }, func(s string) bool {
 			return s == gate.OnInconclusiveFail || s == gate.OnInconclusivePass
 		}),
@@ -417,9 +421,47 @@ var thresholdsKey = &Key{File: "thresholds", Type: "map", Policy: true,
 	},
 }
 
+// limitsKey is a mapping of mappings in the file only: benchmark-name regular expression → unit → the largest
+// value head may have.
+var limitsKey = &Key{File: "limits", Type: "map", Policy: true,
+	Form: "a mapping of benchmark-name regular expressions to mappings of units to positive numbers, such as " +
+		"{\"Encrypt/.*\": {\"instructions/op\": 150000}}",
+	Doc:   "absolute limits on head: regular expression → unit → the largest value head may have",
+	field: func(c *Config) any { return &c.Limits },
+	nested: func(c *Config, m map[string]map[string]string) error {
+		out := make(map[string]map[string]float64, len(m))
+		for pat, units := range m {
+			out[pat] = map[string]float64{}
+			for unit, v := range units {
+				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err != nil {
+					return err
+				}
+				out[pat][unit] = f
+			}
+		}
+		c.Limits = out
+		return nil
+	},
+	check: func(c *Config) (string, bool) {
+		for _, pat := range SortedKeys(c.Limits) {
+			if _, err := regexp.Compile(pat); err != nil {
+				return pat, false
+			}
+			for _, unit := range SortedKeys(c.Limits[pat]) {
+				if v := c.Limits[pat][unit]; !isUnit(unit) || !(v > 0) || math.IsInf(v, 0) {
+					return pat + ": " + unit + ": " + fmtFloat(v), false
+				}
+			}
+		}
+		return "", true
+	},
+}
+
 // oracleKey is a mapping in the file only: constructor name → reference constructor, "importpath.Func".
 var oracleKey = &Key{File: "oracle", Type: "map", Policy: true,
-	Form:  "a mapping of constructor names to reference constructors, such as {NewTripleEDE3: crypto/des.NewTripleDESCipher}",
+	Form: "a mapping of constructor names to reference constructors, such as " +
+		"{NewTripleEDE3: crypto/des.NewTripleDESCipher}",
 	Doc:   "differential check: reference constructors head is checked against on the same vectors, both directions",
 	field: func(c *Config) any { return &c.Oracles },
 	pairs: func(c *Config, m map[string]string) error {

@@ -19,5 +19,17 @@ func (c *Config) Policy() gate.Policy {
 		ConstantTime:     record.ConstantTimeMode(c.ConstantTime),
 		GateUnits:        slices.Clone(c.GateUnits),
 		OnInconclusive:   c.OnInconclusive,
+		Limits:           cloneLimits(c.Limits),
 	}
+}
+
+func cloneLimits(m map[string]map[string]float64) map[string]map[string]float64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = maps.Clone(v)
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/perfgate/perfgate/record"
@@ -54,6 +55,9 @@ type Policy struct {
 	// OnInconclusive is what a comparison whose gating benchmarks stay inconclusive does to the merge: "fail"
 	// (the default, also for "") exits ExitInconclusive, "pass" exits 0; the status is inconclusive either way.
 	OnInconclusive string
+	// Limits fail the gate when head's figure of a benchmark exceeds them, whatever base's was: benchmark-name
+	// regular expression → unit → the largest value head may have. The acknowledge label does not lift them.
+	Limits map[string]map[string]float64
 }
 
 // The values of Policy.OnInconclusive.
@@ -108,6 +112,9 @@ func Decide(r record.Result, p Policy) record.Verdict {
 	d.constantTime(r.ConstantTime, p.ConstantTime)
 	unrepeatable := d.failures(r)
 	d.slower(r, p)
+	for _, over := range p.overLimits(r.Benchmarks) {
+		d.fail("%s", over)
+	}
 	d.inconclusive(r, p)
 	if p.MaxSizeGrowth > 0 {
 		var delta int64
@@ -259,6 +266,10 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 	what := fmt.Sprintf("%s could not be told changed or unchanged within ±%g%%: %s", Plural(len(names), "benchmark"),
 		r.Method.Threshold, strings.Join(names, ", "))
 	settle := "a longer budget, a quieter runner, or metric auto (valgrind) would settle them"
+	if r.Method.Metric == record.MetricAuto {
+		settle = "a longer budget or a quieter runner would settle them (where the instruction counts moved, they " +
+			"say the work changed, not which way the time went)"
+	}
 	switch {
 	case v.Status != record.StatusPass:
 		v.Notes = append(v.Notes, what)
@@ -273,6 +284,43 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 		}
 		v.Reasons = append(v.Reasons, what+"; "+settle+"; "+how)
 	}
+}
+
+// overLimits says, for every benchmark of bs whose head figure exceeds a limit of p.Limits that matches its name
+// and unit, how far: "Encrypt/des: instructions/op on head 160,123, above its limit 150,000 (limits: Encrypt/.*)".
+// Only head is read: a limit holds whatever base did.
+func (p *Policy) overLimits(bs []record.Benchmark) []string {
+	var out []string
+	for _, pat := range slices.Sorted(maps.Keys(p.Limits)) {
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			continue // Validate reports it
+		}
+		for _, b := range bs {
+			limit, ok := p.Limits[pat][b.Unit]
+			if !ok || b.Head.N == 0 || !re.MatchString(b.Name) || !(b.Head.Center > limit) {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s: %s on head %s, above its limit %s (limits: %s)",
+				record.Qualified(b.Package, b.Name), b.Unit, figure(b.Head.Center), figure(limit), pat))
+		}
+	}
+	return out
+}
+
+// figure formats a limit or a figure: whole numbers with thousands separators, others with 4 significant digits.
+func figure(v float64) string {
+	if v != math.Trunc(v) || math.Abs(v) >= 1e15 {
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	s := strconv.FormatInt(int64(math.Abs(v)), 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if v < 0 {
+		s = "-" + s
+	}
+	return s
 }
 
 // intervalOf is " (−8.0% to +29.0%)" for a benchmark with a paired interval, "" otherwise.

@@ -119,6 +119,37 @@ func TestDecide(t *testing.T) {
 		}, change: func(r *record.Result) {
 			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
 		}, status: record.StatusPass, exit: record.ExitPass, notes: []string{"label lets them pass"}},
+		{name: "a peak RSS that grew gates through gate-units", config: func(c *config.Config) {
+			c.GateUnits = []string{"sec/op", "allocs/op", "peak-RSS-B"}
+		}, change: func(r *record.Result) {
+			r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "Encrypt/des", Unit: "peak-RSS-B",
+				Class: record.ClassSlower, Paired: &record.Paired{Ratio: 1.5, Lo: 1.4, Hi: 1.6}})
+		}, status: record.StatusFail, exit: record.ExitFail, reasons: []string{"Encrypt/des is worse in peak-RSS-B (+50.0%)"}},
+		{name: "a peak RSS that grew is reported only by default", change: func(r *record.Result) {
+			r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "Encrypt/des", Unit: "peak-RSS-B",
+				Class: record.ClassSlower, Paired: &record.Paired{Ratio: 1.5, Lo: 1.4, Hi: 1.6}})
+		}, status: record.StatusPass, exit: record.ExitPass},
+		{name: "a limit on head fails whatever base was", config: func(c *config.Config) {
+			c.Limits = map[string]map[string]float64{"Encrypt/.*": {"sec/op": 1e-6}, "Decrypt": {"sec/op": 1}}
+		}, change: func(r *record.Result) {
+			b := secOp("Encrypt/des", record.ClassUnchanged, 1)
+			b.Base.Center, b.Head.Center, b.Head.N = 2.5e-6, 2.5e-6, 10
+			r.Benchmarks[0] = b
+		}, status: record.StatusFail, exit: record.ExitFail,
+			reasons: []string{"Encrypt/des: sec/op on head 2.5e-06, above its limit 1e-06 (limits: Encrypt/.*)"}},
+		{name: "within its limit passes", config: func(c *config.Config) {
+			c.Limits = map[string]map[string]float64{"Encrypt/.*": {"instructions/op": 150000}}
+		}, change: func(r *record.Result) {
+			r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "Encrypt/des", Unit: "instructions/op",
+				Class: record.ClassUnchanged, Head: record.Summary{Center: 149999, N: 2}})
+		}, status: record.StatusPass, exit: record.ExitPass},
+		{name: "over an instruction limit", config: func(c *config.Config) {
+			c.Limits = map[string]map[string]float64{"Encrypt/.*": {"instructions/op": 150000}}
+		}, change: func(r *record.Result) {
+			r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "Encrypt/des", Unit: "instructions/op",
+				Class: record.ClassUnchanged, Head: record.Summary{Center: 160123, N: 2}})
+		}, status: record.StatusFail, exit: record.ExitFail,
+			reasons: []string{"Encrypt/des: instructions/op on head 160,123, above its limit 150,000 (limits: Encrypt/.*)"}},
 		{name: "inconclusive in a unit that does not gate passes", change: func(r *record.Result) {
 			r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "Encrypt/des", Unit: "B/s", Class: record.ClassInconclusive})
 		}, status: record.StatusPass, exit: record.ExitPass},

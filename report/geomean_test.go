@@ -23,7 +23,8 @@ func TestGeomeanRow(t *testing.T) {
 	for _, tt := range []struct{ format, out, want string }{
 		{"text", strings.Join(strings.Fields(text.String()), " "), "geomean 200.0 ns 130.0 ns −35.0% (6 benchmarks)"},
 		{"markdown", md, "| *geomean* | 200.0 ns | 130.0 ns | −35.0% | 6 benchmarks |"},
-		{"html", html.String(), `<td>sec/op</td><td class="num">200.0 ns</td><td class="num">130.0 ns</td><td class="num">−35.0%</td><td class="num">6</td>`},
+		{"html", html.String(), `<td>sec/op</td><td class="num">200.0 ns</td><td class="num">130.0 ns</td>` +
+			`<td class="num">−35.0%</td><td class="num">6</td>`},
 	} {
 		if n := strings.Count(tt.out, tt.want); n != 1 {
 			t.Errorf("%s: %d of %q, want one, in\n%s", tt.format, n, tt.want, tt.out)

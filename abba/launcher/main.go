@@ -51,7 +51,8 @@ func run(argv []string) int {
 		return 127
 	}
 	if report != nil {
-		report.WriteString("maxrss " + strconv.FormatInt(int64(ru.Maxrss)*1024, 10) + " " + strconv.FormatInt(self, 10) + "\n")
+		child := strconv.FormatInt(int64(ru.Maxrss)*1024, 10)
+		report.WriteString("maxrss " + child + " " + strconv.FormatInt(self, 10) + "\n")
 		report.Close()
 	}
 	if ws.Signaled() {

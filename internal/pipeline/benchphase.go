@@ -10,6 +10,7 @@ import (
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -87,7 +88,11 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	rec = fromRun(run, headTops, opt, p.cfg.InstrThreshold)
 	rec.notes = append(listNotes, rec.notes...)
 	if p.cfg.Metric == record.MetricAuto {
-		bench.CombineLanes(rec.benchmarks, bench.AutoOptions{ThresholdPct: p.cfg.Threshold})
+		hidden, note := p.hiddenFeatures(ctx, rc.Base.Path, rc.Head.Path)
+		if note != "" {
+			rec.notes = append(rec.notes, note)
+		}
+		bench.CombineLanes(rec.benchmarks, bench.AutoOptions{ThresholdPct: p.cfg.Threshold, Hidden: hidden})
 	}
 	if p.autoHint != "" {
 		rec.notes = append(rec.notes, p.autoHint)
@@ -282,4 +287,34 @@ func noteDisagreements(bs []record.Benchmark) {
 			bs[t].MetricNote, bs[i].MetricNote = note, note
 		}
 	}
+}
+
+// hiddenFeatures returns the CPU features valgrind hides that base's or head's test binary has instructions of, so
+// that the instruction counts settle nothing there (bench.CombineLanes), and a note saying which; none when the
+// binaries cannot take another path under valgrind. A probe that fails trusts nothing.
+func (p *pipeline) hiddenFeatures(ctx context.Context, bins ...string) (hidden []string, note string) {
+	all, err := bench.HiddenFeatures(ctx, p.valgrind.Path, p.work)
+	if err != nil {
+		return []string{"unknown ones"}, "metric auto: " + err.Error() + "; the instruction counts settle nothing"
+	}
+	if len(all) == 0 {
+		return nil, ""
+	}
+	for _, bin := range bins {
+		stdout, _, err := proc.Run(proc.Command(ctx, p.work, nil, "go", "tool", "objdump", bin))
+		if err != nil {
+			return all, "metric auto: disassembling " + bin + ": " + err.Error() + "; the instruction counts settle nothing"
+		}
+		for _, f := range bench.UsesFeatures(stdout, all) {
+			if !slices.Contains(hidden, f) {
+				hidden = append(hidden, f)
+			}
+		}
+	}
+	slices.Sort(hidden)
+	if len(hidden) == 0 {
+		return nil, fmt.Sprintf("metric auto: %s hides %s, but neither test binary has an instruction of them, so "+
+			"the instruction counts are of the code the host runs", p.valgrind.Version, strings.Join(all, ", "))
+	}
+	return hidden, ""
 }
