@@ -242,7 +242,7 @@ func TestHTMLWithoutBenchmarksOrSamples(t *testing.T) {
 func TestHTMLDifferentialFamilies(t *testing.T) {
 	page, _ := render(t, failResult(), nil)
 	for _, want := range []string{
-		"<td>aead</td>", "<td>hash</td>", "16 · nonce 12", "8 keys × 5 lengths", "17 bytes</td><td>tag",
+		"<td>aead</td>", "<td>hash</td>", "16 · nonce 12", "8 keys, 5 lengths, 40 messages", "17 bytes</td><td>tag",
 		"nonce cafebabefacedbaddecaf888", "head inconsistent on 2", "A side disagrees with itself",
 		"NewMAC  head  key size 10", "56 more size pairs accepted by both sides were not compared",
 	} {

@@ -68,9 +68,9 @@ func TestVerdictLine(t *testing.T) {
 		want string
 	}{
 		{passResult(), "**perfgate: PASS** — 0 slower, 4 faster, 1 unchanged, 1 inconclusive · " +
-			"differential: identical (5 ciphers) · size: +1.7 KiB (.noptrdata +2,048 B)"},
+			"differential: identical (5 block ciphers) · size: +1.7 KiB (.noptrdata +2,048 B)"},
 		{failResult(), "**perfgate: FAIL** — **2 slower**, acknowledged by label perf-regression-ok, 4 faster, 0 unchanged, " +
-			"0 inconclusive, **1 failed** · differential: **mismatch (2 of 7 ciphers)** · size: +1.7 KiB (.noptrdata +2,048 B)"},
+			"0 inconclusive, **1 failed** · differential: **mismatch (2 of 7: 5 block ciphers, 1 AEAD, 1 hash)** · size: +1.7 KiB (.noptrdata +2,048 B)"},
 		// The headline says which checks did not run, and why.
 		{skipped(), "**perfgate: PASS** — 0 slower, 4 faster, 1 unchanged, 1 inconclusive · " +
 			"differential: skipped (no cipher constructor) · size: +1.7 KiB (.noptrdata +2,048 B)"},

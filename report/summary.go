@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/perfgate/perfgate/gate"
@@ -187,7 +188,7 @@ func diffSummary(r *record.Result, esc, strong func(string) string) string {
 	case record.DiffMismatch:
 		s := status
 		if bad > 0 {
-			s += " (" + commas(int64(bad)) + " of " + record.CountFamilies(d.Ciphers) + ")"
+			s += " (" + commas(int64(bad)) + " of " + ofFamilies(d.Ciphers) + ")"
 		}
 		return strong(s)
 	case record.DiffError:
@@ -290,4 +291,14 @@ func testStatus(t record.TestRun) string {
 		return "passed"
 	}
 	return "failed"
+}
+
+// ofFamilies is what a count of mismatched constructors is out of: "5 block ciphers" for one family,
+// "7: 5 block ciphers, 1 AEAD, 1 hash" for several.
+func ofFamilies(cs []record.Cipher) string {
+	families := record.CountFamilies(cs)
+	if !strings.Contains(families, ",") {
+		return families
+	}
+	return strconv.Itoa(len(cs)) + ": " + families
 }
