@@ -43,17 +43,28 @@ type PairScore struct {
 func Score(p *Pair, o *Outcome, rule Rule) PairScore {
 	ps := PairScore{Pair: p.Name, ExitCode: o.ExitCode, Status: "no result", Wall: o.Wall}
 	claims := map[string][]record.Class{}
+	sameCode := map[string][]record.Class{} // top-level benchmark → the classes of its same-code rows
 	if o.Result != nil {
 		ps.Status = string(o.Result.Verdict.Status)
 		for _, b := range o.Result.Benchmarks {
-			if slices.Contains(rule.Units, b.Unit) {
-				claims[b.Name] = append(claims[b.Name], b.Class)
+			if !slices.Contains(rule.Units, b.Unit) {
+				continue
+			}
+			claims[b.Name] = append(claims[b.Name], b.Class)
+			if b.SameCode {
+				sameCode[b.Name] = append(sameCode[b.Name], b.Class)
 			}
 		}
 	}
 	slowerBeyond, unsure := false, false
 	for _, t := range p.Truth.Benches {
-		bs := scoreBench(t, claims[t.Name], rule.Threshold)
+		c, ok := claims[t.Name]
+		if !ok {
+			// Same machine code gives one row per top-level benchmark, which speaks for its sub-benchmarks.
+			top, _, _ := strings.Cut(t.Name, "/")
+			c = sameCode[top]
+		}
+		bs := scoreBench(t, c, rule.Threshold)
 		ps.Benches = append(ps.Benches, bs)
 		switch {
 		case t.Lo > rule.Threshold:

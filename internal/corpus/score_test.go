@@ -54,6 +54,12 @@ func TestScore(t *testing.T) {
 		{Name: "C", Settled: true}, // C may be beyond +2%: calling it slower is not an error
 		{Name: "D", Settled: true, Change: true, Missed: true},
 	}, false, false)
+	// A same-code row of the top-level benchmark speaks for its sub-benchmarks.
+	p.Truth.Benches[1].Name = "B/sub"
+	check("same code", []record.Benchmark{{Name: "B", Unit: "sec/op", Class: record.ClassUnchanged, SameCode: true}},
+		0, sec, []BenchScore{{Name: "A", Change: true}, {Name: "B/sub", Settled: true}, {Name: "C"},
+			{Name: "D", Change: true}}, false, false)
+	p.Truth.Benches[1].Name = "B"
 	// Without A, no truth is surely slower beyond 2%: a FAIL is unsure (because of C), and a false failure
 	// when C is gone too.
 	p.Truth.Benches = p.Truth.Benches[1:]

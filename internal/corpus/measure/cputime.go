@@ -26,7 +26,8 @@ type cpuConfig struct {
 // benchmark process rather than wall time: a process waiting for the CPU on a loaded machine accrues none, so
 // load inflates it far less. Each round runs base N, head N, head N, base N iterations and, to take the process's
 // start-up out, base and head once with 1 iteration; per operation, (cpu(N) − cpu(1)) / (N − 1).
-func measureCPU(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir string, cfg cpuConfig) (*corpus.Truth, error) {
+func measureCPU(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir string, cfg cpuConfig) (
+	*corpus.Truth, error) {
 	bins := [2]string{filepath.Join(dir, "base.test"), filepath.Join(dir, "head.test")}
 	for i, commit := range []string{repo.Base, repo.Head} {
 		if err := buildTest(ctx, p, repo.Dir, commit, filepath.Join(dir, fmt.Sprint("wt", i)), bins[i]); err != nil {

@@ -124,7 +124,8 @@ func measureWall(ctx context.Context, bin string, p *corpus.Pair, repo *corpus.R
 		return nil, fmt.Errorf("pair %s: perfgate exited %d without a result:\n%s", p.Name, o.ExitCode, o.Stderr)
 	}
 	t := &corpus.Truth{
-		Command:  strings.Join(append(append([]string{"perfgate compare -pkg", p.Pkg}, p.Flags...), flags...), " ") + " base head",
+		Command: strings.Join(append(append([]string{"perfgate compare -pkg", p.Pkg}, p.Flags...), flags...),
+			" ") + " base head",
 		Measured: time.Now().UTC().Format(time.RFC3339),
 		Machine:  fmt.Sprintf("%s, %d CPUs, pinned to CPU %d", o.Result.Env.CPU, o.Result.Env.CPUs, o.Result.Env.PinnedCPU),
 		Load:     before + " before, " + corpus.LoadAvg() + " after",
