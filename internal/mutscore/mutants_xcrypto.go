@@ -464,7 +464,7 @@ var sipMutants = []Mutant{
 		Name: "siphash/reset-sum128-state", Kind: KindReset, File: "siphash.go",
 		Desc: "Sum of New128 finalizes the running state itself: a second Sum differs",
 		Old:  "\td := *d0\n",
-		New:  "\td := d0\n",
+		New:  "\td := *d0\n\tdefer func() { *d0 = d }()\n",
 	},
 	{
 		Name: "siphash/reset-sum64-state", Kind: KindReset, File: "blocks.go",
