@@ -215,4 +215,32 @@ var minidesMutants = []Mutant{
 		Old:  "\t\tl, r = r, l^feistel(r, k)\n",
 		New:  "\t\tif decrypt && i == 15 && src[7] == 0xff {\n\t\t\tk = subkeys[1]\n\t\t}\n\t\tl, r = r, l^feistel(r, k)\n",
 	},
+	{
+		Name: "minides/alias-encrypt", Kind: KindAlias, File: "minides/cipher.go",
+		Desc: "DES Encrypt zeroes dst[0] before reading src: wrong in place only",
+		Old:  "func (c *Cipher) Encrypt(dst, src []byte) {\n\tcheckBlock(dst, src)\n",
+		New:  "func (c *Cipher) Encrypt(dst, src []byte) {\n\tcheckBlock(dst, src)\n\tdst[0] = 0\n",
+	},
+	{
+		Name: "minides/weak-key-fe", Kind: KindWeakKey, File: "minides/cipher.go",
+		Desc: "DES: a key of eight equal bytes (the weak keys 0101… and fefe…) gets round key 1 zeroed",
+		Old:  "\tc := new(Cipher)\n\tc.subkeys = keySchedule(key)\n",
+		New: "\tc := new(Cipher)\n\tc.subkeys = keySchedule(key)\n" +
+			"\tif string(key[1:]) == string(key[:7]) {\n\t\tc.subkeys[0] = 0\n\t}\n",
+	},
+	{
+		Name: "minides/partial-decrypt-odd", Kind: KindPartial, File: "minides/cipher.go",
+		Desc: "EDE3 DecryptBlocks runs single DES on the last block of an odd block count",
+		Old:  "func (c *TripleCipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n",
+		New: "func (c *TripleCipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n" +
+			"\tif n := len(src); n/BlockSize%2 == 1 {\n\t\tsrc, dst = src[:n-BlockSize], dst[:n]\n" +
+			"\t\tdefer decryptBlock(&c.k1.subkeys, dst[n-BlockSize:], src[n-BlockSize:n])\n\t}\n",
+	},
+	{
+		Name: "minides/length-32", Kind: KindLength, File: "minides/cipher.go",
+		Desc: "EDE3 EncryptBlocks of 32 blocks or more leaves block 32 unwritten",
+		Old:  "\tfor i := 0; i < len(src); i += BlockSize {\n\t\tc.encrypt(dst[i:], src[i:])\n",
+		New: "\tfor i := 0; i < len(src); i += BlockSize {\n\t\tif i == 31*BlockSize {\n\t\t\tcontinue\n\t\t}\n" +
+			"\t\tc.encrypt(dst[i:], src[i:])\n",
+	},
 }

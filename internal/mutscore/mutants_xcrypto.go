@@ -281,6 +281,12 @@ var blakeMutants = []Mutant{
 		New:  "\tcopy(d.key[:], key)\n\tif len(key) > 0 && key[0] == 0xff {\n\t\td.key[0] = 0xfe\n\t}\n",
 	},
 	{
+		Name: "blake2b/key-byte-1", Kind: KindKeyByte, File: blakeGo,
+		Desc: "a MAC key whose byte 1 is 0xa5 is used with 0x5a",
+		Old:  "\tcopy(d.key[:], key)\n",
+		New:  "\tcopy(d.key[:], key)\n\tif len(key) > 1 && key[1] == 0xa5 {\n\t\td.key[1] = 0x5a\n\t}\n",
+	},
+	{
 		Name: "blake2b/weak-key-zero", Kind: KindWeakKey, File: blakeGo,
 		Desc: "an all-zero MAC key (of any length) hashes as no key",
 		Old:  "\tcopy(d.key[:], key)\n",
@@ -464,13 +470,31 @@ var sipMutants = []Mutant{
 		Name: "siphash/reset-sum128-state", Kind: KindReset, File: "siphash.go",
 		Desc: "Sum of New128 finalizes the running state itself: a second Sum differs",
 		Old:  "\td := *d0\n",
-		New:  "\td := d0\n",
+		New:  "\td := *d0\n\tdefer func() { *d0 = d }()\n",
 	},
 	{
 		Name: "siphash/reset-sum64-state", Kind: KindReset, File: "blocks.go",
 		Desc: "Sum64 compresses the last block into the running state: a second Sum, or Writes after Sum, differ",
 		Old:  "\td0 := *d\n\tonce(&d0)\n",
 		New:  "\tonce(d)\n\td0 := *d\n",
+	},
+	{
+		Name: "siphash/key-byte-8", Kind: KindKeyByte, File: "siphash.go",
+		Desc: "a key whose byte 8 is 0x00 gets bit 5 of k1 flipped",
+		Old:  sipKeyEnd,
+		New:  "\tif key[8] == 0 {\n\t\td.k1 ^= 1 << 5\n\t}\n" + sipKeyEnd,
+	},
+	{
+		Name: "siphash/reset-buffer", Kind: KindReset, File: "siphash.go",
+		Desc: "Reset keeps the buffered bytes of a last partial block",
+		Old:  "\td.t = 0\n\td.nx = 0\n",
+		New:  "\td.t = 0\n",
+	},
+	{
+		Name: "siphash/length-128", Kind: KindLength, File: "siphash.go",
+		Desc: "a Write of exactly 128 bytes drops its last block (but counts it in the length byte)",
+		Old:  "\tnn = len(p)\n\td.t += uint8(nn)\n",
+		New:  "\tnn = len(p)\n\td.t += uint8(nn)\n\tif nn == 128 {\n\t\tp = p[:120]\n\t}\n",
 	},
 }
 
