@@ -230,8 +230,8 @@ func skips(base, head *sideResult) string {
 // prepare discovers and builds one side's driver and seals it; it runs no code of the repository.
 func prepare(ctx context.Context, cfg *Config, dir, side string) *sideResult {
 	res := &sideResult{name: side, sides: map[opKey]*record.CTSide{}, family: map[string]record.Family{}}
-	env := proc.ScrubEnv(append(append(os.Environ(), "GOTOOLCHAIN=local"), cfg.env()...))
-	p, err := discoverTargets(ctx, dir, cfg.Pkg, buildFlags(cfg.Tags), env)
+	// proc.Command scrubs the environment and adds GOTOOLCHAIN=local; cfg.env() is what it adds.
+	p, err := discoverTargets(ctx, dir, cfg.Pkg, buildFlags(cfg.Tags), cfg.env())
 	if err != nil {
 		res.err = err
 		return res

@@ -2,14 +2,12 @@ package consttime
 
 import (
 	"context"
-	"fmt"
 	"go/types"
-	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/perfgate/perfgate/differential"
 	"github.com/perfgate/perfgate/record"
-	"golang.org/x/tools/go/packages"
 )
 
 // A target is one constructor the driver calls, with the methods of its result that are traced.
@@ -58,28 +56,16 @@ func shape(sig *types.Signature) string {
 // discoverTargets loads pattern in the module at dir and returns the constructors of the families traced: block
 // ciphers and AEADs func(key []byte) (T, error), stream ciphers func(key[, nonce] []byte) T or (T, error).
 func discoverTargets(ctx context.Context, dir, pattern string, flags, env []string) (*pkgTargets, error) {
-	cfg := &packages.Config{Context: ctx, Dir: dir, Env: env, BuildFlags: flags,
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedTypes}
-	pkgs, err := packages.Load(cfg, pattern)
+	importPath, pkgDir, name, tpkg, err := differential.LoadPackage(ctx, dir, pattern, flags, env)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", pattern, err)
+		return nil, err
 	}
-	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("loading %s: the pattern matches %d packages, want 1", pattern, len(pkgs))
-	}
-	p := pkgs[0]
-	if len(p.Errors) > 0 {
-		return nil, fmt.Errorf("loading %s: %v", pattern, p.Errors[0])
-	}
-	if p.Types == nil || len(p.GoFiles) == 0 {
-		return nil, fmt.Errorf("loading %s: no Go files", pattern)
-	}
-	out := &pkgTargets{ImportPath: p.PkgPath, Dir: filepath.Dir(p.GoFiles[0])}
-	if p.Name == "main" {
+	out := &pkgTargets{ImportPath: importPath, Dir: pkgDir}
+	if name == "main" {
 		return out, nil
 	}
-	for _, name := range p.Types.Scope().Names() {
-		fn, ok := p.Types.Scope().Lookup(name).(*types.Func)
+	for _, name := range tpkg.Scope().Names() {
+		fn, ok := tpkg.Scope().Lookup(name).(*types.Func)
 		if !ok || !fn.Exported() {
 			continue
 		}

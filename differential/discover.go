@@ -184,3 +184,22 @@ func readExport(p *listed) (*types.Package, error) {
 	}
 	return tpkg, nil
 }
+
+// LoadPackage loads the one package pattern names in the module at dir, as the check does: go list -export
+// through internal/proc (so that the go command and what it starts are tracked and die with perfgate), then the
+// package's types from the export data. It returns the package's import path, directory and name, and its types
+// (nil for a command, package main). env is added to the go command's environment.
+func LoadPackage(ctx context.Context, dir, pattern string, flags, env []string) (importPath, pkgDir, name string,
+	tpkg *types.Package, err error) {
+	p, err := listExport(ctx, dir, pattern, flags, env)
+	if err != nil {
+		return "", "", "", nil, err
+	}
+	if p.Name == "main" {
+		return p.ImportPath, p.Dir, p.Name, nil, nil
+	}
+	if tpkg, err = readExport(p); err != nil {
+		return "", "", "", nil, fmt.Errorf("loading %s: %w", pattern, err)
+	}
+	return p.ImportPath, p.Dir, p.Name, tpkg, nil
+}
