@@ -425,6 +425,10 @@ func mdSizes(d *doc, r *record.Result) {
 		d.para("Sizes were not measured.")
 		return
 	}
+	if noSymbols(s) {
+		d.para("No symbols of the package on either side: its code is inlined into its callers, or it has none.")
+		return
+	}
 	t := &block{lines: []string{"| Section | Base → head | Δ bytes | Δ% |", "| :-- | --: | --: | --: |"}}
 	var base, head int64
 	for _, sec := range s.Sections {

@@ -243,3 +243,23 @@ func TestEscapeMarkdownMentions(t *testing.T) {
 		t.Errorf("EscapeMarkdown lost the text: %q", got)
 	}
 }
+
+// TestSizesInlined: a package none of whose symbols is in either binary (everything inlined into the benchmarks)
+// is not "unchanged" at 0 → 0: every format says that there are no symbols, and prints no table of zeros.
+func TestSizesInlined(t *testing.T) {
+	r := passResult()
+	r.Sizes = record.Sizes{Sections: []record.SectionSize{{Name: ".text"}, {Name: ".rodata"}, {Name: ".noptrdata"}}}
+	var text bytes.Buffer
+	if err := Text(&text, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	md := Markdown(r, Options{})
+	for name, out := range map[string]string{"text": text.String(), "markdown": md} {
+		if !strings.Contains(out, "inlined into its callers") {
+			t.Errorf("%s does not say the package has no symbols:\n%s", name, out)
+		}
+		if strings.Contains(out, "size: unchanged") || strings.Contains(out, ".rodata") {
+			t.Errorf("%s calls 0 → 0 unchanged or prints the zeros:\n%s", name, out)
+		}
+	}
+}

@@ -207,6 +207,9 @@ func sizeSummary(s record.Sizes, esc func(string) string) string {
 	if len(s.Sections) == 0 {
 		return "not measured"
 	}
+	if noSymbols(s) {
+		return "no symbols on either side (the package's code is inlined into its callers, or it has none)"
+	}
 	var total int64
 	var most record.SectionSize
 	for _, sec := range s.Sections {
@@ -220,6 +223,17 @@ func sizeSummary(s record.Sizes, esc func(string) string) string {
 		return "unchanged"
 	}
 	return bytesDeltaShort(total) + " (" + esc(most.Name) + " " + bytesDelta(most.Head-most.Base) + ")"
+}
+
+// noSymbols reports whether the package has no bytes in any section on either side: nothing of it was measured,
+// which is not "unchanged".
+func noSymbols(s record.Sizes) bool {
+	for _, sec := range s.Sections {
+		if sec.Base != 0 || sec.Head != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func abs64(n int64) int64 {
