@@ -425,9 +425,8 @@ func mdSizes(d *doc, r *record.Result) {
 		d.para("Sizes were not measured.")
 		return
 	}
-	if noSymbols(s) {
-		d.para("No symbols of the package on either side: its code is inlined into its callers, or it has none.")
-		return
+	if noCode(s) {
+		d.para("The package has no code of its own on either side: its functions are inlined into their callers.")
 	}
 	t := &block{lines: []string{"| Section | Base → head | Δ bytes | Δ% |", "| :-- | --: | --: | --: |"}}
 	var base, head int64

@@ -190,7 +190,7 @@ func textSizes(w io.Writer, s record.Sizes) {
 	if s.Error != "" {
 		fmt.Fprintf(w, "  %s\n", plain(s.Error))
 	}
-	if len(s.Sections) == 0 || noSymbols(s) {
+	if len(s.Sections) == 0 {
 		return
 	}
 	// Numbers align right; the names are padded to one width so that they still read left-aligned.
