@@ -93,7 +93,7 @@ func (p *progress) calibrating(top string) {
 }
 
 func (p *progress) calibrated(leaves int, d time.Duration) {
-	p.line("calibrated %d benchmarks in %s", leaves, d.Round(time.Millisecond))
+	p.line("calibrated %s in %s", nouns(leaves, "benchmark"), d.Round(time.Millisecond))
 }
 
 // fitted reports the run length a budget chose for leaves benchmarks, when it shortened their runs; floored

@@ -429,6 +429,9 @@ func mdSizes(d *doc, r *record.Result) {
 		d.para("Sizes were not measured.")
 		return
 	}
+	if noCode(s) {
+		d.para("The package has no code of its own on either side: its functions are inlined into their callers.")
+	}
 	t := &block{lines: []string{"| Section | Base → head | Δ bytes | Δ% |", "| :-- | --: | --: | --: |"}}
 	var base, head int64
 	for _, sec := range s.Sections {

@@ -243,3 +243,29 @@ func TestEscapeMarkdownMentions(t *testing.T) {
 		t.Errorf("EscapeMarkdown lost the text: %q", got)
 	}
 }
+
+// TestSizesInlined: a package none of whose code is in either binary (its functions all inlined into the
+// benchmarks) is not "unchanged" at 0 → 0: every format says that it has no code of its own.
+func TestSizesInlined(t *testing.T) {
+	r := passResult()
+	r.Sizes = record.Sizes{Sections: []record.SectionSize{{Name: ".text"}, {Name: ".rodata"},
+		{Name: ".noptrbss", Base: 8, Head: 8}}}
+	var text bytes.Buffer
+	if err := Text(&text, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	md := Markdown(r, Options{})
+	for name, out := range map[string]string{"text": text.String(), "markdown": md} {
+		if !strings.Contains(out, "no code of its own on either side") {
+			t.Errorf("%s does not say the package has no code:\n%s", name, out)
+		}
+		if strings.Contains(out, "size: unchanged") {
+			t.Errorf("%s calls 0 → 0 unchanged:\n%s", name, out)
+		}
+	}
+	r.Sizes.Sections[2].Head = 16
+	if got := sizeSummary(r.Sizes, plain); got != "+8 B (.noptrbss +8 B); no code of its own on either side "+
+		"(its functions are inlined into their callers)" {
+		t.Errorf("with data grown: %q", got)
+	}
+}

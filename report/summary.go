@@ -208,6 +208,34 @@ func sizeSummary(s record.Sizes, esc func(string) string) string {
 	if len(s.Sections) == 0 {
 		return "not measured"
 	}
+	if noCode(s) {
+		// Nothing of the package's code was measured: not "unchanged".
+		const inlined = "no code of its own on either side (its functions are inlined into their callers)"
+		if sum := dataSummary(s, esc); sum != "" {
+			return sum + "; " + inlined
+		}
+		return inlined
+	}
+	if sum := dataSummary(s, esc); sum != "" {
+		return sum
+	}
+	return "unchanged"
+}
+
+// noCode reports whether the package has no bytes of code (.text) on either side: its functions are all inlined
+// into their callers, so the binaries hold none of them.
+func noCode(s record.Sizes) bool {
+	for _, sec := range s.Sections {
+		if sec.Name == ".text" && (sec.Base != 0 || sec.Head != 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// dataSummary is the size change over the sections, as "+1.2 KiB (.noptrdata +1,504 B)": the total and the
+// section that changed most; "" when none changed.
+func dataSummary(s record.Sizes, esc func(string) string) string {
 	var total int64
 	var most record.SectionSize
 	for _, sec := range s.Sections {
@@ -218,7 +246,7 @@ func sizeSummary(s record.Sizes, esc func(string) string) string {
 		}
 	}
 	if most.Head == most.Base {
-		return "unchanged"
+		return ""
 	}
 	return bytesDeltaShort(total) + " (" + esc(most.Name) + " " + bytesDelta(most.Head-most.Base) + ")"
 }

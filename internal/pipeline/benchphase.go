@@ -99,6 +99,8 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	}
 	p.code.markSameCode(rec.benchmarks)
 	if rows := p.code.sameCodeRows(p.cfg.Metric); len(rows) > 0 {
+		// The benchmarks -bench selects all run the same code: none matched the timing, which is no news.
+		rec.notes = slices.DeleteFunc(rec.notes, func(n string) bool { return n == noBenchmarksMatched })
 		rec.benchmarks = append(rec.benchmarks, rows...)
 		record.SortBenchmarks(rec.benchmarks)
 		rec.settled += len(rows)
@@ -109,6 +111,9 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	}
 	return rec, err
 }
+
+// noBenchmarksMatched is the note of a timing run that selected no benchmark.
+const noBenchmarksMatched = "no benchmarks matched: the package has none, or -bench selects none"
 
 // joinRuns returns the timing lane's run a followed by the instruction-count lane's run b; either may be nil.
 // Pinning, header, plan and stages come from the first lane that ran.
@@ -211,7 +216,7 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 			len(names), strings.Join(names, ", ")))
 	}
 	if len(run.Samples) == 0 && len(run.Failures) == 0 {
-		rec.notes = append(rec.notes, "no benchmarks matched: the package has none, or -bench selects none")
+		rec.notes = append(rec.notes, noBenchmarksMatched)
 	}
 	opt.Sequential = run.Plan
 	rec.stages = run.Stages
