@@ -23,7 +23,8 @@ const UnitPeakRSS = "peak-RSS-B"
 
 // BenchstatCommand compares the two sides of a bench.txt with stock benchstat. The -ignore keeps benchstat from
 // splitting the table by round, slot and commit, which change from sample to sample.
-const BenchstatCommand = "benchstat -col " + KeySide + " -ignore " + KeyRound + "," + KeySlot + "," + KeyCommit + " bench.txt"
+const BenchstatCommand = "benchstat -col " + KeySide + " -ignore " + KeyRound + "," + KeySlot + "," + KeyCommit +
+	" bench.txt"
 
 // headerKeys are the configuration lines go test prints, in its order.
 var headerKeys = []string{"goos", "goarch", "pkg", "cpu"}
@@ -48,7 +49,8 @@ func NewBenchTxt(w io.Writer, header map[string]string, commits map[record.Side]
 func (b *BenchTxt) Write(s Sample) error {
 	if !b.started {
 		b.started = true
-		if _, err := fmt.Fprintf(b.out, "# perfgate A-B-B-A samples, one line per run: the fastest of its sub-runs (up to %d);\n# compare the sides with:\n#   %s\n\n", SubRuns, BenchstatCommand); err != nil {
+		if _, err := fmt.Fprintf(b.out, "# perfgate A-B-B-A samples, one line per run: the fastest of its sub-runs (up to "+
+			"%d);\n# compare the sides with:\n#   %s\n\n", SubRuns, BenchstatCommand); err != nil {
 			return err
 		}
 	}

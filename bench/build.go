@@ -162,7 +162,8 @@ type PackageInfo struct {
 // Inspect runs go list on cfg.Pkg in cfg.Dir with Build's flags and environment. A pattern matching several
 // packages is an error: perfgate gates one package.
 func Inspect(ctx context.Context, cfg BuildConfig) (*PackageInfo, error) {
-	argv := append([]string{"go", "list", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"},
+	argv := append([]string{"go", "list", "-f",
+		"{{.ImportPath}}\t{{.Name}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"},
 		buildFlags(cfg)...)
 	argv = append(argv, cfg.Pkg)
 	ctx, cancel := cfg.limit(ctx)

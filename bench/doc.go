@@ -10,8 +10,8 @@
 //     every leaf runs base, head, head, base, each run a fresh child process pinned to one CPU, running exactly
 //     that leaf (Pattern: -test.bench=^BenchmarkEncrypt$/^des$/^single$) for its fixed iteration count
 //     (-test.benchtime=Nx, the same on both sides) with -test.benchmem and -test.cpu=1, split into SubRuns
-//     sub-runs (-test.count) of which the fastest becomes the slot's Sample (sample.go, list.go); a panic, a non-zero exit, a missing result line or a run silent for longer
-//     than the timeout becomes a Failure of that side, and the run goes on without that benchmark on that side.
+//     sub-runs (-test.count) of which the fastest becomes the slot's Sample (sample.go, list.go); a panic, a
+//     non-zero exit, a missing result line or a run silent for longer than the timeout becomes a Failure of that side, and the run goes on without that benchmark on that side.
 //  3. BenchTxt (benchtxt.go) writes every sample in the Go benchmark format with perfgate-side, perfgate-round,
 //     perfgate-slot and perfgate-commit configuration lines: the results directory's bench.txt, which stock
 //     benchstat compares (BenchstatCommand) and ReadBenchTxt reads back.
@@ -43,15 +43,15 @@
 //     hides CPU features the binary has instructions of (HiddenFeatures, UsesFeatures in cpufeatures.go), the
 //     counts settle nothing. Every disagreement is worded in MetricNote.
 //
-// Filter semantics: go test's -bench matching (Matcher), over names without the "Benchmark" prefix (the top
-// level matches with it too): the pattern is split at '/' into one unanchored regular expression per level, so
-// -bench '^Sum256$' selects every sub-benchmark of Sum256, -bench 'Encrypt/des' selects Encrypt/des/single and
+// Filter semantics: go test's -bench matching (Matcher), over names without the "Benchmark" prefix (the top level
+// matches with it too): the pattern is split at '/' into one unanchored regular expression per level, so -bench
+// '^Sum256$' selects every sub-benchmark of Sum256, -bench 'Encrypt/des' selects Encrypt/des/single and
 // Encrypt/des/batch, and -bench '^Encrypt$/^des$/^single$' exactly one. All top-level benchmarks the first level
 // selects are calibrated on base before the deeper levels filter their leaves.
 //
-// Names: children run with -test.cpu=1, so both sides run with GOMAXPROCS=1, pinned or not, and the testing
-// package prints names without a "-N" suffix; a name such as "size-8" is kept whole.
+// Names: children run with -test.cpu=1, so both sides run with GOMAXPROCS=1, pinned or not, and the testing package
+// prints names without a "-N" suffix; a name such as "size-8" is kept whole.
 //
-// Progress goes to RunConfig.Progress: one line updated in place with "\r" when it is a terminal, plain lines
-// (one per calibrated benchmark, failure and finished round) otherwise.
+// Progress goes to RunConfig.Progress: one line updated in place with "\r" when it is a terminal, plain lines (one per
+// calibrated benchmark, failure and finished round) otherwise.
 package bench

@@ -32,11 +32,11 @@ import (
 // DefaultInstrThresholdPct is the relative change of instructions/op, in percent, that is slower or faster.
 const DefaultInstrThresholdPct = 0.5
 
-// CompareInstructions compares the instructions/op samples of base and head per benchmark and classifies them
-// by the rules above, with thresholdPct a percentage from 0 up to 100. Samples in other units are ignored. The result is
+// CompareInstructions compares the instructions/op samples of base and head per benchmark and classifies them by the
+// rules above, with thresholdPct a percentage from 0 up to 100. Samples in other units are ignored. The result is
 // sorted by name. Each Comparison has Unit record.UnitInstructions, Exact set, Center the median count of a side, Lo
-// and Hi its smallest and largest count, DeltaPct the change of the centers, P and PHolm 0 for slower and
-// faster and 1 otherwise, NoisePct the larger relative spread of a side's counts (×100), and no Paired estimate.
+// and Hi its smallest and largest count, DeltaPct the change of the centers, P and PHolm 0 for slower and faster and 1
+// otherwise, NoisePct the larger relative spread of a side's counts (×100), and no Paired estimate.
 func CompareInstructions(samples []Sample, thresholdPct float64) ([]record.Benchmark, error) {
 	if !(thresholdPct >= 0 && thresholdPct < 100) {
 		return nil, fmt.Errorf("instructions threshold %v%%: want a percentage from 0 up to 100, e.g. 0.5", thresholdPct)

@@ -320,7 +320,8 @@ type lane struct {
 // B–B pairs of every leaf.
 func (l *lane) measure(ctx context.Context, groups []leafGroup) error {
 	if l.cfg.BenchTxt != nil {
-		l.txt = NewBenchTxt(l.cfg.BenchTxt, l.run.Header, map[record.Side]string{record.Base: l.cfg.Base.Commit, record.Head: l.cfg.Head.Commit})
+		l.txt = NewBenchTxt(l.cfg.BenchTxt, l.run.Header, map[record.Side]string{record.Base: l.cfg.Base.Commit,
+			record.Head: l.cfg.Head.Commit})
 	}
 	plan := sched.Schedule(len(groups), l.cfg.Rounds)
 	dead := map[record.Side]map[string]bool{record.Base: {}, record.Head: {}}
@@ -408,7 +409,8 @@ func fmtCount(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // countSlot counts leaves on side at n and 2n iterations and returns a sample per leaf counted both times, and
 // a Failure for each other leaf.
-func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) ([]Sample, []record.Failure, error) {
+func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) ([]Sample,
+	[]record.Failure, error) {
 	c1, fails, err := l.count(ctx, leaves, side, e, n)
 	if err != nil {
 		return nil, nil, err
@@ -427,8 +429,10 @@ func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e
 		}
 		perOp := float64(x-c1[lf.name]) / float64(n)
 		if perOp <= 0 {
-			fails = append(fails, record.Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot, Kind: record.FailureNoResult,
-				Message: fmt.Sprintf("counted %d instructions at %d iterations and %d at %d: the benchmark does no work per iteration",
+			fails = append(fails, record.Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot,
+				Kind: record.FailureNoResult,
+				Message: fmt.Sprintf("counted %d instructions at %d iterations and %d at %d: the benchmark does no work per "+
+					"iteration",
 					c1[lf.name], n, x, 2*n)})
 			continue
 		}
@@ -447,7 +451,8 @@ const lostRetries = 3
 // count runs leaves of side's binary for n iterations each in one process under callgrind and returns each
 // leaf's timed count (see timedCounts), and a Failure for each leaf that printed no result. The leaves whose
 // count callgrind lost run again in a process of their own, up to lostRetries times; a count is never guessed.
-func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) (map[string]int64, []record.Failure, error) {
+func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) (map[string]int64,
+	[]record.Failure, error) {
 	counts := map[string]int64{}
 	var fails []record.Failure
 	leaves = slices.Clone(leaves)
@@ -477,7 +482,8 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 
 // countOnce is one process of count, which runs each leaf repeat times in a row (-test.count) and keeps the
 // last run's count: the clean counts, the leaves whose count was lost, and the failures.
-func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n, repeat int) (map[string]int64, []string, []record.Failure, error) {
+func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n,
+	repeat int) (map[string]int64, []string, []record.Failure, error) {
 	bin := map[record.Side]Binary{record.Base: l.cfg.Base, record.Head: l.cfg.Head}[side]
 	l.seq++
 	scratch, remove, err := l.cfg.Sandbox.Scratch() // callgrind's output: the one place the sandbox lets it write

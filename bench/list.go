@@ -136,7 +136,8 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 			skip = append(skip, res.name)
 		}
 		for _, name := range out.failedLeaves() {
-			r.fail(record.Failure{Name: name, Side: record.Base, Round: 0, Slot: -1, Kind: record.FailureExit, Message: failBlock(c.stdout, name)})
+			r.fail(record.Failure{Name: name, Side: record.Base, Round: 0, Slot: -1, Kind: record.FailureExit,
+				Message: failBlock(c.stdout, name)})
 			skip = append(skip, name)
 		}
 		kind, msg := c.failure()

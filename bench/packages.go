@@ -29,7 +29,8 @@ type Package struct {
 // (sorted by import path), each once.
 func ListPackages(ctx context.Context, cfg BuildConfig, patterns []string) ([]Package, error) {
 	argv := append([]string{"go", "list", "-f",
-		`{{.ImportPath}}{{"\t"}}{{.Name}}{{"\t"}}{{.Dir}}{{"\t"}}{{join .TestGoFiles ","}}{{"\t"}}{{join .XTestGoFiles ","}}`},
+		`{{.ImportPath}}{{"\t"}}{{.Name}}{{"\t"}}{{.Dir}}{{"\t"}}{{join .TestGoFiles ","}}` +
+			`{{"\t"}}{{join .XTestGoFiles ","}}`},
 		buildFlags(cfg)...)
 	argv = append(argv, patterns...)
 	ctx, cancel := cfg.limit(ctx)

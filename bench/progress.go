@@ -102,15 +102,18 @@ func (p *progress) fitted(leaves int, runTime, benchTime time.Duration, floored 
 	switch {
 	case runTime >= benchTime:
 	case floored:
-		p.line("runs shortened from %s to the shortest, %s; fewer than %d rounds of %d benchmarks fit the budget", benchTime, runTime, BudgetRounds, leaves)
+		p.line("runs shortened from %s to the shortest, %s; fewer than %d rounds of %d benchmarks fit the budget",
+			benchTime, runTime, BudgetRounds, leaves)
 	default:
-		p.line("runs shortened from %s to %s, so that %d rounds of %d benchmarks fit the budget", benchTime, runTime, BudgetRounds, leaves)
+		p.line("runs shortened from %s to %s, so that %d rounds of %d benchmarks fit the budget", benchTime, runTime,
+			BudgetRounds, leaves)
 	}
 }
 
 // running announces run i (0-based) of total: leaf name on side in round (0-based) of rounds, with eta left.
 func (p *progress) running(name string, side record.Side, round, rounds, i, total int, eta time.Duration) {
-	p.status("[%d/%d] round %d/%d %s %s, ETA %s%s", i+1, total, round+1, rounds, side, name, eta.Round(time.Second), p.left())
+	p.status("[%d/%d] round %d/%d %s %s, ETA %s%s", i+1, total, round+1, rounds, side, name, eta.Round(time.Second),
+		p.left())
 }
 
 // roundDone reports a finished round on a log (a terminal shows it on the updating line already).
@@ -118,7 +121,8 @@ func (p *progress) roundDone(round, rounds int, elapsed, eta time.Duration) {
 	if p.tty {
 		return
 	}
-	p.line("round %d/%d done after %s, ETA %s%s", round+1, rounds, elapsed.Round(time.Millisecond), max(eta, 0).Round(time.Second), p.left())
+	p.line("round %d/%d done after %s, ETA %s%s", round+1, rounds, elapsed.Round(time.Millisecond), max(eta,
+		0).Round(time.Second), p.left())
 }
 
 // looked reports the look after stage k of a budgeted run: settled benchmarks stop, the others go on.

@@ -182,7 +182,8 @@ func buildLauncher(ctx context.Context) (path string, cleanup func()) {
 }
 
 func newRunner(cfg RunConfig, pin abba.Pinning) (*runner, time.Time) {
-	return &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)}, time.Now()
+	return &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)},
+		time.Now()
 }
 
 // finish records how long the run took and stops its progress line.
@@ -203,7 +204,8 @@ type runner struct {
 // measure runs the A–B–B–A schedule over leaves.
 func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	if r.cfg.BenchTxt != nil {
-		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit, record.Head: r.cfg.Head.Commit})
+		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit,
+			record.Head: r.cfg.Head.Commit})
 	}
 	plan := abba.Schedule(len(leaves), r.cfg.Rounds)
 	est := make([]time.Duration, len(leaves)) // expected wall time of one run of each leaf, for the ETA
@@ -250,7 +252,8 @@ type leafSide struct {
 }
 
 // step runs entry i of n, leaf l, and records its sample or failure; a failure marks the leaf's side dead.
-func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta time.Duration, dead map[leafSide]bool) error {
+func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta time.Duration,
+	dead map[leafSide]bool) error {
 	side := e.Side
 	r.progress.running(l.name, side, e.Round, r.cfg.Rounds, i, n, eta)
 	s, fail, err := r.runLeaf(ctx, l, side, e)
@@ -272,7 +275,8 @@ func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta t
 }
 
 // runLeaf runs leaf l once on side for entry e. It returns a sample, or a failure, or ctx's error.
-func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.Entry) (*Sample, *record.Failure, error) {
+func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.Entry) (*Sample, *record.Failure,
+	error) {
 	bin := r.cfg.Base
 	if side == record.Head {
 		bin = r.cfg.Head
@@ -514,11 +518,14 @@ func (r *runner) checkPinned(cpus string) {
 func (c *child) failure() (kind record.FailureKind, msg string) {
 	switch {
 	case c.overran:
-		return record.FailureTimeout, fmt.Sprintf("killed after its wall-clock limit of %s", c.limit) + lastLines(c.stdout, c.stderr)
+		return record.FailureTimeout, fmt.Sprintf("killed after its wall-clock limit of %s", c.limit) + lastLines(c.stdout,
+			c.stderr)
 	case c.timedOut:
-		return record.FailureTimeout, fmt.Sprintf("killed after printing nothing for %s", c.idle) + lastLines(c.stdout, c.stderr)
+		return record.FailureTimeout, fmt.Sprintf("killed after printing nothing for %s", c.idle) + lastLines(c.stdout,
+			c.stderr)
 	case c.flooded:
-		return record.FailureExit, fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) + lastLines(c.stdout, c.stderr)
+		return record.FailureExit, fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) +
+			lastLines(c.stdout, c.stderr)
 	case panicMessage(c.stderr) != "":
 		return record.FailurePanic, panicMessage(c.stderr)
 	case panicMessage(c.stdout) != "":

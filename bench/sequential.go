@@ -242,7 +242,8 @@ func (s *stager) look(samples []Sample, n int) []int {
 // after each (stager), until all are settled, the looks are used up or the budget, counted from start, is spent.
 func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Time) error {
 	if r.cfg.BenchTxt != nil {
-		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit, record.Head: r.cfg.Head.Commit})
+		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit,
+			record.Head: r.cfg.Head.Commit})
 	}
 	leaves = r.fitRuns(leaves, time.Until(start.Add(r.cfg.Budget)))
 	names := make([]string, len(leaves))

@@ -220,7 +220,8 @@ func readSymtab(path string) (*symtab, error) {
 	defer f.Close()
 	syms, err := f.Symbols()
 	if err != nil {
-		return nil, fmt.Errorf("reading symbols of %s: %w (the instruction-count lane needs them: do not strip the test binary)", path, err)
+		return nil, fmt.Errorf("reading symbols of %s: %w (the instruction-count lane needs them: do not strip the test "+
+			"binary)", path, err)
 	}
 	syms = slices.DeleteFunc(syms, func(s elf.Symbol) bool { return elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Size == 0 })
 	slices.SortFunc(syms, func(a, b elf.Symbol) int { return cmp.Compare(a.Value, b.Value) })
@@ -238,7 +239,8 @@ func readSymtab(path string) (*symtab, error) {
 		}
 	}
 	if found != len(triggers) {
-		return nil, fmt.Errorf("%s does not define the testing package's %s: is it a Go test binary?", path, strings.Join(triggers[:], ", "))
+		return nil, fmt.Errorf("%s does not define the testing package's %s: is it a Go test binary?", path,
+			strings.Join(triggers[:], ", "))
 	}
 	t.check = make([]stackCheck, len(t.start))
 	if f.Machine != elf.EM_X86_64 {

@@ -37,11 +37,11 @@ func IgnoreOutput(out string) error {
 	return nil
 }
 
-// Config is everything a comparison can be told. Its zero value is not usable: start from DefaultConfig, whose
-// values are the defaults of the key table (ConfigKeys), then Resolve a file and flags or inputs on top of it.
+// Config is everything a comparison can be told. Its zero value is not usable: start from DefaultConfig, whose values
+// are the defaults of the key table (ConfigKeys), then Resolve a file and flags or inputs on top of it.
 //
-// Each field that a user can set is declared once, as a ConfigKey in keys.go: its file key, flag, Action input, default,
-// parser, validator and documentation. The field comments below name the key.
+// Each field that a user can set is declared once, as a ConfigKey in keys.go: its file key, flag, Action input,
+// default, parser, validator and documentation. The field comments below name the key.
 type Config struct {
 	// Dir is a directory inside the git work tree to compare: a relative Package is relative to it. Flag -C.
 	Dir string

@@ -25,7 +25,8 @@ func (c *Config) loadFile(name string, data []byte, origin map[*Key]string) erro
 		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 			return nil // only comments
 		}
-		return &Error{Source: fmt.Sprintf("%s:%d", name, root.Line), Want: "a mapping of keys to values, such as \"rounds: 5\""}
+		return &Error{Source: fmt.Sprintf("%s:%d", name, root.Line),
+			Want: "a mapping of keys to values, such as \"rounds: 5\""}
 	}
 	byName := map[string]*Key{}
 	for _, k := range keys {

@@ -210,26 +210,33 @@ func listKey(k Key, field func(*Config) *[]string, valid func(string) bool) *Key
 	return &k
 }
 
-// keys is the table. Bounds follow DESIGN.md: alpha 0.001–0.2, thresholds in percent above 0 and below 100.
+// keys is the table. Bounds: alpha 0.001–0.2, thresholds in percent above 0 and below 100.
 var keys = []*Key{
 	stringKey(Key{Flag: "C", Default: ".", Form: "a directory",
 		Doc: "run as if started in this directory (inside the git work tree)"},
 		func(c *Config) *string { return &c.Dir }, nil),
 	stringKey(Key{File: "package", Flag: "pkg", Input: "package", Default: ".",
 		Form: "a package path such as ./cipher/des, several comma-separated, or a pattern such as ./cipher/...",
-		Doc:  "the packages to gate: a directory relative to -C (the Action: the repository root), in any module of the repository, or an import path; several comma-separated, or patterns such as ./cipher/..."},
+		Doc: "the packages to gate: a directory relative to -C (the Action: the repository root), in any module of the " +
+			"repository, or an import path; several comma-separated, or patterns such as ./cipher/..."},
 		func(c *Config) *string { return &c.Package }, func(s string) bool { return strings.TrimSpace(s) != "" }),
 	stringKey(Key{File: "bench", Flag: "bench", Policy: true, Input: "bench", Default: ".",
 		Form: "a regular expression per level of the benchmark names, as go test's -bench, such as Encrypt/des",
-		Doc:  "benchmarks to compare, as go test's -bench selects them: one regular expression per '/'-separated level of the name (^Sum256$ selects every sub-benchmark of Sum256; Encrypt/des selects Encrypt/des/single)"},
-		func(c *Config) *string { return &c.Bench }, func(s string) bool { _, err := bench.NewMatcher(s); return err == nil }),
+		Doc: "benchmarks to compare, as go test's -bench selects them: one regular expression per '/'-separated level of " +
+			"the name (^Sum256$ selects every sub-benchmark of Sum256; Encrypt/des selects Encrypt/des/single)"},
+		func(c *Config) *string { return &c.Bench }, func(s string) bool {
+			_,
+				err := bench.NewMatcher(s)
+			return err == nil
+		}),
 	intKey(Key{File: "rounds", Flag: "rounds", Policy: true, Input: "rounds", Default: "5",
 		Form: "a whole number from 2 to 100",
 		Doc:  "A–B–B–A rounds; each side gets 2×rounds samples"},
 		func(c *Config) *int { return &c.Rounds }, 2, 100),
 	durationKey(Key{File: "benchtime", Flag: "benchtime", Policy: true, Input: "benchtime", Default: "100ms",
 		Form: "a duration from 1ms to 1m, such as 100ms",
-		Doc:  "target duration of one benchmark run (calibrated once, then the same iteration count on both sides); with a budget, the longest: runs are shortened so that 18 rounds fit"},
+		Doc: "target duration of one benchmark run (calibrated once, then the same iteration count on both sides); with a " +
+			"budget, the longest: runs are shortened so that 18 rounds fit"},
 		func(c *Config) *time.Duration { return &c.BenchTime }, time.Millisecond, time.Minute),
 	intKey(Key{File: "cpu", Flag: "cpu", Input: "cpu", Default: "-1",
 		Form: "a CPU number, or -1 for the last CPU this process may use",
@@ -239,7 +246,8 @@ var keys = []*Key{
 		Doc: "do not pin benchmarks to one CPU"},
 		func(c *Config) *bool { return &c.NoPin }),
 	boolKey(Key{File: "time-same-code", Flag: "time-same-code", Input: "time-same-code", Form: "true or false",
-		Doc: "time benchmarks whose machine code is the same on both sides too (by default they are unchanged without timing)"},
+		Doc: "time benchmarks whose machine code is the same on both sides too " +
+			"(by default they are unchanged without timing)"},
 		func(c *Config) *bool { return &c.TimeSameCode }),
 	floatKey(Key{File: "threshold", Flag: "threshold", Policy: true, Input: "threshold", Default: "2",
 		Form: "a percentage above 0 and below 100, such as 2",
@@ -272,7 +280,10 @@ var keys = []*Key{
 		func(c *Config) *time.Duration { return &c.Timeout }, time.Second, time.Hour),
 	listKey(Key{File: "tags", Flag: "tags", Form: "build tags without spaces or commas",
 		Doc: "build tags for both sides (comma-separated)"},
-		func(c *Config) *[]string { return &c.Tags }, func(s string) bool { return s != "" && !strings.ContainsAny(s, " ,\t\n") }),
+		func(c *Config) *[]string { return &c.Tags }, func(s string) bool {
+			return s != "" && !strings.ContainsAny(s,
+				" ,\t\n")
+		}),
 	stringKey(Key{File: "sandbox", Flag: "sandbox", Input: "sandbox", Policy: true, Form: "required, auto or off",
 		Doc: "confine the processes that run the repository's code (Landlock, no_new_privs); empty: auto, required " +
 			"in the Action on Linux"},
@@ -294,8 +305,9 @@ var keys = []*Key{
 		Doc: "constant-time check: blocks per traced batch call (64 fill a bitsliced engine of 64 lanes; " +
 			"fewer trace a slow table engine faster)"},
 		func(c *Config) *int { return &c.ConstantTimeBlocks }, 1, 1024),
-	listKey(Key{File: "constructors", Flag: "constructors", Policy: true, Form: "exported Go function names such as NewCipher",
-		Doc: "differential check: constructor names (comma-separated; default: discover)"},
+	listKey(Key{File: "constructors", Flag: "constructors", Policy: true,
+		Form: "exported Go function names such as NewCipher",
+		Doc:  "differential check: constructor names (comma-separated; default: discover)"},
 		func(c *Config) *[]string { return &c.Constructors }, isExported),
 	intKey(Key{File: "keys", Flag: "keys", Policy: true, Default: "1024", Form: "a whole number from 1 to 65536",
 		Doc: "differential check: keys per cipher and key size"},
@@ -308,16 +320,19 @@ var keys = []*Key{
 		Doc: "differential check: AEAD, stream cipher, hash and one-shot keys per key size (structured keys first: " +
 			"all zero, all 0xff, each byte at its extremes)"},
 		func(c *Config) *int { return &c.MessageKeys }, 1, 4096),
-	intKey(Key{File: "message-blocks", Flag: "message-blocks", Policy: true, Default: "8", Form: "a whole number from 2 to 256",
-		Doc: "differential check: AEAD, stream cipher and hash messages go up to this many blocks"},
+	intKey(Key{File: "message-blocks", Flag: "message-blocks", Policy: true, Default: "8",
+		Form: "a whole number from 2 to 256",
+		Doc:  "differential check: AEAD, stream cipher and hash messages go up to this many blocks"},
 		func(c *Config) *int { return &c.MessageBlocks }, 2, 256),
 	seedKey,
 	boolKey(Key{File: "changed", Flag: "changed", Input: "changed", Form: "true or false",
-		Doc: "gate only the packages whose files, or whose dependencies' files inside the module, differ between base and head"},
+		Doc: "gate only the packages whose files, or whose dependencies' files inside the module, differ between base and " +
+			"head"},
 		func(c *Config) *bool { return &c.Changed }),
 	shardKey,
 	stringKey(Key{Flag: "shard-costs", Input: "shard-costs", Form: "a results directory or its result.json",
-		Doc: "an earlier run's results: shards split the work by the sub-benchmarks each benchmark had there (default: one per benchmark)"},
+		Doc: "an earlier run's results: shards split the work by the sub-benchmarks each benchmark had there (default: one " +
+			"per benchmark)"},
 		func(c *Config) *string { return &c.ShardCosts }, nil),
 	thresholdsKey,
 	oracleKey,
@@ -333,16 +348,22 @@ var keys = []*Key{
 			return s == gate.OnInconclusiveFail || s == gate.OnInconclusivePass
 		}),
 	stringKey(Key{File: "acknowledge-label", Policy: true, Input: "acknowledge-label", Default: "perf-regression-ok",
-		Form: "a pull-request label of 1 to 50 characters on one line", Doc: "pull-request label that lets slower benchmarks pass the gate"},
+		Form: "a pull-request label of 1 to 50 characters on one line",
+		Doc:  "pull-request label that lets slower benchmarks pass the gate"},
 		func(c *Config) *string { return &c.AcknowledgeLabel }, func(s string) bool {
 			return strings.TrimSpace(s) != "" && utf8.RuneCountInString(s) <= 50 && !strings.ContainsAny(s, "\r\n")
 		}),
 	stringKey(Key{File: "output", Flag: "o", Default: DefaultOutput, Form: "a directory path",
-		Doc: "results directory (the default one ignores itself in git; the Action's default is $RUNNER_TEMP/perfgate-results)"},
+		Doc: "results directory (the default one ignores itself in git; the Action's default is " +
+			"$RUNNER_TEMP/perfgate-results)"},
 		func(c *Config) *string { return &c.Out }, func(s string) bool { return strings.TrimSpace(s) != "" }),
 	stringKey(Key{Flag: "policy-from", Input: "policy-from", Form: "base or head",
-		Doc: "whose .perfgate.yml sets the gate policy (thresholds, alpha, …): base's at the base commit, or head's; default head for compare, base in the Action"},
-		func(c *Config) *string { return &c.PolicyFrom }, func(s string) bool { return s == "" || s == PolicyFromBase || s == PolicyFromHead }),
+		Doc: "whose .perfgate.yml sets the gate policy (thresholds, alpha, …): base's at the base commit, or head's; " +
+			"default head for compare, base in the Action"},
+		func(c *Config) *string { return &c.PolicyFrom }, func(s string) bool {
+			return s == "" || s == PolicyFromBase ||
+				s == PolicyFromHead
+		}),
 	stringKey(Key{Input: "base", Form: "a revision",
 		Doc: "base revision; default the pull request's base (or the push's before)"},
 		func(c *Config) *string { return &c.Base }, nil),
@@ -393,7 +414,8 @@ var shardKey = &Key{Flag: "shard", Input: "shard", Type: "i/n",
 
 // thresholdsKey is a mapping in the file only: benchmark-name regular expression → allowed percent.
 var thresholdsKey = &Key{File: "thresholds", Type: "map", Policy: true,
-	Form:  "a mapping of benchmark-name regular expressions to percentages above 0 and below 100, such as {\"Encrypt/.*\": 10}",
+	Form: "a mapping of benchmark-name regular expressions to percentages above 0 and below 100, such as " +
+		"{\"Encrypt/.*\": 10}",
 	Doc:   "acknowledged slowdowns per benchmark: regular expression → allowed percent",
 	field: func(c *Config) any { return &c.Thresholds },
 	pairs: func(c *Config, m map[string]string) error {

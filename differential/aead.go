@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/types"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // aeadFamily is the AEADs: constructors func(key []byte) (T, error) with T a crypto/cipher.AEAD, and every block
@@ -27,7 +29,7 @@ var aeadIface = types.NewInterfaceType([]*types.Func{
 // gcmSuffix names the AEAD made of a block constructor and crypto/cipher.NewGCM: "NewCipher/GCM".
 const gcmSuffix = "/GCM"
 
-func (aeadFamily) kind() Family                { return FamilyAEAD }
+func (aeadFamily) kind() record.Family         { return record.FamilyAEAD }
 func (aeadFamily) directions() []string        { return []string{"seal", "open"} }
 func (aeadFamily) methods() []string           { return []string{"Seal", "Open"} }
 func (aeadFamily) outputs() int                { return 3 }
@@ -40,30 +42,30 @@ func (aeadFamily) shape() string {
 }
 
 func (aeadFamily) match(fn *types.Func, sig *types.Signature) (ctor, bool, string) {
-	c, _, ok, why := ifaceCtor(fn, sig, FamilyAEAD, aeadIface, [3]bool{1: true}, true)
+	c, _, ok, why := ifaceCtor(fn, sig, record.FamilyAEAD, aeadIface, [3]bool{1: true}, true)
 	return c, ok, why
 }
 
 func (aeadFamily) entries(c ctor) []string {
 	switch c.Family {
-	case FamilyBlock:
+	case record.FamilyBlock:
 		return []string{wrapEntry(c, c.Name+gcmSuffix, 1, maxKeySize, 0, "aeadMaker", "cipher.AEAD", "key",
 			"cipher.NewGCM(%s)")}
-	case FamilyAEAD:
+	case record.FamilyAEAD:
 		return []string{wrapEntry(c, c.Name, 1, maxKeySize, 0, "aeadMaker", "cipher.AEAD", "key", "%s, nil")}
 	}
 	return nil
 }
 
 func (f aeadFamily) instances(b, h *ctor) []instance {
-	if h.Family == FamilyBlock {
+	if h.Family == record.FamilyBlock {
 		return []instance{{name: h.Name + gcmSuffix, family: f, typ: "cipher.AEAD", ctors: [2]*ctor{b, h},
 			derived: true}}
 	}
 	return ownInstance(f, b, h)
 }
 
-func (f aeadFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*Cipher, []job) {
+func (f aeadFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*record.Cipher, []job) {
 	return planMessages(cfg, f, in, probes)
 }
 
@@ -87,12 +89,12 @@ func (aeadFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [
 	}
 	for s, o := range [2][][]byte{b, h} {
 		if !bytes.Equal(o[aeadOpen], append([]byte{0}, c.msg...)) {
-			msgInconsistent(t, s, Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "open", Method: "Open",
+			msgInconsistent(t, s, record.Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "open", Method: "Open",
 				Input: c.msg, Single: c.msg, Batch: o[aeadOpen], Part: "round trip", Length: len(c.msg),
 				Note: "Open of Seal's output: " + openText(o[aeadOpen])})
 		}
 		if s == 0 && o[aeadTampered][0] == 1 {
-			msgInconsistent(t, s, Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "open", Method: "Open",
+			msgInconsistent(t, s, record.Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "open", Method: "Open",
 				Input: c.msg, Part: "forgery", Length: len(c.msg),
 				Note: "base's Open accepted a ciphertext with one bit flipped"})
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // blockFamily is the block ciphers: constructors func(key []byte) (T, error) with T a crypto/cipher.Block, whose
@@ -16,7 +18,7 @@ import (
 // by one and in one call per batch method.
 type blockFamily struct{}
 
-func (blockFamily) kind() Family         { return FamilyBlock }
+func (blockFamily) kind() record.Family  { return record.FamilyBlock }
 func (blockFamily) directions() []string { return directions[:] }
 
 func (blockFamily) shape() string {
@@ -35,7 +37,7 @@ var (
 )
 
 func (blockFamily) match(fn *types.Func, sig *types.Signature) (ctor, bool, string) {
-	c, t, ok, why := ifaceCtor(fn, sig, FamilyBlock, blockIface, [3]bool{1: true}, true)
+	c, t, ok, why := ifaceCtor(fn, sig, record.FamilyBlock, blockIface, [3]bool{1: true}, true)
 	if !ok || why != "" {
 		return c, ok, why
 	}
@@ -58,7 +60,7 @@ func (blockFamily) match(fn *types.Func, sig *types.Signature) (ctor, bool, stri
 }
 
 func (blockFamily) entries(c ctor) []string {
-	if c.Family != FamilyBlock {
+	if c.Family != record.FamilyBlock {
 		return nil
 	}
 	stmts, value := ctorCall(c, "key", "nil, nil, ")
@@ -81,9 +83,10 @@ func (f blockFamily) instances(b, h *ctor) []instance { return ownInstance(f, b,
 
 // plan compares the key sizes and batch methods of the two sides, and returns the jobs of the key sizes both
 // accept with the same block size.
-func (blockFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*Cipher, []job) {
+func (blockFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*record.Cipher, []job) {
 	name := in.name
-	c := Cipher{Name: name, Family: FamilyBlock, Type: in.typ, Keys: cfg.Keys, Blocks: cfg.Blocks, KeySizes: []int{}}
+	c := record.Cipher{Name: name, Family: record.FamilyBlock, Type: in.typ, Keys: cfg.Keys, Blocks: cfg.Blocks,
+		KeySizes: []int{}}
 	var batch []string
 	for _, m := range in.ctors[0].Batch {
 		if slices.Contains(in.ctors[1].Batch, m) {
@@ -109,7 +112,7 @@ func (blockFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSiz
 			panics[h.Panic] = append(panics[h.Panic], size)
 		case inB && inH && (b.Panic != "" || h.Panic != "" || b.BlockSize != h.BlockSize):
 			c.Mismatches++
-			c.Examples = append(c.Examples, Mismatch{Constructor: name, KeySize: size, Block: -1,
+			c.Examples = append(c.Examples, record.Mismatch{Constructor: name, KeySize: size, Block: -1,
 				Direction: "setup", Method: name, Note: "base: " + blockProbeText(b) + "; head: " + blockProbeText(h)})
 		case !inH || h.Panic != "":
 			c.KeySizesRemoved = append(c.KeySizesRemoved, size)

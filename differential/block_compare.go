@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // Directions of a block cipher, in the order the harness runs them.
@@ -82,7 +84,7 @@ func (j *blockJob) compare(t *tally, base, head *outReader) error {
 			}
 		}
 		if o[0].status != o[1].status {
-			t.mismatch(Mismatch{
+			t.mismatch(record.Mismatch{
 				Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Block: -1, Direction: "setup", Method: j.ctor,
 				Note: fmt.Sprintf("base: %s; head: %s", statusText(o[0]), statusText(o[1])),
 			})
@@ -108,7 +110,7 @@ func (j *blockJob) diffKey(t *tally, k *keyInput, methods [2][]string, o [2]keyO
 			for mi, m := range methods[dir] {
 				b, h := o[0].out[dir][mi][lo:hi], o[1].out[dir][mi][lo:hi]
 				if !bytes.Equal(b, h) {
-					t.mismatch(Mismatch{
+					t.mismatch(record.Mismatch{
 						Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Block: blk, Direction: name,
 						Method: m, Input: in[lo:hi], Base: b, Head: h, Length: bs,
 					})
@@ -129,7 +131,7 @@ func (j *blockJob) consistency(t *tally, s int, k *keyInput, dir int, method str
 		if bytes.Equal(single[lo:hi], batch[lo:hi]) {
 			continue
 		}
-		t.inconsistent(s, Inconsistency{
+		t.inconsistent(s, record.Inconsistency{
 			KeySize: j.keySize, Key: k.key, Block: blk, Direction: directions[dir], Method: method,
 			Input: k.input(dir)[lo:hi], Single: single[lo:hi], Batch: batch[lo:hi],
 		})

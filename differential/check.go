@@ -166,7 +166,7 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 		defer os.RemoveAll(dir)
 		cfg.WorkDir = dir
 	}
-	rep := &Report{Seed: cfg.Seed, Package: cfg.Pkg, Ciphers: []Cipher{}}
+	rep := &Report{Seed: cfg.Seed, Package: cfg.Pkg, Ciphers: []record.Cipher{}}
 	cfg.logf("differential: seed %#x; block ciphers: %d keys × %d blocks; AEADs, stream ciphers, hashes, "+
 		"one-shot functions: %d keys × messages up to %d blocks\n", cfg.Seed, cfg.Keys, cfg.Blocks, cfg.MessageKeys,
 		cfg.MessageBlocks)
@@ -177,7 +177,7 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 	case errors.As(err, &f):
 		rep.fail(f)
 	case errors.As(err, &own) && ctx.Err() == nil:
-		rep.Ciphers, rep.Status, rep.Reason = []Cipher{}, record.DiffError, own.msg
+		rep.Ciphers, rep.Status, rep.Reason = []record.Cipher{}, record.DiffError, own.msg
 	case err != nil:
 		return nil, fmt.Errorf("differential: %w", err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-func cipherByName(t *testing.T, rep *Report, name string) *Cipher {
+func cipherByName(t *testing.T, rep *Report, name string) *record.Cipher {
 	t.Helper()
 	for i := range rep.Ciphers {
 		if rep.Ciphers[i].Name == name {
@@ -37,7 +37,7 @@ func TestRefactorIdentical(t *testing.T) {
 			t.Errorf("tree %s changed (-before +after):\n%s", dir, diff)
 		}
 	}
-	want := []Cipher{
+	want := []record.Cipher{
 		{Name: "NewCipher", KeySizes: []int{8}},
 		{Name: "NewTripleEDE3", KeySizes: []int{24}},
 	}
@@ -81,7 +81,7 @@ func TestBrokenNamesFirstMismatch(t *testing.T) {
 	}
 	c := cipherByName(t, rep, "NewCipher")
 	j := newBlockJob(DefaultSeed, "NewCipher", 8, 8, DefaultKeys, DefaultBlocks, nil)
-	var want *Mismatch
+	var want *record.Mismatch
 	count := 0
 	for _, k := range j.keys {
 		for b := range j.blocks {
@@ -99,7 +99,7 @@ func TestBrokenNamesFirstMismatch(t *testing.T) {
 				d.Encrypt(out, in)
 				bad := bytes.Clone(out)
 				bad[3] ^= 0x10
-				want = &Mismatch{Constructor: "NewCipher", KeySize: 8, Key: k.key, Block: b, Direction: "encrypt",
+				want = &record.Mismatch{Constructor: "NewCipher", KeySize: 8, Key: k.key, Block: b, Direction: "encrypt",
 					Method: "Encrypt", Input: in, Base: out, Head: bad, Length: 8}
 			}
 		}

@@ -15,20 +15,21 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/record"
 	"golang.org/x/tools/go/gcexportdata"
 )
 
 // A ctor is a constructor found in one side's package. Its family says what its result T (or *T, then Addr is
 // set and the harness takes the address of the value) implements; shapes lists the signatures of each family.
 type ctor struct {
-	Name   string   // e.g. "NewTripleEDE3"
-	Family Family   // FamilyBlock, FamilyAEAD, FamilyStream or FamilyHash
-	Type   string   // the result type, package-qualified by name, e.g. "*des.TripleCipher"
-	Addr   bool     // T is a struct value whose methods have pointer receivers
-	Args   int      // how many []byte arguments it takes: 0 (a hash), 1 (key) or 2 (key, nonce)
-	Err    bool     // it returns (T, error), not T alone
-	Batch  []string // block ciphers: exported methods func(dst, src []byte) named Encrypt…/Decrypt…, but those two
-	Sum    sumShape // one-shot functions: where the message, key and digest go
+	Name   string        // e.g. "NewTripleEDE3"
+	Family record.Family // FamilyBlock, FamilyAEAD, FamilyStream or FamilyHash
+	Type   string        // the result type, package-qualified by name, e.g. "*des.TripleCipher"
+	Addr   bool          // T is a struct value whose methods have pointer receivers
+	Args   int           // how many []byte arguments it takes: 0 (a hash), 1 (key) or 2 (key, nonce)
+	Err    bool          // it returns (T, error), not T alone
+	Batch  []string      // block ciphers: exported methods func(dst, src []byte) named Encrypt…/Decrypt…, but those two
+	Sum    sumShape      // one-shot functions: where the message, key and digest go
 	// An oracle's entry: Alias is the harness's import of its package, Func the function; Name is then
 	// oraclePrefix and the constructor it is the oracle of. Emulate: the batch methods are the ones of that
 	// constructor, run through the oracle's single-block methods.

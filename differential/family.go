@@ -8,23 +8,11 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Family is the kind of primitive a constructor returns (record.Family).
-type Family = record.Family
-
-// Families of constructors, the values of Cipher.Family.
-const (
-	FamilyBlock  = record.FamilyBlock
-	FamilyAEAD   = record.FamilyAEAD
-	FamilyStream = record.FamilyStream
-	FamilyHash   = record.FamilyHash
-	FamilySum    = record.FamilySum
-)
-
 // A family is one kind of primitive from discovery to description: how its constructors are recognised, the
 // harness code that exercises them, the vectors they are fed, and how the two sides' outputs are compared.
 // A new family is a type that implements it, in a file of its own, and one line in familyTable.
 type family interface {
-	kind() Family
+	kind() record.Family
 	// shape says what discovery looks for, for skip reasons: "func(key []byte) (T, error) with T a …".
 	shape() string
 	// match reports whether fn is a constructor of the family (ok), and when it is one of a shape the check
@@ -40,7 +28,7 @@ type family interface {
 	instances(b, h *ctor) []instance
 	// plan compares what the sides' probes found for in, and returns its Cipher and the jobs to run; no Cipher
 	// when there is nothing to report of it.
-	plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*Cipher, []job)
+	plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*record.Cipher, []job)
 	// directions names the digests of Cipher.Digests.
 	directions() []string
 }
@@ -56,7 +44,7 @@ var familyTable = []family{
 }
 
 // familyOf returns the family named k.
-func familyOf(k Family) family {
+func familyOf(k record.Family) family {
 	for _, f := range familyTable {
 		if f.kind() == k {
 			return f
@@ -123,7 +111,7 @@ var (
 // ifaceCtor matches constructors func(key []byte…) returning T or (T, error) with T (or *T, when T is a struct
 // value whose methods have pointer receivers) implementing iface; args lists the numbers of []byte arguments
 // the family allows and needErr whether it must return an error. t is the result type, *T when Addr is set.
-func ifaceCtor(fn *types.Func, sig *types.Signature, kind Family, iface *types.Interface, args [3]bool,
+func ifaceCtor(fn *types.Func, sig *types.Signature, kind record.Family, iface *types.Interface, args [3]bool,
 	needErr bool) (c ctor, t types.Type, ok bool, why string) {
 	c = ctor{Name: fn.Name(), Family: kind, Args: sig.Params().Len()}
 	switch res := sig.Results(); {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/types"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // hashFamily is the hashes and MACs: constructors func() or func(key []byte) returning T or (T, error) with T a
@@ -24,7 +26,7 @@ var hashIface = types.NewInterfaceType([]*types.Func{
 	method("Write", byteParams("p"), intType, errorType),
 }, nil).Complete()
 
-func (hashFamily) kind() Family            { return FamilyHash }
+func (hashFamily) kind() record.Family     { return record.FamilyHash }
 func (hashFamily) directions() []string    { return []string{"sum"} }
 func (hashFamily) methods() []string       { return []string{"Write", "Sum", "Reset", "Size", "BlockSize"} }
 func (hashFamily) outputs() int            { return 4 }
@@ -44,12 +46,12 @@ func (hashFamily) shape() string {
 }
 
 func (hashFamily) match(fn *types.Func, sig *types.Signature) (ctor, bool, string) {
-	c, _, ok, why := ifaceCtor(fn, sig, FamilyHash, hashIface, [3]bool{0: true, 1: true}, false)
+	c, _, ok, why := ifaceCtor(fn, sig, record.FamilyHash, hashIface, [3]bool{0: true, 1: true}, false)
 	return c, ok, why
 }
 
 func (hashFamily) entries(c ctor) []string {
-	if c.Family != FamilyHash {
+	if c.Family != record.FamilyHash {
 		return nil
 	}
 	keyHi := maxKeySize
@@ -62,7 +64,7 @@ func (hashFamily) entries(c ctor) []string {
 
 func (f hashFamily) instances(b, h *ctor) []instance { return ownInstance(f, b, h) }
 
-func (f hashFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*Cipher, []job) {
+func (f hashFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*record.Cipher, []job) {
 	return planMessages(cfg, f, in, probes)
 }
 
@@ -88,7 +90,7 @@ func (hashFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [
 	for s, o := range [2][][]byte{b, h} {
 		check := func(ok bool, method, part, note string, ref, got []byte) {
 			if !ok {
-				msgInconsistent(t, s, Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "sum",
+				msgInconsistent(t, s, record.Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "sum",
 					Method: method, Input: c.msg, Single: ref, Batch: got, Part: part, Length: len(c.msg),
 					Chunks: c.chunks, Note: note})
 			}

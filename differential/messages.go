@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // Defaults of Config for the message families (AEAD, stream, hash, one-shot).
@@ -213,7 +215,7 @@ func (j *msgJob) encode(b []byte) []byte {
 
 // planMessages compares what the two sides accept of in, a constructor of the message family f, and returns its
 // Cipher and jobs; nil when a derived instance is accepted by neither side (a block cipher that cannot be GCM).
-func planMessages(cfg *Config, f messageFamily, in instance, probes [2]map[sizeKey]probeSize) (*Cipher, []job) {
+func planMessages(cfg *Config, f messageFamily, in instance, probes [2]map[sizeKey]probeSize) (*record.Cipher, []job) {
 	if len(probes[0])+len(probes[1]) == 0 && in.derived {
 		return nil, nil
 	}
@@ -232,7 +234,8 @@ func planMessages(cfg *Config, f messageFamily, in instance, probes [2]map[sizeK
 
 // comparePrimSizes compares what the two sides accept and report about themselves, and returns the Cipher with
 // its sizes and setup mismatches, and the size pairs to compare (base's view of each).
-func comparePrimSizes(name string, f messageFamily, typ string, sizes [2]map[sizeKey]probeSize) (Cipher, []probeSize) {
+func comparePrimSizes(name string, f messageFamily, typ string, sizes [2]map[sizeKey]probeSize) (record.Cipher,
+	[]probeSize) {
 	c := planned{Name: name, Family: f.kind(), Type: typ, KeySizes: []int{}, Methods: f.methods()}
 	var all []sizeKey
 	for i := range sizes {
@@ -285,17 +288,17 @@ func comparePrimSizes(name string, f messageFamily, typ string, sizes [2]map[siz
 	if len(pairs) == 0 {
 		c.Notes = append(c.Notes, "no key size accepted by both sides: nothing compared")
 	}
-	return Cipher(c), pairs
+	return record.Cipher(c), pairs
 }
 
 // planned is a Cipher being planned.
-type planned Cipher
+type planned record.Cipher
 
 // setup records a setup mismatch at size k.
 func (c *planned) setup(k sizeKey, part, note string) {
 	c.Mismatches++
 	if len(c.Examples) < MaxExamples {
-		c.Examples = append(c.Examples, Mismatch{Constructor: c.Name, KeySize: k.key, Block: -1,
+		c.Examples = append(c.Examples, record.Mismatch{Constructor: c.Name, KeySize: k.key, Block: -1,
 			Direction: "setup", Method: c.Name, Part: part, Note: note})
 	}
 }

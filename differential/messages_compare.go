@@ -3,6 +3,8 @@ package differential
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // compareJob reads one job's outputs from both sides, hashes them, and records the cases that differ between
@@ -37,7 +39,7 @@ func (j *msgJob) compare(t *tally, base, head *outReader) error {
 			}
 		}
 		if !bytes.Equal(status[0], status[1]) {
-			t.mismatch(Mismatch{Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Nonce: k.nonce, Block: -1,
+			t.mismatch(record.Mismatch{Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Nonce: k.nonce, Block: -1,
 				Direction: "setup", Method: j.ctor, Part: "setup",
 				Note: "base: " + keyStatus(status[0]) + "; head: " + keyStatus(status[1])})
 			continue
@@ -60,8 +62,8 @@ func keyStatus(b []byte) string {
 }
 
 // caseMismatch returns the Mismatch of case c of key k, to be completed with what differed.
-func caseMismatch(j *msgJob, k *msgKey, c *msgCase) Mismatch {
-	m := Mismatch{Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Block: -1, Input: c.msg, Length: len(c.msg),
+func caseMismatch(j *msgJob, k *msgKey, c *msgCase) record.Mismatch {
+	m := record.Mismatch{Constructor: j.ctor, KeySize: j.keySize, Key: k.key, Block: -1, Input: c.msg, Length: len(c.msg),
 		Nonce: k.nonce, AD: c.ad}
 	if j.family.sealed() {
 		m.Nonce = c.nonce
@@ -70,7 +72,7 @@ func caseMismatch(j *msgJob, k *msgKey, c *msgCase) Mismatch {
 }
 
 // reportCase records the mismatch m of output i, base b[i] and head h[i].
-func reportCase(t *tally, m Mismatch, b, h [][]byte, i int, dir, method, part, note string) {
+func reportCase(t *tally, m record.Mismatch, b, h [][]byte, i int, dir, method, part, note string) {
 	m.Direction, m.Method, m.Part, m.Note, m.Base, m.Head = dir, method, part, note, b[i], h[i]
 	t.mismatch(m)
 }
@@ -107,7 +109,7 @@ func chunkAt(chunks []int, at int) string {
 }
 
 // msgInconsistent records that side disagrees with itself on a message (Block -1).
-func msgInconsistent(t *tally, side int, in Inconsistency) {
+func msgInconsistent(t *tally, side int, in record.Inconsistency) {
 	in.Block = -1
 	t.inconsistent(side, in)
 }

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // oraclePrefix names an oracle's harness entries: "oracle:NewTripleEDE3", "oracle:NewCipher/GCM".
@@ -47,7 +49,7 @@ func loadOracles(ctx context.Context, cfg *Config, dir string, env []string, inf
 			info.Imports = append(info.Imports, path)
 		}
 		c.Func, c.Name, c.Alias = c.Name, oraclePrefix+name, fmt.Sprintf("oracle%d", alias)
-		if c.Family == FamilyBlock {
+		if c.Family == record.FamilyBlock {
 			c.Batch, c.Emulate = h.Batch, true
 		}
 		info.Oracles = append(info.Oracles, c)
@@ -101,7 +103,7 @@ func (j oracleJob) ctorName() string { return oraclePrefix + j.of }
 
 // oracleJobs returns, for each Cipher whose constructor has an oracle on head, the same jobs again for the
 // oracle, and names the oracle in the Cipher.
-func oracleJobs(cfg *Config, head *side, ciphers []Cipher, jobs []job) []oracleJob {
+func oracleJobs(cfg *Config, head *side, ciphers []record.Cipher, jobs []job) []oracleJob {
 	has := map[string]bool{}
 	for _, p := range head.probed {
 		has[p.Name] = true
@@ -129,14 +131,14 @@ func oracleJobs(cfg *Config, head *side, ciphers []Cipher, jobs []job) []oracleJ
 
 // compareOracles reads the oracle jobs' outputs from head's output r and compares each with head's own output
 // of the same job (heads, by job), into the Ciphers' oracle fields.
-func compareOracles(ciphers []Cipher, ojobs []oracleJob, heads map[job][]byte, r *outReader) error {
-	scratch := map[string]*Cipher{}
+func compareOracles(ciphers []record.Cipher, ojobs []oracleJob, heads map[job][]byte, r *outReader) error {
+	scratch := map[string]*record.Cipher{}
 	tallies := map[string]*tally{}
 	for _, oj := range ojobs {
 		if tallies[oj.of] == nil {
 			for i := range ciphers {
 				if ciphers[i].Name == oj.of {
-					scratch[oj.of] = &Cipher{Name: oj.of}
+					scratch[oj.of] = &record.Cipher{Name: oj.of}
 					tallies[oj.of] = newTally(scratch[oj.of], familyOf(ciphers[i].Family).directions())
 				}
 			}

@@ -32,7 +32,7 @@ func TestPrimsIdentical(t *testing.T) {
 		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
 	}
 	type shape struct {
-		Family     Family
+		Family     record.Family
 		Type       string
 		KeySizes   []int
 		NonceSizes []int
@@ -58,7 +58,7 @@ func TestPrimsIdentical(t *testing.T) {
 		if len(c.KeySizes) == 1 && c.KeySizes[0] == 0 {
 			wantKeys = sweepKeys
 		}
-		if c.Family != FamilyBlock && (c.Keys != wantKeys || c.Inputs != inputs) {
+		if c.Family != record.FamilyBlock && (c.Keys != wantKeys || c.Inputs != inputs) {
 			t.Errorf("%s: %d keys, %d inputs for %d lengths, want %d and %d", c.Name, c.Keys, c.Inputs,
 				len(c.Lengths), wantKeys, inputs)
 		}
@@ -68,16 +68,16 @@ func TestPrimsIdentical(t *testing.T) {
 	// HMAC here takes 1..64 bytes: the same spread.
 	// Lengths: 0..2 blocks+1, then 3..8 blocks ±1: 2×16+2+18 for AEADs, 2×64+2+18 for a 64-byte block.
 	want := map[string]shape{
-		"NewAES":     {FamilyBlock, "cipher.Block", []int{16, 24, 32}, nil, 0},
-		"NewAES/GCM": {FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 52},
-		"NewGCM":     {FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 52},
-		"NewCTR":     {FamilyStream, "*prims.CTR", []int{16, 24, 32}, []int{16}, 148},
-		"NewRC4":     {FamilyStream, "*rc4.Cipher", rc4, nil, 148},
-		"NewStdCTR":  {FamilyStream, "cipher.Stream", []int{16, 24, 32}, []int{16}, 148},
-		"NewSHA512":  {FamilyHash, "hash.Hash", []int{0}, nil, 2*128 + 2 + 18},
-		"NewSHA256":  {FamilyHash, "hash.Hash", []int{0}, nil, 148},
-		"NewMAC":     {FamilyHash, "hash.Hash", rc4, nil, 148},
-		"NewDigest":  {FamilyHash, "*prims.Digest", []int{0}, nil, 148},
+		"NewAES":     {record.FamilyBlock, "cipher.Block", []int{16, 24, 32}, nil, 0},
+		"NewAES/GCM": {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 52},
+		"NewGCM":     {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 52},
+		"NewCTR":     {record.FamilyStream, "*prims.CTR", []int{16, 24, 32}, []int{16}, 148},
+		"NewRC4":     {record.FamilyStream, "*rc4.Cipher", rc4, nil, 148},
+		"NewStdCTR":  {record.FamilyStream, "cipher.Stream", []int{16, 24, 32}, []int{16}, 148},
+		"NewSHA512":  {record.FamilyHash, "hash.Hash", []int{0}, nil, 2*128 + 2 + 18},
+		"NewSHA256":  {record.FamilyHash, "hash.Hash", []int{0}, nil, 148},
+		"NewMAC":     {record.FamilyHash, "hash.Hash", rc4, nil, 148},
+		"NewDigest":  {record.FamilyHash, "*prims.Digest", []int{0}, nil, 148},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("constructors (-want +got):\n%s", diff)
@@ -97,7 +97,7 @@ func TestPrimsIdentical(t *testing.T) {
 		Seed    uint64 `json:"seed"`
 		Ciphers []struct {
 			Name         string
-			Family       Family
+			Family       record.Family
 			Keys, Inputs int
 			Lengths      []int
 		} `json:"ciphers"`
@@ -109,7 +109,7 @@ func TestPrimsIdentical(t *testing.T) {
 		t.Fatalf("differential.json: seed %#x, %d ciphers", back.Seed, len(back.Ciphers))
 	}
 	for _, c := range back.Ciphers {
-		if c.Family == FamilyHash && (c.Keys == 0 || c.Inputs == 0 || len(c.Lengths) == 0) {
+		if c.Family == record.FamilyHash && (c.Keys == 0 || c.Inputs == 0 || len(c.Lengths) == 0) {
 			t.Errorf("differential.json: %s: keys %d, inputs %d, lengths %v", c.Name, c.Keys, c.Inputs, c.Lengths)
 		}
 	}

@@ -14,19 +14,10 @@ import (
 // build it.
 type Report record.Differential
 
-// The parts of a Report are records of package record.
-type (
-	Cipher        = record.Cipher        // one constructor's comparison
-	Digest        = record.Digest        // the SHA-256 of one direction's output on each side
-	Mismatch      = record.Mismatch      // one output block that differs between base and head
-	Inconsistency = record.Inconsistency // a batch method that disagrees with the single-block method
-	Hex           = record.Hex           // bytes that JSON shows in hexadecimal
-)
-
 // fail records a side failure: a failing base makes the check not comparable, a failing head a mismatch. The
 // Ciphers of a check cut short would show no mismatches and no digests, so they are dropped.
 func (r *Report) fail(f *sideFailure) {
-	r.Ciphers = []Cipher{}
+	r.Ciphers = []record.Cipher{}
 	r.HeadFailed = f.head != ""
 	if f.base != "" {
 		r.Status = record.DiffNotComparable
@@ -100,7 +91,7 @@ func findCtor(info *pkgInfo, name string) *ctor {
 
 // plan returns the Ciphers and jobs of the constructors both sides have (common): every instance each family makes
 // of them, sorted by name, and a setup mismatch for each constructor whose family differs between the sides.
-func plan(cfg *Config, sides [2]*side, common []string) ([]Cipher, []job) {
+func plan(cfg *Config, sides [2]*side, common []string) ([]record.Cipher, []job) {
 	var probes [2]map[string]map[sizeKey]probeSize
 	for i, s := range sides {
 		probes[i] = map[string]map[sizeKey]probeSize{}
@@ -112,7 +103,7 @@ func plan(cfg *Config, sides [2]*side, common []string) ([]Cipher, []job) {
 			probes[i][p.Name] = m
 		}
 	}
-	var ciphers []Cipher
+	var ciphers []record.Cipher
 	var jobs []job
 	for _, n := range common {
 		b, h := findCtor(sides[0].info, n), findCtor(sides[1].info, n)
@@ -137,17 +128,17 @@ func plan(cfg *Config, sides [2]*side, common []string) ([]Cipher, []job) {
 
 // familyChange returns the Cipher of a constructor whose family differs between the sides (a block cipher on base
 // that returns a stream on head): a setup mismatch, as nothing of it can be compared.
-func familyChange(b, h *ctor) Cipher {
+func familyChange(b, h *ctor) record.Cipher {
 	n := h.Name
 	note := fmt.Sprintf("base returns %s (%s), head returns %s (%s)", b.Type, b.Family, h.Type, h.Family)
-	return Cipher{Name: n, Family: h.Family, Type: h.Type, KeySizes: []int{}, Mismatches: 1,
-		Examples: []Mismatch{{Constructor: n, Block: -1, Direction: "setup", Method: n, Part: "setup", Note: note}},
+	return record.Cipher{Name: n, Family: h.Family, Type: h.Type, KeySizes: []int{}, Mismatches: 1,
+		Examples: []record.Mismatch{{Constructor: n, Block: -1, Direction: "setup", Method: n, Part: "setup", Note: note}},
 		Notes:    []string{"the constructor changed family: nothing compared"}}
 }
 
 // compareOutputs reads both sides' outputs job by job into the ciphers, then head's oracle jobs against head's
 // own outputs of the same jobs.
-func compareOutputs(ciphers []Cipher, jobs []job, ojobs []oracleJob, outs [2][]byte) error {
+func compareOutputs(ciphers []record.Cipher, jobs []job, ojobs []oracleJob, outs [2][]byte) error {
 	base, head := &outReader{side: "base", b: outs[0]}, &outReader{side: "head", b: outs[1]}
 	tallies := map[string]*tally{}
 	for i := range ciphers {
@@ -179,7 +170,7 @@ func compareOutputs(ciphers []Cipher, jobs []job, ojobs []oracleJob, outs [2][]b
 
 // addCiphers sets the report's Ciphers and settles its status: a mismatch anywhere is a mismatch; head's
 // inconsistencies are named in the reason.
-func (r *Report) addCiphers(cs []Cipher) {
+func (r *Report) addCiphers(cs []record.Cipher) {
 	r.Ciphers = cs
 	r.Status = record.DiffIdentical
 	var bad, inconsistent []string
@@ -190,7 +181,7 @@ func (r *Report) addCiphers(cs []Cipher) {
 		}
 		switch {
 		case c.InconsistentHead == 0:
-		case c.Family == FamilyBlock:
+		case c.Family == record.FamilyBlock:
 			batch += c.InconsistentHead
 		default:
 			var parts []string

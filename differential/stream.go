@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/types"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // streamFamily is the stream ciphers: constructors func(key []byte) or func(key, nonce []byte) returning T or
@@ -19,7 +21,7 @@ var streamIface = types.NewInterfaceType([]*types.Func{
 	method("XORKeyStream", byteParams("dst", "src")),
 }, nil).Complete()
 
-func (streamFamily) kind() Family            { return FamilyStream }
+func (streamFamily) kind() record.Family     { return record.FamilyStream }
 func (streamFamily) directions() []string    { return []string{"xor"} }
 func (streamFamily) methods() []string       { return []string{"XORKeyStream"} }
 func (streamFamily) outputs() int            { return 2 }
@@ -34,12 +36,12 @@ func (streamFamily) shape() string {
 }
 
 func (streamFamily) match(fn *types.Func, sig *types.Signature) (ctor, bool, string) {
-	c, _, ok, why := ifaceCtor(fn, sig, FamilyStream, streamIface, [3]bool{1: true, 2: true}, false)
+	c, _, ok, why := ifaceCtor(fn, sig, record.FamilyStream, streamIface, [3]bool{1: true, 2: true}, false)
 	return c, ok, why
 }
 
 func (streamFamily) entries(c ctor) []string {
-	if c.Family != FamilyStream {
+	if c.Family != record.FamilyStream {
 		return nil
 	}
 	nonceHi := 0
@@ -52,7 +54,7 @@ func (streamFamily) entries(c ctor) []string {
 
 func (f streamFamily) instances(b, h *ctor) []instance { return ownInstance(f, b, h) }
 
-func (f streamFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*Cipher, []job) {
+func (f streamFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*record.Cipher, []job) {
 	return planMessages(cfg, f, in, probes)
 }
 
@@ -73,7 +75,7 @@ func (streamFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h
 	for s, o := range [2][][]byte{b, h} {
 		if !bytes.Equal(o[streamOnce], o[streamChunks]) {
 			at := firstDiff(o[streamOnce], o[streamChunks])
-			msgInconsistent(t, s, Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "xor",
+			msgInconsistent(t, s, record.Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "xor",
 				Method: "XORKeyStream", Input: c.msg, Single: o[streamOnce], Batch: o[streamChunks],
 				Part: "chunk boundary", Length: len(c.msg), Chunks: c.chunks,
 				Note: fmt.Sprintf("in chunks, the output differs from one call from byte %d, %s", at,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/types"
 	"strings"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 // sumFamily is the one-shot functions: a message []byte in, a digest or tag out, such as
@@ -34,7 +36,7 @@ type sumParam struct {
 	Pointer    bool
 }
 
-func (sumFamily) kind() Family            { return FamilySum }
+func (sumFamily) kind() record.Family     { return record.FamilySum }
 func (sumFamily) directions() []string    { return []string{"sum"} }
 func (sumFamily) methods() []string       { return nil }
 func (sumFamily) outputs() int            { return 3 }
@@ -49,7 +51,7 @@ func (sumFamily) shape() string {
 
 // match recognises a one-shot function; whatever does not fit its shape is not one (ok false).
 func (sumFamily) match(fn *types.Func, sig *types.Signature) (ctor, bool, string) {
-	c := ctor{Name: fn.Name(), Family: FamilySum, Args: sig.Params().Len()}
+	c := ctor{Name: fn.Name(), Family: record.FamilySum, Args: sig.Params().Len()}
 	if sig.Variadic() || sig.Results().Len() > 1 {
 		return c, false, ""
 	}
@@ -143,7 +145,7 @@ func sumParamOf(v *types.Var, qual types.Qualifier) (sumParam, bool) {
 }
 
 func (sumFamily) entries(c ctor) []string {
-	if c.Family != FamilySum {
+	if c.Family != record.FamilySum {
 		return nil
 	}
 	var pre, args []string
@@ -190,7 +192,7 @@ func addrOf(p sumParam, v string) string {
 
 func (f sumFamily) instances(b, h *ctor) []instance { return ownInstance(f, b, h) }
 
-func (f sumFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*Cipher, []job) {
+func (f sumFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*record.Cipher, []job) {
 	c, jobs := planMessages(cfg, f, in, probes)
 	if c != nil {
 		c.Methods = []string{in.name}
@@ -207,7 +209,7 @@ func (sumFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h []
 		reportCase(t, m, b, h, sumOnce, "sum", j.ctor, part, note)
 	}
 	for s, o := range [2][][]byte{b, h} {
-		in := Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "sum", Method: j.ctor, Input: c.msg,
+		in := record.Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "sum", Method: j.ctor, Input: c.msg,
 			Length: len(c.msg)}
 		switch {
 		case !bytes.Equal(o[sumOnce], o[sumAgain]):

@@ -126,7 +126,7 @@ func TestSumsIdentical(t *testing.T) {
 		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
 	}
 	type shape struct {
-		Family   Family
+		Family   record.Family
 		Type     string
 		KeySizes []int
 	}
@@ -140,13 +140,13 @@ func TestSumsIdentical(t *testing.T) {
 	}
 	// Keyed takes every key length; the check compares an even spread of 8 of 0..64.
 	want := map[string]shape{
-		"Sum256":   {FamilySum, "[32]byte", []int{0}},
-		"Sum512":   {FamilySum, "sums.Digest", []int{0}},
-		"MAC":      {FamilySum, "*[16]byte", []int{32}},
-		"Keyed":    {FamilySum, "[32]byte", []int{0, 9, 18, 27, 36, 45, 54, 64}},
-		"Checksum": {FamilySum, "uint32", []int{0}},
-		"Sum64":    {FamilySum, "uint64", []int{0}},
-		"Stateful": {FamilySum, "[4]byte", []int{0}},
+		"Sum256":   {record.FamilySum, "[32]byte", []int{0}},
+		"Sum512":   {record.FamilySum, "sums.Digest", []int{0}},
+		"MAC":      {record.FamilySum, "*[16]byte", []int{32}},
+		"Keyed":    {record.FamilySum, "[32]byte", []int{0, 9, 18, 27, 36, 45, 54, 64}},
+		"Checksum": {record.FamilySum, "uint32", []int{0}},
+		"Sum64":    {record.FamilySum, "uint64", []int{0}},
+		"Stateful": {record.FamilySum, "[4]byte", []int{0}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("one-shot functions (-want +got):\n%s", diff)

@@ -49,12 +49,12 @@ func (r *outReader) end() error {
 
 // tally accumulates one Cipher's comparison across its jobs.
 type tally struct {
-	c   *Cipher
+	c   *record.Cipher
 	dir [2][]hash.Hash // [side][direction]: every output of that direction, in stream order
 	all [2]hash.Hash   // [side]: every key status and output
 }
 
-func newTally(c *Cipher, directions []string) *tally {
+func newTally(c *record.Cipher, directions []string) *tally {
 	t := &tally{c: c}
 	for s := range 2 {
 		t.all[s] = sha256.New()
@@ -71,7 +71,7 @@ func (t *tally) finish(directions []string) {
 	t.c.DigestBase, t.c.DigestHead = sum(t.all[0]), sum(t.all[1])
 	t.c.Digests = nil
 	for d, name := range directions {
-		t.c.Digests = append(t.c.Digests, Digest{Direction: name, Base: sum(t.dir[0][d]), Head: sum(t.dir[1][d])})
+		t.c.Digests = append(t.c.Digests, record.Digest{Direction: name, Base: sum(t.dir[0][d]), Head: sum(t.dir[1][d])})
 	}
 }
 
@@ -83,7 +83,7 @@ func (t *tally) write(s, dir int, b []byte) {
 	}
 }
 
-func (t *tally) mismatch(m Mismatch) {
+func (t *tally) mismatch(m record.Mismatch) {
 	t.c.Mismatches++
 	if len(t.c.Examples) < MaxExamples {
 		t.c.Examples = append(t.c.Examples, m)
@@ -91,7 +91,7 @@ func (t *tally) mismatch(m Mismatch) {
 }
 
 // inconsistent records that side disagrees with itself.
-func (t *tally) inconsistent(side int, in Inconsistency) {
+func (t *tally) inconsistent(side int, in record.Inconsistency) {
 	if side == 0 {
 		t.c.InconsistentBase++
 	} else {

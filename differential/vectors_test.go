@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"testing"
+
+	"github.com/perfgate/perfgate/record"
 )
 
 func TestKeyListShape(t *testing.T) {
@@ -107,8 +109,8 @@ func TestJobsDeterministic(t *testing.T) {
 }
 
 func TestMismatchJSON(t *testing.T) {
-	b, err := json.Marshal(Mismatch{Constructor: "NewCipher", KeySize: 8, Key: Hex{0x01, 0xfe}, Block: 16,
-		Direction: "encrypt", Method: "EncryptBlocks", Input: Hex{0xab}, Base: Hex{0x00}, Head: Hex{0xff}, Length: 1})
+	b, err := json.Marshal(record.Mismatch{Constructor: "NewCipher", KeySize: 8, Key: record.Hex{0x01, 0xfe}, Block: 16,
+		Direction: "encrypt", Method: "EncryptBlocks", Input: record.Hex{0xab}, Base: record.Hex{0x00}, Head: record.Hex{0xff}, Length: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +119,7 @@ func TestMismatchJSON(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
-	var back Mismatch
+	var back record.Mismatch
 	if err := json.Unmarshal(b, &back); err != nil || !bytes.Equal(back.Key, []byte{0x01, 0xfe}) {
 		t.Errorf("round trip: %+v, %v", back, err)
 	}

@@ -346,9 +346,10 @@ func headCodeOnBase(m record.Method, f record.Failure) bool {
 	return slices.Contains(m.BenchChanged, top)
 }
 
-// checks says which of the gate's checks ran on r and which did not, and why. Benchmarks ran when one of them
-// was compared in the gated unit, by timing or by finding the same machine code on both sides; the differential when it compared outputs (identical or mismatch; a head that
-// failed it counts too); size when p sets a limit and the sizes were measured.
+// checks says which of the gate's checks ran on r and which did not, and why. Benchmarks ran when one of them was
+// compared in the gated unit, by timing or by finding the same machine code on both sides; the differential when it
+// compared outputs (identical or mismatch; a head that failed it counts too); size when p sets a limit and the sizes
+// were measured.
 func checks(r record.Result, p Policy) []record.Check {
 	var cs []record.Check
 	bench := record.Check{Name: record.CheckBenchmarks}

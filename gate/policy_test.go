@@ -221,7 +221,7 @@ func TestDecide(t *testing.T) {
 		{name: "differential not comparable", change: func(r *record.Result) {
 			r.Differential.Status, r.Differential.Reason = record.DiffNotComparable, "base: harness: panic: boom"
 		}, status: record.StatusPass, exit: record.ExitPass, notes: []string{"not comparable, which does not block the gate: base: harness: panic"}},
-		// Issue 13, part 2: a gate never says PASS about something it did not check.
+		// A gate never says PASS about something it did not check.
 		{name: "head harness fails while base's does too", change: func(r *record.Result) {
 			r.Differential = record.Differential{Status: record.DiffNotComparable, HeadFailed: true,
 				Reason: "base: harness: panic: x; head: harness did not finish within 2m0s"}

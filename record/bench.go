@@ -15,23 +15,25 @@ const (
 // Benchmark compares base and head for one benchmark in one unit. Package bench computes it; only Acknowledged is
 // set later, from the Verdict.
 type Benchmark struct {
-	Name     string  `json:"name"` // without the "Benchmark" prefix and the -N suffix, e.g. "Encrypt/des/single"
-	Unit     string  `json:"unit"` // tidied by benchunit: "sec/op", "B/s", "B/op", "allocs/op", …
-	Base     Summary `json:"base"`
-	Head     Summary `json:"head"`
-	DeltaPct float64 `json:"delta_pct"` // (head center / base center - 1) × 100; 0 when base's center is 0 or a side is empty
-	P        float64 `json:"p"`         // benchmath's p-value: Mann–Whitney U, 0 for exact units, 1 when not computable
+	Name string  `json:"name"` // without the "Benchmark" prefix and the -N suffix, e.g. "Encrypt/des/single"
+	Unit string  `json:"unit"` // tidied by benchunit: "sec/op", "B/s", "B/op", "allocs/op", …
+	Base Summary `json:"base"`
+	Head Summary `json:"head"`
+	// (head center / base center - 1) × 100; 0 when base's center is 0 or a side is empty
+	DeltaPct float64 `json:"delta_pct"`
+	P        float64 `json:"p"` // benchmath's p-value: Mann–Whitney U, 0 for exact units, 1 when not computable
 	// PHolm is the paired test's p-value that the change lies within half the threshold (Paired.PMargin) after Holm
 	// correction across the benchmarks of this unit; 0 for exact
 	// changes, 1 when unknown. In a run with a time budget it is Bonferroni-corrected over the benchmarks and the
 	// looks instead (the p-value divided by the share of alpha its last look spends, times the benchmarks), so that
 	// PHolm < alpha stays the test.
-	PHolm    float64 `json:"p_holm"`
-	Paired   *Paired `json:"paired,omitempty"` // nil when fewer than two complete rounds or a value is not positive
-	NoisePct float64 `json:"noise_pct"`        // single-run noise from the A–A and B–B pairs: 100 × their log standard deviation
-	MDEPct   float64 `json:"mde_pct"`          // smallest effect this run could detect, in percent
-	Exact    bool    `json:"exact,omitempty"`  // decided as an exact unit (allocs/op, B/op), without statistics
-	Rounds   int     `json:"rounds"`           // A–B–B–A rounds timed (with a budget, settled benchmarks stop early)
+	PHolm  float64 `json:"p_holm"`
+	Paired *Paired `json:"paired,omitempty"` // nil when fewer than two complete rounds or a value is not positive
+	// single-run noise from the A–A and B–B pairs: 100 × their log standard deviation
+	NoisePct float64 `json:"noise_pct"`
+	MDEPct   float64 `json:"mde_pct"`         // smallest effect this run could detect, in percent
+	Exact    bool    `json:"exact,omitempty"` // decided as an exact unit (allocs/op, B/op), without statistics
+	Rounds   int     `json:"rounds"`          // A–B–B–A rounds timed (with a budget, settled benchmarks stop early)
 	Class    Class   `json:"class"`
 	// SameCode is true when package samecode found that the benchmark reaches the same machine code on both
 	// sides. Such a benchmark is unchanged without timing (Rounds 0, no samples, one row per top-level
@@ -39,8 +41,9 @@ type Benchmark struct {
 	SameCode bool   `json:"same_code"`
 	Note     string `json:"note,omitempty"` // a short reason for failed, inconclusive and exact classes
 	// Warnings are benchmath's warnings about the summaries and the comparison, e.g. too few samples.
-	Warnings     []string `json:"warnings,omitempty"`
-	Acknowledged bool     `json:"acknowledged,omitempty"` // slower, but the gate let it pass (Verdict.Acknowledged says why)
+	Warnings []string `json:"warnings,omitempty"`
+	// slower, but the gate let it pass (Verdict.Acknowledged says why)
+	Acknowledged bool `json:"acknowledged,omitempty"`
 	// MetricNote, with metric "both", says how the time and instruction-count lanes disagree about this benchmark
 	// (bench.MetricNote); set on the benchmark's sec/op and instructions/op rows, "" when they agree.
 	MetricNote string `json:"metric_note,omitempty"`
@@ -71,10 +74,11 @@ type Paired struct {
 	P     float64 `json:"p"`     // two-sided p-value of the t-test of d_r = 0, before Holm correction
 	// PMargin is the p-value that gates: the test that the change lies within half the threshold, before Holm
 	// correction (package bench: a change that small is never called slower or faster).
-	PMargin   float64 `json:"p_margin,omitempty"`
-	Rounds    int     `json:"rounds"`    // complete, undisturbed rounds used
-	Dropped   int     `json:"dropped"`   // rounds present but incomplete, not used
-	Disturbed int     `json:"disturbed"` // complete rounds left out because a run in them was disturbed, or the round ran wild
+	PMargin float64 `json:"p_margin,omitempty"`
+	Rounds  int     `json:"rounds"`  // complete, undisturbed rounds used
+	Dropped int     `json:"dropped"` // rounds present but incomplete, not used
+	// complete rounds left out because a run in them was disturbed, or the round ran wild
+	Disturbed int `json:"disturbed"`
 }
 
 // FailureKind says how a benchmark run failed.

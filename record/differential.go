@@ -115,26 +115,33 @@ type Differential struct {
 // Cipher is one constructor's comparison. Block ciphers fill Blocks; AEADs, stream ciphers and hashes fill
 // NonceSizes, Lengths and Inputs instead (Blocks is 0).
 type Cipher struct {
-	Name             string          `json:"name"`   // the constructor, e.g. "NewTripleEDE3"; "NewCipher/GCM" for it through cipher.NewGCM
-	Family           Family          `json:"family"` // what it returns: FamilyBlock, FamilyAEAD, FamilyStream or FamilyHash
-	Type             string          `json:"type"`   // what it returns on head, e.g. "*des.TripleCipher"
-	KeySizes         []int           `json:"key_sizes"`
-	KeySizesAdded    []int           `json:"key_sizes_added,omitempty"`   // accepted by head only, not compared
-	KeySizesRemoved  []int           `json:"key_sizes_removed,omitempty"` // accepted by base only, not compared
-	Keys             int             `json:"keys"`                        // keys per key size
-	Blocks           int             `json:"blocks"`                      // block ciphers: blocks per key and direction
-	NonceSizes       []int           `json:"nonce_sizes,omitempty"`       // nonce sizes compared: a stream constructor's nonce argument, an AEAD's NonceSize
-	Lengths          []int           `json:"lengths,omitempty"`           // AEAD, stream, hash: message lengths in bytes, one message of each per key
-	Inputs           int             `json:"inputs,omitempty"`            // AEAD, stream, hash: messages compared in all (keys × lengths × sizes)
-	Methods          []string        `json:"methods"`                     // compared: Encrypt, Decrypt, then batch methods; Seal, Open; …
-	MethodsAdded     []string        `json:"methods_added,omitempty"`
-	MethodsRemoved   []string        `json:"methods_removed,omitempty"`
-	Mismatches       int             `json:"mismatches"`  // output blocks, messages (or key setups) that differ
-	DigestBase       string          `json:"digest_base"` // SHA-256 of all base outputs of this constructor
-	DigestHead       string          `json:"digest_head"`
-	Digests          []Digest        `json:"digests"`            // per direction
-	Examples         []Mismatch      `json:"examples,omitempty"` // the first few mismatches
-	InconsistentBase int             `json:"inconsistent_base"`  // outputs that disagree with the same side's other way of computing them
+	// the constructor, e.g. "NewTripleEDE3"; "NewCipher/GCM" for it through cipher.NewGCM
+	Name string `json:"name"`
+	// what it returns: FamilyBlock, FamilyAEAD, FamilyStream or FamilyHash
+	Family          Family `json:"family"`
+	Type            string `json:"type"` // what it returns on head, e.g. "*des.TripleCipher"
+	KeySizes        []int  `json:"key_sizes"`
+	KeySizesAdded   []int  `json:"key_sizes_added,omitempty"`   // accepted by head only, not compared
+	KeySizesRemoved []int  `json:"key_sizes_removed,omitempty"` // accepted by base only, not compared
+	Keys            int    `json:"keys"`                        // keys per key size
+	Blocks          int    `json:"blocks"`                      // block ciphers: blocks per key and direction
+	// nonce sizes compared: a stream constructor's nonce argument, an AEAD's NonceSize
+	NonceSizes []int `json:"nonce_sizes,omitempty"`
+	// AEAD, stream, hash: message lengths in bytes, one message of each per key
+	Lengths []int `json:"lengths,omitempty"`
+	// AEAD, stream, hash: messages compared in all (keys × lengths × sizes)
+	Inputs int `json:"inputs,omitempty"`
+	// compared: Encrypt, Decrypt, then batch methods; Seal, Open; …
+	Methods        []string   `json:"methods"`
+	MethodsAdded   []string   `json:"methods_added,omitempty"`
+	MethodsRemoved []string   `json:"methods_removed,omitempty"`
+	Mismatches     int        `json:"mismatches"`  // output blocks, messages (or key setups) that differ
+	DigestBase     string     `json:"digest_base"` // SHA-256 of all base outputs of this constructor
+	DigestHead     string     `json:"digest_head"`
+	Digests        []Digest   `json:"digests"`            // per direction
+	Examples       []Mismatch `json:"examples,omitempty"` // the first few mismatches
+	// outputs that disagree with the same side's other way of computing them
+	InconsistentBase int             `json:"inconsistent_base"`
 	InconsistentHead int             `json:"inconsistent_head"`
 	Inconsistencies  []Inconsistency `json:"inconsistencies,omitempty"` // the first few of them
 	Notes            []string        `json:"notes,omitempty"`
@@ -167,12 +174,14 @@ type Mismatch struct {
 	Base        Hex    `json:"base,omitempty"`
 	Head        Hex    `json:"head,omitempty"`
 	Note        string `json:"note,omitempty"`
-	// AEAD, stream and hash mismatches (Block is -1):
-	Part   string `json:"part,omitempty"`   // what differed: "ciphertext", "tag", "length", "open", "forgery", "keystream", "chunk boundary", "digest", "sum", "reset", "nonce size", "overhead", "size", "block size", "input"
-	Length int    `json:"length"`           // the message's length in bytes (Input holds the message); a block cipher's block size
-	Nonce  Hex    `json:"nonce,omitempty"`  // the AEAD's nonce, or the stream constructor's nonce
-	AD     Hex    `json:"ad,omitempty"`     // the AEAD's additional data
-	Chunks []int  `json:"chunks,omitempty"` // the chunk sizes the message was written in, when they matter
+	// AEAD, stream and hash mismatches (Block is -1): what differed: "ciphertext", "tag", "length", "open", "forgery",
+	// "keystream", "chunk boundary", "digest", "sum", "reset", "nonce size", "overhead", "size", "block size", "input"
+	Part string `json:"part,omitempty"`
+	// the message's length in bytes (Input holds the message); a block cipher's block size
+	Length int   `json:"length"`
+	Nonce  Hex   `json:"nonce,omitempty"`  // the AEAD's nonce, or the stream constructor's nonce
+	AD     Hex   `json:"ad,omitempty"`     // the AEAD's additional data
+	Chunks []int `json:"chunks,omitempty"` // the chunk sizes the message was written in, when they matter
 }
 
 // Inconsistency is one output on which a side disagrees with itself: a batch method with the single-block method,

@@ -52,18 +52,21 @@ type Result struct {
 	Functional Functional  `json:"functional"`
 	// Sandbox is what confined the processes that ran the repository's code; nil when nothing was recorded (a
 	// result written before the sandbox existed, or a comparison stopped before it ran anything).
-	Sandbox         *Sandbox      `json:"sandbox,omitempty"`
-	Differential    Differential  `json:"differential"`
-	Sizes           Sizes         `json:"sizes"`
-	ConstantTime    *ConstantTime `json:"constant_time,omitempty"` // nil when the check was off
-	Env             Env           `json:"env"`
-	Method          Method        `json:"method"`
-	Incomplete      bool          `json:"incomplete"`                  // cancelled or cut short: some phases did not run
-	HeadBuildFailed bool          `json:"head_build_failed,omitempty"` // head did not build (or go list failed on it): fails the gate
-	Notes           []string      `json:"notes,omitempty"`             // things the reader should know (identical binaries, unpinned, …)
-	Policy          PolicyOrigin  `json:"policy,omitzero"`             // whose configuration set the gate policy, and head's changes to it
-	Started         time.Time     `json:"started"`
-	Duration        time.Duration `json:"duration_ns"`
+	Sandbox      *Sandbox      `json:"sandbox,omitempty"`
+	Differential Differential  `json:"differential"`
+	Sizes        Sizes         `json:"sizes"`
+	ConstantTime *ConstantTime `json:"constant_time,omitempty"` // nil when the check was off
+	Env          Env           `json:"env"`
+	Method       Method        `json:"method"`
+	Incomplete   bool          `json:"incomplete"` // cancelled or cut short: some phases did not run
+	// head did not build (or go list failed on it): fails the gate
+	HeadBuildFailed bool `json:"head_build_failed,omitempty"`
+	// things the reader should know (identical binaries, unpinned, …)
+	Notes []string `json:"notes,omitempty"`
+	// whose configuration set the gate policy, and head's changes to it
+	Policy   PolicyOrigin  `json:"policy,omitzero"`
+	Started  time.Time     `json:"started"`
+	Duration time.Duration `json:"duration_ns"`
 }
 
 // Geomean is the geometric-mean row of one unit over the comparison's benchmarks, benchstat's summary row (package
@@ -108,7 +111,8 @@ type Verdict struct {
 	ExitCode     int      `json:"exit_code"`
 	Reasons      []string `json:"reasons"`                // why it failed (or notable passes), one sentence each
 	Acknowledged []string `json:"acknowledged,omitempty"` // slower benchmarks that did not fail the gate, and why
-	Notes        []string `json:"notes,omitempty"`        // what the gate noticed without failing, e.g. a benchmark head skipped
+	// what the gate noticed without failing, e.g. a benchmark head skipped
+	Notes []string `json:"notes,omitempty"`
 	// Checks says which of the gate's checks ran and which did not, and why, in a fixed order: benchmarks,
 	// differential, size.
 	Checks []Check `json:"checks,omitempty"`
@@ -163,13 +167,15 @@ type Env struct {
 	SMT       string  `json:"smt,omitempty"`
 	Kernel    string  `json:"kernel,omitempty"`
 	Load1     float64 `json:"load1"`
-	Valgrind  string  `json:"valgrind,omitempty"` // valgrind's version when the instruction-count lane ran, e.g. "valgrind-3.19.0"
+	// valgrind's version when the instruction-count lane ran, e.g. "valgrind-3.19.0"
+	Valgrind string `json:"valgrind,omitempty"`
 }
 
 // Method records how the numbers were obtained.
 type Method struct {
-	Rounds       int           `json:"rounds"`
-	BenchTime    time.Duration `json:"benchtime_ns"` // time per measured run: the calibration target, or less when a budget shortened the runs
+	Rounds int `json:"rounds"`
+	// time per measured run: the calibration target, or less when a budget shortened the runs
+	BenchTime    time.Duration `json:"benchtime_ns"`
 	Threshold    float64       `json:"threshold_pct"`
 	Alpha        float64       `json:"alpha"`
 	Estimator    string        `json:"estimator"`      // a one-line description of the paired estimator

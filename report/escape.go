@@ -204,7 +204,8 @@ func clipHead(s string, maxBytes, maxLines int) string {
 		return s
 	}
 	rest := strings.TrimPrefix(s[cut:], "\n")
-	return s[:cut] + fmt.Sprintf("\n… %d more lines (%s bytes) omitted", strings.Count(strings.TrimSuffix(rest, "\n"), "\n")+1, commas(int64(len(rest))))
+	return s[:cut] + fmt.Sprintf("\n… %d more lines (%s bytes) omitted", strings.Count(strings.TrimSuffix(rest, "\n"),
+		"\n")+1, commas(int64(len(rest))))
 }
 
 // clipTail keeps the last maxLines lines and at most maxBytes bytes of s. It suits test output, whose end says
@@ -235,7 +236,8 @@ func clipTail(s string, maxBytes, maxLines int) string {
 		return s
 	}
 	head := s[:start]
-	return fmt.Sprintf("… %d earlier lines (%s bytes) omitted\n", strings.Count(head, "\n"), commas(int64(len(head)))) + s[start:]
+	return fmt.Sprintf("… %d earlier lines (%s bytes) omitted\n", strings.Count(head, "\n"), commas(int64(len(head)))) +
+		s[start:]
 }
 
 // nthIndex returns the index of the n-th occurrence of c in s, or -1.

@@ -200,12 +200,14 @@ func (f *forest) restNote() string {
 		return ""
 	}
 	var parts []string
-	for _, c := range []record.Class{record.ClassFailed, record.ClassSlower, record.ClassInconclusive, record.ClassFaster, record.ClassUnchanged} {
+	for _, c := range []record.Class{record.ClassFailed, record.ClassSlower, record.ClassInconclusive,
+		record.ClassFaster, record.ClassUnchanged} {
 		if f.rest[c] > 0 {
 			parts = append(parts, plural0(f.rest[c], string(c)))
 		}
 	}
-	return fmt.Sprintf("… %s more not shown (%s); every benchmark is in the tables", commas(int64(n)), strings.Join(parts, ", "))
+	return fmt.Sprintf("… %s more not shown (%s); every benchmark is in the tables", commas(int64(n)),
+		strings.Join(parts, ", "))
 }
 
 // glyphs are the characters a text forest is drawn with.

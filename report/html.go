@@ -171,7 +171,8 @@ func benchViews(r *record.Result, samples []benchtxt.Sample, anchors map[string]
 			views = append(views, benchView{ID: anchors[name], Name: name})
 		}
 		v := &views[i]
-		if gate.IsLaneUnit(r.Method.Metric, b.Unit) && (v.Class == "" || classRank[b.Class] > classRank[record.Class(v.Class)]) || v.Class == "" {
+		if gate.IsLaneUnit(r.Method.Metric, b.Unit) && (v.Class == "" ||
+			classRank[b.Class] > classRank[record.Class(v.Class)]) || v.Class == "" {
 			v.Class = string(b.Class)
 		}
 		v.Rows = append(v.Rows, benchRow{

@@ -86,7 +86,8 @@ func newSVGForest(f *forest, anchors map[string]string) svgForest {
 	for i, b := range f.rows {
 		y := forestTop + (float64(i)+0.5)*forestRowH
 		row := svgForestRow{
-			Y: y, Name: clip(record.Qualified(b.Package, b.Name), 34), Anchor: anchors[record.Qualified(b.Package, b.Name)], Class: string(b.Class), Acknowledged: b.Acknowledged,
+			Y: y, Name: clip(record.Qualified(b.Package, b.Name), 34), Anchor: anchors[record.Qualified(b.Package, b.Name)],
+			Class: string(b.Class), Acknowledged: b.Acknowledged,
 			Text: noPaired(b),
 		}
 		if p := b.Paired; p != nil {
@@ -242,7 +243,8 @@ func newTimeline(ss []benchtxt.Sample, unit string, centers map[record.Side]floa
 	for i, p := range pts {
 		x := t.X0 + (float64(i)+0.5)*dx
 		if i == 0 || p.s.Round != pts[i-1].s.Round {
-			t.Rounds = append(t.Rounds, svgRound{X: t.X0 + float64(i)*dx, Label: "round " + strconv.Itoa(p.s.Round+1), Shaded: len(t.Rounds)%2 == 1})
+			t.Rounds = append(t.Rounds, svgRound{X: t.X0 + float64(i)*dx, Label: "round " + strconv.Itoa(p.s.Round+1),
+				Shaded: len(t.Rounds)%2 == 1})
 			rounds++
 		}
 		rd := &t.Rounds[len(t.Rounds)-1]

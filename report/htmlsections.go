@@ -56,8 +56,9 @@ func newDiffView(r *record.Result) diffView {
 		v.Seed = fmt.Sprintf("%#x", df.Seed)
 	}
 	for _, c := range df.Ciphers {
-		row := diffRow{Name: record.Qualified(c.Package, c.Name), Family: familyOf(c), KeySizes: sizesCell(c), Vectors: vectors(c),
-			Result: cipherResult(c, id), DigestBase: shortHash(c.DigestBase), DigestHead: shortHash(c.DigestHead),
+		row := diffRow{Name: record.Qualified(c.Package, c.Name), Family: familyOf(c), KeySizes: sizesCell(c),
+			Vectors: vectors(c),
+			Result:  cipherResult(c, id), DigestBase: shortHash(c.DigestBase), DigestHead: shortHash(c.DigestHead),
 			Bad: c.Mismatches > 0 || c.InconsistentHead > 0}
 		v.Ciphers = append(v.Ciphers, row)
 		for _, m := range c.Examples {

@@ -112,7 +112,8 @@ func mdBenchmarks(d *doc, r *record.Result) {
 	mdForest(d, r)
 	alpha := alphaOf(r.Method)
 	d.para(fmt.Sprintf("Base and head: median ± the larger half-width of its 95%% interval. Δ: change of the median, "+
-		"“~” when not significant (Mann–Whitney U, p > %s). Paired: head/base from the A–B–B–A rounds, with its 95%% interval.",
+		"“~” when not significant (Mann–Whitney U, p > %s). Paired: head/base from the A–B–B–A rounds, with its 95%% "+
+		"interval.",
 		strconv.FormatFloat(alpha, 'g', -1, 64)))
 	units, groups, quiet := shownUnits(r.Benchmarks, r.Method.Metric)
 	if len(quiet) > 0 {
@@ -133,7 +134,8 @@ func mdBenchmarks(d *doc, r *record.Result) {
 		t := &block{lines: []string{"#### " + EscapeMarkdown(unit), "", header, delim}}
 		for _, b := range bs {
 			cells := []string{
-				cell(record.Qualified(b.Package, b.Name), 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit, b.Head)), delta(b, alpha), pvalue(b),
+				cell(record.Qualified(b.Package, b.Name), 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit,
+					b.Head)), delta(b, alpha), pvalue(b),
 				paired(b.Paired) + roundsOf(r.Method, b), classCell(b),
 			}
 			if notes {
@@ -184,7 +186,8 @@ func mdDifferential(d *doc, r *record.Result) {
 	}
 	d.para(line)
 	if len(df.Ciphers) > 0 {
-		t := &block{lines: []string{"| Constructor | Family | Key sizes | Vectors | Result | Digest |", "| :-- | :-- | :-- | --: | :-- | :-- |"}}
+		t := &block{lines: []string{"| Constructor | Family | Key sizes | Vectors | Result | Digest |",
+			"| :-- | :-- | :-- | --: | :-- | :-- |"}}
 		for _, c := range df.Ciphers {
 			prio := prioIdentical
 			if c.Mismatches > 0 || c.InconsistentHead > 0 {
@@ -194,7 +197,8 @@ func mdDifferential(d *doc, r *record.Result) {
 			if c.DigestBase != c.DigestHead {
 				digest = "base " + digest + " · head " + digestCell(c.DigestHead)
 			}
-			cells := []string{cell(record.Qualified(c.Package, c.Name), 100), cell(familyOf(c), 20), sizesCell(c), vectors(c), cipherResult(c, bold), digest}
+			cells := []string{cell(record.Qualified(c.Package, c.Name), 100), cell(familyOf(c), 20), sizesCell(c), vectors(c),
+				cipherResult(c, bold), digest}
 			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: prio})
 		}
 		d.add(t)
@@ -329,14 +333,16 @@ func mismatchText(df record.Differential, most int) (string, int) {
 			}
 			n++
 			if m.Part != "" { // an AEAD, stream or hash message: say what differed
-				fmt.Fprintf(&b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(record.Qualified(c.Package, c.Name), 100)), m.KeySize,
+				fmt.Fprintf(&b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(record.Qualified(c.Package,
+					c.Name), 100)), m.KeySize,
 					plain(clip(m.Key.String(), 100)), m.Length, plain(clip(m.Part, 40)))
 				b.WriteString(messageDetails(m.Nonce, m.AD, m.Chunks))
 				fmt.Fprintf(&b, "  input %s\n  base  %s\n  head  %s\n", plain(clip(m.Input.String(), 200)),
 					plain(clip(m.Base.String(), 200)), plain(clip(m.Head.String(), 200)))
 			} else {
 				fmt.Fprintf(&b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
-					plain(clip(record.Qualified(c.Package, c.Name), 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block, plain(clip(m.Direction, 20)),
+					plain(clip(record.Qualified(c.Package, c.Name), 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block,
+					plain(clip(m.Direction, 20)),
 					plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
 					plain(clip(m.Head.String(), 200)))
 			}
@@ -379,11 +385,13 @@ func inconsistencyText(df record.Differential, most int) (string, int) {
 			}
 			n++
 			if in.Part != "" {
-				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(record.Qualified(c.Package, c.Name), 100)),
+				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(record.Qualified(c.Package, c.Name),
+					100)),
 					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Length, plain(clip(in.Part, 40)))
 				b.WriteString(messageDetails(nil, nil, in.Chunks))
 			} else {
-				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(record.Qualified(c.Package, c.Name), 100)),
+				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(record.Qualified(c.Package,
+					c.Name), 100)),
 					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Block,
 					plain(clip(in.Direction, 20)), plain(clip(in.Method, 40)))
 			}
@@ -437,7 +445,8 @@ func mdSizes(d *doc, r *record.Result) {
 	for _, sec := range s.Sections {
 		base += sec.Base
 		head += sec.Head
-		t.rows = append(t.rows, row{text: sizeRow(cell(record.Qualified(sec.Package, sec.Name), 60), sec.Base, sec.Head), prio: prioHigh})
+		t.rows = append(t.rows, row{text: sizeRow(cell(record.Qualified(sec.Package, sec.Name), 60), sec.Base, sec.Head),
+			prio: prioHigh})
 	}
 	t.rows = append(t.rows, row{text: sizeRow("**total**", base, head), prio: prioTop})
 	d.add(t)
@@ -468,7 +477,8 @@ func mdFailures(d *doc, r *record.Result) {
 			body = append(body, fmt.Sprintf("_… %d more failures; the full list is in result.json._", len(r.Failures)-most), "")
 			break
 		}
-		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(record.Qualified(f.Package, f.Name), 200), cell(string(f.Side), 20), f.Round, cell(string(f.Kind), 40)),
+		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(record.Qualified(f.Package, f.Name), 200),
+			cell(string(f.Side), 20), f.Round, cell(string(f.Kind), 40)),
 			"", codeBlock(clipHead(f.Message, 4000, 40)), "")
 	}
 	d.add(details(4, "failures", fmt.Sprintf("Failures (%d)", len(r.Failures)), body[:len(body)-1]...))

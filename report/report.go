@@ -42,8 +42,9 @@ const defaultHint = "the results directory (job artifacts)"
 
 // Options adjust rendering. The zero value is usable.
 type Options struct {
-	Color        bool   // Text: colour slower red and faster green with ANSI escapes (the CLI decides: isatty, NO_COLOR)
-	Unicode      bool   // Text: draw the forest plot with Unicode box drawing, not ASCII (the CLI decides: a UTF-8 terminal)
+	Color bool // Text: colour slower red and faster green with ANSI escapes (the CLI decides: isatty, NO_COLOR)
+	// Text: draw the forest plot with Unicode box drawing, not ASCII (the CLI decides: a UTF-8 terminal)
+	Unicode      bool
 	Title        string // an optional heading, e.g. the package name when one job gates several
 	ArtifactHint string // where the full results live, e.g. a link to the run's artifacts; used in omission notes
 }
@@ -132,10 +133,12 @@ func methodLines(r *record.Result, esc func(string) string) [][2]string {
 	case record.MetricInstructions:
 		lines = append(lines, [2]string{"Metric", "instructions/op gates (time was not measured)"})
 	case record.MetricBoth:
-		lines = append(lines, [2]string{"Metric", "sec/op and instructions/op both gate: a slower in either fails, acknowledged alike"})
+		lines = append(lines, [2]string{"Metric", "sec/op and instructions/op both gate: a slower in either fails, " +
+			"acknowledged alike"})
 	case record.MetricAuto:
-		lines = append(lines, [2]string{"Metric", "auto: one class per benchmark from both lanes, the sec/op row's, which gates; " +
-			"a conclusive time class stands, equal instruction counts and allocations settle an inconclusive one as unchanged"})
+		lines = append(lines, [2]string{"Metric",
+			"auto: one class per benchmark from both lanes, the sec/op row's, which gates; " +
+				"a conclusive time class stands, equal instruction counts and allocations settle an inconclusive one as unchanged"})
 	}
 	if m.Metric != record.MetricInstructions {
 		same := allSameUntimed(r.Benchmarks)

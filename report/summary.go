@@ -273,7 +273,8 @@ func byUnit(bs []record.Benchmark) (units []string, groups map[string][]record.B
 // shownUnits is byUnit for the main tables: every benchmark of the gated unit (sec/op), and of the other units
 // only those whose class is not unchanged. quiet lists the other units in which every benchmark was unchanged, so
 // that a table of identical zeros becomes one line.
-func shownUnits(bs []record.Benchmark, metric string) (units []string, groups map[string][]record.Benchmark, quiet []string) {
+func shownUnits(bs []record.Benchmark, metric string) (units []string, groups map[string][]record.Benchmark,
+	quiet []string) {
 	all, allGroups := byUnit(bs)
 	groups = map[string][]record.Benchmark{}
 	for _, u := range all {

@@ -72,7 +72,8 @@ func rawTable(w io.Writer, r *record.Result, color, all bool) {
 				pr += fmt.Sprintf(" (p=%.3f Holm)", b.PHolm)
 			}
 			pr += roundsOf(r.Method, b)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(b.Package, b.Name), 120)), plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(b.Package, b.Name), 120)),
+				plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
 				d, pr, class)
 		}
 		if base, head, change, n, ok := geomeanRow(r, unit); ok {
@@ -109,7 +110,8 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 	if pkg == "" {
 		pkg = r.ImportPath
 	}
-	fmt.Fprintf(bw, "%s%s · base: %s → head: %s\n", plain(pkg), plain(scope(r)), revision(r.Base, plain), revision(r.Head, plain))
+	fmt.Fprintf(bw, "%s%s · base: %s → head: %s\n", plain(pkg), plain(scope(r)), revision(r.Base, plain),
+		revision(r.Head, plain))
 	for _, s := range r.Verdict.Reasons {
 		fmt.Fprintf(bw, "  - %s\n", plain(s))
 	}
@@ -164,7 +166,8 @@ func textDifferential(w io.Writer, r *record.Result, strong func(string) string)
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "constructor\tfamily\tkey sizes\tvectors\tdigest base\tdigest head\tresult")
 		for _, c := range df.Ciphers {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(c.Package, c.Name), 100)), plain(familyOf(c)), sizesCell(c),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(c.Package, c.Name), 100)),
+				plain(familyOf(c)), sizesCell(c),
 				vectors(c), plain(shortHash(c.DigestBase)), plain(shortHash(c.DigestHead)), cipherResult(c, strong))
 		}
 		tw.Flush()
@@ -206,10 +209,12 @@ func textSizes(w io.Writer, s record.Sizes) {
 	for _, sec := range s.Sections {
 		base += sec.Base
 		head += sec.Head
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(plain(record.Qualified(sec.Package, sec.Name))), commas(sec.Base), commas(sec.Head),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(plain(record.Qualified(sec.Package, sec.Name))), commas(sec.Base),
+			commas(sec.Head),
 			bytesDelta(sec.Head-sec.Base), sizePercent(sec.Base, sec.Head))
 	}
-	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), commas(base), commas(head), bytesDelta(head-base), sizePercent(base, head))
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), commas(base), commas(head), bytesDelta(head-base),
+		sizePercent(base, head))
 	tw.Flush()
 }
 
@@ -217,7 +222,8 @@ func textFailures(w io.Writer, r *record.Result) {
 	if len(r.Failures) > 0 {
 		fmt.Fprintf(w, "\nfailures:\n")
 		for _, f := range r.Failures {
-			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(record.Qualified(f.Package, f.Name)), plain(string(f.Side)), f.Round, plain(string(f.Kind)))
+			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(record.Qualified(f.Package, f.Name)), plain(string(f.Side)),
+				f.Round, plain(string(f.Kind)))
 			fmt.Fprint(w, indent(plainLines(clipHead(f.Message, 2000, 10)), "    "))
 		}
 	}

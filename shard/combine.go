@@ -9,18 +9,19 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Combine puts the Results of parts that ran apart — one package each (a comparison of several packages), or one
-// shard each (perfgate merge) — into one Result without a verdict. Rows without a package get their part's
-// Package; the Holm correction runs again over all benchmarks (bench.Rejudge with opt), so the classes are those
-// of one comparison of everything. Staged runs (Method.Budget) spent alpha within each package; their correction is
-// widened over the packages instead (bench.RejudgeFamilies). A part whose differential status is "" did not run the checks (another shard
-// did): its differential, sizes and tests count for nothing.
+// Combine puts the Results of parts that ran apart — one package each (a comparison of several packages), or one shard
+// each (perfgate merge) — into one Result without a verdict. Rows without a package get their part's Package; the Holm
+// correction runs again over all benchmarks (bench.Rejudge with opt), so the classes are those of one comparison of
+// everything. Staged runs (Method.Budget) spent alpha within each package; their correction is widened over the
+// packages instead (bench.RejudgeFamilies). A part whose differential status is "" did not run the checks (another
+// shard did): its differential, sizes and tests count for nothing.
 //
 // Base, Head, Env and Method come from the first part; the caller sets Package, Packages and what else it knows.
 func Combine(parts []record.Result, opt bench.StatsOptions) record.Result {
 	r := record.Result{Schema: record.Schema, Benchmarks: []record.Benchmark{}}
 	if len(parts) > 0 {
-		r.Base, r.Head, r.Env, r.Method, r.Policy = parts[0].Base, parts[0].Head, parts[0].Env, parts[0].Method, parts[0].Policy
+		r.Base, r.Head, r.Env, r.Method, r.Policy = parts[0].Base, parts[0].Head, parts[0].Env, parts[0].Method,
+			parts[0].Policy
 	}
 	r.Method.TimedPhase, r.Method.BinariesSame = 0, len(parts) > 0
 	var diffs []record.Differential
@@ -184,10 +185,12 @@ func labelAll(ss []string, label func(string) string) []string {
 }
 
 // diffRank orders differential statuses by how much they say: the combined status is the part's with the highest.
-var diffRank = map[record.DiffStatus]int{record.DiffSkipped: 1, record.DiffIdentical: 2, record.DiffNotComparable: 3, record.DiffError: 4, record.DiffMismatch: 5}
+var diffRank = map[record.DiffStatus]int{record.DiffSkipped: 1, record.DiffIdentical: 2, record.DiffNotComparable: 3,
+	record.DiffError: 4, record.DiffMismatch: 5}
 
-// combineDifferential is the differential check of several packages: every cipher, and the status that says the
-// most (a mismatch anywhere is a mismatch, then perfgate's own error), with the reasons of the parts that have it. None: status "".
+// combineDifferential is the differential check of several packages: every cipher, and the status that says the most (a
+// mismatch anywhere is a mismatch, then perfgate's own error), with the reasons of the parts that have it. None: status
+// "".
 func combineDifferential(ds []record.Differential) record.Differential {
 	out := record.Differential{Ciphers: []record.Cipher{}}
 	var reasons []string
@@ -250,7 +253,8 @@ func combineFunctional(parts []record.Result) record.Functional {
 	for _, side := range []struct {
 		out *record.TestRun
 		get func(record.Functional) record.TestRun
-	}{{&f.Base, func(x record.Functional) record.TestRun { return x.Base }}, {&f.Head, func(x record.Functional) record.TestRun { return x.Head }}} {
+	}{{&f.Base, func(x record.Functional) record.TestRun { return x.Base }}, {&f.Head,
+		func(x record.Functional) record.TestRun { return x.Head }}} {
 		var outs []string
 		side.out.Passed = true
 		for _, p := range parts {

@@ -89,7 +89,8 @@ func readShards(dirs []string) ([]record.Result, error) {
 		}
 		s := r.Shard
 		if prev, ok := byIndex[s.Index]; ok {
-			return nil, &MergeError{Dir: dir, Problem: fmt.Sprintf("shard %d/%d is given twice (also %s)", s.Index, s.Count, prev)}
+			return nil, &MergeError{Dir: dir, Problem: fmt.Sprintf("shard %d/%d is given twice (also %s)", s.Index, s.Count,
+				prev)}
 		}
 		byIndex[s.Index] = dir
 	}

@@ -129,7 +129,8 @@ func ReadCosts(path string) (map[string]float64, error) {
 	}
 	r, err := results.Dir(dir).ReadResult(MaxResultFile)
 	if err != nil {
-		return nil, &config.Error{Key: "shard-costs", Value: path, Want: "a results directory or its result.json (" + err.Error() + ")"}
+		return nil, &config.Error{Key: "shard-costs", Value: path, Want: "a results directory or its result.json (" +
+			err.Error() + ")"}
 	}
 	costs := map[string]float64{}
 	for _, b := range r.Benchmarks {

@@ -103,7 +103,8 @@ func ownerPackage(name string) string {
 // "*pkg/path.T", "pkg/path.G[int]"), or "" for a composite or predeclared type.
 func typeOwner(t string) string {
 	t = strings.TrimLeft(t, "*")
-	for _, composite := range []string{"[", "map[", "struct {", "struct{", "func(", "chan ", "chan<-", "<-chan", "interface {", "interface{"} {
+	for _, composite := range []string{"[", "map[", "struct {", "struct{", "func(", "chan ", "chan<-", "<-chan",
+		"interface {", "interface{"} {
 		if strings.HasPrefix(t, composite) {
 			return ""
 		}

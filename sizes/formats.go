@@ -13,7 +13,8 @@ import (
 )
 
 // ErrNoSymbols is returned (wrapped) by Measure for a binary without a symbol table.
-var ErrNoSymbols = errors.New("binary has no symbol table: was it linked with -ldflags=-s or stripped? perfgate needs symbols")
+var ErrNoSymbols = errors.New("binary has no symbol table: was it linked with -ldflags=-s or stripped? perfgate " +
+	"needs symbols")
 
 // rawSym is one symbol of a binary, with its section already named in Go's vocabulary.
 type rawSym struct {
@@ -121,7 +122,8 @@ func readMachO(r io.ReaderAt) (*binary, error) {
 			continue
 		}
 		sec := f.Sections[s.Sect-1]
-		placed = append(placed, placedSym{name: s.Name, addr: s.Value, secIndex: int(s.Sect), secName: machoSection(sec.Name), secEnd: sec.Addr + sec.Size})
+		placed = append(placed, placedSym{name: s.Name, addr: s.Value, secIndex: int(s.Sect),
+			secName: machoSection(sec.Name), secEnd: sec.Addr + sec.Size})
 		if s.Name == "runtime.text" {
 			b.text = s.Value
 		}

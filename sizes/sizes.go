@@ -108,7 +108,8 @@ type Symbol struct {
 // ErrNoSymbols; a binary without a single symbol of pkgPath is an error too, since it almost always
 // means a wrong import path or a wrong binary.
 func Measure(path, pkgPath string) (*Sizes, error) {
-	if pkgPath == "" || strings.HasPrefix(pkgPath, ".") || strings.HasPrefix(pkgPath, "/") || strings.HasSuffix(pkgPath, "/") {
+	if pkgPath == "" || strings.HasPrefix(pkgPath, ".") || strings.HasPrefix(pkgPath, "/") || strings.HasSuffix(pkgPath,
+		"/") {
 		return nil, fmt.Errorf("measuring %s: package %q is not an import path", path, pkgPath)
 	}
 	bin, err := openBinary(path)
@@ -117,7 +118,8 @@ func Measure(path, pkgPath string) (*Sizes, error) {
 	}
 	s := measure(bin, pkgPath)
 	if len(s.Symbols) == 0 && len(s.Tests) == 0 {
-		return nil, fmt.Errorf("measuring %s: no symbols of package %s in the binary: is it the package's test binary, and the import path right?", path, pkgPath)
+		return nil, fmt.Errorf("measuring %s: no symbols of package %s in the binary: is it the package's test binary, and "+
+			"the import path right?", path, pkgPath)
 	}
 	return s, nil
 }

@@ -132,7 +132,8 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	switch {
 	case !comment:
 	case ev.PR == 0:
-		fmt.Fprintf(stderr, "perfgate: no pull request in this %s event: no comment, the job summary has the report\n", ev.Name)
+		fmt.Fprintf(stderr, "perfgate: no pull request in this %s event: no comment, the job summary has the report\n",
+			ev.Name)
 	case ev.Fork && ev.Name == "pull_request":
 		fmt.Fprintf(stderr, "perfgate: a fork's pull request has a read-only token: no comment here; "+
 			"perfgate comment posts it from a workflow_run job (see .github/workflows/perfgate-comment.yml)\n")
@@ -153,7 +154,8 @@ func mergeInAction(workspace, glob, out string) (*record.Result, error) {
 		return nil, &config.Error{Source: "input", Key: "merge", Value: glob, Want: commandKey("", "merge").Form}
 	}
 	if len(dirs) == 0 {
-		return nil, &shard.MergeError{Problem: "input merge: " + glob + " matches no results directory (did the shards upload their artifacts, and did this job download them?)"}
+		return nil, &shard.MergeError{Problem: "input merge: " + glob +
+			" matches no results directory (did the shards upload their artifacts, and did this job download them?)"}
 	}
 	return shard.Merge(dirs, out)
 }
@@ -181,7 +183,8 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, bool, 
 			cfgPath = filepath.Join(cfg.Dir, cfgPath)
 		}
 		if st, err := os.Stat(cfgPath); err != nil || st.IsDir() {
-			return cfg, false, &config.Error{Source: "input", Key: "config", Value: input(r, "config"), Want: commandKey("", "config").Form + " in the workspace"}
+			return cfg, false, &config.Error{Source: "input", Key: "config", Value: input(r, "config"), Want: commandKey("",
+				"config").Form + " in the workspace"}
 		}
 	}
 	settings := inputSettings(r)

@@ -1,6 +1,6 @@
 package main
 
-// A pull request that loosens the gate in its own .perfgate.yml (issue 12, part 2). The attack's pull request is the
+// A pull request that loosens the gate in its own .perfgate.yml. The attack's pull request is the
 // fixture's broken commit (internal/demo: one wrong SP-table entry, so the differential check fails whatever the
 // machine's load) with a .perfgate.yml that turns the differential off and makes alpha and the thresholds pass
 // anything. The verdicts asserted here never depend on timing: the differential and the configuration decide them.
@@ -24,7 +24,7 @@ const loosened = "differential: false\nalpha: 0.2\nthresholds:\n  '.*': 99\n"
 // defaults), so the differential check still runs and fails the broken pull request, head's alpha is not used,
 // and the comment names every change it attempted.
 //
-// Before issue 12 part 2 (main at b42a647) the gate passed: the workspace's .perfgate.yml, which the pull request
+// Before the policy came from base (main at b42a647) the gate passed: the workspace's .perfgate.yml, which the pull request
 // controls, turned the differential check off. This file uses only main's API, so that copying it into a checkout
 // of main shows the attack: go test ./cmd/perfgate -run TestActionBasePolicy fails there.
 func TestActionBasePolicy(t *testing.T) {

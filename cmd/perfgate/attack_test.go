@@ -1,6 +1,6 @@
 package main
 
-// Tests that play a hostile pull request against `perfgate action` (issue 12): events that would run its code
+// Tests that play a hostile pull request against `perfgate action`: events that would run its code
 // next to a write token, and text of its own that tries to become workflow commands.
 
 import (
@@ -18,7 +18,7 @@ import (
 // TestActionRefusesWriteTokenEvents: on pull_request_target (and the other events whose token can write), perfgate
 // action exits 2 before it reads anything from the repository, says why and points at the fork-safe setup.
 //
-// Before issue 12: GITHUB_EVENT_NAME=pull_request_target perfgate action measured the pull request's code with the
+// Before the event check: GITHUB_EVENT_NAME=pull_request_target perfgate action measured the pull request's code with the
 // base repository's write token in the job.
 func TestActionRefusesWriteTokenEvents(t *testing.T) {
 	for _, event := range []string{"pull_request_target", "workflow_run", "issue_comment"} {
@@ -51,7 +51,7 @@ func TestActionRefusesWriteTokenEvents(t *testing.T) {
 // TestActionConfigErrorIsInert: a configuration file from the pull request whose quoted key holds a newline and a
 // workflow command. The error that quotes it must reach the log inside a stop-commands region of the same stream.
 //
-// Before issue 12 the error was printed on stderr with no stop-commands at all, and the runner obeyed
+// Before the event check the error was printed on stderr with no stop-commands at all, and the runner obeyed
 // "::warning::injected".
 func TestActionConfigErrorIsInert(t *testing.T) {
 	gh := newFakeGitHub(t)

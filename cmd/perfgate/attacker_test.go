@@ -1,6 +1,6 @@
 package main
 
-// The attacker's end-to-end test (issue 12): a pull request whose benchmark walks /proc for the token and leaves a
+// The attacker's end-to-end test: a pull request whose benchmark walks /proc for the token and leaves a
 // setsid heartbeat behind, run through perfgate the way action.yml runs it — the step's run: text in bash, with the
 // env: that action.yml declares, its ${{ }} expressions evaluated for the step's inputs.
 
@@ -249,10 +249,10 @@ func aliveProc(pid int) bool {
 // TestActionAttacker plays a pull request against the Action, with comment 'false' and 'true':
 //
 //   - its benchmark walks /proc/*/environ and /proc/*/cmdline of every process it can read, its ancestors first;
-//     the token must appear nowhere in what it found. Before issue 12, action.yml gave the token to the step even
+//     the token must appear nowhere in what it found. Before the token was kept from the step, action.yml gave the token to the step even
 //     with comment 'false', and the step's bash stayed alive as perfgate's parent, its environment readable.
 //   - its benchmark leaves a setsid heartbeat (printing to the benchmark's stdout and to a file) in every process it
-//     runs in; after perfgate exits none is alive. Before issue 12 they outlived perfgate.
+//     runs in; after perfgate exits none is alive. Before the sweep they outlived perfgate.
 //
 // Against main: git checkout main -- action.yml cmd/perfgate/action.go internal/proc && go test ./cmd/perfgate -run TestActionAttacker
 func TestActionAttacker(t *testing.T) {

@@ -107,7 +107,8 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if err := recheckPolicy(r, res, labels); err != nil {
 		untrusted(stderr, func() {
-			fmt.Fprint(stderr, ghaction.Inert(fmt.Sprintf("perfgate: warning: the gate policy was not checked again: %v\n", err)))
+			fmt.Fprint(stderr, ghaction.Inert(fmt.Sprintf("perfgate: warning: the gate policy was not checked again: %v\n",
+				err)))
 		})
 	}
 	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact"})
@@ -141,7 +142,8 @@ func readArtifact(dir string) (*record.Result, *prInfo, error) {
 		return nil, nil, fmt.Errorf("%s: head_sha %q is not a commit id", prInfoFile, info.HeadSHA)
 	}
 	if sh := res.Shard; sh != nil {
-		return nil, nil, fmt.Errorf("result.json is shard %d of %d, a partial result: comment from the directory perfgate merge writes", sh.Index, sh.Count)
+		return nil, nil, fmt.Errorf("result.json is shard %d of %d, a partial result: comment from the directory perfgate "+
+			"merge writes", sh.Index, sh.Count)
 	}
 	if res.Head.Commit != info.HeadSHA {
 		return nil, nil, fmt.Errorf("result.json measured head %q, %s says %q", res.Head.Commit, prInfoFile, info.HeadSHA)
@@ -180,7 +182,8 @@ func recheckPolicy(r *ghaction.Runner, res *record.Result, labels []string) erro
 	}
 	if m := res.Method; m.Alpha != cfg.Alpha || m.Threshold != cfg.Threshold {
 		notes = append(notes, fmt.Sprintf("the benchmarks were classified with alpha %g and threshold %g%%; "+
-			"the default branch's configuration says alpha %g and threshold %g%%", m.Alpha, m.Threshold, cfg.Alpha, cfg.Threshold))
+			"the default branch's configuration says alpha %g and threshold %g%%", m.Alpha, m.Threshold, cfg.Alpha,
+			cfg.Threshold))
 	}
 	if s := res.Verdict.Status; s == record.StatusPass || s == record.StatusInconclusive {
 		// Tighten only: a pass that is no longer one, or an exit code that becomes a non-zero other one.

@@ -10,8 +10,9 @@ import (
 // measures, so on these events the pull request's code would run next to that token: perfgate refuses them.
 var writeTokenEvents = map[string]string{
 	"pull_request_target": "a pull_request_target job has a write token and secrets while it runs the pull request's code",
-	"workflow_run":        "a workflow_run job has a write token; it is where 'perfgate comment' posts results, never where code is measured",
-	"issue_comment":       "an issue_comment job has a write token and secrets while it runs the pull request's code",
+	"workflow_run": "a workflow_run job has a write token; it is where 'perfgate comment' posts results, never " +
+		"where code is measured",
+	"issue_comment": "an issue_comment job has a write token and secrets while it runs the pull request's code",
 }
 
 // refuseEvent reports, as an error, that perfgate action must not run on event, with the fork-safe setup to use

@@ -61,7 +61,8 @@ func mergeAndReport(dirs []string, out, format string, stdout, stderr io.Writer)
 		errorf(stderr, "%v", err)
 		var me *shard.MergeError
 		if errors.As(err, &me) {
-			hintf(stderr, "give every shard's directory of one run, all written by the same perfgate with the same configuration")
+			hintf(stderr, "give every shard's directory of one run, "+
+				"all written by the same perfgate with the same configuration")
 			return record.ExitUsage
 		}
 		return record.ExitCannotRun

@@ -23,9 +23,11 @@ var commandKeys = []*config.Key{
 	{Flag: "config", Input: "config", Type: "string", Form: "an existing YAML file",
 		Doc: "configuration file; default .perfgate.yml at the repository root"},
 	{Input: "github-token", Default: "${{ github.token }}", Form: "a token",
-		Doc: "token that keeps the sticky pull-request comment; the step gets it only when comment is true, benchmark processes never"},
+		Doc: "token that keeps the sticky pull-request comment; the step gets it only when comment is true, benchmark " +
+			"processes never"},
 	{Input: "merge", Type: "string", Form: "a glob of results directories in the workspace, such as shards/*",
-		Doc: "merge mode: combine the shards' results directories this glob matches (perfgate merge) and gate on them, instead of comparing"},
+		Doc: "merge mode: combine the shards' results directories this glob matches (perfgate merge) and gate on them, " +
+			"instead of comparing"},
 	{Input: "comment", Default: "true", Form: "true or false",
 		Doc: "keep a sticky comment on the pull request (fork pull requests use perfgate comment instead)"},
 }

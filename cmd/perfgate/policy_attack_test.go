@@ -18,7 +18,7 @@ import (
 // TestComparePolicyFrom: locally, compare reads the working tree's file unless told -policy-from base: with
 // head's, the differential check is off and alpha is 0.2; with base's, the check runs and fails the gate.
 //
-// Before issue 12 part 2: -policy-from is an unknown flag (exit 2).
+// Before -policy-from existed: -policy-from is an unknown flag (exit 2).
 func TestComparePolicyFrom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two comparisons")

@@ -103,7 +103,8 @@ func writeRepo(dir string, commits []commit) (*Repo, error) {
 	}
 	tagger := author
 	tagger.When = epoch
-	if _, err := r.CreateTag(tagName, shas[rootCommit], &git.CreateTagOptions{Tagger: &tagger, Message: tagMessage}); err != nil {
+	if _, err := r.CreateTag(tagName, shas[rootCommit], &git.CreateTagOptions{Tagger: &tagger,
+		Message: tagMessage}); err != nil {
 		return nil, fmt.Errorf("tag %s: %w", tagName, err)
 	}
 	wt, err := r.Worktree()

@@ -87,7 +87,8 @@ type Server struct {
 func New(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{
-		t: t, maxBody: MaxBody, pulls: map[int]string{}, labels: map[int][]string{}, comments: map[int][]*Comment{}, nextID: 1000,
+		t: t, maxBody: MaxBody, pulls: map[int]string{}, labels: map[int][]string{}, comments: map[int][]*Comment{},
+		nextID: 1000,
 		script: map[string][]Reply{}, always: map[string]Reply{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))

@@ -164,7 +164,8 @@ func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, e
 // have been stored all the same, so before trying again put looks for the comment and edits it if it is there;
 // an edit of a comment deleted meanwhile (404) creates a new one. On success *existing is the comment edited, or
 // nil when put created one.
-func (c *Commenter) put(ctx context.Context, pr int, author string, existing **github.IssueComment, body string) (*github.IssueComment, error) {
+func (c *Commenter) put(ctx context.Context, pr int, author string, existing **github.IssueComment,
+	body string) (*github.IssueComment, error) {
 	var got *github.IssueComment
 	tries := 0
 	create := func() error {

@@ -20,10 +20,11 @@ const maxWait = time.Minute
 // "wait for at least one minute before retrying".
 const secondaryWait = time.Minute
 
-// retry calls f until it succeeds, fails for good, or Attempts run out. 5xx answers, network errors and secondary
-// rate limits are retried, waiting for Retry-After when GitHub sends one, a minute after a secondary rate limit
-// that names no time, and with exponential backoff from one second otherwise. An HTTP answer that no retry can fix returns at once as *APIError; running out of tries
-// returns an error that says so and wraps the last one. f makes its call with the client it is given.
+// retry calls f until it succeeds, fails for good, or Attempts run out. 5xx answers, network errors and secondary rate
+// limits are retried, waiting for Retry-After when GitHub sends one, a minute after a secondary rate limit that names
+// no time, and with exponential backoff from one second otherwise. An HTTP answer that no retry can fix returns at once
+// as *APIError; running out of tries returns an error that says so and wraps the last one. f makes its call with the
+// client it is given.
 func (c *Commenter) retry(ctx context.Context, op string, f func(*github.Client) (*github.Response, error)) error {
 	attempts := c.Attempts
 	if attempts <= 0 {

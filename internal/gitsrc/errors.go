@@ -19,7 +19,8 @@ var ErrNoDefaultBranch = errors.New("no default branch to compare against")
 var ErrNoWorktree = errors.New("repository has no work tree")
 
 // unshallowHint tells the user how to get the history a shallow clone lacks.
-const unshallowHint = `fetch the full history: with actions/checkout set "fetch-depth: 0", or run "git fetch --unshallow"`
+const unshallowHint = `fetch the full history: with actions/checkout set "fetch-depth: 0", ` +
+	`or run "git fetch --unshallow"`
 
 // UnknownRevisionError is a revision that does not name a commit.
 type UnknownRevisionError struct {
@@ -75,7 +76,8 @@ type SubmoduleError struct {
 }
 
 func (e *SubmoduleError) Error() string {
-	return fmt.Sprintf("submodule %s (at %.12s) is not supported: perfgate exports a single repository's files", e.Path, e.SHA)
+	return fmt.Sprintf("submodule %s (at %.12s) is not supported: perfgate exports a single repository's files", e.Path,
+		e.SHA)
 }
 
 // UnsafeTreeError is a tree Export refuses: one that git itself would never write (git fsck reports it), made to
@@ -102,11 +104,12 @@ func (e *NoModuleError) Error() string {
 	if where == "." || where == "" {
 		where = "the repository root"
 	}
-	return fmt.Sprintf("%s is in no Go module in %s: no go.mod in %s or any parent up to the repository root", where, e.Rev, where)
+	return fmt.Sprintf("%s is in no Go module in %s: no go.mod in %s or any parent up to the repository root", where,
+		e.Rev, where)
 }
 
-// nearRefs returns up to 4 of names close to name: a small edit distance (see suggest.Distance; at most a third of the length, at
-// least 1 and at most 3), a prefix in either direction, or the same name in another case. Best first.
+// nearRefs returns up to 4 of names close to name: a small edit distance (see suggest.Distance; at most a third of the
+// length, at least 1 and at most 3), a prefix in either direction, or the same name in another case. Best first.
 func nearRefs(name string, names []string) []string {
 	if name == "" {
 		return nil

@@ -43,7 +43,8 @@ func (t *Tree) Close() error {
 	return os.RemoveAll(t.Dir)
 }
 
-// ExportTemp exports commit c into a new temporary directory under tmp ("" means os.TempDir()). On any error, cancellation included, nothing is left behind; on success the caller closes the Tree.
+// ExportTemp exports commit c into a new temporary directory under tmp ("" means os.TempDir()). On any error,
+// cancellation included, nothing is left behind; on success the caller closes the Tree.
 func (r *Repo) ExportTemp(ctx context.Context, c *Commit, tmp string) (*Tree, error) {
 	dir, err := os.MkdirTemp(tmp, "perfgate-"+c.SHA[:12]+"-")
 	if err != nil {

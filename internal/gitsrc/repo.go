@@ -138,14 +138,16 @@ func (r *Repo) DefaultBase() (*Commit, string, error) {
 		}
 		branch, tip = b.name, c
 		if b.name == "origin/HEAD" {
-			if sym, err := r.repo.Storer.Reference(plumbing.ReferenceName(b.ref)); err == nil && sym.Type() == plumbing.SymbolicReference {
+			if sym, err := r.repo.Storer.Reference(plumbing.ReferenceName(b.ref)); err == nil &&
+				sym.Type() == plumbing.SymbolicReference {
 				branch = sym.Target().Short()
 			}
 		}
 		break
 	}
 	if tip == nil {
-		err := fmt.Errorf("%w: none of origin/HEAD, origin/main, origin/master, main, master exists; name the base revision", ErrNoDefaultBranch)
+		err := fmt.Errorf("%w: none of origin/HEAD, origin/main, origin/master, main, master exists; "+
+			"name the base revision", ErrNoDefaultBranch)
 		if r.Shallow() {
 			err = fmt.Errorf("%w (this is a shallow clone: %s)", err, unshallowHint)
 		}

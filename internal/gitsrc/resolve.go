@@ -139,7 +139,8 @@ func (r *Repo) resolveName(rev, name string) (*object.Commit, error) {
 		names = append(names, c.Hash.String()[:12])
 	}
 	return nil, &UnknownRevisionError{Rev: rev, Name: name,
-		Reason: fmt.Sprintf("abbreviated SHA %q is ambiguous: it matches commits %s; give more digits", name, strings.Join(names, ", "))}
+		Reason: fmt.Sprintf("abbreviated SHA %q is ambiguous: it matches commits %s; give more digits", name,
+			strings.Join(names, ", "))}
 }
 
 // hashesWithPrefix returns the objects whose name starts with prefix (hexadecimal, lower case).
@@ -187,7 +188,8 @@ func (r *Repo) peel(rev string, h plumbing.Hash) (*object.Commit, error) {
 			}
 			h = t.Target
 		default:
-			return nil, &UnknownRevisionError{Rev: rev, Name: rev, Reason: fmt.Sprintf("%s is a %s, not a commit", h.String()[:12], o.Type())}
+			return nil, &UnknownRevisionError{Rev: rev, Name: rev, Reason: fmt.Sprintf("%s is a %s, not a commit",
+				h.String()[:12], o.Type())}
 		}
 	}
 	return nil, fmt.Errorf("resolving %q: tag chain too long", rev)

@@ -21,7 +21,8 @@ const (
 	KindTag      Kind = "tag"   // a truncated or forgeable authentication tag
 	KindWeakKey  Kind = "weak-key"
 	KindKeySize  Kind = "key-size" // wrong only for one key length
-	kindsInOrder      = "key-byte key-size length-class partial-block aliasing chunk-boundary counter-wrap nonce reset tag weak-key"
+	kindsInOrder      = "key-byte key-size length-class partial-block aliasing chunk-boundary counter-wrap nonce reset " +
+		"tag weak-key"
 )
 
 // kinds returns every kind, in the order the report lists them.

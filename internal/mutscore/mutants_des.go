@@ -207,7 +207,8 @@ var minidesMutants = []Mutant{
 		Name: "minides/length-one", Kind: KindLength, File: "minides/cipher.go",
 		Desc: "DES DecryptBlocks of exactly one block leaves it unwritten",
 		Old:  "func (c *Cipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n",
-		New:  "func (c *Cipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n\tif len(src) == BlockSize {\n\t\treturn\n\t}\n",
+		New: "func (c *Cipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n\tif len(src) == BlockSize " +
+			"{\n\t\treturn\n\t}\n",
 	},
 	{
 		Name: "minides/partial-decrypt", Kind: KindPartial, File: "minides/block.go",

@@ -360,7 +360,8 @@ var blakeMutants = []Mutant{
 		Name: "blake2b/partial-final", Kind: KindPartial, File: blakeGo,
 		Desc: "a hash's last block of 127 bytes after at least one full block loses its last byte",
 		Old:  "\tcopy(block[:], d.block[:d.offset])\n",
-		New:  "\tcopy(block[:], d.block[:d.offset])\n\tif d.offset == BlockSize-1 && d.c[0] > 0 {\n\t\tblock[d.offset-1] = 0\n\t}\n",
+		New: "\tcopy(block[:], d.block[:d.offset])\n\tif d.offset == BlockSize-1 && d.c[0] > 0 {\n\t\tblock[d.offset-1] = " +
+			"0\n\t}\n",
 	},
 	{
 		Name: "blake2b/tag-sum384", Kind: KindTag, File: blakeGo,

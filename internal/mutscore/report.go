@@ -101,7 +101,8 @@ func printScore(w io.Writer, results []*Result, verbose bool) {
 	}
 	list("missed: the package tests pass and the differential finds base and head identical",
 		func(r *Result) bool { return r.Outcome == Missed })
-	list("not scored as caught: the differential could not compare", func(r *Result) bool { return r.Outcome == CheckFailed })
+	list("not scored as caught: the differential could not compare",
+		func(r *Result) bool { return r.Outcome == CheckFailed })
 	list("not scored: the mutant does not build (a defect of the table)",
 		func(r *Result) bool { return r.Outcome == NoBuild })
 	if verbose {

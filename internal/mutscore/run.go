@@ -176,8 +176,9 @@ func firstFinding(rep *differential.Report) string {
 	return "mismatch"
 }
 
-// test runs go test on the target's test patterns in dir. It returns "" when they pass, the first failure when they fail, and
-// an error when go test could not judge the code (the mutant does not build, or the go command failed to start).
+// test runs go test on the target's test patterns in dir. It returns "" when they pass, the first failure when they
+// fail, and an error when go test could not judge the code (the mutant does not build, or the go command failed to
+// start).
 func (r *runner) test(ctx context.Context, dir string, tags []string, t target) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()

@@ -60,7 +60,8 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	var run *bench.Run
 	if p.cfg.TimesBenchmarks() {
 		if p.cfg.Budget > 0 {
-			p.logf("timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget of %s; settled benchmarks stop",
+			p.logf("timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget of %s; settled "+
+				"benchmarks stop",
 				p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
 		} else {
 			p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
@@ -184,13 +185,13 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	return headTops, notes, nil
 }
 
-// fromRun turns what RunABBA and RunInstructions gathered into the benchmarks, failures and notes of a
-// benchRecord: the time samples with the statistics of opt (and, for a budgeted run, the looks the run took:
-// Run.Plan), the instructions/op samples with bench.CompareInstructions at instrPct percent, apart (an instruction
-// count never enters the time statistics). When a benchmark has both a sec/op and an instructions/op row and
-// their classes disagree, both rows carry the MetricNote. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
-// with no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and its
-// empty comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
+// fromRun turns what RunABBA and RunInstructions gathered into the benchmarks, failures and notes of a benchRecord: the
+// time samples with the statistics of opt (and, for a budgeted run, the looks the run took: Run.Plan), the
+// instructions/op samples with bench.CompareInstructions at instrPct percent, apart (an instruction count never enters
+// the time statistics). When a benchmark has both a sec/op and an instructions/op row and their classes disagree, both
+// rows carry the MetricNote. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
+// with no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and its empty
+// comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
 func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct float64) benchRecord {
 	rec := benchRecord{pinnedCPU: -1}
 	if run.Pinning.Pinned {
@@ -212,7 +213,8 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 	}
 	if len(removed) > 0 {
 		names := config.SortedKeys(removed)
-		rec.notes = append(rec.notes, fmt.Sprintf("%d of base's benchmarks are not in head (removed or renamed), so not compared: %s",
+		rec.notes = append(rec.notes, fmt.Sprintf("%d of base's benchmarks are not in head (removed or renamed), so not "+
+			"compared: %s",
 			len(names), strings.Join(names, ", ")))
 	}
 	if len(run.Samples) == 0 && len(run.Failures) == 0 {

@@ -80,7 +80,8 @@ func treeDigest(root string, dirs []string) (string, error) {
 					return "", err
 				}
 			case e.IsDir() && e.Name() == "testdata":
-				err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(rel)), func(path string, d fs.DirEntry, err error) error {
+				err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(rel)), func(path string, d fs.DirEntry,
+					err error) error {
 					if err != nil || !d.Type().IsRegular() {
 						return err
 					}

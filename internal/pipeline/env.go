@@ -28,7 +28,8 @@ func CollectEnv(ctx context.Context, pinnedCPU int) record.Env {
 	// that built the benchmarks, never one a go.mod line would download) and a limit.
 	gctx, cancel := context.WithTimeout(ctx, proc.ToolLimit)
 	defer cancel()
-	if out, _, err := proc.Run(proc.Command(gctx, "", nil, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64")); err == nil {
+	if out, _, err := proc.Run(proc.Command(gctx, "", nil, "go", "env", "GOVERSION", "GOOS", "GOARCH",
+		"GOAMD64")); err == nil {
 		// One line per variable; GOAMD64's is empty off amd64, so trim only the final newline.
 		f := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 		if len(f) == 4 {

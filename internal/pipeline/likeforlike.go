@@ -55,7 +55,8 @@ func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 		rec.notes = append(rec.notes, "base built with head's test files is byte-identical to head's test binary")
 	}
 	if len(rec.changed) > 0 {
-		rec.notes = append(rec.notes, fmt.Sprintf("head changes the benchmark code of %s: both sides ran head's (base was built with head's test files)",
+		rec.notes = append(rec.notes, fmt.Sprintf("head changes the benchmark code of %s: both sides ran head's (base was "+
+			"built with head's test files)",
 			benchList(rec.changed)))
 	}
 	return rec, nil

@@ -28,7 +28,8 @@ import (
 func (p *pipeline) locate() (headErr, err error) {
 	pkg := p.cfg.Package
 	if strings.Contains(pkg, "...") {
-		return nil, &config.Error{Key: "package", Value: pkg, Want: "one package, not a pattern with ..., such as ./cipher/des"}
+		return nil, &config.Error{Key: "package", Value: pkg,
+			Want: "one package, not a pattern with ..., such as ./cipher/des"}
 	}
 	relative := isRelative(pkg)
 	dir := p.rel
@@ -40,7 +41,8 @@ func (p *pipeline) locate() (headErr, err error) {
 		}
 		if !p.dirOnEitherSide(dir) {
 			return nil, &config.Error{Key: "package", Value: pkg,
-				Want: fmt.Sprintf("a package directory that exists in base or head, relative to %s (the directory perfgate runs in, -C), such as ./cipher/des", p.where())}
+				Want: fmt.Sprintf("a package directory that exists in base or head, relative to %s (the directory perfgate runs "+
+					"in, -C), such as ./cipher/des", p.where())}
 		}
 	}
 	var errs [2]error
@@ -137,7 +139,8 @@ func (e *NoModuleError) Error() string {
 	if where == "." {
 		where = "the repository root"
 	}
-	return fmt.Sprintf("package %s is in no Go module in base or head: no go.mod in %s or any parent up to the repository root "+
+	return fmt.Sprintf("package %s is in no Go module in base or head: no go.mod in %s or any parent up to the "+
+		"repository root "+
 		"(perfgate compares a package of a Go module: add a go.mod, or point -pkg at a package inside one)", e.Package, where)
 }
 

@@ -592,7 +592,8 @@ func (p *pipeline) checkDifferential(ctx context.Context) (record.Differential, 
 		}
 		// perfgate could not run the check (a constructor named in the configuration that neither side has, a work
 		// directory it cannot write): that is not a finding about the code, and the gate must not pass on it.
-		return record.Differential{Status: record.DiffError, Reason: err.Error(), Seed: p.cfg.Seed, Ciphers: []record.Cipher{}}, nil
+		return record.Differential{Status: record.DiffError, Reason: err.Error(), Seed: p.cfg.Seed,
+			Ciphers: []record.Cipher{}}, nil
 	}
 	d := record.Differential(*rep)
 	d.Package = p.cfg.Package // as the user named it, not as it was passed to one module
@@ -606,7 +607,8 @@ func (p *pipeline) measureSizes() record.Sizes {
 	for i, s := range []*side{&p.base, &p.head} {
 		sz, err := sizes.Measure(s.bin, p.importPath)
 		if err != nil {
-			return record.Sizes{Sections: []record.SectionSize{}, Symbols: []record.SymbolSize{}, Error: fmt.Sprintf("measuring %s: %v", s.name, err)}
+			return record.Sizes{Sections: []record.SectionSize{}, Symbols: []record.SymbolSize{},
+				Error: fmt.Sprintf("measuring %s: %v", s.name, err)}
 		}
 		got[i] = sz
 	}

@@ -85,7 +85,8 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 	p.logf("comparing machine code: %d of %d benchmarks same", len(rec.same), len(tops))
 	switch {
 	case rep.Identical && p.cfg.TimeSameCode:
-		rec.notes = append(rec.notes, "the timed binaries are byte-identical, timed anyway (time-same-code): timing differences can only be noise")
+		rec.notes = append(rec.notes, "the timed binaries are byte-identical, timed anyway (time-same-code): timing "+
+			"differences can only be noise")
 	case rep.Identical && len(rec.untimed) == len(tops):
 		// Only when nothing is timed: a benchmark whose own code head changed runs even on identical binaries.
 		rec.notes = append(rec.notes, "every benchmark is unchanged (same machine code) and nothing was timed")
@@ -114,8 +115,9 @@ func (r sameCodeRecord) sameCodeRows(metric string) []record.Benchmark {
 	}
 	var out []record.Benchmark
 	for _, t := range r.shown {
-		out = append(out, record.Benchmark{Name: t, Unit: unit, Class: record.ClassUnchanged, SameCode: true, Note: record.NoteSameCode,
-			P: 1, PHolm: 1})
+		out = append(out, record.Benchmark{Name: t, Unit: unit, Class: record.ClassUnchanged, SameCode: true,
+			Note: record.NoteSameCode,
+			P:    1, PHolm: 1})
 	}
 	return out
 }

@@ -12,7 +12,8 @@ import (
 type policy struct{}
 
 func probe(cfg Config) (policy, record.Sandbox) {
-	return policy{}, record.Sandbox{Mode: string(cfg.Mode), Unavailable: "Landlock is Linux only (this is " + runtime.GOOS + ")"}
+	return policy{}, record.Sandbox{Mode: string(cfg.Mode), Unavailable: "Landlock is Linux only (this is " +
+		runtime.GOOS + ")"}
 }
 
 func (policy) restrictThread(string) error { return nil }

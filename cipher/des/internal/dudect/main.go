@@ -91,8 +91,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the class sequence and the random inputs")
 	evict := fs.Int("evict", 256<<10, "bytes read before each measurement to evict the L1 cache (0: none)")
 	only := fs.String("run", "", "measure only the paths whose name matches this regular expression")
-	prep := fs.String("prep", "both", "before each measurement: cold (evict), warm (evict, then run the path on the fixed input) or both (a test each)")
-	fixedMode := fs.String("fixed", "lines", "the fixed input: lines (the block touching the fewest table lines), fastest (the fastest of -calibrate random blocks) or zero")
+	prep := fs.String("prep", "both", "before each measurement: cold (evict), warm (evict, then run the path on the "+
+		"fixed input) or both (a test each)")
+	fixedMode := fs.String("fixed", "lines", "the fixed input: lines (the block touching the fewest table lines), "+
+		"fastest (the fastest of -calibrate random blocks) or zero")
 	calibrate := fs.Int("calibrate", 32, "with -fixed fastest: candidates for the fixed input")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -134,9 +136,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	fmt.Fprintf(stdout, "dudect: fixed vs random plaintext, Welch t, |t| >= %.1f is leakage; %d measurements a path, seed %d, %d KiB evicted before each, fixed input: %s\n",
+	fmt.Fprintf(stdout, "dudect: fixed vs random plaintext, Welch t, |t| >= %.1f is leakage; %d measurements a path, "+
+		"seed %d, %d KiB evicted before each, fixed input: %s\n",
 		threshold, *n, *seed, *evict>>10, *fixedMode)
-	fmt.Fprintf(stdout, "%-46s %10s %12s %12s %9s  %-8s %-11s %s\n", "path", "n", "fixed ns", "random ns", "max |t|", "test", "lines f/r", "verdict")
+	fmt.Fprintf(stdout, "%-46s %10s %12s %12s %9s  %-8s %-11s %s\n", "path", "n", "fixed ns", "random ns", "max |t|",
+		"test", "lines f/r", "verdict")
 	for _, p := range paths {
 		buf := make([]byte, *evict)
 		fixed := make([]byte, p.blocks*des.BlockSize)
@@ -162,7 +166,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if warm {
 				name = p.name + " warm"
 			}
-			fmt.Fprintf(stdout, "%-46s %10d %12.1f %12.1f %9.2f  %-8s %-11s %s\n", name, r.n, r.mean[0], r.mean[1], r.maxT, r.test, lines, verdict)
+			fmt.Fprintf(stdout, "%-46s %10d %12.1f %12.1f %9.2f  %-8s %-11s %s\n", name, r.n, r.mean[0], r.mean[1], r.maxT,
+				r.test, lines, verdict)
 		}
 	}
 	return 0

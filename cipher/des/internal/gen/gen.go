@@ -256,7 +256,8 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 			b.WriteString("\ta = sp[7][t&0x3f]\n")
 			b.WriteString("\tc = sp[1][t>>24&0x3f]\n")
 			b.WriteString("\td = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]\n")
-			b.WriteString("\te = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, 4)&0x3f])\n")
+			b.WriteString("\te = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, " +
+				"4)&0x3f])\n")
 			if n < 16 {
 				b.WriteString("\tt = ((tn ^ a) ^ c) ^ d ^ e\n")
 				b.WriteString("\tv = ((vn ^ a) ^ c) ^ d ^ e\n")
@@ -296,7 +297,8 @@ func subkeys(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
 			fmt.Fprintf(&b, "\tc, d = uint32(cc>>%d), uint32(dd>>%d)\n", 28-s, 28-s)
 			b.WriteString("\tx = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]\n")
 			b.WriteString("\ty = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]\n")
-			fmt.Fprintf(&b, "\tks[%d][%d], ks[%d][%d] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)\n", j/2, j%2*2, j/2, j%2*2+1)
+			fmt.Fprintf(&b, "\tks[%d][%d], ks[%d][%d] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)\n", j/2,
+				j%2*2, j/2, j%2*2+1)
 		}
 		b.WriteString("}\n")
 	}

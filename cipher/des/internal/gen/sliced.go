@@ -112,7 +112,8 @@ func swapHalves(x *[64]uint64) {
 // and stored twice, once from or to the blocks.
 `)
 	writeTranspose(&b, "func transposeIn(x *[64]uint64, src *[512]byte) {", "src", "")
-	b.WriteString("\n// transposeOut is the inverse of transposeIn: it transposes x (which it\n// overwrites) and stores the 64 blocks into dst.\n")
+	b.WriteString("\n// transposeOut is the inverse of transposeIn: it transposes x (which it\n// overwrites) and " +
+		"stores the 64 blocks into dst.\n")
 	writeTranspose(&b, "func transposeOut(dst *[512]byte, x *[64]uint64) {", "", "dst")
 	return gofmt("sliced.go", b.Bytes())
 }
