@@ -294,7 +294,7 @@ var keys = []*Key{
 	boolKey(Key{File: "differential", Flag: "differential", Policy: true, Default: "true", Form: "true or false",
 		Doc: "run the differential check"},
 		func(c *Config) *bool { return &c.Differential }),
-	stringKey(Key{File: "constant-time", Flag: "constant-time", Policy: true, Default: string(record.CTReport),
+	stringKey(Key{File: "constant-time", Flag: "constant-time", Policy: true, Default: string(record.CTOff),
 		Form: "report, fail-new or off",
 		Doc: "trace key setup, encryption and decryption under valgrind for secret-dependent branches and loads: " +
 			"report them, fail when head adds them where base had none (fail-new), or do not trace (off)"},

@@ -8,7 +8,7 @@ type ConstantTimeMode string
 
 // Constant-time modes.
 const (
-	CTReport  ConstantTimeMode = "report"   // trace and report; never fails the gate (the default)
+	CTReport  ConstantTimeMode = "report"   // trace and report; never fails the gate
 	CTFailNew ConstantTimeMode = "fail-new" // fail when head has findings in an operation where base had none
 	CTOff     ConstantTimeMode = "off"      // do not trace
 )
