@@ -340,7 +340,7 @@ var keys = []*Key{
 	intKey(Key{File: "max-size-growth", Policy: true, Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
-	stringKey(Key{File: "on-inconclusive", Flag: "on-inconclusive", Policy: true, Default: gate.OnInconclusiveFail,
+	stringKey(Key{File: "on-inconclusive", Flag: "on-inconclusive", Policy: true, Default: gate.OnInconclusivePass,
 		Form: "fail or pass",
 		Doc: "what benchmarks that stay inconclusive do to the merge: fail (exit 4) or pass (exit 0); " +
 			"status inconclusive either way"},

@@ -275,14 +275,13 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 		v.Notes = append(v.Notes, what)
 	case p.Acknowledged:
 		v.Notes = append(v.Notes, what+"; the pull request's "+p.AcknowledgeLabel+" label lets them pass")
+	case p.OnInconclusive == OnInconclusivePass:
+		// The policy lets them pass: the verdict stays what the checks that did settle say, with the benchmarks
+		// that could not be told in a note.
+		v.Notes = append(v.Notes, what+"; "+settle+"; on-inconclusive: pass, so the merge is not blocked")
 	default:
 		v.Status, v.ExitCode = record.StatusInconclusive, record.ExitInconclusive
-		how := "on-inconclusive: fail, so the merge is blocked until they settle"
-		if p.OnInconclusive == OnInconclusivePass {
-			v.ExitCode = record.ExitPass
-			how = "on-inconclusive: pass, so the merge is not blocked"
-		}
-		v.Reasons = append(v.Reasons, what+"; "+settle+"; "+how)
+		v.Reasons = append(v.Reasons, what+"; "+settle+"; on-inconclusive: fail, so the merge is blocked until they settle")
 	}
 }
 

@@ -112,8 +112,8 @@ func TestDecide(t *testing.T) {
 			c.OnInconclusive = gate.OnInconclusivePass
 		}, change: func(r *record.Result) {
 			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
-		}, status: record.StatusInconclusive, exit: record.ExitPass,
-			reasons: []string{"on-inconclusive: pass, so the merge is not blocked"}},
+		}, status: record.StatusPass, exit: record.ExitPass,
+			notes: []string{"on-inconclusive: pass, so the merge is not blocked"}},
 		{name: "inconclusive with the acknowledge label passes", config: func(c *config.Config) {
 			c.Acknowledged = true
 		}, change: func(r *record.Result) {
@@ -326,6 +326,7 @@ func TestDecide(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := config.Default()
+			c.OnInconclusive = gate.OnInconclusiveFail // the cases say what an inconclusive run fails
 			if tt.config != nil {
 				tt.config(&c)
 			}
