@@ -13,11 +13,13 @@
 //
 // It also writes unrolled.go (Unrolled): the single-block round function and
 // the subkey computation of the key schedule, unrolled because each is 16
-// near-identical blocks of code best not typed by hand.
+// near-identical blocks of code best not typed by hand; sliced.go (Sliced),
+// the bitsliced engine; and methods.go (Methods), the methods of Cipher and
+// TripleCipher from one template.
 //
-// Tables and Unrolled format their results with go/format. The package des test
-// compares them byte for byte with the committed const.go and unrolled.go, and
-// `go generate` in package des runs gen.go, which writes them.
+// Each formats its result with go/format. The package des test compares them
+// byte for byte with the committed files, and `go generate` in package des
+// runs gen.go, which writes them.
 package gen
 
 import (
