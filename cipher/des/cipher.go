@@ -104,48 +104,36 @@ func NewCipher(key []byte) (*Cipher, error) {
 
 // NewTripleEDE2 returns two-key Triple DES for the 16-byte key K1|K2:
 // C = E_K1(D_K2(E_K1(P))). It equals NewTripleEDE3 with K1|K2|K1.
-func NewTripleEDE2(key []byte) (*TripleCipher, error) {
-	if len(key) != 16 {
-		return nil, KeySizeError(len(key))
-	}
-	return newTriple(key[0:8], key[8:16], key[0:8], true), nil
-}
+func NewTripleEDE2(key []byte) (*TripleCipher, error) { return newTriple(key, 16, true) }
 
 // NewTripleEDE3 returns three-key Triple DES (TDEA, NIST SP 800-67) for the
 // 24-byte key K1|K2|K3: C = E_K3(D_K2(E_K1(P))). It agrees with
 // crypto/des.NewTripleDESCipher.
-func NewTripleEDE3(key []byte) (*TripleCipher, error) {
-	if len(key) != 24 {
-		return nil, KeySizeError(len(key))
-	}
-	return newTriple(key[0:8], key[8:16], key[16:24], true), nil
-}
+func NewTripleEDE3(key []byte) (*TripleCipher, error) { return newTriple(key, 24, true) }
 
 // NewTripleEEE2 returns two-key encrypt-encrypt-encrypt Triple DES for the
 // 16-byte key K1|K2: C = E_K1(E_K2(E_K1(P))).
-func NewTripleEEE2(key []byte) (*TripleCipher, error) {
-	if len(key) != 16 {
-		return nil, KeySizeError(len(key))
-	}
-	return newTriple(key[0:8], key[8:16], key[0:8], false), nil
-}
+func NewTripleEEE2(key []byte) (*TripleCipher, error) { return newTriple(key, 16, false) }
 
 // NewTripleEEE3 returns three-key encrypt-encrypt-encrypt Triple DES for the
 // 24-byte key K1|K2|K3: C = E_K3(E_K2(E_K1(P))).
-func NewTripleEEE3(key []byte) (*TripleCipher, error) {
-	if len(key) != 24 {
+func NewTripleEEE3(key []byte) (*TripleCipher, error) { return newTriple(key, 24, false) }
+
+// newTriple checks that key is size bytes long, K1|K2 (K3 is K1) or
+// K1|K2|K3, and expands the three stage keys. Encryption runs stage 1 with
+// K1, stage 2 with K2 (decrypting if ede) and stage 3 with K3; decryption
+// runs the inverse stages in reverse order.
+func newTriple(key []byte, size int, ede bool) (*TripleCipher, error) {
+	if len(key) != size {
 		return nil, KeySizeError(len(key))
 	}
-	return newTriple(key[0:8], key[8:16], key[16:24], false), nil
-}
-
-// newTriple expands the three stage keys. Encryption runs stage 1 with k1,
-// stage 2 with k2 (decrypting if ede) and stage 3 with k3; decryption runs
-// the inverse stages in reverse order.
-func newTriple(k1, k2, k3 []byte, ede bool) *TripleCipher {
+	k3 := key[0:8]
+	if size == 24 {
+		k3 = key[16:24]
+	}
 	c := new(TripleCipher)
-	expandKey(k1, &c.ks[0], false)
-	expandKey(k2, &c.ks[1], ede)
+	expandKey(key[0:8], &c.ks[0], false)
+	expandKey(key[8:16], &c.ks[1], ede)
 	expandKey(k3, &c.ks[2], false)
-	return c
+	return c, nil
 }
