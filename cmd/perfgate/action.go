@@ -104,7 +104,8 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // actionResult is the Action's result: the results directories its merge input names, merged, or else the
 // comparison cfg asks for, each in a log group of its own.
-func actionResult(ctx context.Context, r *ghaction.Runner, cfg config.Config, stderr io.Writer) (*record.Result, error) {
+func actionResult(ctx context.Context, r *ghaction.Runner, cfg config.Config,
+	stderr io.Writer) (*record.Result, error) {
 	if glob := input(r, "merge"); glob != "" {
 		r.Group("perfgate: merge " + glob)
 		defer r.EndGroup()
