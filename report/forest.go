@@ -115,6 +115,7 @@ func effect(b record.Benchmark) float64 {
 	return math.Abs(math.Log(b.Paired.Ratio))
 }
 
+// compareFloat orders a and b; unlike cmp.Compare, it takes a NaN as equal to every number.
 func compareFloat(a, b float64) int {
 	switch {
 	case a < b:

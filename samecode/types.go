@@ -111,16 +111,22 @@ func (r *typeReader) u64(a uint64) uint64 {
 	return binary.LittleEndian.Uint64(r.data[a-r.lo:])
 }
 
+// section returns the contents of the binary's section called name; nil when it has none or it cannot be read.
+func (r *typeReader) section(name string) []byte {
+	sec := r.b.f.Section(name)
+	if sec == nil {
+		return nil
+	}
+	d, err := sec.Data()
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
 // typelinks records the descriptors .typelink lists and queues them to be read.
 func (r *typeReader) typelinks() {
-	tl := r.b.f.Section(".typelink")
-	if tl == nil {
-		return
-	}
-	d, err := tl.Data()
-	if err != nil {
-		return
-	}
+	d := r.section(".typelink")
 	for i := 0; i+4 <= len(d); i += 4 {
 		a := r.lo + uint64(binary.LittleEndian.Uint32(d[i:]))
 		r.info.linked = append(r.info.linked, a)
@@ -204,14 +210,7 @@ func (r *typeReader) methods(a uint64, kind byte) {
 // itabs gives each type an edge to the itabs the linker made for it: the runtime registers them (.itablink)
 // and finds them by type in dynamic conversions.
 func (r *typeReader) itabs() {
-	il := r.b.f.Section(".itablink")
-	if il == nil {
-		return
-	}
-	d, err := il.Data()
-	if err != nil {
-		return
-	}
+	d := r.section(".itablink")
 	for i := 0; i+8 <= len(d); i += 8 {
 		itab := binary.LittleEndian.Uint64(d[i:])
 		if u, o := r.b.lookup(itab); u != nil && u.kind == kindData && o+16 <= u.size {
