@@ -83,7 +83,7 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 		note := laneNote(*t, *in, opt)
 		settleable := t.Class == record.ClassInconclusive && len(opt.Hidden) == 0
 		switch dir := agreeing(*t, *in, opt.ThresholdPct/100); {
-		case settleable && sameAllocs && equalCounts(*in) && reachesBand(*t, opt.ThresholdPct/100):
+		case settleable && sameAllocs && EqualCounts(*in) && reachesBand(*t, opt.ThresholdPct/100):
 			t.Class = record.ClassUnchanged
 			t.Note = classifierFree(t.Note, t.Warnings) // "interval … exceeds ±2%" no longer explains the class
 			note = fmt.Sprintf("time inconclusive (%+.1f%% to %+.1f%%), instructions/op and allocations equal: "+
@@ -118,9 +118,9 @@ func agreeing(t, in record.Benchmark, threshold float64) record.Class {
 	return ""
 }
 
-// equalCounts reports whether an instructions/op comparison found the same count on both sides, to the lane's
+// EqualCounts reports whether an instructions/op comparison found the same count on both sides, to the lane's
 // resolution.
-func equalCounts(in record.Benchmark) bool {
+func EqualCounts(in record.Benchmark) bool {
 	if in.Class == record.ClassFailed || !(in.Base.Center > 0) {
 		return false
 	}
@@ -152,7 +152,7 @@ func laneNote(t, in record.Benchmark, opt AutoOptions) string {
 			return fmt.Sprintf("instructions %+.1f%%, time %+.1f%%: fewer instructions at a lower IPC", di, dt)
 		}
 		return fmt.Sprintf("instructions %+.1f%%, time %+.1f%%: more instructions at a higher IPC", di, dt)
-	case moved(t.Class) && equalCounts(in):
+	case moved(t.Class) && EqualCounts(in):
 		return fmt.Sprintf("instructions equal, time %+.1f%%: the same instructions run %s (layout, caches, "+
 			"or work the count leaves out)", dt, t.Class)
 	case t.Class == record.ClassInconclusive && moved(in.Class):

@@ -71,6 +71,11 @@ type RunConfig struct {
 	MaxRounds int
 	// Stats decides when a budgeted run's benchmark is settled; the zero value means DefaultStatsOptions.
 	Stats StatsOptions
+	// SameWork names the leaves whose instruction counts base and head share (metric auto counts first): in a
+	// budgeted run such a leaf also stops when its time is inconclusive but its interval reaches into the
+	// ±threshold band and its allocations are unchanged, which is what CombineLanes calls unchanged, so that
+	// the budget goes to the leaves whose work changed.
+	SameWork map[string]bool
 	// Timeout is the hard wall-clock limit of one measured run, and the limit on silence of a calibration run,
 	// whose hard limit is proc.CalibrationFactor × Timeout (it runs every sub-benchmark of a top-level one). A run
 	// killed by a limit is a "timeout" Failure with what it printed last. 0 means 10× the benchmark's calibrated

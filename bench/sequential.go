@@ -167,6 +167,9 @@ type stager struct {
 	active []int        // indexes of the benchmarks still timed, in schedule order
 	rounds int          // rounds run so far
 	looked int          // looks taken
+	// sameWork names the benchmarks whose instruction counts are equal (RunConfig.SameWork): settled too when
+	// CombineLanes would call them unchanged.
+	sameWork map[string]bool
 }
 
 func newStager(names []string, first, most int, opt StatsOptions) *stager {
@@ -227,6 +230,7 @@ func (s *stager) look(samples []Sample, n int) []int {
 			class[c.Name] = c.Class
 		}
 	}
+	s.settleSameWork(cs, class)
 	var done []int
 	s.active = slices.DeleteFunc(s.active, func(i int) bool {
 		if settled(class[s.names[i]]) {
@@ -265,6 +269,26 @@ func pending(plan []abba.Entry, est []time.Duration, dead map[leafSide]bool, rou
 	return all, inRound
 }
 
+// settleSameWork marks as unchanged in class the benchmarks of sameWork that CombineLanes would call unchanged:
+// an inconclusive time whose interval reaches into the ±threshold band, with B/op and allocs/op unchanged.
+func (s *stager) settleSameWork(cs []record.Benchmark, class map[string]record.Class) {
+	if len(s.sameWork) == 0 {
+		return
+	}
+	moved := map[string]bool{}
+	for _, c := range cs {
+		if (c.Unit == "B/op" || c.Unit == "allocs/op") && c.Class != record.ClassUnchanged {
+			moved[c.Name] = true
+		}
+	}
+	for _, c := range cs {
+		if c.Unit == "sec/op" && c.Class == record.ClassInconclusive && s.sameWork[c.Name] && !moved[c.Name] &&
+			reachesBand(c, s.opt.ThresholdPct/100) {
+			class[c.Name] = record.ClassUnchanged
+		}
+	}
+}
+
 // measureStaged runs a budgeted run: stages of the A–B–B–A schedule over the benchmarks still unsettled, a look
 // after each (stager), until all are settled, the looks are used up or the budget, counted from start, is spent.
 func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Time) error {
@@ -280,6 +304,7 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 		est[i] = time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 30*time.Millisecond
 	}
 	st := newStager(names, r.cfg.Rounds, r.cfg.MaxRounds, r.cfg.Stats)
+	st.sameWork = r.cfg.SameWork
 	r.run.Plan = st.opt.Sequential
 	deadline := start.Add(r.cfg.Budget)
 	r.progress.deadline = deadline

@@ -198,3 +198,30 @@ func TestSpendSumsToOne(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleSameWork: a look stops a benchmark whose instruction counts are equal (RunConfig.SameWork) when its
+// time is inconclusive but reaches the ±threshold band and its allocations are unchanged, as CombineLanes would
+// call it; not when its counts moved, its interval lies beyond the band, or it allocates differently.
+func TestSettleSameWork(t *testing.T) {
+	st := &stager{opt: DefaultStatsOptions, sameWork: map[string]bool{"Same": true, "Beyond": true, "Allocs": true}}
+	row := func(name string, lo, hi float64) record.Benchmark {
+		return record.Benchmark{Name: name, Unit: "sec/op", Class: record.ClassInconclusive,
+			Paired: &record.Paired{Ratio: (lo + hi) / 2, Lo: lo, Hi: hi}}
+	}
+	cs := []record.Benchmark{row("Same", 0.95, 1.06), row("Moved", 0.95, 1.06), row("Beyond", 1.03, 1.2),
+		row("Allocs", 0.97, 1.04), {Name: "Allocs", Unit: "allocs/op", Class: record.ClassSlower}}
+	class := map[string]record.Class{}
+	for _, c := range cs {
+		if c.Unit == "sec/op" {
+			class[c.Name] = c.Class
+		}
+	}
+	st.settleSameWork(cs, class)
+	want := map[string]record.Class{"Same": record.ClassUnchanged, "Moved": record.ClassInconclusive,
+		"Beyond": record.ClassInconclusive, "Allocs": record.ClassInconclusive}
+	for name, w := range want {
+		if class[name] != w {
+			t.Errorf("%s: %s, want %s", name, class[name], w)
+		}
+	}
+}

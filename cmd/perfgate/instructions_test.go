@@ -139,8 +139,9 @@ func TestCompareInstructionsDemo(t *testing.T) {
 
 	t.Run("both", func(t *testing.T) {
 		res, code, samples := compare(t, record.MetricBoth, "base", "folded")
-		if code != record.ExitPass {
-			t.Errorf("exit %d, verdict %s %q; want pass", code, res.Verdict.Status, res.Verdict.Reasons)
+		// Two rounds may leave the time lane inconclusive (exit 4); nothing is slower in either lane.
+		if code != record.ExitPass && code != record.ExitInconclusive {
+			t.Errorf("exit %d, verdict %s %q; want pass or inconclusive", code, res.Verdict.Status, res.Verdict.Reasons)
 		}
 		sec, ins := rows(res, record.UnitTime), rows(res, record.UnitInstructions)
 		if b := ins["Encrypt/des"]; b.Class != record.ClassFaster {

@@ -96,11 +96,25 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	return rec, err
 }
 
-// runLanes runs the lanes the metric asks for with rc: the timing lane, then the instruction-count lane, joined
-// into one Run. Whatever ran before an error is kept.
+// runLanes runs the lanes the metric asks for with rc, joined into one Run: the timing lane, then the
+// instruction-count lane; under metric auto the count first, so that the timing lane's budget goes to the
+// benchmarks whose work changed (RunConfig.SameWork). Whatever ran before an error is kept.
 func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig) (*bench.Run, error) {
-	var run *bench.Run
+	var timed, counted *bench.Run
 	var err error
+	count := func() {
+		p.logf("counting instructions under %s: %d round of A–B–B–A, each slot at N and 2N iterations",
+			p.valgrind.Version, bench.DefaultInstrRounds)
+		ic := rc
+		ic.Rounds, ic.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
+		counted, err = bench.RunInstructions(ctx, ic, bench.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles})
+	}
+	if p.cfg.Metric == record.MetricAuto && p.cfg.CountsInstructions() {
+		if count(); err != nil {
+			return joinRuns(nil, counted), err
+		}
+		rc.SameWork = sameWork(counted, p.cfg.InstrThreshold)
+	}
 	if p.cfg.TimesBenchmarks() {
 		if p.cfg.Budget > 0 {
 			p.logf("timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget of %s; settled "+
@@ -109,17 +123,30 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig) (*bench.Run
 		} else {
 			p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
 		}
-		run, err = bench.RunABBA(ctx, rc)
+		timed, err = bench.RunABBA(ctx, rc)
 	}
-	if err == nil && p.cfg.CountsInstructions() {
-		p.logf("counting instructions under %s: %d round of A–B–B–A, each slot at N and 2N iterations",
-			p.valgrind.Version, bench.DefaultInstrRounds)
-		rc.Rounds, rc.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
-		var counted *bench.Run
-		counted, err = bench.RunInstructions(ctx, rc, bench.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles})
-		run = joinRuns(run, counted)
+	if err == nil && p.cfg.CountsInstructions() && p.cfg.Metric != record.MetricAuto {
+		count()
 	}
-	return run, err
+	return joinRuns(timed, counted), err
+}
+
+// sameWork names the benchmarks whose instruction counts base and head share in run, to the lane's resolution.
+func sameWork(run *bench.Run, instrPct float64) map[string]bool {
+	if run == nil {
+		return nil
+	}
+	cs, err := bench.CompareInstructions(run.Samples, instrPct)
+	if err != nil {
+		return nil
+	}
+	same := map[string]bool{}
+	for _, c := range cs {
+		if c.Unit == record.UnitInstructions && bench.EqualCounts(c) {
+			same[c.Name] = true
+		}
+	}
+	return same
 }
 
 // noBenchmarksMatched is the note of a timing run that selected no benchmark.

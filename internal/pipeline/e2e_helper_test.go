@@ -54,6 +54,7 @@ func fastConfig(t *testing.T, dir, pkg, base, head string) config.Config {
 	cfg.Rounds, cfg.BenchTime, cfg.Timeout = 2, time.Millisecond, 2*time.Minute
 	cfg.Differential = false
 	cfg.ConstantTime = string(record.CTOff)
+	cfg.Metric = record.MetricTime // the instruction-count lane and metric auto have tests of their own
 	// These comparisons exist to time code; samecodephase_test.go tests leaving same code untimed.
 	cfg.TimeSameCode = true
 	cfg.Out = filepath.Join(t.TempDir(), "results")
