@@ -51,6 +51,7 @@ func Helper(key []byte) ([]byte, error) { return key, nil }
 func (c *Cipher) BlockSize() int { return 8 }
 
 func (c *Cipher) Encrypt(dst, src []byte) {
+	/*BEFORE*/
 	c.b.Encrypt(dst, src)
 	/*ENCRYPT*/
 }
@@ -84,8 +85,8 @@ var wdesVariants = map[string]map[string]string{
 		"NEWCIPHER": "key = append([]byte(nil), key...)",
 		"ENCRYPT":   "_ = dst[7]",
 	},
-	// Encrypt flips one output bit when the plaintext starts with 0x42.
-	"broken": {"ENCRYPT": "if src[0] == 0x42 { dst[3] ^= 0x10 }"},
+	// Encrypt flips one output bit when the plaintext starts with 0x42 (in place too).
+	"broken": {"BEFORE": "flip := src[0] == 0x42", "ENCRYPT": "if flip { dst[3] ^= 0x10 }"},
 	// Only decryption changes.
 	"decrypt": {"DECRYPT": "if src[0]&0x0f == 0 { dst[0] ^= 0x80 }"},
 	// EncryptBlocks corrupts the 17th block, the tail after 16.

@@ -101,8 +101,9 @@ func TestJobsDeterministic(t *testing.T) {
 	if bytes.Equal(a, c) || bytes.Equal(a[20:], d[19:]) {
 		t.Error("a different seed or constructor gives the same inputs")
 	}
-	// Header, then 50 keys × (8-byte key + 2 × 17 blocks).
-	want := 4 + 4 + 2 + len("NewCipher") + 2 + 4 + 4 + 4 + 1 + 1 + len("EncryptBlocks") + 50*(8+2*17*8)
+	// Header (with the batch lengths and 2 × 129 long blocks), then 50 keys × (8-byte key + 2 × 17 blocks).
+	want := 4 + 4 + 2 + len("NewCipher") + 2 + 4 + 4 + 4 + 1 + 1 + len("EncryptBlocks") +
+		4 + 1 + 2*len(batchLengths) + 4 + 2*129*8 + 50*(8+2*17*8)
 	if len(a) != want {
 		t.Errorf("stream of %d bytes, want %d", len(a), want)
 	}
