@@ -66,7 +66,11 @@ type msgCase struct {
 	tamperMask     byte
 }
 
-// messageLengths returns every length from 0 to 2 blocks + 1, then each block boundary ±1 up to maxBlocks blocks.
+// messageLengths returns the message lengths of a primitive whose blocks are block bytes: every length from 0 to
+// 2 blocks + 1; each block boundary ±1 up to maxBlocks blocks; each power of two ±1 from 64 to 256 bytes (the
+// blocks of other primitives, and SipHash's length byte wraps at 256); and two runs of every residue mod 16, one
+// from past the first two blocks and 64 bytes, one from past half the longest and 256 bytes, so that a bug tied
+// to a length class (len ≡ 7 mod 16) of long messages meets one.
 func messageLengths(block, maxBlocks int) []int {
 	var ls []int
 	for n := 0; n <= 2*block+1; n++ {
@@ -75,7 +79,18 @@ func messageLengths(block, maxBlocks int) []int {
 	for k := 3; k <= maxBlocks; k++ {
 		ls = append(ls, k*block-1, k*block, k*block+1)
 	}
-	return ls
+	for p := 64; p <= 256; p *= 2 {
+		ls = append(ls, p-1, p, p+1)
+	}
+	longest := slices.Max(ls)
+	for _, from := range []int{max(2*block+2, 65), max(longest/2, 257)} {
+		start := (from + 15) &^ 15
+		for r := range 16 {
+			ls = append(ls, start+r)
+		}
+	}
+	slices.Sort(ls)
+	return slices.Compact(ls)
 }
 
 // sweepKeys is how many keys of each size get a message of every length; every other key gets casesPerKey

@@ -66,18 +66,19 @@ func TestPrimsIdentical(t *testing.T) {
 	// RC4 takes keys of 1 to 256 bytes; the probe tries 1..64 and the check an even spread of 8 of them.
 	rc4 := []int{1, 10, 19, 28, 37, 46, 55, 64}
 	// HMAC here takes 1..64 bytes: the same spread.
-	// Lengths: 0..2 blocks+1, then 3..8 blocks ±1: 2×16+2+18 for AEADs, 2×64+2+18 for a 64-byte block.
+	// Lengths (messageLengths): 0..2 blocks+1, then 3..8 blocks ±1, the powers of two ±1 from 64 to 256 and two
+	// runs of 16: 84 for AEADs' 16-byte blocks, 180 for a 64-byte block, 306 for SHA-512's 128.
 	want := map[string]shape{
 		"NewAES":     {record.FamilyBlock, "cipher.Block", []int{16, 24, 32}, nil, 0},
-		"NewAES/GCM": {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 52},
-		"NewGCM":     {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 52},
-		"NewCTR":     {record.FamilyStream, "*prims.CTR", []int{16, 24, 32}, []int{16}, 148},
-		"NewRC4":     {record.FamilyStream, "*rc4.Cipher", rc4, nil, 148},
-		"NewStdCTR":  {record.FamilyStream, "cipher.Stream", []int{16, 24, 32}, []int{16}, 148},
-		"NewSHA512":  {record.FamilyHash, "hash.Hash", []int{0}, nil, 2*128 + 2 + 18},
-		"NewSHA256":  {record.FamilyHash, "hash.Hash", []int{0}, nil, 148},
-		"NewMAC":     {record.FamilyHash, "hash.Hash", rc4, nil, 148},
-		"NewDigest":  {record.FamilyHash, "*prims.Digest", []int{0}, nil, 148},
+		"NewAES/GCM": {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 84},
+		"NewGCM":     {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 84},
+		"NewCTR":     {record.FamilyStream, "*prims.CTR", []int{16, 24, 32}, []int{16}, 180},
+		"NewRC4":     {record.FamilyStream, "*rc4.Cipher", rc4, nil, 180},
+		"NewStdCTR":  {record.FamilyStream, "cipher.Stream", []int{16, 24, 32}, []int{16}, 180},
+		"NewSHA512":  {record.FamilyHash, "hash.Hash", []int{0}, nil, 306},
+		"NewSHA256":  {record.FamilyHash, "hash.Hash", []int{0}, nil, 180},
+		"NewMAC":     {record.FamilyHash, "hash.Hash", rc4, nil, 180},
+		"NewDigest":  {record.FamilyHash, "*prims.Digest", []int{0}, nil, 180},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("constructors (-want +got):\n%s", diff)

@@ -15,6 +15,14 @@ func TestMessageLengths(t *testing.T) {
 		want = append(want, n)
 	}
 	want = append(want, 47, 48, 49, 63, 64, 65)
+	// The residues mod 16 past 64 bytes, the powers of two ±1 to 256, the residues past 256.
+	for n := 80; n < 96; n++ {
+		want = append(want, n)
+	}
+	want = append(want, 127, 128, 129, 255, 256, 257)
+	for n := 272; n < 288; n++ {
+		want = append(want, n)
+	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("lengths (-want +got):\n%s", diff)
 	}
