@@ -180,7 +180,7 @@ func TestTailOfBatch(t *testing.T) {
 			t.Errorf("%s: inconsistencies %+v", c.Name, c.Inconsistencies)
 		}
 	}
-	if !strings.Contains(rep.Reason, "batch methods disagree") {
+	if !strings.Contains(rep.Reason, "batch or in-place calls disagree") {
 		t.Errorf("reason %q does not mention the batch disagreement", rep.Reason)
 	}
 }
@@ -399,5 +399,46 @@ func NewTagged(key []byte) (cipher.Block, error) { return NewIface(key) }
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("constructors (-want +got):\n%s", diff)
+	}
+}
+
+// TestInPlace checks that a block cipher wrong only in place (dst == src) is caught: its out-of-place outputs
+// are base's, its in-place ones differ from base's and from its own out-of-place ones.
+func TestInPlace(t *testing.T) {
+	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "alias"), nil)
+	if rep.Status != record.DiffMismatch {
+		t.Fatalf("status %q (%s), want mismatch", rep.Status, rep.Reason)
+	}
+	for _, c := range rep.Ciphers {
+		if c.Mismatches == 0 || c.InconsistentBase != 0 || c.InconsistentHead == 0 {
+			t.Errorf("%s: %d mismatches, inconsistent base %d head %d; want mismatches on head only", c.Name,
+				c.Mismatches, c.InconsistentBase, c.InconsistentHead)
+		}
+		for _, m := range c.Examples {
+			if m.Note != "in place" || m.Method != "Encrypt" && m.Method != "EncryptBlocks" {
+				t.Errorf("%s: mismatch %s %q, want Encrypt or EncryptBlocks in place", c.Name, m.Method, m.Note)
+			}
+		}
+	}
+}
+
+// TestBatchLengths checks that a batch method wrong only at a block count ≡ 7 mod 16 is caught, in the first
+// keys' calls of 7 blocks: batch calls of the job's 17 blocks never see it.
+func TestBatchLengths(t *testing.T) {
+	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "count7"), nil)
+	if rep.Status != record.DiffMismatch {
+		t.Fatalf("status %q (%s), want mismatch", rep.Status, rep.Reason)
+	}
+	for _, c := range rep.Ciphers {
+		if c.Mismatches != lengthKeys || c.InconsistentHead != lengthKeys {
+			t.Errorf("%s: %d mismatches, %d inconsistent on head; want %d (one block of each first key)", c.Name,
+				c.Mismatches, c.InconsistentHead, lengthKeys)
+		}
+		for _, m := range c.Examples {
+			if m.Method != "EncryptBlocks" || m.Note != "one call of 7 blocks" || m.Block != 6 {
+				t.Errorf("%s: mismatch %s %q block %d, want EncryptBlocks, one call of 7 blocks, block 6", c.Name,
+					m.Method, m.Note, m.Block)
+			}
+		}
 	}
 }

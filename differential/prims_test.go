@@ -137,6 +137,8 @@ func TestPrimsMismatches(t *testing.T) {
 		{"reset", "NewDigest", "reset", "after Reset", true},
 		{"sumwrites", "NewDigest", "sum", "Sum(a5) after Sum(nil) differs", true},
 		{"size", "NewSHA256", "size", "Size base 32, head 28", false},
+		{"aliasstream", "NewCTR", "in place", "in place (dst == src)", true},
+		{"aliasopen", "NewGCM", "in place", "Open(ciphertext[:0], …) of the sealed message: base opened", true},
 	} {
 		t.Run(tc.variant, func(t *testing.T) {
 			rep := runPrims(t, base, primsModule(t, tc.variant), func(c *Config) { c.MessageKeys = 2 })
