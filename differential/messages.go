@@ -102,7 +102,8 @@ const (
 )
 
 // messageKeys returns the keys of one size: all zero, all 0xff, random keys up to sweepKeys, then for each byte
-// position a random key with that byte 0x00 and one with it 0xff, then random keys up to n in all.
+// position a random key with that byte 0x00 and one with it 0xff, the keys with a run of 0x00 or 0xff bytes
+// (runKeys) and the keys that give each byte every value (valueKeys), then random keys up to n in all.
 func messageKeys(src *rand.ChaCha8, size, n int) [][]byte {
 	random := func() []byte {
 		k := make([]byte, size)
@@ -124,27 +125,37 @@ func messageKeys(src *rand.ChaCha8, size, n int) [][]byte {
 			keys = append(keys, k)
 		}
 	}
+	keys = append(keys, runKeys(random, size)...)
+	keys = append(keys, valueKeys(size)...)
 	for len(keys) < n {
 		keys = append(keys, random())
 	}
 	return keys[:min(n, len(keys))]
 }
 
-// keyLengths returns the message lengths of key number k (messageKeys order).
-func keyLengths(lengths []int, k int) []int {
-	if k < sweepKeys {
+// keyLengths returns the message lengths of key number k (messageKeys order) of n keys, the first sweep of which
+// get every length. The others take casesPerKey lengths each in turn, spread over the list when there are fewer
+// such cases than lengths.
+func keyLengths(lengths []int, k, sweep, n int) []int {
+	if k < sweep {
 		return lengths
 	}
+	stride := max(1, len(lengths)/max(1, casesPerKey*(n-sweep)))
 	ls := make([]int, casesPerKey)
 	for i := range ls {
-		ls[i] = lengths[(casesPerKey*(k-sweepKeys)+i)%len(lengths)]
+		ls[i] = lengths[(casesPerKey*(k-sweep)+i)*stride%len(lengths)]
 	}
 	return ls
 }
 
+// lightKeys is how many keys each size pair beyond the maxPrimSizes compared in full gets, none of them with every
+// length: enough for a bug tied to the key's length (a 17-byte key used as 16).
+const lightKeys = 16
+
 // newMsgJob generates the inputs of one constructor at one size pair, from its own stream (newRand): nKeys keys
-// (messageKeys), each with its messages (keyLengths).
-func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKeys int, lengths []int) *msgJob {
+// (messageKeys), each with its messages (keyLengths), every length for the first sweep.
+func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKeys, sweep int,
+	lengths []int) *msgJob {
 	src := newRand(seed, ctor+"\x00nonce "+strconv.Itoa(p.Nonce), p.Key)
 	r := rand.New(src)
 	j := &msgJob{ctor: ctor, family: family, keySize: p.Key, nonceSize: p.Nonce}
@@ -154,9 +165,10 @@ func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKey
 		return b
 	}
 	block := family.block(p)
-	for k, key := range messageKeys(src, p.Key, nKeys) {
+	keys := messageKeys(src, p.Key, nKeys)
+	for k, key := range keys {
 		pk := msgKey{key: key, nonce: random(p.Nonce)}
-		for i, n := range keyLengths(lengths, k) {
+		for i, n := range keyLengths(lengths, k, sweep, len(keys)) {
 			c := msgCase{msg: random(n), chunks: randomChunks(r, n, block), tamperAt: r.Uint32(),
 				tamperMask: 1 << r.IntN(8)}
 			if family.sealed() {
@@ -238,7 +250,11 @@ func planMessages(cfg *Config, f messageFamily, in instance, probes [2]map[sizeK
 	var jobs []job
 	for _, p := range pairs {
 		lengths := messageLengths(f.block(p), cfg.MessageBlocks)
-		j := newMsgJob(cfg.Seed, in.name, f, p, cfg.MessageKeys, lengths)
+		keys, sweep := cfg.MessageKeys, sweepKeys
+		if p.light {
+			keys, sweep = min(keys, lightKeys), 0
+		}
+		j := newMsgJob(cfg.Seed, in.name, f, p, keys, sweep, lengths)
 		c.Lengths = lengths
 		c.Keys = max(c.Keys, len(j.keys))
 		c.Inputs += j.inputs()
@@ -434,24 +450,29 @@ func (c *planned) sizesThatMatter(pairs []probeSize, head map[sizeKey]probeSize)
 	return kept
 }
 
-// spread keeps at most maxPrimSizes of the pairs, evenly spread, the smallest and the largest among them.
+// spread compares at most maxPrimSizes of the pairs in full, evenly spread, the smallest and the largest among
+// them; the others are marked light, to be compared with lightKeys keys.
 func (c *planned) spread(pairs []probeSize) []probeSize {
 	if len(pairs) <= maxPrimSizes {
 		return pairs
 	}
-	var left []int
+	var light []int
 	picked := make([]probeSize, 0, maxPrimSizes)
 	for i := range maxPrimSizes {
 		picked = append(picked, pairs[i*(len(pairs)-1)/(maxPrimSizes-1)])
 	}
+	out := make([]probeSize, 0, len(pairs))
 	for _, p := range pairs {
 		if !containsPair(picked, p) {
-			left = append(left, p.Key)
+			p.light = true
+			light = append(light, p.Key)
 		}
+		out = append(out, p)
 	}
-	c.Notes = append(c.Notes, fmt.Sprintf("%d size pairs accepted by both sides, %d compared; "+
-		"key sizes not compared: %v", len(pairs), maxPrimSizes, dedupInts(left)))
-	return picked
+	c.Notes = append(c.Notes, fmt.Sprintf("%d size pairs accepted by both sides: %d compared in full, the other "+
+		"%d (key sizes %s) with %d keys each", len(pairs), maxPrimSizes, len(pairs)-maxPrimSizes,
+		sizeRanges(dedupInts(light)), lightKeys))
+	return out
 }
 
 func containsPair(ps []probeSize, p probeSize) bool {

@@ -47,11 +47,17 @@ func TestPrimsIdentical(t *testing.T) {
 		}
 		// Every key size but 0 gets DefaultMessageKeys keys: sweepKeys with every length, the others
 		// casesPerKey lengths each; an empty key only the sweepKeys.
+		// Past maxPrimSizes sizes, those out of an even spread get lightKeys keys of casesPerKey lengths.
 		inputs := 0
-		for _, size := range c.KeySizes {
-			inputs += sweepKeys * len(c.Lengths)
-			if size > 0 {
-				inputs += (DefaultMessageKeys - sweepKeys) * casesPerKey
+		for i, size := range c.KeySizes {
+			n := len(c.KeySizes)
+			switch {
+			case n > maxPrimSizes && !spreadPick(i, n):
+				inputs += lightKeys * casesPerKey
+			case size > 0:
+				inputs += sweepKeys*len(c.Lengths) + (DefaultMessageKeys-sweepKeys)*casesPerKey
+			default:
+				inputs += sweepKeys * len(c.Lengths)
 			}
 		}
 		wantKeys := DefaultMessageKeys
@@ -63,8 +69,12 @@ func TestPrimsIdentical(t *testing.T) {
 				len(c.Lengths), wantKeys, inputs)
 		}
 	}
-	// RC4 takes keys of 1 to 256 bytes; the probe tries 1..64 and the check an even spread of 8 of them.
-	rc4 := []int{1, 10, 19, 28, 37, 46, 55, 64}
+	// RC4 takes keys of 1 to 256 bytes; the probe tries 1..64, the check an even spread of 8 of them in full and
+	// the others with lightKeys keys.
+	var rc4 []int
+	for n := 1; n <= 64; n++ {
+		rc4 = append(rc4, n)
+	}
 	// HMAC here takes 1..64 bytes: the same spread.
 	// Lengths (messageLengths): 0..2 blocks+1, then 3..8 blocks ±1, the powers of two ±1 from 64 to 256 and two
 	// runs of 16: 84 for AEADs' 16-byte blocks, 180 for a 64-byte block, 306 for SHA-512's 128.
@@ -165,7 +175,7 @@ func TestPrimsMismatches(t *testing.T) {
 				if len(c.Inconsistencies) == 0 || c.Inconsistencies[0].Side != "head" {
 					t.Fatalf("inconsistencies %+v", c.Inconsistencies)
 				}
-				want := fmt.Sprintf("head disagrees with itself (%s: %d, %s)", tc.ctor, c.InconsistentHead,
+				want := fmt.Sprintf("head disagrees with itself (%s: %d, %s", tc.ctor, c.InconsistentHead,
 					c.Inconsistencies[0].Part)
 				if !strings.Contains(rep.Reason, want) {
 					t.Errorf("reason %q, want it to say %q", rep.Reason, want)
@@ -214,4 +224,14 @@ func TestPrimsPanics(t *testing.T) {
 	if rep.Status != record.DiffNotComparable || rep.HeadFailed || !strings.Contains(rep.Reason, "base: harness: panic") {
 		t.Errorf("status %q, head failed %v, reason %q; want base's panic", rep.Status, rep.HeadFailed, rep.Reason)
 	}
+}
+
+// spreadPick reports whether index i of n sizes is one of spread's even picks.
+func spreadPick(i, n int) bool {
+	for k := range maxPrimSizes {
+		if k*(n-1)/(maxPrimSizes-1) == i {
+			return true
+		}
+	}
+	return false
 }
