@@ -57,6 +57,7 @@ func (c *Cipher) Encrypt(dst, src []byte) {
 }
 
 func (c *Cipher) Decrypt(dst, src []byte) {
+	/*DBEFORE*/
 	c.b.Decrypt(dst, src)
 	/*DECRYPT*/
 }
@@ -87,8 +88,8 @@ var wdesVariants = map[string]map[string]string{
 	},
 	// Encrypt flips one output bit when the plaintext starts with 0x42 (in place too).
 	"broken": {"BEFORE": "flip := src[0] == 0x42", "ENCRYPT": "if flip { dst[3] ^= 0x10 }"},
-	// Only decryption changes.
-	"decrypt": {"DECRYPT": "if src[0]&0x0f == 0 { dst[0] ^= 0x80 }"},
+	// Only decryption changes (in place too).
+	"decrypt": {"DBEFORE": "flip := src[0]&0x0f == 0", "DECRYPT": "if flip { dst[0] ^= 0x80 }"},
 	// Encrypt clears dst[0] before reading src: wrong in place only.
 	"alias": {"BEFORE": "dst[0] = 0"},
 	// EncryptBlocks corrupts the last block of a call of 7, 23, 39… blocks (≡ 7 mod 16).

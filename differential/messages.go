@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/perfgate/perfgate/record"
 )
@@ -398,23 +397,8 @@ func panicNotes(panics map[string][]int) []string {
 
 var digits = regexp.MustCompile(`[0-9]+`)
 
-// sizeRanges writes sorted sizes as ranges: "1–15, 17, 65".
-func sizeRanges(sizes []int) string {
-	var parts []string
-	for i := 0; i < len(sizes); {
-		j := i
-		for j+1 < len(sizes) && sizes[j+1] == sizes[j]+1 {
-			j++
-		}
-		if j == i {
-			parts = append(parts, strconv.Itoa(sizes[i]))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d–%d", sizes[i], sizes[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
-}
+// sizeRanges writes sorted sizes as ranges: "1–15, 17, 65" (record.SizeRanges).
+func sizeRanges(sizes []int) string { return record.SizeRanges(sizes) }
 
 // sizesThatMatter drops the key sizes at which the constructor reads only a prefix of its key, on both sides
 // alike (siphash reads 16 bytes of a longer key): of those, only the largest is compared, and a note says so

@@ -63,6 +63,25 @@ func (f Family) Noun(n int) string {
 	return strconv.Itoa(n) + " " + plural
 }
 
+// SizeRanges writes sorted sizes as ranges, for key-size lists that run long (a MAC of every key length):
+// "1–15, 17, 65".
+func SizeRanges(sizes []int) string {
+	var parts []string
+	for i := 0; i < len(sizes); {
+		j := i
+		for j+1 < len(sizes) && sizes[j+1] == sizes[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(sizes[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(sizes[i])+"–"+strconv.Itoa(sizes[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
 // CountFamilies names how many of cs each family has, in a fixed order: "2 block ciphers, 1 AEAD"; "no
 // constructors" for none.
 func CountFamilies(cs []Cipher) string {
