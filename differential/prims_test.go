@@ -45,21 +45,7 @@ func TestPrimsIdentical(t *testing.T) {
 			t.Errorf("%s: %d mismatches, %d+%d inconsistencies, digests %s %s", c.Name, c.Mismatches,
 				c.InconsistentBase, c.InconsistentHead, c.DigestBase, c.DigestHead)
 		}
-		// Every key size but 0 gets DefaultMessageKeys keys: sweepKeys with every length, the others
-		// casesPerKey lengths each; an empty key only the sweepKeys.
-		// Past maxPrimSizes sizes, those out of an even spread get lightKeys keys of casesPerKey lengths.
-		inputs := 0
-		for i, size := range c.KeySizes {
-			n := len(c.KeySizes)
-			switch {
-			case n > maxPrimSizes && !spreadPick(i, n):
-				inputs += lightKeys * casesPerKey
-			case size > 0:
-				inputs += sweepKeys*len(c.Lengths) + (DefaultMessageKeys-sweepKeys)*casesPerKey
-			default:
-				inputs += sweepKeys * len(c.Lengths)
-			}
-		}
+		inputs := wantInputs(c)
 		wantKeys := DefaultMessageKeys
 		if len(c.KeySizes) == 1 && c.KeySizes[0] == 0 {
 			wantKeys = sweepKeys
@@ -224,6 +210,26 @@ func TestPrimsPanics(t *testing.T) {
 	if rep.Status != record.DiffNotComparable || rep.HeadFailed || !strings.Contains(rep.Reason, "base: harness: panic") {
 		t.Errorf("status %q, head failed %v, reason %q; want base's panic", rep.Status, rep.HeadFailed, rep.Reason)
 	}
+}
+
+// wantInputs is how many messages a message family's Cipher c should have been fed at the defaults. Every key size
+// but 0 gets DefaultMessageKeys keys: sweepKeys with every length, the others casesPerKey lengths each; an empty
+// key only the sweepKeys. Past maxPrimSizes sizes, those out of an even spread get lightKeys keys of casesPerKey
+// lengths.
+func wantInputs(c record.Cipher) int {
+	inputs := 0
+	for i, size := range c.KeySizes {
+		n := len(c.KeySizes)
+		switch {
+		case n > maxPrimSizes && !spreadPick(i, n):
+			inputs += lightKeys * casesPerKey
+		case size > 0:
+			inputs += sweepKeys*len(c.Lengths) + (DefaultMessageKeys-sweepKeys)*casesPerKey
+		default:
+			inputs += sweepKeys * len(c.Lengths)
+		}
+	}
+	return inputs
 }
 
 // spreadPick reports whether index i of n sizes is one of spread's even picks.
