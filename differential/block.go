@@ -15,7 +15,8 @@ import (
 // exported methods func(dst, src []byte) named Encrypt… or Decrypt… (other than Encrypt and Decrypt) are its
 // batch methods, such as EncryptBlocks. For every key size both sides accept, Keys keys (keyList) and for each
 // key Blocks random plaintexts and Blocks random ciphertexts; each harness encrypts and decrypts every block one
-// by one and in one call per batch method.
+// by one and in one call per batch method, out of place and in place, and the first keys call each batch method
+// at every count of batchLengths (blockRun).
 type blockFamily struct{}
 
 func (blockFamily) kind() record.Family  { return record.FamilyBlock }

@@ -10,7 +10,7 @@ import (
 
 // streamFamily is the stream ciphers: constructors func(key []byte) or func(key, nonce []byte) returning T or
 // (T, error) with T a crypto/cipher.Stream. Each message is XORed in one call, and by a second stream in the
-// case's chunks.
+// case's chunks; both again in place (dst == src).
 type streamFamily struct{}
 
 // Outputs per case: XORKeyStream in one call, in the case's chunks, and both again in place (dst == src).
