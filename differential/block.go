@@ -160,6 +160,10 @@ var batchLengths = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64,
 // lengthKeys is how many keys of each size call the batch methods at batchLengths.
 const lengthKeys = 8
 
+// inPlaceKeys is how many keys of each size also make every call in place (dst == src): the structured keys first.
+// How a call handles overlapping buffers rarely depends on the key, and calls in place double a key's cost.
+const inPlaceKeys = 128
+
 func (j *blockJob) ctorName() string { return j.ctor }
 
 // keyInput is one key and its inputs; plain and cipher hold blocks × blockSize bytes each.
@@ -200,7 +204,7 @@ func newBlockJob(seed uint64, ctor string, keySize, blockSize, nKeys, blocks int
 // encode writes the job in the layout
 //
 //	u16(keySize) u32(blockSize) u32(keys) u32(blocks) u8(methods) {u8(len) name}
-//	u32(length keys) u8(lengths) {u16(blocks)} u32(long blocks) long plaintexts  long ciphertexts
+//	u32(in-place keys) u32(length keys) u8(lengths) {u16(blocks)} u32(long blocks) long plaintexts  long ciphertexts
 //	per key:  key  plaintexts  ciphertexts
 func (j *blockJob) encode(b []byte) []byte {
 	b = binary.BigEndian.AppendUint16(b, uint16(j.keySize))
@@ -213,6 +217,7 @@ func (j *blockJob) encode(b []byte) []byte {
 		b = append(b, m...)
 	}
 	lengths := j.lengths()
+	b = binary.BigEndian.AppendUint32(b, uint32(min(inPlaceKeys, len(j.keys))))
 	b = binary.BigEndian.AppendUint32(b, uint32(min(lengthKeys, len(j.keys))))
 	b = append(b, byte(len(lengths)))
 	for _, n := range lengths {
@@ -264,7 +269,8 @@ func blockEntry(mk func(key []byte) (cipher.Block, methods, error)) entryFuncs {
 
 // blockJobHeader is what a block job says before its keys.
 type blockJobHeader struct {
-	keySize, blockSize, keys, blocks, lengthKeys int
+	keySize, blockSize, keys, blocks int
+	inPlaceKeys, lengthKeys              int
 	names                                        []string
 	lengths                                      []int
 	long                                         [2][]byte
@@ -276,7 +282,7 @@ func readBlockJob(in *input) blockJobHeader {
 	for n := in.u8(); n > 0; n-- {
 		h.names = append(h.names, string(in.next(in.u8())))
 	}
-	h.lengthKeys = in.u32()
+	h.inPlaceKeys, h.lengthKeys = in.u32(), in.u32()
 	for n := in.u8(); n > 0; n-- {
 		h.lengths = append(h.lengths, in.u16())
 	}
@@ -286,8 +292,8 @@ func readBlockJob(in *input) blockJobHeader {
 }
 
 // runBlock writes, per key and direction: the single-block method one block at a time, each batch method in one
-// call, the same again in place (dst == src), and for the first lengthKeys keys the single-block method over the
-// long input and each batch method on each prefix of lengths blocks of it.
+// call, the same again in place (dst == src) for the first inPlaceKeys keys, and for the first lengthKeys keys the
+// single-block method over the long input and each batch method on each prefix of lengths blocks of it.
 func runBlock(in *input, w *bufio.Writer, mk func(key []byte) (cipher.Block, methods, error)) {
 	h := readBlockJob(in)
 	for k := 0; k < h.keys; k++ {
@@ -319,18 +325,18 @@ func runBlock(in *input, w *bufio.Writer, mk func(key []byte) (cipher.Block, met
 					batch = append(batch, m)
 				}
 			}
-			blockRuns(w, h.blockSize, prefix, single, ms, batch, inputs[dir], nil)
+			blockRuns(w, h.blockSize, prefix, single, ms, batch, inputs[dir], nil, k < h.inPlaceKeys)
 			if k < h.lengthKeys && len(batch) > 0 {
-				blockRuns(w, h.blockSize, prefix, single, ms, batch, h.long[dir], h.lengths)
+				blockRuns(w, h.blockSize, prefix, single, ms, batch, h.long[dir], h.lengths, false)
 			}
 		}
 	}
 }
 
-// blockRuns writes the single-block method over src, then each batch method on src: with lengths nil, out of
-// place and then in place; else out of place on each prefix of lengths blocks.
+// blockRuns writes the single-block method over src, then each batch method on src: with lengths nil, in one
+// call, and then, if inPlace, both again in place; else on each prefix of lengths blocks.
 func blockRuns(w *bufio.Writer, bs int, prefix string, single func(dst, src []byte), ms methods, batch []string,
-	src []byte, lengths []int) {
+	src []byte, lengths []int, inPlace bool) {
 	dst := make([]byte, len(src))
 	where.op = prefix
 	for i := 0; i < len(src); i += bs {
@@ -350,7 +356,7 @@ func blockRuns(w *bufio.Writer, bs int, prefix string, single func(dst, src []by
 			w.Write(out)
 		}
 	}
-	if lengths != nil {
+	if !inPlace {
 		return
 	}
 	where.op = prefix + " (in place)"

@@ -13,9 +13,9 @@ import (
 var directions = [2]string{"encrypt", "decrypt"}
 
 // A blockRun is one output of a block job, per key and direction, in the order the harness writes them
-// (runBlock): the single-block method block by block, each batch method in one call, both again in place, and
-// for the first lengthKeys keys the single-block method over the long input and each batch method on each of
-// its prefixes of batchLengths blocks.
+// (runBlock): the single-block method block by block, each batch method in one call, both again in place for the
+// first inPlaceKeys keys, and for the first lengthKeys keys the single-block method over the long input and each
+// batch method on each of its prefixes of batchLengths blocks.
 type blockRun struct {
 	method string // "Encrypt", "EncryptBlocks", …
 	note   string // how it was called, when not plainly: "in place", "one call of 7 blocks"
@@ -52,7 +52,9 @@ func (j *blockJob) runs(dir, key int) []blockRun {
 		rs = append(rs, blockRun{method: m, blocks: j.blocks})
 	}
 	for _, m := range append([]string{single}, batch...) {
-		rs = append(rs, blockRun{method: m, note: "in place", blocks: j.blocks})
+		if key < inPlaceKeys {
+			rs = append(rs, blockRun{method: m, note: "in place", blocks: j.blocks})
+		}
 	}
 	if key >= lengthKeys || len(batch) == 0 {
 		return rs

@@ -59,11 +59,11 @@ func TestOwnDES(t *testing.T) {
 	// The digests of the outputs at the defaults, pinned: a change to the vectors or to the block family's harness
 	// output shows here (as does a change to cipher/des's outputs, which its own known answers would catch first).
 	digests := map[string]string{
-		"NewCipher":     "5b695364a104e8d8a3a8a7315803b58b639bf63195891994d68c54e020763dcf",
-		"NewTripleEDE2": "cd51afd07b21026133ab5ea73b3fb0eddee27f917f98ff7e6009690bde29d2c7",
-		"NewTripleEDE3": "9865e6f49cbe5d8a0c8a40469008a17c0f8f6719c067c6f36b3976c11c498ffa",
-		"NewTripleEEE2": "ef0889f18f2c559afdf7b3a8176d0eff50c02343554fe57ed8e537601ad5d65b",
-		"NewTripleEEE3": "c94bce2510f6abe8a9e73d850cb646e0e2f873921109b7271f4e49abd1ff79de",
+		"NewCipher":     "9bc6c38c8a48919322f1ef9a7291fb77d4fae5d9ce1dbec07ec353bd17d2e9a8",
+		"NewTripleEDE2": "f23e3d349095f5bf5f2fafc9b8baddf1a47d03fc6f2f3836b075d2e17836397c",
+		"NewTripleEDE3": "5e6ce164032a33355503f91cd1e3d86708099817117dcc10812fbe112470b650",
+		"NewTripleEEE2": "ec86a4d88dc535ad8723228670d4571d5edcf193a692b54babce1e122e69fb26",
+		"NewTripleEEE3": "c3cdec830b6daf29ed3d39de2c971c5429d14050fd82830b1aec416574c1147c",
 	}
 	got := map[string][]int{}
 	for _, c := range rep.Ciphers {

@@ -103,7 +103,7 @@ func TestJobsDeterministic(t *testing.T) {
 	}
 	// Header (with the batch lengths and 2 × 129 long blocks), then 50 keys × (8-byte key + 2 × 17 blocks).
 	want := 4 + 4 + 2 + len("NewCipher") + 2 + 4 + 4 + 4 + 1 + 1 + len("EncryptBlocks") +
-		4 + 1 + 2*len(batchLengths) + 4 + 2*129*8 + 50*(8+2*17*8)
+		4 + 4 + 1 + 2*len(batchLengths) + 4 + 2*129*8 + 50*(8+2*17*8)
 	if len(a) != want {
 		t.Errorf("stream of %d bytes, want %d", len(a), want)
 	}
