@@ -23,8 +23,13 @@ import (
 //     The same instructions doing the same allocations is the same work; what is left is layout and the
 //     machine, which at a 2% threshold is noise: the demo's KeySetup runs 1–2% slower from layout alone, with
 //     identical counts.
-//  3. Otherwise the time class stands, inconclusive included. Counts that moved never settle a direction: a
-//     change in the count says the work changed, not which way the time went.
+//  3. An inconclusive time class becomes slower (faster) when both lanes point that way: the instruction count
+//     moved beyond its threshold in that direction, and the time's paired 95% interval lies wholly beyond half
+//     the time threshold on the same side. The time lane alone leaves such a benchmark inconclusive when its
+//     test, corrected for every look of a budgeted run and every benchmark, is not significant; here the exact
+//     count says the work changed, and the time says which way: the count alone never gives the direction.
+//  4. Otherwise the time class stands, inconclusive included. Counts that moved never settle a direction by
+//     themselves: a change in the count says the work changed, not which way the time went.
 //
 // Every disagreement is shown in the sec/op row's MetricNote (and the instructions/op row's): the two numbers
 // and what their combination means, "instructions −6.1%, time +9.5%: fewer instructions at a lower IPC".
@@ -76,15 +81,41 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 			}
 		}
 		note := laneNote(*t, *in, opt)
-		if t.Class == record.ClassInconclusive && len(opt.Hidden) == 0 && sameAllocs && equalCounts(*in) &&
-			reachesBand(*t, opt.ThresholdPct/100) {
+		settleable := t.Class == record.ClassInconclusive && len(opt.Hidden) == 0
+		switch dir := agreeing(*t, *in, opt.ThresholdPct/100); {
+		case settleable && sameAllocs && equalCounts(*in) && reachesBand(*t, opt.ThresholdPct/100):
 			t.Class = record.ClassUnchanged
 			t.Note = classifierFree(t.Note, t.Warnings) // "interval … exceeds ±2%" no longer explains the class
 			note = fmt.Sprintf("time inconclusive (%+.1f%% to %+.1f%%), instructions/op and allocations equal: "+
 				"unchanged by the instruction count", 100*(t.Paired.Lo-1), 100*(t.Paired.Hi-1))
+		case settleable && dir != "":
+			t.Class = dir
+			t.Note = classifierFree(t.Note, t.Warnings)
+			note = fmt.Sprintf("time %+.1f%% to %+.1f%%, beyond half the threshold, but not significant after the "+
+				"corrections for looks and benchmarks; instructions %+.1f%% the same way: %s by both lanes",
+				100*(t.Paired.Lo-1), 100*(t.Paired.Hi-1), 100*(in.Head.Center/in.Base.Center-1), dir)
 		}
 		t.MetricNote, in.MetricNote = note, note
 	}
+}
+
+// agreeing returns the class both lanes point to when they agree on a direction: the instruction count moved
+// beyond its threshold (slower or faster) and the time's paired 95% interval lies wholly beyond half the time
+// threshold on the same side. It returns "" otherwise. The time lane alone would leave such a benchmark
+// inconclusive when its test, corrected for every look and benchmark, is not significant; the exact count says
+// the work changed, and the interval says which way the time went.
+func agreeing(t, in record.Benchmark, threshold float64) record.Class {
+	p := t.Paired
+	if p == nil || in.Class == record.ClassFailed || !(in.Base.Center > 0) {
+		return ""
+	}
+	switch {
+	case in.Class == record.ClassSlower && p.Lo > 1+threshold/2:
+		return record.ClassSlower
+	case in.Class == record.ClassFaster && p.Hi < 1-threshold/2:
+		return record.ClassFaster
+	}
+	return ""
 }
 
 // equalCounts reports whether an instructions/op comparison found the same count on both sides, to the lane's

@@ -39,7 +39,9 @@
 //  6. With metric auto, CombineLanes (auto.go) gives each benchmark one class from both lanes: a conclusive time
 //     class always stands (an instruction count can point the wrong way: fewer instructions at a lower IPC); an
 //     inconclusive one becomes unchanged only when the instruction counts and allocations are equal and the
-//     time interval still reaches the ±threshold band; counts that moved settle no direction; and where valgrind
+//     time interval still reaches the ±threshold band, and slower or faster only when the count moved that way
+//     and the time's 95% interval lies wholly beyond half the threshold on the same side; counts alone settle
+//     no direction; and where valgrind
 //     hides CPU features the binary has instructions of (HiddenFeatures, UsesFeatures in cpufeatures.go), the
 //     counts settle nothing. Every disagreement is worded in MetricNote.
 //

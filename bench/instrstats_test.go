@@ -457,3 +457,36 @@ func TestGroupLeaves(t *testing.T) {
 	check(mk(5, 1, 3), []float64{100, 200, 300}, []group{{5, "abc"}})
 	check(nil, nil, nil)
 }
+
+// TestReadDumpCacheSim reads a dump with callgrind's cache simulation: the estimated cycles of the counted code
+// weigh each access by where the simulation found it (L1 1, last level 5, memory 35), trailing zero events
+// left out as callgrind does, and a counted call to a helper adds its inclusive estimate.
+func TestReadDumpCacheSim(t *testing.T) {
+	dump := `positions: instr
+events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+fn=(1) example.com/minides.crypt
+0x1000 100 20 10 1 2 0 0 1
+0x1004 50
+cfn=(2) runtime.memmove
+calls=1 0x2000
+0x1008 40 8 8 0 1 1
+fn=(2)
+0x2000 40 8 8 0 1 1
+`
+	got, err := readDump(strings.NewReader(dump), fakeSymtab())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 0x1000: 130 accesses, 3 L1 misses of which 1 went to memory: 127 + 5·2 + 35·1 = 172.
+	// 0x1004: 50 instructions, all L1 hits: 50. The call at 0x1008: 56 accesses, 2 L1 misses, both last-level
+	// hits: 54 + 10 = 64. memmove's own line counts only through the call.
+	if want := (Counts{Total: 190, Counted: 190, Cycles: 172 + 50 + 64}); got.Counts != want {
+		t.Errorf("readDump = %+v, want %+v", got.Counts, want)
+	}
+	// Without the cache events the estimate stays 0.
+	got, err = readDump(strings.NewReader("positions: instr\nevents: Ir\nfn=(1) example.com/minides.crypt\n0x1000 7\n"),
+		fakeSymtab())
+	if err != nil || got.Counts != (Counts{Total: 7, Counted: 7}) {
+		t.Errorf("readDump without cache events = %+v, %v", got.Counts, err)
+	}
+}

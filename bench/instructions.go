@@ -94,6 +94,9 @@ const (
 type InstrConfig struct {
 	Valgrind string // the valgrind program; "" looks for valgrind in PATH
 	Target   int64  // instructions a leaf's N iterations should execute; 0 means DefaultInstrTarget
+	// CacheSim runs callgrind's cache simulation, so that each sample also carries record.UnitEstCycles, the
+	// estimated cycles per op (estCycles); it makes callgrind about 1.5 times slower.
+	CacheSim bool
 }
 
 // RunInstructions runs the instruction-count lane on cfg.Base and cfg.Head: it calibrates N per leaf and groups
@@ -148,7 +151,7 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	if err != nil {
 		return r.run, err
 	}
-	l := &lane{runner: r, valgrind: vg.Path, tmp: tmp, syms: map[record.Side]*symtab{}}
+	l := &lane{runner: r, valgrind: vg.Path, cacheSim: ic.CacheSim, tmp: tmp, syms: map[record.Side]*symtab{}}
 	for side, bin := range map[record.Side]Binary{record.Base: cfg.Base, record.Head: cfg.Head} {
 		if l.syms[side], err = readSymtab(bin.Path); err != nil {
 			return r.run, fmt.Errorf("counting instructions: %s: %w", side, err)
@@ -188,7 +191,7 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 	for i, lf := range leaves {
 		// One iteration's timed count: the loop's body, and for a b.N benchmark whatever it does before its
 		// loop without resetting the timer, which makes N smaller than it could be, never the count wrong.
-		perOp[i] = max(float64(counts[lf.name]), 1)
+		perOp[i] = max(float64(counts[lf.name].counted), 1)
 		leaves[i].iters = max(minInstrIters, int(min(math.Ceil(float64(target)/perOp[i]), float64(target))))
 	}
 	groups := groupLeaves(leaves, perOp)
@@ -311,6 +314,7 @@ const instrMemLimit = "2GiB"
 type lane struct {
 	*runner
 	valgrind string
+	cacheSim bool   // InstrConfig.CacheSim
 	tmp      string // where the copies of the binaries without DWARF are (callgrind writes to each run's scratch)
 	seq      int    // numbers the output files
 	syms     map[record.Side]*symtab
@@ -427,17 +431,20 @@ func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e
 		if !ok {
 			continue
 		}
-		perOp := float64(x-c1[lf.name]) / float64(n)
+		perOp := float64(x.counted-c1[lf.name].counted) / float64(n)
 		if perOp <= 0 {
 			fails = append(fails, record.Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot,
 				Kind: record.FailureNoResult,
 				Message: fmt.Sprintf("counted %d instructions at %d iterations and %d at %d: the benchmark does no work per "+
 					"iteration",
-					c1[lf.name], n, x, 2*n)})
+					c1[lf.name].counted, n, x.counted, 2*n)})
 			continue
 		}
-		out = append(out, Sample{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: n,
-			Values: []Value{{Value: perOp, Unit: record.UnitInstructions}}})
+		vs := []Value{{Value: perOp, Unit: record.UnitInstructions}}
+		if cyc := float64(x.cycles-c1[lf.name].cycles) / float64(n); l.cacheSim && cyc > 0 {
+			vs = append(vs, Value{Value: cyc, Unit: record.UnitEstCycles})
+		}
+		out = append(out, Sample{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: n, Values: vs})
 	}
 	return out, fails, nil
 }
@@ -451,9 +458,9 @@ const lostRetries = 3
 // count runs leaves of side's binary for n iterations each in one process under callgrind and returns each
 // leaf's timed count (see timedCounts), and a Failure for each leaf that printed no result. The leaves whose
 // count callgrind lost run again in a process of their own, up to lostRetries times; a count is never guessed.
-func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) (map[string]int64,
-	[]record.Failure, error) {
-	counts := map[string]int64{}
+func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) (
+	map[string]leafCount, []record.Failure, error) {
+	counts := map[string]leafCount{}
 	var fails []record.Failure
 	leaves = slices.Clone(leaves)
 	for attempt := 0; len(leaves) > 0; attempt++ {
@@ -483,7 +490,7 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 // countOnce is one process of count, which runs each leaf repeat times in a row (-test.count) and keeps the
 // last run's count: the clean counts, the leaves whose count was lost, and the failures.
 func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n,
-	repeat int) (map[string]int64, []string, []record.Failure, error) {
+	repeat int) (map[string]leafCount, []string, []record.Failure, error) {
 	bin := map[record.Side]Binary{record.Base: l.cfg.Base, record.Head: l.cfg.Head}[side]
 	l.seq++
 	scratch, remove, err := l.cfg.Sandbox.Scratch() // callgrind's output: the one place the sandbox lets it write
@@ -499,7 +506,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 		native += float64(2*n*repeat) * lf.secPerOp
 	}
 	timeout := valgrindSlowdown*time.Duration(native*float64(time.Second)) + 120*time.Second
-	args := append(callgrindArgs(out), bin.Path, "-test.run=^$", "-test.bench="+skipPattern(names),
+	args := append(callgrindArgs(out, l.cacheSim), bin.Path, "-test.run=^$", "-test.bench="+skipPattern(names),
 		"-test.benchtime="+strconv.Itoa(n)+"x", "-test.cpu=1", "-test.count="+strconv.Itoa(repeat))
 	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, timeout, args, false)
 	if err != nil {
@@ -508,7 +515,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 	segs, rerr := readDumps(out, l.syms[side])
 	results := parseOutput(c.stdout).results
 	timed := timedCounts(segs)
-	counts := map[string]int64{}
+	counts := map[string]leafCount{}
 	var lost []string
 	switch {
 	case rerr != nil:
@@ -531,7 +538,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 				}
 				delete(counts, res.name)
 			default:
-				counts[res.name] = timed[i].counted
+				counts[res.name] = timed[i]
 				lost = slices.DeleteFunc(lost, func(name string) bool { return name == res.name })
 			}
 		}

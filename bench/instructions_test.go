@@ -118,6 +118,34 @@ func TestRunInstructionsDemo(t *testing.T) {
 		}
 	})
 
+	t.Run("cycles", func(t *testing.T) {
+		// With the cache simulation every sample also carries the estimated cycles: at least one per
+		// instruction (each is an L1 access at least), and folding P makes encryption cheaper in both.
+		run, err := RunInstructions(t.Context(), RunConfig{Base: bins["base"], Head: bins["folded"],
+			Filter: mustMatcher(t, `^Encrypt$/^des$`), CPU: -1}, InstrConfig{CacheSim: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byUnit := map[string]record.Benchmark{}
+		for _, c := range cs {
+			byUnit[c.Unit] = c
+			t.Logf("%s %s: base %v head %v %+.3f%% %s %s", c.Name, c.Unit, c.Base.Center, c.Head.Center, c.DeltaPct,
+				c.Class, c.Note)
+		}
+		in, cyc := byUnit[record.UnitInstructions], byUnit[record.UnitEstCycles]
+		if cyc.Base.N != 2 || !(cyc.Base.Center >= in.Base.Center) || !(cyc.Head.Center >= in.Head.Center) {
+			t.Errorf("est-cycles/op %+v, instructions/op %+v: want 2 estimates a side, each at least the count",
+				cyc, in)
+		}
+		if cyc.Class != record.ClassFaster && cyc.Class != record.ClassInconclusive {
+			t.Errorf("est-cycles/op: %s, want faster (or inconclusive where the simulation did not repeat)", cyc.Class)
+		}
+	})
+
 	t.Run("aa", func(t *testing.T) {
 		// Two exports of one commit build the same binary: the counts are the same number and the change
 		// is exactly 0.
@@ -415,7 +443,7 @@ func BenchmarkAlloc(b *testing.B) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "callgrind.out")
-	args := append(callgrindArgs(out), bin.Path, "-test.run=^$", "-test.bench=^BenchmarkLong$",
+	args := append(callgrindArgs(out, false), bin.Path, "-test.run=^$", "-test.bench=^BenchmarkLong$",
 		"-test.benchtime="+strconv.Itoa(run.Iters["Long"])+"x", "-test.cpu=1")
 	// (instrEnv(nil): the lane's environment.)
 	if _, _, err := proc.Run(proc.Command(t.Context(), dir, instrEnv(nil), append([]string{"valgrind"}, args...)...)); err != nil {

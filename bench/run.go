@@ -458,28 +458,7 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 	r.checkPinned(cpus)
 
 	var timedOut, overran atomic.Bool
-	stop := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(min(max(min(idle, limit)/20, 10*time.Millisecond), 250*time.Millisecond))
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				if w.idle() > idle {
-					timedOut.Store(true)
-					cancel()
-					return
-				}
-				if time.Since(started) > limit {
-					overran.Store(true)
-					cancel()
-					return
-				}
-			}
-		}
-	}()
+	stop := watch(w, started, idle, limit, &timedOut, &overran)
 	werr := proc.Wait(cmd)
 	close(stop)
 	if ctx.Err() != nil {
@@ -495,6 +474,34 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 		c.err = proc.NewError(cmd, werr, c.stderr)
 	}
 	return c, nil
+}
+
+// watch kills the child w watches, through w.kill, when it has been silent for longer than idle (setting timedOut)
+// or has run for longer than limit since started (setting overran), until the returned channel is closed.
+func watch(w *watched, started time.Time, idle, limit time.Duration, timedOut, overran *atomic.Bool) chan<- struct{} {
+	stop := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(min(max(min(idle, limit)/20, 10*time.Millisecond), 250*time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if w.idle() > idle {
+					timedOut.Store(true)
+					w.kill()
+					return
+				}
+				if time.Since(started) > limit {
+					overran.Store(true)
+					w.kill()
+					return
+				}
+			}
+		}
+	}()
+	return stop
 }
 
 // checkPinned warns, once, when a pinned child was not confined to the pinned CPU.

@@ -238,6 +238,33 @@ func (s *stager) look(samples []Sample, n int) []int {
 	return done
 }
 
+// plan is the schedule of the stager's next stage: n more rounds of A–B–B–A of every active leaf.
+func (st *stager) plan(n int) []abba.Entry {
+	var plan []abba.Entry
+	for round := range n {
+		for _, i := range st.active {
+			for slot, side := range abba.Slots {
+				plan = append(plan, abba.Entry{Bench: i, Round: st.rounds + round, Slot: slot, Side: side})
+			}
+		}
+	}
+	return plan
+}
+
+// pending is the expected wall time of the runs of plan whose leaf and side still run (est: one run of each
+// leaf), and of those among them in the given round.
+func pending(plan []abba.Entry, est []time.Duration, dead map[leafSide]bool, round int) (all, inRound time.Duration) {
+	for _, f := range plan {
+		if !dead[leafSide{f.Bench, f.Side}] {
+			all += est[f.Bench]
+			if f.Round == round {
+				inRound += est[f.Bench]
+			}
+		}
+	}
+	return all, inRound
+}
+
 // measureStaged runs a budgeted run: stages of the A–B–B–A schedule over the benchmarks still unsettled, a look
 // after each (stager), until all are settled, the looks are used up or the budget, counted from start, is spent.
 func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Time) error {
@@ -268,14 +295,7 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 			break
 		}
 		planned := st.looks[st.looked]
-		var plan []abba.Entry
-		for round := range n {
-			for _, i := range st.active {
-				for slot, side := range abba.Slots {
-					plan = append(plan, abba.Entry{Bench: i, Round: st.rounds + round, Slot: slot, Side: side})
-				}
-			}
-		}
+		plan := st.plan(n)
 		for k, e := range plan {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -283,12 +303,7 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 			if dead[leafSide{e.Bench, e.Side}] {
 				continue
 			}
-			var eta time.Duration
-			for _, f := range plan[k:] {
-				if !dead[leafSide{f.Bench, f.Side}] {
-					eta += est[f.Bench]
-				}
-			}
+			eta, _ := pending(plan[k:], est, dead, -1)
 			t0 := time.Now()
 			if err := r.step(ctx, leaves[e.Bench], e, k, len(plan), min(eta, time.Until(deadline)), dead); err != nil {
 				return err
@@ -298,15 +313,7 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 				st.retire(e.Bench)
 			}
 			if k+1 == len(plan) || plan[k+1].Round != e.Round {
-				var rest, round time.Duration
-				for _, f := range plan[k+1:] {
-					if !dead[leafSide{f.Bench, f.Side}] {
-						rest += est[f.Bench]
-						if f.Round == e.Round+1 {
-							round += est[f.Bench]
-						}
-					}
-				}
+				rest, round := pending(plan[k+1:], est, dead, e.Round+1)
 				r.progress.roundDone(e.Round, planned, time.Since(started), min(rest, time.Until(deadline)))
 				// The runs took longer than calibration said (a loaded machine): end the stage at this round
 				// when the next one would overrun the budget. The first stage still runs two rounds.

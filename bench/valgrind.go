@@ -80,11 +80,15 @@ var triggers = [...]string{trigReset, trigStart, trigStop, trigResult}
 // and the files that end at a result line separate the leaves (timedCounts). Dropping the rest, the start-up,
 // the garbage collection runN starts each leaf with, the printing, keeps the files few and small: writing
 // them is most of callgrind's cost here.
-func callgrindArgs(out string) []string {
-	return []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes", "--dump-line=no",
+func callgrindArgs(out string, cacheSim bool) []string {
+	args := []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes", "--dump-line=no",
 		"--compress-strings=yes", "--compress-pos=no",
 		"--zero-before=" + trigReset, "--zero-before=" + trigStart,
 		"--dump-before=" + trigStop, "--dump-before=" + trigResult}
+	if cacheSim {
+		args = append(args, "--cache-sim=yes")
+	}
+	return args
 }
 
 // segment is one callgrind dump: what the run executed since the last zeroing or dump, up to the trigger point
@@ -100,6 +104,9 @@ type segment struct {
 type Counts struct {
 	Total   int64 // every instruction
 	Counted int64 // the instructions of the code under test (see machineryFunc and helperFunc)
+	// Cycles estimates the cycles of the code under test from callgrind's cache simulation, of the same
+	// instructions Counted counts (see estCycles); 0 without the cache simulation.
+	Cycles int64
 	// Rechecks is how many times the code under test failed a stack check (see stackCheck): the instructions
 	// that cost are left out of Counted.
 	Rechecks int64
@@ -119,6 +126,7 @@ type Counts struct {
 func readDump(r io.Reader, syms *symtab) (segment, error) {
 	var s segment
 	var events, call bool
+	var cols []int    // the columns of the cache simulation's events (cacheColumns), nil without it
 	var target uint64 // the address a calls= line calls
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
@@ -134,10 +142,11 @@ func readDump(r io.Reader, syms *symtab) (segment, error) {
 				return s, fmt.Errorf("callgrind output: %q, want positions instr (--dump-instr=yes --dump-line=no)", line)
 			}
 		case strings.HasPrefix(line, "events:"):
-			if f := strings.Fields(strings.TrimPrefix(line, "events:")); len(f) == 0 || f[0] != "Ir" {
+			f := strings.Fields(strings.TrimPrefix(line, "events:"))
+			if len(f) == 0 || f[0] != "Ir" {
 				return s, fmt.Errorf("callgrind output: events %q, want Ir first", line)
 			}
-			events = true
+			events, cols = true, cacheColumns(f)
 		case strings.HasPrefix(line, "calls="):
 			// "calls=COUNT TARGET-ADDRESS"
 			f := strings.Fields(strings.TrimPrefix(line, "calls="))
@@ -152,43 +161,18 @@ func readDump(r io.Reader, syms *symtab) (segment, error) {
 			}
 			call = true
 		case strings.HasPrefix(line, "0x"):
-			// "ADDRESS IR": the instructions executed at one address, or after a calls= line the inclusive
-			// cost of the call made there.
-			a, c, ok := strings.Cut(line, " ")
-			addr, err := strconv.ParseUint(a, 0, 64)
-			if !ok || err != nil {
-				return s, fmt.Errorf("callgrind output: malformed line %q", line)
-			}
-			n, err := strconv.ParseInt(strings.TrimSpace(c), 10, 64)
+			// "ADDRESS IR [DR DW …]": the instructions executed at one address (and, with the cache
+			// simulation, its data accesses and misses), or after a calls= line the inclusive cost of the call
+			// made there.
+			addr, n, err := parseCost(line, cols)
 			if err != nil {
-				return s, fmt.Errorf("callgrind output: malformed count in %q", line)
+				return s, err
 			}
-			fn, trig := syms.funcAt(addr)
-			counted := fn != "" && !machineryFunc(fn) && !helperFunc(fn)
 			if call {
+				s.addCall(syms, addr, target, n)
 				call = false
-				if callee, _ := syms.funcAt(target); counted && helperFunc(callee) {
-					s.Counted += n
-				}
-				continue
-			}
-			s.Total += n
-			if counted {
-				// A stack check that failed (see stackCheck): its more block is left out, and so is the
-				// second run of the check it leads to.
-				switch c := syms.checkOf(addr); {
-				case addr < c.more || addr >= c.end:
-					s.Counted += n
-				case addr == c.more:
-					s.Counted -= c.insns * n
-					s.Rechecks += n
-				}
-			}
-			if trig >= 0 && n > 0 {
-				s.ran |= 1 << trig
-				if addr == syms.triggerAt[trig] {
-					s.entered |= 1 << trig
-				}
+			} else {
+				s.add(syms, addr, n)
 			}
 		}
 	}
@@ -200,6 +184,106 @@ func readDump(r io.Reader, syms *symtab) (segment, error) {
 	}
 	return s, nil
 }
+
+// addCall adds the inclusive cost n of a call made at addr to target: counted when counted code calls one of the
+// runtime's helpers (helperFunc).
+func (s *segment) addCall(syms *symtab, addr, target uint64, n cost) {
+	fn, _ := syms.funcAt(addr)
+	if callee, _ := syms.funcAt(target); countedFunc(fn) && helperFunc(callee) {
+		s.Counted += n.ir
+		s.Cycles += n.cycles
+	}
+}
+
+// add adds n instructions executed at addr: to Total, to Counted when addr is in counted code, and to the
+// trigger bits when it is in a trigger function.
+func (s *segment) add(syms *symtab, addr uint64, cn cost) {
+	fn, trig := syms.funcAt(addr)
+	n := cn.ir
+	s.Total += n
+	if countedFunc(fn) {
+		// A stack check that failed (see stackCheck): its more block is left out, and so is the second run of
+		// the check it leads to (in the estimate, as that many L1 hits).
+		switch c := syms.checkOf(addr); {
+		case addr < c.more || addr >= c.end:
+			s.Counted += n
+			s.Cycles += cn.cycles
+		case addr == c.more:
+			s.Counted -= c.insns * n
+			if cn.cycles > 0 { // with the cache simulation
+				s.Cycles -= c.insns * n
+			}
+			s.Rechecks += n
+		}
+	}
+	if trig >= 0 && n > 0 {
+		s.ran |= 1 << trig
+		if addr == syms.triggerAt[trig] {
+			s.entered |= 1 << trig
+		}
+	}
+}
+
+// cost is what one line of a callgrind dump says ran at one address: instructions, and the estimated cycles
+// (estCycles) when the dump has the cache simulation's events.
+type cost struct{ ir, cycles int64 }
+
+// The cache simulation's events (callgrind --cache-sim=yes), in the order cacheColumns returns their columns.
+var cacheEvents = [...]string{"Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"}
+
+// cacheColumns returns the column of each of cacheEvents in a dump's events (Ir first), or nil when any is
+// missing: then the dump has no cache simulation.
+func cacheColumns(events []string) []int {
+	cols := make([]int, len(cacheEvents))
+	for i, e := range cacheEvents {
+		if cols[i] = slices.Index(events, e); cols[i] < 0 {
+			return nil
+		}
+	}
+	return cols
+}
+
+// parseCost parses a cost line "ADDRESS IR [EVENT …]"; cols are the cache events' columns (cacheColumns), nil
+// when there are none. callgrind leaves out trailing zero events.
+func parseCost(line string, cols []int) (uint64, cost, error) {
+	f := strings.Fields(line)
+	addr, err := strconv.ParseUint(f[0], 0, 64)
+	if err != nil || len(f) < 2 {
+		return 0, cost{}, fmt.Errorf("callgrind output: malformed line %q", line)
+	}
+	v := make([]int64, len(f)-1)
+	for i, x := range f[1:] {
+		if v[i], err = strconv.ParseInt(x, 10, 64); err != nil {
+			return 0, cost{}, fmt.Errorf("callgrind output: malformed count in %q", line)
+		}
+	}
+	c := cost{ir: v[0]}
+	if cols != nil {
+		ev := make([]int64, len(cols))
+		for i, col := range cols {
+			if col < len(v) {
+				ev[i] = v[col]
+			}
+		}
+		c.cycles = estCycles(v[0], ev)
+	}
+	return addr, c, nil
+}
+
+// estCycles estimates cycles from instructions and the cache simulation's events (in cacheEvents order) with the
+// weights gungraun uses: an L1 hit 1 cycle, a last-level hit 5, a miss to memory 35. Every instruction fetch and
+// data access is one L1 access. The estimate sees cache misses the instruction count does not; it does not see
+// latency (a DIV and an ADD cost the same) or the pipeline.
+func estCycles(ir int64, ev []int64) int64 {
+	accesses := ir + ev[0] + ev[1]
+	l1miss := ev[2] + ev[3] + ev[4]
+	llmiss := ev[5] + ev[6] + ev[7]
+	return (accesses - l1miss) + 5*(l1miss-llmiss) + 35*llmiss
+}
+
+// countedFunc reports whether the instructions of the function named fn count: code of the binary's that is
+// neither the runtime's or the testing package's machinery nor one of the runtime's helpers.
+func countedFunc(fn string) bool { return fn != "" && !machineryFunc(fn) && !helperFunc(fn) }
 
 // symtab names the functions of a binary's machine code from its symbol table.
 type symtab struct {
@@ -458,6 +542,7 @@ func readDumps(out string, syms *symtab) ([]segment, error) {
 // timed, and whether callgrind lost track of the timer on the way (lost).
 type leafCount struct {
 	counted int64
+	cycles  int64 // the estimate of the same instructions (Counts.Cycles), 0 without the cache simulation
 	lost    bool
 }
 
@@ -485,6 +570,7 @@ func timedCounts(segs []segment) []leafCount {
 			cur.lost = true
 		case s.ran&timer != 0:
 			cur.counted += s.Counted
+			cur.cycles += s.Cycles
 		}
 		if s.trigger == trigResult && s.entered&(1<<3) == 0 {
 			out = append(out, cur)

@@ -75,6 +75,9 @@ type Config struct {
 	// too; by default they are unchanged without timing. Timing more never loosens the gate, so it is not a
 	// policy key. Key "time-same-code".
 	TimeSameCode bool
+	// Cycles runs callgrind's cache simulation in the instruction-count lane, which adds est-cycles/op, the
+	// estimated cycles per op, beside instructions/op. Key "cycles".
+	Cycles bool
 	// Threshold is the smallest change, in percent, that counts as slower or faster. Key "threshold".
 	Threshold float64
 	// Metric is the lane that measures and gates: MetricTime, MetricInstructions or MetricBoth. Key "metric".

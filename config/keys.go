@@ -253,11 +253,15 @@ var keys = []*Key{
 		Form: "a percentage above 0 and below 100, such as 2",
 		Doc:  "smallest change, in percent, called slower or faster"},
 		func(c *Config) *float64 { return &c.Threshold }, isPercent),
-	stringKey(Key{File: "metric", Flag: "metric", Policy: true, Input: "metric", Default: record.MetricTime,
+	stringKey(Key{File: "metric", Flag: "metric", Policy: true, Input: "metric", Default: record.MetricAuto,
 		Form: "time, instructions, both or auto",
 		Doc: "what gates: time (sec/op), instructions (instructions/op under valgrind), both (each gates), " +
 			"or auto (both lanes, one class per benchmark: equal counts settle what time leaves open)"},
 		func(c *Config) *string { return &c.Metric }, func(s string) bool { return slices.Contains(metrics, s) }),
+	boolKey(Key{File: "cycles", Flag: "cycles", Input: "cycles", Form: "true or false",
+		Doc: "with the instruction-count lane, also estimate cycles per op (est-cycles/op) from callgrind's cache " +
+			"simulation; the lane takes about 1.5 times as long"},
+		func(c *Config) *bool { return &c.Cycles }),
 	floatKey(Key{File: "instructions-threshold", Flag: "instructions-threshold", Input: "instructions-threshold",
 		Policy: true, Default: "0.5", Form: "a percentage above 0 and below 100, such as 0.5",
 		Doc: "smallest change of instructions/op, in percent, called slower or faster"},
@@ -340,7 +344,7 @@ var keys = []*Key{
 	intKey(Key{File: "max-size-growth", Policy: true, Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
-	stringKey(Key{File: "on-inconclusive", Flag: "on-inconclusive", Policy: true, Default: gate.OnInconclusivePass,
+	stringKey(Key{File: "on-inconclusive", Flag: "on-inconclusive", Policy: true, Default: gate.OnInconclusiveFail,
 		Form: "fail or pass",
 		Doc: "what benchmarks that stay inconclusive do to the merge: fail (exit 4) or pass (exit 0); " +
 			"status inconclusive either way"},

@@ -273,15 +273,20 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 	switch {
 	case v.Status != record.StatusPass:
 		v.Notes = append(v.Notes, what)
-	case p.Acknowledged:
-		v.Notes = append(v.Notes, what+"; the pull request's "+p.AcknowledgeLabel+" label lets them pass")
-	case p.OnInconclusive == OnInconclusivePass:
-		// The policy lets them pass: the verdict stays what the checks that did settle say, with the benchmarks
-		// that could not be told in a note.
-		v.Notes = append(v.Notes, what+"; "+settle+"; on-inconclusive: pass, so the merge is not blocked")
 	default:
+		// Inconclusive is a status of its own whatever the policy: a run that could not tell never says PASS.
+		// The policy decides only the exit code, that is, whether the merge is blocked.
 		v.Status, v.ExitCode = record.StatusInconclusive, record.ExitInconclusive
-		v.Reasons = append(v.Reasons, what+"; "+settle+"; on-inconclusive: fail, so the merge is blocked until they settle")
+		how := "on-inconclusive: fail, so the merge is blocked until they settle"
+		switch {
+		case p.Acknowledged:
+			v.ExitCode = record.ExitPass
+			how = "the pull request's " + p.AcknowledgeLabel + " label lets them through"
+		case p.OnInconclusive == OnInconclusivePass:
+			v.ExitCode = record.ExitPass
+			how = "on-inconclusive: pass, so the merge is not blocked"
+		}
+		v.Reasons = append(v.Reasons, what+"; "+settle+"; "+how)
 	}
 }
 

@@ -112,13 +112,13 @@ func TestDecide(t *testing.T) {
 			c.OnInconclusive = gate.OnInconclusivePass
 		}, change: func(r *record.Result) {
 			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
-		}, status: record.StatusPass, exit: record.ExitPass,
-			notes: []string{"on-inconclusive: pass, so the merge is not blocked"}},
-		{name: "inconclusive with the acknowledge label passes", config: func(c *config.Config) {
+		}, status: record.StatusInconclusive, exit: record.ExitPass,
+			reasons: []string{"on-inconclusive: pass, so the merge is not blocked"}},
+		{name: "inconclusive with the acknowledge label is let through, still inconclusive", config: func(c *config.Config) {
 			c.Acknowledged = true
 		}, change: func(r *record.Result) {
 			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
-		}, status: record.StatusPass, exit: record.ExitPass, notes: []string{"label lets them pass"}},
+		}, status: record.StatusInconclusive, exit: record.ExitPass, reasons: []string{"label lets them through"}},
 		{name: "a peak RSS that grew gates through gate-units", config: func(c *config.Config) {
 			c.GateUnits = []string{"sec/op", "allocs/op", "peak-RSS-B"}
 		}, change: func(r *record.Result) {

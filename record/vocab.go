@@ -9,6 +9,11 @@ const UnitTime = "sec/op"
 // UnitInstructions is the unit of the instruction-count lane, which gates under metric instructions or both.
 const UnitInstructions = "instructions/op"
 
+// UnitEstCycles is the estimated cycles per op of the instruction-count lane with the cache simulation on:
+// instructions and data accesses weighted by where the cache simulation found them (L1 1, last level 5, memory
+// 35). It is reported, and gates only when gate-units names it.
+const UnitEstCycles = "est-cycles/op"
+
 // Qualified is a benchmark's name as messages give it: the name, followed by its package in parentheses when the
 // comparison gates several ("Encrypt/des/single (./cipher/des)"), so that names never collide.
 func Qualified(pkg, name string) string {
@@ -28,21 +33,24 @@ func SortBenchmarks(bs []Benchmark) {
 	})
 }
 
-// UnitRank is the one order of units in every table: sec/op, instructions/op, B/s, B/op, allocs/op, then the rest.
+// UnitRank is the one order of units in every table: sec/op, instructions/op, est-cycles/op, B/s, B/op, allocs/op,
+// then the rest.
 func UnitRank(u string) int {
 	switch u {
 	case "sec/op":
 		return 0
 	case UnitInstructions:
 		return 1
-	case "B/s":
+	case UnitEstCycles:
 		return 2
-	case "B/op":
+	case "B/s":
 		return 3
-	case "allocs/op":
+	case "B/op":
 		return 4
+	case "allocs/op":
+		return 5
 	}
-	return 5
+	return 6
 }
 
 // The metrics: which lane measures and gates.

@@ -115,6 +115,7 @@ func effect(b record.Benchmark) float64 {
 	return math.Abs(math.Log(b.Paired.Ratio))
 }
 
+// compareFloat orders a and b; unlike cmp.Compare, it takes a NaN as equal to every number.
 func compareFloat(a, b float64) int {
 	switch {
 	case a < b:
@@ -231,126 +232,14 @@ const forestWidth = 41
 // color paints slower and failed benchmarks red and faster green with ANSI escapes. Benchmark names go through
 // plain: the caller fences or prints the lines.
 func forestText(f *forest, uni, color bool) []string {
-	g := asciiGlyphs
-	if uni {
-		g = unicodeGlyphs
-	}
-	const w = forestWidth
-	ascii := func(s string) string { // the glyphs of the labels; names stay as they are
-		if uni {
-			return s
-		}
-		return strings.ReplaceAll(s, "×", "x")
-	}
-	col := func(p float64) int { return min(w-1, int(p*w)) }
-	nameW := len("benchmark")
-	names := make([]string, len(f.rows))
+	t := newTextForest(f, uni, color)
+	out := t.header()
 	for i, b := range f.rows {
-		names[i] = plain(clip(record.Qualified(b.Package, b.Name), 40))
-		nameW = max(nameW, utf8.RuneCountInString(names[i]))
+		out = append(out, t.row(t.names[i], b))
 	}
-	pad := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s))) }
-
-	// The band: the columns whose span overlaps [1−t, 1+t]; 1× always has its column.
-	band := make([]bool, w)
-	if f.threshold > 0 && f.threshold < 1 {
-		lo, _ := f.pos(1 - f.threshold)
-		hi, _ := f.pos(1 + f.threshold)
-		for c := range w {
-			if float64(c+1)/w > lo && float64(c)/w < hi {
-				band[c] = true
-			}
-		}
-	}
-	zero := w / 2
-
-	// Axis labels at both ends and at 1×; the band's edges are in the legend.
-	axis := []rune(strings.Repeat(" ", w+8))
-	put := func(at int, s string) {
-		r := []rune(s)
-		at = max(0, min(at, len(axis)-len(r)))
-		copy(axis[at:], r)
-	}
-	put(0, ratioLabel(1/f.span))
-	put(zero, "1×")
-	put(w-len([]rune(ratioLabel(f.span))), ratioLabel(f.span))
-
-	var out []string
-	title := fmt.Sprintf("%s, head/base: %s ratio %s%s%s 95%% paired interval", plain(f.unit), g.point, g.lo, g.line, g.hi)
-	if f.threshold > 0 {
-		t := "±" + strconv.FormatFloat(f.threshold*100, 'f', -1, 64)
-		if !uni {
-			t = "+/-" + t[len("±"):]
-		}
-		if band[zero-1] || band[zero+1] {
-			title += fmt.Sprintf(" %s %s%% threshold", g.band, t)
-		} else {
-			title += ascii(fmt.Sprintf(" (%s%% threshold: inside the 1× column)", t))
-		}
-	}
-	out = append(out, title+"; log scale")
-	out = append(out, pad("", nameW)+"  "+ascii(strings.TrimRight(string(axis), " ")))
-	ruler := make([]string, w)
-	for c := range ruler {
-		ruler[c] = g.axis
-	}
-	ruler[0], ruler[zero], ruler[w-1] = g.tick, g.tick, g.tick
-	out = append(out, pad("", nameW)+"  "+strings.Join(ruler, ""))
-
-	for i, b := range f.rows {
-		cells := make([]string, w)
-		for c := range cells {
-			switch {
-			case c == zero:
-				cells[c] = g.zero
-			case band[c]:
-				cells[c] = g.band
-			default:
-				cells[c] = " "
-			}
-		}
-		first, last := -1, -1 // the columns the mark covers, for colour
-		right := ""
-		if p := b.Paired; p != nil {
-			lo, lok := f.pos(p.Lo)
-			hi, hok := f.pos(p.Hi)
-			pt, _ := f.pos(p.Ratio)
-			a, z := col(lo), col(hi)
-			for c := a; c <= z; c++ {
-				cells[c] = g.line
-				if c == zero {
-					cells[c] = g.cross
-				}
-			}
-			if a < z {
-				cells[a], cells[z] = g.lo, g.hi
-			}
-			if !lok {
-				cells[a] = g.left
-			}
-			if !hok {
-				cells[z] = g.right
-			}
-			cells[col(pt)] = g.point
-			first, last = a, z
-			right = ascii(paired(p))
-		} else {
-			right = noPaired(b)
-		}
-		line := strings.Join(cells[:max(first, 0)], "")
-		if first >= 0 {
-			line += paintClass(color, b.Class, strings.Join(cells[first:last+1], "")) + strings.Join(cells[last+1:], "")
-		} else {
-			line = strings.Join(cells, "")
-		}
-		class := plain(string(b.Class))
-		if b.Acknowledged {
-			class += "*"
-		}
-		out = append(out, pad(names[i], nameW)+"  "+line+"  "+paintClass(color, b.Class, pad(class, 13))+" "+right)
-	}
-	faster, slower := g.left+" faster", "slower "+g.right
-	out = append(out, pad("", nameW)+"  "+strings.Repeat(" ", zero-1-utf8.RuneCountInString(faster))+faster+"   "+slower)
+	faster, slower := t.g.left+" faster", "slower "+t.g.right
+	out = append(out, t.pad("", t.nameW)+"  "+
+		strings.Repeat(" ", forestZero-1-utf8.RuneCountInString(faster))+faster+"   "+slower)
 	if note := f.restNote(); note != "" {
 		out = append(out, note)
 	}
@@ -361,6 +250,152 @@ func forestText(f *forest, uni, color bool) []string {
 		}
 	}
 	return out
+}
+
+// forestZero is the column of 1× on a text forest's axis.
+const forestZero = forestWidth / 2
+
+// textForest is what forestText draws one forest with: its glyphs, the columns of the threshold band and the
+// column of benchmark names.
+type textForest struct {
+	f          *forest
+	g          glyphs
+	uni, color bool
+	band       []bool   // the columns whose span overlaps [1−t, 1+t]
+	names      []string // the rows' names, as printed
+	nameW      int      // the width of the name column
+}
+
+func newTextForest(f *forest, uni, color bool) *textForest {
+	t := &textForest{f: f, g: asciiGlyphs, uni: uni, color: color, nameW: len("benchmark")}
+	if uni {
+		t.g = unicodeGlyphs
+	}
+	t.names = make([]string, len(f.rows))
+	for i, b := range f.rows {
+		t.names[i] = plain(clip(record.Qualified(b.Package, b.Name), 40))
+		t.nameW = max(t.nameW, utf8.RuneCountInString(t.names[i]))
+	}
+	// The band: the columns whose span overlaps [1−t, 1+t]; 1× always has its column.
+	const w = forestWidth
+	t.band = make([]bool, w)
+	if f.threshold > 0 && f.threshold < 1 {
+		lo, _ := f.pos(1 - f.threshold)
+		hi, _ := f.pos(1 + f.threshold)
+		for c := range w {
+			if float64(c+1)/w > lo && float64(c)/w < hi {
+				t.band[c] = true
+			}
+		}
+	}
+	return t
+}
+
+// ascii is s in the forest's glyphs: × becomes x in ASCII. Names stay as they are.
+func (t *textForest) ascii(s string) string {
+	if t.uni {
+		return s
+	}
+	return strings.ReplaceAll(s, "×", "x")
+}
+
+// pad fills s with spaces to n columns.
+func (t *textForest) pad(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
+}
+
+// header is the forest's title, its axis labels and its ruler.
+func (t *textForest) header() []string {
+	f, g := t.f, t.g
+	const w = forestWidth
+	// Axis labels at both ends and at 1×; the band's edges are in the legend.
+	axis := []rune(strings.Repeat(" ", w+8))
+	put := func(at int, s string) {
+		r := []rune(s)
+		at = max(0, min(at, len(axis)-len(r)))
+		copy(axis[at:], r)
+	}
+	put(0, ratioLabel(1/f.span))
+	put(forestZero, "1×")
+	put(w-len([]rune(ratioLabel(f.span))), ratioLabel(f.span))
+
+	title := fmt.Sprintf("%s, head/base: %s ratio %s%s%s 95%% paired interval", plain(f.unit), g.point, g.lo, g.line, g.hi)
+	if f.threshold > 0 {
+		th := "±" + strconv.FormatFloat(f.threshold*100, 'f', -1, 64)
+		if !t.uni {
+			th = "+/-" + th[len("±"):]
+		}
+		if t.band[forestZero-1] || t.band[forestZero+1] {
+			title += fmt.Sprintf(" %s %s%% threshold", g.band, th)
+		} else {
+			title += t.ascii(fmt.Sprintf(" (%s%% threshold: inside the 1× column)", th))
+		}
+	}
+	ruler := make([]string, w)
+	for c := range ruler {
+		ruler[c] = g.axis
+	}
+	ruler[0], ruler[forestZero], ruler[w-1] = g.tick, g.tick, g.tick
+	return []string{
+		title + "; log scale",
+		t.pad("", t.nameW) + "  " + t.ascii(strings.TrimRight(string(axis), " ")),
+		t.pad("", t.nameW) + "  " + strings.Join(ruler, ""),
+	}
+}
+
+// row is benchmark b's line: its name, its mark on the axis, its class and its interval in words.
+func (t *textForest) row(name string, b record.Benchmark) string {
+	g := t.g
+	col := func(p float64) int { return min(forestWidth-1, int(p*forestWidth)) }
+	cells := make([]string, forestWidth)
+	for c := range cells {
+		switch {
+		case c == forestZero:
+			cells[c] = g.zero
+		case t.band[c]:
+			cells[c] = g.band
+		default:
+			cells[c] = " "
+		}
+	}
+	first, last := -1, -1 // the columns the mark covers, for colour
+	right := ""
+	if p := b.Paired; p != nil {
+		lo, lok := t.f.pos(p.Lo)
+		hi, hok := t.f.pos(p.Hi)
+		pt, _ := t.f.pos(p.Ratio)
+		a, z := col(lo), col(hi)
+		for c := a; c <= z; c++ {
+			cells[c] = g.line
+			if c == forestZero {
+				cells[c] = g.cross
+			}
+		}
+		if a < z {
+			cells[a], cells[z] = g.lo, g.hi
+		}
+		if !lok {
+			cells[a] = g.left
+		}
+		if !hok {
+			cells[z] = g.right
+		}
+		cells[col(pt)] = g.point
+		first, last = a, z
+		right = t.ascii(paired(p))
+	} else {
+		right = noPaired(b)
+	}
+	line := strings.Join(cells, "")
+	if first >= 0 {
+		line = strings.Join(cells[:first], "") + paintClass(t.color, b.Class, strings.Join(cells[first:last+1], "")) +
+			strings.Join(cells[last+1:], "")
+	}
+	class := plain(string(b.Class))
+	if b.Acknowledged {
+		class += "*"
+	}
+	return t.pad(name, t.nameW) + "  " + line + "  " + paintClass(t.color, b.Class, t.pad(class, 13)) + " " + right
 }
 
 // paintClass colours s by class: slower and failed red, faster green.

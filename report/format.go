@@ -28,7 +28,7 @@ func value(unit string, v float64) string {
 		return count(v) + " B"
 	case "allocs/op":
 		return count(v)
-	case record.UnitInstructions:
+	case record.UnitInstructions, record.UnitEstCycles:
 		return instructions(v)
 	case "peak-RSS-B": // a benchmark process's own peak resident set size (package bench)
 		return strconv.FormatFloat(v/(1<<20), 'f', 1, 64) + " MiB"

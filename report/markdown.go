@@ -323,38 +323,28 @@ func names(ns []string) string {
 
 // mismatchText lists mismatch examples as plain text, for a code block or the terminal.
 func mismatchText(df record.Differential, most int) (string, int) {
-	var b strings.Builder
-	n, total := 0, 0
-	for _, c := range df.Ciphers {
-		for _, m := range c.Examples {
-			total++
-			if n == most {
-				continue
-			}
-			n++
-			if m.Part != "" { // an AEAD, stream or hash message: say what differed
-				fmt.Fprintf(&b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(record.Qualified(c.Package,
-					c.Name), 100)), m.KeySize,
-					plain(clip(m.Key.String(), 100)), m.Length, plain(clip(m.Part, 40)))
-				b.WriteString(messageDetails(m.Nonce, m.AD, m.Chunks))
-				fmt.Fprintf(&b, "  input %s\n  base  %s\n  head  %s\n", plain(clip(m.Input.String(), 200)),
-					plain(clip(m.Base.String(), 200)), plain(clip(m.Head.String(), 200)))
-			} else {
-				fmt.Fprintf(&b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
-					plain(clip(record.Qualified(c.Package, c.Name), 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block,
-					plain(clip(m.Direction, 20)),
-					plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
-					plain(clip(m.Head.String(), 200)))
-			}
-			if m.Note != "" { // a key one side accepts and the other rejects: the two outcomes
-				fmt.Fprintf(&b, "  note  %s\n", plain(clip(m.Note, 300)))
-			}
-		}
+	return exampleText(df, most, func(c record.Cipher) []record.Mismatch { return c.Examples }, writeMismatch)
+}
+
+// writeMismatch writes mismatch m of constructor c as lines of plain text.
+func writeMismatch(b *strings.Builder, c record.Cipher, m record.Mismatch) {
+	if m.Part != "" { // an AEAD, stream or hash message: say what differed
+		fmt.Fprintf(b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(record.Qualified(c.Package,
+			c.Name), 100)), m.KeySize,
+			plain(clip(m.Key.String(), 100)), m.Length, plain(clip(m.Part, 40)))
+		b.WriteString(messageDetails(m.Nonce, m.AD, m.Chunks))
+		fmt.Fprintf(b, "  input %s\n  base  %s\n  head  %s\n", plain(clip(m.Input.String(), 200)),
+			plain(clip(m.Base.String(), 200)), plain(clip(m.Head.String(), 200)))
+	} else {
+		fmt.Fprintf(b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
+			plain(clip(record.Qualified(c.Package, c.Name), 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block,
+			plain(clip(m.Direction, 20)),
+			plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
+			plain(clip(m.Head.String(), 200)))
 	}
-	if total > n {
-		fmt.Fprintf(&b, "… %d more examples\n", total-n)
+	if m.Note != "" { // a key one side accepts and the other rejects: the two outcomes
+		fmt.Fprintf(b, "  note  %s\n", plain(clip(m.Note, 300)))
 	}
-	return b.String(), total
 }
 
 // messageDetails is the nonce, additional data and chunk sizes of a message, each when set, as indented lines.
@@ -375,31 +365,44 @@ func messageDetails(nonce, ad record.Hex, chunks []int) string {
 // inconsistencyText lists the examples of a side disagreeing with itself as plain text: a batch method against
 // the single-block method, or chunked writes, Open, Reset against the reference output.
 func inconsistencyText(df record.Differential, most int) (string, int) {
+	return exampleText(df, most, func(c record.Cipher) []record.Inconsistency { return c.Inconsistencies },
+		writeInconsistency)
+}
+
+// writeInconsistency writes inconsistency in of constructor c as lines of plain text.
+func writeInconsistency(b *strings.Builder, c record.Cipher, in record.Inconsistency) {
+	if in.Part != "" {
+		fmt.Fprintf(b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(record.Qualified(c.Package, c.Name),
+			100)),
+			plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Length, plain(clip(in.Part, 40)))
+		b.WriteString(messageDetails(nil, nil, in.Chunks))
+	} else {
+		fmt.Fprintf(b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(record.Qualified(c.Package,
+			c.Name), 100)),
+			plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Block,
+			plain(clip(in.Direction, 20)), plain(clip(in.Method, 40)))
+	}
+	fmt.Fprintf(b, "  input     %s\n  reference %s\n  other     %s\n", plain(clip(in.Input.String(), 200)),
+		plain(clip(in.Single.String(), 200)), plain(clip(in.Batch.String(), 200)))
+	if in.Note != "" {
+		fmt.Fprintf(b, "  note  %s\n", plain(clip(in.Note, 300)))
+	}
+}
+
+// exampleText writes the first most of the examples that of picks from each constructor of df with write, then
+// how many more there are. It returns the text and the number of examples.
+func exampleText[T any](df record.Differential, most int, of func(record.Cipher) []T,
+	write func(*strings.Builder, record.Cipher, T)) (string, int) {
 	var b strings.Builder
 	n, total := 0, 0
 	for _, c := range df.Ciphers {
-		for _, in := range c.Inconsistencies {
+		for _, x := range of(c) {
 			total++
 			if n == most {
 				continue
 			}
 			n++
-			if in.Part != "" {
-				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(record.Qualified(c.Package, c.Name),
-					100)),
-					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Length, plain(clip(in.Part, 40)))
-				b.WriteString(messageDetails(nil, nil, in.Chunks))
-			} else {
-				fmt.Fprintf(&b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(record.Qualified(c.Package,
-					c.Name), 100)),
-					plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Block,
-					plain(clip(in.Direction, 20)), plain(clip(in.Method, 40)))
-			}
-			fmt.Fprintf(&b, "  input     %s\n  reference %s\n  other     %s\n", plain(clip(in.Input.String(), 200)),
-				plain(clip(in.Single.String(), 200)), plain(clip(in.Batch.String(), 200)))
-			if in.Note != "" {
-				fmt.Fprintf(&b, "  note  %s\n", plain(clip(in.Note, 300)))
-			}
+			write(&b, c, x)
 		}
 	}
 	if total > n {

@@ -77,7 +77,60 @@ func orDash(s string) string {
 // methodLines describes how the numbers were obtained and where, as label/text pairs; esc is applied to every
 // string taken from the Result.
 func methodLines(r *record.Result, esc func(string) string) [][2]string {
-	m, e := r.Method, r.Env
+	m := r.Method
+	var lines [][2]string
+	if metric := metricText(m.Metric); metric != "" {
+		lines = append(lines, [2]string{"Metric", metric})
+	}
+	if m.Metric != record.MetricInstructions {
+		method := timedMethod(m, esc)
+		same := allSameUntimed(r.Benchmarks)
+		if same {
+			method = "not timed: every benchmark runs the same machine code on both sides (threshold ±" +
+				strconv.FormatFloat(m.Threshold, 'f', -1, 64) + "% for any that would be)"
+		}
+		lines = append(lines, [2]string{"Method", method})
+		if len(r.Benchmarks) > 0 && !same {
+			noise := fmt.Sprintf("%s%% (median across benchmarks); median smallest detectable effect %s%%",
+				strconv.FormatFloat(m.NoiseFloor, 'f', 1, 64), strconv.FormatFloat(m.MedianMDE, 'f', 1, 64))
+			lines = append(lines, [2]string{"Noise floor", noise})
+		}
+	}
+	if m.Metric == record.MetricInstructions || m.Metric == record.MetricBoth || m.Metric == record.MetricAuto {
+		counted := "instructions/op under " + orDash(esc(r.Env.Valgrind)) + " (callgrind, GOMAXPROCS=1, " +
+			"GODEBUG=asyncpreemptoff=1): (count at 2N − count at N) / N per A–B–B–A slot, of the instructions the " +
+			"benchmark timer measured, the Go runtime's and the testing package's left out; counts of one binary " +
+			"must agree within 0.01%; threshold ±" +
+			strconv.FormatFloat(m.InstrThreshold, 'f', -1, 64) + "%, no statistical test"
+		lines = append(lines, [2]string{"Instructions", counted})
+	}
+	if sb := r.Sandbox; sb != nil {
+		what := esc(clip(sb.String(), 300)) + " — for the tests, benchmarks, calibration, instruction counts and " +
+			"harnesses of both sides; binaries hashed after the build and checked before each run"
+		if !sb.Guarded {
+			what = "unguarded, " + what + "; the repository's code could have touched the evidence"
+		}
+		lines = append(lines, [2]string{"Sandbox", what})
+	}
+	return append(lines, [2]string{"Environment", envText(r.Env, esc)}, [2]string{"Run", runText(r)})
+}
+
+// metricText says which metric gates; "" for time alone.
+func metricText(metric string) string {
+	switch metric {
+	case record.MetricInstructions:
+		return "instructions/op gates (time was not measured)"
+	case record.MetricBoth:
+		return "sec/op and instructions/op both gate: a slower in either fails, acknowledged alike"
+	case record.MetricAuto:
+		return "auto: one class per benchmark from both lanes, the sec/op row's, which gates; " +
+			"a conclusive time class stands, equal instruction counts and allocations settle an inconclusive one as unchanged"
+	}
+	return ""
+}
+
+// timedMethod describes the timed lane: its rounds or stages, the threshold and the test's α.
+func timedMethod(m record.Method, esc func(string) string) string {
 	method := fmt.Sprintf("%d rounds of A–B–B–A", m.Rounds)
 	correction := "with Holm correction"
 	if m.Budget > 0 {
@@ -88,15 +141,16 @@ func methodLines(r *record.Result, esc func(string) string) [][2]string {
 	if m.BenchTime > 0 {
 		method += ", benchtime " + m.BenchTime.String() + " per run"
 	}
-
 	method += fmt.Sprintf(", threshold ±%s%%, α = %s %s",
 		strconv.FormatFloat(m.Threshold, 'f', -1, 64), strconv.FormatFloat(alphaOf(m), 'f', -1, 64), correction)
 	if m.Estimator != "" {
 		method += "; paired estimator: " + esc(clip(m.Estimator, 300))
 	}
-	noise := fmt.Sprintf("%s%% (median across benchmarks); median smallest detectable effect %s%%",
-		strconv.FormatFloat(m.NoiseFloor, 'f', 1, 64), strconv.FormatFloat(m.MedianMDE, 'f', 1, 64))
+	return method
+}
 
+// envText describes the machine the numbers were taken on, its facts joined by " · ".
+func envText(e record.Env, esc func(string) string) string {
 	env := []string{esc(e.Go) + " " + esc(e.GOOS) + "/" + esc(e.GOARCH)}
 	if e.GOAMD64 != "" {
 		env[0] += " (GOAMD64=" + esc(e.GOAMD64) + ")"
@@ -116,7 +170,12 @@ func methodLines(r *record.Result, esc func(string) string) [][2]string {
 		}
 	}
 	env = append(env, "load "+strconv.FormatFloat(e.Load1, 'f', 2, 64))
+	return strings.Join(env, " · ")
+}
 
+// runText says when the run started and how long it and its timed phase took.
+func runText(r *record.Result) string {
+	m := r.Method
 	run := ""
 	if !r.Started.IsZero() {
 		run = "started " + r.Started.UTC().Format("2006-01-02 15:04 UTC") + ", "
@@ -128,46 +187,7 @@ func methodLines(r *record.Result, esc func(string) string) [][2]string {
 	if m.BinariesSame {
 		run += "; base and head test binaries are identical"
 	}
-	var lines [][2]string
-	switch m.Metric {
-	case record.MetricInstructions:
-		lines = append(lines, [2]string{"Metric", "instructions/op gates (time was not measured)"})
-	case record.MetricBoth:
-		lines = append(lines, [2]string{"Metric", "sec/op and instructions/op both gate: a slower in either fails, " +
-			"acknowledged alike"})
-	case record.MetricAuto:
-		lines = append(lines, [2]string{"Metric",
-			"auto: one class per benchmark from both lanes, the sec/op row's, which gates; " +
-				"a conclusive time class stands, equal instruction counts and allocations settle an inconclusive one as unchanged"})
-	}
-	if m.Metric != record.MetricInstructions {
-		same := allSameUntimed(r.Benchmarks)
-		if same {
-			method = "not timed: every benchmark runs the same machine code on both sides (threshold ±" +
-				strconv.FormatFloat(m.Threshold, 'f', -1, 64) + "% for any that would be)"
-		}
-		lines = append(lines, [2]string{"Method", method})
-		if len(r.Benchmarks) > 0 && !same {
-			lines = append(lines, [2]string{"Noise floor", noise})
-		}
-	}
-	if m.Metric == record.MetricInstructions || m.Metric == record.MetricBoth || m.Metric == record.MetricAuto {
-		counted := "instructions/op under " + orDash(esc(e.Valgrind)) + " (callgrind, GOMAXPROCS=1, " +
-			"GODEBUG=asyncpreemptoff=1): (count at 2N − count at N) / N per A–B–B–A slot, of the instructions the " +
-			"benchmark timer measured, the Go runtime's and the testing package's left out; counts of one binary " +
-			"must agree within 0.01%; threshold ±" +
-			strconv.FormatFloat(m.InstrThreshold, 'f', -1, 64) + "%, no statistical test"
-		lines = append(lines, [2]string{"Instructions", counted})
-	}
-	if sb := r.Sandbox; sb != nil {
-		what := esc(clip(sb.String(), 300)) + " — for the tests, benchmarks, calibration, instruction counts and " +
-			"harnesses of both sides; binaries hashed after the build and checked before each run"
-		if !sb.Guarded {
-			what = "unguarded, " + what + "; the repository's code could have touched the evidence"
-		}
-		lines = append(lines, [2]string{"Sandbox", what})
-	}
-	return append(lines, [2]string{"Environment", strings.Join(env, " · ")}, [2]string{"Run", run})
+	return run
 }
 
 // allSameUntimed reports whether bs has benchmarks and every one was answered by same machine code, untimed.

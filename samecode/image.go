@@ -1,6 +1,7 @@
 package samecode
 
 import (
+	"cmp"
 	"debug/buildinfo"
 	"debug/elf"
 	"fmt"
@@ -119,10 +120,10 @@ func load(path string, f *elf.File) (*image, error) {
 	// the choice among aliases is the same in both binaries.
 	slices.SortFunc(units, func(x, y *unit) int {
 		if x.addr != y.addr {
-			return cmpU(x.addr, y.addr)
+			return cmp.Compare(x.addr, y.addr)
 		}
 		if x.size != y.size {
-			return cmpU(y.size, x.size)
+			return cmp.Compare(y.size, x.size)
 		}
 		return strings.Compare(x.name, y.name)
 	})
@@ -192,23 +193,13 @@ func fillGaps(f *elf.File, units []*unit) []*unit {
 		}
 	}
 	out = append(out, units[i:]...)
-	slices.SortStableFunc(out, func(x, y *unit) int { return cmpU(x.addr, y.addr) })
+	slices.SortStableFunc(out, func(x, y *unit) int { return cmp.Compare(x.addr, y.addr) })
 	return out
-}
-
-func cmpU(x, y uint64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // lookup returns the unit holding address v and v's offset in it, or nil when v lies in no unit.
 func (b *image) lookup(v uint64) (*unit, uint64) {
-	i, _ := slices.BinarySearchFunc(b.units, v, func(u *unit, v uint64) int { return cmpU(u.addr, v) })
+	i, _ := slices.BinarySearchFunc(b.units, v, func(u *unit, v uint64) int { return cmp.Compare(u.addr, v) })
 	// i is the first unit at or after v.
 	if i < len(b.units) && b.units[i].addr == v {
 		return b.units[i], 0

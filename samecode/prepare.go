@@ -1,6 +1,7 @@
 package samecode
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"maps"
@@ -93,10 +94,10 @@ func normaliseTypes(b *image, carrier *unit, info *typeInfo) {
 		}
 	}
 	slices.SortStableFunc(rs.refs, func(x, y rawRef) int {
-		if c := cmpU(x.at, y.at); c != 0 {
+		if c := cmp.Compare(x.at, y.at); c != 0 {
 			return c
 		}
-		return cmpU(x.target, y.target)
+		return cmp.Compare(x.target, y.target)
 	})
 }
 

@@ -66,127 +66,176 @@ func typeTable(b *image, lo, hi uint64, pointed []uint64) *typeInfo {
 	if err != nil || uint64(len(data)) < hi-first.sect.Addr {
 		return info
 	}
-	data = data[lo-first.sect.Addr : hi-first.sect.Addr]
-	u32 := func(a uint64) (uint32, bool) {
-		if a < lo || a+4 > lo+uint64(len(data)) {
-			return 0, false
-		}
-		return binary.LittleEndian.Uint32(data[a-lo:]), true
-	}
-	u64 := func(a uint64) uint64 {
-		if a < lo || a+8 > lo+uint64(len(data)) {
-			return 0
-		}
-		return binary.LittleEndian.Uint64(data[a-lo:])
-	}
-	work := slices.Clone(pointed)
-	if tl := b.f.Section(".typelink"); tl != nil {
-		if d, err := tl.Data(); err == nil {
-			for i := 0; i+4 <= len(d); i += 4 {
-				a := lo + uint64(binary.LittleEndian.Uint32(d[i:]))
-				info.linked = append(info.linked, a)
-				work = append(work, a)
-			}
-		}
-	}
-	// off records a name or type offset field; a type offset is also a descriptor to read.
-	off := func(f uint64, isType bool) {
-		v, ok := u32(f)
-		if !ok || v == 0 || v == 0xffffffff || uint64(v) >= hi-lo {
-			return // none, or not an offset: compared as it is
-		}
-		info.fields[f] = lo
-		if isType {
-			work = append(work, lo+uint64(v))
-		}
-	}
+	r := &typeReader{b: b, data: data[lo-first.sect.Addr : hi-first.sect.Addr], lo: lo, hi: hi, info: info}
+	r.work = slices.Clone(pointed)
+	r.typelinks()
 	seen := map[uint64]bool{}
-	for len(work) > 0 {
-		a := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[a] || a < lo || a+abiTypeSize > lo+uint64(len(data)) || a%8 != 0 {
+	for len(r.work) > 0 {
+		a := r.work[len(r.work)-1]
+		r.work = r.work[:len(r.work)-1]
+		if seen[a] || a < lo || a+abiTypeSize > lo+uint64(len(r.data)) || a%8 != 0 {
 			continue
 		}
 		seen[a] = true
-		if !plausibleType(b, data[a-lo:a-lo+abiTypeSize]) {
-			continue
-		}
-		info.starts = append(info.starts, a)
-		info.names[a] = typeName(data, lo, a)
-		if data[a-lo+abiTFlagOff]&tflagExtraStar != 0 {
-			info.names[a] = strings.TrimPrefix(info.names[a], "*")
-		}
-		off(a+abiStrOff, false)
-		off(a+abiPtrToThis, true)
-		hdr := data[a-lo:]
-		kind := hdr[abiKindOff] & kindMask
-		if kind == 20 { // Interface: Methods []Imethod{Name NameOff; Typ TypeOff} at +56
-			p, n := u64(a+56), u64(a+64)
-			if p >= lo && p < hi && n < 1<<16 {
-				info.extra[a] = append(info.extra[a], p)
-				for i := range n {
-					off(p+8*i, false)
-					off(p+8*i+4, true)
-				}
-			}
-		}
-		if hdr[abiTFlagOff]&tflagUncommon == 0 {
-			continue
-		}
-		uo, ok := uncommonOffset[kind]
-		if !ok {
-			uo = abiTypeSize
-		}
-		un := a + uo
-		mc, ok1 := u32(un + uncommonMcount)
-		moff, ok2 := u32(un + uncommonMoff)
-		if !ok1 || !ok2 {
-			continue
-		}
-		off(un, false) // PkgPath
-		mt := un + uint64(moff)
-		if mc&0xffff > 0 {
-			info.extra[a] = append(info.extra[a], mt)
-		}
-		for i := range uint64(mc & 0xffff) {
-			m := mt + i*methodSize
-			off(m, false)
-			off(m+4, true)
-			for _, f := range []uint64{m + 8, m + 12} {
-				if v, ok := u32(f); ok && v != 0xffffffff {
-					info.fields[f] = b.text
-				}
+		r.descriptor(a)
+	}
+	r.itabs()
+	r.builtFrom()
+	slices.Sort(info.starts)
+	return info
+}
+
+// typeReader is typeTable's walk over one types carrier: its bytes, the descriptors still to read, and
+// what it has found so far.
+type typeReader struct {
+	b      *image
+	data   []byte // the carrier's bytes, data[0] at address lo
+	lo, hi uint64
+	info   *typeInfo
+	work   []uint64 // addresses still to read as descriptors
+}
+
+// u32 reads the 4 bytes at address a; false when they are not all in the carrier.
+func (r *typeReader) u32(a uint64) (uint32, bool) {
+	if a < r.lo || a+4 > r.lo+uint64(len(r.data)) {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint32(r.data[a-r.lo:]), true
+}
+
+// u64 reads the 8 bytes at address a; 0 when they are not all in the carrier.
+func (r *typeReader) u64(a uint64) uint64 {
+	if a < r.lo || a+8 > r.lo+uint64(len(r.data)) {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(r.data[a-r.lo:])
+}
+
+// section returns the contents of the binary's section called name; nil when it has none or it cannot be read.
+func (r *typeReader) section(name string) []byte {
+	sec := r.b.f.Section(name)
+	if sec == nil {
+		return nil
+	}
+	d, err := sec.Data()
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
+// typelinks records the descriptors .typelink lists and queues them to be read.
+func (r *typeReader) typelinks() {
+	d := r.section(".typelink")
+	for i := 0; i+4 <= len(d); i += 4 {
+		a := r.lo + uint64(binary.LittleEndian.Uint32(d[i:]))
+		r.info.linked = append(r.info.linked, a)
+		r.work = append(r.work, a)
+	}
+}
+
+// off records a name or type offset field at f; a type offset is also a descriptor to read.
+func (r *typeReader) off(f uint64, isType bool) {
+	v, ok := r.u32(f)
+	if !ok || v == 0 || v == 0xffffffff || uint64(v) >= r.hi-r.lo {
+		return // none, or not an offset: compared as it is
+	}
+	r.info.fields[f] = r.lo
+	if isType {
+		r.work = append(r.work, r.lo+uint64(v))
+	}
+}
+
+// descriptor reads the descriptor at a, if it is one: its name, its offsets, its interface methods and its
+// method table.
+func (r *typeReader) descriptor(a uint64) {
+	hdr := r.data[a-r.lo:]
+	if !plausibleType(r.b, hdr[:abiTypeSize]) {
+		return
+	}
+	info := r.info
+	info.starts = append(info.starts, a)
+	info.names[a] = typeName(r.data, r.lo, a)
+	if hdr[abiTFlagOff]&tflagExtraStar != 0 {
+		info.names[a] = strings.TrimPrefix(info.names[a], "*")
+	}
+	r.off(a+abiStrOff, false)
+	r.off(a+abiPtrToThis, true)
+	kind := hdr[abiKindOff] & kindMask
+	if kind == 20 { // Interface: Methods []Imethod{Name NameOff; Typ TypeOff} at +56
+		p, n := r.u64(a+56), r.u64(a+64)
+		if p >= r.lo && p < r.hi && n < 1<<16 {
+			info.extra[a] = append(info.extra[a], p)
+			for i := range n {
+				r.off(p+8*i, false)
+				r.off(p+8*i+4, true)
 			}
 		}
 	}
-	// The runtime registers the linker's itabs (.itablink) and finds them by type in dynamic conversions.
-	if il := b.f.Section(".itablink"); il != nil {
-		if d, err := il.Data(); err == nil {
-			for i := 0; i+8 <= len(d); i += 8 {
-				itab := binary.LittleEndian.Uint64(d[i:])
-				if u, o := b.lookup(itab); u != nil && u.kind == kindData && o+16 <= u.size {
-					ud, _ := b.bytes(u)
-					t := binary.LittleEndian.Uint64(ud[o+8:])
-					info.extra[t] = append(info.extra[t], itab)
-				}
+	if hdr[abiTFlagOff]&tflagUncommon != 0 {
+		r.methods(a, kind)
+	}
+}
+
+// methods reads the uncommon type of the descriptor at a, of the given kind: its package path and its
+// method table, whose Ifn and Tfn are offsets from runtime.text.
+func (r *typeReader) methods(a uint64, kind byte) {
+	uo, ok := uncommonOffset[kind]
+	if !ok {
+		uo = abiTypeSize
+	}
+	un := a + uo
+	mc, ok1 := r.u32(un + uncommonMcount)
+	moff, ok2 := r.u32(un + uncommonMoff)
+	if !ok1 || !ok2 {
+		return
+	}
+	r.off(un, false) // PkgPath
+	mt := un + uint64(moff)
+	if mc&0xffff > 0 {
+		r.info.extra[a] = append(r.info.extra[a], mt)
+	}
+	for i := range uint64(mc & 0xffff) {
+		m := mt + i*methodSize
+		r.off(m, false)
+		r.off(m+4, true)
+		for _, f := range []uint64{m + 8, m + 12} {
+			if v, ok := r.u32(f); ok && v != 0xffffffff {
+				r.info.fields[f] = r.b.text
 			}
 		}
 	}
-	// reflect finds a listed type from the types it is built from: give each of those an edge to it.
+}
+
+// itabs gives each type an edge to the itabs the linker made for it: the runtime registers them (.itablink)
+// and finds them by type in dynamic conversions.
+func (r *typeReader) itabs() {
+	d := r.section(".itablink")
+	for i := 0; i+8 <= len(d); i += 8 {
+		itab := binary.LittleEndian.Uint64(d[i:])
+		if u, o := r.b.lookup(itab); u != nil && u.kind == kindData && o+16 <= u.size {
+			ud, _ := r.b.bytes(u)
+			t := binary.LittleEndian.Uint64(ud[o+8:])
+			r.info.extra[t] = append(r.info.extra[t], itab)
+		}
+	}
+}
+
+// builtFrom gives each type a listed type is built from an edge to it: reflect finds a listed type from
+// those.
+func (r *typeReader) builtFrom() {
 	isType := map[uint64]bool{}
-	for _, a := range info.starts {
+	for _, a := range r.info.starts {
 		isType[a] = true
 	}
-	for _, x := range info.linked {
+	for _, x := range r.info.linked {
 		if !isType[x] {
 			continue
 		}
-		for _, c := range components(data, lo, hi, x, u64) {
-			info.extra[c] = append(info.extra[c], x)
+		for _, c := range components(r.data, r.lo, r.hi, x, r.u64) {
+			r.info.extra[c] = append(r.info.extra[c], x)
 		}
 	}
-	slices.Sort(info.starts)
-	return info
 }
 
 // components returns the types the descriptor at a is built from, as reflect's ArrayOf, ChanOf, FuncOf,

@@ -2,8 +2,8 @@
 
 // gen writes const.go (the lookup tables of package des, derived from the
 // FIPS 46-3 tables), unrolled.go (the unrolled round function and key
-// schedule) and sliced.go (the bitsliced S-box circuits and wiring) using
-// internal/gen. Run it with `go generate` in this directory.
+// schedule), sliced.go (the bitsliced S-box circuits and wiring) and
+// methods.go (the methods of Cipher and TripleCipher) using internal/gen. Run it with `go generate` in this directory.
 //
 // With -search N it writes nothing and instead tries N random recipes per
 // S-box circuit, printing the cheapest as Go source for internal/gen's
@@ -33,7 +33,9 @@ func main() {
 	for _, f := range []struct {
 		name string
 		make func() ([]byte, error)
-	}{{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}, {"sliced.go", gen.Sliced}} {
+	}{
+		{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}, {"sliced.go", gen.Sliced}, {"methods.go", gen.Methods},
+	} {
 		src, err := f.make()
 		if err == nil {
 			err = os.WriteFile(f.name, src, 0o644)

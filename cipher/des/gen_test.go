@@ -11,16 +11,18 @@ import (
 	"github.com/perfgate/perfgate/cipher/des/internal/gen"
 )
 
-// TestGenerated regenerates const.go, unrolled.go and sliced.go with
-// internal/gen and compares them byte for byte with the committed files. Fix
-// a failure with `go generate ./cipher/des`. The S-box circuit search behind
+// TestGenerated regenerates const.go, unrolled.go, sliced.go and methods.go
+// with internal/gen and compares them byte for byte with the committed files.
+// Fix a failure with `go generate ./cipher/des`. The S-box circuit search behind
 // sliced.go takes seconds, so -short leaves that file out (TestSBoxCircuits
 // still checks the compiled circuits against the S-box tables).
 func TestGenerated(t *testing.T) {
 	for _, f := range []struct {
 		name string
 		make func() ([]byte, error)
-	}{{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}, {"sliced.go", gen.Sliced}} {
+	}{
+		{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}, {"sliced.go", gen.Sliced}, {"methods.go", gen.Methods},
+	} {
 		if f.name == "sliced.go" && testing.Short() {
 			t.Log("sliced.go not regenerated under -short")
 			continue

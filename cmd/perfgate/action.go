@@ -73,62 +73,21 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
 	}
 
-	var res *record.Result
-	var runErr error
-	if glob := input(r, "merge"); glob != "" {
-		r.Group("perfgate: merge " + glob)
-		res, runErr = mergeInAction(r.Workspace, glob, cfg.Out)
-		r.EndGroup()
-	} else {
-		r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
-		// The log (stderr) carries the pull request's build and test output: the runner must not read commands in it.
-		resume := stopCommands(stderr)
-		res, runErr = pipeline.Run(ctx, cfg)
-		resume()
-		r.EndGroup()
-	}
-	if res == nil {
-		untrusted(stderr, func() {
-			errorf(stderr, "%v", runErr)
-			explain(stderr, runErr)
-		})
-		r.Errorf("perfgate could not run: %v", runErr)
-		if _, ok := errors.AsType[*shard.MergeError](runErr); ok {
-			return record.ExitUsage
-		}
-		return config.ExitCode(runErr)
-	}
+	res, runErr := actionResult(ctx, r, cfg, stderr)
 	if runErr != nil {
 		untrusted(stderr, func() {
 			errorf(stderr, "%v", runErr)
 			explain(stderr, runErr)
 		})
 	}
-	info := prInfo{Repository: r.Repository, PR: ev.PR, BaseSHA: res.Base.Commit, HeadSHA: res.Head.Commit, Event: ev.Name}
-	dir := results.Dir(cfg.Out)
-	if err := dir.WriteGitHub(info); err != nil {
-		errorf(stderr, "%v", err)
+	if res == nil {
+		r.Errorf("perfgate could not run: %v", runErr)
+		if _, ok := errors.AsType[*shard.MergeError](runErr); ok {
+			return record.ExitUsage
+		}
+		return config.ExitCode(runErr)
 	}
-
-	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact"})
-	reportPath := dir.Path(results.FileReport)
-	if err := dir.WriteReport(md); err != nil {
-		errorf(stderr, "%v", err)
-	}
-	if err := saveHTML(cfg.Out, res); err != nil {
-		errorf(stderr, "%v", err)
-	}
-	r.AddStepSummary(md)
-	r.SetOutput("verdict", string(res.Verdict.Status))
-	r.SetOutput("report", reportPath)
-	r.SetOutput("results-dir", cfg.Out)
-	annotate(r, res)
-	resume := stopCommands(stdout) // benchmark names, commit subjects and test output come from the pull request
-	if err := report.Text(stdout, res, report.Options{}); err != nil {
-		errorf(stderr, "%v", err)
-	}
-	resume()
-
+	md := publish(r, ev, cfg.Out, res, stdout, stderr)
 	switch {
 	case !comment:
 	case ev.PR == 0:
@@ -141,6 +100,54 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		postComment(ctx, r, ev.PR, md, stderr)
 	}
 	return res.Verdict.ExitCode
+}
+
+// actionResult is the Action's result: the results directories its merge input names, merged, or else the
+// comparison cfg asks for, each in a log group of its own.
+func actionResult(ctx context.Context, r *ghaction.Runner, cfg config.Config,
+	stderr io.Writer) (*record.Result, error) {
+	if glob := input(r, "merge"); glob != "" {
+		r.Group("perfgate: merge " + glob)
+		defer r.EndGroup()
+		return mergeInAction(r.Workspace, glob, cfg.Out)
+	}
+	r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
+	defer r.EndGroup()
+	// The log (stderr) carries the pull request's build and test output: the runner must not read commands in it.
+	resume := stopCommands(stderr)
+	defer resume()
+	return pipeline.Run(ctx, cfg)
+}
+
+// publish writes res where the workflow finds it: the results directory out (the pull request's facts for the
+// comment job, report.md, the HTML report), the job summary, the step's outputs and annotations, and the text
+// report on stdout. It returns the Markdown report.
+func publish(r *ghaction.Runner, ev *ghaction.Event, out string, res *record.Result, stdout, stderr io.Writer) string {
+	info := prInfo{Repository: r.Repository, PR: ev.PR, BaseSHA: res.Base.Commit, HeadSHA: res.Head.Commit, Event: ev.Name}
+	dir := results.Dir(out)
+	if err := dir.WriteGitHub(info); err != nil {
+		errorf(stderr, "%v", err)
+	}
+
+	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact"})
+	reportPath := dir.Path(results.FileReport)
+	if err := dir.WriteReport(md); err != nil {
+		errorf(stderr, "%v", err)
+	}
+	if err := saveHTML(out, res); err != nil {
+		errorf(stderr, "%v", err)
+	}
+	r.AddStepSummary(md)
+	r.SetOutput("verdict", string(res.Verdict.Status))
+	r.SetOutput("report", reportPath)
+	r.SetOutput("results-dir", out)
+	annotate(r, res)
+	resume := stopCommands(stdout) // benchmark names, commit subjects and test output come from the pull request
+	if err := report.Text(stdout, res, report.Options{}); err != nil {
+		errorf(stderr, "%v", err)
+	}
+	resume()
+	return md
 }
 
 // mergeInAction is the Action's merge mode: the results directories that glob matches in the workspace, merged

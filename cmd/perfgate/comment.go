@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/google/go-github/v60/github"
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
@@ -61,30 +62,11 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		errorf(stderr, "%v", err)
 		return record.ExitUsage
 	}
-	// The triggering run's head commit is trusted (it comes from GitHub, not from the artifact): the artifact must
-	// describe that commit, and when GitHub names the pull request it must be the same one.
-	if ev.HeadSHA != "" && ev.HeadSHA != info.HeadSHA {
-		errorf(stderr, "the artifact measured %s but the triggering run was for %s", info.HeadSHA, ev.HeadSHA)
-		return record.ExitUsage
-	}
-	if ev.PR != 0 && ev.PR != info.PR {
-		errorf(stderr, "the artifact names pull request #%d but the triggering run was for #%d", info.PR, ev.PR)
-		return record.ExitUsage
-	}
-	if r.Repository != "" && info.Repository != "" && info.Repository != r.Repository {
-		errorf(stderr, "the artifact names repository %q, this is %q", info.Repository, r.Repository)
-		return record.ExitUsage
-	}
-	owner, repo, err := r.Owner()
-	if err != nil {
+	if err := sameRun(ev, info, r.Repository); err != nil {
 		errorf(stderr, "%v", err)
 		return record.ExitUsage
 	}
-	token := r.Input("github-token")
-	if token == "" {
-		token = r.Getenv("GITHUB_TOKEN")
-	}
-	client, err := ghaction.NewClient(r.APIURL, token)
+	owner, repo, client, err := commentClient(r)
 	if err != nil {
 		errorf(stderr, "%v", err)
 		return record.ExitUsage
@@ -122,6 +104,40 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	r.SetOutput("comment-url", posted.URL)
 	fmt.Fprintf(stdout, "%s\n", posted.URL)
 	return record.ExitPass
+}
+
+// sameRun checks the artifact's facts against the triggering run's, which come from GitHub, not from the
+// artifact: the artifact must describe the run's head commit, and when GitHub names the pull request and the
+// repository they must be the same ones.
+func sameRun(ev *ghaction.Event, info *prInfo, repository string) error {
+	if ev.HeadSHA != "" && ev.HeadSHA != info.HeadSHA {
+		return fmt.Errorf("the artifact measured %s but the triggering run was for %s", info.HeadSHA, ev.HeadSHA)
+	}
+	if ev.PR != 0 && ev.PR != info.PR {
+		return fmt.Errorf("the artifact names pull request #%d but the triggering run was for #%d", info.PR, ev.PR)
+	}
+	if repository != "" && info.Repository != "" && info.Repository != repository {
+		return fmt.Errorf("the artifact names repository %q, this is %q", info.Repository, repository)
+	}
+	return nil
+}
+
+// commentClient is the repository the comment goes to and a GitHub client for it, with the github-token input
+// or else GITHUB_TOKEN.
+func commentClient(r *ghaction.Runner) (owner, repo string, client *github.Client, err error) {
+	owner, repo, err = r.Owner()
+	if err != nil {
+		return "", "", nil, err
+	}
+	token := r.Input("github-token")
+	if token == "" {
+		token = r.Getenv("GITHUB_TOKEN")
+	}
+	client, err = ghaction.NewClient(r.APIURL, token)
+	if err != nil {
+		return "", "", nil, err
+	}
+	return owner, repo, client, nil
 }
 
 // readArtifact reads and validates result.json and github.json from an untrusted results directory.

@@ -35,6 +35,26 @@ const (
 
 // writeRepo creates the repository in dir and returns its commits.
 func writeRepo(dir string, commits []commit) (*Repo, error) {
+	r, err := initRepo(dir)
+	if err != nil {
+		return nil, err
+	}
+	shas, err := writeCommits(r, commits)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOutMain(r, shas); err != nil {
+		return nil, err
+	}
+	repo := &Repo{Dir: dir, Commits: map[string]string{}}
+	for name, h := range shas {
+		repo.Commits[name] = h.String()
+	}
+	return repo, nil
+}
+
+// initRepo creates an empty repository in dir, which must be empty or not exist, with main as its default branch.
+func initRepo(dir string) (*git.Repository, error) {
 	if err := checkEmptyDir(dir); err != nil {
 		return nil, err
 	}
@@ -52,7 +72,12 @@ func writeRepo(dir string, commits []commit) (*Repo, error) {
 	if err := r.Storer.SetConfig(cfg); err != nil {
 		return nil, fmt.Errorf("writing git config: %w", err)
 	}
+	return r, nil
+}
 
+// writeCommits stores commits, each a parent's tree with its own deletions and files, and points a branch
+// named after each at it. It returns the commits' hashes by name.
+func writeCommits(r *git.Repository, commits []commit) (map[string]plumbing.Hash, error) {
 	trees := map[string]map[string][]byte{} // commit name → full file tree
 	shas := map[string]plumbing.Hash{}
 	for _, c := range commits {
@@ -96,30 +121,29 @@ func writeRepo(dir string, commits []commit) (*Repo, error) {
 			return nil, fmt.Errorf("branch %s: %w", c.name, err)
 		}
 	}
+	return shas, nil
+}
 
+// checkOutMain points main at the main commit, tags the root commit and checks main out.
+func checkOutMain(r *git.Repository, shas map[string]plumbing.Hash) error {
 	main := plumbing.NewHashReference(plumbing.NewBranchReferenceName("main"), shas[mainCommit])
 	if err := r.Storer.SetReference(main); err != nil {
-		return nil, fmt.Errorf("branch main: %w", err)
+		return fmt.Errorf("branch main: %w", err)
 	}
 	tagger := author
 	tagger.When = epoch
 	if _, err := r.CreateTag(tagName, shas[rootCommit], &git.CreateTagOptions{Tagger: &tagger,
 		Message: tagMessage}); err != nil {
-		return nil, fmt.Errorf("tag %s: %w", tagName, err)
+		return fmt.Errorf("tag %s: %w", tagName, err)
 	}
 	wt, err := r.Worktree()
 	if err != nil {
-		return nil, fmt.Errorf("work tree: %w", err)
+		return fmt.Errorf("work tree: %w", err)
 	}
 	if err := wt.Reset(&git.ResetOptions{Commit: shas[mainCommit], Mode: git.HardReset}); err != nil {
-		return nil, fmt.Errorf("checking out main: %w", err)
+		return fmt.Errorf("checking out main: %w", err)
 	}
-
-	repo := &Repo{Dir: dir, Commits: map[string]string{}}
-	for name, h := range shas {
-		repo.Commits[name] = h.String()
-	}
-	return repo, nil
+	return nil
 }
 
 // checkEmptyDir accepts a directory that does not exist (and creates it)

@@ -57,25 +57,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		BenchTxt:  f,
 	}
 	start := time.Now()
-	var run *bench.Run
-	if p.cfg.TimesBenchmarks() {
-		if p.cfg.Budget > 0 {
-			p.logf("timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget of %s; settled "+
-				"benchmarks stop",
-				p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
-		} else {
-			p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
-		}
-		run, err = bench.RunABBA(ctx, rc)
-	}
-	if err == nil && p.cfg.CountsInstructions() {
-		p.logf("counting instructions under %s: %d round of A–B–B–A, each slot at N and 2N iterations",
-			p.valgrind.Version, bench.DefaultInstrRounds)
-		rc.Rounds, rc.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
-		var counted *bench.Run
-		counted, err = bench.RunInstructions(ctx, rc, bench.InstrConfig{Valgrind: p.valgrind.Path})
-		run = joinRuns(run, counted)
-	}
+	run, err := p.runLanes(ctx, rc)
 	timed := time.Since(start).Round(time.Millisecond)
 	if run == nil {
 		rec.timed = timed
@@ -95,6 +77,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		}
 		bench.CombineLanes(rec.benchmarks, bench.AutoOptions{ThresholdPct: p.cfg.Threshold, Hidden: hidden})
 	}
+	rec.tally(run)
 	if p.autoHint != "" {
 		rec.notes = append(rec.notes, p.autoHint)
 	}
@@ -111,6 +94,32 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		err = p.checkLeavesSelected(run, len(p.code.shown))
 	}
 	return rec, err
+}
+
+// runLanes runs the lanes the metric asks for with rc: the timing lane, then the instruction-count lane, joined
+// into one Run. Whatever ran before an error is kept.
+func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig) (*bench.Run, error) {
+	var run *bench.Run
+	var err error
+	if p.cfg.TimesBenchmarks() {
+		if p.cfg.Budget > 0 {
+			p.logf("timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget of %s; settled "+
+				"benchmarks stop",
+				p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
+		} else {
+			p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+		}
+		run, err = bench.RunABBA(ctx, rc)
+	}
+	if err == nil && p.cfg.CountsInstructions() {
+		p.logf("counting instructions under %s: %d round of A–B–B–A, each slot at N and 2N iterations",
+			p.valgrind.Version, bench.DefaultInstrRounds)
+		rc.Rounds, rc.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
+		var counted *bench.Run
+		counted, err = bench.RunInstructions(ctx, rc, bench.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles})
+		run = joinRuns(run, counted)
+	}
+	return run, err
 }
 
 // noBenchmarksMatched is the note of a timing run that selected no benchmark.
@@ -251,20 +260,29 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 		rec.benchmarks = []record.Benchmark{}
 	}
 	record.SortBenchmarks(rec.benchmarks)
+	return rec
+}
+
+// tally counts the settled benchmarks of rec (sec/op rows classed slower, faster or unchanged), notes those a
+// budgeted run left unsettled, and takes the median noise floor and smallest detectable effect over the sec/op
+// rows. It runs after the lanes are combined (metric auto), whose classes it counts.
+func (rec *benchRecord) tally(run *bench.Run) {
 	var noise, mde []float64
 	var unsettled []string
+	rec.settled = 0
 	for _, b := range rec.benchmarks {
-		if b.Unit == record.UnitTime && b.Class != record.ClassFailed {
+		if b.Unit != record.UnitTime {
+			continue
+		}
+		if b.Class != record.ClassFailed {
 			noise = append(noise, b.NoisePct)
 			mde = append(mde, b.MDEPct)
 		}
-		if b.Unit == record.UnitTime {
-			switch b.Class {
-			case record.ClassSlower, record.ClassFaster, record.ClassUnchanged:
-				rec.settled++
-			default:
-				unsettled = append(unsettled, b.Name)
-			}
+		switch b.Class {
+		case record.ClassSlower, record.ClassFaster, record.ClassUnchanged:
+			rec.settled++
+		default:
+			unsettled = append(unsettled, b.Name)
 		}
 	}
 	if run.Plan != nil && len(unsettled) > 0 {
@@ -272,7 +290,6 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 			len(unsettled), rec.settled+len(unsettled), gate.Plural(run.Stages, "stage"), strings.Join(unsettled, ", ")))
 	}
 	rec.noise, rec.mde = bench.Median(noise), bench.Median(mde)
-	return rec
 }
 
 // noteDisagreements sets MetricNote on the sec/op and instructions/op rows of every benchmark whose two lanes

@@ -84,7 +84,52 @@ var percentiles = []float64{0.5, 0.75, 0.9, 0.99}
 // chunk is the number of measurements whose inputs are prepared at once.
 const chunk = 10000
 
+// options are the command's flags, checked.
+type options struct {
+	n, evict, calibrate int
+	seed                uint64
+	preps               []bool // the preparations to measure under: false cold, true warm
+	fixedMode           string
+	match               *regexp.Regexp
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
+	o, code := parseOptions(args, stderr)
+	if o == nil {
+		return code
+	}
+	// The keys and the fixed blocks: for DES a key and a block that make
+	// the table engine read few table lines; Triple DES takes that key as
+	// K1 and two more from testKey, and a block searched for them.
+	desStages := func(k uint64) [][16]uint64 { return [][16]uint64{gen.Subkeys(k)} }
+	desKey, desBlock := fewestLines(desStages, true, o.seed)
+	tdesKey := slices.Clone(testKey)
+	binary.BigEndian.PutUint64(tdesKey, desKey)
+	tdesStages := func(uint64) [][16]uint64 { return tripleStages(tdesKey) }
+	_, tdesBlock := fewestLines(tdesStages, false, o.seed)
+	paths, err := paths(tdesKey, desBlock, tdesBlock)
+	if err != nil {
+		fmt.Fprintf(stderr, "dudect: error: %v\n", err)
+		return 1
+	}
+	paths = slices.DeleteFunc(paths, func(p path) bool { return !o.match.MatchString(p.name) })
+	// One thread and no garbage collection while measuring.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	fmt.Fprintf(stdout, "dudect: fixed vs random plaintext, Welch t, |t| >= %.1f is leakage; %d measurements a path, "+
+		"seed %d, %d KiB evicted before each, fixed input: %s\n",
+		threshold, o.n, o.seed, o.evict>>10, o.fixedMode)
+	fmt.Fprintf(stdout, "%-46s %10s %12s %12s %9s  %-8s %-11s %s\n", "path", "n", "fixed ns", "random ns", "max |t|",
+		"test", "lines f/r", "verdict")
+	for _, p := range paths {
+		testPath(p, o, stdout)
+	}
+	return 0
+}
+
+// parseOptions parses and checks the flags; nil and the exit code when they are wrong.
+func parseOptions(args []string, stderr io.Writer) (*options, int) {
 	fs := flag.NewFlagSet("dudect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 1_000_000, "measurements per path")
@@ -97,80 +142,59 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"fastest (the fastest of -calibrate random blocks) or zero")
 	calibrate := fs.Int("calibrate", 32, "with -fixed fastest: candidates for the fixed input")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return nil, 2
 	}
 	if *n < 2*chunk || fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "dudect: error: -n must be at least %d and there are no arguments\n", 2*chunk)
-		return 2
+		return nil, 2
 	}
 	preps := map[string][]bool{"cold": {false}, "warm": {true}, "both": {false, true}}[*prep]
 	if preps == nil {
 		fmt.Fprintf(stderr, "dudect: error: -prep %q: want cold, warm or both\n", *prep)
-		return 2
+		return nil, 2
 	}
 	if !slices.Contains([]string{"lines", "fastest", "zero"}, *fixedMode) {
 		fmt.Fprintf(stderr, "dudect: error: -fixed %q: want lines, fastest or zero\n", *fixedMode)
-		return 2
+		return nil, 2
 	}
 	match, err := regexp.Compile(*only)
 	if err != nil {
 		fmt.Fprintf(stderr, "dudect: error: -run: %v\n", err)
-		return 2
+		return nil, 2
 	}
-	// The keys and the fixed blocks: for DES a key and a block that make
-	// the table engine read few table lines; Triple DES takes that key as
-	// K1 and two more from testKey, and a block searched for them.
-	desStages := func(k uint64) [][16]uint64 { return [][16]uint64{gen.Subkeys(k)} }
-	desKey, desBlock := fewestLines(desStages, true, *seed)
-	tdesKey := slices.Clone(testKey)
-	binary.BigEndian.PutUint64(tdesKey, desKey)
-	tdesStages := func(uint64) [][16]uint64 { return tripleStages(tdesKey) }
-	_, tdesBlock := fewestLines(tdesStages, false, *seed)
-	paths, err := paths(tdesKey, desBlock, tdesBlock)
-	if err != nil {
-		fmt.Fprintf(stderr, "dudect: error: %v\n", err)
-		return 1
-	}
-	paths = slices.DeleteFunc(paths, func(p path) bool { return !match.MatchString(p.name) })
-	// One thread and no garbage collection while measuring.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	fmt.Fprintf(stdout, "dudect: fixed vs random plaintext, Welch t, |t| >= %.1f is leakage; %d measurements a path, "+
-		"seed %d, %d KiB evicted before each, fixed input: %s\n",
-		threshold, *n, *seed, *evict>>10, *fixedMode)
-	fmt.Fprintf(stdout, "%-46s %10s %12s %12s %9s  %-8s %-11s %s\n", "path", "n", "fixed ns", "random ns", "max |t|",
-		"test", "lines f/r", "verdict")
-	for _, p := range paths {
-		buf := make([]byte, *evict)
-		fixed := make([]byte, p.blocks*des.BlockSize)
-		switch *fixedMode {
-		case "lines":
-			for i := 0; i < len(fixed); i += des.BlockSize {
-				binary.BigEndian.PutUint64(fixed[i:], p.block)
-			}
-		case "fastest":
-			fixed = pickFixed(p, *calibrate, *seed, buf)
+	return &options{n: *n, evict: *evict, calibrate: *calibrate, seed: *seed, preps: preps, fixedMode: *fixedMode,
+		match: match}, 0
+}
+
+// testPath measures p under each preparation and prints a line for each.
+func testPath(p path, o *options, stdout io.Writer) {
+	buf := make([]byte, o.evict)
+	fixed := make([]byte, p.blocks*des.BlockSize)
+	switch o.fixedMode {
+	case "lines":
+		for i := 0; i < len(fixed); i += des.BlockSize {
+			binary.BigEndian.PutUint64(fixed[i:], p.block)
 		}
-		// The table lines the fixed block and, on average, a random one make
-		// the table engine read (the bitsliced engine reads none).
-		fl := tableLines(p.stages, binary.BigEndian.Uint64(fixed))
-		lines := fmt.Sprintf("%d/%.1f", fl, meanLines(p.stages, *seed))
-		for _, warm := range preps {
-			r := measure(p, fixed, *n, *seed, buf, warm)
-			verdict := "no leakage detected"
-			if r.maxT >= threshold {
-				verdict = "LEAKS"
-			}
-			name := p.name + " cold"
-			if warm {
-				name = p.name + " warm"
-			}
-			fmt.Fprintf(stdout, "%-46s %10d %12.1f %12.1f %9.2f  %-8s %-11s %s\n", name, r.n, r.mean[0], r.mean[1], r.maxT,
-				r.test, lines, verdict)
-		}
+	case "fastest":
+		fixed = pickFixed(p, o.calibrate, o.seed, buf)
 	}
-	return 0
+	// The table lines the fixed block and, on average, a random one make
+	// the table engine read (the bitsliced engine reads none).
+	fl := tableLines(p.stages, binary.BigEndian.Uint64(fixed))
+	lines := fmt.Sprintf("%d/%.1f", fl, meanLines(p.stages, o.seed))
+	for _, warm := range o.preps {
+		r := measure(p, fixed, o.n, o.seed, buf, warm)
+		verdict := "no leakage detected"
+		if r.maxT >= threshold {
+			verdict = "LEAKS"
+		}
+		name := p.name + " cold"
+		if warm {
+			name = p.name + " warm"
+		}
+		fmt.Fprintf(stdout, "%-46s %10d %12.1f %12.1f %9.2f  %-8s %-11s %s\n", name, r.n, r.mean[0], r.mean[1], r.maxT,
+			r.test, lines, verdict)
+	}
 }
 
 // testKey supplies K2 and K3 of the Triple DES paths.

@@ -13,11 +13,13 @@
 //
 // It also writes unrolled.go (Unrolled): the single-block round function and
 // the subkey computation of the key schedule, unrolled because each is 16
-// near-identical blocks of code best not typed by hand.
+// near-identical blocks of code best not typed by hand; sliced.go (Sliced),
+// the bitsliced engine; and methods.go (Methods), the methods of Cipher and
+// TripleCipher from one template.
 //
-// Tables and Unrolled format their results with go/format. The package des test
-// compares them byte for byte with the committed const.go and unrolled.go, and
-// `go generate` in package des runs gen.go, which writes them.
+// Each formats its result with go/format. The package des test compares them
+// byte for byte with the committed files, and `go generate` in package des
+// runs gen.go, which writes them.
 package gen
 
 import (
@@ -217,22 +219,32 @@ package des
 import "math/bits"
 `)
 	for _, reversed := range []bool{false, true} {
-		// key returns the schedule entry of subkey word w (0 or 1) of round
-		// n (0-based) as the rounds read it.
-		key := func(n, w int) string {
-			if reversed {
-				n = 15 - n
-			}
-			return fmt.Sprintf("ks[%d][%d]", n/2, n%2*2+w)
-		}
+		writeRounds(&b, reversed)
+	}
+	for _, reversed := range []bool{false, true} {
+		writeSubkeys(&b, reversed)
+	}
+	return gofmt("unrolled.go", b.Bytes())
+}
+
+// writeRounds writes rounds, or roundsReversed, of Unrolled.
+func writeRounds(b *bytes.Buffer, reversed bool) {
+	// key returns the schedule entry of subkey word w (0 or 1) of round
+	// n (0-based) as the rounds read it.
+	key := func(n, w int) string {
 		if reversed {
-			b.WriteString(`
+			n = 15 - n
+		}
+		return fmt.Sprintf("ks[%d][%d]", n/2, n%2*2+w)
+	}
+	if reversed {
+		b.WriteString(`
 // roundsReversed is rounds with the subkeys of ks taken from round 16 down
 // to round 1: the inverse of the stage that rounds runs with ks.
 func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 `)
-		} else {
-			b.WriteString(`
+	} else {
+		b.WriteString(`
 // rounds runs the 16 rounds of one DES stage on the rotated halves (l, r) and
 // returns the halves after round 16, not swapped. sp is &spBox, passed in so
 // that the table address stays in a register. The rounds are unrolled and
@@ -240,44 +252,45 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 // internal/gen.Unrolled), which shortens the dependency chain of a round.
 func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 `)
-		}
-		fmt.Fprintf(&b, "\tt, v := r^%s, r^%s\n", key(0, 0), key(0, 1))
-		b.WriteString("\tvar tn, vn, a, c, d, e uint32\n")
-		for rd := range 16 {
-			y := "l"
-			if rd%2 == 1 {
-				y = "r"
-			}
-			fmt.Fprintf(&b, "\n\t// Round %d.\n", rd+1)
-			n := rd + 1
-			if n < 16 {
-				fmt.Fprintf(&b, "\ttn, vn = %s^%s, %s^%s\n", y, key(n, 0), y, key(n, 1))
-			}
-			b.WriteString("\ta = sp[7][t&0x3f]\n")
-			b.WriteString("\tc = sp[1][t>>24&0x3f]\n")
-			b.WriteString("\td = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]\n")
-			b.WriteString("\te = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, " +
-				"4)&0x3f])\n")
-			if n < 16 {
-				b.WriteString("\tt = ((tn ^ a) ^ c) ^ d ^ e\n")
-				b.WriteString("\tv = ((vn ^ a) ^ c) ^ d ^ e\n")
-				fmt.Fprintf(&b, "\t%s ^= t ^ tn\n", y)
-			} else {
-				fmt.Fprintf(&b, "\t%s ^= ((a ^ c) ^ d) ^ e\n", y)
-			}
-		}
-		b.WriteString("\treturn l, r\n}\n")
 	}
+	fmt.Fprintf(b, "\tt, v := r^%s, r^%s\n", key(0, 0), key(0, 1))
+	b.WriteString("\tvar tn, vn, a, c, d, e uint32\n")
+	for rd := range 16 {
+		y := "l"
+		if rd%2 == 1 {
+			y = "r"
+		}
+		fmt.Fprintf(b, "\n\t// Round %d.\n", rd+1)
+		n := rd + 1
+		if n < 16 {
+			fmt.Fprintf(b, "\ttn, vn = %s^%s, %s^%s\n", y, key(n, 0), y, key(n, 1))
+		}
+		b.WriteString("\ta = sp[7][t&0x3f]\n")
+		b.WriteString("\tc = sp[1][t>>24&0x3f]\n")
+		b.WriteString("\td = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]\n")
+		b.WriteString("\te = (sp[6][v>>4&0x3f] ^ sp[4][v>>12&0x3f]) ^ (sp[2][v>>20&0x3f] ^ sp[0][bits.RotateLeft32(v, " +
+			"4)&0x3f])\n")
+		if n < 16 {
+			b.WriteString("\tt = ((tn ^ a) ^ c) ^ d ^ e\n")
+			b.WriteString("\tv = ((vn ^ a) ^ c) ^ d ^ e\n")
+			fmt.Fprintf(b, "\t%s ^= t ^ tn\n", y)
+		} else {
+			fmt.Fprintf(b, "\t%s ^= ((a ^ c) ^ d) ^ e\n", y)
+		}
+	}
+	b.WriteString("\treturn l, r\n}\n")
+}
 
-	for _, reversed := range []bool{false, true} {
-		if reversed {
-			b.WriteString(`
+// writeSubkeys writes subkeys, or subkeysReversed, of Unrolled.
+func writeSubkeys(b *bytes.Buffer, reversed bool) {
+	if reversed {
+		b.WriteString(`
 // subkeysReversed is subkeys storing the subkeys in reverse round order, the
 // schedule of the inverse stage.
 func subkeysReversed(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
 `)
-		} else {
-			b.WriteString(`
+	} else {
+		b.WriteString(`
 // subkeys computes the 16 subkeys from the PC-1 halves, given doubled as
 // cc = C0<<28 | C0 and dd = D0<<28 | D0 so that C rotated left by s is the
 // low 28 bits of cc>>(28-s), and stores them in ks in round order (see
@@ -286,23 +299,21 @@ func subkeysReversed(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
 // internal/gen.PC2Tables).
 func subkeys(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
 `)
-		}
-		b.WriteString("\tvar c, d, x, y uint32\n")
-		for i, s := range rotations {
-			j := i
-			if reversed {
-				j = 15 - i
-			}
-			fmt.Fprintf(&b, "\n\t// Round %d: C and D rotated left by %d.\n", i+1, s)
-			fmt.Fprintf(&b, "\tc, d = uint32(cc>>%d), uint32(dd>>%d)\n", 28-s, 28-s)
-			b.WriteString("\tx = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]\n")
-			b.WriteString("\ty = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]\n")
-			fmt.Fprintf(&b, "\tks[%d][%d], ks[%d][%d] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)\n", j/2,
-				j%2*2, j/2, j%2*2+1)
-		}
-		b.WriteString("}\n")
 	}
-	return gofmt("unrolled.go", b.Bytes())
+	b.WriteString("\tvar c, d, x, y uint32\n")
+	for i, s := range rotations {
+		j := i
+		if reversed {
+			j = 15 - i
+		}
+		fmt.Fprintf(b, "\n\t// Round %d: C and D rotated left by %d.\n", i+1, s)
+		fmt.Fprintf(b, "\tc, d = uint32(cc>>%d), uint32(dd>>%d)\n", 28-s, 28-s)
+		b.WriteString("\tx = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]\n")
+		b.WriteString("\ty = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]\n")
+		fmt.Fprintf(b, "\tks[%d][%d], ks[%d][%d] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)\n", j/2,
+			j%2*2, j/2, j%2*2+1)
+	}
+	b.WriteString("}\n")
 }
 
 func writeTable(b *bytes.Buffer, t []uint32) {

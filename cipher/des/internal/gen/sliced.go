@@ -31,15 +31,8 @@ package des
 	for i, m := range P {
 		pInv[m-1] = i
 	}
-	// The circuits are independent: build them in parallel.
-	var circuits [8]*Circuit
-	var errs [8]error
-	var wg sync.WaitGroup
-	for s := range circuits {
-		wg.Go(func() { circuits[s], errs[s] = SBoxCircuit(s) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs[:]...); err != nil {
+	circuits, err := buildCircuits()
+	if err != nil {
 		return nil, err
 	}
 	total := 0
@@ -54,35 +47,7 @@ package des
 	for i := range 32 {
 		lw[i], rw[i] = word(int(IP[i])-1), word(int(IP[32+i])-1)
 	}
-	fmt.Fprintf(&b, `
-// The round function works in place on the transposed blocks x (see
-// transposeIn for which word holds which bit): the initial permutation
-// only decides which words make up each half. feistelLR XORs
-// f(R, k) into L, feistelRL f(L, k) into R, each the eight S-boxes (%d gates
-// in all) on E(half) ^ k, their outputs moved by P. Word n of k is bit n+1
-// of the subkey.
-`, total)
-	for _, f := range []struct {
-		name     string
-		src, dst [32]int
-	}{{"feistelLR", rw, lw}, {"feistelRL", lw, rw}} {
-		fmt.Fprintf(&b, "\nfunc %s(x *[64]uint64, k *[48]uint64) {\n", f.name)
-		for s := range 8 {
-			var in [6]string
-			var out [4]string
-			for i := range in {
-				n := 6*s + i
-				in[i] = fmt.Sprintf("x[%d] ^ k[%d]", f.src[E[n]-1], n)
-			}
-			for j := range out {
-				out[j] = fmt.Sprintf("x[%d]", f.dst[pInv[4*s+j]])
-			}
-			fmt.Fprintf(&b, "\t{ // S%d\n", s+1)
-			writeBody(&b, circuits[s], in, out)
-			b.WriteString("\t}\n")
-		}
-		b.WriteString("}\n")
-	}
+	writeFeistel(&b, circuits, total, lw, rw, pInv)
 
 	// DES ends with R16 | L16 instead of L16 | R16: the halves trade words.
 	b.WriteString(`
@@ -116,6 +81,52 @@ func swapHalves(x *[64]uint64) {
 		"stores the 64 blocks into dst.\n")
 	writeTranspose(&b, "func transposeOut(dst *[512]byte, x *[64]uint64) {", "", "dst")
 	return gofmt("sliced.go", b.Bytes())
+}
+
+// buildCircuits builds the eight S-box circuits; they are independent, so in parallel.
+func buildCircuits() ([8]*Circuit, error) {
+	var circuits [8]*Circuit
+	var errs [8]error
+	var wg sync.WaitGroup
+	for s := range circuits {
+		wg.Go(func() { circuits[s], errs[s] = SBoxCircuit(s) })
+	}
+	wg.Wait()
+	return circuits, errors.Join(errs[:]...)
+}
+
+// writeFeistel writes the two round functions, feistelLR and feistelRL: the eight S-box circuits (total gates in
+// all) on E(half) ^ k, wired from the words of one half (lw or rw) into the other through P (pInv).
+func writeFeistel(b *bytes.Buffer, circuits [8]*Circuit, total int, lw, rw, pInv [32]int) {
+	fmt.Fprintf(b, `
+// The round function works in place on the transposed blocks x (see
+// transposeIn for which word holds which bit): the initial permutation
+// only decides which words make up each half. feistelLR XORs
+// f(R, k) into L, feistelRL f(L, k) into R, each the eight S-boxes (%d gates
+// in all) on E(half) ^ k, their outputs moved by P. Word n of k is bit n+1
+// of the subkey.
+`, total)
+	for _, f := range []struct {
+		name     string
+		src, dst [32]int
+	}{{"feistelLR", rw, lw}, {"feistelRL", lw, rw}} {
+		fmt.Fprintf(b, "\nfunc %s(x *[64]uint64, k *[48]uint64) {\n", f.name)
+		for s := range 8 {
+			var in [6]string
+			var out [4]string
+			for i := range in {
+				n := 6*s + i
+				in[i] = fmt.Sprintf("x[%d] ^ k[%d]", f.src[E[n]-1], n)
+			}
+			for j := range out {
+				out[j] = fmt.Sprintf("x[%d]", f.dst[pInv[4*s+j]])
+			}
+			fmt.Fprintf(b, "\t{ // S%d\n", s+1)
+			writeBody(b, circuits[s], in, out)
+			b.WriteString("\t}\n")
+		}
+		b.WriteString("}\n")
+	}
 }
 
 // writeCircuit renders circuit c of S-box s as a Go function.
