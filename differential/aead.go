@@ -15,8 +15,9 @@ import (
 type aeadFamily struct{}
 
 // Outputs per case, in the order the harness writes them: Seal's, 0 and Open's plaintext or 1, the tampered Open
-// (0 rejected, 1 accepted, 2 nothing to tamper with).
-const aeadSeal, aeadOpen, aeadTampered = 0, 1, 2
+// (0 rejected, 1 accepted, 2 nothing to tamper with), then Seal and Open in place (Seal(pt[:0], …) and
+// Open(ct[:0], …)).
+const aeadSeal, aeadOpen, aeadTampered, aeadSealInPlace, aeadOpenInPlace = 0, 1, 2, 3, 4
 
 // aeadIface is crypto/cipher.AEAD.
 var aeadIface = types.NewInterfaceType([]*types.Func{
@@ -32,10 +33,10 @@ const gcmSuffix = "/GCM"
 func (aeadFamily) kind() record.Family         { return record.FamilyAEAD }
 func (aeadFamily) directions() []string        { return []string{"seal", "open"} }
 func (aeadFamily) methods() []string           { return []string{"Seal", "Open"} }
-func (aeadFamily) outputs() int                { return 3 }
+func (aeadFamily) outputs() int                { return 5 }
 func (aeadFamily) sealed() bool                { return true }
 func (aeadFamily) block(probeSize) int         { return 16 } // GCM, Poly1305
-func (aeadFamily) outputDirection(out int) int { return min(out, 1) }
+func (aeadFamily) outputDirection(out int) int { return [5]int{0, 1, 1, 0, 1}[out] }
 
 func (aeadFamily) shape() string {
 	return "func(key []byte) (T, error) with T a crypto/cipher.AEAD"
@@ -81,6 +82,12 @@ func (aeadFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [
 	case !bytes.Equal(b[aeadOpen], h[aeadOpen]):
 		reportCase(t, m, b, h, aeadOpen, "open", "Open", "open", "Open of the sealed message: base "+
 			openText(b[aeadOpen])+", head "+openText(h[aeadOpen]))
+	case !bytes.Equal(b[aeadSealInPlace], h[aeadSealInPlace]):
+		_, note := sealDifference(len(c.msg), b[aeadSealInPlace], h[aeadSealInPlace])
+		reportCase(t, m, b, h, aeadSealInPlace, "seal", "Seal", "in place", "Seal(plaintext[:0], …): "+note)
+	case !bytes.Equal(b[aeadOpenInPlace], h[aeadOpenInPlace]):
+		reportCase(t, m, b, h, aeadOpenInPlace, "open", "Open", "in place", "Open(ciphertext[:0], …) of the "+
+			"sealed message: base "+openText(b[aeadOpenInPlace])+", head "+openText(h[aeadOpenInPlace]))
 	}
 	if h[aeadTampered][0] == 1 {
 		reportCase(t, m, b, h, aeadTampered, "open", "Open", "forgery", fmt.Sprintf("head's Open accepted the "+
@@ -92,6 +99,15 @@ func (aeadFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [
 			msgInconsistent(t, s, record.Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "open", Method: "Open",
 				Input: c.msg, Single: c.msg, Batch: o[aeadOpen], Part: "round trip", Length: len(c.msg),
 				Note: "Open of Seal's output: " + openText(o[aeadOpen])})
+		}
+		for _, p := range [][3]int{{aeadSeal, aeadSealInPlace, 0}, {aeadOpen, aeadOpenInPlace, 1}} {
+			if !bytes.Equal(o[p[0]], o[p[1]]) {
+				method := [2]string{"Seal", "Open"}[p[2]]
+				msgInconsistent(t, s, record.Inconsistency{KeySize: j.keySize, Key: k.key,
+					Direction: [2]string{"seal", "open"}[p[2]], Method: method, Input: c.msg, Single: o[p[0]],
+					Batch: o[p[1]], Part: "in place", Length: len(c.msg),
+					Note: method + " in place differs from " + method + " into a new slice"})
+			}
 		}
 		if s == 0 && o[aeadTampered][0] == 1 {
 			msgInconsistent(t, s, record.Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "open", Method: "Open",
@@ -164,19 +180,33 @@ func (mk aeadMaker) run(w *bufio.Writer, key, nonce []byte, cs []msgCase) error 
 		} else {
 			field(w, append([]byte{0}, pt...))
 		}
-		if len(ct) == 0 {
-			field(w, []byte{2})
-			continue
-		}
 		where.op = "Open (tampered)"
-		bad := append([]byte(nil), ct...)
-		bad[c.tamperAt%len(bad)] ^= c.tamperMask
-		if _, err := a.Open(nil, c.nonce, bad, c.ad); err != nil {
-			field(w, []byte{0})
-		} else {
+		field(w, []byte{tampered(a, c, ct)})
+		where.op = "Seal (in place)"
+		buf := make([]byte, len(c.msg), len(c.msg)+a.Overhead())
+		copy(buf, c.msg)
+		field(w, a.Seal(buf[:0], c.nonce, buf, c.ad))
+		where.op = "Open (in place)"
+		buf = append([]byte(nil), ct...)
+		if pt, err := a.Open(buf[:0], c.nonce, buf, c.ad); err != nil {
 			field(w, []byte{1})
+		} else {
+			field(w, append([]byte{0}, pt...))
 		}
 	}
 	return nil
+}
+
+// tampered opens ct with one bit flipped: 0 rejected, 1 accepted, 2 nothing to tamper with.
+func tampered(a cipher.AEAD, c msgCase, ct []byte) byte {
+	if len(ct) == 0 {
+		return 2
+	}
+	bad := append([]byte(nil), ct...)
+	bad[c.tamperAt%len(bad)] ^= c.tamperMask
+	if _, err := a.Open(nil, c.nonce, bad, c.ad); err != nil {
+		return 0
+	}
+	return 1
 }
 `

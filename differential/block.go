@@ -15,7 +15,8 @@ import (
 // exported methods func(dst, src []byte) named Encrypt… or Decrypt… (other than Encrypt and Decrypt) are its
 // batch methods, such as EncryptBlocks. For every key size both sides accept, Keys keys (keyList) and for each
 // key Blocks random plaintexts and Blocks random ciphertexts; each harness encrypts and decrypts every block one
-// by one and in one call per batch method.
+// by one and in one call per batch method, out of place and in place, and the first keys call each batch method
+// at every count of batchLengths (blockRun).
 type blockFamily struct{}
 
 func (blockFamily) kind() record.Family  { return record.FamilyBlock }
@@ -146,7 +147,22 @@ type blockJob struct {
 	blocks    int
 	methods   []string // batch methods run on both sides, sorted; Encrypt*/Decrypt* tell the direction
 	keys      []keyInput
+	// long holds, per direction, batchLengths' longest run of random blocks: the first lengthKeys keys also
+	// call every batch method on each prefix of batchLengths blocks of it.
+	long [2][]byte
 }
+
+// batchLengths are the block counts at which the first lengthKeys keys call each batch method (on a prefix of the
+// job's long input): one and two blocks, and each power of two ±1 up to 128, around the widths of bitsliced and
+// interleaved code (cipher/des takes 64 blocks at a time); 7 is the odd count ≡ 7 mod 16.
+var batchLengths = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129}
+
+// lengthKeys is how many keys of each size call the batch methods at batchLengths.
+const lengthKeys = 8
+
+// inPlaceKeys is how many keys of each size also make every call in place (dst == src): the structured keys first.
+// How a call handles overlapping buffers rarely depends on the key, and calls in place double a key's cost.
+const inPlaceKeys = 128
 
 func (j *blockJob) ctorName() string { return j.ctor }
 
@@ -176,12 +192,19 @@ func newBlockJob(seed uint64, ctor string, keySize, blockSize, nKeys, blocks int
 		in := buf[2*n*i : 2*n*(i+1)]
 		j.keys = append(j.keys, keyInput{key: k, plain: in[:n:n], cipher: in[n:]})
 	}
+	if len(methods) > 0 {
+		for dir := range j.long {
+			j.long[dir] = make([]byte, slices.Max(batchLengths)*blockSize)
+			r.Read(j.long[dir])
+		}
+	}
 	return j
 }
 
 // encode writes the job in the layout
 //
 //	u16(keySize) u32(blockSize) u32(keys) u32(blocks) u8(methods) {u8(len) name}
+//	u32(in-place keys) u32(length keys) u8(lengths) {u16(blocks)} u32(long blocks) long plaintexts  long ciphertexts
 //	per key:  key  plaintexts  ciphertexts
 func (j *blockJob) encode(b []byte) []byte {
 	b = binary.BigEndian.AppendUint16(b, uint16(j.keySize))
@@ -193,6 +216,15 @@ func (j *blockJob) encode(b []byte) []byte {
 		b = append(b, byte(len(m)))
 		b = append(b, m...)
 	}
+	lengths := j.lengths()
+	b = binary.BigEndian.AppendUint32(b, uint32(min(inPlaceKeys, len(j.keys))))
+	b = binary.BigEndian.AppendUint32(b, uint32(min(lengthKeys, len(j.keys))))
+	b = append(b, byte(len(lengths)))
+	for _, n := range lengths {
+		b = binary.BigEndian.AppendUint16(b, uint16(n))
+	}
+	b = binary.BigEndian.AppendUint32(b, uint32(len(j.long[0])/j.blockSize))
+	b = append(append(b, j.long[0]...), j.long[1]...)
 	for _, k := range j.keys {
 		b = append(b, k.key...)
 		b = append(b, k.plain...)
@@ -235,16 +267,38 @@ func blockEntry(mk func(key []byte) (cipher.Block, methods, error)) entryFuncs {
 	}
 }
 
-func runBlock(in *input, w *bufio.Writer, mk func(key []byte) (cipher.Block, methods, error)) {
-	keySize, blockSize, keys, blocks := in.u16(), in.u32(), in.u32(), in.u32()
-	var names []string
+// blockJobHeader is what a block job says before its keys.
+type blockJobHeader struct {
+	keySize, blockSize, keys, blocks int
+	inPlaceKeys, lengthKeys              int
+	names                                        []string
+	lengths                                      []int
+	long                                         [2][]byte
+}
+
+func readBlockJob(in *input) blockJobHeader {
+	var h blockJobHeader
+	h.keySize, h.blockSize, h.keys, h.blocks = in.u16(), in.u32(), in.u32(), in.u32()
 	for n := in.u8(); n > 0; n-- {
-		names = append(names, string(in.next(in.u8())))
+		h.names = append(h.names, string(in.next(in.u8())))
 	}
-	n := blocks * blockSize
-	dst := make([]byte, n)
-	for ; keys > 0; keys-- {
-		key := in.next(keySize)
+	h.inPlaceKeys, h.lengthKeys = in.u32(), in.u32()
+	for n := in.u8(); n > 0; n-- {
+		h.lengths = append(h.lengths, in.u16())
+	}
+	long := in.u32() * h.blockSize
+	h.long = [2][]byte{in.next(long), in.next(long)}
+	return h
+}
+
+// runBlock writes, per key and direction: the single-block method one block at a time, each batch method in one
+// call, the same again in place (dst == src) for the first inPlaceKeys keys, and for the first lengthKeys keys the
+// single-block method over the long input and each batch method on each prefix of lengths blocks of it.
+func runBlock(in *input, w *bufio.Writer, mk func(key []byte) (cipher.Block, methods, error)) {
+	h := readBlockJob(in)
+	for k := 0; k < h.keys; k++ {
+		key := in.next(h.keySize)
+		n := h.blocks * h.blockSize
 		inputs := [2][]byte{in.next(n), in.next(n)}
 		where.key, where.op = key, "constructor"
 		b, ms, err := mk(key)
@@ -252,37 +306,70 @@ func runBlock(in *input, w *bufio.Writer, mk func(key []byte) (cipher.Block, met
 			status(w, 1, err.Error())
 			continue
 		}
-		if bs := b.BlockSize(); bs != blockSize {
-			status(w, 2, fmt.Sprintf("block size %d, probed %d", bs, blockSize))
+		if bs := b.BlockSize(); bs != h.blockSize {
+			status(w, 2, fmt.Sprintf("block size %d, probed %d", bs, h.blockSize))
 			continue
 		}
 		w.WriteByte(0)
 		for dir, prefix := range [2]string{"Encrypt", "Decrypt"} {
-			where.op = prefix
 			single := b.Encrypt
 			if dir == 1 {
 				single = b.Decrypt
 			}
-			for i := 0; i < n; i += blockSize {
-				single(dst[i:i+blockSize], inputs[dir][i:i+blockSize])
+			var batch []string
+			for _, m := range h.names {
+				if strings.HasPrefix(m, prefix) {
+					if ms[m] == nil {
+						fail("unknown method " + m)
+					}
+					batch = append(batch, m)
+				}
 			}
-			w.Write(dst)
-			for _, m := range names {
-				if !strings.HasPrefix(m, prefix) {
-					continue
-				}
-				f := ms[m]
-				if f == nil {
-					fail("unknown method " + m)
-				}
-				where.op = m
-				for i := range dst {
-					dst[i] = 0
-				}
-				f(dst, inputs[dir])
-				w.Write(dst)
+			blockRuns(w, h.blockSize, prefix, single, ms, batch, inputs[dir], nil, k < h.inPlaceKeys)
+			if k < h.lengthKeys && len(batch) > 0 {
+				blockRuns(w, h.blockSize, prefix, single, ms, batch, h.long[dir], h.lengths, false)
 			}
 		}
+	}
+}
+
+// blockRuns writes the single-block method over src, then each batch method on src: with lengths nil, in one
+// call, and then, if inPlace, both again in place; else on each prefix of lengths blocks.
+func blockRuns(w *bufio.Writer, bs int, prefix string, single func(dst, src []byte), ms methods, batch []string,
+	src []byte, lengths []int, inPlace bool) {
+	dst := make([]byte, len(src))
+	where.op = prefix
+	for i := 0; i < len(src); i += bs {
+		single(dst[i:i+bs], src[i:i+bs])
+	}
+	w.Write(dst)
+	for _, m := range batch {
+		where.op = m
+		for _, n := range lengths {
+			out := make([]byte, n*bs)
+			ms[m](out, src[:n*bs])
+			w.Write(out)
+		}
+		if lengths == nil {
+			out := make([]byte, len(src))
+			ms[m](out, src)
+			w.Write(out)
+		}
+	}
+	if !inPlace {
+		return
+	}
+	where.op = prefix + " (in place)"
+	copy(dst, src)
+	for i := 0; i < len(dst); i += bs {
+		single(dst[i:i+bs], dst[i:i+bs])
+	}
+	w.Write(dst)
+	for _, m := range batch {
+		where.op = m + " (in place)"
+		copy(dst, src)
+		ms[m](dst, dst)
+		w.Write(dst)
 	}
 }
 

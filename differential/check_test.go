@@ -80,27 +80,49 @@ func TestBrokenNamesFirstMismatch(t *testing.T) {
 		t.Fatalf("status %q (%s), head failed %v; want mismatch", rep.Status, rep.Reason, rep.HeadFailed)
 	}
 	c := cipherByName(t, rep, "NewCipher")
-	j := newBlockJob(DefaultSeed, "NewCipher", 8, 8, DefaultKeys, DefaultBlocks, nil)
+	j := newBlockJob(DefaultSeed, "NewCipher", 8, 8, DefaultKeys, DefaultBlocks, []string{"DecryptBlocks",
+		"EncryptBlocks"})
 	var want *record.Mismatch
 	count := 0
-	for _, k := range j.keys {
+	// wantAt is the mismatch of the block in of key k, at block b of a run noted note.
+	wantAt := func(k keyInput, b int, in []byte, note string) *record.Mismatch {
+		d, err := des.NewCipher(k.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]byte, 8)
+		d.Encrypt(out, in)
+		bad := bytes.Clone(out)
+		bad[3] ^= 0x10
+		return &record.Mismatch{Constructor: "NewCipher", KeySize: 8, Key: k.key, Block: b, Direction: "encrypt",
+			Method: "Encrypt", Input: in, Base: out, Head: bad, Length: 8, Note: note}
+	}
+	for ki, k := range j.keys {
 		for b := range j.blocks {
 			in := k.plain[b*8 : b*8+8]
 			if in[0] != 0x42 {
 				continue
 			}
 			count += 2 // Encrypt and EncryptBlocks
+			if ki < inPlaceKeys {
+				count += 2 // and both in place
+			}
 			if want == nil {
-				d, err := des.NewCipher(k.key)
-				if err != nil {
-					t.Fatal(err)
+				want = wantAt(k, b, in, "")
+			}
+		}
+		// The first keys also encrypt the long input block by block, and in EncryptBlocks calls of each length.
+		for b := 0; ki < lengthKeys && b < len(j.long[0])/8; b++ {
+			if in := j.long[0][b*8 : b*8+8]; in[0] == 0x42 {
+				count++
+				for _, n := range batchLengths {
+					if b < n {
+						count++
+					}
 				}
-				out := make([]byte, 8)
-				d.Encrypt(out, in)
-				bad := bytes.Clone(out)
-				bad[3] ^= 0x10
-				want = &record.Mismatch{Constructor: "NewCipher", KeySize: 8, Key: k.key, Block: b, Direction: "encrypt",
-					Method: "Encrypt", Input: in, Base: out, Head: bad, Length: 8}
+				if want == nil {
+					want = wantAt(k, b, in, "over 129 blocks")
+				}
 			}
 		}
 	}
@@ -134,10 +156,18 @@ func TestTailOfBatch(t *testing.T) {
 	if rep.Status != record.DiffMismatch {
 		t.Fatalf("status %q (%s), want mismatch", rep.Status, rep.Reason)
 	}
+	// Every key's 17th encrypted block differs in EncryptBlocks, and in place for the first inPlaceKeys keys, and so
+	// does the first keys' in the calls of more than 16 blocks.
+	want := DefaultKeys + inPlaceKeys
+	for _, n := range batchLengths {
+		if n > 16 {
+			want += lengthKeys
+		}
+	}
 	for _, c := range rep.Ciphers {
-		// Every key's 17th encrypted block differs in EncryptBlocks, and only there.
-		if c.Mismatches != DefaultKeys {
-			t.Errorf("%s: %d mismatches, want %d", c.Name, c.Mismatches, DefaultKeys)
+		if c.Mismatches != want || c.InconsistentHead != want {
+			t.Errorf("%s: %d mismatches, %d inconsistent on head, want %d", c.Name, c.Mismatches,
+				c.InconsistentHead, want)
 		}
 		for _, m := range c.Examples {
 			if m.Block != 16 || m.Method != "EncryptBlocks" || m.Direction != "encrypt" {
@@ -146,15 +176,14 @@ func TestTailOfBatch(t *testing.T) {
 			}
 		}
 		// On head, the batch disagrees with the single-block method: reported as an inconsistency.
-		if c.InconsistentBase != 0 || c.InconsistentHead != DefaultKeys {
-			t.Errorf("%s: inconsistent base %d head %d, want 0 and %d", c.Name, c.InconsistentBase,
-				c.InconsistentHead, DefaultKeys)
+		if c.InconsistentBase != 0 {
+			t.Errorf("%s: inconsistent base %d, want 0", c.Name, c.InconsistentBase)
 		}
 		if len(c.Inconsistencies) == 0 || c.Inconsistencies[0].Side != "head" || c.Inconsistencies[0].Block != 16 {
 			t.Errorf("%s: inconsistencies %+v", c.Name, c.Inconsistencies)
 		}
 	}
-	if !strings.Contains(rep.Reason, "batch methods disagree") {
+	if !strings.Contains(rep.Reason, "batch or in-place calls disagree") {
 		t.Errorf("reason %q does not mention the batch disagreement", rep.Reason)
 	}
 }
@@ -373,5 +402,46 @@ func NewTagged(key []byte) (cipher.Block, error) { return NewIface(key) }
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("constructors (-want +got):\n%s", diff)
+	}
+}
+
+// TestInPlace checks that a block cipher wrong only in place (dst == src) is caught: its out-of-place outputs
+// are base's, its in-place ones differ from base's and from its own out-of-place ones.
+func TestInPlace(t *testing.T) {
+	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "alias"), nil)
+	if rep.Status != record.DiffMismatch {
+		t.Fatalf("status %q (%s), want mismatch", rep.Status, rep.Reason)
+	}
+	for _, c := range rep.Ciphers {
+		if c.Mismatches == 0 || c.InconsistentBase != 0 || c.InconsistentHead == 0 {
+			t.Errorf("%s: %d mismatches, inconsistent base %d head %d; want mismatches on head only", c.Name,
+				c.Mismatches, c.InconsistentBase, c.InconsistentHead)
+		}
+		for _, m := range c.Examples {
+			if m.Note != "in place" || m.Method != "Encrypt" && m.Method != "EncryptBlocks" {
+				t.Errorf("%s: mismatch %s %q, want Encrypt or EncryptBlocks in place", c.Name, m.Method, m.Note)
+			}
+		}
+	}
+}
+
+// TestBatchLengths checks that a batch method wrong only at a block count ≡ 7 mod 16 is caught, in the first
+// keys' calls of 7 blocks: batch calls of the job's 17 blocks never see it.
+func TestBatchLengths(t *testing.T) {
+	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "count7"), nil)
+	if rep.Status != record.DiffMismatch {
+		t.Fatalf("status %q (%s), want mismatch", rep.Status, rep.Reason)
+	}
+	for _, c := range rep.Ciphers {
+		if c.Mismatches != lengthKeys || c.InconsistentHead != lengthKeys {
+			t.Errorf("%s: %d mismatches, %d inconsistent on head; want %d (one block of each first key)", c.Name,
+				c.Mismatches, c.InconsistentHead, lengthKeys)
+		}
+		for _, m := range c.Examples {
+			if m.Method != "EncryptBlocks" || m.Note != "one call of 7 blocks" || m.Block != 6 {
+				t.Errorf("%s: mismatch %s %q block %d, want EncryptBlocks, one call of 7 blocks, block 6", c.Name,
+					m.Method, m.Note, m.Block)
+			}
+		}
 	}
 }

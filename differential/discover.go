@@ -116,6 +116,27 @@ func asCtor(fn *types.Func) (ctor, string) {
 	return ctor{}, "has none of the shapes of a constructor; " + shapes()
 }
 
+// A Constructor is what discovery makes of an exported function of a gated package.
+type Constructor struct {
+	Name   string
+	Family record.Family
+	Args   int      // how many []byte arguments it takes: 0 (a hash), 1 (key) or 2 (key, nonce)
+	Err    bool     // it returns (T, error), not T alone
+	Addr   bool     // T is a struct value whose methods have pointer receivers
+	Batch  []string // block ciphers: the batch methods, sorted (EncryptBlocks…)
+}
+
+// MatchConstructor reports whether fn is a constructor of a shape the check runs, of one of the families
+// (block cipher, AEAD, stream cipher, hash, one-shot function), and which: the matching of discovery, for other
+// packages that call the same constructors.
+func MatchConstructor(fn *types.Func) (Constructor, bool) {
+	c, why := asCtor(fn)
+	if why != "" || c.Family == "" {
+		return Constructor{}, false
+	}
+	return Constructor{Name: c.Name, Family: c.Family, Args: c.Args, Err: c.Err, Addr: c.Addr, Batch: c.Batch}, true
+}
+
 // listed is what go list -export -json says about one package.
 type listed struct {
 	ImportPath, Name, Dir, Export string

@@ -51,11 +51,13 @@ func Helper(key []byte) ([]byte, error) { return key, nil }
 func (c *Cipher) BlockSize() int { return 8 }
 
 func (c *Cipher) Encrypt(dst, src []byte) {
+	/*BEFORE*/
 	c.b.Encrypt(dst, src)
 	/*ENCRYPT*/
 }
 
 func (c *Cipher) Decrypt(dst, src []byte) {
+	/*DBEFORE*/
 	c.b.Decrypt(dst, src)
 	/*DECRYPT*/
 }
@@ -84,10 +86,14 @@ var wdesVariants = map[string]map[string]string{
 		"NEWCIPHER": "key = append([]byte(nil), key...)",
 		"ENCRYPT":   "_ = dst[7]",
 	},
-	// Encrypt flips one output bit when the plaintext starts with 0x42.
-	"broken": {"ENCRYPT": "if src[0] == 0x42 { dst[3] ^= 0x10 }"},
-	// Only decryption changes.
-	"decrypt": {"DECRYPT": "if src[0]&0x0f == 0 { dst[0] ^= 0x80 }"},
+	// Encrypt flips one output bit when the plaintext starts with 0x42 (in place too).
+	"broken": {"BEFORE": "flip := src[0] == 0x42", "ENCRYPT": "if flip { dst[3] ^= 0x10 }"},
+	// Only decryption changes (in place too).
+	"decrypt": {"DBEFORE": "flip := src[0]&0x0f == 0", "DECRYPT": "if flip { dst[0] ^= 0x80 }"},
+	// Encrypt clears dst[0] before reading src: wrong in place only.
+	"alias": {"BEFORE": "dst[0] = 0"},
+	// EncryptBlocks corrupts the last block of a call of 7, 23, 39… blocks (≡ 7 mod 16).
+	"count7": {"ENCRYPTBLOCKS": "if len(src)/8%16 == 7 { dst[len(src)-8] ^= 1 }"},
 	// EncryptBlocks corrupts the 17th block, the tail after 16.
 	"tail": {"ENCRYPTBLOCKS": "if len(src) > 16*8 { dst[16*8] ^= 1 }"},
 	// The parity bit of the first key byte starts to matter.

@@ -97,6 +97,8 @@ type probeSize struct {
 	// Reads is how many leading bytes of the key change the result; less than Key when the constructor ignores
 	// the rest (nil when the family does not tell).
 	Reads *int `json:"reads,omitempty"`
+	// light marks a size compared with fewer keys (spread).
+	light bool
 }
 
 func (p probeSize) text() string {

@@ -59,8 +59,8 @@ func TestKeyPrefix(t *testing.T) {
 	if diff := cmp.Diff(wantNotes, p.Notes); diff != "" {
 		t.Errorf("NewPrefix notes (-want +got):\n%s", diff)
 	}
-	if len(w.KeySizes) != maxPrimSizes || w.KeySizes[len(w.KeySizes)-1] != 32 {
-		t.Errorf("NewWhole: key sizes %v, want an even spread of 1..32", w.KeySizes)
+	if len(w.KeySizes) != 32 || w.KeySizes[len(w.KeySizes)-1] != 32 {
+		t.Errorf("NewWhole: key sizes %v, want 1..32 (an even spread in full, the others light)", w.KeySizes)
 	}
 	for _, n := range w.Notes {
 		if strings.Contains(n, "reads") {

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/perfgate/perfgate/record"
 )
@@ -66,7 +65,11 @@ type msgCase struct {
 	tamperMask     byte
 }
 
-// messageLengths returns every length from 0 to 2 blocks + 1, then each block boundary ±1 up to maxBlocks blocks.
+// messageLengths returns the message lengths of a primitive whose blocks are block bytes: every length from 0 to
+// 2 blocks + 1; each block boundary ±1 up to maxBlocks blocks; each power of two ±1 from 64 to 256 bytes (the
+// blocks of other primitives, and SipHash's length byte wraps at 256); and two runs of every residue mod 16, one
+// from past the first two blocks and 64 bytes, one from past half the longest and 256 bytes, so that a bug tied
+// to a length class (len ≡ 7 mod 16) of long messages meets one.
 func messageLengths(block, maxBlocks int) []int {
 	var ls []int
 	for n := 0; n <= 2*block+1; n++ {
@@ -75,7 +78,18 @@ func messageLengths(block, maxBlocks int) []int {
 	for k := 3; k <= maxBlocks; k++ {
 		ls = append(ls, k*block-1, k*block, k*block+1)
 	}
-	return ls
+	for p := 64; p <= 256; p *= 2 {
+		ls = append(ls, p-1, p, p+1)
+	}
+	longest := slices.Max(ls)
+	for _, from := range []int{max(2*block+2, 65), max(longest/2, 257)} {
+		start := (from + 15) &^ 15
+		for r := range 16 {
+			ls = append(ls, start+r)
+		}
+	}
+	slices.Sort(ls)
+	return slices.Compact(ls)
 }
 
 // sweepKeys is how many keys of each size get a message of every length; every other key gets casesPerKey
@@ -87,7 +101,8 @@ const (
 )
 
 // messageKeys returns the keys of one size: all zero, all 0xff, random keys up to sweepKeys, then for each byte
-// position a random key with that byte 0x00 and one with it 0xff, then random keys up to n in all.
+// position a random key with that byte 0x00 and one with it 0xff, the keys with a run of 0x00 or 0xff bytes
+// (runKeys) and the keys that give each byte every value (valueKeys), then random keys up to n in all.
 func messageKeys(src *rand.ChaCha8, size, n int) [][]byte {
 	random := func() []byte {
 		k := make([]byte, size)
@@ -109,27 +124,37 @@ func messageKeys(src *rand.ChaCha8, size, n int) [][]byte {
 			keys = append(keys, k)
 		}
 	}
+	keys = append(keys, runKeys(random, size)...)
+	keys = append(keys, valueKeys(size)...)
 	for len(keys) < n {
 		keys = append(keys, random())
 	}
 	return keys[:min(n, len(keys))]
 }
 
-// keyLengths returns the message lengths of key number k (messageKeys order).
-func keyLengths(lengths []int, k int) []int {
-	if k < sweepKeys {
+// keyLengths returns the message lengths of key number k (messageKeys order) of n keys, the first sweep of which
+// get every length. The others take casesPerKey lengths each in turn, spread over the list when there are fewer
+// such cases than lengths.
+func keyLengths(lengths []int, k, sweep, n int) []int {
+	if k < sweep {
 		return lengths
 	}
+	stride := max(1, len(lengths)/max(1, casesPerKey*(n-sweep)))
 	ls := make([]int, casesPerKey)
 	for i := range ls {
-		ls[i] = lengths[(casesPerKey*(k-sweepKeys)+i)%len(lengths)]
+		ls[i] = lengths[(casesPerKey*(k-sweep)+i)*stride%len(lengths)]
 	}
 	return ls
 }
 
+// lightKeys is how many keys each size pair beyond the maxPrimSizes compared in full gets, none of them with every
+// length: enough for a bug tied to the key's length (a 17-byte key used as 16).
+const lightKeys = 16
+
 // newMsgJob generates the inputs of one constructor at one size pair, from its own stream (newRand): nKeys keys
-// (messageKeys), each with its messages (keyLengths).
-func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKeys int, lengths []int) *msgJob {
+// (messageKeys), each with its messages (keyLengths), every length for the first sweep.
+func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKeys, sweep int,
+	lengths []int) *msgJob {
 	src := newRand(seed, ctor+"\x00nonce "+strconv.Itoa(p.Nonce), p.Key)
 	r := rand.New(src)
 	j := &msgJob{ctor: ctor, family: family, keySize: p.Key, nonceSize: p.Nonce}
@@ -139,9 +164,10 @@ func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKey
 		return b
 	}
 	block := family.block(p)
-	for k, key := range messageKeys(src, p.Key, nKeys) {
+	keys := messageKeys(src, p.Key, nKeys)
+	for k, key := range keys {
 		pk := msgKey{key: key, nonce: random(p.Nonce)}
-		for i, n := range keyLengths(lengths, k) {
+		for i, n := range keyLengths(lengths, k, sweep, len(keys)) {
 			c := msgCase{msg: random(n), chunks: randomChunks(r, n, block), tamperAt: r.Uint32(),
 				tamperMask: 1 << r.IntN(8)}
 			if family.sealed() {
@@ -223,7 +249,11 @@ func planMessages(cfg *Config, f messageFamily, in instance, probes [2]map[sizeK
 	var jobs []job
 	for _, p := range pairs {
 		lengths := messageLengths(f.block(p), cfg.MessageBlocks)
-		j := newMsgJob(cfg.Seed, in.name, f, p, cfg.MessageKeys, lengths)
+		keys, sweep := cfg.MessageKeys, sweepKeys
+		if p.light {
+			keys, sweep = min(keys, lightKeys), 0
+		}
+		j := newMsgJob(cfg.Seed, in.name, f, p, keys, sweep, lengths)
 		c.Lengths = lengths
 		c.Keys = max(c.Keys, len(j.keys))
 		c.Inputs += j.inputs()
@@ -367,23 +397,8 @@ func panicNotes(panics map[string][]int) []string {
 
 var digits = regexp.MustCompile(`[0-9]+`)
 
-// sizeRanges writes sorted sizes as ranges: "1–15, 17, 65".
-func sizeRanges(sizes []int) string {
-	var parts []string
-	for i := 0; i < len(sizes); {
-		j := i
-		for j+1 < len(sizes) && sizes[j+1] == sizes[j]+1 {
-			j++
-		}
-		if j == i {
-			parts = append(parts, strconv.Itoa(sizes[i]))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d–%d", sizes[i], sizes[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
-}
+// sizeRanges writes sorted sizes as ranges: "1–15, 17, 65" (record.SizeRanges).
+func sizeRanges(sizes []int) string { return record.SizeRanges(sizes) }
 
 // sizesThatMatter drops the key sizes at which the constructor reads only a prefix of its key, on both sides
 // alike (siphash reads 16 bytes of a longer key): of those, only the largest is compared, and a note says so
@@ -419,24 +434,29 @@ func (c *planned) sizesThatMatter(pairs []probeSize, head map[sizeKey]probeSize)
 	return kept
 }
 
-// spread keeps at most maxPrimSizes of the pairs, evenly spread, the smallest and the largest among them.
+// spread compares at most maxPrimSizes of the pairs in full, evenly spread, the smallest and the largest among
+// them; the others are marked light, to be compared with lightKeys keys.
 func (c *planned) spread(pairs []probeSize) []probeSize {
 	if len(pairs) <= maxPrimSizes {
 		return pairs
 	}
-	var left []int
+	var light []int
 	picked := make([]probeSize, 0, maxPrimSizes)
 	for i := range maxPrimSizes {
 		picked = append(picked, pairs[i*(len(pairs)-1)/(maxPrimSizes-1)])
 	}
+	out := make([]probeSize, 0, len(pairs))
 	for _, p := range pairs {
 		if !containsPair(picked, p) {
-			left = append(left, p.Key)
+			p.light = true
+			light = append(light, p.Key)
 		}
+		out = append(out, p)
 	}
-	c.Notes = append(c.Notes, fmt.Sprintf("%d size pairs accepted by both sides, %d compared; "+
-		"key sizes not compared: %v", len(pairs), maxPrimSizes, dedupInts(left)))
-	return picked
+	c.Notes = append(c.Notes, fmt.Sprintf("%d size pairs accepted by both sides: %d compared in full, the other "+
+		"%d (key sizes %s) with %d keys each", len(pairs), maxPrimSizes, len(pairs)-maxPrimSizes,
+		sizeRanges(dedupInts(light)), lightKeys))
+	return out
 }
 
 func containsPair(ps []probeSize, p probeSize) bool {

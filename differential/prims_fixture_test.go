@@ -172,6 +172,10 @@ var primsVariants = map[string]map[string]string{
 	"sumwrites": {"SUM": "d.h.Write(b);"},
 	// Reset forgets to reset.
 	"reset": {"RESET": "return;"},
+	// Each keystream byte clears the next byte of dst before its src is read: wrong in place only.
+	"aliasstream": {"KEYSTREAM": "if i+1 < len(dst) { dst[i+1] = 0 }"},
+	// Open clears dst's spare capacity before it decrypts: an Open(ciphertext[:0], …) clears its ciphertext.
+	"aliasopen": {"OPEN": "spare := dst[len(dst):cap(dst)]; for i := range spare { spare[i] = 0 }"},
 	// Seal panics on messages of 33 bytes.
 	"panic": {"SEAL": `if len(plaintext) == 33 { panic("prims: boom") }`},
 	// NewSHA256 returns SHA-224: another Size.

@@ -45,15 +45,7 @@ func TestPrimsIdentical(t *testing.T) {
 			t.Errorf("%s: %d mismatches, %d+%d inconsistencies, digests %s %s", c.Name, c.Mismatches,
 				c.InconsistentBase, c.InconsistentHead, c.DigestBase, c.DigestHead)
 		}
-		// Every key size but 0 gets DefaultMessageKeys keys: sweepKeys with every length, the others
-		// casesPerKey lengths each; an empty key only the sweepKeys.
-		inputs := 0
-		for _, size := range c.KeySizes {
-			inputs += sweepKeys * len(c.Lengths)
-			if size > 0 {
-				inputs += (DefaultMessageKeys - sweepKeys) * casesPerKey
-			}
-		}
+		inputs := wantInputs(c)
 		wantKeys := DefaultMessageKeys
 		if len(c.KeySizes) == 1 && c.KeySizes[0] == 0 {
 			wantKeys = sweepKeys
@@ -63,21 +55,26 @@ func TestPrimsIdentical(t *testing.T) {
 				len(c.Lengths), wantKeys, inputs)
 		}
 	}
-	// RC4 takes keys of 1 to 256 bytes; the probe tries 1..64 and the check an even spread of 8 of them.
-	rc4 := []int{1, 10, 19, 28, 37, 46, 55, 64}
+	// RC4 takes keys of 1 to 256 bytes; the probe tries 1..64, the check an even spread of 8 of them in full and
+	// the others with lightKeys keys.
+	var rc4 []int
+	for n := 1; n <= 64; n++ {
+		rc4 = append(rc4, n)
+	}
 	// HMAC here takes 1..64 bytes: the same spread.
-	// Lengths: 0..2 blocks+1, then 3..8 blocks ±1: 2×16+2+18 for AEADs, 2×64+2+18 for a 64-byte block.
+	// Lengths (messageLengths): 0..2 blocks+1, then 3..8 blocks ±1, the powers of two ±1 from 64 to 256 and two
+	// runs of 16: 84 for AEADs' 16-byte blocks, 180 for a 64-byte block, 306 for SHA-512's 128.
 	want := map[string]shape{
 		"NewAES":     {record.FamilyBlock, "cipher.Block", []int{16, 24, 32}, nil, 0},
-		"NewAES/GCM": {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 52},
-		"NewGCM":     {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 52},
-		"NewCTR":     {record.FamilyStream, "*prims.CTR", []int{16, 24, 32}, []int{16}, 148},
-		"NewRC4":     {record.FamilyStream, "*rc4.Cipher", rc4, nil, 148},
-		"NewStdCTR":  {record.FamilyStream, "cipher.Stream", []int{16, 24, 32}, []int{16}, 148},
-		"NewSHA512":  {record.FamilyHash, "hash.Hash", []int{0}, nil, 2*128 + 2 + 18},
-		"NewSHA256":  {record.FamilyHash, "hash.Hash", []int{0}, nil, 148},
-		"NewMAC":     {record.FamilyHash, "hash.Hash", rc4, nil, 148},
-		"NewDigest":  {record.FamilyHash, "*prims.Digest", []int{0}, nil, 148},
+		"NewAES/GCM": {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 84},
+		"NewGCM":     {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 84},
+		"NewCTR":     {record.FamilyStream, "*prims.CTR", []int{16, 24, 32}, []int{16}, 180},
+		"NewRC4":     {record.FamilyStream, "*rc4.Cipher", rc4, nil, 180},
+		"NewStdCTR":  {record.FamilyStream, "cipher.Stream", []int{16, 24, 32}, []int{16}, 180},
+		"NewSHA512":  {record.FamilyHash, "hash.Hash", []int{0}, nil, 306},
+		"NewSHA256":  {record.FamilyHash, "hash.Hash", []int{0}, nil, 180},
+		"NewMAC":     {record.FamilyHash, "hash.Hash", rc4, nil, 180},
+		"NewDigest":  {record.FamilyHash, "*prims.Digest", []int{0}, nil, 180},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("constructors (-want +got):\n%s", diff)
@@ -136,6 +133,8 @@ func TestPrimsMismatches(t *testing.T) {
 		{"reset", "NewDigest", "reset", "after Reset", true},
 		{"sumwrites", "NewDigest", "sum", "Sum(a5) after Sum(nil) differs", true},
 		{"size", "NewSHA256", "size", "Size base 32, head 28", false},
+		{"aliasstream", "NewCTR", "in place", "in place (dst == src)", true},
+		{"aliasopen", "NewGCM", "in place", "Open(ciphertext[:0], …) of the sealed message: base opened", true},
 	} {
 		t.Run(tc.variant, func(t *testing.T) {
 			rep := runPrims(t, base, primsModule(t, tc.variant), func(c *Config) { c.MessageKeys = 2 })
@@ -162,7 +161,7 @@ func TestPrimsMismatches(t *testing.T) {
 				if len(c.Inconsistencies) == 0 || c.Inconsistencies[0].Side != "head" {
 					t.Fatalf("inconsistencies %+v", c.Inconsistencies)
 				}
-				want := fmt.Sprintf("head disagrees with itself (%s: %d, %s)", tc.ctor, c.InconsistentHead,
+				want := fmt.Sprintf("head disagrees with itself (%s: %d, %s", tc.ctor, c.InconsistentHead,
 					c.Inconsistencies[0].Part)
 				if !strings.Contains(rep.Reason, want) {
 					t.Errorf("reason %q, want it to say %q", rep.Reason, want)
@@ -211,4 +210,34 @@ func TestPrimsPanics(t *testing.T) {
 	if rep.Status != record.DiffNotComparable || rep.HeadFailed || !strings.Contains(rep.Reason, "base: harness: panic") {
 		t.Errorf("status %q, head failed %v, reason %q; want base's panic", rep.Status, rep.HeadFailed, rep.Reason)
 	}
+}
+
+// wantInputs is how many messages a message family's Cipher c should have been fed at the defaults. Every key size
+// but 0 gets DefaultMessageKeys keys: sweepKeys with every length, the others casesPerKey lengths each; an empty
+// key only the sweepKeys. Past maxPrimSizes sizes, those out of an even spread get lightKeys keys of casesPerKey
+// lengths.
+func wantInputs(c record.Cipher) int {
+	inputs := 0
+	for i, size := range c.KeySizes {
+		n := len(c.KeySizes)
+		switch {
+		case n > maxPrimSizes && !spreadPick(i, n):
+			inputs += lightKeys * casesPerKey
+		case size > 0:
+			inputs += sweepKeys*len(c.Lengths) + (DefaultMessageKeys-sweepKeys)*casesPerKey
+		default:
+			inputs += sweepKeys * len(c.Lengths)
+		}
+	}
+	return inputs
+}
+
+// spreadPick reports whether index i of n sizes is one of spread's even picks.
+func spreadPick(i, n int) bool {
+	for k := range maxPrimSizes {
+		if k*(n-1)/(maxPrimSizes-1) == i {
+			return true
+		}
+	}
+	return false
 }

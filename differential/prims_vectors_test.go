@@ -15,6 +15,14 @@ func TestMessageLengths(t *testing.T) {
 		want = append(want, n)
 	}
 	want = append(want, 47, 48, 49, 63, 64, 65)
+	// The residues mod 16 past 64 bytes, the powers of two ±1 to 256, the residues past 256.
+	for n := 80; n < 96; n++ {
+		want = append(want, n)
+	}
+	want = append(want, 127, 128, 129, 255, 256, 257)
+	for n := 272; n < 288; n++ {
+		want = append(want, n)
+	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("lengths (-want +got):\n%s", diff)
 	}
@@ -50,7 +58,7 @@ func TestPrimJobsDeterministic(t *testing.T) {
 	p := probeSize{Key: 32, NonceSize: 12, Overhead: 16}
 	lengths := []int{0, 1, 17}
 	gen := func(seed uint64, ctor string, p probeSize) []byte {
-		return encodeJobs([]job{newMsgJob(seed, ctor, aeadFamily{}, p, 2, lengths)})
+		return encodeJobs([]job{newMsgJob(seed, ctor, aeadFamily{}, p, 2, sweepKeys, lengths)})
 	}
 	a, b := gen(7, "New", p), gen(7, "New", p)
 	if !bytes.Equal(a, b) {
@@ -59,7 +67,7 @@ func TestPrimJobsDeterministic(t *testing.T) {
 	q := p
 	q.Nonce = 1
 	key := func(seed uint64, ctor string, p probeSize) []byte {
-		return newMsgJob(seed, ctor, aeadFamily{}, p, 3, lengths).keys[2].key
+		return newMsgJob(seed, ctor, aeadFamily{}, p, 3, sweepKeys, lengths).keys[2].key
 	}
 	k := key(7, "New", p)
 	for _, other := range [][]byte{key(8, "New", p), key(7, "NewX", p), key(7, "New", q)} {
@@ -67,7 +75,7 @@ func TestPrimJobsDeterministic(t *testing.T) {
 			t.Error("a different seed, constructor or nonce size gives the same inputs")
 		}
 	}
-	j := newMsgJob(7, "New", aeadFamily{}, p, 2, lengths)
+	j := newMsgJob(7, "New", aeadFamily{}, p, 2, sweepKeys, lengths)
 	if !bytes.Equal(j.keys[0].key, make([]byte, 32)) || !bytes.Equal(j.keys[1].key, bytes.Repeat([]byte{0xff}, 32)) {
 		t.Errorf("keys %x, %x: want the zero key first, then all 0xff", j.keys[0].key, j.keys[1].key)
 	}
@@ -111,7 +119,7 @@ func TestMessageKeys(t *testing.T) {
 	lengths := messageLengths(64, 8)
 	met := map[int]int{}
 	for k := range DefaultMessageKeys {
-		for _, n := range keyLengths(lengths, k) {
+		for _, n := range keyLengths(lengths, k, sweepKeys, DefaultMessageKeys) {
 			met[n]++
 		}
 	}

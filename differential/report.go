@@ -174,7 +174,7 @@ func (r *Report) addCiphers(cs []record.Cipher) {
 	r.Ciphers = cs
 	r.Status = record.DiffIdentical
 	var bad, inconsistent []string
-	batch := 0 // blocks on which head's batch methods disagree with its single-block methods
+	batch := 0 // blocks on which head's batch or in-place calls disagree with its single-block calls
 	for _, c := range cs {
 		if c.Mismatches > 0 {
 			bad = append(bad, fmt.Sprintf("%s: %d", c.Name, c.Mismatches))
@@ -200,8 +200,8 @@ func (r *Report) addCiphers(cs []record.Cipher) {
 		reasons = append(reasons, "outputs differ ("+strings.Join(bad, ", ")+")")
 	}
 	if batch > 0 {
-		reasons = append(reasons, fmt.Sprintf("head's batch methods disagree with its single-block methods on %d "+
-			"blocks", batch))
+		reasons = append(reasons, fmt.Sprintf("head's batch or in-place calls disagree with its single-block calls "+
+			"on %d blocks", batch))
 	}
 	if len(inconsistent) > 0 {
 		reasons = append(reasons, "head disagrees with itself ("+strings.Join(inconsistent, "; ")+")")

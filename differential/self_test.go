@@ -59,11 +59,11 @@ func TestOwnDES(t *testing.T) {
 	// The digests of the outputs at the defaults, pinned: a change to the vectors or to the block family's harness
 	// output shows here (as does a change to cipher/des's outputs, which its own known answers would catch first).
 	digests := map[string]string{
-		"NewCipher":     "448ad9942c33e477333bc29b714c1e304ce48a8b232ea5e1653e1f4828d9e98a",
-		"NewTripleEDE2": "3529e1b5d477cb3c25aa636501694a8dc44b09f71151ad61568d593944c7a961",
-		"NewTripleEDE3": "f61c3c4728a8326478d8c1551c909c18bf6fb75db415f93c05b7bab5b4e3a4a1",
-		"NewTripleEEE2": "decd770d98da3ea732ac99e3429db15e6b25e53a8c744ac5eab939feff7c07eb",
-		"NewTripleEEE3": "1df1da2791a948396c1aa19bd366499a09b5f065166dd9ebd631bccbebae4d20",
+		"NewCipher":     "9bc6c38c8a48919322f1ef9a7291fb77d4fae5d9ce1dbec07ec353bd17d2e9a8",
+		"NewTripleEDE2": "f23e3d349095f5bf5f2fafc9b8baddf1a47d03fc6f2f3836b075d2e17836397c",
+		"NewTripleEDE3": "5e6ce164032a33355503f91cd1e3d86708099817117dcc10812fbe112470b650",
+		"NewTripleEEE2": "ec86a4d88dc535ad8723228670d4571d5edcf193a692b54babce1e122e69fb26",
+		"NewTripleEEE3": "c3cdec830b6daf29ed3d39de2c971c5429d14050fd82830b1aec416574c1147c",
 	}
 	got := map[string][]int{}
 	for _, c := range rep.Ciphers {

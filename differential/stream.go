@@ -10,11 +10,11 @@ import (
 
 // streamFamily is the stream ciphers: constructors func(key []byte) or func(key, nonce []byte) returning T or
 // (T, error) with T a crypto/cipher.Stream. Each message is XORed in one call, and by a second stream in the
-// case's chunks.
+// case's chunks; both again in place (dst == src).
 type streamFamily struct{}
 
-// Outputs per case: XORKeyStream in one call, XORKeyStream in the case's chunks.
-const streamOnce, streamChunks = 0, 1
+// Outputs per case: XORKeyStream in one call, in the case's chunks, and both again in place (dst == src).
+const streamOnce, streamChunks, streamInPlace, streamInPlaceChunks = 0, 1, 2, 3
 
 // streamIface is crypto/cipher.Stream.
 var streamIface = types.NewInterfaceType([]*types.Func{
@@ -24,7 +24,7 @@ var streamIface = types.NewInterfaceType([]*types.Func{
 func (streamFamily) kind() record.Family     { return record.FamilyStream }
 func (streamFamily) directions() []string    { return []string{"xor"} }
 func (streamFamily) methods() []string       { return []string{"XORKeyStream"} }
-func (streamFamily) outputs() int            { return 2 }
+func (streamFamily) outputs() int            { return 4 }
 func (streamFamily) sealed() bool            { return false }
 func (streamFamily) outputDirection(int) int { return 0 }
 
@@ -71,15 +71,36 @@ func (streamFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h
 		_, note := firstDifference("output", b[streamChunks], h[streamChunks])
 		reportCase(t, m, b, h, streamChunks, "xor", "XORKeyStream", "chunk boundary", note+
 			" when written in chunks "+chunkAt(c.chunks, firstDiff(b[streamChunks], h[streamChunks])))
+	case !bytes.Equal(b[streamInPlace], h[streamInPlace]):
+		_, note := firstDifference("output", b[streamInPlace], h[streamInPlace])
+		reportCase(t, m, b, h, streamInPlace, "xor", "XORKeyStream", "in place", note+" in place (dst == src)")
+	case !bytes.Equal(b[streamInPlaceChunks], h[streamInPlaceChunks]):
+		m.Chunks = c.chunks
+		at := firstDiff(b[streamInPlaceChunks], h[streamInPlaceChunks])
+		reportCase(t, m, b, h, streamInPlaceChunks, "xor", "XORKeyStream", "in place", fmt.Sprintf("output "+
+			"differs from byte %d in place (dst == src) in chunks %s", at, chunkAt(c.chunks, at)))
 	}
 	for s, o := range [2][][]byte{b, h} {
-		if !bytes.Equal(o[streamOnce], o[streamChunks]) {
-			at := firstDiff(o[streamOnce], o[streamChunks])
-			msgInconsistent(t, s, record.Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "xor",
-				Method: "XORKeyStream", Input: c.msg, Single: o[streamOnce], Batch: o[streamChunks],
-				Part: "chunk boundary", Length: len(c.msg), Chunks: c.chunks,
-				Note: fmt.Sprintf("in chunks, the output differs from one call from byte %d, %s", at,
-					chunkAt(c.chunks, at))})
+		for _, i := range []int{streamChunks, streamInPlace, streamInPlaceChunks} {
+			if bytes.Equal(o[streamOnce], o[i]) {
+				continue
+			}
+			at := firstDiff(o[streamOnce], o[i])
+			in := record.Inconsistency{KeySize: j.keySize, Key: k.key, Direction: "xor", Method: "XORKeyStream",
+				Input: c.msg, Single: o[streamOnce], Batch: o[i], Part: "chunk boundary", Length: len(c.msg),
+				Note: fmt.Sprintf("in place, the output differs from one call into another slice from byte %d", at)}
+			if i != streamInPlace {
+				in.Chunks = c.chunks
+				in.Note = fmt.Sprintf("in chunks, the output differs from one call from byte %d, %s", at,
+					chunkAt(c.chunks, at))
+			}
+			if i == streamInPlaceChunks {
+				in.Part, in.Note = "in place", "in place and "+in.Note
+			}
+			if i == streamInPlace {
+				in.Part = "in place"
+			}
+			msgInconsistent(t, s, in)
 		}
 	}
 }
@@ -129,6 +150,20 @@ func (mk streamMaker) run(w *bufio.Writer, key, nonce []byte, cs []msgCase) erro
 			off += n
 		}
 		field(w, out)
+		where.op = "XORKeyStream (in place)"
+		s = again(mk(key, nonce))
+		buf := append([]byte(nil), c.msg...)
+		s.XORKeyStream(buf, buf)
+		field(w, buf)
+		where.op = "XORKeyStream (in place, chunks)"
+		s = again(mk(key, nonce))
+		buf = append([]byte(nil), c.msg...)
+		off = 0
+		for _, n := range c.chunks {
+			s.XORKeyStream(buf[off:off+n], buf[off:off+n])
+			off += n
+		}
+		field(w, buf)
 	}
 	return nil
 }

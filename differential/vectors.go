@@ -23,17 +23,57 @@ func newRand(seed uint64, ctor string, keySize int) *rand.ChaCha8 {
 	return rand.NewChaCha8(s)
 }
 
-// keyList returns exactly n keys of keySize bytes: the special keys of that size (specialKeys) first, cut to n,
-// then random keys (random bytes, so random parity bits too) up to n.
+// keyList returns exactly n keys of keySize bytes: the special keys of that size (specialKeys), the keys with a
+// run of 0x00 or 0xff bytes (runKeys) and the keys that give each byte every value (valueKeys), cut to n, then
+// random keys (random bytes, so random parity bits too) up to n.
 func keyList(r *rand.ChaCha8, keySize, n int) [][]byte {
+	random := func() []byte {
+		k := make([]byte, keySize)
+		r.Read(k)
+		return k
+	}
 	keys := specialKeys(r, keySize)
+	keys = append(keys, runKeys(random, keySize)...)
+	keys = append(keys, valueKeys(keySize)...)
 	if len(keys) > n {
 		keys = keys[:n]
 	}
 	for len(keys) < n {
-		k := make([]byte, keySize)
-		r.Read(k)
-		keys = append(keys, k)
+		keys = append(keys, random())
+	}
+	return keys
+}
+
+// valueKeys returns 256 keys of size bytes in which each byte position takes each value once: key v has byte p
+// equal to v + 0x9d·p (mod 256). So a bug tied to one value of one key byte meets a key for sure.
+func valueKeys(size int) [][]byte {
+	if size == 0 {
+		return nil
+	}
+	keys := make([][]byte, 256)
+	for v := range keys {
+		keys[v] = make([]byte, size)
+		for p := range size {
+			keys[v][p] = byte(v + 0x9d*p)
+		}
+	}
+	return keys
+}
+
+// runKeys returns, for each aligned run of 4, 8 and 16 bytes shorter than the key, a random key with that run all
+// 0x00 and one with it all 0xff: a zero word or a zero half, the weak-key paths of word-oriented code.
+func runKeys(random func() []byte, size int) [][]byte {
+	var keys [][]byte
+	for run := 4; run <= 16 && run < size; run *= 2 {
+		for at := 0; at+run <= size; at += run {
+			for _, v := range []byte{0x00, 0xff} {
+				k := random()
+				for i := at; i < at+run; i++ {
+					k[i] = v
+				}
+				keys = append(keys, k)
+			}
+		}
 	}
 	return keys
 }

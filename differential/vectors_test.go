@@ -101,8 +101,9 @@ func TestJobsDeterministic(t *testing.T) {
 	if bytes.Equal(a, c) || bytes.Equal(a[20:], d[19:]) {
 		t.Error("a different seed or constructor gives the same inputs")
 	}
-	// Header, then 50 keys × (8-byte key + 2 × 17 blocks).
-	want := 4 + 4 + 2 + len("NewCipher") + 2 + 4 + 4 + 4 + 1 + 1 + len("EncryptBlocks") + 50*(8+2*17*8)
+	// Header (with the batch lengths and 2 × 129 long blocks), then 50 keys × (8-byte key + 2 × 17 blocks).
+	want := 4 + 4 + 2 + len("NewCipher") + 2 + 4 + 4 + 4 + 1 + 1 + len("EncryptBlocks") +
+		4 + 4 + 1 + 2*len(batchLengths) + 4 + 2*129*8 + 50*(8+2*17*8)
 	if len(a) != want {
 		t.Errorf("stream of %d bytes, want %d", len(a), want)
 	}
@@ -122,5 +123,48 @@ func TestMismatchJSON(t *testing.T) {
 	var back record.Mismatch
 	if err := json.Unmarshal(b, &back); err != nil || !bytes.Equal(back.Key, []byte{0x01, 0xfe}) {
 		t.Errorf("round trip: %+v, %v", back, err)
+	}
+}
+
+// TestStructuredKeys checks the keys that reach single-value and run bugs for sure: in the block and message key
+// lists, every byte position takes every value, and every aligned word, 8-byte run and half of a 32-byte key is
+// all zero in some key whose other bytes are not.
+func TestStructuredKeys(t *testing.T) {
+	const size = 32
+	lists := map[string][][]byte{
+		"block":   keyList(newRand(1, "X", size), size, DefaultKeys),
+		"message": messageKeys(newRand(1, "X", size), size, DefaultMessageKeys),
+	}
+	for name, keys := range lists {
+		var seen [size][256]bool
+		for _, k := range keys {
+			for p, v := range k {
+				seen[p][v] = true
+			}
+		}
+		for p := range seen {
+			for v, ok := range seen[p] {
+				if !ok {
+					t.Errorf("%s keys: byte %d never %#02x", name, p, v)
+				}
+			}
+		}
+		for _, run := range []int{4, 8, 16} {
+			for at := 0; at < size; at += run {
+				found := false
+				for _, k := range keys {
+					zero := bytes.Equal(k[at:at+run], make([]byte, run))
+					found = found || zero && !bytes.Equal(k, make([]byte, size)) && k[(at+run)%size] != 0
+				}
+				if !found {
+					t.Errorf("%s keys: no key with only bytes %d to %d zero", name, at, at+run-1)
+				}
+			}
+		}
+	}
+	for v, k := range valueKeys(3) {
+		if want := []byte{byte(v), byte(v + 0x9d), byte(v + 2*0x9d)}; !bytes.Equal(k, want) {
+			t.Fatalf("value key %d: %x, want %x", v, k, want)
+		}
 	}
 }

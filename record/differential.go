@@ -63,6 +63,25 @@ func (f Family) Noun(n int) string {
 	return strconv.Itoa(n) + " " + plural
 }
 
+// SizeRanges writes sorted sizes as ranges, for key-size lists that run long (a MAC of every key length):
+// "1–15, 17, 65".
+func SizeRanges(sizes []int) string {
+	var parts []string
+	for i := 0; i < len(sizes); {
+		j := i
+		for j+1 < len(sizes) && sizes[j+1] == sizes[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(sizes[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(sizes[i])+"–"+strconv.Itoa(sizes[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
 // CountFamilies names how many of cs each family has, in a fixed order: "2 block ciphers, 1 AEAD"; "no
 // constructors" for none.
 func CountFamilies(cs []Cipher) string {
@@ -167,15 +186,17 @@ type Mismatch struct {
 	Constructor string `json:"constructor"`
 	KeySize     int    `json:"key_size"`
 	Key         Hex    `json:"key"`
-	Block       int    `json:"block"`     // 0-based index of the block within the key's inputs
+	Block       int    `json:"block"`     // 0-based index of the block within the input of the call
 	Direction   string `json:"direction"` // "encrypt", "decrypt" or "setup"
 	Method      string `json:"method"`    // "Encrypt", "DecryptBlocks", …
 	Input       Hex    `json:"input,omitempty"`
 	Base        Hex    `json:"base,omitempty"`
 	Head        Hex    `json:"head,omitempty"`
-	Note        string `json:"note,omitempty"`
+	// Block ciphers: how the call was made, when not plainly ("in place", "one call of 7 blocks"); else what differed.
+	Note string `json:"note,omitempty"`
 	// AEAD, stream and hash mismatches (Block is -1): what differed: "ciphertext", "tag", "length", "open", "forgery",
-	// "keystream", "chunk boundary", "digest", "sum", "reset", "nonce size", "overhead", "size", "block size", "input"
+	// "keystream", "chunk boundary", "in place", "digest", "sum", "reset", "nonce size", "overhead", "size",
+	// "block size", "input"
 	Part string `json:"part,omitempty"`
 	// the message's length in bytes (Input holds the message); a block cipher's block size
 	Length int   `json:"length"`
@@ -193,12 +214,12 @@ type Inconsistency struct {
 	Key         Hex    `json:"key"`
 	Block       int    `json:"block"`
 	Direction   string `json:"direction"`
-	Method      string `json:"method"` // the batch method
+	Method      string `json:"method"` // the batch method, or the single-block method called in place (Note says how)
 	Input       Hex    `json:"input"`
 	Single      Hex    `json:"single"`
 	Batch       Hex    `json:"batch"`
 	// AEAD, stream and hash (Block is -1; Single is the reference output, Batch the one that disagrees):
-	Part   string `json:"part,omitempty"` // "chunk boundary", "round trip", "forgery", "sum", "reset"
+	Part   string `json:"part,omitempty"` // "chunk boundary", "in place", "round trip", "forgery", "sum", "reset"
 	Length int    `json:"length,omitempty"`
 	Chunks []int  `json:"chunks,omitempty"`
 	Note   string `json:"note,omitempty"`

@@ -14,9 +14,11 @@
 //
 //	go run ./internal/mutscore [-run REGEXP] [-v] [-vectors DIR] [-work DIR] [-json FILE]
 //	go run ./internal/mutscore -from FILE,FILE… [-run REGEXP] [-v]
+//	go run ./internal/mutscore -cost [-keys N -message-keys N -message-blocks N]
 //
 // The second form scores outcomes saved by -json, so that runs of parts of the table (each with its own -run) can
-// be scored together.
+// be scored together. The third measures what the check costs: every constructor of every package the subjects
+// check, unmutated, against itself, alone, the fastest of three runs.
 //
 // It is a benchmark of the check, run by hand: a full run takes tens of minutes.
 package main
@@ -46,7 +48,7 @@ func main() {
 // options are the command's flags.
 type options struct {
 	run, root, work, vectors, json, from string
-	list, verbose                        bool
+	list, verbose, cost                  bool
 	keys, msgKeys, msgBlocks             int
 }
 
@@ -63,6 +65,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.from, "from", "", "score the outcomes saved by -json in these files (comma-separated) "+
 		"instead of running the mutants")
 	fs.BoolVar(&o.list, "list", false, "list the mutants and exit")
+	fs.BoolVar(&o.cost, "cost", false, "measure the differential's cost per constructor on the unmutated subjects "+
+		"(each against itself), instead of running the mutants")
 	fs.BoolVar(&o.verbose, "v", false, "print every mutant's outcome, not only the survivors")
 	fs.IntVar(&o.keys, "keys", 0, "differential: block-cipher keys (default: the differential's)")
 	fs.IntVar(&o.msgKeys, "message-keys", 0, "differential: AEAD, stream and hash keys (default: the differential's)")
@@ -95,9 +99,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var results []*Result
-	if o.from != "" {
+	switch {
+	case o.cost:
+		err = runCost(ctx, o, stdout, stderr)
+		if err == nil {
+			return 0
+		}
+	case o.from != "":
 		results, err = readJSON(strings.Split(o.from, ","), ms)
-	} else {
+	default:
 		results, err = runAll(ctx, o, ms, stderr)
 	}
 	if err != nil {
@@ -140,48 +150,11 @@ func selectMutants(expr string) ([]Mutant, error) {
 
 // runAll runs the mutants ms one after the other, with progress on stderr.
 func runAll(ctx context.Context, o *options, ms []Mutant, stderr io.Writer) ([]*Result, error) {
-	root := o.root
-	if root == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		if root, err = findRoot(wd); err != nil {
-			return nil, err
-		}
-	}
-	vectors := o.vectors
-	if vectors == "" {
-		if fi, err := os.Stat(filepath.Join(root, "..", "shared", "vectors")); err == nil && fi.IsDir() {
-			vectors = filepath.Join(root, "..", "shared", "vectors")
-		}
-	}
-	if vectors != "" {
-		abs, err := filepath.Abs(vectors)
-		if err != nil {
-			return nil, err
-		}
-		vectors = abs
-	}
-	work := o.work
-	if work == "" {
-		dir, err := os.MkdirTemp("", "mutscore-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		work = dir
-	} else if err := os.MkdirAll(work, 0o755); err != nil {
+	r, cleanup, err := newRunner(o, stderr)
+	if err != nil {
 		return nil, err
-	} else if ents, _ := os.ReadDir(work); len(ents) > 0 {
-		return nil, fmt.Errorf("-work %s is not empty (hint: name a new directory)", work)
 	}
-	r := &runner{root: root, work: work, vectors: vectors, bases: map[string]string{},
-		files: map[string]map[string][]byte{}, log: stderr}
-	r.cfg = differential.Config{Keys: o.keys, MessageKeys: o.msgKeys, MessageBlocks: o.msgBlocks}
-	if vectors == "" {
-		fmt.Fprintln(stderr, "mutscore: note: no shared/vectors: cipher/des's NESSIE tests skip (hint: -vectors DIR)")
-	}
+	defer cleanup()
 	var results []*Result
 	for i := range ms {
 		res, err := r.run(ctx, &ms[i])
@@ -193,4 +166,61 @@ func runAll(ctx context.Context, o *options, ms []Mutant, stderr io.Writer) ([]*
 		results = append(results, res)
 	}
 	return results, nil
+}
+
+// runCost measures the check's cost per constructor (measureCost).
+func runCost(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+	r, cleanup, err := newRunner(o, stderr)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	return measureCost(ctx, r, stdout)
+}
+
+// newRunner returns the runner of the options: the repository, the vectors and the work directory, which cleanup
+// removes when it is a temporary one.
+func newRunner(o *options, stderr io.Writer) (r *runner, cleanup func(), err error) {
+	root := o.root
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, nil, err
+		}
+		if root, err = findRoot(wd); err != nil {
+			return nil, nil, err
+		}
+	}
+	vectors := o.vectors
+	if vectors == "" {
+		if fi, err := os.Stat(filepath.Join(root, "..", "shared", "vectors")); err == nil && fi.IsDir() {
+			vectors = filepath.Join(root, "..", "shared", "vectors")
+		}
+	}
+	if vectors != "" {
+		abs, err := filepath.Abs(vectors)
+		if err != nil {
+			return nil, nil, err
+		}
+		vectors = abs
+	}
+	work, cleanup := o.work, func() {}
+	if work == "" {
+		dir, err := os.MkdirTemp("", "mutscore-")
+		if err != nil {
+			return nil, nil, err
+		}
+		work, cleanup = dir, func() { os.RemoveAll(dir) }
+	} else if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, nil, err
+	} else if ents, _ := os.ReadDir(work); len(ents) > 0 {
+		return nil, nil, fmt.Errorf("-work %s is not empty (hint: name a new directory)", work)
+	}
+	r = &runner{root: root, work: work, vectors: vectors, bases: map[string]string{},
+		files: map[string]map[string][]byte{}, log: stderr}
+	r.cfg = differential.Config{Keys: o.keys, MessageKeys: o.msgKeys, MessageBlocks: o.msgBlocks}
+	if vectors == "" {
+		fmt.Fprintln(stderr, "mutscore: note: no shared/vectors: cipher/des's NESSIE tests skip (hint: -vectors DIR)")
+	}
+	return r, cleanup, nil
 }

@@ -25,15 +25,14 @@ var desMutants = []Mutant{
 	{
 		Name: "des/key-byte-eee", Kind: KindKeyByte, File: "cipher/des/cipher.go",
 		Desc: "Triple DES: the middle stage's direction is inverted when K2's byte 4 is 0x80",
-		Old:  "\texpandKey(k2, &c.ks[1], ede)\n",
-		New:  "\texpandKey(k2, &c.ks[1], ede != (k2[4] == 0x80))\n",
+		Old:  "\texpandKey(key[8:16], &c.ks[1], ede)\n",
+		New:  "\texpandKey(key[8:16], &c.ks[1], ede != (key[12] == 0x80))\n",
 	},
 	{
 		Name: "des/key-byte-ede2", Kind: KindKeyByte, File: "cipher/des/cipher.go",
 		Desc: "EDE2 uses K2 as its third key when the key's last byte is 0xff",
-		Old:  "\treturn newTriple(key[0:8], key[8:16], key[0:8], true), nil\n",
-		New: "\tif key[15] == 0xff {\n\t\treturn newTriple(key[0:8], key[8:16], key[8:16], true), nil\n\t}\n" +
-			"\treturn newTriple(key[0:8], key[8:16], key[0:8], true), nil\n",
+		Old:  "\tk3 := key[0:8]\n\tif size == 24 {\n",
+		New:  "\tk3 := key[0:8]\n\tif size == 16 && ede && key[15] == 0xff {\n\t\tk3 = key[8:16]\n\t}\n\tif size == 24 {\n",
 	},
 	{
 		Name: "des/weak-semiweak", Kind: KindWeakKey, File: "cipher/des/cipher.go",
@@ -45,7 +44,7 @@ var desMutants = []Mutant{
 		Name: "des/weak-degenerate", Kind: KindWeakKey, File: "cipher/des/cipher.go",
 		Desc: "Triple DES: K1 == K2 (degenerate to single DES under EDE) is run as EEE",
 		Old:  "\tc := new(TripleCipher)\n",
-		New:  "\tc := new(TripleCipher)\n\tif string(k1) == string(k2) {\n\t\tede = false\n\t}\n",
+		New:  "\tc := new(TripleCipher)\n\tif string(key[0:8]) == string(key[8:16]) {\n\t\tede = false\n\t}\n",
 	},
 	{
 		Name: "des/weak-batch", Kind: KindWeakKey, File: "cipher/des/bitslice.go",
@@ -62,18 +61,20 @@ var desMutants = []Mutant{
 		New:  "\t\tl, r = roundsReversed(&spBox, &ks[i], l, r)\n\t\tif ks[i][7][3] == 0 {\n\t\t\tl ^= 1\n\t\t}\n",
 	},
 	{
-		Name: "des/length-7mod16", Kind: KindLength, File: "cipher/des/cipher.go",
-		Desc: "DES EncryptBlocks leaves the last block unwritten when the block count is ≡ 7 mod 16",
-		Old:  "func (c *Cipher) EncryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n",
-		New: "func (c *Cipher) EncryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n" +
-			"\tif len(src)/BlockSize%16 == 7 {\n\t\tsrc = src[:len(src)-BlockSize]\n\t}\n",
+		// The batch methods are generated (methods.go); they share cryptSliced, whose entry each length mutant
+		// patches.
+		Name: "des/length-7mod16", Kind: KindLength, File: "cipher/des/bitslice.go",
+		Desc: "batch encryption leaves the last block unwritten when the block count is ≡ 7 mod 16",
+		Old:  "func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {\n",
+		New: "func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {\n" +
+			"\tif !decrypt && len(src)/BlockSize%16 == 7 {\n\t\tsrc = src[:len(src)-BlockSize]\n\t}\n",
 	},
 	{
-		Name: "des/length-long", Kind: KindLength, File: "cipher/des/cipher.go",
-		Desc: "Triple DES DecryptBlocks of more than 64 blocks leaves its last block unwritten",
-		Old:  "func (c *TripleCipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n",
-		New: "func (c *TripleCipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n" +
-			"\tif len(src) > 64*BlockSize {\n\t\tsrc = src[:len(src)-BlockSize]\n\t}\n",
+		Name: "des/length-long", Kind: KindLength, File: "cipher/des/bitslice.go",
+		Desc: "batch decryption of more than 64 blocks leaves its last block unwritten",
+		Old:  "func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {\n",
+		New: "func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {\n" +
+			"\tif decrypt && len(src) > 64*BlockSize {\n\t\tsrc = src[:len(src)-BlockSize]\n\t}\n",
 	},
 	{
 		Name: "des/partial-odd", Kind: KindPartial, File: "cipher/des/bitslice.go",
@@ -94,17 +95,17 @@ var desMutants = []Mutant{
 		New:  "\tif len(src) > 0 {\n\t\tclear(dst[:len(src)])\n\t\tvar buf [group]byte\n",
 	},
 	{
-		Name: "des/alias-single", Kind: KindAlias, File: "cipher/des/cipher.go",
-		Desc: "Triple DES Encrypt zeroes dst[0] before reading src: wrong in place only",
-		Old:  "func (c *TripleCipher) Encrypt(dst, src []byte) {\n\tcheckBlock(dst, src)\n",
-		New:  "func (c *TripleCipher) Encrypt(dst, src []byte) {\n\tcheckBlock(dst, src)\n\tdst[0] = 0\n",
+		// The single-block methods are generated (methods.go); they share checkBlock.
+		Name: "des/alias-single", Kind: KindAlias, File: "cipher/des/alias.go",
+		Desc: "the single-block argument check clears dst[0] before the block is read: wrong in place only",
+		Old:  "\t\tpanic(\"des: invalid buffer overlap\")\n\t}\n}\n\n// blockPanic",
+		New:  "\t\tpanic(\"des: invalid buffer overlap\")\n\t}\n\tdst[0] = 0\n}\n\n// blockPanic",
 	},
 	{
-		Name: "des/length-one", Kind: KindLength, File: "cipher/des/cipher.go",
-		Desc: "DES DecryptBlocks of exactly one block takes a fast path that encrypts it",
-		Old:  "func (c *Cipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n",
-		New: "func (c *Cipher) DecryptBlocks(dst, src []byte) {\n\tcheckBlocks(dst, src)\n" +
-			"\tif len(src) == BlockSize {\n\t\tc.Encrypt(dst, src)\n\t\treturn\n\t}\n",
+		Name: "des/length-one", Kind: KindLength, File: "cipher/des/bitslice.go",
+		Desc: "batch decryption of exactly one block runs the encryption direction",
+		Old:  "func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {\n",
+		New:  "func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {\n" + "\tif decrypt && len(src) == BlockSize {\n\t\tdecrypt = false\n\t}\n",
 	},
 }
 

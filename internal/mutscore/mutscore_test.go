@@ -105,8 +105,9 @@ func TestApplyRefusesAmbiguousText(t *testing.T) {
 	}
 }
 
-// TestEndToEnd runs the command on two mutants of the demo that its tests miss: one the differential catches (a
-// semi-weak key, which its block-cipher keys include), and one that only an in-place call would show.
+// TestEndToEnd runs the command on two mutants of the demo that its tests miss, with 8 block-cipher keys per size:
+// one the differential catches (wrong only in place, which the first keys also try), and one that needs a key
+// byte value the first 8 keys lack (K3 starting with 0x13).
 func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test and the differential twice")
@@ -116,8 +117,8 @@ func TestEndToEnd(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	work := filepath.Join(t.TempDir(), "work")
-	code := run(context.Background(), []string{"-run", "^minides/(weak-semiweak|alias-triple)$", "-v", "-work", work,
-		"-root", repoRoot(t)}, &stdout, &stderr)
+	code := run(context.Background(), []string{"-run", "^minides/(alias-encrypt|key-byte-k3)$", "-keys", "8", "-v",
+		"-work", work, "-root", repoRoot(t)}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr.String())
 	}
@@ -126,9 +127,9 @@ func TestEndToEnd(t *testing.T) {
 		"mutation score: 1/2 (50.0%) of the 2 mutants the package tests miss (2 mutants, 0 killed by the tests)",
 		"minides  2        0                1/2 (50.0%)",
 		"missed: the package tests pass and the differential finds base and head identical (1):",
-		"minides/alias-triple  aliasing",
+		"minides/key-byte-k3  key-byte",
 		"caught by the differential (1):",
-		"minides/weak-semiweak",
+		"minides/alias-encrypt",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q; stdout:\n%s\nstderr:\n%s", want, out, stderr.String())
