@@ -231,13 +231,7 @@ func digestCell(s string) string {
 	return cell(s, 13)
 }
 
-func keySizes(ks []int) string {
-	s := make([]string, len(ks))
-	for i, k := range ks {
-		s[i] = strconv.Itoa(k)
-	}
-	return strings.Join(s, ", ")
-}
+func keySizes(ks []int) string { return record.SizeRanges(ks) }
 
 // vectors is what one constructor was fed: "1,024 keys × 17 blocks" for a block cipher, "8 keys × 52 lengths"
 // for an AEAD, stream cipher or hash (per key size).
@@ -290,20 +284,25 @@ func cipherResult(c record.Cipher, strong func(string) string) string {
 	return result
 }
 
-// cipherNotes are the constructors' notes, "NAME: NOTE", at most most of them (untrusted text: the caller escapes).
+// cipherNotes are the constructors' notes, "NAME: NOTE", a note that several constructors share once with all
+// their names ("New, New128: NOTE"), at most most of them (untrusted text: the caller escapes).
 func cipherNotes(df record.Differential, most int) []string {
-	var out []string
-	total := 0
+	var order []string
+	who := map[string][]string{}
 	for _, c := range df.Ciphers {
 		for _, n := range c.Notes {
-			total++
-			if len(out) < most {
-				out = append(out, clip(record.Qualified(c.Package, c.Name), 100)+": "+clip(n, 200))
+			if _, ok := who[n]; !ok {
+				order = append(order, n)
 			}
+			who[n] = append(who[n], clip(record.Qualified(c.Package, c.Name), 100))
 		}
 	}
-	if total > len(out) {
-		out = append(out, fmt.Sprintf("… %d more notes", total-len(out)))
+	var out []string
+	for _, n := range order[:min(len(order), most)] {
+		out = append(out, strings.Join(who[n], ", ")+": "+clip(n, 200))
+	}
+	if len(order) > most {
+		out = append(out, "… "+plural(len(order)-most, "more note"))
 	}
 	return out
 }
