@@ -254,6 +254,9 @@ func (d *decision) slower(r record.Result, p Policy) {
 // counts settle most inconclusive benchmarks, so this is rare where valgrind exists.
 func (d *decision) inconclusive(r record.Result, p Policy) {
 	v := &d.v
+	if r.Method.BinariesSame {
+		return // byte-identical test binaries run the same instructions: there was nothing to tell
+	}
 	var names []string
 	for _, b := range r.Benchmarks {
 		if b.Class == record.ClassInconclusive && p.Fails(r.Method.Metric, b.Unit) {

@@ -114,6 +114,10 @@ func TestDecide(t *testing.T) {
 			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
 		}, status: record.StatusInconclusive, exit: record.ExitPass,
 			reasons: []string{"on-inconclusive: pass, so the merge is not blocked"}},
+		{name: "inconclusive on byte-identical binaries is nothing to tell", change: func(r *record.Result) {
+			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
+			r.Method.BinariesSame = true
+		}, status: record.StatusPass, exit: record.ExitPass},
 		{name: "inconclusive with the acknowledge label is let through, still inconclusive", config: func(c *config.Config) {
 			c.Acknowledged = true
 		}, change: func(r *record.Result) {
