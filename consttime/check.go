@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/perfgate/perfgate/differential"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
@@ -63,18 +63,8 @@ func (c *Config) env() []string {
 }
 
 func (c *Config) fill() error {
-	if c.BaseDir == "" || c.HeadDir == "" {
-		return errors.New("consttime: BaseDir and HeadDir are required")
-	}
-	for _, d := range []*string{&c.BaseDir, &c.HeadDir} {
-		abs, err := filepath.Abs(*d)
-		if err != nil {
-			return fmt.Errorf("consttime: %w", err)
-		}
-		*d = abs
-	}
-	if c.Pkg == "" {
-		c.Pkg = "."
+	if err := differential.ResolveSides(&c.BaseDir, &c.HeadDir, &c.Pkg); err != nil {
+		return fmt.Errorf("consttime: %w", err)
 	}
 	switch {
 	case c.Secrets == 0:

@@ -113,20 +113,29 @@ func (c *Config) logf(format string, args ...any) {
 	}
 }
 
-// fill applies the defaults and validates c.
-func (c *Config) fill() error {
-	if c.BaseDir == "" || c.HeadDir == "" {
-		return errors.New("differential: BaseDir and HeadDir are required")
+// ResolveSides checks that the base and head directories are given, makes them absolute, and defaults the
+// package to ".": what every check of two sides (this one, package consttime's) starts with.
+func ResolveSides(baseDir, headDir, pkg *string) error {
+	if *baseDir == "" || *headDir == "" {
+		return errors.New("BaseDir and HeadDir are required")
 	}
-	for _, d := range []*string{&c.BaseDir, &c.HeadDir} {
+	for _, d := range []*string{baseDir, headDir} {
 		abs, err := filepath.Abs(*d)
 		if err != nil {
-			return fmt.Errorf("differential: %w", err)
+			return err
 		}
 		*d = abs
 	}
-	if c.Pkg == "" {
-		c.Pkg = "."
+	if *pkg == "" {
+		*pkg = "."
+	}
+	return nil
+}
+
+// fill applies the defaults and validates c.
+func (c *Config) fill() error {
+	if err := ResolveSides(&c.BaseDir, &c.HeadDir, &c.Pkg); err != nil {
+		return fmt.Errorf("differential: %w", err)
 	}
 	if c.Keys < 0 || c.Blocks < 0 || c.Timeout < 0 || c.MessageKeys < 0 || c.MessageBlocks < 0 {
 		return fmt.Errorf("differential: Keys (%d), Blocks (%d), MessageKeys (%d), MessageBlocks (%d) and "+
