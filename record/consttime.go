@@ -105,29 +105,21 @@ func (s *CTSide) Findings() bool {
 }
 
 // MaxLines returns the most 64-byte lines one of s's secret-indexed sites touched.
-func (s *CTSide) MaxLines() int {
-	n := 0
-	if s == nil {
-		return 0
-	}
-	for _, l := range s.Loads {
-		if l.Lines > n {
-			n = l.Lines
-		}
-	}
-	return n
-}
+func (s *CTSide) MaxLines() int { return s.maxOfLoads(func(l CTSite) int { return l.Lines }) }
 
 // MaxLinesPerLookup returns the most 64-byte lines one lookup (one dynamic access of a site) touched.
 func (s *CTSide) MaxLinesPerLookup() int {
+	return s.maxOfLoads(func(l CTSite) int { return l.LinesPerLookup })
+}
+
+// maxOfLoads is the largest f over s's secret-indexed sites, 0 for none (or a nil s).
+func (s *CTSide) maxOfLoads(f func(CTSite) int) int {
 	n := 0
 	if s == nil {
 		return 0
 	}
 	for _, l := range s.Loads {
-		if l.LinesPerLookup > n {
-			n = l.LinesPerLookup
-		}
+		n = max(n, f(l))
 	}
 	return n
 }
