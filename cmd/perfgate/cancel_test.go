@@ -62,7 +62,7 @@ func TestCompareCancelled(t *testing.T) {
 	log := &cancelOn{marker: "round 1/", cancel: cancel}
 	var stdout bytes.Buffer
 
-	code := run(ctx, []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-rounds", "5", "-benchtime", "20ms",
+	code := run(ctx, []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-metric", "time", "-rounds", "5", "-benchtime", "20ms",
 		"-keys", "16", "-o", out, "base", "folded"}, &stdout, log)
 
 	if !log.fired {
