@@ -152,6 +152,7 @@ no-pin: true
 time-same-code: true
 threshold: 3.5
 metric: both
+cycles: true
 instructions-threshold: 0.25
 alpha: 0.01
 timeout: 90s
@@ -193,7 +194,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want := Default()
 	want.Package, want.Bench, want.Rounds, want.BenchTime = "./cipher/des", "Encrypt/.*", 7, 30*time.Millisecond
 	want.CPU, want.NoPin, want.Threshold, want.Alpha, want.Timeout = 0, true, 3.5, 0.01, 90*time.Second
-	want.TimeSameCode = true
+	want.TimeSameCode, want.Cycles = true, true
 	want.Budget, want.GateUnits = 45*time.Second, []string{"sec/op"}
 	want.Tags, want.Differential = []string{"purego", "netgo"}, false
 	want.ConstantTime, want.ConstantTimeBlocks = string(record.CTFailNew), 8
