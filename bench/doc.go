@@ -43,7 +43,9 @@
 //     and the time's 95% interval lies wholly beyond half the threshold on the same side; counts alone settle
 //     no direction; and where valgrind
 //     hides CPU features the binary has instructions of (HiddenFeatures, UsesFeatures in cpufeatures.go), the
-//     counts settle nothing. Every disagreement is worded in MetricNote.
+//     counts settle nothing. Every disagreement is worded in MetricNote. The pipeline counts first under auto
+//     and passes the benchmarks of equal counts as RunConfig.SameWork, so that a budgeted run stops timing them
+//     once rule 2 would settle them, and spends its rounds on the others.
 //
 // Filter semantics: go test's -bench matching (Matcher), over names without the "Benchmark" prefix (the top level
 // matches with it too): the pattern is split at '/' into one unanchored regular expression per level, so -bench
