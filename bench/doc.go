@@ -11,7 +11,8 @@
 //     that leaf (Pattern: -test.bench=^BenchmarkEncrypt$/^des$/^single$) for its fixed iteration count
 //     (-test.benchtime=Nx, the same on both sides) with -test.benchmem and -test.cpu=1, split into SubRuns
 //     sub-runs (-test.count) of which the fastest becomes the slot's Sample (sample.go, list.go); a panic, a
-//     non-zero exit, a missing result line or a run silent for longer than the timeout becomes a Failure of that side, and the run goes on without that benchmark on that side.
+//     non-zero exit, a missing result line or a run silent for longer than the timeout becomes a Failure of that
+//     side, and the run goes on without that benchmark on that side.
 //  3. BenchTxt (benchtxt.go) writes every sample in the Go benchmark format with perfgate-side, perfgate-round,
 //     perfgate-slot and perfgate-commit configuration lines: the results directory's bench.txt, which stock
 //     benchstat compares (BenchstatCommand) and ReadBenchTxt reads back.

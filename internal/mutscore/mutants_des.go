@@ -105,7 +105,8 @@ var desMutants = []Mutant{
 		Name: "des/length-one", Kind: KindLength, File: "cipher/des/bitslice.go",
 		Desc: "batch decryption of exactly one block runs the encryption direction",
 		Old:  "func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {\n",
-		New:  "func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {\n" + "\tif decrypt && len(src) == BlockSize {\n\t\tdecrypt = false\n\t}\n",
+		New: "func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {\n" +
+			"\tif decrypt && len(src) == BlockSize {\n\t\tdecrypt = false\n\t}\n",
 	},
 }
 
