@@ -57,13 +57,7 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 	for i, c := range cs {
 		at[key{c.Package, c.Name, c.Unit}] = i
 	}
-	exact := func(c record.Benchmark, unit string) (record.Benchmark, bool) {
-		i, ok := at[key{c.Package, c.Name, unit}]
-		if !ok {
-			return record.Benchmark{}, false
-		}
-		return cs[i], true
-	}
+	moved := allocsMoved(cs)
 	for i := range cs {
 		t := &cs[i]
 		if t.Unit != record.UnitTime {
@@ -74,16 +68,11 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 			continue
 		}
 		in := &cs[j]
-		sameAllocs := true
-		for _, u := range []string{"B/op", "allocs/op"} {
-			if c, ok := exact(*t, u); ok && c.Class != record.ClassUnchanged {
-				sameAllocs = false
-			}
-		}
 		note := laneNote(*t, *in, opt)
 		settleable := t.Class == record.ClassInconclusive && len(opt.Hidden) == 0
+		sameAllocs := !moved[record.Qualified(t.Package, t.Name)]
 		switch dir := agreeing(*t, *in, opt.ThresholdPct/100); {
-		case settleable && sameAllocs && EqualCounts(*in) && reachesBand(*t, opt.ThresholdPct/100):
+		case len(opt.Hidden) == 0 && EqualCounts(*in) && settledByCount(*t, sameAllocs, opt.ThresholdPct):
 			t.Class = record.ClassUnchanged
 			t.Note = classifierFree(t.Note, t.Warnings) // "interval … exceeds ±2%" no longer explains the class
 			note = fmt.Sprintf("time inconclusive (%+.1f%% to %+.1f%%), instructions/op and allocations equal: "+
@@ -97,6 +86,25 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 		}
 		t.MetricNote, in.MetricNote = note, note
 	}
+}
+
+// settledByCount reports whether rule 2 makes the time row t unchanged, given equal instruction counts that the
+// exact lane may trust: t is inconclusive, its allocations are unchanged (sameAllocs) and its interval reaches
+// into the ±thresholdPct band. The budgeted run's looks stop such benchmarks by the same test
+// (stager.settleSameWork).
+func settledByCount(t record.Benchmark, sameAllocs bool, thresholdPct float64) bool {
+	return t.Class == record.ClassInconclusive && sameAllocs && reachesBand(t, thresholdPct/100)
+}
+
+// allocsMoved names (record.Qualified) the benchmarks of cs whose B/op or allocs/op is not unchanged.
+func allocsMoved(cs []record.Benchmark) map[string]bool {
+	moved := map[string]bool{}
+	for _, c := range cs {
+		if (c.Unit == "B/op" || c.Unit == "allocs/op") && c.Class != record.ClassUnchanged {
+			moved[record.Qualified(c.Package, c.Name)] = true
+		}
+	}
+	return moved
 }
 
 // agreeing returns the class both lanes point to when they agree on a direction: the instruction count moved

@@ -269,21 +269,16 @@ func pending(plan []abba.Entry, est []time.Duration, dead map[leafSide]bool, rou
 	return all, inRound
 }
 
-// settleSameWork marks as unchanged in class the benchmarks of sameWork that CombineLanes would call unchanged:
-// an inconclusive time whose interval reaches into the ±threshold band, with B/op and allocs/op unchanged.
+// settleSameWork marks as unchanged in class the benchmarks of sameWork that CombineLanes would call unchanged
+// (settledByCount).
 func (s *stager) settleSameWork(cs []record.Benchmark, class map[string]record.Class) {
 	if len(s.sameWork) == 0 {
 		return
 	}
-	moved := map[string]bool{}
+	moved := allocsMoved(cs)
 	for _, c := range cs {
-		if (c.Unit == "B/op" || c.Unit == "allocs/op") && c.Class != record.ClassUnchanged {
-			moved[c.Name] = true
-		}
-	}
-	for _, c := range cs {
-		if c.Unit == "sec/op" && c.Class == record.ClassInconclusive && s.sameWork[c.Name] && !moved[c.Name] &&
-			reachesBand(c, s.opt.ThresholdPct/100) {
+		if c.Unit == "sec/op" && s.sameWork[c.Name] &&
+			settledByCount(c, !moved[record.Qualified(c.Package, c.Name)], s.opt.ThresholdPct) {
 			class[c.Name] = record.ClassUnchanged
 		}
 	}

@@ -244,28 +244,34 @@ func cacheColumns(events []string) []int {
 }
 
 // parseCost parses a cost line "ADDRESS IR [EVENT …]"; cols are the cache events' columns (cacheColumns), nil
-// when there are none. callgrind leaves out trailing zero events.
+// when there are none. callgrind leaves out trailing zero events. A dump has a line per executed address, so
+// this allocates nothing.
 func parseCost(line string, cols []int) (uint64, cost, error) {
-	f := strings.Fields(line)
-	addr, err := strconv.ParseUint(f[0], 0, 64)
-	if err != nil || len(f) < 2 {
+	a, rest, _ := strings.Cut(line, " ")
+	addr, err := strconv.ParseUint(a, 0, 64)
+	if err != nil || strings.TrimSpace(rest) == "" {
 		return 0, cost{}, fmt.Errorf("callgrind output: malformed line %q", line)
 	}
-	v := make([]int64, len(f)-1)
-	for i, x := range f[1:] {
-		if v[i], err = strconv.ParseInt(x, 10, 64); err != nil {
+	var v [16]int64 // Ir and the events after it; callgrind's cache simulation writes 9 in all
+	n := 0
+	for f := range strings.FieldsSeq(rest) {
+		if n == len(v) {
+			return 0, cost{}, fmt.Errorf("callgrind output: more than %d events in %q", len(v), line)
+		}
+		if v[n], err = strconv.ParseInt(f, 10, 64); err != nil {
 			return 0, cost{}, fmt.Errorf("callgrind output: malformed count in %q", line)
 		}
+		n++
 	}
 	c := cost{ir: v[0]}
 	if cols != nil {
-		ev := make([]int64, len(cols))
+		var ev [len(cacheEvents)]int64
 		for i, col := range cols {
-			if col < len(v) {
+			if col < n {
 				ev[i] = v[col]
 			}
 		}
-		c.cycles = estCycles(v[0], ev)
+		c.cycles = estCycles(v[0], ev[:])
 	}
 	return addr, c, nil
 }

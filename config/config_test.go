@@ -93,6 +93,8 @@ func TestValidate(t *testing.T) {
 		{"limits zero", func(c *Config) { c.Limits = map[string]map[string]float64{"X": {"sec/op": 0}} }, "limits", "X: sec/op: 0", "positive numbers"},
 		{"limits bad pattern", func(c *Config) { c.Limits = map[string]map[string]float64{"(": {"sec/op": 1}} }, "limits", "(", "regular expressions"},
 		{"on-inconclusive neither", func(c *Config) { c.OnInconclusive = "warn" }, "on-inconclusive", "warn", "fail or pass"},
+		{"cycles without the instruction count", func(c *Config) { c.Metric, c.Cycles = record.MetricTime, true }, "cycles", "true", "needs a metric that counts instructions"},
+		{"cycles under auto", func(c *Config) { c.Cycles = true }, "", "", ""},
 		{"acknowledge-label 50 characters", func(c *Config) { c.AcknowledgeLabel = strings.Repeat("é", 50) }, "", "", ""},
 		{"policy-from base", func(c *Config) { c.PolicyFrom = "base" }, "", "", ""},
 		{"policy-from other", func(c *Config) { c.PolicyFrom = "main" }, "policy-from", "main", "base or head"},

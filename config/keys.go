@@ -193,6 +193,12 @@ func boolKey(k Key, field func(*Config) *bool) *Key {
 	return &k
 }
 
+// withCheck gives k a check of its value against the rest of the configuration.
+func withCheck(k *Key, check func(c *Config) (bad string, ok bool)) *Key {
+	k.check = check
+	return k
+}
+
 // listKey takes a comma-separated list from a flag or an input, and a YAML sequence from the file.
 func listKey(k Key, field func(*Config) *[]string, valid func(string) bool) *Key {
 	k.Type = "list"
@@ -258,10 +264,14 @@ var keys = []*Key{
 		Doc: "what gates: time (sec/op), instructions (instructions/op under valgrind), both (each gates), " +
 			"or auto (both lanes, one class per benchmark: equal counts settle what time leaves open)"},
 		func(c *Config) *string { return &c.Metric }, func(s string) bool { return slices.Contains(metrics, s) }),
-	boolKey(Key{File: "cycles", Flag: "cycles", Input: "cycles", Form: "true or false",
+	withCheck(boolKey(Key{File: "cycles", Flag: "cycles", Input: "cycles",
+		Form: "true or false; true needs a metric that counts instructions (auto, instructions or both)",
 		Doc: "with the instruction-count lane, also estimate cycles per op (est-cycles/op) from callgrind's cache " +
 			"simulation; the lane takes about 1.5 times as long"},
 		func(c *Config) *bool { return &c.Cycles }),
+		func(c *Config) (string, bool) {
+			return strconv.FormatBool(c.Cycles), !c.Cycles || c.CountsInstructions()
+		}),
 	floatKey(Key{File: "instructions-threshold", Flag: "instructions-threshold", Input: "instructions-threshold",
 		Policy: true, Default: "0.5", Form: "a percentage above 0 and below 100, such as 0.5",
 		Doc: "smallest change of instructions/op, in percent, called slower or faster"},

@@ -56,8 +56,15 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		Progress:  p.log,
 		BenchTxt:  f,
 	}
+	// Under auto, which CPU features valgrind hides decides whether the counts may settle anything: known before
+	// the lanes run, since the timing lane stops benchmarks the counts settle (runLanes).
+	var hidden []string
+	var hiddenNote string
+	if p.cfg.Metric == record.MetricAuto {
+		hidden, hiddenNote = p.hiddenFeatures(ctx, rc.Base.Path, rc.Head.Path)
+	}
 	start := time.Now()
-	run, err := p.runLanes(ctx, rc)
+	run, err := p.runLanes(ctx, rc, len(hidden) == 0)
 	timed := time.Since(start).Round(time.Millisecond)
 	if run == nil {
 		rec.timed = timed
@@ -71,9 +78,8 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	rec = fromRun(run, headTops, opt, p.cfg.InstrThreshold)
 	rec.notes = append(listNotes, rec.notes...)
 	if p.cfg.Metric == record.MetricAuto {
-		hidden, note := p.hiddenFeatures(ctx, rc.Base.Path, rc.Head.Path)
-		if note != "" {
-			rec.notes = append(rec.notes, note)
+		if hiddenNote != "" {
+			rec.notes = append(rec.notes, hiddenNote)
 		}
 		bench.CombineLanes(rec.benchmarks, bench.AutoOptions{ThresholdPct: p.cfg.Threshold, Hidden: hidden})
 	}
@@ -98,8 +104,10 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 
 // runLanes runs the lanes the metric asks for with rc, joined into one Run: the timing lane, then the
 // instruction-count lane; under metric auto the count first, so that the timing lane's budget goes to the
-// benchmarks whose work changed (RunConfig.SameWork). Whatever ran before an error is kept.
-func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig) (*bench.Run, error) {
+// benchmarks whose work changed (RunConfig.SameWork), when countsSettle (valgrind hides no CPU feature the
+// binaries use: otherwise CombineLanes lets no count settle anything, and neither may the stages). Whatever ran
+// before an error is kept.
+func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettle bool) (*bench.Run, error) {
 	var timed, counted *bench.Run
 	var err error
 	count := func() {
@@ -113,7 +121,9 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig) (*bench.Run
 		if count(); err != nil {
 			return joinRuns(nil, counted), err
 		}
-		rc.SameWork = sameWork(counted, p.cfg.InstrThreshold)
+		if countsSettle {
+			rc.SameWork = sameWork(counted, p.cfg.InstrThreshold)
+		}
 	}
 	if p.cfg.TimesBenchmarks() {
 		if p.cfg.Budget > 0 {

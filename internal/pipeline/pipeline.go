@@ -71,9 +71,9 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	}
 	err := p.run(ctx)
 	incomplete := ctx.Err() != nil
-	// An error that only says the context ended (however deep in a phase it surfaced) is the interruption.
-	if incomplete && (err == nil || errors.Is(err, ctx.Err()) && err.Error() == ctx.Err().Error() ||
-		strings.HasSuffix(err.Error(), ": "+ctx.Err().Error())) {
+	// An error caused by the context's end (however deep in a phase it surfaced: proc.Error unwraps to it) is the
+	// interruption.
+	if incomplete && (err == nil || errors.Is(err, ctx.Err())) {
 		err = fmt.Errorf("comparison interrupted: %w", ctx.Err())
 	}
 	env := CollectEnv(context.Background(), p.pinnedCPU())
