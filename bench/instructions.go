@@ -61,8 +61,10 @@ import (
 // branches on heap addresses (an overlap check of two buffers allocated apart: Go 1.26 randomizes the heap's
 // base, and the runtime's own allocations move with wall-clock events such as a thread started), or on a
 // map's iteration order (a per-process seed). The lane checks that the count repeats: the A–A and B–B pairs
-// of a round run the same binary, and two counts that differ by more than RepeatTolerance are a Failure of
-// kind "unrepeatable", reported, never averaged away. CompareInstructions classifies the samples.
+// of a round run the same binary. Two counts of a pair that are not the same number are counted a third time,
+// and a third count equal to one of them replaces the other (a rare one-process event, see settleRound); two
+// counts that still differ by more than RepeatTolerance are a Failure of kind "unrepeatable", reported, never
+// averaged away. CompareInstructions classifies the samples.
 
 // Defaults of InstrConfig and the lane's tolerance.
 const (
@@ -321,8 +323,9 @@ type lane struct {
 }
 
 // measure runs the A–B–B–A schedule over groups, two counting runs per slot, and checks each round's A–A and
-// B–B pairs of every leaf.
-func (l *lane) measure(ctx context.Context, groups []leafGroup) error {
+// B–B pairs of every leaf (settleRound). A round's samples of a group are kept back until its check is done,
+// and whatever was counted is kept when the run stops early.
+func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 	if l.cfg.BenchTxt != nil {
 		l.txt = NewBenchTxt(l.cfg.BenchTxt, l.run.Header, map[record.Side]string{record.Base: l.cfg.Base.Commit,
 			record.Head: l.cfg.Head.Commit})
@@ -330,14 +333,19 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) error {
 	plan := sched.Schedule(len(groups), l.cfg.Rounds)
 	dead := map[record.Side]map[string]bool{record.Base: {}, record.Head: {}}
 	started := time.Now()
-	perRun := time.Duration(0)      // the mean time of one slot so far, for the ETA
-	var round [4]map[string]*Sample // this round's samples of the current group, by slot and leaf
+	perRun := time.Duration(0) // the mean time of one slot so far, for the ETA
+	var round [4][]Sample      // this round's samples of the current group, by slot
+	defer func() {
+		if ferr := l.keep(round); err == nil {
+			err = ferr
+		}
+	}()
 	for i, e := range plan {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if e.Slot == 0 {
-			round = [4]map[string]*Sample{}
+			round = [4][]Sample{}
 		}
 		g := groups[e.Bench]
 		live := slices.DeleteFunc(slices.Clone(g.leaves), func(lf leaf) bool { return dead[e.Side][lf.name] })
@@ -355,22 +363,17 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) error {
 				l.fail(f)
 				dead[e.Side][f.Name] = true
 			}
-			round[e.Slot] = map[string]*Sample{}
-			for _, s := range samples {
-				l.run.Samples = append(l.run.Samples, s)
-				round[e.Slot][s.Name] = &s
-				if l.txt != nil {
-					if err := l.txt.Write(s); err != nil {
-						return fmt.Errorf("writing bench.txt: %w", err)
-					}
-				}
-			}
+			round[e.Slot] = samples
 			perRun = time.Since(started) / time.Duration(i+1)
 		}
 		if e.Slot == 3 {
-			for _, lf := range g.leaves {
-				l.checkRepeat(round[0][lf.name], round[3][lf.name])
-				l.checkRepeat(round[1][lf.name], round[2][lf.name])
+			if err := l.settleRound(ctx, g, &round, e); err != nil {
+				return err
+			}
+			err := l.keep(round)
+			round = [4][]Sample{}
+			if err != nil {
+				return err
 			}
 		}
 		if i+1 == len(plan) || plan[i+1].Round != e.Round {
@@ -381,14 +384,97 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) error {
 	return nil
 }
 
+// keep adds a round's samples to the run and to bench.txt, in the order of the schedule.
+func (l *lane) keep(round [4][]Sample) error {
+	for _, samples := range round {
+		for _, s := range samples {
+			l.run.Samples = append(l.run.Samples, s)
+			if l.txt != nil {
+				if err := l.txt.Write(s); err != nil {
+					return fmt.Errorf("writing bench.txt: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// settleRound checks the A–A (slots 0 and 3) and B–B (slots 1 and 2) pairs of each leaf of g in a finished
+// round. A pair whose counts are not the same number is counted a third time, in one process per side for
+// all such leaves: when the third count equals one of the two, it takes the other's place (a rare event in
+// one process, such as a missed trigger that callgrind does not report, moved that count by a few
+// instructions per op: measured, 34 instructions in 2174 iterations of a 422-instruction loop, once in
+// several hundred counts). A pair that still disagrees, or whose third count fails, is kept as counted, and
+// checkRepeat judges it.
+func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]Sample, e sched.Entry) error {
+	for _, pair := range [][2]int{{0, 3}, {1, 2}} {
+		var odd []leaf
+		side := record.Base
+		for _, lf := range g.leaves {
+			a, b := findSample(round[pair[0]], lf.name), findSample(round[pair[1]], lf.name)
+			if a == nil || b == nil {
+				continue
+			}
+			side = a.Side
+			if x, y := a.instructions(), b.instructions(); x != y {
+				odd = append(odd, lf)
+			}
+		}
+		if len(odd) > 0 {
+			l.progress.warn(fmt.Sprintf("two counts of %s on %s differ: counting a third time", leafNames(odd), side))
+			third, _, err := l.countSlot(ctx, odd, side, e, g.n)
+			if err != nil {
+				return err
+			}
+			for _, z := range third {
+				a, b := findSample(round[pair[0]], z.Name), findSample(round[pair[1]], z.Name)
+				switch z.instructions() {
+				case a.instructions():
+					b.Values = z.Values
+				case b.instructions():
+					a.Values = z.Values
+				}
+			}
+		}
+		for _, lf := range g.leaves {
+			l.checkRepeat(findSample(round[pair[0]], lf.name), findSample(round[pair[1]], lf.name))
+		}
+	}
+	return nil
+}
+
+// findSample returns the sample of the leaf named name in samples, or nil.
+func findSample(samples []Sample, name string) *Sample {
+	for i := range samples {
+		if samples[i].Name == name {
+			return &samples[i]
+		}
+	}
+	return nil
+}
+
+// leafNames lists the names of leaves for a message.
+func leafNames(leaves []leaf) string {
+	names := make([]string, len(leaves))
+	for i, lf := range leaves {
+		names[i] = lf.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// instructions returns the sample's instructions/op.
+func (s *Sample) instructions() float64 {
+	x, _ := s.Get(record.UnitInstructions)
+	return x
+}
+
 // checkRepeat records an "unrepeatable" Failure when a and b, two samples of the same binary, differ by more
 // than RepeatTolerance.
 func (l *lane) checkRepeat(a, b *Sample) {
 	if a == nil || b == nil {
 		return
 	}
-	x, _ := a.Get(record.UnitInstructions)
-	y, _ := b.Get(record.UnitInstructions)
+	x, y := a.instructions(), b.instructions()
 	if spread := relSpread(x, y); spread > RepeatTolerance {
 		l.fail(record.Failure{Name: a.Name, Side: a.Side, Round: a.Round + 1, Slot: b.Slot, Kind: record.FailureUnrepeatable,
 			Message: fmt.Sprintf("two runs of the same %s binary counted %s and %s instructions/op, %.4f%% apart "+

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -262,6 +263,80 @@ func BenchmarkLoop(b *testing.B) {
 					target, style, style, got, want, body)
 			}
 		}
+	}
+}
+
+// TestRunInstructionsOddCount runs a benchmark that, in the first counting process that sees a marker file, does
+// more work per op and removes the marker: one count of the base pair is off, as a rare one-process event makes
+// it. The lane must count that side a third time and keep the two counts that agree, so the same binary on both
+// sides is unchanged, exactly 0, and no count is flagged unrepeatable.
+func TestRunInstructionsOddCount(t *testing.T) {
+	needValgrind(t)
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "odd")
+	testmod.Write(t, dir, map[string]string{
+		"go.mod": "module example.com/odd\n\ngo 1.24\n",
+		"odd_test.go": `package odd
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+var sink int
+
+//go:noinline
+func sum(x []int) int {
+	s := 0
+	for _, v := range x {
+		s ^= v
+	}
+	return s
+}
+
+func BenchmarkWork(b *testing.B) {
+	x := make([]int, 64)
+	extra := 0
+	// Only a counting process (valgrind preloads its core) at N > 1 (not the 1-iteration estimate) sees it.
+	if strings.Contains(os.Getenv("LD_PRELOAD"), "vgpreload") && b.N > 1 && os.Remove(` + strconv.Quote(marker) + `) == nil {
+		extra = 32
+	}
+	for i := 0; i < b.N; i++ {
+		sink += sum(x) + sum(x[:extra])
+	}
+}
+`})
+	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "odd.test")}
+	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+		t.Fatal(err)
+	}
+	bin := Binary{Path: cfg.Out, Dir: dir}
+	var progress bytes.Buffer
+	run, err := RunInstructions(t.Context(), RunConfig{Base: bin, Head: bin, CPU: -1, Progress: &progress},
+		InstrConfig{Target: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Fatalf("the marker is still there (%v): no counting process did the extra work, so the test tests nothing", err)
+	}
+	if len(run.Failures) > 0 {
+		t.Fatalf("failures: %+v", run.Failures)
+	}
+	t.Logf("base %v head %v", perOp(run, "Work", record.Base), perOp(run, "Work", record.Head))
+	cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].Class != record.ClassUnchanged || cs[0].DeltaPct != 0 {
+		t.Fatalf("comparisons %+v: want Work unchanged, exactly 0", cs)
+	}
+	if !strings.Contains(progress.String(), "counting a third time") {
+		t.Errorf("progress does not say the pair was counted again:\n%s", progress.String())
 	}
 }
 
