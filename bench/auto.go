@@ -69,31 +69,44 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 		}
 		in := &cs[j]
 		note := laneNote(*t, *in, opt)
-		settleable := t.Class == record.ClassInconclusive && len(opt.Hidden) == 0
-		sameAllocs := !moved[record.Qualified(t.Package, t.Name)]
-		switch dir := agreeing(*t, *in, opt.ThresholdPct/100); {
-		case len(opt.Hidden) == 0 && EqualCounts(*in) && settledByCount(*t, sameAllocs, opt.ThresholdPct):
+		cl := record.Class("")
+		if len(opt.Hidden) == 0 {
+			cl = CountClass(*t, *in, !moved[record.Qualified(t.Package, t.Name)], opt.ThresholdPct)
+		}
+		switch cl {
+		case record.ClassUnchanged:
 			t.Class = record.ClassUnchanged
 			t.Note = classifierFree(t.Note, t.Warnings) // "interval … exceeds ±2%" no longer explains the class
 			note = fmt.Sprintf("time inconclusive (%+.1f%% to %+.1f%%), instructions/op and allocations equal: "+
 				"unchanged by the instruction count", 100*(t.Paired.Lo-1), 100*(t.Paired.Hi-1))
-		case settleable && dir != "":
-			t.Class = dir
+		case record.ClassSlower, record.ClassFaster:
+			t.Class = cl
 			t.Note = classifierFree(t.Note, t.Warnings)
 			note = fmt.Sprintf("time %+.1f%% to %+.1f%%, beyond half the threshold, but not significant after the "+
 				"corrections for looks and benchmarks; instructions %+.1f%% the same way: %s by both lanes",
-				100*(t.Paired.Lo-1), 100*(t.Paired.Hi-1), 100*(in.Head.Center/in.Base.Center-1), dir)
+				100*(t.Paired.Lo-1), 100*(t.Paired.Hi-1), 100*(in.Head.Center/in.Base.Center-1), cl)
 		}
 		t.MetricNote, in.MetricNote = note, note
 	}
 }
 
-// settledByCount reports whether rule 2 makes the time row t unchanged, given equal instruction counts that the
-// exact lane may trust: t is inconclusive, its allocations are unchanged (sameAllocs) and its interval reaches
-// into the ±thresholdPct band. The budgeted run's looks stop such benchmarks by the same test
-// (stager.settleSameWork).
-func settledByCount(t record.Benchmark, sameAllocs bool, thresholdPct float64) bool {
-	return t.Class == record.ClassInconclusive && sameAllocs && reachesBand(t, thresholdPct/100)
+// CountClass returns the class rules 2 and 3 give the time row t by the instruction counts in, given whether its
+// allocations are unchanged (sameAllocs): unchanged for equal counts and allocations with an interval that
+// reaches into the ±thresholdPct band, slower or faster when the count moved that way and the interval lies
+// wholly beyond half the threshold on the same side, and "" when t is not inconclusive or neither rule applies.
+// The caller decides whether the exact lane may be trusted (AutoOptions.Hidden). The budgeted run's looks stop
+// benchmarks by the same test (stager.settleByCounts).
+func CountClass(t, in record.Benchmark, sameAllocs bool, thresholdPct float64) record.Class {
+	if t.Class != record.ClassInconclusive {
+		return ""
+	}
+	if EqualCounts(in) {
+		if sameAllocs && reachesBand(t, thresholdPct/100) {
+			return record.ClassUnchanged
+		}
+		return ""
+	}
+	return agreeing(t, in, thresholdPct/100)
 }
 
 // allocsMoved names (record.Qualified) the benchmarks of cs whose B/op or allocs/op is not unchanged.

@@ -42,11 +42,11 @@
 //     inconclusive one becomes unchanged only when the instruction counts and allocations are equal and the
 //     time interval still reaches the ±threshold band, and slower or faster only when the count moved that way
 //     and the time's 95% interval lies wholly beyond half the threshold on the same side; counts alone settle
-//     no direction; and where valgrind
-//     hides CPU features the binary has instructions of (HiddenFeatures, UsesFeatures in cpufeatures.go), the
-//     counts settle nothing. Every disagreement is worded in MetricNote. The pipeline counts first under auto
-//     and passes the benchmarks of equal counts as RunConfig.SameWork, so that a budgeted run stops timing them
-//     once rule 2 would settle them, and spends its rounds on the others.
+//     no direction; and where valgrind hides CPU features the binary has instructions of (HiddenFeatures,
+//     UsesFeatures in cpufeatures.go), the counts settle nothing. Every disagreement is worded in MetricNote.
+//     Under auto the pipeline counts alongside the timing lane, on another CPU (or first, with one CPU), and
+//     gives the counts to the timing lane as RunConfig.Counts: a budgeted run's looks stop timing a benchmark
+//     as soon as rule 2 or 3 would settle it (CountClass), and spend their rounds on the others.
 //
 // Filter semantics: go test's -bench matching (Matcher), over names without the "Benchmark" prefix (the top level
 // matches with it too): the pattern is split at '/' into one unanchored regular expression per level, so -bench

@@ -71,11 +71,13 @@ type RunConfig struct {
 	MaxRounds int
 	// Stats decides when a budgeted run's benchmark is settled; the zero value means DefaultStatsOptions.
 	Stats StatsOptions
-	// SameWork names the leaves whose instruction counts base and head share (metric auto counts first): in a
-	// budgeted run such a leaf also stops when its time is inconclusive but its interval reaches into the
-	// ±threshold band and its allocations are unchanged, which is what CombineLanes calls unchanged, so that
-	// the budget goes to the leaves whose work changed.
-	SameWork map[string]bool
+	// Counts, when set, returns the instruction-count lane's comparisons (CompareInstructions) once that lane
+	// is done, and nil before: metric auto counts first, or alongside the timing lane on another CPU. A
+	// budgeted run's looks then also stop a leaf whose time is inconclusive when CombineLanes would settle it
+	// by its count (CountClass): equal counts and allocations with an interval that reaches into the ±threshold
+	// band, or a count moved the way the time's interval lies, wholly beyond half the threshold. The budget
+	// goes to the leaves the counts cannot settle.
+	Counts func() []record.Benchmark
 	// Timeout is the hard wall-clock limit of one measured run, and the limit on silence of a calibration run,
 	// whose hard limit is proc.CalibrationFactor × Timeout (it runs every sub-benchmark of a top-level one). A run
 	// killed by a limit is a "timeout" Failure with what it printed last. 0 means 10× the benchmark's calibrated

@@ -167,9 +167,9 @@ type stager struct {
 	active []int        // indexes of the benchmarks still timed, in schedule order
 	rounds int          // rounds run so far
 	looked int          // looks taken
-	// sameWork names the benchmarks whose instruction counts are equal (RunConfig.SameWork): settled too when
-	// CombineLanes would call them unchanged.
-	sameWork map[string]bool
+	// counts returns the instruction-count comparisons, nil until they are in (RunConfig.Counts): a look also
+	// settles what CombineLanes would settle by them.
+	counts func() []record.Benchmark
 }
 
 func newStager(names []string, first, most int, opt StatsOptions) *stager {
@@ -230,7 +230,7 @@ func (s *stager) look(samples []Sample, n int) []int {
 			class[c.Name] = c.Class
 		}
 	}
-	s.settleSameWork(cs, class)
+	s.settleByCounts(cs, class)
 	var done []int
 	s.active = slices.DeleteFunc(s.active, func(i int) bool {
 		if settled(class[s.names[i]]) {
@@ -269,17 +269,28 @@ func pending(plan []abba.Entry, est []time.Duration, dead map[leafSide]bool, rou
 	return all, inRound
 }
 
-// settleSameWork marks as unchanged in class the benchmarks of sameWork that CombineLanes would call unchanged
-// (settledByCount).
-func (s *stager) settleSameWork(cs []record.Benchmark, class map[string]record.Class) {
-	if len(s.sameWork) == 0 {
+// settleByCounts sets in class the class CombineLanes would give, by the instruction counts, to the inconclusive
+// benchmarks of cs (CountClass), once the counts are in. The look's interval is the one the final analysis gives
+// a benchmark that stops at this look (its share of the looks), so the stop and the report agree.
+func (s *stager) settleByCounts(cs []record.Benchmark, class map[string]record.Class) {
+	if s.counts == nil {
+		return
+	}
+	ins := map[string]record.Benchmark{}
+	for _, in := range s.counts() {
+		if in.Unit == record.UnitInstructions {
+			ins[in.Name] = in
+		}
+	}
+	if len(ins) == 0 {
 		return
 	}
 	moved := allocsMoved(cs)
 	for _, c := range cs {
-		if c.Unit == "sec/op" && s.sameWork[c.Name] &&
-			settledByCount(c, !moved[record.Qualified(c.Package, c.Name)], s.opt.ThresholdPct) {
-			class[c.Name] = record.ClassUnchanged
+		if in, ok := ins[c.Name]; ok && c.Unit == record.UnitTime {
+			if cl := CountClass(c, in, !moved[record.Qualified(c.Package, c.Name)], s.opt.ThresholdPct); cl != "" {
+				class[c.Name] = cl
+			}
 		}
 	}
 }
@@ -299,7 +310,7 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 		est[i] = time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 30*time.Millisecond
 	}
 	st := newStager(names, r.cfg.Rounds, r.cfg.MaxRounds, r.cfg.Stats)
-	st.sameWork = r.cfg.SameWork
+	st.counts = r.cfg.Counts
 	r.run.Plan = st.opt.Sequential
 	deadline := start.Add(r.cfg.Budget)
 	r.progress.deadline = deadline

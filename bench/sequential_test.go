@@ -199,26 +199,50 @@ func TestSpendSumsToOne(t *testing.T) {
 	}
 }
 
-// TestSettleSameWork: a look stops a benchmark whose instruction counts are equal (RunConfig.SameWork) when its
-// time is inconclusive but reaches the ±threshold band and its allocations are unchanged, as CombineLanes would
-// call it; not when its counts moved, its interval lies beyond the band, or it allocates differently.
-func TestSettleSameWork(t *testing.T) {
-	st := &stager{opt: DefaultStatsOptions, sameWork: map[string]bool{"Same": true, "Beyond": true, "Allocs": true}}
+// TestSettleByCounts: a look settles, by the instruction counts (RunConfig.Counts), what CombineLanes would:
+// equal counts with an inconclusive time that reaches the ±threshold band and unchanged allocations are
+// unchanged; counts moved beyond their threshold with the time's interval wholly beyond half the time threshold
+// the same way are that way. Not when the interval lies beyond the band, the allocations moved, the count
+// moved the other way or the interval reaches inside half the threshold; and nothing before the counts are in.
+func TestSettleByCounts(t *testing.T) {
+	count := func(name string, base, head float64, class record.Class) record.Benchmark {
+		return record.Benchmark{Name: name, Unit: record.UnitInstructions, Class: class, Exact: true,
+			Base: record.Summary{Center: base}, Head: record.Summary{Center: head}}
+	}
+	var counts []record.Benchmark
+	st := &stager{opt: DefaultStatsOptions, counts: func() []record.Benchmark { return counts }}
 	row := func(name string, lo, hi float64) record.Benchmark {
 		return record.Benchmark{Name: name, Unit: "sec/op", Class: record.ClassInconclusive,
 			Paired: &record.Paired{Ratio: (lo + hi) / 2, Lo: lo, Hi: hi}}
 	}
 	cs := []record.Benchmark{row("Same", 0.95, 1.06), row("Moved", 0.95, 1.06), row("Beyond", 1.03, 1.2),
-		row("Allocs", 0.97, 1.04), {Name: "Allocs", Unit: "allocs/op", Class: record.ClassSlower}}
-	class := map[string]record.Class{}
-	for _, c := range cs {
-		if c.Unit == "sec/op" {
-			class[c.Name] = c.Class
+		row("Allocs", 0.97, 1.04), {Name: "Allocs", Unit: "allocs/op", Class: record.ClassSlower},
+		row("Slower", 1.012, 1.05), row("Faster", 0.9, 0.985), row("Against", 1.012, 1.05),
+		row("Inside", 1.004, 1.05)}
+	look := func() map[string]record.Class {
+		class := map[string]record.Class{}
+		for _, c := range cs {
+			if c.Unit == "sec/op" {
+				class[c.Name] = c.Class
+			}
+		}
+		st.settleByCounts(cs, class)
+		return class
+	}
+	for name, c := range look() {
+		if c != record.ClassInconclusive {
+			t.Errorf("before the counts are in: %s is %s, want inconclusive", name, c)
 		}
 	}
-	st.settleSameWork(cs, class)
+	counts = []record.Benchmark{count("Same", 400, 400, record.ClassUnchanged),
+		count("Moved", 400, 420, record.ClassSlower), count("Beyond", 400, 400, record.ClassUnchanged),
+		count("Allocs", 400, 400, record.ClassUnchanged), count("Slower", 400, 420, record.ClassSlower),
+		count("Faster", 400, 380, record.ClassFaster), count("Against", 400, 380, record.ClassFaster),
+		count("Inside", 400, 420, record.ClassSlower)}
 	want := map[string]record.Class{"Same": record.ClassUnchanged, "Moved": record.ClassInconclusive,
-		"Beyond": record.ClassInconclusive, "Allocs": record.ClassInconclusive}
+		"Beyond": record.ClassInconclusive, "Allocs": record.ClassInconclusive, "Slower": record.ClassSlower,
+		"Faster": record.ClassFaster, "Against": record.ClassInconclusive, "Inside": record.ClassInconclusive}
+	class := look()
 	for name, w := range want {
 		if class[name] != w {
 			t.Errorf("%s: %s, want %s", name, class[name], w)

@@ -124,7 +124,8 @@ func metricText(metric string) string {
 		return "sec/op and instructions/op both gate: a slower in either fails, acknowledged alike"
 	case record.MetricAuto:
 		return "auto: one class per benchmark from both lanes, the sec/op row's, which gates; " +
-			"a conclusive time class stands, equal instruction counts and allocations settle an inconclusive one as unchanged"
+			"a conclusive time class stands; equal instruction counts and allocations settle an inconclusive one as " +
+			"unchanged, and counts moved the way its interval lies, beyond half the threshold, as that way"
 	}
 	return ""
 }

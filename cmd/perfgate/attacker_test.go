@@ -289,7 +289,8 @@ func TestActionAttacker(t *testing.T) {
 				inputs[k] = v
 			}
 			for k, v := range map[string]string{
-				"package": "./att", "rounds": "2", "benchtime": "5ms", "comment": comment, "github-token": token,
+				"package": "./att", "rounds": "2", "benchtime": "5ms", "metric": "time", "comment": comment,
+				"github-token": token,
 				// Unconfined, so that the walk can write what it found where this test reads it: what is tested
 				// here is what the environment and the process handling keep from it. Under the sandbox (the
 				// Action's default) it could not even write the file; TestTamperingHead tests that.

@@ -1,12 +1,17 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
@@ -103,46 +108,117 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 }
 
 // runLanes runs the lanes the metric asks for with rc, joined into one Run: the timing lane, then the
-// instruction-count lane; under metric auto the count first, so that the timing lane's budget goes to the
-// benchmarks whose work changed (RunConfig.SameWork), when countsSettle (valgrind hides no CPU feature the
-// binaries use: otherwise CombineLanes lets no count settle anything, and neither may the stages). Whatever ran
-// before an error is kept.
+// instruction-count lane. Under metric auto the count comes first, or runs alongside the timing lane pinned to
+// another CPU when there is one (countCPU), and the timing lane's looks stop the benchmarks the counts settle
+// (RunConfig.Counts), when countsSettle (valgrind hides no CPU feature the binaries use: otherwise CombineLanes
+// lets no count settle anything, and neither may the stages). So the budget goes to the benchmarks the counts
+// cannot settle. Whatever ran before an error is kept.
 func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettle bool) (*bench.Run, error) {
-	var timed, counted *bench.Run
-	var err error
-	count := func() {
-		p.logf("counting instructions under %s: %d round of A–B–B–A, each slot at N and 2N iterations",
-			p.valgrind.Version, bench.DefaultInstrRounds)
-		ic := rc
-		ic.Rounds, ic.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
-		counted, err = bench.RunInstructions(ctx, ic, bench.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles})
+	ic := rc
+	ic.Rounds, ic.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
+	count := func(ic bench.RunConfig, where string) (*bench.Run, error) {
+		logTo(ic.Progress, "counting instructions under %s%s: %d round of A–B–B–A, each slot at N and 2N iterations",
+			p.valgrind.Version, where, bench.DefaultInstrRounds)
+		return bench.RunInstructions(ctx, ic, bench.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles})
 	}
-	if p.cfg.Metric == record.MetricAuto && p.cfg.CountsInstructions() {
-		if count(); err != nil {
-			return joinRuns(nil, counted), err
+	if !p.cfg.TimesBenchmarks() || p.cfg.Metric != record.MetricAuto || !p.cfg.CountsInstructions() {
+		var timed, counted *bench.Run
+		var err error
+		if p.cfg.TimesBenchmarks() {
+			timed, err = p.timeLane(ctx, rc)
+		}
+		if err == nil && p.cfg.CountsInstructions() {
+			counted, err = count(ic, "")
+		}
+		return joinRuns(timed, counted), err
+	}
+	cpu, alongside := p.countCPU(rc)
+	if !alongside {
+		counted, err := count(ic, "")
+		if err != nil {
+			return counted, err
 		}
 		if countsSettle {
-			rc.SameWork = sameWork(counted, p.cfg.InstrThreshold)
+			cs := instrComparisons(counted, p.cfg.InstrThreshold)
+			rc.Counts = func() []record.Benchmark { return cs }
 		}
+		timed, err := p.timeLane(ctx, rc)
+		return joinRuns(timed, counted), err
 	}
-	if p.cfg.TimesBenchmarks() {
-		if p.cfg.Budget > 0 {
-			p.logf("timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget of %s; settled "+
-				"benchmarks stop",
-				p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
-		} else {
-			p.logf("timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+	// Alongside: the count on cpu, the timing on its own CPU; the looks see the counts once they are in. Both
+	// lanes write to the log: a file serialises its writes, anything else gets a lock.
+	if _, ok := p.log.(*os.File); !ok && p.log != nil {
+		rc.Progress = &syncWriter{w: p.log}
+	}
+	ic.CPU = cpu
+	if ic.Progress = nil; rc.Progress != nil {
+		ic.Progress = &lineWriter{w: rc.Progress, prefix: "counting: "}
+	}
+	var mu sync.Mutex
+	var counts []record.Benchmark
+	var counted *bench.Run
+	var countErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		counted, countErr = count(ic, fmt.Sprintf(" on cpu %d, alongside the timing", cpu))
+		if countErr == nil && countsSettle {
+			cs := instrComparisons(counted, p.cfg.InstrThreshold)
+			mu.Lock()
+			counts = cs
+			mu.Unlock()
 		}
-		timed, err = bench.RunABBA(ctx, rc)
+	}()
+	rc.Counts = func() []record.Benchmark {
+		mu.Lock()
+		defer mu.Unlock()
+		return counts
 	}
-	if err == nil && p.cfg.CountsInstructions() && p.cfg.Metric != record.MetricAuto {
-		count()
+	timed, err := p.timeLane(ctx, rc)
+	<-done
+	if err == nil {
+		err = countErr
 	}
 	return joinRuns(timed, counted), err
 }
 
-// sameWork names the benchmarks whose instruction counts base and head share in run, to the lane's resolution.
-func sameWork(run *bench.Run, instrPct float64) map[string]bool {
+// timeLane runs the timing lane with rc.
+func (p *pipeline) timeLane(ctx context.Context, rc bench.RunConfig) (*bench.Run, error) {
+	if p.cfg.Budget > 0 {
+		logTo(rc.Progress, "timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget of %s; settled "+
+			"benchmarks stop",
+			p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
+	} else {
+		logTo(rc.Progress, "timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+	}
+	return bench.RunABBA(ctx, rc)
+}
+
+// countCPU returns the CPU the count runs on alongside the timing lane, and whether it may: the timing lane
+// pins its children to one CPU (rc.CPU, or the last this process may use), and another one is free for
+// callgrind, which then never competes with a timed child for its CPU.
+func (p *pipeline) countCPU(rc bench.RunConfig) (int, bool) {
+	if rc.NoPin {
+		return -1, false
+	}
+	pin, err := abba.Choose(rc.CPU, false)
+	if err != nil || !pin.Pinned {
+		return -1, false
+	}
+	allowed, err := abba.AllowedCPUs()
+	if err != nil {
+		return -1, false
+	}
+	for _, c := range allowed {
+		if c != pin.CPU {
+			return c, true
+		}
+	}
+	return -1, false
+}
+
+// instrComparisons returns run's instructions/op comparisons, nil for no run.
+func instrComparisons(run *bench.Run, instrPct float64) []record.Benchmark {
 	if run == nil {
 		return nil
 	}
@@ -150,13 +226,55 @@ func sameWork(run *bench.Run, instrPct float64) map[string]bool {
 	if err != nil {
 		return nil
 	}
-	same := map[string]bool{}
-	for _, c := range cs {
-		if c.Unit == record.UnitInstructions && bench.EqualCounts(c) {
-			same[c.Name] = true
+	return cs
+}
+
+// logTo writes a progress line to w, as logf does to the log; nil writes nothing.
+func logTo(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, "perfgate: "+format+"\n", args...)
+	}
+}
+
+// syncWriter serialises the writes of two lanes to one writer.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
+}
+
+// lineWriter writes whole lines to w, with prefix after progress's "perfgate: ", so that a lane that runs
+// alongside another one prints whole lines only, and says which lane it is.
+type lineWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	prefix string
+	buf    []byte
+}
+
+func (l *lineWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf = append(l.buf, b...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		line := string(l.buf[:i+1])
+		l.buf = l.buf[i+1:]
+		if rest, ok := strings.CutPrefix(line, "perfgate: "); ok {
+			line = "perfgate: " + l.prefix + rest
+		}
+		if _, err := io.WriteString(l.w, line); err != nil {
+			return len(b), err
 		}
 	}
-	return same
 }
 
 // noBenchmarksMatched is the note of a timing run that selected no benchmark.

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -139,5 +140,24 @@ func TestAssemble(t *testing.T) {
 	}
 	if v := gate.Decide(r, cfg.Policy()); v.Status != record.StatusFail || !cmp.Equal(v.Reasons, []string{"head does not build"}) {
 		t.Errorf("verdict %+v, want fail: head does not build", v)
+	}
+}
+
+// TestLineWriter: the count lane's progress, written alongside the timing lane's, reaches the log in whole lines
+// only, each of perfgate's lines naming the lane, whatever pieces the writes come in.
+func TestLineWriter(t *testing.T) {
+	var log strings.Builder
+	w := &lineWriter{w: &syncWriter{w: &log}, prefix: "counting: "}
+	for _, piece := range []string{"perfgate: calibr", "ating Encrypt\nperfgate: round 1/1 done\nvalgrind said", " no\n", "perfgate: half"} {
+		if _, err := w.Write([]byte(piece)); err != nil {
+			t.Fatal(err)
+		}
+		if s := log.String(); s != "" && !strings.HasSuffix(s, "\n") {
+			t.Fatalf("after writing %q the log ends in half a line: %q", piece, s)
+		}
+	}
+	want := "perfgate: counting: calibrating Encrypt\nperfgate: counting: round 1/1 done\nvalgrind said no\n"
+	if log.String() != want {
+		t.Errorf("log:\n%q\nwant\n%q", log.String(), want)
 	}
 }
