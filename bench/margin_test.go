@@ -2,6 +2,7 @@ package bench
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -122,5 +123,68 @@ func TestPairedWildRound(t *testing.T) {
 	if math.Abs(got-c.DeltaPct) > 0.5 || c.Paired.Disturbed != 1 || c.Class != record.ClassSlower {
 		t.Errorf("paired %+.2f%% (%d left out, class %s), want within 0.5 points of benchstat's %+.2f%%, 1 left out, slower",
 			got, c.Paired.Disturbed, c.Class, c.DeltaPct)
+	}
+}
+
+// simCounts are instruction counts for simulated benchmarks: benchmark 0's moved by moved (a ratio), the others'
+// equal.
+func simCounts(n int, moved float64) []record.Benchmark {
+	var out []record.Benchmark
+	for i := range n {
+		r := 1.0
+		if i == 0 {
+			r = moved
+		}
+		class := record.ClassUnchanged
+		switch {
+		case r > 1+DefaultInstrThresholdPct/100:
+			class = record.ClassSlower
+		case r < 1-DefaultInstrThresholdPct/100:
+			class = record.ClassFaster
+		}
+		out = append(out, record.Benchmark{Name: fmt.Sprintf("Sim/%02d", i), Unit: record.UnitInstructions,
+			Class: class, Exact: true, Base: record.Summary{Center: 1000}, Head: record.Summary{Center: 1000 * r}})
+	}
+	return out
+}
+
+// TestSimCountsAtLooks: metric auto's rule 3 at every look (counts moved, the time beyond half the threshold the
+// same way) keeps the wall-time claims. With benchmark 0's count moved the way of its change and the others'
+// equal: a true change of half the threshold is called that way in at most 1% of budgeted runs, and one of
+// threshold + 1 point in at least 90%; a count that moved the other way never turns a true +3% faster. Measured
+// with -long (2,000 runs): +1% slower in 0.75%, −1% faster in 0.35%, +3% slower in 100%, faster in 0.
+func TestSimCountsAtLooks(t *testing.T) {
+	const seed = 20261202
+	n := sims(200)
+	for _, tt := range []struct {
+		effect, count float64
+		c             record.Class
+		atMost        bool
+		rate          float64
+	}{
+		{1.01, 1.03, record.ClassSlower, true, 0.01},
+		{0.99, 0.97, record.ClassFaster, true, 0.01},
+		{1.03, 1.03, record.ClassSlower, false, 0.9},
+		{1.03, 0.94, record.ClassFaster, true, 0},
+	} {
+		effects := slices.Repeat([]float64{1}, simBenchmarks)
+		effects[0] = tt.effect
+		counts := simCounts(simBenchmarks, tt.count)
+		hit, settledRuns := 0, 0
+		for s := range n {
+			r := simulateCounts(noisy(seed+uint64(s)), effects, 5, DefaultMaxRounds, simBudget, 2, counts)
+			if r.classes["Sim/00"] == tt.c {
+				hit++
+			}
+			if settled(r.classes["Sim/00"]) {
+				settledRuns++
+			}
+		}
+		t.Logf("seed %d: true %+.1f%%, count %+.1f%%: %s in %d of %d budgeted runs, settled in %d",
+			seed, 100*(tt.effect-1), 100*(tt.count-1), tt.c, hit, n, settledRuns)
+		if r := rate(hit, n); tt.atMost && r > tt.rate || !tt.atMost && r < tt.rate {
+			t.Errorf("true %+.1f%%, count %+.1f%%: %s in %.3f of runs, want %s %g", 100*(tt.effect-1),
+				100*(tt.count-1), tt.c, r, map[bool]string{true: "at most", false: "at least"}[tt.atMost], tt.rate)
+		}
 	}
 }

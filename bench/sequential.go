@@ -287,12 +287,43 @@ func (s *stager) settleByCounts(cs []record.Benchmark, class map[string]record.C
 	}
 	moved := allocsMoved(cs)
 	for _, c := range cs {
-		if in, ok := ins[c.Name]; ok && c.Unit == record.UnitTime {
-			if cl := CountClass(c, in, !moved[record.Qualified(c.Package, c.Name)], s.opt.ThresholdPct); cl != "" {
+		in, ok := ins[c.Name]
+		if !ok || c.Unit != record.UnitTime {
+			continue
+		}
+		switch cl := CountClass(c, in, !moved[record.Qualified(c.Package, c.Name)], s.opt.ThresholdPct); cl {
+		case record.ClassUnchanged:
+			class[c.Name] = cl
+		case record.ClassSlower, record.ClassFaster:
+			if s.beyondHalf(c) {
 				class[c.Name] = cl
 			}
 		}
 	}
+}
+
+// lookAgreeAlpha is the two-sided error rate, spent across the looks as the plan spends α, at which a look stops
+// a benchmark by rule 3 (counts moved, the time beyond half the threshold the same way). Rule 3 at every look
+// must not make a true change within half the threshold fail more often than 1% of runs: by the union bound, the
+// looks' stops err on one side with probability at most lookAgreeAlpha/2 = 0.5%, and the final analysis's rule 3
+// on what never stopped at most (1 − confidence)/2 times its last look's share, 2.5%/6 at the default 6 looks,
+// 0.92% in all.
+const lookAgreeAlpha = 0.01
+
+// beyondHalf reports whether the look's paired interval of c, widened to confidence 1 − lookAgreeAlpha × its
+// look's share, still lies wholly beyond half the threshold.
+func (s *stager) beyondHalf(c record.Benchmark) bool {
+	p := c.Paired
+	if p == nil || p.Rounds < 2 || !(p.Lo > 0) || !(p.Hi > p.Lo) {
+		return false
+	}
+	w := s.opt.Sequential.Share(c.Name)
+	df := float64(p.Rounds - 1)
+	conf := 1 - (1-s.opt.Confidence)*w // the level Analyze gave this look's interval
+	se := math.Log(p.Hi/p.Lo) / (2 * tQuantile(1-(1-conf)/2, df))
+	h := tQuantile(1-lookAgreeAlpha*w/2, df) * se
+	m, half := math.Log(p.Ratio), s.opt.ThresholdPct/200
+	return m-h > math.Log1p(half) || m+h < math.Log1p(-half)
 }
 
 // measureStaged runs a budgeted run: stages of the A–B–B–A schedule over the benchmarks still unsettled, a look

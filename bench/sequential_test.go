@@ -68,6 +68,13 @@ func simulate(m *machine, effects []float64, first, most, budget int) simRun {
 
 // simulateWith is simulate at a threshold of thresholdPct.
 func simulateWith(m *machine, effects []float64, first, most, budget int, thresholdPct float64) simRun {
+	return simulateCounts(m, effects, first, most, budget, thresholdPct, nil)
+}
+
+// simulateCounts is simulateWith with the instruction counts of metric auto, when counts is not nil: the looks
+// see them from the first (RunConfig.Counts), and the classes are CombineLanes'.
+func simulateCounts(m *machine, effects []float64, first, most, budget int, thresholdPct float64,
+	counts []record.Benchmark) simRun {
 	opt := DefaultStatsOptions
 	opt.ThresholdPct = thresholdPct
 	names := make([]string, len(effects))
@@ -75,6 +82,9 @@ func simulateWith(m *machine, effects []float64, first, most, budget int, thresh
 		names[i] = fmt.Sprintf("Sim/%02d", i)
 	}
 	st := newStager(names, first, most, opt)
+	if counts != nil {
+		st.counts = func() []record.Benchmark { return counts }
+	}
 	var samples []Sample
 	out := simRun{classes: map[string]record.Class{}, settled: map[string]int{}}
 	for {
@@ -105,8 +115,14 @@ func simulateWith(m *machine, effects []float64, first, most, budget int, thresh
 	if err != nil {
 		panic(err)
 	}
+	if counts != nil {
+		cs = append(cs, counts...)
+		CombineLanes(cs, AutoOptions{ThresholdPct: thresholdPct})
+	}
 	for _, c := range cs {
-		out.classes[c.Name] = c.Class
+		if c.Unit == record.UnitTime {
+			out.classes[c.Name] = c.Class
+		}
 	}
 	out.runs = m.runs
 	return out
@@ -202,23 +218,26 @@ func TestSpendSumsToOne(t *testing.T) {
 // TestSettleByCounts: a look settles, by the instruction counts (RunConfig.Counts), what CombineLanes would:
 // equal counts with an inconclusive time that reaches the ±threshold band and unchanged allocations are
 // unchanged; counts moved beyond their threshold with the time's interval wholly beyond half the time threshold
-// the same way are that way. Not when the interval lies beyond the band, the allocations moved, the count
-// moved the other way or the interval reaches inside half the threshold; and nothing before the counts are in.
+// the same way, at the look's stricter level (lookAgreeAlpha), are that way. Not when the interval lies beyond
+// the band, the allocations moved, the count moved the other way, the interval reaches inside half the threshold
+// or only the look's own 95% interval lies beyond it; and nothing before the counts are in.
 func TestSettleByCounts(t *testing.T) {
 	count := func(name string, base, head float64, class record.Class) record.Benchmark {
 		return record.Benchmark{Name: name, Unit: record.UnitInstructions, Class: class, Exact: true,
 			Base: record.Summary{Center: base}, Head: record.Summary{Center: head}}
 	}
 	var counts []record.Benchmark
-	st := &stager{opt: DefaultStatsOptions, counts: func() []record.Benchmark { return counts }}
+	opt := DefaultStatsOptions
+	opt.Sequential = &SequentialPlan{Looks: 1, Family: 9, Look: map[string]int{}}
+	st := &stager{opt: opt, counts: func() []record.Benchmark { return counts }}
 	row := func(name string, lo, hi float64) record.Benchmark {
 		return record.Benchmark{Name: name, Unit: "sec/op", Class: record.ClassInconclusive,
-			Paired: &record.Paired{Ratio: (lo + hi) / 2, Lo: lo, Hi: hi}}
+			Paired: &record.Paired{Ratio: math.Sqrt(lo * hi), Lo: lo, Hi: hi, Rounds: 20}}
 	}
 	cs := []record.Benchmark{row("Same", 0.95, 1.06), row("Moved", 0.95, 1.06), row("Beyond", 1.03, 1.2),
 		row("Allocs", 0.97, 1.04), {Name: "Allocs", Unit: "allocs/op", Class: record.ClassSlower},
-		row("Slower", 1.012, 1.05), row("Faster", 0.9, 0.985), row("Against", 1.012, 1.05),
-		row("Inside", 1.004, 1.05)}
+		row("Slower", 1.025, 1.05), row("Faster", 0.9, 0.97), row("Against", 1.025, 1.05),
+		row("Inside", 1.004, 1.05), row("Loose", 1.012, 1.05)}
 	look := func() map[string]record.Class {
 		class := map[string]record.Class{}
 		for _, c := range cs {
@@ -238,10 +257,11 @@ func TestSettleByCounts(t *testing.T) {
 		count("Moved", 400, 420, record.ClassSlower), count("Beyond", 400, 400, record.ClassUnchanged),
 		count("Allocs", 400, 400, record.ClassUnchanged), count("Slower", 400, 420, record.ClassSlower),
 		count("Faster", 400, 380, record.ClassFaster), count("Against", 400, 380, record.ClassFaster),
-		count("Inside", 400, 420, record.ClassSlower)}
+		count("Inside", 400, 420, record.ClassSlower), count("Loose", 400, 420, record.ClassSlower)}
 	want := map[string]record.Class{"Same": record.ClassUnchanged, "Moved": record.ClassInconclusive,
 		"Beyond": record.ClassInconclusive, "Allocs": record.ClassInconclusive, "Slower": record.ClassSlower,
-		"Faster": record.ClassFaster, "Against": record.ClassInconclusive, "Inside": record.ClassInconclusive}
+		"Faster": record.ClassFaster, "Against": record.ClassInconclusive, "Inside": record.ClassInconclusive,
+		"Loose": record.ClassInconclusive}
 	class := look()
 	for name, w := range want {
 		if class[name] != w {
