@@ -36,7 +36,9 @@
 //     is valid because the check just proved each count repeatable to 0.01%, so the delta is known to within
 //     0.02%, a 25th of the threshold: the class cannot change between runs unless the delta lies within 0.02%
 //     of the threshold, which the Note then says. MetricNote words a disagreement between the time and
-//     instruction classes of one benchmark.
+//     instruction classes of one benchmark. Where a benchmark sets bytes and the timing lane ran too, PerByte
+//     (perbyte.go) divides each count by the bytes per op (B/s × sec/op of the timed runs), for instructions/B
+//     and, with the cache simulation, est-cycles/B, compared as counts.
 //  6. With metric auto, CombineLanes (auto.go) gives each benchmark one class from both lanes: a conclusive time
 //     class always stands (an instruction count can point the wrong way: fewer instructions at a lower IPC); an
 //     inconclusive one becomes unchanged only when the instruction counts and allocations are equal and the

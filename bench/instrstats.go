@@ -44,7 +44,7 @@ func CompareInstructions(samples []Sample, thresholdPct float64) ([]record.Bench
 	threshold := thresholdPct / 100
 	var out []record.Benchmark
 	for _, g := range groupSamples(samples, false) {
-		if g.unit == record.UnitInstructions || g.unit == record.UnitEstCycles {
+		if record.CountUnit(g.unit) {
 			out = append(out, compareCounts(g, threshold))
 		}
 	}
@@ -75,7 +75,7 @@ func compareCounts(g *group, threshold float64) record.Benchmark {
 		spread float64
 		sum    record.Summary
 	}{{record.Base, bs, c.Base}, {record.Head, hs, c.Head}} {
-		if s.spread > RepeatTolerance && g.unit == record.UnitEstCycles {
+		if s.spread > RepeatTolerance && (g.unit == record.UnitEstCycles || g.unit == record.UnitEstCyclesPerByte) {
 			// The estimate depends on where data falls in the simulated caches, which allocation and the
 			// runtime's own work move between runs: it settles only what repeats.
 			c.Class = record.ClassInconclusive

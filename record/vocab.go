@@ -14,6 +14,23 @@ const UnitInstructions = "instructions/op"
 // 35). It is reported, and gates only when gate-units names it.
 const UnitEstCycles = "est-cycles/op"
 
+// UnitInstructionsPerByte and UnitEstCyclesPerByte are instructions/op and est-cycles/op per byte the benchmark
+// processes (b.SetBytes): the cipher world's cycles per byte, from the exact lane. They are reported, and gate
+// only when gate-units names them.
+const (
+	UnitInstructionsPerByte = "instructions/B"
+	UnitEstCyclesPerByte    = "est-cycles/B"
+)
+
+// CountUnit reports whether unit is one of the instruction-count lane's: exact counts and their estimates.
+func CountUnit(unit string) bool {
+	switch unit {
+	case UnitInstructions, UnitEstCycles, UnitInstructionsPerByte, UnitEstCyclesPerByte:
+		return true
+	}
+	return false
+}
+
 // Qualified is a benchmark's name as messages give it: the name, followed by its package in parentheses when the
 // comparison gates several ("Encrypt/des/single (./cipher/des)"), so that names never collide.
 func Qualified(pkg, name string) string {
@@ -33,8 +50,8 @@ func SortBenchmarks(bs []Benchmark) {
 	})
 }
 
-// UnitRank is the one order of units in every table: sec/op, instructions/op, est-cycles/op, B/s, B/op, allocs/op,
-// then the rest.
+// UnitRank is the one order of units in every table: sec/op, instructions/op, est-cycles/op, instructions/B,
+// est-cycles/B, B/s, B/op, allocs/op, then the rest.
 func UnitRank(u string) int {
 	switch u {
 	case "sec/op":
@@ -43,14 +60,18 @@ func UnitRank(u string) int {
 		return 1
 	case UnitEstCycles:
 		return 2
-	case "B/s":
+	case UnitInstructionsPerByte:
 		return 3
-	case "B/op":
+	case UnitEstCyclesPerByte:
 		return 4
-	case "allocs/op":
+	case "B/s":
 		return 5
+	case "B/op":
+		return 6
+	case "allocs/op":
+		return 7
 	}
-	return 6
+	return 8
 }
 
 // The metrics: which lane measures and gates.

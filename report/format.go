@@ -30,6 +30,8 @@ func value(unit string, v float64) string {
 		return count(v)
 	case record.UnitInstructions, record.UnitEstCycles:
 		return instructions(v)
+	case record.UnitInstructionsPerByte, record.UnitEstCyclesPerByte:
+		return sig4(v)
 	case "peak-RSS-B": // a benchmark process's own peak resident set size (package bench)
 		return strconv.FormatFloat(v/(1<<20), 'f', 1, 64) + " MiB"
 	}

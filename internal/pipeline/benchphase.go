@@ -403,6 +403,7 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 		}
 	}
 	if len(instrSamples) > 0 {
+		bench.PerByte(instrSamples, timeSamples)
 		ins, err := bench.CompareInstructions(instrSamples, instrPct)
 		if err != nil {
 			rec.notes = append(rec.notes, "instruction counts: "+err.Error())
