@@ -124,7 +124,7 @@ func (s *Sandbox) Scratch() (dir string, remove func(), err error) {
 }
 
 // Start starts cmd (made by proc.Command, so its Env is set) sandboxed: it may write only beneath scratch (made
-// by Scratch), which holds its TMPDIR. onThread, when not nil, runs first on the thread the child will be started
+// by Scratch), which holds its TMPDIR and its GOCACHE. onThread, when not nil, runs first on the thread the child will be started
 // from (to pin it to a CPU, say); its effect dies with that thread. Wrap Start in the function passed to
 // proc.Start, so that proc tracks the child. A nil Sandbox starts cmd unconfined, with the same TMPDIR.
 func (s *Sandbox) Start(cmd *exec.Cmd, scratch string, onThread func() error) error {
@@ -141,6 +141,9 @@ func (s *Sandbox) Start(cmd *exec.Cmd, scratch string, onThread func() error) er
 	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
 	var restrict func() error
 	if s != nil && s.cfg.Mode != ModeOff {
+		// A test may run the go command (cespare/xxhash's TestInlining builds with -gcflags=-m): its build
+		// cache must be where the child may write, or the test fails on both sides for the sandbox's sake.
+		cmd.Env = append(cmd.Env, "GOCACHE="+filepath.Join(scratch, "gocache"))
 		restrict = func() error {
 			if err := s.pol.restrictThread(scratch); err != nil {
 				return fmt.Errorf("sandbox: %w", err)

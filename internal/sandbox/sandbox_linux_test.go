@@ -402,3 +402,30 @@ func BenchmarkStart(b *testing.B) {
 		})
 	}
 }
+
+// TestGoCommandInSandbox: a test that runs the go command (as cespare/xxhash's TestInlining does) finds its build
+// cache beneath the child's scratch directory, where it may write, not in the user's cache, where it may not.
+func TestGoCommandInSandbox(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command in PATH")
+	}
+	s := newSandbox(t, Config{Mode: ModeRequired})
+	cmd := exec.Command("sh", "-c", `c=$("$0" env GOCACHE) && mkdir -p "$c" && touch "$c/probe" && echo "$c"`, goCmd)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	scratch, remove, err := s.Scratch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	if err := s.Start(cmd, scratch, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the go command's cache in the sandbox: %v\n%s", err, stderr.Bytes())
+	}
+	if got := strings.TrimSpace(stdout.String()); !strings.HasPrefix(got, scratch+string(filepath.Separator)) {
+		t.Errorf("GOCACHE in the sandbox is %q, want beneath the scratch directory %s", got, scratch)
+	}
+}
