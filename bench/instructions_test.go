@@ -299,7 +299,8 @@ func BenchmarkWork(b *testing.B) {
 	x := make([]int, 64)
 	extra := 0
 	// Only a counting process (valgrind preloads its core) at N > 1 (not the 1-iteration estimate) sees it.
-	if strings.Contains(os.Getenv("LD_PRELOAD"), "vgpreload") && b.N > 1 && os.Remove(` + strconv.Quote(marker) + `) == nil {
+	underValgrind := strings.Contains(os.Getenv("LD_PRELOAD"), "vgpreload")
+	if underValgrind && b.N > 1 && os.Remove(` + strconv.Quote(marker) + `) == nil {
 		extra = 32
 	}
 	for i := 0; i < b.N; i++ {
@@ -322,7 +323,8 @@ func BenchmarkWork(b *testing.B) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(marker); !os.IsNotExist(err) {
-		t.Fatalf("the marker is still there (%v): no counting process did the extra work, so the test tests nothing", err)
+		t.Fatalf("the marker is still there (%v): no counting process did the extra work, so the test tests nothing",
+			err)
 	}
 	if len(run.Failures) > 0 {
 		t.Fatalf("failures: %+v", run.Failures)

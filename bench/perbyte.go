@@ -43,7 +43,8 @@ func PerByte(counts, timed []Sample) {
 		}
 		for _, u := range [][2]string{{record.UnitInstructions, record.UnitInstructionsPerByte},
 			{record.UnitEstCycles, record.UnitEstCyclesPerByte}} {
-			if v, ok := s.Get(u[0]); ok && !slices.ContainsFunc(s.Values, func(x Value) bool { return x.Unit == u[1] }) {
+			_, done := s.Get(u[1])
+			if v, ok := s.Get(u[0]); ok && !done {
 				s.Values = append(slices.Clip(s.Values), Value{Value: v / b, Unit: u[1]})
 			}
 		}

@@ -56,7 +56,8 @@ func TestPerByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range cs {
-		if c.Name == "Seal/4K" && c.Unit == record.UnitInstructionsPerByte && (c.Class != record.ClassUnchanged || c.DeltaPct != 0) {
+		perByte := c.Name == "Seal/4K" && c.Unit == record.UnitInstructionsPerByte
+		if perByte && (c.Class != record.ClassUnchanged || c.DeltaPct != 0) {
 			t.Errorf("Seal/4K instructions/B: %s %+g%%; want unchanged, exactly 0 (twice the work on twice the bytes)",
 				c.Class, c.DeltaPct)
 		}

@@ -266,8 +266,8 @@ var keys = []*Key{
 		func(c *Config) *string { return &c.Metric }, func(s string) bool { return slices.Contains(metrics, s) }),
 	withCheck(boolKey(Key{File: "cycles", Flag: "cycles", Input: "cycles",
 		Form: "true or false; true needs a metric that counts instructions (auto, instructions or both)",
-		Doc: "with the instruction-count lane, also estimate cycles per op (est-cycles/op, and est-cycles/B where the " +
-			"benchmark sets bytes) from callgrind's cache simulation; the lane takes about 1.5 times as long"},
+		Doc: "with the instruction-count lane, also estimate cycles per op (est-cycles/op, and est-cycles/B where " +
+			"the benchmark sets bytes) from callgrind's cache simulation; the lane takes about 1.5 times as long"},
 		func(c *Config) *bool { return &c.Cycles }),
 		func(c *Config) (string, bool) {
 			return strconv.FormatBool(c.Cycles), !c.Cycles || c.CountsInstructions()

@@ -185,9 +185,8 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 // timeLane runs the timing lane with rc.
 func (p *pipeline) timeLane(ctx context.Context, rc bench.RunConfig) (*bench.Run, error) {
 	if p.cfg.Budget > 0 {
-		logTo(rc.Progress, "timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget of %s; settled "+
-			"benchmarks stop",
-			p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
+		logTo(rc.Progress, "timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget "+
+			"of %s; settled benchmarks stop", p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
 	} else {
 		logTo(rc.Progress, "timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
 	}

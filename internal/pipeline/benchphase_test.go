@@ -148,7 +148,9 @@ func TestAssemble(t *testing.T) {
 func TestLineWriter(t *testing.T) {
 	var log strings.Builder
 	w := &lineWriter{w: &syncWriter{w: &log}, prefix: "counting: "}
-	for _, piece := range []string{"perfgate: calibr", "ating Encrypt\nperfgate: round 1/1 done\nvalgrind said", " no\n", "perfgate: half"} {
+	pieces := []string{"perfgate: calibr", "ating Encrypt\nperfgate: round 1/1 done\nvalgrind said", " no\n",
+		"perfgate: half"}
+	for _, piece := range pieces {
 		if _, err := w.Write([]byte(piece)); err != nil {
 			t.Fatal(err)
 		}

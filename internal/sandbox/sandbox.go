@@ -124,9 +124,10 @@ func (s *Sandbox) Scratch() (dir string, remove func(), err error) {
 }
 
 // Start starts cmd (made by proc.Command, so its Env is set) sandboxed: it may write only beneath scratch (made
-// by Scratch), which holds its TMPDIR and its GOCACHE. onThread, when not nil, runs first on the thread the child will be started
-// from (to pin it to a CPU, say); its effect dies with that thread. Wrap Start in the function passed to
-// proc.Start, so that proc tracks the child. A nil Sandbox starts cmd unconfined, with the same TMPDIR.
+// by Scratch), which holds its TMPDIR and its GOCACHE. onThread, when not nil, runs first on the thread the
+// child will be started from (to pin it to a CPU, say); its effect dies with that thread. Wrap Start in the
+// function passed to proc.Start, so that proc tracks the child. A nil Sandbox starts cmd unconfined, with the
+// same TMPDIR.
 func (s *Sandbox) Start(cmd *exec.Cmd, scratch string, onThread func() error) error {
 	if !filepath.IsAbs(scratch) {
 		return fmt.Errorf("sandbox: scratch directory %q is not absolute", scratch)
