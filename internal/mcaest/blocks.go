@@ -150,3 +150,38 @@ func hotBlocks(blocks []block, share float64) (hot []block, total int64) {
 	}
 	return hot, total
 }
+
+// countedCode reports whether the instructions of the function named fn are the benchmark's own: code of the
+// binary outside the Go runtime (its scheduler, collector, allocator and timers, whose share of a run follows
+// wall-clock pacing and differs between the runs at N and 2N) and outside the testing package, plus the
+// runtime's copy, clear and compare helpers, which do the calling code's work. Functions without a package
+// qualifier are the runtime's assembly, except the bodies of package internal/bytealg's compares. Allocation is
+// left out with the runtime, as the instruction-count lane leaves it out (package bench decides by a finer rule
+// of its own, which this should share).
+func countedCode(fn string) bool {
+	switch fn {
+	case "", "time.now":
+		return false
+	case "runtime.memmove", "runtime.memclrNoHeapPointers", "runtime.memequal", "memeqbody", "cmpbody",
+		"indexbytebody", "countbody":
+		return true
+	}
+	for _, p := range []string{"runtime.", "internal/runtime/", "testing.", "internal/chacha8rand."} {
+		if strings.HasPrefix(fn, p) {
+			return false
+		}
+	}
+	return strings.Contains(fn, ".") && !strings.Contains(fn, ".runtime_")
+}
+
+// keepCounted removes from counts the addresses outside countedCode and returns the instructions removed.
+func keepCounted(t *text, counts map[uint64]int64) int64 {
+	var removed int64
+	for a, n := range counts {
+		if !countedCode(t.funcName(a)) {
+			removed += n
+			delete(counts, a)
+		}
+	}
+	return removed
+}

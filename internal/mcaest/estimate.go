@@ -41,7 +41,8 @@ type Config struct {
 
 // Result is the estimate of one benchmark leaf on one binary.
 type Result struct {
-	Instructions float64 // instructions per op, of all code (the runtime's too)
+	Instructions float64 // instructions per op of the benchmark's code (countedCode)
+	Runtime      float64 // instructions per op of the runtime and the testing package, left out
 	Cycles       float64 // est-mca cycles per op
 	N            int     // the iterations counted
 	Blocks       int     // the blocks executed
@@ -104,6 +105,7 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcaest: probing N: %w", err)
 		}
+		keepCounted(t, probe)
 		var ir int64
 		for _, n := range probe {
 			ir += n
@@ -115,6 +117,7 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcaest: %w", err)
 	}
+	runtime := keepCounted(t, counts)
 	blocks := formBlocks(t, counts)
 	hot, total := hotBlocks(blocks, cfg.Share)
 	if len(hot) == 0 {
@@ -126,7 +129,8 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("mcaest: %w", err)
 	}
 	res := combine(t, hot, regions, rejected, total, float64(cfg.N))
-	res.N, res.Blocks, res.Noise = cfg.N, len(blocks), float64(noise)/float64(cfg.N)
+	res.N, res.Blocks = cfg.N, len(blocks)
+	res.Noise, res.Runtime = float64(noise)/float64(cfg.N), float64(runtime)/float64(cfg.N)
 	return res, nil
 }
 

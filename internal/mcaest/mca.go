@@ -54,6 +54,9 @@ func runMCA(ctx context.Context, mca, cpu string, blocks []block) ([]regionCycle
 		"-iterations="+strconv.Itoa(mcaIterations), "-instruction-info=false", "-resource-pressure=false")
 	cmd.Stdin = bytes.NewReader(in)
 	stdout, stderr, err := proc.RunLimit(cmd, 1<<28)
+	if err != nil && bytes.Contains(stderr, []byte("no assembly instructions found")) {
+		err = nil // every instruction rejected: every block is unmodelled
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("running llvm-mca: %w", err)
 	}

@@ -69,8 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func printResult(w io.Writer, name string, r *mcaest.Result, top int) {
 	fmt.Fprintf(w, "%s: N=%d instructions/op %.1f est-mca-cycles/op %.1f (IPC %.2f); %d blocks, %d analyzed; "+
-		"noise %.2f instr/op, unmodelled %.2f instr/op\n", name, r.N, r.Instructions, r.Cycles,
-		r.Instructions/r.Cycles, r.Blocks, len(r.Hot), r.Noise, r.Rejected)
+		"noise %.2f instr/op, unmodelled %.2f instr/op, runtime %.1f instr/op left out\n", name, r.N,
+		r.Instructions, r.Cycles, r.Instructions/r.Cycles, r.Blocks, len(r.Hot), r.Noise, r.Rejected, r.Runtime)
 	for _, b := range r.Hot[:min(top, len(r.Hot))] {
 		fmt.Fprintf(w, "  %#x %s: %d insns × %.2f/op × %.2f cycles = %.1f cycles/op\n", b.Start, b.Func, b.Insns,
 			b.PerOp, b.PerIter, b.PerOp*b.PerIter)
