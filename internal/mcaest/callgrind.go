@@ -96,27 +96,31 @@ func parseCallgrind(r io.Reader) (map[uint64]int64, error) {
 
 // loopCounts returns the instructions each address executed in n iterations of the benchmark leaf: the counts of
 // a run at 2n minus those of a run at n, which cancels the process's start-up and everything else both runs do
-// alike. An address whose difference is negative (a run did something the other did not) is dropped, and
-// the instructions so dropped are returned as noise.
-func loopCounts(ctx context.Context, valgrind, bin, leaf string, n int, dir string) (map[uint64]int64, int64,
-	error) {
+// alike. An address may have a negative difference, where one run did something the other did not
+// (dropNegative).
+func loopCounts(ctx context.Context, valgrind, bin, leaf string, n int, dir string) (map[uint64]int64, error) {
 	c1, err := profileRun(ctx, valgrind, bin, leaf, n, filepath.Join(dir, "callgrind.n"))
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	c2, err := profileRun(ctx, valgrind, bin, leaf, 2*n, filepath.Join(dir, "callgrind.2n"))
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	var noise int64
 	for a, x := range c1 {
 		c2[a] -= x
 	}
-	for a, d := range c2 {
+	return c2, nil
+}
+
+// dropNegative removes the addresses of counts that are not positive and returns the instructions they held,
+// negated: the noise of the difference.
+func dropNegative(counts map[uint64]int64) (noise int64) {
+	for a, d := range counts {
 		if d <= 0 {
 			noise -= d
-			delete(c2, a)
+			delete(counts, a)
 		}
 	}
-	return c2, noise, nil
+	return noise
 }

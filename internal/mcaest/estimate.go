@@ -47,7 +47,8 @@ type Result struct {
 	N            int     // the iterations counted
 	Blocks       int     // the blocks executed
 	Hot          []Block // the blocks analyzed, most instructions first
-	// Noise is the instructions per op at addresses that ran less often at 2N than at N, left out.
+	// Noise is the instructions per op of the benchmark's code at addresses that ran less often at 2N than at N,
+	// left out.
 	Noise float64
 	// Rejected is the instructions per op that llvm-mca or the decoder could not model, charged a cycle each.
 	Rejected float64
@@ -55,12 +56,13 @@ type Result struct {
 
 // Block is one analyzed block of a Result.
 type Block struct {
-	Start    uint64  // the address of its first instruction
-	Func     string  // the function that holds it
-	Insns    int     // its instructions
-	PerOp    float64 // its executions per op
-	PerIter  float64 // llvm-mca's cycles per execution
-	Rejected int     // instructions llvm-mca or the decoder could not model
+	Start    uint64   // the address of its first instruction
+	Func     string   // the function that holds it
+	Insns    int      // its instructions
+	Code     []string // the instructions that decoded, in GNU syntax
+	PerOp    float64  // its executions per op
+	PerIter  float64  // llvm-mca's cycles per execution
+	Rejected int      // instructions llvm-mca or the decoder could not model
 }
 
 // Estimate runs cfg.Bench on cfg.Binary under callgrind at N and 2N iterations, groups the difference into
@@ -101,11 +103,12 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if cfg.N == 0 {
 		// At 2 and 4 iterations: a b.N benchmark runs once at b.N = 1 first, unless -test.benchtime is 1x.
-		probe, _, err := loopCounts(ctx, vg.Path, cfg.Binary, cfg.Bench, 2, dir)
+		probe, err := loopCounts(ctx, vg.Path, cfg.Binary, cfg.Bench, 2, dir)
 		if err != nil {
 			return nil, fmt.Errorf("mcaest: probing N: %w", err)
 		}
 		keepCounted(t, probe)
+		dropNegative(probe)
 		var ir int64
 		for _, n := range probe {
 			ir += n
@@ -113,11 +116,12 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 		perOp := max(ir/2, 1)
 		cfg.N = int(max(2, min(cfg.Target, (cfg.Target+perOp-1)/perOp)))
 	}
-	counts, noise, err := loopCounts(ctx, vg.Path, cfg.Binary, cfg.Bench, cfg.N, dir)
+	counts, err := loopCounts(ctx, vg.Path, cfg.Binary, cfg.Bench, cfg.N, dir)
 	if err != nil {
 		return nil, fmt.Errorf("mcaest: %w", err)
 	}
 	runtime := keepCounted(t, counts)
+	noise := dropNegative(counts)
 	blocks := formBlocks(t, counts)
 	hot, total := hotBlocks(blocks, cfg.Share)
 	if len(hot) == 0 {
@@ -149,7 +153,7 @@ func combine(t *text, hot []block, regions []regionCycles, rejected []int, total
 		cycles += float64(b.execs) * per
 		covered += float64(b.ir())
 		res.Rejected += float64(b.execs) * float64(bad) / n
-		res.Hot = append(res.Hot, Block{Start: b.start, Func: t.funcName(b.start), Insns: len(b.insns) + b.unknown,
+		res.Hot = append(res.Hot, Block{Start: b.start, Func: t.funcName(b.start), Insns: len(b.insns) + b.unknown, Code: b.insns,
 			PerOp: float64(b.execs) / n, PerIter: per, Rejected: bad})
 	}
 	res.Cycles = cycles * float64(total) / covered / n

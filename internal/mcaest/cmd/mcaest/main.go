@@ -75,6 +75,11 @@ func printResult(w io.Writer, name string, r *mcaest.Result, top int) {
 		fmt.Fprintf(w, "  %#x %s: %d insns × %.2f/op × %.2f cycles = %.1f cycles/op\n", b.Start, b.Func, b.Insns,
 			b.PerOp, b.PerIter, b.PerOp*b.PerIter)
 	}
+	for _, b := range r.Hot {
+		if b.Rejected > 0 {
+			fmt.Fprintf(w, "  unmodelled: %d of %#x %s: %s\n", b.Rejected, b.Start, b.Func, strings.Join(b.Code, "; "))
+		}
+	}
 }
 
 // comparePairs estimates every benchmark of each named pair's truth (or only cfg.Bench) on base and head and
@@ -89,8 +94,8 @@ func comparePairs(ctx context.Context, names []string, cfg mcaest.Config, stdout
 		return err
 	}
 	defer os.RemoveAll(dir)
-	fmt.Fprintf(stdout, "| pair | benchmark | truth | instructions/op | est-mca | right? | s base, head | load |\n")
-	fmt.Fprintf(stdout, "| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(stdout, "| pair | benchmark | truth | instructions/op | right? | est-mca | right? | s base, head | load |\n")
+	fmt.Fprintf(stdout, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, name := range names {
 		i := slices.IndexFunc(all, func(p *corpus.Pair) bool { return p.Name == name })
 		if i < 0 || all[i].Truth == nil {
@@ -132,8 +137,8 @@ func comparePair(ctx context.Context, p *corpus.Pair, cfg mcaest.Config, dir str
 		}
 		di := pct(res[0].Instructions, res[1].Instructions)
 		dm := pct(res[0].Cycles, res[1].Cycles)
-		fmt.Fprintf(stdout, "| %s | %s | %s %+.1f%% | %+.2f%% | %+.2f%% | %s | %.0f, %.0f | %s |\n", p.Name, tb.Name,
-			tb.Direction(), tb.Pct, di, dm, right(tb, dm), secs[0], secs[1], corpus.LoadAvg())
+		fmt.Fprintf(stdout, "| %s | %s | %s %+.1f%% | %+.2f%% | %s | %+.2f%% | %s | %.0f, %.0f | %s |\n", p.Name,
+			tb.Name, tb.Direction(), tb.Pct, di, right(tb, di), dm, right(tb, dm), secs[0], secs[1], corpus.LoadAvg())
 	}
 	return nil
 }
