@@ -96,14 +96,22 @@ func comparePairs(ctx context.Context, names []string, cfg mcaest.Config, stdout
 	defer os.RemoveAll(dir)
 	fmt.Fprintf(stdout, "| pair | benchmark | truth | instructions/op | right? | est-mca | right? | s base, head | load |\n")
 	fmt.Fprintf(stdout, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	var failed []string
 	for _, name := range names {
 		i := slices.IndexFunc(all, func(p *corpus.Pair) bool { return p.Name == name })
 		if i < 0 || all[i].Truth == nil {
 			return fmt.Errorf("no corpus pair %q with a truth", name)
 		}
 		if err := comparePair(ctx, all[i], cfg, filepath.Join(dir, name), stdout, stderr); err != nil {
-			return fmt.Errorf("pair %s: %w", name, err)
+			if ctx.Err() != nil {
+				return err
+			}
+			failed = append(failed, name)
+			fmt.Fprintf(stderr, "mcaest: error: pair %s: %v\n", name, err)
 		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d pairs failed: %s", len(failed), strings.Join(failed, ", "))
 	}
 	return nil
 }
