@@ -124,13 +124,23 @@ func formBlocks(t *text, counts map[uint64]int64) []block {
 			cur = nil
 			continue
 		}
-		cur.insns = append(cur.insns, x86asm.GNUSyntax(inst, a, nil))
+		cur.insns = append(cur.insns, gnuSyntax(inst, a))
 		next = a + uint64(inst.Len)
 		if endsBlock(inst.Op) {
 			cur = nil
 		}
 	}
 	return out
+}
+
+// gnuSyntax returns the instruction inst at addr in GNU syntax as llvm-mca reads it: as x86asm prints it, which
+// is objdump's, except that a direct jump prints as jmp, not objdump's jmpq, which llvm-mca 14 rejects.
+func gnuSyntax(inst x86asm.Inst, addr uint64) string {
+	s := x86asm.GNUSyntax(inst, addr, nil)
+	if rest, ok := strings.CutPrefix(s, "jmpq 0x"); ok {
+		return "jmp 0x" + rest
+	}
+	return s
 }
 
 // hotBlocks returns the blocks, most instructions first, that together executed at least share of all the

@@ -139,15 +139,18 @@ func TestMCAInput(t *testing.T) {
 //	0x1006  75 f8      jne 0x1000
 //	0x1008  48 f7 f1   div %rcx
 //	0x100b  c3         ret
-var loopCode = []byte{0x48, 0x01, 0xd8, 0x48, 0xff, 0xc9, 0x75, 0xf8, 0x48, 0xf7, 0xf1, 0xc3}
+//	0x100c  e9 ef ff ff ff  jmp 0x1000 (objdump: jmpq)
+var loopCode = []byte{0x48, 0x01, 0xd8, 0x48, 0xff, 0xc9, 0x75, 0xf8, 0x48, 0xf7, 0xf1, 0xc3,
+	0xe9, 0xef, 0xff, 0xff, 0xff}
 
 func TestFormBlocks(t *testing.T) {
 	tx := &text{secs: []textSec{{addr: 0x1000, code: loopCode}}}
-	counts := map[uint64]int64{0x1000: 100, 0x1003: 100, 0x1006: 100, 0x1008: 1, 0x100b: 1, 0x9000: 7}
+	counts := map[uint64]int64{0x1000: 100, 0x1003: 100, 0x1006: 100, 0x1008: 1, 0x100b: 1, 0x100c: 2, 0x9000: 7}
 	got := formBlocks(tx, counts)
 	want := []block{
 		{start: 0x1000, execs: 100, insns: []string{"add %rbx,%rax", "dec %rcx", "jne 0x1000"}},
 		{start: 0x1008, execs: 1, insns: []string{"div %rcx", "retq"}},
+		{start: 0x100c, execs: 2, insns: []string{"jmp 0x1000"}},
 		{start: 0x9000, execs: 7, unknown: 1}, // outside the code
 	}
 	if d := cmp.Diff(want, got, cmp.AllowUnexported(block{})); d != "" {
@@ -156,12 +159,12 @@ func TestFormBlocks(t *testing.T) {
 	// A count that changes within straight-line code (a jump into its middle) starts a block.
 	counts[0x1003] = 150
 	counts[0x1006] = 150
-	if got := formBlocks(tx, counts); len(got) != 4 || got[1].start != 0x1003 || len(got[0].insns) != 1 {
-		t.Errorf("a jump into 0x1003: blocks %+v, want 0x1000 (1 insn), 0x1003, 0x1008, 0x9000", got)
+	if got := formBlocks(tx, counts); len(got) != 5 || got[1].start != 0x1003 || len(got[0].insns) != 1 {
+		t.Errorf("a jump into 0x1003: blocks %+v, want 0x1000 (1 insn), 0x1003, 0x1008, 0x100c, 0x9000", got)
 	}
-	hot, total := hotBlocks(want, 0.99)
-	if total != 309 || len(hot) != 2 || hot[0].start != 0x1000 || hot[1].start != 0x9000 {
-		t.Errorf("hotBlocks = %+v, %d; want 0x1000 and 0x9000 of 309 instructions", hot, total)
+	hot, total := hotBlocks(want, 0.98)
+	if total != 311 || len(hot) != 2 || hot[0].start != 0x1000 || hot[1].start != 0x9000 {
+		t.Errorf("hotBlocks = %+v, %d; want 0x1000 and 0x9000 of 311 instructions", hot, total)
 	}
 }
 
