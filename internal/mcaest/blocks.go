@@ -133,6 +133,27 @@ func formBlocks(t *text, counts map[uint64]int64) []block {
 	return out
 }
 
+// mergeBlocks merges, in place, each run of blocks (in address order, as formBlocks returns them) that lie in
+// one function and executed equally often into one block: a path through the function that an iteration takes,
+// branches and all, which llvm-mca then runs as one sequence, so that a dependency chain crossing a branch or
+// a call is seen. Blocks the path skips are not in it; the compiler lays a function's likely path out in
+// address order, so the sequence is mostly the order they ran in.
+func mergeBlocks(t *text, blocks []block) []block {
+	out := blocks[:0]
+	fn := ""
+	for _, b := range blocks {
+		f := t.funcName(b.start)
+		if n := len(out); n > 0 && f == fn && f != "" && out[n-1].execs == b.execs {
+			out[n-1].insns = append(out[n-1].insns, b.insns...)
+			out[n-1].unknown += b.unknown
+			continue
+		}
+		out = append(out, b)
+		fn = f
+	}
+	return out
+}
+
 // gnuSyntax returns the instruction inst at addr in GNU syntax as llvm-mca reads it: as x86asm prints it, which
 // is objdump's, except that a direct jump prints as jmp, not objdump's jmpq, which llvm-mca 14 rejects.
 func gnuSyntax(inst x86asm.Inst, addr uint64) string {

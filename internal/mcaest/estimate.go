@@ -37,6 +37,9 @@ type Config struct {
 	CPU           string  // llvm-mca's -mcpu; "" means DefaultCPU
 	Share         float64 // the share of instructions whose blocks are analyzed; 0 means DefaultShare
 	Dir           string  // scratch space for callgrind's output; "" means a new temporary directory
+	// Merge analyzes each function's blocks that executed equally often as one sequence (mergeBlocks) rather
+	// than each block alone.
+	Merge bool
 }
 
 // Result is the estimate of one benchmark leaf on one binary.
@@ -123,6 +126,9 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 	runtime := keepCounted(t, counts)
 	noise := dropNegative(counts)
 	blocks := formBlocks(t, counts)
+	if cfg.Merge {
+		blocks = mergeBlocks(t, blocks)
+	}
 	hot, total := hotBlocks(blocks, cfg.Share)
 	if len(hot) == 0 {
 		return nil, fmt.Errorf("mcaest: %s executed no instructions per iteration (hint: is N large enough?)",

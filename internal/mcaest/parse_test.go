@@ -1,6 +1,7 @@
 package mcaest
 
 import (
+	"debug/elf"
 	"strings"
 	"testing"
 
@@ -184,5 +185,27 @@ func TestCombine(t *testing.T) {
 	}
 	if res.Hot[0].Start != 0x1000 || res.Hot[1].PerIter != 12 {
 		t.Errorf("combine: hot blocks %+v", res.Hot)
+	}
+}
+
+func TestMergeBlocks(t *testing.T) {
+	tx := &text{syms: []elf.Symbol{{Name: "f", Value: 0x1000, Size: 0x10}, {Name: "g", Value: 0x1010, Size: 0x10}}}
+	blocks := []block{
+		{start: 0x1000, execs: 100, insns: []string{"a", "jne"}},
+		{start: 0x1008, execs: 1, insns: []string{"b", "je"}},
+		{start: 0x100c, execs: 1, insns: []string{"c"}, unknown: 1},
+		{start: 0x1010, execs: 1, insns: []string{"d"}}, // another function
+		{start: 0x9000, execs: 1, insns: []string{"e"}}, // no function
+		{start: 0x9004, execs: 1, insns: []string{"f"}},
+	}
+	want := []block{
+		{start: 0x1000, execs: 100, insns: []string{"a", "jne"}},
+		{start: 0x1008, execs: 1, insns: []string{"b", "je", "c"}, unknown: 1},
+		{start: 0x1010, execs: 1, insns: []string{"d"}},
+		{start: 0x9000, execs: 1, insns: []string{"e"}},
+		{start: 0x9004, execs: 1, insns: []string{"f"}},
+	}
+	if d := cmp.Diff(want, mergeBlocks(tx, blocks), cmp.AllowUnexported(block{})); d != "" {
+		t.Errorf("merged (-want +got):\n%s", d)
 	}
 }

@@ -42,6 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.N, "n", 0, "iterations (0: probe for the target)")
 	fs.StringVar(&cfg.CPU, "mcpu", mcaest.DefaultCPU, "llvm-mca's CPU model")
 	fs.Float64Var(&cfg.Share, "share", mcaest.DefaultShare, "the share of instructions whose blocks are analyzed")
+	fs.BoolVar(&cfg.Merge, "merge", false, "analyze a function's equally often executed blocks as one sequence")
 	pairs := fs.String("pair", "", "comma-separated corpus pairs to compare base and head of")
 	top := fs.Int("blocks", 5, "how many of the costliest blocks to list")
 	if err := fs.Parse(args); err != nil {
