@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -79,18 +80,11 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Target == 0 {
 		cfg.Target = DefaultTarget
 	}
-	if cfg.CPU == "" {
-		cfg.CPU = DefaultCPU
-	}
-	if cfg.Share <= 0 || cfg.Share > 1 {
-		cfg.Share = DefaultShare
-	}
 	vg, err := bench.FindValgrind(ctx, cfg.Valgrind)
 	if err != nil {
 		return nil, fmt.Errorf("mcaest: %w", err)
 	}
-	mca, err := findMCA(cfg.MCA)
-	if err != nil {
+	if _, err := findMCA(cfg.MCA); err != nil {
 		return nil, err
 	}
 	t, err := readText(cfg.Binary)
@@ -124,6 +118,45 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("mcaest: %w", err)
 	}
 	runtime := keepCounted(t, counts)
+	res, err := cost(ctx, cfg, t, counts, cfg.N)
+	if err != nil {
+		return nil, fmt.Errorf("mcaest: %s: %w", cfg.Bench, err)
+	}
+	res.Runtime = float64(runtime) / float64(cfg.N)
+	return res, nil
+}
+
+// Cost is the part of Estimate after the counting, for a caller that counted already: counts holds the
+// instructions executed at each address of cfg.Binary in n iterations of a benchmark, of the code the caller
+// means to cost (the instruction-count lane's counted code, say). An address with a count that is not positive
+// is left out and its count reported as Noise. cfg.Bench, Valgrind, N and Target are not used.
+func Cost(ctx context.Context, cfg Config, counts map[uint64]int64, n int) (*Result, error) {
+	if cfg.Binary == "" || n < 1 {
+		return nil, errors.New("mcaest: a binary and n ≥ 1 are required")
+	}
+	t, err := readText(cfg.Binary)
+	if err != nil {
+		return nil, fmt.Errorf("mcaest: %w", err)
+	}
+	res, err := cost(ctx, cfg, t, maps.Clone(counts), n)
+	if err != nil {
+		return nil, fmt.Errorf("mcaest: %w", err)
+	}
+	return res, nil
+}
+
+// cost costs counts, which it modifies, of n iterations of the code t holds.
+func cost(ctx context.Context, cfg Config, t *text, counts map[uint64]int64, n int) (*Result, error) {
+	if cfg.CPU == "" {
+		cfg.CPU = DefaultCPU
+	}
+	if cfg.Share <= 0 || cfg.Share > 1 {
+		cfg.Share = DefaultShare
+	}
+	mca, err := findMCA(cfg.MCA)
+	if err != nil {
+		return nil, err
+	}
 	noise := dropNegative(counts)
 	blocks := formBlocks(t, counts)
 	if cfg.Merge {
@@ -131,16 +164,14 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	hot, total := hotBlocks(blocks, cfg.Share)
 	if len(hot) == 0 {
-		return nil, fmt.Errorf("mcaest: %s executed no instructions per iteration (hint: is N large enough?)",
-			cfg.Bench)
+		return nil, errors.New("no instructions executed per iteration (hint: is N large enough?)")
 	}
 	regions, rejected, err := runMCA(ctx, mca, cfg.CPU, hot)
 	if err != nil {
-		return nil, fmt.Errorf("mcaest: %w", err)
+		return nil, err
 	}
-	res := combine(t, hot, regions, rejected, total, float64(cfg.N))
-	res.N, res.Blocks = cfg.N, len(blocks)
-	res.Noise, res.Runtime = float64(noise)/float64(cfg.N), float64(runtime)/float64(cfg.N)
+	res := combine(t, hot, regions, rejected, total, float64(n))
+	res.N, res.Blocks, res.Noise = n, len(blocks), float64(noise)/float64(n)
 	return res, nil
 }
 
