@@ -190,7 +190,8 @@ func combine(t *text, hot []block, regions []regionCycles, rejected []int, total
 		cycles += float64(b.execs) * per
 		covered += float64(b.ir())
 		res.Rejected += float64(b.execs) * float64(bad) / n
-		res.Hot = append(res.Hot, Block{Start: b.start, Func: t.funcName(b.start), Insns: len(b.insns) + b.unknown, Code: b.insns,
+		res.Hot = append(res.Hot, Block{Start: b.start, Func: t.funcName(b.start), Insns: len(b.insns) + b.unknown,
+			Code:  b.insns,
 			PerOp: float64(b.execs) / n, PerIter: per, Rejected: bad})
 	}
 	res.Cycles = cycles * float64(total) / covered / n
