@@ -95,7 +95,8 @@ func comparePairs(ctx context.Context, names []string, cfg mcaest.Config, stdout
 		return err
 	}
 	defer os.RemoveAll(dir)
-	fmt.Fprintln(stdout, "| pair | benchmark | truth | instructions/op | right? | est-mca | right? | s base, head | load |")
+	fmt.Fprintln(stdout, "| pair | benchmark | truth | instructions/op | right? | est-mca | right? | s base, head |"+
+		" load |")
 	fmt.Fprintln(stdout, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	var failed []string
 	for _, name := range names {
