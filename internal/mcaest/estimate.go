@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 
 	"github.com/perfgate/perfgate/bench"
@@ -80,6 +81,11 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Target == 0 {
 		cfg.Target = DefaultTarget
 	}
+	bin, err := filepath.Abs(cfg.Binary) // the runs start in its directory
+	if err != nil {
+		return nil, fmt.Errorf("mcaest: %w", err)
+	}
+	cfg.Binary = bin
 	vg, err := bench.FindValgrind(ctx, cfg.Valgrind)
 	if err != nil {
 		return nil, fmt.Errorf("mcaest: %w", err)

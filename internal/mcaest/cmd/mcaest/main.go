@@ -62,7 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcaest: error: %v\n", err)
+		fmt.Fprintf(stderr, "mcaest: error: %s\n", strings.TrimPrefix(err.Error(), "mcaest: "))
 		return 1
 	}
 	return 0
