@@ -137,6 +137,30 @@ func TestCompareInstructionsDemo(t *testing.T) {
 		}
 	})
 
+	t.Run("auto", func(t *testing.T) {
+		// The count runs alongside the timing lane (two CPUs here): bench.txt must still say whose each sample is.
+		res, _, samples := compare(t, record.MetricAuto, "base", "folded")
+		ins := rows(res, record.UnitInstructions)
+		perSide := map[record.Side]int{}
+		for _, s := range samples {
+			if v, ok := s.Get(record.UnitInstructions); ok {
+				want := ins[s.Name].Base.Center
+				if s.Side == record.Head {
+					want = ins[s.Name].Head.Center
+				}
+				if v != want {
+					t.Errorf("bench.txt: %s on %s counts %v, but result.json's %s count is %v", s.Name, s.Side, v,
+						s.Side, want)
+				}
+			} else if _, ok := s.Get(record.UnitTime); ok {
+				perSide[s.Side]++
+			}
+		}
+		if n := count(samples, record.UnitInstructions); n != 8 || perSide[record.Base] != 8 || perSide[record.Head] != 8 {
+			t.Errorf("bench.txt: %d instructions/op samples, sec/op %v; want 8, and 8 a side", n, perSide)
+		}
+	})
+
 	t.Run("both", func(t *testing.T) {
 		res, code, samples := compare(t, record.MetricBoth, "base", "folded")
 		// Two rounds may leave the time lane inconclusive (exit 4); nothing is slower in either lane.

@@ -154,6 +154,12 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 	if ic.Progress = nil; rc.Progress != nil {
 		ic.Progress = &lineWriter{w: rc.Progress, prefix: "counting: "}
 	}
+	// bench.txt's configuration lines apply to the results after them, so two lanes must not interleave there:
+	// the counts go after the timing lane's samples, as with metric both.
+	var countTxt bytes.Buffer
+	if rc.BenchTxt != nil {
+		ic.BenchTxt = &countTxt
+	}
 	var mu sync.Mutex
 	var counts []record.Benchmark
 	var counted *bench.Run
@@ -178,6 +184,11 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 	<-done
 	if err == nil {
 		err = countErr
+	}
+	if rc.BenchTxt != nil && countTxt.Len() > 0 {
+		if _, werr := rc.BenchTxt.Write(countTxt.Bytes()); werr != nil && err == nil {
+			err = fmt.Errorf("writing bench.txt: %w", werr)
+		}
 	}
 	return joinRuns(timed, counted), err
 }
