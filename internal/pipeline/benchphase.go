@@ -24,7 +24,8 @@ import (
 // runBenchmarks runs the lanes the metric asks for, writing bench.txt as samples arrive, and turns what they
 // gathered into a benchRecord (fromRun). The timing lane runs the A–B–B–A schedule natively; the instruction-count
 // lane runs it under valgrind (bench.RunInstructions); with metric both, timing first, then counting, into the
-// same bench.txt. Whatever ran before an error is kept.
+// same bench.txt; under auto, counting alongside (runLanes), its lines after the timing's. Whatever ran before an
+// error is kept.
 func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	rec := benchRecord{pinnedCPU: -1}
 	f, err := p.dir.CreateBench()
@@ -36,13 +37,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	opt := bench.DefaultStatsOptions
 	opt.Alpha, opt.ThresholdPct = p.cfg.Alpha, p.cfg.Threshold
 	if p.code.timesNothing() {
-		// Every benchmark runs the same machine code on both sides: there is nothing to time.
-		p.logf("timing: skipped, every benchmark runs the same machine code on both sides")
-		_, notes, err := p.headBenchmarks(ctx)
-		rec.benchmarks = p.code.sameCodeRows(p.cfg.Metric)
-		rec.settled = len(rec.benchmarks)
-		rec.notes = notes
-		return rec, err
+		return p.sameCodeOnly(ctx)
 	}
 	rc := bench.RunConfig{
 		Base:      p.baseTimed(),
@@ -104,6 +99,16 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	if err == nil {
 		err = p.checkLeavesSelected(run, len(p.code.shown))
 	}
+	return rec, err
+}
+
+// sameCodeOnly is the benchmark record when every benchmark runs the same machine code on both sides: there is
+// nothing to time, and every benchmark is unchanged.
+func (p *pipeline) sameCodeOnly(ctx context.Context) (benchRecord, error) {
+	p.logf("timing: skipped, every benchmark runs the same machine code on both sides")
+	_, notes, err := p.headBenchmarks(ctx)
+	rec := benchRecord{pinnedCPU: -1, benchmarks: p.code.sameCodeRows(p.cfg.Metric), notes: notes}
+	rec.settled = len(rec.benchmarks)
 	return rec, err
 }
 
