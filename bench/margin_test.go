@@ -23,8 +23,14 @@ func sims(n int) int {
 // classRate runs sims budgeted simulations (simulate, the noisy machine) of benchmarks whose head/base ratios are
 // effects under opt's threshold, and returns how often benchmark 0 was classed c, and how often it settled.
 func classRate(seed uint64, n int, effects []float64, thresholdPct float64, c record.Class) (hit, settledRuns int) {
+	return classRateCounts(seed, n, effects, thresholdPct, c, nil)
+}
+
+// classRateCounts is classRate with the instruction counts of metric auto (simulateCounts).
+func classRateCounts(seed uint64, n int, effects []float64, thresholdPct float64, c record.Class,
+	counts []record.Benchmark) (hit, settledRuns int) {
 	for s := range n {
-		r := simulateWith(noisy(seed+uint64(s)), effects, 5, DefaultMaxRounds, simBudget, thresholdPct)
+		r := simulateCounts(noisy(seed+uint64(s)), effects, 5, DefaultMaxRounds, simBudget, thresholdPct, counts)
 		if r.classes["Sim/00"] == c {
 			hit++
 		}
@@ -169,17 +175,7 @@ func TestSimCountsAtLooks(t *testing.T) {
 	} {
 		effects := slices.Repeat([]float64{1}, simBenchmarks)
 		effects[0] = tt.effect
-		counts := simCounts(simBenchmarks, tt.count)
-		hit, settledRuns := 0, 0
-		for s := range n {
-			r := simulateCounts(noisy(seed+uint64(s)), effects, 5, DefaultMaxRounds, simBudget, 2, counts)
-			if r.classes["Sim/00"] == tt.c {
-				hit++
-			}
-			if settled(r.classes["Sim/00"]) {
-				settledRuns++
-			}
-		}
+		hit, settledRuns := classRateCounts(seed, n, effects, 2, tt.c, simCounts(simBenchmarks, tt.count))
 		t.Logf("seed %d: true %+.1f%%, count %+.1f%%: %s in %d of %d budgeted runs, settled in %d",
 			seed, 100*(tt.effect-1), 100*(tt.count-1), tt.c, hit, n, settledRuns)
 		if r := rate(hit, n); tt.atMost && r > tt.rate || !tt.atMost && r < tt.rate {

@@ -347,21 +347,9 @@ func TestValgrindRuns(t *testing.T) {
 	// The lane keeps callgrind's output in perfgate's own directory; here the child writes it to its TMPDIR.
 	cmd := exec.Command("sh", "-c", `"$0" --tool=callgrind --callgrind-out-file="$TMPDIR/cg.out" cat /proc/self/status &&
 		test -s "$TMPDIR/cg.out"`, vg)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	scratch, remove, err := s.Scratch()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer remove()
-	if err := s.Start(cmd, scratch, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("valgrind in the sandbox: %v\n%s", err, stderr.Bytes())
-	}
-	if !strings.Contains(stdout.String(), "NoNewPrivs:\t1") {
-		t.Errorf("the program under valgrind printed %q", stdout.String())
+	stdout, _ := runSandboxed(t, s, cmd, "valgrind in the sandbox")
+	if !strings.Contains(stdout, "NoNewPrivs:\t1") {
+		t.Errorf("the program under valgrind printed %q", stdout)
 	}
 }
 
@@ -412,20 +400,28 @@ func TestGoCommandInSandbox(t *testing.T) {
 	}
 	s := newSandbox(t, Config{Mode: ModeRequired})
 	cmd := exec.Command("sh", "-c", `c=$("$0" env GOCACHE) && mkdir -p "$c" && touch "$c/probe" && echo "$c"`, goCmd)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout, scratch := runSandboxed(t, s, cmd, "the go command's cache in the sandbox")
+	if got := strings.TrimSpace(stdout); !strings.HasPrefix(got, scratch+string(filepath.Separator)) {
+		t.Errorf("GOCACHE in the sandbox is %q, want beneath the scratch directory %s", got, scratch)
+	}
+}
+
+// runSandboxed runs cmd in s in a scratch directory of its own and returns what it printed and that directory
+// (removed when the test ends); a failure to start or a non-zero exit fails the test, with what, and its stderr.
+func runSandboxed(t *testing.T, s *Sandbox, cmd *exec.Cmd, what string) (stdout, scratch string) {
+	t.Helper()
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
 	scratch, remove, err := s.Scratch()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer remove()
+	t.Cleanup(remove)
 	if err := s.Start(cmd, scratch, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("the go command's cache in the sandbox: %v\n%s", err, stderr.Bytes())
+		t.Fatalf("%s: %v\n%s", what, err, stderr.Bytes())
 	}
-	if got := strings.TrimSpace(stdout.String()); !strings.HasPrefix(got, scratch+string(filepath.Separator)) {
-		t.Errorf("GOCACHE in the sandbox is %q, want beneath the scratch directory %s", got, scratch)
-	}
+	return out.String(), scratch
 }
