@@ -97,16 +97,14 @@ func (p *progress) calibrated(leaves int, d time.Duration) {
 }
 
 // fitted reports the run length a budget chose for leaves benchmarks, when it shortened their runs; floored
-// says that even MinRunTime runs do not let BudgetRounds rounds fit.
+// says that BudgetRounds rounds of them do not fit the budget even so.
 func (p *progress) fitted(leaves int, runTime, benchTime time.Duration, floored bool) {
 	switch {
-	case runTime >= benchTime:
 	case floored:
-		p.line("runs shortened from %s to the shortest, %s; fewer than %d rounds of %d benchmarks fit the budget",
-			benchTime, runTime, BudgetRounds, leaves)
-	default:
-		p.line("runs shortened from %s to %s, so that %d rounds of %d benchmarks fit the budget", benchTime, runTime,
-			BudgetRounds, leaves)
+		p.line("runs of %s; fewer than %d rounds of %d benchmarks fit the budget: a longer budget (or fewer "+
+			"benchmarks, -bench) would settle more", runTime, BudgetRounds, leaves)
+	case runTime < benchTime:
+		p.line("runs shortened from %s to %s: short runs settle more per second of budget", benchTime, runTime)
 	}
 }
 

@@ -108,7 +108,7 @@ type Run struct {
 	Plan   *SequentialPlan
 	Stages int // stages a budgeted run ran
 	// RunTime is the length of one measured run the iteration counts were set for: RunConfig.BenchTime, or
-	// less when a budget shortened the runs so that more rounds fit (fitRuns).
+	// MinRunTime when a budget shortened the runs so that more rounds fit (fitRuns).
 	RunTime time.Duration
 }
 

@@ -25,7 +25,7 @@ import (
 // run therefore spends its error rate across the looks, a group-sequential design with a Bonferroni spending
 // function: each of the K planned looks spends the same share w_k = 1/K of α (and of 1 − confidence), whichever
 // benchmarks are still running. Equal shares suit runs that reach their later looks, as budgeted runs do since
-// their runs are fitted to reach the fourth (see "Short runs, many rounds"): in simulation (35 benchmarks, a
+// their runs are short (see "Short runs, many rounds"): in simulation (35 benchmarks, a
 // budget of 20 rounds of each, drift, AR(1) load and spikes, 60 runs) equal shares settled 94.8%, 56% and 18%
 // of A/A benchmarks at 1.5%, 2% and 2.5% noise per run, where halving shares (2^-k, which favours the first
 // looks) settled 92.3%, 34% and 8%, and found a 3% change more often (51 against 38 of 60 at 2%). Halving had
@@ -51,8 +51,10 @@ import (
 // The analysis that result.json records is the one of each benchmark's last look: SequentialPlan carries which
 // look that was, so that Analyze of the finished run gives every benchmark the class it stopped with.
 
-// DefaultMaxRounds bounds the rounds of a budgeted run (RunConfig.MaxRounds).
-const DefaultMaxRounds = 40
+// DefaultMaxRounds bounds the rounds of a budgeted run (RunConfig.MaxRounds): the rounds key's own maximum, since
+// short runs make many rounds affordable (see "Short runs, many rounds"). Its looks are 5, 8, 12, 18, 27, 41,
+// 62, 93 and 100 rounds.
+const DefaultMaxRounds = 100
 
 // Short runs, many rounds.
 //
@@ -62,36 +64,38 @@ const DefaultMaxRounds = 40
 // of the host core, the host's own work — that slow a run by 10% to 100% for a fraction of a second to
 // seconds. A burst that covers all four runs of a round cancels in d_r; one that starts or ends inside the
 // round does not. Shorter runs make a round shorter, so more bursts cover it whole, and give more rounds for
-// the same budget. Measured on this project's 2-core VM (A/A pairs of the DES benchmarks, 28 rounds each, under
-// a neighbour's load), s_d was about the same for 10 ms, 30 ms and 100 ms runs, so a budget buys √3 narrower
-// intervals with 30 ms runs than with 100 ms ones. Below ~10 ms a run's fixed cost (a process start, the
-// testing package's first b.N = 1 call, ~15 ms in all here) dominates what the budget buys.
+// the same budget. Below ~10 ms a run's fixed cost (a process start, the testing package's first b.N = 1 call,
+// 20–45 ms in all here) dominates what the budget buys.
 //
-// A budgeted run therefore shortens every run, after calibration, so that BudgetRounds rounds of every leaf
-// fit in what is left of the budget, never below MinRunTime and never above RunConfig.BenchTime: with the
-// default 100 s budget, this repository's 35-benchmark gate runs 17 ms per run instead of 100 ms, and reached
-// its fifth look (25 rounds) where it had stopped after 4 rounds at its first; its smallest detectable effect
-// fell from 13.4% to 3.4% on the same VM the same afternoon.
+// A budgeted run therefore runs every run MinRunTime long, after calibration (never longer than
+// RunConfig.BenchTime). Measured on this project's 2-core VM (20 fixed rounds of corpus pairs at 10, 30 and
+// 100 ms runs, one after the other), the noise per run was the same or lower at 10 ms, and the 20 rounds took
+// a third to a fifth of the time: the demo's fold 8.3%, 9.9% and 13.5% noise in 17, 28 and 59 s;
+// cespare/xxhash 5.5%, 5.3% and 9.2% in 22, 33 and 76 s; dchest/siphash 7.0%, 7.8% and 5.1% in 12, 19 and
+// 42 s. (An earlier rule fitted runs so that BudgetRounds rounds of every leaf filled the budget: a family of
+// a few benchmarks then ran 100 ms runs, and stopped at DefaultMaxRounds with a third of the budget left, or
+// used all of it for 40 noisy rounds.) The budget then buys many rounds, so DefaultMaxRounds is the rounds
+// key's own maximum: at 10 ms, 100 rounds of four benchmarks take about 25 s.
 const (
-	// BudgetRounds is how many rounds of every benchmark a budgeted run's run length is fitted to: the fourth
-	// planned look with the default 5 first rounds (5, 8, 12, 18).
+	// BudgetRounds is how many rounds of every benchmark a budget should allow at MinRunTime runs (the fourth
+	// planned look with the default 5 first rounds: 5, 8, 12, 18); when it does not, the progress says so.
 	BudgetRounds = 18
-	// MinRunTime is the shortest run a budget shortens a run to.
+	// MinRunTime is the length of one run of a budgeted run (see "Short runs, many rounds").
 	MinRunTime = 10 * time.Millisecond
 	// runOverhead is the fixed wall time of one measured run beyond its timed loop, as budgeted: starting the
 	// process, the testing package's set-up and its b.N = 1 call.
 	runOverhead = 20 * time.Millisecond
 )
 
-// fitRuns returns leaves with their iteration counts cut so that BudgetRounds rounds of all of them fit in
-// left (see "Short runs, many rounds"), and records the run length chosen in r.run.RunTime. A leaf whose
+// fitRuns returns leaves with their iteration counts cut to runs of MinRunTime (see "Short runs, many rounds";
+// never longer than RunConfig.BenchTime), and records the run length chosen in r.run.RunTime; left, what is
+// left of the budget, only decides whether the progress says that BudgetRounds rounds do not fit. A leaf whose
 // calibrated run is already shorter keeps its count.
 func (r *runner) fitRuns(leaves []leaf, left time.Duration) []leaf {
-	runTime, floored := r.cfg.BenchTime, false
+	runTime := min(r.cfg.BenchTime, MinRunTime)
+	floored := false
 	if n := len(leaves); n > 0 {
-		fit := left/time.Duration(BudgetRounds*4*n) - runOverhead
-		floored = fit < MinRunTime
-		runTime = min(r.cfg.BenchTime, max(fit, MinRunTime).Round(100*time.Microsecond))
+		floored = left/time.Duration(BudgetRounds*4*n)-runOverhead < runTime
 	}
 	r.run.RunTime = runTime
 	r.progress.fitted(len(leaves), runTime, r.cfg.BenchTime, floored)
@@ -230,7 +234,10 @@ func (s *stager) look(samples []Sample, n int) []int {
 			class[c.Name] = c.Class
 		}
 	}
-	s.settleByCounts(cs, class)
+	if s.counts != nil {
+		// Rule 2 needs the allocations unchanged, and the look's analysis has sec/op only.
+		s.settleByCounts(append(cs, allocRows(mine, s.opt)...), class)
+	}
 	var done []int
 	s.active = slices.DeleteFunc(s.active, func(i int) bool {
 		if settled(class[s.names[i]]) {
@@ -267,6 +274,28 @@ func pending(plan []abba.Entry, est []time.Duration, dead map[leafSide]bool, rou
 		}
 	}
 	return all, inRound
+}
+
+// allocRows returns the B/op and allocs/op comparisons of samples as the final analysis gives them, so that a
+// look settles by the counts only what CombineLanes settles: equal counts with moved allocations are not the same
+// work.
+func allocRows(samples []Sample, opt StatsOptions) []record.Benchmark {
+	var allocs []Sample
+	for _, x := range samples {
+		var vs []Value
+		for _, v := range x.Values {
+			if v.Unit == "B/op" || v.Unit == "allocs/op" {
+				vs = append(vs, v)
+			}
+		}
+		if len(vs) > 0 {
+			x.Values, x.PeakRSS = vs, 0
+			allocs = append(allocs, x)
+		}
+	}
+	opt.look = false
+	cs, _ := Analyze(allocs, opt) // the options are the look's, which RunABBA checked
+	return cs
 }
 
 // settleByCounts sets in class the class CombineLanes would give, by the instruction counts, to the inconclusive

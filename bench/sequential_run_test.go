@@ -147,8 +147,8 @@ func TestRunABBABudgetSpent(t *testing.T) {
 	}
 }
 
-// TestFitRuns: a budget shortens runs so that BudgetRounds rounds of every leaf fit, never below MinRunTime and
-// never above BenchTime, and never raises a calibrated count.
+// TestFitRuns: a budget runs every run MinRunTime long, never longer than BenchTime, never raises a calibrated
+// count, and the progress says so only when BudgetRounds rounds do not fit.
 func TestFitRuns(t *testing.T) {
 	leaves := []leaf{
 		{name: "Fast", iters: 100_000, secPerOp: 1e-6}, // 100 ms calibrated
@@ -156,23 +156,22 @@ func TestFitRuns(t *testing.T) {
 		{name: "Huge", iters: 1, secPerOp: 2},          // one op is longer than any fitted run
 		{name: "Short", iters: 1_000, secPerOp: 1e-6},  // 1 ms calibrated: already short
 	}
-	per := func(rt time.Duration) time.Duration { // the budget in which runs of rt fit BudgetRounds rounds
-		return time.Duration(BudgetRounds*4*len(leaves)) * (rt + runOverhead)
-	}
+	fit := time.Duration(BudgetRounds*4*len(leaves)) * (MinRunTime + runOverhead) // BudgetRounds rounds just fit
 	for _, tc := range []struct {
-		left, want time.Duration
-		iters      []int
+		left, benchTime, want time.Duration
+		iters                 []int
+		floored               bool
 	}{
-		{per(25 * time.Millisecond), 25 * time.Millisecond, []int{25_000, 2, 1, 1_000}},
-		{per(time.Second), 100 * time.Millisecond, []int{100_000, 10, 1, 1_000}}, // capped at BenchTime
-		{time.Second, MinRunTime, []int{10_000, 1, 1, 1_000}},                    // a tiny budget: the floor
+		{fit, 100 * time.Millisecond, MinRunTime, []int{10_000, 1, 1, 1_000}, false},
+		{time.Hour, 100 * time.Millisecond, MinRunTime, []int{10_000, 1, 1, 1_000}, false}, // a long budget: still short
+		{fit - time.Second, 100 * time.Millisecond, MinRunTime, []int{10_000, 1, 1, 1_000}, true},
+		{time.Hour, 5 * time.Millisecond, 5 * time.Millisecond, []int{5_000, 1, 1, 1_000}, false}, // BenchTime is shorter
 	} {
 		var log bytes.Buffer
-		r := &runner{cfg: RunConfig{BenchTime: 100 * time.Millisecond}, run: &Run{Iters: map[string]int{}}, progress: newProgress(&log)}
+		r := &runner{cfg: RunConfig{BenchTime: tc.benchTime}, run: &Run{Iters: map[string]int{}}, progress: newProgress(&log)}
 		got := r.fitRuns(slices.Clone(leaves), tc.left)
-		// The progress line claims that the rounds fit only when they do.
-		if fits := strings.Contains(log.String(), "fit the budget") && !strings.Contains(log.String(), "fewer than"); fits != (tc.want > MinRunTime && tc.want < 100*time.Millisecond) {
-			t.Errorf("budget %s: progress %q", tc.left, log.String())
+		if floored := strings.Contains(log.String(), "fewer than"); floored != tc.floored {
+			t.Errorf("budget %s: progress %q, want a note that the rounds do not fit: %v", tc.left, log.String(), tc.floored)
 		}
 		if r.run.RunTime != tc.want {
 			t.Errorf("budget %s: run time %s, want %s", tc.left, r.run.RunTime, tc.want)

@@ -269,3 +269,52 @@ func TestSettleByCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestLookSeesAllocations: a look's own analysis has sec/op only, yet rule 2 needs the allocations unchanged, so a
+// look must not stop a benchmark by equal counts when its B/op moved; the final analysis (CombineLanes) would
+// leave it inconclusive, and the run would stop timing what it then reports unsettled. A benchmark with the same
+// noise and the same counts whose allocations did not move is settled unchanged at the same look.
+func TestLookSeesAllocations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	names := []string{"Moved", "Same"}
+	var samples []Sample
+	for r := range 8 {
+		for i, name := range names {
+			for slot, side := range [4]record.Side{record.Base, record.Head, record.Head, record.Base} {
+				bytes := 256.0
+				if side == record.Head && i == 0 {
+					bytes = 288
+				}
+				samples = append(samples, Sample{Name: name, Side: side, Round: r, Slot: slot, Values: []Value{
+					{Value: 150e-9 * math.Exp(0.04*rng.NormFloat64()), Unit: "sec/op"},
+					{Value: bytes, Unit: "B/op"}, {Value: 1, Unit: "allocs/op"}}})
+			}
+		}
+	}
+	st := newStager(names, 8, 40, DefaultStatsOptions)
+	st.counts = func() []record.Benchmark {
+		var cs []record.Benchmark
+		for _, name := range names {
+			cs = append(cs, record.Benchmark{Name: name, Unit: record.UnitInstructions, Class: record.ClassUnchanged,
+				Exact: true, Base: record.Summary{Center: 608}, Head: record.Summary{Center: 608}})
+		}
+		return cs
+	}
+	var stopped []string
+	for _, i := range st.look(samples, 8) {
+		stopped = append(stopped, names[i])
+	}
+	if want := []string{"Same"}; !slices.Equal(stopped, want) {
+		t.Fatalf("the look stopped %v, want %v", stopped, want)
+	}
+	cs, err := Analyze(samples, st.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	CombineLanes(append(cs, st.counts()...), AutoOptions{ThresholdPct: DefaultStatsOptions.ThresholdPct})
+	for _, c := range cs {
+		if c.Unit == "sec/op" && c.Name == "Moved" && c.Class != record.ClassInconclusive {
+			t.Errorf("Moved at the end: %s, want inconclusive (its time class, the allocations moved)", c.Class)
+		}
+	}
+}

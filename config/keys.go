@@ -242,7 +242,7 @@ var keys = []*Key{
 	durationKey(Key{File: "benchtime", Flag: "benchtime", Policy: true, Input: "benchtime", Default: "100ms",
 		Form: "a duration from 1ms to 1m, such as 100ms",
 		Doc: "target duration of one benchmark run (calibrated once, then the same iteration count on both sides); with a " +
-			"budget, the longest: runs are shortened so that 18 rounds fit"},
+			"budget (the default), runs last 10ms instead, or benchtime when it is shorter"},
 		func(c *Config) *time.Duration { return &c.BenchTime }, time.Millisecond, time.Minute),
 	intKey(Key{File: "cpu", Flag: "cpu", Input: "cpu", Default: "-1",
 		Form: "a CPU number, or -1 for the last CPU this process may use",
