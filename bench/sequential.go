@@ -51,10 +51,12 @@ import (
 // The analysis that result.json records is the one of each benchmark's last look: SequentialPlan carries which
 // look that was, so that Analyze of the finished run gives every benchmark the class it stopped with.
 
-// DefaultMaxRounds bounds the rounds of a budgeted run (RunConfig.MaxRounds): the rounds key's own maximum, since
-// short runs make many rounds affordable (see "Short runs, many rounds"). Its looks are 5, 8, 12, 18, 27, 41,
-// 62, 93 and 100 rounds.
-const DefaultMaxRounds = 100
+// DefaultMaxRounds bounds the rounds of a budgeted run (RunConfig.MaxRounds). Short runs make many rounds
+// affordable (see "Short runs, many rounds"), so that the budget, not this bound, ends a run whose benchmarks
+// stay unsettled; since the looks grow by half each time, a higher bound costs few looks: 5, 8, 12, 18, 27, 41,
+// 62, 93, 140 and 200 rounds are 10 looks, where 40 rounds were 6. (At 100 rounds, 9 looks, three corpus pairs
+// stopped at the bound with 75 to 15 s of their 100 s budget left.)
+const DefaultMaxRounds = 200
 
 // Short runs, many rounds.
 //
@@ -74,8 +76,8 @@ const DefaultMaxRounds = 100
 // cespare/xxhash 5.5%, 5.3% and 9.2% in 22, 33 and 76 s; dchest/siphash 7.0%, 7.8% and 5.1% in 12, 19 and
 // 42 s. (An earlier rule fitted runs so that BudgetRounds rounds of every leaf filled the budget: a family of
 // a few benchmarks then ran 100 ms runs, and stopped at DefaultMaxRounds with a third of the budget left, or
-// used all of it for 40 noisy rounds.) The budget then buys many rounds, so DefaultMaxRounds is the rounds
-// key's own maximum: at 10 ms, 100 rounds of four benchmarks take about 25 s.
+// used all of it for 40 noisy rounds.) The budget then buys many rounds: at 10 ms, 100 rounds of four
+// benchmarks take about 25 s.
 const (
 	// BudgetRounds is how many rounds of every benchmark a budget should allow at MinRunTime runs (the fourth
 	// planned look with the default 5 first rounds: 5, 8, 12, 18); when it does not, the progress says so.
