@@ -52,6 +52,7 @@ func fastConfig(t *testing.T, dir, pkg, base, head string) config.Config {
 	cfg := config.Default()
 	cfg.Dir, cfg.Package, cfg.Base, cfg.Head = dir, pkg, base, head
 	cfg.Rounds, cfg.BenchTime, cfg.Timeout = 2, time.Millisecond, 2*time.Minute
+	cfg.Budget = 0 // exactly the two rounds: a budget would time unsettled benchmarks for up to 200 rounds
 	cfg.Differential = false
 	cfg.ConstantTime = string(record.CTOff)
 	cfg.Metric = record.MetricTime // the instruction-count lane and metric auto have tests of their own
