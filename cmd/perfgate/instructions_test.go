@@ -163,11 +163,22 @@ func TestCompareInstructionsDemo(t *testing.T) {
 
 	t.Run("both", func(t *testing.T) {
 		res, code, samples := compare(t, record.MetricBoth, "base", "folded")
-		// Two rounds may leave the time lane inconclusive (exit 4); nothing is slower in either lane.
-		if code != record.ExitPass && code != record.ExitInconclusive {
+		sec, ins := rows(res, record.UnitTime), rows(res, record.UnitInstructions)
+		// Two rounds may leave the time lane inconclusive (exit 4). Nothing is slower in the exact lane; the time
+		// lane's two rounds on a runner busy with other packages' tests can call the untouched KeySetup slower
+		// (seen once: +18.8%), and that is the only way this comparison may fail.
+		timeSlower := false
+		for name, b := range sec {
+			timeSlower = timeSlower || b.Class == record.ClassSlower && strings.HasPrefix(name, "KeySetup/")
+		}
+		for name, b := range ins {
+			if b.Class == record.ClassSlower {
+				t.Errorf("%s instructions/op: slower %+.3f%%, want not slower", name, b.DeltaPct)
+			}
+		}
+		if code != record.ExitPass && code != record.ExitInconclusive && !(code == record.ExitFail && timeSlower) {
 			t.Errorf("exit %d, verdict %s %q; want pass or inconclusive", code, res.Verdict.Status, res.Verdict.Reasons)
 		}
-		sec, ins := rows(res, record.UnitTime), rows(res, record.UnitInstructions)
 		if b := ins["Encrypt/des"]; b.Class != record.ClassFaster {
 			t.Errorf("Encrypt/des instructions/op: %s %+.3f%%, want faster", b.Class, b.DeltaPct)
 		}
