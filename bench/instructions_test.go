@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/proc"
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 

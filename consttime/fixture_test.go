@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 

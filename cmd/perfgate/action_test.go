@@ -23,8 +23,8 @@ import (
 
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
-	"github.com/perfgate/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 )

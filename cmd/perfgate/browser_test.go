@@ -25,8 +25,8 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/demo"
-	"github.com/perfgate/perfgate/internal/pagecheck"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testing/pagecheck"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 	"github.com/perfgate/perfgate/results"

@@ -14,7 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 	"github.com/perfgate/perfgate/shard"

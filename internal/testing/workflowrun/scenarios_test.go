@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
 // The README's workflows, by the start of their first line.
