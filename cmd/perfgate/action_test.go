@@ -25,6 +25,7 @@ import (
 	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 )
@@ -34,9 +35,7 @@ import (
 // reaches the report when base has it). The first run creates the comment (after a 500), the second edits it
 // (after a 502); a comment by someone else that carries the marker stays as it was.
 func TestActionStickyComment(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole comparison twice")
-	}
+	testenv.Long(t) // runs the whole comparison twice
 	repo := materialize(t)
 	gh := newFakeGitHub(t)
 	const pr = 7

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
@@ -36,6 +37,7 @@ func merge(ms ...map[string]string) map[string]string {
 }
 
 func TestMonorepoLayouts(t *testing.T) {
+	testenv.Long(t)
 	for _, tc := range []struct {
 		name       string
 		base, head map[string]string // head: the files head changes
