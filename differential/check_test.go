@@ -261,6 +261,7 @@ func TestHeadDoesNotBuild(t *testing.T) {
 }
 
 func TestAddedConstructor(t *testing.T) {
+	testenv.Long(t)
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "added"), nil)
 	if rep.Status != record.DiffIdentical {
 		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
@@ -315,6 +316,7 @@ func TestNoConstructorsSkipped(t *testing.T) {
 }
 
 func TestSeed(t *testing.T) {
+	testenv.Long(t)
 	base := wdesModule(t, "base")
 	digests := func(seed uint64) string {
 		dir := t.TempDir()

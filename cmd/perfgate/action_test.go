@@ -339,9 +339,7 @@ func TestActionNoComment(t *testing.T) {
 // policy-from head, so that the workspace's file sets the policy keys too) and inputs the workflow leaves out, so that they take action.yml's defaults: the file's bench filter and threshold apply,
 // an input that is set (rounds) wins over the file, and a key neither sets keeps its default.
 func TestActionConfigFilePrecedence(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a comparison")
-	}
+	testenv.Long(t) // runs a comparison
 	repo := materialize(t)
 	gh := newFakeGitHub(t)
 	const pr = 9

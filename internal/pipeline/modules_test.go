@@ -245,6 +245,7 @@ func BenchmarkEncrypt(b *testing.B) {
 // TestMonorepoDifferential: head moves the package into a module of its own, so the package is "./crypto/xtea" in
 // base's module and "./xtea" in head's; the differential still checks the same package on both sides.
 func TestMonorepoDifferential(t *testing.T) {
+	testenv.Long(t)
 	repo := testmod.NewRepo(t)
 	base := repo.Commit("base", merge(xorCipher, map[string]string{"go.mod": testmod.GoMod("example.com/root", "1.21")}))
 	head := repo.Commit("head", map[string]string{"crypto/go.mod": testmod.GoMod("example.com/root/crypto", "1.21")})

@@ -326,9 +326,7 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 // TestChangedPackages: changed: true gates a package whose dependency inside the module changed and one whose test
 // file changed, and leaves out, with a note, the package that nothing of changed.
 func TestChangedPackages(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and times packages")
-	}
+	testenv.Long(t) // builds and times packages
 	files := func(libValue, cTest string) map[string]string {
 		pkgTest := func(pkg, body string) string {
 			return "package " + pkg + "\n\nimport \"testing\"\n\nfunc BenchmarkF(b *testing.B) {\n\tfor b.Loop() {\n\t\t" + body + "\n\t}\n}\n"
