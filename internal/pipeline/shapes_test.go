@@ -110,6 +110,7 @@ func TestShapeTestdata(t *testing.T) {
 
 // Benchmarks only in an external test package (package xtea_test), which imports the package by its path.
 func TestShapeExternalTestPackage(t *testing.T) {
+	testenv.Long(t)
 	xtest := "package xtea_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/xtea\"\n)\n\n" +
 		"var sink uint32\n\nfunc BenchmarkMix(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\tsink += xtea.Mix(uint32(i))\n\t}\n}\n"
 	repo, base, head := shapeRepo(t, map[string]string{
