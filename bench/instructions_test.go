@@ -15,19 +15,17 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/proc"
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 
-// needValgrind skips slow lane tests under -short, and fails them when valgrind is missing: CI installs it.
+// needValgrind skips a lane test without valgrind, and unless the long end-to-end set is on (PERFGATE_E2E=1,
+// which .ci/run sets and under which a missing valgrind fails the test).
 func needValgrind(t *testing.T) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs benchmarks under valgrind")
-	}
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Fatalf("valgrind is needed for this test: %v (install it with %s)", err, ValgrindInstall)
-	}
+	testenv.NeedTool(t, "valgrind", ValgrindInstall)
+	testenv.Long(t)
 }
 
 // buildDemo builds the test binaries of the named demo commits ("base#2" is a second export of base).

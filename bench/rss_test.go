@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 )
 
 // rssTest has a benchmark that allocates and touches 64 MiB, held for the whole process, and one that allocates

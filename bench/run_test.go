@@ -17,7 +17,7 @@ import (
 
 	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/internal/proc"
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -242,9 +243,7 @@ func TestBasePanics(t *testing.T) {
 }
 
 func TestHeadHangs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits for a timeout")
-	}
+	testenv.Long(t) // waits for a timeout
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "hang"), func(c *Config) { c.Timeout = 3 * time.Second })
 	if rep.Status != record.DiffMismatch || !rep.HeadFailed || !strings.Contains(rep.Reason, "did not finish within 3s") {
 		t.Fatalf("status %q, head failed %v, reason %q; want a head timeout", rep.Status, rep.HeadFailed, rep.Reason)
@@ -262,6 +261,7 @@ func TestHeadDoesNotBuild(t *testing.T) {
 }
 
 func TestAddedConstructor(t *testing.T) {
+	testenv.Long(t)
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "added"), nil)
 	if rep.Status != record.DiffIdentical {
 		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
@@ -316,6 +316,7 @@ func TestNoConstructorsSkipped(t *testing.T) {
 }
 
 func TestSeed(t *testing.T) {
+	testenv.Long(t)
 	base := wdesModule(t, "base")
 	digests := func(seed uint64) string {
 		dir := t.TempDir()

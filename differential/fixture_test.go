@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 )
 
 // wdesSource is a small module package that wraps crypto/des in the shape of the gated packages: two

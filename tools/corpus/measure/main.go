@@ -2,7 +2,7 @@
 // A–B–B–A rounds and no time budget, times every benchmark even where the machine code is the same on both sides,
 // and writes pairs/NAME.truth from the paired wall-time ratios.
 //
-//	go run ./internal/corpus/measure -run 'mix-.*' -rounds 30 [-- perfgate flags, e.g. -cpu 0]
+//	cd tools && go run ./corpus/measure -run 'mix-.*' -rounds 30 [-- perfgate flags, e.g. -cpu 0]
 //
 // Run it on a machine as quiet as you can find, one pair at a time; the truth file records the load.
 package main
@@ -20,8 +20,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/corpus"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/tools/corpus"
 )
 
 func main() {
@@ -37,8 +37,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	sel := fs.String("run", "", "measure only the pairs whose names match this regular expression")
 	rounds := fs.Int("rounds", 30, "A–B–B–A rounds")
 	benchtime := fs.String("benchtime", "100ms", "target duration of one benchmark run")
-	bin := fs.String("perfgate", "", "perfgate binary (default: build ./cmd/perfgate of the current directory)")
-	dir := fs.String("dir", "internal/corpus/pairs", "where the truth files go")
+	bin := fs.String("perfgate", "", "perfgate binary (default: build perfgate's cmd/perfgate)")
+	dir := fs.String("dir", "corpus/pairs", "where the truth files go (run in the tools module)")
 	clock := fs.String("clock", "wall", "cpu: each benchmark process's CPU time, pinned with taskset; "+
 		"wall: perfgate compare's wall time (the flags after -- go to perfgate)")
 	cpu := fs.Int("cpu", 1, "with -clock cpu, the CPU to pin to")
@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 			*corpus.Truth, error) {
 			t, err := measureCPU(ctx, p, repo, work, cfg)
 			if err == nil {
-				t.Command = fmt.Sprintf("go run ./internal/corpus/measure -clock cpu -rounds %d -target %s -cpu %d "+
+				t.Command = fmt.Sprintf("go run ./corpus/measure -clock cpu -rounds %d -target %s -cpu %d "+
 					"(taskset -c %d, GOMAXPROCS=1, user+system CPU time per operation with a 1-iteration run "+
 					"subtracted; %s)", *rounds, *target, *cpu, *cpu, benchText(p.Flags))
 				t.Machine = machine()

@@ -1,11 +1,11 @@
 package workflowrun
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/internal/testing/fakegithub"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
 // The README's workflows, by the start of their first line.
@@ -105,14 +105,11 @@ func tailLines(s string, n int) string {
 }
 
 func TestREADMEWorkflows(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the README's workflows under act: slow")
-	}
-	for _, tool := range []string{"git", "node", "valgrind"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is not installed: the workflows need it (.ci/run installs valgrind)", tool)
-		}
-	}
+	// act itself comes from the Go module proxy (buildAct); the actions it runs need node, and the workflows run
+	// the instruction-count lane.
+	testenv.NeedTool(t, "node", "apt-get install nodejs")
+	testenv.NeedTool(t, "valgrind", "apt-get install valgrind")
+	testenv.Long(t) // runs the README's workflows under act
 	blocks := readmeWorkflows(t)
 	gateYAML, commentYAML := workflow(t, blocks, gateWorkflow), workflow(t, blocks, commentWorkflow)
 	fix := newFixture(t)

@@ -5,7 +5,8 @@
 //	mcaest -pair inline-div,inline-mul [-bench Sum]
 //
 // A pair's table row gives the truth's direction and change, and the change of instructions/op and of est-mca
-// cycles/op from base to head, with the seconds each side's estimate took. Run it at the module root.
+// cycles/op from base to head, with the seconds each side's estimate took. Run it in the tools module:
+// cd tools && go run ./mcaest/cmd/mcaest -pair inline-div.
 package main
 
 import (
@@ -21,9 +22,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/corpus"
-	"github.com/perfgate/perfgate/internal/mcaest"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/tools/corpus"
+	"github.com/perfgate/perfgate/tools/mcaest"
 )
 
 func main() {

@@ -107,7 +107,7 @@ func demoFiles(root string) (map[string][]byte, error) {
 
 // testdataFiles returns the module copied into testdata/name (see testdata/README.md).
 func testdataFiles(root, name string) (map[string][]byte, error) {
-	files, err := readTree(filepath.Join(root, "internal", "mutscore", "testdata", name), "")
+	files, err := readTree(filepath.Join(root, "tools", "mutscore", "testdata", name), "")
 	if err != nil {
 		return nil, fmt.Errorf("reading the copy of %s: %w", name, err)
 	}

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/corpus"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/tools/corpus"
 )
 
 // cpuConfig says how the CPU-time truth runs.

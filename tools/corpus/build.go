@@ -11,10 +11,12 @@ import (
 	"github.com/perfgate/perfgate/internal/proc"
 )
 
-// BuildPerfgate builds cmd/perfgate of the module at root into dir and returns the binary's path.
+// BuildPerfgate builds perfgate's cmd/perfgate, as the module at root resolves it (the perfgate module itself, or
+// the tools module, which replaces it with its parent directory), into dir and returns the binary's path.
 func BuildPerfgate(ctx context.Context, root, dir string) (string, error) {
 	bin := filepath.Join(dir, "perfgate")
-	if _, _, err := proc.Run(proc.Command(ctx, root, nil, "go", "build", "-o", bin, "./cmd/perfgate")); err != nil {
+	if _, _, err := proc.Run(proc.Command(ctx, root, nil, "go", "build", "-o", bin,
+		"github.com/perfgate/perfgate/cmd/perfgate")); err != nil {
 		return "", fmt.Errorf("corpus: building perfgate: %w", err)
 	}
 	return bin, nil
@@ -54,8 +56,8 @@ type Session struct {
 	Dir      string // a scratch directory, removed by Close
 }
 
-// NewSession selects the pairs matching sel and, when bin is "", builds perfgate from the module in the current
-// directory ("-" builds nothing: the caller runs no perfgate).
+// NewSession selects the pairs matching sel and, when bin is "", builds perfgate as the module in the current
+// directory resolves it ("-" builds nothing: the caller runs no perfgate).
 func NewSession(ctx context.Context, sel, bin string) (*Session, error) {
 	all, err := Load()
 	if err != nil {
@@ -72,7 +74,7 @@ func NewSession(ctx context.Context, sel, bin string) (*Session, error) {
 	if bin == "" {
 		if bin, err = BuildPerfgate(ctx, ".", dir); err != nil {
 			os.RemoveAll(dir)
-			return nil, fmt.Errorf("%w (hint: run it at the module root, or give -perfgate)", err)
+			return nil, fmt.Errorf("%w (hint: run it in the tools module, or give -perfgate)", err)
 		}
 	}
 	return &Session{Pairs: pairs, Perfgate: bin, Dir: dir}, nil

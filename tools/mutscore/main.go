@@ -12,9 +12,9 @@
 // It prints the score (caught of the mutants the tests miss), per package and per kind of bug, and every mutant
 // the differential missed with a line saying what is wrong with it. Progress goes to stderr.
 //
-//	go run ./internal/mutscore [-run REGEXP] [-v] [-vectors DIR] [-work DIR] [-json FILE]
-//	go run ./internal/mutscore -from FILE,FILE… [-run REGEXP] [-v]
-//	go run ./internal/mutscore -cost [-keys N -message-keys N -message-blocks N]
+//	cd tools && go run ./mutscore [-run REGEXP] [-v] [-vectors DIR] [-work DIR] [-json FILE]
+//	go run ./mutscore -from FILE,FILE… [-run REGEXP] [-v]
+//	go run ./mutscore -cost [-keys N -message-keys N -message-blocks N]
 //
 // The second form scores outcomes saved by -json, so that runs of parts of the table (each with its own -run) can
 // be scored together. The third measures what the check costs: every constructor of every package the subjects

@@ -1,8 +1,8 @@
 package workflowrun
 
 // TestREADMEWorkflows runs the workflows of the README (and of docs/sharding.md) under nektos/act, a real Actions
-// runner, on the host and offline, against internal/fakegithub. action.yml and comment/action.yml run exactly as
-// they are in the repository; only the third-party actions (checkout, setup-go, upload-artifact,
+// runner, on the host and offline, against internal/testing/fakegithub. action.yml and comment/action.yml run
+// exactly as they are in the repository; only the third-party actions (checkout, setup-go, upload-artifact,
 // download-artifact, cache) are the stand-ins of testdata/standins.
 
 import (
@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/demo"
-	"github.com/perfgate/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
 // actVersion is the nektos/act release the test runs (from the Go module proxy).
@@ -52,7 +52,7 @@ var buildAct = sync.OnceValues(func() (string, error) {
 // with the edits of the work tree) into a directory of their own once per test binary: the action act runs, as
 // perfgate/perfgate@v1, is this snapshot, whatever happens to the work tree while the test runs.
 var actionSource = sync.OnceValues(func() (string, error) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		return "", err
 	}
@@ -139,7 +139,7 @@ func readmeWorkflows(t *testing.T) map[string]string {
 	blocks := map[string]string{}
 	re := regexp.MustCompile("(?ms)^```yaml\n(# \\.github/workflows/[^\n]*)\n(.*?)^```$")
 	for _, file := range []string{"README.md", "docs/sharding.md"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", file))
+		data, err := os.ReadFile(filepath.Join("..", "..", "..", file))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@ func TestCorpusWellFormed(t *testing.T) {
 		t.Run(p.Name, func(t *testing.T) {
 			t.Parallel()
 			if p.Truth == nil {
-				t.Errorf("no truth: measure it with go run ./internal/corpus/measure -run '^%s$'", p.Name)
+				t.Errorf("no truth: measure it with go run ./corpus/measure -run '^%s$'", p.Name)
 			}
 			ctx := context.Background()
 			repo, err := p.Materialize(ctx, filepath.Join(t.TempDir(), "repo"))

@@ -1,8 +1,8 @@
 // Command score scores a configuration of perfgate against the corpus of known changes: it runs perfgate compare
 // with the given flags on every pair and compares perfgate's classes with each pair's measured truth.
 //
-//	go run ./internal/corpus/score -- -metric time -budget 30s
-//	go run ./internal/corpus/score -run '^(mix|inline)-' -perfgate ./perfgate -- -metric instructions
+//	cd tools && go run ./corpus/score -- -metric time -budget 30s
+//	go run ./corpus/score -run '^(mix|inline)-' -perfgate ./perfgate -- -metric instructions
 //
 // Flags after "--" go to perfgate compare unchanged. It prints a Markdown table, one row per pair (verdict,
 // settled benchmarks, changes found, direction errors, false failure, wall time, what went wrong), and the totals.
@@ -24,7 +24,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/corpus"
+	"github.com/perfgate/perfgate/tools/corpus"
 )
 
 func main() {
