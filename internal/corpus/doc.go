@@ -40,11 +40,12 @@
 //	httprouter-cleanpath julienschmidt/httprouter: CleanPath uses a stack buffer, no heap allocation; Allowed
 //	                     (untouched) is a sub-µs operation
 //	httprouter-comments  julienschmidt/httprouter: CleanPath's comments rewritten, neutral
-//	bitset-rank          bits-and-blooms/bitset: Rank made inlinable (1–10 ns operations); SetExpand allocates
-//	bitset-comment       bits-and-blooms/bitset: comments added, neutral (few-ns Set and Test, a bytes.Buffer)
+//	bitset-rank          bits-and-blooms/bitset: Rank made inlinable (1–10 ns operations)
+//	bitset-comment       bits-and-blooms/bitset: comments added, neutral (few-ns Set and Test, SetExpand allocates)
 //	fastcache-get        VictoriaMetrics/fastcache: bucket fields reordered for cache locality (maps,
-//	                     b.RunParallel, a 32 MiB file written per op; the gain was measured at 8 threads)
-//	fastcache-jstags     VictoriaMetrics/fastcache: build constraints gain "js", same binary, neutral
+//	                     b.RunParallel; the gain was measured at 8 threads)
+//	fastcache-jstags     VictoriaMetrics/fastcache: build constraints gain "js", same binary, neutral (a 32 MiB
+//	                     cache saved to a file and loaded back)
 //
 // The pairs from btree on are ordinary code, chosen for what the cryptographic pairs lack. A pair whose truth
 // could not yet be measured at low load is listed in awaitingTruth (corpus_test.go's companion file).
