@@ -127,7 +127,7 @@ func measureWall(ctx context.Context, bin string, p *corpus.Pair, repo *corpus.R
 		Command: strings.Join(append(append([]string{"perfgate compare -pkg", p.Pkg}, p.Flags...), flags...),
 			" ") + " base head",
 		Measured: time.Now().UTC().Format(time.RFC3339),
-		Machine:  fmt.Sprintf("%s, %d CPUs, pinned to CPU %d", o.Result.Env.CPU, o.Result.Env.CPUs, o.Result.Env.PinnedCPU),
+		Machine:  fmt.Sprintf("%s, pinned to CPU %d", machine(), o.Result.Env.PinnedCPU),
 		Load:     before + " before, " + corpus.LoadAvg() + " after",
 	}
 	f, err := os.Open(filepath.Join(dir, "results", "bench.txt"))
@@ -198,15 +198,25 @@ func benchText(flags []string) string {
 	return "all benchmarks"
 }
 
-// machine names the CPU model and the CPUs online.
+// machine names the CPU model and the CPUs online. A virtual machine's model name can be as vague as "AMD EPYC",
+// so the family, model and stepping numbers, which tell the generation apart, follow it.
 func machine() string {
 	data, _ := os.ReadFile("/proc/cpuinfo")
-	model := "unknown CPU"
+	info := map[string]string{}
 	for _, line := range strings.Split(string(data), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			model = strings.TrimSpace(v)
-			break
+		if line == "" && len(info) > 0 {
+			break // the first processor's block is enough
 		}
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			info[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	model := info["model name"]
+	if model == "" {
+		model = "unknown CPU"
+	}
+	if info["cpu family"] != "" {
+		model += fmt.Sprintf(" (family %s, model %s, stepping %s)", info["cpu family"], info["model"], info["stepping"])
 	}
 	return fmt.Sprintf("%s, %d CPUs", model, runtime.NumCPU())
 }
