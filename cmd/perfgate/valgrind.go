@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
@@ -28,7 +28,7 @@ func ensureValgrind(ctx context.Context, metric string, w io.Writer) error {
 	if metric == record.MetricTime {
 		return nil
 	}
-	if _, err := bench.FindValgrind(ctx, ""); err == nil {
+	if _, err := benchrun.FindValgrind(ctx, ""); err == nil {
 		return nil
 	}
 	if runtime.GOOS != "linux" {
@@ -39,7 +39,7 @@ func ensureValgrind(ctx context.Context, metric string, w io.Writer) error {
 			return fmt.Errorf("valgrind is missing and cannot be installed here: no %s", tool)
 		}
 	}
-	fmt.Fprintf(w, "perfgate: metric %s needs valgrind: installing it (%s)\n", metric, bench.ValgrindInstall)
+	fmt.Fprintf(w, "perfgate: metric %s needs valgrind: installing it (%s)\n", metric, benchrun.ValgrindInstall)
 	install := []string{"sudo", "-n", "apt-get", "install", "-y", "-q", "--no-install-recommends", "valgrind"}
 	if err := runLimited(ctx, install); err == nil {
 		return nil

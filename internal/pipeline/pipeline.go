@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/differential"
 	"github.com/perfgate/perfgate/gate"
@@ -39,8 +40,8 @@ type side struct {
 }
 
 // binary is the side's test binary as bench runs it: sealed, running in the package's directory.
-func (s *side) binary(commit string) bench.Binary {
-	return bench.Binary{Path: s.bin, Dir: s.pkgDir, Commit: commit, SHA256: s.sha}
+func (s *side) binary(commit string) benchrun.Binary {
+	return benchrun.Binary{Path: s.bin, Dir: s.pkgDir, Commit: commit, SHA256: s.sha}
 }
 
 // Run runs the whole comparison for cfg: it exports both revisions, builds their test binaries, runs the
@@ -238,9 +239,9 @@ type pipeline struct {
 	base, head side
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
-	valgrind   bench.Valgrind   // found up front when the instruction-count lane runs
-	autoHint   string           // why metric auto fell back to time, "" when it did not
-	sandbox    *sandbox.Sandbox // confines every process that runs the repository's code
+	valgrind   benchrun.Valgrind // found up front when the instruction-count lane runs
+	autoHint   string            // why metric auto fell back to time, "" when it did not
+	sandbox    *sandbox.Sandbox  // confines every process that runs the repository's code
 
 	session    sessionRecord
 	build      buildRecord
@@ -276,7 +277,7 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	if p.cfg.CountsInstructions() {
 		// Up front: an hour of building and testing is not worth spending on a lane that cannot run.
-		vg, err := bench.FindValgrind(ctx, "")
+		vg, err := benchrun.FindValgrind(ctx, "")
 		if err != nil && p.cfg.Metric == record.MetricAuto {
 			p.cfg.Metric = record.MetricTime // auto without valgrind is wall time, and says so
 			p.autoHint = "metric auto: valgrind not found, so wall time alone classes the benchmarks; install " +
@@ -464,11 +465,11 @@ func (p *pipeline) buildBoth(ctx context.Context, rec buildRecord) (buildRecord,
 			break
 		}
 		p.logf("building %s test binary", s.name)
-		log, err := bench.Build(ctx, s.name, p.buildConfig(s))
+		log, err := benchrun.Build(ctx, s.name, p.buildConfig(s))
 		p.logDownloads(s, log)
 		p.writeLog("build-"+string(s.name)+".log", append(s.listLog, log...))
 		if err != nil {
-			if s.name == record.Head && ctx.Err() == nil && !errors.Is(err, bench.ErrNoTests) {
+			if s.name == record.Head && ctx.Err() == nil && !errors.Is(err, benchrun.ErrNoTests) {
 				rec.headFailed = true
 				rec.notes = append(rec.notes, "head does not build: "+err.Error())
 				return rec, nil
@@ -477,15 +478,15 @@ func (p *pipeline) buildBoth(ctx context.Context, rec buildRecord) (buildRecord,
 		}
 		s.built = true
 	}
-	if same, err := bench.SameBinary(p.base.bin, p.head.bin); err == nil && same {
+	if same, err := benchrun.SameBinary(p.base.bin, p.head.bin); err == nil && same {
 		rec.binariesSame = true
 		rec.notes = append(rec.notes, "base and head test binaries are byte-identical")
 	}
 	return rec, nil
 }
 
-func (p *pipeline) buildConfig(s *side) bench.BuildConfig {
-	return bench.BuildConfig{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+func (p *pipeline) buildConfig(s *side) benchrun.BuildConfig {
+	return benchrun.BuildConfig{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
 		Timeout: proc.BuildLimit(p.cfg.Timeout)}
 }
 
@@ -511,7 +512,7 @@ func (p *pipeline) inspect(ctx context.Context) (buildRecord, error) {
 	for _, s := range []*side{&p.base, &p.head} {
 		var info *bench.PackageInfo
 		if s.name == record.Head && headErr == nil {
-			info, headErr = bench.Inspect(ctx, p.buildConfig(s))
+			info, headErr = benchrun.Inspect(ctx, p.buildConfig(s))
 		}
 		if s.name == record.Head && headErr != nil {
 			rec.headFailed = true
@@ -519,8 +520,8 @@ func (p *pipeline) inspect(ctx context.Context) (buildRecord, error) {
 			return rec, nil
 		}
 		if s.name == record.Base {
-			if info, err = bench.Inspect(ctx, p.buildConfig(s)); err != nil {
-				var nf *bench.NotFoundError
+			if info, err = benchrun.Inspect(ctx, p.buildConfig(s)); err != nil {
+				var nf *benchrun.NotFoundError
 				if errors.As(err, &nf) {
 					return rec, p.notOnBase(ctx, nf)
 				}

@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/testmod"
 	"github.com/perfgate/perfgate/record"
@@ -78,7 +79,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 		if len(run.Failures) > 0 {
 			t.Fatalf("failures: %+v", run.Failures)
 		}
-		cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+		cs, err := bench.CompareInstructions(run.Samples, bench.DefaultInstrThresholdPct)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,9 +89,9 @@ func TestRunInstructionsDemo(t *testing.T) {
 			t.Logf("%s: N=%d base %v head %v: %+.5f%% %s %s", c.Name, run.Iters[c.Name],
 				perOp(run, c.Name, record.Base), perOp(run, c.Name, record.Head), c.DeltaPct, c.Class, c.Note)
 			// The A–A and B–B pairs run one binary: they agree within the tolerance, else the class is failed.
-			if c.Base.N != 2 || c.Head.N != 2 || c.NoisePct > 100*RepeatTolerance {
+			if c.Base.N != 2 || c.Head.N != 2 || c.NoisePct > 100*bench.RepeatTolerance {
 				t.Errorf("%s: %d base and %d head counts, spread %g%%: want 2 each within %g%%", c.Name,
-					c.Base.N, c.Head.N, c.NoisePct, 100*RepeatTolerance)
+					c.Base.N, c.Head.N, c.NoisePct, 100*bench.RepeatTolerance)
 			}
 		}
 		return run, byName, txt.String()
@@ -110,7 +111,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 			t.Errorf("KeySetup/des: %s %+.4f%%, want unchanged", c.Class, c.DeltaPct)
 		}
 		// bench.txt holds the counts in a unit stock benchstat reads.
-		samples, err := ReadBenchTxt(strings.NewReader(txt))
+		samples, err := bench.ReadBenchTxt(strings.NewReader(txt))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +128,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+		cs, err := bench.CompareInstructions(run.Samples, bench.DefaultInstrThresholdPct)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +241,7 @@ func BenchmarkLoop(b *testing.B) {
 		if len(run.Failures) > 0 {
 			t.Fatalf("failures: %+v", run.Failures)
 		}
-		cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+		cs, err := bench.CompareInstructions(run.Samples, bench.DefaultInstrThresholdPct)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +252,7 @@ func BenchmarkLoop(b *testing.B) {
 			if target == 100 && run.Iters[c.Name] != minInstrIters {
 				t.Errorf("target 100: %s at N=%d, want %d", c.Name, run.Iters[c.Name], minInstrIters)
 			}
-			if c.Class != record.ClassUnchanged || c.DeltaPct != 0 || c.NoisePct > 100*RepeatTolerance {
+			if c.Class != record.ClassUnchanged || c.DeltaPct != 0 || c.NoisePct > 100*bench.RepeatTolerance {
 				t.Errorf("%s: the same binary on both sides is %s %+g%%, spread %g%%: want unchanged, exactly 0", c.Name, c.Class, c.DeltaPct, c.NoisePct)
 			}
 		}
@@ -330,7 +331,7 @@ func BenchmarkWork(b *testing.B) {
 		t.Fatalf("failures: %+v", run.Failures)
 	}
 	t.Logf("base %v head %v", perOp(run, "Work", record.Base), perOp(run, "Work", record.Head))
-	cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+	cs, err := bench.CompareInstructions(run.Samples, bench.DefaultInstrThresholdPct)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,7 +505,7 @@ func BenchmarkAlloc(b *testing.B) {
 			}
 		}
 	}
-	cs, err := CompareInstructions(run.Samples, DefaultInstrThresholdPct)
+	cs, err := bench.CompareInstructions(run.Samples, bench.DefaultInstrThresholdPct)
 	if err != nil {
 		t.Fatal(err)
 	}

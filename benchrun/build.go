@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
@@ -148,20 +149,9 @@ func findWork(dir, root string) string {
 	}
 }
 
-// PackageInfo describes the gated package in one side's tree.
-type PackageInfo struct {
-	ImportPath string // e.g. "github.com/perfgate/perfgate/cipher/des": the size measurement selects its symbols
-	Name       string // the package name
-	Dir        string // the package's directory in the tree: the working directory of its test binary
-	HasTests   bool   // it has _test.go files, internal or external; without them there is no test binary
-	// Log is what go list printed on standard error: on a first build, the "go: downloading …" lines of the
-	// modules it fetched, which belongs in the side's build log.
-	Log []byte
-}
-
 // Inspect runs go list on cfg.Pkg in cfg.Dir with Build's flags and environment. A pattern matching several
 // packages is an error: perfgate gates one package.
-func Inspect(ctx context.Context, cfg BuildConfig) (*PackageInfo, error) {
+func Inspect(ctx context.Context, cfg BuildConfig) (*bench.PackageInfo, error) {
 	argv := append([]string{"go", "list", "-f",
 		"{{.ImportPath}}\t{{.Name}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"},
 		buildFlags(cfg)...)
@@ -183,7 +173,7 @@ func Inspect(ctx context.Context, cfg BuildConfig) (*PackageInfo, error) {
 	if len(f) != 5 {
 		return nil, fmt.Errorf("listing package %s: unexpected go list output %q", cfg.Pkg, lines[0])
 	}
-	return &PackageInfo{ImportPath: f[0], Name: f[1], Dir: f[2], HasTests: f[3] != "0" || f[4] != "0", Log: stderr}, nil
+	return &bench.PackageInfo{ImportPath: f[0], Name: f[1], Dir: f[2], HasTests: f[3] != "0" || f[4] != "0", Log: stderr}, nil
 }
 
 // NotFoundError is a package that go list did not find in one side's module.

@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/testmod"
 	"github.com/perfgate/perfgate/record"
@@ -62,7 +63,7 @@ func BenchmarkSlow(b *testing.B) {
 }
 
 // roundsOf returns the rounds each benchmark was timed in, from its sec/op samples.
-func roundsOf(samples []Sample) map[string]int {
+func roundsOf(samples []bench.Sample) map[string]int {
 	seen := map[string]map[int]bool{}
 	for _, s := range samples {
 		if seen[s.Name] == nil {
@@ -90,18 +91,18 @@ func TestRunABBABudget(t *testing.T) {
 		t.Fatalf("RunABBA: %v\nprogress:\n%s", err, log.String())
 	}
 	t.Logf("progress:\n%s", log.String())
-	if run.Plan == nil || run.Plan.Looks != len(Looks(3, 12)) || run.Plan.Family != 2 {
-		t.Fatalf("plan %+v, want %d looks over 2 benchmarks", run.Plan, len(Looks(3, 12)))
+	if run.Plan == nil || run.Plan.Looks != len(bench.Looks(3, 12)) || run.Plan.Family != 2 {
+		t.Fatalf("plan %+v, want %d looks over 2 benchmarks", run.Plan, len(bench.Looks(3, 12)))
 	}
 	rounds := roundsOf(run.Samples)
 	for name, n := range rounds {
-		if !slices.Contains(Looks(3, 12), n) {
-			t.Errorf("%s ran %d rounds, not a planned look %v", name, n, Looks(3, 12))
+		if !slices.Contains(bench.Looks(3, 12), n) {
+			t.Errorf("%s ran %d rounds, not a planned look %v", name, n, bench.Looks(3, 12))
 		}
 	}
-	opt := DefaultStatsOptions
+	opt := bench.DefaultStatsOptions
 	opt.Sequential = run.Plan
-	cs, err := Analyze(run.Samples, opt)
+	cs, err := bench.Analyze(run.Samples, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestRunABBABudget(t *testing.T) {
 			t.Errorf("Slow (10× the work on head) is %s, want slower: %+v", c.Class, c.Paired)
 		}
 		// A benchmark that ran fewer rounds than the run's last stage stopped because it settled.
-		if c.Rounds < slices.Max([]int{rounds["Same"], rounds["Slow"]}) && !settled(c.Class) {
+		if c.Rounds < slices.Max([]int{rounds["Same"], rounds["Slow"]}) && !slices.Contains([]record.Class{record.ClassSlower, record.ClassFaster, record.ClassUnchanged}, c.Class) {
 			t.Errorf("%s stopped after %d rounds unsettled (%s)", c.Name, c.Rounds, c.Class)
 		}
 	}
@@ -178,7 +179,7 @@ func TestFitRuns(t *testing.T) {
 		}
 		for i, l := range got {
 			runs, each := l.split()
-			if l.iters != tc.iters[i] || r.run.Iters[l.name] != each || runs*each > l.iters || runs < min(SubRuns, l.iters) {
+			if l.iters != tc.iters[i] || r.run.Iters[l.name] != each || runs*each > l.iters || runs < min(bench.SubRuns, l.iters) {
 				t.Errorf("budget %s: %s runs %d iterations in %d sub-runs of %d (Run.Iters %d), want %d", tc.left, l.name, l.iters, runs, each, r.run.Iters[l.name], tc.iters[i])
 			}
 		}

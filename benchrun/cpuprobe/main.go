@@ -1,5 +1,5 @@
 // Command cpuprobe prints the CPU features golang.org/x/sys/cpu sees, one "name true|false" line each, so that
-// package bench can compare what code sees on the host with what it sees under valgrind (bench.HiddenFeatures).
+// package benchrun can compare what code sees on the host with what it sees under valgrind (benchrun.HiddenFeatures).
 package main
 
 import (

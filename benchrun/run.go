@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"bytes"
@@ -16,15 +16,10 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/abba"
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
-)
-
-// Defaults of RunConfig.
-const (
-	DefaultRounds    = 5
-	DefaultBenchTime = 100 * time.Millisecond
 )
 
 // Binary is one side's test binary.
@@ -51,7 +46,7 @@ type RunConfig struct {
 	// Filter selects benchmarks by their full leaf name, as go test's -bench does (Matcher): "Encrypt/des"
 	// selects Encrypt/des/single and Encrypt/des/blocks, "^Sum256$" every sub-benchmark of Sum256. nil selects
 	// all.
-	Filter *Matcher
+	Filter *bench.Matcher
 	// Tops, when not nil, restricts the run to these top-level benchmarks (names without the "Benchmark"
 	// prefix): a shard runs its own, and calibrates no other.
 	Tops []string
@@ -70,7 +65,7 @@ type RunConfig struct {
 	Budget    time.Duration
 	MaxRounds int
 	// Stats decides when a budgeted run's benchmark is settled; the zero value means DefaultStatsOptions.
-	Stats StatsOptions
+	Stats bench.StatsOptions
 	// Counts, when set, returns the instruction-count lane's comparisons (CompareInstructions) once that lane
 	// is done, and nil before: metric auto counts first, or alongside the timing lane on another CPU. A
 	// budgeted run's looks then also stop a leaf whose time is inconclusive when CombineLanes would settle it
@@ -93,7 +88,7 @@ type RunConfig struct {
 
 // Run is what RunABBA gathered.
 type Run struct {
-	Samples     []Sample          // in the order they were taken
+	Samples     []bench.Sample    // in the order they were taken
 	Failures    []record.Failure  // calibration failures have Round and Slot -1
 	Pinning     abba.Pinning      // where the children ran
 	ChildCPUs   string            // Cpus_allowed_list of the first pinned child, read right after its start; "" if none
@@ -105,7 +100,7 @@ type Run struct {
 	Warnings    []string          // things the numbers should be read with, e.g. a child that was not on the pinned CPU
 	// Plan is how a budgeted run spent its error rate across its looks: pass it as StatsOptions.Sequential to
 	// analyse the samples as the run decided. nil for a run of fixed rounds.
-	Plan   *SequentialPlan
+	Plan   *bench.SequentialPlan
 	Stages int // stages a budgeted run ran
 	// RunTime is the length of one measured run the iteration counts were set for: RunConfig.BenchTime, or
 	// MinRunTime when a budget shortened the runs so that more rounds fit (fitRuns).
@@ -129,22 +124,22 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 		return nil, errors.New("running benchmarks: base and head binaries are required")
 	}
 	if cfg.Rounds == 0 {
-		cfg.Rounds = DefaultRounds
+		cfg.Rounds = bench.DefaultRounds
 	}
 	if cfg.Rounds < 0 {
 		return nil, fmt.Errorf("running benchmarks: rounds must be positive, not %d", cfg.Rounds)
 	}
 	if cfg.BenchTime == 0 {
-		cfg.BenchTime = DefaultBenchTime
+		cfg.BenchTime = bench.DefaultBenchTime
 	}
 	if cfg.BenchTime < 0 || cfg.Timeout < 0 || cfg.Budget < 0 {
 		return nil, errors.New("running benchmarks: benchtime, timeout and budget must not be negative")
 	}
 	if cfg.MaxRounds == 0 {
-		cfg.MaxRounds = DefaultMaxRounds
+		cfg.MaxRounds = bench.DefaultMaxRounds
 	}
 	if cfg.Stats.Alpha == 0 {
-		cfg.Stats = DefaultStatsOptions
+		cfg.Stats = bench.DefaultStatsOptions
 	}
 	if err := cfg.Stats.Validate(); err != nil {
 		return nil, fmt.Errorf("running benchmarks: %w", err)
@@ -203,7 +198,7 @@ type runner struct {
 	cfg       RunConfig
 	run       *Run
 	progress  *progress
-	txt       *BenchTxt
+	txt       *bench.BenchTxt
 	pinWarned bool
 	launcher  string // abba's peak-memory launcher, "" when there is none (a direct child's peak may not be its own)
 }
@@ -211,7 +206,7 @@ type runner struct {
 // measure runs the A–B–B–A schedule over leaves.
 func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	if r.cfg.BenchTxt != nil {
-		r.txt = NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit,
+		r.txt = bench.NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit,
 			record.Head: r.cfg.Head.Commit})
 	}
 	plan := abba.Schedule(len(leaves), r.cfg.Rounds)
@@ -282,7 +277,7 @@ func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta t
 }
 
 // runLeaf runs leaf l once on side for entry e. It returns a sample, or a failure, or ctx's error.
-func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.Entry) (*Sample, *record.Failure,
+func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.Entry) (*bench.Sample, *record.Failure,
 	error) {
 	bin := r.cfg.Base
 	if side == record.Head {
@@ -305,8 +300,8 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.E
 		return nil, fail, nil
 	}
 	if res := fastest(parseOutput(c.stdout).results, l.name, r.cfg.Stats.ExactUnits); res != nil {
-		return &Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.iters,
-			Values: secFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
+		return &bench.Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.iters,
+			Values: bench.SecFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
 	}
 	fail.Kind, fail.Message = record.FailureNoResult, "no result line for "+l.name+lastLines(c.stdout, c.stderr)
 	return nil, fail, nil
@@ -361,29 +356,13 @@ func (r *runner) warn(msg string) {
 }
 
 // valueOf returns the value of unit in vs.
-func valueOf(vs []Value, unit string) (float64, bool) {
+func valueOf(vs []bench.Value, unit string) (float64, bool) {
 	for _, v := range vs {
 		if v.Unit == unit {
 			return v.Value, true
 		}
 	}
 	return 0, false
-}
-
-// secFirst returns vs with sec/op moved to the front, the order Sample.Values promises.
-func secFirst(vs []Value) []Value {
-	out := make([]Value, 0, len(vs))
-	for _, v := range vs {
-		if v.Unit == "sec/op" {
-			out = append(out, v)
-		}
-	}
-	for _, v := range vs {
-		if v.Unit != "sec/op" {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // child is one finished run of a test binary.

@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
@@ -165,22 +166,10 @@ type leaf struct {
 	secPerOp float64 // sec/op at calibration
 }
 
-// SubRuns is how many sub-runs one measured run is split into: the child runs the leaf SubRuns times in a row
-// (-test.count), each for a SubRuns-th of the calibrated iterations, and its sample is the fastest sub-run.
-//
-// On a shared machine most noise is a burst that slows part of a run: a neighbour on the host core's other
-// hyperthread, the host's own work. The fastest of a run's sub-runs is the least disturbed part of it, and the
-// A–B–B–A contrast of fastest sub-runs stays unbiased for identical code, because every slot of both sides is
-// reduced alike, in the same process it was measured in (unlike taking the faster of two slots, which favours
-// the side whose slots lie further apart; see paired.go). Measured on this project's VM under a neighbour's load
-// (A/A pairs of five DES benchmarks, 25 rounds, 18 ms per run): the standard deviation of the per-round contrast
-// fell from 11–26% with one run to 1–15% with the fastest of five sub-runs.
-const SubRuns = 5
-
 // split returns the sub-runs of one measured run of l and the iterations of each: SubRuns sub-runs, or fewer for
 // a leaf of fewer iterations, and at least one iteration each.
 func (l leaf) split() (runs, iters int) {
-	runs = max(1, min(SubRuns, l.iters))
+	runs = max(1, min(bench.SubRuns, l.iters))
 	return runs, max(1, l.iters/runs)
 }
 
@@ -195,7 +184,7 @@ type childOutput struct {
 type benchResult struct {
 	name   string
 	iters  int
-	values []Value
+	values []bench.Value
 }
 
 // parseOutput parses a test binary's standard output: result lines through benchfmt (which normalises ns/op to
@@ -218,10 +207,10 @@ func parseOutput(stdout []byte) childOutput {
 		}
 		br := benchResult{name: benchName(res.Name.String()), iters: res.Iters}
 		for _, v := range res.Values {
-			if !ValidUnit(v.Unit) {
+			if !bench.ValidUnit(v.Unit) {
 				continue // chosen by the code under test (b.ReportMetric): never let it carry markup
 			}
-			br.values = append(br.values, Value{Value: v.Value, Unit: v.Unit})
+			br.values = append(br.values, bench.Value{Value: v.Value, Unit: v.Unit})
 		}
 		out.results = append(out.results, br)
 	}

@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/testmod"
 )
@@ -83,13 +84,13 @@ func TestPeakRSS(t *testing.T) {
 				float64(s.PeakRSS)/mib, float64(lo)/mib, float64(hi)/mib)
 		}
 	}
-	cs, err := Analyze(run.Samples, DefaultStatsOptions)
+	cs, err := bench.Analyze(run.Samples, bench.DefaultStatsOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rows := 0
 	for _, c := range cs {
-		if c.Unit != UnitPeakRSS {
+		if c.Unit != bench.UnitPeakRSS {
 			continue
 		}
 		rows++
@@ -99,6 +100,6 @@ func TestPeakRSS(t *testing.T) {
 		}
 	}
 	if rows != 2 {
-		t.Errorf("%d rows of %s, want one per benchmark", rows, UnitPeakRSS)
+		t.Errorf("%d rows of %s, want one per benchmark", rows, bench.UnitPeakRSS)
 	}
 }

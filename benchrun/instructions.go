@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	sched "github.com/perfgate/perfgate/abba"
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
@@ -78,8 +79,6 @@ const (
 	// DefaultInstrRounds is the lane's number of rounds: one A–B–B–A gives each side two counts, which is
 	// enough when the counts repeat, and the repeat check needs no more.
 	DefaultInstrRounds = 1
-	// RepeatTolerance is how far, as a fraction, two counts of the same binary may differ.
-	RepeatTolerance = 1e-4
 	// minInstrIters is the smallest N. A b.N benchmark runs its function once with b.N = 1 and then, unless
 	// -test.benchtime is 1x, again with b.N = N, and both runs' timed stretches are counted (a reset of the timer
 	// is seen only when something follows it that the count keeps): at N ≥ 2 the first run is in the counts at N
@@ -327,14 +326,14 @@ type lane struct {
 // and whatever was counted is kept when the run stops early.
 func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 	if l.cfg.BenchTxt != nil {
-		l.txt = NewBenchTxt(l.cfg.BenchTxt, l.run.Header, map[record.Side]string{record.Base: l.cfg.Base.Commit,
+		l.txt = bench.NewBenchTxt(l.cfg.BenchTxt, l.run.Header, map[record.Side]string{record.Base: l.cfg.Base.Commit,
 			record.Head: l.cfg.Head.Commit})
 	}
 	plan := sched.Schedule(len(groups), l.cfg.Rounds)
 	dead := map[record.Side]map[string]bool{record.Base: {}, record.Head: {}}
 	started := time.Now()
-	perRun := time.Duration(0) // the mean time of one slot so far, for the ETA
-	var round [4][]Sample      // this round's samples of the current group, by slot
+	perRun := time.Duration(0)  // the mean time of one slot so far, for the ETA
+	var round [4][]bench.Sample // this round's samples of the current group, by slot
 	defer func() {
 		if ferr := l.keep(round); err == nil {
 			err = ferr
@@ -345,7 +344,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 			return err
 		}
 		if e.Slot == 0 {
-			round = [4][]Sample{}
+			round = [4][]bench.Sample{}
 		}
 		g := groups[e.Bench]
 		live := slices.DeleteFunc(slices.Clone(g.leaves), func(lf leaf) bool { return dead[e.Side][lf.name] })
@@ -371,7 +370,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 				return err
 			}
 			err := l.keep(round)
-			round = [4][]Sample{}
+			round = [4][]bench.Sample{}
 			if err != nil {
 				return err
 			}
@@ -385,7 +384,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 }
 
 // keep adds a round's samples to the run and to bench.txt, in the order of the schedule.
-func (l *lane) keep(round [4][]Sample) error {
+func (l *lane) keep(round [4][]bench.Sample) error {
 	for _, samples := range round {
 		for _, s := range samples {
 			l.run.Samples = append(l.run.Samples, s)
@@ -406,7 +405,7 @@ func (l *lane) keep(round [4][]Sample) error {
 // instructions per op: measured, 34 instructions in 2174 iterations of a 422-instruction loop, once in
 // several hundred counts). A pair that still disagrees, or whose third count fails, is kept as counted, and
 // checkRepeat judges it.
-func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]Sample, e sched.Entry) error {
+func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]bench.Sample, e sched.Entry) error {
 	for _, pair := range [][2]int{{0, 3}, {1, 2}} {
 		var odd []leaf
 		side := record.Base
@@ -416,7 +415,7 @@ func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]Sample,
 				continue
 			}
 			side = a.Side
-			if x, y := a.instructions(), b.instructions(); x != y {
+			if x, y := instructions(a), instructions(b); x != y {
 				odd = append(odd, lf)
 			}
 		}
@@ -428,10 +427,10 @@ func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]Sample,
 			}
 			for _, z := range third {
 				a, b := findSample(round[pair[0]], z.Name), findSample(round[pair[1]], z.Name)
-				switch z.instructions() {
-				case a.instructions():
+				switch instructions(&z) {
+				case instructions(a):
 					b.Values = z.Values
-				case b.instructions():
+				case instructions(b):
 					a.Values = z.Values
 				}
 			}
@@ -444,7 +443,7 @@ func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]Sample,
 }
 
 // findSample returns the sample of the leaf named name in samples, or nil.
-func findSample(samples []Sample, name string) *Sample {
+func findSample(samples []bench.Sample, name string) *bench.Sample {
 	for i := range samples {
 		if samples[i].Name == name {
 			return &samples[i]
@@ -463,43 +462,32 @@ func leafNames(leaves []leaf) string {
 }
 
 // instructions returns the sample's instructions/op.
-func (s *Sample) instructions() float64 {
+func instructions(s *bench.Sample) float64 {
 	x, _ := s.Get(record.UnitInstructions)
 	return x
 }
 
+// fmtCount formats an instruction count exactly.
+func fmtCount(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
 // checkRepeat records an "unrepeatable" Failure when a and b, two samples of the same binary, differ by more
 // than RepeatTolerance.
-func (l *lane) checkRepeat(a, b *Sample) {
+func (l *lane) checkRepeat(a, b *bench.Sample) {
 	if a == nil || b == nil {
 		return
 	}
-	x, y := a.instructions(), b.instructions()
-	if spread := relSpread(x, y); spread > RepeatTolerance {
+	x, y := instructions(a), instructions(b)
+	if spread := bench.RelSpread(x, y); spread > bench.RepeatTolerance {
 		l.fail(record.Failure{Name: a.Name, Side: a.Side, Round: a.Round + 1, Slot: b.Slot, Kind: record.FailureUnrepeatable,
 			Message: fmt.Sprintf("two runs of the same %s binary counted %s and %s instructions/op, %.4f%% apart "+
 				"(tolerance %g%%): the instruction count is not repeatable", a.Side, fmtCount(x), fmtCount(y),
-				100*spread, 100*RepeatTolerance)})
+				100*spread, 100*bench.RepeatTolerance)})
 	}
 }
-
-// relSpread returns |x − y| / min(x, y), or +Inf when min(x, y) is not positive and x ≠ y.
-func relSpread(x, y float64) float64 {
-	if x == y {
-		return 0
-	}
-	lo := math.Min(x, y)
-	if lo <= 0 {
-		return math.Inf(1)
-	}
-	return math.Abs(x-y) / lo
-}
-
-func fmtCount(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // countSlot counts leaves on side at n and 2n iterations and returns a sample per leaf counted both times, and
 // a Failure for each other leaf.
-func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) ([]Sample,
+func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) ([]bench.Sample,
 	[]record.Failure, error) {
 	c1, fails, err := l.count(ctx, leaves, side, e, n)
 	if err != nil {
@@ -511,7 +499,7 @@ func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e
 		return nil, nil, err
 	}
 	fails = append(fails, fails2...)
-	var out []Sample
+	var out []bench.Sample
 	for _, lf := range leaves {
 		x, ok := c2[lf.name]
 		if !ok {
@@ -526,11 +514,11 @@ func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e
 					c1[lf.name].counted, n, x.counted, 2*n)})
 			continue
 		}
-		vs := []Value{{Value: perOp, Unit: record.UnitInstructions}}
+		vs := []bench.Value{{Value: perOp, Unit: record.UnitInstructions}}
 		if cyc := float64(x.cycles-c1[lf.name].cycles) / float64(n); l.cacheSim && cyc > 0 {
-			vs = append(vs, Value{Value: cyc, Unit: record.UnitEstCycles})
+			vs = append(vs, bench.Value{Value: cyc, Unit: record.UnitEstCycles})
 		}
-		out = append(out, Sample{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: n, Values: vs})
+		out = append(out, bench.Sample{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: n, Values: vs})
 	}
 	return out, fails, nil
 }

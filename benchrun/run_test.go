@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/perfgate/perfgate/abba"
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/testmod"
 	"github.com/perfgate/perfgate/record"
@@ -271,7 +272,7 @@ func TestRunABBA(t *testing.T) {
 	}
 
 	// bench.txt holds every sample and reads back into the same samples.
-	back, err := ReadBenchTxt(bytes.NewReader(txt.Bytes()))
+	back, err := bench.ReadBenchTxt(bytes.NewReader(txt.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +286,7 @@ func TestRunABBA(t *testing.T) {
 	}
 }
 
-func sampleOfName(ss []Sample, name string) *Sample {
+func sampleOfName(ss []bench.Sample, name string) *bench.Sample {
 	for i := range ss {
 		if ss[i].Name == name {
 			return &ss[i]
@@ -392,7 +393,7 @@ BenchmarkEncrypt/des/batch  	 1000	 100 ns/op	 0 B/op	 0 allocs/op
 BenchmarkEncrypt/des/single 	 1000	 2100 ns/op	 8 B/op	 1 allocs/op
 PASS
 `))
-	got := fastest(out.results, "Encrypt/des/single", DefaultStatsOptions.ExactUnits)
+	got := fastest(out.results, "Encrypt/des/single", bench.DefaultStatsOptions.ExactUnits)
 	if got == nil {
 		t.Fatal("no result")
 	}
@@ -409,4 +410,13 @@ PASS
 	if fastest(out.results, "Encrypt/des", nil) != nil {
 		t.Error("a name that is no leaf of the output has a result")
 	}
+}
+
+func mustMatcher(t testing.TB, pattern string) *bench.Matcher {
+	t.Helper()
+	m, err := bench.NewMatcher(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -1,4 +1,4 @@
-package bench
+package benchrun
 
 import (
 	"context"
@@ -11,23 +11,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 )
-
-// Package is one package that a pattern matched: its PackageInfo, its path relative to the module root, and the
-// top-level benchmarks its test files declare.
-type Package struct {
-	PackageInfo
-	Rel string // "./cipher/des"; "." for the module root's package
-	// Benchmarks are the names of the BenchmarkXxx functions of its test files (without the prefix), in file
-	// order. The test binary is the authority on what runs; this list only splits work before anything is built.
-	Benchmarks []string
-}
 
 // ListPackages runs go list on patterns in cfg.Dir (the module root) with Build's flags and environment, and reads
 // the test files of every package it matched for their benchmark functions. Packages come in go list's order
 // (sorted by import path), each once.
-func ListPackages(ctx context.Context, cfg BuildConfig, patterns []string) ([]Package, error) {
+func ListPackages(ctx context.Context, cfg BuildConfig, patterns []string) ([]bench.Package, error) {
 	argv := append([]string{"go", "list", "-f",
 		`{{.ImportPath}}{{"\t"}}{{.Name}}{{"\t"}}{{.Dir}}{{"\t"}}{{join .TestGoFiles ","}}` +
 			`{{"\t"}}{{join .XTestGoFiles ","}}`},
@@ -43,7 +34,7 @@ func ListPackages(ctx context.Context, cfg BuildConfig, patterns []string) ([]Pa
 	if err != nil {
 		return nil, err
 	}
-	var out []Package
+	var out []bench.Package
 	seen := map[string]bool{}
 	for line := range strings.SplitSeq(strings.TrimRight(string(stdout), "\n"), "\n") {
 		if line == "" {
@@ -65,7 +56,7 @@ func ListPackages(ctx context.Context, cfg BuildConfig, patterns []string) ([]Pa
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, fmt.Errorf("listing packages: %s is outside the module at %s", f[0], cfg.Dir)
 		}
-		pkg := Package{PackageInfo: PackageInfo{ImportPath: f[0], Name: f[1], Dir: f[2]}, Rel: "./" + filepath.ToSlash(rel)}
+		pkg := bench.Package{PackageInfo: bench.PackageInfo{ImportPath: f[0], Name: f[1], Dir: f[2]}, Rel: "./" + filepath.ToSlash(rel)}
 		if rel == "." {
 			pkg.Rel = "."
 		}
