@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/valgrind"
 )
 
 func TestUsesFeatures(t *testing.T) {
@@ -36,7 +37,7 @@ func TestHiddenFeatures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the probe and runs valgrind")
 	}
-	vg, err := FindValgrind(context.Background(), "")
+	vg, err := valgrind.Find(context.Background(), "", "the test needs it")
 	if err != nil {
 		t.Skip("no valgrind")
 	}

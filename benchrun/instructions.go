@@ -18,6 +18,7 @@ import (
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -107,7 +108,7 @@ type InstrConfig struct {
 // calibrates), cfg.Rounds defaults to DefaultInstrRounds and cfg.Timeout applies to native calibration only.
 // Samples written to cfg.BenchTxt are read by stock benchstat as the unit instructions/op.
 //
-// A missing valgrind is an error wrapping ErrNoValgrind. Failures and cancellation behave as in RunABBA: a
+// A missing valgrind is an error wrapping valgrind.ErrNotFound. Failures and cancellation behave as in RunABBA: a
 // leaf that fails on a side is a Failure and that side stops counting it, the rest of its group goes on; in
 // addition, two counts of the same binary in one round that differ by more than RepeatTolerance are a Failure
 // of kind "unrepeatable" on that side (the samples are kept).
@@ -124,7 +125,7 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	if cfg.Rounds < 0 || ic.Target < 0 || cfg.Timeout < 0 {
 		return nil, errors.New("counting instructions: rounds, target and timeout must be positive")
 	}
-	vg, err := FindValgrind(ctx, ic.Valgrind)
+	vg, err := valgrind.Find(ctx, ic.Valgrind, "the instruction-count lane needs it")
 	if err != nil {
 		return nil, err
 	}

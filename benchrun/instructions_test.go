@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -27,7 +27,7 @@ func needValgrind(t *testing.T) {
 		t.Skip("runs benchmarks under valgrind")
 	}
 	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Fatalf("valgrind is needed for this test: %v (install it with %s)", err, ValgrindInstall)
+		t.Fatalf("valgrind is needed for this test: %v (install it with %s)", err, valgrind.InstallCommand)
 	}
 }
 
@@ -600,26 +600,13 @@ func loopBody(t *testing.T, bin, fn, ref string) int {
 	return 0
 }
 
-func TestFindValgrindMissing(t *testing.T) {
-	_, err := FindValgrind(context.Background(), filepath.Join(t.TempDir(), "valgrind"))
-	if !errors.Is(err, ErrNoValgrind) || !strings.Contains(err.Error(), ValgrindInstall) {
-		t.Errorf("error %v: want ErrNoValgrind naming %q", err, ValgrindInstall)
-	}
-	_, err = RunInstructions(context.Background(), RunConfig{Base: Binary{Path: "a"}, Head: Binary{Path: "b"}},
+// TestRunInstructionsWithoutValgrind: a missing valgrind is an error wrapping valgrind.ErrNotFound that names the
+// install command.
+func TestRunInstructionsWithoutValgrind(t *testing.T) {
+	_, err := RunInstructions(context.Background(), RunConfig{Base: Binary{Path: "a"}, Head: Binary{Path: "b"}},
 		InstrConfig{Valgrind: filepath.Join(t.TempDir(), "valgrind")})
-	if !errors.Is(err, ErrNoValgrind) {
-		t.Errorf("RunInstructions without valgrind: %v, want ErrNoValgrind", err)
-	}
-}
-
-func TestFindValgrind(t *testing.T) {
-	needValgrind(t)
-	vg, err := FindValgrind(t.Context(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !regexp.MustCompile(`^valgrind-\d+\.\d+`).MatchString(vg.Version) || !filepath.IsAbs(vg.Path) {
-		t.Errorf("FindValgrind = %+v", vg)
+	if !errors.Is(err, valgrind.ErrNotFound) || !strings.Contains(err.Error(), valgrind.InstallCommand) {
+		t.Errorf("RunInstructions without valgrind: %v, want valgrind.ErrNotFound naming %q", err, valgrind.InstallCommand)
 	}
 }
 

@@ -3,7 +3,6 @@ package benchrun
 import (
 	"bufio"
 	"cmp"
-	"context"
 	"debug/elf"
 	"errors"
 	"fmt"
@@ -11,52 +10,13 @@ import (
 	"io/fs"
 	"math/bits"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"golang.org/x/arch/x86/x86asm"
-
-	"github.com/perfgate/perfgate/internal/proc"
 )
-
-// ValgrindInstall is the command that installs valgrind on the Debian and Ubuntu machines perfgate runs on,
-// GitHub's hosted runners among them.
-const ValgrindInstall = "sudo apt-get install -y valgrind"
-
-// ErrNoValgrind is wrapped by FindValgrind's error when valgrind is not installed. perfgate cannot run the
-// instruction-count lane without it: a caller exits 3 (could not run), never passes.
-var ErrNoValgrind = errors.New("valgrind not found")
-
-// Valgrind is an installed valgrind.
-type Valgrind struct {
-	Path    string // the valgrind program
-	Version string // as valgrind --version prints it, e.g. "valgrind-3.19.0"; env.json records it
-}
-
-// FindValgrind finds valgrind (path, or "valgrind" in PATH when path is "") and asks it for its version. A
-// missing valgrind is an error wrapping ErrNoValgrind that names the install command.
-func FindValgrind(ctx context.Context, path string) (Valgrind, error) {
-	if path == "" {
-		path = "valgrind"
-	}
-	full, err := exec.LookPath(path)
-	if err != nil {
-		return Valgrind{}, fmt.Errorf("%w (%s); the instruction-count lane needs it: install it with %q",
-			ErrNoValgrind, path, ValgrindInstall)
-	}
-	out, _, err := proc.Run(proc.Command(ctx, "", nil, full, "--version"))
-	if err != nil {
-		return Valgrind{}, fmt.Errorf("asking valgrind for its version: %w", err)
-	}
-	v := strings.TrimSpace(string(out))
-	if !strings.HasPrefix(v, "valgrind-") {
-		return Valgrind{}, fmt.Errorf("%s --version printed %q, not a valgrind version", full, v)
-	}
-	return Valgrind{Path: full, Version: v}, nil
-}
 
 // The testing package's functions whose entries delimit what a benchmark times (see callgrindArgs): the timer's
 // three methods, and the formatting of a leaf's result, which the testing package calls once per result line,

@@ -2,18 +2,16 @@ package consttime
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/perfgate/perfgate/differential"
-	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -93,22 +91,14 @@ func (c *Config) fill() error {
 	return nil
 }
 
-// ErrNoValgrind is wrapped by the reason of a check that could not run because valgrind is not installed.
-var ErrNoValgrind = errors.New("valgrind not found")
-
 // findValgrind resolves cfg.Valgrind and asks it for its version.
 func findValgrind(ctx context.Context, cfg *Config) (string, error) {
-	full, err := exec.LookPath(cfg.Valgrind)
+	vg, err := valgrind.Find(ctx, cfg.Valgrind, "the constant-time check traces with valgrind's lackey")
 	if err != nil {
-		return "", fmt.Errorf("%w (%s): the constant-time check traces with valgrind's lackey; "+
-			"install it with \"sudo apt-get install -y valgrind\"", ErrNoValgrind, cfg.Valgrind)
+		return "", err
 	}
-	out, _, err := proc.Run(proc.Command(ctx, "", nil, full, "--version"))
-	if err != nil {
-		return "", fmt.Errorf("asking valgrind for its version: %w", err)
-	}
-	cfg.Valgrind = full
-	return strings.TrimSpace(string(out)), nil
+	cfg.Valgrind = vg.Path
+	return vg.Version, nil
 }
 
 // sideResult is one side's traced operations, in the driver's order.

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/bench"
-	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 )
@@ -26,7 +26,7 @@ func TestCompareWithoutValgrind(t *testing.T) {
 	if code != record.ExitCannotRun {
 		t.Errorf("exit code %d, want %d", code, record.ExitCannotRun)
 	}
-	for _, want := range []string{"perfgate: error: valgrind not found", benchrun.ValgrindInstall, "perfgate: hint: ", "-metric time"} {
+	for _, want := range []string{"perfgate: error: valgrind not found", valgrind.InstallCommand, "perfgate: hint: ", "-metric time"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
@@ -49,7 +49,7 @@ func TestCompareInstructionsDemo(t *testing.T) {
 		t.Skip("runs the benchmarks under valgrind")
 	}
 	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Fatalf("valgrind is needed for this test: %v (install it with %s)", err, benchrun.ValgrindInstall)
+		t.Fatalf("valgrind is needed for this test: %v (install it with %s)", err, valgrind.InstallCommand)
 	}
 	repo, err := demo.Materialize(filepath.Join(t.TempDir(), "repo"))
 	if err != nil {

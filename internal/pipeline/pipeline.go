@@ -20,6 +20,7 @@ import (
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 	"github.com/perfgate/perfgate/sizes"
@@ -239,9 +240,9 @@ type pipeline struct {
 	base, head side
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
-	valgrind   benchrun.Valgrind // found up front when the instruction-count lane runs
-	autoHint   string            // why metric auto fell back to time, "" when it did not
-	sandbox    *sandbox.Sandbox  // confines every process that runs the repository's code
+	valgrind   valgrind.Program // found up front when the instruction-count lane runs
+	autoHint   string           // why metric auto fell back to time, "" when it did not
+	sandbox    *sandbox.Sandbox // confines every process that runs the repository's code
 
 	session    sessionRecord
 	build      buildRecord
@@ -277,7 +278,7 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	if p.cfg.CountsInstructions() {
 		// Up front: an hour of building and testing is not worth spending on a lane that cannot run.
-		vg, err := benchrun.FindValgrind(ctx, "")
+		vg, err := valgrind.Find(ctx, "", "the instruction-count lane needs it")
 		if err != nil && p.cfg.Metric == record.MetricAuto {
 			p.cfg.Metric = record.MetricTime // auto without valgrind is wall time, and says so
 			p.autoHint = "metric auto: valgrind not found, so wall time alone classes the benchmarks; install " +

@@ -1,4 +1,4 @@
-package main
+package valgrind
 
 import (
 	"context"
@@ -8,9 +8,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/internal/proc"
-	"github.com/perfgate/perfgate/record"
 )
 
 // The Action installs valgrind itself, rather than action.yml: whether the instruction-count lane runs depends on
@@ -22,13 +20,10 @@ import (
 // installLimit bounds one apt-get run.
 const installLimit = 5 * time.Minute
 
-// ensureValgrind installs valgrind with apt-get when metric needs it and it is not installed. It reports what it
-// did on w; an error means valgrind is still missing (the comparison then says so, exit 3).
-func ensureValgrind(ctx context.Context, metric string, w io.Writer) error {
-	if metric == record.MetricTime {
-		return nil
-	}
-	if _, err := benchrun.FindValgrind(ctx, ""); err == nil {
+// Ensure installs valgrind with apt-get when it is not installed; who is what needs it ("metric auto"). It reports
+// what it did on w; an error means valgrind is still missing (the comparison then says so, exit 3).
+func Ensure(ctx context.Context, who string, w io.Writer) error {
+	if _, err := Find(ctx, "", who+" needs it"); err == nil {
 		return nil
 	}
 	if runtime.GOOS != "linux" {
@@ -39,7 +34,7 @@ func ensureValgrind(ctx context.Context, metric string, w io.Writer) error {
 			return fmt.Errorf("valgrind is missing and cannot be installed here: no %s", tool)
 		}
 	}
-	fmt.Fprintf(w, "perfgate: metric %s needs valgrind: installing it (%s)\n", metric, benchrun.ValgrindInstall)
+	fmt.Fprintf(w, "perfgate: %s needs valgrind: installing it (%s)\n", who, InstallCommand)
 	install := []string{"sudo", "-n", "apt-get", "install", "-y", "-q", "--no-install-recommends", "valgrind"}
 	if err := runLimited(ctx, install); err == nil {
 		return nil
