@@ -45,7 +45,7 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		errorf(stderr, "action takes no arguments: it reads its inputs from INPUT_* variables")
 		return record.ExitUsage
 	}
-	if err := hideEnvironment(); err != nil {
+	if err := sandbox.HideEnvironment(ghaction.TokenVariables); err != nil {
 		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
 	}
 	r := ghaction.NewRunner(nil, stdout)

@@ -1,4 +1,4 @@
-package main
+package sandbox
 
 import (
 	"bytes"
@@ -10,19 +10,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// secretEnv are the variables whose values hideEnvironment blanks in /proc/self/environ.
-var secretEnv = []string{"INPUT_GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "GITHUB_TOKEN"}
-
-// hideEnvironment makes this process non-dumpable, so that /proc/PID/environ is readable by root only, not by the
-// benchmark processes that run as the same user; and it blanks the token's value in that environment block, which
+// HideEnvironment makes this process non-dumpable, so that /proc/PID/environ is readable by root only, not by the
+// benchmark processes that run as the same user; and it blanks the values of the variables secrets (a token) in that environment block, which
 // the kernel keeps as it was passed to exec. Go copied the environment at start-up (os.Getenv still answers), so
 // only what other processes can read changes; this also holds where the benchmarks run as root, for whom
 // non-dumpable is no obstacle. The children's scrubbed environment keeps the token out of their own environment.
-func hideEnvironment() error {
+func HideEnvironment(secrets []string) error {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return fmt.Errorf("could not hide perfgate's environment from its children: %w", err)
 	}
-	if err := blankEnviron(secretEnv); err != nil {
+	if err := blankEnviron(secrets); err != nil {
 		return fmt.Errorf("could not blank the token in /proc/self/environ: %w", err)
 	}
 	return nil
