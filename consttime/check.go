@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/perfgate/perfgate/differential"
 	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // Defaults of Config.
@@ -61,7 +61,7 @@ func (c *Config) env() []string {
 }
 
 func (c *Config) fill() error {
-	if err := differential.ResolveSides(&c.BaseDir, &c.HeadDir, &c.Pkg); err != nil {
+	if err := subject.Resolve(&c.BaseDir, &c.HeadDir, &c.Pkg); err != nil {
 		return fmt.Errorf("consttime: %w", err)
 	}
 	switch {

@@ -62,13 +62,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // Defaults of Config.
@@ -113,28 +113,9 @@ func (c *Config) logf(format string, args ...any) {
 	}
 }
 
-// ResolveSides checks that the base and head directories are given, makes them absolute, and defaults the
-// package to ".": what every check of two sides (this one, package consttime's) starts with.
-func ResolveSides(baseDir, headDir, pkg *string) error {
-	if *baseDir == "" || *headDir == "" {
-		return errors.New("BaseDir and HeadDir are required")
-	}
-	for _, d := range []*string{baseDir, headDir} {
-		abs, err := filepath.Abs(*d)
-		if err != nil {
-			return err
-		}
-		*d = abs
-	}
-	if *pkg == "" {
-		*pkg = "."
-	}
-	return nil
-}
-
 // fill applies the defaults and validates c.
 func (c *Config) fill() error {
-	if err := ResolveSides(&c.BaseDir, &c.HeadDir, &c.Pkg); err != nil {
+	if err := subject.Resolve(&c.BaseDir, &c.HeadDir, &c.Pkg); err != nil {
 		return fmt.Errorf("differential: %w", err)
 	}
 	if c.Keys < 0 || c.Blocks < 0 || c.Timeout < 0 || c.MessageKeys < 0 || c.MessageBlocks < 0 {
