@@ -24,6 +24,7 @@ import (
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 	"github.com/perfgate/perfgate/sizes"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // side is one revision on its way through the pipeline.
@@ -584,11 +585,11 @@ func (p *pipeline) checkDifferential(ctx context.Context) (record.Differential, 
 		baseDir, headDir, pkg = p.base.pkgDir, p.head.pkgDir, "."
 	}
 	rep, err := differential.Check(ctx, differential.Config{
-		BaseDir: baseDir, HeadDir: headDir, Pkg: pkg,
-		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks, Seed: p.cfg.Seed,
+		Sides: subject.Sides{BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Seed: p.cfg.Seed, Tags: p.cfg.Tags,
+			Cache: p.cfg.Cache, Timeout: p.cfg.Timeout, WorkDir: workDir,
+			Log: &linePrefixer{w: p.log, prefix: "perfgate: "}, Sandbox: p.sandbox},
+		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks,
 		MessageKeys: p.cfg.MessageKeys, MessageBlocks: p.cfg.MessageBlocks, Oracles: p.cfg.Oracles,
-		Tags: p.cfg.Tags, Cache: p.cfg.Cache, Timeout: p.cfg.Timeout,
-		WorkDir: workDir, Log: &linePrefixer{w: p.log, prefix: "perfgate: "}, Sandbox: p.sandbox,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
