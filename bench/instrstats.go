@@ -14,7 +14,7 @@ import (
 // A count of the instructions one operation executes is not a measurement with noise to be tested: the lane
 // runs a fixed program for a fixed iteration count, and the count it gets is the count: identical code counts
 // the same number, unless the benchmark itself branches on something that changes from run to run, such as
-// heap addresses (see RunInstructions). So CompareInstructions uses no statistical test. It checks that
+// heap addresses (see benchrun.RunInstructions). So CompareInstructions uses no statistical test. It checks that
 // assumption instead, and then compares the two numbers:
 //
 //   - failed: a side has no samples, or two counts of one side (runs of the same binary) differ by more than

@@ -8,9 +8,9 @@ import (
 
 // A time budget, and why looking after every stage stays honest.
 //
-// With RunConfig.Budget set, rounds run in stages. The first stage runs RunConfig.Rounds rounds of every
+// With benchrun.RunConfig.Budget set, rounds run in stages. The first stage runs benchrun.RunConfig.Rounds rounds of every
 // benchmark; each later one brings the benchmarks still running to the next planned total (Looks: each about
-// half again as many rounds as the last, up to RunConfig.MaxRounds). After every stage the run looks: it
+// half again as many rounds as the last, up to benchrun.RunConfig.MaxRounds). After every stage the run looks: it
 // analyses the samples so far, and a benchmark whose sec/op class is settled (slower, faster or unchanged)
 // stops being timed, so that the rest of the budget goes to the unsettled ones. The run ends when every
 // benchmark has settled, when the planned looks are used up, or when the next stage's first round would not fit
@@ -47,7 +47,7 @@ import (
 // The analysis that result.json records is the one of each benchmark's last look: SequentialPlan carries which
 // look that was, so that Analyze of the finished run gives every benchmark the class it stopped with.
 
-// DefaultMaxRounds bounds the rounds of a budgeted run (RunConfig.MaxRounds). Short runs make many rounds
+// DefaultMaxRounds bounds the rounds of a budgeted run (benchrun.RunConfig.MaxRounds). Short runs make many rounds
 // affordable (see "Short runs, many rounds"), so that the budget, not this bound, ends a run whose benchmarks
 // stay unsettled; since the looks grow by half each time, a higher bound costs few looks: 5, 8, 12, 18, 27, 41,
 // 62, 93, 140 and 200 rounds are 10 looks, where 40 rounds were 6. (At 100 rounds, 9 looks, three corpus pairs

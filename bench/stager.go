@@ -75,7 +75,7 @@ func (s *Stager) Look(samples []Sample, n int) []int {
 	}
 	cs, err := Analyze(mine, s.opt)
 	if err != nil {
-		return nil // invalid options: RunABBA checked them
+		return nil // invalid options: benchrun.RunABBA checked them
 	}
 	class := map[string]record.Class{}
 	for _, c := range cs {
@@ -116,7 +116,7 @@ func allocRows(samples []Sample, opt StatsOptions) []record.Benchmark {
 		}
 	}
 	opt.look = false
-	cs, _ := Analyze(allocs, opt) // the options are the look's, which RunABBA checked
+	cs, _ := Analyze(allocs, opt) // the options are the look's, which benchrun.RunABBA checked
 	return cs
 }
 
