@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/perfgate/perfgate/record"
 )
@@ -13,7 +14,7 @@ import (
 // A count of the instructions one operation executes is not a measurement with noise to be tested: the lane
 // runs a fixed program for a fixed iteration count, and the count it gets is the count: identical code counts
 // the same number, unless the benchmark itself branches on something that changes from run to run, such as
-// heap addresses (see RunInstructions). So CompareInstructions uses no statistical test. It checks that
+// heap addresses (see benchrun.RunInstructions). So CompareInstructions uses no statistical test. It checks that
 // assumption instead, and then compares the two numbers:
 //
 //   - failed: a side has no samples, or two counts of one side (runs of the same binary) differ by more than
@@ -31,6 +32,9 @@ import (
 
 // DefaultInstrThresholdPct is the relative change of instructions/op, in percent, that is slower or faster.
 const DefaultInstrThresholdPct = 0.5
+
+// RepeatTolerance is how far, as a fraction, two instruction counts of the same binary may differ.
+const RepeatTolerance = 1e-4
 
 // CompareInstructions compares the instructions/op samples of base and head per benchmark and classifies them by the
 // rules above, with thresholdPct a percentage from 0 up to 100. Samples in other units are ignored. The result is
@@ -129,7 +133,7 @@ func spread(xs []float64) float64 {
 	if len(xs) < 2 {
 		return 0
 	}
-	return relSpread(slices.Min(xs), slices.Max(xs))
+	return RelSpread(slices.Min(xs), slices.Max(xs))
 }
 
 // MetricNote returns the sentence a report shows when the time lane and the instruction-count lane classify one
@@ -178,3 +182,17 @@ func MetricNote(byTime, byInstr record.Benchmark, gates string) string {
 	}
 	return note
 }
+
+// RelSpread returns |x − y| / min(x, y), or +Inf when min(x, y) is not positive and x ≠ y.
+func RelSpread(x, y float64) float64 {
+	if x == y {
+		return 0
+	}
+	lo := math.Min(x, y)
+	if lo <= 0 {
+		return math.Inf(1)
+	}
+	return math.Abs(x-y) / lo
+}
+
+func fmtCount(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

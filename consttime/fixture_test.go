@@ -8,6 +8,7 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // needValgrind skips t when valgrind is not installed (the constant-time check traces with its lackey tool), and
@@ -121,7 +122,7 @@ func mustReplace(t *testing.T, s, old, new string) string {
 
 func check(t *testing.T, base, head string) *record.ConstantTime {
 	t.Helper()
-	ct, err := Check(context.Background(), Config{BaseDir: base, HeadDir: head, Pkg: "./arx", Secrets: 4})
+	ct, err := Check(context.Background(), Config{Sides: subject.Sides{BaseDir: base, HeadDir: head, Pkg: "./arx"}, Secrets: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 func cipherByName(t *testing.T, rep *Report, name string) *record.Cipher {
@@ -287,7 +288,7 @@ func TestExplicitConstructors(t *testing.T) {
 	if len(rep.Ciphers) != 1 || rep.Ciphers[0].Name != "NewTripleEDE3" || rep.Ciphers[0].Keys != 40 {
 		t.Fatalf("ciphers %+v, want NewTripleEDE3 only", rep.Ciphers)
 	}
-	_, err := Check(t.Context(), Config{BaseDir: base, HeadDir: head, Pkg: "./internal/wdes",
+	_, err := Check(t.Context(), Config{Sides: subject.Sides{BaseDir: base, HeadDir: head, Pkg: "./internal/wdes"},
 		Constructors: []string{"Helper"}})
 	if err == nil || !strings.Contains(err.Error(), "Helper") {
 		t.Errorf("Check with a non-constructor: err %v", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 func runPrims(t *testing.T, base, head string, edit func(*Config)) *Report {
@@ -177,7 +178,7 @@ func BenchmarkPrimsCheck(b *testing.B) {
 	mod := primsModule(b, "base")
 	var build, check float64
 	for b.Loop() {
-		rep, err := Check(b.Context(), Config{BaseDir: mod, HeadDir: mod, Pkg: "./internal/prims"})
+		rep, err := Check(b.Context(), Config{Sides: subject.Sides{BaseDir: mod, HeadDir: mod, Pkg: "./internal/prims"}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/internal/proc"
@@ -23,7 +24,7 @@ import (
 
 // runBenchmarks runs the lanes the metric asks for, writing bench.txt as samples arrive, and turns what they
 // gathered into a benchRecord (fromRun). The timing lane runs the A–B–B–A schedule natively; the instruction-count
-// lane runs it under valgrind (bench.RunInstructions); with metric both, timing first, then counting, into the
+// lane runs it under valgrind (benchrun.RunInstructions); with metric both, timing first, then counting, into the
 // same bench.txt; under auto, counting alongside (runLanes), its lines after the timing's. Whatever ran before an
 // error is kept.
 func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
@@ -39,7 +40,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	if p.code.timesNothing() {
 		return p.sameCodeOnly(ctx)
 	}
-	rc := bench.RunConfig{
+	rc := benchrun.RunConfig{
 		Base:      p.baseTimed(),
 		Head:      p.head.binary(p.head.rev.Commit),
 		Sandbox:   p.sandbox,
@@ -118,16 +119,16 @@ func (p *pipeline) sameCodeOnly(ctx context.Context) (benchRecord, error) {
 // (RunConfig.Counts), when countsSettle (valgrind hides no CPU feature the binaries use: otherwise CombineLanes
 // lets no count settle anything, and neither may the stages). So the budget goes to the benchmarks the counts
 // cannot settle. Whatever ran before an error is kept.
-func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettle bool) (*bench.Run, error) {
+func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSettle bool) (*benchrun.Run, error) {
 	ic := rc
-	ic.Rounds, ic.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
-	count := func(ic bench.RunConfig, where string) (*bench.Run, error) {
+	ic.Rounds, ic.Budget = benchrun.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
+	count := func(ic benchrun.RunConfig, where string) (*benchrun.Run, error) {
 		logTo(ic.Progress, "counting instructions under %s%s: %d round of A–B–B–A, each slot at N and 2N iterations",
-			p.valgrind.Version, where, bench.DefaultInstrRounds)
-		return bench.RunInstructions(ctx, ic, bench.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles})
+			p.valgrind.Version, where, benchrun.DefaultInstrRounds)
+		return benchrun.RunInstructions(ctx, ic, benchrun.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles})
 	}
 	if !p.cfg.TimesBenchmarks() || p.cfg.Metric != record.MetricAuto || !p.cfg.CountsInstructions() {
-		var timed, counted *bench.Run
+		var timed, counted *benchrun.Run
 		var err error
 		if p.cfg.TimesBenchmarks() {
 			timed, err = p.timeLane(ctx, rc)
@@ -167,7 +168,7 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 	}
 	var mu sync.Mutex
 	var counts []record.Benchmark
-	var counted *bench.Run
+	var counted *benchrun.Run
 	var countErr error
 	done := make(chan struct{})
 	go func() {
@@ -199,20 +200,20 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 }
 
 // timeLane runs the timing lane with rc.
-func (p *pipeline) timeLane(ctx context.Context, rc bench.RunConfig) (*bench.Run, error) {
+func (p *pipeline) timeLane(ctx context.Context, rc benchrun.RunConfig) (*benchrun.Run, error) {
 	if p.cfg.Budget > 0 {
 		logTo(rc.Progress, "timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget "+
 			"of %s; settled benchmarks stop", p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
 	} else {
 		logTo(rc.Progress, "timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
 	}
-	return bench.RunABBA(ctx, rc)
+	return benchrun.RunABBA(ctx, rc)
 }
 
 // countCPU returns the CPU the count runs on alongside the timing lane, and whether it may: the timing lane
 // pins its children to one CPU (rc.CPU, or the last this process may use), and another one is free for
 // callgrind, which then never competes with a timed child for its CPU.
-func (p *pipeline) countCPU(rc bench.RunConfig) (int, bool) {
+func (p *pipeline) countCPU(rc benchrun.RunConfig) (int, bool) {
 	if rc.NoPin {
 		return -1, false
 	}
@@ -233,7 +234,7 @@ func (p *pipeline) countCPU(rc bench.RunConfig) (int, bool) {
 }
 
 // instrComparisons returns run's instructions/op comparisons, nil for no run.
-func instrComparisons(run *bench.Run, instrPct float64) []record.Benchmark {
+func instrComparisons(run *benchrun.Run, instrPct float64) []record.Benchmark {
 	if run == nil {
 		return nil
 	}
@@ -297,7 +298,7 @@ const noBenchmarksMatched = "no benchmarks matched: the package has none, or -be
 
 // joinRuns returns the timing lane's run a followed by the instruction-count lane's run b; either may be nil.
 // Pinning, header, plan and stages come from the first lane that ran.
-func joinRuns(a, b *bench.Run) *bench.Run {
+func joinRuns(a, b *benchrun.Run) *benchrun.Run {
 	switch {
 	case a == nil:
 		return b
@@ -314,9 +315,9 @@ func joinRuns(a, b *bench.Run) *bench.Run {
 }
 
 // baseTimed is the binary base's side times: base's own, or base built with head's test files (likeForLike).
-func (p *pipeline) baseTimed() bench.Binary {
+func (p *pipeline) baseTimed() benchrun.Binary {
 	if p.source.baseBin != "" {
-		return bench.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit,
+		return benchrun.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit,
 			SHA256: p.source.baseSHA}
 	}
 	return p.base.binary(p.base.rev.Commit)
@@ -329,7 +330,7 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	list := func(s *side) ([]string, error) {
 		lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
 		defer cancel()
-		names, err := bench.List(lctx, s.binary(""), nil, p.sandbox)
+		names, err := benchrun.List(lctx, s.binary(""), nil, p.sandbox)
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -347,7 +348,7 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	}
 	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
 	defer cancel()
-	baseTops, err := bench.List(lctx, p.baseTimed(), nil, p.sandbox)
+	baseTops, err := benchrun.List(lctx, p.baseTimed(), nil, p.sandbox)
 	if err != nil {
 		return headTops, nil, nil
 	}
@@ -371,7 +372,7 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 // rows carry the MetricNote. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
 // with no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and its empty
 // comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
-func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct float64) benchRecord {
+func fromRun(run *benchrun.Run, headTops []string, opt bench.StatsOptions, instrPct float64) benchRecord {
 	rec := benchRecord{pinnedCPU: -1}
 	if run.Pinning.Pinned {
 		rec.pinnedCPU = run.Pinning.CPU
@@ -437,7 +438,7 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 // tally counts the settled benchmarks of rec (sec/op rows classed slower, faster or unchanged), notes those a
 // budgeted run left unsettled, and takes the median noise floor and smallest detectable effect over the sec/op
 // rows. It runs after the lanes are combined (metric auto), whose classes it counts.
-func (rec *benchRecord) tally(run *bench.Run) {
+func (rec *benchRecord) tally(run *benchrun.Run) {
 	var noise, mde []float64
 	var unsettled []string
 	rec.settled = 0
@@ -488,7 +489,7 @@ func noteDisagreements(bs []record.Benchmark) {
 // that the instruction counts settle nothing there (bench.CombineLanes), and a note saying which; none when the
 // binaries cannot take another path under valgrind. A probe that fails trusts nothing.
 func (p *pipeline) hiddenFeatures(ctx context.Context, bins ...string) (hidden []string, note string) {
-	all, err := bench.HiddenFeatures(ctx, p.valgrind.Path, p.work)
+	all, err := benchrun.HiddenFeatures(ctx, p.valgrind.Path, p.work)
 	if err != nil {
 		return []string{"unknown ones"}, "metric auto: " + err.Error() + "; the instruction counts settle nothing"
 	}
@@ -500,7 +501,7 @@ func (p *pipeline) hiddenFeatures(ctx context.Context, bins ...string) (hidden [
 		if err != nil {
 			return all, "metric auto: disassembling " + bin + ": " + err.Error() + "; the instruction counts settle nothing"
 		}
-		for _, f := range bench.UsesFeatures(stdout, all) {
+		for _, f := range benchrun.UsesFeatures(stdout, all) {
 			if !slices.Contains(hidden, f) {
 				hidden = append(hidden, f)
 			}

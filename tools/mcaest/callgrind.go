@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/internal/proc"
 )
 
@@ -25,7 +25,7 @@ var countEnv = []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=
 func profileRun(ctx context.Context, valgrind, bin, leaf string, n int, out string) (map[uint64]int64, error) {
 	argv := []string{valgrind, "--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes",
 		"--dump-line=no", "--compress-strings=yes", "--compress-pos=no", bin,
-		"-test.run=^$", "-test.bench=" + bench.Pattern(leaf), "-test.benchtime=" + strconv.Itoa(n) + "x",
+		"-test.run=^$", "-test.bench=" + benchrun.Pattern(leaf), "-test.benchtime=" + strconv.Itoa(n) + "x",
 		"-test.cpu=1", "-test.count=1"}
 	stdout, _, err := proc.Run(proc.Command(ctx, filepath.Dir(bin), countEnv, argv...))
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/internal/valgrind"
 )
 
 // Defaults of Config.
@@ -86,7 +86,7 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("mcaest: %w", err)
 	}
 	cfg.Binary = bin
-	vg, err := bench.FindValgrind(ctx, cfg.Valgrind)
+	vg, err := valgrind.Find(ctx, cfg.Valgrind, "the instruction-count lane needs it")
 	if err != nil {
 		return nil, fmt.Errorf("mcaest: %w", err)
 	}
