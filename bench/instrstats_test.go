@@ -56,6 +56,9 @@ func TestCompareInstructions(t *testing.T) {
 		}
 		got = append(got, row{c.Name, c.Class, math.Round(c.DeltaPct*1e4) / 1e4, c.P})
 		notes[c.Name] = c.Note
+		if want := map[bool]record.Uncounted{true: record.UncountedUnrepeatable}[c.Name == "wobbly"]; c.Uncounted != want {
+			t.Errorf("%s: uncounted %q, want %q", c.Name, c.Uncounted, want)
+		}
 	}
 	// Known answers: the deltas are (head median / base median − 1) × 100 of the counts above.
 	want := []row{
@@ -66,7 +69,7 @@ func TestCompareInstructions(t *testing.T) {
 		{"same", record.ClassUnchanged, 0, 1},
 		{"slower", record.ClassSlower, 0.6, 0},
 		{"tiny", record.ClassUnchanged, 0.0035, 1},
-		{"wobbly", record.ClassFailed, -0.01, 1},
+		{"wobbly", record.ClassInconclusive, -0.01, 1}, // not counted: judged by wall time alone
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("CompareInstructions (-want +got):\n%s", diff)
@@ -374,7 +377,9 @@ func TestTimedCounts(t *testing.T) {
 		// The end of the program.
 		seg("", 70, true, E),
 	}
-	want := []leafCount{{counted: 1000}, {counted: 100}, {counted: 0, lost: true}}
+	// timed: the stretches that ran the timer's code; the paused leaf's two say its timer stopped in between,
+	// and the lost stretch counts as one.
+	want := []leafCount{{counted: 1000, timed: 1}, {counted: 100, timed: 2}, {counted: 0, lost: true, timed: 1}}
 	if got := timedCounts(segs); !slices.Equal(got, want) {
 		t.Errorf("timedCounts = %+v, want %+v", got, want)
 	}

@@ -181,12 +181,43 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 		return nil, nil
 	}
 	l.progress.calibrating(fmt.Sprintf("%d benchmarks under valgrind", len(leaves)))
-	counts, fails, err := l.count(ctx, leaves, record.Base, sched.Entry{Round: -1, Slot: -1}, 1)
+	calib := sched.Entry{Round: -1, Slot: -1}
+	counts, lost, fails, err := l.countOnce(ctx, leaves, record.Base, calib, 1, 1)
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range fails {
 		l.fail(f)
+	}
+	// A leaf that timed more than one stretch at 1 iteration stops its timer somewhere in its function: in
+	// its loop, it is not counted (timerInLoop), and never counted again and again.
+	var suspects []leaf
+	for _, lf := range leaves {
+		if sh, ok := l.shapes[lf.name]; ok && sh.timed > 1 {
+			suspects = append(suspects, lf)
+		}
+	}
+	if len(suspects) > 0 {
+		inLoop, err := l.timerInLoop(ctx, suspects)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range inLoop {
+			delete(counts, name)
+			lost = slices.DeleteFunc(lost, func(n string) bool { return n == name })
+		}
+	}
+	if len(lost) > 0 {
+		// Lost in the first process (most often its first leaf: see lostRetries): counted again, as count does.
+		retry := slices.DeleteFunc(slices.Clone(leaves), func(lf leaf) bool { return !slices.Contains(lost, lf.name) })
+		c, fails, err := l.count(ctx, retry, record.Base, calib, 1)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(counts, c)
+		for _, f := range fails {
+			l.fail(f)
+		}
 	}
 	leaves = slices.DeleteFunc(leaves, func(lf leaf) bool { _, ok := counts[lf.name]; return !ok })
 	perOp := make([]float64, len(leaves))
@@ -206,6 +237,96 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 		}
 	}
 	return groups, nil
+}
+
+// timerProbe is the pair of iteration counts timerInLoop compares: a benchmark that calls StopTimer k times an
+// iteration calls it 4k more times at the larger one, whether it loops over b.N (which runs at 1 iteration
+// first, then at the count) or with b.Loop (which runs once, at the count).
+var timerProbe = [2]int{2, 6}
+
+// timerInLoop runs each suspect (a leaf that timed more than one stretch at 1 iteration) on base at timerProbe's
+// two iteration counts under plain callgrind, in a process of its own each, and marks as not counted
+// (UncountedTimerInLoop) and returns those whose own code calls StopTimer more often at the larger count (see
+// stopCalls): they stop and start their timer inside their loop. callgrind writes a dump at every stop and
+// loses track of the timer now and then at each (the testing package reads the memory statistics there, on the
+// system stack), and once lost it misses the triggers that follow, so such a leaf would cost a dump per
+// iteration and be lost in run after run; wall time judges it instead. A suspect that stops its timer only
+// outside its loop (a set-up between StopTimer and StartTimer) is counted as any other leaf: the stretches its
+// timer measured are added up (timedCounts). A probe that fails leaves the suspect to the ordinary count.
+func (l *lane) timerInLoop(ctx context.Context, suspects []leaf) ([]string, error) {
+	var inLoop []string
+	for _, lf := range suspects {
+		var calls [len(timerProbe)]int64
+		ok := true
+		for i, n := range timerProbe {
+			c, err := l.stopCalls(ctx, lf, n)
+			if err != nil {
+				return nil, err
+			}
+			calls[i], ok = c, ok && c >= 0
+		}
+		if ok && calls[1] > calls[0] {
+			inLoop = append(inLoop, lf.name)
+			l.uncount(lf.name, record.UncountedTimerInLoop, fmt.Sprintf("the benchmark stops and starts its timer "+
+				"inside its loop (StopTimer called %d times at %d iterations, %d at %d), which callgrind cannot "+
+				"follow reliably", calls[0], timerProbe[0], calls[1], timerProbe[1]))
+		}
+	}
+	return inLoop, nil
+}
+
+// stopCalls runs leaf lf on base for n iterations under callgrind without triggers and returns how often code
+// under test (countedFunc) called testing.(*B).StopTimer, from the call counts of callgrind's one dump at the
+// end, which count every call instruction executed whatever callgrind's tracking of returns believes; -1 when the
+// run failed or printed no result for lf.
+func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
+	bin := l.cfg.Base
+	l.seq++
+	scratch, remove, err := l.cfg.Sandbox.Scratch()
+	if err != nil {
+		return 0, err
+	}
+	defer remove()
+	out := filepath.Join(scratch, "callgrind.out."+strconv.Itoa(l.seq))
+	timeout := valgrindSlowdown*time.Duration(float64(2*n)*lf.secPerOp*float64(time.Second)) + 120*time.Second
+	args := []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes", "--dump-line=no",
+		"--compress-strings=yes", "--compress-pos=no", bin.Path, "-test.run=^$", "-test.bench=" + Pattern(lf.name),
+		"-test.benchtime=" + strconv.Itoa(n) + "x", "-test.cpu=1", "-test.count=1"}
+	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, timeout, args, false)
+	if err != nil {
+		return 0, err
+	}
+	if kind, _ := c.failure(); kind != "" || len(parseOutput(c.stdout).results) == 0 {
+		return -1, nil
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		return -1, nil
+	}
+	defer f.Close()
+	calls, err := callsTo(f, l.syms[record.Base], l.syms[record.Base].triggerAt[2])
+	if err != nil {
+		return -1, nil
+	}
+	return calls, nil
+}
+
+// uncount records that leaf name is not counted, and why (Run.Uncounted); the first reason stays.
+func (l *lane) uncount(name string, why record.Uncounted, detail string) {
+	if l.run.Uncounted == nil {
+		l.run.Uncounted = map[string]NotCounted{}
+	}
+	if _, ok := l.run.Uncounted[name]; ok {
+		return
+	}
+	l.run.Uncounted[name] = NotCounted{Why: why, Detail: detail}
+	l.progress.warn(fmt.Sprintf("%s is not counted (metric auto judges it by wall time alone): %s", name, detail))
+}
+
+// counted reports whether leaf name is still counted: not marked by uncount.
+func (l *lane) counted(name string) bool {
+	_, ok := l.run.Uncounted[name]
+	return !ok
 }
 
 // groupLeaves splits leaves into groups that each run at the largest ideal N (leaf.iters) of their members:
@@ -320,6 +441,9 @@ type lane struct {
 	tmp      string // where the copies of the binaries without DWARF are (callgrind writes to each run's scratch)
 	seq      int    // numbers the output files
 	syms     map[record.Side]*symtab
+	// shapes holds, for every result line of the last countOnce at its iteration count, its timed count with the
+	// number of timed segments, lost or not (calibrate reads them).
+	shapes map[string]leafCount
 }
 
 // measure runs the A–B–B–A schedule over groups, two counting runs per slot, and checks each round's A–A and
@@ -348,7 +472,9 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 			round = [4][]Sample{}
 		}
 		g := groups[e.Bench]
-		live := slices.DeleteFunc(slices.Clone(g.leaves), func(lf leaf) bool { return dead[e.Side][lf.name] })
+		live := slices.DeleteFunc(slices.Clone(g.leaves), func(lf leaf) bool {
+			return dead[e.Side][lf.name] || !l.counted(lf.name)
+		})
 		if len(live) > 0 {
 			name := live[0].name
 			if len(live) > 1 {
@@ -468,18 +594,18 @@ func (s *Sample) instructions() float64 {
 	return x
 }
 
-// checkRepeat records an "unrepeatable" Failure when a and b, two samples of the same binary, differ by more
-// than RepeatTolerance.
+// checkRepeat marks the leaf as not counted (UncountedUnrepeatable) when a and b, two samples of the same binary,
+// differ by more than RepeatTolerance: the benchmark's own work varies from run to run (randomness seeded by the
+// time, I/O), which is a failure of neither side; the samples are kept, and the lane stops counting the leaf.
 func (l *lane) checkRepeat(a, b *Sample) {
 	if a == nil || b == nil {
 		return
 	}
 	x, y := a.instructions(), b.instructions()
 	if spread := relSpread(x, y); spread > RepeatTolerance {
-		l.fail(record.Failure{Name: a.Name, Side: a.Side, Round: a.Round + 1, Slot: b.Slot, Kind: record.FailureUnrepeatable,
-			Message: fmt.Sprintf("two runs of the same %s binary counted %s and %s instructions/op, %.4f%% apart "+
-				"(tolerance %g%%): the instruction count is not repeatable", a.Side, fmtCount(x), fmtCount(y),
-				100*spread, 100*RepeatTolerance)})
+		l.uncount(a.Name, record.UncountedUnrepeatable, fmt.Sprintf("two runs of the same %s binary counted %s and %s "+
+			"instructions/op, %.4f%% apart (tolerance %g%%): the instruction count is not repeatable", a.Side,
+			fmtCount(x), fmtCount(y), 100*spread, 100*RepeatTolerance))
 	}
 }
 
@@ -562,10 +688,10 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 				strings.Join(lost, ", "), side))
 		}
 		if attempt == lostRetries {
+			// A failure of the lane, not of the side: the leaf is not counted, never guessed.
 			for _, lf := range leaves {
-				fails = append(fails, record.Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot,
-					Kind: record.FailureNoResult, Message: fmt.Sprintf("under valgrind: callgrind lost track of the "+
-						"benchmark timer in %d runs (a trigger point missed after a stack switch): no count", attempt+1)})
+				l.uncount(lf.name, record.UncountedLostTimer, fmt.Sprintf("callgrind lost track of the benchmark timer "+
+					"in %d runs on %s (a trigger point missed after a stack switch)", attempt+1, side))
 			}
 			break
 		}
@@ -599,6 +725,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 		return nil, nil, nil, err
 	}
 	segs, rerr := readDumps(out, l.syms[side])
+	l.shapes = map[string]leafCount{}
 	results := parseOutput(c.stdout).results
 	timed := timedCounts(segs)
 	counts := map[string]leafCount{}
@@ -616,6 +743,9 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 		}
 	case len(timed) == len(results):
 		for i, res := range results {
+			if res.iters == n {
+				l.shapes[res.name] = timed[i]
+			}
 			switch {
 			case res.iters != n || !slices.Contains(names, res.name):
 			case timed[i].lost:

@@ -544,12 +544,59 @@ func readDumps(out string, syms *symtab) ([]segment, error) {
 	return segs, nil
 }
 
+// callsTo returns how many calls to the function at target a callgrind dump (positions "instr") records from
+// code under test (countedFunc), by the address of each call instruction.
+func callsTo(r io.Reader, syms *symtab, target uint64) (int64, error) {
+	var total, pending int64
+	call := false
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "calls="):
+			f := strings.Fields(strings.TrimPrefix(line, "calls="))
+			call = false
+			if len(f) < 2 {
+				return 0, fmt.Errorf("callgrind output: malformed call %q", line)
+			}
+			to, err := strconv.ParseUint(f[1], 0, 64)
+			if err != nil {
+				return 0, fmt.Errorf("callgrind output: malformed call %q", line)
+			}
+			if to == target {
+				if pending, err = strconv.ParseInt(f[0], 10, 64); err != nil {
+					return 0, fmt.Errorf("callgrind output: malformed call %q", line)
+				}
+				call = true
+			}
+		case call && strings.HasPrefix(line, "0x"):
+			a, _, _ := strings.Cut(line, " ")
+			addr, err := strconv.ParseUint(a, 0, 64)
+			if err != nil {
+				return 0, fmt.Errorf("callgrind output: malformed line %q", line)
+			}
+			if fn, _ := syms.funcAt(addr); countedFunc(fn) {
+				total += pending
+			}
+			call = false
+		default:
+			call = call && !strings.HasPrefix(line, "0x")
+		}
+	}
+	return total, sc.Err()
+}
+
 // leafCount is the timed count of one result line: the counted instructions of the stretches its benchmark
 // timed, and whether callgrind lost track of the timer on the way (lost).
 type leafCount struct {
 	counted int64
 	cycles  int64 // the estimate of the same instructions (Counts.Cycles), 0 without the cache simulation
 	lost    bool
+	// timed is how many segments ran the code of ResetTimer or StartTimer (lost ones included): 1 for a
+	// benchmark that never stops its timer, in a process that runs it once at 1 iteration; more when it stops
+	// and starts it, in its loop or around a set-up (lane.timerInLoop tells which).
+	timed int
 }
 
 // timedCounts returns, for each result line the run printed (in order), the counted instructions of the
@@ -577,6 +624,9 @@ func timedCounts(segs []segment) []leafCount {
 		case s.ran&timer != 0:
 			cur.counted += s.Counted
 			cur.cycles += s.Cycles
+		}
+		if s.ran&timer != 0 {
+			cur.timed++
 		}
 		if s.trigger == trigResult && s.entered&(1<<3) == 0 {
 			out = append(out, cur)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -310,6 +311,10 @@ func joinRuns(a, b *bench.Run) *bench.Run {
 	j.Warnings = slices.Concat(a.Warnings, b.Warnings)
 	j.Elapsed += b.Elapsed
 	j.Calibration += b.Calibration
+	if len(b.Uncounted) > 0 {
+		j.Uncounted = maps.Clone(b.Uncounted)
+		maps.Copy(j.Uncounted, a.Uncounted)
+	}
 	return &j
 }
 
@@ -424,6 +429,11 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 			rec.notes = append(rec.notes, "instruction counts: "+err.Error())
 		}
 		bs = append(bs, ins...)
+	}
+	if len(run.Uncounted) > 0 {
+		bs = bench.MarkUncounted(bs, run.Uncounted)
+	}
+	if len(instrSamples) > 0 || len(run.Uncounted) > 0 {
 		noteDisagreements(bs)
 	}
 	rec.benchmarks = slices.DeleteFunc(bs, func(b record.Benchmark) bool { return removed[b.Name] })
@@ -475,6 +485,10 @@ func noteDisagreements(bs []record.Benchmark) {
 	for i, b := range bs {
 		t, ok := byTime[b.Name]
 		if b.Unit != record.UnitInstructions || !ok {
+			continue
+		}
+		if b.Uncounted != "" {
+			bs[t].MetricNote, bs[i].MetricNote = "instructions "+b.Note, "instructions "+b.Note
 			continue
 		}
 		if note := bench.MetricNote(bs[t], b, ""); note != "" {
