@@ -105,7 +105,10 @@ type InstrConfig struct {
 // the leaves, then runs the A–B–B–A schedule over the groups with two callgrind runs per slot (see the lane's
 // description above), and returns a Run whose Samples carry one Value each, in record.UnitInstructions, with Iters =
 // N. RunConfig fields mean what they mean for RunABBA, except that cfg.BenchTime is ignored (ic.Target
-// calibrates), cfg.Rounds defaults to DefaultInstrRounds and cfg.Timeout applies to native calibration only.
+// calibrates), cfg.Rounds defaults to DefaultInstrRounds, cfg.Timeout applies to native calibration only, and
+// cfg.Budget, when positive, is the lane's share of the time budget, which it never overruns: the leaves are
+// costed by what valgrind spends on them (valgrindCost) and counted at fewer iterations, or not at all (Uncounted,
+// "budget"), when they do not fit, and every callgrind process is killed at the end of the share.
 // Samples written to cfg.BenchTxt are read by stock benchstat as the unit instructions/op.
 //
 // A missing valgrind is an error wrapping ErrNoValgrind. Failures and cancellation behave as in RunABBA: a
@@ -148,12 +151,17 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	cfg.Env = instrEnv(cfg.Env)
 	r, start := newRunner(cfg, pin)
 	defer r.finish(start)
+	var deadline time.Time
+	if cfg.Budget > 0 {
+		deadline = start.Add(cfg.Budget)
+	}
 	leaves, err := r.discover(ctx)
 	r.run.Calibration = time.Since(start)
 	if err != nil {
 		return r.run, err
 	}
-	l := &lane{runner: r, valgrind: vg.Path, cacheSim: ic.CacheSim, tmp: tmp, syms: map[record.Side]*symtab{}}
+	l := &lane{runner: r, valgrind: vg.Path, cacheSim: ic.CacheSim, tmp: tmp, syms: map[record.Side]*symtab{},
+		deadline: deadline}
 	for side, bin := range map[record.Side]Binary{record.Base: cfg.Base, record.Head: cfg.Head} {
 		if l.syms[side], err = readSymtab(bin.Path); err != nil {
 			return r.run, fmt.Errorf("counting instructions: %s: %w", side, err)
@@ -220,14 +228,22 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 		}
 	}
 	leaves = slices.DeleteFunc(leaves, func(lf leaf) bool { _, ok := counts[lf.name]; return !ok })
-	perOp := make([]float64, len(leaves))
+	cost := make([]float64, len(leaves))
 	for i, lf := range leaves {
 		// One iteration's timed count: the loop's body, and for a b.N benchmark whatever it does before its
 		// loop without resetting the timer, which makes N smaller than it could be, never the count wrong.
-		perOp[i] = max(float64(counts[lf.name].counted), 1)
-		leaves[i].iters = max(minInstrIters, int(min(math.Ceil(float64(target)/perOp[i]), float64(target))))
+		perOp := max(float64(counts[lf.name].counted), 1)
+		leaves[i].iters = max(minInstrIters, int(min(math.Ceil(float64(target)/perOp), float64(target))))
+		cost[i] = valgrindCost(perOp, lf.secPerOp)
 	}
-	groups := groupLeaves(leaves, perOp)
+	l.cost = map[string]float64{}
+	for i, lf := range leaves {
+		l.cost[lf.name] = cost[i]
+	}
+	groups := groupLeaves(leaves, cost)
+	if !l.deadline.IsZero() {
+		groups = l.fitBudget(leaves, cost)
+	}
 	l.run.Leaves = l.run.Leaves[:0]
 	clear(l.run.Iters)
 	for _, g := range groups {
@@ -292,7 +308,7 @@ func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
 	args := []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes", "--dump-line=no",
 		"--compress-strings=yes", "--compress-pos=no", bin.Path, "-test.run=^$", "-test.bench=" + Pattern(lf.name),
 		"-test.benchtime=" + strconv.Itoa(n) + "x", "-test.cpu=1", "-test.count=1"}
-	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, timeout, args, false)
+	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, l.limit(timeout), args, false)
 	if err != nil {
 		return 0, err
 	}
@@ -309,6 +325,23 @@ func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
 		return -1, nil
 	}
 	return calls, nil
+}
+
+// fits reports whether a slot of g, estimated at the larger of its cost model (slotCost) and the longest slot of
+// it so far (took), fits in what is left of the lane's budget; always without one.
+func (l *lane) fits(g leafGroup, took time.Duration) bool {
+	if l.deadline.IsZero() {
+		return true
+	}
+	return time.Until(l.deadline) >= max(took, time.Duration(slotCost(g, l.cost)))
+}
+
+// limit is the wall-clock limit of a callgrind process: timeout, cut to what is left of the lane's budget.
+func (l *lane) limit(timeout time.Duration) time.Duration {
+	if l.deadline.IsZero() {
+		return timeout
+	}
+	return max(min(timeout, time.Until(l.deadline)), time.Second)
 }
 
 // uncount records that leaf name is not counted, and why (Run.Uncounted); the first reason stays.
@@ -329,11 +362,111 @@ func (l *lane) counted(name string) bool {
 	return !ok
 }
 
+// valgrindCost is what one operation of a leaf costs under callgrind, in simulated instructions that take as long
+// (a nanosecond each, as valgrindStart): the larger of its counted instructions per op and its native time per op
+// (runtime and kernel included, from the native calibration) times valgrindSlowdown. The count leaves the
+// runtime's work out, so a benchmark that allocates 64 MiB an op counts a few hundred instructions and takes
+// seconds an op under valgrind: its native time says so.
+func valgrindCost(instrPerOp, secPerOp float64) float64 {
+	return max(instrPerOp, secPerOp*valgrindSlowdown*1e9)
+}
+
+// laneSafety is the share of what is left of the lane's budget that fitBudget plans to use: the rest absorbs
+// a machine slower than the cost model.
+const laneSafety = 0.8
+
+// fitBudget groups leaves (groupLeaves, by cost) so that one round of the lane fits in laneSafety of what is
+// left of its budget. While the plan's cost (planCost) does not fit, the costliest leaves' iteration counts are
+// cut to a common level of cost (water filling: a leaf that is cheap under valgrind keeps its N), and a leaf
+// that cannot run minInstrIters iterations at that level is not counted (UncountedBudget); when even the
+// processes' start-up does not fit, no leaf is. It returns the groups of the leaves it keeps.
+func (l *lane) fitBudget(leaves []leaf, cost []float64) []leafGroup {
+	left := laneSafety * float64(time.Until(l.deadline).Nanoseconds())
+	leaves, cost = slices.Clone(leaves), slices.Clone(cost)
+	shrink := 1.0
+	for range 8 {
+		groups := groupLeaves(leaves, cost)
+		total := planCost(groups, leaves, cost)
+		if total <= left || len(leaves) == 0 {
+			return groups
+		}
+		work := make([]float64, len(leaves)) // what each leaf's iterations cost in a round
+		for i, lf := range leaves {
+			work[i] = 12 * float64(lf.iters) * cost[i]
+		}
+		level := shrink * waterLevel(work, left-float64(len(groups))*8*valgrindStart)
+		shrink *= 0.8 // groups run at their largest member's N: cut further if a regrouped plan still overruns
+		var kl []leaf
+		var kc []float64
+		for i, lf := range leaves {
+			if work[i] > level {
+				n := int(level / (12 * cost[i]))
+				if n < minInstrIters {
+					l.uncount(lf.name, record.UncountedBudget, fmt.Sprintf("counting it would take about %s under "+
+						"valgrind at %d iterations a run, and the lane's share of the budget has %s left",
+						time.Duration(12*cost[i]*minInstrIters).Round(time.Second), minInstrIters,
+						time.Until(l.deadline).Round(time.Second)))
+					continue
+				}
+				lf.iters = n
+			}
+			kl, kc = append(kl, lf), append(kc, cost[i])
+		}
+		leaves, cost = kl, kc
+	}
+	for _, lf := range leaves {
+		l.uncount(lf.name, record.UncountedBudget, "the lane's share of the budget does not hold its count")
+	}
+	return nil
+}
+
+// waterLevel returns the level λ at which Σ min(work_i, λ) = total, or 0 when total is not positive; the largest
+// work when it all fits.
+func waterLevel(work []float64, total float64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	w := slices.Sorted(slices.Values(work))
+	for i, x := range w {
+		// The rest, len(w)−i leaves, all at level x at least.
+		if rest := float64(len(w) - i); x*rest >= total {
+			return total / rest
+		}
+		total -= x
+	}
+	return w[len(w)-1]
+}
+
+// planCost is the estimated wall time, in nanoseconds, of one A–B–B–A round of groups: per slot two processes
+// (valgrindStart each) and 3n iterations of every member (the runs at n and 2n). cost is by leaf, as leaves.
+func planCost(groups []leafGroup, leaves []leaf, cost []float64) float64 {
+	byName := map[string]float64{}
+	for i, lf := range leaves {
+		byName[lf.name] = cost[i]
+	}
+	total := 0.0
+	for _, g := range groups {
+		total += 4 * slotCost(g, byName)
+	}
+	return total
+}
+
+// slotCost is the estimated wall time, in nanoseconds, of one slot of g: two processes and 3n iterations of
+// every member, costed by cost (by name).
+func slotCost(g leafGroup, cost map[string]float64) float64 {
+	work := 0.0
+	for _, lf := range g.leaves {
+		work += cost[lf.name]
+	}
+	return 2*valgrindStart + 3*float64(g.n)*work
+}
+
 // groupLeaves splits leaves into groups that each run at the largest ideal N (leaf.iters) of their members:
 // sorted by ideal N, cut where the cut saves more simulated iterations (3 × N × instructions per op, for the
 // N and 2N runs) than the two more valgrind processes cost (valgrindStart each). The cuts are chosen by
 // dynamic programming over the sorted leaves, which finds the cheapest split into consecutive runs. perOp[i] is
-// leaf i's estimated instructions per operation. Each group keeps its leaves in the order given.
+// what one operation of leaf i costs under valgrind (valgrindCost): a leaf that is slow under valgrind is not
+// run at a fast one's N. Each group keeps its leaves in the order given.
 func groupLeaves(leaves []leaf, perOp []float64) []leafGroup {
 	idx := make([]int, len(leaves))
 	for i := range idx {
@@ -441,6 +574,10 @@ type lane struct {
 	tmp      string // where the copies of the binaries without DWARF are (callgrind writes to each run's scratch)
 	seq      int    // numbers the output files
 	syms     map[record.Side]*symtab
+	// deadline ends the lane's share of the time budget (RunConfig.Budget); zero for none. No callgrind process
+	// runs past it (limit), and what does not fit is not counted (fitBudget, measure).
+	deadline time.Time
+	cost     map[string]float64 // each leaf's valgrindCost, from calibration
 	// shapes holds, for every result line of the last countOnce at its iteration count, its timed count with the
 	// number of timed segments, lost or not (calibrate reads them).
 	shapes map[string]leafCount
@@ -457,8 +594,9 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 	plan := sched.Schedule(len(groups), l.cfg.Rounds)
 	dead := map[record.Side]map[string]bool{record.Base: {}, record.Head: {}}
 	started := time.Now()
-	perRun := time.Duration(0) // the mean time of one slot so far, for the ETA
-	var round [4][]Sample      // this round's samples of the current group, by slot
+	perRun := time.Duration(0)                     // the mean time of one slot so far, for the ETA
+	var round [4][]Sample                          // this round's samples of the current group, by slot
+	slotTime := make([]time.Duration, len(groups)) // the longest slot of each group so far
 	defer func() {
 		if ferr := l.keep(round); err == nil {
 			err = ferr
@@ -481,15 +619,26 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 				name = fmt.Sprintf("%s and %d more", name, len(live)-1)
 			}
 			l.progress.running(name, e.Side, e.Round, l.cfg.Rounds, i, len(plan), time.Duration(len(plan)-i)*perRun)
-			samples, fails, err := l.countSlot(ctx, live, e.Side, e, g.n)
-			if err != nil {
-				return err
+			if l.fits(g, slotTime[e.Bench]) {
+				t0 := time.Now()
+				samples, fails, err := l.countSlot(ctx, live, e.Side, e, g.n)
+				slotTime[e.Bench] = max(slotTime[e.Bench], time.Since(t0))
+				if err != nil {
+					return err
+				}
+				for _, f := range fails {
+					l.fail(f)
+					dead[e.Side][f.Name] = true
+				}
+				round[e.Slot] = samples
+			} else {
+				for _, lf := range live {
+					l.uncount(lf.name, record.UncountedBudget, fmt.Sprintf("a slot of its group takes about %s under "+
+						"valgrind, and the lane's share of the budget had %s left",
+						max(slotTime[e.Bench], time.Duration(slotCost(g, l.cost))).Round(time.Second),
+						max(time.Until(l.deadline), 0).Round(time.Second)))
+				}
 			}
-			for _, f := range fails {
-				l.fail(f)
-				dead[e.Side][f.Name] = true
-			}
-			round[e.Slot] = samples
 			perRun = time.Since(started) / time.Duration(i+1)
 		}
 		if e.Slot == 3 {
@@ -682,7 +831,7 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 		}
 		maps.Copy(counts, c)
 		fails = append(fails, f...)
-		leaves = slices.DeleteFunc(leaves, func(lf leaf) bool { return !slices.Contains(lost, lf.name) })
+		leaves = slices.DeleteFunc(leaves, func(lf leaf) bool { return !slices.Contains(lost, lf.name) || !l.counted(lf.name) })
 		if len(leaves) > 0 && attempt < lostRetries {
 			l.progress.warn(fmt.Sprintf("callgrind lost track of the benchmark timer of %s on %s: counting again",
 				strings.Join(lost, ", "), side))
@@ -718,11 +867,21 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 		native += float64(2*n*repeat) * lf.secPerOp
 	}
 	timeout := valgrindSlowdown*time.Duration(native*float64(time.Second)) + 120*time.Second
+	limit := l.limit(timeout)
 	args := append(callgrindArgs(out, l.cacheSim), bin.Path, "-test.run=^$", "-test.bench="+skipPattern(names),
 		"-test.benchtime="+strconv.Itoa(n)+"x", "-test.cpu=1", "-test.count="+strconv.Itoa(repeat))
-	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, timeout, args, false)
+	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, limit, args, false)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if c.overran && limit < timeout {
+		// Killed at the end of the lane's share of the budget: a failure of neither side.
+		os.Remove(out)
+		for _, lf := range leaves {
+			l.uncount(lf.name, record.UncountedBudget, fmt.Sprintf("the lane's share of the budget ran out while it "+
+				"was counted on %s (the callgrind process was stopped after %s)", side, limit.Round(time.Second)))
+		}
+		return map[string]leafCount{}, nil, nil, nil
 	}
 	segs, rerr := readDumps(out, l.syms[side])
 	l.shapes = map[string]leafCount{}

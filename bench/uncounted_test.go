@@ -3,6 +3,7 @@ package bench
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfgate/perfgate/record"
 )
@@ -105,5 +106,65 @@ calls=2 0x3000
 	got, err := callsTo(strings.NewReader(dump), syms, 0x3000)
 	if err != nil || got != 7 {
 		t.Errorf("callsTo = %d, %v; want 7 (runN's 2 calls are the testing package's)", got, err)
+	}
+}
+
+// TestFitBudget plans the lane for a benchmark that allocates 64 MiB an op (a few hundred counted instructions,
+// milliseconds natively: the runtime's work) beside a fast one. Costed by instructions alone it would run at the
+// fast one's N, thousands of iterations; costed by what valgrind spends (valgrindCost) it gets a group of its own,
+// at an N whose round fits the lane's share, or is not counted when even that does not fit.
+func TestFitBudget(t *testing.T) {
+	leaves := []leaf{
+		{name: "Fast", iters: 2000, secPerOp: 100e-9}, // 500 instructions an op: N = 10⁶/500
+		{name: "Big", iters: 3334, secPerOp: 5e-3},    // 300 instructions an op
+	}
+	instr := []float64{500, 300}
+	cost := []float64{valgrindCost(instr[0], leaves[0].secPerOp), valgrindCost(instr[1], leaves[1].secPerOp)}
+	if g := groupLeaves(leaves, instr); len(g) != 1 {
+		t.Fatalf("by instructions: %d groups, want the one that ran 13 minutes past its budget", len(g))
+	}
+	newLane := func(share time.Duration) *lane {
+		r := &runner{run: &Run{Iters: map[string]int{}}, progress: newProgress(nil)}
+		return &lane{runner: r, deadline: time.Now().Add(share)}
+	}
+	l := newLane(100 * time.Second)
+	groups := l.fitBudget(leaves, cost)
+	n := map[string]int{}
+	for _, g := range groups {
+		for _, lf := range g.leaves {
+			n[lf.name] = g.n
+		}
+	}
+	if n["Big"] == 0 || n["Big"] >= n["Fast"] || len(groups) != 2 {
+		t.Fatalf("groups %+v: want Big in a group of its own at fewer iterations than Fast", groups)
+	}
+	if c := planCost(groups, leaves, cost); c > laneSafety*100e9 {
+		t.Errorf("a round costs %.0f s, more than %.0f%% of the 100 s share", c/1e9, 100*laneSafety)
+	}
+	if len(l.run.Uncounted) > 0 {
+		t.Errorf("uncounted %+v, want both counted within 100 s", l.run.Uncounted)
+	}
+	// A share that cannot hold two iterations of Big: Big is not counted, Fast is.
+	l = newLane(12 * time.Second)
+	groups = l.fitBudget(leaves, cost)
+	if nc := l.run.Uncounted["Big"]; nc.Why != record.UncountedBudget || !strings.Contains(nc.Detail, "budget") {
+		t.Errorf("Big: uncounted %+v, want budget", l.run.Uncounted)
+	}
+	if _, ok := l.run.Uncounted["Fast"]; ok || len(groups) != 1 || groups[0].leaves[0].name != "Fast" {
+		t.Errorf("groups %+v, uncounted %+v: want Fast counted alone", groups, l.run.Uncounted)
+	}
+}
+
+func TestWaterLevel(t *testing.T) {
+	// Σ min(work, λ) = total: 1 + 2 + 4 = 7.
+	for _, tc := range []struct {
+		work        []float64
+		total, want float64
+	}{
+		{[]float64{10, 1, 2}, 7, 4}, {[]float64{1, 2}, 10, 2}, {[]float64{3, 3}, 0, 0}, {[]float64{3, 3}, 3, 1.5},
+	} {
+		if got := waterLevel(tc.work, tc.total); got != tc.want {
+			t.Errorf("waterLevel(%v, %v) = %v, want %v", tc.work, tc.total, got, tc.want)
+		}
 	}
 }

@@ -121,7 +121,8 @@ func (p *pipeline) sameCodeOnly(ctx context.Context) (benchRecord, error) {
 // cannot settle. Whatever ran before an error is kept.
 func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettle bool) (*bench.Run, error) {
 	ic := rc
-	ic.Rounds, ic.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
+	// The lane's one round (no staging: counts repeat), within its share of the budget (countShare).
+	ic.Rounds, ic.Budget = bench.DefaultInstrRounds, p.countShare(false)
 	count := func(ic bench.RunConfig, where string) (*bench.Run, error) {
 		logTo(ic.Progress, "counting instructions under %s%s: %d round of A–B–B–A, each slot at N and 2N iterations",
 			p.valgrind.Version, where, bench.DefaultInstrRounds)
@@ -131,6 +132,9 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 		var timed, counted *bench.Run
 		var err error
 		if p.cfg.TimesBenchmarks() {
+			if rc.Budget > 0 && p.cfg.CountsInstructions() {
+				rc.Budget -= ic.Budget // metric both: the count runs after the timing, within the same budget
+			}
 			timed, err = p.timeLane(ctx, rc)
 		}
 		if err == nil && p.cfg.CountsInstructions() {
@@ -144,6 +148,10 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 		if err != nil {
 			return counted, err
 		}
+		if rc.Budget > 0 {
+			// The count came first on the timing's CPU: the timing gets what it left of the budget.
+			rc.Budget = max(rc.Budget-counted.Elapsed, rc.Budget/2)
+		}
 		if countsSettle {
 			cs := instrComparisons(counted, p.cfg.InstrThreshold)
 			rc.Counts = func() []record.Benchmark { return cs }
@@ -156,7 +164,7 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 	if _, ok := p.log.(*os.File); !ok && p.log != nil {
 		rc.Progress = &syncWriter{w: p.log}
 	}
-	ic.CPU = cpu
+	ic.CPU, ic.Budget = cpu, p.countShare(true)
 	if ic.Progress = nil; rc.Progress != nil {
 		ic.Progress = &lineWriter{w: rc.Progress, prefix: "counting: "}
 	}
@@ -198,6 +206,25 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 	}
 	return joinRuns(timed, counted), err
 }
+
+// countShare is the instruction-count lane's share of the budget, 0 for none (no budget: fixed rounds): all of
+// it when the lane runs alone (metric instructions) or alongside the timing on a CPU of its own, and
+// countShareOfBudget of it when it runs before or after the timing on the same CPU (auto on one CPU, metric
+// both), whose budget is then cut by what the count took. So the comparison ends within the budget, plus build
+// and test time, whatever the benchmarks cost under valgrind.
+func (p *pipeline) countShare(alongside bool) time.Duration {
+	switch {
+	case p.cfg.Budget <= 0:
+		return 0
+	case alongside || !p.cfg.TimesBenchmarks():
+		return p.cfg.Budget
+	}
+	return time.Duration(countShareOfBudget * float64(p.cfg.Budget))
+}
+
+// countShareOfBudget is the instruction-count lane's share of the budget when it does not run alongside the
+// timing: on this repository's gate the count takes about a minute on its own, the timing most of a 100 s budget.
+const countShareOfBudget = 0.4
 
 // timeLane runs the timing lane with rc.
 func (p *pipeline) timeLane(ctx context.Context, rc bench.RunConfig) (*bench.Run, error) {
