@@ -234,7 +234,7 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 		// loop without resetting the timer, which makes N smaller than it could be, never the count wrong.
 		perOp := max(float64(counts[lf.name].counted), 1)
 		leaves[i].iters = max(minInstrIters, int(min(math.Ceil(float64(target)/perOp), float64(target))))
-		cost[i] = valgrindCost(perOp, lf.secPerOp)
+		cost[i] = valgrindCost(perOp, lf.secPerOp, counts[lf.name].wall)
 	}
 	l.cost = map[string]float64{}
 	for i, lf := range leaves {
@@ -363,12 +363,19 @@ func (l *lane) counted(name string) bool {
 }
 
 // valgrindCost is what one operation of a leaf costs under callgrind, in simulated instructions that take as long
-// (a nanosecond each, as valgrindStart): the larger of its counted instructions per op and its native time per op
-// (runtime and kernel included, from the native calibration) times valgrindSlowdown. The count leaves the
-// runtime's work out, so a benchmark that allocates 64 MiB an op counts a few hundred instructions and takes
-// seconds an op under valgrind: its native time says so.
-func valgrindCost(instrPerOp, secPerOp float64) float64 {
-	return max(instrPerOp, secPerOp*valgrindSlowdown*1e9)
+// (a nanosecond each, as valgrindStart): its counted instructions per op, or more when it is slow under valgrind
+// for what the count leaves out. The count leaves the runtime's and the kernel's work out, so a benchmark that
+// allocates 64 MiB an op counts a few hundred instructions and takes 55 ms an op under callgrind (measured). Two
+// bounds of that, both measured at calibration, runtime and kernel included, and the smaller one is taken: the
+// wall time of the leaf's stretch at 1 iteration in the calibrating callgrind run (wall1, with the garbage
+// collection and set-up before it: 0 when unknown), and its native time per op times valgrindSlowdown (137 ms
+// natively for the 64 MiB one, whose fresh pages the kernel faults in).
+func valgrindCost(instrPerOp, secPerOp float64, wall1 time.Duration) float64 {
+	slow := secPerOp * valgrindSlowdown * 1e9
+	if wall1 > 0 {
+		slow = min(slow, float64(wall1.Nanoseconds()))
+	}
+	return max(instrPerOp, slow)
 }
 
 // laneSafety is the share of what is left of the lane's budget that fitBudget plans to use: the rest absorbs
@@ -870,6 +877,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 	limit := l.limit(timeout)
 	args := append(callgrindArgs(out, l.cacheSim), bin.Path, "-test.run=^$", "-test.bench="+skipPattern(names),
 		"-test.benchtime="+strconv.Itoa(n)+"x", "-test.cpu=1", "-test.count="+strconv.Itoa(repeat))
+	started := time.Now()
 	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, limit, args, false)
 	if err != nil {
 		return nil, nil, nil, err
@@ -886,7 +894,9 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 	segs, rerr := readDumps(out, l.syms[side])
 	l.shapes = map[string]leafCount{}
 	results := parseOutput(c.stdout).results
-	timed := timedCounts(segs)
+	// The process's start dates the first dump: the first leaf's wall time then holds valgrind's start-up too,
+	// an upper bound (valgrindCost).
+	timed := timedCounts(append([]segment{{at: started}}, segs...))
 	counts := map[string]leafCount{}
 	var lost []string
 	switch {

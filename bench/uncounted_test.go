@@ -119,7 +119,7 @@ func TestFitBudget(t *testing.T) {
 		{name: "Big", iters: 3334, secPerOp: 5e-3},    // 300 instructions an op
 	}
 	instr := []float64{500, 300}
-	cost := []float64{valgrindCost(instr[0], leaves[0].secPerOp), valgrindCost(instr[1], leaves[1].secPerOp)}
+	cost := []float64{valgrindCost(instr[0], leaves[0].secPerOp, 0), valgrindCost(instr[1], leaves[1].secPerOp, 0)}
 	if g := groupLeaves(leaves, instr); len(g) != 1 {
 		t.Fatalf("by instructions: %d groups, want the one that ran 13 minutes past its budget", len(g))
 	}
@@ -144,6 +144,14 @@ func TestFitBudget(t *testing.T) {
 	if len(l.run.Uncounted) > 0 {
 		t.Errorf("uncounted %+v, want both counted within 100 s", l.run.Uncounted)
 	}
+	// Measured at calibration, 60 ms for Big's stretch at 1 iteration bounds its cost better than 5 ms × 100.
+	if c := valgrindCost(300, 5e-3, 60*time.Millisecond); c != 60e6 {
+		t.Errorf("valgrindCost = %v ns, want the measured 60 ms", c)
+	}
+	if c := valgrindCost(500, 100e-9, 3*time.Millisecond); c != 10000 {
+		t.Errorf("valgrindCost = %v ns, want 100 ns × %d: a fast leaf's stretch at 1 iteration is mostly set-up", c,
+			valgrindSlowdown)
+	}
 	// A share that cannot hold two iterations of Big: Big is not counted, Fast is.
 	l = newLane(12 * time.Second)
 	groups = l.fitBudget(leaves, cost)
@@ -166,5 +174,22 @@ func TestWaterLevel(t *testing.T) {
 		if got := waterLevel(tc.work, tc.total); got != tc.want {
 			t.Errorf("waterLevel(%v, %v) = %v, want %v", tc.work, tc.total, got, tc.want)
 		}
+	}
+}
+
+// TestTimedCountsWall: a leaf's wall time is that of its timed stretches, each from the dump before it.
+func TestTimedCountsWall(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	segs := []segment{
+		{trigger: trigStop, at: at(0)},                             // start-up
+		{trigger: trigStop, ran: 1 << 1, at: at(60)},               // timed, from StartTimer: 60 ms
+		{trigger: trigResult, ran: 1 << 2, at: at(70)},             // runN's StopTimer to the result
+		{trigger: trigStop, ran: 1 << 0, at: at(75)},               // the next leaf: 5 ms
+		{trigger: trigResult, ran: 1 << 2, entered: 0, at: at(76)}, // its result
+	}
+	got := timedCounts(segs)
+	if len(got) != 2 || got[0].wall != 60*time.Millisecond || got[1].wall != 5*time.Millisecond {
+		t.Errorf("timedCounts = %+v, want walls of 60 ms and 5 ms", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/arch/x86/x86asm"
 
@@ -96,8 +97,9 @@ func callgrindArgs(out string, cacheSim bool) []string {
 type segment struct {
 	trigger string // the function whose entry wrote the segment, "" for the end of the program
 	Counts
-	ran     uint8 // bit i: code of triggers[i] executed in the segment
-	entered uint8 // bit i: the first instruction of triggers[i] executed in the segment
+	ran     uint8     // bit i: code of triggers[i] executed in the segment
+	entered uint8     // bit i: the first instruction of triggers[i] executed in the segment
+	at      time.Time // when callgrind wrote it (the file's modification time); zero when unknown
 }
 
 // Counts is what one stretch of a run executed.
@@ -526,6 +528,9 @@ func readDumps(out string, syms *symtab) ([]segment, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", filepath.Base(path), err)
 		}
+		if info, err := f.Stat(); err == nil {
+			s.at = info.ModTime()
+		}
 		segs = append(segs, s)
 		return nil
 	}
@@ -593,6 +598,10 @@ type leafCount struct {
 	counted int64
 	cycles  int64 // the estimate of the same instructions (Counts.Cycles), 0 without the cache simulation
 	lost    bool
+	// wall is the wall-clock time from the dump before each timed stretch to the dump that ended it, added up:
+	// the stretch under callgrind, runtime and kernel included, with the untimed work since the previous dump
+	// (runN's garbage collection, the benchmark's set-up). 0 when the dumps' times are unknown.
+	wall time.Duration
 	// timed is how many segments ran the code of ResetTimer or StartTimer (lost ones included): 1 for a
 	// benchmark that never stops its timer, in a process that runs it once at 1 iteration; more when it stops
 	// and starts it, in its loop or around a set-up (lane.timerInLoop tells which).
@@ -617,7 +626,7 @@ func timedCounts(segs []segment) []leafCount {
 	const timer = 1<<0 | 1<<1 // ResetTimer, StartTimer
 	var out []leafCount
 	var cur leafCount
-	for _, s := range segs {
+	for i, s := range segs {
 		switch {
 		case bits.OnesCount8(s.ran) > 1:
 			cur.lost = true
@@ -627,6 +636,9 @@ func timedCounts(segs []segment) []leafCount {
 		}
 		if s.ran&timer != 0 {
 			cur.timed++
+			if i > 0 && !s.at.IsZero() && !segs[i-1].at.IsZero() {
+				cur.wall += s.at.Sub(segs[i-1].at)
+			}
 		}
 		if s.trigger == trigResult && s.entered&(1<<3) == 0 {
 			out = append(out, cur)

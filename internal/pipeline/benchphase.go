@@ -260,7 +260,8 @@ func (p *pipeline) countCPU(rc bench.RunConfig) (int, bool) {
 	return -1, false
 }
 
-// instrComparisons returns run's instructions/op comparisons, nil for no run.
+// instrComparisons returns run's instructions/op comparisons, nil for no run; the leaves the lane did not count
+// are marked so (bench.MarkUncounted).
 func instrComparisons(run *bench.Run, instrPct float64) []record.Benchmark {
 	if run == nil {
 		return nil
@@ -269,7 +270,7 @@ func instrComparisons(run *bench.Run, instrPct float64) []record.Benchmark {
 	if err != nil {
 		return nil
 	}
-	return cs
+	return bench.MarkUncounted(cs, run.Uncounted) // what the lane gave up on settles nothing
 }
 
 // logTo writes a progress line to w, as logf does to the log; nil writes nothing.

@@ -3,12 +3,43 @@ package pipeline
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/testmod"
 	"github.com/perfgate/perfgate/record"
 )
+
+// TestFromRunUncounted: a leaf the lane gave up on (here, timer-in-loop, without samples) gets an
+// instructions/op row that is inconclusive and says why; under metric auto CombineLanes leaves its time class to
+// wall time alone, and says so on its rows (bench.TestCombineLanesUncounted checks that no count settles it).
+func TestFromRunUncounted(t *testing.T) {
+	run := &bench.Run{
+		Samples: slices.Concat(abbaRun("Paused", 2, 100, 100), abbaRun("Plain", 2, 100, 100),
+			instrSamples("Plain", 5000, 5000)),
+		Uncounted: map[string]bench.NotCounted{"Paused": {Why: record.UncountedTimerInLoop,
+			Detail: "the benchmark stops and starts its timer inside its loop"}},
+	}
+	rec := fromRun(run, nil, bench.DefaultStatsOptions, 0.5)
+	bench.CombineLanes(rec.benchmarks, bench.AutoOptions{ThresholdPct: 2})
+	got := map[string]record.Benchmark{}
+	for _, b := range rec.benchmarks {
+		got[b.Name+" "+b.Unit] = b
+	}
+	in, tm := got["Paused instructions/op"], got["Paused sec/op"]
+	if in.Class != record.ClassInconclusive || in.Uncounted != record.UncountedTimerInLoop ||
+		!strings.Contains(in.Note, "inside its loop") {
+		t.Errorf("Paused instructions/op: %s, uncounted %q, note %q", in.Class, in.Uncounted, in.Note)
+	}
+	if tm.Uncounted != record.UncountedTimerInLoop || !strings.Contains(tm.MetricNote, "judged by wall time alone") {
+		t.Errorf("Paused sec/op: uncounted %q, metric note %q", tm.Uncounted, tm.MetricNote)
+	}
+	if p := got["Plain instructions/op"]; p.Uncounted != "" || p.Class != record.ClassUnchanged {
+		t.Errorf("Plain instructions/op: %s, uncounted %q", p.Class, p.Uncounted)
+	}
+}
 
 // needLaneE2E skips a slow end-to-end test of the instruction-count lane unless PERFGATE_E2E=1, and then fails it
 // when valgrind is missing.
