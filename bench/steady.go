@@ -36,7 +36,9 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 	if short <= 0 || long <= short {
 		return leaves, nil
 	}
-	tol := r.cfg.Stats.ThresholdPct / 200
+	// The threshold, what the gate asks about: a smaller tolerance would lengthen runs for a probe's noise (a
+	// few percent a run on a shared machine), and every lengthening costs rounds.
+	tol := r.cfg.Stats.ThresholdPct / 100
 	for i, l := range leaves {
 		if !l.allocates || !(l.secPerOp > 0) {
 			continue
