@@ -20,8 +20,12 @@ import (
 // above 0), steadyRuns checks on base that the per-op time of a run of the budgeted length agrees with that of
 // a run of RunConfig.BenchTime (100 ms by default, which measured the fixture's +3.0% right), both taken as the
 // timed runs are (fresh processes, the fastest sub-run), and lengthens the leaf's runs, ×4 at a time up to
-// BenchTime, until it does (steadyLength). A leaf that does not allocate keeps MinRunTime: its per-op time does not depend on the heap's
-// history.
+// BenchTime, until it does (steadyLength). A leaf that does not allocate keeps MinRunTime: its per-op time does
+// not depend on the heap's history. Measured (TestSteadyRuns, at load 24 on 2 cores): 48 bytes allocated an op
+// ran 59% faster per op in 10 ms runs than in 40 ms ones: a 10 ms run's 2 ms sub-runs (24,000 iterations, 1.1 MB)
+// mostly end before a fresh heap's first collection (GODEBUG=gctrace=1: 6 collections in 5 such sub-runs, 11 in
+// 5 of 97,000). A discarded warm-up run of the same length would not help there: the collection's
+// cost comes into a run only when the run is long enough to collect.
 
 // steadyProbes is how many runs of one length steadyRuns takes, keeping the fastest: one run's noise on a shared
 // machine is a few percent, and a slow outlier must not lengthen runs for nothing.
