@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -89,9 +90,11 @@ func compareCounts(g *group, threshold float64) record.Benchmark {
 			return c
 		}
 		if s.spread > RepeatTolerance {
-			c.Class = record.ClassFailed
-			c.Note = fmt.Sprintf("%s's counts of one binary range from %s to %s, %.4f%% apart (tolerance %g%%): "+
-				"the instruction count is not repeatable", s.side, fmtCount(s.sum.Lo), fmtCount(s.sum.Hi),
+			// Not a failure of either side: the benchmark's own work varies between runs of one binary
+			// (randomness seeded by the time, I/O). Its count settles nothing (Uncounted); wall time judges it.
+			c.Class, c.Uncounted = record.ClassInconclusive, record.UncountedUnrepeatable
+			c.Note = fmt.Sprintf("not counted: %s's counts of one binary range from %s to %s, %.4f%% apart (tolerance "+
+				"%g%%): the instruction count is not repeatable", s.side, fmtCount(s.sum.Lo), fmtCount(s.sum.Hi),
 				100*s.spread, 100*RepeatTolerance)
 			return c
 		}
@@ -117,6 +120,44 @@ func compareCounts(g *group, threshold float64) record.Benchmark {
 			100*delta, 100*res, 100*threshold)
 	}
 	return c
+}
+
+// NotCounted says why the instruction-count lane has no usable count of one leaf benchmark (Run.Uncounted).
+type NotCounted struct {
+	Why    record.Uncounted
+	Detail string // what the lane saw, e.g. "base's counts of one binary differ by 0.35%"
+}
+
+// MarkUncounted marks the instructions/op comparisons of the leaves in why as not counted: inconclusive, with
+// Uncounted set and a Note that says why, and without a class of their own to give (CombineLanes then judges
+// the benchmark by wall time alone). A leaf without an instructions/op row gets one, with no samples. Other
+// count units of such a leaf (est-cycles/op, instructions/B) are dropped: they come from the same counts. cs
+// keeps its order; the new rows go at the end.
+func MarkUncounted(cs []record.Benchmark, why map[string]NotCounted) []record.Benchmark {
+	if len(why) == 0 {
+		return cs
+	}
+	seen := map[string]bool{}
+	cs = slices.DeleteFunc(cs, func(c record.Benchmark) bool {
+		_, ok := why[c.Name]
+		return ok && record.CountUnit(c.Unit) && c.Unit != record.UnitInstructions
+	})
+	for i := range cs {
+		c := &cs[i]
+		if nc, ok := why[c.Name]; ok && c.Unit == record.UnitInstructions {
+			seen[c.Name] = true
+			c.Class, c.Uncounted, c.P, c.PHolm = record.ClassInconclusive, nc.Why, 1, 1
+			c.Note = "not counted: " + nc.Detail
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(why)) {
+		if !seen[name] {
+			nc := why[name]
+			cs = append(cs, record.Benchmark{Name: name, Unit: record.UnitInstructions, Exact: true, P: 1, PHolm: 1,
+				Class: record.ClassInconclusive, Uncounted: nc.Why, Note: "not counted: " + nc.Detail})
+		}
+	}
+	return cs
 }
 
 // countSummary summarises one side's counts: the median, and the smallest and largest count as the range.

@@ -50,6 +50,9 @@ func TestCompareInstructions(t *testing.T) {
 		}
 		got = append(got, row{c.Name, c.Class, math.Round(c.DeltaPct*1e4) / 1e4, c.P})
 		notes[c.Name] = c.Note
+		if want := map[bool]record.Uncounted{true: record.UncountedUnrepeatable}[c.Name == "wobbly"]; c.Uncounted != want {
+			t.Errorf("%s: uncounted %q, want %q", c.Name, c.Uncounted, want)
+		}
 	}
 	// Known answers: the deltas are (head median / base median − 1) × 100 of the counts above.
 	want := []row{
@@ -60,7 +63,7 @@ func TestCompareInstructions(t *testing.T) {
 		{"same", record.ClassUnchanged, 0, 1},
 		{"slower", record.ClassSlower, 0.6, 0},
 		{"tiny", record.ClassUnchanged, 0.0035, 1},
-		{"wobbly", record.ClassFailed, -0.01, 1},
+		{"wobbly", record.ClassInconclusive, -0.01, 1}, // not counted: judged by wall time alone
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("CompareInstructions (-want +got):\n%s", diff)

@@ -254,7 +254,9 @@ func TestTimedCounts(t *testing.T) {
 		// The end of the program.
 		seg("", 70, true, E),
 	}
-	want := []leafCount{{counted: 1000}, {counted: 100}, {counted: 0, lost: true}}
+	// timed: the stretches that ran the timer's code; the paused leaf's two say its timer stopped in between,
+	// and the lost stretch counts as one.
+	want := []leafCount{{counted: 1000, timed: 1}, {counted: 100, timed: 2}, {counted: 0, lost: true, timed: 1}}
 	if got := timedCounts(segs); !slices.Equal(got, want) {
 		t.Errorf("timedCounts = %+v, want %+v", got, want)
 	}

@@ -105,7 +105,10 @@ type InstrConfig struct {
 // the leaves, then runs the A–B–B–A schedule over the groups with two callgrind runs per slot (see the lane's
 // description above), and returns a Run whose Samples carry one Value each, in record.UnitInstructions, with Iters =
 // N. RunConfig fields mean what they mean for RunABBA, except that cfg.BenchTime is ignored (ic.Target
-// calibrates), cfg.Rounds defaults to DefaultInstrRounds and cfg.Timeout applies to native calibration only.
+// calibrates), cfg.Rounds defaults to DefaultInstrRounds, cfg.Timeout applies to native calibration only, and
+// cfg.Budget, when positive, is the lane's share of the time budget, which it never overruns: the leaves are
+// costed by what valgrind spends on them (valgrindCost) and counted at fewer iterations, or not at all (Uncounted,
+// "budget"), when they do not fit, and every callgrind process is killed at the end of the share.
 // Samples written to cfg.BenchTxt are read by stock benchstat as the unit instructions/op.
 //
 // A missing valgrind is an error wrapping valgrind.ErrNotFound. Failures and cancellation behave as in RunABBA: a
@@ -148,12 +151,17 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	cfg.Env = instrEnv(cfg.Env)
 	r, start := newRunner(cfg, pin)
 	defer r.finish(start)
+	var deadline time.Time
+	if cfg.Budget > 0 {
+		deadline = start.Add(cfg.Budget)
+	}
 	leaves, err := r.discover(ctx)
 	r.run.Calibration = time.Since(start)
 	if err != nil {
 		return r.run, err
 	}
-	l := &lane{runner: r, valgrind: vg.Path, cacheSim: ic.CacheSim, tmp: tmp, syms: map[record.Side]*symtab{}}
+	l := &lane{runner: r, valgrind: vg.Path, cacheSim: ic.CacheSim, tmp: tmp, syms: map[record.Side]*symtab{},
+		deadline: deadline}
 	for side, bin := range map[record.Side]Binary{record.Base: cfg.Base, record.Head: cfg.Head} {
 		if l.syms[side], err = readSymtab(bin.Path); err != nil {
 			return r.run, fmt.Errorf("counting instructions: %s: %w", side, err)
@@ -181,22 +189,61 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 		return nil, nil
 	}
 	l.progress.calibrating(fmt.Sprintf("%d benchmarks under valgrind", len(leaves)))
-	counts, fails, err := l.count(ctx, leaves, record.Base, sched.Entry{Round: -1, Slot: -1}, 1)
+	calib := sched.Entry{Round: -1, Slot: -1}
+	counts, lost, fails, err := l.countOnce(ctx, leaves, record.Base, calib, 1, 1)
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range fails {
 		l.fail(f)
 	}
+	// A leaf that timed more than one stretch at 1 iteration stops its timer somewhere in its function: in
+	// its loop, it is not counted (timerInLoop), and never counted again and again.
+	var suspects []leaf
+	for _, lf := range leaves {
+		if sh, ok := l.shapes[lf.name]; ok && sh.timed > 1 {
+			suspects = append(suspects, lf)
+		}
+	}
+	if len(suspects) > 0 {
+		inLoop, err := l.timerInLoop(ctx, suspects)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range inLoop {
+			delete(counts, name)
+			lost = slices.DeleteFunc(lost, func(n string) bool { return n == name })
+		}
+	}
+	if len(lost) > 0 {
+		// Lost in the first process (most often its first leaf: see lostRetries): counted again, as count does.
+		retry := slices.DeleteFunc(slices.Clone(leaves), func(lf leaf) bool { return !slices.Contains(lost, lf.name) })
+		c, fails, err := l.count(ctx, retry, record.Base, calib, 1)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(counts, c)
+		for _, f := range fails {
+			l.fail(f)
+		}
+	}
 	leaves = slices.DeleteFunc(leaves, func(lf leaf) bool { _, ok := counts[lf.name]; return !ok })
-	perOp := make([]float64, len(leaves))
+	cost := make([]float64, len(leaves))
 	for i, lf := range leaves {
 		// One iteration's timed count: the loop's body, and for a b.N benchmark whatever it does before its
 		// loop without resetting the timer, which makes N smaller than it could be, never the count wrong.
-		perOp[i] = max(float64(counts[lf.name].counted), 1)
-		leaves[i].iters = max(minInstrIters, int(min(math.Ceil(float64(target)/perOp[i]), float64(target))))
+		perOp := max(float64(counts[lf.name].counted), 1)
+		leaves[i].iters = max(minInstrIters, int(min(math.Ceil(float64(target)/perOp), float64(target))))
+		cost[i] = valgrindCost(perOp, lf.secPerOp, counts[lf.name].wall)
 	}
-	groups := groupLeaves(leaves, perOp)
+	l.cost = map[string]float64{}
+	for i, lf := range leaves {
+		l.cost[lf.name] = cost[i]
+	}
+	groups := groupLeaves(leaves, cost)
+	if !l.deadline.IsZero() {
+		groups = l.fitBudget(leaves, cost)
+	}
 	l.run.Leaves = l.run.Leaves[:0]
 	clear(l.run.Iters)
 	for _, g := range groups {
@@ -208,11 +255,225 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 	return groups, nil
 }
 
+// timerProbe is the pair of iteration counts timerInLoop compares: a benchmark that calls StopTimer k times an
+// iteration calls it 4k more times at the larger one, whether it loops over b.N (which runs at 1 iteration
+// first, then at the count) or with b.Loop (which runs once, at the count).
+var timerProbe = [2]int{2, 6}
+
+// timerInLoop runs each suspect (a leaf that timed more than one stretch at 1 iteration) on base at timerProbe's
+// two iteration counts under plain callgrind, in a process of its own each, and marks as not counted
+// (UncountedTimerInLoop) and returns those whose own code calls StopTimer more often at the larger count (see
+// stopCalls): they stop and start their timer inside their loop. callgrind writes a dump at every stop and
+// loses track of the timer now and then at each (the testing package reads the memory statistics there, on the
+// system stack), and once lost it misses the triggers that follow, so such a leaf would cost a dump per
+// iteration and be lost in run after run; wall time judges it instead. A suspect that stops its timer only
+// outside its loop (a set-up between StopTimer and StartTimer) is counted as any other leaf: the stretches its
+// timer measured are added up (timedCounts). A probe that fails leaves the suspect to the ordinary count.
+func (l *lane) timerInLoop(ctx context.Context, suspects []leaf) ([]string, error) {
+	var inLoop []string
+	for _, lf := range suspects {
+		var calls [len(timerProbe)]int64
+		ok := true
+		for i, n := range timerProbe {
+			c, err := l.stopCalls(ctx, lf, n)
+			if err != nil {
+				return nil, err
+			}
+			calls[i], ok = c, ok && c >= 0
+		}
+		if ok && calls[1] > calls[0] {
+			inLoop = append(inLoop, lf.name)
+			l.uncount(lf.name, record.UncountedTimerInLoop, fmt.Sprintf("the benchmark stops and starts its timer "+
+				"inside its loop (StopTimer called %d times at %d iterations, %d at %d), which callgrind cannot "+
+				"follow reliably", calls[0], timerProbe[0], calls[1], timerProbe[1]))
+		}
+	}
+	return inLoop, nil
+}
+
+// stopCalls runs leaf lf on base for n iterations under callgrind without triggers and returns how often code
+// under test (countedFunc) called testing.(*B).StopTimer, from the call counts of callgrind's one dump at the
+// end, which count every call instruction executed whatever callgrind's tracking of returns believes; -1 when the
+// run failed or printed no result for lf.
+func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
+	bin := l.cfg.Base
+	l.seq++
+	scratch, remove, err := l.cfg.Sandbox.Scratch()
+	if err != nil {
+		return 0, err
+	}
+	defer remove()
+	out := filepath.Join(scratch, "callgrind.out."+strconv.Itoa(l.seq))
+	timeout := valgrindSlowdown*time.Duration(float64(2*n)*lf.secPerOp*float64(time.Second)) + 120*time.Second
+	args := []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes", "--dump-line=no",
+		"--compress-strings=yes", "--compress-pos=no", bin.Path, "-test.run=^$", "-test.bench=" + Pattern(lf.name),
+		"-test.benchtime=" + strconv.Itoa(n) + "x", "-test.cpu=1", "-test.count=1"}
+	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, l.limit(timeout), args, false)
+	if err != nil {
+		return 0, err
+	}
+	if kind, _ := c.failure(); kind != "" || len(parseOutput(c.stdout).results) == 0 {
+		return -1, nil
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		return -1, nil
+	}
+	defer f.Close()
+	calls, err := callsTo(f, l.syms[record.Base], l.syms[record.Base].triggerAt[2])
+	if err != nil {
+		return -1, nil
+	}
+	return calls, nil
+}
+
+// fits reports whether a slot of g, estimated at the larger of its cost model (slotCost) and the longest slot of
+// it so far (took), fits in what is left of the lane's budget; always without one.
+func (l *lane) fits(g leafGroup, took time.Duration) bool {
+	if l.deadline.IsZero() {
+		return true
+	}
+	return time.Until(l.deadline) >= max(took, time.Duration(slotCost(g, l.cost)))
+}
+
+// limit is the wall-clock limit of a callgrind process: timeout, cut to what is left of the lane's budget.
+func (l *lane) limit(timeout time.Duration) time.Duration {
+	if l.deadline.IsZero() {
+		return timeout
+	}
+	return max(min(timeout, time.Until(l.deadline)), time.Second)
+}
+
+// uncount records that leaf name is not counted, and why (Run.Uncounted); the first reason stays.
+func (l *lane) uncount(name string, why record.Uncounted, detail string) {
+	if l.run.Uncounted == nil {
+		l.run.Uncounted = map[string]bench.NotCounted{}
+	}
+	if _, ok := l.run.Uncounted[name]; ok {
+		return
+	}
+	l.run.Uncounted[name] = bench.NotCounted{Why: why, Detail: detail}
+	l.progress.warn(fmt.Sprintf("%s is not counted (metric auto judges it by wall time alone): %s", name, detail))
+}
+
+// counted reports whether leaf name is still counted: not marked by uncount.
+func (l *lane) counted(name string) bool {
+	_, ok := l.run.Uncounted[name]
+	return !ok
+}
+
+// valgrindCost is what one operation of a leaf costs under callgrind, in simulated instructions that take as long
+// (a nanosecond each, as valgrindStart): its counted instructions per op, or more when it is slow under valgrind
+// for what the count leaves out. The count leaves the runtime's and the kernel's work out, so a benchmark that
+// allocates 64 MiB an op counts a few hundred instructions and takes 55 ms an op under callgrind (measured). Two
+// bounds of that, both measured at calibration, runtime and kernel included, and the smaller one is taken: the
+// wall time of the leaf's stretch at 1 iteration in the calibrating callgrind run (wall1, with the garbage
+// collection and set-up before it: 0 when unknown), and its native time per op times valgrindSlowdown (137 ms
+// natively for the 64 MiB one, whose fresh pages the kernel faults in).
+func valgrindCost(instrPerOp, secPerOp float64, wall1 time.Duration) float64 {
+	slow := secPerOp * valgrindSlowdown * 1e9
+	if wall1 > 0 {
+		slow = min(slow, float64(wall1.Nanoseconds()))
+	}
+	return max(instrPerOp, slow)
+}
+
+// laneSafety is the share of what is left of the lane's budget that fitBudget plans to use: the rest absorbs
+// a machine slower than the cost model.
+const laneSafety = 0.8
+
+// fitBudget groups leaves (groupLeaves, by cost) so that one round of the lane fits in laneSafety of what is
+// left of its budget. While the plan's cost (planCost) does not fit, the costliest leaves' iteration counts are
+// cut to a common level of cost (water filling: a leaf that is cheap under valgrind keeps its N), and a leaf
+// that cannot run minInstrIters iterations at that level is not counted (UncountedBudget); when even the
+// processes' start-up does not fit, no leaf is. It returns the groups of the leaves it keeps.
+func (l *lane) fitBudget(leaves []leaf, cost []float64) []leafGroup {
+	left := laneSafety * float64(time.Until(l.deadline).Nanoseconds())
+	leaves, cost = slices.Clone(leaves), slices.Clone(cost)
+	shrink := 1.0
+	for range 8 {
+		groups := groupLeaves(leaves, cost)
+		total := planCost(groups, leaves, cost)
+		if total <= left || len(leaves) == 0 {
+			return groups
+		}
+		work := make([]float64, len(leaves)) // what each leaf's iterations cost in a round
+		for i, lf := range leaves {
+			work[i] = 12 * float64(lf.iters) * cost[i]
+		}
+		level := shrink * waterLevel(work, left-float64(len(groups))*8*valgrindStart)
+		shrink *= 0.8 // groups run at their largest member's N: cut further if a regrouped plan still overruns
+		var kl []leaf
+		var kc []float64
+		for i, lf := range leaves {
+			if work[i] > level {
+				n := int(level / (12 * cost[i]))
+				if n < minInstrIters {
+					l.uncount(lf.name, record.UncountedBudget, fmt.Sprintf("counting it would take about %s under "+
+						"valgrind at %d iterations a run, and the lane's share of the budget has %s left",
+						time.Duration(12*cost[i]*minInstrIters).Round(time.Second), minInstrIters,
+						time.Until(l.deadline).Round(time.Second)))
+					continue
+				}
+				lf.iters = n
+			}
+			kl, kc = append(kl, lf), append(kc, cost[i])
+		}
+		leaves, cost = kl, kc
+	}
+	for _, lf := range leaves {
+		l.uncount(lf.name, record.UncountedBudget, "the lane's share of the budget does not hold its count")
+	}
+	return nil
+}
+
+// waterLevel returns the level λ at which Σ min(work_i, λ) = total, or 0 when total is not positive; the largest
+// work when it all fits.
+func waterLevel(work []float64, total float64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	w := slices.Sorted(slices.Values(work))
+	for i, x := range w {
+		// The rest, len(w)−i leaves, all at level x at least.
+		if rest := float64(len(w) - i); x*rest >= total {
+			return total / rest
+		}
+		total -= x
+	}
+	return w[len(w)-1]
+}
+
+// planCost is the estimated wall time, in nanoseconds, of one A–B–B–A round of groups: per slot two processes
+// (valgrindStart each) and 3n iterations of every member (the runs at n and 2n). cost is by leaf, as leaves.
+func planCost(groups []leafGroup, leaves []leaf, cost []float64) float64 {
+	byName := map[string]float64{}
+	for i, lf := range leaves {
+		byName[lf.name] = cost[i]
+	}
+	total := 0.0
+	for _, g := range groups {
+		total += 4 * slotCost(g, byName)
+	}
+	return total
+}
+
+// slotCost is the estimated wall time, in nanoseconds, of one slot of g: two processes and 3n iterations of
+// every member, costed by cost (by name).
+func slotCost(g leafGroup, cost map[string]float64) float64 {
+	work := 0.0
+	for _, lf := range g.leaves {
+		work += cost[lf.name]
+	}
+	return 2*valgrindStart + 3*float64(g.n)*work
+}
+
 // groupLeaves splits leaves into groups that each run at the largest ideal N (leaf.iters) of their members:
 // sorted by ideal N, cut where the cut saves more simulated iterations (3 × N × instructions per op, for the
 // N and 2N runs) than the two more valgrind processes cost (valgrindStart each). The cuts are chosen by
 // dynamic programming over the sorted leaves, which finds the cheapest split into consecutive runs. perOp[i] is
-// leaf i's estimated instructions per operation. Each group keeps its leaves in the order given.
+// what one operation of leaf i costs under valgrind (valgrindCost): a leaf that is slow under valgrind is not
+// run at a fast one's N. Each group keeps its leaves in the order given.
 func groupLeaves(leaves []leaf, perOp []float64) []leafGroup {
 	idx := make([]int, len(leaves))
 	for i := range idx {
@@ -320,6 +581,13 @@ type lane struct {
 	tmp      string // where the copies of the binaries without DWARF are (callgrind writes to each run's scratch)
 	seq      int    // numbers the output files
 	syms     map[record.Side]*symtab
+	// deadline ends the lane's share of the time budget (RunConfig.Budget); zero for none. No callgrind process
+	// runs past it (limit), and what does not fit is not counted (fitBudget, measure).
+	deadline time.Time
+	cost     map[string]float64 // each leaf's valgrindCost, from calibration
+	// shapes holds, for every result line of the last countOnce at its iteration count, its timed count with the
+	// number of timed segments, lost or not (calibrate reads them).
+	shapes map[string]leafCount
 }
 
 // measure runs the A–B–B–A schedule over groups, two counting runs per slot, and checks each round's A–A and
@@ -333,8 +601,9 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 	plan := sched.Schedule(len(groups), l.cfg.Rounds)
 	dead := map[record.Side]map[string]bool{record.Base: {}, record.Head: {}}
 	started := time.Now()
-	perRun := time.Duration(0)  // the mean time of one slot so far, for the ETA
-	var round [4][]bench.Sample // this round's samples of the current group, by slot
+	perRun := time.Duration(0)                     // the mean time of one slot so far, for the ETA
+	var round [4][]bench.Sample                          // this round's samples of the current group, by slot
+	slotTime := make([]time.Duration, len(groups)) // the longest slot of each group so far
 	defer func() {
 		if ferr := l.keep(round); err == nil {
 			err = ferr
@@ -348,22 +617,35 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 			round = [4][]bench.Sample{}
 		}
 		g := groups[e.Bench]
-		live := slices.DeleteFunc(slices.Clone(g.leaves), func(lf leaf) bool { return dead[e.Side][lf.name] })
+		live := slices.DeleteFunc(slices.Clone(g.leaves), func(lf leaf) bool {
+			return dead[e.Side][lf.name] || !l.counted(lf.name)
+		})
 		if len(live) > 0 {
 			name := live[0].name
 			if len(live) > 1 {
 				name = fmt.Sprintf("%s and %d more", name, len(live)-1)
 			}
 			l.progress.running(name, e.Side, e.Round, l.cfg.Rounds, i, len(plan), time.Duration(len(plan)-i)*perRun)
-			samples, fails, err := l.countSlot(ctx, live, e.Side, e, g.n)
-			if err != nil {
-				return err
+			if l.fits(g, slotTime[e.Bench]) {
+				t0 := time.Now()
+				samples, fails, err := l.countSlot(ctx, live, e.Side, e, g.n)
+				slotTime[e.Bench] = max(slotTime[e.Bench], time.Since(t0))
+				if err != nil {
+					return err
+				}
+				for _, f := range fails {
+					l.fail(f)
+					dead[e.Side][f.Name] = true
+				}
+				round[e.Slot] = samples
+			} else {
+				for _, lf := range live {
+					l.uncount(lf.name, record.UncountedBudget, fmt.Sprintf("a slot of its group takes about %s under "+
+						"valgrind, and the lane's share of the budget had %s left",
+						max(slotTime[e.Bench], time.Duration(slotCost(g, l.cost))).Round(time.Second),
+						max(time.Until(l.deadline), 0).Round(time.Second)))
+				}
 			}
-			for _, f := range fails {
-				l.fail(f)
-				dead[e.Side][f.Name] = true
-			}
-			round[e.Slot] = samples
 			perRun = time.Since(started) / time.Duration(i+1)
 		}
 		if e.Slot == 3 {
@@ -471,18 +753,18 @@ func instructions(s *bench.Sample) float64 {
 // fmtCount formats an instruction count exactly.
 func fmtCount(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
-// checkRepeat records an "unrepeatable" Failure when a and b, two samples of the same binary, differ by more
-// than RepeatTolerance.
+// checkRepeat marks the leaf as not counted (UncountedUnrepeatable) when a and b, two samples of the same binary,
+// differ by more than RepeatTolerance: the benchmark's own work varies from run to run (randomness seeded by the
+// time, I/O), which is a failure of neither side; the samples are kept, and the lane stops counting the leaf.
 func (l *lane) checkRepeat(a, b *bench.Sample) {
 	if a == nil || b == nil {
 		return
 	}
 	x, y := instructions(a), instructions(b)
 	if spread := bench.RelSpread(x, y); spread > bench.RepeatTolerance {
-		l.fail(record.Failure{Name: a.Name, Side: a.Side, Round: a.Round + 1, Slot: b.Slot, Kind: record.FailureUnrepeatable,
-			Message: fmt.Sprintf("two runs of the same %s binary counted %s and %s instructions/op, %.4f%% apart "+
-				"(tolerance %g%%): the instruction count is not repeatable", a.Side, fmtCount(x), fmtCount(y),
-				100*spread, 100*bench.RepeatTolerance)})
+		l.uncount(a.Name, record.UncountedUnrepeatable, fmt.Sprintf("two runs of the same %s binary counted %s and %s "+
+			"instructions/op, %.4f%% apart (tolerance %g%%): the instruction count is not repeatable", a.Side,
+			fmtCount(x), fmtCount(y), 100*spread, 100*bench.RepeatTolerance))
 	}
 }
 
@@ -545,16 +827,16 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 		}
 		maps.Copy(counts, c)
 		fails = append(fails, f...)
-		leaves = slices.DeleteFunc(leaves, func(lf leaf) bool { return !slices.Contains(lost, lf.name) })
+		leaves = slices.DeleteFunc(leaves, func(lf leaf) bool { return !slices.Contains(lost, lf.name) || !l.counted(lf.name) })
 		if len(leaves) > 0 && attempt < lostRetries {
 			l.progress.warn(fmt.Sprintf("callgrind lost track of the benchmark timer of %s on %s: counting again",
 				strings.Join(lost, ", "), side))
 		}
 		if attempt == lostRetries {
+			// A failure of the lane, not of the side: the leaf is not counted, never guessed.
 			for _, lf := range leaves {
-				fails = append(fails, record.Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot,
-					Kind: record.FailureNoResult, Message: fmt.Sprintf("under valgrind: callgrind lost track of the "+
-						"benchmark timer in %d runs (a trigger point missed after a stack switch): no count", attempt+1)})
+				l.uncount(lf.name, record.UncountedLostTimer, fmt.Sprintf("callgrind lost track of the benchmark timer "+
+					"in %d runs on %s (a trigger point missed after a stack switch)", attempt+1, side))
 			}
 			break
 		}
@@ -581,15 +863,29 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 		native += float64(2*n*repeat) * lf.secPerOp
 	}
 	timeout := valgrindSlowdown*time.Duration(native*float64(time.Second)) + 120*time.Second
+	limit := l.limit(timeout)
 	args := append(callgrindArgs(out, l.cacheSim), bin.Path, "-test.run=^$", "-test.bench="+skipPattern(names),
 		"-test.benchtime="+strconv.Itoa(n)+"x", "-test.cpu=1", "-test.count="+strconv.Itoa(repeat))
-	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, timeout, args, false)
+	started := time.Now()
+	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, limit, args, false)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if c.overran && limit < timeout {
+		// Killed at the end of the lane's share of the budget: a failure of neither side.
+		os.Remove(out)
+		for _, lf := range leaves {
+			l.uncount(lf.name, record.UncountedBudget, fmt.Sprintf("the lane's share of the budget ran out while it "+
+				"was counted on %s (the callgrind process was stopped after %s)", side, limit.Round(time.Second)))
+		}
+		return map[string]leafCount{}, nil, nil, nil
+	}
 	segs, rerr := readDumps(out, l.syms[side])
+	l.shapes = map[string]leafCount{}
 	results := parseOutput(c.stdout).results
-	timed := timedCounts(segs)
+	// The process's start dates the first dump: the first leaf's wall time then holds valgrind's start-up too,
+	// an upper bound (valgrindCost).
+	timed := timedCounts(append([]segment{{at: started}}, segs...))
 	counts := map[string]leafCount{}
 	var lost []string
 	switch {
@@ -605,6 +901,9 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 		}
 	case len(timed) == len(results):
 		for i, res := range results {
+			if res.iters == n {
+				l.shapes[res.name] = timed[i]
+			}
 			switch {
 			case res.iters != n || !slices.Contains(names, res.name):
 			case timed[i].lost:

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -342,9 +341,9 @@ func BenchmarkWork(b *testing.B) {
 }
 
 // TestRunInstructionsPausedTimer counts a benchmark that stops its timer for a set-up in every iteration, which
-// callgrind's tracking of calls loses (see timedCounts), next to the same work timed plainly. The lane must count
-// it right or not at all: a Failure that says so, or the plain benchmark's count plus the few instructions of
-// the timer calls in the loop, never the set-up.
+// callgrind's tracking of calls loses (see timedCounts), next to the same work timed plainly. The lane must find
+// it at calibration and leave it to wall time (timerInLoop), as a failure of neither side, and count the plain
+// one as usual.
 func TestRunInstructionsPausedTimer(t *testing.T) {
 	needValgrind(t)
 	dir := t.TempDir()
@@ -389,7 +388,8 @@ func BenchmarkPlain(b *testing.B) {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
-	run, err := RunInstructions(t.Context(), RunConfig{Base: bin, Head: bin, CPU: -1}, InstrConfig{})
+	var progress bytes.Buffer
+	run, err := RunInstructions(t.Context(), RunConfig{Base: bin, Head: bin, CPU: -1, Progress: &progress}, InstrConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,17 +398,24 @@ func BenchmarkPlain(b *testing.B) {
 		t.Fatalf("Plain: %v, want 2 counts on base; failures %+v", plain, run.Failures)
 	}
 	paused := perOp(run, "Paused", record.Base)
-	t.Logf("Plain %v, Paused %v, failures %+v", plain, paused, run.Failures)
-	for _, f := range run.Failures {
-		if f.Name != "Paused" || !strings.Contains(f.Message, "lost track of the benchmark timer") {
-			t.Errorf("failure %+v, want only Paused's, saying callgrind lost track", f)
-		}
+	t.Logf("Plain %v, Paused %v, failures %+v, uncounted %+v", plain, paused, run.Failures, run.Uncounted)
+	if len(run.Failures) > 0 {
+		t.Errorf("failures %+v, want none: a timer stopped in the loop is no failure of a side", run.Failures)
 	}
-	for _, x := range paused {
-		// The set-up writes 100 elements: a count that held it would be hundreds of instructions more.
-		if math.Abs(x-plain[0]) > 60 {
-			t.Errorf("Paused counted %v instructions/op, Plain %v: the pauses were counted", x, plain[0])
-		}
+	if len(paused) > 0 {
+		t.Errorf("Paused counted %v: want it left to wall time", paused)
+	}
+	nc, ok := run.Uncounted["Paused"]
+	if !ok || nc.Why != record.UncountedTimerInLoop || !strings.Contains(nc.Detail, "inside its loop") {
+		t.Errorf("uncounted %+v, want Paused left to wall time as timer-in-loop", run.Uncounted)
+	}
+	if _, ok := run.Uncounted["Plain"]; ok {
+		t.Errorf("Plain is uncounted: %+v", run.Uncounted)
+	}
+	// Detected once, never counted again and again: the calibration's process, the two probes, and one
+	// A–B–B–A round of Plain at N and 2N (at most 3 processes of retries for a first leaf callgrind lost).
+	if strings.Contains(progress.String(), "lost track of the benchmark timer of Paused") {
+		t.Errorf("Paused was counted again after its timer was lost:\n%s", progress.String())
 	}
 }
 

@@ -133,7 +133,9 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 		}
 		for _, res := range out.results {
 			sec, _ := valueOf(res.values, "sec/op")
-			leaves = append(leaves, leaf{name: res.name, iters: res.iters, secPerOp: sec})
+			bytes, _ := valueOf(res.values, "B/op")
+			allocs, _ := valueOf(res.values, "allocs/op")
+			leaves = append(leaves, leaf{name: res.name, iters: res.iters, secPerOp: sec, allocates: bytes > 0 || allocs > 0})
 			skip = append(skip, res.name)
 		}
 		for _, name := range out.failedLeaves() {
@@ -164,6 +166,9 @@ type leaf struct {
 	name     string  // as in Sample.Name
 	iters    int     // the calibrated iteration count: the iterations of one measured run, all its sub-runs together
 	secPerOp float64 // sec/op at calibration
+	// allocates: B/op or allocs/op was above 0 at calibration, so that short runs may measure another regime
+	// of the allocator and collector than go test's (steadyRuns)
+	allocates bool
 }
 
 // split returns the sub-runs of one measured run of l and the iterations of each: SubRuns sub-runs, or fewer for

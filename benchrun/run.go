@@ -105,6 +105,9 @@ type Run struct {
 	// RunTime is the length of one measured run the iteration counts were set for: RunConfig.BenchTime, or
 	// MinRunTime when a budget shortened the runs so that more rounds fit (fitRuns).
 	RunTime time.Duration
+	// Uncounted names the leaves the instruction-count lane did not count, or whose counts settle nothing, and
+	// why (MarkUncounted): a failure of neither side, so not among Failures. nil from the timing lane.
+	Uncounted map[string]bench.NotCounted
 }
 
 // RunABBA compares the benchmarks of cfg.Base and cfg.Head.

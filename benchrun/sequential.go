@@ -100,6 +100,10 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 			record.Head: r.cfg.Head.Commit})
 	}
 	leaves = r.fitRuns(leaves, time.Until(start.Add(r.cfg.Budget)))
+	leaves, err := r.steadyRuns(ctx, leaves)
+	if err != nil {
+		return err
+	}
 	names := make([]string, len(leaves))
 	est := make([]time.Duration, len(leaves)) // expected wall time of one run of each leaf
 	for i, l := range leaves {

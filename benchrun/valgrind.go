@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/arch/x86/x86asm"
 )
@@ -56,8 +57,9 @@ func callgrindArgs(out string, cacheSim bool) []string {
 type segment struct {
 	trigger string // the function whose entry wrote the segment, "" for the end of the program
 	Counts
-	ran     uint8 // bit i: code of triggers[i] executed in the segment
-	entered uint8 // bit i: the first instruction of triggers[i] executed in the segment
+	ran     uint8     // bit i: code of triggers[i] executed in the segment
+	entered uint8     // bit i: the first instruction of triggers[i] executed in the segment
+	at      time.Time // when callgrind wrote it (the file's modification time); zero when unknown
 }
 
 // Counts is what one stretch of a run executed.
@@ -486,6 +488,9 @@ func readDumps(out string, syms *symtab) ([]segment, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", filepath.Base(path), err)
 		}
+		if info, err := f.Stat(); err == nil {
+			s.at = info.ModTime()
+		}
 		segs = append(segs, s)
 		return nil
 	}
@@ -504,12 +509,63 @@ func readDumps(out string, syms *symtab) ([]segment, error) {
 	return segs, nil
 }
 
+// callsTo returns how many calls to the function at target a callgrind dump (positions "instr") records from
+// code under test (countedFunc), by the address of each call instruction.
+func callsTo(r io.Reader, syms *symtab, target uint64) (int64, error) {
+	var total, pending int64
+	call := false
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "calls="):
+			f := strings.Fields(strings.TrimPrefix(line, "calls="))
+			call = false
+			if len(f) < 2 {
+				return 0, fmt.Errorf("callgrind output: malformed call %q", line)
+			}
+			to, err := strconv.ParseUint(f[1], 0, 64)
+			if err != nil {
+				return 0, fmt.Errorf("callgrind output: malformed call %q", line)
+			}
+			if to == target {
+				if pending, err = strconv.ParseInt(f[0], 10, 64); err != nil {
+					return 0, fmt.Errorf("callgrind output: malformed call %q", line)
+				}
+				call = true
+			}
+		case call && strings.HasPrefix(line, "0x"):
+			a, _, _ := strings.Cut(line, " ")
+			addr, err := strconv.ParseUint(a, 0, 64)
+			if err != nil {
+				return 0, fmt.Errorf("callgrind output: malformed line %q", line)
+			}
+			if fn, _ := syms.funcAt(addr); countedFunc(fn) {
+				total += pending
+			}
+			call = false
+		default:
+			call = call && !strings.HasPrefix(line, "0x")
+		}
+	}
+	return total, sc.Err()
+}
+
 // leafCount is the timed count of one result line: the counted instructions of the stretches its benchmark
 // timed, and whether callgrind lost track of the timer on the way (lost).
 type leafCount struct {
 	counted int64
 	cycles  int64 // the estimate of the same instructions (Counts.Cycles), 0 without the cache simulation
 	lost    bool
+	// wall is the wall-clock time from the dump before each timed stretch to the dump that ended it, added up:
+	// the stretch under callgrind, runtime and kernel included, with the untimed work since the previous dump
+	// (runN's garbage collection, the benchmark's set-up). 0 when the dumps' times are unknown.
+	wall time.Duration
+	// timed is how many segments ran the code of ResetTimer or StartTimer (lost ones included): 1 for a
+	// benchmark that never stops its timer, in a process that runs it once at 1 iteration; more when it stops
+	// and starts it, in its loop or around a set-up (lane.timerInLoop tells which).
+	timed int
 }
 
 // timedCounts returns, for each result line the run printed (in order), the counted instructions of the
@@ -530,13 +586,19 @@ func timedCounts(segs []segment) []leafCount {
 	const timer = 1<<0 | 1<<1 // ResetTimer, StartTimer
 	var out []leafCount
 	var cur leafCount
-	for _, s := range segs {
+	for i, s := range segs {
 		switch {
 		case bits.OnesCount8(s.ran) > 1:
 			cur.lost = true
 		case s.ran&timer != 0:
 			cur.counted += s.Counted
 			cur.cycles += s.Cycles
+		}
+		if s.ran&timer != 0 {
+			cur.timed++
+			if i > 0 && !s.at.IsZero() && !segs[i-1].at.IsZero() {
+				cur.wall += s.at.Sub(segs[i-1].at)
+			}
 		}
 		if s.trigger == trigResult && s.entered&(1<<3) == 0 {
 			out = append(out, cur)

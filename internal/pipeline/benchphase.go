@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -121,7 +122,8 @@ func (p *pipeline) sameCodeOnly(ctx context.Context) (benchRecord, error) {
 // cannot settle. Whatever ran before an error is kept.
 func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSettle bool) (*benchrun.Run, error) {
 	ic := rc
-	ic.Rounds, ic.Budget = benchrun.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
+	// The lane's one round (no staging: counts repeat), within its share of the budget (countShare).
+	ic.Rounds, ic.Budget = benchrun.DefaultInstrRounds, p.countShare(false)
 	count := func(ic benchrun.RunConfig, where string) (*benchrun.Run, error) {
 		logTo(ic.Progress, "counting instructions under %s%s: %d round of A–B–B–A, each slot at N and 2N iterations",
 			p.valgrind.Version, where, benchrun.DefaultInstrRounds)
@@ -131,6 +133,9 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 		var timed, counted *benchrun.Run
 		var err error
 		if p.cfg.TimesBenchmarks() {
+			if rc.Budget > 0 && p.cfg.CountsInstructions() {
+				rc.Budget -= ic.Budget // metric both: the count runs after the timing, within the same budget
+			}
 			timed, err = p.timeLane(ctx, rc)
 		}
 		if err == nil && p.cfg.CountsInstructions() {
@@ -144,6 +149,10 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 		if err != nil {
 			return counted, err
 		}
+		if rc.Budget > 0 {
+			// The count came first on the timing's CPU: the timing gets what it left of the budget.
+			rc.Budget = max(rc.Budget-counted.Elapsed, rc.Budget/2)
+		}
 		if countsSettle {
 			cs := instrComparisons(counted, p.cfg.InstrThreshold)
 			rc.Counts = func() []record.Benchmark { return cs }
@@ -156,7 +165,7 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 	if _, ok := p.log.(*os.File); !ok && p.log != nil {
 		rc.Progress = &syncWriter{w: p.log}
 	}
-	ic.CPU = cpu
+	ic.CPU, ic.Budget = cpu, p.countShare(true)
 	if ic.Progress = nil; rc.Progress != nil {
 		ic.Progress = &lineWriter{w: rc.Progress, prefix: "counting: "}
 	}
@@ -199,6 +208,25 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 	return joinRuns(timed, counted), err
 }
 
+// countShare is the instruction-count lane's share of the budget, 0 for none (no budget: fixed rounds): all of
+// it when the lane runs alone (metric instructions) or alongside the timing on a CPU of its own, and
+// countShareOfBudget of it when it runs before or after the timing on the same CPU (auto on one CPU, metric
+// both), whose budget is then cut by what the count took. So the comparison ends within the budget, plus build
+// and test time, whatever the benchmarks cost under valgrind.
+func (p *pipeline) countShare(alongside bool) time.Duration {
+	switch {
+	case p.cfg.Budget <= 0:
+		return 0
+	case alongside || !p.cfg.TimesBenchmarks():
+		return p.cfg.Budget
+	}
+	return time.Duration(countShareOfBudget * float64(p.cfg.Budget))
+}
+
+// countShareOfBudget is the instruction-count lane's share of the budget when it does not run alongside the
+// timing: on this repository's gate the count takes about a minute on its own, the timing most of a 100 s budget.
+const countShareOfBudget = 0.4
+
 // timeLane runs the timing lane with rc.
 func (p *pipeline) timeLane(ctx context.Context, rc benchrun.RunConfig) (*benchrun.Run, error) {
 	if p.cfg.Budget > 0 {
@@ -233,7 +261,8 @@ func (p *pipeline) countCPU(rc benchrun.RunConfig) (int, bool) {
 	return -1, false
 }
 
-// instrComparisons returns run's instructions/op comparisons, nil for no run.
+// instrComparisons returns run's instructions/op comparisons, nil for no run; the leaves the lane did not count
+// are marked so (bench.MarkUncounted).
 func instrComparisons(run *benchrun.Run, instrPct float64) []record.Benchmark {
 	if run == nil {
 		return nil
@@ -242,7 +271,7 @@ func instrComparisons(run *benchrun.Run, instrPct float64) []record.Benchmark {
 	if err != nil {
 		return nil
 	}
-	return cs
+	return bench.MarkUncounted(cs, run.Uncounted) // what the lane gave up on settles nothing
 }
 
 // logTo writes a progress line to w, as logf does to the log; nil writes nothing.
@@ -311,6 +340,10 @@ func joinRuns(a, b *benchrun.Run) *benchrun.Run {
 	j.Warnings = slices.Concat(a.Warnings, b.Warnings)
 	j.Elapsed += b.Elapsed
 	j.Calibration += b.Calibration
+	if len(b.Uncounted) > 0 {
+		j.Uncounted = maps.Clone(b.Uncounted)
+		maps.Copy(j.Uncounted, a.Uncounted)
+	}
 	return &j
 }
 
@@ -425,6 +458,11 @@ func fromRun(run *benchrun.Run, headTops []string, opt bench.StatsOptions, instr
 			rec.notes = append(rec.notes, "instruction counts: "+err.Error())
 		}
 		bs = append(bs, ins...)
+	}
+	if len(run.Uncounted) > 0 {
+		bs = bench.MarkUncounted(bs, run.Uncounted)
+	}
+	if len(instrSamples) > 0 || len(run.Uncounted) > 0 {
 		noteDisagreements(bs)
 	}
 	rec.benchmarks = slices.DeleteFunc(bs, func(b record.Benchmark) bool { return removed[b.Name] })
@@ -476,6 +514,10 @@ func noteDisagreements(bs []record.Benchmark) {
 	for i, b := range bs {
 		t, ok := byTime[b.Name]
 		if b.Unit != record.UnitInstructions || !ok {
+			continue
+		}
+		if b.Uncounted != "" {
+			bs[t].MetricNote, bs[i].MetricNote = "instructions "+b.Note, "instructions "+b.Note
 			continue
 		}
 		if note := bench.MetricNote(bs[t], b, ""); note != "" {
