@@ -133,11 +133,12 @@ func permutationP(seg []float64, cfg Config, rng *rand.Rand) float64 {
 	dcap := distanceCap(seg)
 	_, q := bestSplit(seg, cfg.MinSize, dcap)
 	buf := slices.Clone(seg)
+	var sums []float64
 	limit := cfg.Alpha * float64(cfg.Permutations+1) // the p-value exceeds alpha once count+1 exceeds this
 	count := 0
 	for i := 0; i < cfg.Permutations; i++ {
 		rng.Shuffle(len(buf), func(a, b int) { buf[a], buf[b] = buf[b], buf[a] })
-		if _, pq := bestSplit(buf, cfg.MinSize, dcap); pq >= q*(1-1e-12) {
+		if _, pq := bestSplitBuf(buf, cfg.MinSize, dcap, &sums); pq >= q*(1-1e-12) {
 			count++
 			if float64(count+1) > limit {
 				return float64(count+1) / float64(i+2) // an early estimate, already above alpha
@@ -174,15 +175,30 @@ func distanceCap(seg []float64) float64 {
 // is undone later (a slowdown, then its fix). Distances are capped at dcap. With two-dimensional prefix sums of
 // the distances it takes O(n²) time.
 func bestSplit(x []float64, minSize int, dcap float64) (int, float64) {
+	return bestSplitBuf(x, minSize, dcap, nil)
+}
+
+// bestSplitBuf is bestSplit with a buffer for the prefix sums, reused when it is large enough.
+func bestSplitBuf(x []float64, minSize int, dcap float64, buf *[]float64) (int, float64) {
 	n := len(x)
 	if n < 2*minSize {
 		return -1, 0
 	}
 	// sum[i*(n+1)+j] = Σ_{a<i, b<j} min(|x_a − x_b|, dcap)
 	w := n + 1
-	sum := make([]float64, w*w)
+	var sum []float64
+	if buf != nil && cap(*buf) >= w*w {
+		sum = (*buf)[:w*w]
+		clear(sum[:w]) // row 0; the other rows' column 0 is cleared below, the rest is overwritten
+	} else {
+		sum = make([]float64, w*w)
+		if buf != nil {
+			*buf = sum
+		}
+	}
 	for i := 0; i < n; i++ {
 		row := 0.0
+		sum[(i+1)*w] = 0
 		for j := 0; j < n; j++ {
 			row += min(math.Abs(x[i]-x[j]), dcap)
 			sum[(i+1)*w+j+1] = sum[i*w+j+1] + row

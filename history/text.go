@@ -31,15 +31,23 @@ func FormatValue(v float64, unit string) string {
 
 // summary is the one-line account of what h holds.
 func (h *History) summary() string {
-	s := fmt.Sprintf("%d recorded commits on the branch", len(h.Path))
+	s := count(len(h.Path), "recorded commit") + " on the branch"
 	if h.Unrecorded > 0 {
-		s += fmt.Sprintf(" (%d commits between them not recorded)", h.Unrecorded)
+		s += fmt.Sprintf(" (%s between them not recorded)", count(h.Unrecorded, "commit"))
 	}
 	s += fmt.Sprintf(", %d series", len(h.Series))
 	if len(h.Orphans) > 0 {
-		s += fmt.Sprintf(", %d orphaned records (commits no longer on the branch)", len(h.Orphans))
+		s += fmt.Sprintf(", %s (commits no longer on the branch)", count(len(h.Orphans), "orphaned record"))
 	}
 	return s
+}
+
+// count is n and noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // Text writes the change points of h as a table for a terminal, each followed by the command that bisects it,

@@ -81,8 +81,13 @@ var identity = []string{
 	"GIT_TERMINAL_PROMPT=0",
 }
 
+// GitLimit bounds one git command (a fetch or push over a slow network included).
+const GitLimit = 5 * time.Minute
+
 // git runs git in the store's repository with stdin and returns its standard output.
 func (s *Store) git(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, GitLimit)
+	defer cancel()
 	cmd := proc.Command(ctx, s.Dir, identity, append([]string{"git"}, args...)...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
