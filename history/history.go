@@ -71,8 +71,8 @@ type Change struct {
 	// the one after it (as far as the series goes). The located index is off by one commit in a few percent of
 	// simulated series (see package changepoint), and bisect costs one step more for the wider range.
 	Good, Bad string
-	// New says the change point appeared with the newest point of the series: Detect without that point does
-	// not find it.
+	// New says the change point appeared with the newest point of the series: Detect without that point finds
+	// none at its index or next to it.
 	New bool
 }
 
@@ -180,7 +180,9 @@ func (h *History) Detect(cfg changepoint.Config) {
 		for _, cp := range cps {
 			c := Change{ChangePoint: cp, Commit: s.Points[cp.Index].Commit,
 				Good: s.Points[max(cp.Index-2, 0)].Commit, Bad: s.Points[min(cp.Index+1, len(xs)-1)].Commit,
-				New: !slices.ContainsFunc(before, func(b changepoint.ChangePoint) bool { return b.Index == cp.Index })}
+				New: !slices.ContainsFunc(before, func(b changepoint.ChangePoint) bool {
+					return b.Index >= cp.Index-1 && b.Index <= cp.Index+1 // a known change whose location moved by one is not new
+				})}
 			s.Changes = append(s.Changes, c)
 		}
 	}

@@ -149,8 +149,15 @@ func readHistory(ctx context.Context, store *histstore.Store, from, fetch, branc
 			"check out with fetch-depth: 0")
 	}
 	path := make([]history.Commit, len(commits))
+	onPath := map[string]bool{}
 	for i, c := range commits {
 		path[i] = history.Commit{SHA: c.SHA, Subject: c.Subject}
+		onPath[c.SHA] = true
+	}
+	if from != "" && len(entries) > 0 && !slices.ContainsFunc(entries, func(e history.Entry) bool { return onPath[e.Commit] }) {
+		hintf(stderr, "none of the results in %s is on the first-parent path of %s: ordering them by the time their "+
+			"runs started", from, branch)
+		return entries, history.ByTime(entries), nil
 	}
 	return entries, path, nil
 }

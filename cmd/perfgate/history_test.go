@@ -172,4 +172,12 @@ func TestHistoryFromFolder(t *testing.T) {
 	if !strings.Contains(stderr, "ordering them by the time") || !strings.Contains(stdout, fmt.Sprintf("abc%037x", 8)[:12]) {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
+	// In a repository whose branch has none of these commits: ordered by time too, not all orphaned.
+	repo := filepath.Join(root, "repo")
+	historyGit(t, root, "-c", "init.defaultBranch=main", "init", "-q", repo)
+	historyGit(t, repo, "commit", "-q", "--allow-empty", "-m", "unrelated")
+	code, stdout, stderr = runCmd(t, "history", "-C", repo, "-from", filepath.Join(root, "runs"))
+	if code != 0 || !strings.Contains(stderr, "none of the results") || !strings.Contains(stdout, "16 recorded commits") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
 }

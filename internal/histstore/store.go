@@ -180,6 +180,10 @@ func (s *Store) casRef(ctx context.Context, newCommit, old, msg string) (bool, e
 	if rerr == nil && now != old {
 		return false, nil // another writer moved it: retry on top
 	}
+	var pe *proc.Error
+	if errors.As(err, &pe) && strings.Contains(pe.Stderr, ".lock") {
+		return false, nil // another writer holds the ref's lock file this moment: retry
+	}
 	return false, fmt.Errorf("updating %s: %w", s.ref(), err)
 }
 
