@@ -257,3 +257,46 @@ func TestForcePush(t *testing.T) {
 		t.Errorf("first-parent path (-want +got):\n%s", diff)
 	}
 }
+
+// TestRejected: git push's answer when another clone pushed first is a rejection Push retries; an unreachable
+// remote is not.
+func TestRejected(t *testing.T) {
+	root := t.TempDir()
+	seed := filepath.Join(root, "seed")
+	newRepo(t, seed, "one")
+	origin := filepath.Join(root, "origin.git")
+	git(t, root, "clone", "-q", "--bare", seed, origin)
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	git(t, root, "clone", "-q", origin, a)
+	git(t, root, "clone", "-q", origin, b)
+	sa, sb := &Store{Dir: a}, &Store{Dir: b}
+	if err := sa.Add(t.Context(), rec(fakeSHA(1), "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := sa.Push(t.Context(), "origin"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.Add(t.Context(), rec(fakeSHA(2), "b")); err != nil {
+		t.Fatal(err)
+	}
+	out, err := sb.git(t.Context(), nil, "push", "--porcelain", "--quiet", "--", "origin", DefaultRef+":"+DefaultRef)
+	if err == nil || !rejected(out) {
+		t.Errorf("a push behind the remote: err %v, rejected %v, output %q", err, rejected(out), out)
+	}
+	out, err = sb.git(t.Context(), nil, "push", "--porcelain", "--quiet", "--", filepath.Join(root, "nowhere"),
+		DefaultRef+":"+DefaultRef)
+	if err == nil || rejected(out) {
+		t.Errorf("a push to no repository: err %v, rejected %v", err, rejected(out))
+	}
+	// Push itself gets there: fetch, merge, push.
+	if err := sb.Push(t.Context(), "origin"); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{fakeSHA(1): "a", fakeSHA(2): "b"}
+	if diff := cmp.Diff(want, loaded(t, &Store{Dir: origin})); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if parents := git(t, origin, "log", "-1", "--format=%P", DefaultRef); len(strings.Fields(parents)) != 2 {
+		t.Errorf("the merged history's tip has parents %q, want two", parents)
+	}
+}
