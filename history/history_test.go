@@ -16,6 +16,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 	"golang.org/x/net/html"
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchproc"
 )
 
 func sha(i int) string { return fmt.Sprintf("c0ffee%02d%032x", i, i) }
@@ -311,5 +313,60 @@ func TestLoadDirs(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{sha(2), sha(1)}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestRecordsCompareByCommit: the bench.txt of two records, concatenated, is what benchstat compares by commit:
+// with the projections of `benchstat -col perfgate-commit -ignore perfgate-side,perfgate-round,perfgate-slot` the
+// columns are the two commits and nothing else differs between the results (benchstat's residue is one key).
+func TestRecordsCompareByCommit(t *testing.T) {
+	var all bytes.Buffer
+	for _, commit := range []string{strings.Repeat("2", 40), strings.Repeat("3", 40)} {
+		dir := t.TempDir()
+		d := results.Dir(dir)
+		if err := d.WriteResult(&record.Result{Schema: record.Schema, Head: record.Revision{Commit: commit}}); err != nil {
+			t.Fatal(err)
+		}
+		txt := strings.ReplaceAll(benchTxt, strings.Repeat("2", 40), commit)
+		if err := os.WriteFile(d.Path(results.FileBench), []byte(txt), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, files, err := RecordFiles(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(files[results.FileBench])
+	}
+	var parser benchproc.ProjectionParser
+	if _, err := parser.Parse("perfgate-side,perfgate-round,perfgate-slot", nil); err != nil {
+		t.Fatal(err)
+	}
+	col, err := parser.Parse("perfgate-commit", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _, err := parser.ParseWithUnit(".fullname", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	residue := parser.Residue()
+	cols, rows, residues := map[benchproc.Key]int{}, map[benchproc.Key]bool{}, map[benchproc.Key]bool{}
+	rd := benchfmt.NewReader(&all, "records")
+	for rd.Scan() {
+		r, ok := rd.Result().(*benchfmt.Result)
+		if !ok {
+			t.Fatalf("%v", rd.Result())
+		}
+		cols[col.Project(r)]++
+		rows[row.Project(r)] = true
+		residues[residue.Project(r)] = true
+	}
+	if len(cols) != 2 || len(rows) != 1 || len(residues) != 1 {
+		t.Errorf("%d columns (%v), %d rows, %d residue keys; want 2, 1, 1", len(cols), cols, len(rows), len(residues))
+	}
+	for k, n := range cols {
+		if n != 2 {
+			t.Errorf("column %v has %d results, want the 2 of head", k, n)
+		}
 	}
 }
