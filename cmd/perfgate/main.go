@@ -8,6 +8,8 @@
 //	perfgate action                          run as a GitHub Action step
 //	perfgate merge [-o OUT] DIR...           combine the results directories of the shards of one comparison
 //	perfgate comment DIR                     post a results directory as the sticky pull-request comment
+//	perfgate record -from DIR                keep a commit's results on the ref refs/perfgate/history
+//	perfgate history                         change points along main's history, with the range to bisect
 //	perfgate version                         print the version
 //
 // Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error, 3 could not run, 4 inconclusive.
@@ -48,6 +50,8 @@ Usage:
   perfgate action                          run as a GitHub Action step (reads INPUT_* and the event)
   perfgate merge [-o OUT] DIR...           combine the shards of one comparison (compare -shard i/n)
   perfgate comment DIR                     post a results directory as the sticky pull-request comment
+  perfgate record -from DIR                keep a commit's results on the ref refs/perfgate/history
+  perfgate history                         change points along main's history, with the range to bisect
   perfgate version                         print the version
 
 Examples:
@@ -79,6 +83,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runComment(ctx, rest, stdout, stderr)
 	case "merge":
 		return runMerge(rest, stdout, stderr)
+	case "record":
+		return runRecord(ctx, rest, stdout, stderr)
+	case "history":
+		return runHistory(ctx, rest, stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintf(stdout, "perfgate %s\n", version.String())
 		return record.ExitPass
