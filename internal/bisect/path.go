@@ -1,10 +1,14 @@
 package bisect
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/perfgate/perfgate/internal/gitsrc"
 )
+
+// ErrSameCommit is wrapped by FirstParentPath's error when GOOD and BAD name one commit.
+var ErrSameCommit = errors.New("nothing to search")
 
 // FirstParentPath resolves good and bad in the repository that holds dir and returns the first-parent path from
 // good to bad, good first. Its errors are gitsrc's typed ones: *gitsrc.UnknownRevisionError,
@@ -23,7 +27,7 @@ func FirstParentPath(dir, good, bad string) ([]Commit, error) {
 		return nil, err
 	}
 	if g.SHA == b.SHA {
-		return nil, fmt.Errorf("GOOD %s and BAD %s are the same commit %s: nothing to search", good, bad, g.Short())
+		return nil, fmt.Errorf("GOOD %s and BAD %s are the same commit %s: %w", good, bad, g.Short(), ErrSameCommit)
 	}
 	cs, err := repo.FirstParentPath(g, b)
 	if err != nil {
