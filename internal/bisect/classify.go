@@ -23,7 +23,7 @@ import (
 // NoBuild. Byte-identical test binaries are NotSlower whatever the timing says.
 func Classify(res *record.Result, check string) Probe {
 	if res.HeadBuildFailed {
-		return Probe{Outcome: NoBuild, Reason: firstLine(headNote(res), "the package does not build")}
+		return Probe{Outcome: NoBuild, Reason: buildError(headNote(res))}
 	}
 	if check == CheckDifferential {
 		return classifyDifferential(res.Differential)
@@ -193,6 +193,17 @@ func headNote(res *record.Result) string {
 		}
 	}
 	return ""
+}
+
+// buildError is the line of a build failure a reader wants: the first compiler error ("./mix.go:5:9: undefined:
+// h"), else the first line.
+func buildError(note string) string {
+	for _, line := range strings.Split(note, "\n") {
+		if strings.Contains(line, ".go:") {
+			return firstLine(line, "")
+		}
+	}
+	return firstLine(note, "the package does not build")
 }
 
 // firstLine returns s's first non-empty line, at most 200 bytes, or def when s has none.

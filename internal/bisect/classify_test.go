@@ -130,8 +130,12 @@ func TestClassify(t *testing.T) {
 
 func TestClassifyNoBuildReason(t *testing.T) {
 	p := Classify(&record.Result{HeadBuildFailed: true,
-		Notes: []string{"base and head differ", "head does not build: ./x.go:3: undefined: y\n./x.go:4: more"}}, CheckTime)
-	if p.Reason != "head does not build: ./x.go:3: undefined: y" {
-		t.Errorf("reason %q, want the first line of head's build note", p.Reason)
+		Notes: []string{"base and head differ", "head does not build: go test -c: exit status 1\n  ./x.go:3: undefined: y\n./x.go:4: more"}}, CheckTime)
+	if p.Reason != "./x.go:3: undefined: y" {
+		t.Errorf("reason %q, want the first compiler error of head's build note", p.Reason)
+	}
+	p = Classify(&record.Result{HeadBuildFailed: true, Notes: []string{"head: no Go files\nmore"}}, CheckTime)
+	if p.Reason != "head: no Go files" {
+		t.Errorf("reason %q, want the first line of head's note", p.Reason)
 	}
 }
