@@ -151,7 +151,7 @@ func TestBisectEndToEnd(t *testing.T) {
 
 	cfg := config.Default()
 	cfg.Dir, cfg.Package = dir, "."
-	cfg.Metric = record.MetricTime // no valgrind needed
+	cfg.Metric = record.MetricTime                                   // no valgrind needed
 	cfg.Rounds, cfg.BenchTime, cfg.Budget = 5, 5*time.Millisecond, 0 // a second of timing a step
 	cfg.Timeout = time.Minute
 	out := filepath.Join(t.TempDir(), "bisect")
@@ -197,7 +197,7 @@ func TestBisectEndToEnd(t *testing.T) {
 		if s.Outcome == NoBuild {
 			skipped++
 		}
-		if _, err := results.Dir(s.Dir).ReadResult(1<<24); err != nil {
+		if _, err := results.Dir(s.Dir).ReadResult(1 << 24); err != nil {
 			t.Errorf("step %d: no result in its results directory: %v", s.N, err)
 		}
 	}
