@@ -151,8 +151,9 @@ func TestBisectEndToEnd(t *testing.T) {
 
 	cfg := config.Default()
 	cfg.Dir, cfg.Package = dir, "."
-	cfg.Metric = record.MetricTime                                   // no valgrind needed
-	cfg.Rounds, cfg.BenchTime, cfg.Budget = 5, 5*time.Millisecond, 0 // a second of timing a step
+	// Wall time only (no valgrind needed), about a second of timing a step.
+	cfg.Metric = record.MetricTime
+	cfg.Rounds, cfg.BenchTime, cfg.Budget = 5, 5*time.Millisecond, 0
 	cfg.Timeout = time.Minute
 	out := filepath.Join(t.TempDir(), "bisect")
 	var log bytes.Buffer
