@@ -102,7 +102,11 @@ func runBisect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		explain(stderr, err)
 		return pathExitCode(stderr, err)
 	}
-	fmt.Fprintf(stderr, "perfgate: bisect: %d commits from GOOD %s to BAD %s on the first-parent path\n", len(path)-1,
+	commits := fmt.Sprintf("%d commits", len(path)-1)
+	if len(path) == 2 {
+		commits = "1 commit"
+	}
+	fmt.Fprintf(stderr, "perfgate: bisect: %s from GOOD %s to BAD %s on the first-parent path\n", commits,
 		path[0].Short(), path[len(path)-1].Short())
 	rep, err := bisect.Search(ctx, bisect.Config{
 		Path:      path,
