@@ -140,16 +140,15 @@ func ReadFile(dir string) (*Report, error) {
 // the notes, then one line per step. Subjects come from the repository and are printed inert.
 func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder
-	what := "slower"
+	first, notChanged := "slower than GOOD", "is not slower than GOOD"
 	if r.Check == CheckDifferential {
-		what = "whose outputs differ"
+		first, notChanged = "whose outputs differ from GOOD's", "has the same outputs as GOOD"
 	}
 	switch r.Status {
 	case StatusCulprit:
 		c := r.Culprit
 		fmt.Fprintf(&b, "culprit %s %s\n", c.SHA, quote(c.Subject))
-		fmt.Fprintf(&b, "  the first commit %s than GOOD %s, %d of %d after it\n", what, r.Good.Short(), c.Index,
-			r.Commits)
+		fmt.Fprintf(&b, "  the first commit %s (%s), %d of %d after it\n", first, r.Good.Short(), c.Index, r.Commits)
 		if c.ParentChange != nil {
 			fmt.Fprintf(&b, "  against its parent %s: %s\n", c.Parent.Short(), c.ParentChange)
 		}
@@ -162,7 +161,7 @@ func WriteText(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "  not confirmed against its parent (see the notes)\n")
 		}
 	case StatusNoChange:
-		fmt.Fprintf(&b, "no change: BAD %s is not %s than GOOD %s", r.Bad.Short(), what, r.Good.Short())
+		fmt.Fprintf(&b, "no change: BAD %s %s %s", r.Bad.Short(), notChanged, r.Good.Short())
 		if r.BadChange != nil {
 			fmt.Fprintf(&b, " (%s)", r.BadChange)
 		}
@@ -170,7 +169,7 @@ func WriteText(w io.Writer, r *Report) error {
 	case StatusUndecided:
 		fmt.Fprintf(&b, "no culprit: the bisection could not decide\n")
 		if len(r.Candidates) > 0 {
-			fmt.Fprintf(&b, "  the first commit %s than GOOD is one of:\n", what)
+			fmt.Fprintf(&b, "  the first commit %s is one of:\n", first)
 			for _, c := range r.Candidates {
 				fmt.Fprintf(&b, "    %s %s\n", c.SHA, quote(c.Subject))
 			}
