@@ -3,6 +3,7 @@
 // Usage:
 //
 //	perfgate compare [flags] [BASE [HEAD]]   compare two revisions (default: merge-base with main, working tree)
+//	perfgate bisect [flags] GOOD BAD         find the commit that made the benchmarks slower
 //	perfgate report [-format f] DIR          re-render a results directory
 //	perfgate demo [-broken]                  the whole pipeline on an embedded two-commit history
 //	perfgate action                          run as a GitHub Action step
@@ -45,6 +46,7 @@ const usage = `perfgate gates a Go package's pull requests on speed, correctness
 
 Usage:
   perfgate compare [flags] [BASE [HEAD]]   compare two revisions of a package
+  perfgate bisect [flags] GOOD BAD         find the first commit that made the benchmarks slower
   perfgate report [-format f] DIR          re-render a results directory
   perfgate demo [-broken]                  run the whole pipeline on an embedded fixture history
   perfgate action                          run as a GitHub Action step (reads INPUT_* and the event)
@@ -73,6 +75,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "compare":
 		return runCompare(ctx, rest, stdout, stderr)
+	case "bisect":
+		return runBisect(ctx, rest, stdout, stderr)
 	case "report":
 		return runReport(rest, stdout, stderr)
 	case "demo":
