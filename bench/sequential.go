@@ -15,8 +15,9 @@ import (
 // With RunConfig.Budget set, rounds run in stages. The first stage runs RunConfig.Rounds rounds of every
 // benchmark; each later one brings the benchmarks still running to the next planned total (Looks: each about
 // half again as many rounds as the last, up to RunConfig.MaxRounds). After every stage the run looks: it
-// analyses the samples so far, and a benchmark whose sec/op class is settled (slower, faster or unchanged)
-// stops being timed, so that the rest of the budget goes to the unsettled ones. The run ends when every
+// analyses the samples so far, and a benchmark whose sec/op class is settled (slower, faster or unchanged), or
+// whose one-sided bound already rules out a slowdown beyond the threshold (SettledForGate), stops being timed,
+// so that the rest of the budget goes to the unsettled ones. The run ends when every
 // benchmark has settled, when the planned looks are used up, or when the next stage's first round would not fit
 // in what is left of the budget (the first stage is cut to fit as well, but always runs two rounds).
 //
@@ -230,10 +231,10 @@ func (s *stager) look(samples []Sample, n int) []int {
 	if err != nil {
 		return nil // invalid options: RunABBA checked them
 	}
-	class := map[string]record.Class{}
+	class, ruledOut := map[string]record.Class{}, map[string]bool{}
 	for _, c := range cs {
 		if c.Unit == "sec/op" {
-			class[c.Name] = c.Class
+			class[c.Name], ruledOut[c.Name] = c.Class, SettledForGate(c, s.opt.ThresholdPct)
 		}
 	}
 	if s.counts != nil {
@@ -242,7 +243,7 @@ func (s *stager) look(samples []Sample, n int) []int {
 	}
 	var done []int
 	s.active = slices.DeleteFunc(s.active, func(i int) bool {
-		if settled(class[s.names[i]]) {
+		if settled(class[s.names[i]]) || ruledOut[s.names[i]] {
 			done = append(done, i)
 			return true
 		}

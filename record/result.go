@@ -118,6 +118,10 @@ type Verdict struct {
 	Checks []Check `json:"checks,omitempty"`
 	// AcknowledgedBenchmarks names the benchmarks (gated unit) of Acknowledged, for marking Benchmark.Acknowledged.
 	AcknowledgedBenchmarks []string `json:"acknowledged_benchmarks,omitempty"`
+	// RuledOutBenchmarks names (as AcknowledgedBenchmarks) the inconclusive benchmarks of a gating unit whose
+	// one-sided bound rules out a change for the worse beyond their threshold, so that they do not block the merge;
+	// for marking Benchmark.RuledOut.
+	RuledOutBenchmarks []string `json:"ruled_out_benchmarks,omitempty"`
 }
 
 // Check is one of the gate's checks (CheckBenchmarks, CheckDifferential, CheckSize) and whether it ran.
