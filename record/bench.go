@@ -82,8 +82,8 @@ type Paired struct {
 	// Bound is the one-sided confidence bound of Ratio on the worse side of the unit — the upper one for costs
 	// such as sec/op, the lower one for rates such as B/s — at the interval's level, with all of its error on
 	// that side: the largest change for the worse that the data do not rule out. 0 when not computed.
-	Bound  float64 `json:"bound,omitempty"`
-	Rounds int     `json:"rounds"` // complete, undisturbed rounds used
+	Bound   float64 `json:"bound,omitempty"`
+	Rounds  int     `json:"rounds"`  // complete, undisturbed rounds used
 	Dropped int     `json:"dropped"` // rounds present but incomplete, not used
 	// complete rounds left out because a run in them was disturbed, or the round ran wild
 	Disturbed int `json:"disturbed"`
