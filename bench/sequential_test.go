@@ -58,7 +58,7 @@ type simRun struct {
 	classes map[string]record.Class
 	rows    map[string]record.Benchmark // the sec/op rows the classes are of
 	settled map[string]int              // runs until the benchmark stopped being timed
-	runs    int            // runs in all
+	runs    int                         // runs in all
 }
 
 // simulate drives a stager as RunABBA does, over benchmarks whose head/base ratio is effects[i], with a budget of
