@@ -199,8 +199,8 @@ type Method struct {
 	BenchSource  string   `json:"bench_source,omitempty"`
 	BenchChanged []string `json:"bench_changed,omitempty"`
 	// Budget is the time the timing phase was allowed (0: exactly Rounds rounds); Stages counts the stages run,
-	// after each of which settled benchmarks stopped; Settled counts the benchmarks (sec/op) whose class is
-	// slower, faster or unchanged.
+	// after each of which settled benchmarks stopped; Settled counts the benchmarks (sec/op) settled for the gate:
+	// classed slower, faster or unchanged, or inconclusive with a slowdown beyond the threshold ruled out.
 	Budget  time.Duration `json:"budget_ns"`
 	Stages  int           `json:"stages,omitempty"`
 	Settled int           `json:"settled"`
