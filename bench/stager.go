@@ -77,10 +77,10 @@ func (s *Stager) Look(samples []Sample, n int) []int {
 	if err != nil {
 		return nil // invalid options: benchrun.RunABBA checked them
 	}
-	class := map[string]record.Class{}
+	class, ruledOut := map[string]record.Class{}, map[string]bool{}
 	for _, c := range cs {
 		if c.Unit == "sec/op" {
-			class[c.Name] = c.Class
+			class[c.Name], ruledOut[c.Name] = c.Class, SettledForGate(c, s.opt.ThresholdPct)
 		}
 	}
 	if s.Counts != nil {
@@ -89,7 +89,7 @@ func (s *Stager) Look(samples []Sample, n int) []int {
 	}
 	var done []int
 	s.active = slices.DeleteFunc(s.active, func(i int) bool {
-		if settled(class[s.names[i]]) {
+		if settled(class[s.names[i]]) || ruledOut[s.names[i]] {
 			done = append(done, i)
 			return true
 		}
