@@ -198,7 +198,7 @@ func TestCompareEdgeCases(t *testing.T) {
 		if c.Class != record.ClassUnchanged || c.P != 1 || c.PHolm != 1 || c.DeltaPct != 0 {
 			t.Errorf("got %+v", c)
 		}
-		want := &record.Paired{Ratio: 1, Lo: 1, Hi: 1, P: 1, PMargin: 1, Rounds: 5}
+		want := &record.Paired{Ratio: 1, Lo: 1, Hi: 1, P: 1, PMargin: 1, Bound: 1, Rounds: 5} // no spread: the bound is the ratio
 		if diff := cmp.Diff(want, c.Paired); diff != "" {
 			t.Errorf("paired (-want +got):\n%s", diff)
 		}
