@@ -76,7 +76,7 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 			// No count to settle anything with: the time class stands, and both rows say why.
 			t.Uncounted = in.Uncounted
 			t.MetricNote = "judged by wall time alone; instructions " + in.Note
-			in.MetricNote = t.MetricNote
+			in.MetricNote = "judged by wall time alone" // its own Note says why it was not counted
 			continue
 		}
 		note := laneNote(*t, *in, opt)
