@@ -327,13 +327,19 @@ func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
 	return calls, nil
 }
 
-// fits reports whether a slot of g, estimated at the larger of its cost model (slotCost) and the longest slot of
-// it so far (took), fits in what is left of the lane's budget; always without one.
+// fits reports whether a slot of g fits in what is left of the lane's budget; always without one. Once a slot of
+// g has run, the longest so far (took) is the estimate: the cost model (slotCost) charges a full valgrindStart
+// per process and is the larger on a quick group, and discarding the three slots a round has already counted for
+// the model's margin wastes them. Before that the model decides.
 func (l *lane) fits(g leafGroup, took time.Duration) bool {
 	if l.deadline.IsZero() {
 		return true
 	}
-	return time.Until(l.deadline) >= max(took, time.Duration(slotCost(g, l.cost)))
+	need := time.Duration(slotCost(g, l.cost))
+	if took > 0 {
+		need = took
+	}
+	return time.Until(l.deadline) >= need
 }
 
 // limit is the wall-clock limit of a callgrind process: timeout, cut to what is left of the lane's budget.
@@ -602,7 +608,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 	dead := map[record.Side]map[string]bool{record.Base: {}, record.Head: {}}
 	started := time.Now()
 	perRun := time.Duration(0)                     // the mean time of one slot so far, for the ETA
-	var round [4][]bench.Sample                          // this round's samples of the current group, by slot
+	var round [4][]bench.Sample                    // this round's samples of the current group, by slot
 	slotTime := make([]time.Duration, len(groups)) // the longest slot of each group so far
 	defer func() {
 		if ferr := l.keep(round); err == nil {
