@@ -80,7 +80,12 @@ func (s *Stager) Look(samples []Sample, n int) []int {
 	class, ruledOut := map[string]record.Class{}, map[string]bool{}
 	for _, c := range cs {
 		if c.Unit == "sec/op" {
-			class[c.Name], ruledOut[c.Name] = c.Class, SettledForGate(c, s.opt.ThresholdPct)
+			class[c.Name] = c.Class
+			// Settled for the gate (a slowdown beyond the threshold ruled out) stops a benchmark only from
+			// DefaultRounds on: before that too few samples can give any class (benchmath wants more per side
+			// than three rounds give at the looks' alpha), so a clear speedup would end "inconclusive" though
+			// a round or two more call it faster.
+			ruledOut[c.Name] = s.rounds >= DefaultRounds && SettledForGate(c, s.opt.ThresholdPct)
 		}
 	}
 	if s.Counts != nil {
