@@ -67,8 +67,12 @@ func (s Sandbox) String() string {
 		}
 	}
 	if n := len(s.NotCopied); n > 0 {
+		names := strings.Join(s.NotCopied[:min(n, 3)], ", ")
+		if n > 3 {
+			names += fmt.Sprintf(" and %d more", n-3)
+		}
 		parts = append(parts, fmt.Sprintf("%d large file(s) read in place, not copied into the working directory: %s",
-			n, strings.Join(s.NotCopied, ", ")))
+			n, names))
 	}
 	return strings.Join(parts, ", ")
 }
