@@ -10,6 +10,9 @@
 // Landlock always forbids it to ptrace a process outside its domain. A privileged perfgate (root in a container)
 // also drops the child's capability bounding set, so the child execs without capabilities.
 //
+// A test binary runs, as under go test, in its package directory, but in a copy of it beneath its scratch
+// directory (WorkDir): it may write files there, and the tree it was built from stays read-only.
+//
 // # How
 //
 // Landlock and no_new_privs apply to the calling thread and what it starts. Start therefore runs on a goroutine

@@ -177,7 +177,7 @@ func linkEntries(orig, copy, skip string) error {
 // copier copies one package directory within a budget of bytes.
 type copier struct {
 	budget int64
-	linked []string // paths relative to the package directory, linked for their size or kind
+	linked []string // paths relative to the package directory of the files linked for their size, with the size
 	rel    string   // the directory being copied, relative to the package directory
 }
 
@@ -216,10 +216,9 @@ func (c *copier) dir(orig, copy string, top bool) error {
 			if !errors.Is(err, errNotRegular) && !errors.Is(err, fs.ErrPermission) {
 				return fmt.Errorf("sandbox: copying the package directory: %w", err)
 			}
-			os.Remove(to)
-			c.linked = append(c.linked, rel)
+			os.Remove(to) // unreadable, or no longer a regular file: linked, as the child would see it
 		case fi.Mode().IsRegular():
-			c.linked = append(c.linked, rel+" ("+strconv.FormatInt(fi.Size()>>20, 10)+" MiB)")
+			c.linked = append(c.linked, rel+" ("+sizeText(fi.Size())+")")
 		case !fi.IsDir():
 			continue // a device, socket or pipe: not the package's content
 		}
@@ -228,6 +227,14 @@ func (c *copier) dir(orig, copy string, top bool) error {
 		}
 	}
 	return nil
+}
+
+// sizeText is a file size in MiB, or KiB below one MiB.
+func sizeText(n int64) string {
+	if n < 1<<20 {
+		return strconv.FormatInt((n+1<<10-1)>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n>>20, 10) + " MiB"
 }
 
 // errNotRegular is copyFile's error when what it opened is not a regular file (it changed since the Stat).
