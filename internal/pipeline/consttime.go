@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfgate/perfgate/consttime"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // checkConstantTime runs the constant-time check on both exported trees. Only a cancelled context is an error:
@@ -22,10 +23,10 @@ func (p *pipeline) checkConstantTime(ctx context.Context) (*record.ConstantTime,
 		baseDir, headDir, pkg = p.base.pkgDir, p.head.pkgDir, "."
 	}
 	ct, err := consttime.Check(ctx, consttime.Config{
-		BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
-		BatchBlocks: p.cfg.ConstantTimeBlocks, Sandbox: p.sandbox,
-		Timeout: max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
-		Log: &linePrefixer{w: p.log, prefix: "perfgate: "},
+		Sides: subject.Sides{BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+			Sandbox: p.sandbox, Timeout: max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
+			Log: &linePrefixer{w: p.log, prefix: "perfgate: "}},
+		BatchBlocks: p.cfg.ConstantTimeBlocks,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
