@@ -344,6 +344,7 @@ func joinRuns(a, b *benchrun.Run) *benchrun.Run {
 		j.Uncounted = maps.Clone(b.Uncounted)
 		maps.Copy(j.Uncounted, a.Uncounted)
 	}
+	j.Addrs = b.Addrs
 	return &j
 }
 
