@@ -245,3 +245,22 @@ func SameBinary(a, b string) (bool, error) {
 		}
 	}
 }
+
+// Decisions compiles the test variant of cfg.Pkg (its test files included) with the compiler's optimization
+// report on for that package alone, -gcflags=IMPORTPATH=-m=2, with Build's flags and environment, and returns
+// what the compiler printed: its inlining and escape-analysis decisions (attribution.ParseDecisions reads them).
+// It only compiles: nothing is linked or run, and cfg.Out is ignored. cfg.Timeout bounds it as it does Build.
+func Decisions(ctx context.Context, cfg BuildConfig, importPath string) ([]byte, error) {
+	if cfg.Dir == "" || cfg.Pkg == "" || importPath == "" {
+		return nil, errors.New("compiler decisions: BuildConfig needs Dir and Pkg, and the import path")
+	}
+	argv := append([]string{"go", "test", "-c", "-o", os.DevNull, "-gcflags=" + importPath + "=-m=2"}, buildFlags(cfg)...)
+	argv = append(argv, cfg.Pkg)
+	ctx, cancel := cfg.limit(ctx)
+	defer cancel()
+	stdout, stderr, err := proc.Run(proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...))
+	if err != nil {
+		return nil, fmt.Errorf("compiler decisions of %s: %w", importPath, err)
+	}
+	return append(stderr, stdout...), nil
+}
