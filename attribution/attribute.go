@@ -67,7 +67,8 @@ type lineKey struct {
 // Attribute compares the per-address counts of one benchmark on two builds: each address is located in its own
 // binary (Locate), the counts are summed per source line and per function, and head's lines are matched to
 // base's through the sources (lineMap), so that code moved by edits, and addresses that differ between the
-// builds, still compare. Lines whose counts are equal on both sides are left out.
+// builds, still compare; a file neither side's sources have (the standard library's) keeps its line numbers.
+// Lines whose counts are equal on both sides are left out.
 func Attribute(base, head *Binary, bc, hc Counts, baseSrc, headSrc Sources) Attribution {
 	var a Attribution
 	lines := map[lineKey]*LineDelta{}
@@ -81,9 +82,15 @@ func Attribute(base, head *Binary, bc, hc Counts, baseSrc, headSrc Sources) Attr
 			if bok && hok {
 				m = lineMap(bs, hs)
 			}
+			if !bok && !hok {
+				m = []int{} // neither side's tree has the file (the standard library's, a dependency's): the same
+			}
 			maps[file] = m
 		}
-		if line > 0 && line < len(m) {
+		switch {
+		case m != nil && len(m) == 0:
+			return line // a file outside both trees is the same file on both sides
+		case line > 0 && line < len(m):
 			return m[line]
 		}
 		return 0
