@@ -125,18 +125,29 @@ func (p *pipeline) explain(ctx context.Context, rec benchRecord, rc benchrun.Run
 		if ctx.Err() != nil {
 			break
 		}
-		w := record.Why{Name: t.name, Package: t.pkg, Class: t.class}
-		if addrs := rec.addrs[t.name]; addrs != nil {
-			st.attribute(ctx, &w, rc, addrs)
-		} else if p.cfg.CountsInstructions() {
-			w.Notes = append(w.Notes, "the instruction-count lane has no count of it, so no line is named")
-		}
-		if t.profile {
-			st.profile(ctx, &w, t, rc, rec.iters[t.name])
-		}
-		whys = append(whys, w)
+		whys = append(whys, st.explainOne(ctx, t, rec, rc))
 	}
 	return whys
+}
+
+// explainOne is the Why of one target. A panic in reading the binaries, the sources or the profiles (they are the
+// repository's) becomes a note: explaining never fails the comparison.
+func (st *whyState) explainOne(ctx context.Context, t whyTarget, rec benchRecord, rc benchrun.RunConfig) (w record.Why) {
+	w = record.Why{Name: t.name, Package: t.pkg, Class: t.class}
+	defer func() {
+		if e := recover(); e != nil {
+			w.Notes = append(w.Notes, fmt.Sprintf("explaining stopped: %v", e))
+		}
+	}()
+	if addrs := rec.addrs[t.name]; addrs != nil {
+		st.attribute(ctx, &w, rc, addrs)
+	} else if st.p.cfg.CountsInstructions() {
+		w.Notes = append(w.Notes, "the instruction-count lane has no count of it, so no line is named")
+	}
+	if t.profile {
+		st.profile(ctx, &w, t, rc, rec.iters[t.name])
+	}
+	return w
 }
 
 // attribute fills w from the per-address counts of both sides.
