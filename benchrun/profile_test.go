@@ -20,14 +20,14 @@ func TestProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := RunConfig{Base: base, Head: head, Sandbox: sb, NoPin: true}
-	got, err := Profile(context.Background(), cfg, "Fast", 200000, 50e-9)
+	got, err := Profile(context.Background(), cfg, "Fast", 5000000, 50e-9)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, side := range []record.Side{record.Base, record.Head} {
 		run := got[side]
-		if run.Iters != 200000 {
-			t.Errorf("%s: %d iterations, want 200000", side, run.Iters)
+		if run.Iters != 5000000 {
+			t.Errorf("%s: %d iterations, want 5000000", side, run.Iters)
 		}
 		p, err := attribution.ReadProfile(bytes.NewReader(run.Profile))
 		if err != nil {
