@@ -245,3 +245,50 @@ func SameBinary(a, b string) (bool, error) {
 		}
 	}
 }
+
+// Decisions compiles the test variant of cfg.Pkg (its test files included) with the compiler's optimization
+// report on for that package alone, -gcflags=IMPORTPATH=-m=2, with Build's flags and environment, and returns
+// what the compiler printed about that variant: its inlining and escape-analysis decisions
+// (attribution.ParseDecisions reads them), file names as -trimpath writes them ("example.com/m/x.go"). It
+// compiles through go list -test -export, so nothing is linked, and nothing runs; cfg.Out is ignored.
+// cfg.Timeout bounds it as it does Build. The go command replays a cached compilation's report.
+func Decisions(ctx context.Context, cfg BuildConfig, importPath string) ([]byte, error) {
+	if cfg.Dir == "" || cfg.Pkg == "" || importPath == "" {
+		return nil, errors.New("compiler decisions: BuildConfig needs Dir and Pkg, and the import path")
+	}
+	argv := append([]string{"go", "list", "-test", "-export", "-f", "{{.ImportPath}}", "-gcflags=" + importPath + "=-m=2"},
+		buildFlags(cfg)...)
+	argv = append(argv, cfg.Pkg)
+	ctx, cancel := cfg.limit(ctx)
+	defer cancel()
+	_, stderr, err := proc.Run(proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...))
+	if err != nil {
+		return nil, fmt.Errorf("compiler decisions of %s: %w", importPath, err)
+	}
+	return reportOf(stderr, importPath), nil
+}
+
+// reportOf returns the part of the go command's output headed "# IMPORTPATH [IMPORTPATH.test]", the package's
+// test variant, or, when there is none (a package without internal test files), "# IMPORTPATH".
+func reportOf(out []byte, importPath string) []byte {
+	section := func(header string) ([]byte, bool) {
+		var b bytes.Buffer
+		in, found := false, false
+		for _, line := range bytes.SplitAfter(out, []byte("\n")) {
+			if bytes.HasPrefix(line, []byte("# ")) {
+				in = string(bytes.TrimSpace(line)) == header
+				found = found || in
+				continue
+			}
+			if in {
+				b.Write(line)
+			}
+		}
+		return b.Bytes(), found
+	}
+	if b, ok := section("# " + importPath + " [" + importPath + ".test]"); ok {
+		return b
+	}
+	b, _ := section("# " + importPath)
+	return b
+}

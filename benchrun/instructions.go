@@ -100,6 +100,9 @@ type InstrConfig struct {
 	// CacheSim runs callgrind's cache simulation, so that each sample also carries record.UnitEstCycles, the
 	// estimated cycles per op (estCycles); it makes callgrind about 1.5 times slower.
 	CacheSim bool
+	// Addrs keeps, for every counted leaf and side, the counted instructions per op by code address of the last
+	// slot it was counted in (Run.Addrs), which attribution places on source lines; off, none are kept.
+	Addrs bool
 }
 
 // RunInstructions runs the instruction-count lane on cfg.Base and cfg.Head: it calibrates N per leaf and groups
@@ -167,6 +170,7 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 		if l.syms[side], err = readSymtab(bin.Path); err != nil {
 			return r.run, fmt.Errorf("counting instructions: %s: %w", side, err)
 		}
+		l.syms[side].keepAddrs = ic.Addrs
 	}
 	groups, err := l.calibrate(ctx, leaves, ic.Target)
 	r.run.Calibration = time.Since(start)
@@ -825,8 +829,47 @@ func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e
 			vs = append(vs, bench.Value{Value: cyc, Unit: record.UnitEstCycles})
 		}
 		out = append(out, bench.Sample{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: n, Values: vs})
+		if x.addrs != nil {
+			l.keepAddrs(lf.name, side, perOpAddrs(c1[lf.name].addrs, x.addrs, n))
+		}
 	}
 	return out, fails, nil
+}
+
+// perOpAddrs is the per-address count of one operation, from the counts at n and 2n iterations: (at 2n − at n) / n,
+// as countSlot takes the total. Addresses whose difference is 0 are left out.
+func perOpAddrs(at1, at2 *addrCounts, n int) map[uint64]float64 {
+	out := map[uint64]float64{}
+	if at2 != nil {
+		for a, x := range *at2 {
+			out[a] = float64(x)
+		}
+	}
+	if at1 != nil {
+		for a, x := range *at1 {
+			out[a] -= float64(x)
+		}
+	}
+	for a, x := range out {
+		if x == 0 {
+			delete(out, a)
+		} else {
+			out[a] = x / float64(n)
+		}
+	}
+	return out
+}
+
+// keepAddrs records a leaf's per-op counts by address on side in the run: each slot's replaces the previous, so
+// the run ends with the last round's.
+func (l *lane) keepAddrs(name string, side record.Side, perOp map[uint64]float64) {
+	if l.run.Addrs == nil {
+		l.run.Addrs = map[string]map[record.Side]map[uint64]float64{}
+	}
+	if l.run.Addrs[name] == nil {
+		l.run.Addrs[name] = map[record.Side]map[uint64]float64{}
+	}
+	l.run.Addrs[name][side] = perOp
 }
 
 // lostRetries is how often count runs again the leaves whose count callgrind lost (see timedCounts). It loses

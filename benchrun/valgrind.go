@@ -60,6 +60,34 @@ type segment struct {
 	ran     uint8     // bit i: code of triggers[i] executed in the segment
 	entered uint8     // bit i: the first instruction of triggers[i] executed in the segment
 	at      time.Time // when callgrind wrote it (the file's modification time); zero when unknown
+	// addrs is Counted by code address (a helper call's inclusive cost at the call's address), kept only when
+	// the symbol table asks for it (symtab.keepAddrs); nil otherwise.
+	addrs *addrCounts
+}
+
+// addrCounts is counted instructions by code address; its values add up to the Counted they were taken with.
+type addrCounts map[uint64]int64
+
+// addAddr adds n instructions at addr to *c, making the map on first use.
+func addAddr(c **addrCounts, addr uint64, n int64) {
+	if n == 0 {
+		return
+	}
+	if *c == nil {
+		m := addrCounts{}
+		*c = &m
+	}
+	(**c)[addr] += n
+}
+
+// mergeAddrs adds o's counts into *c.
+func mergeAddrs(c **addrCounts, o *addrCounts) {
+	if o == nil {
+		return
+	}
+	for a, n := range *o {
+		addAddr(c, a, n)
+	}
 }
 
 // Counts is what one stretch of a run executed.
@@ -154,6 +182,9 @@ func (s *segment) addCall(syms *symtab, addr, target uint64, n cost) {
 	if callee, _ := syms.funcAt(target); countedFunc(fn) && helperFunc(callee) {
 		s.Counted += n.ir
 		s.Cycles += n.cycles
+		if syms.keepAddrs {
+			addAddr(&s.addrs, addr, n.ir)
+		}
 	}
 }
 
@@ -170,8 +201,16 @@ func (s *segment) add(syms *symtab, addr uint64, cn cost) {
 		case addr < c.more || addr >= c.end:
 			s.Counted += n
 			s.Cycles += cn.cycles
+			if syms.keepAddrs {
+				addAddr(&s.addrs, addr, n)
+			}
 		case addr == c.more:
 			s.Counted -= c.insns * n
+			if syms.keepAddrs { // the check's second run, taken off at the function's entry
+				if i := syms.index(addr); i >= 0 {
+					addAddr(&s.addrs, syms.start[i], -c.insns*n)
+				}
+			}
 			if cn.cycles > 0 { // with the cache simulation
 				s.Cycles -= c.insns * n
 			}
@@ -260,6 +299,9 @@ type symtab struct {
 	trigger    []int8       // the index in triggers of each function, or -1
 	check      []stackCheck // each function's stack check, the zero stackCheck when it has none (or it is unknown)
 	triggerAt  [len(triggers)]uint64
+	// keepAddrs asks readDump to keep the counted instructions by address (segment.addrs), which attribution
+	// reads; off, the dumps are summed without them.
+	keepAddrs bool
 }
 
 // readSymtab reads the function symbols of the ELF binary path, which must define the trigger functions, and
@@ -557,7 +599,9 @@ func callsTo(r io.Reader, syms *symtab, target uint64) (int64, error) {
 type leafCount struct {
 	counted int64
 	cycles  int64 // the estimate of the same instructions (Counts.Cycles), 0 without the cache simulation
-	lost    bool
+	// addrs is counted by address (segment.addrs), nil unless the symbol table keeps addresses.
+	addrs *addrCounts
+	lost  bool
 	// wall is the wall-clock time from the dump before each timed stretch to the dump that ended it, added up:
 	// the stretch under callgrind, runtime and kernel included, with the untimed work since the previous dump
 	// (runN's garbage collection, the benchmark's set-up). 0 when the dumps' times are unknown.
@@ -593,6 +637,7 @@ func timedCounts(segs []segment) []leafCount {
 		case s.ran&timer != 0:
 			cur.counted += s.Counted
 			cur.cycles += s.Cycles
+			mergeAddrs(&cur.addrs, s.addrs)
 		}
 		if s.ran&timer != 0 {
 			cur.timed++

@@ -56,9 +56,11 @@ type Result struct {
 	Differential Differential  `json:"differential"`
 	Sizes        Sizes         `json:"sizes"`
 	ConstantTime *ConstantTime `json:"constant_time,omitempty"` // nil when the check was off
-	Env          Env           `json:"env"`
-	Method       Method        `json:"method"`
-	Incomplete   bool          `json:"incomplete"` // cancelled or cut short: some phases did not run
+	// Why explains the benchmarks that changed (Why); empty when none changed or attribution was off.
+	Why        []Why  `json:"why,omitempty"`
+	Env        Env    `json:"env"`
+	Method     Method `json:"method"`
+	Incomplete bool   `json:"incomplete"` // cancelled or cut short: some phases did not run
 	// head did not build (or go list failed on it): fails the gate
 	HeadBuildFailed bool `json:"head_build_failed,omitempty"`
 	// things the reader should know (identical binaries, unpinned, …)

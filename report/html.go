@@ -72,6 +72,7 @@ type page struct {
 	Tests        string
 	Diff         diffView
 	CT           *ctView // nil when the constant-time check was off
+	Why          []whyView
 	Sizes        sizesView
 	Method       [][2]string
 	Failures     []record.Failure
@@ -128,6 +129,7 @@ func newPage(r *record.Result, samples []benchtxt.Sample, opt Options) page {
 	}
 	p.Diff = newDiffView(r)
 	p.CT = newCTView(r.ConstantTime)
+	p.Why = newWhyViews(r)
 	p.Sizes = newSizesView(r.Sizes)
 	return p
 }

@@ -20,6 +20,7 @@ func Markdown(r *record.Result, opt Options) string {
 	d := &doc{hint: hintOf(opt)}
 	mdHeader(d, r, opt)
 	mdBenchmarks(d, r)
+	mdWhy(d, r)
 	mdTests(d, r)
 	mdDifferential(d, r)
 	mdConstantTime(d, r)

@@ -137,6 +137,7 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 		}
 		rawTable(bw, r, c, false)
 	}
+	textWhy(bw, r)
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
 		fmt.Fprintf(bw, "\npackage tests: base %s, head %s\n", testStatus(f.Base), testStatus(f.Head))
 	}

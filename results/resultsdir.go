@@ -28,6 +28,16 @@ const (
 	FileGitHub       = "github.json"       // the pull request the Action ran for, read by perfgate comment
 )
 
+// CPUProfile is the name of a side's CPU profile of the n-th benchmark profiled (from 1), taken after the timed
+// rounds to explain a change the instruction count could not: cpu-base-1.pprof, cpu-head-1.pprof, …, readable by
+// go tool pprof.
+func CPUProfile(side record.Side, n int) string { return fmt.Sprintf("cpu-%s-%d.pprof", side, n) }
+
+// WriteProfile writes a CPU profile under the name CPUProfile gives it.
+func (d Dir) WriteProfile(side record.Side, n int, data []byte) error {
+	return d.write(CPUProfile(side, n), data)
+}
+
 // ResultsDir is a results directory: the evidence of one comparison, written by Run and by the commands, read by
 // perfgate report and perfgate comment. It owns the files' names and formats: nothing else opens them.
 type Dir string

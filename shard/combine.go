@@ -98,7 +98,7 @@ func (l labels) label(s string) string {
 	return l.pkg + ": " + s
 }
 
-// addRows adds part's benchmarks, failures, notes and timings to r.
+// addRows adds part's benchmarks, failures, explanations (Why), notes and timings to r.
 func addRows(r *record.Result, part record.Result, l labels) {
 	for _, b := range part.Benchmarks {
 		b.Package = l.own(b.Package)
@@ -107,6 +107,10 @@ func addRows(r *record.Result, part record.Result, l labels) {
 	for _, f := range part.Failures {
 		f.Package = l.own(f.Package)
 		r.Failures = append(r.Failures, f)
+	}
+	for _, w := range part.Why {
+		w.Package = l.own(w.Package)
+		r.Why = append(r.Why, w)
 	}
 	for _, n := range part.Notes {
 		if n = l.label(n); !slices.Contains(r.Notes, n) { // every shard notes what it found on the common trees

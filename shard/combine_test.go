@@ -37,3 +37,24 @@ func TestCombineLeavesPartsAlone(t *testing.T) {
 		t.Errorf("a second Combine of the same parts differs:\n%s", cmp.Diff(r.Sizes, again.Sizes))
 	}
 }
+
+// TestCombineCarriesWhy: each part's explanations come through, labelled with the part's package, and a merge
+// names each shard's profiles where writeMerged copies them.
+func TestCombineCarriesWhy(t *testing.T) {
+	part := func(pkg, name string) record.Result {
+		return record.Result{Package: pkg, Why: []record.Why{{Name: name, Class: record.ClassSlower,
+			ProfileFiles: map[record.Side]string{record.Base: "cpu-base-1.pprof", record.Head: "cpu-head-1.pprof"}}}}
+	}
+	parts := []record.Result{part("./a", "Sum"), part("./b", "Encrypt")}
+	inShard(parts[1].Why, "shards/2")
+	r := Combine(parts, bench.DefaultStatsOptions)
+	if len(r.Why) != 2 || r.Why[0].Package != "./a" || r.Why[1].Package != "./b" || r.Why[1].Name != "Encrypt" {
+		t.Fatalf("Why = %+v", r.Why)
+	}
+	if got := r.Why[1].ProfileFiles[record.Head]; got != "shards/2/cpu-head-1.pprof" {
+		t.Errorf("shard 2's head profile is %q", got)
+	}
+	if got := r.Why[0].ProfileFiles[record.Base]; got != "cpu-base-1.pprof" {
+		t.Errorf("part 1's base profile is %q", got)
+	}
+}

@@ -3,6 +3,7 @@ package shard
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"strconv"
 
 	"github.com/perfgate/perfgate/bench"
@@ -50,6 +51,10 @@ func Merge(dirs []string, out string) (*record.Result, error) {
 	}
 	opt := bench.DefaultStatsOptions
 	opt.Alpha, opt.ThresholdPct = first.Method.Alpha, first.Method.Threshold
+	for i := range parts {
+		// Each shard's files are copied under shards/N/ (writeMerged): its profiles are named from there.
+		inShard(parts[i].Why, "shards/"+strconv.Itoa(parts[i].Shard.Index))
+	}
 	res := Combine(parts, opt)
 	res.Package, res.Packages = first.Package, first.Packages
 	res.Base, res.Head = first.Base, first.Head
@@ -64,6 +69,19 @@ func Merge(dirs []string, out string) (*record.Result, error) {
 		shardDirs[r.Shard.Index-1] = results.Dir(dirs[i])
 	}
 	return &res, writeMerged(results.Dir(out), &res, shardDirs)
+}
+
+// inShard names the CPU profiles of whys as files under dir of the merged results directory.
+func inShard(whys []record.Why, dir string) {
+	for i := range whys {
+		files := map[record.Side]string{}
+		for side, name := range whys[i].ProfileFiles {
+			files[side] = path.Join(dir, name)
+		}
+		if len(files) > 0 {
+			whys[i].ProfileFiles = files
+		}
+	}
 }
 
 // readShards reads the shards' results in dirs and refuses them unless they are every shard of one comparison,

@@ -78,6 +78,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		headTops, listNotes, err = p.headBenchmarks(ctx)
 	}
 	rec = fromRun(run, headTops, opt, p.cfg.InstrThreshold)
+	rec.addrs, rec.iters, rec.rc = run.Addrs, run.Iters, rc
 	rec.notes = append(listNotes, rec.notes...)
 	if p.cfg.Metric == record.MetricAuto {
 		if hiddenNote != "" {
@@ -127,7 +128,8 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 	count := func(ic benchrun.RunConfig, where string) (*benchrun.Run, error) {
 		logTo(ic.Progress, "counting instructions under %s%s: %d round of A–B–B–A, each slot at N and 2N iterations",
 			p.valgrind.Version, where, benchrun.DefaultInstrRounds)
-		return benchrun.RunInstructions(ctx, ic, benchrun.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles})
+		return benchrun.RunInstructions(ctx, ic, benchrun.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles,
+			Addrs: true})
 	}
 	if !p.cfg.TimesBenchmarks() || p.cfg.Metric != record.MetricAuto || !p.cfg.CountsInstructions() {
 		var timed, counted *benchrun.Run
@@ -344,6 +346,7 @@ func joinRuns(a, b *benchrun.Run) *benchrun.Run {
 		j.Uncounted = maps.Clone(b.Uncounted)
 		maps.Copy(j.Uncounted, a.Uncounted)
 	}
+	j.Addrs = b.Addrs
 	return &j
 }
 

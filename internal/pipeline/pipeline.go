@@ -138,6 +138,11 @@ type (
 		runTime    time.Duration // the length of one run, after a budget shortened it; 0 when nothing was timed
 		settled    int           // benchmarks (sec/op) settled for the gate (bench.SettledForGate)
 		notes      []string
+		// What the why phase reads: the count lane's per-address counts (benchrun.Run.Addrs), each leaf's
+		// iterations, and the configuration the lanes ran with.
+		addrs map[string]map[record.Side]map[uint64]float64
+		iters map[string]int
+		rc    benchrun.RunConfig
 	}
 )
 
@@ -167,6 +172,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 		Differential:    p.diff,
 		ConstantTime:    p.ct,
 		Sizes:           p.sizes,
+		Why:             p.why,
 		Env:             env,
 		Incomplete:      incomplete,
 		HeadBuildFailed: p.build.headFailed,
@@ -254,6 +260,7 @@ type pipeline struct {
 	ct         *record.ConstantTime
 	sizes      record.Sizes
 	bench      benchRecord
+	why        []record.Why
 
 	// A package of several, or of a shard, runs in a pipeline of its own (forPackage) with these set.
 	skipChecks bool     // another shard runs the tests, the differential check and the sizes
@@ -375,6 +382,10 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 	p.bench = b
 	if err == nil {
 		err = p.verifySealed()
+	}
+	if err == nil {
+		// After every timed round: explaining reads the counts, and profiles only now.
+		p.why = p.explain(ctx, b, b.rc)
 	}
 	if err == nil && p.cfg.TimesBenchmarks() {
 		// gate-units name units of the timing lane; under metric instructions it does not run, and

@@ -26,7 +26,10 @@ type Pair struct {
 	Base   []txtar.File
 	Head   []txtar.File
 	Delete []string // paths head removes from base's tree
-	Truth  *Truth   // the measured truth; nil when pairs/NAME.truth is missing
+	// Changed says where head's change really lives, read from the pair's diff: the functions (and their lines in
+	// head) whose code the change rewrote, for scoring what perfgate's explanation names (ScoreAttribution).
+	Changed []Changed
+	Truth   *Truth // the measured truth; nil when pairs/NAME.truth is missing
 }
 
 //go:embed pairs
@@ -125,7 +128,7 @@ func (p *Pair) parseHeader(header string) error {
 			return fmt.Errorf("line %d: want \"key: value\", got %q", i+1, line)
 		}
 		key, value := strings.TrimSpace(line[:colon]), strings.TrimSpace(line[colon+1:])
-		if seen[key] && key != "delete" {
+		if seen[key] && key != "delete" && key != "changed" {
 			return fmt.Errorf("line %d: %q again", i+1, key)
 		}
 		seen[key] = true
@@ -147,13 +150,20 @@ func (p *Pair) parseHeader(header string) error {
 			if len(p.Demo) != 2 {
 				return fmt.Errorf("line %d: want \"demo: BASE HEAD\", got %q", i+1, line)
 			}
+		case "changed":
+			c, err := parseChanged(value)
+			if err != nil {
+				return fmt.Errorf("line %d: changed: %v", i+1, err)
+			}
+			p.Changed = append(p.Changed, c)
 		case "delete":
 			if err := checkPath(value); err != nil {
 				return fmt.Errorf("line %d: delete: %v", i+1, err)
 			}
 			p.Delete = append(p.Delete, value)
 		default:
-			return fmt.Errorf("line %d: unknown key %q (want kind, about, pkg, source, expect, flags, demo or delete)", i+1, key)
+			return fmt.Errorf("line %d: unknown key %q (want kind, about, pkg, source, expect, flags, demo, "+
+				"delete or changed)", i+1, key)
 		}
 	}
 	return nil

@@ -5,7 +5,9 @@
 //	go run ./corpus/score -run '^(mix|inline)-' -perfgate ./perfgate -- -metric instructions
 //
 // Flags after "--" go to perfgate compare unchanged. It prints a Markdown table, one row per pair (verdict,
-// settled benchmarks, changes found, direction errors, false failure, wall time, what went wrong), and the totals.
+// settled benchmarks, changes found, direction errors, false failure, wall time, what went wrong), and the totals;
+// then, for the pairs whose header says where the change lives ("changed:"), a table of what perfgate's
+// explanation (result.json's why) names first for each changed benchmark, and the hit rate.
 // The units whose classes count as perfgate's claims follow -metric (time: sec/op; instructions: instructions/op;
 // both and auto: either), unless -units says otherwise; the threshold follows -threshold (default 2).
 package main
@@ -110,6 +112,7 @@ func score(ctx context.Context, sel, bin, keep, from string, flags []string, rul
 		time.Now().UTC().Format(time.RFC3339))
 	fmt.Fprintln(stdout, corpus.TableHeader)
 	var scores []corpus.PairScore
+	var attrs []corpus.AttrScore
 	for _, p := range sess.Pairs {
 		if p.Truth == nil {
 			fmt.Fprintf(stderr, "score: %s: no truth, skipped\n", p.Name)
@@ -123,30 +126,43 @@ func score(ctx context.Context, sel, bin, keep, from string, flags []string, rul
 				continue
 			}
 			ps = corpus.Score(p, o, rule)
-		} else if ps, err = scoreOne(ctx, sess.Perfgate, p, flags, rule, filepath.Join(keep, p.Name), stderr); err != nil {
-			return err
+			attrs = append(attrs, corpus.ScoreAttribution(p, o, rule.Threshold)...)
+		} else {
+			var o *corpus.Outcome
+			if ps, o, err = scoreOne(ctx, sess.Perfgate, p, flags, rule, filepath.Join(keep, p.Name), stderr); err != nil {
+				return err
+			}
+			attrs = append(attrs, corpus.ScoreAttribution(p, o, rule.Threshold)...)
 		}
 		scores = append(scores, ps)
 		fmt.Fprintln(stdout, ps.Row())
 	}
 	fmt.Fprintf(stdout, "\n%s; load %s at the end\n", corpus.Sum(scores), corpus.LoadAvg())
+	if len(attrs) > 0 {
+		// Where perfgate says each changed benchmark changed, against where the pair's change lives.
+		fmt.Fprintf(stdout, "\n%s\n", corpus.AttrHeader)
+		for _, a := range attrs {
+			fmt.Fprintln(stdout, a.Row())
+		}
+		fmt.Fprintf(stdout, "\n%s\n", corpus.AttrTotals(attrs))
+	}
 	return nil
 }
 
 func scoreOne(ctx context.Context, bin string, p *corpus.Pair, flags []string, rule corpus.Rule, dir string,
-	stderr io.Writer) (corpus.PairScore, error) {
+	stderr io.Writer) (corpus.PairScore, *corpus.Outcome, error) {
 	repo, err := p.Materialize(ctx, filepath.Join(dir, "repo"))
 	if err != nil {
-		return corpus.PairScore{}, err
+		return corpus.PairScore{}, nil, err
 	}
 	o, err := corpus.Compare(ctx, bin, p, repo, slices.Clone(flags), filepath.Join(dir, "results"))
 	if err != nil {
-		return corpus.PairScore{}, err
+		return corpus.PairScore{}, nil, err
 	}
 	if o.Result == nil || o.ExitCode > 1 {
 		fmt.Fprintf(stderr, "score: %s: perfgate exited %d:\n%s\n", p.Name, o.ExitCode, tail(o.Stderr, 5))
 	}
-	return corpus.Score(p, o, rule), nil
+	return corpus.Score(p, o, rule), o, nil
 }
 
 // readFrom reads the pair's outcome from the first of the comma-separated -keep directories that has it.

@@ -1,0 +1,398 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/attribution"
+	"github.com/perfgate/perfgate/benchrun"
+	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/results"
+)
+
+// The why phase: for every benchmark that changed, where its instruction count moved (by line and function, from
+// the counts the lane already took), what the compiler decided differently about the functions there, which of
+// those functions' symbols changed size, and, where the count cannot say, how CPU profiles of the two sides differ
+// (taken after the timed rounds). It never fails the comparison: what it cannot do is a note on the benchmark's
+// Why.
+
+// The limits of one Why.
+const (
+	whyTopLines = 20 // lines kept, by change
+	whyTopFuncs = 10 // functions kept
+	whyAnnotate = 3  // functions annotated with their source
+	whyProfile  = 10 // profile rows kept
+	// whyShare is the part of the comparison's wall time so far that the extra work (the -m=2 builds, the
+	// profiling runs) may take.
+	whyShare = 0.15
+	// whyProfileTime is how long each side's profiling run should last: 100 samples at the profiler's 100 Hz;
+	// whyProfileMin the least worth taking (10 samples), and whyProfileStart what a run costs besides (the
+	// process, writing the profile).
+	whyProfileTime  = time.Second
+	whyProfileMin   = 100 * time.Millisecond
+	whyProfileStart = 300 * time.Millisecond
+)
+
+// whyTarget is a benchmark to explain.
+type whyTarget struct {
+	name, pkg string
+	class     record.Class
+	// profile: the count cannot say (the lane did not run or did not count it, or its class disagrees with the
+	// wall time's), so the CPU profiles are diffed.
+	profile  bool
+	secPerOp float64 // the slower side's sec/op, 0 when not timed
+}
+
+// whyTargets returns the benchmarks to explain: those with a row classed slower or faster in a unit that gates
+// (gate.Policy.Fails under metric), which are also those a gate reason names for being slower, in the order of
+// bs.
+func whyTargets(bs []record.Benchmark, p gate.Policy, metric string, counted map[string]bool) []whyTarget {
+	var out []whyTarget
+	idx := map[string]int{}
+	for _, b := range bs {
+		if b.Class != record.ClassSlower && b.Class != record.ClassFaster || !p.Fails(metric, b.Unit) {
+			continue
+		}
+		if _, ok := idx[b.Name]; !ok {
+			idx[b.Name] = len(out)
+			out = append(out, whyTarget{name: b.Name, pkg: b.Package, class: b.Class})
+		}
+	}
+	for _, b := range bs {
+		i, ok := idx[b.Name]
+		if !ok {
+			continue
+		}
+		t := &out[i]
+		switch {
+		case b.Unit == record.UnitTime:
+			t.secPerOp = max(b.Base.Center, b.Head.Center) // the slower side's, which the profiling runs wait for
+			t.profile = t.profile || b.MetricNote != "" || b.Uncounted != ""
+		case b.Unit == record.UnitInstructions:
+			t.profile = t.profile || b.Uncounted != "" || b.MetricNote != ""
+		}
+	}
+	for i := range out {
+		out[i].profile = out[i].profile || !counted[out[i].name]
+	}
+	return out
+}
+
+// whyState is what the phase shares between benchmarks: both binaries opened once, both sides' sources, the
+// compiler's decisions once, and what is left of the budget.
+type whyState struct {
+	p *pipeline
+	// left is what remains of the time the -m=2 builds and the profiling runs may take; the attribution itself
+	// reads counts already taken and is not charged.
+	left         time.Duration
+	bins         [2]*attribution.Binary // base, head
+	binErr       error
+	src          [2]attribution.Sources
+	decisions    [2][]attribution.Decision
+	decisionsErr string // why the decisions are missing, "" when they are there (or not asked for yet)
+	decided      bool
+	profiled     int // profiles written so far (their number in the file names)
+}
+
+// explain builds the Why of every changed benchmark of rec (see the phase's comment). rc is what the lanes ran
+// with: its binaries are the ones the counts' addresses belong to.
+func (p *pipeline) explain(ctx context.Context, rec benchRecord, rc benchrun.RunConfig) []record.Why {
+	counted := map[string]bool{}
+	for name := range rec.addrs {
+		counted[name] = true
+	}
+	targets := whyTargets(rec.benchmarks, p.cfg.Policy(), p.cfg.Metric, counted)
+	if len(targets) == 0 {
+		return nil
+	}
+	budget := time.Duration(whyShare * float64(time.Since(p.started)))
+	st := &whyState{p: p, left: budget}
+	st.src[0], st.src[1] = p.sources(&p.base), p.sources(&p.head)
+	p.logf("explaining %s (at most %s for compiler reports and profiles)", gate.Plural(len(targets), "changed benchmark"),
+		budget.Round(time.Second))
+	var whys []record.Why
+	for _, t := range targets {
+		if ctx.Err() != nil {
+			break
+		}
+		whys = append(whys, st.explainOne(ctx, t, rec, rc))
+	}
+	return whys
+}
+
+// explainOne is the Why of one target. A panic in reading the binaries, the sources or the profiles (they are the
+// repository's) becomes a note: explaining never fails the comparison.
+func (st *whyState) explainOne(ctx context.Context, t whyTarget, rec benchRecord, rc benchrun.RunConfig) (w record.Why) {
+	w = record.Why{Name: t.name, Package: t.pkg, Class: t.class}
+	defer func() {
+		if e := recover(); e != nil {
+			w.Notes = append(w.Notes, fmt.Sprintf("explaining stopped: %v", e))
+		}
+	}()
+	if addrs := rec.addrs[t.name]; addrs != nil {
+		st.attribute(ctx, &w, rc, addrs)
+	} else if st.p.cfg.CountsInstructions() {
+		w.Notes = append(w.Notes, "the instruction-count lane has no count of it, so no line is named")
+	}
+	if t.profile {
+		st.profile(ctx, &w, t, rc, rec.iters[t.name])
+	}
+	return w
+}
+
+// attribute fills w from the per-address counts of both sides.
+func (st *whyState) attribute(ctx context.Context, w *record.Why, rc benchrun.RunConfig,
+	addrs map[record.Side]map[uint64]float64) {
+	bc, hc := attribution.Counts(addrs[record.Base]), attribution.Counts(addrs[record.Head])
+	if bc == nil || hc == nil {
+		w.Notes = append(w.Notes, "the count lane kept the addresses of one side only, so no line is named")
+		return
+	}
+	if st.bins[0] == nil && st.binErr == nil {
+		for i, path := range []string{rc.Base.Path, rc.Head.Path} {
+			if st.bins[i], st.binErr = attribution.Open(path); st.binErr != nil {
+				break
+			}
+		}
+	}
+	if st.binErr != nil {
+		w.Notes = append(w.Notes, "no line is named: "+st.binErr.Error())
+		return
+	}
+	a := attribution.Attribute(st.bins[0], st.bins[1], bc, hc, st.src[0], st.src[1])
+	w.Unit, w.BaseCount, w.HeadCount = record.UnitInstructions, a.Base, a.Head
+	share := func(d float64) float64 {
+		if s := a.Share(d); !math.IsNaN(s) {
+			return s
+		}
+		return 0
+	}
+	for _, l := range a.Lines[:min(len(a.Lines), whyTopLines)] {
+		w.Lines = append(w.Lines, record.WhyLine{File: l.File, Line: l.Line, BaseLine: l.BaseLine, Func: l.Func,
+			Inlined: l.Inlined, Base: l.Base, Head: l.Head, Share: share(l.Delta())})
+	}
+	for _, f := range a.Funcs[:min(len(a.Funcs), whyTopFuncs)] {
+		w.Funcs = append(w.Funcs, record.WhyFunc{Func: f.Func, Base: f.Base, Head: f.Head, Share: share(f.Delta())})
+	}
+	// The functions to annotate and explain: those of the top lines, the inlined ones first (the line is
+	// theirs), then the top functions.
+	var fns []string
+	add := func(fn string) {
+		if fn != "" && !slices.Contains(fns, fn) {
+			fns = append(fns, fn)
+		}
+	}
+	for _, l := range a.Lines[:min(len(a.Lines), whyAnnotate)] {
+		add(l.Inlined)
+		add(l.Func)
+	}
+	for _, f := range a.Funcs[:min(len(a.Funcs), whyAnnotate)] {
+		add(f.Func)
+	}
+	for _, fn := range fns {
+		if len(w.Annotated) == whyAnnotate {
+			break
+		}
+		an, err := attribution.Annotate(st.bins[0], st.bins[1], bc, hc, st.src[0], st.src[1], fn)
+		if err != nil {
+			continue // a function of the standard library or a dependency: no source in the trees
+		}
+		wa := record.WhyAnnotated{Func: an.Func, File: an.File}
+		for _, r := range an.Rows {
+			wa.Lines = append(wa.Lines, record.WhySourceRow{Line: r.Line, BaseLine: r.BaseLine, Text: r.Text,
+				Base: r.Base, Head: r.Head})
+		}
+		w.Annotated = append(w.Annotated, wa)
+	}
+	if len(a.Lines) == 0 {
+		w.Notes = append(w.Notes, "the counted instructions moved on no source line (the change is in code the lane "+
+			"does not count: the runtime's, or the testing package's)")
+		return
+	}
+	st.compiler(ctx, w, fns)
+	w.Symbols = st.p.changedSymbols(fns)
+}
+
+// compiler adds to w the compiler's decisions that differ between the sides for the functions fns (symbols) of
+// the gated package: the -m=2 reports of both sides, built once, within the budget.
+func (st *whyState) compiler(ctx context.Context, w *record.Why, fns []string) {
+	p := st.p
+	if !st.decided {
+		st.decided = true
+		for i, s := range []*side{&p.base, &p.head} {
+			if st.left <= 0 {
+				st.decisionsErr = "the compiler's decisions were not compared: the time for explaining was spent"
+				break
+			}
+			{
+				cfg := p.buildConfig(s)
+				cfg.Timeout = st.left
+				t0 := time.Now()
+				out, err := benchrun.Decisions(ctx, cfg, p.importPath)
+				st.left -= time.Since(t0)
+				if err != nil {
+					st.decisionsErr = "the compiler's decisions were not compared: " + err.Error()
+					break
+				}
+				st.decisions[i] = attribution.ParseDecisions(out, st.src[i])
+			}
+		}
+	}
+	if st.decisionsErr != "" {
+		w.Notes = append(w.Notes, st.decisionsErr)
+		return
+	}
+	only := map[string]bool{}
+	for _, fn := range fns {
+		if rest, ok := strings.CutPrefix(fn, p.importPath+"."); ok {
+			only[rest] = true
+		}
+	}
+	if len(only) == 0 {
+		return
+	}
+	for _, c := range attribution.DiffDecisions(st.decisions[0], st.decisions[1], only) {
+		w.Compiler = append(w.Compiler, c.Text)
+	}
+}
+
+// changedSymbols returns the symbols of fns whose size differs between the sides (Result.Sizes), largest
+// change first.
+func (p *pipeline) changedSymbols(fns []string) []record.SymbolSize {
+	var out []record.SymbolSize
+	for _, s := range p.sizes.Symbols {
+		if s.Delta != 0 && slices.Contains(fns, s.Name) {
+			out = append(out, s)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b record.SymbolSize) int {
+		return int(max(-1, min(1, abs64(b.Delta)-abs64(a.Delta))))
+	})
+	return out
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// profile runs the benchmark once per side with the CPU profiler, after the timed rounds, writes both profiles
+// into the results directory and adds their diff to w, when the budget has room for it.
+func (st *whyState) profile(ctx context.Context, w *record.Why, t whyTarget, rc benchrun.RunConfig, iters int) {
+	p := st.p
+	if t.secPerOp <= 0 && iters <= 0 {
+		w.Notes = append(w.Notes, "no CPU profile: the benchmark was not timed")
+		return
+	}
+	// Each side runs for whyProfileTime, or for a third of what half the time left allows (room for a loaded
+	// machine), but never for less than whyProfileMin (too few samples to say anything).
+	length := min(whyProfileTime, (st.left/2-whyProfileStart)/3)
+	if length < whyProfileMin {
+		w.Notes = append(w.Notes, fmt.Sprintf("no CPU profile: %s of the time for explaining is left, too little for "+
+			"two profiling runs of %s", max(st.left, 0).Round(100*time.Millisecond), whyProfileMin))
+		return
+	}
+	n := iters
+	if t.secPerOp > 0 {
+		n = max(1, int(length.Seconds()/t.secPerOp))
+	}
+	prc := rc
+	prc.Progress, prc.BenchTxt, prc.Counts = nil, nil, nil
+	prc.Timeout = st.left
+	t0 := time.Now()
+	runs, err := benchrun.Profile(ctx, prc, t.name, n, t.secPerOp)
+	st.left -= time.Since(t0)
+	if err != nil {
+		w.Notes = append(w.Notes, "no CPU profile: "+err.Error())
+		return
+	}
+	st.profiled++
+	files := map[record.Side]string{}
+	for _, side := range []record.Side{record.Base, record.Head} {
+		if err := p.dir.WriteProfile(side, st.profiled, runs[side].Profile); err != nil {
+			w.Notes = append(w.Notes, "the CPU profiles were not kept: "+err.Error())
+			files = nil
+			break
+		}
+		files[side] = p.resultsName(results.CPUProfile(side, st.profiled))
+	}
+	if files != nil {
+		w.ProfileFiles = files
+	}
+	bp, err := attribution.ReadProfile(bytes.NewReader(runs[record.Base].Profile))
+	if err != nil {
+		w.Notes = append(w.Notes, "base's CPU profile: "+err.Error())
+		return
+	}
+	hp, err := attribution.ReadProfile(bytes.NewReader(runs[record.Head].Profile))
+	if err != nil {
+		w.Notes = append(w.Notes, "head's CPU profile: "+err.Error())
+		return
+	}
+	ds, err := attribution.DiffProfiles(bp, hp, int64(runs[record.Base].Iters), int64(runs[record.Head].Iters))
+	if err != nil {
+		w.Notes = append(w.Notes, "CPU profiles not compared: "+err.Error())
+		return
+	}
+	for _, d := range ds[:min(len(ds), whyProfile)] {
+		w.Profile = append(w.Profile, record.WhyProfile{Func: d.Func, BaseFlat: d.BaseFlat, HeadFlat: d.HeadFlat,
+			BaseCum: d.BaseCum, HeadCum: d.HeadCum})
+	}
+}
+
+// resultsName is the name of a file of p's results directory relative to the comparison's own (a package's
+// directory, when the comparison gates several, is under packages/).
+func (p *pipeline) resultsName(name string) string {
+	if rel, err := filepath.Rel(p.cfg.Out, string(p.dir)); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		return path.Join(filepath.ToSlash(rel), name)
+	}
+	return name
+}
+
+// sources returns the source files of side s by the names its binaries record for them (with -trimpath, the
+// module path and the file's path in the module: "example.com/xtea/xtea.go"), read from the exported tree; a
+// file of another module (the standard library's, a dependency's) is not found.
+func (p *pipeline) sources(s *side) attribution.Sources {
+	modPath := modulePath(filepath.Join(s.modDir, "go.mod"))
+	cache := map[string][]byte{}
+	return func(file string) ([]byte, bool) {
+		if b, ok := cache[file]; ok {
+			return b, b != nil
+		}
+		var b []byte
+		if rel, ok := strings.CutPrefix(file, modPath+"/"); ok && modPath != "" && !strings.Contains(rel, "..") {
+			b, _ = os.ReadFile(filepath.Join(s.modDir, filepath.FromSlash(rel)))
+		}
+		cache[file] = b
+		return b, b != nil
+	}
+}
+
+// modulePath reads the module path from the go.mod file at path, "" when there is none.
+func modulePath(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			return strings.Trim(strings.TrimSpace(strings.SplitN(strings.TrimSpace(rest), "//", 2)[0]), `"`)
+		}
+	}
+	return ""
+}
