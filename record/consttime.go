@@ -45,6 +45,10 @@ type ConstantTime struct {
 	Package      string        `json:"package,omitempty"` // as Benchmark.Package
 	Operations   []CTOperation `json:"operations"`        // by constructor, then in the order the driver runs them
 	Duration     time.Duration `json:"duration_ns"`       // building and tracing both sides
+
+	// Dir is the package's directory relative to the repository root, slash-separated ("cipher/des"; "." at the
+	// root): the sites' files (CTSite.File, a base name) are in it.
+	Dir string `json:"dir,omitempty"`
 }
 
 // CTOperation is one operation of one constructor on both sides.

@@ -34,5 +34,8 @@ func (p *pipeline) checkConstantTime(ctx context.Context) (*record.ConstantTime,
 		return &record.ConstantTime{Status: record.CTError, Reason: err.Error(), Operations: []record.CTOperation{}}, nil
 	}
 	ct.Package = p.cfg.Package // as the user named it; several packages: this part's
-	return ct, nil
+	if rel, err := filepath.Rel(p.head.tree.Dir, p.head.pkgDir); err == nil {
+		ct.Dir = filepath.ToSlash(rel)
+	}
+	return ct, p.writeConstantTimeSARIF(ct)
 }
