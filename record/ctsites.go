@@ -43,16 +43,23 @@ type CTSiteDelta struct {
 }
 
 // siteKey is what identifies a site across the sides apart from its position: code moves, so offsets and lines
-// change while function, inlined function, file and access kind stay. The table is not part of it: a lookup
-// whose table was renamed or re-laid out is the same lookup, compared by its lines.
+// change while the source function (the inlined function when the site lies in an inlined copy: a function
+// inlined on one side and not on the other is the same source), file and access kind stay. The table is not
+// part of it: a lookup whose table was renamed or re-laid out is the same lookup, compared by its lines.
 type siteKey struct {
-	fn, inl, file, kind string
+	fn, file, kind string
 }
 
-func keyOf(s CTSite) siteKey { return siteKey{s.Function, s.Inlined, s.File, s.Kind} }
+func keyOf(s CTSite) siteKey {
+	fn := s.Function
+	if s.Inlined != "" {
+		fn = s.Inlined
+	}
+	return siteKey{fn, s.File, s.Kind}
+}
 
 // SiteDeltas compares the operation's sites on the two sides: branches with branches, loads with loads. A head
-// site matches a base site of the same function, inlined function, file and access kind, on the same line
+// site matches a base site of the same source function (siteKey), file and access kind, on the same line
 // when there is one, else the first unmatched in order of offset: so a site keeps its match when code above it
 // moves, and the i-th of several lookups of one table in a function stays the i-th. Head's sites come first, in
 // head's order, then base's absent ones.

@@ -67,6 +67,14 @@ func TestSiteDeltas(t *testing.T) {
 		t.Errorf("matching by line (-want +got):\n%s", diff)
 	}
 
+	// A function inlined on one side only is the same source: the copy in crypt matches base's feistel.
+	o3 := CTOperation{Base: &CTSide{Loads: []CTSite{load("feistel", 0xa6, 36, 2)}},
+		Head: &CTSide{Loads: []CTSite{{Function: "crypt", Inlined: "feistel", Offset: 0x13c, File: "block.go",
+			Line: 37, Kind: "load", LinesPerLookup: 5}}}}
+	if d := o3.SiteDeltas(); len(d) != 1 || d[0].State != CTSiteGrew {
+		t.Errorf("inlined on one side: %+v, want one site that grew", d)
+	}
+
 	ct := &ConstantTime{Status: CTChecked, Operations: []CTOperation{o,
 		{Constructor: "NewOther", Operation: "Encrypt", Head: head}, // head only: new sites, not gating
 		{Constructor: "NewBroken", Operation: "Encrypt", Base: &CTSide{Error: "panic"}, Head: head},
