@@ -49,6 +49,16 @@ type ConstantTime struct {
 	// Dir is the package's directory relative to the repository root, slash-separated ("cipher/des"; "." at the
 	// root): the sites' files (CTSite.File, a base name) are in it.
 	Dir string `json:"dir,omitempty"`
+	// Mode is the mode the check ran under: CTFailNew fails the gate on NewSites, CTReport only reports. Empty
+	// in a record made before the field existed.
+	Mode ConstantTimeMode `json:"mode,omitempty"`
+	// CPU is the CPU time valgrind used tracing, both sides together; Budget the wall time the tracing was
+	// allowed (0: none).
+	CPU    time.Duration `json:"cpu_ns,omitempty"`
+	Budget time.Duration `json:"budget_ns,omitempty"`
+	// NotTraced are the constructors discovered but not traced, and why (same code on both sides, or the
+	// budget ran out), in the driver's order. Their operations are not in Operations.
+	NotTraced []CTNotTraced `json:"not_traced,omitempty"`
 }
 
 // CTOperation is one operation of one constructor on both sides.

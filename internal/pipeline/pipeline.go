@@ -335,6 +335,15 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 		return err
 	}
 	if !p.skipChecks {
+		// The constant-time drivers are built and sealed before any repository code runs too, and traced before
+		// the package's tests.
+		ctPrep, err := p.prepareConstantTime(ctx)
+		if err != nil {
+			return err
+		}
+		if ctPrep != nil {
+			defer ctPrep.Close()
+		}
 		if p.cfg.Differential {
 			d, err := p.checkDifferential(ctx)
 			if err != nil {
@@ -342,17 +351,15 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 			}
 			p.diff = d
 		}
+		if p.ct, err = p.traceConstantTime(ctx, ctPrep); err != nil {
+			return err
+		}
 		p.functional = p.runTests(ctx)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if err := p.verifySealed(); err != nil {
 			return err
-		}
-		if record.ConstantTimeMode(p.cfg.ConstantTime) != record.CTOff {
-			if p.ct, err = p.checkConstantTime(ctx); err != nil {
-				return err
-			}
 		}
 		p.sizes = p.measureSizes()
 	}
