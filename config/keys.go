@@ -316,10 +316,10 @@ var keys = []*Key{
 			"Constructors whose machine code is the same on both sides are not traced"},
 		func(c *Config) *string { return &c.ConstantTime },
 		func(s string) bool { return s == "" || record.ConstantTimeMode(s).Valid() }),
-	durationKey(Key{File: "constant-time-budget", Flag: "constant-time-budget", Policy: true, Default: "60s",
-		Form: "a duration from 0s (no budget) to 1h, such as 60s",
-		Doc: "time the constant-time check may spend tracing; the constructors it did not reach are named in " +
-			"the report"},
+	durationKey(Key{File: "constant-time-budget", Flag: "constant-time-budget", Policy: true, Default: "30s",
+		Form: "a duration from 0s (no budget) to 1h, such as 30s",
+		Doc: "CPU time per side (valgrind's) the constant-time check may spend tracing; the constructors it did " +
+			"not reach are named in the report"},
 		func(c *Config) *time.Duration { return &c.ConstantTimeBudget }, 0, time.Hour),
 	intKey(Key{File: "constant-time-blocks", Flag: "constant-time-blocks", Policy: true, Default: "64",
 		Form: "a whole number from 1 to 1024",

@@ -22,9 +22,10 @@ type Options struct {
 	// SameCode leaves out the constructors whose driver function (BenchmarkCT<Name>) reaches the same machine
 	// code in both drivers (package samecode): their traces would be the same. They are listed in NotTraced.
 	SameCode bool
-	// Budget bounds the tracing's wall time (building is not counted). The constructors are traced one at a
-	// time, both sides at once; one not started, or cut off, when the budget runs out is listed in NotTraced.
-	// 0 means no budget.
+	// Budget bounds the tracing's CPU time per side: valgrind's user and system time, which a loaded machine
+	// does not inflate as it does wall time (building is not counted). The constructors are traced one at a time,
+	// both sides at once; once either side has used Budget, the rest are listed in NotTraced. The constructor
+	// running when it runs out finishes (Config.Timeout bounds it). 0 means no budget.
 	Budget time.Duration
 }
 
@@ -99,40 +100,26 @@ func (p *Prepared) Trace(ctx context.Context) (*record.ConstantTime, error) {
 			left[n] = record.CTSameCode
 		}
 	}
-	tstart := time.Now()
 	for _, n := range names {
 		if left[n] != "" || p.base.err != nil || p.head.err != nil {
 			continue
 		}
-		tctx, cancel := ctx, context.CancelFunc(func() {})
-		if p.opt.Budget > 0 {
-			rest := p.opt.Budget - time.Since(tstart)
-			if rest <= 0 {
-				left[n] = record.CTBudget
-				continue
-			}
-			tctx, cancel = context.WithTimeout(ctx, rest)
+		if p.opt.Budget > 0 && max(p.base.cpu, p.head.cpu) >= p.opt.Budget {
+			left[n] = record.CTBudget
+			continue
 		}
 		only := []string{n}
 		var wg sync.WaitGroup
 		wg.Add(2)
-		go func() { defer wg.Done(); p.base.trace(tctx, cfg, only...) }()
-		go func() { defer wg.Done(); p.head.trace(tctx, cfg, only...) }()
+		go func() { defer wg.Done(); p.base.trace(ctx, cfg, only...) }()
+		go func() { defer wg.Done(); p.head.trace(ctx, cfg, only...) }()
 		wg.Wait()
-		budgetOut := tctx.Err() != nil && ctx.Err() == nil
-		cancel()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if budgetOut {
-			// Cut off: what either side traced of it is dropped, and the cut is not the code's fault.
-			cfg.logf("consttime: %s: the time budget (%v) ran out while tracing it\n", n, p.opt.Budget)
-			left[n] = record.CTBudget
-			for _, s := range []*sideResult{p.base, p.head} {
-				s.err = nil
-				s.ops = slices.DeleteFunc(s.ops, func(k opKey) bool { return k.ctor == n })
-			}
-		}
+	}
+	if n := len(left); n > 0 && p.opt.Budget > 0 && max(p.base.cpu, p.head.cpu) >= p.opt.Budget {
+		cfg.logf("consttime: the budget of %v of CPU per side ran out\n", p.opt.Budget)
 	}
 	ct.Duration = time.Since(p.start)
 	ct.CPU = p.base.cpuOf() + p.head.cpuOf()
@@ -147,8 +134,8 @@ func (p *Prepared) Trace(ctx context.Context) (*record.ConstantTime, error) {
 		// findings stand), or by the budget (skipped, and the reason says so).
 		ct.Status, ct.Reason = record.CTChecked, ""
 		if len(ct.LeftOut(record.CTBudget)) > 0 {
-			ct.Status, ct.Reason = record.CTSkipped, fmt.Sprintf("the time budget (%v) ran out before any "+
-				"constructor was traced", p.opt.Budget)
+			ct.Status, ct.Reason = record.CTSkipped, fmt.Sprintf("the budget (%v of CPU per side) ran out before "+
+				"any constructor was traced", p.opt.Budget)
 		}
 	}
 	return ct, nil

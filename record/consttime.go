@@ -52,8 +52,8 @@ type ConstantTime struct {
 	// Mode is the mode the check ran under: CTFailNew fails the gate on NewSites, CTReport only reports. Empty
 	// in a record made before the field existed.
 	Mode ConstantTimeMode `json:"mode,omitempty"`
-	// CPU is the CPU time valgrind used tracing, both sides together; Budget the wall time the tracing was
-	// allowed (0: none).
+	// CPU is the CPU time valgrind used tracing, both sides together; Budget the CPU time each side's tracing
+	// was allowed (0: none).
 	CPU    time.Duration `json:"cpu_ns,omitempty"`
 	Budget time.Duration `json:"budget_ns,omitempty"`
 	// NotTraced are the constructors discovered but not traced, and why (same code on both sides, or the
@@ -71,6 +71,8 @@ type CTOperation struct {
 	Base      *CTSide `json:"base"` // nil when base lacks the constructor or the operation
 	Head      *CTSide `json:"head"`
 	Package   string  `json:"package,omitempty"` // as Benchmark.Package, when several packages are gated
+	// Dir is the package's directory as ConstantTime.Dir says it, when several packages are gated.
+	Dir string `json:"dir,omitempty"`
 }
 
 // CTSide is what one side's traces of one operation show.

@@ -8,7 +8,7 @@ const (
 	// CTSameCode: the code its driver reaches is the same machine code on both sides (package samecode), so
 	// its traces would be the same too.
 	CTSameCode CTNotTracedReason = "same-code"
-	// CTBudget: the check's time budget ran out before it was traced, or while it was.
+	// CTBudget: the check's budget (CPU time per side) ran out before it was traced.
 	CTBudget CTNotTracedReason = "budget"
 )
 

@@ -40,6 +40,9 @@ type CTSiteDelta struct {
 	// change head made; an operation only head has (a new constructor) has no baseline, and its sites are new but
 	// do not gate.
 	Gates bool `json:"gates"`
+	// Package and Dir are the operation's (CTOperation.Package and Dir), when several packages are gated.
+	Package string `json:"package,omitempty"`
+	Dir     string `json:"dir,omitempty"`
 }
 
 // siteKey is what identifies a site across the sides apart from its position: code moves, so offsets and lines
@@ -81,7 +84,7 @@ func (o *CTOperation) SiteDeltas() []CTSiteDelta {
 		used := make([]bool, len(base))
 		for i, h := range head {
 			d := CTSiteDelta{Constructor: o.Constructor, Operation: o.Operation, Kind: k, Site: h, Gates: gates,
-				State: CTSiteNew}
+				State: CTSiteNew, Package: o.Package, Dir: o.Dir}
 			if j := match[i]; j >= 0 {
 				used[j] = true
 				b := base[j]
@@ -100,7 +103,7 @@ func (o *CTOperation) SiteDeltas() []CTSiteDelta {
 		for j, b := range base {
 			if !used[j] && o.Head != nil && o.Head.Error == "" {
 				out = append(out, CTSiteDelta{Constructor: o.Constructor, Operation: o.Operation, Kind: k, Site: b,
-					Gates: gates, State: CTSiteAbsent})
+					Gates: gates, State: CTSiteAbsent, Package: o.Package, Dir: o.Dir})
 			}
 		}
 	}

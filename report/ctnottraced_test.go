@@ -19,9 +19,9 @@ func TestConstantTimeNotTraced(t *testing.T) {
 		NotTraced: []record.CTNotTraced{{Constructor: "NewTripleEDE3", Reason: record.CTSameCode},
 			{Constructor: "NewTripleEEE3", Reason: record.CTBudget}}}}
 	md := Markdown(r, Options{})
-	for _, want := range []string{" · 12.3 s of CPU (budget 1m0s)",
+	for _, want := range []string{" · 12.3 s of CPU (budget 1m0s per side)",
 		"| NewTripleEDE3 | same code: not traced | — | — | — | — | — |",
-		"| NewTripleEEE3 | not traced: time budget ran out | — | — | — | — | — |"} {
+		"| NewTripleEEE3 | not traced: budget ran out | — | — | — | — | — |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the comment lacks %q:\n%s", want, md)
 		}
@@ -31,7 +31,7 @@ func TestConstantTimeNotTraced(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"12.3 s of CPU", "NewTripleEDE3  same code: not traced",
-		"NewTripleEEE3  not traced: time budget ran out"} {
+		"NewTripleEEE3  not traced: budget ran out"} {
 		if !strings.Contains(tx.String(), want) {
 			t.Errorf("the terminal output lacks %q:\n%s", want, tx.String())
 		}

@@ -98,6 +98,7 @@ func FromConstantTime(ct *record.ConstantTime, opt Options) *Log {
 
 // group is one site (an instruction of one side) with every operation in which it depends on the secret.
 type group struct {
+	dir    string // the package's directory relative to the repository root
 	kind   record.CTSiteKind
 	absent bool
 	site   record.CTSite
@@ -111,6 +112,7 @@ type group struct {
 
 // siteID is an instruction of one side.
 type siteID struct {
+	dir        string
 	kind       record.CTSiteKind
 	absent     bool
 	fn, inl    string
@@ -122,11 +124,15 @@ func results(ct *record.ConstantTime) []Result {
 	byID := map[siteID]*group{}
 	var order []siteID
 	for _, d := range ct.SiteDeltas() {
-		id := siteID{d.Kind, d.State == record.CTSiteAbsent, d.Site.Function, d.Site.Inlined, d.Site.Offset,
+		dir := d.Dir
+		if dir == "" {
+			dir = ct.Dir
+		}
+		id := siteID{dir, d.Kind, d.State == record.CTSiteAbsent, d.Site.Function, d.Site.Inlined, d.Site.Offset,
 			d.Site.Kind}
 		g := byID[id]
 		if g == nil {
-			g = &group{kind: d.Kind, absent: id.absent, site: d.Site}
+			g = &group{dir: dir, kind: d.Kind, absent: id.absent, site: d.Site}
 			byID[id] = g
 			order = append(order, id)
 		}
@@ -144,7 +150,11 @@ func results(ct *record.ConstantTime) []Result {
 	// Fingerprints number the sites of one function, table and kind in order of offset, so that they survive
 	// lines moving but not a site's own identity changing.
 	sort.SliceStable(order, func(i, j int) bool {
-		a, b := byID[order[i]].site, byID[order[j]].site
+		ga, gb := byID[order[i]], byID[order[j]]
+		a, b := ga.site, gb.site
+		if ga.dir != gb.dir {
+			return ga.dir < gb.dir
+		}
 		if a.File != b.File {
 			return a.File < b.File
 		}
@@ -157,8 +167,8 @@ func results(ct *record.ConstantTime) []Result {
 	out := make([]Result, 0, len(order))
 	for _, id := range order {
 		g := byID[id]
-		r := g.result(ct.Dir)
-		fp := strings.Join([]string{r.RuleID, fmt.Sprint(g.absent), g.site.File, g.site.Function, g.site.Inlined,
+		r := g.result(g.dir)
+		fp := strings.Join([]string{r.RuleID, fmt.Sprint(g.absent), g.dir, g.site.File, g.site.Function, g.site.Inlined,
 			g.site.Table, g.site.Kind}, "\x00")
 		n := nth[fp]
 		nth[fp]++

@@ -228,3 +228,29 @@ func TestValidatorRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestSeveralPackages: each operation's sites are in its own package's directory.
+func TestSeveralPackages(t *testing.T) {
+	site := record.CTSite{Function: "encrypt", Offset: 4, File: "block.go", Line: 7, Kind: "load", Table: "sbox",
+		TableSize: 256, Lines: 4, LinesPerLookup: 4}
+	side := &record.CTSide{Loads: []record.CTSite{site}}
+	ct := &record.ConstantTime{Status: record.CTChecked, Dir: "a", Operations: []record.CTOperation{
+		{Constructor: "NewCipher", Operation: "Encrypt", Package: "./a", Dir: "a", Base: side, Head: side},
+		{Constructor: "NewCipher", Operation: "Encrypt", Package: "./b", Dir: "x/b", Base: side, Head: side},
+	}}
+	out, err := ConstantTime(ct, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log Log
+	if err := json.Unmarshal(out, &log); err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, r := range log.Runs[0].Results {
+		uris = append(uris, r.Locations[0].PhysicalLocation.ArtifactLocation.URI)
+	}
+	if diff := cmp.Diff([]string{"a/block.go", "x/b/block.go"}, uris); diff != "" {
+		t.Errorf("uris (-want +got):\n%s", diff)
+	}
+}

@@ -89,6 +89,11 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 			err = werr
 		}
 	}
+	if p.multi() && res.ConstantTime != nil {
+		if werr := p.writeConstantTimeSARIF(res.ConstantTime); werr != nil && err == nil {
+			err = werr
+		}
+	}
 	if werr := p.dir.WriteEnv(env); werr != nil && err == nil {
 		err = werr
 	}
