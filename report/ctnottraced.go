@@ -15,13 +15,13 @@ func ctNotTracedText(n record.CTNotTraced) string {
 	return "not traced: budget ran out"
 }
 
-// ctCost is what the check cost and was allowed: " · 12.3 s of CPU (budget 30s per side)", "" when it traced
-// nothing.
+// ctCost is what the check cost and was allowed: " · 12.3 s of CPU, both sides (budget 30s per side)", "" when
+// it traced nothing.
 func ctCost(ct *record.ConstantTime) string {
 	if ct.CPU == 0 {
 		return ""
 	}
-	s := fmt.Sprintf(" · %.1f s of CPU", ct.CPU.Seconds())
+	s := fmt.Sprintf(" · %.1f s of CPU, both sides", ct.CPU.Seconds())
 	if ct.Budget > 0 {
 		s += fmt.Sprintf(" (budget %v per side)", ct.Budget.Round(time.Second))
 	}

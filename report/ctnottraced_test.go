@@ -19,7 +19,7 @@ func TestConstantTimeNotTraced(t *testing.T) {
 		NotTraced: []record.CTNotTraced{{Constructor: "NewTripleEDE3", Reason: record.CTSameCode},
 			{Constructor: "NewTripleEEE3", Reason: record.CTBudget}}}}
 	md := Markdown(r, Options{})
-	for _, want := range []string{" · 12.3 s of CPU (budget 1m0s per side)",
+	for _, want := range []string{" · 12.3 s of CPU, both sides (budget 1m0s per side)",
 		"| NewTripleEDE3 | same code: not traced | — | — | — | — | — |",
 		"| NewTripleEEE3 | not traced: budget ran out | — | — | — | — | — |"} {
 		if !strings.Contains(md, want) {
