@@ -31,6 +31,9 @@ import (
 //  4. Otherwise the time class stands, inconclusive included. Counts that moved never settle a direction by
 //     themselves: a change in the count says the work changed, not which way the time went.
 //
+// A benchmark the lane did not count (record.Benchmark.Uncounted: its counts did not repeat, its timer stops
+// inside its loop, …) is judged by wall time alone: its time class stands, and both rows say why.
+//
 // Every disagreement is shown in the sec/op row's MetricNote (and the instructions/op row's): the two numbers
 // and what their combination means, "instructions −6.1%, time +9.5%: fewer instructions at a lower IPC".
 //
@@ -68,6 +71,13 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 			continue
 		}
 		in := &cs[j]
+		if in.Uncounted != "" {
+			// No count to settle anything with: the time class stands, and both rows say why.
+			t.Uncounted = in.Uncounted
+			t.MetricNote = "judged by wall time alone; instructions " + in.Note
+			in.MetricNote = t.MetricNote
+			continue
+		}
 		note := laneNote(*t, *in, opt)
 		cl := record.Class("")
 		if len(opt.Hidden) == 0 {
@@ -127,7 +137,7 @@ func allocsMoved(cs []record.Benchmark) map[string]bool {
 // the work changed, and the interval says which way the time went.
 func agreeing(t, in record.Benchmark, threshold float64) record.Class {
 	p := t.Paired
-	if p == nil || in.Class == record.ClassFailed || !(in.Base.Center > 0) {
+	if p == nil || in.Class == record.ClassFailed || in.Uncounted != "" || !(in.Base.Center > 0) {
 		return ""
 	}
 	switch {
@@ -142,7 +152,7 @@ func agreeing(t, in record.Benchmark, threshold float64) record.Class {
 // EqualCounts reports whether an instructions/op comparison found the same count on both sides, to the lane's
 // resolution.
 func EqualCounts(in record.Benchmark) bool {
-	if in.Class == record.ClassFailed || !(in.Base.Center > 0) {
+	if in.Class == record.ClassFailed || in.Uncounted != "" || !(in.Base.Center > 0) {
 		return false
 	}
 	return math.Abs(in.Head.Center/in.Base.Center-1) <= 2*RepeatTolerance

@@ -2,8 +2,10 @@ package bench
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/perfgate/perfgate/record"
 )
@@ -13,7 +15,7 @@ import (
 // A count of the instructions one operation executes is not a measurement with noise to be tested: the lane
 // runs a fixed program for a fixed iteration count, and the count it gets is the count: identical code counts
 // the same number, unless the benchmark itself branches on something that changes from run to run, such as
-// heap addresses (see RunInstructions). So CompareInstructions uses no statistical test. It checks that
+// heap addresses (see benchrun.RunInstructions). So CompareInstructions uses no statistical test. It checks that
 // assumption instead, and then compares the two numbers:
 //
 //   - failed: a side has no samples, or two counts of one side (runs of the same binary) differ by more than
@@ -31,6 +33,9 @@ import (
 
 // DefaultInstrThresholdPct is the relative change of instructions/op, in percent, that is slower or faster.
 const DefaultInstrThresholdPct = 0.5
+
+// RepeatTolerance is how far, as a fraction, two instruction counts of the same binary may differ.
+const RepeatTolerance = 1e-4
 
 // CompareInstructions compares the instructions/op samples of base and head per benchmark and classifies them by the
 // rules above, with thresholdPct a percentage from 0 up to 100. Samples in other units are ignored. The result is
@@ -85,9 +90,11 @@ func compareCounts(g *group, threshold float64) record.Benchmark {
 			return c
 		}
 		if s.spread > RepeatTolerance {
-			c.Class = record.ClassFailed
-			c.Note = fmt.Sprintf("%s's counts of one binary range from %s to %s, %.4f%% apart (tolerance %g%%): "+
-				"the instruction count is not repeatable", s.side, fmtCount(s.sum.Lo), fmtCount(s.sum.Hi),
+			// Not a failure of either side: the benchmark's own work varies between runs of one binary
+			// (randomness seeded by the time, I/O). Its count settles nothing (Uncounted); wall time judges it.
+			c.Class, c.Uncounted = record.ClassInconclusive, record.UncountedUnrepeatable
+			c.Note = fmt.Sprintf("not counted: %s's counts of one binary range from %s to %s, %.4f%% apart (tolerance "+
+				"%g%%): the instruction count is not repeatable", s.side, fmtCount(s.sum.Lo), fmtCount(s.sum.Hi),
 				100*s.spread, 100*RepeatTolerance)
 			return c
 		}
@@ -115,6 +122,44 @@ func compareCounts(g *group, threshold float64) record.Benchmark {
 	return c
 }
 
+// NotCounted says why the instruction-count lane has no usable count of one leaf benchmark (Run.Uncounted).
+type NotCounted struct {
+	Why    record.Uncounted
+	Detail string // what the lane saw, e.g. "base's counts of one binary differ by 0.35%"
+}
+
+// MarkUncounted marks the instructions/op comparisons of the leaves in why as not counted: inconclusive, with
+// Uncounted set and a Note that says why, and without a class of their own to give (CombineLanes then judges
+// the benchmark by wall time alone). A leaf without an instructions/op row gets one, with no samples. Other
+// count units of such a leaf (est-cycles/op, instructions/B) are dropped: they come from the same counts. cs
+// keeps its order; the new rows go at the end.
+func MarkUncounted(cs []record.Benchmark, why map[string]NotCounted) []record.Benchmark {
+	if len(why) == 0 {
+		return cs
+	}
+	seen := map[string]bool{}
+	cs = slices.DeleteFunc(cs, func(c record.Benchmark) bool {
+		_, ok := why[c.Name]
+		return ok && record.CountUnit(c.Unit) && c.Unit != record.UnitInstructions
+	})
+	for i := range cs {
+		c := &cs[i]
+		if nc, ok := why[c.Name]; ok && c.Unit == record.UnitInstructions {
+			seen[c.Name] = true
+			c.Class, c.Uncounted, c.P, c.PHolm = record.ClassInconclusive, nc.Why, 1, 1
+			c.Note = "not counted: " + nc.Detail
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(why)) {
+		if !seen[name] {
+			nc := why[name]
+			cs = append(cs, record.Benchmark{Name: name, Unit: record.UnitInstructions, Exact: true, P: 1, PHolm: 1,
+				Class: record.ClassInconclusive, Uncounted: nc.Why, Note: "not counted: " + nc.Detail})
+		}
+	}
+	return cs
+}
+
 // countSummary summarises one side's counts: the median, and the smallest and largest count as the range.
 func countSummary(xs []float64) record.Summary {
 	if len(xs) == 0 {
@@ -129,7 +174,7 @@ func spread(xs []float64) float64 {
 	if len(xs) < 2 {
 		return 0
 	}
-	return relSpread(slices.Min(xs), slices.Max(xs))
+	return RelSpread(slices.Min(xs), slices.Max(xs))
 }
 
 // MetricNote returns the sentence a report shows when the time lane and the instruction-count lane classify one
@@ -178,3 +223,17 @@ func MetricNote(byTime, byInstr record.Benchmark, gates string) string {
 	}
 	return note
 }
+
+// RelSpread returns |x − y| / min(x, y), or +Inf when min(x, y) is not positive and x ≠ y.
+func RelSpread(x, y float64) float64 {
+	if x == y {
+		return 0
+	}
+	lo := math.Min(x, y)
+	if lo <= 0 {
+		return math.Inf(1)
+	}
+	return math.Abs(x-y) / lo
+}
+
+func fmtCount(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

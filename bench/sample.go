@@ -30,3 +30,19 @@ func (s Sample) Get(unit string) (float64, bool) {
 	}
 	return 0, false
 }
+
+// SecFirst returns vs with sec/op moved to the front, the order Sample.Values promises.
+func SecFirst(vs []Value) []Value {
+	out := make([]Value, 0, len(vs))
+	for _, v := range vs {
+		if v.Unit == "sec/op" {
+			out = append(out, v)
+		}
+	}
+	for _, v := range vs {
+		if v.Unit != "sec/op" {
+			out = append(out, v)
+		}
+	}
+	return out
+}

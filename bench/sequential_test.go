@@ -60,7 +60,7 @@ type simRun struct {
 	runs    int            // runs in all
 }
 
-// simulate drives a stager as RunABBA does, over benchmarks whose head/base ratio is effects[i], with a budget of
+// simulate drives a Stager as RunABBA does, over benchmarks whose head/base ratio is effects[i], with a budget of
 // budget runs.
 func simulate(m *machine, effects []float64, first, most, budget int) simRun {
 	return simulateWith(m, effects, first, most, budget, DefaultStatsOptions.ThresholdPct)
@@ -81,14 +81,14 @@ func simulateCounts(m *machine, effects []float64, first, most, budget int, thre
 	for i := range names {
 		names[i] = fmt.Sprintf("Sim/%02d", i)
 	}
-	st := newStager(names, first, most, opt)
+	st := NewStager(names, first, most, opt)
 	if counts != nil {
-		st.counts = func() []record.Benchmark { return counts }
+		st.Counts = func() []record.Benchmark { return counts }
 	}
 	var samples []Sample
 	out := simRun{classes: map[string]record.Class{}, settled: map[string]int{}}
 	for {
-		n := st.next(time.Duration(4*len(st.active)), time.Duration(budget-m.runs))
+		n := st.Next(time.Duration(4*len(st.active)), time.Duration(budget-m.runs))
 		if n == 0 {
 			break
 		}
@@ -105,7 +105,7 @@ func simulateCounts(m *machine, effects []float64, first, most, budget int, thre
 				}
 			}
 		}
-		for _, i := range st.look(samples, n) {
+		for _, i := range st.Look(samples, n) {
 			out.settled[names[i]] = m.runs
 		}
 	}
@@ -229,7 +229,7 @@ func TestSettleByCounts(t *testing.T) {
 	var counts []record.Benchmark
 	opt := DefaultStatsOptions
 	opt.Sequential = &SequentialPlan{Looks: 1, Family: 9, Look: map[string]int{}}
-	st := &stager{opt: opt, counts: func() []record.Benchmark { return counts }}
+	st := &Stager{opt: opt, Counts: func() []record.Benchmark { return counts }}
 	row := func(name string, lo, hi float64) record.Benchmark {
 		return record.Benchmark{Name: name, Unit: "sec/op", Class: record.ClassInconclusive,
 			Paired: &record.Paired{Ratio: math.Sqrt(lo * hi), Lo: lo, Hi: hi, Rounds: 20}}
@@ -291,8 +291,8 @@ func TestLookSeesAllocations(t *testing.T) {
 			}
 		}
 	}
-	st := newStager(names, 8, 40, DefaultStatsOptions)
-	st.counts = func() []record.Benchmark {
+	st := NewStager(names, 8, 40, DefaultStatsOptions)
+	st.Counts = func() []record.Benchmark {
 		var cs []record.Benchmark
 		for _, name := range names {
 			cs = append(cs, record.Benchmark{Name: name, Unit: record.UnitInstructions, Class: record.ClassUnchanged,
@@ -301,7 +301,7 @@ func TestLookSeesAllocations(t *testing.T) {
 		return cs
 	}
 	var stopped []string
-	for _, i := range st.look(samples, 8) {
+	for _, i := range st.Look(samples, 8) {
 		stopped = append(stopped, names[i])
 	}
 	if want := []string{"Same"}; !slices.Equal(stopped, want) {
@@ -311,7 +311,7 @@ func TestLookSeesAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	CombineLanes(append(cs, st.counts()...), AutoOptions{ThresholdPct: DefaultStatsOptions.ThresholdPct})
+	CombineLanes(append(cs, st.Counts()...), AutoOptions{ThresholdPct: DefaultStatsOptions.ThresholdPct})
 	for _, c := range cs {
 		if c.Unit == "sec/op" && c.Name == "Moved" && c.Class != record.ClassInconclusive {
 			t.Errorf("Moved at the end: %s, want inconclusive (its time class, the allocations moved)", c.Class)

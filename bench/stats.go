@@ -63,7 +63,7 @@ type StatsOptions struct {
 	// such as instructions/op. Exact units need none: any change counts.
 	UnitThresholdPct map[string]float64
 	// Sequential, when not nil, makes Analyze the analysis of a run that stopped benchmarks as they settled
-	// (RunConfig.Budget): each benchmark is tested with the share of Alpha and of 1-Confidence its last look
+	// (benchrun.RunConfig.Budget): each benchmark is tested with the share of Alpha and of 1-Confidence its last look
 	// spends, Bonferroni-corrected over the whole family, instead of Holm's correction (see sequential.go).
 	Sequential *SequentialPlan
 

@@ -88,7 +88,7 @@ type Config struct {
 	// Alpha is the significance level, after Holm correction across benchmarks. Key "alpha".
 	Alpha float64
 	// Budget is the time the timing phase may take: rounds run in stages and a benchmark whose class is settled
-	// stops being timed (bench.RunConfig.Budget). 0 runs exactly Rounds rounds. Key "budget".
+	// stops being timed (benchrun.RunConfig.Budget). 0 runs exactly Rounds rounds. Key "budget".
 	Budget time.Duration
 	// GateUnits are the units whose slower class fails the gate: by default sec/op and allocs/op. Key "gate-units".
 	GateUnits []string

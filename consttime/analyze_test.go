@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // TestParseTrace parses lackey output written out by hand: only the package's instructions between the markers,
@@ -100,7 +101,8 @@ func TestAnalyzeBranches(t *testing.T) {
 // TestNoValgrind: without valgrind the check says so, and nothing counts as checked.
 func TestNoValgrind(t *testing.T) {
 	dir := t.TempDir()
-	ct, err := Check(context.Background(), Config{BaseDir: dir, HeadDir: dir, Valgrind: filepath.Join(dir, "valgrind")})
+	ct, err := Check(context.Background(), Config{Sides: subject.Sides{BaseDir: dir, HeadDir: dir},
+		Valgrind: filepath.Join(dir, "valgrind")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,19 +2,16 @@ package consttime
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/perfgate/perfgate/differential"
-	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // Defaults of Config.
@@ -31,39 +28,18 @@ const (
 
 // Config says what to trace and how.
 type Config struct {
-	BaseDir, HeadDir string        // module roots of the two trees; never written to
-	Pkg              string        // the gated package, relative to the module root ("./cipher/des"); default "."
-	Secrets          int           // random secrets per operation (at least 2), besides the re-run; default DefaultSecrets
-	BatchSecrets     int           // Secrets of batch methods (EncryptBlocks…); default DefaultBatchSecrets
-	BatchBlocks      int           // blocks per batch call; default DefaultBatchBlocks
-	Seed             uint64        // seed of the secrets; 0 means DefaultSeed
-	Tags             []string      // build tags, for loading and building both sides
-	Cache            string        // GOCACHE for the go commands, shared by both sides; default inherited
-	Valgrind         string        // the valgrind program; default "valgrind" in PATH
-	Timeout          time.Duration // limit of one side's traced run; default DefaultTimeout
-	WorkDir          string        // where driver sources, overlays and binaries go; default a temporary directory
-	Log              io.Writer     // build output and progress; default discarded
-	// Sandbox confines both drivers (and valgrind, which runs them); nil runs them unconfined. Both are built and
-	// sealed before either runs, and each run checks its seal first.
-	Sandbox *sandbox.Sandbox
-}
-
-func (c *Config) logf(format string, args ...interface{}) {
-	if c.Log != nil {
-		fmt.Fprintf(c.Log, format, args...)
-	}
-}
-
-// env is the extra environment of the go commands.
-func (c *Config) env() []string {
-	if c.Cache == "" {
-		return nil
-	}
-	return []string{"GOCACHE=" + c.Cache}
+	// Sides are the two trees, the package, and how the check builds and runs its drivers (subject.Sides): Seed
+	// is the seed of the secrets (default DefaultSeed), Timeout the limit of one side's traced run (default
+	// DefaultTimeout); Sandbox confines both drivers and valgrind, which runs them.
+	subject.Sides
+	Secrets      int    // random secrets per operation (at least 2), besides the re-run; default DefaultSecrets
+	BatchSecrets int    // Secrets of batch methods (EncryptBlocks…); default DefaultBatchSecrets
+	BatchBlocks  int    // blocks per batch call; default DefaultBatchBlocks
+	Valgrind     string // the valgrind program; default "valgrind" in PATH
 }
 
 func (c *Config) fill() error {
-	if err := differential.ResolveSides(&c.BaseDir, &c.HeadDir, &c.Pkg); err != nil {
+	if err := c.Resolve(); err != nil {
 		return fmt.Errorf("consttime: %w", err)
 	}
 	switch {
@@ -93,22 +69,14 @@ func (c *Config) fill() error {
 	return nil
 }
 
-// ErrNoValgrind is wrapped by the reason of a check that could not run because valgrind is not installed.
-var ErrNoValgrind = errors.New("valgrind not found")
-
 // findValgrind resolves cfg.Valgrind and asks it for its version.
 func findValgrind(ctx context.Context, cfg *Config) (string, error) {
-	full, err := exec.LookPath(cfg.Valgrind)
+	vg, err := valgrind.Find(ctx, cfg.Valgrind, "the constant-time check traces with valgrind's lackey")
 	if err != nil {
-		return "", fmt.Errorf("%w (%s): the constant-time check traces with valgrind's lackey; "+
-			"install it with \"sudo apt-get install -y valgrind\"", ErrNoValgrind, cfg.Valgrind)
+		return "", err
 	}
-	out, _, err := proc.Run(proc.Command(ctx, "", nil, full, "--version"))
-	if err != nil {
-		return "", fmt.Errorf("asking valgrind for its version: %w", err)
-	}
-	cfg.Valgrind = full
-	return strings.TrimSpace(string(out)), nil
+	cfg.Valgrind = vg.Path
+	return vg.Version, nil
 }
 
 // sideResult is one side's traced operations, in the driver's order.
@@ -223,8 +191,8 @@ func skips(base, head *sideResult) string {
 // prepare discovers and builds one side's driver and seals it; it runs no code of the repository.
 func prepare(ctx context.Context, cfg *Config, dir, side string) *sideResult {
 	res := &sideResult{name: side, sides: map[opKey]*record.CTSide{}, family: map[string]record.Family{}}
-	// proc.Command scrubs the environment and adds GOTOOLCHAIN=local; cfg.env() is what it adds.
-	p, err := discoverTargets(ctx, dir, cfg.Pkg, buildFlags(cfg.Tags), cfg.env())
+	// proc.Command scrubs the environment and adds GOTOOLCHAIN=local; cfg.Env() is what it adds.
+	p, err := discoverTargets(ctx, dir, cfg.Pkg, buildFlags(cfg.Tags), cfg.Env())
 	if err != nil {
 		res.err = err
 		return res
@@ -261,7 +229,7 @@ func (res *sideResult) trace(ctx context.Context, cfg *Config, only ...string) {
 		res.err = err
 		return
 	}
-	cfg.logf("consttime: %s: traced %d calls in %v\n", res.name, len(runs), time.Since(t0).Round(time.Millisecond))
+	cfg.Logf("consttime: %s: traced %d calls in %v\n", res.name, len(runs), time.Since(t0).Round(time.Millisecond))
 	segs, skipped, err := parseSegLines(lines)
 	if err != nil {
 		res.err = err

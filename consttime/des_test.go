@@ -9,6 +9,7 @@ import (
 	"github.com/perfgate/perfgate/internal/demo"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // TestCipherDES traces this repository's cipher/des against itself. Its package documentation says what to
@@ -24,7 +25,8 @@ func TestCipherDES(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ct, err := Check(context.Background(), Config{BaseDir: repo, HeadDir: repo, Pkg: "./cipher/des", Log: testLog{t}})
+	ct, err := Check(context.Background(), Config{
+		Sides: subject.Sides{BaseDir: repo, HeadDir: repo, Pkg: "./cipher/des", Log: testLog{t}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,8 @@ func TestDemoFolded(t *testing.T) {
 		t.Skip("builds two demo revisions and traces them under valgrind")
 	}
 	dirs := exportDemo(t, "base", "folded")
-	ct, err := Check(context.Background(), Config{BaseDir: dirs[0], HeadDir: dirs[1], Pkg: demo.Package, Log: testLog{t},
+	ct, err := Check(context.Background(), Config{
+		Sides:       subject.Sides{BaseDir: dirs[0], HeadDir: dirs[1], Pkg: demo.Package, Log: testLog{t}},
 		BatchBlocks: 8}) // the textbook engine of base runs some 10,000 instructions a block
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/perfgate/perfgate/differential"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // A target is one constructor the driver calls, with the methods of its result that are traced.
@@ -28,16 +29,16 @@ type pkgTargets struct {
 // discoverTargets loads pattern in the module at dir and returns the constructors of the families traced: block
 // ciphers and AEADs func(key []byte) (T, error), stream ciphers func(key[, nonce] []byte) T or (T, error).
 func discoverTargets(ctx context.Context, dir, pattern string, flags, env []string) (*pkgTargets, error) {
-	importPath, pkgDir, name, tpkg, err := differential.LoadPackage(ctx, dir, pattern, flags, env)
+	p, err := subject.Load(ctx, dir, pattern, flags, env)
 	if err != nil {
 		return nil, err
 	}
-	out := &pkgTargets{ImportPath: importPath, Dir: pkgDir}
-	if name == "main" {
+	out := &pkgTargets{ImportPath: p.ImportPath, Dir: p.Dir}
+	if p.Name == "main" {
 		return out, nil
 	}
-	for _, name := range tpkg.Scope().Names() {
-		fn, ok := tpkg.Scope().Lookup(name).(*types.Func)
+	for _, name := range p.Types.Scope().Names() {
+		fn, ok := p.Types.Scope().Lookup(name).(*types.Func)
 		if !ok || !fn.Exported() {
 			continue
 		}

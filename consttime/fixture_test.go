@@ -2,20 +2,21 @@ package consttime
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
-// needValgrind skips t when valgrind is not installed.
+// needValgrind skips t when valgrind is not installed (the constant-time check traces with its lackey tool), and
+// unless the long end-to-end set is on (PERFGATE_E2E=1, under which a missing valgrind fails the test).
 func needValgrind(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("valgrind is not installed: the constant-time check traces with its lackey tool")
-	}
+	testenv.NeedTool(t, "valgrind", "sudo apt-get install -y valgrind")
+	testenv.Long(t)
 }
 
 // arxSource is a constant-time toy block cipher (add, rotate, xor on 64-bit words; the key schedule is
@@ -121,7 +122,7 @@ func mustReplace(t *testing.T, s, old, new string) string {
 
 func check(t *testing.T, base, head string) *record.ConstantTime {
 	t.Helper()
-	ct, err := Check(context.Background(), Config{BaseDir: base, HeadDir: head, Pkg: "./arx", Secrets: 4})
+	ct, err := Check(context.Background(), Config{Sides: subject.Sides{BaseDir: base, HeadDir: head, Pkg: "./arx"}, Secrets: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

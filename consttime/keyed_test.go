@@ -11,8 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // macSource holds keyed hashes and MACs of each shape the check traces: a hash.Hash64 whose state indexes a
@@ -167,8 +168,8 @@ func TestKeyedTrace(t *testing.T) {
 		"go.mod":     testmod.GoMod("example.com/mac", "1.16"),
 		"mac/mac.go": macSource,
 	})
-	ct, err := Check(context.Background(), Config{BaseDir: dir, HeadDir: dir, Pkg: "./mac", Secrets: 4,
-		Log: testLog{t}})
+	ct, err := Check(context.Background(), Config{Sides: subject.Sides{BaseDir: dir, HeadDir: dir, Pkg: "./mac",
+		Log: testLog{t}}, Secrets: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,7 @@ func (p *Prepared) Trace(ctx context.Context) (*record.ConstantTime, error) {
 		}
 	}
 	if n := len(left); n > 0 && p.opt.Budget > 0 && max(p.base.cpu, p.head.cpu) >= p.opt.Budget {
-		cfg.logf("consttime: the budget of %v of CPU per side ran out\n", p.opt.Budget)
+		cfg.Logf("consttime: the budget of %v of CPU per side ran out\n", p.opt.Budget)
 	}
 	ct.Duration = time.Since(p.start)
 	ct.CPU = p.base.cpuOf() + p.head.cpuOf()
@@ -184,14 +184,14 @@ func (p *Prepared) sameCode(names []string) map[string]bool {
 		} else if rep != nil {
 			why = rep.Fallback
 		}
-		p.cfg.logf("consttime: machine code of the drivers not compared (%s): tracing every constructor\n", why)
+		p.cfg.Logf("consttime: machine code of the drivers not compared (%s): tracing every constructor\n", why)
 		return same
 	}
 	for _, n := range names {
 		if v, ok := rep.Benchmarks[driverRoot+n]; ok && v.Same {
 			same[n] = true
 		} else if ok {
-			p.cfg.logf("consttime: %s: code changed: %s\n", n, v.Reason)
+			p.cfg.Logf("consttime: %s: code changed: %s\n", n, v.Reason)
 		}
 	}
 	return same

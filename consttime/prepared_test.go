@@ -8,13 +8,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // prepareTrace runs Prepare and Trace on base and head of the arx fixture.
 func prepareTrace(t *testing.T, base, head string, opt Options) *record.ConstantTime {
 	t.Helper()
-	p, err := Prepare(context.Background(), Config{BaseDir: base, HeadDir: head, Pkg: "./arx", Secrets: 3,
-		Log: testLog{t}}, opt)
+	p, err := Prepare(context.Background(), Config{Sides: subject.Sides{BaseDir: base, HeadDir: head, Pkg: "./arx",
+		Log: testLog{t}}, Secrets: 3}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

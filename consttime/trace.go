@@ -48,7 +48,7 @@ func build(ctx context.Context, cfg *Config, dir, side string, p *pkgTargets) (s
 	bin := filepath.Join(cfg.WorkDir, side+"-driver")
 	argv := append([]string{"go", "build", "-overlay=" + ovPath}, buildFlags(cfg.Tags)...)
 	argv = append(argv, "-o", bin, hdir)
-	_, stderr, err := proc.Run(proc.Command(ctx, dir, cfg.env(), argv...))
+	_, stderr, err := proc.Run(proc.Command(ctx, dir, cfg.Env(), argv...))
 	if err != nil {
 		return "", fmt.Errorf("building the %s driver: %w\n%s", side, err, proc.Tail(stderr, 8))
 	}
@@ -138,7 +138,7 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed
 	var cpu time.Duration
 	if st := cmd.ProcessState; st != nil {
 		cpu = st.UserTime() + st.SystemTime()
-		cfg.logf("consttime: %s: valgrind used %v of CPU (user %v, system %v)\n", filepath.Base(bin),
+		cfg.Logf("consttime: %s: valgrind used %v of CPU (user %v, system %v)\n", filepath.Base(bin),
 			(st.UserTime() + st.SystemTime()).Round(time.Millisecond), st.UserTime().Round(time.Millisecond),
 			st.SystemTime().Round(time.Millisecond))
 	}

@@ -60,15 +60,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
-	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // Defaults of Config.
@@ -81,8 +79,10 @@ const (
 
 // Config says what to compare and how.
 type Config struct {
-	BaseDir, HeadDir string // module roots of the two trees; never written to
-	Pkg              string // the gated package, relative to the module root ("./cipher/des"); default "."
+	// Sides are the two trees, the package, and how the check builds and runs its harnesses (subject.Sides):
+	// Seed is the seed of every input (default DefaultSeed), Timeout the limit of each harness run (default
+	// DefaultTimeout).
+	subject.Sides
 	// Constructors, if set, narrows the check to these constructors (still type-checked; a block cipher's brings
 	// its GCM form); default: every one discovery finds.
 	Constructors []string
@@ -91,50 +91,15 @@ type Config struct {
 	// MessageKeys and MessageBlocks size the message families (AEAD, stream, hash, one-shot): keys per key
 	// size, and the longest message in blocks; defaults DefaultMessageKeys and DefaultMessageBlocks.
 	MessageKeys, MessageBlocks int
-
-	Seed    uint64        // seed of every input; 0 means DefaultSeed
-	Tags    []string      // build tags, for loading and building both sides
-	Cache   string        // GOCACHE for the go commands, shared by both sides; default inherited
-	Timeout time.Duration // limit of each harness run; default DefaultTimeout
 	// Oracles names, per constructor, a reference by import path and function
 	// ("NewTripleEDE3": "crypto/des.NewTripleDESCipher"): head's constructor is checked against it on the same
 	// vectors, in head's harness, and the Cipher records the outcome. Default none.
 	Oracles map[string]string
-	WorkDir string    // where harness sources, overlays and binaries go; default a temporary directory
-	Log     io.Writer // build output and progress; default discarded
-	// Sandbox confines every run of a harness, base's and head's alike; nil runs them unconfined. Both harnesses
-	// are built, and sealed (their SHA-256 recorded), before either runs, and each run checks its seal first.
-	Sandbox *sandbox.Sandbox
-}
-
-func (c *Config) logf(format string, args ...any) {
-	if c.Log != nil {
-		fmt.Fprintf(c.Log, format, args...)
-	}
-}
-
-// ResolveSides checks that the base and head directories are given, makes them absolute, and defaults the
-// package to ".": what every check of two sides (this one, package consttime's) starts with.
-func ResolveSides(baseDir, headDir, pkg *string) error {
-	if *baseDir == "" || *headDir == "" {
-		return errors.New("BaseDir and HeadDir are required")
-	}
-	for _, d := range []*string{baseDir, headDir} {
-		abs, err := filepath.Abs(*d)
-		if err != nil {
-			return err
-		}
-		*d = abs
-	}
-	if *pkg == "" {
-		*pkg = "."
-	}
-	return nil
 }
 
 // fill applies the defaults and validates c.
 func (c *Config) fill() error {
-	if err := ResolveSides(&c.BaseDir, &c.HeadDir, &c.Pkg); err != nil {
+	if err := c.Resolve(); err != nil {
 		return fmt.Errorf("differential: %w", err)
 	}
 	if c.Keys < 0 || c.Blocks < 0 || c.Timeout < 0 || c.MessageKeys < 0 || c.MessageBlocks < 0 {
@@ -180,7 +145,7 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.WorkDir = dir
 	}
 	rep := &Report{Seed: cfg.Seed, Package: cfg.Pkg, Ciphers: []record.Cipher{}}
-	cfg.logf("differential: seed %#x; block ciphers: %d keys × %d blocks; AEADs, stream ciphers, hashes, "+
+	cfg.Logf("differential: seed %#x; block ciphers: %d keys × %d blocks; AEADs, stream ciphers, hashes, "+
 		"one-shot functions: %d keys × messages up to %d blocks\n", cfg.Seed, cfg.Keys, cfg.Blocks, cfg.MessageKeys,
 		cfg.MessageBlocks)
 	err := check(ctx, &cfg, rep)
@@ -198,7 +163,7 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 	if len(rep.Ciphers) > 0 {
 		counted = " (" + record.CountFamilies(rep.Ciphers) + ")"
 	}
-	cfg.logf("differential: %s%s%s\n", rep.Status, counted, prefixed(": ", rep.Reason))
+	cfg.Logf("differential: %s%s%s\n", rep.Status, counted, prefixed(": ", rep.Reason))
 	return rep, nil
 }
 

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 func cipherByName(t *testing.T, rep *Report, name string) *record.Cipher {
@@ -242,9 +244,7 @@ func TestBasePanics(t *testing.T) {
 }
 
 func TestHeadHangs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits for a timeout")
-	}
+	testenv.Long(t) // waits for a timeout
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "hang"), func(c *Config) { c.Timeout = 3 * time.Second })
 	if rep.Status != record.DiffMismatch || !rep.HeadFailed || !strings.Contains(rep.Reason, "did not finish within 3s") {
 		t.Fatalf("status %q, head failed %v, reason %q; want a head timeout", rep.Status, rep.HeadFailed, rep.Reason)
@@ -262,6 +262,7 @@ func TestHeadDoesNotBuild(t *testing.T) {
 }
 
 func TestAddedConstructor(t *testing.T) {
+	testenv.Long(t)
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "added"), nil)
 	if rep.Status != record.DiffIdentical {
 		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
@@ -287,7 +288,7 @@ func TestExplicitConstructors(t *testing.T) {
 	if len(rep.Ciphers) != 1 || rep.Ciphers[0].Name != "NewTripleEDE3" || rep.Ciphers[0].Keys != 40 {
 		t.Fatalf("ciphers %+v, want NewTripleEDE3 only", rep.Ciphers)
 	}
-	_, err := Check(t.Context(), Config{BaseDir: base, HeadDir: head, Pkg: "./internal/wdes",
+	_, err := Check(t.Context(), Config{Sides: subject.Sides{BaseDir: base, HeadDir: head, Pkg: "./internal/wdes"},
 		Constructors: []string{"Helper"}})
 	if err == nil || !strings.Contains(err.Error(), "Helper") {
 		t.Errorf("Check with a non-constructor: err %v", err)
@@ -316,6 +317,7 @@ func TestNoConstructorsSkipped(t *testing.T) {
 }
 
 func TestSeed(t *testing.T) {
+	testenv.Long(t)
 	base := wdesModule(t, "base")
 	digests := func(seed uint64) string {
 		dir := t.TempDir()

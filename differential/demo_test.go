@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -69,9 +70,7 @@ func reference(t *testing.T, ctor string, key []byte) cipher.Block {
 
 // TestDemoHistory runs the check on the fixture history of internal/demo, base against each variant.
 func TestDemoHistory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds six revisions of the demo module")
-	}
+	testenv.Long(t) // builds six revisions of the demo module
 	repo, err := demo.Materialize(filepath.Join(t.TempDir(), "repo"))
 	if err != nil {
 		t.Fatal(err)

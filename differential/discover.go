@@ -1,22 +1,12 @@
 package differential
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"go/token"
 	"go/types"
-	"io"
-	"os"
 	"sort"
-	"strings"
 
-	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
-	"golang.org/x/tools/go/gcexportdata"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // A ctor is a constructor found in one side's package. Its family says what its result T (or *T, then Addr is
@@ -60,7 +50,7 @@ func (c ctor) call() string {
 // those constructors are considered; one that is missing or has another shape is listed in Skipped with the
 // reason. env is added to the go command's environment, as proc.Command adds it.
 func discover(ctx context.Context, dir, pattern string, flags, env, names []string) (*pkgInfo, error) {
-	p, err := listExport(ctx, dir, pattern, flags, env)
+	p, err := subject.Load(ctx, dir, pattern, flags, env)
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +58,7 @@ func discover(ctx context.Context, dir, pattern string, flags, env, names []stri
 	if info.Main {
 		return info, nil
 	}
-	tpkg, err := readExport(p)
-	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", pattern, err)
-	}
-	scope := tpkg.Scope()
+	scope := p.Types.Scope()
 	explicit := len(names) > 0
 	if !explicit {
 		names = scope.Names() // sorted
@@ -135,93 +121,4 @@ func MatchConstructor(fn *types.Func) (Constructor, bool) {
 		return Constructor{}, false
 	}
 	return Constructor{Name: c.Name, Family: c.Family, Args: c.Args, Err: c.Err, Addr: c.Addr, Batch: c.Batch}, true
-}
-
-// listed is what go list -export -json says about one package.
-type listed struct {
-	ImportPath, Name, Dir, Export string
-	GoFiles                       []string
-	Error                         *struct{ Err string }
-	DepsErrors                    []*struct{ Err string }
-}
-
-// listExport runs go list -export on pattern, through proc so that the go command and what it starts are tracked
-// and die with it, and returns the one package it matches, compiled: its Export file holds the type information.
-func listExport(ctx context.Context, dir, pattern string, flags, env []string) (*listed, error) {
-	argv := append([]string{"go", "list", "-e", "-export", "-json=ImportPath,Name,Dir,Export,GoFiles,Error,DepsErrors"},
-		flags...)
-	argv = append(argv, pattern)
-	out, _, err := proc.Run(proc.Command(ctx, dir, env, argv...))
-	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", pattern, err)
-	}
-	var pkgs []*listed
-	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
-		var p listed
-		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("loading %s: reading go list's output: %w", pattern, err)
-		}
-		pkgs = append(pkgs, &p)
-	}
-	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("loading %s: pattern matches %d packages, want 1", pattern, len(pkgs))
-	}
-	p := pkgs[0]
-	var msgs []string
-	if p.Error != nil {
-		msgs = append(msgs, p.Error.Err)
-	}
-	for _, e := range p.DepsErrors {
-		msgs = append(msgs, e.Err)
-	}
-	if len(msgs) > 0 {
-		return nil, fmt.Errorf("loading %s: %s", pattern, strings.Join(msgs, "; "))
-	}
-	if len(p.GoFiles) == 0 {
-		return nil, fmt.Errorf("loading %s: no Go files", pattern)
-	}
-	if p.Name != "main" && p.Export == "" {
-		return nil, fmt.Errorf("loading %s: go list gave no export data", pattern)
-	}
-	return p, nil
-}
-
-// readExport reads the package's types from the export data the compiler wrote, which describes the package
-// completely (the declarations of the dependencies' types it uses included).
-func readExport(p *listed) (*types.Package, error) {
-	f, err := os.Open(p.Export)
-	if err != nil {
-		return nil, fmt.Errorf("reading export data: %w", err)
-	}
-	defer f.Close()
-	r, err := gcexportdata.NewReader(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("reading export data of %s: %w", p.ImportPath, err)
-	}
-	tpkg, err := gcexportdata.Read(r, token.NewFileSet(), map[string]*types.Package{}, p.ImportPath)
-	if err != nil {
-		return nil, fmt.Errorf("reading export data of %s: %w", p.ImportPath, err)
-	}
-	return tpkg, nil
-}
-
-// LoadPackage loads the one package pattern names in the module at dir, as the check does: go list -export
-// through internal/proc (so that the go command and what it starts are tracked and die with perfgate), then the
-// package's types from the export data. It returns the package's import path, directory and name, and its types
-// (nil for a command, package main). env is added to the go command's environment.
-func LoadPackage(ctx context.Context, dir, pattern string, flags, env []string) (importPath, pkgDir, name string,
-	tpkg *types.Package, err error) {
-	p, err := listExport(ctx, dir, pattern, flags, env)
-	if err != nil {
-		return "", "", "", nil, err
-	}
-	if p.Name == "main" {
-		return p.ImportPath, p.Dir, p.Name, nil, nil
-	}
-	if tpkg, err = readExport(p); err != nil {
-		return "", "", "", nil, fmt.Errorf("loading %s: %w", pattern, err)
-	}
-	return p.ImportPath, p.Dir, p.Name, tpkg, nil
 }

@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // wdesSource is a small module package that wraps crypto/des in the shape of the gated packages: two
@@ -136,7 +137,7 @@ func wdesModule(t *testing.T, variant string) string {
 // runCheck runs Check with the fixture defaults and fails the test on an error.
 func runCheck(t *testing.T, base, head string, edit func(*Config)) *Report {
 	t.Helper()
-	cfg := Config{BaseDir: base, HeadDir: head, Pkg: "./internal/wdes", Log: testLog{t}}
+	cfg := Config{Sides: subject.Sides{BaseDir: base, HeadDir: head, Pkg: "./internal/wdes", Log: testLog{t}}}
 	if edit != nil {
 		edit(&cfg)
 	}

@@ -162,7 +162,7 @@ func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
 	cmd := proc.Command(ctx, s.dir, env, argv...)
 	_, stderr, err := proc.Run(cmd)
 	if err != nil || len(stderr) > 0 {
-		cfg.logf("%s: %s\n%s", s.name, strings.Join(argv, " "), stderr)
+		cfg.Logf("%s: %s\n%s", s.name, strings.Join(argv, " "), stderr)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -223,7 +223,7 @@ func (s *side) run(ctx context.Context, cfg *Config, args []string, stdin []byte
 		}
 		return nil, s.failure(msg)
 	}
-	cfg.logf("%s: harness failed: %v\n", s.name, err)
+	cfg.Logf("%s: harness failed: %v\n", s.name, err)
 	return nil, s.failure(crashMessage(stderr, err))
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -11,9 +12,7 @@ import (
 // has no go line (the go command then assumes go 1.16), or names a toolchain. The harness is compiled at the
 // module's language version, so it may use only what go 1.12 accepts.
 func TestOldLanguageVersions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the harness in five modules")
-	}
+	testenv.Long(t) // builds the harness in five modules
 	for _, tc := range []struct{ name, gomod string }{
 		{"go1.12", "module example.com/wdes\n\ngo 1.12\n"},
 		{"go1.16", "module example.com/wdes\n\ngo 1.16\n"},

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // oraclePrefix names an oracle's harness entries: "oracle:NewTripleEDE3", "oracle:NewCipher/GCM".
@@ -64,15 +65,14 @@ func loadOracle(ctx context.Context, cfg *Config, dir string, env []string, spec
 	}
 	path, fn := spec[:dot], spec[dot+1:]
 	// Loaded as the package is (discover): through proc, so that the go command is tracked and dies with perfgate.
-	lp, err := listExport(ctx, dir, path, buildFlags(cfg.Tags), env)
+	lp, err := subject.Load(ctx, dir, path, buildFlags(cfg.Tags), env)
 	if err != nil {
 		return ctor{}, err
 	}
-	tpkg, err := readExport(lp)
-	if err != nil {
-		return ctor{}, fmt.Errorf("loading %s: %w", path, err)
+	if lp.Types == nil {
+		return ctor{}, fmt.Errorf("%s is a command (package main): it has no function to import", path)
 	}
-	f, ok := tpkg.Scope().Lookup(fn).(*types.Func)
+	f, ok := lp.Types.Scope().Lookup(fn).(*types.Func)
 	if !ok || !f.Exported() {
 		return ctor{}, fmt.Errorf("%s has no exported function %s", path, fn)
 	}

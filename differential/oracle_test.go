@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -42,9 +43,7 @@ func TestOracleAgrees(t *testing.T) {
 // TestOracleCatchesSharedBug gives base and head the same bug, in a copy of cipher/des: base against head sees
 // nothing, the oracle sees it in both directions.
 func TestOracleCatchesSharedBug(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds two harnesses")
-	}
+	testenv.Long(t) // builds two harnesses
 	root := moduleRoot(t)
 	files := map[string]string{"go.mod": "module example.com/des\n\ngo 1.21\n"}
 	srcs, _ := filepath.Glob(filepath.Join(root, "cipher", "des", "*.go"))

@@ -8,7 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 func runPrims(t *testing.T, base, head string, edit func(*Config)) *Report {
@@ -116,9 +118,7 @@ func TestPrimsIdentical(t *testing.T) {
 // TestPrimsMismatches gives each kind of bug its fixture and checks that the report names the constructor and
 // what differed, and nothing else.
 func TestPrimsMismatches(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a harness per variant")
-	}
+	testenv.Long(t) // builds a harness per variant
 	base := primsModule(t, "base")
 	for _, tc := range []struct {
 		variant, ctor, part, note string
@@ -178,7 +178,7 @@ func BenchmarkPrimsCheck(b *testing.B) {
 	mod := primsModule(b, "base")
 	var build, check float64
 	for b.Loop() {
-		rep, err := Check(b.Context(), Config{BaseDir: mod, HeadDir: mod, Pkg: "./internal/prims"})
+		rep, err := Check(b.Context(), Config{Sides: subject.Sides{BaseDir: mod, HeadDir: mod, Pkg: "./internal/prims"}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -195,9 +195,7 @@ func BenchmarkPrimsCheck(b *testing.B) {
 // TestPrimsPanics checks that a primitive that panics fails the head, and makes a base not comparable, with the
 // constructor and the operation named.
 func TestPrimsPanics(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds two harnesses, twice")
-	}
+	testenv.Long(t) // builds two harnesses, twice
 	base, bad := primsModule(t, "base"), primsModule(t, "panic")
 	few := func(c *Config) { c.MessageKeys = 1 }
 	rep := runPrims(t, base, bad, few)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // moduleRoot returns the root of the module the test runs in (the directory holding go.mod).
@@ -34,7 +35,7 @@ func selfConfig(t testing.TB) Config {
 	if _, err := os.Stat(filepath.Join(root, "cipher", "des", "cipher.go")); err != nil {
 		t.Skip("cipher/des is not in this tree")
 	}
-	return Config{BaseDir: root, HeadDir: root, Pkg: "./cipher/des"}
+	return Config{Sides: subject.Sides{BaseDir: root, HeadDir: root, Pkg: "./cipher/des"}}
 }
 
 // TestOwnDES checks the project's DES package against itself: five constructors, their documented key sizes,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -160,9 +161,7 @@ func TestSumsIdentical(t *testing.T) {
 // TestSumsMismatches gives each kind of bug its fixture and checks that the report names the function and what
 // differed.
 func TestSumsMismatches(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a harness per variant")
-	}
+	testenv.Long(t) // builds a harness per variant
 	base := sumModule(t, "base")
 	for _, tc := range []struct {
 		variant, fn, part string

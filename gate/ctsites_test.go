@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,5 +44,31 @@ func TestDecideConstantTimeSites(t *testing.T) {
 	}
 	if got := ctReasons(Decide(record.Result{ConstantTime: ct}, Policy{ConstantTime: record.CTReport})); len(got) != 0 {
 		t.Errorf("report fails: %q", got)
+	}
+}
+
+// TestConstantTimeCheckByDefault: the default (empty constant-time) lists the check when it ran, by the mode the
+// record says it ran under, with what it left out.
+func TestConstantTimeCheckByDefault(t *testing.T) {
+	ct := &record.ConstantTime{Status: record.CTChecked, Mode: record.CTReport, Operations: []record.CTOperation{
+		{Constructor: "NewCipher", Operation: "Encrypt", Base: &record.CTSide{}, Head: &record.CTSide{}}},
+		NotTraced: []record.CTNotTraced{{Constructor: "NewTripleEDE3", Reason: record.CTSameCode},
+			{Constructor: "NewTripleEEE3", Reason: record.CTBudget}}}
+	v := Decide(record.Result{ConstantTime: ct}, Policy{})
+	want := record.Check{Name: record.CheckConstantTime, Ran: true,
+		Detail: "1 operation; 1 constructor with the same code not traced; 1 constructor left out by the budget"}
+	var got *record.Check
+	for i := range v.Checks {
+		if v.Checks[i].Name == record.CheckConstantTime {
+			got = &v.Checks[i]
+		}
+	}
+	if got == nil || *got != want {
+		t.Errorf("constant-time row %+v, want %+v", got, want)
+	}
+	if v := Decide(record.Result{}, Policy{}); slices.ContainsFunc(v.Checks, func(c record.Check) bool {
+		return c.Name == record.CheckConstantTime
+	}) {
+		t.Errorf("a check that did not run by default is listed: %+v", v.Checks)
 	}
 }

@@ -353,12 +353,9 @@ func headCodeOnBase(m record.Method, f record.Failure) bool {
 	return slices.Contains(m.BenchChanged, top)
 }
 
-// checks says which of the gate's checks ran on r and which did not, and why. Benchmarks ran when one of them was
-// compared in the gated unit, by timing or by finding the same machine code on both sides; the differential when it
-// compared outputs (identical or mismatch; a head that failed it counts too); size when p sets a limit and the sizes
-// were measured.
-func checks(r record.Result, p Policy) []record.Check {
-	var cs []record.Check
+// benchmarksCheck says whether the benchmarks ran: when one of them was compared in the gated unit, by timing or by
+// finding the same machine code on both sides.
+func benchmarksCheck(r record.Result, p Policy) (record.Check, bool) {
 	bench := record.Check{Name: record.CheckBenchmarks}
 	compared, same := map[string]bool{}, 0
 	for _, b := range r.Benchmarks {
@@ -382,8 +379,12 @@ func checks(r record.Result, p Policy) []record.Check {
 	default:
 		bench.Detail = "no benchmark ran on both sides"
 	}
-	cs = append(cs, bench)
+	return bench, true
+}
 
+// differentialCheck says whether the differential check ran: when it compared outputs (identical or mismatch; a
+// head that failed it counts too).
+func differentialCheck(r record.Result, p Policy) (record.Check, bool) {
 	d := r.Differential
 	diff := record.Check{Name: record.CheckDifferential}
 	switch {
@@ -404,8 +405,11 @@ func checks(r record.Result, p Policy) []record.Check {
 	default:
 		diff.Detail = "could not run"
 	}
-	cs = append(cs, diff)
+	return diff, true
+}
 
+// sizeCheck says whether size growth was checked: when p sets a limit and the sizes were measured.
+func sizeCheck(r record.Result, p Policy) (record.Check, bool) {
 	size := record.Check{Name: record.CheckSize}
 	switch {
 	case p.MaxSizeGrowth == 0:
@@ -415,11 +419,7 @@ func checks(r record.Result, p Policy) []record.Check {
 	default:
 		size.Ran, size.Detail = true, fmt.Sprintf("growth limit %d bytes", p.MaxSizeGrowth)
 	}
-	cs = append(cs, size)
-	if r.Sandbox != nil {
-		cs = append(cs, record.Check{Name: record.CheckSandbox, Ran: r.Sandbox.Guarded, Detail: r.Sandbox.String()})
-	}
-	return cs
+	return size, true
 }
 
 // plural is "1 benchmark", "12 benchmarks".

@@ -47,6 +47,12 @@ type Benchmark struct {
 	// MetricNote, with metric "both", says how the time and instruction-count lanes disagree about this benchmark
 	// (bench.MetricNote); set on the benchmark's sec/op and instructions/op rows, "" when they agree.
 	MetricNote string `json:"metric_note,omitempty"`
+	// Uncounted, on a benchmark's instructions/op row (and, under metric auto, its sec/op row), says why the
+	// instruction-count lane has no count of it that may settle anything: its counts did not repeat, its timer
+	// is stopped inside its loop, callgrind lost track of its timer, or counting it did not fit the lane's
+	// budget. Such a row is inconclusive, its Note says how (by how much the counts differed, …); under metric
+	// auto the benchmark is judged by wall time alone. "" when it was counted.
+	Uncounted Uncounted `json:"uncounted,omitempty"`
 	// Package is the gated package the benchmark belongs to, as given ("./cipher/des"); set when a comparison
 	// gates several packages or runs as shards, "" otherwise (Result.Package then names it).
 	Package string `json:"package,omitempty"`

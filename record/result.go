@@ -114,13 +114,14 @@ type Verdict struct {
 	// what the gate noticed without failing, e.g. a benchmark head skipped
 	Notes []string `json:"notes,omitempty"`
 	// Checks says which of the gate's checks ran and which did not, and why, in a fixed order: benchmarks,
-	// differential, size.
+	// differential, size, constant time (when it was asked for), then the sandbox.
 	Checks []Check `json:"checks,omitempty"`
 	// AcknowledgedBenchmarks names the benchmarks (gated unit) of Acknowledged, for marking Benchmark.Acknowledged.
 	AcknowledgedBenchmarks []string `json:"acknowledged_benchmarks,omitempty"`
 }
 
-// Check is one of the gate's checks (CheckBenchmarks, CheckDifferential, CheckSize) and whether it ran.
+// Check is one of the gate's checks (CheckBenchmarks, CheckDifferential, CheckSize, CheckConstantTime) and whether
+// it ran.
 type Check struct {
 	Name string `json:"name"`
 	Ran  bool   `json:"ran"`
@@ -131,9 +132,10 @@ type Check struct {
 
 // Names of the gate's checks.
 const (
-	CheckBenchmarks   = "benchmarks"   // speed: the A–B–B–A benchmarks
-	CheckDifferential = "differential" // correctness: base and head outputs compared
-	CheckSize         = "size"         // size growth against max-size-growth
+	CheckBenchmarks   = "benchmarks"    // speed: the A–B–B–A benchmarks
+	CheckDifferential = "differential"  // correctness: base and head outputs compared
+	CheckSize         = "size"          // size growth against max-size-growth
+	CheckConstantTime = "constant-time" // secret-dependent branches and loads, under constant-time report or fail-new
 	// CheckSandbox is not a check of the code: it says whether the checks above ran guarded (Ran) and what the
 	// sandbox guaranteed (Detail). A comparison in which only it ran checked nothing.
 	CheckSandbox = "sandbox"

@@ -97,6 +97,25 @@ const (
 // NoteSameCode is the Note of a benchmark that is unchanged because its machine code is the same on both sides.
 const NoteSameCode = "same machine code"
 
+// Uncounted is why the instruction-count lane has no count of a benchmark that may settle anything
+// (Benchmark.Uncounted). It is a failure of neither side: the benchmark is judged by wall time alone under metric
+// auto, and is inconclusive under metric instructions.
+type Uncounted string
+
+// The reasons a benchmark is not counted.
+const (
+	// UncountedUnrepeatable: two counts of one binary differ by more than the lane's tolerance (time-seeded
+	// randomness, I/O, the runtime's work moving with wall-clock events).
+	UncountedUnrepeatable Uncounted = "unrepeatable"
+	// UncountedTimerInLoop: the benchmark stops and starts its timer inside its loop, which callgrind cannot
+	// follow reliably and which would write a dump per iteration.
+	UncountedTimerInLoop Uncounted = "timer-in-loop"
+	// UncountedLostTimer: callgrind lost track of the benchmark timer in every run it was given.
+	UncountedLostTimer Uncounted = "lost-timer"
+	// UncountedBudget: counting it under callgrind would not fit in the lane's share of the time budget.
+	UncountedBudget Uncounted = "budget"
+)
+
 // Exit codes of the command line and the Action.
 const (
 	ExitPass      = 0 // the gate passed

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	benchtxt "github.com/perfgate/perfgate/bench"
-	"github.com/perfgate/perfgate/internal/pagecheck"
+	"github.com/perfgate/perfgate/internal/testing/pagecheck"
 	"github.com/perfgate/perfgate/record"
 	"golang.org/x/net/html"
 )

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/bench"
-	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -65,9 +64,9 @@ func (d Dir) WriteReport(md string) error { return d.write(FileReport, []byte(md
 func (d Dir) WriteReportHTML(html []byte) error { return d.write(FileReportHTML, html) }
 
 // WriteLog writes the log of a tool run, such as build-head.log or test-base.log.
-// A log holds the pull request's output: past proc.MaxLog bytes only its first and last bytes are kept.
+// A log holds the pull request's output: past MaxLog bytes only its first and last bytes are kept.
 func (d Dir) WriteLog(name string, data []byte) error {
-	return d.write(name, proc.HeadTail(data, proc.MaxLog))
+	return d.write(name, HeadTail(data, MaxLog))
 }
 
 // CreateBench creates bench.txt for the samples as they arrive.

@@ -5,13 +5,13 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
 // objdumpTarget finds the address objdump resolves a branch ("jmp 401000 <…>") or a RIP-relative operand
@@ -23,10 +23,7 @@ var objdumpTarget = regexp.MustCompile(`^\t\S+(?:\s+\S+)*?\s+([0-9a-f]+) <|#\s+(
 // hide a PC-relative operand, and x86asm was found to misread VZEROUPPER), and the same PC-relative
 // operands resolved to the same addresses, none missed.
 func TestDecodeAgreesWithObjdump(t *testing.T) {
-	objdump, err := exec.LookPath("objdump")
-	if err != nil {
-		t.Skip("no objdump on PATH")
-	}
+	objdump := testenv.NeedTool(t, "objdump", "apt-get install binutils")
 	for _, bin := range []struct{ name, path string }{
 		{"fixture", fixtureTest(t, "base")},
 		{"cipher/des", desTest(t, "base")},

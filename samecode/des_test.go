@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
 // desEdits are heads made from this repository's cipher/des: file, old, new.
@@ -99,6 +100,7 @@ var desBenchmarks = []string{"Encrypt", "Decrypt", "KeySetup", "Stdlib"}
 // in the cipher or in a table is changed for every benchmark that reaches it (through the test file's
 // table of constructors, which package initialisation fills, that is all of them).
 func TestDES(t *testing.T) {
+	testenv.Long(t)
 	base := desTest(t, "base")
 	checkTypeTable(t, "des", base)
 	for _, c := range []struct {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
 // TestMutationsAreNeverSame is the "never same when changed" property on real machine code: it flips one
@@ -14,6 +16,7 @@ import (
 // function value — and demands that A is reported changed. The units and offsets are drawn with a fixed
 // seed (printed), from every kind of unit A reaches.
 func TestMutationsAreNeverSame(t *testing.T) {
+	testenv.Long(t)
 	recordReached = true
 	defer func() { recordReached = false }()
 	base := fixtureTest(t, "base")

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
 // TestMeasureCrossFormats cross-compiles the fixture's command for macOS and Windows and checks
@@ -12,9 +14,7 @@ import (
 // is at least its declared size and less than its declared size plus 32 (Go aligns data to at
 // most 32 bytes).
 func TestMeasureCrossFormats(t *testing.T) {
-	if testing.Short() {
-		t.Skip("cross-compiles the runtime for two targets; skipped with -short")
-	}
+	testenv.Long(t) // cross-compiles the runtime for two targets
 	dir := writeFixture(t, false)
 	for _, target := range []struct{ goos, goarch, format string }{
 		{"darwin", "arm64", "macho"},

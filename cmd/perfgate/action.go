@@ -18,6 +18,7 @@ import (
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/pipeline"
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 	"github.com/perfgate/perfgate/results"
@@ -44,7 +45,7 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		errorf(stderr, "action takes no arguments: it reads its inputs from INPUT_* variables")
 		return record.ExitUsage
 	}
-	if err := hideEnvironment(); err != nil {
+	if err := sandbox.HideEnvironment(ghaction.TokenVariables); err != nil {
 		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
 	}
 	r := ghaction.NewRunner(nil, stdout)
@@ -69,8 +70,11 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return config.ExitCode(err)
 	}
 	cfg.Log = stderr
-	if err := ensureValgrind(ctx, cfg.Metric, stderr); err != nil {
-		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
+	// The Action installs valgrind itself when the instruction-count lane is on (valgrind.Ensure says why).
+	if cfg.Metric != record.MetricTime {
+		if err := valgrind.Ensure(ctx, "metric "+cfg.Metric, stderr); err != nil {
+			fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
+		}
 	}
 
 	res, runErr := actionResult(ctx, r, cfg, stderr)

@@ -23,8 +23,9 @@ import (
 
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
-	"github.com/perfgate/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/testing/fakegithub"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 )
@@ -34,9 +35,7 @@ import (
 // reaches the report when base has it). The first run creates the comment (after a 500), the second edits it
 // (after a 502); a comment by someone else that carries the marker stays as it was.
 func TestActionStickyComment(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole comparison twice")
-	}
+	testenv.Long(t) // runs the whole comparison twice
 	repo := materialize(t)
 	gh := newFakeGitHub(t)
 	const pr = 7
@@ -340,9 +339,7 @@ func TestActionNoComment(t *testing.T) {
 // policy-from head, so that the workspace's file sets the policy keys too) and inputs the workflow leaves out, so that they take action.yml's defaults: the file's bench filter and threshold apply,
 // an input that is set (rounds) wins over the file, and a key neither sets keeps its default.
 func TestActionConfigFilePrecedence(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a comparison")
-	}
+	testenv.Long(t) // runs a comparison
 	repo := materialize(t)
 	gh := newFakeGitHub(t)
 	const pr = 9

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 )
@@ -28,9 +29,7 @@ const loosened = "differential: false\nalpha: 0.2\nthresholds:\n  '.*': 99\n"
 // controls, turned the differential check off. This file uses only main's API, so that copying it into a checkout
 // of main shows the attack: go test ./cmd/perfgate -run TestActionBasePolicy fails there.
 func TestActionBasePolicy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a comparison")
-	}
+	testenv.Long(t) // runs a comparison
 	repo := materialize(t)
 	gh := newFakeGitHub(t)
 	const pr = 12

@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
 // attackGoMod, attackBase, attackHead and attackBench are the fixture module: a package whose head changes its
@@ -259,9 +260,7 @@ func aliveProc(pid int) bool {
 //
 // Against main: git checkout main -- action.yml cmd/perfgate/action.go internal/proc && go test ./cmd/perfgate -run TestActionAttacker
 func TestActionAttacker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs two whole comparisons")
-	}
+	testenv.Long(t) // runs two whole comparisons
 	for _, tool := range []string{"bash", "git", "setsid"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("no %s", tool)

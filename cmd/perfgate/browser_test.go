@@ -25,8 +25,9 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/demo"
-	"github.com/perfgate/perfgate/internal/pagecheck"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testing/pagecheck"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 	"github.com/perfgate/perfgate/results"
@@ -47,11 +48,11 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	const msg = "no Chromium on PATH (apt-get install chromium, or set PERFGATE_CHROMIUM): the browser tests need one"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg + "; .ci/run installs it, so CI must have it")
+	const msg = "chromium not on PATH: apt-get install chromium, or set PERFGATE_CHROMIUM"
+	if testenv.E2E() {
+		t.Fatal(msg + " (" + testenv.Var + "=1 makes a missing tool a failure; .ci/run installs it)")
 	}
-	t.Skip(msg)
+	t.Skip(msg + " (or set " + testenv.Var + "=1 to make this a failure)")
 	return ""
 }
 
@@ -205,9 +206,7 @@ func TestBrowserSeesRequests(t *testing.T) {
 // differential check fails) with the real pipeline, then opens each report.html in Chromium.
 func TestReportInBrowser(t *testing.T) {
 	chromium(t)
-	if testing.Short() {
-		t.Skip("runs two comparisons")
-	}
+	testenv.Long(t) // runs two comparisons
 	repo, err := demo.Materialize(filepath.Join(t.TempDir(), "repo"))
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 )
@@ -46,9 +47,7 @@ func (w *cancelOn) String() string {
 // keep what it gathered in the results directory, mark it incomplete, exit 3 and leave no temporary directory
 // behind. It runs the command (run → perfgate.Run) in this process, cancelling its context from its log.
 func TestCompareCancelled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a comparison")
-	}
+	testenv.Long(t) // runs a comparison
 	// A temporary directory of this test's own, so that leftovers are this run's and no other test's.
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/record"
@@ -179,37 +177,12 @@ func readArtifact(dir string) (*record.Result, *prInfo, error) {
 }
 
 // recheckPolicy decides the artifact's result again under the gate policy of the configuration file in the
-// workspace, which in the workflow_run job is the default branch's checkout: trusted, unlike the artifact, which the
-// benchmark job wrote next to the pull request's code. The acknowledge label is judged on the pull request's labels
-// as GitHub reports them. It never loosens: a fail or error stays; a pass that this policy fails becomes a fail,
-// with a note. It also notes a result whose policy the benchmark job took from head's file, and measurements made
-// with another alpha or threshold (which the comment job cannot redo).
+// workspace, which in the workflow_run job is the default branch's checkout (config.Config.Recheck).
 func recheckPolicy(r *ghaction.Runner, res *record.Result, labels []string) error {
 	cfg := config.Default()
 	if err := cfg.Resolve(filepath.Join(r.Workspace, config.FileName), nil); err != nil {
 		return err
 	}
-	p := cfg.Policy()
-	p.Acknowledged = slices.Contains(labels, cfg.AcknowledgeLabel)
-	var notes []string
-	if res.Policy.From == record.Head {
-		notes = append(notes, "the benchmark job took the gate policy from head's configuration file (policy-from head), "+
-			"which the pull request can change")
-	}
-	if m := res.Method; m.Alpha != cfg.Alpha || m.Threshold != cfg.Threshold {
-		notes = append(notes, fmt.Sprintf("the benchmarks were classified with alpha %g and threshold %g%%; "+
-			"the default branch's configuration says alpha %g and threshold %g%%", m.Alpha, m.Threshold, cfg.Alpha,
-			cfg.Threshold))
-	}
-	if s := res.Verdict.Status; s == record.StatusPass || s == record.StatusInconclusive {
-		// Tighten only: a pass that is no longer one, or an exit code that becomes a non-zero other one.
-		v, exit := gate.Decide(*res, p), res.Verdict.ExitCode
-		if s == record.StatusPass && v.Status != s || v.ExitCode != record.ExitPass && v.ExitCode != exit {
-			*res = gate.Apply(*res, v)
-			notes = append(notes, fmt.Sprintf("the benchmark job's verdict was %s (exit %d); under the default branch's "+
-				"gate policy it is %s (exit %d)", s, exit, v.Status, v.ExitCode))
-		}
-	}
-	res.Verdict.Notes = append(res.Verdict.Notes, notes...)
+	cfg.Recheck(res, labels)
 	return nil
 }

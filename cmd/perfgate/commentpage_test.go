@@ -14,7 +14,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
 
-	"github.com/perfgate/perfgate/internal/pagecheck"
+	"github.com/perfgate/perfgate/internal/testing/pagecheck"
 )
 
 // commentCSS approximates GitHub's comment styling: its system font stack, bordered tables, grey code blocks.

@@ -8,10 +8,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/pipeline"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 	"github.com/perfgate/perfgate/results"
@@ -162,7 +162,7 @@ func explain(w io.Writer, err error) {
 		hintf(w, "run perfgate inside a git work tree, or point -C at one")
 	case errors.Is(err, context.Canceled):
 		hintf(w, "interrupted: the results gathered so far were kept")
-	case errors.Is(err, bench.ErrNoValgrind):
-		hintf(w, "install valgrind with '%s', or measure time only with -metric time", bench.ValgrindInstall)
+	case errors.Is(err, valgrind.ErrNotFound):
+		hintf(w, "install valgrind with '%s', or measure time only with -metric time", valgrind.InstallCommand)
 	}
 }

@@ -14,14 +14,14 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/demo"
-	"github.com/perfgate/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 	"github.com/perfgate/perfgate/results"
 )
 
-// The tests run against internal/fakegithub: GitHub's REST API under /api/v3, serving one repository.
+// The tests run against internal/testing/fakegithub: GitHub's REST API under /api/v3, serving one repository.
 const (
 	fakeOwner      = fakegithub.Owner
 	fakeRepo       = fakegithub.Repo

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 )
@@ -25,7 +26,7 @@ func TestCompareWithoutValgrind(t *testing.T) {
 	if code != record.ExitCannotRun {
 		t.Errorf("exit code %d, want %d", code, record.ExitCannotRun)
 	}
-	for _, want := range []string{"perfgate: error: valgrind not found", bench.ValgrindInstall, "perfgate: hint: ", "-metric time"} {
+	for _, want := range []string{"perfgate: error: valgrind not found", valgrind.InstallCommand, "perfgate: hint: ", "-metric time"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
@@ -44,12 +45,8 @@ func TestCompareWithoutValgrind(t *testing.T) {
 // key setup the same), base against itself (A/A: unchanged, a delta of exactly 0), and folded against
 // base with -metric both (both units in one bench.txt, time samples and counts classified apart).
 func TestCompareInstructionsDemo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the benchmarks under valgrind")
-	}
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Fatalf("valgrind is needed for this test: %v (install it with %s)", err, bench.ValgrindInstall)
-	}
+	testenv.NeedTool(t, "valgrind", valgrind.InstallCommand)
+	testenv.Long(t) // runs the benchmarks under valgrind
 	repo, err := demo.Materialize(filepath.Join(t.TempDir(), "repo"))
 	if err != nil {
 		t.Fatal(err)

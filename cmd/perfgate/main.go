@@ -3,11 +3,14 @@
 // Usage:
 //
 //	perfgate compare [flags] [BASE [HEAD]]   compare two revisions (default: merge-base with main, working tree)
+//	perfgate bisect [flags] GOOD BAD         find the commit that made the benchmarks slower
 //	perfgate report [-format f] DIR          re-render a results directory
 //	perfgate demo [-broken]                  the whole pipeline on an embedded two-commit history
 //	perfgate action                          run as a GitHub Action step
 //	perfgate merge [-o OUT] DIR...           combine the results directories of the shards of one comparison
 //	perfgate comment DIR                     post a results directory as the sticky pull-request comment
+//	perfgate record -from DIR                keep a commit's results on the ref refs/perfgate/history
+//	perfgate history                         change points along main's history, with the range to bisect
 //	perfgate version                         print the version
 //
 // Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error, 3 could not run, 4 inconclusive.
@@ -43,11 +46,14 @@ const usage = `perfgate gates a Go package's pull requests on speed, correctness
 
 Usage:
   perfgate compare [flags] [BASE [HEAD]]   compare two revisions of a package
+  perfgate bisect [flags] GOOD BAD         find the first commit that made the benchmarks slower
   perfgate report [-format f] DIR          re-render a results directory
   perfgate demo [-broken]                  run the whole pipeline on an embedded fixture history
   perfgate action                          run as a GitHub Action step (reads INPUT_* and the event)
   perfgate merge [-o OUT] DIR...           combine the shards of one comparison (compare -shard i/n)
   perfgate comment DIR                     post a results directory as the sticky pull-request comment
+  perfgate record -from DIR                keep a commit's results on the ref refs/perfgate/history
+  perfgate history                         change points along main's history, with the range to bisect
   perfgate version                         print the version
 
 Examples:
@@ -69,6 +75,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "compare":
 		return runCompare(ctx, rest, stdout, stderr)
+	case "bisect":
+		return runBisect(ctx, rest, stdout, stderr)
 	case "report":
 		return runReport(rest, stdout, stderr)
 	case "demo":
@@ -79,6 +87,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runComment(ctx, rest, stdout, stderr)
 	case "merge":
 		return runMerge(rest, stdout, stderr)
+	case "record":
+		return runRecord(ctx, rest, stdout, stderr)
+	case "history":
+		return runHistory(ctx, rest, stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintf(stdout, "perfgate %s\n", version.String())
 		return record.ExitPass

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -13,9 +14,7 @@ import (
 // in any module of the repository: here crypto/xtea of a module whose go.mod is in crypto/, with nothing at the
 // root but a README. The step runs with comment: false, so GitHub is never called.
 func TestActionMonorepo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a whole comparison")
-	}
+	testenv.Long(t) // runs a whole comparison
 	mix := func(salt string) string {
 		return "package xtea\n\n// Mix scrambles x.\nfunc Mix(x uint32) uint32 { return (x ^ " + salt + ") * 2654435761 }\n"
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/report"
 )
@@ -20,9 +21,7 @@ import (
 //
 // Before -policy-from existed: -policy-from is an unknown flag (exit 2).
 func TestComparePolicyFrom(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs two comparisons")
-	}
+	testenv.Long(t) // runs two comparisons
 	repo := materialize(t)
 	if err := os.WriteFile(filepath.Join(repo.Dir, config.FileName), []byte(loosened), 0o644); err != nil {
 		t.Fatal(err)

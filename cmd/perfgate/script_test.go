@@ -14,7 +14,9 @@ package main
 //	                            walks every element of an array, "[N]" one element: benchmarks[].name, base.commit.
 //	notemp PREFIX               fail when $TMPDIR holds an entry whose name starts with PREFIX (a leaked temp dir)
 //
-// Scripts that run a whole comparison are skipped under -short: [short] skip.
+// Scripts that run a whole comparison are skipped under -short: [short] skip. Of those, the default run keeps
+// results.txt, one comparison end to end; the others (longScripts) run in the long end-to-end set only
+// (PERFGATE_E2E=1, see internal/testing/testenv).
 
 import (
 	"context"
@@ -33,6 +35,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/demo"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -73,12 +76,24 @@ func goEnv(t *testing.T) []string {
 	return append(env, "GOTOOLCHAIN=local", "GOPROXY=off", "GOTELEMETRY=off", "NO_COLOR=1")
 }
 
+// longScripts are the scripts of the long end-to-end set: each runs one or more whole comparisons, some of them
+// slow on purpose (a hang, a timeout), and results.txt already takes a comparison through the whole pipeline.
+var longScripts = map[string]bool{
+	"benchselect": true, "config": true, "defaultresults": true, "demo": true, "failtest": true, "hangbench": true,
+	"inlined": true, "likeforlike": true, "monorepo": true, "newbench": true, "nobench": true, "panicbench": true,
+	"secrets": true, "slower": true, "unchecked": true, "worktree": true,
+}
+
 func TestScript(t *testing.T) {
 	env := goEnv(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: false,
 		Setup: func(e *testscript.Env) error {
+			// testscript names the work directory script-NAME; its T is the subtest's *testing.T.
+			if longScripts[strings.TrimPrefix(filepath.Base(e.WorkDir), "script-")] {
+				testenv.Long(e.T().(testing.TB))
+			}
 			e.Vars = append(e.Vars, env...)
 			// A home of its own: git and go find no user configuration that could change the outcome.
 			home := filepath.Join(e.WorkDir, ".home")

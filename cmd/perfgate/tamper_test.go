@@ -21,6 +21,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -185,9 +186,7 @@ func joinAndStay() {
 // the overwritten binary is named in an error (exit 3) with the run reported as unguarded. Either way the
 // descendant that joined perfgate's process group is gone, and the verdict is never pass.
 func TestTamperingHead(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and times a package twice")
-	}
+	testenv.Long(t) // builds and times a package twice
 	if _, err := sandbox.New(sandbox.Config{Mode: sandbox.ModeRequired, Scratch: t.TempDir()}); err != nil {
 		t.Skipf("no sandbox here: %v", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
 // testBinary checks out commit name, adds the crypto/des cross-check, and
@@ -57,9 +59,10 @@ func runBinaryTimeout(t *testing.T, limit time.Duration, bin string, env []strin
 
 // TestCrossCheckStdlib runs the fixture's own tests and a crypto/des
 // cross-check (testdata/crosscheck_test.go) on base and folded, which
-// must agree with crypto/des. Under -short it stops there; otherwise it
-// also proves that the variants meant to differ do (so the check can
-// fail) and that the ones meant to be identical are.
+// must agree with crypto/des. By default it stops there; in the long
+// end-to-end set (PERFGATE_E2E=1) it also proves that the variants meant
+// to differ do (so the check can fail) and that the ones meant to be
+// identical are.
 func TestCrossCheckStdlib(t *testing.T) {
 	needGit(t)
 	repo := materialize(t)
@@ -81,8 +84,8 @@ func TestCrossCheckStdlib(t *testing.T) {
 		{"extraiter", true, true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.slow && testing.Short() {
-				t.Skip("builds a variant; skipped under -short")
+			if tc.slow {
+				testenv.Long(t) // builds a variant
 			}
 			bin := testBinary(t, repo, tc.name)
 			out, err := runBinary(t, bin, nil, "-test.run=^TestCrossCheckStdlib$")
@@ -178,9 +181,7 @@ func (d *dumper) dump(name, key string) []string {
 // differs in encrypted block 16 only, decrypt in decryption only, parity
 // only for keys whose parity bits are set.
 func TestVariantOutputs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds variants; skipped under -short")
-	}
+	testenv.Long(t) // builds variants
 	needGit(t)
 	d := &dumper{t: t, repo: materialize(t), dirs: map[string]string{}}
 	const (
@@ -211,9 +212,7 @@ func TestVariantOutputs(t *testing.T) {
 // TestBenchmarkVariants runs the variants whose benchmarks or tests
 // misbehave and checks each misbehaves as documented, and only there.
 func TestBenchmarkVariants(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds variants; skipped under -short")
-	}
+	testenv.Long(t) // builds variants
 	needGit(t)
 	repo := materialize(t)
 	bench := func(pattern string) []string {

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfgate/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
 // testMarker is report.Marker, the hidden line that identifies perfgate's comment (copied: report imports nothing

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
-// The tests run against internal/fakegithub: GitHub's REST API under /api/v3, serving one repository.
+// The tests run against internal/testing/fakegithub: GitHub's REST API under /api/v3, serving one repository.
 const (
 	apiPrefix = fakegithub.Prefix // GitHub Enterprise Server's REST prefix; NewClient must keep it
 	testOwner = fakegithub.Owner

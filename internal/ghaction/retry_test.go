@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v60/github"
-	"github.com/perfgate/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
 // GitHub's answers to a secondary rate limit, from docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/internal/proc"
@@ -23,7 +25,7 @@ import (
 
 // runBenchmarks runs the lanes the metric asks for, writing bench.txt as samples arrive, and turns what they
 // gathered into a benchRecord (fromRun). The timing lane runs the A–B–B–A schedule natively; the instruction-count
-// lane runs it under valgrind (bench.RunInstructions); with metric both, timing first, then counting, into the
+// lane runs it under valgrind (benchrun.RunInstructions); with metric both, timing first, then counting, into the
 // same bench.txt; under auto, counting alongside (runLanes), its lines after the timing's. Whatever ran before an
 // error is kept.
 func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
@@ -39,7 +41,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	if p.code.timesNothing() {
 		return p.sameCodeOnly(ctx)
 	}
-	rc := bench.RunConfig{
+	rc := benchrun.RunConfig{
 		Base:      p.baseTimed(),
 		Head:      p.head.binary(p.head.rev.Commit),
 		Sandbox:   p.sandbox,
@@ -118,18 +120,22 @@ func (p *pipeline) sameCodeOnly(ctx context.Context) (benchRecord, error) {
 // (RunConfig.Counts), when countsSettle (valgrind hides no CPU feature the binaries use: otherwise CombineLanes
 // lets no count settle anything, and neither may the stages). So the budget goes to the benchmarks the counts
 // cannot settle. Whatever ran before an error is kept.
-func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettle bool) (*bench.Run, error) {
+func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSettle bool) (*benchrun.Run, error) {
 	ic := rc
-	ic.Rounds, ic.Budget = bench.DefaultInstrRounds, 0 // the lane's one round; no staging: counts repeat
-	count := func(ic bench.RunConfig, where string) (*bench.Run, error) {
+	// The lane's one round (no staging: counts repeat), within its share of the budget (countShare).
+	ic.Rounds, ic.Budget = benchrun.DefaultInstrRounds, p.countShare(false)
+	count := func(ic benchrun.RunConfig, where string) (*benchrun.Run, error) {
 		logTo(ic.Progress, "counting instructions under %s%s: %d round of A–B–B–A, each slot at N and 2N iterations",
-			p.valgrind.Version, where, bench.DefaultInstrRounds)
-		return bench.RunInstructions(ctx, ic, bench.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles})
+			p.valgrind.Version, where, benchrun.DefaultInstrRounds)
+		return benchrun.RunInstructions(ctx, ic, benchrun.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles})
 	}
 	if !p.cfg.TimesBenchmarks() || p.cfg.Metric != record.MetricAuto || !p.cfg.CountsInstructions() {
-		var timed, counted *bench.Run
+		var timed, counted *benchrun.Run
 		var err error
 		if p.cfg.TimesBenchmarks() {
+			if rc.Budget > 0 && p.cfg.CountsInstructions() {
+				rc.Budget -= ic.Budget // metric both: the count runs after the timing, within the same budget
+			}
 			timed, err = p.timeLane(ctx, rc)
 		}
 		if err == nil && p.cfg.CountsInstructions() {
@@ -143,6 +149,10 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 		if err != nil {
 			return counted, err
 		}
+		if rc.Budget > 0 {
+			// The count came first on the timing's CPU: the timing gets what it left of the budget.
+			rc.Budget = max(rc.Budget-counted.Elapsed, rc.Budget/2)
+		}
 		if countsSettle {
 			cs := instrComparisons(counted, p.cfg.InstrThreshold)
 			rc.Counts = func() []record.Benchmark { return cs }
@@ -155,7 +165,7 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 	if _, ok := p.log.(*os.File); !ok && p.log != nil {
 		rc.Progress = &syncWriter{w: p.log}
 	}
-	ic.CPU = cpu
+	ic.CPU, ic.Budget = cpu, p.countShare(true)
 	if ic.Progress = nil; rc.Progress != nil {
 		ic.Progress = &lineWriter{w: rc.Progress, prefix: "counting: "}
 	}
@@ -167,7 +177,7 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 	}
 	var mu sync.Mutex
 	var counts []record.Benchmark
-	var counted *bench.Run
+	var counted *benchrun.Run
 	var countErr error
 	done := make(chan struct{})
 	go func() {
@@ -198,21 +208,40 @@ func (p *pipeline) runLanes(ctx context.Context, rc bench.RunConfig, countsSettl
 	return joinRuns(timed, counted), err
 }
 
+// countShare is the instruction-count lane's share of the budget, 0 for none (no budget: fixed rounds): all of
+// it when the lane runs alone (metric instructions) or alongside the timing on a CPU of its own, and
+// countShareOfBudget of it when it runs before or after the timing on the same CPU (auto on one CPU, metric
+// both), whose budget is then cut by what the count took. So the comparison ends within the budget, plus build
+// and test time, whatever the benchmarks cost under valgrind.
+func (p *pipeline) countShare(alongside bool) time.Duration {
+	switch {
+	case p.cfg.Budget <= 0:
+		return 0
+	case alongside || !p.cfg.TimesBenchmarks():
+		return p.cfg.Budget
+	}
+	return time.Duration(countShareOfBudget * float64(p.cfg.Budget))
+}
+
+// countShareOfBudget is the instruction-count lane's share of the budget when it does not run alongside the
+// timing: on this repository's gate the count takes about a minute on its own, the timing most of a 100 s budget.
+const countShareOfBudget = 0.4
+
 // timeLane runs the timing lane with rc.
-func (p *pipeline) timeLane(ctx context.Context, rc bench.RunConfig) (*bench.Run, error) {
+func (p *pipeline) timeLane(ctx context.Context, rc benchrun.RunConfig) (*benchrun.Run, error) {
 	if p.cfg.Budget > 0 {
 		logTo(rc.Progress, "timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget "+
 			"of %s; settled benchmarks stop", p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
 	} else {
 		logTo(rc.Progress, "timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
 	}
-	return bench.RunABBA(ctx, rc)
+	return benchrun.RunABBA(ctx, rc)
 }
 
 // countCPU returns the CPU the count runs on alongside the timing lane, and whether it may: the timing lane
 // pins its children to one CPU (rc.CPU, or the last this process may use), and another one is free for
 // callgrind, which then never competes with a timed child for its CPU.
-func (p *pipeline) countCPU(rc bench.RunConfig) (int, bool) {
+func (p *pipeline) countCPU(rc benchrun.RunConfig) (int, bool) {
 	if rc.NoPin {
 		return -1, false
 	}
@@ -232,8 +261,9 @@ func (p *pipeline) countCPU(rc bench.RunConfig) (int, bool) {
 	return -1, false
 }
 
-// instrComparisons returns run's instructions/op comparisons, nil for no run.
-func instrComparisons(run *bench.Run, instrPct float64) []record.Benchmark {
+// instrComparisons returns run's instructions/op comparisons, nil for no run; the leaves the lane did not count
+// are marked so (bench.MarkUncounted).
+func instrComparisons(run *benchrun.Run, instrPct float64) []record.Benchmark {
 	if run == nil {
 		return nil
 	}
@@ -241,7 +271,7 @@ func instrComparisons(run *bench.Run, instrPct float64) []record.Benchmark {
 	if err != nil {
 		return nil
 	}
-	return cs
+	return bench.MarkUncounted(cs, run.Uncounted) // what the lane gave up on settles nothing
 }
 
 // logTo writes a progress line to w, as logf does to the log; nil writes nothing.
@@ -297,7 +327,7 @@ const noBenchmarksMatched = "no benchmarks matched: the package has none, or -be
 
 // joinRuns returns the timing lane's run a followed by the instruction-count lane's run b; either may be nil.
 // Pinning, header, plan and stages come from the first lane that ran.
-func joinRuns(a, b *bench.Run) *bench.Run {
+func joinRuns(a, b *benchrun.Run) *benchrun.Run {
 	switch {
 	case a == nil:
 		return b
@@ -310,13 +340,17 @@ func joinRuns(a, b *bench.Run) *bench.Run {
 	j.Warnings = slices.Concat(a.Warnings, b.Warnings)
 	j.Elapsed += b.Elapsed
 	j.Calibration += b.Calibration
+	if len(b.Uncounted) > 0 {
+		j.Uncounted = maps.Clone(b.Uncounted)
+		maps.Copy(j.Uncounted, a.Uncounted)
+	}
 	return &j
 }
 
 // baseTimed is the binary base's side times: base's own, or base built with head's test files (likeForLike).
-func (p *pipeline) baseTimed() bench.Binary {
+func (p *pipeline) baseTimed() benchrun.Binary {
 	if p.source.baseBin != "" {
-		return bench.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit,
+		return benchrun.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit,
 			SHA256: p.source.baseSHA}
 	}
 	return p.base.binary(p.base.rev.Commit)
@@ -329,7 +363,7 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	list := func(s *side) ([]string, error) {
 		lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
 		defer cancel()
-		names, err := bench.List(lctx, s.binary(""), nil, p.sandbox)
+		names, err := benchrun.List(lctx, s.binary(""), nil, p.sandbox)
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -347,7 +381,7 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	}
 	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
 	defer cancel()
-	baseTops, err := bench.List(lctx, p.baseTimed(), nil, p.sandbox)
+	baseTops, err := benchrun.List(lctx, p.baseTimed(), nil, p.sandbox)
 	if err != nil {
 		return headTops, nil, nil
 	}
@@ -371,7 +405,7 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 // rows carry the MetricNote. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
 // with no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and its empty
 // comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
-func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct float64) benchRecord {
+func fromRun(run *benchrun.Run, headTops []string, opt bench.StatsOptions, instrPct float64) benchRecord {
 	rec := benchRecord{pinnedCPU: -1}
 	if run.Pinning.Pinned {
 		rec.pinnedCPU = run.Pinning.CPU
@@ -424,6 +458,11 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 			rec.notes = append(rec.notes, "instruction counts: "+err.Error())
 		}
 		bs = append(bs, ins...)
+	}
+	if len(run.Uncounted) > 0 {
+		bs = bench.MarkUncounted(bs, run.Uncounted)
+	}
+	if len(instrSamples) > 0 || len(run.Uncounted) > 0 {
 		noteDisagreements(bs)
 	}
 	rec.benchmarks = slices.DeleteFunc(bs, func(b record.Benchmark) bool { return removed[b.Name] })
@@ -437,7 +476,7 @@ func fromRun(run *bench.Run, headTops []string, opt bench.StatsOptions, instrPct
 // tally counts the settled benchmarks of rec (sec/op rows classed slower, faster or unchanged), notes those a
 // budgeted run left unsettled, and takes the median noise floor and smallest detectable effect over the sec/op
 // rows. It runs after the lanes are combined (metric auto), whose classes it counts.
-func (rec *benchRecord) tally(run *bench.Run) {
+func (rec *benchRecord) tally(run *benchrun.Run) {
 	var noise, mde []float64
 	var unsettled []string
 	rec.settled = 0
@@ -477,6 +516,10 @@ func noteDisagreements(bs []record.Benchmark) {
 		if b.Unit != record.UnitInstructions || !ok {
 			continue
 		}
+		if b.Uncounted != "" {
+			bs[t].MetricNote, bs[i].MetricNote = "instructions "+b.Note, "instructions "+b.Note
+			continue
+		}
 		if note := bench.MetricNote(bs[t], b, ""); note != "" {
 			note += "; both gate: a slower in either fails the gate"
 			bs[t].MetricNote, bs[i].MetricNote = note, note
@@ -488,7 +531,7 @@ func noteDisagreements(bs []record.Benchmark) {
 // that the instruction counts settle nothing there (bench.CombineLanes), and a note saying which; none when the
 // binaries cannot take another path under valgrind. A probe that fails trusts nothing.
 func (p *pipeline) hiddenFeatures(ctx context.Context, bins ...string) (hidden []string, note string) {
-	all, err := bench.HiddenFeatures(ctx, p.valgrind.Path, p.work)
+	all, err := benchrun.HiddenFeatures(ctx, p.valgrind.Path, p.work)
 	if err != nil {
 		return []string{"unknown ones"}, "metric auto: " + err.Error() + "; the instruction counts settle nothing"
 	}
@@ -500,7 +543,7 @@ func (p *pipeline) hiddenFeatures(ctx context.Context, bins ...string) (hidden [
 		if err != nil {
 			return all, "metric auto: disassembling " + bin + ": " + err.Error() + "; the instruction counts settle nothing"
 		}
-		for _, f := range bench.UsesFeatures(stdout, all) {
+		for _, f := range benchrun.UsesFeatures(stdout, all) {
 			if !slices.Contains(hidden, f) {
 				hidden = append(hidden, f)
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/abba"
 	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/record"
@@ -33,7 +34,7 @@ func abbaRun(name string, rounds int, base, head float64) []bench.Sample {
 // TestFromRun turns a synthetic run into the benchmark record, with no benchmark process: a benchmark 25% slower,
 // one that head removed, one that printed no result on head while head still has it, an unpinned run.
 func TestFromRun(t *testing.T) {
-	run := &bench.Run{
+	run := &benchrun.Run{
 		Samples: append(abbaRun("Encrypt/des", 6, 100, 125), abbaRun("Old/case", 6, 50, 50)[:12]...),
 		Failures: []record.Failure{
 			{Name: "Old/case", Side: record.Head, Round: 4, Slot: 1, Kind: record.FailureNoResult, Message: "no result line"},
@@ -95,7 +96,7 @@ func TestFromRun(t *testing.T) {
 
 // TestFromRunPinnedAndEmpty: a pinned run records its CPU; a run without samples or failures says nothing matched.
 func TestFromRunPinnedAndEmpty(t *testing.T) {
-	rec := fromRun(&bench.Run{Pinning: abba.Pinning{Pinned: true, CPU: 3}}, nil, bench.DefaultStatsOptions, bench.DefaultInstrThresholdPct)
+	rec := fromRun(&benchrun.Run{Pinning: abba.Pinning{Pinned: true, CPU: 3}}, nil, bench.DefaultStatsOptions, bench.DefaultInstrThresholdPct)
 	if rec.pinnedCPU != 3 {
 		t.Errorf("pinnedCPU = %d, want 3", rec.pinnedCPU)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/suggest"
 )
@@ -37,7 +38,7 @@ func (p *pipeline) checkBenchSelects(tops []string) error {
 
 // checkLeavesSelected fails like checkBenchSelects when the filter's first level selected top-level benchmarks
 // but its deeper levels none of their sub-benchmarks, so nothing was compared.
-func (p *pipeline) checkLeavesSelected(run *bench.Run, sameCodeRows int) error {
+func (p *pipeline) checkLeavesSelected(run *benchrun.Run, sameCodeRows int) error {
 	filter := p.benchFilter()
 	if filter == nil || p.tops != nil || run == nil || len(run.Samples) > 0 || len(run.Failures) > 0 || sameCodeRows > 0 {
 		return nil

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 )
 
 // unchangedPackages returns the packages of pkgs (relative paths) whose own files, and the files of every package
@@ -23,7 +23,7 @@ func (p *pipeline) unchangedPackages(ctx context.Context, pkgs []string) ([]stri
 	for _, pkg := range pkgs {
 		var digests [2]string
 		for i, s := range []*side{&p.base, &p.head} {
-			deps, err := bench.ModuleDeps(ctx, p.listConfig(s), pkg)
+			deps, err := benchrun.ModuleDeps(ctx, p.listConfig(s), pkg)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfgate/perfgate/consttime"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // The constant-time phase, in two steps like the differential: prepareConstantTime builds and seals both drivers
@@ -43,10 +44,10 @@ func (p *pipeline) prepareConstantTime(ctx context.Context) (*consttime.Prepared
 		baseDir, headDir, pkg = p.base.pkgDir, p.head.pkgDir, "."
 	}
 	prep, err := consttime.Prepare(ctx, consttime.Config{
-		BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
-		BatchBlocks: p.cfg.ConstantTimeBlocks, Sandbox: p.sandbox,
-		Timeout: max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
-		Log: &linePrefixer{w: p.log, prefix: "perfgate: "},
+		Sides: subject.Sides{BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+			Sandbox: p.sandbox, Timeout: max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
+			Log: &linePrefixer{w: p.log, prefix: "perfgate: "}},
+		BatchBlocks: p.cfg.ConstantTimeBlocks,
 	}, consttime.Options{SameCode: !p.cfg.TimeSameCode, Budget: p.cfg.ConstantTimeBudget})
 	if err != nil {
 		if ctx.Err() != nil {

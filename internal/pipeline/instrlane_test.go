@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -28,7 +29,7 @@ func instrSamples(name string, base, head float64) []bench.Sample {
 // time statistics: the sec/op rows have the samples of the timing lane only), and a benchmark whose lanes
 // disagree carries the MetricNote on both rows.
 func TestFromRunBothLanes(t *testing.T) {
-	run := &bench.Run{Samples: slices.Concat(
+	run := &benchrun.Run{Samples: slices.Concat(
 		abbaRun("Encrypt/des", 6, 100, 100), abbaRun("KeySetup/des", 6, 100, 100),
 		instrSamples("Encrypt/des", 20000, 16000), instrSamples("KeySetup/des", 5000, 5000))}
 	rec := fromRun(run, nil, bench.DefaultStatsOptions, 0.5)
@@ -59,7 +60,7 @@ func TestFromRunBothLanes(t *testing.T) {
 		t.Errorf("Encrypt/des instructions/op: delta %v exact %v, want -20, exact", g.DeltaPct, g.Exact)
 	}
 	// The instruction-only run: no time rows at all.
-	rec = fromRun(&bench.Run{Samples: instrSamples("Encrypt/des", 20000, 20000)}, nil, bench.DefaultStatsOptions, 0.5)
+	rec = fromRun(&benchrun.Run{Samples: instrSamples("Encrypt/des", 20000, 20000)}, nil, bench.DefaultStatsOptions, 0.5)
 	if len(rec.benchmarks) != 1 || rec.benchmarks[0].Unit != record.UnitInstructions || rec.benchmarks[0].DeltaPct != 0 {
 		t.Errorf("instructions only: %+v, want one instructions/op row with delta exactly 0", rec.benchmarks)
 	}

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 )
@@ -19,7 +19,7 @@ import (
 // A relative package ("./crypto/xtea", "..", ".") is a directory relative to cfg.Dir, anywhere in the
 // repository, as the go command reads it. Each side finds the go.mod nearest above that directory in its own tree,
 // so a package of a monorepo's nested module, or one whose go.mod moved between base and head, builds in the
-// module it belongs to; the go command then runs in that module's root, with the tree's go.work (see bench.Build)
+// module it belongs to; the go command then runs in that module's root, with the tree's go.work (see benchrun.Build)
 // and the module's replace directives, which may point anywhere inside the tree. An import path is resolved by the
 // go command in the module that contains cfg.Dir, or in cfg.Dir itself when only a go.work governs it.
 //
@@ -146,12 +146,12 @@ func (e *NoModuleError) Error() string {
 
 // notOnBase is the error of a package that go list did not find on base: it names what was looked for where, and
 // says whether head has the package (a package only head has cannot be compared: base has nothing to time).
-func (p *pipeline) notOnBase(ctx context.Context, base *bench.NotFoundError) error {
+func (p *pipeline) notOnBase(ctx context.Context, base *benchrun.NotFoundError) error {
 	where := fmt.Sprintf("looked for %s in base's module %s", base.Pkg, p.moduleName(&p.base))
-	if _, err := bench.Inspect(ctx, p.buildConfig(&p.head)); err == nil {
+	if _, err := benchrun.Inspect(ctx, p.buildConfig(&p.head)); err == nil {
 		return fmt.Errorf("package %s exists on head only, so there is nothing to compare it with: %s (%s)",
 			p.cfg.Package, base.Problem, where)
-	} else if head := (*bench.NotFoundError)(nil); errors.As(err, &head) {
+	} else if head := (*benchrun.NotFoundError)(nil); errors.As(err, &head) {
 		return &config.Error{Key: "package", Value: p.cfg.Package, Want: fmt.Sprintf(
 			"a package of the repository; neither side has it: base: %s; head: %s (%s, and in head's %s)",
 			base.Problem, head.Problem, where, p.moduleName(&p.head))}

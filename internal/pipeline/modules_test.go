@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -36,6 +37,7 @@ func merge(ms ...map[string]string) map[string]string {
 }
 
 func TestMonorepoLayouts(t *testing.T) {
+	testenv.Long(t)
 	for _, tc := range []struct {
 		name       string
 		base, head map[string]string // head: the files head changes
@@ -243,6 +245,7 @@ func BenchmarkEncrypt(b *testing.B) {
 // TestMonorepoDifferential: head moves the package into a module of its own, so the package is "./crypto/xtea" in
 // base's module and "./xtea" in head's; the differential still checks the same package on both sides.
 func TestMonorepoDifferential(t *testing.T) {
+	testenv.Long(t)
 	repo := testmod.NewRepo(t)
 	base := repo.Commit("base", merge(xorCipher, map[string]string{"go.mod": testmod.GoMod("example.com/root", "1.21")}))
 	head := repo.Commit("head", map[string]string{"crypto/go.mod": testmod.GoMod("example.com/root/crypto", "1.21")})

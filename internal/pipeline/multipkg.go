@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/version"
 	"github.com/perfgate/perfgate/record"
@@ -50,7 +51,7 @@ func (p *pipeline) multi() bool {
 // runPackages lists the packages on base, splits the work when the comparison is a shard, and runs every
 // package that has work in this shard. Whatever ran before an error is kept.
 func (p *pipeline) runPackages(ctx context.Context) error {
-	listed, err := bench.ListPackages(ctx, p.listConfig(&p.base), p.cfg.Packages())
+	listed, err := benchrun.ListPackages(ctx, p.listConfig(&p.base), p.cfg.Packages())
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -149,7 +150,7 @@ func (p *pipeline) forPackage(rel string, skipChecks bool, tops []string) (*pipe
 
 // listConfig is the go command's configuration for listing packages on side s: in the directory perfgate runs in
 // (-C), where relative packages and patterns start, inside the side's tree.
-func (p *pipeline) listConfig(s *side) bench.BuildConfig {
+func (p *pipeline) listConfig(s *side) benchrun.BuildConfig {
 	c := p.buildConfig(s)
 	c.Dir, c.Pkg = filepath.Join(s.tree.Dir, filepath.FromSlash(p.rel)), "."
 	return c

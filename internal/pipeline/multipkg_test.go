@@ -14,7 +14,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 	"github.com/perfgate/perfgate/shard"
@@ -170,9 +171,7 @@ func multiConfig(dir, base, head, out string) config.Config {
 // merged, gives the same classes (but where one side is inconclusive), the same differential check and the same
 // sizes; merge refuses a shard of another head commit, a shard given twice and a missing shard.
 func TestShardsMergeLikeOneRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and times two packages four times")
-	}
+	testenv.Long(t) // builds and times two packages four times
 	dir, base, head := twoPackageRepo(t)
 	ctx := context.Background()
 	out := t.TempDir()
@@ -327,9 +326,7 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 // TestChangedPackages: changed: true gates a package whose dependency inside the module changed and one whose test
 // file changed, and leaves out, with a note, the package that nothing of changed.
 func TestChangedPackages(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and times packages")
-	}
+	testenv.Long(t) // builds and times packages
 	files := func(libValue, cTest string) map[string]string {
 		pkgTest := func(pkg, body string) string {
 			return "package " + pkg + "\n\nimport \"testing\"\n\nfunc BenchmarkF(b *testing.B) {\n\tfor b.Loop() {\n\t\t" + body + "\n\t}\n}\n"

@@ -13,15 +13,18 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/differential"
 	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 	"github.com/perfgate/perfgate/sizes"
+	"github.com/perfgate/perfgate/subject"
 )
 
 // side is one revision on its way through the pipeline.
@@ -39,8 +42,8 @@ type side struct {
 }
 
 // binary is the side's test binary as bench runs it: sealed, running in the package's directory.
-func (s *side) binary(commit string) bench.Binary {
-	return bench.Binary{Path: s.bin, Dir: s.pkgDir, Commit: commit, SHA256: s.sha}
+func (s *side) binary(commit string) benchrun.Binary {
+	return benchrun.Binary{Path: s.bin, Dir: s.pkgDir, Commit: commit, SHA256: s.sha}
 }
 
 // Run runs the whole comparison for cfg: it exports both revisions, builds their test binaries, runs the
@@ -243,7 +246,7 @@ type pipeline struct {
 	base, head side
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
-	valgrind   bench.Valgrind   // found up front when the instruction-count lane runs
+	valgrind   valgrind.Program // found up front when the instruction-count lane runs
 	autoHint   string           // why metric auto fell back to time, "" when it did not
 	sandbox    *sandbox.Sandbox // confines every process that runs the repository's code
 
@@ -281,7 +284,7 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	if p.cfg.CountsInstructions() {
 		// Up front: an hour of building and testing is not worth spending on a lane that cannot run.
-		vg, err := bench.FindValgrind(ctx, "")
+		vg, err := valgrind.Find(ctx, "", "the instruction-count lane needs it")
 		if err != nil && p.cfg.Metric == record.MetricAuto {
 			p.cfg.Metric = record.MetricTime // auto without valgrind is wall time, and says so
 			p.autoHint = "metric auto: valgrind not found, so wall time alone classes the benchmarks; install " +
@@ -476,11 +479,11 @@ func (p *pipeline) buildBoth(ctx context.Context, rec buildRecord) (buildRecord,
 			break
 		}
 		p.logf("building %s test binary", s.name)
-		log, err := bench.Build(ctx, s.name, p.buildConfig(s))
+		log, err := benchrun.Build(ctx, s.name, p.buildConfig(s))
 		p.logDownloads(s, log)
 		p.writeLog("build-"+string(s.name)+".log", append(s.listLog, log...))
 		if err != nil {
-			if s.name == record.Head && ctx.Err() == nil && !errors.Is(err, bench.ErrNoTests) {
+			if s.name == record.Head && ctx.Err() == nil && !errors.Is(err, benchrun.ErrNoTests) {
 				rec.headFailed = true
 				rec.notes = append(rec.notes, "head does not build: "+err.Error())
 				return rec, nil
@@ -489,15 +492,15 @@ func (p *pipeline) buildBoth(ctx context.Context, rec buildRecord) (buildRecord,
 		}
 		s.built = true
 	}
-	if same, err := bench.SameBinary(p.base.bin, p.head.bin); err == nil && same {
+	if same, err := benchrun.SameBinary(p.base.bin, p.head.bin); err == nil && same {
 		rec.binariesSame = true
 		rec.notes = append(rec.notes, "base and head test binaries are byte-identical")
 	}
 	return rec, nil
 }
 
-func (p *pipeline) buildConfig(s *side) bench.BuildConfig {
-	return bench.BuildConfig{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+func (p *pipeline) buildConfig(s *side) benchrun.BuildConfig {
+	return benchrun.BuildConfig{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
 		Timeout: proc.BuildLimit(p.cfg.Timeout)}
 }
 
@@ -523,7 +526,7 @@ func (p *pipeline) inspect(ctx context.Context) (buildRecord, error) {
 	for _, s := range []*side{&p.base, &p.head} {
 		var info *bench.PackageInfo
 		if s.name == record.Head && headErr == nil {
-			info, headErr = bench.Inspect(ctx, p.buildConfig(s))
+			info, headErr = benchrun.Inspect(ctx, p.buildConfig(s))
 		}
 		if s.name == record.Head && headErr != nil {
 			rec.headFailed = true
@@ -531,8 +534,8 @@ func (p *pipeline) inspect(ctx context.Context) (buildRecord, error) {
 			return rec, nil
 		}
 		if s.name == record.Base {
-			if info, err = bench.Inspect(ctx, p.buildConfig(s)); err != nil {
-				var nf *bench.NotFoundError
+			if info, err = benchrun.Inspect(ctx, p.buildConfig(s)); err != nil {
+				var nf *benchrun.NotFoundError
 				if errors.As(err, &nf) {
 					return rec, p.notOnBase(ctx, nf)
 				}
@@ -594,11 +597,11 @@ func (p *pipeline) checkDifferential(ctx context.Context) (record.Differential, 
 		baseDir, headDir, pkg = p.base.pkgDir, p.head.pkgDir, "."
 	}
 	rep, err := differential.Check(ctx, differential.Config{
-		BaseDir: baseDir, HeadDir: headDir, Pkg: pkg,
-		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks, Seed: p.cfg.Seed,
+		Sides: subject.Sides{BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Seed: p.cfg.Seed, Tags: p.cfg.Tags,
+			Cache: p.cfg.Cache, Timeout: p.cfg.Timeout, WorkDir: workDir,
+			Log: &linePrefixer{w: p.log, prefix: "perfgate: "}, Sandbox: p.sandbox},
+		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks,
 		MessageKeys: p.cfg.MessageKeys, MessageBlocks: p.cfg.MessageBlocks, Oracles: p.cfg.Oracles,
-		Tags: p.cfg.Tags, Cache: p.cfg.Cache, Timeout: p.cfg.Timeout,
-		WorkDir: workDir, Log: &linePrefixer{w: p.log, prefix: "perfgate: "}, Sandbox: p.sandbox,
 	})
 	if err != nil {
 		if ctx.Err() != nil {

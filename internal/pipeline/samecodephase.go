@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/bench"
+	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/samecode"
@@ -37,7 +37,7 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 	rec := sameCodeRecord{same: map[string]bool{}}
 	base := p.baseTimed()
 	lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
-	tops, err := bench.List(lctx, base, nil, p.sandbox)
+	tops, err := benchrun.List(lctx, base, nil, p.sandbox)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {

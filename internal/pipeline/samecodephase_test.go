@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 

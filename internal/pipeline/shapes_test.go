@@ -13,7 +13,8 @@ import (
 
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/internal/proc"
-	"github.com/perfgate/perfgate/internal/testmod"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
+	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -30,6 +31,7 @@ func shapeRepo(t *testing.T, base, head map[string]string) (repo *testmod.Repo, 
 // Assembly for amd64 with a pure-Go fallback that the purego build tag selects, as golang.org/x/crypto does. The
 // benchmark names the implementation it measures, so the result shows which one was built.
 func TestShapeAssemblyPurego(t *testing.T) {
+	testenv.Long(t)
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the fixture's assembly is amd64")
 	}
@@ -62,9 +64,16 @@ func TestShapeAssemblyPurego(t *testing.T) {
 
 // A cgo package: the test binary links C code, and the size measurement still finds the package's Go symbols.
 func TestShapeCgo(t *testing.T) {
+	testenv.Long(t)
 	if !build.Default.CgoEnabled {
 		t.Skip("cgo is not enabled")
 	}
+	// Without its C compiler the go command builds with cgo off, and the package has no Mix.
+	cc := "gcc"
+	if f := strings.Fields(os.Getenv("CC")); len(f) > 0 {
+		cc = f[0]
+	}
+	testenv.NeedTool(t, cc, "apt-get install gcc")
 	cmix := func(mul string) string {
 		return "package cmix\n\n/*\nstatic unsigned int cmix(unsigned int x) { return x * " + mul + "u; }\n*/\nimport \"C\"\n\n" +
 			"// Mix scrambles x in C.\nfunc Mix(x uint32) uint32 { return uint32(C.cmix(C.uint(x))) }\n"
@@ -101,6 +110,7 @@ func TestShapeTestdata(t *testing.T) {
 
 // Benchmarks only in an external test package (package xtea_test), which imports the package by its path.
 func TestShapeExternalTestPackage(t *testing.T) {
+	testenv.Long(t)
 	xtest := "package xtea_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/xtea\"\n)\n\n" +
 		"var sink uint32\n\nfunc BenchmarkMix(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\tsink += xtea.Mix(uint32(i))\n\t}\n}\n"
 	repo, base, head := shapeRepo(t, map[string]string{
@@ -114,6 +124,7 @@ func TestShapeExternalTestPackage(t *testing.T) {
 
 // A TestMain that prepares a table the benchmarks need and prints to standard output, as setup code does.
 func TestShapeTestMain(t *testing.T) {
+	testenv.Long(t)
 	test := "package tm\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"testing\"\n)\n\nvar table []uint32\n\n" +
 		"func TestMain(m *testing.M) {\n\ttable = []uint32{1, 2, 3, 5, 8}\n\tfmt.Println(\"setup: table ready\")\n\tcode := m.Run()\n" +
 		"\tfmt.Println(\"teardown\")\n\tos.Exit(code)\n}\n\n" +
@@ -131,6 +142,7 @@ func TestShapeTestMain(t *testing.T) {
 // Benchmarks that loop with b.Loop (Go 1.24), and ones that skip themselves, whole or one sub-benchmark, as
 // code for hardware the machine lacks does: skipped benchmarks are not failures and not compared.
 func TestShapeLoopAndSkip(t *testing.T) {
+	testenv.Long(t)
 	test := "package lp\n\nimport \"testing\"\n\nvar sink uint32\n\n" +
 		"func BenchmarkLoop(b *testing.B) {\n\tb.Run(\"generic\", func(b *testing.B) {\n\t\tfor b.Loop() {\n\t\t\tsink += Mix(7)\n\t\t}\n\t})\n" +
 		"\tb.Run(\"avx512\", func(b *testing.B) {\n\t\tb.Skip(\"no AVX-512 on this machine\")\n\t})\n}\n\n" +
@@ -158,6 +170,7 @@ func usesDep(salt string) string {
 
 // A vendor/ directory: the go command builds from it, with the module proxy off and an empty module cache.
 func TestShapeVendor(t *testing.T) {
+	testenv.Long(t)
 	t.Setenv("GOPROXY", "off")
 	t.Setenv("GOMODCACHE", emptyModCache(t))
 	repo, base, head := shapeRepo(t, map[string]string{
@@ -175,6 +188,7 @@ func TestShapeVendor(t *testing.T) {
 // download happens while the package is inspected and built, is shown in the progress log and kept in the build
 // log, and comes before anything is timed.
 func TestShapeProxyDownload(t *testing.T) {
+	testenv.Long(t)
 	proxy := writeProxy(t, "example.com/dep", "v1.0.0", depModule)
 	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
 	t.Setenv("GOSUMDB", "off")

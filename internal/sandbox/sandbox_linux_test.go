@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
 // helperEnv, set in a child's environment, makes this test binary act as the hostile child instead of running
@@ -339,10 +341,7 @@ func TestValgrindRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("valgrind is slow")
 	}
-	vg, err := exec.LookPath("valgrind")
-	if err != nil {
-		t.Skip("no valgrind")
-	}
+	vg := testenv.NeedTool(t, "valgrind", "apt-get install valgrind")
 	s := newSandbox(t, Config{Mode: ModeRequired})
 	// The lane keeps callgrind's output in perfgate's own directory; here the child writes it to its TMPDIR.
 	cmd := exec.Command("sh", "-c", `"$0" --tool=callgrind --callgrind-out-file="$TMPDIR/cg.out" cat /proc/self/status &&

@@ -1,0 +1,222 @@
+// Command measure measures the truth of the corpus's pairs: for each pair it runs perfgate compare with many
+// A–B–B–A rounds and no time budget, times every benchmark even where the machine code is the same on both sides,
+// and writes pairs/NAME.truth from the paired wall-time ratios.
+//
+//	cd tools && go run ./corpus/measure -run 'mix-.*' -rounds 30 [-- perfgate flags, e.g. -cpu 0]
+//
+// Run it on a machine as quiet as you can find, one pair at a time; the truth file records the load.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/tools/corpus"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("measure", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sel := fs.String("run", "", "measure only the pairs whose names match this regular expression")
+	rounds := fs.Int("rounds", 30, "A–B–B–A rounds")
+	benchtime := fs.String("benchtime", "100ms", "target duration of one benchmark run")
+	bin := fs.String("perfgate", "", "perfgate binary (default: build perfgate's cmd/perfgate)")
+	dir := fs.String("dir", "corpus/pairs", "where the truth files go (run in the tools module)")
+	clock := fs.String("clock", "wall", "cpu: each benchmark process's CPU time, pinned with taskset; "+
+		"wall: perfgate compare's wall time (the flags after -- go to perfgate)")
+	cpu := fs.Int("cpu", 1, "with -clock cpu, the CPU to pin to")
+	target := fs.Duration("target", 50*time.Millisecond, "with -clock cpu, the wall time of one calibration run")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *clock == "cpu" {
+		cfg := cpuConfig{rounds: *rounds, target: *target, cpu: *cpu}
+		if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work string) (
+			*corpus.Truth, error) {
+			t, err := measureCPU(ctx, p, repo, work, cfg)
+			if err == nil {
+				t.Command = fmt.Sprintf("go run ./corpus/measure -clock cpu -rounds %d -target %s -cpu %d "+
+					"(taskset -c %d, GOMAXPROCS=1, user+system CPU time per operation with a 1-iteration run "+
+					"subtracted; %s)", *rounds, *target, *cpu, *cpu, benchText(p.Flags))
+				t.Machine = machine()
+				t.Notes = cpuNotes(t.Benches)
+			}
+			return t, err
+		}); err != nil {
+			fmt.Fprintf(stderr, "measure: error: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	flags := []string{"-metric", "time", "-rounds", fmt.Sprint(*rounds), "-budget", "0", "-benchtime", *benchtime,
+		"-time-same-code", "-differential=false"}
+	flags = append(flags, fs.Args()...)
+	if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work string) (
+		*corpus.Truth, error) {
+		return measureWall(ctx, *bin, p, repo, flags, work)
+	}); err != nil {
+		fmt.Fprintf(stderr, "measure: error: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// measureAll materializes each selected pair, measures it with fn and writes its truth file into dir. A pair that
+// fails is reported and the others still run.
+func measureAll(ctx context.Context, sel, bin, dir string, stderr io.Writer,
+	fn func(p *corpus.Pair, repo *corpus.Repo, work string) (*corpus.Truth, error)) error {
+	sess, err := corpus.NewSession(ctx, sel, bin)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	failed := 0
+	for _, p := range sess.Pairs {
+		work := filepath.Join(sess.Dir, p.Name)
+		repo, err := p.Materialize(ctx, filepath.Join(work, "repo"))
+		var t *corpus.Truth
+		if err == nil {
+			t, err = fn(p, repo, work)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "measure: %s: %v\n", p.Name, err)
+			failed++
+			continue
+		}
+		name := filepath.Join(dir, p.Name+".truth")
+		if err := os.WriteFile(name, t.Format(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "measure: %s: wrote %s (load %s)\n", p.Name, name, t.Load)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d pairs failed", failed, len(sess.Pairs))
+	}
+	return nil
+}
+
+// measureWall measures the pair with perfgate compare's wall time.
+func measureWall(ctx context.Context, bin string, p *corpus.Pair, repo *corpus.Repo, flags []string, dir string) (
+	*corpus.Truth, error) {
+	before := corpus.LoadAvg()
+	o, err := corpus.Compare(ctx, bin, p, repo, flags, filepath.Join(dir, "results"))
+	if err != nil {
+		return nil, err
+	}
+	if o.Result == nil {
+		return nil, fmt.Errorf("pair %s: perfgate exited %d without a result:\n%s", p.Name, o.ExitCode, o.Stderr)
+	}
+	t := &corpus.Truth{
+		Command: strings.Join(append(append([]string{"perfgate compare -pkg", p.Pkg}, p.Flags...), flags...),
+			" ") + " base head",
+		Measured: time.Now().UTC().Format(time.RFC3339),
+		Machine:  fmt.Sprintf("%s, pinned to CPU %d", machine(), o.Result.Env.PinnedCPU),
+		Load:     before + " before, " + corpus.LoadAvg() + " after",
+	}
+	f, err := os.Open(filepath.Join(dir, "results", "bench.txt"))
+	if err != nil {
+		return nil, fmt.Errorf("%w (perfgate exited %d: %s; %s)", err, o.ExitCode,
+			strings.Join(o.Result.Verdict.Reasons, "; "), strings.Join(o.Result.Notes, "; "))
+	}
+	defer f.Close()
+	ratios, err := corpus.RoundRatios(f, f.Name())
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range o.Result.Benchmarks {
+		if b.Unit != "sec/op" {
+			continue
+		}
+		if len(ratios[b.Name]) < 10 {
+			return nil, fmt.Errorf("pair %s: benchmark %s has %d complete rounds, want at least 10 (class %s: %s)",
+				p.Name, b.Name, len(ratios[b.Name]), b.Class, b.Note)
+		}
+		t.Benches = append(t.Benches, truthBench(b, ratios[b.Name]))
+	}
+	t.Notes = noiseNotes(t.Benches, o.Result.Benchmarks)
+	return t, nil
+}
+
+// truthBench is the median of the rounds' log ratios with its sign-test interval at 95%, in percent.
+func truthBench(b record.Benchmark, logRatios []float64) corpus.TruthBench {
+	pct := func(d float64) float64 { return math.Expm1(d) * 100 }
+	med, lo, hi := corpus.MedianInterval(logRatios, 0.95)
+	return corpus.TruthBench{Name: b.Name, Pct: pct(med), Lo: pct(lo), Hi: pct(hi), NoisePct: b.NoisePct,
+		Rounds: len(logRatios)}
+}
+
+// noiseNotes says, in words, how noisy the run was: the widest interval and the rounds left out as disturbed.
+func noiseNotes(benches []corpus.TruthBench, rows []record.Benchmark) []string {
+	var notes []string
+	for _, b := range benches {
+		if w := (b.Hi - b.Lo) / 2; w > 2 {
+			notes = append(notes, fmt.Sprintf("%s: interval ±%.1f%% wide; its direction is known only beyond that", b.Name, w))
+		}
+	}
+	for _, r := range rows {
+		if r.Unit == "sec/op" && r.Paired != nil {
+			notes = append(notes, fmt.Sprintf("%s: perfgate's own paired estimate %+.2f%% [%+.2f, %+.2f], %d rounds "+
+				"disturbed", r.Name, (r.Paired.Ratio-1)*100, (r.Paired.Lo-1)*100, (r.Paired.Hi-1)*100, r.Paired.Disturbed))
+		}
+	}
+	return notes
+}
+
+// cpuNotes says how wide the widest intervals are.
+func cpuNotes(benches []corpus.TruthBench) []string {
+	var notes []string
+	for _, b := range benches {
+		if w := (b.Hi - b.Lo) / 2; w > 2 {
+			notes = append(notes, fmt.Sprintf("%s: interval ±%.1f%% wide; its direction is known only beyond that", b.Name, w))
+		}
+	}
+	return notes
+}
+
+// benchText says which benchmarks the pair's flags select.
+func benchText(flags []string) string {
+	if b := flagValue(flags, "-bench"); b != "" {
+		return "benchmarks " + b
+	}
+	return "all benchmarks"
+}
+
+// machine names the CPU model and the CPUs online. A virtual machine's model name can be as vague as "AMD EPYC",
+// so the family, model and stepping numbers, which tell the generation apart, follow it.
+func machine() string {
+	data, _ := os.ReadFile("/proc/cpuinfo")
+	info := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" && len(info) > 0 {
+			break // the first processor's block is enough
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			info[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	model := info["model name"]
+	if model == "" {
+		model = "unknown CPU"
+	}
+	if info["cpu family"] != "" {
+		model += fmt.Sprintf(" (family %s, model %s, stepping %s)", info["cpu family"], info["model"], info["stepping"])
+	}
+	return fmt.Sprintf("%s, %d CPUs", model, runtime.NumCPU())
+}
