@@ -34,8 +34,9 @@ import (
 // A benchmark the lane did not count (record.Benchmark.Uncounted: its counts did not repeat, its timer stops
 // inside its loop, …) is judged by wall time alone: its time class stands, and both rows say why.
 //
-// Every disagreement is shown in the sec/op row's MetricNote (and the instructions/op row's): the two numbers
-// and what their combination means, "instructions −6.1%, time +9.5%: fewer instructions at a lower IPC".
+// Every disagreement is shown in the sec/op row's MetricNote (and the instructions/op row's): the two numbers,
+// what their combination means and which lane gates, "instructions −6.1%, time +9.5%: fewer instructions at a
+// lower IPC; time gates: a settled time class stands, whatever the count".
 //
 // The exact lane is not trusted for a benchmark when the code may take another path under valgrind than on the
 // host: valgrind 3.19 hides CPU features the host has (AVX-512, SHA, VAES and more), so code that dispatches on
@@ -75,7 +76,7 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 			// No count to settle anything with: the time class stands, and both rows say why.
 			t.Uncounted = in.Uncounted
 			t.MetricNote = "judged by wall time alone; instructions " + in.Note
-			in.MetricNote = t.MetricNote
+			in.MetricNote = "judged by wall time alone" // its own Note says why it was not counted
 			continue
 		}
 		note := laneNote(*t, *in, opt)
@@ -96,8 +97,23 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 				"corrections for looks and benchmarks; instructions %+.1f%% the same way: %s by both lanes",
 				100*(t.Paired.Lo-1), 100*(t.Paired.Hi-1), 100*(in.Head.Center/in.Base.Center-1), cl)
 		}
+		if note != "" && cl == "" {
+			note += "; " + gatesNote(*t, len(opt.Hidden) > 0)
+		}
 		t.MetricNote, in.MetricNote = note, note
 	}
+}
+
+// gatesNote says which lane gates a benchmark whose lanes disagree and that no count settled (rule 1 or 4), and
+// why, for the end of its MetricNote.
+func gatesNote(t record.Benchmark, hidden bool) string {
+	switch {
+	case hidden:
+		return "time gates alone"
+	case t.Class == record.ClassInconclusive:
+		return "time gates: the count alone never settles which way the time went"
+	}
+	return "time gates: a settled time class stands, whatever the count"
 }
 
 // CountClass returns the class rules 2 and 3 give the time row t by the instruction counts in, given whether its

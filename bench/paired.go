@@ -92,6 +92,10 @@ type pairedResult struct {
 	est   record.Paired
 	sigma float64 // single-run log standard deviation from the A–A and B–B pairs
 	mde   float64 // half-width in log units of the interval sigma implies
+	// upper and lower are the one-sided bounds of the ratio at the interval's confidence, each with all of
+	// 1 − confidence on its side: exp(mean d ± t(confidence, R−1) · s_d / √R). Record.Paired.Bound is the one on
+	// the unit's worse side (see onesided.go).
+	upper, lower float64
 }
 
 // paired computes the paired estimate over the complete rounds of rs, with PMargin the test against margin (a
@@ -136,6 +140,8 @@ func paired(rs []roundValues, confidence, margin float64) (res pairedResult, dro
 		Disturbed: len(d) - n,
 	}
 	res.mde = t * res.sigma / math.Sqrt(float64(n))
+	t1 := tQuantile(confidence, float64(df))
+	res.upper, res.lower = math.Exp(mean+t1*se), math.Exp(mean-t1*se)
 	return res, dropped, true
 }
 

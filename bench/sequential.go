@@ -11,8 +11,9 @@ import (
 // With benchrun.RunConfig.Budget set, rounds run in stages. The first stage runs benchrun.RunConfig.Rounds rounds of every
 // benchmark; each later one brings the benchmarks still running to the next planned total (Looks: each about
 // half again as many rounds as the last, up to benchrun.RunConfig.MaxRounds). After every stage the run looks: it
-// analyses the samples so far, and a benchmark whose sec/op class is settled (slower, faster or unchanged)
-// stops being timed, so that the rest of the budget goes to the unsettled ones. The run ends when every
+// analyses the samples so far, and a benchmark whose sec/op class is settled (slower, faster or unchanged), or
+// whose one-sided bound already rules out a slowdown beyond the threshold (SettledForGate), stops being timed,
+// so that the rest of the budget goes to the unsettled ones. The run ends when every
 // benchmark has settled, when the planned looks are used up, or when the next stage's first round would not fit
 // in what is left of the budget (the first stage is cut to fit as well, but always runs two rounds).
 //

@@ -77,10 +77,15 @@ func (s *Stager) Look(samples []Sample, n int) []int {
 	if err != nil {
 		return nil // invalid options: benchrun.RunABBA checked them
 	}
-	class := map[string]record.Class{}
+	class, ruledOut := map[string]record.Class{}, map[string]bool{}
 	for _, c := range cs {
 		if c.Unit == "sec/op" {
 			class[c.Name] = c.Class
+			// Settled for the gate (a slowdown beyond the threshold ruled out) stops a benchmark only from
+			// DefaultRounds on: before that too few samples can give any class (benchmath wants more per side
+			// than three rounds give at the looks' alpha), so a clear speedup would end "inconclusive" though
+			// a round or two more call it faster.
+			ruledOut[c.Name] = s.rounds >= DefaultRounds && SettledForGate(c, s.opt.ThresholdPct)
 		}
 	}
 	if s.Counts != nil {
@@ -89,7 +94,7 @@ func (s *Stager) Look(samples []Sample, n int) []int {
 	}
 	var done []int
 	s.active = slices.DeleteFunc(s.active, func(i int) bool {
-		if settled(class[s.names[i]]) {
+		if settled(class[s.names[i]]) || ruledOut[s.names[i]] {
 			done = append(done, i)
 			return true
 		}

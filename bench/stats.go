@@ -143,7 +143,7 @@ func Analyze(samples []Sample, opt StatsOptions) ([]record.Benchmark, error) {
 		c.DeltaPct, c.P, c.PHolm = finite(c.DeltaPct), finite(c.P), finite(c.PHolm)
 		c.NoisePct, c.MDEPct = finite(c.NoisePct), finite(c.MDEPct)
 		if p := c.Paired; p != nil {
-			p.Ratio, p.Lo, p.Hi = finite(p.Ratio), finite(p.Lo), finite(p.Hi)
+			p.Ratio, p.Lo, p.Hi, p.Bound = finite(p.Ratio), finite(p.Lo), finite(p.Hi), finite(p.Bound)
 		}
 	}
 	return out, nil
@@ -273,6 +273,10 @@ func (g *group) compare(opt StatsOptions) (c record.Benchmark, tested bool) {
 	res, dropped, ok := paired(g.rounds, opt.Confidence, opt.threshold(g.unit)/2)
 	if ok {
 		est := res.est
+		est.Bound = res.upper
+		if higherIsBetter(g.unit) {
+			est.Bound = res.lower
+		}
 		c.Paired = &est
 		c.NoisePct = 100 * res.sigma
 		c.MDEPct = 100 * (math.Exp(res.mde) - 1)
@@ -369,9 +373,7 @@ func holm(ps []float64) []float64 {
 }
 
 // higherIsBetter reports whether unit is a rate (B/s, ops/s), where a larger head value is an improvement.
-func higherIsBetter(unit string) bool {
-	return strings.HasSuffix(unit, "/s")
-}
+func higherIsBetter(unit string) bool { return record.HigherIsBetter(unit) }
 
 // classify sets Class, and Note for inconclusive, of a comparison compare left to the paired test, by the rules
 // in the file comment.

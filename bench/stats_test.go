@@ -135,7 +135,8 @@ func TestPairedWorkedExample(t *testing.T) {
 	// = 3.7514%. No pair strays beyond 4·√2·σ = 0.0839 from its median, so no round is disturbed, and no d_r
 	// lies beyond 4·1.4826·0.1 (the median absolute deviation) from the median 0.2, so none ran wild.
 	// The gate's test is of a change within half the 2% threshold: δ = log(1.01) = 0.0099503, t = (0.2-δ)/(0.1/√3)
-	// = 3.29176, p = 1 - t/√(2+t²) = 0.081205, and PHolm is that p.
+	// = 3.29176, p = 1 - t/√(2+t²) = 0.081205, and PHolm is that p. The one-sided bound (the gate's question) puts
+	// all of the 5% above: t(0.95, 2) = 2.91999, e^(0.2 + 2.91999·0.1/√3) = e^0.368586 = 1.445688.
 	ds := []float64{0.1, 0.2, 0.3}
 	as := []float64{0.02, 0, -0.02}
 	bs := []float64{0.01, 0, -0.01}
@@ -149,7 +150,7 @@ func TestPairedWorkedExample(t *testing.T) {
 	}
 	c := compareOne(t, abbaSamples("X", "sec/op", rounds), DefaultStatsOptions)
 	want := &record.Paired{Ratio: 1.2214027581601699, Lo: 0.9527394893616995, Hi: 1.5658264554991188,
-		P: 0.07417990022744858, PMargin: 0.081205, Rounds: 3}
+		P: 0.07417990022744858, PMargin: 0.081205, Bound: 1.445688, Rounds: 3}
 	if diff := cmp.Diff(want, c.Paired, cmpopts.EquateApprox(1e-5, 0)); diff != "" {
 		t.Errorf("paired (-want +got):\n%s", diff)
 	}
@@ -197,7 +198,7 @@ func TestCompareEdgeCases(t *testing.T) {
 		if c.Class != record.ClassUnchanged || c.P != 1 || c.PHolm != 1 || c.DeltaPct != 0 {
 			t.Errorf("got %+v", c)
 		}
-		want := &record.Paired{Ratio: 1, Lo: 1, Hi: 1, P: 1, PMargin: 1, Rounds: 5}
+		want := &record.Paired{Ratio: 1, Lo: 1, Hi: 1, P: 1, PMargin: 1, Bound: 1, Rounds: 5} // no spread: the bound is the ratio
 		if diff := cmp.Diff(want, c.Paired); diff != "" {
 			t.Errorf("paired (-want +got):\n%s", diff)
 		}

@@ -317,7 +317,7 @@ func TestGroupLeaves(t *testing.T) {
 	check := func(leaves []leaf, perOp []float64, want []group) {
 		t.Helper()
 		var got []group
-		for _, g := range groupLeaves(leaves, perOp) {
+		for _, g := range groupLeaves(leaves, perOp, valgrindStart) {
 			names := ""
 			for _, lf := range g.leaves {
 				names += lf.name

@@ -87,8 +87,9 @@ const (
 	minInstrIters = 2
 	// valgrindSlowdown bounds how much slower a benchmark runs under callgrind than natively, for timeouts.
 	valgrindSlowdown = 100
-	// valgrindStart is what starting one valgrind process costs, in simulated instructions that take as long:
-	// about a second each on the development machine. groupLeaves weighs processes against iterations with it.
+	// valgrindStart bounds what starting one valgrind process costs, in simulated instructions that take as
+	// long: about a second each on the development machine. groupLeaves weighs processes against iterations
+	// with what calibration measured, at most this (lane.startCost).
 	valgrindStart = 1_000_000_000
 )
 
@@ -190,10 +191,14 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 	}
 	l.progress.calibrating(fmt.Sprintf("%d benchmarks under valgrind", len(leaves)))
 	calib := sched.Entry{Round: -1, Slot: -1}
+	t0 := time.Now()
 	counts, lost, fails, err := l.countOnce(ctx, leaves, record.Base, calib, 1, 1)
 	if err != nil {
 		return nil, err
 	}
+	// The calibrating process ran every leaf once: its wall time is what one valgrind process costs here and now
+	// (the machine's speed and load included), an upper bound of the start-up that the plan charges per process.
+	l.start = float64(time.Since(t0).Nanoseconds())
 	for _, f := range fails {
 		l.fail(f)
 	}
@@ -240,7 +245,7 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 	for i, lf := range leaves {
 		l.cost[lf.name] = cost[i]
 	}
-	groups := groupLeaves(leaves, cost)
+	groups := groupLeaves(leaves, cost, l.startCost())
 	if !l.deadline.IsZero() {
 		groups = l.fitBudget(leaves, cost)
 	}
@@ -327,13 +332,19 @@ func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
 	return calls, nil
 }
 
-// fits reports whether a slot of g, estimated at the larger of its cost model (slotCost) and the longest slot of
-// it so far (took), fits in what is left of the lane's budget; always without one.
+// fits reports whether a slot of g fits in what is left of the lane's budget; always without one. Once a slot of
+// g has run, the longest so far (took) is the estimate: the cost model (slotCost) charges a full valgrindStart
+// per process and is the larger on a quick group, and discarding the three slots a round has already counted for
+// the model's margin wastes them. Before that the model decides.
 func (l *lane) fits(g leafGroup, took time.Duration) bool {
 	if l.deadline.IsZero() {
 		return true
 	}
-	return time.Until(l.deadline) >= max(took, time.Duration(slotCost(g, l.cost)))
+	need := time.Duration(slotCost(g, l.cost, l.startCost()))
+	if took > 0 {
+		need = took
+	}
+	return time.Until(l.deadline) >= need
 }
 
 // limit is the wall-clock limit of a callgrind process: timeout, cut to what is left of the lane's budget.
@@ -354,6 +365,15 @@ func (l *lane) uncount(name string, why record.Uncounted, detail string) {
 	}
 	l.run.Uncounted[name] = bench.NotCounted{Why: why, Detail: detail}
 	l.progress.warn(fmt.Sprintf("%s is not counted (metric auto judges it by wall time alone): %s", name, detail))
+}
+
+// startCost is what the plan charges for starting one valgrind process: as measured at calibration, never more
+// than valgrindStart, the model's bound from the development machine.
+func (l *lane) startCost() float64 {
+	if l.start > 0 {
+		return min(l.start, valgrindStart)
+	}
+	return valgrindStart
 }
 
 // counted reports whether leaf name is still counted: not marked by uncount.
@@ -392,8 +412,8 @@ func (l *lane) fitBudget(leaves []leaf, cost []float64) []leafGroup {
 	leaves, cost = slices.Clone(leaves), slices.Clone(cost)
 	shrink := 1.0
 	for range 8 {
-		groups := groupLeaves(leaves, cost)
-		total := planCost(groups, leaves, cost)
+		groups := groupLeaves(leaves, cost, l.startCost())
+		total := planCost(groups, leaves, cost, l.startCost())
 		if total <= left || len(leaves) == 0 {
 			return groups
 		}
@@ -401,7 +421,7 @@ func (l *lane) fitBudget(leaves []leaf, cost []float64) []leafGroup {
 		for i, lf := range leaves {
 			work[i] = 12 * float64(lf.iters) * cost[i]
 		}
-		level := shrink * waterLevel(work, left-float64(len(groups))*8*valgrindStart)
+		level := shrink * waterLevel(work, left-float64(len(groups))*8*l.startCost())
 		shrink *= 0.8 // groups run at their largest member's N: cut further if a regrouped plan still overruns
 		var kl []leaf
 		var kc []float64
@@ -446,26 +466,26 @@ func waterLevel(work []float64, total float64) float64 {
 
 // planCost is the estimated wall time, in nanoseconds, of one A–B–B–A round of groups: per slot two processes
 // (valgrindStart each) and 3n iterations of every member (the runs at n and 2n). cost is by leaf, as leaves.
-func planCost(groups []leafGroup, leaves []leaf, cost []float64) float64 {
+func planCost(groups []leafGroup, leaves []leaf, cost []float64, start float64) float64 {
 	byName := map[string]float64{}
 	for i, lf := range leaves {
 		byName[lf.name] = cost[i]
 	}
 	total := 0.0
 	for _, g := range groups {
-		total += 4 * slotCost(g, byName)
+		total += 4 * slotCost(g, byName, start)
 	}
 	return total
 }
 
 // slotCost is the estimated wall time, in nanoseconds, of one slot of g: two processes and 3n iterations of
 // every member, costed by cost (by name).
-func slotCost(g leafGroup, cost map[string]float64) float64 {
+func slotCost(g leafGroup, cost map[string]float64, start float64) float64 {
 	work := 0.0
 	for _, lf := range g.leaves {
 		work += cost[lf.name]
 	}
-	return 2*valgrindStart + 3*float64(g.n)*work
+	return 2*start + 3*float64(g.n)*work
 }
 
 // groupLeaves splits leaves into groups that each run at the largest ideal N (leaf.iters) of their members:
@@ -474,7 +494,7 @@ func slotCost(g leafGroup, cost map[string]float64) float64 {
 // dynamic programming over the sorted leaves, which finds the cheapest split into consecutive runs. perOp[i] is
 // what one operation of leaf i costs under valgrind (valgrindCost): a leaf that is slow under valgrind is not
 // run at a fast one's N. Each group keeps its leaves in the order given.
-func groupLeaves(leaves []leaf, perOp []float64) []leafGroup {
+func groupLeaves(leaves []leaf, perOp []float64, start float64) []leafGroup {
 	idx := make([]int, len(leaves))
 	for i := range idx {
 		idx[i] = i
@@ -489,7 +509,7 @@ func groupLeaves(leaves []leaf, perOp []float64) []leafGroup {
 		work := 0.0
 		for i := j - 1; i >= 0; i-- {
 			work += perOp[idx[i]]
-			if c := best[i] + 2*valgrindStart + 3*n*work; c < best[j] {
+			if c := best[i] + 2*start + 3*n*work; c < best[j] {
 				best[j], cut[j] = c, i
 			}
 		}
@@ -585,6 +605,9 @@ type lane struct {
 	// runs past it (limit), and what does not fit is not counted (fitBudget, measure).
 	deadline time.Time
 	cost     map[string]float64 // each leaf's valgrindCost, from calibration
+	// start is what one valgrind process costs, in nanoseconds: the calibrating process's wall time (calibrate);
+	// 0 before it ran (startCost then says valgrindStart).
+	start float64
 	// shapes holds, for every result line of the last countOnce at its iteration count, its timed count with the
 	// number of timed segments, lost or not (calibrate reads them).
 	shapes map[string]leafCount
@@ -602,7 +625,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 	dead := map[record.Side]map[string]bool{record.Base: {}, record.Head: {}}
 	started := time.Now()
 	perRun := time.Duration(0)                     // the mean time of one slot so far, for the ETA
-	var round [4][]bench.Sample                          // this round's samples of the current group, by slot
+	var round [4][]bench.Sample                    // this round's samples of the current group, by slot
 	slotTime := make([]time.Duration, len(groups)) // the longest slot of each group so far
 	defer func() {
 		if ferr := l.keep(round); err == nil {
@@ -642,7 +665,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 				for _, lf := range live {
 					l.uncount(lf.name, record.UncountedBudget, fmt.Sprintf("a slot of its group takes about %s under "+
 						"valgrind, and the lane's share of the budget had %s left",
-						max(slotTime[e.Bench], time.Duration(slotCost(g, l.cost))).Round(time.Second),
+						max(slotTime[e.Bench], time.Duration(slotCost(g, l.cost, l.startCost()))).Round(time.Second),
 						max(time.Until(l.deadline), 0).Round(time.Second)))
 				}
 			}

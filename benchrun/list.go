@@ -31,7 +31,12 @@ func List(ctx context.Context, bin Binary, env []string, sb *sandbox.Sandbox) ([
 		return nil, err
 	}
 	defer remove()
-	cmd := proc.Command(ctx, bin.Dir, env, bin.Path, "-test.list=^Benchmark")
+	dir, release, err := sb.WorkDir(scratch, bin.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	cmd := proc.Command(ctx, dir, env, bin.Path, "-test.list=^Benchmark")
 	out, _, err := proc.RunStart(cmd, proc.MaxOutput, func() error { return sb.Start(cmd, scratch, nil) })
 	if err != nil {
 		return nil, fmt.Errorf("listing benchmarks: %w", err)

@@ -406,10 +406,16 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The child runs in a copy of the package directory, as go test runs it in the directory itself: a benchmark
+	// that writes a file in "." writes to its copy, and the next run does not see it.
+	dir, release, err := r.cfg.Sandbox.WorkDir(scratch, prog.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer release() // after proc.Wait, which kills what the child left running
 	argv := append([]string{prog.Path}, args...)
 	var report, wr *os.File // the two ends of the launcher's report
 	if peak && r.launcher != "" {
-		var err error
 		if report, wr, err = os.Pipe(); err != nil {
 			return nil, fmt.Errorf("starting %s: %w", prog.Path, err)
 		}
@@ -417,7 +423,7 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 		defer wr.Close()
 		argv = append([]string{r.launcher}, argv...)
 	}
-	cmd := proc.Command(cctx, prog.Dir, r.cfg.Env, argv...)
+	cmd := proc.Command(cctx, dir, r.cfg.Env, argv...)
 	if wr != nil {
 		cmd.ExtraFiles = []*os.File{wr}
 	}
@@ -429,7 +435,7 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 	if p := r.run.Pinning; p.Pinned {
 		pin = func() error { return abba.PinThread(p.CPU) }
 	}
-	err := proc.Start(cmd, func() error { return r.cfg.Sandbox.Start(cmd, scratch, pin) })
+	err = proc.Start(cmd, func() error { return r.cfg.Sandbox.Start(cmd, scratch, pin) })
 	started := time.Now()
 	if wr != nil {
 		wr.Close() // the launcher has its own copy: the report ends when the launcher does

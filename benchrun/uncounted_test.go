@@ -44,7 +44,7 @@ func TestFitBudget(t *testing.T) {
 	}
 	instr := []float64{500, 300}
 	cost := []float64{valgrindCost(instr[0], leaves[0].secPerOp, 0), valgrindCost(instr[1], leaves[1].secPerOp, 0)}
-	if g := groupLeaves(leaves, instr); len(g) != 1 {
+	if g := groupLeaves(leaves, instr, valgrindStart); len(g) != 1 {
 		t.Fatalf("by instructions: %d groups, want the one that ran 13 minutes past its budget", len(g))
 	}
 	newLane := func(share time.Duration) *lane {
@@ -62,7 +62,7 @@ func TestFitBudget(t *testing.T) {
 	if n["Big"] == 0 || n["Big"] >= n["Fast"] || len(groups) != 2 {
 		t.Fatalf("groups %+v: want Big in a group of its own at fewer iterations than Fast", groups)
 	}
-	if c := planCost(groups, leaves, cost); c > laneSafety*100e9 {
+	if c := planCost(groups, leaves, cost, valgrindStart); c > laneSafety*100e9 {
 		t.Errorf("a round costs %.0f s, more than %.0f%% of the 100 s share", c/1e9, 100*laneSafety)
 	}
 	if len(l.run.Uncounted) > 0 {

@@ -95,11 +95,16 @@ func AckName(b record.Benchmark) string {
 // Decide is the gate: it returns the Verdict on r under p and changes nothing. The gate fails on a head that did
 // not build (r.HeadBuildFailed) or whose tests fail, a differential mismatch, a benchmark that crashed or hung on
 // head, a benchmark slower in a unit of p.GateUnits (more time, more allocations) that p does not acknowledge,
-// and size growth beyond p.MaxSizeGrowth. It never passes what it did not check: a differential check that
-// perfgate could not run (status error), a comparison in which no check ran (Verdict.Checks), and an incomplete
-// result are errors (exit code 3). A differential check that base failed (not comparable) is a note. What the
-// gate noticed without failing is in Verdict.Notes, and the slower
-// benchmarks it let pass are in Verdict.Acknowledged (why) and Verdict.AcknowledgedBenchmarks (which).
+// a limit exceeded, and size growth beyond p.MaxSizeGrowth. It never passes what it did not check: a differential
+// check that perfgate could not run (status error), counts of the instruction lane that did not repeat, a
+// comparison in which no check ran (Verdict.Checks), and an incomplete result are errors (exit code 3).
+//
+// What was found stands above what could not run: a failure is a failure (exit 1) whatever else could not run,
+// and the errors are listed beside it in the reasons; the verdict is an error only when nothing definite was
+// found. A gating benchmark that stays inconclusive blocks only while a slowdown beyond its threshold is not ruled
+// out (see inconclusive). A differential check that base failed (not comparable) is a note. What the gate noticed
+// without failing is in Verdict.Notes, and the slower benchmarks it let pass are in Verdict.Acknowledged (why) and
+// Verdict.AcknowledgedBenchmarks (which).
 func Decide(r record.Result, p Policy) record.Verdict {
 	d := &decision{v: record.Verdict{Status: record.StatusPass, ExitCode: record.ExitPass, Reasons: []string{}}}
 	if r.HeadBuildFailed {
@@ -115,7 +120,6 @@ func Decide(r record.Result, p Policy) record.Verdict {
 	for _, over := range p.overLimits(r.Benchmarks) {
 		d.fail("%s", over)
 	}
-	d.inconclusive(r, p)
 	if p.MaxSizeGrowth > 0 {
 		var delta int64
 		for _, s := range r.Sizes.Sections {
@@ -125,6 +129,7 @@ func Decide(r record.Result, p Policy) record.Verdict {
 			d.fail("the package grew by %d bytes, more than max-size-growth %d", delta, p.MaxSizeGrowth)
 		}
 	}
+	d.inconclusive(r, p)
 	if len(unrepeatable) > 0 {
 		// An error, not a failure of head: the instruction-count lane that cannot count exactly checked nothing.
 		d.cannot(fmt.Sprintf("the instruction-count lane could not count exactly: two runs of one binary disagree "+
@@ -152,18 +157,20 @@ func Decide(r record.Result, p Policy) record.Verdict {
 // decision is a verdict on its way through Decide.
 type decision struct{ v record.Verdict }
 
-// fail adds a reason and fails the verdict, unless it is already an error.
+// fail adds a reason and fails the verdict: something definite was found, which stands above anything that could
+// not run.
 func (d *decision) fail(format string, args ...any) {
 	d.v.Reasons = append(d.v.Reasons, fmt.Sprintf(format, args...))
-	if d.v.Status == record.StatusPass {
-		d.v.Status, d.v.ExitCode = record.StatusFail, record.ExitFail
-	}
+	d.v.Status, d.v.ExitCode = record.StatusFail, record.ExitFail
 }
 
-// cannot adds a reason and makes the verdict an error: perfgate could not check something.
+// cannot adds a reason and makes the verdict an error, unless it already fails: perfgate could not check
+// something, and nothing definite was found.
 func (d *decision) cannot(reason string) {
-	d.v.Status, d.v.ExitCode = record.StatusError, record.ExitCannotRun
 	d.v.Reasons = append(d.v.Reasons, reason)
+	if d.v.Status != record.StatusFail {
+		d.v.Status, d.v.ExitCode = record.StatusError, record.ExitCannotRun
+	}
 }
 
 // differential fails on a mismatch or a head that failed the check, and notes a check base failed.
@@ -243,11 +250,15 @@ func (d *decision) slower(r record.Result, p Policy) {
 }
 
 // inconclusive makes a passing verdict inconclusive when gating benchmarks of r (a unit the gate counts, timed,
-// not acknowledged by the label) are inconclusive: a run that could not tell does not say PASS. The reason says
-// what could not be told, how wide the intervals were, and what would settle it; the exit code follows
-// p.OnInconclusive. A verdict that already fails stays a failure, with the inconclusive benchmarks in a note.
+// not acknowledged by the label) are inconclusive and a slowdown beyond their threshold is not ruled out: a run
+// that could not tell does not say PASS. The gate's question is one-sided: an inconclusive benchmark whose
+// one-sided bound (record.Benchmark.RulesOutWorse) lies within its threshold (the run's, or a larger one of
+// p.Thresholds that matches it) answers it no, and does not block; the verdict names it in a note and in
+// RuledOutBenchmarks. The reason says what could not be told, how wide the intervals were, and what would settle
+// it; the exit code follows p.OnInconclusive. A verdict that already fails stays a failure, with the inconclusive
+// benchmarks in a note.
 //
-// Why fail by default: a gate that passes what it could not measure passes every regression on a noisy runner,
+// Why block by default: a gate that passes what it could not measure passes every regression on a noisy runner,
 // which is when regressions slip through (at load 2–2.5 a +9.5% change came out inconclusive in every benchmark,
 // and passed). The status and exit code differ from a failure, so a maintainer sees that nothing was found slower,
 // and the acknowledge label lets the pull request through. With the instruction-count lane (metric auto), equal
@@ -257,17 +268,28 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 	if r.Method.BinariesSame {
 		return // byte-identical test binaries run the same instructions: there was nothing to tell
 	}
-	var names []string
+	patterns := p.compiledThresholds()
+	var names, ruledOut []string
 	for _, b := range r.Benchmarks {
-		if b.Class == record.ClassInconclusive && p.Fails(r.Method.Metric, b.Unit) {
-			names = append(names, AckName(b)+intervalOf(b))
+		if b.Class != record.ClassInconclusive || !p.Fails(r.Method.Metric, b.Unit) {
+			continue
 		}
+		if th, ok := rulesOut(patterns, r.Method, b); ok {
+			ruledOut = append(ruledOut, fmt.Sprintf("%s (%s)", AckName(b), boundOf(b, th)))
+			v.RuledOutBenchmarks = append(v.RuledOutBenchmarks, AckName(b))
+			continue
+		}
+		names = append(names, AckName(b)+intervalOf(b))
+	}
+	if len(ruledOut) > 0 {
+		v.Notes = append(v.Notes, fmt.Sprintf("%s inconclusive, but a slowdown beyond the threshold is ruled out, so "+
+			"not blocking: %s", Plural(len(ruledOut), "benchmark"), strings.Join(ruledOut, ", ")))
 	}
 	if len(names) == 0 {
 		return
 	}
-	what := fmt.Sprintf("%s could not be told changed or unchanged within ±%g%%: %s", Plural(len(names), "benchmark"),
-		r.Method.Threshold, strings.Join(names, ", "))
+	what := fmt.Sprintf("%s could not be told changed or unchanged within ±%g%%, and a slowdown beyond +%g%% is not "+
+		"ruled out: %s", Plural(len(names), "benchmark"), r.Method.Threshold, r.Method.Threshold, strings.Join(names, ", "))
 	settle := "a longer budget, a quieter runner, or metric auto (valgrind) would settle them"
 	if r.Method.Metric == record.MetricAuto {
 		settle = "a longer budget or a quieter runner would settle them (where the instruction counts moved, they " +
@@ -291,6 +313,37 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 		}
 		v.Reasons = append(v.Reasons, what+"; "+settle+"; "+how)
 	}
+}
+
+// rulesOut reports whether the inconclusive benchmark b rules out a change for the worse beyond its threshold,
+// and which threshold in percent: the run's (m.Threshold; m.InstrThreshold for instructions/op), or a larger one
+// of patterns that matches its name.
+func rulesOut(patterns []thresholdPattern, m record.Method, b record.Benchmark) (float64, bool) {
+	th := m.Threshold
+	if b.Unit == record.UnitInstructions {
+		th = m.InstrThreshold
+	}
+	if b.RulesOutWorse(th) {
+		return th, true
+	}
+	for _, t := range patterns {
+		if t.pct > th && t.re.MatchString(b.Name) && b.RulesOutWorse(t.pct) {
+			return t.pct, true
+		}
+	}
+	return 0, false
+}
+
+// boundOf says where b's interval and one-sided bound lie, against threshold th in percent: "-4.1% to -0.8%;
+// one-sided bound -0.9%, within +2%" (for a rate such as B/s the bound is the lower one, within -th).
+func boundOf(b record.Benchmark, th float64) string {
+	p := b.Paired
+	within := fmt.Sprintf("%+g%%", th)
+	if record.HigherIsBetter(b.Unit) {
+		within = fmt.Sprintf("%+g%%", -th)
+	}
+	return fmt.Sprintf("%+.1f%% to %+.1f%%; one-sided bound %+.1f%%, within %s", 100*(p.Lo-1), 100*(p.Hi-1),
+		100*(p.Bound-1), within)
 }
 
 // overLimits says, for every benchmark of bs whose head figure exceeds a limit of p.Limits that matches its name
@@ -436,13 +489,15 @@ const reasonUnfinished = "the comparison did not finish"
 // reasonNothingChecked starts the reason Decide gives a result in which no check ran.
 const reasonNothingChecked = "nothing was checked"
 
-// Apply returns r with v as its verdict and the benchmarks v acknowledges marked. r itself is not changed.
+// Apply returns r with v as its verdict and the benchmarks v acknowledges (Benchmark.Acknowledged) or finds
+// ruled out (Benchmark.RuledOut) marked. r itself is not changed.
 func Apply(r record.Result, v record.Verdict) record.Result {
 	r.Verdict = v
 	r.Benchmarks = slices.Clone(r.Benchmarks)
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		b.Acknowledged = b.Class == record.ClassSlower && slices.Contains(v.AcknowledgedBenchmarks, AckName(*b))
+		b.RuledOut = b.Class == record.ClassInconclusive && slices.Contains(v.RuledOutBenchmarks, AckName(*b))
 	}
 	return r
 }

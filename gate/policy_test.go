@@ -105,9 +105,9 @@ func TestDecide(t *testing.T) {
 		{name: "inconclusive blocks by default", change: func(r *record.Result) {
 			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
 		}, status: record.StatusInconclusive, exit: record.ExitInconclusive,
-			reasons: []string{"1 benchmark could not be told changed or unchanged within ±0%: Encrypt/des (+4.0% to +6.0%); " +
-				"a longer budget, a quieter runner, or metric auto (valgrind) would settle them; on-inconclusive: fail, " +
-				"so the merge is blocked"}},
+			reasons: []string{"1 benchmark could not be told changed or unchanged within ±0%, and a slowdown beyond +0% is " +
+				"not ruled out: Encrypt/des (+4.0% to +6.0%); a longer budget, a quieter runner, or metric auto (valgrind) " +
+				"would settle them; on-inconclusive: fail, so the merge is blocked"}},
 		{name: "inconclusive passes under on-inconclusive pass", config: func(c *config.Config) {
 			c.OnInconclusive = gate.OnInconclusivePass
 		}, change: func(r *record.Result) {
@@ -238,7 +238,7 @@ func TestDecide(t *testing.T) {
 		{name: "perfgate cannot run the differential, and head is slower", change: func(r *record.Result) {
 			slower(r)
 			r.Differential = record.Differential{Status: record.DiffError, Reason: "x"}
-		}, status: record.StatusError, exit: record.ExitCannotRun, reasons: []string{"Encrypt/des is slower", "could not run the differential check: x"}},
+		}, status: record.StatusFail, exit: record.ExitFail, reasons: []string{"Encrypt/des is slower", "could not run the differential check: x"}},
 		{name: "no benchmarks, no constructors", change: func(r *record.Result) {
 			r.Benchmarks = nil
 			r.Differential = record.Differential{Status: record.DiffSkipped, NoConstructors: true, Reason: "no cipher constructor in . on both sides (looked for …)"}
@@ -318,8 +318,45 @@ func TestDecide(t *testing.T) {
 			status: record.StatusPass, exit: record.ExitPass},
 		{name: "run error", runErr: errors.New("base does not build: exit status 1"),
 			status: record.StatusError, exit: record.ExitCannotRun, reasons: []string{"base does not build: exit status 1"}},
-		{name: "run error wins over a failure", change: slower, runErr: errors.New("git: object not found"),
-			status: record.StatusError, exit: record.ExitCannotRun, reasons: []string{"Encrypt/des is slower", "git: object not found"}},
+		// What was found stands above what could not run: a failure stays exit 1, with the errors beside it.
+		{name: "a failure stands above a run error", change: slower, runErr: errors.New("git: object not found"),
+			status: record.StatusFail, exit: record.ExitFail, reasons: []string{"Encrypt/des is slower", "git: object not found"}},
+		{name: "a differential mismatch stands above a lane error", change: func(r *record.Result) {
+			r.Differential.Status, r.Differential.Ciphers[0].Mismatches = record.DiffMismatch, 3
+		}, runErr: errors.New("counting instructions: valgrind: exit status 1"),
+			status: record.StatusFail, exit: record.ExitFail, reasons: []string{"head computes different bytes (3 mismatches)",
+				"counting instructions: valgrind: exit status 1"}},
+		{name: "a differential mismatch stands above counts that did not repeat", change: func(r *record.Result) {
+			r.Differential.Status, r.Differential.Ciphers[0].Mismatches = record.DiffMismatch, 1
+			r.Failures = []record.Failure{{Name: "Encrypt/des", Side: "base", Kind: record.FailureUnrepeatable}}
+		}, status: record.StatusFail, exit: record.ExitFail, reasons: []string{"head computes different bytes (1 mismatches)",
+			"the instruction-count lane could not count exactly"}},
+		{name: "counts that did not repeat, nothing found, are an error", change: func(r *record.Result) {
+			r.Failures = []record.Failure{{Name: "Encrypt/des", Side: "base", Kind: record.FailureUnrepeatable}}
+		}, status: record.StatusError, exit: record.ExitCannotRun, reasons: []string{"the instruction-count lane could not count exactly"}},
+		{name: "head's failing tests stand above an unfinished run", change: func(r *record.Result) {
+			r.Functional.Head.Passed = false
+			r.Incomplete = true
+		}, status: record.StatusFail, exit: record.ExitFail, reasons: []string{"head's tests fail", "the comparison did not finish"}},
+		{name: "a limit exceeded stands above a run error", config: func(c *config.Config) {
+			c.Limits = map[string]map[string]float64{"Encrypt/.*": {"sec/op": 1e-9}}
+		}, change: func(r *record.Result) {
+			r.Benchmarks[0].Head = record.Summary{Center: 2e-9, N: 10}
+		}, runErr: errors.New("building base: exit status 1"),
+			status: record.StatusFail, exit: record.ExitFail, reasons: []string{"above its limit", "building base: exit status 1"}},
+		{name: "size growth stands above an inconclusive benchmark", config: func(c *config.Config) { c.MaxSizeGrowth = 9 },
+			change: func(r *record.Result) {
+				r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
+			}, status: record.StatusFail, exit: record.ExitFail, reasons: []string{"grew by 10 bytes"},
+			notes: []string{"1 benchmark could not be told changed or unchanged"}},
+		{name: "errors joined are one reason each", change: slower,
+			runErr: errors.Join(errors.New("./a: building base: exit status 1"), errors.New("./b: listing benchmarks: killed")),
+			status: record.StatusFail, exit: record.ExitFail,
+			reasons: []string{"Encrypt/des is slower", "./a: building base: exit status 1", "./b: listing benchmarks: killed"}},
+		{name: "an inconclusive benchmark and a run error are an error", change: func(r *record.Result) {
+			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
+		}, runErr: errors.New("counting instructions: killed"),
+			status: record.StatusError, exit: record.ExitCannotRun, reasons: []string{"counting instructions: killed"}},
 		{name: "incomplete", change: func(r *record.Result) { r.Incomplete = true },
 			status: record.StatusError, exit: record.ExitCannotRun, reasons: []string{"the comparison did not finish"}},
 		{name: "several reasons", buildFailed: true, change: func(r *record.Result) {

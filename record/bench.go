@@ -44,6 +44,10 @@ type Benchmark struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// slower, but the gate let it pass (Verdict.Acknowledged says why)
 	Acknowledged bool `json:"acknowledged,omitempty"`
+	// RuledOut is set by the gate on an inconclusive row of a gating unit whose one-sided bound (Paired.Bound)
+	// rules out a change for the worse beyond the threshold: the two-sided class stays inconclusive, but the row
+	// does not block the merge.
+	RuledOut bool `json:"ruled_out,omitempty"`
 	// MetricNote, with metric "both", says how the time and instruction-count lanes disagree about this benchmark
 	// (bench.MetricNote); set on the benchmark's sec/op and instructions/op rows, "" when they agree.
 	MetricNote string `json:"metric_note,omitempty"`
@@ -81,6 +85,10 @@ type Paired struct {
 	// PMargin is the p-value that gates: the test that the change lies within half the threshold, before Holm
 	// correction (package bench: a change that small is never called slower or faster).
 	PMargin float64 `json:"p_margin,omitempty"`
+	// Bound is the one-sided confidence bound of Ratio on the worse side of the unit — the upper one for costs
+	// such as sec/op, the lower one for rates such as B/s — at the interval's level, with all of its error on
+	// that side: the largest change for the worse that the data do not rule out. 0 when not computed.
+	Bound   float64 `json:"bound,omitempty"`
 	Rounds  int     `json:"rounds"`  // complete, undisturbed rounds used
 	Dropped int     `json:"dropped"` // rounds present but incomplete, not used
 	// complete rounds left out because a run in them was disturbed, or the round ran wild
@@ -113,4 +121,19 @@ type Failure struct {
 	Kind    FailureKind `json:"kind"`
 	Message string      `json:"message"`           // the panic message or the tail of its output (untrusted text)
 	Package string      `json:"package,omitempty"` // as Benchmark.Package
+}
+
+// RulesOutWorse reports whether b's paired estimate rules out a change for the worse beyond thresholdPct percent:
+// its one-sided bound on the worse side (Paired.Bound) lies within the threshold. This is the gate's one-sided
+// question ("slower by more than the threshold?") answered no, whatever the two-sided class says; a benchmark
+// without a bound rules out nothing.
+func (b Benchmark) RulesOutWorse(thresholdPct float64) bool {
+	p := b.Paired
+	if p == nil || !(p.Bound > 0) {
+		return false
+	}
+	if HigherIsBetter(b.Unit) {
+		return p.Bound >= 1-thresholdPct/100
+	}
+	return p.Bound <= 1+thresholdPct/100
 }

@@ -118,6 +118,10 @@ type Verdict struct {
 	Checks []Check `json:"checks,omitempty"`
 	// AcknowledgedBenchmarks names the benchmarks (gated unit) of Acknowledged, for marking Benchmark.Acknowledged.
 	AcknowledgedBenchmarks []string `json:"acknowledged_benchmarks,omitempty"`
+	// RuledOutBenchmarks names (as AcknowledgedBenchmarks) the inconclusive benchmarks of a gating unit whose
+	// one-sided bound rules out a change for the worse beyond their threshold, so that they do not block the merge;
+	// for marking Benchmark.RuledOut.
+	RuledOutBenchmarks []string `json:"ruled_out_benchmarks,omitempty"`
 }
 
 // Check is one of the gate's checks (CheckBenchmarks, CheckDifferential, CheckSize, CheckConstantTime) and whether
@@ -197,8 +201,8 @@ type Method struct {
 	BenchSource  string   `json:"bench_source,omitempty"`
 	BenchChanged []string `json:"bench_changed,omitempty"`
 	// Budget is the time the timing phase was allowed (0: exactly Rounds rounds); Stages counts the stages run,
-	// after each of which settled benchmarks stopped; Settled counts the benchmarks (sec/op) whose class is
-	// slower, faster or unchanged.
+	// after each of which settled benchmarks stopped; Settled counts the benchmarks (sec/op) settled for the gate:
+	// classed slower, faster or unchanged, or inconclusive with a slowdown beyond the threshold ruled out.
 	Budget  time.Duration `json:"budget_ns"`
 	Stages  int           `json:"stages,omitempty"`
 	Settled int           `json:"settled"`

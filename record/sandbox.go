@@ -28,6 +28,9 @@ type Sandbox struct {
 	DevIoctlDenied bool `json:"dev_ioctl_denied,omitempty"`
 	// Unavailable says why Landlock could not be set up, when it could not.
 	Unavailable string `json:"unavailable,omitempty"`
+	// NotCopied lists the files of the package directory (relative to it, with their size) too large for the copy
+	// of it each child runs in: the children read them in place and could not write them.
+	NotCopied []string `json:"not_copied,omitempty"`
 }
 
 // String is the guarantee in a few words, as the verdict's sandbox check says it: "Landlock ABI 7, no_new_privs,
@@ -62,6 +65,14 @@ func (s Sandbox) String() string {
 		if f.on {
 			parts = append(parts, f.what)
 		}
+	}
+	if n := len(s.NotCopied); n > 0 {
+		names := strings.Join(s.NotCopied[:min(n, 3)], ", ")
+		if n > 3 {
+			names += fmt.Sprintf(" and %d more", n-3)
+		}
+		parts = append(parts, fmt.Sprintf("%d large file(s) read in place, not copied into the working directory: %s",
+			n, names))
 	}
 	return strings.Join(parts, ", ")
 }

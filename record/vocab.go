@@ -1,6 +1,9 @@
 package record
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // UnitTime is the time unit: the unit the noise floor, the budget and the report's headline are about. Which
 // units gate the merge is the gate's policy.
@@ -29,6 +32,11 @@ func CountUnit(unit string) bool {
 		return true
 	}
 	return false
+}
+
+// HigherIsBetter reports whether unit is a rate (B/s, ops/s), where a larger head value is an improvement.
+func HigherIsBetter(unit string) bool {
+	return strings.HasSuffix(unit, "/s")
 }
 
 // Qualified is a benchmark's name as messages give it: the name, followed by its package in parentheses when the

@@ -83,8 +83,17 @@ func count(v float64) string {
 }
 
 // noteOf is the note a table shows for b: its own note, the warnings it does not already repeat (why an interval
-// is missing), and the disagreement of the two lanes when there is one.
+// is missing), whether an inconclusive row blocks the merge, and the disagreement of the two lanes when there is one.
 func noteOf(b record.Benchmark) string {
+	parts := ownNotes(b)
+	if b.MetricNote != "" {
+		parts = append(parts, b.MetricNote)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// ownNotes are the parts of noteOf but the lanes' disagreement.
+func ownNotes(b record.Benchmark) []string {
 	var parts []string
 	if b.Note != "" {
 		parts = append(parts, b.Note)
@@ -94,10 +103,11 @@ func noteOf(b record.Benchmark) string {
 			parts = append(parts, w)
 		}
 	}
-	if b.MetricNote != "" {
-		parts = append(parts, b.MetricNote)
+	if b.RuledOut && b.Paired != nil {
+		parts = append(parts, fmt.Sprintf("a slowdown beyond the threshold is ruled out (one-sided bound %+.1f%%): "+
+			"does not block", 100*(b.Paired.Bound-1)))
 	}
-	return strings.Join(parts, "; ")
+	return parts
 }
 
 // instructions formats an instruction count per op whole, with thousands separators, and with one decimal when it

@@ -100,6 +100,9 @@ func classCell(b record.Benchmark) string {
 	if b.Acknowledged {
 		c += ", acknowledged"
 	}
+	if b.RuledOut {
+		c += ", not blocking"
+	}
 	return c
 }
 
@@ -118,6 +121,15 @@ func mdBenchmarks(d *doc, r *record.Result) {
 	units, groups, quiet := shownUnits(r.Benchmarks, r.Method.Metric)
 	if len(quiet) > 0 {
 		defer d.para(EscapeMarkdown(strings.Join(quiet, ", ")) + ": unchanged in every benchmark.")
+	}
+	// Where the lanes disagree, one line per benchmark says which gates and why; the tables leave it out.
+	lanes := laneLines(r.Benchmarks)
+	if len(lanes) > 0 {
+		d.add(&block{lines: []string{"**Where the lanes disagree:**", ""}, rows: lanes, what: "item"})
+	}
+	noteOf := noteOf
+	if len(lanes) > 0 {
+		noteOf = func(b record.Benchmark) string { return strings.Join(ownNotes(b), "; ") }
 	}
 	for _, unit := range units {
 		bs := groups[unit]
@@ -530,4 +542,22 @@ func mdRaw(d *doc, r *record.Result) {
 	var b strings.Builder
 	rawTable(&b, r, false, true)
 	d.add(details(1, "raw table", "benchstat-style table", codeBlock(b.String())))
+}
+
+// laneLines are the benchmarks whose time and instruction-count lanes disagree, one Markdown list item each with
+// the note that says how and which lane gates (record.Benchmark.MetricNote, set on the sec/op row and the
+// instructions/op row alike), escaped and clipped.
+func laneLines(bs []record.Benchmark) []row {
+	var rows []row
+	seen := map[string]bool{}
+	for _, b := range bs {
+		name := record.Qualified(b.Package, b.Name)
+		if b.MetricNote == "" || seen[name] || !(b.Unit == record.UnitTime || b.Unit == record.UnitInstructions) {
+			continue
+		}
+		seen[name] = true
+		rows = append(rows, row{text: "- " + codeSpan(clip(name, 200)) + ": " + cell(b.MetricNote, 300),
+			prio: benchPrio(b.Class)})
+	}
+	return rows
 }

@@ -28,6 +28,18 @@ type tally struct {
 	classes map[record.Class]int // benchmark names per class
 	acked   int                  // slower benchmarks marked acknowledged
 	same    int                  // unchanged ones that were not timed: same machine code
+	// inconclusive ones whose one-sided bound rules out a slowdown beyond the threshold (Benchmark.RuledOut)
+	ruledOut int
+}
+
+// inconclusive is "2 inconclusive", or "2 inconclusive (1 not blocking)" when the gate found a slowdown beyond the
+// threshold ruled out for some.
+func inconclusive(t tally) string {
+	s := plural0(t.classes[record.ClassInconclusive], "inconclusive")
+	if t.ruledOut > 0 {
+		s += fmt.Sprintf(" (%d not blocking)", t.ruledOut)
+	}
+	return s
 }
 
 // unchanged is "3 unchanged", or "3 unchanged (2 same machine code)" when some were answered without timing.
@@ -42,7 +54,7 @@ func unchanged(t tally) string {
 func countClasses(bs []record.Benchmark, metric string) tally {
 	best := map[string]record.Class{}
 	var order []string
-	acked, same := map[string]bool{}, map[string]bool{}
+	acked, same, ruledOut := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, b := range bs {
 		if !gate.IsLaneUnit(metric, b.Unit) {
 			continue // the gate reads sec/op (or instructions/op); B/s, B/op and allocs/op are reported, not counted
@@ -61,6 +73,9 @@ func countClasses(bs []record.Benchmark, metric string) tally {
 		if sameUntimed(b) {
 			same[b.Name] = true
 		}
+		if b.RuledOut {
+			ruledOut[name] = true
+		}
 	}
 	t := tally{classes: map[record.Class]int{}}
 	for _, name := range order {
@@ -70,6 +85,9 @@ func countClasses(bs []record.Benchmark, metric string) tally {
 		}
 		if same[name] && best[name] == record.ClassUnchanged {
 			t.same++
+		}
+		if ruledOut[name] && best[name] == record.ClassInconclusive {
+			t.ruledOut++
 		}
 	}
 	return t
@@ -114,7 +132,7 @@ func verdictParts(r *record.Result, esc, strong func(string) string) []string {
 		slower,
 		plural0(t.classes[record.ClassFaster], "faster"),
 		unchanged(t),
-		plural0(t.classes[record.ClassInconclusive], "inconclusive"),
+		inconclusive(t),
 	}
 	if n := t.classes[record.ClassFailed]; n > 0 {
 		counts = append(counts, strong(plural0(n, "failed")))

@@ -64,6 +64,9 @@ func rawTable(w io.Writer, r *record.Result, color, all bool) {
 			if b.Acknowledged {
 				class += " (acknowledged)"
 			}
+			if b.RuledOut {
+				class += " (not blocking)"
+			}
 			if note := noteOf(b); note != "" {
 				class += "  " + plain(clip(note, 400))
 			}

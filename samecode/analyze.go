@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -159,39 +160,67 @@ func analyze(rep *Report, base, head *image, names []string) *Report {
 		return d
 	}
 	// walk reaches from roots the units not yet in reached, and returns the first difference and the
-	// path it was reached by.
-	walk := func(reached map[*unit]bool, roots []*unit) string {
-		work := slices.Clone(roots)
+	// path it was reached by. A type descriptor referred to only as the type of an allocation (sig.allocs) is
+	// reached for its layout: compared, and followed only to its GC mask (layoutEdges), unless something
+	// reaches it in full.
+	type item struct {
+		u      *unit
+		layout bool
+	}
+	walk := func(reached, layout map[*unit]bool, roots []*unit) string {
+		var work []item
+		for _, u := range roots {
+			work = append(work, item{u, false})
+		}
 		from := map[*unit]*unit{}
 		first := ""
+		push := func(u, t *unit, lay bool) {
+			if reached[t] || lay && layout[t] {
+				return
+			}
+			if _, ok := from[t]; !ok {
+				from[t] = u
+			}
+			work = append(work, item{t, lay})
+		}
 		for len(work) > 0 {
-			u := work[0]
+			it := work[0]
 			work = work[1:]
-			if reached[u] {
+			u := it.u
+			if reached[u] || it.layout && layout[u] {
 				continue
 			}
-			reached[u] = true
+			if it.layout {
+				layout[u] = true
+			} else {
+				reached[u] = true
+			}
 			if d := compared(u); d != "" && first == "" {
 				first = u.name + ": " + d + via(from, u)
 			}
-			for _, t := range base.sigOf(u).edges {
+			if it.layout {
+				for _, t := range base.layoutEdges(u) {
+					push(u, t, false)
+				}
+				continue
+			}
+			sg := base.sigOf(u)
+			for _, t := range sg.edges {
 				if tables[u] && strings.HasSuffix(t.name, "·f") {
 					if _, id := funcIdent(strings.TrimSuffix(t.name, "·f")); testFunc.MatchString(id) {
 						continue
 					}
 				}
-				if !reached[t] {
-					if _, ok := from[t]; !ok {
-						from[t] = u
-					}
-					work = append(work, t)
-				}
+				push(u, t, false)
+			}
+			for _, t := range sg.allocs {
+				push(u, t, true)
 			}
 		}
 		return first
 	}
-	common := map[*unit]bool{}
-	commonDiff := walk(common, commonRoots(base))
+	common, commonLayout := map[*unit]bool{}, map[*unit]bool{}
+	commonDiff := walk(common, commonLayout, commonRoots(base))
 	rep.Common = len(common)
 	for _, n := range names {
 		fns := benchFuncs(base, n)
@@ -207,14 +236,21 @@ func analyze(rep *Report, base, head *image, names []string) *Report {
 		for u := range common {
 			reached[u] = true
 		}
-		d := walk(reached, fns)
+		layout := maps.Clone(commonLayout)
+		d := walk(reached, layout, fns)
 		if d == "" {
 			d = commonDiff
 		}
-		rep.Benchmarks[n] = Verdict{Same: d == "", Reason: d, Reached: len(reached)}
+		for u := range reached {
+			delete(layout, u)
+		}
+		rep.Benchmarks[n] = Verdict{Same: d == "", Reason: d, Reached: len(reached) + len(layout)}
 		if rep.reached != nil {
 			rep.reached[n] = map[string]bool{}
 			for u := range reached {
+				rep.reached[n][u.name] = true
+			}
+			for u := range layout {
 				rep.reached[n][u.name] = true
 			}
 		}

@@ -3,6 +3,8 @@ package samecode
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // ref is a reference after normalisation: the unit referred to and the offset in it. A reference from a
@@ -17,7 +19,12 @@ type sig struct {
 	norm  []byte
 	refs  []ref
 	edges []*unit // the units referred to (no self, no link metadata), to be reached in turn
-	bad   string
+	// allocs are the type descriptors the unit refers to only as the type of an allocation (allocOnly): they are
+	// reached for their layout, not for their methods or the types built from them.
+	allocs []*unit
+	// next names the piece after a piece of a static data stretch (splitGaps); "" when it ends its stretch.
+	next string
+	bad  string
 }
 
 // sigOf resolves the references of u to units and offsets.
@@ -32,15 +39,36 @@ func (b *image) sigOf(u *unit) *sig {
 		return s // bss or metadata: nothing to read
 	}
 	s.norm, s.bad = rs.norm, rs.bad
-	seen := map[*unit]bool{u: true}
+	seen, alloc := map[*unit]bool{u: true}, map[*unit]bool{}
 	for _, r := range rs.refs {
 		t, off := b.lookup(r.target)
+		if r.next && t != nil {
+			s.next = t.name
+			if !seen[t] {
+				seen[t] = true
+				s.edges = append(s.edges, t)
+			}
+			continue
+		}
+		if t != nil && t != u && b.allocOnly(r, t, off) {
+			s.refs = append(s.refs, ref{t.name, off})
+			if !seen[t] && !alloc[t] {
+				alloc[t] = true
+				s.allocs = append(s.allocs, t)
+			}
+			continue
+		}
 		switch {
 		case t == nil && r.exact:
 			s.bad = fmt.Sprintf("refers to %#x, which lies in no symbol", r.target)
 			return s
 		case t == nil:
 			continue // an absolute operand that is no address: its bytes are compared as they are
+		case !r.exact && t.kind == kindBSS && off >= deepInBSS:
+			// An absolute operand deep inside zero-initialised data: a constant (8 MiB, 32 MiB, 10,000,000)
+			// that falls into a large buffer, such as the 32 MiB of crypto/internal/fips140/drbg.memory. Its
+			// bytes are compared as they are; a bss unit has nothing to compare but its size.
+			continue
 		case t == u:
 			s.refs = append(s.refs, ref{"", off})
 			continue
@@ -51,6 +79,8 @@ func (b *image) sigOf(u *unit) *sig {
 			s.edges = append(s.edges, t)
 		}
 	}
+	// A descriptor the unit also refers to otherwise is reached in full.
+	s.allocs = slices.DeleteFunc(s.allocs, func(t *unit) bool { return seen[t] })
 	if readsTypelinks(u.name, s.edges) || u.name == "runtime.typelinksinit" && b.multiModule() {
 		// The list itself is what such code reads: it is compared as references.
 		for _, a := range b.typelinks {
@@ -121,6 +151,8 @@ func differ(base, head *image, u *unit) string {
 		return fmt.Sprintf("bytes differ at +%#x", i)
 	case len(bs.refs) != len(hs.refs):
 		return fmt.Sprintf("%d references → %d", len(bs.refs), len(hs.refs))
+	case bs.next != "" && hs.next != "" && bs.next != hs.next:
+		return fmt.Sprintf("followed by %s → %s", bs.next, hs.next)
 	}
 	for i, r := range bs.refs {
 		if hr := hs.refs[i]; hr != r {
@@ -138,4 +170,45 @@ func (r ref) String() string {
 		return r.name
 	}
 	return fmt.Sprintf("%s+%#x", r.name, r.off)
+}
+
+// deepInBSS is the offset into a bss unit from which an absolute operand of assembly, or an aligned data word,
+// is read as a number, not as an address (see sigOf and scanData): its bytes are compared as they are. Were it an
+// address, the linker would have moved it with the unit, and its bytes would differ: bytes that are the same in
+// base and head while the unit moved are a number, unless the source's offset changed by exactly the distance the
+// unit moved (the residual assumption of the package documentation).
+const deepInBSS = 4 << 10
+
+// allocOnly reports whether r, a reference of a function to unit t at offset off, is only the type argument of an
+// allocation: LEAQ t(IP), AX directly followed by CALL runtime.newobject, with t a type descriptor referred to at
+// its start. new(T) and &T{} compile to it. The allocator reads of the descriptor only what lays the object out
+// (its size, pointer bytes, GC mask and kind) and keeps it only for the garbage collector; no program code can get
+// it back from the object. So what the descriptor leads to beyond its layout — its methods, the pointer type
+// PtrToThis names, its field types — is not reached through this reference: a benchmark that allocates a T
+// does not reach (*T).Method by that alone. Any other reference to the descriptor (an interface's type word,
+// reflect, a conversion) reaches it in full.
+func (b *image) allocOnly(r rawRef, t *unit, off uint64) bool {
+	if r.callNext == 0 || off != 0 || t.kind != kindData || !strings.HasPrefix(t.name, "type:") {
+		return false
+	}
+	c, coff := b.lookup(r.callNext)
+	return c != nil && coff == 0 && c.kind == kindText && c.name == "runtime.newobject"
+}
+
+// layoutEdges are the units a type descriptor u reached only as the type of an allocation leads to: its GC mask
+// (Type.GCData), which the allocator and the collector read. The rest of the descriptor is compared, not
+// followed.
+func (b *image) layoutEdges(u *unit) []*unit {
+	rs := b.raw[u]
+	if rs == nil {
+		return nil
+	}
+	for _, r := range rs.refs {
+		if r.at == u.addr+abiGCDataOff {
+			if t, _ := b.lookup(r.target); t != nil && t != u && t.kind != kindMeta {
+				return []*unit{t}
+			}
+		}
+	}
+	return nil
 }

@@ -88,7 +88,7 @@ func TestDecodeAgreesWithObjdump(t *testing.T) {
 				want, rel := targets[at]
 				switch {
 				case inst.PCRel > 0:
-					rs := scanText(code[pc:pc+inst.Len], at)
+					rs := scanText(code[pc:pc+inst.Len], at, false)
 					if len(rs.refs) == 0 || !rel || rs.refs[0].target != want {
 						t.Errorf("%s: %s+%#x: relative target %v, objdump %#x (%v)", bin.name, u.name, pc, rs.refs, want, rel)
 					}

@@ -21,7 +21,12 @@
 //     jump, RIP-relative data address) is blanked and becomes "unit+offset", or "itself+offset" inside its
 //     own function. The whole function must decode, to its last byte, or it is not analysable;
 //   - data: every aligned 8-byte word whose value is an address inside a unit is a pointer, blanked and
-//     turned into "unit+offset";
+//     turned into "unit+offset" — except in the carriers that hold only bytes (string data, GC masks), and
+//     except a value deep inside zero-initialised data (4 KiB or more into a bss unit), which is compared as
+//     a number (an itab's hash, eight bytes of a name, inside the 32 MiB buffer of crypto/internal/fips140/drbg);
+//   - in functions compiled from Go (their line table names a .go file), absolute operands are constants:
+//     the Go toolchain takes every address PC-relative on amd64 (MOVQ $sym(SB) becomes LEAQ), and only
+//     hand-written assembly indexes a symbol directly. Their bytes are compared, and they refer to nothing;
 //   - type descriptors are read field by field: method tables' text offsets (relative to runtime.text)
 //     and name and type offsets (relative to runtime.types) become references too.
 //
@@ -33,7 +38,16 @@
 // for it (.itablink, which the runtime searches in dynamic conversions), and the types .typelink lists that
 // are built from it (reflect.PointerTo(t), SliceOf(t), MapOf(k, e) … find those by their type string).
 // Code that reads the whole .typelink list otherwise (a linkname to reflect.typelinks) reaches every type
-// in it. Sub-benchmarks are closures the benchmark function refers to. The
+// in it. A type descriptor that code refers to only as the type of an allocation (LEAQ type(IP), AX, then
+// CALL runtime.newobject: new(T), &T{}) is reached for its layout only: it is compared, and its GC mask
+// followed, but not its methods, its pointer type or its fields' types. The allocator reads only the layout
+// and keeps the descriptor for the garbage collector; no code can get it back from the object, so a benchmark
+// that allocates a T reaches (*T).M only by some other reference (an interface's type word, a call).
+// Stretches of data no symbol covers (the compiler's static temporaries) are cut wherever something points
+// into them and each piece is named by its content, and so are the types' names before the first descriptor:
+// named by their distance from a symbol, they changed names whenever head added a table before them. A piece
+// reaches the piece after it (a static temporary is read forward from its start), compared when both sides
+// have one. Sub-benchmarks are closures the benchmark function refers to. The
 // test main's tables of tests and benchmarks are the one thing not followed: they would tie every
 // benchmark to every other. Each reached unit is compared with the unit of the same name in head: same
 // kind, size, normalised bytes, and the same references in the same order. The first difference, with the
@@ -75,6 +89,9 @@
 //   - Code reaches only what it names: an address computed by arithmetic from another symbol's address, other
 //     than the type text offsets read here, is not followed, and an access past the end of a symbol reads
 //     bytes that belong to its neighbour. Compiled Go does neither; hand-written assembly could.
+//   - A number deep inside a bss unit (an operand of assembly, a data word) is taken for a number: were it an
+//     address, the linker would have moved it with the unit, and its bytes, which are compared, would differ.
+//     This misses only an offset in the source that changed by exactly the distance the unit moved.
 //   - Type descriptors are found from references, .typelink and the descriptors' own offsets. Tests check
 //     this against DWARF's list of every descriptor (DW_AT_go_runtime_type).
 //   - The decoder is trusted to find every PC-relative operand. Tests check it against GNU objdump on every

@@ -19,6 +19,13 @@ type rawRef struct {
 	// field is the width of a data field normalised by its reference (8 for a pointer word, 4 for an
 	// offset in a type descriptor); 0 for instruction operands.
 	field int
+	// callNext is set on the operand of LEAQ sym(IP), AX when the next instruction, after padding (NOPs), is a
+	// direct call: the call's target. An address loaded into the first argument register of runtime.newobject is only the type
+	// of an allocation (see allocOnly in compare.go).
+	callNext uint64
+	// next marks the link from a piece of a static data stretch to the piece after it (splitGaps): followed,
+	// and compared only when both sides have one (see differ).
+	next bool
 }
 
 // rawSig is a unit's content with its references located but not yet resolved to units.
@@ -30,8 +37,16 @@ type rawSig struct {
 
 // scanText decodes the machine code of a text unit. Every instruction must decode and the last must end at
 // the unit's end, or the unit is bad: an instruction read out of step could hide a PC-relative operand.
-func scanText(code []byte, addr uint64) *rawSig {
+//
+// goCode says the unit is a function cmd/compile compiled from Go (not assembly, not of unknown origin). Its
+// absolute operands are then constants, never addresses, and are compared as bytes only: on amd64 the Go
+// toolchain materialises every address of a symbol PC-relative (the assembler turns MOVQ $sym(SB), R into LEAQ
+// sym(SB), R, which is RIP-relative), and the compiler never indexes a symbol directly (sym(SB)(R*8)), which
+// only hand-written assembly does. Read as addresses, constants that happen to fall inside a unit (a runtime
+// limit of 8 MiB inside a 32 MiB buffer in .noptrbss) would tie the function to that unit's placement.
+func scanText(code []byte, addr uint64, goCode bool) *rawSig {
 	rs := &rawSig{norm: append([]byte(nil), code...)}
+	leaAX := -1 // the ref of the previous instruction when it was LEAQ sym(IP), AX
 	for pc := 0; pc < len(code); {
 		inst, err := decode(code[pc:])
 		if err != nil {
@@ -62,11 +77,25 @@ func scanText(code []byte, addr uint64) *rawSig {
 				return rs
 			}
 			clear(rs.norm[off : off+inst.PCRel])
-			rs.refs = append(rs.refs, rawRef{at: addr + uint64(off), target: uint64(int64(next) + disp), exact: true})
+			target := uint64(int64(next) + disp)
+			if leaAX >= 0 && inst.Op == x86asm.CALL && inst.PCRel == 4 {
+				rs.refs[leaAX].callNext = target
+			}
+			leaAX = -1
+			if m, ok := inst.Args[1].(x86asm.Mem); ok && inst.Op == x86asm.LEA && inst.Args[0] == x86asm.RAX &&
+				m.Base == x86asm.RIP && m.Index == 0 {
+				leaAX = len(rs.refs)
+			}
+			rs.refs = append(rs.refs, rawRef{at: addr + uint64(off), target: target, exact: true})
+		} else if inst.Op != x86asm.NOP {
+			leaAX = -1 // padding between the two leaves AX as it was
 		}
 		// Absolute addresses (assembly's sym(SB)(R*8) operands, immediates holding an address) stay in
 		// the compared bytes; they are recorded so that their targets are reached and compared too.
 		for _, a := range inst.Args {
+			if goCode {
+				break
+			}
 			switch a := a.(type) {
 			case x86asm.Imm:
 				if v := uint64(a); v >= 0x1000 {
@@ -131,7 +160,10 @@ func scanData(b *image, data []byte, addr uint64) *rawSig {
 		if v < 0x1000 {
 			continue
 		}
-		if u, _ := b.lookup(v); u == nil {
+		if u, off := b.lookup(v); u == nil || u.kind == kindBSS && off >= deepInBSS {
+			// No address, or one deep inside zero-initialised data, which is a number that falls into a large
+			// buffer (an itab's hash inside the 32 MiB of crypto/internal/fips140/drbg.memory): its bytes are
+			// compared as they are (see deepInBSS).
 			continue
 		}
 		clear(rs.norm[i : i+8])

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
 )
@@ -137,9 +138,7 @@ func fixtureRepo(t *testing.T) (string, map[string]string) {
 // TestBisectEndToEnd runs the real pipeline at every step of a bisection of the fixture history: it must skip the
 // commit that does not build, name the slowdown, and confirm it against its parent.
 func TestBisectEndToEnd(t *testing.T) {
-	if testing.Short() && os.Getenv("PERFGATE_E2E") != "1" {
-		t.Skip("runs several whole comparisons (set PERFGATE_E2E=1 or drop -short)")
-	}
+	testenv.Long(t) // several whole comparisons
 	dir, shas := fixtureRepo(t)
 	path, err := FirstParentPath(dir, "main~5", "main")
 	if err != nil {

@@ -85,7 +85,7 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		}
 		bench.CombineLanes(rec.benchmarks, bench.AutoOptions{ThresholdPct: p.cfg.Threshold, Hidden: hidden})
 	}
-	rec.tally(run)
+	rec.tally(run, p.cfg.Threshold)
 	if p.autoHint != "" {
 		rec.notes = append(rec.notes, p.autoHint)
 	}
@@ -473,10 +473,11 @@ func fromRun(run *benchrun.Run, headTops []string, opt bench.StatsOptions, instr
 	return rec
 }
 
-// tally counts the settled benchmarks of rec (sec/op rows classed slower, faster or unchanged), notes those a
-// budgeted run left unsettled, and takes the median noise floor and smallest detectable effect over the sec/op
-// rows. It runs after the lanes are combined (metric auto), whose classes it counts.
-func (rec *benchRecord) tally(run *benchrun.Run) {
+// tally counts the benchmarks of rec settled for the gate (sec/op rows classed slower, faster or unchanged, or
+// inconclusive with a slowdown beyond thresholdPct ruled out: bench.SettledForGate), notes those a budgeted run
+// left unsettled, and takes the median noise floor and smallest detectable effect over the sec/op rows. It runs
+// after the lanes are combined (metric auto), whose classes it counts.
+func (rec *benchRecord) tally(run *benchrun.Run, thresholdPct float64) {
 	var noise, mde []float64
 	var unsettled []string
 	rec.settled = 0
@@ -488,10 +489,9 @@ func (rec *benchRecord) tally(run *benchrun.Run) {
 			noise = append(noise, b.NoisePct)
 			mde = append(mde, b.MDEPct)
 		}
-		switch b.Class {
-		case record.ClassSlower, record.ClassFaster, record.ClassUnchanged:
+		if bench.SettledForGate(b, thresholdPct) {
 			rec.settled++
-		default:
+		} else {
 			unsettled = append(unsettled, b.Name)
 		}
 	}

@@ -46,7 +46,7 @@ func TestFromRun(t *testing.T) {
 	}
 	opt := bench.DefaultStatsOptions
 	rec := fromRun(run, []string{"Encrypt", "Skip", "Crash"}, opt, bench.DefaultInstrThresholdPct)
-	rec.tally(run)
+	rec.tally(run, opt.ThresholdPct)
 
 	if rec.pinnedCPU != -1 {
 		t.Errorf("pinnedCPU = %d, want -1 (unpinned)", rec.pinnedCPU)

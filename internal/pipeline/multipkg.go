@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,7 +50,9 @@ func (p *pipeline) multi() bool {
 }
 
 // runPackages lists the packages on base, splits the work when the comparison is a shard, and runs every
-// package that has work in this shard. Whatever ran before an error is kept.
+// package that has work in this shard. A package whose pipeline fails does not stop the others: what they find
+// stands above what could not run (gate.Stopped), so the errors are returned together (errors.Join), each
+// naming its package, after every package ran. Only the context's end stops the run. Whatever ran is kept.
 func (p *pipeline) runPackages(ctx context.Context) error {
 	listed, err := benchrun.ListPackages(ctx, p.listConfig(&p.base), p.cfg.Packages())
 	if err != nil {
@@ -103,6 +106,7 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 		p.logf("shard %s: %s", p.cfg.Shard, strings.Join(p.packages.plan.UnitsOf(part), ", "))
 	}
 	defer p.gatherFiles()
+	var errs []error
 	for _, pk := range pkgs {
 		checks, tops := true, []string(nil)
 		if p.packages.plan != nil {
@@ -113,18 +117,22 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 		}
 		q, err := p.forPackage(pk.Rel, !checks, tops)
 		if err != nil {
-			return err
+			return errors.Join(append(errs, err)...)
 		}
 		p.logf("package %s", pk.Rel)
 		p.packages.parts = append(p.packages.parts, q)
 		if err := q.runPackage(ctx); err != nil {
-			return fmt.Errorf("%s: %w", pk.Rel, err)
+			if ctx.Err() != nil {
+				return errors.Join(append(errs, fmt.Errorf("%s: %w", pk.Rel, err))...)
+			}
+			p.logf("error: %s: %v; the other packages still run", pk.Rel, err)
+			errs = append(errs, fmt.Errorf("%s: %w", pk.Rel, err))
 		}
 		if q.bench.pinnedCPU >= 0 {
 			p.packages.pinnedCPU = q.bench.pinnedCPU
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // forPackage returns the pipeline of one package of p: the same trees and configuration, its own work and

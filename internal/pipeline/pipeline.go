@@ -141,7 +141,7 @@ type (
 		timed      time.Duration
 		stages     int           // stages of a budgeted run
 		runTime    time.Duration // the length of one run, after a budget shortened it; 0 when nothing was timed
-		settled    int           // benchmarks (sec/op) classed slower, faster or unchanged
+		settled    int           // benchmarks (sec/op) settled for the gate (bench.SettledForGate)
 		notes      []string
 	}
 )

@@ -90,9 +90,14 @@ func (p *pipeline) runTestBinary(ctx context.Context, s *side) (stdout, stderr [
 		return nil, nil, err
 	}
 	defer remove()
+	dir, release, err := p.sandbox.WorkDir(scratch, s.pkgDir) // a copy of the package directory, for it to write
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
 	tctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
 	defer cancel()
-	cmd := proc.Command(tctx, s.pkgDir, nil, s.bin, "-test.short", "-test.run=.", "-test.bench=^$",
+	cmd := proc.Command(tctx, dir, nil, s.bin, "-test.short", "-test.run=.", "-test.bench=^$",
 		"-test.timeout="+p.cfg.Timeout.String())
 	return proc.RunStart(cmd, proc.MaxOutput, func() error { return p.sandbox.Start(cmd, scratch, nil) })
 }

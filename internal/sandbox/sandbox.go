@@ -10,6 +10,9 @@
 // Landlock always forbids it to ptrace a process outside its domain. A privileged perfgate (root in a container)
 // also drops the child's capability bounding set, so the child execs without capabilities.
 //
+// A test binary runs, as under go test, in its package directory, but in a copy of it beneath its scratch
+// directory (WorkDir): it may write files there, and the tree it was built from stays read-only.
+//
 // # How
 //
 // Landlock and no_new_privs apply to the calling thread and what it starts. Start therefore runs on a goroutine
@@ -29,6 +32,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"sync"
 
 	"github.com/perfgate/perfgate/record"
 )
@@ -77,6 +82,11 @@ type Sandbox struct {
 	cfg Config
 	g   record.Sandbox
 	pol policy // what the kernel allows, computed once
+
+	mu        sync.Mutex
+	notCopied []string            // files children read in place, not in their working directory's copy (see WorkDir)
+	kept      map[string][]string // by package directory, copies of it no child wrote to, for reuse (see WorkDir)
+	seq       int                 // numbers the kept copies
 }
 
 // New probes the kernel and returns a Sandbox for cfg. In ModeRequired, a kernel without a usable Landlock gives
@@ -107,7 +117,11 @@ func (s *Sandbox) Guarantee() record.Sandbox {
 	if s == nil {
 		return record.Sandbox{}
 	}
-	return s.g
+	g := s.g
+	s.mu.Lock()
+	g.NotCopied = slices.Sorted(slices.Values(s.notCopied))
+	s.mu.Unlock()
+	return g
 }
 
 // Scratch makes a fresh scratch directory for one child, under Config.Scratch (for a nil Sandbox, under the
