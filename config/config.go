@@ -112,8 +112,11 @@ type Config struct {
 
 	// Differential turns the differential check on or off. Key "differential".
 	Differential bool
-	// ConstantTime is what the constant-time check does: record.CTReport, CTFailNew or CTOff. Key "constant-time".
+	// ConstantTime is what the constant-time check does: record.CTReport, CTFailNew or CTOff; empty (the
+	// default) is report where valgrind is installed, off elsewhere. Key "constant-time".
 	ConstantTime string
+	// ConstantTimeBudget bounds the constant-time check's tracing (0: no bound). Key "constant-time-budget".
+	ConstantTimeBudget time.Duration
 	// ConstantTimeBlocks is how many blocks each traced batch call (EncryptBlocks…) gets. Key
 	// "constant-time-blocks".
 	ConstantTimeBlocks int

@@ -165,6 +165,7 @@ sandbox: "off"
 allow-network: true
 differential: false
 constant-time: fail-new
+constant-time-budget: 90s
 constant-time-blocks: 8
 constructors:
   - NewCipher
@@ -200,6 +201,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.Budget, want.GateUnits = 45*time.Second, []string{"sec/op"}
 	want.Tags, want.Differential = []string{"purego", "netgo"}, false
 	want.ConstantTime, want.ConstantTimeBlocks = string(record.CTFailNew), 8
+	want.ConstantTimeBudget = 90 * time.Second
 	want.Constructors = []string{"NewCipher", "NewTripleDESCipher"}
 	want.Keys, want.Blocks, want.Seed = 16, 4, 42
 	want.MessageKeys, want.MessageBlocks = 3, 5

@@ -308,12 +308,19 @@ var keys = []*Key{
 	boolKey(Key{File: "differential", Flag: "differential", Policy: true, Default: "true", Form: "true or false",
 		Doc: "run the differential check"},
 		func(c *Config) *bool { return &c.Differential }),
-	stringKey(Key{File: "constant-time", Flag: "constant-time", Policy: true, Default: string(record.CTOff),
+	stringKey(Key{File: "constant-time", Flag: "constant-time", Policy: true,
 		Form: "report, fail-new or off",
-		Doc: "trace key setup, encryption and decryption under valgrind for secret-dependent branches and loads: " +
-			"report them, fail when head adds them where base had none (fail-new), or do not trace (off)"},
+		Doc: "trace key setup, encryption, decryption and keyed hashing under valgrind for secret-dependent " +
+			"branches and loads: report them, also fail on a site head adds or a lookup that touches more cache " +
+			"lines (fail-new), or do not trace (off); empty: report where valgrind is installed, off elsewhere. " +
+			"Constructors whose machine code is the same on both sides are not traced"},
 		func(c *Config) *string { return &c.ConstantTime },
-		func(s string) bool { return record.ConstantTimeMode(s).Valid() }),
+		func(s string) bool { return s == "" || record.ConstantTimeMode(s).Valid() }),
+	durationKey(Key{File: "constant-time-budget", Flag: "constant-time-budget", Policy: true, Default: "30s",
+		Form: "a duration from 0s (no budget) to 1h, such as 30s",
+		Doc: "CPU time per side (valgrind's) the constant-time check may spend tracing; the constructors it did " +
+			"not reach are named in the report"},
+		func(c *Config) *time.Duration { return &c.ConstantTimeBudget }, 0, time.Hour),
 	intKey(Key{File: "constant-time-blocks", Flag: "constant-time-blocks", Policy: true, Default: "64",
 		Form: "a whole number from 1 to 1024",
 		Doc: "constant-time check: blocks per traced batch call (64 fill a bitsliced engine of 64 lanes; " +

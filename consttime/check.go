@@ -90,6 +90,8 @@ type sideResult struct {
 	family  map[string]record.Family
 	skipped map[string]string
 	err     error
+	cpu     time.Duration // valgrind's CPU time, over the side's traced runs
+	targets []string      // the constructors discovery found, in the driver's order
 }
 
 type opKey struct{ ctor, op string }
@@ -168,7 +170,8 @@ func combine(ct *record.ConstantTime, base, head *sideResult) {
 		}
 	}
 	if len(ct.Operations) == 0 {
-		ct.Status, ct.Reason = record.CTSkipped, "no block cipher, AEAD or stream constructor to trace"+skips(base, head)
+		ct.Status, ct.Reason = record.CTSkipped, "no block cipher, AEAD, stream cipher or keyed hash to trace"+
+			skips(base, head)
 		return
 	}
 	ct.Status = record.CTChecked
@@ -196,6 +199,7 @@ func prepare(ctx context.Context, cfg *Config, dir, side string) *sideResult {
 	}
 	for _, t := range p.Targets {
 		res.family[t.Name] = t.Family
+		res.targets = append(res.targets, t.Name)
 	}
 	if len(p.Targets) == 0 {
 		return res
@@ -212,13 +216,15 @@ func prepare(ctx context.Context, cfg *Config, dir, side string) *sideResult {
 	return res
 }
 
-// trace runs the side's driver, once both sides are built, and analyses its runs.
-func (res *sideResult) trace(ctx context.Context, cfg *Config) {
+// trace runs the side's driver, once both sides are built, on the constructors only names (all when empty), and
+// analyses its runs; it adds valgrind's CPU time to res.cpu.
+func (res *sideResult) trace(ctx context.Context, cfg *Config, only ...string) {
 	if res.err != nil || res.bin == "" {
 		return
 	}
 	t0 := time.Now()
-	runs, lines, err := traceDriver(ctx, cfg, res.b, res.bin, res.sealed)
+	runs, lines, cpu, err := traceDriver(ctx, cfg, res.b, res.bin, res.sealed, only)
+	res.cpu += cpu
 	if err != nil {
 		res.err = err
 		return
@@ -229,7 +235,12 @@ func (res *sideResult) trace(ctx context.Context, cfg *Config) {
 		res.err = err
 		return
 	}
-	res.skipped = skipped
+	if res.skipped == nil {
+		res.skipped = map[string]string{}
+	}
+	for k, v := range skipped {
+		res.skipped[k] = v
+	}
 	res.err = res.analyse(res.b, runs, segs)
 }
 

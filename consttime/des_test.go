@@ -110,6 +110,17 @@ func TestDemoFolded(t *testing.T) {
 	if failed := ct.NewlyNotConstantTime(); len(failed) != 0 {
 		t.Errorf("fail-new fails %+v, though base leaked as well", failed)
 	}
+	// fail-new fails the folded tables' lookups: each touches more lines than base's.
+	grew := 0
+	for _, d := range ct.NewSites() {
+		if d.Kind == record.CTLoad && d.State == record.CTSiteGrew {
+			grew++
+		}
+	}
+	if grew == 0 {
+		t.Errorf("no site whose lines per lookup grew; site deltas %+v", ct.SiteDeltas())
+	}
+	checkSARIF(t, ct, dirs[1], demo.Package)
 }
 
 // exportDemo materialises the demo history and exports the named commits, each into a directory of its own.

@@ -16,6 +16,7 @@ type target struct {
 	Nonce   bool          // a stream constructor taking (key, nonce)
 	Err     bool          // it returns (T, error)
 	Batches []string      // block ciphers: methods func(dst, src []byte) named Encrypt…/Decrypt…, but not those two
+	Sum     *sumCall      // keyed one-shot functions (family sum): how the driver calls it
 }
 
 // pkgTargets is what discovery found in one side's package.
@@ -49,7 +50,8 @@ func discoverTargets(ctx context.Context, dir, pattern string, flags, env []stri
 }
 
 // asTarget returns the target fn is, if differential's discovery makes a constructor of a traced family of it (a
-// block cipher, an AEAD or a stream cipher) whose result is a pointer or an interface.
+// block cipher, an AEAD or a stream cipher) whose result is a pointer or an interface, or a keyed hash or MAC
+// (keyedTarget).
 func asTarget(fn *types.Func) (target, bool) {
 	c, ok := differential.MatchConstructor(fn)
 	t := target{Name: fn.Name(), Family: c.Family, Nonce: c.Args == 2, Err: c.Err, Batches: c.Batch}
@@ -59,5 +61,5 @@ func asTarget(fn *types.Func) (target, bool) {
 	case c.Family == record.FamilyBlock, c.Family == record.FamilyAEAD, c.Family == record.FamilyStream:
 		return t, true
 	}
-	return t, false
+	return keyedTarget(fn, t, c)
 }

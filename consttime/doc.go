@@ -25,6 +25,13 @@
 //     Every site is named by function, offset, inlined function and file:line, an access site also by the table
 //     it reads (the data symbol, "object" or "heap") and the distinct lines it touched, in all and per lookup.
 //
+// Keyed hashes and MACs are traced too, the key as the secret (keyed.go): a constructor func(key []byte) T or
+// (T, error) with T a hash.Hash gets KeySetup and Sum, a keyed one-shot function Sum.
+//
 // A machine without valgrind gets status unavailable, never a clean result. The cost is lackey's: it writes a
-// line per instruction and access, some 10 s of CPU per side for cipher/des's five constructors.
+// line per instruction and access, some 10 s of CPU per side for cipher/des's five constructors. Prepare and
+// Trace (prepared.go) split the check for a pipeline that builds everything before running anything, and make
+// it cheap enough to run by default: the drivers' functions BenchmarkCT<Name> are compared with package samecode,
+// a constructor whose code is the same on both sides is not traced, and the rest are traced one at a time within
+// a budget.
 package consttime

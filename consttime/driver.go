@@ -13,7 +13,8 @@ import (
 //
 // It runs every operation of every target S+2 times: a warm-up (run 0, which lets one-time initialisation happen
 // outside the runs compared), one run per secret (runs 1..S) and a re-run of the first secret (run S+1). S is
-// the first argument, or the second for batch methods, which get as many blocks as the third says. Each run calls
+// the first argument, or the second for batch methods, which get as many blocks as the third says; the fifth, when
+// given, is the comma-separated constructors to trace (the others are left out). Each run calls
 // perfgateBegin, the operation, and perfgateEnd, and then prints one
 // line to standard output:
 //
@@ -62,14 +63,18 @@ import (
 	"bufio"
 	"crypto/cipher"
 	"fmt"
+	"hash"
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 
 	gated {{printf "%q" .ImportPath}}
 )
 
 var sink int
+
+var _ hash.Hash // hash is imported whether or not a keyed hash is traced
 
 //go:noinline
 func perfgateBegin() { sink++ }
@@ -78,17 +83,28 @@ func perfgateBegin() { sink++ }
 func perfgateEnd() { sink-- }
 
 type target struct {
-	name    string
-	family  string
-	nonce   bool
-	make    func(key, nonce []byte) (interface{}, error)
-	batches []string
-	batch   func(name string, v interface{}, dst, src []byte)
+	name     string
+	family   string
+	nonce    bool
+	make     func(key, nonce []byte) (interface{}, error)
+	batches  []string
+	batch    func(name string, v interface{}, dst, src []byte)
+	keyArray int                       // family sum: the key's length when it is an array
+	sum      func(key, msg, dst []byte) // family sum: the keyed one-shot function
 }
 
-var targets = []target{
+// Each target is made by a function of its own whose name the same-code analysis recognises as a root
+// (BenchmarkN, which it does not follow from the table below): what each reaches is its constructor's code.
 {{- range .Targets}}
-	{name: {{printf "%q" .Name}}, family: {{printf "%q" .Family}}, nonce: {{.Nonce}},
+
+func BenchmarkCT{{.Name}}() target {
+	return target{name: {{printf "%q" .Name}}, family: {{printf "%q" .Family}}, nonce: {{.Nonce}},
+	{{- if .Sum}}
+		keyArray: {{.Sum.KeyArray}},
+		sum: func(key, msg, dst []byte) {
+			{{.Sum.Code}}
+		},
+	{{- else}}
 		make: func(key, nonce []byte) (interface{}, error) {
 			{{if .Err}}return gated.{{.Name}}({{if .Nonce}}key, nonce{{else}}key{{end}})
 			{{- else}}return gated.{{.Name}}({{if .Nonce}}key, nonce{{else}}key{{end}}), nil{{end}}
@@ -102,8 +118,30 @@ var targets = []target{
 			{{- end}}
 			}
 		},
-	},
+	{{- end}}
+	}
+}
 {{- end}}
+
+var targets = []func() target{
+{{- range .Targets}}
+	BenchmarkCT{{.Name}},
+{{- end}}
+}
+
+// sumKey is the "object" of a keyed one-shot function: its key.
+type sumKey []byte
+
+// sumMake is make for a keyed one-shot function: it accepts a key of the function's array length, or any key
+// the function does not panic on.
+func sumMake(t target) func(key, nonce []byte) (interface{}, error) {
+	return func(key, nonce []byte) (interface{}, error) {
+		if t.keyArray > 0 && len(key) != t.keyArray {
+			return nil, fmt.Errorf("key of %d bytes, want %d", len(key), t.keyArray)
+		}
+		t.sum(key, make([]byte, 64), make([]byte, 128))
+		return sumKey(key), nil
+	}
 }
 
 type rng struct{ s uint64 }
@@ -203,6 +241,16 @@ func ops(t target, v interface{}) []op {
 	case "stream":
 		out = append(out, op{name: "XORKeyStream", input: {{.StreamBytes}},
 			call: func(v interface{}, _, in, dst []byte) { v.(cipher.Stream).XORKeyStream(dst[:len(in)], in) }})
+	case "hash":
+		out = append(out, op{name: "Sum", input: {{.StreamBytes}},
+			call: func(v interface{}, _, in, dst []byte) {
+				h := v.(hash.Hash)
+				h.Write(in)
+				h.Sum(dst[:0])
+			}})
+	case "sum":
+		out = append(out, op{name: "Sum", input: {{.StreamBytes}},
+			call: func(v interface{}, _, in, dst []byte) { t.sum(v.(sumKey), in, dst) }})
 	}
 	return out
 }
@@ -263,7 +311,11 @@ func runTarget(w *bufio.Writer, t target, secrets, batchSecrets int, r *rng) {
 	}
 	// Every run reads its secrets from the same buffers, so that only their contents differ.
 	key, nonce := make([]byte, ks), make([]byte, 32)
-	for i, in := range inputs(r, runs, ks, ns, 0) {
+	setups := inputs(r, runs, ks, ns, 0)
+	if t.family == "sum" {
+		setups = nil // a one-shot function has no key setup of its own
+	}
+	for i, in := range setups {
 		var obj interface{}
 		copy(key, in.key)
 		copy(nonce, in.nonce)
@@ -301,8 +353,8 @@ func runTarget(w *bufio.Writer, t target, secrets, batchSecrets int, r *rng) {
 }
 
 func main() {
-	if len(os.Args) != 5 {
-		fmt.Fprintln(os.Stderr, "usage: driver SECRETS BATCHSECRETS BATCHBLOCKS SEED")
+	if len(os.Args) != 5 && len(os.Args) != 6 {
+		fmt.Fprintln(os.Stderr, "usage: driver SECRETS BATCHSECRETS BATCHBLOCKS SEED [CONSTRUCTOR,…]")
 		os.Exit(2)
 	}
 	secrets, err1 := strconv.Atoi(os.Args[1])
@@ -314,9 +366,23 @@ func main() {
 		fmt.Fprintln(os.Stderr, "driver: bad arguments")
 		os.Exit(2)
 	}
+	var only map[string]bool
+	if len(os.Args) == 6 {
+		only = map[string]bool{}
+		for _, n := range strings.Split(os.Args[5], ",") {
+			only[n] = true
+		}
+	}
 	w := bufio.NewWriter(os.Stdout)
 	r := &rng{seed}
-	for _, t := range targets {
+	for _, mk := range targets {
+		t := mk()
+		if only != nil && !only[t.name] {
+			continue
+		}
+		if t.family == "sum" {
+			t.make = sumMake(t)
+		}
 		runTarget(w, t, secrets, batchSecrets, r)
 	}
 	w.Flush()

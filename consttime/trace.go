@@ -85,20 +85,21 @@ type segLine struct {
 	Err                 string
 }
 
-// traceDriver runs bin under lackey and returns the runs between the markers, in order, and the driver's lines.
-func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed sandbox.Binary) ([]*run, []string,
-	error) {
+// traceDriver runs bin under lackey and returns the runs between the markers, in order, the driver's lines and the
+// CPU time valgrind used. only, when not empty, names the constructors to trace (the driver's fifth argument).
+func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed sandbox.Binary, only []string) (
+	[]*run, []string, time.Duration, error) {
 	if err := sealed.Verify(); err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	scratch, remove, err := cfg.Sandbox.Scratch()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	defer remove()
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	defer pr.Close()
 	// A large pipe that is read in large gulps (see lazyReader): lackey writes every line with a system call
@@ -107,6 +108,9 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed
 	argv := []string{cfg.Valgrind, "--tool=lackey", "--trace-mem=yes", "--log-fd=3",
 		bin, strconv.Itoa(cfg.Secrets), strconv.Itoa(cfg.BatchSecrets), strconv.Itoa(cfg.BatchBlocks),
 		strconv.FormatUint(cfg.Seed, 10)}
+	if len(only) > 0 {
+		argv = append(argv, strings.Join(only, ","))
+	}
 	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	cmd := proc.Command(rctx, scratch, []string{"GOGC=off", "GOMAXPROCS=1"}, argv...)
@@ -115,7 +119,7 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed
 	cmd.ExtraFiles = []*os.File{pw}
 	if err := proc.Start(cmd, func() error { return cfg.Sandbox.Start(cmd, scratch, nil) }); err != nil {
 		pw.Close()
-		return nil, nil, fmt.Errorf("starting valgrind: %w", err)
+		return nil, nil, 0, fmt.Errorf("starting valgrind: %w", err)
 	}
 	pw.Close()
 	type parsed struct {
@@ -131,7 +135,9 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed
 	}()
 	werr := proc.Wait(cmd)
 	p := <-done
+	var cpu time.Duration
 	if st := cmd.ProcessState; st != nil {
+		cpu = st.UserTime() + st.SystemTime()
 		cfg.Logf("consttime: %s: valgrind used %v of CPU (user %v, system %v)\n", filepath.Base(bin),
 			(st.UserTime() + st.SystemTime()).Round(time.Millisecond), st.UserTime().Round(time.Millisecond),
 			st.SystemTime().Round(time.Millisecond))
@@ -141,12 +147,12 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed
 		if msg == "" {
 			msg = strings.Join(p.log, "\n")
 		}
-		return nil, nil, fmt.Errorf("the driver failed under valgrind: %w\n%s", werr, msg)
+		return nil, nil, cpu, fmt.Errorf("the driver failed under valgrind: %w\n%s", werr, msg)
 	}
 	if p.err != nil {
-		return nil, nil, p.err
+		return nil, nil, cpu, p.err
 	}
-	return p.runs, strings.Split(strings.TrimSpace(stdout.String()), "\n"), nil
+	return p.runs, strings.Split(strings.TrimSpace(stdout.String()), "\n"), cpu, nil
 }
 
 // lazyReader reads r and, after a short read, sleeps for a millisecond, so that the writer fills the pipe

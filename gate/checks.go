@@ -1,6 +1,10 @@
 package gate
 
-import "github.com/perfgate/perfgate/record"
+import (
+	"fmt"
+
+	"github.com/perfgate/perfgate/record"
+)
 
 // gateCheck is one of the checks the gate decides on: its name in Verdict.Checks and how to tell, from the result
 // and the policy, whether it ran and what it covered. row's false leaves the check out of the list: a check that
@@ -36,17 +40,29 @@ func checks(r record.Result, p Policy) []record.Check {
 	return cs
 }
 
-// constantTimeCheck says whether the constant-time check ran: when both sides were traced. It is listed whenever
-// p asks for it (report or fail-new), ran or not; with constant-time off it is not listed.
+// constantTimeCheck says whether the constant-time check ran: when both sides were traced, or every constructor's
+// code was found the same on both sides. It is listed whenever p asks for it (report or fail-new), ran or not, and
+// when the default (empty: report where valgrind is installed) ran it (ct.Mode); with constant-time off it is not
+// listed.
 func constantTimeCheck(r record.Result, p Policy) (record.Check, bool) {
 	ct := r.ConstantTime
-	if ct == nil || p.ConstantTime == "" || p.ConstantTime == record.CTOff {
+	mode := p.ConstantTime
+	if mode == "" && ct != nil {
+		mode = ct.Mode
+	}
+	if ct == nil || mode == "" || mode == record.CTOff {
 		return record.Check{}, false
 	}
 	c := record.Check{Name: record.CheckConstantTime}
 	switch ct.Status {
 	case record.CTChecked:
 		c.Ran, c.Detail = true, Plural(len(ct.Operations), "operation")
+		if n := len(ct.LeftOut(record.CTSameCode)); n > 0 {
+			c.Detail += fmt.Sprintf("; %s with the same code not traced", Plural(n, "constructor"))
+		}
+		if n := len(ct.LeftOut(record.CTBudget)); n > 0 {
+			c.Detail += fmt.Sprintf("; %s left out by the budget", Plural(n, "constructor"))
+		}
 	case record.CTSkipped:
 		c.Detail = "skipped"
 	case record.CTUnavailable:

@@ -7,8 +7,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// constantTime fails, under record.CTFailNew, on every operation that base traced clean and in which head shows
-// secret-dependent branches or memory accesses. A check that did not run (valgrind missing, an error) is a note in
+// constantTime fails, under record.CTFailNew, on every site that head adds to an operation both sides traced (a
+// secret-dependent branch or load base lacks), and on every load site whose lookups touch more 64-byte lines
+// than base's (record.ConstantTime.NewSites). A check that did not run (valgrind missing, an error) is a note in
 // every mode: it is never counted as passed.
 func (d *decision) constantTime(ct *record.ConstantTime, mode record.ConstantTimeMode) {
 	if ct == nil || mode == record.CTOff {
@@ -23,21 +24,61 @@ func (d *decision) constantTime(ct *record.ConstantTime, mode record.ConstantTim
 	if mode != record.CTFailNew {
 		return
 	}
-	for _, o := range ct.NewlyNotConstantTime() {
+	// The sites fail-new fails (record.ConstantTime.NewSites), one reason per operation.
+	type opSites struct {
+		ctor, op        string
+		base            *record.CTSide
+		branches, loads []record.CTSite
+		grew            []record.CTSiteDelta
+	}
+	var ops []*opSites
+	byOp := map[[2]string]*opSites{}
+	for _, d := range ct.NewSites() {
+		k := [2]string{d.Constructor, d.Operation}
+		o := byOp[k]
+		if o == nil {
+			o = &opSites{ctor: d.Constructor, op: d.Operation}
+			for i := range ct.Operations {
+				if c := &ct.Operations[i]; c.Constructor == d.Constructor && c.Operation == d.Operation {
+					o.base = c.Base
+				}
+			}
+			byOp[k] = o
+			ops = append(ops, o)
+		}
+		switch {
+		case d.State == record.CTSiteGrew:
+			o.grew = append(o.grew, d)
+		case d.Kind == record.CTBranch:
+			o.branches = append(o.branches, d.Site)
+		default:
+			o.loads = append(o.loads, d.Site)
+		}
+	}
+	for _, o := range ops {
 		var what []string
-		if n := len(o.Head.Branches); n > 0 {
-			s := o.Head.Branches[0]
+		if n := len(o.branches); n > 0 {
 			what = append(what, fmt.Sprintf("%s (first at %s)",
-				count(n, "secret-dependent branch", "secret-dependent branches"), where(s)))
+				count(n, "secret-dependent branch", "secret-dependent branches"), where(o.branches[0])))
 		}
-		if n := len(o.Head.Loads); n > 0 {
-			s := o.Head.Loads[0]
+		if n := len(o.loads); n > 0 {
+			s := o.loads[0]
 			what = append(what, fmt.Sprintf("%s (first at %s, reading %s)",
-				count(n, "secret-indexed load site", "secret-indexed load sites"),
-				where(s), s.Table))
+				count(n, "secret-indexed load site", "secret-indexed load sites"), where(s), s.Table))
 		}
-		d.fail("constant time: head adds %s in %s %s, where base had none", strings.Join(what, " and "),
-			o.Constructor, o.Operation)
+		if len(what) > 0 {
+			had := ", where base had none"
+			if o.base.Findings() {
+				had = ", beside base's"
+			}
+			d.fail("constant time: head adds %s in %s %s%s", strings.Join(what, " and "), o.ctor, o.op, had)
+		}
+		if n := len(o.grew); n > 0 {
+			g := o.grew[0]
+			d.fail("constant time: in %s %s, %s whose lookups touch more 64-byte lines than base's (first at %s, "+
+				"reading %s: %d → %d lines)", o.ctor, o.op, count(n, "secret-indexed load site", "secret-indexed "+
+				"load sites"), where(g.Site), g.Site.Table, g.Base.LinesPerLookup, g.Site.LinesPerLookup)
+		}
 	}
 }
 

@@ -45,6 +45,20 @@ type ConstantTime struct {
 	Package      string        `json:"package,omitempty"` // as Benchmark.Package
 	Operations   []CTOperation `json:"operations"`        // by constructor, then in the order the driver runs them
 	Duration     time.Duration `json:"duration_ns"`       // building and tracing both sides
+
+	// Dir is the package's directory relative to the repository root, slash-separated ("cipher/des"; "." at the
+	// root): the sites' files (CTSite.File, a base name) are in it.
+	Dir string `json:"dir,omitempty"`
+	// Mode is the mode the check ran under: CTFailNew fails the gate on NewSites, CTReport only reports. Empty
+	// in a record made before the field existed.
+	Mode ConstantTimeMode `json:"mode,omitempty"`
+	// CPU is the CPU time valgrind used tracing, both sides together; Budget the CPU time each side's tracing
+	// was allowed (0: none).
+	CPU    time.Duration `json:"cpu_ns,omitempty"`
+	Budget time.Duration `json:"budget_ns,omitempty"`
+	// NotTraced are the constructors discovered but not traced, and why (same code on both sides, or the
+	// budget ran out), in the driver's order. Their operations are not in Operations.
+	NotTraced []CTNotTraced `json:"not_traced,omitempty"`
 }
 
 // CTOperation is one operation of one constructor on both sides.
@@ -57,6 +71,8 @@ type CTOperation struct {
 	Base      *CTSide `json:"base"` // nil when base lacks the constructor or the operation
 	Head      *CTSide `json:"head"`
 	Package   string  `json:"package,omitempty"` // as Benchmark.Package, when several packages are gated
+	// Dir is the package's directory as ConstantTime.Dir says it, when several packages are gated.
+	Dir string `json:"dir,omitempty"`
 }
 
 // CTSide is what one side's traces of one operation show.

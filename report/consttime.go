@@ -22,8 +22,8 @@ func mdConstantTime(d *doc, r *record.Result) {
 		d.para(bold(cell(string(ct.Status), 40)) + " — " + cell(ct.Reason, 500))
 		return
 	}
-	d.para(fmt.Sprintf("%s · %d secrets per operation (batch methods: %d, %d blocks) · seed %#x",
-		EscapeMarkdown(ct.Tool), ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ct.Seed))
+	d.para(fmt.Sprintf("%s · %d secrets per operation (batch methods: %d, %d blocks) · seed %#x%s",
+		EscapeMarkdown(ct.Tool), ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ct.Seed, ctCost(ct)))
 	t := &block{lines: []string{"| Constructor | Operation | Branches | Secret-indexed load sites | Lines per lookup " +
 		"| Lines per site | Tables |", "| :-- | :-- | --: | --: | --: | --: | --: |"}}
 	quiet := 0
@@ -42,6 +42,11 @@ func mdConstantTime(d *doc, r *record.Result) {
 			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines),
 			ctBytes(o)}
 		t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: prio})
+	}
+	for _, n := range ct.NotTraced {
+		cells := []string{cell(record.Qualified(n.Package, n.Constructor), 100), ctNotTracedText(n), "—", "—", "—",
+			"—", "—"}
+		t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: prioIdentical})
 	}
 	if len(t.rows) > 0 {
 		d.add(t)
@@ -119,8 +124,8 @@ func newCTView(ct *record.ConstantTime) *ctView {
 	if ct.Status != record.CTChecked {
 		return v
 	}
-	v.Line = fmt.Sprintf("%s · %d secrets per operation (batch methods: %d, %d blocks) · seed %#x", ct.Tool,
-		ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ct.Seed)
+	v.Line = fmt.Sprintf("%s · %d secrets per operation (batch methods: %d, %d blocks) · seed %#x%s", ct.Tool,
+		ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ct.Seed, ctCost(ct))
 	quiet := 0
 	for _, o := range ct.Operations {
 		if !o.Base.Findings() && !o.Head.Findings() {
@@ -152,6 +157,9 @@ func newCTView(ct *record.ConstantTime) *ctView {
 	}
 	if quiet > 0 {
 		v.More = quietOps(quiet)
+	}
+	for _, n := range ct.NotTraced {
+		v.More += " " + record.Qualified(n.Package, n.Constructor) + ": " + ctNotTracedText(n) + "."
 	}
 	return v
 }
@@ -186,8 +194,8 @@ func textConstantTime(w io.Writer, r *record.Result) {
 		fmt.Fprintf(w, "\nconstant time: %s — %s\n", plain(string(ct.Status)), plain(ct.Reason))
 		return
 	}
-	fmt.Fprintf(w, "\nconstant time: %s, %d secrets per operation (batch methods: %d, %d blocks)\n", plain(ct.Tool),
-		ct.Secrets, ct.BatchSecrets, ct.BatchBlocks)
+	fmt.Fprintf(w, "\nconstant time: %s, %d secrets per operation (batch methods: %d, %d blocks)%s\n", plain(ct.Tool),
+		ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ctCost(ct))
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "constructor\toperation\tbranches\tload sites\tlines per lookup\tper site\ttables")
 	quiet := 0
@@ -200,6 +208,10 @@ func textConstantTime(w io.Writer, r *record.Result) {
 			plain(clip(o.Operation, 60)), ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
 			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
 			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines), ctBytes(o))
+	}
+	for _, n := range ct.NotTraced {
+		fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\n", plain(clip(record.Qualified(n.Package, n.Constructor), 100)),
+			ctNotTracedText(n))
 	}
 	tw.Flush()
 	if quiet > 0 {

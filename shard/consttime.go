@@ -5,7 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/version"
 	"github.com/perfgate/perfgate/record"
+	"github.com/perfgate/perfgate/results"
+	"github.com/perfgate/perfgate/sarif"
 )
 
 // ctRank orders the constant-time statuses of several packages: the combined check has the first status any
@@ -23,11 +26,17 @@ func combineConstantTime(cts []*record.ConstantTime) *record.ConstantTime {
 	out.Operations = []record.CTOperation{}
 	var reasons []string
 	rank := len(ctRank)
+	out.CPU, out.NotTraced = 0, nil
 	for _, ct := range cts {
 		for _, o := range ct.Operations {
-			o.Package = ct.Package
+			o.Package, o.Dir = ct.Package, ct.Dir
 			out.Operations = append(out.Operations, o)
 		}
+		for _, n := range ct.NotTraced {
+			n.Package = ct.Package
+			out.NotTraced = append(out.NotTraced, n)
+		}
+		out.CPU += ct.CPU
 		out.Duration += ct.Duration
 		if ct.Reason != "" {
 			reasons = append(reasons, ct.Package+": "+ct.Reason)
@@ -39,4 +48,13 @@ func combineConstantTime(cts []*record.ConstantTime) *record.ConstantTime {
 	out.Reason = strings.Join(reasons, "; ")
 	out.Duration = out.Duration.Round(time.Millisecond)
 	return &out
+}
+
+// writeConstantTimeSARIF writes the merged constant-time findings as consttime.sarif: every package's sites.
+func writeConstantTimeSARIF(d results.Dir, ct *record.ConstantTime) error {
+	log, err := sarif.ConstantTime(ct, sarif.Options{Version: version.String()})
+	if err != nil {
+		return err
+	}
+	return d.WriteConstantTimeSARIF(log)
 }

@@ -172,6 +172,11 @@ func writeMerged(d results.Dir, res *record.Result, shardDirs []results.Dir) err
 			return err
 		}
 	}
+	if res.ConstantTime != nil {
+		if err := writeConstantTimeSARIF(d, res.ConstantTime); err != nil {
+			return err
+		}
+	}
 	if err := d.WriteEnv(res.Env); err != nil {
 		return err
 	}

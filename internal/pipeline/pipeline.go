@@ -92,6 +92,11 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 			err = werr
 		}
 	}
+	if p.multi() && res.ConstantTime != nil {
+		if werr := p.writeConstantTimeSARIF(res.ConstantTime); werr != nil && err == nil {
+			err = werr
+		}
+	}
 	if werr := p.dir.WriteEnv(env); werr != nil && err == nil {
 		err = werr
 	}
@@ -345,6 +350,15 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 		return err
 	}
 	if !p.skipChecks {
+		// The constant-time drivers are built and sealed before any repository code runs too, and traced before
+		// the package's tests.
+		ctPrep, err := p.prepareConstantTime(ctx)
+		if err != nil {
+			return err
+		}
+		if ctPrep != nil {
+			defer ctPrep.Close()
+		}
 		if p.cfg.Differential {
 			d, err := p.checkDifferential(ctx)
 			if err != nil {
@@ -352,17 +366,15 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 			}
 			p.diff = d
 		}
+		if p.ct, err = p.traceConstantTime(ctx, ctPrep); err != nil {
+			return err
+		}
 		p.functional = p.runTests(ctx)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if err := p.verifySealed(); err != nil {
 			return err
-		}
-		if record.ConstantTimeMode(p.cfg.ConstantTime) != record.CTOff {
-			if p.ct, err = p.checkConstantTime(ctx); err != nil {
-				return err
-			}
 		}
 		p.sizes = p.measureSizes()
 	}
