@@ -3,13 +3,12 @@ package consttime
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/sarif"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -87,19 +86,17 @@ func checkSARIF(t *testing.T, ct *record.ConstantTime, headDir, pkgRel string) {
 	}
 }
 
-// sarifSchema returns the SARIF 2.1.0 schema (OASIS; see package sarif's tests for its source), from
-// $PERFGATE_SARIF_SCHEMA or shared/sarif beside the repository root, or "" after a log line when there is none.
+// sarifSchema returns the SARIF 2.1.0 schema's path ($PERFGATE_SARIF_SCHEMA; see package sarif's tests for where
+// .ci/run gets it), or "" after a log line when there is none; under PERFGATE_E2E=1 a missing schema fails.
 func sarifSchema(t *testing.T) string {
-	if f := os.Getenv("PERFGATE_SARIF_SCHEMA"); f != "" {
+	t.Helper()
+	f := os.Getenv("PERFGATE_SARIF_SCHEMA")
+	if _, err := os.Stat(f); f != "" && err == nil {
 		return f
 	}
-	f, err := filepath.Abs(filepath.Join("..", "..", "shared", "sarif", "sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatal(err)
+	if testenv.E2E() {
+		t.Fatalf("PERFGATE_SARIF_SCHEMA does not name the SARIF 2.1.0 schema (%q): .ci/run fetches it from npm", f)
 	}
-	if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
-		t.Logf("SARIF schema validation skipped: %s not found (set PERFGATE_SARIF_SCHEMA)", f)
-		return ""
-	}
-	return f
+	t.Logf("SARIF schema validation skipped: set PERFGATE_SARIF_SCHEMA to the SARIF 2.1.0 JSON schema")
+	return ""
 }

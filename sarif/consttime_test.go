@@ -3,49 +3,27 @@ package sarif
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// The SARIF 2.1.0 schema (OASIS, "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema", errata 01;
-// in the oasis-tcs/sarif-spec repository as sarif-2.1/schema/sarif-schema-2.1.0.json, under the OASIS IPR policy)
-// is read at test time, like cipher/des's NESSIE vectors: from $PERFGATE_SARIF_SCHEMA, or from
-// shared/sarif/sarif-schema-2.1.0.json beside the repository root. It is not copied into the repository.
+// schemaHint says where the SARIF 2.1.0 JSON schema comes from: it is read at test time, never copied into the
+// repository. .ci/run takes it from the npm package @microsoft/jest-sarif (MIT), which ships the schema as published
+// (lib/schemas/sarif-2.1.0-rtm.5.json; the OASIS standard's schema is the same up to its errata), and points
+// PERFGATE_SARIF_SCHEMA at it.
+const schemaHint = "npm pack @microsoft/jest-sarif@1.0.0-beta.0 and point it at package/lib/schemas/sarif-2.1.0-rtm.5.json"
 
-// schemaFile returns the schema's path, or skips the test when there is none (as the NESSIE tests do: it is data
-// beside the repository, not a tool to install).
+// schemaFile returns the schema's path ($PERFGATE_SARIF_SCHEMA), or skips the test when there is none (fails it
+// under PERFGATE_E2E=1).
 func schemaFile(t *testing.T) string {
 	t.Helper()
-	if f := os.Getenv("PERFGATE_SARIF_SCHEMA"); f != "" {
-		return f
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("SARIF schema validation skipped: no go.mod above the working directory")
-		}
-		dir = parent
-	}
-	f := filepath.Join(dir, "..", "shared", "sarif", "sarif-schema-2.1.0.json")
-	if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
-		t.Skip("SARIF schema validation skipped: " + f + " not found (set PERFGATE_SARIF_SCHEMA)")
-	}
-	return f
+	return testenv.NeedFile(t, "PERFGATE_SARIF_SCHEMA", schemaHint)
 }
 
 // validate checks log against the SARIF 2.1.0 schema, formats (uri) included.

@@ -45,3 +45,21 @@ func Long(t testing.TB) {
 		t.Skipf("long end-to-end test: set %s=1 (without -short) to run it", Var)
 	}
 }
+
+// NeedFile returns the path a data file's environment variable names (e.g. PERFGATE_SARIF_SCHEMA), for data the
+// repository does not ship. When the variable is unset or names no file the test skips with one line naming the
+// variable and hint, how to get the file; under PERFGATE_E2E=1 it fails instead.
+func NeedFile(t testing.TB, env, hint string) string {
+	t.Helper()
+	f := os.Getenv(env)
+	if f != "" {
+		if _, err := os.Stat(f); err == nil {
+			return f
+		}
+	}
+	if E2E() {
+		t.Fatalf("%s does not name a file (%q): %s (%s=1 makes a missing file a failure)", env, f, hint, Var)
+	}
+	t.Skipf("%s does not name a file: %s (or set %s=1 to make this a failure)", env, hint, Var)
+	return ""
+}
