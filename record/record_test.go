@@ -44,6 +44,14 @@ func fill(t *testing.T, v reflect.Value, path string, n *int) {
 		for i := range 2 {
 			fill(t, v.Index(i), path+"[]", n)
 		}
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		for range 2 {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(t, k, path+"{key}", n)
+			fill(t, e, path+"{}", n)
+			v.SetMapIndex(k, e)
+		}
 	case reflect.String:
 		v.SetString(strings.ToLower(path) + "#" + string(rune('a'+*n%26)))
 	case reflect.Bool:

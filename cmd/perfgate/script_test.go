@@ -80,7 +80,7 @@ func goEnv(t *testing.T) []string {
 // slow on purpose (a hang, a timeout), and results.txt already takes a comparison through the whole pipeline.
 var longScripts = map[string]bool{
 	"benchselect": true, "config": true, "defaultresults": true, "demo": true, "failtest": true, "hangbench": true,
-	"inlined": true, "likeforlike": true, "monorepo": true, "newbench": true, "nobench": true, "panicbench": true,
+	"bisect": true, "inlined": true, "likeforlike": true, "monorepo": true, "newbench": true, "nobench": true, "panicbench": true,
 	"secrets": true, "slower": true, "unchecked": true, "worktree": true,
 }
 
