@@ -308,7 +308,7 @@ var keys = []*Key{
 	boolKey(Key{File: "differential", Flag: "differential", Policy: true, Default: "true", Form: "true or false",
 		Doc: "run the differential check"},
 		func(c *Config) *bool { return &c.Differential }),
-	stringKey(Key{File: "constant-time", Flag: "constant-time", Policy: true,
+	stringKey(Key{File: "constant-time", Flag: "constant-time", Policy: true, Input: "constant-time",
 		Form: "report, fail-new or off",
 		Doc: "trace key setup, encryption, decryption and keyed hashing under valgrind for secret-dependent " +
 			"branches and loads: report them, also fail on a site head adds or a lookup that touches more cache " +

@@ -345,7 +345,7 @@ func TestActionConfigFilePrecedence(t *testing.T) {
 	const pr = 9
 	base, head := repo.Commits["base"], repo.Commits["folded"]
 	gh.SetPull(pr, head)
-	file := "# the repository's gate\nbench: KeySetup/^des$\nrounds: 5\nthreshold: 50\ndifferential: false\n"
+	file := "# the repository's gate\nbench: Encrypt/^des$\nrounds: 5\nthreshold: 50\ndifferential: false\n"
 	if err := os.WriteFile(filepath.Join(repo.Dir, config.FileName), []byte(file), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +377,7 @@ func TestActionConfigFilePrecedence(t *testing.T) {
 			names = append(names, b.Name)
 		}
 	}
-	if diff := cmp.Diff([]string{"KeySetup/des"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"Encrypt/des"}, names); diff != "" {
 		t.Errorf("benchmarks: the file's bench filter did not apply (-want +got):\n%s", diff)
 	}
 	m := res.Method

@@ -281,9 +281,11 @@ func checkReportPage(t *testing.T, p page, res *record.Result) {
 	}
 
 	var gated, withEstimate []string
+	var sameCode []bool // of each gated benchmark: the same machine code on both sides, so not timed
 	for _, b := range res.Benchmarks {
 		if b.Unit == record.UnitTime {
 			gated = append(gated, b.Name)
+			sameCode = append(sameCode, b.SameCode)
 			if b.Paired != nil {
 				withEstimate = append(withEstimate, b.Name)
 			}
@@ -320,8 +322,18 @@ func checkReportPage(t *testing.T, p page, res *record.Result) {
 	if len(sections) != len(gated) {
 		t.Errorf("%d benchmark sections, want %d", len(sections), len(gated))
 	}
+	untimed, wantUntimed := 0, 0
+	for _, same := range sameCode {
+		if same {
+			wantUntimed++
+		}
+	}
 	for _, s := range sections {
 		timelines := pagecheck.FindAll(s, pagecheck.Element("svg", "samples"))
+		if len(timelines) == 0 && strings.Contains(pagecheck.Text(s), record.NoteSameCode) {
+			untimed++ // the same machine code on both sides, not timed: no samples to draw, and it says why
+			continue
+		}
 		if len(timelines) == 0 {
 			t.Errorf("section %q has no timeline", pagecheck.Attr(s, "id"))
 			continue
@@ -331,6 +343,11 @@ func checkReportPage(t *testing.T, p page, res *record.Result) {
 		if len(base)+len(head) != perBench || len(base) != len(head) {
 			t.Errorf("section %q: %d base and %d head samples, want %d of each", pagecheck.Attr(s, "id"), len(base), len(head), perBench/2)
 		}
+	}
+
+	if untimed != wantUntimed {
+		t.Errorf("%d sections say %q and have no timeline, want %d (the benchmarks of the same machine code)",
+			untimed, record.NoteSameCode, wantUntimed)
 	}
 
 	diff := pagecheck.FindAll(p.dom, func(n *html.Node) bool { return pagecheck.Attr(n, "id") == "differential" })

@@ -182,7 +182,8 @@ func setFixtureInputs(t *testing.T) {
 	t.Setenv("INPUT_ROUNDS", "2")
 	t.Setenv("INPUT_BUDGET", "0s") // exactly 2 rounds
 	t.Setenv("INPUT_BENCHTIME", "20ms")
-	t.Setenv("INPUT_METRIC", "time") // these tests are about the Action; the lanes have their own
+	t.Setenv("INPUT_METRIC", "time")       // these tests are about the Action; the lanes have their own
+	t.Setenv("INPUT_CONSTANT_TIME", "off") // and so has the constant-time check
 	t.Setenv("INPUT_GITHUB_TOKEN", fakeToken)
 }
 

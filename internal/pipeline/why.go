@@ -35,6 +35,9 @@ const (
 	// whyShare is the part of the comparison's wall time so far that the extra work (the -m=2 builds, the
 	// profiling runs) may take.
 	whyShare = 0.15
+	// whyFloor is the least time they get: a quick comparison of a few seconds would otherwise leave under a
+	// second, too little for one -m=2 build or two profiling runs.
+	whyFloor = 10 * time.Second
 	// whyProfileTime is how long each side's profiling run should last: 100 samples at the profiler's 100 Hz;
 	// whyProfileMin the least worth taking (10 samples), and whyProfileStart what a run costs besides (the
 	// process, writing the profile).
@@ -115,7 +118,7 @@ func (p *pipeline) explain(ctx context.Context, rec benchRecord, rc benchrun.Run
 	if len(targets) == 0 {
 		return nil
 	}
-	budget := time.Duration(whyShare * float64(time.Since(p.started)))
+	budget := max(time.Duration(whyShare*float64(time.Since(p.started))), whyFloor)
 	st := &whyState{p: p, left: budget}
 	st.src[0], st.src[1] = p.sources(&p.base), p.sources(&p.head)
 	p.logf("explaining %s (at most %s for compiler reports and profiles)", gate.Plural(len(targets), "changed benchmark"),

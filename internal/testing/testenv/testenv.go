@@ -4,7 +4,7 @@
 // Chromium, node, act) or take long (whole comparisons under valgrind, the README's workflows under act, the
 // browser, the monorepo layouts) run only with the environment variable PERFGATE_E2E=1, which .ci/run sets:
 //
-//	PERFGATE_E2E=1 go test -timeout 40m ./...
+//	PERFGATE_E2E=1 go test -timeout 55m ./...
 //
 // Without the switch such a test skips with one line saying what it needs; with it, a missing tool fails the test,
 // so that CI cannot pass by skipping.

@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 0
 	}
 	flags := []string{"-metric", "time", "-rounds", fmt.Sprint(*rounds), "-budget", "0", "-benchtime", *benchtime,
-		"-time-same-code", "-differential=false"}
+		"-time-same-code", "-differential=false", "-constant-time", "off"}
 	flags = append(flags, fs.Args()...)
 	if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work string) (
 		*corpus.Truth, error) {
