@@ -11,13 +11,19 @@ import (
 	"github.com/perfgate/perfgate/internal/proc"
 )
 
-// BuildPerfgate builds perfgate's cmd/perfgate, as the module at root resolves it (the perfgate module itself, or
-// the tools module, which replaces it with its parent directory), into dir and returns the binary's path.
+// BuildPerfgate builds perfgate's cmd/perfgate into dir and returns the binary's path. root is a directory of the
+// perfgate module or of the tools module; either way the build runs in the perfgate module's own directory (the
+// tools module replaces it with its parent directory), so that the product is built with its own go.mod and go.sum.
 func BuildPerfgate(ctx context.Context, root, dir string) (string, error) {
+	out, _, err := proc.Run(proc.Command(ctx, root, nil, "go", "list", "-m", "-f", "{{.Dir}}",
+		"github.com/perfgate/perfgate"))
+	if err != nil {
+		return "", fmt.Errorf("corpus: finding the perfgate module: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
 	bin := filepath.Join(dir, "perfgate")
-	if _, _, err := proc.Run(proc.Command(ctx, root, nil, "go", "build", "-o", bin,
-		"github.com/perfgate/perfgate/cmd/perfgate")); err != nil {
-		return "", fmt.Errorf("corpus: building perfgate: %w", err)
+	if _, _, err := proc.Run(proc.Command(ctx, mod, nil, "go", "build", "-o", bin, "./cmd/perfgate")); err != nil {
+		return "", fmt.Errorf("corpus: building perfgate in %s: %w", mod, err)
 	}
 	return bin, nil
 }

@@ -29,12 +29,14 @@ type BenchScore struct {
 
 // PairScore is one pair's score.
 type PairScore struct {
-	Pair      string
-	ExitCode  int
-	Status    string // perfgate's verdict status, or "no result"
-	Benches   []BenchScore
-	FalseFail bool // the verdict failed, and the truth says no benchmark is slower beyond the threshold
-	Unsure    bool // the verdict failed, and the truth cannot tell whether a benchmark is slower beyond it
+	Pair     string
+	ExitCode int
+	Status   string // perfgate's verdict status, or "no result"
+	Benches  []BenchScore
+	// FalseFail: the verdict blocked the merge (FAIL, exit 1, or INCONCLUSIVE, exit 4), and the truth says no
+	// benchmark is slower beyond the threshold.
+	FalseFail bool
+	Unsure    bool // the verdict blocked the merge, and the truth cannot tell whether a benchmark is slower beyond it
 	Wall      time.Duration
 }
 
@@ -73,7 +75,7 @@ func Score(p *Pair, o *Outcome, rule Rule) PairScore {
 			unsure = true
 		}
 	}
-	if o.ExitCode == 1 {
+	if o.ExitCode == record.ExitFail || o.ExitCode == record.ExitInconclusive {
 		ps.FalseFail = !slowerBeyond && !unsure
 		ps.Unsure = !slowerBeyond && unsure
 	}
@@ -104,8 +106,9 @@ func scoreBench(t TruthBench, claims []record.Class, threshold float64) BenchSco
 
 // Totals sums pair scores.
 type Totals struct {
-	Pairs, Benches, Settled, Changes, Found, Missed, DirErrs, Fails, FalseFails, Unsure, Errors int
-	Wall                                                                                        time.Duration
+	Pairs, Benches, Settled, Changes, Found, Missed, DirErrs int
+	Fails, Inconclusive, FalseFails, Unsure, Errors          int
+	Wall                                                     time.Duration
 }
 
 // Sum adds up scores.
@@ -114,11 +117,15 @@ func Sum(scores []PairScore) Totals {
 	for _, ps := range scores {
 		t.Pairs++
 		t.Wall += ps.Wall
-		if ps.ExitCode == 1 {
-			t.Fails++
-		}
-		if ps.ExitCode > 1 || ps.Status == "no result" {
+		switch {
+		case ps.Status == "no result":
 			t.Errors++
+		case ps.ExitCode == record.ExitFail:
+			t.Fails++
+		case ps.ExitCode == record.ExitInconclusive:
+			t.Inconclusive++
+		case ps.ExitCode != record.ExitPass:
+			t.Errors++ // ERROR (exit 3), or a usage error
 		}
 		t.FalseFails += btoi(ps.FalseFail)
 		t.Unsure += btoi(ps.Unsure)
@@ -190,9 +197,10 @@ func (t Totals) String() string {
 		}
 		return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
 	}
-	return fmt.Sprintf("%d pairs, %d benchmarks: direction errors %d; false failures %d of %d pairs (%d more "+
-		"failed where the truth is unsure, %d of %d verdicts FAIL, %d errors); changes found %d of %d (%d called "+
+	return fmt.Sprintf("%d pairs, %d benchmarks: direction errors %d; false failures %d of %d pairs (a merge "+
+		"blocked, FAIL or INCONCLUSIVE, where the truth has no slowdown beyond the threshold; %d more blocked where "+
+		"the truth is unsure; verdicts: %d FAIL, %d INCONCLUSIVE, %d ERROR); changes found %d of %d (%d called "+
 		"unchanged); settled %d of %d (%s); wall time %s",
-		t.Pairs, t.Benches, t.DirErrs, t.FalseFails, t.Pairs, t.Unsure, t.Fails, t.Pairs, t.Errors, t.Found,
+		t.Pairs, t.Benches, t.DirErrs, t.FalseFails, t.Pairs, t.Unsure, t.Fails, t.Inconclusive, t.Errors, t.Found,
 		t.Changes, t.Missed, t.Settled, t.Benches, pct(t.Settled, t.Benches), t.Wall.Round(time.Second))
 }

@@ -70,6 +70,25 @@ func TestScore(t *testing.T) {
 	check("false failure", []record.Benchmark{row("B", "sec/op", record.ClassSlower)}, 1, sec, []BenchScore{
 		{Name: "B", Settled: true, DirErr: true},
 	}, true, false)
+	// An INCONCLUSIVE verdict blocks the merge too: where the truth is neutral, that is a false failure.
+	check("blocked", []record.Benchmark{row("B", "sec/op", record.ClassInconclusive)}, record.ExitInconclusive, sec,
+		[]BenchScore{{Name: "B"}}, true, false)
+	check("error", []record.Benchmark{row("B", "sec/op", record.ClassInconclusive)}, record.ExitCannotRun, sec,
+		[]BenchScore{{Name: "B"}}, false, false)
+}
+
+func TestSum(t *testing.T) {
+	got := Sum([]PairScore{
+		{ExitCode: record.ExitPass, Status: "pass"},
+		{ExitCode: record.ExitFail, Status: "fail", FalseFail: true},
+		{ExitCode: record.ExitInconclusive, Status: "inconclusive", Unsure: true},
+		{ExitCode: record.ExitCannotRun, Status: "error"},
+		{ExitCode: record.ExitCannotRun, Status: "no result"},
+	})
+	want := Totals{Pairs: 5, Fails: 1, Inconclusive: 1, Errors: 2, FalseFails: 1, Unsure: 1}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Sum (-want +got):\n%s", diff)
+	}
 }
 
 func TestParseTruth(t *testing.T) {

@@ -48,7 +48,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	if *clock == "cpu" {
 		cfg := cpuConfig{rounds: *rounds, target: *target, cpu: *cpu}
-		if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work string) (
+		if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work, _ string) (
 			*corpus.Truth, error) {
 			t, err := measureCPU(ctx, p, repo, work, cfg)
 			if err == nil {
@@ -68,9 +68,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	flags := []string{"-metric", "time", "-rounds", fmt.Sprint(*rounds), "-budget", "0", "-benchtime", *benchtime,
 		"-time-same-code", "-differential=false", "-constant-time", "off"}
 	flags = append(flags, fs.Args()...)
-	if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work string) (
+	if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work, perfgate string) (
 		*corpus.Truth, error) {
-		return measureWall(ctx, *bin, p, repo, flags, work)
+		return measureWall(ctx, perfgate, p, repo, flags, work)
 	}); err != nil {
 		fmt.Fprintf(stderr, "measure: error: %v\n", err)
 		return 1
@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 // measureAll materializes each selected pair, measures it with fn and writes its truth file into dir. A pair that
 // fails is reported and the others still run.
 func measureAll(ctx context.Context, sel, bin, dir string, stderr io.Writer,
-	fn func(p *corpus.Pair, repo *corpus.Repo, work string) (*corpus.Truth, error)) error {
+	fn func(p *corpus.Pair, repo *corpus.Repo, work, perfgate string) (*corpus.Truth, error)) error {
 	sess, err := corpus.NewSession(ctx, sel, bin)
 	if err != nil {
 		return err
@@ -93,7 +93,7 @@ func measureAll(ctx context.Context, sel, bin, dir string, stderr io.Writer,
 		repo, err := p.Materialize(ctx, filepath.Join(work, "repo"))
 		var t *corpus.Truth
 		if err == nil {
-			t, err = fn(p, repo, work)
+			t, err = fn(p, repo, work, sess.Perfgate)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "measure: %s: %v\n", p.Name, err)
