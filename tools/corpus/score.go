@@ -21,10 +21,13 @@ type BenchScore struct {
 	Truth   TruthBench
 	Claims  []record.Class // one per unit of the rule that perfgate reported for this benchmark
 	Settled bool           // some claim is slower, faster or unchanged
-	Change  bool           // the truth is a change beyond the threshold (the whole interval)
-	Found   bool           // a change, and a claim in its direction
-	Missed  bool           // a change, and perfgate called it unchanged
-	DirErr  bool           // a claim against the truth's direction, or a change claimed where the truth is neutral
+	// GateSettled: Settled, or an inconclusive claim whose one-sided bound rules out a slowdown beyond the gate's
+	// threshold for its unit (record.Benchmark.RulesOutWorse): the gate's question is answered.
+	GateSettled bool
+	Change      bool // the truth is a change beyond the threshold (the whole interval)
+	Found       bool // a change, and a claim in its direction
+	Missed      bool // a change, and perfgate called it unchanged
+	DirErr      bool // a claim against the truth's direction, or a change claimed where the truth is neutral
 }
 
 // PairScore is one pair's score.
@@ -46,6 +49,7 @@ func Score(p *Pair, o *Outcome, rule Rule) PairScore {
 	ps := PairScore{Pair: p.Name, ExitCode: o.ExitCode, Status: "no result", Wall: o.Wall}
 	claims := map[string][]record.Class{}
 	sameCode := map[string][]record.Class{} // top-level benchmark → the classes of its same-code rows
+	rulesOut := map[string]bool{}           // benchmarks with an inconclusive claim that rules out a slowdown
 	if o.Result != nil {
 		ps.Status = string(o.Result.Verdict.Status)
 		for _, b := range o.Result.Benchmarks {
@@ -53,6 +57,13 @@ func Score(p *Pair, o *Outcome, rule Rule) PairScore {
 				continue
 			}
 			claims[b.Name] = append(claims[b.Name], b.Class)
+			th := o.Result.Method.Threshold
+			if b.Unit == record.UnitInstructions && o.Result.Method.InstrThreshold > 0 {
+				th = o.Result.Method.InstrThreshold
+			}
+			if b.Class == record.ClassInconclusive && b.RulesOutWorse(th) {
+				rulesOut[b.Name] = true
+			}
 			if b.SameCode {
 				sameCode[b.Name] = append(sameCode[b.Name], b.Class)
 			}
@@ -67,6 +78,7 @@ func Score(p *Pair, o *Outcome, rule Rule) PairScore {
 			c = sameCode[top]
 		}
 		bs := scoreBench(t, c, rule.Threshold)
+		bs.GateSettled = bs.Settled || rulesOut[t.Name]
 		ps.Benches = append(ps.Benches, bs)
 		switch {
 		case t.Lo > rule.Threshold:
@@ -106,9 +118,9 @@ func scoreBench(t TruthBench, claims []record.Class, threshold float64) BenchSco
 
 // Totals sums pair scores.
 type Totals struct {
-	Pairs, Benches, Settled, Changes, Found, Missed, DirErrs int
-	Fails, Inconclusive, FalseFails, Unsure, Errors          int
-	Wall                                                     time.Duration
+	Pairs, Benches, Settled, GateSettled, Changes, Found, Missed, DirErrs int
+	Fails, Inconclusive, FalseFails, Unsure, Errors                       int
+	Wall                                                                  time.Duration
 }
 
 // Sum adds up scores.
@@ -132,6 +144,7 @@ func Sum(scores []PairScore) Totals {
 		for _, b := range ps.Benches {
 			t.Benches++
 			t.Settled += btoi(b.Settled)
+			t.GateSettled += btoi(b.GateSettled)
 			t.Changes += btoi(b.Change)
 			t.Found += btoi(b.Found)
 			t.Missed += btoi(b.Missed)
@@ -148,13 +161,14 @@ func btoi(b bool) int {
 	return 0
 }
 
-// Row is the pair's line of the score table: pair | verdict | settled | changes found | direction errors |
-// false failure | wall time | what went wrong.
+// Row is the pair's line of the score table: pair | verdict | settled | settled for the gate | changes found |
+// direction errors | false failure | wall time | what went wrong.
 func (ps PairScore) Row() string {
-	var settled, changes, found, dirErrs int
+	var settled, gateSettled, changes, found, dirErrs int
 	var wrong []string
 	for _, b := range ps.Benches {
 		settled += btoi(b.Settled)
+		gateSettled += btoi(b.GateSettled)
 		changes += btoi(b.Change)
 		found += btoi(b.Found)
 		dirErrs += btoi(b.DirErr)
@@ -170,13 +184,13 @@ func (ps PairScore) Row() string {
 	case ps.Unsure:
 		ff = "truth unsure"
 	}
-	return fmt.Sprintf("| %s | %s (%d) | %d/%d | %d/%d | %d | %s | %.0fs | %s |", ps.Pair, ps.Status, ps.ExitCode,
-		settled, len(ps.Benches), found, changes, dirErrs, ff, ps.Wall.Seconds(), strings.Join(wrong, "; "))
+	return fmt.Sprintf("| %s | %s (%d) | %d/%d | %d/%d | %d/%d | %d | %s | %.0fs | %s |", ps.Pair, ps.Status,
+		ps.ExitCode, settled, len(ps.Benches), gateSettled, len(ps.Benches), found, changes, dirErrs, ff, ps.Wall.Seconds(), strings.Join(wrong, "; "))
 }
 
 // TableHeader is the header of the rows Row prints.
-const TableHeader = "| pair | verdict (exit) | settled | changes found | direction errors | false failure | wall | " +
-	"wrong or missed |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+const TableHeader = "| pair | verdict (exit) | settled | for the gate | changes found | direction errors | " +
+	"false failure | wall | wrong or missed |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 
 func claimText(cs []record.Class) string {
 	if len(cs) == 0 {
@@ -200,7 +214,8 @@ func (t Totals) String() string {
 	return fmt.Sprintf("%d pairs, %d benchmarks: direction errors %d; false failures %d of %d pairs (a merge "+
 		"blocked, FAIL or INCONCLUSIVE, where the truth has no slowdown beyond the threshold; %d more blocked where "+
 		"the truth is unsure; verdicts: %d FAIL, %d INCONCLUSIVE, %d ERROR); changes found %d of %d (%d called "+
-		"unchanged); settled %d of %d (%s); wall time %s",
+		"unchanged); settled %d of %d (%s), for the gate %d of %d (%s); wall time %s",
 		t.Pairs, t.Benches, t.DirErrs, t.FalseFails, t.Pairs, t.Unsure, t.Fails, t.Inconclusive, t.Errors, t.Found,
-		t.Changes, t.Missed, t.Settled, t.Benches, pct(t.Settled, t.Benches), t.Wall.Round(time.Second))
+		t.Changes, t.Missed, t.Settled, t.Benches, pct(t.Settled, t.Benches), t.GateSettled, t.Benches,
+		pct(t.GateSettled, t.Benches), t.Wall.Round(time.Second))
 }

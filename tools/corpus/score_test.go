@@ -22,10 +22,14 @@ func TestScore(t *testing.T) {
 	}
 	check := func(name string, rows []record.Benchmark, exit int, units []string, want []BenchScore, ff, unsure bool) {
 		t.Helper()
-		o := &Outcome{ExitCode: exit, Result: &record.Result{Benchmarks: rows}}
+		o := &Outcome{ExitCode: exit, Result: &record.Result{Benchmarks: rows,
+			Method: record.Method{Threshold: 2, InstrThreshold: 0.5}}}
 		got := Score(p, o, Rule{Threshold: 2, Units: units})
 		for i := range got.Benches {
 			got.Benches[i].Truth, got.Benches[i].Claims = TruthBench{}, nil
+		}
+		for i := range want {
+			want[i].GateSettled = want[i].GateSettled || want[i].Settled // a settled class answers the gate
 		}
 		if diff := cmp.Diff(want, got.Benches); diff != "" {
 			t.Errorf("%s: benches (-want +got):\n%s", name, diff)
@@ -70,6 +74,15 @@ func TestScore(t *testing.T) {
 	check("false failure", []record.Benchmark{row("B", "sec/op", record.ClassSlower)}, 1, sec, []BenchScore{
 		{Name: "B", Settled: true, DirErr: true},
 	}, true, false)
+	// An inconclusive claim whose one-sided bound rules out a slowdown beyond the threshold answers the gate's
+	// question; one whose bound reaches past it does not.
+	ruled := row("B", "sec/op", record.ClassInconclusive)
+	ruled.Paired = &record.Paired{Ratio: 0.97, Lo: 0.93, Hi: 1.01, Bound: 1.005}
+	check("ruled out", []record.Benchmark{ruled}, record.ExitPass, sec,
+		[]BenchScore{{Name: "B", GateSettled: true}}, false, false)
+	ruled.Paired = &record.Paired{Ratio: 0.99, Lo: 0.95, Hi: 1.04, Bound: 1.03}
+	check("not ruled out", []record.Benchmark{ruled}, record.ExitInconclusive, sec,
+		[]BenchScore{{Name: "B"}}, true, false)
 	// An INCONCLUSIVE verdict blocks the merge too: where the truth is neutral, that is a false failure.
 	check("blocked", []record.Benchmark{row("B", "sec/op", record.ClassInconclusive)}, record.ExitInconclusive, sec,
 		[]BenchScore{{Name: "B"}}, true, false)
