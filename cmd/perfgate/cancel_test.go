@@ -62,7 +62,7 @@ func TestCompareCancelled(t *testing.T) {
 	var stdout bytes.Buffer
 
 	code := run(ctx, []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-metric", "time", "-rounds", "5", "-benchtime", "20ms",
-		"-keys", "16", "-o", out, "base", "folded"}, &stdout, log)
+		"-keys", "16", "-constant-time", "off", "-o", out, "base", "folded"}, &stdout, log)
 
 	if !log.fired {
 		t.Fatalf("the log never showed %q, so the run was not cancelled while timing\nlog:\n%s", log.marker, log)
