@@ -33,7 +33,8 @@ func TestComparePolicyFrom(t *testing.T) {
 		t.Run(tc.from, func(t *testing.T) {
 			out := t.TempDir()
 			inv := invoke(t, "compare", "-C", repo.Dir, "-pkg", demo.Package, "-rounds", "2", "-benchtime", "20ms",
-				"-budget", "0", "-metric", "time", "-bench", "^Encrypt$/^des$", "-policy-from", tc.from, "-o", out,
+				"-budget", "0", "-metric", "time", "-bench", "^Encrypt$/^des$", "-constant-time", "off",
+				"-policy-from", tc.from, "-o", out,
 				"folded", "broken")
 			res := resultOf(t, out)
 			if res.Differential.Status != tc.diff || res.Policy.From != record.Side(tc.from) {

@@ -118,8 +118,10 @@ func judge(w record.Why, truth []Changed) (string, bool) {
 		if sym == "" {
 			return false
 		}
+		// An assembly function's symbol carries its ABI ("Sum64.abi0"); its declaration is TEXT ·Sum64.
+		name := strings.TrimSuffix(declName(sym), ".abi0")
 		for _, c := range truth {
-			if declName(sym) == c.Func {
+			if name == c.Func {
 				return true
 			}
 		}

@@ -74,6 +74,9 @@ func TestScoreAttribution(t *testing.T) {
 		// Another line of another function: a miss.
 		{record.Why{Name: "Sum", Lines: []record.WhyLine{line("example.com/modhash/modhash/modhash.go", 25,
 			"example.com/modhash/modhash.Sum", "")}}, false, "modhash.go:25 Sum"},
+		// An assembly function: its symbol's ABI suffix is not part of the name.
+		{record.Why{Name: "Sum", Lines: []record.WhyLine{{File: "example.com/modhash/modhash/modhash_amd64.s",
+			BaseLine: 45, Func: "example.com/modhash/modhash.reduce.abi0", Base: 10}}}, true, "(base) reduce.abi0"},
 		// No count: the profile's top function.
 		{record.Why{Name: "Sum", Profile: []record.WhyProfile{{Func: "example.com/modhash/modhash.reduce"}}}, true,
 			"profile: reduce"},
