@@ -17,7 +17,7 @@ import (
 //     point the wrong way: an inlining change ran 6% fewer instructions at a lower IPC and 9.5% more time, and
 //     real speedups of 6% to 45% counted 0.5–0.8% more instructions. So no count ever overturns a time class.
 //  2. An inconclusive time class becomes unchanged when the counts are equal: the instruction counts of base and
-//     head agree to the lane's resolution (2·RepeatTolerance, 0.02%), B/op and allocs/op are unchanged, the
+//     head agree to the lane's resolution (2·RepeatTolerance, 0.2%), B/op and allocs/op are unchanged, the
 //     exact lane is trusted for the benchmark (see below), and the time interval still reaches into the
 //     ±threshold band (a time interval wholly beyond the band is evidence of a change the count does not see).
 //     The same instructions doing the same allocations is the same work; what is left is layout and the

@@ -21,10 +21,10 @@
 //     sequential_test.go drive it alike.
 //  5. The instruction-count lane's rules (instrstats.go): CompareInstructions classifies without a statistical
 //     test: it first checks that the counts of one binary (the A–A and B–B pairs) agree within RepeatTolerance
-//     (0.01%), else the benchmark is failed, never averaged; then head/base − 1 beyond ±threshold (default
+//     (0.1%), else the benchmark is not counted, never averaged; then head/base − 1 beyond ±threshold (default
 //     0.5%) is slower or faster, and anything else unchanged. This is valid because the check just proved each
-//     count repeatable to 0.01%, so the delta is known to within 0.02%, a 25th of the threshold: the class cannot
-//     change between runs unless the delta lies within 0.02% of the threshold, which the Note then says.
+//     count repeatable to 0.1%, so the delta is known to within 0.2%: the class cannot change between runs
+//     unless the delta lies within 0.2% of the threshold, which the Note then says.
 //     MetricNote words a disagreement between the time and instruction classes of one benchmark. Where a
 //     benchmark sets bytes and the timing lane ran too, PerByte (perbyte.go) divides each count by the bytes per
 //     op (B/s × sec/op of the timed runs), for instructions/B and, with the cache simulation, est-cycles/B,

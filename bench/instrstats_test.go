@@ -23,11 +23,11 @@ func TestCompareInstructions(t *testing.T) {
 	var samples []Sample
 	samples = append(samples, counts("same", 1000, 1000, 1000, 1000)...)
 	samples = append(samples, counts("near", 1e6, 1.004e6, 1.004e6, 1e6)...)     // +0.4%: inside 0.5%
-	samples = append(samples, counts("slower", 1e6, 1.006e6, 1.006e6, 1e6)...)   // +0.6%
+	samples = append(samples, counts("slower", 1e6, 1.008e6, 1.008e6, 1e6)...)   // +0.8%
 	samples = append(samples, counts("faster", 1e6, 0.9e6, 0.9e6, 1e6)...)       // −10%
-	samples = append(samples, counts("wobbly", 1e6, 1e6, 1e6, 1.0002e6)...)      // base repeats to 0.02% only
+	samples = append(samples, counts("wobbly", 1e6, 1e6, 1e6, 1.002e6)...)       // base repeats to 0.2% only
 	samples = append(samples, counts("edge", 1e6, 1.00505e6, 1.00505e6, 1e6)...) // 0.005% beyond the threshold
-	samples = append(samples, counts("tiny", 1e6, 1e6+50, 1e6+30, 1e6+10)...)    // repeats within 0.01%
+	samples = append(samples, counts("tiny", 1e6, 1e6+50, 1e6+30, 1e6+10)...)    // repeats within 0.1%
 	// Another unit and a side without samples.
 	samples = append(samples, Sample{Name: "same", Side: record.Base, Values: []Value{{Value: 1e-6, Unit: "sec/op"}}})
 	samples = append(samples, counts("headless", 1, 1, 1, 1)[0])
@@ -61,15 +61,15 @@ func TestCompareInstructions(t *testing.T) {
 		{"headless", record.ClassFailed, 0, 1},
 		{"near", record.ClassUnchanged, 0.4, 1},
 		{"same", record.ClassUnchanged, 0, 1},
-		{"slower", record.ClassSlower, 0.6, 0},
+		{"slower", record.ClassSlower, 0.8, 0},
 		{"tiny", record.ClassUnchanged, 0.0035, 1},
-		{"wobbly", record.ClassInconclusive, -0.01, 1}, // not counted: judged by wall time alone
+		{"wobbly", record.ClassInconclusive, -0.0999, 1}, // not counted: judged by wall time alone
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("CompareInstructions (-want +got):\n%s", diff)
 	}
 	for name, want := range map[string]string{
-		"wobbly":   "base's counts of one binary range from 1000000 to 1000200, 0.0200% apart",
+		"wobbly":   "base's counts of one binary range from 1000000 to 1002000, 0.2000% apart",
 		"edge":     "within the lane's resolution",
 		"headless": "no head samples",
 	} {

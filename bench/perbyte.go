@@ -11,7 +11,7 @@ import (
 // sample in counts of a benchmark that sets bytes (b.SetBytes), dividing by the bytes per op its side processes.
 // Those come from the timing lane's samples in timed, B/s × sec/op (the testing package prints only the
 // throughput): the median over the side's samples, rounded to a whole byte where that is within print
-// precision. The quotient is then as exact as the count, to about 10⁻⁵ of it, a tenth of RepeatTolerance. A
+// precision. The quotient is then as exact as the count, to about 10⁻⁵ of it, a hundredth of RepeatTolerance. A
 // benchmark without bytes, or without timed samples on a side, gets no per-byte values. counts changes in place.
 func PerByte(counts, timed []Sample) {
 	type key struct {

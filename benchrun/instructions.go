@@ -74,7 +74,7 @@ const (
 	// DefaultInstrTarget is how many instructions the difference of a leaf's counts at 2N and N should hold.
 	// The lane's counts are exact, so N need not average anything out; a million keeps a benchmark's own
 	// variation (a branch on heap addresses taken in one run and not in the next: a few instructions per
-	// op) near 10⁻⁵, a tenth of RepeatTolerance.
+	// op) near 10⁻⁵, a hundredth of RepeatTolerance.
 	DefaultInstrTarget = 1_000_000
 	// instrProbeTime is the native benchmark time of the discovery run.
 	instrProbeTime = time.Millisecond

@@ -174,11 +174,17 @@ type leaf struct {
 	// allocates: B/op or allocs/op was above 0 at calibration, so that short runs may measure another regime
 	// of the allocator and collector than go test's (steadyRuns)
 	allocates bool
+	// whole: each measured run is one sub-run, one call of the benchmark function with b.N = iters, as go
+	// test's is; set by steadyRuns for a leaf whose per-op time moves with the length of that call.
+	whole bool
 }
 
 // split returns the sub-runs of one measured run of l and the iterations of each: SubRuns sub-runs, or fewer for
-// a leaf of fewer iterations, and at least one iteration each.
+// a leaf of fewer iterations, and at least one iteration each; one sub-run of all the iterations for a whole leaf.
 func (l leaf) split() (runs, iters int) {
+	if l.whole {
+		return 1, max(1, l.iters)
+	}
 	runs = max(1, min(bench.SubRuns, l.iters))
 	return runs, max(1, l.iters/runs)
 }

@@ -21,7 +21,16 @@ import (
 // a run of RunConfig.BenchTime (100 ms by default, which measured the fixture's +3.0% right), both taken as the
 // timed runs are (fresh processes, the fastest sub-run), and lengthens the leaf's runs, ×4 at a time up to
 // BenchTime, until it does (steadyLength). A leaf that does not allocate keeps MinRunTime: its per-op time does
-// not depend on the heap's history. Measured (TestSteadyRuns, at load 24 on 2 cores): 48 bytes allocated an op
+// not depend on the heap's history.
+//
+// A lengthened leaf runs whole: each run is one call of the benchmark function with b.N the run's iterations
+// (bench.SubRuns calls of a fifth of them otherwise), and so is each probe longer than the budgeted length. What
+// moves with the length is the length of one call: every call runs the benchmark's own set-up again (whatever
+// comes before its loop without a b.ResetTimer) and grows a fresh heap's spans again. A fastcache benchmark of
+// 10 ms an op that fills a 32 MB cache before its loop measured 24 ms an op in calls of one iteration, 11 ms in
+// calls of four and 9.5 ms at go test's default (b.N near 130), and with its runs lengthened to 100 ms and then
+// split into sub-runs of one iteration each, every sample was still a call of b.N = 1, with 15% noise. go test
+// runs b.N = 1 once before the call it reports, so a whole run of two iterations or more also starts warm. Measured (TestSteadyRuns, at load 24 on 2 cores): 48 bytes allocated an op
 // ran 59% faster per op in 10 ms runs than in 40 ms ones: a 10 ms run's 2 ms sub-runs (24,000 iterations, 1.1 MB)
 // mostly end before a fresh heap's first collection (GODEBUG=gctrace=1: 6 collections in 5 such sub-runs, 11 in
 // 5 of 97,000). A discarded warm-up run of the same length would not help there: the collection's
@@ -53,6 +62,7 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 			for range steadyProbes {
 				p := l
 				p.iters = max(1, int(d.Seconds()/l.secPerOp))
+				p.whole = d > short // as the leaf will run when lengthened to d
 				s, fail, err := r.runLeaf(ctx, p, record.Base, abba.Entry{Round: -1, Slot: -1})
 				if err != nil {
 					ctxErr = err
@@ -73,10 +83,12 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 		}
 		if d > short {
 			l.iters = max(1, int(d.Seconds()/l.secPerOp))
+			l.whole = true
 			leaves[i] = l
 			_, r.run.Iters[l.name] = l.split()
 			r.warn(fmt.Sprintf("%s allocates, and its time per op in a run of %s was %+.1f%% off a %s run's: runs of "+
-				"%s, to measure the steady state go test measures", l.name, short, 100*moved, long, d))
+				"%s, each one call of the benchmark (b.N = %d), to measure the steady state go test measures", l.name,
+				short, 100*moved, long, d, l.iters))
 		}
 	}
 	return leaves, nil

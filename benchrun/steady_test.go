@@ -109,6 +109,12 @@ func BenchmarkPure(b *testing.B) {
 				!strings.Contains(r.run.Warnings[0], "Alloc allocates") {
 				t.Errorf("Alloc: %d iterations (want %d for 40 ms runs), warnings %q", l.iters, want, r.run.Warnings)
 			}
+			// Lengthened, it runs whole: one call of the benchmark function a run, b.N all of the run's
+			// iterations, not sub-runs that would each start the benchmark again.
+			if runs, iters := l.split(); !l.whole || runs != 1 || iters != l.iters || r.run.Iters["Alloc"] != l.iters {
+				t.Errorf("Alloc lengthened: whole %v, split %d×%d, run.Iters %d; want one call of %d", l.whole, runs,
+					iters, r.run.Iters["Alloc"], l.iters)
+			}
 		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	benchtxt "github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -100,7 +101,7 @@ func methodLines(r *record.Result, esc func(string) string) [][2]string {
 		counted := "instructions/op under " + orDash(esc(r.Env.Valgrind)) + " (callgrind, GOMAXPROCS=1, " +
 			"GODEBUG=asyncpreemptoff=1): (count at 2N − count at N) / N per A–B–B–A slot, of the instructions the " +
 			"benchmark timer measured, the Go runtime's and the testing package's left out; counts of one binary " +
-			"must agree within 0.01%; threshold ±" +
+			"must agree within " + strconv.FormatFloat(100*benchtxt.RepeatTolerance, 'f', -1, 64) + "%; threshold ±" +
 			strconv.FormatFloat(m.InstrThreshold, 'f', -1, 64) + "%, no statistical test"
 		lines = append(lines, [2]string{"Instructions", counted})
 	}

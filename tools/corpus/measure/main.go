@@ -3,6 +3,7 @@
 // and writes pairs/NAME.truth from the paired wall-time ratios.
 //
 //	cd tools && go run ./corpus/measure -run 'mix-.*' -rounds 30 [-- perfgate flags, e.g. -cpu 0]
+//	cd tools && go run ./corpus/measure -clock gotest -run fastcache-get -rounds 20
 //
 // Run it on a machine as quiet as you can find, one pair at a time; the truth file records the load.
 package main
@@ -40,11 +41,36 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	bin := fs.String("perfgate", "", "perfgate binary (default: build perfgate's cmd/perfgate)")
 	dir := fs.String("dir", "corpus/pairs", "where the truth files go (run in the tools module)")
 	clock := fs.String("clock", "wall", "cpu: each benchmark process's CPU time, pinned with taskset; "+
+		"gotest: go test -bench's own protocol (its b.N, -benchtime 1s), interleaved, pinned with taskset; "+
 		"wall: perfgate compare's wall time (the flags after -- go to perfgate)")
 	cpu := fs.Int("cpu", 1, "with -clock cpu, the CPU to pin to")
 	target := fs.Duration("target", 50*time.Millisecond, "with -clock cpu, the wall time of one calibration run")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *clock == "gotest" {
+		bt := *benchtime
+		if !isSet(fs, "benchtime") {
+			bt = "1s"
+		}
+		cfg := gotestConfig{rounds: *rounds, benchtime: bt, cpu: *cpu}
+		if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work, _ string) (
+			*corpus.Truth, error) {
+			t, err := measureGoTest(ctx, p, repo, work, cfg)
+			if err == nil {
+				t.Command = fmt.Sprintf("go run ./corpus/measure -clock gotest -rounds %d -benchtime %s -cpu %d "+
+					"(go test's protocol: -test.benchtime %s, testing's own b.N, -test.cpu 1, GOMAXPROCS=1, "+
+					"taskset -c %d; base, head, head, base per round; %s)", *rounds, bt, *cpu, bt, *cpu,
+					benchText(p.Flags))
+				t.Machine = machine()
+				t.Notes = cpuNotes(t.Benches)
+			}
+			return t, err
+		}); err != nil {
+			fmt.Fprintf(stderr, "measure: error: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if *clock == "cpu" {
 		cfg := cpuConfig{rounds: *rounds, target: *target, cpu: *cpu}
@@ -219,4 +245,11 @@ func machine() string {
 		model += fmt.Sprintf(" (family %s, model %s, stepping %s)", info["cpu family"], info["model"], info["stepping"])
 	}
 	return fmt.Sprintf("%s, %d CPUs", model, runtime.NumCPU())
+}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
