@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Counts is what one side executed per benchmark operation, by code address: the instruction-count lane's
@@ -40,11 +41,21 @@ type FuncDelta struct {
 func (d FuncDelta) Delta() float64 { return d.Head - d.Base }
 
 // Attribution says where one benchmark's instruction count moved: the lines and functions whose counts changed,
-// largest change first.
+// largest change first, the code under test before the rest (see rank).
 type Attribution struct {
 	Base, Head float64 // the benchmark's attributed instructions per op
 	Lines      []LineDelta
 	Funcs      []FuncDelta
+	// Replaced is set when the change's top function, or the top line's, ran only in base (head stopped running
+	// it): it is that function, and By is head's code that took its place.
+	Replaced *Replacement
+}
+
+// Replacement is code base ran and head no longer does, and the code head runs instead: Base is the base-only
+// function (Head 0), By the head-only function (Base 0) with the most instructions per op, ranked as the
+// functions are.
+type Replacement struct {
+	Base, By FuncDelta
 }
 
 // Share is d's part of the benchmark's change (−1…1 and beyond when lines moved both ways), NaN when the
@@ -68,12 +79,14 @@ type lineKey struct {
 // binary (Locate), the counts are summed per source line and per function, and head's lines are matched to
 // base's through the sources (lineMap), so that code moved by edits, and addresses that differ between the
 // builds, still compare; a file neither side's sources have (the standard library's) keeps its line numbers.
-// Lines whose counts are equal on both sides are left out.
+// Lines whose counts are equal on both sides are left out; the rest rank by change, the code under test first
+// (see weightTest).
 func Attribute(base, head *Binary, bc, hc Counts, baseSrc, headSrc Sources) Attribution {
 	var a Attribution
 	lines := map[lineKey]*LineDelta{}
 	funcs := map[string]*FuncDelta{}
-	maps := map[string][]int{} // file → head line → base line
+	funcFile := map[string]string{} // function → the file of its own (not inlined) code
+	maps := map[string][]int{}      // file → head line → base line
 	mapped := func(file string, line int) int {
 		m, ok := maps[file]
 		if !ok {
@@ -130,6 +143,9 @@ func Attribute(base, head *Binary, bc, hc Counts, baseSrc, headSrc Sources) Attr
 				}
 				a.Base += n
 			}
+			if _, ok := funcFile[l.Func]; !ok || l.Inlined == "" && l.File != "" {
+				funcFile[l.Func] = l.File
+			}
 			f := funcs[l.Func]
 			if f == nil {
 				f = &FuncDelta{Func: l.Func}
@@ -154,17 +170,75 @@ func Attribute(base, head *Binary, bc, hc Counts, baseSrc, headSrc Sources) Attr
 			a.Funcs = append(a.Funcs, *f)
 		}
 	}
+	weights := map[string]float64{}
+	weight := func(file string) float64 {
+		w, ok := weights[file]
+		if !ok {
+			_, bok := baseSrc(file)
+			_, hok := headSrc(file)
+			switch {
+			case !bok && !hok:
+				w = weightOutside
+			case strings.HasSuffix(file, "_test.go"):
+				w = weightTest
+			default:
+				w = 1
+			}
+			weights[file] = w
+		}
+		return w
+	}
+	lw := func(d LineDelta) float64 { return weight(d.File) * math.Abs(d.Delta()) }
 	slices.SortFunc(a.Lines, func(x, y LineDelta) int {
-		if c := cmp.Compare(math.Abs(y.Delta()), math.Abs(x.Delta())); c != 0 {
+		if c := cmp.Compare(lw(y), lw(x)); c != 0 {
 			return c
 		}
 		return cmp.Or(cmp.Compare(x.File, y.File), cmp.Compare(x.Line, y.Line), cmp.Compare(x.BaseLine, y.BaseLine))
 	})
+	fw := func(f FuncDelta) float64 { return weight(funcFile[f.Func]) }
 	slices.SortFunc(a.Funcs, func(x, y FuncDelta) int {
-		if c := cmp.Compare(math.Abs(y.Delta()), math.Abs(x.Delta())); c != 0 {
+		if c := cmp.Compare(fw(y)*math.Abs(y.Delta()), fw(x)*math.Abs(x.Delta())); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.Func, y.Func)
 	})
+	a.Replaced = replacement(a, funcs)
 	return a
+}
+
+// How the lines and functions rank: by |Delta| times the weight of the file their code is in, so that the code
+// under test comes first when its change is of the size of the rest's. A file of the module under test (one
+// either side's Sources has) weighs 1; its test files (_test.go: the benchmark's own loop and setup, whose
+// counts move with how the setup is spread over b.N) weightTest; a file outside the module (the testing
+// package's, the runtime's, a dependency's) weightOutside. A function weighs what the file of its own (not
+// inlined) code weighs. The weights only order: every line keeps its counts and share, and none is dropped.
+//
+// Outside code is not simply ranked after the module's: when a change makes the code under test allocate, the
+// runtime's mallocgc is where most of the instructions went, and it stays the top function unless the module's
+// own change is more than a quarter of its size; while the module's line that allocates, whose own count moved
+// a little, can still outrank the runtime's lines, over which mallocgc's change is spread.
+const (
+	weightTest    = 0.5
+	weightOutside = 0.25
+)
+
+// replacement returns, when a's top function or the function of its top line ran only in base, that function and
+// the head-only function that ranks first, as what took its place; nil otherwise.
+func replacement(a Attribution, funcs map[string]*FuncDelta) *Replacement {
+	var gone *FuncDelta
+	switch {
+	case len(a.Funcs) > 0 && a.Funcs[0].Head == 0:
+		gone = &a.Funcs[0]
+	case len(a.Lines) > 0 && funcs[a.Lines[0].Func] != nil && funcs[a.Lines[0].Func].Head == 0:
+		gone = funcs[a.Lines[0].Func]
+	default:
+		return nil
+	}
+	// a.Funcs is ranked by weighted |Delta|, which for a head-only function is its weighted head count.
+	i := slices.IndexFunc(a.Funcs, func(f FuncDelta) bool { return f.Base == 0 && f.Head > 0 })
+	if i < 0 {
+		return nil
+	}
+	by := &a.Funcs[i]
+	return &Replacement{Base: *gone, By: *by}
 }

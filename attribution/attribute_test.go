@@ -3,9 +3,11 @@ package attribution
 import (
 	"bytes"
 	"debug/elf"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -176,4 +178,134 @@ func bytesEqualInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// fakeBinary is a Binary of the functions fns, each 0x100 bytes from 0x1000 on, every one of whose code addresses
+// addr(fn, i) is on the line lines[fn][i]: a stand-in for a build, to rank lines without compiling.
+func fakeBinary(fns []string, lines map[string][]lineOf) (*Binary, func(fn string, i int) uint64) {
+	b := &Binary{}
+	start := map[string]uint64{}
+	for i, fn := range fns {
+		lo := uint64(0x1000 + 0x100*i)
+		start[fn] = lo
+		b.funcs = append(b.funcs, span{lo, lo + 0x100, fn})
+		for j, l := range lines[fn] {
+			b.lines = append(b.lines, row{addr: lo + uint64(0x10*j), file: l.file, line: l.line})
+		}
+		b.lines = append(b.lines, row{addr: lo + 0xff, end: true})
+	}
+	return b, func(fn string, i int) uint64 { return start[fn] + uint64(0x10*i) }
+}
+
+type lineOf struct {
+	file string
+	line int
+}
+
+// moduleSources has the files of example.com/m (forty numbered lines each) and nothing else.
+func moduleSources(file string) ([]byte, bool) {
+	if !strings.HasPrefix(file, "example.com/m/") {
+		return nil, false
+	}
+	var b bytes.Buffer
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.Bytes(), true
+}
+
+// TestAttributeRanksModuleFirst: the code under test outranks the benchmark's own test file and code outside the
+// module when their changes are of a size (inline-div in the corpus: the testing package's b.Loop line moved by
+// 261 instructions/op, the benchmark's setup by 257, the changed reduce by 256), but not when the outside change
+// is more than four times the module's (a change that makes the code allocate: mallocgc is the top function).
+func TestAttributeRanksModuleFirst(t *testing.T) {
+	const (
+		bench = "example.com/m.BenchmarkSum"
+		work  = "example.com/m.reduce"
+		loop  = "testing.(*B).Loop"
+		alloc = "runtime.mallocgc"
+	)
+	bin, addr := fakeBinary([]string{bench, work, loop, alloc}, map[string][]lineOf{
+		bench: {{"example.com/m/m_test.go", 9}},
+		work:  {{"example.com/m/m.go", 13}, {"example.com/m/m.go", 14}},
+		loop:  {{"testing/benchmark.go", 515}},
+		alloc: {{"runtime/malloc.go", 1000}, {"runtime/malloc.go", 1001}},
+	})
+	bc := Counts{addr(bench, 0): 300, addr(work, 0): 2304, addr(work, 1): 10, addr(loop, 0): 265}
+	hc := Counts{addr(bench, 0): 43, addr(work, 0): 2048, addr(work, 1): 22, addr(loop, 0): 4,
+		addr(alloc, 0): 100, addr(alloc, 1): 100}
+	a := Attribute(bin, bin, bc, hc, moduleSources, moduleSources)
+	var got []string
+	for _, l := range a.Lines {
+		got = append(got, fmt.Sprintf("%s:%d %+g", l.File, l.Line, l.Delta()))
+	}
+	want := []string{
+		"example.com/m/m.go:13 -256",     // 256
+		"example.com/m/m_test.go:9 -257", // 128.5
+		"testing/benchmark.go:515 -261",  // 65.25
+		"runtime/malloc.go:1000 +100",    // 25
+		"runtime/malloc.go:1001 +100",    // 25
+		"example.com/m/m.go:14 +12",      // 12
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines ranked\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	got = nil
+	for _, f := range a.Funcs {
+		got = append(got, fmt.Sprintf("%s %+g", f.Func, f.Delta()))
+	}
+	want = []string{
+		work + " -244",  // 244
+		bench + " -257", // 128.5
+		loop + " -261",  // 65.25
+		alloc + " +200", // 50
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("functions ranked\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if a.Replaced != nil {
+		t.Errorf("replaced %+v, want nothing: the top function runs on both sides", a.Replaced)
+	}
+	// Allocating: the runtime's +800 outranks the module's +120, weighed a quarter.
+	hc[addr(alloc, 0)], hc[addr(alloc, 1)] = 400, 400
+	hc[addr(work, 0)] = 2304 + 120
+	hc[addr(bench, 0)], hc[addr(loop, 0)] = 300, 265
+	a = Attribute(bin, bin, bc, hc, moduleSources, moduleSources)
+	if len(a.Funcs) == 0 || a.Funcs[0].Func != alloc {
+		t.Errorf("functions %+v, want %s first", a.Funcs, alloc)
+	}
+	if len(a.Lines) == 0 || a.Lines[0].File != "example.com/m/m.go" || a.Lines[0].Line != 13 {
+		t.Errorf("lines %+v, want m.go:13 (+120) before the runtime's lines (+400 each, weighed 100)", a.Lines)
+	}
+}
+
+// TestAttributeReplaced: when the top function ran only in base, head's top head-only function is what replaced
+// it (highwayhash-avx2 in the corpus: finalizeSSE4 172 → 0, finalizeAVX2 0 → 81, updateAVX2 0 → 33).
+func TestAttributeReplaced(t *testing.T) {
+	const (
+		oldFin = "example.com/m.finalizeSSE4.abi0"
+		oldUpd = "example.com/m.updateSSE4.abi0"
+		newFin = "example.com/m.finalizeAVX2.abi0"
+		newUpd = "example.com/m.updateAVX2.abi0"
+		both   = "example.com/m.Sum64"
+	)
+	bin, addr := fakeBinary([]string{oldFin, oldUpd, newFin, newUpd, both}, map[string][]lineOf{
+		oldFin: {{"example.com/m/sse.s", 10}},
+		oldUpd: {{"example.com/m/sse.s", 20}},
+		newFin: {{"example.com/m/avx.s", 10}, {"example.com/m/avx.s", 11}},
+		newUpd: {{"example.com/m/avx.s", 20}},
+		both:   {{"example.com/m/m.go", 5}},
+	})
+	bc := Counts{addr(oldFin, 0): 172, addr(oldUpd, 0): 62, addr(both, 0): 30}
+	hc := Counts{addr(newFin, 0): 41, addr(newFin, 1): 40, addr(newUpd, 0): 33, addr(both, 0): 30}
+	a := Attribute(bin, bin, bc, hc, moduleSources, moduleSources)
+	r := a.Replaced
+	if r == nil || r.Base.Func != oldFin || r.Base.Base != 172 || r.By.Func != newFin || r.By.Head != 81 {
+		t.Fatalf("replaced %+v, want %s (172) by %s (81)", r, oldFin, newFin)
+	}
+	// Head runs the new code and still some of the old: nothing was replaced.
+	hc[addr(oldFin, 0)] = 1
+	if a := Attribute(bin, bin, bc, hc, moduleSources, moduleSources); a.Replaced != nil {
+		t.Errorf("replaced %+v, want nothing: %s still runs in head", a.Replaced, oldFin)
+	}
 }

@@ -9,7 +9,9 @@
 //     function from DWARF; the counts are summed per line and per function, and head's lines are matched to
 //     base's by a diff of the two versions of each source file (linemap.go), so that neither the addresses, which
 //     differ between the builds, nor line numbers moved by edits get in the way. The result lists the lines and
-//     functions whose counts changed, largest change first, each with its share of the benchmark's change.
+//     functions whose counts changed, largest change first (the code under test before test files and code
+//     outside the module, by weight), each with its share of the benchmark's change, and, when the top code ran
+//     only in base, the head-only function that replaced it.
 //  2. ParseDecisions reads the compiler's -gcflags=-m=2 output of each side (inlining and escape analysis), placing
 //     each decision in the function declared around it, and DiffDecisions words the decisions that differ:
 //     "(*Cipher).round is no longer inlined into (*Cipher).Encrypt (cost 151 > 80)".

@@ -1,6 +1,7 @@
 package record
 
-// Why explains one benchmark that changed (slower or faster, or named by a gate reason): where its instruction
+// Why explains one benchmark that changed (slower or faster, named by a gate reason, or whose instruction count
+// moved beyond its threshold, or whose inconclusive time the count could not settle): where its instruction
 // count moved, base → head, by source line and function; what the compiler decided differently about the
 // functions on those lines; which symbols it reaches changed size; and, where the count cannot say, how the CPU
 // profiles of the two sides differ. Everything in it that names code (files, functions, compiler messages)
@@ -8,13 +9,18 @@ package record
 type Why struct {
 	Name    string `json:"name"`              // the benchmark, as in Benchmark.Name
 	Package string `json:"package,omitempty"` // as Benchmark.Package
-	Class   Class  `json:"class"`             // the class that asked for the explanation (the gating unit's)
+	// Class is the gating unit's class: slower or faster, else inconclusive or unchanged when the count moved
+	// or an inconclusive time asked for the explanation.
+	Class Class `json:"class"`
 	// Unit of Lines and Funcs: "instructions/op" from the count lane; empty when the count did not say.
 	Unit      string    `json:"unit,omitempty"`
 	BaseCount float64   `json:"base_count,omitempty"` // the benchmark's attributed instructions per op, base
 	HeadCount float64   `json:"head_count,omitempty"` // head
 	Lines     []WhyLine `json:"lines,omitempty"`      // the lines whose counts moved most, largest first
 	Funcs     []WhyFunc `json:"funcs,omitempty"`      // the functions whose counts moved most, largest first
+	// Replaced is set when the top function, or the top line's, ran only in base: it names head's code that
+	// took its place.
+	Replaced *WhyReplaced `json:"replaced,omitempty"`
 	// Annotated holds, for the functions whose counts moved most, every line of head's source with both sides'
 	// counts: report.html's annotated diff.
 	Annotated []WhyAnnotated `json:"annotated,omitempty"`
@@ -46,6 +52,15 @@ type WhyFunc struct {
 	Base  float64 `json:"base"`
 	Head  float64 `json:"head"`
 	Share float64 `json:"share"`
+}
+
+// WhyReplaced is code base ran and head no longer does, and the code head runs instead: the head-only function
+// whose count ranks first.
+type WhyReplaced struct {
+	Func string  `json:"func"` // the function only base ran
+	Base float64 `json:"base"` // its instructions per op in base
+	By   string  `json:"by"`   // the function only head ran that replaced it
+	Head float64 `json:"head"` // its instructions per op in head
 }
 
 // WhyAnnotated is one function's source with both sides' counts per line.

@@ -50,6 +50,14 @@ func whyLineText(w record.Why, l record.WhyLine, esc func(string) string) string
 	return s
 }
 
+// replacedText words what replaced base-only code: "replaced: highwayhash.finalizeSSE4 (base only, 172) →
+// highwayhash.finalizeAVX2 (head only, 81 instructions/op)".
+func replacedText(w record.Why, esc func(string) string) string {
+	r := w.Replaced
+	return "replaced: " + esc(shortFunc(r.Func)) + " (base only, " + countText(r.Base) + ") → " +
+		esc(shortFunc(r.By)) + " (head only, " + countText(r.Head) + " " + esc(w.Unit) + ")"
+}
+
 // signedCount writes a change of a count per op with its sign: whole numbers with thousands separators, others to
 // 3 significant digits.
 func signedCount(d float64) string {
@@ -115,6 +123,9 @@ func whyItems(w record.Why, esc func(string) string) []string {
 			break
 		}
 		items = append(items, whyLineText(w, l, esc))
+		if i == 0 && w.Replaced != nil {
+			items = append(items, replacedText(w, esc)) // what the top line's code gave way to
+		}
 	}
 	for i, c := range w.Compiler {
 		if i == whyLines {

@@ -53,12 +53,31 @@ func TestWhyMarkdown(t *testing.T) {
 	}
 }
 
+// TestWhyReplaced: when the top line's code ran only in base, the item after it names head's code that replaced
+// it (highwayhash-avx2 in the corpus), escaped as the rest.
+func TestWhyReplaced(t *testing.T) {
+	w := whyFixture("Sum64_8", record.ClassFaster)
+	w.Lines[0].Func, w.Lines[0].Line, w.Lines[0].Head = "github.com/minio/highwayhash.finalizeSSE4.abi0", 0, 0
+	w.Replaced = &record.WhyReplaced{Func: "github.com/minio/highwayhash.finalizeSSE4.abi0", Base: 172,
+		By: "github.com/minio/highwayhash.finalize_AVX2*.abi0", Head: 81}
+	md := Markdown(&record.Result{Why: []record.Why{w}}, Options{})
+	want := "- replaced: highwayhash.finalizeSSE4.abi0 (base only, 172) → highwayhash.finalize\\_AVX2\\*.abi0 " +
+		"(head only, 81 instructions/op)"
+	if !strings.Contains(md, want) {
+		t.Errorf("missing %q in\n%s", want, md)
+	}
+	if i, j := strings.Index(md, "(base; removed)"), strings.Index(md, "- replaced:"); i < 0 || j < i {
+		t.Errorf("the replacement is not right after the top line:\n%s", md)
+	}
+}
+
 func TestWhyHostileNames(t *testing.T) {
 	const evil = "<img src=x onerror=alert(1)>`|@team ::error::x"
 	w := whyFixture("Encrypt", record.ClassSlower)
 	w.Lines[0].File = "example.com/" + evil + ".go"
 	w.Lines[0].Func = "example.com/x." + evil
 	w.Compiler = []string{evil}
+	w.Replaced = &record.WhyReplaced{Func: "example.com/x." + evil, Base: 1, By: "example.com/x." + evil, Head: 2}
 	r := &record.Result{Why: []record.Why{w}}
 	md := Markdown(r, Options{})
 	if strings.Contains(md, "<img") || strings.Contains(md, "@team") || strings.Contains(md, "`|") {
@@ -83,7 +102,10 @@ func TestWhyFortyChangedFits(t *testing.T) {
 		name := fmt.Sprintf("Encrypt/variant-%02d", i)
 		r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: name, Unit: "sec/op", Class: record.ClassSlower,
 			Paired: &record.Paired{Ratio: 1.1, Lo: 1.05, Hi: 1.15, Rounds: 10}})
-		r.Why = append(r.Why, whyFixture(name, record.ClassSlower))
+		w := whyFixture(name, record.ClassSlower)
+		w.Replaced = &record.WhyReplaced{Func: "example.com/xtea.(*Cipher).encryptSSE4", Base: 172,
+			By: "example.com/xtea.(*Cipher).encryptAVX2", Head: 81}
+		r.Why = append(r.Why, w)
 	}
 	md := Markdown(r, Options{})
 	if len(md) > MaxBody {

@@ -49,45 +49,99 @@ const (
 // whyTarget is a benchmark to explain.
 type whyTarget struct {
 	name, pkg string
-	class     record.Class
+	class     record.Class // the gating unit's
 	// profile: the count cannot say (the lane did not run or did not count it, or its class disagrees with the
-	// wall time's), so the CPU profiles are diffed.
+	// wall time's, or it did not move where the time is inconclusive), so the CPU profiles are diffed.
 	profile  bool
 	secPerOp float64 // the slower side's sec/op, 0 when not timed
+	// rank orders the targets for the time the profiles may take, most wanted first (the why… constants), and
+	// says whether an explanation that found nothing is worth a block of the comment.
+	rank int
 }
 
-// whyTargets returns the benchmarks to explain: those with a row classed slower or faster in a unit that gates
-// (gate.Policy.Fails under metric), which are also those a gate reason names for being slower, in the order of
-// bs.
-func whyTargets(bs []record.Benchmark, p gate.Policy, metric string, counted map[string]bool) []whyTarget {
-	var out []whyTarget
-	idx := map[string]int{}
-	for _, b := range bs {
-		if b.Class != record.ClassSlower && b.Class != record.ClassFaster || !p.Fails(metric, b.Unit) {
-			continue
-		}
-		if _, ok := idx[b.Name]; !ok {
-			idx[b.Name] = len(out)
-			out = append(out, whyTarget{name: b.Name, pkg: b.Package, class: b.Class})
-		}
+// The reasons a benchmark is explained, most wanted first.
+const (
+	whyChanged    = iota // a row of a unit that gates is slower or faster
+	whyBlocks            // a row of a unit that gates is inconclusive and not ruled out: a gate reason names it
+	whyCountMoved        // its instructions/op moved beyond their threshold (the work changed) where time did not say
+	whyNotCounted        // its time is inconclusive and no count says whether its work changed
+)
+
+// whyTargets returns the benchmarks to explain, most wanted first (rank), in the order of bs within a rank:
+//   - those with a row classed slower or faster in a unit that gates (gate.Policy.Fails under metric), which are
+//     also those a gate reason names for being slower;
+//   - those with an inconclusive row of a unit that gates that the gate does not rule out (m's thresholds), which
+//     a gate reason names as blocking; profiled unless their count moved;
+//   - those whose instructions/op row is slower or faster, though the unit does not gate: the count moved beyond
+//     its threshold, so the work changed, and the counts say where;
+//   - those with an inconclusive row of a unit that gates and no usable count (counted, Uncounted), profiled:
+//     nothing else says anything of them.
+//
+// A benchmark unchanged on every lane is not explained.
+func whyTargets(bs []record.Benchmark, p gate.Policy, m record.Method, counted map[string]bool) []whyTarget {
+	type facts struct {
+		t                            whyTarget
+		changed, blocks, inconc      bool
+		countMoved, uncounted, noted bool
+		gateClass                    bool // t.class is a unit's that gates
 	}
+	byName := map[string]*facts{}
+	var names []string
 	for _, b := range bs {
-		i, ok := idx[b.Name]
-		if !ok {
-			continue
+		f := byName[b.Name]
+		if f == nil {
+			f = &facts{t: whyTarget{name: b.Name, pkg: b.Package}}
+			byName[b.Name] = f
+			names = append(names, b.Name)
 		}
-		t := &out[i]
+		gates := p.Fails(m.Metric, b.Unit)
 		switch {
-		case b.Unit == record.UnitTime:
-			t.secPerOp = max(b.Base.Center, b.Head.Center) // the slower side's, which the profiling runs wait for
-			t.profile = t.profile || b.MetricNote != "" || b.Uncounted != ""
-		case b.Unit == record.UnitInstructions:
-			t.profile = t.profile || b.Uncounted != "" || b.MetricNote != ""
+		case gates && (b.Class == record.ClassSlower || b.Class == record.ClassFaster):
+			f.changed, f.t.class = true, b.Class
+		case gates && b.Class == record.ClassInconclusive:
+			f.inconc = true
+			f.blocks = f.blocks || !p.RulesOut(m, b)
+			if !f.changed {
+				f.t.class = b.Class
+			}
+		case gates && !f.gateClass:
+			f.t.class = b.Class
+		}
+		f.gateClass = f.gateClass || gates
+		switch b.Unit {
+		case record.UnitTime:
+			f.t.secPerOp = max(b.Base.Center, b.Head.Center) // the slower side's, which the profiling runs wait for
+			f.noted = f.noted || b.MetricNote != ""
+			f.uncounted = f.uncounted || b.Uncounted != ""
+		case record.UnitInstructions:
+			if f.t.class == "" {
+				f.t.class = b.Class // a class until a unit that gates gives one
+			}
+			f.noted = f.noted || b.MetricNote != ""
+			f.uncounted = f.uncounted || b.Uncounted != ""
+			f.countMoved = f.countMoved || b.Class == record.ClassSlower || b.Class == record.ClassFaster
 		}
 	}
-	for i := range out {
-		out[i].profile = out[i].profile || !counted[out[i].name]
+	var out []whyTarget
+	for _, name := range names {
+		f := byName[name]
+		t := f.t
+		noCount := f.uncounted || !counted[name]
+		switch {
+		case f.changed:
+			t.rank, t.profile = whyChanged, f.noted || noCount
+		case f.blocks:
+			t.rank, t.profile = whyBlocks, noCount || !f.countMoved
+		case f.countMoved:
+			t.rank, t.profile = whyCountMoved, noCount
+		case f.inconc && noCount:
+			t.rank, t.profile = whyNotCounted, true
+		default:
+			continue
+		}
+		out = append(out, t)
 	}
+	slices.SortStableFunc(out, func(a, b whyTarget) int { return a.rank - b.rank })
 	return out
 }
 
@@ -114,7 +168,11 @@ func (p *pipeline) explain(ctx context.Context, rec benchRecord, rc benchrun.Run
 	for name := range rec.addrs {
 		counted[name] = true
 	}
-	targets := whyTargets(rec.benchmarks, p.cfg.Policy(), p.cfg.Metric, counted)
+	m := record.Method{Metric: p.cfg.Metric, Threshold: p.cfg.Threshold}
+	if p.cfg.CountsInstructions() {
+		m.InstrThreshold = p.cfg.InstrThreshold
+	}
+	targets := whyTargets(rec.benchmarks, p.cfg.Policy(), m, counted)
 	if len(targets) == 0 {
 		return nil
 	}
@@ -128,7 +186,11 @@ func (p *pipeline) explain(ctx context.Context, rec benchRecord, rc benchrun.Run
 		if ctx.Err() != nil {
 			break
 		}
-		whys = append(whys, st.explainOne(ctx, t, rec, rc))
+		w := st.explainOne(ctx, t, rec, rc)
+		if t.rank >= whyCountMoved && len(w.Lines) == 0 && len(w.Profile) == 0 {
+			continue // not asked for by the gate, and nothing found: a block of notes would only take room
+		}
+		whys = append(whys, w)
 	}
 	return whys
 }
@@ -186,6 +248,9 @@ func (st *whyState) attribute(ctx context.Context, w *record.Why, rc benchrun.Ru
 	}
 	for _, f := range a.Funcs[:min(len(a.Funcs), whyTopFuncs)] {
 		w.Funcs = append(w.Funcs, record.WhyFunc{Func: f.Func, Base: f.Base, Head: f.Head, Share: share(f.Delta())})
+	}
+	if r := a.Replaced; r != nil {
+		w.Replaced = &record.WhyReplaced{Func: r.Base.Func, Base: r.Base.Base, By: r.By.Func, Head: r.By.Head}
 	}
 	// The functions to annotate and explain: those of the top lines, the inlined ones first (the line is
 	// theirs), then the top functions.

@@ -71,7 +71,8 @@ type AttrScore struct {
 // ScoreAttribution scores the explanations of o against p.Changed: for every benchmark the truth calls changed
 // beyond threshold percent and some Changed entry applies to, whether the top attributed line lies in the changed
 // lines, or its function (or the function inlined there) is the changed one, or the top function is the changed
-// one or one it was inlined into; without a count, whether the profile's top function is. Nil when the pair has
+// one or one it was inlined into, or, when the top code ran only in base, the head code that replaced it
+// (Why.Replaced) is the changed one; without a count, whether the profile's top function is. Nil when the pair has
 // no Changed entries or no truth.
 func ScoreAttribution(p *Pair, o *Outcome, threshold float64) []AttrScore {
 	if len(p.Changed) == 0 || p.Truth == nil {
@@ -153,6 +154,11 @@ func judge(w record.Why, truth []Changed) (string, bool) {
 			hit = hit || isFunc(top) || slices.ContainsFunc(w.Lines, func(x record.WhyLine) bool {
 				return x.Func == top && isFunc(x.Inlined)
 			})
+		}
+		if r := w.Replaced; r != nil {
+			// The top code ran only in base: head's code that replaced it is where head's change lives.
+			named += "; replaced by " + declName(r.By)
+			hit = hit || isFunc(r.By)
 		}
 		return named, hit
 	case len(w.Profile) > 0:

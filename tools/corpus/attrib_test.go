@@ -77,6 +77,17 @@ func TestScoreAttribution(t *testing.T) {
 		// An assembly function: its symbol's ABI suffix is not part of the name.
 		{record.Why{Name: "Sum", Lines: []record.WhyLine{{File: "example.com/modhash/modhash/modhash_amd64.s",
 			BaseLine: 45, Func: "example.com/modhash/modhash.reduce.abi0", Base: 10}}}, true, "(base) reduce.abi0"},
+		// The top code ran only in base; head's code that replaced it is the changed one (highwayhash-avx2).
+		{record.Why{Name: "Sum", Lines: []record.WhyLine{{File: "example.com/modhash/modhash/modhash_amd64.s",
+			BaseLine: 162, Func: "example.com/modhash/modhash.reduceSSE4.abi0", Base: 34}},
+			Funcs: []record.WhyFunc{{Func: "example.com/modhash/modhash.reduceSSE4.abi0", Base: 172}},
+			Replaced: &record.WhyReplaced{Func: "example.com/modhash/modhash.reduceSSE4.abi0", Base: 172,
+				By: "example.com/modhash/modhash.reduce.abi0", Head: 81}}, true, "replaced by reduce.abi0"},
+		// Replaced by code that is not the changed one: a miss.
+		{record.Why{Name: "Sum", Lines: []record.WhyLine{{File: "example.com/modhash/modhash/modhash_amd64.s",
+			BaseLine: 162, Func: "example.com/modhash/modhash.reduceSSE4.abi0", Base: 34}},
+			Replaced: &record.WhyReplaced{Func: "example.com/modhash/modhash.reduceSSE4.abi0", Base: 172,
+				By: "example.com/modhash/modhash.updateAVX2.abi0", Head: 560}}, false, "replaced by updateAVX2.abi0"},
 		// No count: the profile's top function.
 		{record.Why{Name: "Sum", Profile: []record.WhyProfile{{Func: "example.com/modhash/modhash.reduce"}}}, true,
 			"profile: reduce"},
