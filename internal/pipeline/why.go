@@ -72,8 +72,9 @@ const (
 //     also those a gate reason names for being slower;
 //   - those with an inconclusive row of a unit that gates that the gate does not rule out (m's thresholds), which
 //     a gate reason names as blocking; profiled unless their count moved;
-//   - those whose instructions/op row is slower or faster, though the unit does not gate: the count moved beyond
-//     its threshold, so the work changed, and the counts say where;
+//   - those whose instructions/op row is slower or faster, though the unit does not gate, and which no unit that
+//     gates settled as unchanged: the count moved beyond its threshold, so the work changed, and the counts say
+//     where;
 //   - those with an inconclusive row of a unit that gates and no usable count (counted, Uncounted), profiled:
 //     nothing else says anything of them.
 //
@@ -132,7 +133,9 @@ func whyTargets(bs []record.Benchmark, p gate.Policy, m record.Method, counted m
 			t.rank, t.profile = whyChanged, f.noted || noCount
 		case f.blocks:
 			t.rank, t.profile = whyBlocks, noCount || !f.countMoved
-		case f.countMoved:
+		case f.countMoved && !(f.gateClass && t.class == record.ClassUnchanged):
+			// A class a gating unit settled as unchanged (time under auto) is what the user sees: nothing
+			// for an unchanged benchmark, whatever its count did.
 			t.rank, t.profile = whyCountMoved, noCount
 		case f.inconc && noCount:
 			t.rank, t.profile = whyNotCounted, true

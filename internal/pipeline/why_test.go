@@ -21,8 +21,8 @@ import (
 // unit that gates is inconclusive and not ruled out (a gate reason names it), when its instruction count moved,
 // or when its time is inconclusive and not counted; the gate's reasons come first. It is profiled when the count
 // lane has no count of it, did not count it, or disagrees with the wall time, or when it blocks and its count did
-// not move. A benchmark unchanged on every lane, or inconclusive where an unchanged count settles its work, is not
-// explained.
+// not move. A benchmark unchanged on every lane, settled unchanged by the unit that gates whatever its count did, or
+// inconclusive where an unchanged count settles its work, is not explained.
 func TestWhyTargets(t *testing.T) {
 	row := func(name, unit string, class record.Class) record.Benchmark {
 		return record.Benchmark{Name: name, Unit: unit, Class: class, Base: record.Summary{Center: 2e-6}}
@@ -76,7 +76,7 @@ func TestWhyTargets(t *testing.T) {
 	// B/op does not gate by default; instructions/op gates only where the lane gates (metric both or
 	// instructions): under auto the time row carries the combined class, and a moved count alone is explained
 	// after what the gate names.
-	if want := []string{"Slow", "Fast", "Allocs", "Noted", "Blocks", "Odd", "Moved", "Unrepeatable"}; !slices.Equal(names, want) {
+	if want := []string{"Slow", "Fast", "Allocs", "Noted", "Blocks", "Moved", "Unrepeatable"}; !slices.Equal(names, want) {
 		t.Errorf("explained %v, want %v", names, want)
 	}
 	names = nil
