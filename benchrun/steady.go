@@ -29,8 +29,10 @@ import (
 // comes before its loop without a b.ResetTimer) and grows a fresh heap's spans again. A fastcache benchmark of
 // 10 ms an op that fills a 32 MB cache before its loop measured 24 ms an op in calls of one iteration, 11 ms in
 // calls of four and 9.5 ms at go test's default (b.N near 130), and with its runs lengthened to 100 ms and then
-// split into sub-runs of one iteration each, every sample was still a call of b.N = 1, with 15% noise. go test
-// runs b.N = 1 once before the call it reports, so a whole run of two iterations or more also starts warm. Measured (TestSteadyRuns, at load 24 on 2 cores): 48 bytes allocated an op
+// split into sub-runs of one iteration each, every sample was still a call of b.N = 1 (now 7). go test
+// runs b.N = 1 once before the call it reports, so a whole run of two iterations or more also starts warm.
+//
+// Measured (TestSteadyRuns, at load 24 on 2 cores): 48 bytes allocated an op
 // ran 59% faster per op in 10 ms runs than in 40 ms ones: a 10 ms run's 2 ms sub-runs (24,000 iterations, 1.1 MB)
 // mostly end before a fresh heap's first collection (GODEBUG=gctrace=1: 6 collections in 5 such sub-runs, 11 in
 // 5 of 97,000). A discarded warm-up run of the same length would not help there: the collection's
