@@ -28,6 +28,17 @@ type cpuConfig struct {
 // start-up out, base and head once with 1 iteration; per operation, (cpu(N) − cpu(1)) / (N − 1).
 func measureCPU(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir string, cfg cpuConfig) (
 	*corpus.Truth, error) {
+	return measurePinned(ctx, p, repo, dir, cfg, func(bins [2]string, name string, iters int) (float64, error) {
+		return cpuRound(ctx, bins, name, iters, cfg.cpu)
+	})
+}
+
+// measurePinned builds the pair's test binary on both sides, finds its benchmarks (calibrate, for cfg.target
+// each), and measures each by cfg.rounds rounds of round, which returns one round's log ratio of head to base
+// given the binaries, the benchmark and its calibrated iterations. A benchmark's truth is the median of its
+// rounds with the sign test's 95% interval.
+func measurePinned(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir string, cfg cpuConfig,
+	round func(bins [2]string, name string, iters int) (float64, error)) (*corpus.Truth, error) {
 	bins := [2]string{filepath.Join(dir, "base.test"), filepath.Join(dir, "head.test")}
 	for i, commit := range []string{repo.Base, repo.Head} {
 		if err := buildTest(ctx, p, repo.Dir, commit, filepath.Join(dir, fmt.Sprint("wt", i)), bins[i]); err != nil {
@@ -43,7 +54,7 @@ func measureCPU(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir stri
 	for i, name := range names {
 		var logs []float64
 		for range cfg.rounds {
-			d, err := cpuRound(ctx, bins, name, iters[i], cfg.cpu)
+			d, err := round(bins, name, iters[i])
 			if err != nil {
 				return nil, fmt.Errorf("pair %s: %s: %w", p.Name, name, err)
 			}
@@ -55,6 +66,8 @@ func measureCPU(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir stri
 			NoisePct: 100 * madSigma(logs), Rounds: len(logs)})
 	}
 	t.Load = before + " before, " + corpus.LoadAvg() + " after"
+	t.Machine = machine()
+	t.Notes = cpuNotes(t.Benches)
 	return t, nil
 }
 

@@ -27,38 +27,19 @@ type gotestConfig struct {
 // set-up before the loop amortized over go test's b.N, the regime perfgate's runs have to agree with.
 func measureGoTest(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir string, cfg gotestConfig) (
 	*corpus.Truth, error) {
-	bins := [2]string{filepath.Join(dir, "base.test"), filepath.Join(dir, "head.test")}
-	for i, commit := range []string{repo.Base, repo.Head} {
-		if err := buildTest(ctx, p, repo.Dir, commit, filepath.Join(dir, fmt.Sprint("wt", i)), bins[i]); err != nil {
-			return nil, err
-		}
-	}
-	names, _, err := calibrate(ctx, bins[0], benchFlag(p.Flags), cpuConfig{target: 10 * time.Millisecond, cpu: cfg.cpu})
-	if err != nil {
-		return nil, fmt.Errorf("pair %s: %w", p.Name, err)
-	}
-	before := corpus.LoadAvg()
-	t := &corpus.Truth{Measured: time.Now().UTC().Format(time.RFC3339)}
-	for _, name := range names {
-		var logs []float64
-		for range cfg.rounds {
-			var sum [2]float64
-			for _, side := range []int{0, 1, 1, 0} {
-				ns, err := goTestNs(ctx, bins[side], name, cfg)
-				if err != nil {
-					return nil, fmt.Errorf("pair %s: %s: %w", p.Name, name, err)
-				}
-				sum[side] += ns
+	// calibrate only lists the benchmarks here: testing picks b.N itself.
+	list := cpuConfig{rounds: cfg.rounds, target: 10 * time.Millisecond, cpu: cfg.cpu}
+	return measurePinned(ctx, p, repo, dir, list, func(bins [2]string, name string, _ int) (float64, error) {
+		var sum [2]float64
+		for _, side := range []int{0, 1, 1, 0} {
+			ns, err := goTestNs(ctx, bins[side], name, cfg)
+			if err != nil {
+				return 0, err
 			}
-			logs = append(logs, math.Log(sum[1]/sum[0]))
+			sum[side] += ns
 		}
-		med, lo, hi := corpus.MedianInterval(logs, 0.95)
-		pct := func(d float64) float64 { return math.Expm1(d) * 100 }
-		t.Benches = append(t.Benches, corpus.TruthBench{Name: name, Pct: pct(med), Lo: pct(lo), Hi: pct(hi),
-			NoisePct: 100 * madSigma(logs), Rounds: len(logs)})
-	}
-	t.Load = before + " before, " + corpus.LoadAvg() + " after"
-	return t, nil
+		return math.Log(sum[1] / sum[0]), nil
+	})
 }
 
 // goTestNs runs one benchmark as go test -bench does and returns the ns/op it reports.

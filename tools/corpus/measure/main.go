@@ -48,22 +48,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *clock == "gotest" {
-		bt := *benchtime
-		if !isSet(fs, "benchtime") {
-			bt = "1s"
-		}
-		cfg := gotestConfig{rounds: *rounds, benchtime: bt, cpu: *cpu}
+	// pinned measures every selected pair with fn, a clock of this command's own (not perfgate's), and names
+	// the command in each truth file.
+	pinned := func(command string, fn func(*corpus.Pair, *corpus.Repo, string) (*corpus.Truth, error)) int {
 		if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work, _ string) (
 			*corpus.Truth, error) {
-			t, err := measureGoTest(ctx, p, repo, work, cfg)
+			t, err := fn(p, repo, work)
 			if err == nil {
-				t.Command = fmt.Sprintf("go run ./corpus/measure -clock gotest -rounds %d -benchtime %s -cpu %d "+
-					"(go test's protocol: -test.benchtime %s, testing's own b.N, -test.cpu 1, GOMAXPROCS=1, "+
-					"taskset -c %d; base, head, head, base per round; %s)", *rounds, bt, *cpu, bt, *cpu,
-					benchText(p.Flags))
-				t.Machine = machine()
-				t.Notes = cpuNotes(t.Benches)
+				t.Command = command + "; " + benchText(p.Flags) + ")"
 			}
 			return t, err
 		}); err != nil {
@@ -72,24 +64,31 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if *clock == "cpu" {
-		cfg := cpuConfig{rounds: *rounds, target: *target, cpu: *cpu}
-		if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work, _ string) (
-			*corpus.Truth, error) {
-			t, err := measureCPU(ctx, p, repo, work, cfg)
-			if err == nil {
-				t.Command = fmt.Sprintf("go run ./corpus/measure -clock cpu -rounds %d -target %s -cpu %d "+
-					"(taskset -c %d, GOMAXPROCS=1, user+system CPU time per operation with a 1-iteration run "+
-					"subtracted; %s)", *rounds, *target, *cpu, *cpu, benchText(p.Flags))
-				t.Machine = machine()
-				t.Notes = cpuNotes(t.Benches)
-			}
-			return t, err
-		}); err != nil {
-			fmt.Fprintf(stderr, "measure: error: %v\n", err)
-			return 1
+	switch *clock {
+	case "gotest":
+		bt := *benchtime
+		if !isSet(fs, "benchtime") {
+			bt = "1s"
 		}
-		return 0
+		cfg := gotestConfig{rounds: *rounds, benchtime: bt, cpu: *cpu}
+		return pinned(fmt.Sprintf("go run ./corpus/measure -clock gotest -rounds %d -benchtime %s -cpu %d (go test's "+
+			"protocol: -test.benchtime %s, testing's own b.N, -test.cpu 1, GOMAXPROCS=1, taskset -c %d; base, head, "+
+			"head, base per round", *rounds, bt, *cpu, bt, *cpu),
+			func(p *corpus.Pair, repo *corpus.Repo, work string) (*corpus.Truth, error) {
+				return measureGoTest(ctx, p, repo, work, cfg)
+			})
+	case "cpu":
+		cfg := cpuConfig{rounds: *rounds, target: *target, cpu: *cpu}
+		return pinned(fmt.Sprintf("go run ./corpus/measure -clock cpu -rounds %d -target %s -cpu %d (taskset -c %d, "+
+			"GOMAXPROCS=1, user+system CPU time per operation with a 1-iteration run subtracted", *rounds, *target,
+			*cpu, *cpu),
+			func(p *corpus.Pair, repo *corpus.Repo, work string) (*corpus.Truth, error) {
+				return measureCPU(ctx, p, repo, work, cfg)
+			})
+	case "wall":
+	default:
+		fmt.Fprintf(stderr, "measure: -clock %q: want wall, cpu or gotest\n", *clock)
+		return 2
 	}
 	flags := []string{"-metric", "time", "-rounds", fmt.Sprint(*rounds), "-budget", "0", "-benchtime", *benchtime,
 		"-time-same-code", "-differential=false", "-constant-time", "off"}
