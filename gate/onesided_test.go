@@ -142,3 +142,29 @@ func TestRulesOutWorse(t *testing.T) {
 		t.Error("a row without a paired estimate rules out a slowdown")
 	}
 }
+
+// TestPolicyRulesOut: RulesOut, which the pipeline asks before the gate decides, agrees with the gate's decision:
+// within the run's threshold, within a larger per-benchmark threshold, and not past either.
+func TestPolicyRulesOut(t *testing.T) {
+	m := record.Method{Metric: record.MetricTime, Threshold: 2}
+	p := gate.Policy{Thresholds: map[string]float64{"^Slow/": 5}}
+	for _, tt := range []struct {
+		row  record.Benchmark
+		want bool
+	}{
+		{inconclusiveRow("Sum/64", record.UnitTime, 0.97, 1.024, 1.019), true},
+		{inconclusiveRow("Sum/64", record.UnitTime, 0.97, 1.05, 1.04), false},
+		{inconclusiveRow("Slow/64", record.UnitTime, 0.97, 1.05, 1.04), true}, // within its own 5%
+		{inconclusiveRow("Slow/64", record.UnitTime, 0.97, 1.08, 1.07), false},
+		{inconclusiveRow("Sum/64", record.UnitTime, 0.97, 1.01, 0), false}, // no bound recorded
+	} {
+		if got := p.RulesOut(m, tt.row); got != tt.want {
+			t.Errorf("%s bound %v: RulesOut %v, want %v", tt.row.Name, tt.row.Paired.Bound, got, tt.want)
+		}
+		r := record.Result{Method: m, Benchmarks: []record.Benchmark{tt.row}}
+		v := gate.Decide(r, p)
+		if got := slices.Contains(v.RuledOutBenchmarks, gate.AckName(tt.row)); got != tt.want {
+			t.Errorf("%s: the gate rules out %v, RulesOut %v", tt.row.Name, got, tt.want)
+		}
+	}
+}

@@ -315,17 +315,18 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 	}
 }
 
-// rulesOut reports whether the inconclusive benchmark b rules out a change for the worse beyond its threshold,
-// and which threshold in percent: the run's (m.Threshold; m.InstrThreshold for instructions/op), or a larger one
-// of patterns that matches its name.
 // RulesOut reports whether the inconclusive row b is ruled out as the gate rules it out (under m's thresholds, or
 // a larger one of p.Thresholds that matches it): its one-sided bound lies within the threshold, so it does not
-// block the merge.
+// block the merge. The pipeline asks before the gate decides (which benchmarks to explain); afterwards,
+// Benchmark.RuledOut says the same.
 func (p *Policy) RulesOut(m record.Method, b record.Benchmark) bool {
 	_, ok := rulesOut(p.compiledThresholds(), m, b)
 	return ok
 }
 
+// rulesOut reports whether the inconclusive benchmark b rules out a change for the worse beyond its threshold,
+// and which threshold in percent: the run's (m.Threshold; m.InstrThreshold for instructions/op), or a larger one
+// of patterns that matches its name.
 func rulesOut(patterns []thresholdPattern, m record.Method, b record.Benchmark) (float64, bool) {
 	th := m.Threshold
 	if b.Unit == record.UnitInstructions {
