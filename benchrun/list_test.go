@@ -128,3 +128,22 @@ func TestValidUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestSplit: a measured run is SubRuns sub-runs of a share of its iterations each, fewer for a leaf of fewer
+// iterations; a whole leaf (lengthened for the steady state) is one call of all of them.
+func TestSplit(t *testing.T) {
+	for _, tt := range []struct {
+		l           leaf
+		runs, iters int
+	}{
+		{leaf{iters: 1000}, bench.SubRuns, 1000 / bench.SubRuns},
+		{leaf{iters: 3}, 3, 1},
+		{leaf{iters: 0}, 1, 1},
+		{leaf{iters: 8, whole: true}, 1, 8},
+		{leaf{iters: 0, whole: true}, 1, 1},
+	} {
+		if runs, iters := tt.l.split(); runs != tt.runs || iters != tt.iters {
+			t.Errorf("%+v: split %d×%d, want %d×%d", tt.l, runs, iters, tt.runs, tt.iters)
+		}
+	}
+}
