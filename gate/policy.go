@@ -625,11 +625,20 @@ func hostNoise(m record.Method, open []record.Benchmark) string {
 	}
 	slices.Sort(mdes)
 	median := mdes[len(mdes)/2]
-	s := fmt.Sprintf("this host's noise kept %d of them open: the smallest change it could detect in them was "+
-		"%.1f%% to %.1f%%, above ±%g%%", len(mdes), mdes[0], mdes[len(mdes)-1], m.Threshold)
-	if m.TimedPhase > 0 {
-		need := time.Duration(float64(m.TimedPhase) * math.Pow(median/m.Threshold, 2)).Round(10 * time.Second)
-		s += fmt.Sprintf("; a budget of about %v would settle half of them", min(need, time.Hour))
+	pct := func(x float64) string {
+		if x > 1000 {
+			return "over 1000%"
+		}
+		return strconv.FormatFloat(x, 'f', 1, 64) + "%"
+	}
+	s := fmt.Sprintf("this host's noise kept %d of them open: the smallest change this run could detect in them "+
+		"was %s at the median, above ±%g%%", len(mdes), pct(median), m.Threshold)
+	// Intervals narrow as the square root of the rounds; past an hour the host, not the budget, is the problem.
+	if need := time.Duration(float64(m.TimedPhase) * math.Pow(median/m.Threshold, 2)); m.TimedPhase > 0 &&
+		need <= time.Hour {
+		s += fmt.Sprintf("; a budget of about %v would settle half of them", need.Round(10*time.Second))
+	} else {
+		s += "; a quieter runner would settle them"
 	}
 	return s + "; perfgate doctor -pkg measures this host's noise and suggests a threshold for each"
 }
