@@ -528,8 +528,16 @@ func BenchmarkAlloc(b *testing.B) {
 	out := filepath.Join(t.TempDir(), "callgrind.out")
 	args := append(callgrindArgs(out, false), bin.Path, "-test.run=^$", "-test.bench=^BenchmarkLong$",
 		"-test.benchtime="+strconv.Itoa(run.Iters["Long"])+"x", "-test.cpu=1")
-	// (instrEnv(nil): the lane's environment.)
-	if _, _, err := proc.Run(proc.Command(t.Context(), dir, instrEnv(nil), append([]string{"valgrind"}, args...)...)); err != nil {
+	// (instrEnv(nil) with the host's switches: the lane's environment.)
+	vg, err := valgrind.Find(t.Context(), "", "the test needs it")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := valgrind.Probe(t.Context(), vg.Path, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := proc.Run(proc.Command(t.Context(), dir, host.Env(instrEnv(nil)), append([]string{vg.Path}, args...)...)); err != nil {
 		t.Fatal(err)
 	}
 	segs, err := readDumps(out, syms)

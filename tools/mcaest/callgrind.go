@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/valgrind"
 )
 
 // countEnv is the environment of a counting run, the settings the instruction-count lane runs with: one P, no
@@ -22,12 +24,18 @@ var countEnv = []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=
 
 // profileRun runs the benchmark leaf of the test binary bin for n iterations under callgrind, writing its
 // output to out, and returns the instructions executed at each address of the whole run.
-func profileRun(ctx context.Context, valgrind, bin, leaf string, n int, out string) (map[uint64]int64, error) {
-	argv := []string{valgrind, "--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes",
+func profileRun(ctx context.Context, vgPath, bin, leaf string, n int, out string) (map[uint64]int64, error) {
+	argv := []string{vgPath, "--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes",
 		"--dump-line=no", "--compress-strings=yes", "--compress-pos=no", bin,
 		"-test.run=^$", "-test.bench=" + benchrun.Pattern(leaf), "-test.benchtime=" + strconv.Itoa(n) + "x",
 		"-test.cpu=1", "-test.count=1"}
-	stdout, _, err := proc.Run(proc.Command(ctx, filepath.Dir(bin), countEnv, argv...))
+	env := countEnv
+	// The CPU features valgrind reports and cannot run on this host (RDTSCP where the CPU lacks it) are turned
+	// off, as the lane turns them off.
+	if host, err := valgrind.Probe(ctx, lookPath(vgPath), os.TempDir()); err == nil {
+		env = host.Env(env)
+	}
+	stdout, _, err := proc.Run(proc.Command(ctx, filepath.Dir(bin), env, argv...))
 	if err != nil {
 		return nil, fmt.Errorf("running %s under callgrind: %w", leaf, err)
 	}
@@ -123,4 +131,12 @@ func dropNegative(counts map[uint64]int64) (noise int64) {
 		}
 	}
 	return noise
+}
+
+// lookPath is the full path of the program name, or name when it is not found.
+func lookPath(name string) string {
+	if full, err := exec.LookPath(name); err == nil {
+		return full
+	}
+	return name
 }
