@@ -109,7 +109,7 @@ var (
 	probed  = map[string]Host{} // by valgrind's path
 )
 
-// Probe builds the probe in a directory of its own under dir and returns what valgrind (the program at path
+// Probe builds the probe in a directory of its own under dir (removed when done) and returns what valgrind (the program at path
 // valgrind) can run on this host. An answer is kept for the life of the process, since the CPU and valgrind do
 // not change under it; an error is not.
 func Probe(ctx context.Context, valgrind, dir string) (Host, error) {
@@ -130,6 +130,7 @@ func probe(ctx context.Context, valgrind, dir string) (Host, error) {
 	if err != nil {
 		return Host{}, fmt.Errorf("probing CPU features: %w", err)
 	}
+	defer os.RemoveAll(dir)
 	bin, err := buildProbe(ctx, dir)
 	if err != nil {
 		return Host{}, fmt.Errorf("probing CPU features: %w", err)
