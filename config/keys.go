@@ -244,9 +244,10 @@ var keys = []*Key{
 		Doc: "target duration of one benchmark run (calibrated once, then the same iteration count on both sides); with a " +
 			"budget (the default), runs last 10ms instead, or benchtime when it is shorter"},
 		func(c *Config) *time.Duration { return &c.BenchTime }, time.Millisecond, time.Minute),
-	intKey(Key{File: "cpu", Flag: "cpu", Input: "cpu", Default: "-1",
+	intKey(Key{File: "pin-cpu", Flag: "pin-cpu", Input: "pin-cpu", Default: "-1",
 		Form: "a CPU number, or -1 for the last CPU this process may use",
-		Doc:  "CPU to pin benchmarks to (-1: the last one this process may use)"},
+		Doc: "CPU to pin benchmarks to (-1: the last one this process may use); not go test's -cpu: every run " +
+			"is GOMAXPROCS=1"},
 		func(c *Config) *int { return &c.CPU }, -1, math.MaxInt32),
 	boolKey(Key{File: "no-pin", Flag: "no-pin", Form: "true or false",
 		Doc: "do not pin benchmarks to one CPU"},

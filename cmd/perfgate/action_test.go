@@ -192,7 +192,7 @@ func TestActionConfig(t *testing.T) {
 	base, head := strings.Repeat("b", 40), strings.Repeat("e", 40)
 	env := map[string]string{
 		"GITHUB_WORKSPACE": ws, "INPUT_PACKAGE": "./cipher/des", "INPUT_BENCH": "Encrypt", "INPUT_ROUNDS": "7",
-		"INPUT_BENCHTIME": "30ms", "INPUT_CPU": "0", "INPUT_THRESHOLD": "3%", "INPUT_CONFIG": "gate.yml",
+		"INPUT_BENCHTIME": "30ms", "INPUT_PIN_CPU": "0", "INPUT_THRESHOLD": "3%", "INPUT_CONFIG": "gate.yml",
 		"INPUT_COMMENT": "false", "INPUT_ACKNOWLEDGE_LABEL": "slow-ok",
 		"INPUT_POLICY_FROM": "head", // the workspace is no git repository: base's file cannot be read
 	}
@@ -247,14 +247,14 @@ func TestActionConfig(t *testing.T) {
 	}
 
 	for k, v := range map[string]string{
-		"INPUT_ROUNDS": "many", "INPUT_BENCHTIME": "1 s", "INPUT_CPU": "last", "INPUT_THRESHOLD": "two",
+		"INPUT_ROUNDS": "many", "INPUT_BENCHTIME": "1 s", "INPUT_PIN_CPU": "last", "INPUT_THRESHOLD": "two",
 		"INPUT_COMMENT": "maybe", "INPUT_BENCH": "(", "INPUT_CONFIG": "missing.yml",
 	} {
 		old := env[k]
 		env[k] = v
 		if _, _, err := actionConfig(newRunner(), ev); err == nil {
 			t.Errorf("%s=%q: no error", k, v)
-		} else if want := "input: " + strings.ToLower(strings.TrimPrefix(k, "INPUT_")) + ": "; !strings.HasPrefix(err.Error(), want) {
+		} else if want := "input: " + strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(k, "INPUT_")), "_", "-") + ": "; !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s=%q: the error %q does not name the input", k, v, err)
 		}
 		env[k] = old

@@ -39,8 +39,8 @@ const (
 
 func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("comment", flag.ContinueOnError)
-	fs.Usage = func() { fmt.Fprint(stderr, commentUsage) }
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	fs.Usage = func() { fmt.Fprint(fs.Output(), commentUsage) }
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/config"
@@ -75,14 +76,22 @@ func (v *keyFlag) Set(s string) error {
 
 func (v *keyFlag) IsBoolFlag() bool { return v.key.IsBool() }
 
-func newCompareFlags(name string, cfg *config.Config) *compareFlags {
+// compareOnly are the flags of the table that only compare takes: the parts of a job matrix and what an
+// inconclusive benchmark does to the exit code. bisect and demo run whole comparisons of their own.
+var compareOnly = []string{"shard", "shard-costs", "on-inconclusive"}
+
+// newCompareFlags declares the table's flags, except those named in skip, and -format and -config.
+func newCompareFlags(name string, cfg *config.Config, skip ...string) *compareFlags {
 	f := &compareFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError), cfg: cfg}
 	for _, k := range config.Keys() {
-		if k.Flag != "" {
+		if k.Flag != "" && !slices.Contains(skip, k.Flag) {
 			f.fs.Var(&keyFlag{k, f}, k.Flag, k.Doc)
 		}
 	}
 	for _, k := range commandKeys {
+		if slices.Contains(skip, k.Flag) {
+			continue
+		}
 		switch k.Flag {
 		case "format":
 			f.fs.StringVar(&f.format, k.Flag, k.Default, k.Doc)
@@ -108,7 +117,7 @@ func (f *compareFlags) given(name string) bool {
 func printFlags(w io.Writer, fs *flag.FlagSet, defaults map[string]string) {
 	fs.VisitAll(func(fl *flag.Flag) {
 		typ, doc, def := "", fl.Usage, fl.DefValue
-		if k := flagKey(fl.Name); k != nil {
+		if k := flagKey(fl.Name); k != nil && k.Doc == fl.Usage { // not a command's own flag of that name
 			typ, doc, def = k.Type, k.Doc, k.Default
 			if d, ok := defaults[fl.Name]; ok {
 				def = d
