@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -133,7 +136,7 @@ func publish(r *ghaction.Runner, ev *ghaction.Event, out string, res *record.Res
 		errorf(stderr, "%v", err)
 	}
 
-	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact"})
+	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact", RepoURL: repoURL(r)})
 	reportPath := dir.Path(results.FileReport)
 	if err := dir.WriteReport(md); err != nil {
 		errorf(stderr, "%v", err)
@@ -331,3 +334,24 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
+
+// repoURL is the repository's web address for links to its source, "https://github.com/OWNER/NAME", from
+// GITHUB_SERVER_URL and GITHUB_REPOSITORY; "" when either is missing or not of that form.
+func repoURL(r *ghaction.Runner) string {
+	server := strings.TrimSuffix(r.Getenv("GITHUB_SERVER_URL"), "/")
+	if server == "" {
+		server = "https://github.com"
+	}
+	u, err := url.Parse(server)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.User != nil {
+		return ""
+	}
+	owner, name, ok := strings.Cut(r.Repository, "/")
+	if !ok || !repoName.MatchString(owner) || !repoName.MatchString(name) {
+		return ""
+	}
+	return server + "/" + owner + "/" + name
+}
+
+// repoName is an owner or repository name as GitHub allows them.
+var repoName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)

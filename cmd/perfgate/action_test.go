@@ -391,3 +391,22 @@ func TestActionConfigFilePrecedence(t *testing.T) {
 		t.Errorf("GitHub was called with comment: false: %v", gh.Requests())
 	}
 }
+
+// TestRepoURL: the links of "why it changed" go to the repository the Action runs in, and nowhere odd.
+func TestRepoURL(t *testing.T) {
+	for _, tc := range []struct{ server, repo, want string }{
+		{"", "o/r", "https://github.com/o/r"},
+		{"https://ghe.example.com/", "o/r.go", "https://ghe.example.com/o/r.go"},
+		{"http://github.com", "o/r", ""},
+		{"https://github.com/x?y", "o/r", ""},
+		{"", "o/r/extra", ""},
+		{"", "", ""},
+		{"", "o/r)[x](y", ""},
+	} {
+		env := map[string]string{"GITHUB_SERVER_URL": tc.server, "GITHUB_REPOSITORY": tc.repo}
+		r := ghaction.NewRunner(func(k string) string { return env[k] }, io.Discard)
+		if got := repoURL(r); got != tc.want {
+			t.Errorf("repoURL(%q, %q) = %q, want %q", tc.server, tc.repo, got, tc.want)
+		}
+	}
+}

@@ -91,7 +91,8 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				err)))
 		})
 	}
-	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact"})
+	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact",
+		RepoURL: repoURL(r)})
 	r.AddStepSummary(md)
 	posted, err := newCommenter(r, client, owner, repo, stderr).Upsert(ctx, info.PR, md)
 	if err != nil {
