@@ -204,8 +204,8 @@ func TestActionConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if comment {
-		t.Error("comment = true with the input comment: false")
+	if comment != commentNever {
+		t.Errorf("comment = %q with the input comment: false", comment)
 	}
 	want := config.Default()
 	want.Dir, want.Package, want.Bench, want.Rounds, want.BenchTime = ws, "./cipher/des", "Encrypt", 7, 30*time.Millisecond

@@ -64,6 +64,15 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		errorf(stderr, "%v", err)
 		return record.ExitUsage
 	}
+	mode, err := commentInput(r)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return record.ExitUsage
+	}
+	if mode == commentNever {
+		fmt.Fprintf(stderr, "perfgate: comment: false: no comment\n")
+		return record.ExitPass
+	}
 	owner, repo, client, err := commentClient(r)
 	if err != nil {
 		errorf(stderr, "%v", err)
@@ -94,11 +103,17 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact",
 		RepoURL: repoURL(r)})
 	r.AddStepSummary(md)
-	posted, err := newCommenter(r, client, owner, repo, stderr).Upsert(ctx, info.PR, md)
+	c := newCommenter(r, client, owner, repo, stderr)
+	c.EditOnly = mode == commentOnAlert && res.Verdict.Status == record.StatusPass
+	posted, err := c.Upsert(ctx, info.PR, md)
 	if err != nil {
 		r.Warningf("perfgate: could not update the pull-request comment: %v", err)
 		errorf(stderr, "%v", err)
 		return record.ExitCannotRun
+	}
+	if posted == nil {
+		fmt.Fprintf(stderr, "perfgate: comment: on-alert and the gate passed with no earlier comment: no comment\n")
+		return record.ExitPass
 	}
 	r.SetOutput("comment-url", posted.URL)
 	fmt.Fprintf(stdout, "%s\n", posted.URL)

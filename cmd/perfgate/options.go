@@ -29,8 +29,9 @@ var commandKeys = []*config.Key{
 	{Input: "merge", Type: "string", Form: "a glob of results directories in the workspace, such as shards/*",
 		Doc: "merge mode: combine the shards' results directories this glob matches (perfgate merge) and gate on them, " +
 			"instead of comparing"},
-	{Input: "comment", Default: "true", Form: "true or false",
-		Doc: "keep a sticky comment on the pull request (fork pull requests use perfgate comment instead)"},
+	{Input: "comment", Default: "true", Form: "true, false or on-alert",
+		Doc: "keep a sticky comment on the pull request (fork pull requests use perfgate comment instead); " +
+			"on-alert: post only when the verdict is not PASS, and update an earlier comment whatever the verdict"},
 }
 
 // allKeys is the table followed by the command's own settings.
