@@ -39,8 +39,12 @@ func readmeKeys() string {
 		return "`" + prefix + s + "`"
 	}
 	for _, k := range allKeys() {
+		doc := k.Doc
+		if k.Only != "" {
+			doc += " — _" + k.Only + "_"
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", code("", k.File), code("-", k.Flag), code("", k.Input),
-			code("", k.Default), strings.ReplaceAll(k.Doc, "|", `\|`))
+			code("", k.Default), strings.ReplaceAll(doc, "|", `\|`))
 	}
 	return b.String()
 }
@@ -137,6 +141,15 @@ func TestKeyTable(t *testing.T) {
 		}
 		if k.File == "" && k.Flag == "" && k.Input == "" {
 			t.Errorf("key %+v can be set nowhere", k)
+		}
+		// Every setting is a file key, a flag and an input, or the table says why not (docs/configuration.md
+		// shows the reason in the key's row).
+		everywhere := k.File != "" && k.Flag != "" && k.Input != ""
+		if !everywhere && k.Only == "" {
+			t.Errorf("key %s is not a file key, a flag and an input, and Only does not say why", k.Name())
+		}
+		if everywhere && k.Only != "" {
+			t.Errorf("key %s is everywhere, but Only says %q", k.Name(), k.Only)
 		}
 	}
 	for _, k := range config.Keys() {

@@ -20,19 +20,25 @@ import (
 // declared like the table's keys so that -h, the README and action.yml are checked against one list.
 var commandKeys = []*config.Key{
 	{Flag: "format", Default: "text", Type: "string", Form: "text, markdown or json",
-		Doc: "output format on stdout: text, markdown or json"},
+		Only: "flag only: the Action writes every format (report.md, result.json, the job summary)",
+		Doc:  "output format on stdout: text, markdown or json"},
 	{Flag: "config", Input: "config", Type: "string", Form: "an existing YAML file",
-		Doc: "configuration file; default .perfgate.yml at the repository root"},
-	{Input: "github-token", Default: "${{ github.token }}", Form: "a token",
+		Only: "no file key: it names the file",
+		Doc:  "configuration file; default .perfgate.yml at the repository root"},
+	{Input: "github-token", Default: "${{ github.token }}", Form: "a token", Only: actionOnly,
 		Doc: "token that keeps the sticky pull-request comment; the step gets it only when comment is true, benchmark " +
 			"processes never"},
 	{Input: "merge", Type: "string", Form: "a glob of results directories in the workspace, such as shards/*",
+		Only: "input only: the command is perfgate merge",
 		Doc: "merge mode: combine the shards' results directories this glob matches (perfgate merge) and gate on them, " +
 			"instead of comparing"},
-	{Input: "comment", Default: "true", Form: "true, false or on-alert",
+	{Input: "comment", Default: "true", Form: "true, false or on-alert", Only: actionOnly,
 		Doc: "keep a sticky comment on the pull request (fork pull requests use perfgate comment instead); " +
 			"on-alert: post only when the verdict is not PASS, and update an earlier comment whatever the verdict"},
 }
+
+// actionOnly is why the Action's own settings are inputs only.
+const actionOnly = "input only: the Action's pull-request comment; perfgate comment posts one from a results directory"
 
 // allKeys is the table followed by the command's own settings.
 func allKeys() []*config.Key { return append(config.Keys(), commandKeys...) }
