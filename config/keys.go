@@ -244,7 +244,8 @@ var keys = []*Key{
 		Doc:  "A–B–B–A rounds; each side gets 2×rounds samples"},
 		func(c *Config) *int { return &c.Rounds }, 2, 100),
 	durationKey(Key{File: "benchtime", Flag: "benchtime", Policy: true, Input: "benchtime", Default: "100ms",
-		Form: "a duration from 1ms to 1m, such as 100ms",
+		Form: "a duration from 1ms to 1m, such as 100ms (not go test's Nx: perfgate calibrates one iteration count " +
+			"from the duration and runs both sides with it)",
 		Doc: "target duration of one benchmark run (calibrated once, then the same iteration count on both sides); with a " +
 			"budget (the default), runs last 10ms instead, or benchtime when it is shorter"},
 		func(c *Config) *time.Duration { return &c.BenchTime }, time.Millisecond, time.Minute),
