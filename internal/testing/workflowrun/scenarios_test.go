@@ -166,7 +166,12 @@ func TestREADMEWorkflows(t *testing.T) {
 		r.gh.SetPull(p.number, p.head)
 		g := r.run(workflow(t, blocks, oneFileWorkflow), "pull_request", p.event("opened"), 61)
 		if !g.ok {
-			t.Fatalf("the one-file gate failed on a faster head:\n%s", tailLines(g.log, 80))
+			var posted []string
+			for _, c := range r.gh.Comments(6) {
+				posted = append(posted, c.Body)
+			}
+			t.Fatalf("the one-file gate failed on a faster head:\n%s\n\nits comments:\n%s", tailLines(g.log, 80),
+				strings.Join(posted, "\n---\n"))
 		}
 		if body := r.comment(6); !strings.Contains(body, "PASS") {
 			t.Errorf("the one-file workflow's comment does not say PASS:\n%s", body)
