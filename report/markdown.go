@@ -163,6 +163,7 @@ func mdFailed(d *doc, r *record.Result) {
 	n := len(d.blocks)
 	d.para("### What failed")
 	mdMismatchesOpen(d, r.Differential)
+	mdConstantTimeFailed(d, r)
 	mdFailures(d, r)
 	mdTestOutput(d, r)
 	if len(d.blocks) == n+1 {
