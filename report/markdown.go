@@ -629,15 +629,23 @@ func mdFailures(d *doc, r *record.Result) {
 	}
 	const most = 30
 	b := &block{lines: []string{fmt.Sprintf("**Failed runs (%d)**", len(r.Failures)), ""}, what: "failure"}
+	first := map[string]string{} // a message → the failure that showed it first
 	for i, f := range r.Failures {
 		if i == most {
 			b.after = []string{"", fmt.Sprintf("_… %d more failures; the full list is in result.json._",
 				len(r.Failures)-most)}
 			break
 		}
-		b.rows = append(b.rows, row{text: fmt.Sprintf("%s — %s, round %d: %s\n\n%s",
-			bold(cell(record.Qualified(f.Package, f.Name), 200)), cell(string(f.Side), 20), f.Round,
-			cell(string(f.Kind), 40), codeBlock(clipHead(f.Message, 4000, 40))), prio: prioFailed})
+		name := cell(record.Qualified(f.Package, f.Name), 200)
+		head := fmt.Sprintf("%s — %s, round %d: %s", bold(name), cell(string(f.Side), 20), f.Round,
+			cell(string(f.Kind), 40))
+		// The same crash of several benchmarks (a tool's, say) is shown once.
+		if earlier, ok := first[f.Message]; ok && f.Message != "" {
+			b.rows = append(b.rows, row{text: head + ", the same output as " + earlier + "\n", prio: prioFailed})
+			continue
+		}
+		first[f.Message] = name
+		b.rows = append(b.rows, row{text: head + "\n\n" + codeBlock(clipHead(f.Message, 4000, 40)), prio: prioFailed})
 	}
 	d.add(b)
 }

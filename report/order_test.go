@@ -160,3 +160,19 @@ func TestWhyLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestSameFailureOnce: several runs that failed with the same output show it once.
+func TestSameFailureOnce(t *testing.T) {
+	r := failResult()
+	f := r.Failures[0]
+	g := f
+	g.Name, g.Side = "Encrypt/3des-eee3/single", record.Base
+	r.Failures = append(r.Failures, g)
+	md := Markdown(r, Options{})
+	if n := strings.Count(md, "panic: runtime error: index out of range"); n != 1 {
+		t.Errorf("the same panic shown %d times", n)
+	}
+	if !strings.Contains(md, "**Encrypt/3des-eee3/single** — base, round 0: panic, the same output as Decrypt/3des-eee3/single") {
+		t.Errorf("the second failure does not name the first:\n%s", md)
+	}
+}
