@@ -36,6 +36,8 @@ type Config struct {
 	BatchSecrets int    // Secrets of batch methods (EncryptBlocks…); default DefaultBatchSecrets
 	BatchBlocks  int    // blocks per batch call; default DefaultBatchBlocks
 	Valgrind     string // the valgrind program; default "valgrind" in PATH
+
+	godebug []string // valgrind.Host.Off: what every traced driver runs with (findValgrind)
 }
 
 func (c *Config) fill() error {
@@ -76,6 +78,15 @@ func findValgrind(ctx context.Context, cfg *Config) (string, error) {
 		return "", err
 	}
 	cfg.Valgrind = vg.Path
+	// The drivers are Go programs: they run with the CPU features valgrind cannot run here turned off.
+	host, err := valgrind.Probe(ctx, vg.Path, os.TempDir())
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		cfg.Logf("consttime: the CPU features valgrind cannot run here are unknown (%v): tracing without turning any off\n", err)
+	}
+	cfg.godebug = host.Off
 	return vg.Version, nil
 }
 

@@ -208,6 +208,7 @@ func TestSubcommandHelp(t *testing.T) {
 		{"bisect", []string{"Exit codes:", "  -check string", "  -tries int", "text or json"},
 			[]string{"  -shard ", "  -shard-costs ", "  -on-inconclusive ", "markdown"}},
 		{"demo", []string{"  -broken", "  -rounds int"}, []string{"  -shard ", "  -on-inconclusive "}},
+		{"doctor", []string{"Usage: perfgate doctor", "  -pkg string"}, []string{"  -rounds "}},
 	} {
 		inv := invoke(t, tc.cmd, "-h")
 		if inv.code != 0 || inv.stderr != "" {
