@@ -700,7 +700,11 @@ func mdRaw(d *doc, r *record.Result) {
 // the note that says how and which lane gates (record.Benchmark.MetricNote, set on the sec/op row and the
 // instructions/op row alike), escaped and clipped.
 func laneLines(bs []record.Benchmark) []row {
-	var rows []row
+	// One line per note, naming every benchmark it is about: the same reason (valgrind hides a CPU feature, say)
+	// is said once.
+	var notes []string
+	who := map[string][]string{}
+	prio := map[string]int{}
 	seen := map[string]bool{}
 	for _, b := range bs {
 		name := record.Qualified(b.Package, b.Name)
@@ -708,8 +712,24 @@ func laneLines(bs []record.Benchmark) []row {
 			continue
 		}
 		seen[name] = true
-		rows = append(rows, row{text: "- " + codeSpan(clip(name, 200)) + ": " + cell(b.MetricNote, 300),
-			prio: benchPrio(b.Class)})
+		if _, ok := who[b.MetricNote]; !ok {
+			notes = append(notes, b.MetricNote)
+		}
+		who[b.MetricNote] = append(who[b.MetricNote], name)
+		prio[b.MetricNote] = max(prio[b.MetricNote], benchPrio(b.Class))
+	}
+	const most = 10
+	var rows []row
+	for _, n := range notes {
+		var names []string
+		for _, name := range who[n][:min(len(who[n]), most)] {
+			names = append(names, codeSpan(clip(name, 200)))
+		}
+		list := strings.Join(names, ", ")
+		if len(who[n]) > most {
+			list += fmt.Sprintf(" and %d more", len(who[n])-most)
+		}
+		rows = append(rows, row{text: "- " + list + ": " + cell(n, 300), prio: prio[n]})
 	}
 	return rows
 }

@@ -176,3 +176,29 @@ func TestSameFailureOnce(t *testing.T) {
 		t.Errorf("the second failure does not name the first:\n%s", md)
 	}
 }
+
+// TestPassWhyCollapsedLanesOnce: on a PASS, "why it changed" is collapsed; a lane note shared by several
+// benchmarks is said once, naming them all.
+func TestPassWhyCollapsedLanesOnce(t *testing.T) {
+	r := passResult()
+	r.Why = []record.Why{whyFixture("Encrypt/des/single", record.ClassFaster)}
+	note := "valgrind hides CPU features this machine has (x86.avxvnni): time gates alone"
+	for i := range r.Benchmarks {
+		if r.Benchmarks[i].Unit == record.UnitTime && i < 2 {
+			r.Benchmarks[i].MetricNote = note
+		}
+	}
+	md := Markdown(r, Options{})
+	open := outsideDetails(md)
+	if strings.Contains(open, "xtea.go:53") || !strings.Contains(md, "<summary>Why it changed (1 benchmark)</summary>") {
+		t.Errorf("why it changed is not collapsed on a PASS:\n%s", md)
+	}
+	if n := strings.Count(open, note); n != 1 ||
+		!strings.Contains(open, "- `Encrypt/des/single`, `Decrypt/des/single`: "+EscapeMarkdown(note)) {
+		t.Errorf("the shared lane note is shown %d times, or not with both names:\n%s", n, open)
+	}
+	r.Verdict.Status = record.StatusFail
+	if md := Markdown(r, Options{}); !strings.Contains(outsideDetails(md), "### Why it changed") {
+		t.Error("why it changed is collapsed on a FAIL")
+	}
+}

@@ -153,12 +153,20 @@ func whyItems(w record.Why, esc func(string) string) []string {
 }
 
 // mdWhy renders the section in the comment: a list per changed benchmark, its rows dropped (least important
-// benchmark's first) when the comment would not fit.
+// benchmark's first) when the comment would not fit; collapsed when the gate passed.
 func mdWhy(d *doc, r *record.Result, opt Options) {
 	if len(r.Why) == 0 {
 		return
 	}
+	if !failing(r) { // a pass needs no explanation at first sight: collapsed, like the tables
+		d.collapsed("Why it changed ("+plural(len(r.Why), "benchmark")+")", func() { mdWhyBody(d, r, opt) })
+		return
+	}
 	d.para("### Why it changed")
+	mdWhyBody(d, r, opt)
+}
+
+func mdWhyBody(d *doc, r *record.Result, opt Options) {
 	esc := func(s string) string { return EscapeMarkdown(clip(s, 200)) }
 	for _, w := range r.Why {
 		prio := prioFaster
