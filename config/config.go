@@ -67,7 +67,7 @@ type Config struct {
 	Rounds int
 	// BenchTime is the calibration target: how long one run of one benchmark lasts. Key "benchtime".
 	BenchTime time.Duration
-	// CPU is the CPU children are pinned to; -1 picks the last CPU this process may use. Key "cpu".
+	// CPU is the CPU children are pinned to; -1 picks the last CPU this process may use. Key "pin-cpu".
 	CPU int
 	// NoPin runs children unpinned. Key "no-pin".
 	NoPin bool

@@ -45,7 +45,7 @@ func TestValidate(t *testing.T) {
 		{"benchtime over a minute", func(c *Config) { c.BenchTime = 61 * time.Second }, "benchtime", "1m1s", "from 1ms to 1m"},
 		{"cpu -1", func(c *Config) { c.CPU = -1 }, "", "", ""},
 		{"cpu 0", func(c *Config) { c.CPU = 0 }, "", "", ""},
-		{"cpu -2", func(c *Config) { c.CPU = -2 }, "cpu", "-2", "-1 for the last CPU"},
+		{"pin-cpu -2", func(c *Config) { c.CPU = -2 }, "pin-cpu", "-2", "-1 for the last CPU"},
 		{"threshold 0", func(c *Config) { c.Threshold = 0 }, "threshold", "0", "above 0 and below 100"},
 		{"threshold 100", func(c *Config) { c.Threshold = 100 }, "threshold", "100", "above 0 and below 100"},
 		{"threshold NaN", func(c *Config) { c.Threshold = math.NaN() }, "threshold", "NaN", "above 0 and below 100"},
@@ -149,7 +149,7 @@ package: ./cipher/des
 bench: Encrypt/.*
 rounds: 7
 benchtime: 30ms
-cpu: 0
+pin-cpu: 0
 no-pin: true
 time-same-code: true
 threshold: 3.5

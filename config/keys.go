@@ -35,6 +35,9 @@ type Key struct {
 	Type    string // what the flag takes, for -h: "int", "duration", "string", "list", …; "" for a boolean
 	Form    string // the accepted form, as an error states it: "a whole number from 2 to 100"
 	Doc     string // one line for -h, the README and action.yml
+	// Only says why the key is not all three of a file key, a flag and an input (the README promises each setting
+	// in every place unless the table says why not); "" for a key that is.
+	Only string
 	// Policy marks a key of the gate policy: what is checked and how strictly. Where the policy comes from base
 	// (policy-from base, the Action's default), the file's value of such a key is read from base's configuration
 	// file, not from head's, and head's differences are reported (Config.TakePolicy).
@@ -219,7 +222,8 @@ func listKey(k Key, field func(*Config) *[]string, valid func(string) bool) *Key
 // keys is the table. Bounds: alpha 0.001–0.2, thresholds in percent above 0 and below 100.
 var keys = []*Key{
 	stringKey(Key{Flag: "C", Default: ".", Form: "a directory",
-		Doc: "run as if started in this directory (inside the git work tree)"},
+		Only: "flag only: the Action runs in the workspace, and a file cannot move its own repository",
+		Doc:  "run as if started in this directory (inside the git work tree)"},
 		func(c *Config) *string { return &c.Dir }, nil),
 	stringKey(Key{File: "package", Flag: "pkg", Input: "package", Default: ".",
 		Form: "a package path such as ./cipher/des, several comma-separated, or a pattern such as ./cipher/...",
@@ -240,15 +244,17 @@ var keys = []*Key{
 		Doc:  "A–B–B–A rounds; each side gets 2×rounds samples"},
 		func(c *Config) *int { return &c.Rounds }, 2, 100),
 	durationKey(Key{File: "benchtime", Flag: "benchtime", Policy: true, Input: "benchtime", Default: "100ms",
-		Form: "a duration from 1ms to 1m, such as 100ms",
+		Form: "a duration from 1ms to 1m, such as 100ms (not go test's Nx: perfgate calibrates one iteration count " +
+			"from the duration and runs both sides with it)",
 		Doc: "target duration of one benchmark run (calibrated once, then the same iteration count on both sides); with a " +
 			"budget (the default), runs last 10ms instead, or benchtime when it is shorter"},
 		func(c *Config) *time.Duration { return &c.BenchTime }, time.Millisecond, time.Minute),
-	intKey(Key{File: "cpu", Flag: "cpu", Input: "cpu", Default: "-1",
+	intKey(Key{File: "pin-cpu", Flag: "pin-cpu", Input: "pin-cpu", Default: "-1",
 		Form: "a CPU number, or -1 for the last CPU this process may use",
-		Doc:  "CPU to pin benchmarks to (-1: the last one this process may use)"},
+		Doc: "CPU to pin benchmarks to (-1: the last one this process may use); not go test's -cpu: every run " +
+			"is GOMAXPROCS=1"},
 		func(c *Config) *int { return &c.CPU }, -1, math.MaxInt32),
-	boolKey(Key{File: "no-pin", Flag: "no-pin", Form: "true or false",
+	boolKey(Key{File: "no-pin", Flag: "no-pin", Input: "no-pin", Form: "true or false",
 		Doc: "do not pin benchmarks to one CPU"},
 		func(c *Config) *bool { return &c.NoPin }),
 	boolKey(Key{File: "time-same-code", Flag: "time-same-code", Input: "time-same-code", Form: "true or false",
@@ -276,7 +282,7 @@ var keys = []*Key{
 		Policy: true, Default: "0.5", Form: "a percentage above 0 and below 100, such as 0.5",
 		Doc: "smallest change of instructions/op, in percent, called slower or faster"},
 		func(c *Config) *float64 { return &c.InstrThreshold }, isPercent),
-	floatKey(Key{File: "alpha", Flag: "alpha", Policy: true, Default: "0.05",
+	floatKey(Key{File: "alpha", Flag: "alpha", Input: "alpha", Policy: true, Default: "0.05",
 		Form: "a probability from 0.001 to 0.2, such as 0.05",
 		Doc:  "significance level, after Holm correction across benchmarks"},
 		func(c *Config) *float64 { return &c.Alpha }, func(f float64) bool { return f >= 0.001 && f <= 0.2 }),
@@ -288,60 +294,60 @@ var keys = []*Key{
 		Form: "units the benchmarks report, such as sec/op,allocs/op",
 		Doc:  "units whose increase fails the gate (comma-separated); allocs/op is exact, so any increase counts"},
 		func(c *Config) *[]string { return &c.GateUnits }, isUnit),
-	durationKey(Key{File: "timeout", Flag: "timeout", Default: "2m",
+	durationKey(Key{File: "timeout", Flag: "timeout", Input: "timeout", Default: "2m",
 		Form: "a duration from 1s to 1h, such as 2m",
 		Doc:  "limit for one benchmark, test or harness run; a hung one is killed and reported"},
 		func(c *Config) *time.Duration { return &c.Timeout }, time.Second, time.Hour),
-	listKey(Key{File: "tags", Flag: "tags", Form: "build tags without spaces or commas",
+	listKey(Key{File: "tags", Flag: "tags", Input: "tags", Form: "build tags without spaces or commas",
 		Doc: "build tags for both sides (comma-separated)"},
 		func(c *Config) *[]string { return &c.Tags }, func(s string) bool {
 			return s != "" && !strings.ContainsAny(s,
 				" ,\t\n")
 		}),
 	stringKey(Key{File: "sandbox", Flag: "sandbox", Input: "sandbox", Policy: true, Form: "required, auto or off",
-		Doc: "confine the processes that run the repository's code (Landlock, no_new_privs); empty: auto, required " +
-			"in the Action on Linux"},
+		Doc: "confine the processes that run the repository's code (Landlock, no_new_privs); by default auto, " +
+			"required in the Action on Linux"},
 		func(c *Config) *string { return &c.Sandbox }, func(s string) bool { return slices.Contains(sandboxModes, s) }),
 	boolKey(Key{File: "allow-network", Flag: "allow-network", Input: "allow-network", Policy: true, Default: "false",
 		Form: "true or false", Doc: "let the sandboxed tests and benchmarks use TCP"},
 		func(c *Config) *bool { return &c.AllowNetwork }),
-	boolKey(Key{File: "differential", Flag: "differential", Policy: true, Default: "true", Form: "true or false",
+	boolKey(Key{File: "differential", Flag: "differential", Input: "differential", Policy: true, Default: "true", Form: "true or false",
 		Doc: "run the differential check"},
 		func(c *Config) *bool { return &c.Differential }),
 	stringKey(Key{File: "constant-time", Flag: "constant-time", Policy: true, Input: "constant-time",
 		Form: "report, fail-new or off",
 		Doc: "trace key setup, encryption, decryption and keyed hashing under valgrind for secret-dependent " +
 			"branches and loads: report them, also fail on a site head adds or a lookup that touches more cache " +
-			"lines (fail-new), or do not trace (off); empty: report where valgrind is installed, off elsewhere. " +
+			"lines (fail-new), or do not trace (off); by default report where valgrind is installed, off elsewhere. " +
 			"Constructors whose machine code is the same on both sides are not traced"},
 		func(c *Config) *string { return &c.ConstantTime },
 		func(s string) bool { return s == "" || record.ConstantTimeMode(s).Valid() }),
-	durationKey(Key{File: "constant-time-budget", Flag: "constant-time-budget", Policy: true, Default: "30s",
+	durationKey(Key{File: "constant-time-budget", Flag: "constant-time-budget", Input: "constant-time-budget", Policy: true, Default: "30s",
 		Form: "a duration from 0s (no budget) to 1h, such as 30s",
 		Doc: "CPU time per side (valgrind's) the constant-time check may spend tracing; the constructors it did " +
 			"not reach are named in the report"},
 		func(c *Config) *time.Duration { return &c.ConstantTimeBudget }, 0, time.Hour),
-	intKey(Key{File: "constant-time-blocks", Flag: "constant-time-blocks", Policy: true, Default: "64",
+	intKey(Key{File: "constant-time-blocks", Flag: "constant-time-blocks", Input: "constant-time-blocks", Policy: true, Default: "64",
 		Form: "a whole number from 1 to 1024",
 		Doc: "constant-time check: blocks per traced batch call (64 fill a bitsliced engine of 64 lanes; " +
 			"fewer trace a slow table engine faster)"},
 		func(c *Config) *int { return &c.ConstantTimeBlocks }, 1, 1024),
-	listKey(Key{File: "constructors", Flag: "constructors", Policy: true,
+	listKey(Key{File: "constructors", Flag: "constructors", Input: "constructors", Policy: true,
 		Form: "exported Go function names such as NewCipher",
 		Doc:  "differential check: constructor names (comma-separated; default: discover)"},
 		func(c *Config) *[]string { return &c.Constructors }, isExported),
-	intKey(Key{File: "keys", Flag: "keys", Policy: true, Default: "1024", Form: "a whole number from 1 to 65536",
+	intKey(Key{File: "keys", Flag: "keys", Input: "keys", Policy: true, Default: "1024", Form: "a whole number from 1 to 65536",
 		Doc: "differential check: keys per cipher and key size"},
 		func(c *Config) *int { return &c.Keys }, 1, 65536),
-	intKey(Key{File: "blocks", Flag: "blocks", Policy: true, Default: "17", Form: "a whole number from 1 to 1024",
+	intKey(Key{File: "blocks", Flag: "blocks", Input: "blocks", Policy: true, Default: "17", Form: "a whole number from 1 to 1024",
 		Doc: "differential check: blocks per key and direction"},
 		func(c *Config) *int { return &c.Blocks }, 1, 1024),
-	intKey(Key{File: "message-keys", Flag: "message-keys", Policy: true, Default: "1024",
+	intKey(Key{File: "message-keys", Flag: "message-keys", Input: "message-keys", Policy: true, Default: "1024",
 		Form: "a whole number from 1 to 4096",
 		Doc: "differential check: AEAD, stream cipher, hash and one-shot keys per key size (structured keys first: " +
 			"all zero, all 0xff, each byte at its extremes)"},
 		func(c *Config) *int { return &c.MessageKeys }, 1, 4096),
-	intKey(Key{File: "message-blocks", Flag: "message-blocks", Policy: true, Default: "8",
+	intKey(Key{File: "message-blocks", Flag: "message-blocks", Input: "message-blocks", Policy: true, Default: "8",
 		Form: "a whole number from 2 to 256",
 		Doc:  "differential check: AEAD, stream cipher and hash messages go up to this many blocks"},
 		func(c *Config) *int { return &c.MessageBlocks }, 2, 256),
@@ -352,16 +358,17 @@ var keys = []*Key{
 		func(c *Config) *bool { return &c.Changed }),
 	shardKey,
 	stringKey(Key{Flag: "shard-costs", Input: "shard-costs", Form: "a results directory or its result.json",
+		Only: "no file key: an earlier run's results are the job's, not the repository's",
 		Doc: "an earlier run's results: shards split the work by the sub-benchmarks each benchmark had there (default: one " +
 			"per benchmark)"},
 		func(c *Config) *string { return &c.ShardCosts }, nil),
 	thresholdsKey,
 	oracleKey,
 	limitsKey,
-	intKey(Key{File: "max-size-growth", Policy: true, Form: "a whole number of bytes from 0 (no limit) to 1073741824",
+	intKey(Key{File: "max-size-growth", Flag: "max-size-growth", Input: "max-size-growth", Policy: true, Form: "a whole number of bytes from 0 (no limit) to 1073741824",
 		Doc: "fail when the package's symbols grow by more bytes than this; 0: size never gates"},
 		func(c *Config) *int64 { return &c.MaxSizeGrowth }, 0, 1<<30),
-	stringKey(Key{File: "on-inconclusive", Flag: "on-inconclusive", Policy: true, Default: gate.OnInconclusiveFail,
+	stringKey(Key{File: "on-inconclusive", Flag: "on-inconclusive", Input: "on-inconclusive", Policy: true, Default: gate.OnInconclusiveFail,
 		Form: "fail or pass",
 		Doc: "what benchmarks that stay inconclusive do to the merge: fail (exit 4) or pass (exit 0); " +
 			"status inconclusive either way"},
@@ -369,32 +376,42 @@ var keys = []*Key{
 			return s == gate.OnInconclusiveFail || s == gate.OnInconclusivePass
 		}),
 	stringKey(Key{File: "acknowledge-label", Policy: true, Input: "acknowledge-label", Default: "perf-regression-ok",
+		Only: "no flag: only the Action sees a pull request's labels",
 		Form: "a pull-request label of 1 to 50 characters on one line",
 		Doc:  "pull-request label that lets slower benchmarks pass the gate"},
 		func(c *Config) *string { return &c.AcknowledgeLabel }, func(s string) bool {
 			return strings.TrimSpace(s) != "" && utf8.RuneCountInString(s) <= 50 && !strings.ContainsAny(s, "\r\n")
 		}),
 	stringKey(Key{File: "output", Flag: "o", Default: DefaultOutput, Form: "a directory path",
+		Only: "no input: the Action writes to $RUNNER_TEMP/perfgate-results (or the file's output) and names it in its " +
+			"results-dir output",
 		Doc: "results directory (the default one ignores itself in git; the Action's default is " +
 			"$RUNNER_TEMP/perfgate-results)"},
 		func(c *Config) *string { return &c.Out }, func(s string) bool { return strings.TrimSpace(s) != "" }),
 	stringKey(Key{Flag: "policy-from", Input: "policy-from", Form: "base or head",
+		Only: "no file key: a file cannot say whose file sets the policy",
 		Doc: "whose .perfgate.yml sets the gate policy (thresholds, alpha, …): base's at the base commit, or head's; " +
 			"default head for compare, base in the Action"},
 		func(c *Config) *string { return &c.PolicyFrom }, func(s string) bool {
 			return s == "" || s == PolicyFromBase ||
 				s == PolicyFromHead
 		}),
-	stringKey(Key{Input: "base", Form: "a revision",
+	stringKey(Key{Input: "base", Form: "a revision", Only: revisionOnly,
 		Doc: "base revision; default the pull request's base (or the push's before)"},
 		func(c *Config) *string { return &c.Base }, nil),
-	stringKey(Key{Input: "head", Form: "a revision",
+	stringKey(Key{Input: "head", Form: "a revision", Only: revisionOnly,
 		Doc: "head revision; default the pull request's head (or the push's after)"},
 		func(c *Config) *string { return &c.Head }, nil),
 }
 
+// Reasons shared by several keys for not being everywhere (Key.Only).
+const (
+	mapOnly      = "file only: a mapping, which a flag or an input would need a syntax of its own for"
+	revisionOnly = "input only: perfgate compare takes the revisions as arguments, BASE HEAD; a file names no commit"
+)
+
 // seedKey takes decimal or 0x-prefixed hexadecimal.
-var seedKey = &Key{File: "seed", Flag: "seed", Default: "0x5045524647415445", // "PERFGATE"
+var seedKey = &Key{File: "seed", Flag: "seed", Input: "seed", Default: "0x5045524647415445", // "PERFGATE"
 	Type: "uint", Form: "an unsigned whole number such as 42 or 0x2a", Doc: "differential check: input seed",
 	field: func(c *Config) any { return &c.Seed },
 	set: func(c *Config, s string) error {
@@ -410,6 +427,7 @@ var seedKey = &Key{File: "seed", Flag: "seed", Default: "0x5045524647415445", //
 // shardKey takes "i/n": run part i of n of the comparison (perfgate merge combines the parts). The file cannot set
 // it: every shard of a matrix reads the same file.
 var shardKey = &Key{Flag: "shard", Input: "shard", Type: "i/n",
+	Only: "no file key: every shard of a matrix reads the same file",
 	Form: "i/n with 1 <= i <= n <= 256, such as 2/4",
 	Doc:  "run part i of n of the comparison, for a job matrix; perfgate merge combines the parts' results directories",
 	set: func(c *Config, s string) error {
@@ -434,7 +452,7 @@ var shardKey = &Key{Flag: "shard", Input: "shard", Type: "i/n",
 }
 
 // thresholdsKey is a mapping in the file only: benchmark-name regular expression → allowed percent.
-var thresholdsKey = &Key{File: "thresholds", Type: "map", Policy: true,
+var thresholdsKey = &Key{File: "thresholds", Type: "map", Policy: true, Only: mapOnly,
 	Form: "a mapping of benchmark-name regular expressions to percentages above 0 and below 100, such as " +
 		"{\"Encrypt/.*\": 10}",
 	Doc:   "acknowledged slowdowns per benchmark: regular expression → allowed percent",
@@ -466,7 +484,7 @@ var thresholdsKey = &Key{File: "thresholds", Type: "map", Policy: true,
 
 // limitsKey is a mapping of mappings in the file only: benchmark-name regular expression → unit → the largest
 // value head may have.
-var limitsKey = &Key{File: "limits", Type: "map", Policy: true,
+var limitsKey = &Key{File: "limits", Type: "map", Policy: true, Only: mapOnly,
 	Form: "a mapping of benchmark-name regular expressions to mappings of units to positive numbers, such as " +
 		"{\"Encrypt/.*\": {\"instructions/op\": 150000}}",
 	Doc:   "absolute limits on head: regular expression → unit → the largest value head may have",
@@ -502,7 +520,7 @@ var limitsKey = &Key{File: "limits", Type: "map", Policy: true,
 }
 
 // oracleKey is a mapping in the file only: constructor name → reference constructor, "importpath.Func".
-var oracleKey = &Key{File: "oracle", Type: "map", Policy: true,
+var oracleKey = &Key{File: "oracle", Type: "map", Policy: true, Only: mapOnly,
 	Form: "a mapping of constructor names to reference constructors, such as " +
 		"{NewTripleEDE3: crypto/des.NewTripleDESCipher}",
 	Doc:   "differential check: reference constructors head is checked against on the same vectors, both directions",

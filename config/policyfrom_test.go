@@ -77,7 +77,7 @@ func resolvePolicy(t *testing.T, dir, from string, settings ...Setting) (Config,
 
 func TestTakePolicyFromBase(t *testing.T) {
 	base := "alpha: 0.01\nthresholds:\n  Encrypt: 5\n  KeySetup: 20\nmax-size-growth: 4096\nkeys: 64\n"
-	head := strings.Replace(hostile, "rounds-typo-is-not-here: 1\n", "keys: 64\ncpu: 0\n", 1)
+	head := strings.Replace(hostile, "rounds-typo-is-not-here: 1\n", "keys: 64\npin-cpu: 0\n", 1)
 	dir, commit := policyRepo(t, base, head)
 
 	threshold := Setting{Key: FlagKey("threshold"), Text: "3", Source: "flag"}

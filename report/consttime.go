@@ -14,10 +14,51 @@ import (
 // base and head or has findings on either side.
 func mdConstantTime(d *doc, r *record.Result) {
 	ct := r.ConstantTime
-	if ct == nil {
+	if ct == nil || ctFails(ct) { // a failing check is under "What failed"
 		return
 	}
-	d.para("### Constant time")
+	d.collapsed("Constant time: "+ctSummary(ct), func() { mdConstantTimeBody(d, ct) })
+}
+
+// mdConstantTimeFailed shows the check expanded when it fails the gate (fail-new and a newly leaking operation).
+func mdConstantTimeFailed(d *doc, r *record.Result) {
+	if ct := r.ConstantTime; ct != nil && ctFails(ct) {
+		d.para("**Constant time:** " + ctSummary(ct))
+		mdConstantTimeBody(d, ct)
+	}
+}
+
+// ctFails reports whether the check fails the gate.
+func ctFails(ct *record.ConstantTime) bool {
+	return ct.Mode == record.CTFailNew && len(ct.NewlyNotConstantTime()) > 0
+}
+
+// ctSummary is the check's outcome in a few words, for a <summary> (escaped text).
+func ctSummary(ct *record.ConstantTime) string {
+	if ct.Status != record.CTChecked {
+		return cell(string(ct.Status), 40)
+	}
+	changed, findings := 0, 0
+	for _, o := range ct.Operations {
+		if o.Changed() {
+			changed++
+		}
+		if (o.Head != nil && o.Head.Findings()) || (o.Base != nil && o.Base.Findings()) {
+			findings++
+		}
+	}
+	s := plural(len(ct.Operations), "operation") + " traced, " + commas(int64(findings)) + " with secret-dependent " +
+		"branches or loads"
+	if changed > 0 {
+		s += ", " + commas(int64(changed)) + " changed"
+	}
+	if n := len(ct.NewlyNotConstantTime()); n > 0 {
+		s += ", " + htmlBold(commas(int64(n))+" newly not constant time")
+	}
+	return s
+}
+
+func mdConstantTimeBody(d *doc, ct *record.ConstantTime) {
 	if ct.Status != record.CTChecked {
 		d.para(bold(cell(string(ct.Status), 40)) + " — " + cell(ct.Reason, 500))
 		return

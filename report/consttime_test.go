@@ -20,7 +20,8 @@ func TestConstantTimeSection(t *testing.T) {
 			{Constructor: "NewCipher", Operation: "EncryptBlocks", Base: &record.CTSide{}, Head: &record.CTSide{}},
 		}}}
 	md := Markdown(r, Options{})
-	for _, want := range []string{"### Constant time",
+	for _, want := range []string{
+		"<summary>Constant time: 2 operations traced, 1 with secret-dependent branches or loads, 1 changed</summary>",
 		"| NewCipher | Encrypt | 0 | 2 | 4 (base 1) | 4 (base 1) | 2,048 B (base 512 B) |",
 		"1 more operation shows no secret-dependent branch or load on either side."} {
 		if !strings.Contains(md, want) {
@@ -29,6 +30,9 @@ func TestConstantTimeSection(t *testing.T) {
 	}
 	if strings.Contains(md, "EncryptBlocks") {
 		t.Errorf("the comment shows an operation without findings or changes:\n%s", md)
+	}
+	if strings.Contains(outsideDetails(md), "| NewCipher |") {
+		t.Errorf("a check that does not fail the gate is not collapsed:\n%s", md)
 	}
 	var tx strings.Builder
 	if err := Text(&tx, r, Options{}); err != nil {
@@ -45,5 +49,15 @@ func TestConstantTimeSection(t *testing.T) {
 	if !strings.Contains(b.String(), "<td>head</td><td>load</td><td>rounds&#43;0x1f unrolled.go:18</td>"+
 		"<td>spBox (2,048 B)</td><td>4 per lookup, 4 in all</td>") {
 		t.Errorf("report.html does not list head's site:\n%s", b.String())
+	}
+	// Under fail-new, a clean base and a leaking head fail the gate: the section is under "What failed", expanded.
+	r.ConstantTime.Mode = record.CTFailNew
+	r.ConstantTime.Operations[0].Base = &record.CTSide{}
+	md = Markdown(r, Options{})
+	open := outsideDetails(md)
+	if i, j := strings.Index(open, "### What failed"), strings.Index(open, "| NewCipher | Encrypt |"); i < 0 || j < i ||
+		!strings.Contains(open, "**Constant time:** 2 operations traced") ||
+		!strings.Contains(open, "<strong>1 newly not constant time</strong>") {
+		t.Errorf("a failing check is not expanded under What failed:\n%s", md)
 	}
 }

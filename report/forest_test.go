@@ -200,7 +200,7 @@ func TestMarkdownForestFitsTheBudget(t *testing.T) {
 	if n := strings.Count(block, "●") - 1; n != forestMaxRows { // one ● is in the legend
 		t.Errorf("forest shows %d points, want %d", n, forestMaxRows)
 	}
-	if !strings.Contains(block, "… 580 more not shown") {
+	if !strings.Contains(block, "… 430 more not shown") {
 		t.Errorf("no count of the rest in\n%s", block)
 	}
 }

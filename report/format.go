@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -92,11 +93,17 @@ func noteOf(b record.Benchmark) string {
 	return strings.Join(parts, "; ")
 }
 
+// intervalNote matches the note package bench writes for an inconclusive benchmark.
+var intervalNote = regexp.MustCompile(`^interval .* exceeds ±.*%$`)
+
 // ownNotes are the parts of noteOf but the lanes' disagreement.
 func ownNotes(b record.Benchmark) []string {
 	var parts []string
-	if b.Note != "" {
-		parts = append(parts, b.Note)
+	for part := range strings.SplitSeq(b.Note, "; ") {
+		// classify's "interval … exceeds ±2%" says less than inconclusiveWhy, which the report shows instead.
+		if part != "" && !(b.Class == record.ClassInconclusive && intervalNote.MatchString(part)) {
+			parts = append(parts, part)
+		}
 	}
 	for _, w := range b.Warnings {
 		if !strings.Contains(b.Note, w) {

@@ -16,6 +16,7 @@ func lintMarkdown(body string) []string {
 	}
 	allowed := map[string]bool{
 		"<details>": true, "</details>": true, "<summary>": true, "</summary>": true, "<sub>": true, "</sub>": true,
+		"<strong>": true, "</strong>": true,
 		Marker: true,
 	}
 	tag := regexp.MustCompile(`<[^>]*>?`)

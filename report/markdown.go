@@ -9,27 +9,28 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Markdown renders r as the body of the sticky PR comment and the job summary. The body starts with Marker and the
-// one-line verdict, followed by the benchmark tables, the package tests, the differential and size tables, the
-// method and environment, and collapsed details. It is never longer than bodyBudget (under MaxBody): collapsed
-// sections are dropped first, then the least important rows, each omission noted. A nil r renders as an error.
+// Markdown renders r as the body of the sticky PR comment and the job summary, in the order a reviewer reads it:
+// Marker, the one-line verdict and its reasons; then what failed (the differential's mismatches, the panics and
+// failed runs, the package tests' output), expanded; then the forest plot of the benchmarks that are not
+// unchanged, why the inconclusive ones stayed open, and why the changed ones changed. Everything else — the
+// per-unit tables, the differential, constant time, sizes, the benchstat-style table, the method and environment —
+// follows in collapsed <details> sections. It is never longer than bodyBudget (under MaxBody): collapsed sections
+// are dropped first, then the least important rows, each omission noted. A nil r renders as an error.
 func Markdown(r *record.Result, opt Options) string {
 	if r == nil {
 		r = &record.Result{Verdict: record.Verdict{Status: record.StatusError, Reasons: []string{"no result to render"}}}
 	}
 	d := &doc{hint: hintOf(opt)}
 	mdHeader(d, r, opt)
-	mdBenchmarks(d, r)
-	mdWhy(d, r)
-	mdTests(d, r)
+	mdFailed(d, r)
+	mdChanged(d, r)
+	mdWhy(d, r, opt)
+	mdTables(d, r)
+	mdRaw(d, r)
 	mdDifferential(d, r)
 	mdConstantTime(d, r)
 	mdSizes(d, r)
 	mdMethod(d, r)
-	mdFailures(d, r)
-	mdTestOutput(d, r)
-	mdSymbols(d, r)
-	mdRaw(d, r)
 	if opt.ArtifactHint != "" {
 		d.para("<sub>Full results: " + EscapeMarkdown(clip(opt.ArtifactHint, 300)) + "</sub>")
 	}
@@ -37,6 +38,9 @@ func Markdown(r *record.Result, opt Options) string {
 }
 
 func bold(s string) string { return "**" + s + "**" }
+
+// htmlBold is bold inside HTML, such as a <summary>, where GitHub does not read Markdown's ** (s is escaped text).
+func htmlBold(s string) string { return "<strong>" + s + "</strong>" }
 
 // verdictLine is the line a maintainer reads first.
 func verdictLine(r *record.Result) string {
@@ -64,18 +68,162 @@ func mdHeader(d *doc, r *record.Result, opt Options) {
 	for _, s := range r.Verdict.Reasons {
 		list.rows = append(list.rows, row{text: "- " + cell(s, 500), prio: prioTop})
 	}
-	for _, s := range r.Verdict.Acknowledged {
-		list.rows = append(list.rows, row{text: "- Acknowledged: " + cell(s, 500), prio: prioTop})
+	if ack := acknowledgedLine(r.Verdict.Acknowledged); ack != "" {
+		list.rows = append(list.rows, row{text: "- " + ack, prio: prioTop})
 	}
 	if l := policyLine(r, EscapeMarkdown); l != "" {
 		list.rows = append(list.rows, row{text: "- Policy: " + l, prio: prioTop})
 	}
-	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
+	for _, s := range readingNotes(r) {
 		list.rows = append(list.rows, row{text: "- Note: " + cell(s, 500), prio: prioHigh})
 	}
 	if len(list.rows) > 0 {
 		d.add(list)
 	}
+}
+
+// acknowledgedLine says once which slower benchmarks were acknowledged and why: "Acknowledged by label
+// perf-regression-ok: NewCipher/des, NewTripleEDE3", or each with its own reason when they differ.
+func acknowledgedLine(ack []string) string {
+	if len(ack) == 0 {
+		return ""
+	}
+	const most = 10
+	if reason := commonReason(ack); reason != "" {
+		var names []string
+		for _, a := range ack[:min(len(ack), most)] {
+			name, _, _ := strings.Cut(a, ": ")
+			names = append(names, cell(name, 100))
+		}
+		s := "Acknowledged " + cell(strings.TrimPrefix(reason, "acknowledged "), 200) + ": " + strings.Join(names, ", ")
+		if len(ack) > most {
+			s += fmt.Sprintf(" and %d more", len(ack)-most)
+		}
+		return s
+	}
+	var parts []string
+	for _, a := range ack[:min(len(ack), most)] {
+		parts = append(parts, cell(a, 200))
+	}
+	s := "Acknowledged: " + strings.Join(parts, "; ")
+	if len(ack) > most {
+		s += fmt.Sprintf("; and %d more", len(ack)-most)
+	}
+	return s
+}
+
+// methodNotes are the notes that say how the run was made but not how to read its numbers: they go to the method
+// section, not under the verdict. Notes are the pipeline's prose (record has no codes for them), so this matches
+// the sentences internal/pipeline writes; a note it does not know stays at the top, where a reader sees it.
+var methodNotes = []string{
+	"but neither test binary has an instruction of them",                // valgrind hides CPU features no binary uses: a no-op
+	"run the same machine code on both sides: unchanged without timing", // the forest says "same machine code"
+}
+
+// isMethodNote reports whether note belongs to the method section (methodNotes).
+func isMethodNote(note string) bool {
+	for _, m := range methodNotes {
+		if strings.Contains(note, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// readingNotes are the notes of r that change how its numbers read, shown under the verdict.
+func readingNotes(r *record.Result) []string {
+	var out []string
+	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
+		if !isMethodNote(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// collapsed wraps the blocks that fill adds in one <details> section with the given summary. The opening and
+// closing tags are blocks of their own, so fit can drop the rows between them and still leave valid Markdown.
+func (d *doc) collapsed(summary string, fill func()) {
+	n := len(d.blocks)
+	d.para("<details>", "<summary>"+summary+"</summary>")
+	fill()
+	if len(d.blocks) == n+1 { // nothing to show
+		d.blocks = d.blocks[:n]
+		return
+	}
+	d.para("</details>")
+}
+
+// failing reports whether r's verdict is anything but a pass.
+func failing(r *record.Result) bool { return r.Verdict.Status != record.StatusPass }
+
+// mdFailed is what failed, expanded right under the verdict: the differential's mismatches and inconsistencies,
+// the failed and panicking runs, the package tests' output.
+func mdFailed(d *doc, r *record.Result) {
+	n := len(d.blocks)
+	d.para("### What failed")
+	mdMismatchesOpen(d, r.Differential)
+	mdConstantTimeFailed(d, r)
+	mdFailures(d, r)
+	mdTestOutput(d, r)
+	if len(d.blocks) == n+1 {
+		d.blocks = d.blocks[:n]
+	}
+}
+
+// mdChanged is the forest plot of the benchmarks that are not unchanged, why the inconclusive ones stayed open, and
+// where the two lanes disagree; the unchanged ones are counted and named in one line.
+func mdChanged(d *doc, r *record.Result) {
+	d.para("### Benchmarks")
+	if len(r.Benchmarks) == 0 {
+		d.para("No benchmarks were compared.")
+		return
+	}
+	moved := *r
+	moved.Benchmarks = nil
+	var same []string
+	seen := map[string]bool{}
+	for _, b := range r.Benchmarks {
+		if b.Class == record.ClassUnchanged {
+			if (b.Unit == record.UnitTime || b.Unit == record.UnitInstructions) && !seen[b.Name] {
+				seen[b.Name] = true
+				same = append(same, record.Qualified(b.Package, b.Name))
+			}
+			continue
+		}
+		moved.Benchmarks = append(moved.Benchmarks, b)
+	}
+	mdForest(d, &moved)
+	if len(same) > 0 {
+		const most = 20
+		names := make([]string, 0, most)
+		for _, n := range same[:min(len(same), most)] {
+			names = append(names, codeSpan(clip(n, 100)))
+		}
+		line := "Unchanged (" + commas(int64(len(same))) + "): " + strings.Join(names, ", ")
+		if len(same) > most {
+			line += fmt.Sprintf(" and %d more", len(same)-most)
+		}
+		d.para(line)
+	}
+	if open := inconclusiveLines(r, 10); len(open) > 0 {
+		b := &block{lines: []string{"**Why inconclusive:**", ""}, what: "item"}
+		for _, l := range open {
+			b.rows = append(b.rows, row{text: "- " + l, prio: prioSlower})
+		}
+		d.add(b)
+	}
+	if lanes := laneLines(r.Benchmarks); len(lanes) > 0 {
+		d.add(&block{lines: []string{"**Where the lanes disagree:**", ""}, rows: lanes, what: "item"})
+	}
+}
+
+// mdTables is every benchmark of every unit in a table, collapsed.
+func mdTables(d *doc, r *record.Result) {
+	if len(r.Benchmarks) == 0 {
+		return
+	}
+	d.collapsed("Every benchmark, per unit", func() { mdBenchmarks(d, r) })
 }
 
 // benchPrio is how much a benchmark's row matters when rows must go.
@@ -107,13 +255,8 @@ func classCell(b record.Benchmark) string {
 	return c
 }
 
+// mdBenchmarks is the legend and one table per unit shown.
 func mdBenchmarks(d *doc, r *record.Result) {
-	d.para("### Benchmarks")
-	if len(r.Benchmarks) == 0 {
-		d.para("No benchmarks were compared.")
-		return
-	}
-	mdForest(d, r)
 	alpha := alphaOf(r.Method)
 	d.para(fmt.Sprintf("Base and head: median ± the larger half-width of its 95%% interval. Δ: change of the median, "+
 		"“~” when not significant (Mann–Whitney U, p > %s). Paired: head/base from the A–B–B–A rounds, with its 95%% "+
@@ -123,11 +266,8 @@ func mdBenchmarks(d *doc, r *record.Result) {
 	if len(quiet) > 0 {
 		defer d.para(EscapeMarkdown(strings.Join(quiet, ", ")) + ": unchanged in every benchmark.")
 	}
-	// Where the lanes disagree, one line per benchmark says which gates and why; the tables leave it out.
+	// Where the lanes disagree, mdChanged's lines say which gates and why; the tables leave it out.
 	lanes := laneLines(r.Benchmarks)
-	if len(lanes) > 0 {
-		d.add(&block{lines: []string{"**Where the lanes disagree:**", ""}, rows: lanes, what: "item"})
-	}
 	noteOf := noteOf
 	if len(lanes) > 0 {
 		noteOf = func(b record.Benchmark) string { return strings.Join(ownNotes(b), "; ") }
@@ -168,28 +308,12 @@ func mdBenchmarks(d *doc, r *record.Result) {
 	}
 }
 
-func mdTests(d *doc, r *record.Result) {
-	f := r.Functional
-	if !f.Base.Ran && !f.Head.Ran {
-		return
-	}
-	status := func(t record.TestRun) string {
-		s := testStatus(t)
-		if s == "failed" {
-			s = bold(s)
-		}
-		return s
-	}
-	line := "**Package tests:** base " + status(f.Base) + " · head " + status(f.Head)
-	if (f.Base.Ran && !f.Base.Passed) || (f.Head.Ran && !f.Head.Passed) {
-		line += " (output below)"
-	}
-	d.para(line)
+func mdDifferential(d *doc, r *record.Result) {
+	d.collapsed("Differential: "+diffSummary(r, EscapeMarkdown, htmlBold), func() { mdDifferentialBody(d, r) })
 }
 
-func mdDifferential(d *doc, r *record.Result) {
+func mdDifferentialBody(d *doc, r *record.Result) {
 	df := r.Differential
-	d.para("### Differential")
 	line := diffSummary(r, EscapeMarkdown, bold)
 	if df.Status != "" {
 		line += fmt.Sprintf(" · seed %#x", df.Seed)
@@ -233,7 +357,6 @@ func mdDifferential(d *doc, r *record.Result) {
 	if len(only) > 0 {
 		d.para(strings.Join(only, " · "))
 	}
-	mdMismatches(d, df)
 }
 
 // digestCell shows the start of a hex digest as code; anything else the harness printed is escaped text.
@@ -423,13 +546,16 @@ func exampleText[T any](df record.Differential, most int, of func(record.Cipher)
 	return b.String(), total
 }
 
-func mdMismatches(d *doc, df record.Differential) {
+// mdMismatchesOpen shows the differential's mismatch and inconsistency examples expanded, under "What failed".
+func mdMismatchesOpen(d *doc, df record.Differential) {
 	if text, n := mismatchText(df, 20); n > 0 {
-		d.add(details(5, "mismatch examples", fmt.Sprintf("Mismatch examples (%d)", n), codeBlock(text)))
+		d.add(&block{lines: []string{"**Differential: " + plural(n, "mismatch example") +
+			"** (base and head given the same input)", ""}, rows: []row{{text: codeBlock(text), prio: prioHigh}},
+			what: "example list"})
 	}
 	if text, n := inconsistencyText(df, 10); n > 0 {
-		d.add(details(5, "inconsistency examples",
-			"A side disagrees with itself ("+plural(n, "example")+")", codeBlock(text)))
+		d.add(&block{lines: []string{"**A side disagrees with itself (" + plural(n, "example") + ")**", ""},
+			rows: []row{{text: codeBlock(text), prio: prioHigh}}, what: "example list"})
 	}
 }
 
@@ -442,8 +568,14 @@ func details(rank int, title, summary string, body ...string) *block {
 }
 
 func mdSizes(d *doc, r *record.Result) {
+	d.collapsed("Size: "+sizeSummary(r.Sizes, EscapeMarkdown), func() {
+		mdSizesBody(d, r)
+		mdSymbols(d, r)
+	})
+}
+
+func mdSizesBody(d *doc, r *record.Result) {
 	s := r.Sizes
-	d.para("### Size")
 	if s.Error != "" {
 		d.para("The size diff failed: " + cell(s.Error, 500))
 		return
@@ -473,12 +605,22 @@ func sizeRow(name string, base, head int64) string {
 }
 
 func mdMethod(d *doc, r *record.Result) {
-	d.para("### Method and environment")
-	var rows []row
-	for _, l := range methodLines(r, EscapeMarkdown) {
-		rows = append(rows, row{text: "- **" + l[0] + ":** " + l[1], prio: prioTop})
-	}
-	d.add(&block{rows: rows, what: "item"})
+	d.collapsed("Method and environment", func() {
+		var rows []row
+		if f := r.Functional; f.Base.Ran || f.Head.Ran {
+			rows = append(rows, row{text: "- **Package tests:** base " + testStatus(f.Base) + " · head " +
+				testStatus(f.Head), prio: prioTop})
+		}
+		for _, l := range methodLines(r, EscapeMarkdown) {
+			rows = append(rows, row{text: "- **" + l[0] + ":** " + l[1], prio: prioTop})
+		}
+		for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
+			if isMethodNote(s) {
+				rows = append(rows, row{text: "- **Note:** " + cell(s, 500), prio: prioHigh})
+			}
+		}
+		d.add(&block{rows: rows, what: "item"})
+	})
 }
 
 func mdFailures(d *doc, r *record.Result) {
@@ -486,17 +628,26 @@ func mdFailures(d *doc, r *record.Result) {
 		return
 	}
 	const most = 30
-	var body []string
+	b := &block{lines: []string{fmt.Sprintf("**Failed runs (%d)**", len(r.Failures)), ""}, what: "failure"}
+	first := map[string]string{} // a message → the failure that showed it first
 	for i, f := range r.Failures {
 		if i == most {
-			body = append(body, fmt.Sprintf("_… %d more failures; the full list is in result.json._", len(r.Failures)-most), "")
+			b.after = []string{"", fmt.Sprintf("_… %d more failures; the full list is in result.json._",
+				len(r.Failures)-most)}
 			break
 		}
-		body = append(body, fmt.Sprintf("**%s** — %s, round %d: %s", cell(record.Qualified(f.Package, f.Name), 200),
-			cell(string(f.Side), 20), f.Round, cell(string(f.Kind), 40)),
-			"", codeBlock(clipHead(f.Message, 4000, 40)), "")
+		name := cell(record.Qualified(f.Package, f.Name), 200)
+		head := fmt.Sprintf("%s — %s, round %d: %s", bold(name), cell(string(f.Side), 20), f.Round,
+			cell(string(f.Kind), 40))
+		// The same crash of several benchmarks (a tool's, say) is shown once.
+		if earlier, ok := first[f.Message]; ok && f.Message != "" {
+			b.rows = append(b.rows, row{text: head + ", the same output as " + earlier + "\n", prio: prioFailed})
+			continue
+		}
+		first[f.Message] = name
+		b.rows = append(b.rows, row{text: head + "\n\n" + codeBlock(clipHead(f.Message, 4000, 40)), prio: prioFailed})
 	}
-	d.add(details(4, "failures", fmt.Sprintf("Failures (%d)", len(r.Failures)), body[:len(body)-1]...))
+	d.add(b)
 }
 
 func mdTestOutput(d *doc, r *record.Result) {
@@ -508,13 +659,13 @@ func mdTestOutput(d *doc, r *record.Result) {
 		if !side.run.Ran || side.run.Passed {
 			continue
 		}
-		body = append(body, "**"+side.name+"** tests failed; the end of their output:", "",
+		body = append(body, "**Package tests failed on "+side.name+"**; the end of their output:", "",
 			codeBlock(clipTail(side.run.Output, 6000, 60)), "")
 	}
 	if len(body) == 0 {
 		return
 	}
-	d.add(details(3, "test output", "Package test output", body[:len(body)-1]...))
+	d.add(&block{rows: []row{{text: strings.Join(body[:len(body)-1], "\n"), prio: prioHigh}}, what: "test output"})
 }
 
 func mdSymbols(d *doc, r *record.Result) {
@@ -549,7 +700,11 @@ func mdRaw(d *doc, r *record.Result) {
 // the note that says how and which lane gates (record.Benchmark.MetricNote, set on the sec/op row and the
 // instructions/op row alike), escaped and clipped.
 func laneLines(bs []record.Benchmark) []row {
-	var rows []row
+	// One line per note, naming every benchmark it is about: the same reason (valgrind hides a CPU feature, say)
+	// is said once.
+	var notes []string
+	who := map[string][]string{}
+	prio := map[string]int{}
 	seen := map[string]bool{}
 	for _, b := range bs {
 		name := record.Qualified(b.Package, b.Name)
@@ -557,8 +712,24 @@ func laneLines(bs []record.Benchmark) []row {
 			continue
 		}
 		seen[name] = true
-		rows = append(rows, row{text: "- " + codeSpan(clip(name, 200)) + ": " + cell(b.MetricNote, 300),
-			prio: benchPrio(b.Class)})
+		if _, ok := who[b.MetricNote]; !ok {
+			notes = append(notes, b.MetricNote)
+		}
+		who[b.MetricNote] = append(who[b.MetricNote], name)
+		prio[b.MetricNote] = max(prio[b.MetricNote], benchPrio(b.Class))
+	}
+	const most = 10
+	var rows []row
+	for _, n := range notes {
+		var names []string
+		for _, name := range who[n][:min(len(who[n]), most)] {
+			names = append(names, codeSpan(clip(name, 200)))
+		}
+		list := strings.Join(names, ", ")
+		if len(who[n]) > most {
+			list += fmt.Sprintf(" and %d more", len(who[n])-most)
+		}
+		rows = append(rows, row{text: "- " + list + ": " + cell(n, 300), prio: prio[n]})
 	}
 	return rows
 }

@@ -48,6 +48,9 @@ type Options struct {
 	Unicode      bool
 	Title        string // an optional heading, e.g. the package name when one job gates several
 	ArtifactHint string // where the full results live, e.g. a link to the run's artifacts; used in omission notes
+	// RepoURL is the repository's web address, "https://github.com/OWNER/NAME" (the Action: GITHUB_SERVER_URL and
+	// GITHUB_REPOSITORY); when set, Markdown links "why it changed"'s lines to head's commit. "" for no links.
+	RepoURL string
 }
 
 func hintOf(opt Options) string {

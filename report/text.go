@@ -124,7 +124,7 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 	if l := policyLine(r, plain); l != "" {
 		fmt.Fprintf(bw, "  - policy: %s\n", l)
 	}
-	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
+	for _, s := range readingNotes(r) {
 		fmt.Fprintf(bw, "  - note: %s\n", plain(s))
 	}
 
@@ -136,6 +136,9 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 			fmt.Fprintf(bw, "%s\n\n", strings.Join(forestText(f, opt.Unicode, c), "\n"))
 		}
 		rawTable(bw, r, c, false)
+		for _, l := range inconclusiveLines(r, 10) {
+			fmt.Fprintf(bw, "inconclusive: %s\n", plain(strings.ReplaceAll(l, "`", "")))
+		}
 	}
 	textWhy(bw, r)
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
@@ -148,6 +151,11 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 	fmt.Fprintln(bw)
 	for _, l := range methodLines(r, plain) {
 		fmt.Fprintf(bw, "%s: %s\n", strings.ToLower(l[0]), l[1])
+	}
+	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
+		if isMethodNote(s) {
+			fmt.Fprintf(bw, "note: %s\n", plain(s))
+		}
 	}
 	textFailures(bw, r)
 	if err := bw.Flush(); err != nil {

@@ -52,7 +52,7 @@ func TestMarkdownTruncates(t *testing.T) {
 		t.Error("an unchanged row survived while rows were dropped")
 	}
 	// The verdict reasons and the method survive.
-	for _, want := range []string{"- head tests failed", "**Environment:**", "### Differential", "**total**"} {
+	for _, want := range []string{"- head tests failed", "**Environment:**", "Differential: ", "**total**"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("%q dropped", want)
 		}

@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -93,7 +96,7 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	md := publish(r, ev, cfg.Out, res, stdout, stderr)
 	switch {
-	case !comment:
+	case comment == commentNever:
 	case ev.PR == 0:
 		fmt.Fprintf(stderr, "perfgate: no pull request in this %s event: no comment, the job summary has the report\n",
 			ev.Name)
@@ -101,7 +104,7 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "perfgate: a fork's pull request has a read-only token: no comment here; "+
 			"perfgate comment posts it from a workflow_run job (see .github/workflows/perfgate-comment.yml)\n")
 	default:
-		postComment(ctx, r, ev.PR, md, stderr)
+		postComment(ctx, r, ev.PR, md, comment == commentOnAlert && res.Verdict.Status == record.StatusPass, stderr)
 	}
 	return res.Verdict.ExitCode
 }
@@ -133,7 +136,7 @@ func publish(r *ghaction.Runner, ev *ghaction.Event, out string, res *record.Res
 		errorf(stderr, "%v", err)
 	}
 
-	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact"})
+	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact", RepoURL: repoURL(r)})
 	reportPath := dir.Path(results.FileReport)
 	if err := dir.WriteReport(md); err != nil {
 		errorf(stderr, "%v", err)
@@ -179,9 +182,37 @@ request's base and head, writes the job summary and outputs, keeps one sticky
 comment on the pull request up to date, and exits with the gate's code.
 `
 
+// commentMode is the comment input: whether and when the step keeps the sticky comment.
+type commentMode string
+
+const (
+	commentAlways  commentMode = "true"
+	commentNever   commentMode = "false"
+	commentOnAlert commentMode = "on-alert" // post when the verdict is not PASS; edit an earlier comment always
+)
+
+// commentInput reads the comment input (default true; any spelling strconv.ParseBool takes, or on-alert).
+func commentInput(r *ghaction.Runner) (commentMode, error) {
+	v := input(r, "comment")
+	if v == "" {
+		return commentAlways, nil
+	}
+	if v == string(commentOnAlert) {
+		return commentOnAlert, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return commentNever, &config.Error{Source: "input", Key: "comment", Value: v, Want: commandKey("", "comment").Form}
+	}
+	if b {
+		return commentAlways, nil
+	}
+	return commentNever, nil
+}
+
 // actionConfig maps the step's inputs and event onto a Config: an input that is set wins over the same key in the
-// configuration file, which wins over the default; an empty input is not set. It returns whether to comment.
-func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, bool, error) {
+// configuration file, which wins over the default; an empty input is not set. It returns the comment input.
+func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, commentMode, error) {
 	cfg := config.Default()
 	if r.Workspace != "" {
 		cfg.Dir = r.Workspace
@@ -194,21 +225,17 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, bool, 
 			cfgPath = filepath.Join(cfg.Dir, cfgPath)
 		}
 		if st, err := os.Stat(cfgPath); err != nil || st.IsDir() {
-			return cfg, false, &config.Error{Source: "input", Key: "config", Value: input(r, "config"), Want: commandKey("",
-				"config").Form + " in the workspace"}
+			return cfg, commentNever, &config.Error{Source: "input", Key: "config", Value: input(r, "config"),
+				Want: commandKey("", "config").Form + " in the workspace"}
 		}
 	}
 	settings := inputSettings(r)
 	if err := cfg.Resolve(cfgPath, settings); err != nil {
-		return cfg, false, err
+		return cfg, commentNever, err
 	}
-	comment := true
-	if v := input(r, "comment"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return cfg, false, &config.Error{Source: "input", Key: "comment", Value: v, Want: commandKey("", "comment").Form}
-		}
-		comment = b
+	comment, err := commentInput(r)
+	if err != nil {
+		return cfg, comment, err
 	}
 	if cfg.Out == config.DefaultOutput {
 		// Not set by the file. The runner's temp directory, outside the checkout, when there is one: an artifact
@@ -233,7 +260,7 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, bool, 
 		cfg.PolicyFrom = config.PolicyFromBase
 	}
 	if err := cfg.TakePolicy(cfgPath, settings); err != nil {
-		return cfg, false, err
+		return cfg, commentNever, err
 	}
 	cfg.Acknowledged = ev.HasLabel(cfg.AcknowledgeLabel)
 	if cfg.Sandbox == "" && runtime.GOOS == "linux" {
@@ -260,8 +287,9 @@ func annotate(r *ghaction.Runner, res *record.Result) {
 	}
 }
 
-// postComment keeps the sticky comment. GitHub's failures are warnings: they never change the verdict.
-func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, stderr io.Writer) {
+// postComment keeps the sticky comment; with editOnly (a PASS under comment: on-alert) it edits an earlier comment
+// but creates none. GitHub's failures are warnings: they never change the verdict.
+func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, editOnly bool, stderr io.Writer) {
 	token := input(r, "github-token")
 	if token == "" {
 		r.Warningf("perfgate: no github-token input: the report is in the job summary only")
@@ -277,10 +305,16 @@ func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, s
 		r.Warningf("perfgate: %v", err)
 		return
 	}
-	posted, err := newCommenter(r, client, owner, repo, stderr).Upsert(ctx, pr, body)
+	c := newCommenter(r, client, owner, repo, stderr)
+	c.EditOnly = editOnly
+	posted, err := c.Upsert(ctx, pr, body)
 	if err != nil {
 		r.Warningf("perfgate: could not update the pull-request comment: %v; the report is in the job summary", err)
 		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
+		return
+	}
+	if posted == nil {
+		fmt.Fprintf(stderr, "perfgate: comment: on-alert and the gate passed with no earlier comment: no comment\n")
 		return
 	}
 	verb := "updated"
@@ -331,3 +365,24 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
+
+// repoURL is the repository's web address for links to its source, "https://github.com/OWNER/NAME", from
+// GITHUB_SERVER_URL and GITHUB_REPOSITORY; "" when either is missing or not of that form.
+func repoURL(r *ghaction.Runner) string {
+	server := strings.TrimSuffix(r.Getenv("GITHUB_SERVER_URL"), "/")
+	if server == "" {
+		server = "https://github.com"
+	}
+	u, err := url.Parse(server)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.User != nil {
+		return ""
+	}
+	owner, name, ok := strings.Cut(r.Repository, "/")
+	if !ok || !repoName.MatchString(owner) || !repoName.MatchString(name) {
+		return ""
+	}
+	return server + "/" + owner + "/" + name
+}
+
+// repoName is an owner or repository name as GitHub allows them.
+var repoName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)

@@ -192,7 +192,7 @@ func TestActionConfig(t *testing.T) {
 	base, head := strings.Repeat("b", 40), strings.Repeat("e", 40)
 	env := map[string]string{
 		"GITHUB_WORKSPACE": ws, "INPUT_PACKAGE": "./cipher/des", "INPUT_BENCH": "Encrypt", "INPUT_ROUNDS": "7",
-		"INPUT_BENCHTIME": "30ms", "INPUT_CPU": "0", "INPUT_THRESHOLD": "3%", "INPUT_CONFIG": "gate.yml",
+		"INPUT_BENCHTIME": "30ms", "INPUT_PIN_CPU": "0", "INPUT_THRESHOLD": "3%", "INPUT_CONFIG": "gate.yml",
 		"INPUT_COMMENT": "false", "INPUT_ACKNOWLEDGE_LABEL": "slow-ok",
 		"INPUT_POLICY_FROM": "head", // the workspace is no git repository: base's file cannot be read
 	}
@@ -204,8 +204,8 @@ func TestActionConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if comment {
-		t.Error("comment = true with the input comment: false")
+	if comment != commentNever {
+		t.Errorf("comment = %q with the input comment: false", comment)
 	}
 	want := config.Default()
 	want.Dir, want.Package, want.Bench, want.Rounds, want.BenchTime = ws, "./cipher/des", "Encrypt", 7, 30*time.Millisecond
@@ -247,14 +247,14 @@ func TestActionConfig(t *testing.T) {
 	}
 
 	for k, v := range map[string]string{
-		"INPUT_ROUNDS": "many", "INPUT_BENCHTIME": "1 s", "INPUT_CPU": "last", "INPUT_THRESHOLD": "two",
+		"INPUT_ROUNDS": "many", "INPUT_BENCHTIME": "1 s", "INPUT_PIN_CPU": "last", "INPUT_THRESHOLD": "two",
 		"INPUT_COMMENT": "maybe", "INPUT_BENCH": "(", "INPUT_CONFIG": "missing.yml",
 	} {
 		old := env[k]
 		env[k] = v
 		if _, _, err := actionConfig(newRunner(), ev); err == nil {
 			t.Errorf("%s=%q: no error", k, v)
-		} else if want := "input: " + strings.ToLower(strings.TrimPrefix(k, "INPUT_")) + ": "; !strings.HasPrefix(err.Error(), want) {
+		} else if want := "input: " + strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(k, "INPUT_")), "_", "-") + ": "; !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s=%q: the error %q does not name the input", k, v, err)
 		}
 		env[k] = old
@@ -389,5 +389,24 @@ func TestActionConfigFilePrecedence(t *testing.T) {
 	}
 	if len(gh.Requests()) != 0 {
 		t.Errorf("GitHub was called with comment: false: %v", gh.Requests())
+	}
+}
+
+// TestRepoURL: the links of "why it changed" go to the repository the Action runs in, and nowhere odd.
+func TestRepoURL(t *testing.T) {
+	for _, tc := range []struct{ server, repo, want string }{
+		{"", "o/r", "https://github.com/o/r"},
+		{"https://ghe.example.com/", "o/r.go", "https://ghe.example.com/o/r.go"},
+		{"http://github.com", "o/r", ""},
+		{"https://github.com/x?y", "o/r", ""},
+		{"", "o/r/extra", ""},
+		{"", "", ""},
+		{"", "o/r)[x](y", ""},
+	} {
+		env := map[string]string{"GITHUB_SERVER_URL": tc.server, "GITHUB_REPOSITORY": tc.repo}
+		r := ghaction.NewRunner(func(k string) string { return env[k] }, io.Discard)
+		if got := repoURL(r); got != tc.want {
+			t.Errorf("repoURL(%q, %q) = %q, want %q", tc.server, tc.repo, got, tc.want)
+		}
 	}
 }

@@ -40,9 +40,10 @@ Examples:
   perfgate bisect -format json -o /tmp/bisect -pkg . HEAD~20 HEAD > bisect.json
 
 Exit codes: 0 a culprit was found, or BAD is not slower than GOOD (no change);
-2 usage or configuration error (an unknown revision, GOOD not an ancestor of BAD
-on its first-parent path); 3 could not run (GOOD does not build, a shallow clone,
-or commits that could not be tested leave several candidates).
+2 usage or configuration error (GOOD not an ancestor of BAD on its first-parent
+path, GOOD and BAD the same commit); 3 could not run (an unknown revision, GOOD
+does not build, a shallow clone, or commits that could not be tested leave
+several candidates).
 
 Flags:
 `
@@ -52,15 +53,16 @@ var bisectOutput = filepath.Join(filepath.Dir(config.DefaultOutput), "bisect")
 
 func runBisect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := config.Default()
-	f := newCompareFlags("bisect", &cfg)
+	f := newCompareFlags("bisect", &cfg, append([]string{"format"}, compareOnly...)...)
+	f.fs.StringVar(&f.format, "format", "text", "output format on stdout: text or json")
 	check := f.fs.String("check", bisect.CheckTime,
 		"what to search for: time (slower than GOOD beyond the threshold) or differential (outputs differ from GOOD's)")
 	tries := f.fs.Int("tries", 2, "runs of a step that stays inconclusive, each with twice the budget of the one before (1 to 5)")
 	f.fs.Usage = func() {
-		fmt.Fprint(stderr, bisectUsage)
-		printFlags(stderr, f.fs, map[string]string{"o": bisectOutput})
+		fmt.Fprint(f.fs.Output(), bisectUsage)
+		printFlags(f.fs.Output(), f.fs, map[string]string{"o": bisectOutput})
 	}
-	if code, ok := parseFlags(f.fs, args, stderr); !ok {
+	if code, ok := parseFlags(f.fs, args, stdout, stderr); !ok {
 		return code
 	}
 	rest := f.fs.Args()
@@ -82,9 +84,6 @@ func runBisect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return record.ExitUsage
 	case f.format == "markdown":
 		errorf(stderr, "invalid -format markdown: bisect prints text or json")
-		return record.ExitUsage
-	case cfg.Shard.Sharded():
-		errorf(stderr, "bisect runs whole comparisons: -shard is for compare")
 		return record.ExitUsage
 	}
 	if !f.given("o") {
@@ -138,16 +137,15 @@ func runBisect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 // pathExitCode is the exit code of an error of bisect.FirstParentPath, with a hint where explain has none: 2 for
-// revisions that do not make a range (unknown, the same commit, GOOD not before BAD), 3 for a repository that
-// cannot answer (a shallow clone, a git error).
+// revisions that do not make a range (the same commit, GOOD not before BAD), 3 for a revision that is not there
+// (unknown, as compare says, or cut off by a shallow clone) and a repository that cannot answer (a git error).
 func pathExitCode(stderr io.Writer, err error) int {
 	var na *gitsrc.NotAncestorError
-	var unknown *gitsrc.UnknownRevisionError
 	switch {
 	case errors.As(err, &na):
 		hintf(stderr, "GOOD is the older revision, BAD the newer: perfgate bisect GOOD BAD")
 		return record.ExitUsage
-	case errors.Is(err, bisect.ErrSameCommit), errors.As(err, &unknown) && !unknown.Shallow:
+	case errors.Is(err, bisect.ErrSameCommit):
 		return record.ExitUsage
 	}
 	return record.ExitCannotRun

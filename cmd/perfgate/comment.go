@@ -39,8 +39,8 @@ const (
 
 func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("comment", flag.ContinueOnError)
-	fs.Usage = func() { fmt.Fprint(stderr, commentUsage) }
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	fs.Usage = func() { fmt.Fprint(fs.Output(), commentUsage) }
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {
@@ -63,6 +63,15 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err := sameRun(ev, info, r.Repository); err != nil {
 		errorf(stderr, "%v", err)
 		return record.ExitUsage
+	}
+	mode, err := commentInput(r)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return record.ExitUsage
+	}
+	if mode == commentNever {
+		fmt.Fprintf(stderr, "perfgate: comment: false: no comment\n")
+		return record.ExitPass
 	}
 	owner, repo, client, err := commentClient(r)
 	if err != nil {
@@ -91,13 +100,20 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				err)))
 		})
 	}
-	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact"})
+	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact",
+		RepoURL: repoURL(r)})
 	r.AddStepSummary(md)
-	posted, err := newCommenter(r, client, owner, repo, stderr).Upsert(ctx, info.PR, md)
+	c := newCommenter(r, client, owner, repo, stderr)
+	c.EditOnly = mode == commentOnAlert && res.Verdict.Status == record.StatusPass
+	posted, err := c.Upsert(ctx, info.PR, md)
 	if err != nil {
 		r.Warningf("perfgate: could not update the pull-request comment: %v", err)
 		errorf(stderr, "%v", err)
 		return record.ExitCannotRun
+	}
+	if posted == nil {
+		fmt.Fprintf(stderr, "perfgate: comment: on-alert and the gate passed with no earlier comment: no comment\n")
+		return record.ExitPass
 	}
 	r.SetOutput("comment-url", posted.URL)
 	fmt.Fprintf(stdout, "%s\n", posted.URL)

@@ -116,7 +116,8 @@ func TestComment(t *testing.T) {
 			if strings.TrimSpace(inv.stdout) != fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", fakeOwner, fakeRepo, pr, ours[0].ID) {
 				t.Errorf("stdout = %q, want the comment's URL", inv.stdout)
 			}
-			text := outsideFences(body)
+			// An escaped bracket (\]) closes no link text: only a bare "](javascript" would make a link.
+			text := strings.ReplaceAll(outsideFences(body), `\]`, "")
 			for _, raw := range []string{"<img", "<!-- hide", "](javascript", "@everyone", "\n# heading", "<script"} {
 				if strings.Contains(text, raw) {
 					i := strings.Index(text, raw)
@@ -238,5 +239,46 @@ func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 				t.Errorf("stdout = %q, want nothing but an ::error annotation", inv.stdout)
 			}
 		})
+	}
+}
+
+// TestCommentOnAlert: with comment: on-alert, a PASS with no earlier comment posts nothing; a FAIL posts; a PASS
+// after it edits that comment to PASS rather than leaving the alert standing.
+func TestCommentOnAlert(t *testing.T) {
+	gh := newFakeGitHub(t)
+	const pr = 43
+	head, info := commentEnv(t, gh, pr)
+	t.Setenv("INPUT_COMMENT", "on-alert")
+	pass := syntheticResult(head, 1)
+	pass.Verdict = record.Verdict{Status: record.StatusPass}
+	b := &pass.Benchmarks[0]
+	b.Class, b.DeltaPct, b.Head, b.Paired = record.ClassFaster, -50, record.Summary{Center: 0.5e-6, Lo: 0.4e-6, Hi: 0.6e-6,
+		N: 10}, &record.Paired{Ratio: 0.5, Lo: 0.45, Hi: 0.55}
+	pass.Differential, pass.Functional.Head.Passed, pass.Failures, pass.Sizes = record.Differential{}, true, nil,
+		record.Sizes{}
+	fail := syntheticResult(head, 1)
+
+	step := func(res *record.Result, wantComments, wantWrites int, want string) {
+		t.Helper()
+		inv := invoke(t, "comment", writeArtifact(t, res, info))
+		if inv.code != 0 {
+			t.Fatalf("exit %d, want 0", inv.code)
+		}
+		ours := mine(gh.Comments(pr))
+		if len(ours) != wantComments || gh.Writes() != wantWrites {
+			t.Fatalf("%d perfgate comments, %d writes; want %d and %d", len(ours), gh.Writes(), wantComments, wantWrites)
+		}
+		if want != "" && !strings.Contains(ours[0].Body, want) {
+			t.Errorf("the comment does not say %q", want)
+		}
+	}
+	step(pass, 0, 0, "")
+	step(fail, 1, 1, "**perfgate: FAIL**")
+	step(pass, 1, 2, "**perfgate: PASS**")
+
+	t.Setenv("INPUT_COMMENT", "sometimes")
+	if inv := invoke(t, "comment", writeArtifact(t, pass, info)); inv.code != 2 ||
+		!strings.Contains(inv.stderr, "want true, false or on-alert") {
+		t.Errorf("comment: sometimes: exit %d, %q; want 2 and the accepted values", inv.code, inv.stderr)
 	}
 }

@@ -34,6 +34,11 @@ Examples:
   perfgate compare -pkg ./... -changed main HEAD                # only the packages the change touches
   perfgate compare -pkg ./... -shard 2/4 -o shard-2 main HEAD   # part 2 of 4; then perfgate merge
 
+Exit codes: 0 the gate passed; 1 the gate failed (slower, a differential mismatch,
+head does not build or its tests fail); 2 usage or configuration error; 3 could not
+run (an unknown revision, a shallow clone, base does not build); 4 inconclusive
+(under -on-inconclusive fail, the default).
+
 Flags:
 `
 
@@ -41,10 +46,10 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	cfg := config.Default()
 	f := newCompareFlags("compare", &cfg)
 	f.fs.Usage = func() {
-		fmt.Fprint(stderr, compareUsage)
-		printFlags(stderr, f.fs, nil)
+		fmt.Fprint(f.fs.Output(), compareUsage)
+		printFlags(f.fs.Output(), f.fs, nil)
 	}
-	if code, ok := parseFlags(f.fs, args, stderr); !ok {
+	if code, ok := parseFlags(f.fs, args, stdout, stderr); !ok {
 		return code
 	}
 	rest := f.fs.Args()

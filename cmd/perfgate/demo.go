@@ -41,13 +41,13 @@ var demoDefaults = map[string]string{"rounds": "3", "benchtime": "50ms", "budget
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := config.Default()
-	f := newCompareFlags("demo", &cfg)
+	f := newCompareFlags("demo", &cfg, compareOnly...)
 	broken := f.fs.Bool("broken", false, "compare against a commit with one wrong table entry")
 	f.fs.Usage = func() {
-		fmt.Fprint(stderr, demoUsage)
-		printFlags(stderr, f.fs, demoDefaults)
+		fmt.Fprint(f.fs.Output(), demoUsage)
+		printFlags(f.fs.Output(), f.fs, demoDefaults)
 	}
-	if code, ok := parseFlags(f.fs, args, stderr); !ok {
+	if code, ok := parseFlags(f.fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if f.fs.NArg() > 0 {

@@ -83,11 +83,10 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	format := fs.String("format", "text", "text or json")
 	dir := fs.String("C", ".", "with -pkg: a directory of the repository")
 	fs.Usage = func() {
-		fmt.Fprint(stdout, doctorUsage)
-		fs.SetOutput(stdout)
+		fmt.Fprint(fs.Output(), doctorUsage)
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() > 0 || (*format != "text" && *format != "json") || *budget <= 0 {

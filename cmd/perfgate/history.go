@@ -55,10 +55,10 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	markdown := fs.String("markdown", "", "append the change points as Markdown to this file (with -new: only when there are)")
 	alpha := fs.Float64("alpha", changepoint.DefaultAlpha, "significance of each change point: the false-alarm rate of a flat series")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, historyUsage)
+		fmt.Fprint(fs.Output(), historyUsage)
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() != 0 {

@@ -39,8 +39,12 @@ func readmeKeys() string {
 		return "`" + prefix + s + "`"
 	}
 	for _, k := range allKeys() {
+		doc := k.Doc
+		if k.Only != "" {
+			doc += " — _" + k.Only + "_"
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", code("", k.File), code("-", k.Flag), code("", k.Input),
-			code("", k.Default), strings.ReplaceAll(k.Doc, "|", `\|`))
+			code("", k.Default), strings.ReplaceAll(doc, "|", `\|`))
 	}
 	return b.String()
 }
@@ -73,7 +77,7 @@ func actionEnvYAML() string {
 		switch {
 		case k.Input == "github-token":
 			// Code under test can read whatever its job holds: the token reaches the step only when it comments.
-			fmt.Fprintf(&b, "        %s: ${{ inputs.comment == 'true' && inputs.%s || '' }}\n", inputEnv(k.Input), k.Input)
+			fmt.Fprintf(&b, "        %s: ${{ (inputs.comment == 'true' || inputs.comment == 'on-alert') && inputs.%s || '' }}\n", inputEnv(k.Input), k.Input)
 		case k.Input != "":
 			fmt.Fprintf(&b, "        %s: ${{ inputs.%s }}\n", inputEnv(k.Input), k.Input)
 		}
@@ -138,6 +142,15 @@ func TestKeyTable(t *testing.T) {
 		if k.File == "" && k.Flag == "" && k.Input == "" {
 			t.Errorf("key %+v can be set nowhere", k)
 		}
+		// Every setting is a file key, a flag and an input, or the table says why not (docs/configuration.md
+		// shows the reason in the key's row).
+		everywhere := k.File != "" && k.Flag != "" && k.Input != ""
+		if !everywhere && k.Only == "" {
+			t.Errorf("key %s is not a file key, a flag and an input, and Only does not say why", k.Name())
+		}
+		if everywhere && k.Only != "" {
+			t.Errorf("key %s is everywhere, but Only says %q", k.Name(), k.Only)
+		}
 	}
 	for _, k := range config.Keys() {
 		if k.Default != "" {
@@ -166,7 +179,7 @@ func TestCompareHelp(t *testing.T) {
 		if k.Default != "" {
 			want += " (default " + k.Default + ")"
 		}
-		if !strings.Contains(inv.stderr, want+"\n") {
+		if !strings.Contains(inv.stdout, want+"\n") {
 			t.Errorf("compare -h does not list -%s as\n%s", k.Flag, want)
 		}
 	}
@@ -178,8 +191,53 @@ func TestDemoHelp(t *testing.T) {
 	for name, def := range demoDefaults {
 		k := config.FlagKey(name)
 		want := fmt.Sprintf("  -%s %s\n    \t%s (default %s)\n", name, k.Type, k.Doc, def)
-		if inv.code != 0 || !strings.Contains(inv.stderr, want) {
+		if inv.code != 0 || !strings.Contains(inv.stdout, want) {
 			t.Errorf("demo -h: exit %d, does not list\n%s", inv.code, want)
+		}
+	}
+}
+
+// TestSubcommandHelp: each subcommand's -h prints on stdout, exit 0, its own flags only and its exit codes.
+func TestSubcommandHelp(t *testing.T) {
+	for _, tc := range []struct {
+		cmd       string
+		want, not []string
+	}{
+		{"compare", []string{"Exit codes:", "  -shard i/n", "  -on-inconclusive string", "  -pin-cpu int",
+			"text, markdown or json"}, []string{"  -cpu "}},
+		{"bisect", []string{"Exit codes:", "  -check string", "  -tries int", "text or json"},
+			[]string{"  -shard ", "  -shard-costs ", "  -on-inconclusive ", "markdown"}},
+		{"demo", []string{"  -broken", "  -rounds int"}, []string{"  -shard ", "  -on-inconclusive "}},
+		{"doctor", []string{"Usage: perfgate doctor", "  -pkg string"}, []string{"  -rounds "}},
+	} {
+		inv := invoke(t, tc.cmd, "-h")
+		if inv.code != 0 || inv.stderr != "" {
+			t.Errorf("%s -h: exit %d, stderr %q; want 0 and the help on stdout", tc.cmd, inv.code, inv.stderr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(inv.stdout, w) {
+				t.Errorf("%s -h does not say %q", tc.cmd, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(inv.stdout, n) {
+				t.Errorf("%s -h says %q, which is not %s's", tc.cmd, n, tc.cmd)
+			}
+		}
+	}
+}
+
+// TestGoTestFlagHints: go test's habits get perfgate's spelling: -count is -rounds, and -cpu (a GOMAXPROCS list
+// in go test) is not taken as the CPU to pin to.
+func TestGoTestFlagHints(t *testing.T) {
+	for _, tc := range []struct{ args, hint string }{
+		{"compare -count 10", "did you mean -rounds?"},
+		{"compare -cpu 1,2", "did you mean -pin-cpu?"},
+		{"bisect -count=3 a b", "did you mean -rounds?"},
+	} {
+		inv := invoke(t, strings.Fields(tc.args)...)
+		if inv.code != 2 || !strings.Contains(inv.stderr, "perfgate: hint: ") || !strings.Contains(inv.stderr, tc.hint) {
+			t.Errorf("perfgate %s: exit %d, stderr %q; want 2 and a hint %q", tc.args, inv.code, inv.stderr, tc.hint)
 		}
 	}
 }

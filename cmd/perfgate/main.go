@@ -118,10 +118,11 @@ func hintf(w io.Writer, format string, args ...any) {
 	fmt.Fprint(w, ghaction.Inert(fmt.Sprintf("perfgate: hint: "+format+"\n", args...)))
 }
 
-// parseFlags parses args with fs, printing usage errors the perfgate way: -h prints the command's usage, a bad flag
-// prints one error line and a hint instead of the whole flag list. It returns false when the caller should exit
-// with code (ExitPass for -h, ExitUsage for a bad flag).
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+// parseFlags parses args with fs, printing usage errors the perfgate way: -h prints the command's usage on stdout
+// (fs.Usage writes to fs.Output()), a bad flag prints one error line and a hint on stderr instead of the whole flag
+// list; a flag of go test's that perfgate spells otherwise gets a hint to perfgate's. It returns false when the
+// caller should exit with code (ExitPass for -h, ExitUsage for a bad flag).
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	usage := fs.Usage
 	if usage == nil {
 		usage = func() {
@@ -138,11 +139,18 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok
 		return 0, true
 	}
 	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
 		fs.Usage()
+		fs.SetOutput(stderr)
 		return record.ExitPass, false
 	}
 	errorf(stderr, "%v", err)
 	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		name = strings.TrimLeft(name, "-")
+		if hint, ok := goTestFlags[name]; ok && fs.Lookup(hint.flag) != nil {
+			hintf(stderr, "%s; did you mean -%s? run 'perfgate %s -h' for its flags", hint.why, hint.flag, fs.Name())
+			return record.ExitUsage, false
+		}
 		if near := closestFlag(fs, name); near != "" {
 			hintf(stderr, "did you mean -%s? run 'perfgate %s -h' for its flags", near, fs.Name())
 			return record.ExitUsage, false
@@ -150,6 +158,15 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok
 	}
 	hintf(stderr, "run 'perfgate %s -h' for its flags", fs.Name())
 	return record.ExitUsage, false
+}
+
+// goTestFlags are go test's flags that perfgate spells otherwise or means otherwise, with perfgate's flag.
+var goTestFlags = map[string]struct{ flag, why string }{
+	"count": {"rounds", "perfgate takes its samples in A–B–B–A rounds, each side 2×rounds runs"},
+	"cpu": {"pin-cpu", "go test's -cpu is a GOMAXPROCS list; perfgate runs every benchmark at GOMAXPROCS=1, " +
+		"pinned to the one CPU -pin-cpu names"},
+	"test.count": {"rounds", "perfgate takes its samples in A–B–B–A rounds, each side 2×rounds runs"},
+	"test.cpu":   {"pin-cpu", "go test's -cpu is a GOMAXPROCS list; perfgate pins to the one CPU -pin-cpu names"},
 }
 
 // closestFlag is the flag of fs that name (given without its dashes) probably misspells, or "".

@@ -34,10 +34,10 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "perfgate-results", "results directory to write")
 	format := fs.String("format", "text", "output format: text, markdown or json")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, mergeUsage)
+		fmt.Fprint(fs.Output(), mergeUsage)
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	switch *format {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/config"
@@ -19,18 +20,25 @@ import (
 // declared like the table's keys so that -h, the README and action.yml are checked against one list.
 var commandKeys = []*config.Key{
 	{Flag: "format", Default: "text", Type: "string", Form: "text, markdown or json",
-		Doc: "output format on stdout: text, markdown or json"},
+		Only: "flag only: the Action writes every format (report.md, result.json, the job summary)",
+		Doc:  "output format on stdout: text, markdown or json"},
 	{Flag: "config", Input: "config", Type: "string", Form: "an existing YAML file",
-		Doc: "configuration file; default .perfgate.yml at the repository root"},
-	{Input: "github-token", Default: "${{ github.token }}", Form: "a token",
+		Only: "no file key: it names the file",
+		Doc:  "configuration file; default .perfgate.yml at the repository root"},
+	{Input: "github-token", Default: "${{ github.token }}", Form: "a token", Only: actionOnly,
 		Doc: "token that keeps the sticky pull-request comment; the step gets it only when comment is true, benchmark " +
 			"processes never"},
 	{Input: "merge", Type: "string", Form: "a glob of results directories in the workspace, such as shards/*",
+		Only: "input only: the command is perfgate merge",
 		Doc: "merge mode: combine the shards' results directories this glob matches (perfgate merge) and gate on them, " +
 			"instead of comparing"},
-	{Input: "comment", Default: "true", Form: "true or false",
-		Doc: "keep a sticky comment on the pull request (fork pull requests use perfgate comment instead)"},
+	{Input: "comment", Default: "true", Form: "true, false or on-alert", Only: actionOnly,
+		Doc: "keep a sticky comment on the pull request (fork pull requests use perfgate comment instead); " +
+			"on-alert: post only when the verdict is not PASS, and update an earlier comment whatever the verdict"},
 }
+
+// actionOnly is why the Action's own settings are inputs only.
+const actionOnly = "input only: the Action's pull-request comment; perfgate comment posts one from a results directory"
 
 // allKeys is the table followed by the command's own settings.
 func allKeys() []*config.Key { return append(config.Keys(), commandKeys...) }
@@ -75,14 +83,22 @@ func (v *keyFlag) Set(s string) error {
 
 func (v *keyFlag) IsBoolFlag() bool { return v.key.IsBool() }
 
-func newCompareFlags(name string, cfg *config.Config) *compareFlags {
+// compareOnly are the flags of the table that only compare takes: the parts of a job matrix and what an
+// inconclusive benchmark does to the exit code. bisect and demo run whole comparisons of their own.
+var compareOnly = []string{"shard", "shard-costs", "on-inconclusive"}
+
+// newCompareFlags declares the table's flags, except those named in skip, and -format and -config.
+func newCompareFlags(name string, cfg *config.Config, skip ...string) *compareFlags {
 	f := &compareFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError), cfg: cfg}
 	for _, k := range config.Keys() {
-		if k.Flag != "" {
+		if k.Flag != "" && !slices.Contains(skip, k.Flag) {
 			f.fs.Var(&keyFlag{k, f}, k.Flag, k.Doc)
 		}
 	}
 	for _, k := range commandKeys {
+		if slices.Contains(skip, k.Flag) {
+			continue
+		}
 		switch k.Flag {
 		case "format":
 			f.fs.StringVar(&f.format, k.Flag, k.Default, k.Doc)
@@ -108,7 +124,7 @@ func (f *compareFlags) given(name string) bool {
 func printFlags(w io.Writer, fs *flag.FlagSet, defaults map[string]string) {
 	fs.VisitAll(func(fl *flag.Flag) {
 		typ, doc, def := "", fl.Usage, fl.DefValue
-		if k := flagKey(fl.Name); k != nil {
+		if k := flagKey(fl.Name); k != nil && k.Doc == fl.Usage { // not a command's own flag of that name
 			typ, doc, def = k.Type, k.Doc, k.Default
 			if d, ok := defaults[fl.Name]; ok {
 				def = d

@@ -41,10 +41,10 @@ func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	ref := fs.String("ref", histstore.DefaultRef, "the ref the history lives on")
 	push := fs.String("push", "", "remote to publish the history to after recording, e.g. origin")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, recordUsage)
+		fmt.Fprint(fs.Output(), recordUsage)
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if *from == "" || fs.NArg() != 0 {

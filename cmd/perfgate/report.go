@@ -13,12 +13,12 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	format := fs.String("format", "markdown", "output format: markdown, text, json or html")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: perfgate report [-format markdown|text|json|html] DIR\n\nRe-renders the results "+
+		fmt.Fprint(fs.Output(), "Usage: perfgate report [-format markdown|text|json|html] DIR\n\nRe-renders the results "+
 			"directory DIR written by compare.\n\nExamples:\n  perfgate report -format text .perfgate/results\n  perfgate "+
 			"report -format html .perfgate/results > report.html\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {

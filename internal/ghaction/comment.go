@@ -78,6 +78,9 @@ type Commenter struct {
 	Sleep func(time.Duration)
 	// Log receives one line per retry; nil discards.
 	Log io.Writer
+	// EditOnly makes Upsert edit the sticky comment when there is one and create none: for comment: on-alert, a
+	// passing run updates an earlier alert but does not start a conversation.
+	EditOnly bool
 
 	// app is set when the token cannot read /user: an installation token of the workflow or of a GitHub App.
 	app bool
@@ -117,7 +120,8 @@ func (e *APIError) Error() string {
 
 func (e *APIError) Unwrap() error { return e.Err }
 
-// Upsert edits the sticky comment on pull request pr to body, or creates it when there is none.
+// Upsert edits the sticky comment on pull request pr to body, or creates it when there is none (with EditOnly, it
+// returns nil and no error instead).
 func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, error) {
 	if pr <= 0 {
 		return nil, fmt.Errorf("no pull request to comment on")
@@ -132,6 +136,9 @@ func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, e
 	existing, err := c.find(ctx, pr, author)
 	if err != nil {
 		return nil, err
+	}
+	if existing == nil && c.EditOnly {
+		return nil, nil
 	}
 	if len(body) > MaxBody {
 		body = c.shorten(body, MaxBody)

@@ -521,3 +521,23 @@ func TestUpsertGitHubAppToken(t *testing.T) {
 		t.Errorf("the other app's comment changed: %q", got[3].Body)
 	}
 }
+
+// TestUpsertEditOnly: with EditOnly, Upsert creates no comment, but edits the one there is.
+func TestUpsertEditOnly(t *testing.T) {
+	f := newFakeGitHub(t)
+	var slept []string
+	c := f.commenter(&slept)
+	c.EditOnly = true
+	p, err := c.Upsert(context.Background(), testPR, body("pass"))
+	if err != nil || p != nil || f.Count("POST") != 0 {
+		t.Fatalf("no comment yet: Upsert = %+v, %v, %d POSTs; want nil, nil, none", p, err, f.Count("POST"))
+	}
+	f.Add(testPR, BotLogin, body("fail"))
+	p, err = c.Upsert(context.Background(), testPR, body("pass again"))
+	if err != nil || p == nil || p.Created {
+		t.Fatalf("with a comment: Upsert = %+v, %v; want an edit", p, err)
+	}
+	if got := f.marked(testPR); len(got) != 1 || got[0].Body != body("pass again") {
+		t.Errorf("perfgate comments %+v, want the one edited", got)
+	}
+}

@@ -13,6 +13,7 @@ const (
 	gateWorkflow    = "# .github/workflows/perfgate.yml — runs the pull request's code"
 	commentWorkflow = "# .github/workflows/perfgate-comment.yml"
 	shardWorkflow   = "# .github/workflows/perfgate.yml — four shards"
+	oneFileWorkflow = "# .github/workflows/perfgate.yml — one file"
 	ownRepo         = fakegithub.Owner + "/" + fakegithub.Repo
 )
 
@@ -155,6 +156,25 @@ func TestREADMEWorkflows(t *testing.T) {
 		}
 		if body := r.comment(3); !strings.Contains(body, "PASS") {
 			t.Errorf("the fork's comment does not say PASS:\n%s", body)
+		}
+	})
+
+	t.Run("one file", func(t *testing.T) {
+		// The smallest workflow: the gate's own step comments, with the job's token.
+		r := newRunner(t, fix)
+		p := pr{number: 6, base: fix.base, head: fix.folded, headRepo: ownRepo}
+		r.gh.SetPull(p.number, p.head)
+		g := r.run(workflow(t, blocks, oneFileWorkflow), "pull_request", p.event("opened"), 61)
+		if !g.ok {
+			var posted []string
+			for _, c := range r.gh.Comments(6) {
+				posted = append(posted, c.Body)
+			}
+			t.Fatalf("the one-file gate failed on a faster head:\n%s\n\nits comments:\n%s", tailLines(g.log, 80),
+				strings.Join(posted, "\n---\n"))
+		}
+		if body := r.comment(6); !strings.Contains(body, "PASS") {
+			t.Errorf("the one-file workflow's comment does not say PASS:\n%s", body)
 		}
 	})
 
