@@ -81,6 +81,8 @@ func (z *lazyKeys) get(ks []schedule) []slicedKeys {
 // backwards. A last group of fewer than 64 blocks is copied into a buffer
 // padded with zero blocks and run like the others.
 func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {
+	n := cryptWide(ks, decrypt, dst, src)
+	dst, src = dst[n:], src[n:]
 	const group = laneBlocks * BlockSize
 	var x [laneBlocks]uint64
 	for len(src) >= group {
