@@ -2,6 +2,7 @@ package des
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -12,7 +13,7 @@ import (
 // registers the restoring of the default with t.Cleanup).
 type engine struct {
 	name string
-	set  func(t *testing.T)
+	set  func(t testing.TB)
 }
 
 // engines returns the batch engines of this build: the 64-bit engine alone
@@ -20,7 +21,7 @@ type engine struct {
 // engine alone and the default mix (256-lane groups, a short tail on the
 // 64-bit engine); see wideEngines.
 func engines() []engine {
-	narrow := engine{"64-bit", func(t *testing.T) {
+	narrow := engine{"64-bit", func(t testing.TB) {
 		old := useAVX2
 		useAVX2 = false
 		t.Cleanup(func() { useAVX2 = old })
@@ -109,4 +110,27 @@ func TestEngineChoice(t *testing.T) {
 	}
 	t.Logf("assembly built: %v, default 256-lane engine: %v; engines tested: %s", wideBuilt, useAVX2,
 		strings.Join(names, ", "))
+}
+
+// BenchmarkEngines times one DES and one EDE3 batch call of n blocks on
+// each engine, for the short batches where the 64-bit engine (groups of 64)
+// and the 256-lane engine (one padded group) compete; wideMin is where the
+// default mix switches:
+//
+//	go test -run '^$' -bench Engines -count 5 ./cipher/des
+func BenchmarkEngines(b *testing.B) {
+	for _, e := range engines() {
+		for _, v := range []variant{variantNamed("des"), variantNamed("tdes_ede3")} {
+			for _, n := range []int{32, 64, 96, 128, 192, 256} {
+				b.Run(fmt.Sprintf("%s/%s/%d", e.name, v.name, n), func(b *testing.B) {
+					e.set(b)
+					c, err := v.make(benchKey(v.keyLen))
+					if err != nil {
+						b.Fatal(err)
+					}
+					benchBatch(b, n, c.EncryptBlocks)
+				})
+			}
+		}
+	}
 }

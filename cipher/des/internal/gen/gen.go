@@ -194,14 +194,14 @@ func gofmt(name string, src []byte) ([]byte, error) {
 // each round, FIPS 46-3 (shifts 1,1,2,2,2,2,2,2,1,2,2,2,2,2,2,1).
 var rotations = [16]uint{1, 2, 4, 6, 8, 10, 12, 14, 15, 17, 19, 21, 23, 25, 27, 28}
 
-// Unrolled returns the generated Go file unrolled.go, holding rounds (the 16
-// DES rounds on one block) and subkeys (the 16 subkeys of a key), each also
-// with the subkeys in reverse order (roundsReversed, subkeysReversed), so
-// that one schedule per stage serves both directions.
+// Unrolled returns the generated Go file unrolled.go, holding roundsGo (the
+// 16 DES rounds on one block) and subkeys (the 16 subkeys of a key), each
+// also with the subkeys in reverse order (roundsReversedGo,
+// subkeysReversed), so that one schedule per stage serves both directions.
 //
 // In rounds, each round XORs eight spBox entries, four indexed by the bytes
-// of t = x^k0 and four by v = x^k1 at bit offsets 4, 12, 20, 28, into the
-// other half y. The critical path of a round is index, lookup, XOR tree,
+// of t = x^k0 and four by v = x^(k1 rotated left by 4) at bit offsets 4,
+// 12, 20, 28, into the other half y. The critical path of a round is index, lookup, XOR tree,
 // next index, so the next round's t and v are not computed from the new y
 // but as (y^next k0) ^ f and (y^next k1) ^ f, with y^next k computed while
 // the lookups are in flight, and the tree is ordered so the earliest lookup
@@ -235,22 +235,26 @@ func writeRounds(b *bytes.Buffer, reversed bool) {
 		if reversed {
 			n = 15 - n
 		}
+		if w == 1 {
+			return fmt.Sprintf("bits.RotateLeft32(ks[%d][%d], 4)", n/2, n%2*2+w)
+		}
 		return fmt.Sprintf("ks[%d][%d]", n/2, n%2*2+w)
 	}
 	if reversed {
 		b.WriteString(`
-// roundsReversed is rounds with the subkeys of ks taken from round 16 down
-// to round 1: the inverse of the stage that rounds runs with ks.
-func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
+// roundsReversedGo is roundsGo with the subkeys of ks taken from round 16
+// down to round 1: the inverse of the stage that roundsGo runs with ks.
+func roundsReversedGo(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 `)
 	} else {
 		b.WriteString(`
-// rounds runs the 16 rounds of one DES stage on the rotated halves (l, r) and
-// returns the halves after round 16, not swapped. sp is &spBox, passed in so
-// that the table address stays in a register. The rounds are unrolled and
-// each computes the next round's S-box index words directly (see
+// roundsGo runs the 16 rounds of one DES stage on the rotated halves (l, r)
+// and returns the halves after round 16, not swapped. sp is &spBox, passed
+// in so that the table address stays in a register. The rounds are unrolled
+// and each computes the next round's S-box index words directly (see
 // internal/gen.Unrolled), which shortens the dependency chain of a round.
-func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
+// rounds calls it, or on amd64 the assembly of the same rounds.
+func roundsGo(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 `)
 	}
 	fmt.Fprintf(b, "\tt, v := r^%s, r^%s\n", key(0, 0), key(0, 1))
@@ -310,8 +314,7 @@ func subkeys(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
 		fmt.Fprintf(b, "\tc, d = uint32(cc>>%d), uint32(dd>>%d)\n", 28-s, 28-s)
 		b.WriteString("\tx = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]\n")
 		b.WriteString("\ty = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]\n")
-		fmt.Fprintf(b, "\tks[%d][%d], ks[%d][%d] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)\n", j/2,
-			j%2*2, j/2, j%2*2+1)
+		fmt.Fprintf(b, "\tks[%d][%d], ks[%d][%d] = x&0xffff0000|y>>16, x<<16|y&0xffff\n", j/2, j%2*2, j/2, j%2*2+1)
 	}
 	b.WriteString("}\n")
 }
