@@ -14,10 +14,13 @@
 // It also writes unrolled.go (Unrolled): the single-block round function and
 // the subkey computation of the key schedule, unrolled because each is 16
 // near-identical blocks of code best not typed by hand; sliced.go (Sliced),
-// the bitsliced engine; and methods.go (Methods), the methods of Cipher and
-// TripleCipher from one template.
+// the bitsliced engine; sliced_amd64.s (SlicedAVX2), the same on 256 lanes
+// with AVX2; block_amd64.s and const_amd64.go (BlockAMD64, TablesAMD64), the
+// single-block rounds of amd64 and their table; and methods.go (Methods),
+// the methods of Cipher and TripleCipher from one template. The assembly is
+// Go assembler text, formatted by the generator itself.
 //
-// Each formats its result with go/format. The package des test compares them
+// Each Go file is formatted with go/format. The package des test compares them
 // byte for byte with the committed files, and `go generate` in package des
 // runs gen.go, which writes them.
 package gen
