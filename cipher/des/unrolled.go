@@ -341,207 +341,208 @@ func roundsReversedGo(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uin
 // subkeys computes the 16 subkeys from the PC-1 halves, given doubled as
 // cc = C0<<28 | C0 and dd = D0<<28 | D0 so that C rotated left by s is the
 // low 28 bits of cc>>(28-s), and stores them in ks in round order (see
-// schedule). pc is &pc2Box. An OR of the four C entries holds the upper
-// halves of k0 and k1, one of the D entries their lower halves (see
-// internal/gen.PC2Tables).
-func subkeys(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
-	var c, d, x, y uint32
+// schedule). pc is &pc2Box. An OR of the four C entries and the four D
+// entries is the pair k0 | k1<<32 (see internal/gen.PC2Tables).
+func subkeys(pc *[8][128]uint64, cc, dd uint64, ks *schedule) {
+	var c, d uint32
+	var z uint64
 
 	// Round 1: C and D rotated left by 1.
 	c, d = uint32(cc>>27), uint32(dd>>27)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[0][0], ks[0][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[0][0], ks[0][1] = uint32(z), uint32(z>>32)
 
 	// Round 2: C and D rotated left by 2.
 	c, d = uint32(cc>>26), uint32(dd>>26)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[0][2], ks[0][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[0][2], ks[0][3] = uint32(z), uint32(z>>32)
 
 	// Round 3: C and D rotated left by 4.
 	c, d = uint32(cc>>24), uint32(dd>>24)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[1][0], ks[1][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[1][0], ks[1][1] = uint32(z), uint32(z>>32)
 
 	// Round 4: C and D rotated left by 6.
 	c, d = uint32(cc>>22), uint32(dd>>22)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[1][2], ks[1][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[1][2], ks[1][3] = uint32(z), uint32(z>>32)
 
 	// Round 5: C and D rotated left by 8.
 	c, d = uint32(cc>>20), uint32(dd>>20)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[2][0], ks[2][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[2][0], ks[2][1] = uint32(z), uint32(z>>32)
 
 	// Round 6: C and D rotated left by 10.
 	c, d = uint32(cc>>18), uint32(dd>>18)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[2][2], ks[2][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[2][2], ks[2][3] = uint32(z), uint32(z>>32)
 
 	// Round 7: C and D rotated left by 12.
 	c, d = uint32(cc>>16), uint32(dd>>16)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[3][0], ks[3][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[3][0], ks[3][1] = uint32(z), uint32(z>>32)
 
 	// Round 8: C and D rotated left by 14.
 	c, d = uint32(cc>>14), uint32(dd>>14)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[3][2], ks[3][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[3][2], ks[3][3] = uint32(z), uint32(z>>32)
 
 	// Round 9: C and D rotated left by 15.
 	c, d = uint32(cc>>13), uint32(dd>>13)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[4][0], ks[4][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[4][0], ks[4][1] = uint32(z), uint32(z>>32)
 
 	// Round 10: C and D rotated left by 17.
 	c, d = uint32(cc>>11), uint32(dd>>11)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[4][2], ks[4][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[4][2], ks[4][3] = uint32(z), uint32(z>>32)
 
 	// Round 11: C and D rotated left by 19.
 	c, d = uint32(cc>>9), uint32(dd>>9)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[5][0], ks[5][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[5][0], ks[5][1] = uint32(z), uint32(z>>32)
 
 	// Round 12: C and D rotated left by 21.
 	c, d = uint32(cc>>7), uint32(dd>>7)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[5][2], ks[5][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[5][2], ks[5][3] = uint32(z), uint32(z>>32)
 
 	// Round 13: C and D rotated left by 23.
 	c, d = uint32(cc>>5), uint32(dd>>5)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[6][0], ks[6][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[6][0], ks[6][1] = uint32(z), uint32(z>>32)
 
 	// Round 14: C and D rotated left by 25.
 	c, d = uint32(cc>>3), uint32(dd>>3)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[6][2], ks[6][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[6][2], ks[6][3] = uint32(z), uint32(z>>32)
 
 	// Round 15: C and D rotated left by 27.
 	c, d = uint32(cc>>1), uint32(dd>>1)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[7][0], ks[7][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[7][0], ks[7][1] = uint32(z), uint32(z>>32)
 
 	// Round 16: C and D rotated left by 28.
 	c, d = uint32(cc>>0), uint32(dd>>0)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[7][2], ks[7][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[7][2], ks[7][3] = uint32(z), uint32(z>>32)
 }
 
 // subkeysReversed is subkeys storing the subkeys in reverse round order, the
 // schedule of the inverse stage.
-func subkeysReversed(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
-	var c, d, x, y uint32
+func subkeysReversed(pc *[8][128]uint64, cc, dd uint64, ks *schedule) {
+	var c, d uint32
+	var z uint64
 
 	// Round 1: C and D rotated left by 1.
 	c, d = uint32(cc>>27), uint32(dd>>27)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[7][2], ks[7][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[7][2], ks[7][3] = uint32(z), uint32(z>>32)
 
 	// Round 2: C and D rotated left by 2.
 	c, d = uint32(cc>>26), uint32(dd>>26)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[7][0], ks[7][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[7][0], ks[7][1] = uint32(z), uint32(z>>32)
 
 	// Round 3: C and D rotated left by 4.
 	c, d = uint32(cc>>24), uint32(dd>>24)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[6][2], ks[6][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[6][2], ks[6][3] = uint32(z), uint32(z>>32)
 
 	// Round 4: C and D rotated left by 6.
 	c, d = uint32(cc>>22), uint32(dd>>22)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[6][0], ks[6][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[6][0], ks[6][1] = uint32(z), uint32(z>>32)
 
 	// Round 5: C and D rotated left by 8.
 	c, d = uint32(cc>>20), uint32(dd>>20)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[5][2], ks[5][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[5][2], ks[5][3] = uint32(z), uint32(z>>32)
 
 	// Round 6: C and D rotated left by 10.
 	c, d = uint32(cc>>18), uint32(dd>>18)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[5][0], ks[5][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[5][0], ks[5][1] = uint32(z), uint32(z>>32)
 
 	// Round 7: C and D rotated left by 12.
 	c, d = uint32(cc>>16), uint32(dd>>16)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[4][2], ks[4][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[4][2], ks[4][3] = uint32(z), uint32(z>>32)
 
 	// Round 8: C and D rotated left by 14.
 	c, d = uint32(cc>>14), uint32(dd>>14)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[4][0], ks[4][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[4][0], ks[4][1] = uint32(z), uint32(z>>32)
 
 	// Round 9: C and D rotated left by 15.
 	c, d = uint32(cc>>13), uint32(dd>>13)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[3][2], ks[3][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[3][2], ks[3][3] = uint32(z), uint32(z>>32)
 
 	// Round 10: C and D rotated left by 17.
 	c, d = uint32(cc>>11), uint32(dd>>11)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[3][0], ks[3][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[3][0], ks[3][1] = uint32(z), uint32(z>>32)
 
 	// Round 11: C and D rotated left by 19.
 	c, d = uint32(cc>>9), uint32(dd>>9)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[2][2], ks[2][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[2][2], ks[2][3] = uint32(z), uint32(z>>32)
 
 	// Round 12: C and D rotated left by 21.
 	c, d = uint32(cc>>7), uint32(dd>>7)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[2][0], ks[2][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[2][0], ks[2][1] = uint32(z), uint32(z>>32)
 
 	// Round 13: C and D rotated left by 23.
 	c, d = uint32(cc>>5), uint32(dd>>5)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[1][2], ks[1][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[1][2], ks[1][3] = uint32(z), uint32(z>>32)
 
 	// Round 14: C and D rotated left by 25.
 	c, d = uint32(cc>>3), uint32(dd>>3)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[1][0], ks[1][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[1][0], ks[1][1] = uint32(z), uint32(z>>32)
 
 	// Round 15: C and D rotated left by 27.
 	c, d = uint32(cc>>1), uint32(dd>>1)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[0][2], ks[0][3] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[0][2], ks[0][3] = uint32(z), uint32(z>>32)
 
 	// Round 16: C and D rotated left by 28.
 	c, d = uint32(cc>>0), uint32(dd>>0)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[0][0], ks[0][1] = x&0xffff0000|y>>16, x<<16|y&0xffff
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[0][0], ks[0][1] = uint32(z), uint32(z>>32)
 }
