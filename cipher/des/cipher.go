@@ -41,7 +41,9 @@
 //     KiB in all. That doubles the lines a lookup may touch and halves the
 //     instructions of a round (30 against about 50); a round's latency
 //     (index, load, three levels of XOR) stays. The constructors (the key
-//     schedule) also look up tables (pc2Box) indexed by key bits.
+//     schedule) also look up tables indexed by key bits: pc2Box, eight of
+//     128 8-byte entries (1 KiB, 16 cache lines, per secret index, 8 KiB
+//     in all), whose eight lookups a round OR into the pair of subkey words.
 //
 // Data flow: a constructor checks the key length (a KeySizeError otherwise;
 // parity bits are ignored, as DES specifies) and expands every 8-byte DES key
