@@ -21,7 +21,7 @@ var desEdits = map[string][3]string{
 	// A change in the single-block path (crypt), no new string.
 	"crypt": {"block.go", "\tl, r := initialPermutation(uint32(b>>32), uint32(b))", "\tif b == 0x123456789 {\n\t\tb ^= 1\n\t}\n\tl, r := initialPermutation(uint32(b>>32), uint32(b))"},
 	// One entry of the key schedule's table.
-	"pc2": {"const.go", "var pc2Box = [8][128]uint32{\n\t{\n\t\t0x00000000,", "var pc2Box = [8][128]uint32{\n\t{\n\t\t0x00000001,"},
+	"pc2": {"const.go", "var pc2Box = [8][128]uint64{\n\t{\n\t\t0x0000000000000000,", "var pc2Box = [8][128]uint64{\n\t{\n\t\t0x0000000000000001,"},
 }
 
 // desTest builds the test binary of this repository's cipher/des with one of desEdits applied, in a copy

@@ -35,8 +35,8 @@ var subkeyBit = func() (loc [48]struct{ word, shift uint8 }) {
 			// k0: boxes 8, 6, 4, 2 in bytes 0, 1, 2, 3.
 			loc[n].word, loc[n].shift = 0, uint8(8*((8-box)/2)+5-in)
 		} else {
-			// k1: boxes 7, 5, 3, 1 at bit offsets 4, 12, 20, 28, wrapping.
-			loc[n].word, loc[n].shift = 1, uint8((4+8*((7-box)/2)+5-in)%32)
+			// k1: boxes 7, 5, 3, 1 in bytes 0, 1, 2, 3.
+			loc[n].word, loc[n].shift = 1, uint8(8*((7-box)/2)+5-in)
 		}
 	}
 	return loc
@@ -81,6 +81,8 @@ func (z *lazyKeys) get(ks []schedule) []slicedKeys {
 // backwards. A last group of fewer than 64 blocks is copied into a buffer
 // padded with zero blocks and run like the others.
 func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {
+	n := cryptWide(ks, decrypt, dst, src)
+	dst, src = dst[n:], src[n:]
 	const group = laneBlocks * BlockSize
 	var x [laneBlocks]uint64
 	for len(src) >= group {

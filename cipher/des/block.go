@@ -13,10 +13,13 @@ import "math/bits"
 // schedule holds the 16 subkeys of one DES stage in the order the rounds use
 // them: entry [i] is {k0, k1} of round 2i+1 followed by {k0, k1} of round
 // 2i+2. In round terms, k0 holds the 6-bit key inputs of S-boxes 8, 6, 4, 2
-// in its bytes 0 to 3; k1, rotated left by 4, those of S-boxes 7, 5, 3, 1 at
-// bit offsets 4, 12, 20 and 28 (the last wrapping around), which are where
-// those boxes' inputs sit in the rotated half. Decryption reads the same
-// schedule from the last round to the first (roundsReversed).
+// in its bytes 0 to 3 and k1 those of S-boxes 7, 5, 3, 1. In the rotated
+// half the inputs of boxes 8, 6, 4, 2 sit in bytes 0 to 3, those of 7, 5,
+// 3, 1 at bit offsets 4, 12, 20 and 28 (the last wrapping around): the Go
+// rounds rotate k1 left by 4 to meet them, the amd64 rounds rotate the half
+// right by 4 instead and read each pair {k0, k1} as one little-endian
+// 64-bit word (see block_amd64.go). Decryption reads the same schedule from
+// the last round to the first (roundsReversed).
 type schedule [8][4]uint32
 
 // exchange swaps the bits of a selected by mask<<n with the bits of b

@@ -7,23 +7,43 @@
 // birthday attacks (Sweet32). The package exists for compatibility with old
 // formats and protocols only.
 //
-// Two engines, and what is constant time:
+// The engines, and what is constant time:
 //
 //   - EncryptBlocks and DecryptBlocks (every variant) are constant time. They
-//     run a bitsliced engine on 64 blocks at a time: the blocks are transposed
-//     so that each 64-bit word holds one bit position of all 64, the S-boxes
-//     are Boolean circuits, the permutations are wiring, and the subkey bits
-//     are broadcast masks. No memory access is indexed by the key or the data
-//     and nothing branches on them, the transposition included; a batch that
-//     is not a multiple of 64 blocks is padded with zero blocks, never
-//     finished on the table engine, so the time of a call depends only on
-//     len(src). The masks are computed from the key on the first batch call
-//     and kept (6 KiB for DES, 18 KiB for Triple DES).
+//     run a bitsliced engine: the blocks are transposed so that each word
+//     holds one bit position of many blocks, the S-boxes are Boolean
+//     circuits, the permutations are wiring, and the subkey bits are
+//     broadcast masks. The 64-bit engine (Go, bitslice.go and sliced.go)
+//     takes 64 blocks a word. On amd64 with AVX2 the 256-lane engine
+//     (assembly, sliced_amd64.s) takes 256 a YMM register, for every whole
+//     group of 256 blocks and for a rest of more than 64 blocks; a rest of up
+//     to 64 blocks goes to the 64-bit engine, which does one group of 64
+//     faster than the 256-lane engine does one padded group of 256 (see
+//     README.md). Which engine runs which blocks depends only on len(src).
+//     Neither engine indexes memory by the key or the data, nor branches on
+//     them: the transpositions are fixed sequences of shifts, masks and XORs,
+//     every address of the assembly is a constant offset from the state, the
+//     subkey masks or a constant table, and its only loops are the Go loops
+//     over groups, stages and rounds. A short group is padded with zero
+//     blocks, never finished on the table engine. The masks are computed from
+//     the key on the first batch call and kept (6 KiB for DES, 18 KiB for
+//     Triple DES). -tags purego, other architectures and
+//     GODEBUG=cpu.avx2=off (golang.org/x/sys/cpu reads it) leave the 64-bit
+//     engine alone.
 //   - Encrypt and Decrypt (one block) are not constant time. They use a table
-//     engine: every round makes eight lookups, indexed by secret data, into
-//     256-byte tables that each span four cache lines, so timing and cache
-//     side channels can leak key and data bits. The constructors (the key
-//     schedule) also look up tables indexed by key bits.
+//     engine: every round makes eight lookups indexed by secret data, so
+//     timing and cache side channels can leak key and data bits. In Go
+//     (block.go, unrolled.go) the tables are spBox, eight of 64 4-byte
+//     entries: 256 bytes, four cache lines, per secret index, 2 KiB in all.
+//     On amd64 the rounds are assembly (block_amd64.s) that keeps both index
+//     words of a round in one 64-bit word and reads spBox64, eight tables of
+//     64 8-byte entries: 512 bytes, eight cache lines, per secret index, 4
+//     KiB in all. That doubles the lines a lookup may touch and halves the
+//     instructions of a round (30 against about 50); a round's latency
+//     (index, load, three levels of XOR) stays. The constructors (the key
+//     schedule) also look up tables indexed by key bits: pc2Box, eight of
+//     128 8-byte entries (1 KiB, 16 cache lines, per secret index, 8 KiB
+//     in all), whose eight lookups a round OR into the pair of subkey words.
 //
 // Data flow: a constructor checks the key length (a KeySizeError otherwise;
 // parity bits are ignored, as DES specifies) and expands every 8-byte DES key
@@ -32,21 +52,25 @@
 // load a block into two 32-bit halves, apply the initial permutation, run 16
 // rounds per DES stage (three stages for Triple DES, between a single
 // initial and final permutation) and store the result. EncryptBlocks and
-// DecryptBlocks (ECB) take 64 blocks at a time (a shorter last group is
-// copied into a buffer padded with zero blocks), transpose them into 64
+// DecryptBlocks (ECB) take groups of 256 or 64 blocks (a shorter last group
+// is copied into a buffer padded with zero blocks), transpose them into 64
 // words as they load them, run the rounds of every stage on the words in
 // place (the initial and final permutations decide only which words form
 // each half, and Triple DES stays in that form across its three stages), and
 // transpose back as they store them.
 //
 // Files: cipher.go is the API, alias.go the argument checks, block.go the
-// table engine, key.go the key schedule, bitslice.go the bitsliced engine;
-// methods.go (the methods of Cipher and TripleCipher, from one template),
-// const.go (tables), unrolled.go (the unrolled round function and subkey
-// loop) and sliced.go (the S-box circuits, the bitsliced round and the
-// transposition) are generated by gen.go with internal/gen, the tables from
-// those of FIPS 46-3, and a test checks them byte for byte. internal/dudect
-// measures timing leakage of both engines.
+// table engine (block_amd64.go and block_other.go choose its rounds), key.go
+// the key schedule, bitslice.go the 64-bit bitsliced engine and
+// bitslice_amd64.go the 256-lane one (bitslice_other.go stands in for it
+// elsewhere); methods.go (the methods of Cipher and TripleCipher, from one
+// template), const.go and const_amd64.go (tables), unrolled.go (the unrolled
+// round function and subkey loop), sliced.go (the S-box circuits, the
+// bitsliced round and the transposition), sliced_amd64.s (the same on 256
+// lanes) and block_amd64.s (the single-block rounds) are generated by gen.go
+// with internal/gen, the tables from those of FIPS 46-3, and a test checks
+// them byte for byte. internal/dudect measures timing leakage of the
+// engines.
 package des
 
 //go:generate go run gen.go

@@ -2,8 +2,11 @@
 
 // gen writes const.go (the lookup tables of package des, derived from the
 // FIPS 46-3 tables), unrolled.go (the unrolled round function and key
-// schedule), sliced.go (the bitsliced S-box circuits and wiring) and
-// methods.go (the methods of Cipher and TripleCipher) using internal/gen. Run it with `go generate` in this directory.
+// schedule), sliced.go (the bitsliced S-box circuits and wiring),
+// sliced_amd64.s (the same circuits and wiring on 256 lanes with AVX2),
+// block_amd64.s and const_amd64.go (the single-block rounds of amd64 and
+// their table) and methods.go (the methods of Cipher and TripleCipher) using internal/gen.
+// Run it with `go generate` in this directory.
 //
 // With -search N it writes nothing and instead tries N random recipes per
 // S-box circuit, printing the cheapest as Go source for internal/gen's
@@ -35,6 +38,7 @@ func main() {
 		make func() ([]byte, error)
 	}{
 		{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}, {"sliced.go", gen.Sliced}, {"methods.go", gen.Methods},
+		{"sliced_amd64.s", gen.SlicedAVX2}, {"block_amd64.s", gen.BlockAMD64}, {"const_amd64.go", gen.TablesAMD64},
 	} {
 		src, err := f.make()
 		if err == nil {

@@ -11,23 +11,25 @@ import (
 	"github.com/perfgate/perfgate/cipher/des/internal/gen"
 )
 
-// TestGenerated regenerates const.go, unrolled.go, sliced.go and methods.go
-// with internal/gen and compares them byte for byte with the committed files.
-// Fix a failure with `go generate ./cipher/des`. The S-box circuit search behind
-// sliced.go takes seconds, so only the long end-to-end set (PERFGATE_E2E=1,
-// not -short) regenerates that file (TestSBoxCircuits still checks the
-// compiled circuits against the S-box tables).
+// TestGenerated regenerates const.go, unrolled.go, sliced.go, sliced_amd64.s,
+// block_amd64.s, const_amd64.go and methods.go with internal/gen and compares them byte for byte with the
+// committed files. Fix a failure with `go generate ./cipher/des`. The S-box
+// circuit search behind sliced.go and sliced_amd64.s takes seconds, so only
+// the long end-to-end set (PERFGATE_E2E=1, not -short) regenerates those two
+// (TestSBoxCircuits still checks the compiled circuits against the S-box
+// tables, and TestEngines the assembly against crypto/des).
 func TestGenerated(t *testing.T) {
 	for _, f := range []struct {
 		name string
 		make func() ([]byte, error)
 	}{
 		{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}, {"sliced.go", gen.Sliced}, {"methods.go", gen.Methods},
+		{"sliced_amd64.s", gen.SlicedAVX2}, {"block_amd64.s", gen.BlockAMD64}, {"const_amd64.go", gen.TablesAMD64},
 	} {
 		// PERFGATE_E2E=1 is the switch of perfgate's long end-to-end set (internal/testing/testenv), read here
 		// directly: cipher/des imports nothing of perfgate's, as samecode's and mutscore's tests copy it alone.
-		if f.name == "sliced.go" && (testing.Short() || os.Getenv("PERFGATE_E2E") != "1") {
-			t.Log("sliced.go not regenerated (slow): set PERFGATE_E2E=1 to check it")
+		if slow := f.name == "sliced.go" || f.name == "sliced_amd64.s"; slow && (testing.Short() || os.Getenv("PERFGATE_E2E") != "1") {
+			t.Logf("%s not regenerated (slow): set PERFGATE_E2E=1 to check it", f.name)
 			continue
 		}
 		want, err := f.make()
@@ -124,7 +126,7 @@ func TestKeySchedule(t *testing.T) {
 				box[j] = uint32(sub >> (42 - 6*j) & 0x3f)
 			}
 			k0 := box[7] | box[5]<<8 | box[3]<<16 | box[1]<<24
-			k1 := bits.RotateLeft32(box[6]|box[4]<<8|box[2]<<16|box[0]<<24, 4)
+			k1 := box[6] | box[4]<<8 | box[2]<<16 | box[0]<<24
 			e := enc[i/2][i%2*2 : i%2*2+2]
 			dd := dec[(15-i)/2][(15-i)%2*2 : (15-i)%2*2+2]
 			if e[0] != k0 || e[1] != k1 || dd[0] != k0 || dd[1] != k1 {

@@ -4,17 +4,18 @@ package des
 
 import "math/bits"
 
-// rounds runs the 16 rounds of one DES stage on the rotated halves (l, r) and
-// returns the halves after round 16, not swapped. sp is &spBox, passed in so
-// that the table address stays in a register. The rounds are unrolled and
-// each computes the next round's S-box index words directly (see
+// roundsGo runs the 16 rounds of one DES stage on the rotated halves (l, r)
+// and returns the halves after round 16, not swapped. sp is &spBox, passed
+// in so that the table address stays in a register. The rounds are unrolled
+// and each computes the next round's S-box index words directly (see
 // internal/gen.Unrolled), which shortens the dependency chain of a round.
-func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
-	t, v := r^ks[0][0], r^ks[0][1]
+// rounds calls it, or on amd64 the assembly of the same rounds.
+func roundsGo(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
+	t, v := r^ks[0][0], r^bits.RotateLeft32(ks[0][1], 4)
 	var tn, vn, a, c, d, e uint32
 
 	// Round 1.
-	tn, vn = l^ks[0][2], l^ks[0][3]
+	tn, vn = l^ks[0][2], l^bits.RotateLeft32(ks[0][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -24,7 +25,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	l ^= t ^ tn
 
 	// Round 2.
-	tn, vn = r^ks[1][0], r^ks[1][1]
+	tn, vn = r^ks[1][0], r^bits.RotateLeft32(ks[1][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -34,7 +35,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	r ^= t ^ tn
 
 	// Round 3.
-	tn, vn = l^ks[1][2], l^ks[1][3]
+	tn, vn = l^ks[1][2], l^bits.RotateLeft32(ks[1][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -44,7 +45,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	l ^= t ^ tn
 
 	// Round 4.
-	tn, vn = r^ks[2][0], r^ks[2][1]
+	tn, vn = r^ks[2][0], r^bits.RotateLeft32(ks[2][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -54,7 +55,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	r ^= t ^ tn
 
 	// Round 5.
-	tn, vn = l^ks[2][2], l^ks[2][3]
+	tn, vn = l^ks[2][2], l^bits.RotateLeft32(ks[2][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -64,7 +65,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	l ^= t ^ tn
 
 	// Round 6.
-	tn, vn = r^ks[3][0], r^ks[3][1]
+	tn, vn = r^ks[3][0], r^bits.RotateLeft32(ks[3][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -74,7 +75,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	r ^= t ^ tn
 
 	// Round 7.
-	tn, vn = l^ks[3][2], l^ks[3][3]
+	tn, vn = l^ks[3][2], l^bits.RotateLeft32(ks[3][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -84,7 +85,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	l ^= t ^ tn
 
 	// Round 8.
-	tn, vn = r^ks[4][0], r^ks[4][1]
+	tn, vn = r^ks[4][0], r^bits.RotateLeft32(ks[4][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -94,7 +95,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	r ^= t ^ tn
 
 	// Round 9.
-	tn, vn = l^ks[4][2], l^ks[4][3]
+	tn, vn = l^ks[4][2], l^bits.RotateLeft32(ks[4][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -104,7 +105,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	l ^= t ^ tn
 
 	// Round 10.
-	tn, vn = r^ks[5][0], r^ks[5][1]
+	tn, vn = r^ks[5][0], r^bits.RotateLeft32(ks[5][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -114,7 +115,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	r ^= t ^ tn
 
 	// Round 11.
-	tn, vn = l^ks[5][2], l^ks[5][3]
+	tn, vn = l^ks[5][2], l^bits.RotateLeft32(ks[5][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -124,7 +125,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	l ^= t ^ tn
 
 	// Round 12.
-	tn, vn = r^ks[6][0], r^ks[6][1]
+	tn, vn = r^ks[6][0], r^bits.RotateLeft32(ks[6][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -134,7 +135,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	r ^= t ^ tn
 
 	// Round 13.
-	tn, vn = l^ks[6][2], l^ks[6][3]
+	tn, vn = l^ks[6][2], l^bits.RotateLeft32(ks[6][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -144,7 +145,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	l ^= t ^ tn
 
 	// Round 14.
-	tn, vn = r^ks[7][0], r^ks[7][1]
+	tn, vn = r^ks[7][0], r^bits.RotateLeft32(ks[7][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -154,7 +155,7 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	r ^= t ^ tn
 
 	// Round 15.
-	tn, vn = l^ks[7][2], l^ks[7][3]
+	tn, vn = l^ks[7][2], l^bits.RotateLeft32(ks[7][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -172,14 +173,14 @@ func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
 	return l, r
 }
 
-// roundsReversed is rounds with the subkeys of ks taken from round 16 down
-// to round 1: the inverse of the stage that rounds runs with ks.
-func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
-	t, v := r^ks[7][2], r^ks[7][3]
+// roundsReversedGo is roundsGo with the subkeys of ks taken from round 16
+// down to round 1: the inverse of the stage that roundsGo runs with ks.
+func roundsReversedGo(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
+	t, v := r^ks[7][2], r^bits.RotateLeft32(ks[7][3], 4)
 	var tn, vn, a, c, d, e uint32
 
 	// Round 1.
-	tn, vn = l^ks[7][0], l^ks[7][1]
+	tn, vn = l^ks[7][0], l^bits.RotateLeft32(ks[7][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -189,7 +190,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	l ^= t ^ tn
 
 	// Round 2.
-	tn, vn = r^ks[6][2], r^ks[6][3]
+	tn, vn = r^ks[6][2], r^bits.RotateLeft32(ks[6][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -199,7 +200,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	r ^= t ^ tn
 
 	// Round 3.
-	tn, vn = l^ks[6][0], l^ks[6][1]
+	tn, vn = l^ks[6][0], l^bits.RotateLeft32(ks[6][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -209,7 +210,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	l ^= t ^ tn
 
 	// Round 4.
-	tn, vn = r^ks[5][2], r^ks[5][3]
+	tn, vn = r^ks[5][2], r^bits.RotateLeft32(ks[5][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -219,7 +220,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	r ^= t ^ tn
 
 	// Round 5.
-	tn, vn = l^ks[5][0], l^ks[5][1]
+	tn, vn = l^ks[5][0], l^bits.RotateLeft32(ks[5][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -229,7 +230,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	l ^= t ^ tn
 
 	// Round 6.
-	tn, vn = r^ks[4][2], r^ks[4][3]
+	tn, vn = r^ks[4][2], r^bits.RotateLeft32(ks[4][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -239,7 +240,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	r ^= t ^ tn
 
 	// Round 7.
-	tn, vn = l^ks[4][0], l^ks[4][1]
+	tn, vn = l^ks[4][0], l^bits.RotateLeft32(ks[4][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -249,7 +250,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	l ^= t ^ tn
 
 	// Round 8.
-	tn, vn = r^ks[3][2], r^ks[3][3]
+	tn, vn = r^ks[3][2], r^bits.RotateLeft32(ks[3][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -259,7 +260,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	r ^= t ^ tn
 
 	// Round 9.
-	tn, vn = l^ks[3][0], l^ks[3][1]
+	tn, vn = l^ks[3][0], l^bits.RotateLeft32(ks[3][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -269,7 +270,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	l ^= t ^ tn
 
 	// Round 10.
-	tn, vn = r^ks[2][2], r^ks[2][3]
+	tn, vn = r^ks[2][2], r^bits.RotateLeft32(ks[2][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -279,7 +280,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	r ^= t ^ tn
 
 	// Round 11.
-	tn, vn = l^ks[2][0], l^ks[2][1]
+	tn, vn = l^ks[2][0], l^bits.RotateLeft32(ks[2][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -289,7 +290,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	l ^= t ^ tn
 
 	// Round 12.
-	tn, vn = r^ks[1][2], r^ks[1][3]
+	tn, vn = r^ks[1][2], r^bits.RotateLeft32(ks[1][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -299,7 +300,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	r ^= t ^ tn
 
 	// Round 13.
-	tn, vn = l^ks[1][0], l^ks[1][1]
+	tn, vn = l^ks[1][0], l^bits.RotateLeft32(ks[1][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -309,7 +310,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	l ^= t ^ tn
 
 	// Round 14.
-	tn, vn = r^ks[0][2], r^ks[0][3]
+	tn, vn = r^ks[0][2], r^bits.RotateLeft32(ks[0][3], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -319,7 +320,7 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 	r ^= t ^ tn
 
 	// Round 15.
-	tn, vn = l^ks[0][0], l^ks[0][1]
+	tn, vn = l^ks[0][0], l^bits.RotateLeft32(ks[0][1], 4)
 	a = sp[7][t&0x3f]
 	c = sp[1][t>>24&0x3f]
 	d = sp[5][t>>8&0x3f] ^ sp[3][t>>16&0x3f]
@@ -340,207 +341,208 @@ func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint3
 // subkeys computes the 16 subkeys from the PC-1 halves, given doubled as
 // cc = C0<<28 | C0 and dd = D0<<28 | D0 so that C rotated left by s is the
 // low 28 bits of cc>>(28-s), and stores them in ks in round order (see
-// schedule). pc is &pc2Box. An OR of the four C entries holds the upper
-// halves of k0 and k1, one of the D entries their lower halves (see
-// internal/gen.PC2Tables).
-func subkeys(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
-	var c, d, x, y uint32
+// schedule). pc is &pc2Box. An OR of the four C entries and the four D
+// entries is the pair k0 | k1<<32 (see internal/gen.PC2Tables).
+func subkeys(pc *[8][128]uint64, cc, dd uint64, ks *schedule) {
+	var c, d uint32
+	var z uint64
 
 	// Round 1: C and D rotated left by 1.
 	c, d = uint32(cc>>27), uint32(dd>>27)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[0][0], ks[0][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[0][0], ks[0][1] = uint32(z), uint32(z>>32)
 
 	// Round 2: C and D rotated left by 2.
 	c, d = uint32(cc>>26), uint32(dd>>26)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[0][2], ks[0][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[0][2], ks[0][3] = uint32(z), uint32(z>>32)
 
 	// Round 3: C and D rotated left by 4.
 	c, d = uint32(cc>>24), uint32(dd>>24)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[1][0], ks[1][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[1][0], ks[1][1] = uint32(z), uint32(z>>32)
 
 	// Round 4: C and D rotated left by 6.
 	c, d = uint32(cc>>22), uint32(dd>>22)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[1][2], ks[1][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[1][2], ks[1][3] = uint32(z), uint32(z>>32)
 
 	// Round 5: C and D rotated left by 8.
 	c, d = uint32(cc>>20), uint32(dd>>20)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[2][0], ks[2][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[2][0], ks[2][1] = uint32(z), uint32(z>>32)
 
 	// Round 6: C and D rotated left by 10.
 	c, d = uint32(cc>>18), uint32(dd>>18)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[2][2], ks[2][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[2][2], ks[2][3] = uint32(z), uint32(z>>32)
 
 	// Round 7: C and D rotated left by 12.
 	c, d = uint32(cc>>16), uint32(dd>>16)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[3][0], ks[3][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[3][0], ks[3][1] = uint32(z), uint32(z>>32)
 
 	// Round 8: C and D rotated left by 14.
 	c, d = uint32(cc>>14), uint32(dd>>14)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[3][2], ks[3][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[3][2], ks[3][3] = uint32(z), uint32(z>>32)
 
 	// Round 9: C and D rotated left by 15.
 	c, d = uint32(cc>>13), uint32(dd>>13)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[4][0], ks[4][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[4][0], ks[4][1] = uint32(z), uint32(z>>32)
 
 	// Round 10: C and D rotated left by 17.
 	c, d = uint32(cc>>11), uint32(dd>>11)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[4][2], ks[4][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[4][2], ks[4][3] = uint32(z), uint32(z>>32)
 
 	// Round 11: C and D rotated left by 19.
 	c, d = uint32(cc>>9), uint32(dd>>9)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[5][0], ks[5][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[5][0], ks[5][1] = uint32(z), uint32(z>>32)
 
 	// Round 12: C and D rotated left by 21.
 	c, d = uint32(cc>>7), uint32(dd>>7)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[5][2], ks[5][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[5][2], ks[5][3] = uint32(z), uint32(z>>32)
 
 	// Round 13: C and D rotated left by 23.
 	c, d = uint32(cc>>5), uint32(dd>>5)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[6][0], ks[6][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[6][0], ks[6][1] = uint32(z), uint32(z>>32)
 
 	// Round 14: C and D rotated left by 25.
 	c, d = uint32(cc>>3), uint32(dd>>3)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[6][2], ks[6][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[6][2], ks[6][3] = uint32(z), uint32(z>>32)
 
 	// Round 15: C and D rotated left by 27.
 	c, d = uint32(cc>>1), uint32(dd>>1)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[7][0], ks[7][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[7][0], ks[7][1] = uint32(z), uint32(z>>32)
 
 	// Round 16: C and D rotated left by 28.
 	c, d = uint32(cc>>0), uint32(dd>>0)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[7][2], ks[7][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[7][2], ks[7][3] = uint32(z), uint32(z>>32)
 }
 
 // subkeysReversed is subkeys storing the subkeys in reverse round order, the
 // schedule of the inverse stage.
-func subkeysReversed(pc *[8][128]uint32, cc, dd uint64, ks *schedule) {
-	var c, d, x, y uint32
+func subkeysReversed(pc *[8][128]uint64, cc, dd uint64, ks *schedule) {
+	var c, d uint32
+	var z uint64
 
 	// Round 1: C and D rotated left by 1.
 	c, d = uint32(cc>>27), uint32(dd>>27)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[7][2], ks[7][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[7][2], ks[7][3] = uint32(z), uint32(z>>32)
 
 	// Round 2: C and D rotated left by 2.
 	c, d = uint32(cc>>26), uint32(dd>>26)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[7][0], ks[7][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[7][0], ks[7][1] = uint32(z), uint32(z>>32)
 
 	// Round 3: C and D rotated left by 4.
 	c, d = uint32(cc>>24), uint32(dd>>24)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[6][2], ks[6][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[6][2], ks[6][3] = uint32(z), uint32(z>>32)
 
 	// Round 4: C and D rotated left by 6.
 	c, d = uint32(cc>>22), uint32(dd>>22)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[6][0], ks[6][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[6][0], ks[6][1] = uint32(z), uint32(z>>32)
 
 	// Round 5: C and D rotated left by 8.
 	c, d = uint32(cc>>20), uint32(dd>>20)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[5][2], ks[5][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[5][2], ks[5][3] = uint32(z), uint32(z>>32)
 
 	// Round 6: C and D rotated left by 10.
 	c, d = uint32(cc>>18), uint32(dd>>18)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[5][0], ks[5][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[5][0], ks[5][1] = uint32(z), uint32(z>>32)
 
 	// Round 7: C and D rotated left by 12.
 	c, d = uint32(cc>>16), uint32(dd>>16)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[4][2], ks[4][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[4][2], ks[4][3] = uint32(z), uint32(z>>32)
 
 	// Round 8: C and D rotated left by 14.
 	c, d = uint32(cc>>14), uint32(dd>>14)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[4][0], ks[4][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[4][0], ks[4][1] = uint32(z), uint32(z>>32)
 
 	// Round 9: C and D rotated left by 15.
 	c, d = uint32(cc>>13), uint32(dd>>13)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[3][2], ks[3][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[3][2], ks[3][3] = uint32(z), uint32(z>>32)
 
 	// Round 10: C and D rotated left by 17.
 	c, d = uint32(cc>>11), uint32(dd>>11)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[3][0], ks[3][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[3][0], ks[3][1] = uint32(z), uint32(z>>32)
 
 	// Round 11: C and D rotated left by 19.
 	c, d = uint32(cc>>9), uint32(dd>>9)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[2][2], ks[2][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[2][2], ks[2][3] = uint32(z), uint32(z>>32)
 
 	// Round 12: C and D rotated left by 21.
 	c, d = uint32(cc>>7), uint32(dd>>7)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[2][0], ks[2][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[2][0], ks[2][1] = uint32(z), uint32(z>>32)
 
 	// Round 13: C and D rotated left by 23.
 	c, d = uint32(cc>>5), uint32(dd>>5)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[1][2], ks[1][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[1][2], ks[1][3] = uint32(z), uint32(z>>32)
 
 	// Round 14: C and D rotated left by 25.
 	c, d = uint32(cc>>3), uint32(dd>>3)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[1][0], ks[1][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[1][0], ks[1][1] = uint32(z), uint32(z>>32)
 
 	// Round 15: C and D rotated left by 27.
 	c, d = uint32(cc>>1), uint32(dd>>1)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[0][2], ks[0][3] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[0][2], ks[0][3] = uint32(z), uint32(z>>32)
 
 	// Round 16: C and D rotated left by 28.
 	c, d = uint32(cc>>0), uint32(dd>>0)
-	x = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f]
-	y = pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
-	ks[0][0], ks[0][1] = x&0xffff0000|y>>16, bits.RotateLeft32(x<<16|y&0xffff, 4)
+	z = pc[0][c&0x7f] | pc[1][c>>7&0x7f] | pc[2][c>>14&0x7f] | pc[3][c>>21&0x7f] |
+		pc[4][d&0x7f] | pc[5][d>>7&0x7f] | pc[6][d>>14&0x7f] | pc[7][d>>21&0x7f]
+	ks[0][0], ks[0][1] = uint32(z), uint32(z>>32)
 }

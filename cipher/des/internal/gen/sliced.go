@@ -31,7 +31,7 @@ package des
 	for i, m := range P {
 		pInv[m-1] = i
 	}
-	circuits, err := buildCircuits()
+	circuits, err := circuitsOnce()
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +82,9 @@ func swapHalves(x *[64]uint64) {
 	writeTranspose(&b, "func transposeOut(dst *[512]byte, x *[64]uint64) {", "", "dst")
 	return gofmt("sliced.go", b.Bytes())
 }
+
+// circuitsOnce builds the circuits once for Sliced and SlicedAVX2.
+var circuitsOnce = sync.OnceValues(buildCircuits)
 
 // buildCircuits builds the eight S-box circuits; they are independent, so in parallel.
 func buildCircuits() ([8]*Circuit, error) {
