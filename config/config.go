@@ -157,6 +157,9 @@ type Config struct {
 	Out string
 	// Cache is the GOCACHE both sides build with; "" uses the user's cache.
 	Cache string
+	// Store is the directory of the store of artifacts kept between runs (package internal/store): "" for the
+	// user's cache directory, "off" for none. Key "cache".
+	Store string
 	// Log receives progress and tool output for humans; nil discards it.
 	Log io.Writer
 }

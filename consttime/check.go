@@ -36,6 +36,8 @@ type Config struct {
 	BatchSecrets int    // Secrets of batch methods (EncryptBlocks…); default DefaultBatchSecrets
 	BatchBlocks  int    // blocks per batch call; default DefaultBatchBlocks
 	Valgrind     string // the valgrind program; default "valgrind" in PATH
+
+	tool string // valgrind's version, once found
 }
 
 func (c *Config) fill() error {
@@ -75,7 +77,7 @@ func findValgrind(ctx context.Context, cfg *Config) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cfg.Valgrind = vg.Path
+	cfg.Valgrind, cfg.tool = vg.Path, vg.Version
 	return vg.Version, nil
 }
 
@@ -222,6 +224,16 @@ func (res *sideResult) trace(ctx context.Context, cfg *Config, only ...string) {
 	if res.err != nil || res.bin == "" {
 		return
 	}
+	key := res.storeKey(cfg, only)
+	if res.fromStore(cfg, key) {
+		return
+	}
+	before := len(res.ops)
+	defer func() {
+		if res.err == nil && cfg.Store != nil {
+			res.keep(cfg, key, before)
+		}
+	}()
 	t0 := time.Now()
 	runs, lines, cpu, err := traceDriver(ctx, cfg, res.b, res.bin, res.sealed, only)
 	res.cpu += cpu

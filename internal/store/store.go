@@ -22,11 +22,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -68,6 +71,15 @@ type Config struct {
 type Store struct {
 	dir  string
 	warn func(string)
+	hits atomic.Int64
+}
+
+// Hits counts the entries read whole and verified so far; 0 for a nil Store.
+func (s *Store) Hits() int64 {
+	if s == nil {
+		return 0
+	}
+	return s.hits.Load()
 }
 
 // DefaultDir is the store under the user's cache directory: $XDG_CACHE_HOME/perfgate/store or
@@ -197,6 +209,7 @@ func (s *Store) read(k Key, b []byte, err error) (map[string][]byte, error) {
 		}
 		files[name] = data
 	}
+	s.hits.Add(1)
 	return files, nil
 }
 
@@ -270,4 +283,42 @@ func (s *Store) writeAtomic(path string, data []byte) error {
 		os.Remove(f.Name())
 	}
 	return err
+}
+
+// Program is the SHA-256 of the running executable (or, when it cannot be read, "unknown " and the error): the
+// part of every key that stands for perfgate itself, exact even for a development build whose version says
+// "devel", since what perfgate generates, runs and analyses can change with any edit of it.
+func Program() string {
+	programOnce.Do(func() {
+		programDigest = "unknown"
+		exe, err := os.Executable()
+		if err != nil {
+			programDigest += " " + err.Error()
+			return
+		}
+		f, err := os.Open(exe)
+		if err != nil {
+			programDigest += " " + err.Error()
+			return
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err != nil {
+			programDigest += " " + err.Error()
+			return
+		}
+		programDigest = hex.EncodeToString(h.Sum(nil))
+	})
+	return programDigest
+}
+
+var (
+	programOnce   sync.Once
+	programDigest string
+)
+
+// Digest is the hexadecimal SHA-256 of data, for the parts of a key that stand for an input.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }

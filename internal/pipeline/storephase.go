@@ -1,0 +1,105 @@
+package pipeline
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/perfgate/perfgate/internal/store"
+	"github.com/perfgate/perfgate/record"
+)
+
+// The store (package internal/store) keeps what a side's checks produced between runs: a harness's outputs, a
+// constant-time trace's analysis, a test run's result, each under a key of the sealed binary that produced it and
+// its input. Timings are never kept: both sides are timed fresh, here and now.
+
+// openStore opens the store the key cache names ("" for the user's cache directory, "off" for none). A store
+// that cannot be opened costs time, not the comparison: a warning, and the run goes on without it.
+func (p *pipeline) openStore() {
+	if p.cfg.Store == store.Off {
+		return
+	}
+	dir := p.cfg.Store
+	if dir == "" {
+		d, err := store.DefaultDir()
+		if err != nil {
+			p.logf("warning: no store of artifacts: %v", err)
+			return
+		}
+		dir = d
+	}
+	if strings.HasPrefix(store.Program(), "unknown") {
+		// perfgate's own digest is part of every key; without it an entry of another perfgate could be read.
+		p.logf("warning: no store of artifacts: perfgate cannot read its own executable (%s)", store.Program())
+		return
+	}
+	var mu sync.Mutex
+	st, err := store.Open(store.Config{Dir: dir, Warn: func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		p.logf("warning: %s", msg)
+		p.session.notes = append(p.session.notes, msg)
+	}})
+	if err != nil {
+		p.logf("warning: no store of artifacts: %v", err)
+		return
+	}
+	p.store = st
+	p.logf("store of artifacts: %s", dir)
+}
+
+// phases records each phase's wall time and how many of its artifacts came from the store.
+type phases struct {
+	list []record.Phase
+}
+
+// time runs f as the phase name and records it; f's return is passed through.
+func (p *pipeline) timePhase(name string, f func() error) error {
+	hits := p.store.Hits()
+	start := time.Now()
+	err := f()
+	ph := record.Phase{Name: name, Wall: time.Since(start).Round(time.Millisecond), FromStore: int(p.store.Hits() - hits)}
+	if p.phases == nil {
+		return err
+	}
+	p.phases.list = append(p.phases.list, ph)
+	if ph.FromStore > 0 {
+		p.logf("phase %s: %v (%d from the store)", name, ph.Wall.Round(100*time.Millisecond), ph.FromStore)
+	} else {
+		p.logf("phase %s: %v", name, ph.Wall.Round(100*time.Millisecond))
+	}
+	return err
+}
+
+// testKey is the store's key of a side's test run: its sealed binary, the tree it runs in (tests read their
+// testdata), the arguments and what the sandbox allows. A working tree's edits are not in a commit's name: its
+// tests are not kept.
+func (p *pipeline) testKey(s *side, args []string) (store.Key, bool) {
+	if p.store == nil || s.sha == "" || s.rev.Dirty || s.rev.Commit == "" || s.tree == nil {
+		return store.Key{}, false
+	}
+	if s.name == record.Head && p.cfg.Head == "" {
+		return store.Key{}, false // the working tree: files git does not track can be read too
+	}
+	return store.NewKey("test-run", store.Program(), s.sha, s.rev.Commit, p.rel, strings.Join(args, "\x00"),
+		strconv.FormatBool(p.cfg.AllowNetwork), p.sandbox.Guarantee().String()), true
+}
+
+// storedTest is a test run kept in the store: only passing runs are kept (a failure is run again, so that a flaky
+// one is not repeated from the store).
+type storedTest struct {
+	Passed bool   `json:"passed"`
+	Output []byte `json:"output"`
+}
+
+// lanesPhase names the phase of the benchmarks' lanes: the timing, and the counting when it runs beside it.
+func (p *pipeline) lanesPhase() string {
+	switch {
+	case !p.cfg.CountsInstructions():
+		return "timing"
+	case !p.cfg.TimesBenchmarks():
+		return "counting"
+	}
+	return "timing and counting"
+}
