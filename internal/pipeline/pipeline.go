@@ -195,7 +195,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 			NoiseFloor:   p.bench.noise,
 			MedianMDE:    p.bench.mde,
 			TimedPhase:   p.bench.timed,
-			Phases:       p.phases.list,
+			Phases:       p.phases.get(),
 			BinariesSame: p.build.binariesSame || p.source.timedSame,
 			Metric:       cfg.Metric,
 			BenchSource:  p.source.source,

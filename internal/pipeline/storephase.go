@@ -54,7 +54,14 @@ type phases struct {
 	list []record.Phase
 }
 
-// time runs f as the phase name and records it; f's return is passed through.
+func (ph *phases) get() []record.Phase {
+	if ph == nil {
+		return nil
+	}
+	return ph.list
+}
+
+// timePhase runs f as the phase name and records it; f's return is passed through.
 func (p *pipeline) timePhase(name string, f func() error) error {
 	hits := p.store.Hits()
 	start := time.Now()
