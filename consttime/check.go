@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -36,6 +37,9 @@ type Config struct {
 	BatchSecrets int    // Secrets of batch methods (EncryptBlocks…); default DefaultBatchSecrets
 	BatchBlocks  int    // blocks per batch call; default DefaultBatchBlocks
 	Valgrind     string // the valgrind program; default "valgrind" in PATH
+	// Constructors, if set, narrows the check to these constructors (the others are not traced, nor listed);
+	// default: every one discovery finds.
+	Constructors []string
 
 	tool string // valgrind's version, once found
 }
@@ -198,6 +202,9 @@ func prepare(ctx context.Context, cfg *Config, dir, side string) *sideResult {
 	if err != nil {
 		res.err = err
 		return res
+	}
+	if len(cfg.Constructors) > 0 {
+		p.Targets = slices.DeleteFunc(p.Targets, func(t target) bool { return !slices.Contains(cfg.Constructors, t.Name) })
 	}
 	for _, t := range p.Targets {
 		res.family[t.Name] = t.Family

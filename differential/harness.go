@@ -206,7 +206,11 @@ func (s *side) run(ctx context.Context, cfg *Config, args []string, stdin []byte
 	if cfg.Store != nil {
 		key = store.NewKey("differential-run", s.sealed.SHA256, strings.Join(args, "\x00"), store.Digest(stdin))
 		if out, ok := cfg.Store.Output(key); ok {
-			cfg.Logf("%s: harness output %s from the store\n", s.name, strings.Join(args, " "))
+			what := "run"
+			if len(args) > 0 {
+				what = strings.Join(args, " ")
+			}
+			cfg.Logf("%s: harness %s: output from the store\n", s.name, what)
 			return out, nil
 		}
 	}

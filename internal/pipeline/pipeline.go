@@ -60,9 +60,9 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	logw := cfg.Log
-	if logw == nil {
-		logw = io.Discard
+	var logw io.Writer = io.Discard
+	if cfg.Log != nil {
+		logw = &progressLog{w: cfg.Log, last: time.Now()}
 	}
 	p := &pipeline{cfg: cfg, log: logw, dir: results.Dir(cfg.Out), started: time.Now().UTC().Truncate(time.Second),
 		phases: &phases{}}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,7 +66,9 @@ func (ph *phases) get() []record.Phase {
 func (p *pipeline) timePhase(name string, f func() error) error {
 	hits := p.store.Hits()
 	start := time.Now()
+	stop := p.heartbeat(name, start)
 	err := f()
+	stop()
 	ph := record.Phase{Name: name, Wall: time.Since(start).Round(time.Millisecond), FromStore: int(p.store.Hits() - hits)}
 	if p.phases == nil {
 		return err
@@ -109,4 +112,54 @@ func (p *pipeline) lanesPhase() string {
 		return "counting"
 	}
 	return "timing and counting"
+}
+
+// quietAfter is how long the progress log may stay silent during a phase before perfgate says it is still working.
+const quietAfter = 5 * time.Second
+
+// progressLog is the comparison's progress log, which remembers when it was last written to.
+type progressLog struct {
+	mu   sync.Mutex
+	w    io.Writer
+	last time.Time
+}
+
+func (l *progressLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.last = time.Now()
+	return l.w.Write(b)
+}
+
+func (l *progressLog) quiet() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return time.Since(l.last)
+}
+
+// heartbeat writes a line whenever the log has been silent for quietAfter while the phase name runs, so that no
+// stretch of a run goes without a progress line; the returned function stops it.
+func (p *pipeline) heartbeat(name string, start time.Time) (stop func()) {
+	l, ok := p.log.(*progressLog)
+	if !ok {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if l.quiet() >= quietAfter {
+					p.logf("%s: still working, %v so far", name, time.Since(start).Round(time.Second))
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
