@@ -148,14 +148,22 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	defer os.RemoveAll(tmp)
 
 	cfg.BenchTime = instrProbeTime
+	// Every process valgrind runs keeps off the CPU features valgrind reports and cannot run here.
+	host, herr := valgrind.Probe(ctx, vg.Path, tmp)
+	if herr != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	for _, b := range []*Binary{&cfg.Base, &cfg.Head} {
 		if *b, err = stripped(ctx, *b, tmp); err != nil {
 			return nil, fmt.Errorf("counting instructions: %w", err)
 		}
 	}
-	cfg.Env = instrEnv(cfg.Env)
+	cfg.Env = host.Env(instrEnv(cfg.Env))
 	r, start := newRunner(cfg, pin)
 	defer r.finish(start)
+	if herr != nil {
+		r.warn(fmt.Sprintf("the CPU features valgrind cannot run here are unknown (%v): counting without turning any off", herr))
+	}
 	var deadline time.Time
 	if cfg.Budget > 0 {
 		deadline = start.Add(cfg.Budget)
@@ -167,6 +175,9 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	}
 	l := &lane{runner: r, valgrind: vg.Path, cacheSim: ic.CacheSim, tmp: tmp, syms: map[record.Side]*symtab{},
 		deadline: deadline}
+	for _, lf := range leaves {
+		l.all = append(l.all, lf.name)
+	}
 	for side, bin := range map[record.Side]Binary{record.Base: cfg.Base, record.Head: cfg.Head} {
 		if l.syms[side], err = readSymtab(bin.Path); err != nil {
 			return r.run, fmt.Errorf("counting instructions: %s: %w", side, err)
@@ -200,6 +211,22 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 	counts, lost, fails, err := l.countOnce(ctx, leaves, record.Base, calib, 1, 1)
 	if err != nil {
 		return nil, err
+	}
+	if len(counts) == 0 && len(lost) == 0 && len(fails) > 0 {
+		// Nothing counted at all: once more before the lane is judged, since valgrind may fail at random. A
+		// second process that counts nothing either switches the lane off when valgrind alone failed (triage).
+		if counts, lost, fails, err = l.countOnce(ctx, leaves, record.Base, calib, 1, 1); err != nil {
+			return nil, err
+		}
+		if len(counts) == 0 && len(lost) == 0 {
+			l.deadRuns++
+		}
+	}
+	if fails, err = l.triage(ctx, leaves, record.Base, calib, 1, len(counts), fails); err != nil {
+		return nil, err
+	}
+	if l.run.LaneOff != "" {
+		return nil, nil
 	}
 	// The calibrating process ran every leaf once: its wall time is what one valgrind process costs here and now
 	// (the machine's speed and load included), an upper bound of the start-up that the plan charges per process.
@@ -621,6 +648,10 @@ type lane struct {
 	// shapes holds, for every result line of the last countOnce at its iteration count, its timed count with the
 	// number of timed segments, lost or not (calibrate reads them).
 	shapes map[string]leafCount
+	// deadRuns counts the valgrind processes in a row in which every leaf failed under valgrind alone (triage).
+	deadRuns int
+	// all names every leaf the lane was given, for switchOff.
+	all []string
 }
 
 // measure runs the A–B–B–A schedule over groups, two counting runs per slot, and checks each round's A–A and
@@ -891,6 +922,7 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 	map[string]leafCount, []record.Failure, error) {
 	counts := map[string]leafCount{}
 	var fails []record.Failure
+	all := leaves
 	leaves = slices.Clone(leaves)
 	for attempt := 0; len(leaves) > 0; attempt++ {
 		c, lost, f, err := l.countOnce(ctx, leaves, side, e, n, min(attempt, 1)+1)
@@ -913,7 +945,27 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 			break
 		}
 	}
-	return counts, fails, nil
+	// valgrind may fail at random (its own diagnosis says so): what it failed on is counted once more before
+	// triage asks whether the benchmark fails natively.
+	var again []leaf
+	for _, lf := range all {
+		if slices.ContainsFunc(fails, func(f record.Failure) bool { return f.Name == lf.name && diagnosed(f) }) {
+			again = append(again, lf)
+		}
+	}
+	if len(again) > 0 && ctx.Err() == nil {
+		c, _, f, err := l.countOnce(ctx, again, side, e, n, 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		maps.Copy(counts, c)
+		fails = slices.DeleteFunc(fails, func(f record.Failure) bool {
+			return slices.ContainsFunc(again, func(lf leaf) bool { return lf.name == f.Name })
+		})
+		fails = append(fails, f...)
+	}
+	fails, err := l.triage(ctx, all, side, e, n, len(counts), fails)
+	return counts, fails, err
 }
 
 // countOnce is one process of count, which runs each leaf repeat times in a row (-test.count) and keeps the
@@ -1010,6 +1062,10 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 			f.Message = "no result line for " + lf.name + lastLines(c.stdout, c.stderr)
 		}
 		f.Message = "under valgrind: " + f.Message
+		f.Under = "valgrind"
+		if d := valgrind.Diagnose(c.stderr); d != "" {
+			f.Message = d + "; " + f.Message // see diagnosed
+		}
 		fails = append(fails, f)
 	}
 	return counts, lost, fails, nil

@@ -108,6 +108,9 @@ type Run struct {
 	// Uncounted names the leaves the instruction-count lane did not count, or whose counts settle nothing, and
 	// why (MarkUncounted): a failure of neither side, so not among Failures. nil from the timing lane.
 	Uncounted map[string]bench.NotCounted
+	// LaneOff says why the instruction-count lane switched itself off part-way (valgrind cannot run the
+	// binaries on this host: see triage); "" when it did not. Every leaf it had not counted is in Uncounted.
+	LaneOff string
 	// Addrs is, per counted leaf and side, the instructions per op by code address of the test binary that ran
 	// (the last slot's; see InstrConfig.Addrs); nil unless asked for.
 	Addrs map[string]map[record.Side]map[uint64]float64

@@ -41,7 +41,8 @@ type Config struct {
 	// default: every one discovery finds.
 	Constructors []string
 
-	tool string // valgrind's version, once found
+	tool    string   // valgrind's version, once found
+	godebug []string // valgrind.Host.Off: what every traced driver runs with (findValgrind)
 }
 
 func (c *Config) fill() error {
@@ -82,6 +83,15 @@ func findValgrind(ctx context.Context, cfg *Config) (string, error) {
 		return "", err
 	}
 	cfg.Valgrind, cfg.tool = vg.Path, vg.Version
+	// The drivers are Go programs: they run with the CPU features valgrind cannot run here turned off.
+	host, err := valgrind.Probe(ctx, vg.Path, os.TempDir())
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		cfg.Logf("consttime: the CPU features valgrind cannot run here are unknown (%v): tracing without turning any off\n", err)
+	}
+	cfg.godebug = host.Off
 	return vg.Version, nil
 }
 

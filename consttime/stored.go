@@ -30,6 +30,7 @@ func (res *sideResult) storeKey(cfg *Config, only []string) store.Key {
 		return store.Key{}
 	}
 	return store.NewKey("consttime-trace", store.Program(), res.sealed.SHA256, cfg.tool, cfg.Valgrind,
+		strings.Join(cfg.godebug, ","),
 		strconv.Itoa(cfg.Secrets), strconv.Itoa(cfg.BatchSecrets), strconv.Itoa(cfg.BatchBlocks),
 		strconv.FormatUint(cfg.Seed, 10), strings.Join(only, ","))
 }

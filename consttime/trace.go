@@ -16,6 +16,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"golang.org/x/sys/unix"
 )
 
@@ -87,7 +88,33 @@ type segLine struct {
 
 // traceDriver runs bin under lackey and returns the runs between the markers, in order, the driver's lines and the
 // CPU time valgrind used. only, when not empty, names the constructors to trace (the driver's fifth argument).
+//
+// A run that valgrind itself failed (Diagnose names the cause, e.g. an instruction it cannot decode) is tried
+// once more, since such failures can come at random; the error of the second says so.
 func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed sandbox.Binary, only []string) (
+	[]*run, []string, time.Duration, error) {
+	runs, lines, cpu, err := traceOnce(ctx, cfg, b, bin, sealed, only)
+	var tf *toolFailure
+	if errors.As(err, &tf) && ctx.Err() == nil {
+		cfg.Logf("consttime: %s: %s: tracing again\n", filepath.Base(bin), tf.diagnosis)
+		var again time.Duration
+		runs, lines, again, err = traceOnce(ctx, cfg, b, bin, sealed, only)
+		cpu += again
+	}
+	return runs, lines, cpu, err
+}
+
+// toolFailure is a traced run that valgrind, not the driver, failed: a failure of the check's tool, never a
+// finding about the code.
+type toolFailure struct {
+	diagnosis string // valgrind.Diagnose's
+	err       error
+}
+
+func (e *toolFailure) Error() string { return "valgrind failed tracing the driver: " + e.diagnosis }
+func (e *toolFailure) Unwrap() error { return e.err }
+
+func traceOnce(ctx context.Context, cfg *Config, b *binary, bin string, sealed sandbox.Binary, only []string) (
 	[]*run, []string, time.Duration, error) {
 	if err := sealed.Verify(); err != nil {
 		return nil, nil, 0, err
@@ -113,7 +140,7 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed
 	}
 	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	cmd := proc.Command(rctx, scratch, []string{"GOGC=off", "GOMAXPROCS=1"}, argv...)
+	cmd := proc.Command(rctx, scratch, valgrind.AddGODEBUG([]string{"GOGC=off", "GOMAXPROCS=1"}, cfg.godebug...), argv...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.ExtraFiles = []*os.File{pw}
@@ -143,6 +170,9 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed
 			st.SystemTime().Round(time.Millisecond))
 	}
 	if werr != nil {
+		if d := valgrind.Diagnose(append(stderr.Bytes(), strings.Join(p.log, "\n")...)); d != "" && ctx.Err() == nil {
+			return nil, nil, cpu, &toolFailure{diagnosis: d, err: werr}
+		}
 		msg := proc.Tail(stderr.Bytes(), 6)
 		if msg == "" {
 			msg = strings.Join(p.log, "\n")

@@ -187,14 +187,21 @@ func (d *decision) differential(diff record.Differential) {
 	}
 }
 
-// failures fails on benchmarks that crashed or hung on head (or with head's benchmark code on base) and on a head
-// that kept none of base's benchmarks. It returns the benchmarks whose counts did not repeat, which are a failure
+// failures fails on benchmarks that crashed or hung on head (or with head's benchmark code on base) in a native
+// run, and on a head that kept none of base's benchmarks; a failure under a measuring tool (Failure.Under) is a
+// note. It returns the benchmarks whose counts did not repeat, which are a failure
 // of the instruction-count lane on either side, not of head.
 func (d *decision) failures(r record.Result) (unrepeatable []string) {
 	headFailures := map[string]bool{}
 	removed := 0
 	for _, f := range r.Failures {
 		name := record.Qualified(f.Package, f.Name)
+		if f.Under != "" {
+			// A measuring tool's failure is that lane's, never the code's: only a native run's is a finding.
+			d.v.Notes = append(d.v.Notes, fmt.Sprintf("benchmark %s failed under %s on %s, which is the tool's "+
+				"failure, not the code's: %s", name, f.Under, f.Side, firstLine(f.Message)))
+			continue
+		}
 		if f.Kind == record.FailureUnrepeatable {
 			unrepeatable = append(unrepeatable, fmt.Sprintf("%s (%s)", name, f.Side))
 			continue
@@ -588,4 +595,10 @@ func totalMismatches(d record.Differential) int {
 		n += c.Mismatches
 	}
 	return n
+}
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

@@ -121,6 +121,9 @@ type Failure struct {
 	Kind    FailureKind `json:"kind"`
 	Message string      `json:"message"`           // the panic message or the tail of its output (untrusted text)
 	Package string      `json:"package,omitempty"` // as Benchmark.Package
+	// Under names the measuring tool the run was under ("valgrind"); "" for a native run. A failure under a tool
+	// is that lane's, never the code's: only a native run's failure is a finding (gate).
+	Under string `json:"under,omitempty"`
 }
 
 // RulesOutWorse reports whether b's paired estimate rules out a change for the worse beyond thresholdPct percent:

@@ -177,6 +177,9 @@ type Env struct {
 	Load1     float64 `json:"load1"`
 	// valgrind's version when the instruction-count lane ran, e.g. "valgrind-3.19.0"
 	Valgrind string `json:"valgrind,omitempty"`
+	// ValgrindGODEBUG are the GODEBUG settings every Go process under valgrind ran with, on both sides, because
+	// valgrind reports CPU features this machine lacks and cannot run them, e.g. ["cpu.rdtscp=off"]
+	ValgrindGODEBUG []string `json:"valgrind_godebug,omitempty"`
 }
 
 // Method records how the numbers were obtained.

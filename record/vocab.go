@@ -122,6 +122,9 @@ const (
 	UncountedLostTimer Uncounted = "lost-timer"
 	// UncountedBudget: counting it under callgrind would not fit in the lane's share of the time budget.
 	UncountedBudget Uncounted = "budget"
+	// UncountedTool: valgrind failed while counting it (a crash, a signal, a hang, output it could not write),
+	// and the benchmark ran cleanly without valgrind: the tool's failure, not the code's.
+	UncountedTool Uncounted = "tool-failure"
 )
 
 // Exit codes of the command line and the Action.

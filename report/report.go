@@ -98,8 +98,9 @@ func methodLines(r *record.Result, esc func(string) string) [][2]string {
 		}
 	}
 	if m.Metric == record.MetricInstructions || m.Metric == record.MetricBoth || m.Metric == record.MetricAuto {
+		godebug := strings.Join(append([]string{"asyncpreemptoff=1"}, r.Env.ValgrindGODEBUG...), ",")
 		counted := "instructions/op under " + orDash(esc(r.Env.Valgrind)) + " (callgrind, GOMAXPROCS=1, " +
-			"GODEBUG=asyncpreemptoff=1): (count at 2N − count at N) / N per A–B–B–A slot, of the instructions the " +
+			"GODEBUG=" + esc(godebug) + "): (count at 2N − count at N) / N per A–B–B–A slot, of the instructions the " +
 			"benchmark timer measured, the Go runtime's and the testing package's left out; counts of one binary " +
 			"must agree within " + strconv.FormatFloat(100*benchtxt.RepeatTolerance, 'f', -1, 64) + "%; threshold ±" +
 			strconv.FormatFloat(m.InstrThreshold, 'f', -1, 64) + "%, no statistical test"

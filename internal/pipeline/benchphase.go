@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -415,6 +417,9 @@ func fromRun(run *benchrun.Run, headTops []string, opt bench.StatsOptions, instr
 	} else if run.Pinning.Reason != "" {
 		rec.notes = append(rec.notes, "benchmarks ran unpinned: "+run.Pinning.Reason)
 	}
+	if run.LaneOff != "" {
+		rec.notes = append(rec.notes, "the instruction-count lane is off, wall time judges every benchmark: "+run.LaneOff)
+	}
 	for _, w := range run.Warnings {
 		rec.notes = append(rec.notes, "benchmarks: "+w)
 	}
@@ -534,11 +539,12 @@ func noteDisagreements(bs []record.Benchmark) {
 // that the instruction counts settle nothing there (bench.CombineLanes), and a note saying which; none when the
 // binaries cannot take another path under valgrind. A probe that fails trusts nothing.
 func (p *pipeline) hiddenFeatures(ctx context.Context, bins ...string) (hidden []string, note string) {
-	all, err := benchrun.HiddenFeatures(ctx, p.valgrind.Path, p.work)
+	host, err := valgrind.Probe(ctx, p.valgrind.Path, p.work)
 	if err != nil {
 		return []string{"unknown ones"}, "metric auto: " + err.Error() + "; the instruction counts settle nothing"
 	}
-	if len(all) == 0 {
+	all := host.Hidden
+	if len(all) == 0 && len(host.Unswitched) == 0 {
 		return nil, ""
 	}
 	for _, bin := range bins {
@@ -546,11 +552,20 @@ func (p *pipeline) hiddenFeatures(ctx context.Context, bins ...string) (hidden [
 		if err != nil {
 			return all, "metric auto: disassembling " + bin + ": " + err.Error() + "; the instruction counts settle nothing"
 		}
-		for _, f := range benchrun.UsesFeatures(stdout, all) {
+		if used := valgrind.UsesFeatures(stdout, host.Unswitched); len(used) > 0 {
+			// valgrind reports these, this CPU lacks them and no Go switch keeps code off them: it would die.
+			return []string{"unknown ones"}, fmt.Sprintf("metric auto: %s reports %s, which this CPU lacks and "+
+				"which %s uses with no switch to turn it off, so the instruction counts settle nothing",
+				p.valgrind.Version, strings.Join(used, ", "), filepath.Base(bin))
+		}
+		for _, f := range valgrind.UsesFeatures(stdout, all) {
 			if !slices.Contains(hidden, f) {
 				hidden = append(hidden, f)
 			}
 		}
+	}
+	if len(all) == 0 {
+		return nil, ""
 	}
 	slices.Sort(hidden)
 	if len(hidden) == 0 {

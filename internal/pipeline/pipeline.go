@@ -84,6 +84,11 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	}
 	env := CollectEnv(context.Background(), p.pinnedCPU())
 	env.Valgrind = p.valgrind.Version
+	if p.valgrind.Path != "" {
+		if h, herr := valgrind.Probe(context.Background(), p.valgrind.Path, p.work); herr == nil {
+			env.ValgrindGODEBUG = h.Off // the lane probed it already: the answer is kept
+		}
+	}
 	res := p.assemble(env, incomplete)
 	if p.sandbox != nil {
 		g := p.sandbox.Guarantee()

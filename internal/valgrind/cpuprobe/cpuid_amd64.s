@@ -10,3 +10,9 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL CX, c+16(FP)
 	MOVL DX, d+20(FP)
 	RET
+
+// func rdtscp() uint32
+TEXT ·rdtscp(SB), NOSPLIT, $0-4
+	RDTSCP
+	MOVL AX, ret+0(FP)
+	RET
