@@ -1,13 +1,19 @@
 package pipeline
 
 import (
+	"context"
 	"io"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/perfgate/perfgate/benchrun"
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/store"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -162,4 +168,80 @@ func (p *pipeline) heartbeat(name string, start time.Time) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-finished }
+}
+
+// usedFeatures disassembles bins (test binaries sealed by this comparison), both at once, and returns for each a
+// function that says which of a subset of features it has instructions of. What a binary uses of features is kept
+// in the store under its digest: disassembling a test binary takes seconds, and nothing is timed meanwhile.
+func (p *pipeline) usedFeatures(ctx context.Context, bins []string, features []string) ([]func([]string) []string, []error) {
+	uses := make([]func([]string) []string, len(bins))
+	errs := make([]error, len(bins))
+	var wg sync.WaitGroup
+	for i, bin := range bins {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sha := p.sealedSHA(bin)
+			key := store.NewKey("uses-features", sha, strings.Join(features, ","))
+			var used []string
+			if sha == "" || !p.store.GetJSON(key, &used) {
+				stdout, _, err := proc.Run(proc.Command(ctx, p.work, nil, "go", "tool", "objdump", bin))
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				used = valgrind.UsesFeatures(stdout, features)
+				if used == nil {
+					used = []string{}
+				}
+				if sha != "" {
+					p.store.PutJSON(key, "features used by "+filepath.Base(bin), used)
+				}
+			}
+			uses[i] = func(subset []string) []string {
+				var out []string
+				for _, f := range used {
+					if slices.Contains(subset, f) {
+						out = append(out, f)
+					}
+				}
+				return out
+			}
+		}()
+	}
+	wg.Wait()
+	return uses, errs
+}
+
+// sealedSHA returns the SHA-256 the comparison sealed path with, "" for a path it did not seal.
+func (p *pipeline) sealedSHA(path string) string {
+	switch path {
+	case "":
+		return ""
+	case p.base.bin:
+		return p.base.sha
+	case p.head.bin:
+		return p.head.sha
+	case p.source.baseBin:
+		return p.source.baseSHA
+	}
+	return ""
+}
+
+// decisions is the compiler's -m=2 report of the gated package on side s (benchrun.Decisions), kept in the store
+// under the side's test binary's digest: the same binary is the same code, compiled the same way.
+func (p *pipeline) decisions(ctx context.Context, s *side, limit time.Duration) ([]byte, error) {
+	key := store.NewKey("compiler-decisions", store.Program(), s.sha, p.importPath, strings.Join(p.cfg.Tags, ","))
+	if s.sha != "" {
+		if out, ok := p.store.Output(key); ok {
+			return out, nil
+		}
+	}
+	cfg := p.buildConfig(s)
+	cfg.Timeout = limit
+	out, err := benchrun.Decisions(ctx, cfg, p.importPath)
+	if err == nil && s.sha != "" {
+		p.store.PutOutput(key, string(s.name)+" compiler decisions", out)
+	}
+	return out, err
 }

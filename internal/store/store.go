@@ -67,7 +67,8 @@ type Config struct {
 	Warn func(msg string)
 }
 
-// Store is an open store. Its methods are safe for concurrent use, by this process and by others.
+// Store is an open store. Its methods are safe for concurrent use, by this process and by others. A nil *Store is
+// the store turned off: every Get misses and every Put is dropped.
 type Store struct {
 	dir  string
 	warn func(string)
@@ -130,6 +131,9 @@ type file struct {
 // the manifest. A store that cannot be written is reported through Warn and otherwise ignored: the store only
 // saves time.
 func (s *Store) Put(k Key, what string, files map[string][]byte) {
+	if s == nil {
+		return
+	}
 	if err := s.put(k, what, files); err != nil {
 		s.warn(fmt.Sprintf("store: not keeping %s: %v", what, err))
 	}
@@ -162,6 +166,9 @@ func (s *Store) put(k Key, what string, files map[string][]byte) error {
 // Get returns the files of k's entry, each verified against its digest, and whether there is such an entry.
 // An entry that fails the check is a miss: Get reports it through Warn and removes its manifest.
 func (s *Store) Get(k Key) (map[string][]byte, bool) {
+	if s == nil {
+		return nil, false
+	}
 	b, err := os.ReadFile(s.entry(k))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false
@@ -251,6 +258,9 @@ func (s *Store) GetJSON(k Key, v any) bool {
 
 // PutJSON stores v, JSON-encoded, as k's entry.
 func (s *Store) PutJSON(k Key, what string, v any) {
+	if s == nil {
+		return
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		s.warn(fmt.Sprintf("store: not keeping %s: %v", what, err))

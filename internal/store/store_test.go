@@ -140,3 +140,17 @@ func TestJSON(t *testing.T) {
 		t.Error("an entry of another shape decoded")
 	}
 }
+
+func TestNil(t *testing.T) {
+	var s *Store
+	k := NewKey("x")
+	s.PutOutput(k, "x", []byte("x"))
+	s.PutJSON(k, "x", 1)
+	if _, ok := s.Output(k); ok {
+		t.Error("a nil store has an entry")
+	}
+	var v int
+	if s.GetJSON(k, &v) || s.Hits() != 0 {
+		t.Error("a nil store has an entry")
+	}
+}
