@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/benchrun"
-	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/store"
 	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
@@ -185,7 +184,7 @@ func (p *pipeline) usedFeatures(ctx context.Context, bins []string, features []s
 			key := store.NewKey("uses-features", sha, strings.Join(features, ","))
 			var used []string
 			if sha == "" || !p.store.GetJSON(key, &used) {
-				stdout, _, err := proc.Run(proc.Command(ctx, p.work, nil, "go", "tool", "objdump", bin))
+				stdout, err := p.disassemble(ctx, bin)
 				if err != nil {
 					errs[i] = err
 					return
