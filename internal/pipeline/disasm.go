@@ -5,6 +5,7 @@ import (
 	"context"
 	"debug/elf"
 	"errors"
+	"strings"
 
 	"golang.org/x/arch/x86/x86asm"
 
@@ -54,9 +55,10 @@ func decodeText(bin string) ([]byte, error) {
 		pc := sym.Value
 		for len(code) > 0 {
 			inst, err := x86asm.Decode(code, 64)
-			if err == nil && inst.Len > 0 && evex(code) {
-				// The x86asm the Go toolchain vendors for objdump does not decode EVEX (AVX-512) instructions:
-				// it prints "?" for them, and so does this, so that the features found are objdump's.
+			if err == nil && inst.Len > 0 && (evex(code) || strings.HasPrefix(inst.Op.String(), "SHA")) {
+				// The x86asm the Go toolchain vendors for objdump decodes neither EVEX (AVX-512) nor SHA
+				// instructions: it prints "?" for them, and so does this, so that the features found are
+				// objdump's. (Both are in Go binaries, behind the runtime's CPU checks.)
 				b.WriteString("?\n")
 				code, pc = code[inst.Len:], pc+uint64(inst.Len)
 				continue
