@@ -60,7 +60,8 @@ func (res *sideResult) fromStore(cfg *Config, key store.Key) bool {
 	for k, v := range t.Skipped {
 		res.skipped[k] = v
 	}
-	cfg.Logf("consttime: %s: %d operations from the store (driver %.12s)\n", res.name, len(t.Ops), res.sealed.SHA256)
+	cfg.Logf("consttime: %s: %d operations from the store, not traced (driver %.12s)\n", res.name, len(t.Ops),
+		res.sealed.SHA256)
 	return true
 }
 
