@@ -65,7 +65,13 @@ type Config struct {
 	// Warn receives one line for every damaged or foreign entry read (and every entry that could not be
 	// written); nil discards them.
 	Warn func(msg string)
+	// MaxBytes bounds the objects' total size: when Open finds more, it removes the entries used least recently
+	// until a quarter of the bound is free, and the objects no entry names. 0 means DefaultMaxBytes.
+	MaxBytes int64
 }
+
+// DefaultMaxBytes is the store's default bound: a gate of this repository keeps some 20 MB a base.
+const DefaultMaxBytes = 2 << 30
 
 // Store is an open store. Its methods are safe for concurrent use, by this process and by others. A nil *Store is
 // the store turned off: every Get misses and every Put is dropped.
@@ -108,7 +114,88 @@ func Open(cfg Config) (*Store, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	return &Store{dir: dir, warn: warn}, nil
+	st := &Store{dir: dir, warn: warn}
+	max := cfg.MaxBytes
+	if max <= 0 {
+		max = DefaultMaxBytes
+	}
+	st.prune(max)
+	return st, nil
+}
+
+// prune removes the least recently used entries while the objects take more than max bytes, down to three quarters
+// of it, and then every object no entry names. Entries are dated by their manifest's modification time, which Get
+// renews.
+func (s *Store) prune(max int64) {
+	objects := map[string]int64{}
+	var total int64
+	filepath.WalkDir(filepath.Join(s.dir, "objects"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				objects[d.Name()] = fi.Size()
+				total += fi.Size()
+			}
+		}
+		return nil
+	})
+	if total <= max {
+		return
+	}
+	des, err := os.ReadDir(filepath.Join(s.dir, "entries"))
+	if err != nil {
+		return
+	}
+	type entry struct {
+		path string
+		used time.Time
+	}
+	var entries []entry
+	for _, de := range des {
+		if fi, err := de.Info(); err == nil {
+			entries = append(entries, entry{filepath.Join(s.dir, "entries", de.Name()), fi.ModTime()})
+		}
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return a.used.Compare(b.used) })
+	named := func(e entry) []string {
+		var m manifest
+		b, err := os.ReadFile(e.path)
+		if err != nil || json.Unmarshal(b, &m) != nil {
+			return nil
+		}
+		var ds []string
+		for _, f := range m.Files {
+			ds = append(ds, f.SHA256)
+		}
+		return ds
+	}
+	// Drop the oldest entries until what the rest name fits.
+	refs := map[string]int{}
+	for _, e := range entries {
+		for _, d := range named(e) {
+			refs[d]++
+		}
+	}
+	live := int64(0)
+	for d := range refs {
+		live += objects[d]
+	}
+	for _, e := range entries {
+		if live <= max/4*3 {
+			break
+		}
+		ds := named(e)
+		os.Remove(e.path)
+		for _, d := range ds {
+			if refs[d]--; refs[d] == 0 {
+				live -= objects[d]
+			}
+		}
+	}
+	for d := range objects {
+		if refs[d] <= 0 && len(d) > 2 {
+			os.Remove(s.object(d))
+		}
+	}
 }
 
 // Dir is the directory the store keeps its entries in.
@@ -174,6 +261,10 @@ func (s *Store) Get(k Key) (map[string][]byte, bool) {
 		return nil, false
 	}
 	files, err := s.read(k, b, err)
+	if err == nil {
+		now := time.Now()
+		os.Chtimes(s.entry(k), now, now) // recently used: the last to be pruned
+	}
 	if err != nil {
 		s.warn(fmt.Sprintf("store: entry %s is damaged or foreign, computing it again: %v", k.String()[:12], err))
 		os.Remove(s.entry(k))

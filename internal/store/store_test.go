@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -152,5 +153,41 @@ func TestNil(t *testing.T) {
 	var v int
 	if s.GetJSON(k, &v) || s.Hits() != 0 {
 		t.Error("a nil store has an entry")
+	}
+}
+
+// TestPrune: over its bound, the store drops the entries used least recently, and the objects only they named.
+func TestPrune(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(Config{Dir: dir, MaxBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := func(c byte) []byte { return []byte(strings.Repeat(string(c), 400<<10)) }
+	old, used, fresh := NewKey("old"), NewKey("used"), NewKey("fresh")
+	s.PutOutput(old, "old", big('o'))
+	s.PutOutput(used, "used", big('u'))
+	s.PutOutput(fresh, "fresh", big('f'))
+	past := time.Now().Add(-time.Hour)
+	for i, k := range []Key{old, used, fresh} {
+		ts := past.Add(time.Duration(i) * time.Minute)
+		os.Chtimes(s.entry(k), ts, ts)
+	}
+	if _, ok := s.Output(used); !ok { // used now: the most recent
+		t.Fatal("miss")
+	}
+	s, err = Open(Config{Dir: dir, MaxBytes: 1 << 20}) // 1.2 MB of objects: over the bound
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, okOld := s.Output(old)
+	_, okUsed := s.Output(used)
+	_, okFresh := s.Output(fresh)
+	if okOld || okFresh || !okUsed {
+		t.Errorf("after pruning: old %v, fresh %v, used %v; want only used kept", okOld, okFresh, okUsed)
+	}
+	objs, _ := filepath.Glob(filepath.Join(s.Dir(), "objects", "*", "*"))
+	if len(objs) != 1 {
+		t.Errorf("objects left: %d, want 1", len(objs))
 	}
 }
