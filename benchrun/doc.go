@@ -26,8 +26,9 @@
 //     the reader attributes each instruction by address to a function of the binary's symbol table and counts
 //     the code under test without the Go runtime's and the testing package's machinery. instructions/op =
 //     (count at 2N − count at N) / N. Two counts of one binary that differ by more than bench.RepeatTolerance
-//     are a failure of that benchmark, never averaged. HiddenFeatures and UsesFeatures (cpufeatures.go) find
-//     the CPU features valgrind hides that the binary has instructions of.
+//     are a failure of that benchmark, never averaged. A leaf valgrind fails on is run natively (toolfail.go):
+//     only a native failure is a finding; otherwise the lane gives it up with valgrind's diagnosis, and a lane
+//     that cannot run at all switches itself off.
 //  4. TestFiles, SameFiles, TestOverlay and ChangedBenchmarks (likeforlike.go) read and compare the two sides'
 //     test files, so that base can be built with head's benchmarks.
 //

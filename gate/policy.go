@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/perfgate/perfgate/record"
 )
@@ -277,6 +278,7 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 	}
 	patterns := p.compiledThresholds()
 	var names, ruledOut []string
+	var open []record.Benchmark
 	for _, b := range r.Benchmarks {
 		if b.Class != record.ClassInconclusive || !p.Fails(r.Method.Metric, b.Unit) {
 			continue
@@ -287,6 +289,7 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 			continue
 		}
 		names = append(names, AckName(b)+intervalOf(b))
+		open = append(open, b)
 	}
 	if len(ruledOut) > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("%s inconclusive, but a slowdown beyond the threshold is ruled out, so "+
@@ -301,6 +304,9 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 	if r.Method.Metric == record.MetricAuto {
 		settle = "a longer budget or a quieter runner would settle them (where the instruction counts moved, they " +
 			"say the work changed, not which way the time went)"
+	}
+	if noisy := hostNoise(r.Method, open); noisy != "" {
+		settle = noisy
 	}
 	switch {
 	case v.Status != record.StatusPass:
@@ -601,4 +607,38 @@ func totalMismatches(d record.Differential) int {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// hostNoise says, once for all of them, when most of the open benchmarks could not have settled on this host
+// at this budget: their smallest detectable effect exceeds the threshold. It names the budget at which they
+// would (intervals narrow as the square root of the rounds) and perfgate doctor, which suggests a threshold per
+// benchmark; "" when the host's noise is not what kept them open.
+func hostNoise(m record.Method, open []record.Benchmark) string {
+	var mdes []float64
+	for _, b := range open {
+		if b.MDEPct > m.Threshold {
+			mdes = append(mdes, b.MDEPct)
+		}
+	}
+	if len(mdes) == 0 || 2*len(mdes) < len(open) {
+		return ""
+	}
+	slices.Sort(mdes)
+	median := mdes[len(mdes)/2]
+	pct := func(x float64) string {
+		if x > 1000 {
+			return "over 1000%"
+		}
+		return strconv.FormatFloat(x, 'f', 1, 64) + "%"
+	}
+	s := fmt.Sprintf("this host's noise kept %d of them open: the smallest change this run could detect in them "+
+		"was %s at the median, above ±%g%%", len(mdes), pct(median), m.Threshold)
+	// Intervals narrow as the square root of the rounds; past an hour the host, not the budget, is the problem.
+	if need := time.Duration(float64(m.TimedPhase) * math.Pow(median/m.Threshold, 2)); m.TimedPhase > 0 &&
+		need <= time.Hour {
+		s += fmt.Sprintf("; a budget of about %v would settle half of them", need.Round(10*time.Second))
+	} else {
+		s += "; a quieter runner would settle them"
+	}
+	return s + "; perfgate doctor -pkg measures this host's noise and suggests a threshold for each"
 }

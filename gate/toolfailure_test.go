@@ -1,7 +1,9 @@
 package gate_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
@@ -47,5 +49,35 @@ func TestToolFailureNeverFails(t *testing.T) {
 	if v := gate.Decide(*r, policy); v.Status != record.StatusFail ||
 		!containsPart(v.Reasons, "fails on head") {
 		t.Errorf("a native panic on head: %s, reasons %q; want a failure", v.Status, v.Reasons)
+	}
+}
+
+// TestHostNoiseSaidOnce: when the host's noise kept most open benchmarks from settling (their smallest
+// detectable effect above the threshold), the inconclusive reason says so once, with a budget and perfgate
+// doctor; when the intervals were narrow enough, it does not.
+func TestHostNoiseSaidOnce(t *testing.T) {
+	c := config.Default()
+	policy := c.Policy()
+	decide := func(mde float64) record.Verdict {
+		r := passing()
+		r.Method.Threshold, r.Method.TimedPhase = 2, 100*time.Second
+		r.Benchmarks = nil
+		for _, name := range []string{"Encrypt/a", "Encrypt/b", "Encrypt/c"} {
+			b := secOp(name, record.ClassInconclusive, 1.01)
+			b.Paired.Lo, b.Paired.Hi, b.Paired.Bound = 0.98, 1.04, 1.035
+			b.MDEPct = mde
+			r.Benchmarks = append(r.Benchmarks, b)
+		}
+		return gate.Decide(*r, policy)
+	}
+	v := decide(3)
+	all := strings.Join(append(v.Reasons, v.Notes...), "\n")
+	if v.Status != record.StatusInconclusive || strings.Count(all, "this host's noise kept 3 of them open") != 1 ||
+		!strings.Contains(all, "a budget of about 3m50s") || !strings.Contains(all, "perfgate doctor -pkg") {
+		t.Errorf("MDE 3%% against ±2%%: %s, %q; want inconclusive, the host's noise said once with a budget", v.Status, all)
+	}
+	v = decide(1)
+	if all := strings.Join(append(v.Reasons, v.Notes...), "\n"); strings.Contains(all, "host's noise") {
+		t.Errorf("MDE 1%% against ±2%%: %q; the host's noise is not what kept them open", all)
 	}
 }

@@ -11,6 +11,7 @@
 //	perfgate comment DIR                     post a results directory as the sticky pull-request comment
 //	perfgate record -from DIR                keep a commit's results on the ref refs/perfgate/history
 //	perfgate history                         change points along main's history, with the range to bisect
+//	perfgate doctor [-pkg P]                 what this machine can measure
 //	perfgate version                         print the version
 //
 // Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error, 3 could not run, 4 inconclusive.
@@ -54,6 +55,7 @@ Usage:
   perfgate comment DIR                     post a results directory as the sticky pull-request comment
   perfgate record -from DIR                keep a commit's results on the ref refs/perfgate/history
   perfgate history                         change points along main's history, with the range to bisect
+  perfgate doctor [-pkg P]                 what this machine can measure (valgrind, pinning, sandbox, noise)
   perfgate version                         print the version
 
 Examples:
@@ -91,6 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runRecord(ctx, rest, stdout, stderr)
 	case "history":
 		return runHistory(ctx, rest, stdout, stderr)
+	case "doctor":
+		return runDoctor(ctx, rest, stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintf(stdout, "perfgate %s\n", version.String())
 		return record.ExitPass

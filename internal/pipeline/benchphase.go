@@ -348,6 +348,7 @@ func joinRuns(a, b *benchrun.Run) *benchrun.Run {
 		maps.Copy(j.Uncounted, a.Uncounted)
 	}
 	j.Addrs = b.Addrs
+	j.LaneOff = b.LaneOff
 	return &j
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -84,9 +85,15 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	}
 	env := CollectEnv(context.Background(), p.pinnedCPU())
 	env.Valgrind = p.valgrind.Version
-	if p.valgrind.Path != "" {
-		if h, herr := valgrind.Probe(context.Background(), p.valgrind.Path, p.work); herr == nil {
-			env.ValgrindGODEBUG = h.Off // the lane probed it already: the answer is kept
+	if vg := p.valgrind.Path; vg != "" || p.constantTimeMode() != record.CTOff {
+		if vg == "" {
+			vg = "valgrind"
+			if full, lerr := exec.LookPath(vg); lerr == nil {
+				vg = full
+			}
+		}
+		if h, herr := valgrind.Probe(context.Background(), vg, p.work); herr == nil {
+			env.ValgrindGODEBUG = h.Off // the lane or the trace probed it already: the answer is kept
 		}
 	}
 	res := p.assemble(env, incomplete)

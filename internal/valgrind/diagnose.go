@@ -14,6 +14,8 @@ import (
 var (
 	// vex's message when its decoder meets an instruction it cannot translate.
 	unhandledRE = regexp.MustCompile(`unhandled instruction bytes: ((?:0x[0-9A-Fa-f]+ ?)+)`)
+	// the Go runtime's own dump of the instruction it died on (valgrind -q prints no message of its own).
+	goBytesRE = regexp.MustCompile(`(?m)^SIGILL: illegal instruction\n(?:.*\n)*?instruction bytes: ((?:0x[0-9A-Fa-f]+ ?)+)`)
 	// valgrind's line when the program it runs dies of a signal.
 	terminatingRE = regexp.MustCompile(`Process terminating with default action of signal \d+ \((SIG[A-Z]+)\)`)
 	// the Go runtime's first line on a fatal signal, and the frame that follows its goroutine header.
@@ -28,7 +30,11 @@ var (
 // cannot decode RDTSCP (0F 01 F9) in runtime.cputicks"), an internal error of valgrind's own, or a signal valgrind
 // raised. It returns "" when the output shows no fault of valgrind's: the program's own failure.
 func Diagnose(stderr []byte) string {
-	if m := unhandledRE.FindSubmatchIndex(stderr); m != nil {
+	m := unhandledRE.FindSubmatchIndex(stderr)
+	if m == nil {
+		m = goBytesRE.FindSubmatchIndex(stderr)
+	}
+	if m != nil {
 		code, name := decodeBytes(string(stderr[m[2]:m[3]]))
 		d := "valgrind cannot decode " + code
 		if name != "" {

@@ -27,7 +27,15 @@ PC=0x48e649 m=0 sigcode=2
 goroutine 0 gp=0x3e66b44d0000 m=0 mp=0x856000 [idle]:
 runtime.cputicks()
 `
+	quiet := `SIGILL: illegal instruction
+PC=0x47f809 m=1 sigcode=1
+instruction bytes: 0xf 0x1 0xf9 0x48 0xc1 0xe2 0x20 0x48 0x1 0xd0 0x48 0x89 0x44 0x24 0x8 0xc3
+
+goroutine 0 gp=0x13e0248705a0 m=1 mp=0x13e0248aa008 [idle]:
+runtime.cputicks()
+`
 	for _, c := range []struct{ name, in, want string }{
+		{"valgrind -q: the runtime's dump only", quiet, "valgrind cannot decode RDTSCP (0F 01 F9) in runtime.cputicks"},
 		{"rdtscp", rdtscp, "valgrind cannot decode RDTSCP (0F 01 F9) in runtime.cputicks"},
 		{"go traceback only", goOnly, "valgrind cannot decode RDTSCP (0F 01 F9) in runtime.cputicks"},
 		{"undecodable bytes", "vex amd64->IR: unhandled instruction bytes: 0xFF 0xFF 0xFF 0xFF\n",
