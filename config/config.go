@@ -120,6 +120,9 @@ type Config struct {
 	// ConstantTimeBlocks is how many blocks each traced batch call (EncryptBlocks…) gets. Key
 	// "constant-time-blocks".
 	ConstantTimeBlocks int
+	// ConstantTimeConstructors narrows the constant-time check to these constructors; empty traces every one the
+	// check discovers. No key: perfgate demo sets it, to trace the one constructor its lesson needs.
+	ConstantTimeConstructors []string
 	// Constructors names the cipher constructors to check; empty discovers them. Key "constructors".
 	Constructors []string
 	// Keys and Blocks size the differential check per cipher and key size. Keys "keys" and "blocks".
@@ -157,6 +160,9 @@ type Config struct {
 	Out string
 	// Cache is the GOCACHE both sides build with; "" uses the user's cache.
 	Cache string
+	// Store is the directory of the store of artifacts kept between runs (package internal/store): "" for the
+	// user's cache directory, "off" for none. Key "cache".
+	Store string
 	// Log receives progress and tool output for humans; nil discards it.
 	Log io.Writer
 }

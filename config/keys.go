@@ -388,6 +388,11 @@ var keys = []*Key{
 		Doc: "results directory (the default one ignores itself in git; the Action's default is " +
 			"$RUNNER_TEMP/perfgate-results)"},
 		func(c *Config) *string { return &c.Out }, func(s string) bool { return strings.TrimSpace(s) != "" }),
+	stringKey(Key{Flag: "cache", Input: "cache", Form: "a directory path, or off",
+		Only: "no file key: where a machine keeps its cache is the machine's, not the repository's",
+		Doc: "the store of artifacts kept between runs (builds' outputs, tests, differential outputs, traces; never " +
+			"timings), every entry verified when read; empty: the user's cache directory; off: none"},
+		func(c *Config) *string { return &c.Store }, func(s string) bool { return s == "" || strings.TrimSpace(s) != "" }),
 	stringKey(Key{Flag: "policy-from", Input: "policy-from", Form: "base or head",
 		Only: "no file key: a file cannot say whose file sets the policy",
 		Doc: "whose .perfgate.yml sets the gate policy (thresholds, alpha, …): base's at the base commit, or head's; " +

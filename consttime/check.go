@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -36,7 +37,11 @@ type Config struct {
 	BatchSecrets int    // Secrets of batch methods (EncryptBlocks…); default DefaultBatchSecrets
 	BatchBlocks  int    // blocks per batch call; default DefaultBatchBlocks
 	Valgrind     string // the valgrind program; default "valgrind" in PATH
+	// Constructors, if set, narrows the check to these constructors (the others are not traced, nor listed);
+	// default: every one discovery finds.
+	Constructors []string
 
+	tool    string   // valgrind's version, once found
 	godebug []string // valgrind.Host.Off: what every traced driver runs with (findValgrind)
 }
 
@@ -77,7 +82,7 @@ func findValgrind(ctx context.Context, cfg *Config) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cfg.Valgrind = vg.Path
+	cfg.Valgrind, cfg.tool = vg.Path, vg.Version
 	// The drivers are Go programs: they run with the CPU features valgrind cannot run here turned off.
 	host, err := valgrind.Probe(ctx, vg.Path, os.TempDir())
 	if err != nil {
@@ -208,6 +213,9 @@ func prepare(ctx context.Context, cfg *Config, dir, side string) *sideResult {
 		res.err = err
 		return res
 	}
+	if len(cfg.Constructors) > 0 {
+		p.Targets = slices.DeleteFunc(p.Targets, func(t target) bool { return !slices.Contains(cfg.Constructors, t.Name) })
+	}
 	for _, t := range p.Targets {
 		res.family[t.Name] = t.Family
 		res.targets = append(res.targets, t.Name)
@@ -233,6 +241,16 @@ func (res *sideResult) trace(ctx context.Context, cfg *Config, only ...string) {
 	if res.err != nil || res.bin == "" {
 		return
 	}
+	key := res.storeKey(cfg, only)
+	if res.fromStore(cfg, key) {
+		return
+	}
+	before := len(res.ops)
+	defer func() {
+		if res.err == nil && cfg.Store != nil {
+			res.keep(cfg, key, before)
+		}
+	}()
 	t0 := time.Now()
 	runs, lines, cpu, err := traceDriver(ctx, cfg, res.b, res.bin, res.sealed, only)
 	res.cpu += cpu

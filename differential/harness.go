@@ -14,6 +14,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/store"
 )
 
 // A sideFailure is the code under test misbehaving on one side: it does not load or build, its harness panics,
@@ -200,6 +201,28 @@ func (s *side) run(ctx context.Context, cfg *Config, args []string, stdin []byte
 	if err := s.sealed.Verify(); err != nil {
 		return nil, err
 	}
+	// The harness is a function of its binary and its input: a run kept in the store is not run again.
+	var key store.Key
+	if cfg.Store != nil {
+		key = store.NewKey("differential-run", s.sealed.SHA256, strings.Join(args, "\x00"), store.Digest(stdin))
+		if out, ok := cfg.Store.Output(key); ok {
+			what := "run"
+			if len(args) > 0 {
+				what = strings.Join(args, " ")
+			}
+			cfg.Logf("%s: harness %s: output from the store\n", s.name, what)
+			return out, nil
+		}
+	}
+	out, err := s.runHarness(ctx, cfg, args, stdin)
+	if err == nil && cfg.Store != nil {
+		cfg.Store.PutOutput(key, s.name+" harness output", out)
+	}
+	return out, err
+}
+
+// runHarness runs the harness (see run).
+func (s *side) runHarness(ctx context.Context, cfg *Config, args []string, stdin []byte) ([]byte, error) {
 	scratch, remove, err := cfg.Sandbox.Scratch()
 	if err != nil {
 		return nil, err

@@ -211,4 +211,16 @@ type Method struct {
 	Budget  time.Duration `json:"budget_ns"`
 	Stages  int           `json:"stages,omitempty"`
 	Settled int           `json:"settled"`
+	// Phases are the comparison's phases in the order they ran, each with its wall time (several packages: each
+	// package's, in turn).
+	Phases []Phase `json:"phases,omitempty"`
+}
+
+// Phase is one phase of a comparison: export, build, differential, constant time, tests, sizes, machine code,
+// timing (and counting), why; how long it took by the wall clock, and how many of its artifacts came from the
+// store of artifacts instead of being computed (never a timing: both sides are timed fresh in every run).
+type Phase struct {
+	Name      string        `json:"name"`
+	Wall      time.Duration `json:"wall_ns"`
+	FromStore int           `json:"from_store,omitempty"`
 }

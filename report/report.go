@@ -187,13 +187,40 @@ func runText(r *record.Result) string {
 		run = "started " + r.Started.UTC().Format("2006-01-02 15:04 UTC") + ", "
 	}
 	run += "took " + r.Duration.Round(time.Second).String()
-	if m.TimedPhase > 0 {
+	if ph := phasesText(m.Phases); ph != "" {
+		run += " (" + ph + ")"
+	} else if m.TimedPhase > 0 {
 		run += " (timed phase " + m.TimedPhase.Round(time.Second).String() + ")"
 	}
 	if m.BinariesSame {
 		run += "; base and head test binaries are identical"
 	}
 	return run
+}
+
+// phasesText says where the time went: each phase of at least half a second by its wall time, in the order they
+// ran, and how many of its artifacts came from the store ("tests 1s, 2 from the store"); the shorter ones together.
+func phasesText(phases []record.Phase) string {
+	var parts []string
+	var rest time.Duration
+	for _, ph := range phases {
+		if ph.Wall < 500*time.Millisecond && ph.FromStore == 0 {
+			rest += ph.Wall
+			continue
+		}
+		t := ph.Name + " " + ph.Wall.Round(100*time.Millisecond).String()
+		if ph.FromStore > 0 {
+			t += " with " + plural(ph.FromStore, "artifact") + " from the store"
+		}
+		parts = append(parts, t)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if rest > 0 {
+		parts = append(parts, "the rest "+rest.Round(100*time.Millisecond).String())
+	}
+	return strings.Join(parts, ", ")
 }
 
 // allSameUntimed reports whether bs has benchmarks and every one was answered by same machine code, untimed.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/store"
 )
 
 // Sides is what every check that builds code inside the gated package is told about it (package differential's
@@ -24,6 +25,10 @@ type Sides struct {
 	// programs are built, and sealed (their SHA-256 recorded), before either runs, and each run checks its seal
 	// first.
 	Sandbox *sandbox.Sandbox
+	// Store, when not nil, keeps the outputs of the sides' programs between runs, keyed by the sealed program's
+	// digest and its input (and, for an analysis, by perfgate's own digest): a run whose key is there is not run
+	// again. Every entry is verified when read; a damaged one is computed again.
+	Store *store.Store
 }
 
 // Resolve checks that the base and head directories are given, makes them absolute, and defaults the package to

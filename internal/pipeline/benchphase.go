@@ -18,7 +18,6 @@ import (
 	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
 	"github.com/perfgate/perfgate/gate"
-	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 )
@@ -548,18 +547,18 @@ func (p *pipeline) hiddenFeatures(ctx context.Context, bins ...string) (hidden [
 	if len(all) == 0 && len(host.Unswitched) == 0 {
 		return nil, ""
 	}
-	for _, bin := range bins {
-		stdout, _, err := proc.Run(proc.Command(ctx, p.work, nil, "go", "tool", "objdump", bin))
-		if err != nil {
+	uses, errs := p.usedFeatures(ctx, bins, slices.Concat(all, host.Unswitched))
+	for i, bin := range bins {
+		if err := errs[i]; err != nil {
 			return all, "metric auto: disassembling " + bin + ": " + err.Error() + "; the instruction counts settle nothing"
 		}
-		if used := valgrind.UsesFeatures(stdout, host.Unswitched); len(used) > 0 {
+		if used := uses[i](host.Unswitched); len(used) > 0 {
 			// valgrind reports these, this CPU lacks them and no Go switch keeps code off them: it would die.
 			return []string{"unknown ones"}, fmt.Sprintf("metric auto: %s reports %s, which this CPU lacks and "+
 				"which %s uses with no switch to turn it off, so the instruction counts settle nothing",
 				p.valgrind.Version, strings.Join(used, ", "), filepath.Base(bin))
 		}
-		for _, f := range valgrind.UsesFeatures(stdout, all) {
+		for _, f := range uses[i](all) {
 			if !slices.Contains(hidden, f) {
 				hidden = append(hidden, f)
 			}

@@ -45,9 +45,9 @@ func (p *pipeline) prepareConstantTime(ctx context.Context) (*consttime.Prepared
 	}
 	prep, err := consttime.Prepare(ctx, consttime.Config{
 		Sides: subject.Sides{BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
-			Sandbox: p.sandbox, Timeout: max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
+			Sandbox: p.sandbox, Store: p.store, Timeout: max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
 			Log: &linePrefixer{w: p.log, prefix: "perfgate: "}},
-		BatchBlocks: p.cfg.ConstantTimeBlocks,
+		BatchBlocks: p.cfg.ConstantTimeBlocks, Constructors: p.cfg.ConstantTimeConstructors,
 	}, consttime.Options{SameCode: !p.cfg.TimeSameCode, Budget: p.cfg.ConstantTimeBudget})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -59,6 +59,7 @@ func fastConfig(t *testing.T, dir, pkg, base, head string) config.Config {
 	// These comparisons exist to time code; samecodephase_test.go tests leaving same code untimed.
 	cfg.TimeSameCode = true
 	cfg.Out = filepath.Join(t.TempDir(), "results")
+	cfg.Store = filepath.Join(t.TempDir(), "store") // hermetic: never the user's cache directory
 	return cfg
 }
 

@@ -16,11 +16,13 @@ import (
 	"github.com/perfgate/perfgate/bench"
 	"github.com/perfgate/perfgate/benchrun"
 	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/consttime"
 	"github.com/perfgate/perfgate/differential"
 	"github.com/perfgate/perfgate/gate"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/store"
 	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/results"
@@ -59,11 +61,12 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	logw := cfg.Log
-	if logw == nil {
-		logw = io.Discard
+	var logw io.Writer = io.Discard
+	if cfg.Log != nil {
+		logw = &progressLog{w: cfg.Log, last: time.Now()}
 	}
-	p := &pipeline{cfg: cfg, log: logw, dir: results.Dir(cfg.Out), started: time.Now().UTC().Truncate(time.Second)}
+	p := &pipeline{cfg: cfg, log: logw, dir: results.Dir(cfg.Out), started: time.Now().UTC().Truncate(time.Second),
+		phases: &phases{}}
 	p.bench.pinnedCPU, p.packages.pinnedCPU = -1, -1
 	// What the user asked for, so that a report of a run stopped before both revisions resolved still names them.
 	p.base.rev.Ref, p.head.rev.Ref = cfg.Base, cfg.Head
@@ -204,6 +207,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 			NoiseFloor:   p.bench.noise,
 			MedianMDE:    p.bench.mde,
 			TimedPhase:   p.bench.timed,
+			Phases:       p.phases.get(),
 			BinariesSame: p.build.binariesSame || p.source.timedSame,
 			Metric:       cfg.Metric,
 			BenchSource:  p.source.source,
@@ -267,6 +271,8 @@ type pipeline struct {
 	valgrind   valgrind.Program // found up front when the instruction-count lane runs
 	autoHint   string           // why metric auto fell back to time, "" when it did not
 	sandbox    *sandbox.Sandbox // confines every process that runs the repository's code
+	store      *store.Store     // artifacts kept between runs; nil when off
+	phases     *phases          // each phase's wall time, for the method; shared with the packages' pipelines
 
 	session    sessionRecord
 	build      buildRecord
@@ -323,8 +329,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	if err := p.startSandbox(); err != nil {
 		return err
 	}
+	p.openStore()
 
-	if err := p.export(ctx); err != nil {
+	if err := p.timePhase("export", func() error { return p.export(ctx) }); err != nil {
 		return err
 	}
 	if o := p.cfg.PolicyOrigin; o.From == record.Base && o.BaseCommit != p.base.rev.Commit {
@@ -340,22 +347,24 @@ func (p *pipeline) run(ctx context.Context) error {
 // tests, the differential check and the sizes, then the benchmarks (only tops, when tops is not nil). Several
 // packages or shards run it once per package (runPackages) and combine the records.
 func (p *pipeline) runPackage(ctx context.Context) error {
-	build, err := p.inspect(ctx)
-	if err != nil {
+	err := p.timePhase("build", func() error {
+		build, err := p.inspect(ctx)
+		if err != nil {
+			return err
+		}
+		p.build, err = p.buildBoth(ctx, build)
+		if err != nil || p.build.headFailed {
+			return err
+		}
+		p.source, err = p.likeForLike(ctx)
 		return err
-	}
-	p.build, err = p.buildBoth(ctx, build)
+	})
 	if err != nil {
 		return err
 	}
 	if p.build.headFailed {
 		return nil // the gate fails; nothing else can run on head
 	}
-	source, err := p.likeForLike(ctx)
-	if err != nil {
-		return err
-	}
-	p.source = source
 	// Every binary is built now, and no repository code has run yet: what runs from here on is checked against
 	// these seals. The differential check builds both harnesses before it runs either.
 	if err := p.seal(); err != nil {
@@ -364,7 +373,11 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 	if !p.skipChecks {
 		// The constant-time drivers are built and sealed before any repository code runs too, and traced before
 		// the package's tests.
-		ctPrep, err := p.prepareConstantTime(ctx)
+		var ctPrep *consttime.Prepared
+		err := p.timePhase("constant-time build", func() (err error) {
+			ctPrep, err = p.prepareConstantTime(ctx)
+			return err
+		})
 		if err != nil {
 			return err
 		}
@@ -372,23 +385,29 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 			defer ctPrep.Close()
 		}
 		if p.cfg.Differential {
-			d, err := p.checkDifferential(ctx)
+			err := p.timePhase("differential", func() (err error) {
+				p.diff, err = p.checkDifferential(ctx)
+				return err
+			})
 			if err != nil {
 				return err
 			}
-			p.diff = d
 		}
-		if p.ct, err = p.traceConstantTime(ctx, ctPrep); err != nil {
+		err = p.timePhase("constant time", func() (err error) {
+			p.ct, err = p.traceConstantTime(ctx, ctPrep)
+			return err
+		})
+		if err != nil {
 			return err
 		}
-		p.functional = p.runTests(ctx)
+		p.timePhase("tests", func() error { p.functional = p.runTests(ctx); return nil })
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if err := p.verifySealed(); err != nil {
 			return err
 		}
-		p.sizes = p.measureSizes()
+		p.timePhase("sizes", func() error { p.sizes = p.measureSizes(); return nil })
 	}
 	if p.tops != nil && len(p.tops) == 0 {
 		return nil
@@ -396,20 +415,28 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 	if err := p.verifySealed(); err != nil {
 		return err
 	}
-	if p.code, err = p.compareCode(ctx); err != nil {
+	err = p.timePhase("machine code", func() (err error) {
+		p.code, err = p.compareCode(ctx)
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	if err := p.checkBenchSelects(p.code.tops); err != nil {
 		return err
 	}
-	b, err := p.runBenchmarks(ctx)
+	var b benchRecord
+	err = p.timePhase(p.lanesPhase(), func() (err error) {
+		b, err = p.runBenchmarks(ctx)
+		return err
+	})
 	p.bench = b
 	if err == nil {
 		err = p.verifySealed()
 	}
 	if err == nil {
 		// After every timed round: explaining reads the counts, and profiles only now.
-		p.why = p.explain(ctx, b, b.rc)
+		p.timePhase("why", func() error { p.why = p.explain(ctx, b, b.rc); return nil })
 	}
 	if err == nil && p.cfg.TimesBenchmarks() {
 		// gate-units name units of the timing lane; under metric instructions it does not run, and
@@ -621,7 +648,7 @@ func (p *pipeline) checkDifferential(ctx context.Context) (record.Differential, 
 	}
 	rep, err := differential.Check(ctx, differential.Config{
 		Sides: subject.Sides{BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Seed: p.cfg.Seed, Tags: p.cfg.Tags,
-			Cache: p.cfg.Cache, Timeout: p.cfg.Timeout, WorkDir: workDir,
+			Cache: p.cfg.Cache, Timeout: p.cfg.Timeout, WorkDir: workDir, Store: p.store,
 			Log: &linePrefixer{w: p.log, prefix: "perfgate: "}, Sandbox: p.sandbox},
 		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks,
 		MessageKeys: p.cfg.MessageKeys, MessageBlocks: p.cfg.MessageBlocks, Oracles: p.cfg.Oracles,

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/perfgate/perfgate/attribution"
@@ -300,22 +301,30 @@ func (st *whyState) compiler(ctx context.Context, w *record.Why, fns []string) {
 	p := st.p
 	if !st.decided {
 		st.decided = true
-		for i, s := range []*side{&p.base, &p.head} {
-			if st.left <= 0 {
-				st.decisionsErr = "the compiler's decisions were not compared: the time for explaining was spent"
-				break
+		if st.left <= 0 {
+			st.decisionsErr = "the compiler's decisions were not compared: the time for explaining was spent"
+		} else {
+			// Both sides at once: nothing is timed now. The reports are functions of the sides' code, kept in the
+			// store under their test binaries' digests.
+			var outs [2][]byte
+			var errs [2]error
+			var wg sync.WaitGroup
+			t0 := time.Now()
+			for i, s := range []*side{&p.base, &p.head} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					outs[i], errs[i] = p.decisions(ctx, s, st.left)
+				}()
 			}
-			{
-				cfg := p.buildConfig(s)
-				cfg.Timeout = st.left
-				t0 := time.Now()
-				out, err := benchrun.Decisions(ctx, cfg, p.importPath)
-				st.left -= time.Since(t0)
+			wg.Wait()
+			st.left -= time.Since(t0)
+			for i, err := range errs {
 				if err != nil {
 					st.decisionsErr = "the compiler's decisions were not compared: " + err.Error()
 					break
 				}
-				st.decisions[i] = attribution.ParseDecisions(out, st.src[i])
+				st.decisions[i] = attribution.ParseDecisions(outs[i], st.src[i])
 			}
 		}
 	}
