@@ -251,6 +251,10 @@ var featureInstructions = map[string]string{
 	"x86.cpuid.gfni":       `\bV?GF2P8[A-Z]*\b`,
 	"x86.cpuid.avx512f":    `\bZ([12]?\d|3[01])\b`,
 	"x86.cpuid.rdtscp":     `\bRDTSCP\b`,
+	// AVX-VNNI and AVX-IFMA are VEX-encoded forms of AVX-512 instructions: by their mnemonics on X and Y
+	// registers (the EVEX forms use Z registers, or are AVX-512's).
+	"x86.avxvnni": `\bVPDP(BUSDS?|WSSDS?)\b`,
+	"x86.avxifma": `\bVPMADD52[LH]UQ\b`,
 }
 
 // UsesFeatures returns the features of hidden whose instructions the disassembly of a binary (go tool objdump's

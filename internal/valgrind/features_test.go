@@ -27,6 +27,13 @@ func TestUsesFeatures(t *testing.T) {
 	if got := UsesFeatures([]byte("  x.go:1	0x1	c3	RET\n"), []string{"x86.adx", "x86.avx512f"}); got != nil {
 		t.Errorf("a binary without the instructions uses %v", got)
 	}
+	// A host with AVX-VNNI (valgrind 3.19 hides it): a binary without its instructions does not use it.
+	if got := UsesFeatures(dis, []string{"x86.avxvnni", "x86.avxifma"}); got != nil {
+		t.Errorf("a binary without AVX-VNNI or AVX-IFMA instructions uses %v", got)
+	}
+	if got := UsesFeatures([]byte("  v.s:1	0x1	c4e27550c2	VPDPBUSD Y2, Y1, Y0\n"), []string{"x86.avxvnni"}); len(got) != 1 {
+		t.Errorf("AVX-VNNI code not recognised: %v", got)
+	}
 	if got := UsesFeatures([]byte("  z.s:1	0x1	62	VPADDD Z1, Z2, Z3\n"), []string{"x86.avx512f"}); len(got) != 1 {
 		t.Errorf("AVX-512 code not recognised: %v", got)
 	}
