@@ -181,7 +181,7 @@ func (p *pipeline) usedFeatures(ctx context.Context, bins []string, features []s
 		go func() {
 			defer wg.Done()
 			sha := p.sealedSHA(bin)
-			key := store.NewKey("uses-features", sha, strings.Join(features, ","))
+			key := store.NewKey("uses-features", store.Program(), sha, strings.Join(features, ",")) // the patterns are perfgate's
 			var used []string
 			if sha == "" || !p.store.GetJSON(key, &used) {
 				stdout, err := p.disassemble(ctx, bin)
