@@ -204,9 +204,11 @@ func stepOf(t *testing.T) (env map[string]string, run string, defaults map[strin
 }
 
 var (
-	exprRE     = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
-	inputRE    = regexp.MustCompile(`^inputs\.([a-z-]+)$`)
-	andOrRE    = regexp.MustCompile(`^inputs\.([a-z-]+) == '([^']*)' && inputs\.([a-z-]+) \|\| '([^']*)'$`)
+	exprRE  = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
+	inputRE = regexp.MustCompile(`^inputs\.([a-z-]+)$`)
+	andOrRE = regexp.MustCompile(`^inputs\.([a-z-]+) == '([^']*)' && inputs\.([a-z-]+) \|\| '([^']*)'$`)
+	// (inputs.a == 'x' || inputs.a == 'y') && inputs.b || 'z'
+	eitherRE   = regexp.MustCompile(`^\(inputs\.([a-z-]+) == '([^']*)' \|\| inputs\.([a-z-]+) == '([^']*)'\) && inputs\.([a-z-]+) \|\| '([^']*)'$`)
 	runnerTemp = "runner.temp"
 )
 
@@ -231,6 +233,13 @@ func evalStep(t *testing.T, v string, inputs map[string]string, temp string) str
 				return inputs[g[3]]
 			}
 			return g[4]
+		}
+		if g := eitherRE.FindStringSubmatch(e); g != nil {
+			either := strings.EqualFold(inputs[g[1]], g[2]) || strings.EqualFold(inputs[g[3]], g[4])
+			if either && inputs[g[5]] != "" {
+				return inputs[g[5]]
+			}
+			return g[6]
 		}
 		t.Fatalf("action.yml: the test cannot evaluate ${{ %s }}", e)
 		return ""

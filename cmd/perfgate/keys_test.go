@@ -207,7 +207,7 @@ func TestSubcommandHelp(t *testing.T) {
 			"text, markdown or json"}, []string{"  -cpu "}},
 		{"bisect", []string{"Exit codes:", "  -check string", "  -tries int", "text or json"},
 			[]string{"  -shard ", "  -shard-costs ", "  -on-inconclusive ", "markdown"}},
-		{"demo", []string{"  -broken", "  -rounds int"}, []string{"  -shard ", "  -on-inconclusive "}},
+		{"demo", []string{"  -broken", "  -rounds int", "  -on-inconclusive "}, []string{"  -shard "}},
 		{"doctor", []string{"Usage: perfgate doctor", "  -pkg string"}, []string{"  -rounds "}},
 	} {
 		inv := invoke(t, tc.cmd, "-h")
