@@ -65,16 +65,7 @@ package des
 var spBox64 = [8][64]uint64{
 `)
 	for _, t := range SP64() {
-		b.WriteString("{\n")
-		for i, v := range t {
-			fmt.Fprintf(&b, "0x%016x,", v)
-			if i%4 == 3 {
-				b.WriteString("\n")
-			} else {
-				b.WriteString(" ")
-			}
-		}
-		b.WriteString("},\n")
+		writeTable64(&b, t[:])
 	}
 	b.WriteString("}\n")
 	return gofmt("const_amd64.go", b.Bytes())

@@ -172,16 +172,7 @@ func Tables() ([]byte, error) {
 		"// (tables 4-7) to subkey bits in the round function's layout, k0 | k1<<32\n// (see internal/gen).\n")
 	b.WriteString("var pc2Box = [8][128]uint64{\n")
 	for _, t := range PC2Tables() {
-		b.WriteString("{\n")
-		for i, v := range t {
-			fmt.Fprintf(&b, "0x%016x,", v)
-			if i%4 == 3 {
-				b.WriteString("\n")
-			} else {
-				b.WriteString(" ")
-			}
-		}
-		b.WriteString("},\n")
+		writeTable64(&b, t[:])
 	}
 	b.WriteString("}\n")
 	return gofmt("const.go", b.Bytes())
@@ -195,6 +186,20 @@ func writeVar(b *bytes.Buffer, doc, decl string, tables [][]uint32) {
 		writeTable(b, t)
 	}
 	b.WriteString("}\n")
+}
+
+// writeTable64 writes one table of 64-bit entries as a braced list, four a line.
+func writeTable64(b *bytes.Buffer, t []uint64) {
+	b.WriteString("{\n")
+	for i, v := range t {
+		fmt.Fprintf(b, "0x%016x,", v)
+		if i%4 == 3 {
+			b.WriteString("\n")
+		} else {
+			b.WriteString(" ")
+		}
+	}
+	b.WriteString("},\n")
 }
 
 func gofmt(name string, src []byte) ([]byte, error) {
