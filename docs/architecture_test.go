@@ -139,5 +139,84 @@ func TestArchitecture(t *testing.T) {
 		if r.floor < 1 || r.floor > 7 {
 			t.Errorf("architecture.md: %s is on floor %d, want 1 to 7", name, r.floor)
 		}
+		if want, ok := folderFloor(name); ok && r.floor != want {
+			t.Errorf("architecture.md: %s is on floor %d, but its folder is floor %d's", name, r.floor, want)
+		}
+	}
+}
+
+// folderFloor returns the floor a package's folder shows: internal/leaf 1, internal/data 2, internal/host 3,
+// internal/lane and internal/check 4, the rest of internal/ 5 (but internal/testing, 7), cmd 6.
+func folderFloor(name string) (int, bool) {
+	for _, f := range []struct {
+		prefix string
+		floor  int
+	}{
+		{"internal/leaf/", 1}, {"internal/data/", 2}, {"internal/host/", 3}, {"internal/lane/", 4},
+		{"internal/check/", 4}, {"internal/testing/", 7}, {"internal/", 5}, {"cmd/", 6},
+	} {
+		if strings.HasPrefix(name, f.prefix) {
+			return f.floor, true
+		}
+	}
+	return 0, false
+}
+
+// TestPublicPackages: the only packages outside internal/, cmd/ and docs are the two a user's code has a reason
+// to import, record and cipher/des (and what lives under them).
+func TestPublicPackages(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not in PATH")
+	}
+	for name := range goList(t) {
+		switch {
+		case name == "docs", strings.HasPrefix(name, "internal/"), strings.HasPrefix(name, "cmd/"),
+			strings.Contains(name, "/internal/"):
+		case name == "record", name == "cipher/des":
+		default:
+			t.Errorf("%s is public: move it under internal/, or say in architecture.md why a user imports it", name)
+		}
+	}
+}
+
+// TestDiagram: every arrow of architecture.md's diagram of the imports ("a ─► b, c") is an import go list
+// reports, so that the picture cannot drift from the code.
+func TestDiagram(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not in PATH")
+	}
+	data, err := os.ReadFile("architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "<!-- imports diagram -->\n```\n")
+	if !ok {
+		t.Fatal("architecture.md has no imports diagram (<!-- imports diagram --> before its block)")
+	}
+	block, _, _ := strings.Cut(rest, "```")
+	pkgs := goList(t)
+	arrows := 0
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		from, to, ok := strings.Cut(line, "─►")
+		if !ok {
+			t.Errorf("diagram line without an arrow: %q", line)
+			continue
+		}
+		from = strings.TrimSpace(from)
+		imports, ok := pkgs[from]
+		if !ok {
+			t.Errorf("diagram: %s is not a package of the module", from)
+			continue
+		}
+		for _, dst := range strings.Split(to, ",") {
+			dst = strings.TrimSpace(dst)
+			arrows++
+			if !slices.Contains(imports, dst) {
+				t.Errorf("diagram: %s ─► %s, but %s does not import %s", from, dst, from, dst)
+			}
+		}
+	}
+	if arrows < 10 {
+		t.Errorf("diagram: %d arrows", arrows)
 	}
 }

@@ -17,15 +17,15 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/data/shard"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/host/sandbox"
+	"github.com/perfgate/perfgate/internal/host/valgrind"
 	"github.com/perfgate/perfgate/internal/pipeline"
-	"github.com/perfgate/perfgate/internal/sandbox"
-	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
-	"github.com/perfgate/perfgate/results"
-	"github.com/perfgate/perfgate/shard"
 )
 
 // prInfo is what the benchmark job tells the comment job about the pull request, next to result.json.

@@ -21,13 +21,13 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"gopkg.in/yaml.v3"
 
-	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
 )
 
 // TestActionStickyComment runs the action twice on a pull request from weird to base: weird has a benchmark whose
@@ -72,7 +72,7 @@ func TestActionStickyComment(t *testing.T) {
 	}
 
 	t.Run("escaped", func(t *testing.T) {
-		// The fixture's sub-benchmark name (internal/demo/history/weird.txtar).
+		// The fixture's sub-benchmark name (internal/leaf/demo/history/weird.txtar).
 		name := "Weird/<b>x</b>|*y*_`z`_[l](http://e.x)_&amp;_@all_<!--c-->_#1\\"
 		body := outsideFences(ours[0].Body)
 		if !strings.Contains(body, report.EscapeMarkdown(name)) {

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
 )
 
 // loosened is what the attacking pull request adds: no differential check, and a significance level and a

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/record"
 )

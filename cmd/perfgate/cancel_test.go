@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/leaf/demo"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/results"
 )
 
 // cancelOn is a log writer that cancels a context the first time the log contains marker, as Ctrl-C would in the

@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/perfgate/perfgate/bench"
-	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/ghaction"
-	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
-	"github.com/perfgate/perfgate/results"
 )
 
 const commentUsage = `Usage: perfgate comment DIR

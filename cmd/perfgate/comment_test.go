@@ -11,8 +11,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
 )
 
 // syntheticResult returns a failing result measured at head, with n benchmarks and evil in every string field.

@@ -8,13 +8,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/host/valgrind"
+	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
 	"github.com/perfgate/perfgate/internal/pipeline"
-	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
-	"github.com/perfgate/perfgate/results"
 )
 
 const compareUsage = `Usage: perfgate compare [flags] [BASE [HEAD]]

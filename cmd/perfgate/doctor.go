@@ -17,14 +17,14 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/perfgate/perfgate/abba"
-	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/host/sandbox"
+	"github.com/perfgate/perfgate/internal/host/valgrind"
+	"github.com/perfgate/perfgate/internal/lane/abba"
 	"github.com/perfgate/perfgate/internal/pipeline"
-	"github.com/perfgate/perfgate/internal/proc"
-	"github.com/perfgate/perfgate/internal/sandbox"
-	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
 )
 
 const doctorUsage = `Usage: perfgate doctor [-pkg P] [-budget D] [-format text|json]

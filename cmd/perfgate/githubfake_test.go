@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/leaf/demo"
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
-	"github.com/perfgate/perfgate/results"
 )
 
 // The tests run against internal/testing/fakegithub: GitHub's REST API under /api/v3, serving one repository.

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/results"
 )
 
 // historyGit runs git in dir with a configuration of the test's own.

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
-	"github.com/perfgate/perfgate/results"
 )
 
 // writeHTML renders res, with the samples of dir's bench.txt when it is there, as HTML to w.

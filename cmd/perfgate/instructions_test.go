@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/bench"
-	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/host/valgrind"
+	"github.com/perfgate/perfgate/internal/leaf/demo"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
-	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/results"
 )
 
 // TestCompareWithoutValgrind: with the instruction-count lane on and no valgrind in PATH, compare stops before

@@ -29,9 +29,9 @@ import (
 	"syscall"
 
 	"github.com/perfgate/perfgate/internal/ghaction"
-	"github.com/perfgate/perfgate/internal/proc"
-	"github.com/perfgate/perfgate/internal/suggest"
-	"github.com/perfgate/perfgate/internal/version"
+	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/leaf/suggest"
+	"github.com/perfgate/perfgate/internal/leaf/version"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -7,10 +7,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/data/shard"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
-	"github.com/perfgate/perfgate/results"
-	"github.com/perfgate/perfgate/shard"
 )
 
 const mergeUsage = `Usage: perfgate merge [-o OUT] [-format text|markdown|json] DIR...

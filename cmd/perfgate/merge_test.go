@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/results"
 )
 
 // shardResult is shard i of 2 of a comparison of ./a and ./b measured at head: shard 1 ran ./a's checks and its

@@ -11,9 +11,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/ghaction"
-	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
 )
 
 // commandKeys are the settings of the command itself rather than of a comparison: no file can set them. They are

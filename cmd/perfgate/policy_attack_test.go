@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/leaf/demo"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
 )
 
 // TestComparePolicyFrom: locally, compare reads the working tree's file unless told -policy-from base: with

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/results"
 )
 
 func runReport(args []string, stdout, stderr io.Writer) int {

@@ -33,8 +33,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/demo"
-	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/leaf/demo"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/rogpeppe/go-internal/testscript"
 )

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/proc"
-	"github.com/perfgate/perfgate/internal/sandbox"
+	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )

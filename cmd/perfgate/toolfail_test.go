@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/host/valgrind"
+	"github.com/perfgate/perfgate/internal/leaf/demo"
 	"github.com/perfgate/perfgate/internal/testing/standin"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
-	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/results"
 )
 
 // TestCompareToolFailures runs the demo's comparison (folded against base: encryption and decryption faster,

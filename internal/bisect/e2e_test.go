@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/results"
 )
 
 // The fixture history of the end-to-end test: a tiny module whose Sum becomes 3× slower at "slowdown", among

@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/pipeline"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
-	"github.com/perfgate/perfgate/results"
 )
 
 // StepsDir is the folder of the bisection's results directory that holds one results directory per comparison.

@@ -13,7 +13,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
 )
 
 // Event is what perfgate needs from the event that triggered the workflow.

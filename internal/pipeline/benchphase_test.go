@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfgate/perfgate/abba"
-	"github.com/perfgate/perfgate/bench"
-	"github.com/perfgate/perfgate/benchrun"
-	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/lane/benchrun"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/bench"
-	"github.com/perfgate/perfgate/benchrun"
-	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/internal/suggest"
+	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/leaf/suggest"
 )
 
 // benchFilter is the bench key as go test's -bench reads it; nil selects every benchmark.

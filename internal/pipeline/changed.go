@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/benchrun"
+	"github.com/perfgate/perfgate/internal/lane/benchrun"
 )
 
 // unchangedPackages returns the packages of pkgs (relative paths) whose own files, and the files of every package

@@ -6,9 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/perfgate/perfgate/consttime"
+	"github.com/perfgate/perfgate/internal/check/consttime"
+	"github.com/perfgate/perfgate/internal/check/subject"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/subject"
 )
 
 // The constant-time phase, in two steps like the differential: prepareConstantTime builds and seals both drivers

@@ -1,9 +1,9 @@
 package pipeline
 
 import (
-	"github.com/perfgate/perfgate/internal/version"
+	"github.com/perfgate/perfgate/internal/data/sarif"
+	"github.com/perfgate/perfgate/internal/leaf/version"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/sarif"
 )
 
 // writeConstantTimeSARIF writes the constant-time findings as consttime.sarif, for code scanning: whenever the

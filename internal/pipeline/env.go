@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/record"
 )
 

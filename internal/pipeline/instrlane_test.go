@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/bench"
-	"github.com/perfgate/perfgate/benchrun"
+	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/lane/benchrun"
 	"github.com/perfgate/perfgate/record"
 )
 

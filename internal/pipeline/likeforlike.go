@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/benchrun"
+	"github.com/perfgate/perfgate/internal/lane/benchrun"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -14,13 +14,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/bench"
-	"github.com/perfgate/perfgate/benchrun"
-	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/internal/version"
+	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/data/shard"
+	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/leaf/version"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/results"
-	"github.com/perfgate/perfgate/shard"
 )
 
 // Several packages and shards.

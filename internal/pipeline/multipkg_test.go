@@ -13,12 +13,12 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/data/shard"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/results"
-	"github.com/perfgate/perfgate/shard"
 )
 
 // twoPackages is a module of two gated packages, each with a block cipher and two benchmarks, and a package

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/benchrun"
-	"github.com/perfgate/perfgate/config"
+	"github.com/perfgate/perfgate/internal/check/samecode"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/lane/benchrun"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/samecode"
 )
 
 // The same-code phase: which of base's benchmarks reach the same machine code in the two binaries that will be

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
 )
 
 // uncommittedNote says that the work tree's uncommitted edits are left out when head, given explicitly as rev,

@@ -14,11 +14,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/perfgate/perfgate/attribution"
-	"github.com/perfgate/perfgate/benchrun"
-	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/lane/attribution"
+	"github.com/perfgate/perfgate/internal/lane/benchrun"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/results"
 )
 
 // The why phase: for every benchmark that changed, where its instruction count moved (by line and function, from

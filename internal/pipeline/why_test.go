@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/config"
-	"github.com/perfgate/perfgate/gate"
+	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
-	"github.com/perfgate/perfgate/report"
-	"github.com/perfgate/perfgate/results"
 )
 
 // TestWhyTargets: a benchmark is explained when a row in a unit that gates is slower or faster, when a row in a

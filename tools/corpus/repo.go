@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/demo"
-	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/leaf/demo"
 	"golang.org/x/tools/txtar"
 )
 

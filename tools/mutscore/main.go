@@ -35,7 +35,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/perfgate/perfgate/differential"
+	"github.com/perfgate/perfgate/internal/check/differential"
 )
 
 func main() {

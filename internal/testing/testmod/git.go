@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
 // Repo is a git repository made with the git command line in a test's temporary directory, for end-to-end tests
