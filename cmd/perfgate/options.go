@@ -123,7 +123,8 @@ func (f *compareFlags) given(name string) bool {
 // name, replaces the table's default where a command has its own.
 func printFlags(w io.Writer, fs *flag.FlagSet, defaults map[string]string) {
 	fs.VisitAll(func(fl *flag.Flag) {
-		typ, doc, def := "", fl.Usage, fl.DefValue
+		var typ, doc string
+		def := fl.DefValue
 		if k := flagKey(fl.Name); k != nil && k.Doc == fl.Usage { // not a command's own flag of that name
 			typ, doc, def = k.Type, k.Doc, k.Default
 			if d, ok := defaults[fl.Name]; ok {

@@ -192,7 +192,7 @@ func TestTamperingHead(t *testing.T) {
 	}
 	for _, mode := range []string{"required", "off"} {
 		t.Run(mode, func(t *testing.T) {
-			repo, base, head := attackRepo(t)
+			repo, base, _ := attackRepo(t)
 			stepFile := filepath.Join(t.TempDir(), "set_env")
 			if err := os.WriteFile(stepFile, nil, 0o666); err != nil {
 				t.Fatal(err)
@@ -204,7 +204,7 @@ func TestTamperingHead(t *testing.T) {
 			t.Cleanup(func() { os.Remove(poison) })
 			src := strings.NewReplacer(`filepath.Join("GOCACHE", "poison")`, strconv.Quote(poison),
 				`"STEPFILE"`, strconv.Quote(stepFile)).Replace(tamperInit)
-			head = tamperCommit(t, repo, src)
+			head := tamperCommit(t, repo, src)
 			out := filepath.Join(t.TempDir(), "results")
 			inv := invoke(t, "compare", "-C", repo, "-pkg", "./att", "-budget", "0", "-rounds", "5",
 				"-benchtime", "20ms", "-sandbox", mode, "-o", out, base, head)

@@ -211,9 +211,9 @@ func analyzeDrivers(baseBin, headBin string, roots []string) (rep *samecode.Repo
 	return samecode.Analyze(baseBin, headBin, roots)
 }
 
-func (s *sideResult) cpuOf() time.Duration {
-	if s == nil {
+func (res *sideResult) cpuOf() time.Duration {
+	if res == nil {
 		return 0
 	}
-	return s.cpu
+	return res.cpu
 }

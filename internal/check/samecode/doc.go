@@ -73,7 +73,7 @@
 // # What is not compared, and why that is sound
 //
 //   - Line tables and the rest of .gopclntab (function metadata: PC-to-line, stack maps, inline trees,
-//     go:func.* funcdata), .typelink and .itablink (read as described above), the module data
+//     funcdata go:func.*), .typelink and .itablink (read as described above), the module data
 //     (runtime.firstmoduledata), the GC bitmaps of globals (runtime.gcdata, gcbss) and build information:
 //     they describe the code for the runtime and debuggers and are not executed. A change that alters only
 //     them — a stack variable's pointer map, say — leaves the machine code the same and is reported same.

@@ -62,12 +62,3 @@ func TestMatcher(t *testing.T) {
 		t.Error("MatchTop: Encrypt/des selects from Encrypt only")
 	}
 }
-
-func mustMatcher(t testing.TB, pattern string) *Matcher {
-	t.Helper()
-	m, err := NewMatcher(pattern)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}

@@ -12,7 +12,7 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// ConfigFile is the optional configuration file at the repository root.
+// FileName is the optional configuration file at the repository root.
 const FileName = ".perfgate.yml"
 
 // DefaultOutput is the results directory when none is given: inside .perfgate, which carries a .gitignore that
@@ -169,12 +169,12 @@ type Config struct {
 
 var metrics = []string{record.MetricTime, record.MetricInstructions, record.MetricBoth, record.MetricAuto}
 
-// countsInstructions reports whether the instruction-count lane runs.
+// CountsInstructions reports whether the instruction-count lane runs.
 func (c *Config) CountsInstructions() bool {
 	return c.Metric == record.MetricInstructions || c.Metric == record.MetricBoth || c.Metric == record.MetricAuto
 }
 
-// timesBenchmarks reports whether the timing lane runs.
+// TimesBenchmarks reports whether the timing lane runs.
 func (c *Config) TimesBenchmarks() bool { return c.Metric != record.MetricInstructions }
 
 // Packages returns the packages and patterns of Package, in the order given.
@@ -194,7 +194,7 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
-// DefaultConfig returns the defaults: every key of the table set to its Default.
+// Default returns the defaults: every key of the table set to its Default.
 func Default() Config {
 	var c Config
 	for _, k := range keys {
@@ -208,7 +208,7 @@ func Default() Config {
 	return c
 }
 
-// ConfigError is an invalid configuration value. It names where it came from, the key and the accepted form.
+// Error is an invalid configuration value. It names where it came from, the key and the accepted form.
 type Error struct {
 	Source string // "flag" (Key is then the flag's name), "input", "config", or the file and line: ".perfgate.yml:3"
 	Key    string // "" when the problem is the whole source (a file that is not YAML)

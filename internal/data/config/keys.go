@@ -18,7 +18,7 @@ import (
 // sandboxModes are the values of the key "sandbox" (those of internal/sandbox's modes, and "" for the default).
 var sandboxModes = []string{"", "required", "auto", "off"}
 
-// ConfigKey is one configuration setting, declared once: its name in .perfgate.yml, its flag, its GitHub Action input,
+// Key is one configuration setting, declared once: its name in .perfgate.yml, its flag, its GitHub Action input,
 // its built-in default, how its text is read and checked, and one line of documentation. The flags of perfgate
 // compare and demo, the file, the Action's inputs, perfgate compare -h and the README's table all come from the
 // table of keys (ConfigKeys) or are tested against it.
@@ -66,7 +66,7 @@ func (k *Key) Name() string {
 // IsBool reports whether the key is a boolean: a flag given without a value sets it to true.
 func (k *Key) IsBool() bool { return k.Type == "" && k.set != nil }
 
-// ConfigKeys returns the table of configuration keys, in the order the README lists them.
+// Keys returns the table of configuration keys, in the order the README lists them.
 func Keys() []*Key { return append([]*Key(nil), keys...) }
 
 // FlagKey returns the key that flag -name sets, or nil.

@@ -38,7 +38,7 @@ func (d Dir) WriteProfile(side record.Side, n int, data []byte) error {
 	return d.write(CPUProfile(side, n), data)
 }
 
-// ResultsDir is a results directory: the evidence of one comparison, written by Run and by the commands, read by
+// Dir is a results directory: the evidence of one comparison, written by Run and by the commands, read by
 // perfgate report and perfgate comment. It owns the files' names and formats: nothing else opens them.
 type Dir string
 

@@ -15,7 +15,7 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// A shardUnit is one indivisible part of the work: a package's checks (top "") or one top-level benchmark.
+// A Unit is one indivisible part of the work: a package's checks (top "") or one top-level benchmark.
 type Unit struct {
 	pkg, top string
 	cost     float64
@@ -29,14 +29,14 @@ func (u Unit) String() string {
 	return u.pkg + " Benchmark" + u.top
 }
 
-// shardPlan is the split of a comparison's work over count shards. Every shard computes it from the same base
+// Plan is the split of a comparison's work over count shards. Every shard computes it from the same base
 // tree, so they agree on it without talking to each other.
 type Plan struct {
 	units []Unit
 	count int
 }
 
-// planShards splits the packages' units over count shards: costliest first, each to the shard with the least work
+// NewPlan splits the packages' units over count shards: costliest first, each to the shard with the least work
 // so far (lowest index on ties). A top-level benchmark costs its number of leaf benchmarks in costs (an earlier
 // run's: every leaf takes one calibration and 4×rounds runs of benchtime, however fast the code is), else 1; a
 // package's checks (one build, one test run, one differential check) cost 1.
@@ -116,8 +116,8 @@ func (pl *Plan) Fingerprint() string {
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
-// readCosts reads the cost of every top-level benchmark from an earlier run's results (a directory or its
-// result.json), by shardUnit name: its leaf benchmarks in the gated unit, each weighted by (1 + head/base) / 2,
+// ReadCosts reads the cost of every top-level benchmark from an earlier run's results (a directory or its
+// result.json), by Unit name: its leaf benchmarks in the gated unit, each weighted by (1 + head/base) / 2,
 // since head runs base's iteration count. "" reads nothing.
 func ReadCosts(path string) (map[string]float64, error) {
 	if path == "" {

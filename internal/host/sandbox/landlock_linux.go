@@ -63,7 +63,7 @@ func abiVersion() (int, error) {
 	case errno == unix.ENOSYS:
 		return 0, errors.New("the kernel has no Landlock (landlock_create_ruleset: ENOSYS)")
 	case errno == unix.EOPNOTSUPP:
-		return 0, errors.New("Landlock is disabled at boot (add landlock to the lsm= kernel parameter)")
+		return 0, errors.New("the kernel has Landlock disabled at boot (add landlock to the lsm= kernel parameter)")
 	case errno != 0:
 		return 0, fmt.Errorf("landlock_create_ruleset: %w", errno)
 	}

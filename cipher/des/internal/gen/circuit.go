@@ -673,7 +673,7 @@ const valueRegisters = 13
 // is free, the value whose next use is farthest goes to the stack, once,
 // and comes back before its next use.
 func (c *Circuit) spills(seq []int, regs int) int {
-	var uses [][]int = make([][]int, len(c.nodes))
+	uses := make([][]int, len(c.nodes))
 	operands := func(i int) []int {
 		if n := c.nodes[i]; n.op != opNot {
 			return []int{n.a, n.b}
