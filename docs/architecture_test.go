@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,6 +174,7 @@ func TestPublicPackages(t *testing.T) {
 		case name == "docs", strings.HasPrefix(name, "internal/"), strings.HasPrefix(name, "cmd/"),
 			strings.Contains(name, "/internal/"):
 		case name == "record", name == "cipher/des":
+			checkPublic(t, name)
 		default:
 			t.Errorf("%s is public: move it under internal/, or say in architecture.md why a user imports it", name)
 		}
@@ -219,4 +221,27 @@ func TestDiagram(t *testing.T) {
 	if arrows < 10 {
 		t.Errorf("diagram: %d arrows", arrows)
 	}
+}
+
+// checkPublic: a public package has an example among its tests, and the README names it.
+func checkPublic(t *testing.T, name string) {
+	t.Helper()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "`"+module+name+"`") {
+		t.Errorf("README.md does not name the public package %s%s", module, name)
+	}
+	tests, _ := filepath.Glob(filepath.Join("..", filepath.FromSlash(name), "*_test.go"))
+	for _, f := range tests {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(src), "\nfunc Example") {
+			return
+		}
+	}
+	t.Errorf("public package %s has no example (func Example… in a _test.go file)", name)
 }
