@@ -7,6 +7,8 @@ import (
 	"text/template"
 )
 
+// driverSource returns the driver of p's targets.
+//
 // The driver is a main package generated for one side. It imports the gated package, so it is compiled inside
 // that side's module, at the module's language version: the Go of go 1.16 (no generics, any, min, max, clear or
 // range over an int).
@@ -24,8 +26,6 @@ import (
 // returned, when it is a pointer (0 otherwise). A target whose constructor accepts no key size tried prints
 // "skip CONSTRUCTOR "REASON""; a constructor that rejects a key of the size it accepted prints
 // "fail CONSTRUCTOR OPERATION "ERROR"". Secrets come from a xorshift generator seeded by the second argument.
-
-// driverSource returns the driver of p's targets.
 func driverSource(p *pkgTargets) ([]byte, error) {
 	var b bytes.Buffer
 	data := struct {

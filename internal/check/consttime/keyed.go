@@ -9,6 +9,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
+// sumCall is how the driver calls a keyed one-shot function.
+//
 // Keyed hashes and MACs: the key is the secret, traced like a cipher key. Two shapes, as differential's families
 // (hash.go, sum.go) know them:
 //
@@ -19,8 +21,6 @@ import (
 //     Sum64(msg, key []byte): "Sum" calls it on the key and a message; there is no key setup of its own.
 //
 // An unkeyed hash has no secret of its own to trace.
-
-// sumCall is how the driver calls a keyed one-shot function.
 type sumCall struct {
 	KeyArray int    // the key's length when it is an array (the driver tries no other); 0 for a []byte key
 	Code     string // the body of func(key, msg, dst []byte): the call, its digest copied into dst

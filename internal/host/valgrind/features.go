@@ -19,6 +19,9 @@ import (
 	_ "golang.org/x/sys/cpu"
 )
 
+// probeSysVersion is this module's golang.org/x/sys requirement (go.mod; TestProbeSysVersion keeps them equal),
+// for programs whose build information does not say.
+//
 // What valgrind can run on this host.
 //
 // valgrind emulates the CPU, and its CPUID is its own. It hides features it cannot emulate (valgrind 3.19 has
@@ -30,9 +33,6 @@ import (
 // embedded copy, once natively and once under valgrind, and executes each reported-but-absent feature's
 // instruction under valgrind to confirm it. Host.Env then turns those features off in Go code through
 // GODEBUG=cpu.X=off, the switch of Go's runtime and of golang.org/x/sys/cpu, on both sides alike.
-
-// probeSysVersion is this module's golang.org/x/sys requirement (go.mod; TestProbeSysVersion keeps them equal),
-// for programs whose build information does not say.
 const probeSysVersion = "v0.50.0"
 
 //go:embed cpuprobe/main.go cpuprobe/cpuid_amd64.go cpuprobe/cpuid_amd64.s cpuprobe/cpuid_other.go

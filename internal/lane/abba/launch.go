@@ -13,7 +13,7 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
-// The peak-memory launcher.
+// launcherSource is the source of the peak-memory launcher, which abba builds and starts each child through.
 //
 // A child's peak resident set size (getrusage's ru_maxrss) is not its own when perfgate starts it directly. On
 // Linux, os/exec starts a child with vfork semantics: the child shares perfgate's memory until it calls exec, and
@@ -29,7 +29,7 @@ import (
 // descriptor 3. A peak at or below the launcher's own cannot be told from it and is reported as unknown, 0; a Go
 // test binary's own is about 4 MiB, so every benchmark process has a figure. A re-exec of perfgate itself was
 // tried first: perfgate's initialisation alone touches 12 MiB, more than a small benchmark's whole peak.
-
+//
 //go:embed launcher/main.go
 var launcherSource []byte
 
