@@ -2,19 +2,20 @@
 //
 // Usage:
 //
-//	perfgate compare [flags] [BASE [HEAD]]   compare two revisions (default: merge-base with main, working tree)
-//	perfgate bisect [flags] GOOD BAD         find the commit that made the benchmarks slower
-//	perfgate report [-format f] DIR          re-render a results directory
-//	perfgate demo [-broken]                  the whole pipeline on an embedded two-commit history
-//	perfgate action                          run as a GitHub Action step
-//	perfgate merge [-o OUT] DIR...           combine the results directories of the shards of one comparison
-//	perfgate comment DIR                     post a results directory as the sticky pull-request comment
-//	perfgate record -from DIR                keep a commit's results on the ref refs/perfgate/history
-//	perfgate history                         change points along main's history, with the range to bisect
-//	perfgate doctor [-pkg P]                 what this machine can measure
-//	perfgate version                         print the version
+//	perfgate compare [flags] [BASE [HEAD]]  compare two revisions (default: merge-base, work tree)
+//	perfgate bisect [flags] GOOD BAD        find the commit that made the benchmarks slower
+//	perfgate report [-format f] DIR         re-render a results directory
+//	perfgate demo [-broken]                 the whole pipeline on an embedded two-commit history
+//	perfgate action                         run as a GitHub Action step
+//	perfgate merge [-o OUT] DIR...          combine the results directories of a sharded comparison
+//	perfgate comment DIR                    post a results directory as the sticky comment
+//	perfgate record -from DIR               keep a commit's results on refs/perfgate/history
+//	perfgate history                        change points along main's history, the range to bisect
+//	perfgate doctor [-pkg P]                what this machine can measure
+//	perfgate version                        print the version
 //
-// Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error, 3 could not run, 4 inconclusive.
+// Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error, 3 could not run,
+// 4 inconclusive.
 package main
 
 import (

@@ -6,13 +6,15 @@ package main
 //
 // Custom script commands:
 //
-//	exits N PROG ARGS...        run PROG like exec and fail unless it exits with status N (perfgate's exit codes
-//	                            are part of its interface: 0 pass, 1 gate failed, 2 usage, 3 could not run)
-//	materialize DIR             write the internal/demo fixture history as a git repository in DIR
-//	jsonpath FILE PATH...       print PATH=VALUE for every value at PATH in the JSON file; fail when a PATH has none
-//	                            (with !, fail when any PATH has a value). PATH is dot-separated keys; "[]" after a key
-//	                            walks every element of an array, "[N]" one element: benchmarks[].name, base.commit.
-//	notemp PREFIX               fail when $TMPDIR holds an entry whose name starts with PREFIX (a leaked temp dir)
+//	exits N PROG ARGS...   run PROG like exec and fail unless it exits with status N (perfgate's
+//	                       exit codes are its interface: 0 pass, 1 gate failed, 2 usage, 3 could not run)
+//	materialize DIR        write the internal/leaf/demo fixture history as a git repository in DIR
+//	jsonpath FILE PATH...  print PATH=VALUE for every value at PATH in the JSON file; fail when a PATH
+//	                       has none (with !, when any PATH has a value). PATH is dot-separated keys;
+//	                       "[]" after a key walks every element of an array, "[N]" one element:
+//	                       benchmarks[].name, base.commit.
+//	notemp PREFIX          fail when $TMPDIR holds an entry whose name starts with PREFIX (a leaked
+//	                       temp dir)
 //
 // Scripts that run a whole comparison are skipped under -short: [short] skip. Of those, the default run keeps
 // results.txt, one comparison end to end; the others (longScripts) run in the long end-to-end set only

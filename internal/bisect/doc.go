@@ -3,9 +3,9 @@
 // It walks the first-parent path from GOOD to BAD (FirstParentPath) and searches it with an Oracle that compares a
 // commit with GOOD and says Slower, NotSlower, Inconclusive, NoBuild or NoRun:
 //
-//	FirstParentPath(dir, GOOD, BAD) ─ []Commit ─ Search(Config{Path, Oracle}) ─ Report ─ WriteText / bisect.json
-//	                                                  │
-//	                       PipelineOracle.Compare ─ pipeline.Run (GOOD as base, the commit as head) ─ Result ─ Classify
+//	FirstParentPath(dir, GOOD, BAD) ─ []Commit ─ Search(Config{Path, Oracle}) ─ Report ─ WriteText
+//	                                                  │                                 └ bisect.json
+//	PipelineOracle.Compare ─ pipeline.Run (GOOD as base, the commit as head) ─ Result ─ Classify
 //
 // Search checks BAD first (nothing to find when BAD is not slower), halves the path, skips commits that do not
 // build or cannot be compared (trying the untested commit nearest the middle instead, like git bisect skip),

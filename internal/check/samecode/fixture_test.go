@@ -15,8 +15,8 @@ import (
 
 // The fixture is a module with one package p. Its benchmarks:
 //
-//	BenchmarkA (external test package p_test) reaches onlyA, the table (through lookup), the assembly
-//	function asmMix, a closure passed to b.Run, a method value (adder.Add), and double;
+//	BenchmarkA (external test package p_test) reaches onlyA, the table (through lookup),
+//	the assembly function asmMix, a closure passed to b.Run, a method value (adder.Add), and double;
 //	BenchmarkB (internal test file) reaches onlyB, double, and sq.Area through an interface;
 //	TestUnused reaches unused, which no benchmark reaches.
 //

@@ -108,8 +108,8 @@ func TestDetectDeterministic(t *testing.T) {
 // at its index in at least 95% of runs (over the three lengths). Smaller steps are only logged (-long): at +5% with
 // a 5% CV the commit is rarely found. docs/history.md has the rates measured with -long.
 //
-//	go test ./changepoint -run SimulatedRates -v           # fast: 100 flat and 40 step series per cell
-//	go test ./changepoint -run SimulatedRates -v -long     # 2000 and 500, and the whole grid
+//	go test ./internal/data/changepoint -run SimulatedRates -v        # 100 flat, 40 step series a cell
+//	go test ./internal/data/changepoint -run SimulatedRates -v -long  # 2000 and 500, the whole grid
 func TestSimulatedRates(t *testing.T) {
 	flatRuns, stepRuns := 100, 40
 	if longRun() {
