@@ -1,4 +1,4 @@
-package bench
+package benchtxt
 
 import "github.com/perfgate/perfgate/record"
 

@@ -1,4 +1,4 @@
-package bench
+package benchtxt
 
 import (
 	"fmt"
@@ -148,7 +148,7 @@ func sampleOf(rec *benchfmt.Result) (Sample, error) {
 // hyperthread, the host's own work. The fastest of a run's sub-runs is the least disturbed part of it, and the
 // A–B–B–A contrast of fastest sub-runs stays unbiased for identical code, because every slot of both sides is
 // reduced alike, in the same process it was measured in (unlike taking the faster of two slots, which favours
-// the side whose slots lie further apart; see paired.go). Measured on this project's VM under a neighbour's load
+// the side whose slots lie further apart; see package bench, paired.go). Measured on this project's VM under a neighbour's load
 // (A/A pairs of five DES benchmarks, 25 rounds, 18 ms per run): the standard deviation of the per-round contrast
 // fell from 11–26% with one run to 1–15% with the fastest of five sub-runs.
 const SubRuns = 5
