@@ -68,33 +68,40 @@ Run 'perfgate COMMAND -h' for a command's flags.
 Exit codes: 0 pass, 1 gate failed, 2 usage or configuration error, 3 could not run, 4 inconclusive.
 `
 
+// command runs one subcommand with its arguments and returns the exit code.
+type command func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+
+// commands are perfgate's subcommands by name; each parses its own flags from args.
+var commands = map[string]command{
+	"compare": runCompare,
+	"bisect":  runBisect,
+	"report":  withoutContext(runReport),
+	"demo":    runDemo,
+	"action":  runAction,
+	"comment": runComment,
+	"merge":   withoutContext(runMerge),
+	"record":  runRecord,
+	"history": runHistory,
+	"doctor":  runDoctor,
+}
+
+// withoutContext adapts a command that needs no context to the signature of commands.
+func withoutContext(f func(args []string, stdout, stderr io.Writer) int) command {
+	return func(_ context.Context, args []string, stdout, stderr io.Writer) int {
+		return f(args, stdout, stderr)
+	}
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return record.ExitUsage
 	}
 	cmd, rest := args[0], args[1:]
+	if c, ok := commands[cmd]; ok {
+		return c(ctx, rest, stdout, stderr)
+	}
 	switch cmd {
-	case "compare":
-		return runCompare(ctx, rest, stdout, stderr)
-	case "bisect":
-		return runBisect(ctx, rest, stdout, stderr)
-	case "report":
-		return runReport(rest, stdout, stderr)
-	case "demo":
-		return runDemo(ctx, rest, stdout, stderr)
-	case "action":
-		return runAction(ctx, rest, stdout, stderr)
-	case "comment":
-		return runComment(ctx, rest, stdout, stderr)
-	case "merge":
-		return runMerge(rest, stdout, stderr)
-	case "record":
-		return runRecord(ctx, rest, stdout, stderr)
-	case "history":
-		return runHistory(ctx, rest, stdout, stderr)
-	case "doctor":
-		return runDoctor(ctx, rest, stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintf(stdout, "perfgate %s\n", version.String())
 		return record.ExitPass
@@ -116,6 +123,16 @@ func errorf(w io.Writer, format string, args ...any) {
 // hintf prints a hint line, neutralised like errorf's.
 func hintf(w io.Writer, format string, args ...any) {
 	fmt.Fprint(w, ghaction.Inert(fmt.Sprintf("perfgate: hint: "+format+"\n", args...)))
+}
+
+// newFlagSet returns the flag set of the subcommand name. Its -h prints usage, then the flags.
+func newFlagSet(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	return fs
 }
 
 // parseFlags parses args with fs, printing usage errors the perfgate way: -h prints the command's usage on stdout

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -35,15 +34,11 @@ Flags:
 `
 
 func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("record", flag.ContinueOnError)
+	fs := newFlagSet("record", recordUsage)
 	from := fs.String("from", "", "results directory whose head commit to record")
 	repo := fs.String("C", ".", "the repository")
 	ref := fs.String("ref", histstore.DefaultRef, "the ref the history lives on")
 	push := fs.String("push", "", "remote to publish the history to after recording, e.g. origin")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), recordUsage)
-		fs.PrintDefaults()
-	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
