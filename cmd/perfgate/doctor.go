@@ -85,9 +85,8 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return code
 	}
 	if fs.NArg() > 0 || (*format != "text" && *format != "json") || *budget <= 0 {
-		errorf(stderr, "doctor takes flags only: -pkg P, -budget D (above 0), -format text|json")
-		hintf(stderr, "run 'perfgate doctor -h' for an example")
-		return record.ExitUsage
+		return usageError(stderr, "doctor takes flags only: -pkg P, -budget D (above 0), -format text|json",
+			"run 'perfgate doctor -h' for an example")
 	}
 	rep := doctorReport{Checks: hostChecks(ctx)}
 	if *pkg != "" {

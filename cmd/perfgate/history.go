@@ -57,9 +57,7 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return code
 	}
 	if fs.NArg() != 0 {
-		errorf(stderr, "history takes no arguments")
-		hintf(stderr, "perfgate history -branch origin/main")
-		return record.ExitUsage
+		return usageError(stderr, "history takes no arguments", "perfgate history -branch origin/main")
 	}
 	if *alpha < 0.0001 || *alpha > 0.2 {
 		errorf(stderr, "-alpha: invalid value %g: want a number from 0.0001 to 0.2", *alpha)

@@ -109,9 +109,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return record.ExitPass
 	}
-	errorf(stderr, "unknown command %q", cmd)
-	hintf(stderr, "run 'perfgate -h' for the commands")
-	return record.ExitUsage
+	return usageError(stderr, fmt.Sprintf("unknown command %q", cmd), "run 'perfgate -h' for the commands")
 }
 
 // errorf prints an error line. Its arguments may quote the repository or an artifact: ghaction.Inert keeps a
@@ -123,6 +121,13 @@ func errorf(w io.Writer, format string, args ...any) {
 // hintf prints a hint line, neutralised like errorf's.
 func hintf(w io.Writer, format string, args ...any) {
 	fmt.Fprint(w, ghaction.Inert(fmt.Sprintf("perfgate: hint: "+format+"\n", args...)))
+}
+
+// usageError prints msg as an error line and hint as a hint, and returns the usage exit code.
+func usageError(stderr io.Writer, msg, hint string) int {
+	errorf(stderr, "%s", msg)
+	hintf(stderr, "%s", hint)
+	return record.ExitUsage
 }
 
 // newFlagSet returns the flag set of the subcommand name. Its -h prints usage, then the flags.

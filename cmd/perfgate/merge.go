@@ -42,9 +42,8 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		return record.ExitUsage
 	}
 	if fs.NArg() == 0 {
-		errorf(stderr, "merge takes the results directories of the shards")
-		hintf(stderr, "perfgate merge -o perfgate-results shard-1 shard-2")
-		return record.ExitUsage
+		return usageError(stderr, "merge takes the results directories of the shards",
+			"perfgate merge -o perfgate-results shard-1 shard-2")
 	}
 	return mergeAndReport(fs.Args(), *out, *format, stdout, stderr)
 }

@@ -43,9 +43,8 @@ func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return code
 	}
 	if *from == "" || fs.NArg() != 0 {
-		errorf(stderr, "record takes one results directory, with -from")
-		hintf(stderr, "perfgate record -from perfgate-results")
-		return record.ExitUsage
+		return usageError(stderr, "record takes one results directory, with -from",
+			"perfgate record -from perfgate-results")
 	}
 	commit, files, err := history.RecordFiles(*from)
 	if err != nil {

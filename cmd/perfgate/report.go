@@ -25,9 +25,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		errorf(stderr, "report takes one results directory")
-		hintf(stderr, "perfgate report .perfgate/results")
-		return record.ExitUsage
+		return usageError(stderr, "report takes one results directory", "perfgate report .perfgate/results")
 	}
 	switch *format {
 	case "markdown", "text", "json", "html":
@@ -37,9 +35,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := results.ReadResult(fs.Arg(0))
 	if err != nil {
-		errorf(stderr, "%v", err)
-		hintf(stderr, "DIR is the directory 'perfgate compare -o DIR' wrote")
-		return record.ExitUsage
+		return usageError(stderr, err.Error(), "DIR is the directory 'perfgate compare -o DIR' wrote")
 	}
 	print := func() error { return printResult(stdout, res, *format) }
 	if *format == "html" {
