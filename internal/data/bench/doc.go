@@ -1,7 +1,7 @@
 // Package bench is the statistics of benchmarking: the rules that compare the samples of one
-// package's Go benchmarks at two revisions, base and head. It runs nothing. Package benchrun runs the
-// benchmarks, and package benchtxt holds their samples and the bench.txt format. Config, report,
-// results and shard read them without pulling in a process runner.
+// package's Go benchmarks at two revisions, base and head. It runs nothing. Package benchrun runs
+// the benchmarks, and package benchtxt holds their samples and the bench.txt format. Config,
+// report, results and shard read them without pulling in a process runner.
 //
 // Data flows through it in these steps:
 //

@@ -1,7 +1,7 @@
 // Package gittest isolates the git command line in tests. Git then reads no system, global or user
-// configuration, and commits with a fixed identity. Every test that runs git takes its environment from
-// here: a package whose code runs git calls Main from its TestMain, and a test that starts git itself
-// passes Env or Environ to the command.
+// configuration, and commits with a fixed identity. Every test that runs git takes its environment
+// from here: a package whose code runs git calls Main from its TestMain, and a test that starts git
+// itself passes Env or Environ to the command.
 package gittest
 
 import (
@@ -19,8 +19,8 @@ const (
 )
 
 // Env returns the variables that isolate git in home, in os.Environ form. HOME and XDG_CONFIG_HOME
-// point into home, the system configuration is off, the global one is home/gitconfig, and the author
-// and committer are Name and Email.
+// point into home, the system configuration is off, the global one is home/gitconfig, and the
+// author and committer are Name and Email.
 func Env(home string) []string {
 	return []string{
 		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
@@ -36,9 +36,9 @@ func TestEnv(t testing.TB) []string {
 	return Env(t.TempDir())
 }
 
-// Environ returns the process's environment with TestEnv(t) in place of the variables it sets. Other
-// GIT_ variables are dropped, so a test run from a git hook does not reach the outer repository. It
-// suits an exec.Cmd's Env.
+// Environ returns the process's environment with TestEnv(t) in place of the variables it sets.
+// Other GIT_ variables are dropped, so a test run from a git hook does not reach the outer
+// repository. It suits an exec.Cmd's Env.
 func Environ(t testing.TB) []string {
 	t.Helper()
 	env := TestEnv(t)

@@ -13,8 +13,8 @@ import (
 )
 
 // Repo is a git repository made with the git command line in a test's temporary directory, for
-// end-to-end tests that compare two of its commits. Git runs isolated by gittest, with a fixed clock,
-// so the same commits give the same SHAs.
+// end-to-end tests that compare two of its commits. Git runs isolated by gittest, with a fixed
+// clock, so the same commits give the same SHAs.
 type Repo struct {
 	Dir  string
 	t    testing.TB
@@ -22,7 +22,8 @@ type Repo struct {
 	tick int
 }
 
-// NewRepo creates an empty repository (branch main) in a new directory "repo" under a temporary directory of t.
+// NewRepo creates an empty repository (branch main) in a new directory "repo" under a temporary
+// directory of t.
 func NewRepo(t testing.TB) *Repo {
 	t.Helper()
 	r := &Repo{Dir: filepath.Join(t.TempDir(), "repo"), t: t, env: gittest.TestEnv(t)}
@@ -33,7 +34,8 @@ func NewRepo(t testing.TB) *Repo {
 	return r
 }
 
-// Git runs git with args in the repository and returns its trimmed standard output; a failure fails the test.
+// Git runs git with args in the repository and returns its trimmed standard output; a failure fails
+// the test.
 func (r *Repo) Git(args ...string) string {
 	r.t.Helper()
 	env := append(slices.Clip(r.env), gittest.Date(r.tick)...)
@@ -44,8 +46,8 @@ func (r *Repo) Git(args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// Commit writes files (slash-separated path → content) into the work tree, removes the paths in remove, stages
-// everything and commits with the message subject. It returns the commit's SHA.
+// Commit writes files (slash-separated path → content) into the work tree, removes the paths in
+// remove, stages everything and commits with the message subject. It returns the commit's SHA.
 func (r *Repo) Commit(subject string, files map[string]string, remove ...string) string {
 	r.t.Helper()
 	Write(r.t, r.Dir, files)
