@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
@@ -147,10 +148,9 @@ func attackRepo(t *testing.T) (dir, base, head string) {
 			t.Fatal(err)
 		}
 	}
+	env := gittest.TestEnv(t)
 	git := func(args ...string) string {
 		t.Helper()
-		env := []string{"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a",
-			"GIT_COMMITTER_EMAIL=a@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1"}
 		out, _, err := proc.Run(proc.Command(context.Background(), dir, env, append([]string{"git"}, args...)...))
 		if err != nil {
 			t.Fatal(err)

@@ -67,9 +67,8 @@ func runBisect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	rest := f.fs.Args()
 	if len(rest) != 2 {
-		errorf(stderr, "bisect takes two revisions, GOOD and BAD; got %d: %s", len(rest), strings.Join(rest, " "))
-		hintf(stderr, "put flags before the revisions: perfgate bisect -pkg ./x v1.0.0 main")
-		return record.ExitUsage
+		msg := fmt.Sprintf("bisect takes two revisions, GOOD and BAD; got %d: %s", len(rest), strings.Join(rest, " "))
+		return usageError(stderr, msg, "put flags before the revisions: perfgate bisect -pkg ./x v1.0.0 main")
 	}
 	if err := f.apply(cfg.Dir, false); err != nil {
 		errorf(stderr, "%v", err)

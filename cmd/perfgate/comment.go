@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/data/results"
@@ -179,9 +179,9 @@ func readArtifact(dir string) (*record.Result, *prInfo, error) {
 		return nil, nil, fmt.Errorf("result.json measured head %q, %s says %q", res.Head.Commit, prInfoFile, info.HeadSHA)
 	}
 	for _, b := range res.Benchmarks {
-		if !bench.ValidUnit(b.Unit) {
+		if !benchtxt.ValidUnit(b.Unit) {
 			return nil, nil, fmt.Errorf("result.json: benchmark unit %q is not a unit (letters, digits and %% / . - _, "+
-				"at most %d bytes)", b.Unit, bench.MaxUnitLen)
+				"at most %d bytes)", b.Unit, benchtxt.MaxUnitLen)
 		}
 	}
 	switch res.Verdict.Status {

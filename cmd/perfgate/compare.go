@@ -54,9 +54,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	rest := f.fs.Args()
 	if len(rest) > 2 {
-		errorf(stderr, "compare takes at most two revisions, got %d: %s", len(rest), strings.Join(rest, " "))
-		hintf(stderr, "put flags before the revisions: perfgate compare -pkg ./x BASE HEAD")
-		return record.ExitUsage
+		msg := fmt.Sprintf("compare takes at most two revisions, got %d: %s", len(rest), strings.Join(rest, " "))
+		return usageError(stderr, msg, "put flags before the revisions: perfgate compare -pkg ./x BASE HEAD")
 	}
 	if len(rest) > 0 {
 		cfg.Base = rest[0]

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -76,23 +75,18 @@ type doctorReport struct {
 }
 
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fs := newFlagSet("doctor", doctorUsage)
 	pkg := fs.String("pkg", "", "also time this package's benchmarks against themselves (A/A) for their noise")
 	budget := fs.Duration("budget", 30*time.Second, "time the A/A run may take, with -pkg")
 	bench := fs.String("bench", "", "with -pkg: only the benchmarks this regular expression selects")
 	format := fs.String("format", "text", "text or json")
 	dir := fs.String("C", ".", "with -pkg: a directory of the repository")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), doctorUsage)
-		fs.PrintDefaults()
-	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() > 0 || (*format != "text" && *format != "json") || *budget <= 0 {
-		errorf(stderr, "doctor takes flags only: -pkg P, -budget D (above 0), -format text|json")
-		hintf(stderr, "run 'perfgate doctor -h' for an example")
-		return record.ExitUsage
+		return usageError(stderr, "doctor takes flags only: -pkg P, -budget D (above 0), -format text|json",
+			"run 'perfgate doctor -h' for an example")
 	}
 	rep := doctorReport{Checks: hostChecks(ctx)}
 	if *pkg != "" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -44,7 +43,7 @@ Flags:
 `
 
 func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("history", flag.ContinueOnError)
+	fs := newFlagSet("history", historyUsage)
 	repo := fs.String("C", ".", "the repository")
 	ref := fs.String("ref", histstore.DefaultRef, "the ref the history lives on")
 	branch := fs.String("branch", "HEAD", "the branch whose first-parent path orders the records")
@@ -54,17 +53,11 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	onlyNew := fs.Bool("new", false, "report only the change points that the newest recorded commit revealed")
 	markdown := fs.String("markdown", "", "append the change points as Markdown to this file (with -new: only when there are)")
 	alpha := fs.Float64("alpha", changepoint.DefaultAlpha, "significance of each change point: the false-alarm rate of a flat series")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), historyUsage)
-		fs.PrintDefaults()
-	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() != 0 {
-		errorf(stderr, "history takes no arguments")
-		hintf(stderr, "perfgate history -branch origin/main")
-		return record.ExitUsage
+		return usageError(stderr, "history takes no arguments", "perfgate history -branch origin/main")
 	}
 	if *alpha < 0.0001 || *alpha > 0.2 {
 		errorf(stderr, "-alpha: invalid value %g: want a number from 0.0001 to 0.2", *alpha)

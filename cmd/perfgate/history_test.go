@@ -13,15 +13,14 @@ import (
 
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/record"
 )
 
 // historyGit runs git in dir with a configuration of the test's own.
 func historyGit(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	env := []string{"HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=Ada",
-		"GIT_AUTHOR_EMAIL=ada@example.com", "GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com"}
-	out, _, err := proc.Run(proc.Command(context.Background(), dir, env, append([]string{"git"}, args...)...))
+	out, _, err := proc.Run(proc.Command(context.Background(), dir, gittest.TestEnv(t), append([]string{"git"}, args...)...))
 	if err != nil {
 		t.Fatal(err)
 	}

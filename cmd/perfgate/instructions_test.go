@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
 	"github.com/perfgate/perfgate/internal/leaf/demo"
@@ -51,7 +51,7 @@ func TestCompareInstructionsDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compare := func(t *testing.T, metric, base, head string) (*record.Result, int, []bench.Sample) {
+	compare := func(t *testing.T, metric, base, head string) (*record.Result, int, []benchtxt.Sample) {
 		t.Helper()
 		out := filepath.Join(t.TempDir(), "results")
 		var stdout, stderr bytes.Buffer
@@ -68,7 +68,7 @@ func TestCompareInstructionsDemo(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		samples, err := bench.ReadBenchTxt(f)
+		samples, err := benchtxt.ReadBenchTxt(f)
 		if err != nil {
 			t.Fatalf("bench.txt: %v", err)
 		}
@@ -92,7 +92,7 @@ func TestCompareInstructionsDemo(t *testing.T) {
 		}
 		return m
 	}
-	count := func(samples []bench.Sample, unit string) int {
+	count := func(samples []benchtxt.Sample, unit string) int {
 		n := 0
 		for _, s := range samples {
 			if _, ok := s.Get(unit); ok {

@@ -69,33 +69,40 @@ Run 'perfgate COMMAND -h' for a command's flags.
 Exit codes: 0 pass, 1 gate failed, 2 usage or configuration error, 3 could not run, 4 inconclusive.
 `
 
+// command runs one subcommand with its arguments and returns the exit code.
+type command func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+
+// commands are perfgate's subcommands by name; each parses its own flags from args.
+var commands = map[string]command{
+	"compare": runCompare,
+	"bisect":  runBisect,
+	"report":  withoutContext(runReport),
+	"demo":    runDemo,
+	"action":  runAction,
+	"comment": runComment,
+	"merge":   withoutContext(runMerge),
+	"record":  runRecord,
+	"history": runHistory,
+	"doctor":  runDoctor,
+}
+
+// withoutContext adapts a command that needs no context to the signature of commands.
+func withoutContext(f func(args []string, stdout, stderr io.Writer) int) command {
+	return func(_ context.Context, args []string, stdout, stderr io.Writer) int {
+		return f(args, stdout, stderr)
+	}
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return record.ExitUsage
 	}
 	cmd, rest := args[0], args[1:]
+	if c, ok := commands[cmd]; ok {
+		return c(ctx, rest, stdout, stderr)
+	}
 	switch cmd {
-	case "compare":
-		return runCompare(ctx, rest, stdout, stderr)
-	case "bisect":
-		return runBisect(ctx, rest, stdout, stderr)
-	case "report":
-		return runReport(rest, stdout, stderr)
-	case "demo":
-		return runDemo(ctx, rest, stdout, stderr)
-	case "action":
-		return runAction(ctx, rest, stdout, stderr)
-	case "comment":
-		return runComment(ctx, rest, stdout, stderr)
-	case "merge":
-		return runMerge(rest, stdout, stderr)
-	case "record":
-		return runRecord(ctx, rest, stdout, stderr)
-	case "history":
-		return runHistory(ctx, rest, stdout, stderr)
-	case "doctor":
-		return runDoctor(ctx, rest, stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintf(stdout, "perfgate %s\n", version.String())
 		return record.ExitPass
@@ -103,9 +110,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return record.ExitPass
 	}
-	errorf(stderr, "unknown command %q", cmd)
-	hintf(stderr, "run 'perfgate -h' for the commands")
-	return record.ExitUsage
+	return usageError(stderr, fmt.Sprintf("unknown command %q", cmd), "run 'perfgate -h' for the commands")
 }
 
 // errorf prints an error line. Its arguments may quote the repository or an artifact: ghaction.Inert keeps a
@@ -117,6 +122,23 @@ func errorf(w io.Writer, format string, args ...any) {
 // hintf prints a hint line, neutralised like errorf's.
 func hintf(w io.Writer, format string, args ...any) {
 	fmt.Fprint(w, ghaction.Inert(fmt.Sprintf("perfgate: hint: "+format+"\n", args...)))
+}
+
+// usageError prints msg as an error line and hint as a hint, and returns the usage exit code.
+func usageError(stderr io.Writer, msg, hint string) int {
+	errorf(stderr, "%s", msg)
+	hintf(stderr, "%s", hint)
+	return record.ExitUsage
+}
+
+// newFlagSet returns the flag set of the subcommand name. Its -h prints usage, then the flags.
+func newFlagSet(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	return fs
 }
 
 // parseFlags parses args with fs, printing usage errors the perfgate way: -h prints the command's usage on stdout

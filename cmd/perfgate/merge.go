@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -30,13 +29,9 @@ Flags:
 `
 
 func runMerge(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	fs := newFlagSet("merge", mergeUsage)
 	out := fs.String("o", "perfgate-results", "results directory to write")
 	format := fs.String("format", "text", "output format: text, markdown or json")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), mergeUsage)
-		fs.PrintDefaults()
-	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -47,9 +42,8 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		return record.ExitUsage
 	}
 	if fs.NArg() == 0 {
-		errorf(stderr, "merge takes the results directories of the shards")
-		hintf(stderr, "perfgate merge -o perfgate-results shard-1 shard-2")
-		return record.ExitUsage
+		return usageError(stderr, "merge takes the results directories of the shards",
+			"perfgate merge -o perfgate-results shard-1 shard-2")
 	}
 	return mergeAndReport(fs.Args(), *out, *format, stdout, stderr)
 }

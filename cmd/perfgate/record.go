@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -35,22 +34,17 @@ Flags:
 `
 
 func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("record", flag.ContinueOnError)
+	fs := newFlagSet("record", recordUsage)
 	from := fs.String("from", "", "results directory whose head commit to record")
 	repo := fs.String("C", ".", "the repository")
 	ref := fs.String("ref", histstore.DefaultRef, "the ref the history lives on")
 	push := fs.String("push", "", "remote to publish the history to after recording, e.g. origin")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), recordUsage)
-		fs.PrintDefaults()
-	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if *from == "" || fs.NArg() != 0 {
-		errorf(stderr, "record takes one results directory, with -from")
-		hintf(stderr, "perfgate record -from perfgate-results")
-		return record.ExitUsage
+		return usageError(stderr, "record takes one results directory, with -from",
+			"perfgate record -from perfgate-results")
 	}
 	commit, files, err := history.RecordFiles(*from)
 	if err != nil {

@@ -1,30 +1,31 @@
 package main
 
 import (
-	"flag"
-	"fmt"
 	"io"
 
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/record"
 )
 
+const reportUsage = `Usage: perfgate report [-format markdown|text|json|html] DIR
+
+Re-renders the results directory DIR written by compare.
+
+Examples:
+  perfgate report -format text .perfgate/results
+  perfgate report -format html .perfgate/results > report.html
+
+Flags:
+`
+
 func runReport(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs := newFlagSet("report", reportUsage)
 	format := fs.String("format", "markdown", "output format: markdown, text, json or html")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: perfgate report [-format markdown|text|json|html] DIR\n\nRe-renders the results "+
-			"directory DIR written by compare.\n\nExamples:\n  perfgate report -format text .perfgate/results\n  perfgate "+
-			"report -format html .perfgate/results > report.html\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {
-		errorf(stderr, "report takes one results directory")
-		hintf(stderr, "perfgate report .perfgate/results")
-		return record.ExitUsage
+		return usageError(stderr, "report takes one results directory", "perfgate report .perfgate/results")
 	}
 	switch *format {
 	case "markdown", "text", "json", "html":
@@ -34,9 +35,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := results.ReadResult(fs.Arg(0))
 	if err != nil {
-		errorf(stderr, "%v", err)
-		hintf(stderr, "DIR is the directory 'perfgate compare -o DIR' wrote")
-		return record.ExitUsage
+		return usageError(stderr, err.Error(), "DIR is the directory 'perfgate compare -o DIR' wrote")
 	}
 	print := func() error { return printResult(stdout, res, *format) }
 	if *format == "html" {

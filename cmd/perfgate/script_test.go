@@ -37,6 +37,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/leaf/demo"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -102,7 +103,7 @@ func TestScript(t *testing.T) {
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return err
 			}
-			e.Vars = append(e.Vars, "HOME="+home, "GIT_CONFIG_NOSYSTEM=1")
+			e.Vars = append(e.Vars, gittest.Env(home)...)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -21,6 +21,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/sandbox"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )
@@ -323,13 +324,13 @@ func checkUnguarded(t *testing.T, log string, res *record.Result, inv invocation
 	}
 }
 
-// gitIn runs a command (git, go) in dir with a fixed identity and no user configuration, and returns its output.
+// gitIn runs a command (git, go) in dir and returns its output. Git runs isolated by gittest.
 func gitIn(t *testing.T, dir string, argv ...string) string {
 	t.Helper()
-	env := []string{"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a",
-		"GIT_COMMITTER_EMAIL=a@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1"}
+	var env []string
 	if argv[0] != "go" {
 		argv = append([]string{"git"}, argv...)
+		env = gittest.TestEnv(t)
 	}
 	out, _, err := proc.Run(proc.Command(context.Background(), dir, env, argv...))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )
@@ -92,10 +93,7 @@ func fixtureRepo(t *testing.T) (string, map[string]string) {
 		t.Skip("needs git")
 	}
 	dir := filepath.Join(t.TempDir(), "repo")
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(home, "gitconfig"),
-		"GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com", "GIT_COMMITTER_NAME=Ada",
-		"GIT_COMMITTER_EMAIL=ada@example.com")
+	env := gittest.Environ(t)
 	git := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command("git", args...)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/gate"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
@@ -444,7 +445,7 @@ func fromRun(run *benchrun.Run, headTops []string, opt bench.StatsOptions, instr
 	opt.Sequential = run.Plan
 	rec.stages = run.Stages
 	rec.runTime = run.RunTime
-	var timeSamples, instrSamples []bench.Sample
+	var timeSamples, instrSamples []benchtxt.Sample
 	for _, s := range run.Samples {
 		if _, ok := s.Get(record.UnitInstructions); ok {
 			instrSamples = append(instrSamples, s)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/gate"
 	"github.com/perfgate/perfgate/internal/lane/abba"
@@ -15,8 +16,8 @@ import (
 
 // abbaRun is a synthetic A–B–B–A run of benchmark name: rounds rounds whose base runs take base ns/op and head
 // runs head ns/op, with a small alternating wobble so that the statistics have spread.
-func abbaRun(name string, rounds int, base, head float64) []bench.Sample {
-	var out []bench.Sample
+func abbaRun(name string, rounds int, base, head float64) []benchtxt.Sample {
+	var out []benchtxt.Sample
 	for r := range rounds {
 		wobble := 1 + 0.001*float64(r%2)
 		for slot, side := range []record.Side{record.Base, record.Head, record.Head, record.Base} {
@@ -24,8 +25,8 @@ func abbaRun(name string, rounds int, base, head float64) []bench.Sample {
 			if side == record.Head {
 				v = head
 			}
-			out = append(out, bench.Sample{Name: name, Side: side, Round: r, Slot: slot, Iters: 1000,
-				Values: []bench.Value{{Value: v * wobble * 1e-9, Unit: "sec/op"}}})
+			out = append(out, benchtxt.Sample{Name: name, Side: side, Round: r, Slot: slot, Iters: 1000,
+				Values: []benchtxt.Value{{Value: v * wobble * 1e-9, Unit: "sec/op"}}})
 		}
 	}
 	return out

@@ -7,20 +7,21 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/lane/benchrun"
 	"github.com/perfgate/perfgate/record"
 )
 
 // instrSamples is one round of the instruction-count lane for name: base counts base, head counts head per op.
-func instrSamples(name string, base, head float64) []bench.Sample {
-	var out []bench.Sample
+func instrSamples(name string, base, head float64) []benchtxt.Sample {
+	var out []benchtxt.Sample
 	for slot, side := range []record.Side{record.Base, record.Head, record.Head, record.Base} {
 		v := base
 		if side == record.Head {
 			v = head
 		}
-		out = append(out, bench.Sample{Name: name, Side: side, Slot: slot, Iters: 500,
-			Values: []bench.Value{{Value: v, Unit: record.UnitInstructions}}})
+		out = append(out, benchtxt.Sample{Name: name, Side: side, Slot: slot, Iters: 500,
+			Values: []benchtxt.Value{{Value: v, Unit: record.UnitInstructions}}})
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package consttime
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -64,15 +65,11 @@ func (c *Config) fill() error {
 	if c.BatchBlocks <= 0 {
 		c.BatchBlocks = DefaultBatchBlocks
 	}
-	if c.Seed == 0 {
-		c.Seed = DefaultSeed
-	}
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
 	}
-	if c.Valgrind == "" {
-		c.Valgrind = "valgrind"
-	}
+	c.Seed = cmp.Or(c.Seed, DefaultSeed)
+	c.Valgrind = cmp.Or(c.Valgrind, "valgrind")
 	return nil
 }
 

@@ -57,6 +57,7 @@
 package differential
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -106,24 +107,12 @@ func (c *Config) fill() error {
 		return fmt.Errorf("differential: Keys (%d), Blocks (%d), MessageKeys (%d), MessageBlocks (%d) and "+
 			"Timeout (%v) must not be negative", c.Keys, c.Blocks, c.MessageKeys, c.MessageBlocks, c.Timeout)
 	}
-	if c.MessageKeys == 0 {
-		c.MessageKeys = DefaultMessageKeys
-	}
-	if c.MessageBlocks == 0 {
-		c.MessageBlocks = DefaultMessageBlocks
-	}
-	if c.Keys == 0 {
-		c.Keys = DefaultKeys
-	}
-	if c.Blocks == 0 {
-		c.Blocks = DefaultBlocks
-	}
-	if c.Seed == 0 {
-		c.Seed = DefaultSeed
-	}
-	if c.Timeout == 0 {
-		c.Timeout = DefaultTimeout
-	}
+	c.MessageKeys = cmp.Or(c.MessageKeys, DefaultMessageKeys)
+	c.MessageBlocks = cmp.Or(c.MessageBlocks, DefaultMessageBlocks)
+	c.Keys = cmp.Or(c.Keys, DefaultKeys)
+	c.Blocks = cmp.Or(c.Blocks, DefaultBlocks)
+	c.Seed = cmp.Or(c.Seed, DefaultSeed)
+	c.Timeout = cmp.Or(c.Timeout, DefaultTimeout)
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/leaf/demo"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )
@@ -19,7 +20,9 @@ import (
 // exportCommit writes the tree of commit sha of the git repository repo into a new directory (git archive).
 func exportCommit(t *testing.T, repo, sha string) string {
 	t.Helper()
-	out, err := exec.Command("git", "-C", repo, "archive", "--format=tar", sha).Output()
+	cmd := exec.Command("git", "-C", repo, "archive", "--format=tar", sha)
+	cmd.Env = gittest.Environ(t)
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("git archive %s: %v", sha, err)
 	}

@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"go/types"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/check/subject"
@@ -18,12 +19,7 @@ const oraclePrefix = "oracle:"
 // info as entries of its harness. A reference is "importpath.Func"; it must have the family of the constructor
 // it stands beside. Every problem is an error of the configuration.
 func loadOracles(ctx context.Context, cfg *Config, dir string, env []string, info *pkgInfo) error {
-	names := make([]string, 0, len(cfg.Oracles))
-	for n := range cfg.Oracles {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Oracles)) {
 		spec := cfg.Oracles[name]
 		c, err := loadOracle(ctx, cfg, dir, env, spec)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/leaf/demo"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 )
 
 // TestDemoKeySetupSame: perfgate demo's head folds the P permutation into the S-boxes, which adds a table of
@@ -37,7 +38,7 @@ func TestDemoKeySetupSame(t *testing.T) {
 	bins := map[string]string{}
 	for _, name := range []string{"base", "folded"} {
 		wt := filepath.Join(dir, name)
-		cmd := proc.Command(context.Background(), repo.Dir, nil, git, "worktree", "add", "--detach", wt, repo.Commits[name])
+		cmd := proc.Command(context.Background(), repo.Dir, gittest.TestEnv(t), git, "worktree", "add", "--detach", wt, repo.Commits[name])
 		if _, _, err := proc.Run(cmd); err != nil {
 			t.Fatal(err)
 		}

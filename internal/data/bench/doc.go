@@ -1,14 +1,12 @@
-// Package bench is the data of benchmarking: the samples of one package's Go benchmarks at two revisions, base and
-// head, and the rules that compare them. It runs nothing: package benchrun builds and runs the benchmarks and
-// fills these types; config, report, results and shard read them without pulling in a process runner.
+// Package bench is the statistics of benchmarking: the rules that compare the samples of one
+// package's Go benchmarks at two revisions, base and head. It runs nothing. Package benchrun runs
+// the benchmarks, and package benchtxt holds their samples and the bench.txt format. Config,
+// report, results and shard read them without pulling in a process runner.
 //
 // Data flows through it in these steps:
 //
-//  1. Sample and Value (sample.go) hold one run's result line: the fastest of SubRuns sub-runs of one slot of one
-//     round of the A–B–B–A schedule, on one side.
-//  2. BenchTxt (benchtxt.go) writes every sample in the Go benchmark format with perfgate-side, perfgate-round,
-//     perfgate-slot and perfgate-commit configuration lines: the results directory's bench.txt, which stock
-//     benchstat compares (BenchstatCommand) and ReadBenchTxt reads back.
+//  1. benchtxt.Sample holds one run's result line; benchtxt.ReadBenchTxt reads bench.txt back.
+//  2. Package and Matcher (package.go, match.go) say what a pattern selected.
 //  3. Analyze (stats.go, paired.go) summarises the samples per benchmark and unit: benchstat's statistics and the
 //     paired A–B–B–A estimator that gates. Slower and faster need its test to rule out every change up to half the
 //     threshold, so that a true change within half the threshold fails in at most 1% of budgeted runs (the

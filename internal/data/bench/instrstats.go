@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -50,7 +51,7 @@ const RepeatTolerance = 1e-3
 // sorted by name. Each Comparison has Unit record.UnitInstructions, Exact set, Center the median count of a side, Lo
 // and Hi its smallest and largest count, DeltaPct the change of the centers, P and PHolm 0 for slower and faster and 1
 // otherwise, NoisePct the larger relative spread of a side's counts (×100), and no Paired estimate.
-func CompareInstructions(samples []Sample, thresholdPct float64) ([]record.Benchmark, error) {
+func CompareInstructions(samples []benchtxt.Sample, thresholdPct float64) ([]record.Benchmark, error) {
 	if !(thresholdPct >= 0 && thresholdPct < 100) {
 		return nil, fmt.Errorf("instructions threshold %v%%: want a percentage from 0 up to 100, e.g. 0.5", thresholdPct)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 	"golang.org/x/perf/benchmath"
 )
@@ -29,9 +30,9 @@ type world struct {
 }
 
 // run simulates one A–B–B–A run of w and returns its samples; every benchmark takes 1 µs on base.
-func (w world) run(rng *rand.Rand) []Sample {
+func (w world) run(rng *rand.Rand) []benchtxt.Sample {
 	total := w.rounds * w.benchmarks * 4
-	out := make([]Sample, 0, total)
+	out := make([]benchtxt.Sample, 0, total)
 	for r := range w.rounds {
 		for b := range w.benchmarks {
 			for slot := range 4 {
@@ -39,13 +40,13 @@ func (w world) run(rng *rand.Rand) []Sample {
 				if slot == 0 || slot == 3 {
 					side = record.Base
 				}
-				out = append(out, Sample{Name: fmt.Sprintf("B%d", b), Side: side, Round: r, Slot: slot, Iters: 1})
+				out = append(out, benchtxt.Sample{Name: fmt.Sprintf("B%d", b), Side: side, Round: r, Slot: slot, Iters: 1})
 			}
 		}
 	}
 	if w.sequential {
 		// The same samples, but executed base first: time order is all base, then all head.
-		slices.SortStableFunc(out, func(x, y Sample) int {
+		slices.SortStableFunc(out, func(x, y benchtxt.Sample) int {
 			if x.Side == y.Side {
 				return 0
 			}
@@ -71,7 +72,7 @@ func (w world) run(rng *rand.Rand) []Sample {
 		if out[k].Side == record.Head {
 			v *= 1 + w.shift
 		}
-		out[k].Values = []Value{{Value: v, Unit: "sec/op"}}
+		out[k].Values = []benchtxt.Value{{Value: v, Unit: "sec/op"}}
 	}
 	return out
 }

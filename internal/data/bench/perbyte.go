@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -13,7 +14,7 @@ import (
 // throughput): the median over the side's samples, rounded to a whole byte where that is within print
 // precision. The quotient is then as exact as the count, to about 10⁻⁵ of it, a hundredth of RepeatTolerance. A
 // benchmark without bytes, or without timed samples on a side, gets no per-byte values. counts changes in place.
-func PerByte(counts, timed []Sample) {
+func PerByte(counts, timed []benchtxt.Sample) {
 	type key struct {
 		name string
 		side record.Side
@@ -45,7 +46,7 @@ func PerByte(counts, timed []Sample) {
 			{record.UnitEstCycles, record.UnitEstCyclesPerByte}} {
 			_, done := s.Get(u[1])
 			if v, ok := s.Get(u[0]); ok && !done {
-				s.Values = append(slices.Clip(s.Values), Value{Value: v / b, Unit: u[1]})
+				s.Values = append(slices.Clip(s.Values), benchtxt.Value{Value: v / b, Unit: u[1]})
 			}
 		}
 	}

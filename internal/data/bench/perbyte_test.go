@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -12,7 +13,7 @@ import (
 // that go test's print precision blurs; each side with its own bytes. A benchmark without B/s gets none, and
 // the comparison of the per-byte counts is as exact as the count's.
 func TestPerByte(t *testing.T) {
-	var timed []Sample
+	var timed []benchtxt.Sample
 	for i, sec := range []float64{1.2345e-6, 1.3311e-6, 1.2899e-6, 1.30001e-6} {
 		side := []record.Side{record.Base, record.Head, record.Head, record.Base}[i]
 		bytes := 4096.0
@@ -21,19 +22,19 @@ func TestPerByte(t *testing.T) {
 		}
 		// go test prints MB/s with two decimals: the throughput carries a rounding error of up to 0.005 MB/s.
 		bps := math.Round(bytes/sec/1e6*100) / 100 * 1e6
-		timed = append(timed, Sample{Name: "Seal/4K", Side: side, Slot: i, Values: []Value{{Value: sec, Unit: "sec/op"},
-			{Value: bps, Unit: "B/s"}}}, Sample{Name: "KeySetup", Side: side, Slot: i,
-			Values: []Value{{Value: sec, Unit: "sec/op"}}})
+		timed = append(timed, benchtxt.Sample{Name: "Seal/4K", Side: side, Slot: i, Values: []benchtxt.Value{{Value: sec, Unit: "sec/op"},
+			{Value: bps, Unit: "B/s"}}}, benchtxt.Sample{Name: "KeySetup", Side: side, Slot: i,
+			Values: []benchtxt.Value{{Value: sec, Unit: "sec/op"}}})
 	}
-	var counts []Sample
+	var counts []benchtxt.Sample
 	for i, side := range []record.Side{record.Base, record.Head, record.Head, record.Base} {
 		n := 40960.0
 		if side == record.Head {
 			n = 2 * 40960
 		}
-		counts = append(counts, Sample{Name: "Seal/4K", Side: side, Slot: i, Values: []Value{
+		counts = append(counts, benchtxt.Sample{Name: "Seal/4K", Side: side, Slot: i, Values: []benchtxt.Value{
 			{Value: n, Unit: record.UnitInstructions}, {Value: 1.5 * n, Unit: record.UnitEstCycles}}},
-			Sample{Name: "KeySetup", Side: side, Slot: i, Values: []Value{{Value: 500, Unit: record.UnitInstructions}}})
+			benchtxt.Sample{Name: "KeySetup", Side: side, Slot: i, Values: []benchtxt.Value{{Value: 500, Unit: record.UnitInstructions}}})
 	}
 	PerByte(counts, timed)
 	for _, s := range counts {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -16,7 +17,7 @@ func TestRejudgeIsJointAnalysis(t *testing.T) {
 	x := abbaSamples("X", "sec/op", [][4]float64{
 		{100, 105, 107, 101}, {100, 101, 104, 99}, {101, 108, 103, 100}, {99, 101, 106, 100}, {100, 104, 101, 102},
 	})
-	var nulls []Sample
+	var nulls []benchtxt.Sample
 	for i := range 10 {
 		d := float64(i%3) - 1
 		nulls = append(nulls, abbaSamples(fmt.Sprintf("N%d", i), "sec/op", [][4]float64{
@@ -39,7 +40,7 @@ func TestRejudgeIsJointAnalysis(t *testing.T) {
 	if err := Rejudge(union, opt); err != nil {
 		t.Fatal(err)
 	}
-	joint, err := Analyze(append(append([]Sample{}, x...), nulls...), opt)
+	joint, err := Analyze(append(append([]benchtxt.Sample{}, x...), nulls...), opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -86,7 +87,7 @@ func simulateCounts(m *machine, effects []float64, first, most, budget int, thre
 	if counts != nil {
 		st.Counts = func() []record.Benchmark { return counts }
 	}
-	var samples []Sample
+	var samples []benchtxt.Sample
 	out := simRun{classes: map[string]record.Class{}, rows: map[string]record.Benchmark{}, settled: map[string]int{}}
 	for {
 		n := st.Next(time.Duration(4*len(st.active)), time.Duration(budget-m.runs))
@@ -101,8 +102,8 @@ func simulateCounts(m *machine, effects []float64, first, most, budget int, thre
 					if side == record.Head {
 						t *= effects[i]
 					}
-					samples = append(samples, Sample{Name: names[i], Side: side, Round: st.rounds + r, Slot: slot,
-						Values: []Value{{Value: m.run(t), Unit: "sec/op"}}})
+					samples = append(samples, benchtxt.Sample{Name: names[i], Side: side, Round: st.rounds + r, Slot: slot,
+						Values: []benchtxt.Value{{Value: m.run(t), Unit: "sec/op"}}})
 				}
 			}
 		}
@@ -278,7 +279,7 @@ func TestSettleByCounts(t *testing.T) {
 func TestLookSeesAllocations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	names := []string{"Moved", "Same"}
-	var samples []Sample
+	var samples []benchtxt.Sample
 	for r := range 8 {
 		for i, name := range names {
 			for slot, side := range [4]record.Side{record.Base, record.Head, record.Head, record.Base} {
@@ -286,7 +287,7 @@ func TestLookSeesAllocations(t *testing.T) {
 				if side == record.Head && i == 0 {
 					bytes = 288
 				}
-				samples = append(samples, Sample{Name: name, Side: side, Round: r, Slot: slot, Values: []Value{
+				samples = append(samples, benchtxt.Sample{Name: name, Side: side, Round: r, Slot: slot, Values: []benchtxt.Value{
 					{Value: 150e-9 * math.Exp(0.04*rng.NormFloat64()), Unit: "sec/op"},
 					{Value: bytes, Unit: "B/op"}, {Value: 1, Unit: "allocs/op"}}})
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -59,7 +60,7 @@ func (s *Stager) Retire(i int) {
 
 // Look takes the look after a stage of n rounds over samples (all of the run so far) and stops timing the
 // benchmarks it settles, which it returns by index. Only the samples of the benchmarks still timed are analysed.
-func (s *Stager) Look(samples []Sample, n int) []int {
+func (s *Stager) Look(samples []benchtxt.Sample, n int) []int {
 	s.rounds += n
 	s.looked++
 	active := map[string]bool{}
@@ -67,7 +68,7 @@ func (s *Stager) Look(samples []Sample, n int) []int {
 		s.opt.Sequential.Look[s.names[i]] = s.looked
 		active[s.names[i]] = true
 	}
-	var mine []Sample
+	var mine []benchtxt.Sample
 	for _, x := range samples {
 		if active[x.Name] {
 			mine = append(mine, x)
@@ -106,10 +107,10 @@ func (s *Stager) Look(samples []Sample, n int) []int {
 // allocRows returns the B/op and allocs/op comparisons of samples as the final analysis gives them, so that a
 // look settles by the counts only what CombineLanes settles: equal counts with moved allocations are not the same
 // work.
-func allocRows(samples []Sample, opt StatsOptions) []record.Benchmark {
-	var allocs []Sample
+func allocRows(samples []benchtxt.Sample, opt StatsOptions) []record.Benchmark {
+	var allocs []benchtxt.Sample
 	for _, x := range samples {
-		var vs []Value
+		var vs []benchtxt.Value
 		for _, v := range x.Values {
 			if v.Unit == "B/op" || v.Unit == "allocs/op" {
 				vs = append(vs, v)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchunit"
@@ -111,7 +112,7 @@ func (o StatsOptions) Validate() error {
 
 // Analyze compares base and head samples per benchmark and unit. The result is sorted by name, then unit with
 // sec/op first and the others in lexical order. It returns an error only for invalid options.
-func Analyze(samples []Sample, opt StatsOptions) ([]record.Benchmark, error) {
+func Analyze(samples []benchtxt.Sample, opt StatsOptions) ([]record.Benchmark, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ type group struct {
 }
 
 // groupSamples collects the samples' values by name and tidied unit, in the order Analyze returns them.
-func groupSamples(samples []Sample, secOnly bool) []*group {
+func groupSamples(samples []benchtxt.Sample, secOnly bool) []*group {
 	type key struct{ name, unit string }
 	type roundKey struct {
 		key
@@ -168,7 +169,7 @@ func groupSamples(samples []Sample, secOnly bool) []*group {
 	for _, s := range samples {
 		values := s.Values
 		if s.PeakRSS > 0 && !secOnly {
-			values = append(slices.Clip(values), Value{Value: float64(s.PeakRSS), Unit: UnitPeakRSS})
+			values = append(slices.Clip(values), benchtxt.Value{Value: float64(s.PeakRSS), Unit: benchtxt.UnitPeakRSS})
 		}
 		for _, v := range values {
 			if secOnly && v.Unit != "sec/op" {
@@ -203,7 +204,7 @@ func groupSamples(samples []Sample, secOnly bool) []*group {
 	}
 	out := make([]*group, 0, len(groups))
 	for _, g := range groups {
-		if g.unit == UnitPeakRSS && (len(g.base) == 0 || len(g.head) == 0) {
+		if g.unit == benchtxt.UnitPeakRSS && (len(g.base) == 0 || len(g.head) == 0) {
 			continue // a peak known on one side only (see abba.Launcher) compares nothing
 		}
 		sort.Slice(g.rounds, func(i, j int) bool { return g.rounds[i].round < g.rounds[j].round })

@@ -7,28 +7,29 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 	"golang.org/x/perf/benchmath"
 )
 
 // abbaSamples returns the samples of one benchmark over len(rounds) rounds in A B B A order: rounds[r] holds the values of
 // slots 0 to 3 (base, head, head, base) in unit.
-func abbaSamples(name, unit string, rounds [][4]float64) []Sample {
-	var out []Sample
+func abbaSamples(name, unit string, rounds [][4]float64) []benchtxt.Sample {
+	var out []benchtxt.Sample
 	for r, vals := range rounds {
 		for slot, v := range vals {
 			side := record.Head
 			if slot == 0 || slot == 3 {
 				side = record.Base
 			}
-			out = append(out, Sample{Name: name, Side: side, Round: r, Slot: slot, Iters: 1000,
-				Values: []Value{{Value: v, Unit: unit}}})
+			out = append(out, benchtxt.Sample{Name: name, Side: side, Round: r, Slot: slot, Iters: 1000,
+				Values: []benchtxt.Value{{Value: v, Unit: unit}}})
 		}
 	}
 	return out
 }
 
-func compareOne(t *testing.T, samples []Sample, opt StatsOptions) record.Benchmark {
+func compareOne(t *testing.T, samples []benchtxt.Sample, opt StatsOptions) record.Benchmark {
 	t.Helper()
 	cs, err := Analyze(samples, opt)
 	if err != nil {
@@ -174,7 +175,7 @@ func TestCompareEdgeCases(t *testing.T) {
 		return rs
 	}
 	t.Run("head missing", func(t *testing.T) {
-		var base []Sample
+		var base []benchtxt.Sample
 		for _, s := range abbaSamples("X", "sec/op", five(1, 1)) {
 			if s.Side == record.Base {
 				base = append(base, s)
@@ -255,7 +256,7 @@ func TestCompareEdgeCases(t *testing.T) {
 }
 
 func TestCompareOrderAndHolm(t *testing.T) {
-	var s []Sample
+	var s []benchtxt.Sample
 	// B gets a clear +10% shift with noise, A a clear one too; both sec/op, so Holm doubles the smaller p of
 	// the gate's test (a change within half the threshold).
 	for _, name := range []string{"B", "A"} {
@@ -264,7 +265,7 @@ func TestCompareOrderAndHolm(t *testing.T) {
 		})...)
 	}
 	for i := range s {
-		s[i].Values = append(s[i].Values, Value{Value: 3, Unit: "allocs/op"})
+		s[i].Values = append(s[i].Values, benchtxt.Value{Value: 3, Unit: "allocs/op"})
 	}
 	cs, err := Analyze(s, DefaultStatsOptions)
 	if err != nil {

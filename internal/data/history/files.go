@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/record"
 	"golang.org/x/perf/benchfmt"
@@ -92,7 +92,7 @@ func HeadSide(r io.Reader, w io.Writer) error {
 				return err
 			}
 		case *benchfmt.Result:
-			if rec.GetConfig(bench.KeySide) != string(record.Head) {
+			if rec.GetConfig(benchtxt.KeySide) != string(record.Head) {
 				continue
 			}
 			if err := bw.Write(rec); err != nil {

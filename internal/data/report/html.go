@@ -10,14 +10,14 @@ import (
 	"strconv"
 	"strings"
 
-	benchtxt "github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/gate"
 	"github.com/perfgate/perfgate/record"
 )
 
 // HTML renders r as report.html: one self-contained page that opens offline. It holds the verdict, the forest plot
 // of every gating benchmark, a timeline per benchmark of every sample in run order (samples, as read from bench.txt
-// by bench.ReadBenchTxt; nil leaves the timelines out), size bars per section with the symbols that changed, the
+// by benchtxt.ReadBenchTxt; nil leaves the timelines out), size bars per section with the symbols that changed, the
 // differential table with mismatch examples, and the method and environment.
 //
 // The page has inline CSS and inline SVG, no script, and a Content-Security-Policy that forbids loading anything,

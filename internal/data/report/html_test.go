@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	benchtxt "github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/testing/pagecheck"
 	"github.com/perfgate/perfgate/record"
 	"golang.org/x/net/html"

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	benchtxt "github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 )
 

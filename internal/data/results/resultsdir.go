@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -137,7 +137,7 @@ func (d Dir) ReadGitHub(v any, limit int64) error {
 
 // ReadBench reads the samples of bench.txt; a directory without bench.txt (a comparison that stopped before
 // timing) has none, which is not an error.
-func (d Dir) ReadBench() ([]bench.Sample, error) {
+func (d Dir) ReadBench() ([]benchtxt.Sample, error) {
 	f, err := os.Open(d.Path(FileBench))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -146,7 +146,7 @@ func (d Dir) ReadBench() ([]bench.Sample, error) {
 		return nil, err
 	}
 	defer f.Close()
-	samples, err := bench.ReadBenchTxt(f)
+	samples, err := benchtxt.ReadBenchTxt(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.Path(FileBench), err)
 	}

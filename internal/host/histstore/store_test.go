@@ -3,7 +3,6 @@ package histstore
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,27 +11,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 )
 
 // TestMain isolates git from the user's configuration: no global or system config, a fixed identity.
-func TestMain(m *testing.M) {
-	home, err := os.MkdirTemp("", "histstore-home-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	for k, v := range map[string]string{
-		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": filepath.Join(home, "gitconfig"),
-		"GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.com",
-		"GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.com",
-	} {
-		os.Setenv(k, v)
-	}
-	code := m.Run()
-	os.RemoveAll(home)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { gittest.Main(m) }
 
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()

@@ -12,11 +12,11 @@
 //     RunConfig.Filter matches, and then runs the A–B–B–A schedule of package abba: R rounds, in each of which
 //     every leaf runs base, head, head, base, each run a fresh child process pinned to one CPU, running exactly
 //     that leaf (Pattern: -test.bench=^BenchmarkEncrypt$/^des$/^single$) for its fixed iteration count
-//     (-test.benchtime=Nx, the same on both sides) with -test.benchmem and -test.cpu=1, split into bench.SubRuns
-//     sub-runs (-test.count) of which the fastest becomes the slot's bench.Sample (list.go); a panic, a
+//     (-test.benchtime=Nx, the same on both sides) with -test.benchmem and -test.cpu=1, split into benchtxt.SubRuns
+//     sub-runs (-test.count) of which the fastest becomes the slot's benchtxt.Sample (list.go); a panic, a
 //     non-zero exit, a missing result line or a run silent for longer than the timeout becomes a Failure of that
 //     side, and the run goes on without that benchmark on that side. Every sample is written to bench.txt
-//     (bench.BenchTxt) as it comes. With a budget, rounds run in stages (sequential.go): a bench.Stager decides
+//     (benchtxt.BenchTxt) as it comes. With a budget, rounds run in stages (sequential.go): a bench.Stager decides
 //     after each stage which benchmarks are settled and stop being timed.
 //  3. The instruction-count lane (instructions.go, valgrind.go) replaces step 2 when the metric is instructions:
 //     RunInstructions runs the same schedule over groups of leaves, one valgrind callgrind process per group at

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
@@ -659,14 +660,14 @@ type lane struct {
 // and whatever was counted is kept when the run stops early.
 func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 	if l.cfg.BenchTxt != nil {
-		l.txt = bench.NewBenchTxt(l.cfg.BenchTxt, l.run.Header, map[record.Side]string{record.Base: l.cfg.Base.Commit,
+		l.txt = benchtxt.NewBenchTxt(l.cfg.BenchTxt, l.run.Header, map[record.Side]string{record.Base: l.cfg.Base.Commit,
 			record.Head: l.cfg.Head.Commit})
 	}
 	plan := sched.Schedule(len(groups), l.cfg.Rounds)
 	dead := map[record.Side]map[string]bool{record.Base: {}, record.Head: {}}
 	started := time.Now()
 	perRun := time.Duration(0)                     // the mean time of one slot so far, for the ETA
-	var round [4][]bench.Sample                    // this round's samples of the current group, by slot
+	var round [4][]benchtxt.Sample                 // this round's samples of the current group, by slot
 	slotTime := make([]time.Duration, len(groups)) // the longest slot of each group so far
 	defer func() {
 		if ferr := l.keep(round); err == nil {
@@ -678,7 +679,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 			return err
 		}
 		if e.Slot == 0 {
-			round = [4][]bench.Sample{}
+			round = [4][]benchtxt.Sample{}
 		}
 		g := groups[e.Bench]
 		live := slices.DeleteFunc(slices.Clone(g.leaves), func(lf leaf) bool {
@@ -717,7 +718,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 				return err
 			}
 			err := l.keep(round)
-			round = [4][]bench.Sample{}
+			round = [4][]benchtxt.Sample{}
 			if err != nil {
 				return err
 			}
@@ -731,7 +732,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 }
 
 // keep adds a round's samples to the run and to bench.txt, in the order of the schedule.
-func (l *lane) keep(round [4][]bench.Sample) error {
+func (l *lane) keep(round [4][]benchtxt.Sample) error {
 	for _, samples := range round {
 		for _, s := range samples {
 			l.run.Samples = append(l.run.Samples, s)
@@ -752,7 +753,7 @@ func (l *lane) keep(round [4][]bench.Sample) error {
 // instructions per op: measured, 34 instructions in 2174 iterations of a 422-instruction loop, once in
 // several hundred counts). A pair that still disagrees, or whose third count fails, is kept as counted, and
 // checkRepeat judges it.
-func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]bench.Sample, e sched.Entry) error {
+func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]benchtxt.Sample, e sched.Entry) error {
 	for _, pair := range [][2]int{{0, 3}, {1, 2}} {
 		var odd []leaf
 		side := record.Base
@@ -790,7 +791,7 @@ func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]bench.S
 }
 
 // findSample returns the sample of the leaf named name in samples, or nil.
-func findSample(samples []bench.Sample, name string) *bench.Sample {
+func findSample(samples []benchtxt.Sample, name string) *benchtxt.Sample {
 	for i := range samples {
 		if samples[i].Name == name {
 			return &samples[i]
@@ -809,7 +810,7 @@ func leafNames(leaves []leaf) string {
 }
 
 // instructions returns the sample's instructions/op.
-func instructions(s *bench.Sample) float64 {
+func instructions(s *benchtxt.Sample) float64 {
 	x, _ := s.Get(record.UnitInstructions)
 	return x
 }
@@ -820,7 +821,7 @@ func fmtCount(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 // checkRepeat marks the leaf as not counted (UncountedUnrepeatable) when a and b, two samples of the same binary,
 // differ by more than RepeatTolerance: the benchmark's own work varies from run to run (randomness seeded by the
 // time, I/O), which is a failure of neither side; the samples are kept, and the lane stops counting the leaf.
-func (l *lane) checkRepeat(a, b *bench.Sample) {
+func (l *lane) checkRepeat(a, b *benchtxt.Sample) {
 	if a == nil || b == nil {
 		return
 	}
@@ -834,7 +835,7 @@ func (l *lane) checkRepeat(a, b *bench.Sample) {
 
 // countSlot counts leaves on side at n and 2n iterations and returns a sample per leaf counted both times, and
 // a Failure for each other leaf.
-func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) ([]bench.Sample,
+func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) ([]benchtxt.Sample,
 	[]record.Failure, error) {
 	c1, fails, err := l.count(ctx, leaves, side, e, n)
 	if err != nil {
@@ -846,7 +847,7 @@ func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e
 		return nil, nil, err
 	}
 	fails = append(fails, fails2...)
-	var out []bench.Sample
+	var out []benchtxt.Sample
 	for _, lf := range leaves {
 		x, ok := c2[lf.name]
 		if !ok {
@@ -861,11 +862,11 @@ func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e
 					c1[lf.name].counted, n, x.counted, 2*n)})
 			continue
 		}
-		vs := []bench.Value{{Value: perOp, Unit: record.UnitInstructions}}
+		vs := []benchtxt.Value{{Value: perOp, Unit: record.UnitInstructions}}
 		if cyc := float64(x.cycles-c1[lf.name].cycles) / float64(n); l.cacheSim && cyc > 0 {
-			vs = append(vs, bench.Value{Value: cyc, Unit: record.UnitEstCycles})
+			vs = append(vs, benchtxt.Value{Value: cyc, Unit: record.UnitEstCycles})
 		}
-		out = append(out, bench.Sample{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: n, Values: vs})
+		out = append(out, benchtxt.Sample{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: n, Values: vs})
 		if x.addrs != nil {
 			l.keepAddrs(lf.name, side, perOpAddrs(c1[lf.name].addrs, x.addrs, n))
 		}

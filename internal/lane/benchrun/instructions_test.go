@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
@@ -108,7 +109,7 @@ func TestRunInstructionsDemo(t *testing.T) {
 			t.Errorf("KeySetup/des: %s %+.4f%%, want unchanged", c.Class, c.DeltaPct)
 		}
 		// bench.txt holds the counts in a unit stock benchstat reads.
-		samples, err := bench.ReadBenchTxt(strings.NewReader(txt))
+		samples, err := benchtxt.ReadBenchTxt(strings.NewReader(txt))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/record"
@@ -185,7 +185,7 @@ func (l leaf) split() (runs, iters int) {
 	if l.whole {
 		return 1, max(1, l.iters)
 	}
-	runs = max(1, min(bench.SubRuns, l.iters))
+	runs = max(1, min(benchtxt.SubRuns, l.iters))
 	return runs, max(1, l.iters/runs)
 }
 
@@ -200,7 +200,7 @@ type childOutput struct {
 type benchResult struct {
 	name   string
 	iters  int
-	values []bench.Value
+	values []benchtxt.Value
 }
 
 // parseOutput parses a test binary's standard output: result lines through benchfmt (which normalises ns/op to
@@ -223,10 +223,10 @@ func parseOutput(stdout []byte) childOutput {
 		}
 		br := benchResult{name: benchName(res.Name.String()), iters: res.Iters}
 		for _, v := range res.Values {
-			if !bench.ValidUnit(v.Unit) {
+			if !benchtxt.ValidUnit(v.Unit) {
 				continue // chosen by the code under test (b.ReportMetric): never let it carry markup
 			}
-			br.values = append(br.values, bench.Value{Value: v.Value, Unit: v.Unit})
+			br.values = append(br.values, benchtxt.Value{Value: v.Value, Unit: v.Unit})
 		}
 		out.results = append(out.results, br)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 )
 
 func TestPattern(t *testing.T) {
@@ -47,9 +47,9 @@ BenchmarkX/a/two
 func TestParseOutput(t *testing.T) {
 	out := parseOutput([]byte(calibrationOutput + "--- FAIL: BenchmarkX\n"))
 	want := []benchResult{
-		{name: "X/a/one", iters: 1000000, values: []bench.Value{
+		{name: "X/a/one", iters: 1000000, values: []benchtxt.Value{
 			{Value: 1050e-9, Unit: "sec/op"}, {Value: 15.24e6, Unit: "B/s"}, {Value: 16, Unit: "B/op"}, {Value: 1, Unit: "allocs/op"}}},
-		{name: "X/size-8", iters: 300, values: []bench.Value{{Value: 2.5e-9, Unit: "sec/op"}, {Value: 0, Unit: "B/op"}, {Value: 0, Unit: "allocs/op"}}},
+		{name: "X/size-8", iters: 300, values: []benchtxt.Value{{Value: 2.5e-9, Unit: "sec/op"}, {Value: 0, Unit: "B/op"}, {Value: 0, Unit: "allocs/op"}}},
 	}
 	if diff := cmp.Diff(want, out.results, cmp.AllowUnexported(benchResult{}), cmpopts.EquateApprox(1e-12, 0)); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
@@ -109,7 +109,7 @@ func TestChildFailure(t *testing.T) {
 func TestParseOutputDropsHostileUnits(t *testing.T) {
 	line := "BenchmarkX 10 5 ns/op 1 @org/team<img/src=https://x/p.png> 2 a|b 3 `x` 4 MB/s 5 instructions/op 6 %\n"
 	got := parseOutput([]byte(line)).results
-	want := []benchResult{{name: "X", iters: 10, values: []bench.Value{
+	want := []benchResult{{name: "X", iters: 10, values: []benchtxt.Value{
 		{Value: 5e-9, Unit: "sec/op"}, {Value: 4e6, Unit: "B/s"}, {Value: 5, Unit: "instructions/op"}, {Value: 6, Unit: "%"}}}}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(benchResult{}), cmpopts.EquateApprox(1e-12, 0)); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
@@ -118,12 +118,12 @@ func TestParseOutputDropsHostileUnits(t *testing.T) {
 
 func TestValidUnit(t *testing.T) {
 	for _, u := range []string{"sec/op", "ns/op", "B/op", "allocs/op", "MB/s", "B/s", "instructions/op", "peak-RSS-B", "%", "µs/op", "p99_ns"} {
-		if !bench.ValidUnit(u) {
+		if !benchtxt.ValidUnit(u) {
 			t.Errorf("ValidUnit(%q) = false, want true", u)
 		}
 	}
-	for _, u := range []string{"", "@team", "<b>", "a|b", "`x`", "a b", "x\x1b[31m", "[l](u)", strings.Repeat("x", bench.MaxUnitLen+1), "a*b", "::error::"} {
-		if bench.ValidUnit(u) {
+	for _, u := range []string{"", "@team", "<b>", "a|b", "`x`", "a b", "x\x1b[31m", "[l](u)", strings.Repeat("x", benchtxt.MaxUnitLen+1), "a*b", "::error::"} {
+		if benchtxt.ValidUnit(u) {
 			t.Errorf("ValidUnit(%q) = true, want false", u)
 		}
 	}
@@ -136,7 +136,7 @@ func TestSplit(t *testing.T) {
 		l           leaf
 		runs, iters int
 	}{
-		{leaf{iters: 1000}, bench.SubRuns, 1000 / bench.SubRuns},
+		{leaf{iters: 1000}, benchtxt.SubRuns, 1000 / benchtxt.SubRuns},
 		{leaf{iters: 3}, 3, 1},
 		{leaf{iters: 0}, 1, 1},
 		{leaf{iters: 8, whole: true}, 1, 8},

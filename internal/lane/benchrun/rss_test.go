@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 )
@@ -90,7 +91,7 @@ func TestPeakRSS(t *testing.T) {
 	}
 	rows := 0
 	for _, c := range cs {
-		if c.Unit != bench.UnitPeakRSS {
+		if c.Unit != benchtxt.UnitPeakRSS {
 			continue
 		}
 		rows++
@@ -100,6 +101,6 @@ func TestPeakRSS(t *testing.T) {
 		}
 	}
 	if rows != 2 {
-		t.Errorf("%d rows of %s, want one per benchmark", rows, bench.UnitPeakRSS)
+		t.Errorf("%d rows of %s, want one per benchmark", rows, benchtxt.UnitPeakRSS)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/internal/lane/abba"
@@ -88,7 +89,7 @@ type RunConfig struct {
 
 // Run is what RunABBA gathered.
 type Run struct {
-	Samples     []bench.Sample    // in the order they were taken
+	Samples     []benchtxt.Sample // in the order they were taken
 	Failures    []record.Failure  // calibration failures have Round and Slot -1
 	Pinning     abba.Pinning      // where the children ran
 	ChildCPUs   string            // Cpus_allowed_list of the first pinned child, read right after its start; "" if none
@@ -207,7 +208,7 @@ type runner struct {
 	cfg       RunConfig
 	run       *Run
 	progress  *progress
-	txt       *bench.BenchTxt
+	txt       *benchtxt.BenchTxt
 	pinWarned bool
 	launcher  string // abba's peak-memory launcher, "" when there is none (a direct child's peak may not be its own)
 }
@@ -215,7 +216,7 @@ type runner struct {
 // measure runs the A–B–B–A schedule over leaves.
 func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	if r.cfg.BenchTxt != nil {
-		r.txt = bench.NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit,
+		r.txt = benchtxt.NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit,
 			record.Head: r.cfg.Head.Commit})
 	}
 	plan := abba.Schedule(len(leaves), r.cfg.Rounds)
@@ -286,7 +287,7 @@ func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta t
 }
 
 // runLeaf runs leaf l once on side for entry e. It returns a sample, or a failure, or ctx's error.
-func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.Entry) (*bench.Sample, *record.Failure,
+func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.Entry) (*benchtxt.Sample, *record.Failure,
 	error) {
 	bin := r.cfg.Base
 	if side == record.Head {
@@ -309,8 +310,8 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.E
 		return nil, fail, nil
 	}
 	if res := fastest(parseOutput(c.stdout).results, l.name, r.cfg.Stats.ExactUnits); res != nil {
-		return &bench.Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.iters,
-			Values: bench.SecFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
+		return &benchtxt.Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.iters,
+			Values: benchtxt.SecFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
 	}
 	fail.Kind, fail.Message = record.FailureNoResult, "no result line for "+l.name+lastLines(c.stdout, c.stderr)
 	return nil, fail, nil
@@ -365,7 +366,7 @@ func (r *runner) warn(msg string) {
 }
 
 // valueOf returns the value of unit in vs.
-func valueOf(vs []bench.Value, unit string) (float64, bool) {
+func valueOf(vs []benchtxt.Value, unit string) (float64, bool) {
 	for _, v := range vs {
 		if v.Unit == unit {
 			return v.Value, true

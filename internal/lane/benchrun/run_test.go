@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/lane/abba"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
@@ -272,7 +273,7 @@ func TestRunABBA(t *testing.T) {
 	}
 
 	// bench.txt holds every sample and reads back into the same samples.
-	back, err := bench.ReadBenchTxt(bytes.NewReader(txt.Bytes()))
+	back, err := benchtxt.ReadBenchTxt(bytes.NewReader(txt.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func TestRunABBA(t *testing.T) {
 	}
 }
 
-func sampleOfName(ss []bench.Sample, name string) *bench.Sample {
+func sampleOfName(ss []benchtxt.Sample, name string) *benchtxt.Sample {
 	for i := range ss {
 		if ss[i].Name == name {
 			return &ss[i]

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/lane/abba"
 	"github.com/perfgate/perfgate/record"
 )
@@ -96,7 +97,7 @@ func pending(plan []abba.Entry, est []time.Duration, dead map[leafSide]bool, rou
 // after each (Stager), until all are settled, the looks are used up or the budget, counted from start, is spent.
 func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Time) error {
 	if r.cfg.BenchTxt != nil {
-		r.txt = bench.NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit,
+		r.txt = benchtxt.NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit,
 			record.Head: r.cfg.Head.Commit})
 	}
 	leaves = r.fitRuns(leaves, time.Until(start.Add(r.cfg.Budget)))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
@@ -63,7 +64,7 @@ func BenchmarkSlow(b *testing.B) {
 }
 
 // roundsOf returns the rounds each benchmark was timed in, from its sec/op samples.
-func roundsOf(samples []bench.Sample) map[string]int {
+func roundsOf(samples []benchtxt.Sample) map[string]int {
 	seen := map[string]map[int]bool{}
 	for _, s := range samples {
 		if seen[s.Name] == nil {
@@ -179,7 +180,7 @@ func TestFitRuns(t *testing.T) {
 		}
 		for i, l := range got {
 			runs, each := l.split()
-			if l.iters != tc.iters[i] || r.run.Iters[l.name] != each || runs*each > l.iters || runs < min(bench.SubRuns, l.iters) {
+			if l.iters != tc.iters[i] || r.run.Iters[l.name] != each || runs*each > l.iters || runs < min(benchtxt.SubRuns, l.iters) {
 				t.Errorf("budget %s: %s runs %d iterations in %d sub-runs of %d (Run.Iters %d), want %d", tc.left, l.name, l.iters, runs, each, r.run.Iters[l.name], tc.iters[i])
 			}
 		}

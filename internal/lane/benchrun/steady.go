@@ -24,7 +24,7 @@ import (
 // not depend on the heap's history.
 //
 // A lengthened leaf runs whole: each run is one call of the benchmark function with b.N the run's iterations
-// (bench.SubRuns calls of a fifth of them otherwise), and so is each probe longer than the budgeted length. What
+// (benchtxt.SubRuns calls of a fifth of them otherwise), and so is each probe longer than the budgeted length. What
 // moves with the length is the length of one call: every call runs the benchmark's own set-up again (whatever
 // comes before its loop without a b.ResetTimer) and grows a fresh heap's spans again. A fastcache benchmark of
 // 10 ms an op that fills a 32 MB cache before its loop measured 24 ms an op in calls of one iteration, 11 ms in

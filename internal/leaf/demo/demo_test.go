@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 )
 
 // needGit skips a test when the git CLI, used to verify what go-git wrote,
@@ -27,7 +28,7 @@ func needGit(t *testing.T) {
 func gitOut(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+	cmd.Env = gittest.Environ(t)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -10,28 +10,12 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 )
 
-// TestMain isolates git and this package from the user's configuration: no global or system config, no global
-// excludes file, a fixed identity.
-func TestMain(m *testing.M) {
-	home, err := os.MkdirTemp("", "gitsrc-home-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	for k, v := range map[string]string{
-		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": filepath.Join(home, "gitconfig"),
-		"GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.com",
-		"GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.com",
-	} {
-		os.Setenv(k, v)
-	}
-	code := m.Run()
-	os.RemoveAll(home)
-	os.Exit(code)
-}
+// TestMain isolates git and this package from the user's configuration: no global or system config,
+// no global excludes file, a fixed identity.
+func TestMain(m *testing.M) { gittest.Main(m) }
 
 // gitRepo is a repository made with the git command line in a test's temporary directory.
 type gitRepo struct {
@@ -59,8 +43,7 @@ func (g *gitRepo) git(args ...string) string {
 
 func runGit(t *testing.T, dir string, tick int, args ...string) string {
 	t.Helper()
-	date := fmt.Sprintf("2026-01-01T00:%02d:00Z", tick%60)
-	env := []string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}
+	env := gittest.Date(tick)
 	argv := append([]string{"git", "-c", "protocol.file.allow=always"}, args...)
 	out, _, err := proc.Run(proc.Command(context.Background(), dir, env, argv...))
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -285,12 +286,7 @@ func (s *Store) read(k Key, b []byte, err error) (map[string][]byte, error) {
 		return nil, fmt.Errorf("the manifest is %.12s's", m.Key)
 	}
 	files := map[string][]byte{}
-	names := make([]string, 0, len(m.Files))
-	for name := range m.Files {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(m.Files)) {
 		f := m.Files[name]
 		if len(f.SHA256) != 2*sha256.Size || strings.Trim(f.SHA256, "0123456789abcdef") != "" {
 			return nil, fmt.Errorf("%s: bad digest %q", name, f.SHA256)

@@ -2,28 +2,31 @@ package testmod
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 )
 
-// Repo is a git repository made with the git command line in a test's temporary directory, for end-to-end tests
-// that compare two of its commits. Git runs with no user or system configuration and a fixed identity and clock,
-// so the same commits give the same SHAs.
+// Repo is a git repository made with the git command line in a test's temporary directory, for
+// end-to-end tests that compare two of its commits. Git runs isolated by gittest, with a fixed
+// clock, so the same commits give the same SHAs.
 type Repo struct {
 	Dir  string
 	t    testing.TB
+	env  []string // gittest's isolation, in a home of the repository's own
 	tick int
 }
 
-// NewRepo creates an empty repository (branch main) in a new directory "repo" under a temporary directory of t.
+// NewRepo creates an empty repository (branch main) in a new directory "repo" under a temporary
+// directory of t.
 func NewRepo(t testing.TB) *Repo {
 	t.Helper()
-	r := &Repo{Dir: filepath.Join(t.TempDir(), "repo"), t: t}
+	r := &Repo{Dir: filepath.Join(t.TempDir(), "repo"), t: t, env: gittest.TestEnv(t)}
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -31,15 +34,11 @@ func NewRepo(t testing.TB) *Repo {
 	return r
 }
 
-// Git runs git with args in the repository and returns its trimmed standard output; a failure fails the test.
+// Git runs git with args in the repository and returns its trimmed standard output; a failure fails
+// the test.
 func (r *Repo) Git(args ...string) string {
 	r.t.Helper()
-	date := fmt.Sprintf("2026-01-01T00:%02d:00Z", r.tick%60)
-	env := []string{
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull,
-		"GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com", "GIT_AUTHOR_DATE=" + date,
-		"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com", "GIT_COMMITTER_DATE=" + date,
-	}
+	env := append(slices.Clip(r.env), gittest.Date(r.tick)...)
 	out, _, err := proc.Run(proc.Command(context.Background(), r.Dir, env, append([]string{"git"}, args...)...))
 	if err != nil {
 		r.t.Fatal(err)
@@ -47,8 +46,8 @@ func (r *Repo) Git(args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// Commit writes files (slash-separated path → content) into the work tree, removes the paths in remove, stages
-// everything and commits with the message subject. It returns the commit's SHA.
+// Commit writes files (slash-separated path → content) into the work tree, removes the paths in
+// remove, stages everything and commits with the message subject. It returns the commit's SHA.
 func (r *Repo) Commit(subject string, files map[string]string, remove ...string) string {
 	r.t.Helper()
 	Write(r.t, r.Dir, files)

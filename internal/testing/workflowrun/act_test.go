@@ -21,6 +21,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/leaf/demo"
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 )
 
 // actVersion is the nektos/act release the test runs (from the Go module proxy).
@@ -126,6 +127,9 @@ func run(t *testing.T, dir, name string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	if name == "git" {
+		cmd.Env = gittest.Environ(t)
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)

@@ -1,4 +1,4 @@
-package bench
+package benchtxt
 
 import (
 	"bytes"
@@ -46,7 +46,8 @@ func TestBenchTxtRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Times go out as ns/op and throughput as MB/s, as go test prints them, so values come back within rounding.
+	// Times go out as ns/op and throughput as MB/s, as go test prints them, so values come back within
+	// rounding.
 	if diff := cmp.Diff(in, out, cmpopts.EquateApprox(1e-12, 0)); diff != "" {
 		t.Errorf("round trip (-in +out):\n%s", diff)
 	}
@@ -62,8 +63,8 @@ func TestBenchTxtRoundTrip(t *testing.T) {
 	}
 }
 
-// TestBenchTxtStockReader reads bench.txt with x/perf's own reader, as benchstat does, and checks every result
-// carries its side, round, slot and commit as file configuration.
+// TestBenchTxtStockReader reads bench.txt with x/perf's own reader, as benchstat does, and checks
+// every result carries its side, round, slot and commit as file configuration.
 func TestBenchTxtStockReader(t *testing.T) {
 	in := testSamples()
 	r := benchfmt.NewReader(bytes.NewReader(writeSamples(t, in)), "bench.txt")

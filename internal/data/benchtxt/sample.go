@@ -1,16 +1,16 @@
-package bench
+package benchtxt
 
 import "github.com/perfgate/perfgate/record"
 
-// Value is one measurement of a benchmark result line, as in the Go benchmark format: "1234 ns/op" is
-// Value{Value: 1.234e-6, Unit: "sec/op"} after benchfmt's unit normalisation.
+// Value is one measurement of a benchmark result line, as in the Go benchmark format: "1234 ns/op"
+// is Value{Value: 1.234e-6, Unit: "sec/op"} after benchfmt's unit normalisation.
 type Value struct {
 	Value float64
 	Unit  string // "sec/op", "B/s", "B/op", "allocs/op", or a custom unit
 }
 
-// Sample is one benchmark result from one child process: a single line of benchmark output, the fastest of the
-// run's sub-runs (SubRuns), with where in the A–B–B–A schedule it was taken.
+// Sample is one benchmark result from one child process: a single line of benchmark output, the
+// fastest of the run's sub-runs (SubRuns), with where in the A–B–B–A schedule it was taken.
 type Sample struct {
 	Name    string      // without the "Benchmark" prefix and the -N suffix, e.g. "Encrypt/des/single"
 	Side    record.Side // base or head

@@ -1,4 +1,4 @@
-package bench
+package benchtxt
 
 import (
 	"fmt"
@@ -9,7 +9,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// Configuration keys of bench.txt. Each sample is preceded by the ones that changed since the previous sample.
+// Configuration keys of bench.txt. Each sample is preceded by the ones that changed since the
+// previous sample.
 const (
 	KeySide   = "perfgate-side"   // base or head
 	KeyRound  = "perfgate-round"  // the 0-based round
@@ -17,20 +18,22 @@ const (
 	KeyCommit = "perfgate-commit" // the commit of the side
 )
 
-// UnitPeakRSS is the unit of a sample's peak resident set size in bench.txt: bytes, so benchstat scales it as it
-// does B/op. It is not among a Sample's Values: ReadBenchTxt returns it as Sample.PeakRSS.
+// UnitPeakRSS is the unit of a sample's peak resident set size in bench.txt: bytes, so benchstat
+// scales it as it does B/op. It is not among a Sample's Values: ReadBenchTxt returns it as
+// Sample.PeakRSS.
 const UnitPeakRSS = "peak-RSS-B"
 
-// BenchstatCommand compares the two sides of a bench.txt with stock benchstat. The -ignore keeps benchstat from
-// splitting the table by round, slot and commit, which change from sample to sample.
+// BenchstatCommand compares the two sides of a bench.txt with stock benchstat. The -ignore keeps
+// benchstat from splitting the table by round, slot and commit, which change from sample to sample.
 const BenchstatCommand = "benchstat -col " + KeySide + " -ignore " + KeyRound + "," + KeySlot + "," + KeyCommit +
 	" bench.txt"
 
 // headerKeys are the configuration lines go test prints, in its order.
 var headerKeys = []string{"goos", "goarch", "pkg", "cpu"}
 
-// BenchTxt writes samples to a bench.txt: the Go benchmark format, readable by benchstat (see BenchstatCommand)
-// and by ReadBenchTxt. Times are written as ns/op and throughput as MB/s, as go test prints them.
+// BenchTxt writes samples to a bench.txt: the Go benchmark format, readable by benchstat (see
+// BenchstatCommand) and by ReadBenchTxt. Times are written as ns/op and throughput as MB/s, as go
+// test prints them.
 type BenchTxt struct {
 	out     io.Writer
 	w       *benchfmt.Writer
@@ -39,8 +42,8 @@ type BenchTxt struct {
 	started bool
 }
 
-// NewBenchTxt returns a writer of samples to w. header holds the goos, goarch, pkg and cpu lines (as Run.Header);
-// commits the commit of each side, written as perfgate-commit when not empty.
+// NewBenchTxt returns a writer of samples to w. header holds the goos, goarch, pkg and cpu lines
+// (as Run.Header); commits the commit of each side, written as perfgate-commit when not empty.
 func NewBenchTxt(w io.Writer, header map[string]string, commits map[record.Side]string) *BenchTxt {
 	return &BenchTxt{out: w, w: benchfmt.NewWriter(w), header: header, commits: commits}
 }
@@ -83,8 +86,8 @@ func (b *BenchTxt) Write(s Sample) error {
 	return b.w.Write(res)
 }
 
-// round12 rounds x to 12 significant digits, so that scaling back to go test's units prints 29.52, not
-// 29.520000000000003; the values go test prints have far fewer digits.
+// round12 rounds x to 12 significant digits, so that scaling back to go test's units prints 29.52,
+// not 29.520000000000003; the values go test prints have far fewer digits.
 func round12(x float64) float64 {
 	r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
 	if err != nil {
@@ -93,9 +96,10 @@ func round12(x float64) float64 {
 	return r
 }
 
-// ReadBenchTxt reads the samples of a bench.txt written by BenchTxt, with their side, round and slot. Values come
-// back in benchfmt's tidy units (sec/op, B/s), sec/op first. A result line without a valid perfgate-side,
-// perfgate-round or perfgate-slot is an error, as is a malformed line.
+// ReadBenchTxt reads the samples of a bench.txt written by BenchTxt, with their side, round and
+// slot. Values come back in benchfmt's tidy units (sec/op, B/s), sec/op first. A result line
+// without a valid perfgate-side, perfgate-round or perfgate-slot is an error, as is a malformed
+// line.
 func ReadBenchTxt(r io.Reader) ([]Sample, error) {
 	rd := benchfmt.NewReader(r, "bench.txt")
 	var out []Sample
@@ -141,14 +145,16 @@ func sampleOf(rec *benchfmt.Result) (Sample, error) {
 	return s, nil
 }
 
-// SubRuns is how many sub-runs one measured run is split into: the child runs the leaf SubRuns times in a row
-// (-test.count), each for a SubRuns-th of the calibrated iterations, and its sample is the fastest sub-run.
+// SubRuns is how many sub-runs one measured run is split into: the child runs the leaf SubRuns
+// times in a row (-test.count), each for a SubRuns-th of the calibrated iterations, and its sample
+// is the fastest sub-run.
 //
-// On a shared machine most noise is a burst that slows part of a run: a neighbour on the host core's other
-// hyperthread, the host's own work. The fastest of a run's sub-runs is the least disturbed part of it, and the
-// A–B–B–A contrast of fastest sub-runs stays unbiased for identical code, because every slot of both sides is
-// reduced alike, in the same process it was measured in (unlike taking the faster of two slots, which favours
-// the side whose slots lie further apart; see paired.go). Measured on this project's VM under a neighbour's load
-// (A/A pairs of five DES benchmarks, 25 rounds, 18 ms per run): the standard deviation of the per-round contrast
+// On a shared machine most noise is a burst that slows part of a run: a neighbour on the host
+// core's other hyperthread, the host's own work. The fastest of a run's sub-runs is the least
+// disturbed part of it, and the A–B–B–A contrast of fastest sub-runs stays unbiased for identical
+// code, because every slot of both sides is reduced alike, in the same process it was measured in
+// (unlike taking the faster of two slots, which favours the side whose slots lie further apart; see
+// package bench, paired.go). Measured on this project's VM under a neighbour's load (A/A pairs of
+// five DES benchmarks, 25 rounds, 18 ms per run): the standard deviation of the per-round contrast
 // fell from 11–26% with one run to 1–15% with the fastest of five sub-runs.
 const SubRuns = 5
