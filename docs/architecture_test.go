@@ -21,7 +21,8 @@ type row struct {
 	imports []string
 }
 
-// readTable reads the table of the packages from architecture.md: package, floor, job, imports of ours.
+// readTable reads the table of the packages from architecture.md: package, floor, job, imports of
+// ours.
 func readTable(t *testing.T) map[string]row {
 	t.Helper()
 	f, err := os.Open("architecture.md")
@@ -77,8 +78,8 @@ func readTable(t *testing.T) map[string]row {
 	return rows
 }
 
-// goList returns every package of the module (go list ./...) and its imports of the module's packages, by path
-// relative to the module.
+// goList returns every package of the module (go list ./...) and its imports of the module's
+// packages, by path relative to the module.
 func goList(t *testing.T) map[string][]string {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-json", "./...")
@@ -110,8 +111,8 @@ func goList(t *testing.T) map[string][]string {
 	return pkgs
 }
 
-// TestArchitecture holds docs/architecture.md to go list: every package has a row and every row a package, each
-// row's imports are the package's, and no package imports one on a higher floor.
+// TestArchitecture holds docs/architecture.md to go list: every package has a row and every row a
+// package, each row's imports are the package's, and no package imports one on a higher floor.
 func TestArchitecture(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go not in PATH")
@@ -146,8 +147,9 @@ func TestArchitecture(t *testing.T) {
 	}
 }
 
-// folderFloor returns the floor a package's folder shows: internal/leaf 1, internal/data 2, internal/host 3,
-// internal/lane and internal/check 4, the rest of internal/ 5 (but internal/testing, 7), cmd 6.
+// folderFloor returns the floor a package's folder shows: internal/leaf 1, internal/data 2,
+// internal/host 3, internal/lane and internal/check 4, the rest of internal/ 5 (but
+// internal/testing, 7), cmd 6.
 func folderFloor(name string) (int, bool) {
 	for _, f := range []struct {
 		prefix string
@@ -163,8 +165,8 @@ func folderFloor(name string) (int, bool) {
 	return 0, false
 }
 
-// TestPublicPackages: the only packages outside internal/, cmd/ and docs are the two a user's code has a reason
-// to import, record and cipher/des (and what lives under them).
+// TestPublicPackages: the only packages outside internal/, cmd/ and docs are the two a user's code
+// has a reason to import, record and cipher/des (and what lives under them).
 func TestPublicPackages(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go not in PATH")
@@ -181,8 +183,8 @@ func TestPublicPackages(t *testing.T) {
 	}
 }
 
-// TestDiagram: every arrow of architecture.md's diagram of the imports ("a ─► b, c") is an import go list
-// reports, so that the picture cannot drift from the code.
+// TestDiagram: every arrow of architecture.md's diagram of the imports ("a ─► b, c") is an import
+// go list reports, so that the picture cannot drift from the code.
 func TestDiagram(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go not in PATH")

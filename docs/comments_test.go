@@ -12,12 +12,12 @@ import (
 	"testing"
 )
 
-// commentWidth is the widest a comment line of the product module may be, in columns, a tab counted as four.
-// tools/commentwrap rewraps the comments that are wider.
+// commentWidth is the widest a comment line of the product module may be, in columns, a tab counted
+// as four. tools/commentwrap rewraps the comments that are wider.
 const commentWidth = 100
 
-// TestCommentWidth: no comment line of the product module's hand-written Go files (tests included; generated
-// files, testdata and the tools module excluded) is wider than commentWidth.
+// TestCommentWidth: no comment line of the product module's hand-written Go files (tests included;
+// generated files, testdata and the tools module excluded) is wider than commentWidth.
 func TestCommentWidth(t *testing.T) {
 	var wide []string
 	files := 0

@@ -1,7 +1,8 @@
 package docs
 
-// The README's and the docs' relative links resolve: every link or image to a file of the repository names one
-// that exists, and every #anchor into a Markdown file names one of its headings as GitHub slugs them.
+// The README's and the docs' relative links resolve: every link or image to a file of the
+// repository names one that exists, and every #anchor into a Markdown file names one of its
+// headings as GitHub slugs them.
 
 import (
 	"os"
@@ -14,8 +15,8 @@ import (
 // link matches a Markdown link or image target: ](target) or ](target "title").
 var link = regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
 
-// headingSlugs are the anchors of a Markdown file's headings, as GitHub makes them: lower case, punctuation but
-// hyphens and underscores dropped, spaces as hyphens.
+// headingSlugs are the anchors of a Markdown file's headings, as GitHub makes them: lower case,
+// punctuation but hyphens and underscores dropped, spaces as hyphens.
 func headingSlugs(text string) map[string]bool {
 	slugs := map[string]bool{}
 	fence := false

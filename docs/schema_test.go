@@ -1,8 +1,8 @@
 package docs
 
-// docs/schema holds the JSON Schemas of the files scripts read: result.json (also perfgate compare -format json and
-// the records perfgate record keeps) and bisect.json. The tests validate what perfgate writes against them, and
-// check that the schemas' enumerations are the code's.
+// docs/schema holds the JSON Schemas of the files scripts read: result.json (also perfgate compare
+// -format json and the records perfgate record keeps) and bisect.json. The tests validate what
+// perfgate writes against them, and check that the schemas' enumerations are the code's.
 
 import (
 	"bytes"
@@ -50,8 +50,8 @@ func validate(sch *jsonschema.Schema, data []byte) error {
 	return sch.Validate(inst)
 }
 
-// TestResultSchema: the results the report package renders its golden files from validate; a result with an
-// unknown verdict status, a missing class or an older schema number does not.
+// TestResultSchema: the results the report package renders its golden files from validate; a result
+// with an unknown verdict status, a missing class or an older schema number does not.
 func TestResultSchema(t *testing.T) {
 	sch := compileSchema(t, "result.schema.json")
 	goldens, _ := filepath.Glob(filepath.Join("..", "internal", "data", "report", "testdata", "*.json.golden"))

@@ -5,8 +5,8 @@ type CTNotTracedReason string
 
 // Why a constructor was not traced.
 const (
-	// CTSameCode: the code its driver reaches is the same machine code on both sides (package samecode), so
-	// its traces would be the same too.
+	// CTSameCode: the code its driver reaches is the same machine code on both sides (package
+	// samecode), so its traces would be the same too.
 	CTSameCode CTNotTracedReason = "same-code"
 	// CTBudget: the check's budget (CPU time per side) ran out before it was traced.
 	CTBudget CTNotTracedReason = "budget"
@@ -16,7 +16,8 @@ const (
 type CTNotTraced struct {
 	Constructor string            `json:"constructor"`
 	Reason      CTNotTracedReason `json:"reason"`
-	Package     string            `json:"package,omitempty"` // as Benchmark.Package, when several packages are gated
+	// as Benchmark.Package, when several packages are gated
+	Package string `json:"package,omitempty"`
 }
 
 // Traced returns the constructors whose operations the check traced, in order of Operations.

@@ -2,9 +2,10 @@ package record
 
 import "sort"
 
-// The sites of an operation compared between the sides: which of head's secret-dependent branches and loads base
-// already had, which are new, which touch more cache lines per lookup, and which base had and head lost. The gate's
-// fail-new rule and the SARIF log read this; neither compares sites by itself.
+// The sites of an operation compared between the sides: which of head's secret-dependent branches
+// and loads base already had, which are new, which touch more cache lines per lookup, and which
+// base had and head lost. The gate's fail-new rule and the SARIF log read this; neither compares
+// sites by itself.
 
 // CTSiteKind says what a site does under different secrets.
 type CTSiteKind string
@@ -12,15 +13,18 @@ type CTSiteKind string
 // Site kinds.
 const (
 	CTBranch CTSiteKind = "branch" // control flow diverges after it (CTSide.Branches)
-	CTLoad   CTSiteKind = "load"   // it touches a different line (CTSide.Loads; a store or modify too, see CTSite.Kind)
+	// it touches a different line (CTSide.Loads; a store or modify too, see CTSite.Kind)
+	CTLoad CTSiteKind = "load"
 )
 
 // CTSiteState is how a site compares with the other side.
 type CTSiteState string
 
-// Site states. Head's sites are new, grew, shrank or unchanged; base's sites that head lacks are absent.
+// Site states. Head's sites are new, grew, shrank or unchanged; base's sites that head lacks are
+// absent.
 const (
-	CTSiteNew       CTSiteState = "new"       // head has it, base does not (or base did not trace the operation)
+	// head has it, base does not (or base did not trace the operation)
+	CTSiteNew       CTSiteState = "new"
 	CTSiteGrew      CTSiteState = "grew"      // both have it, and head's lookups touch more lines
 	CTSiteShrank    CTSiteState = "shrank"    // both have it, and head's lookups touch fewer lines
 	CTSiteUnchanged CTSiteState = "unchanged" // both have it, with as many lines per lookup
@@ -33,22 +37,25 @@ type CTSiteDelta struct {
 	Operation   string      `json:"operation"`
 	Kind        CTSiteKind  `json:"kind"`
 	State       CTSiteState `json:"state"`
-	// Site is head's site, or base's for an absent one; Base is base's match of a head site (nil for new and absent).
+	// Site is head's site, or base's for an absent one; Base is base's match of a head site (nil
+	// for new and absent).
 	Site CTSite  `json:"site"`
 	Base *CTSite `json:"base,omitempty"`
-	// Gates is true when the operation was traced without error on both sides, so that a new or grown site is a
-	// change head made; an operation only head has (a new constructor) has no baseline, and its sites are new but
-	// do not gate.
+	// Gates is true when the operation was traced without error on both sides, so that a new or
+	// grown site is a change head made; an operation only head has (a new constructor) has no
+	// baseline, and its sites are new but do not gate.
 	Gates bool `json:"gates"`
-	// Package and Dir are the operation's (CTOperation.Package and Dir), when several packages are gated.
+	// Package and Dir are the operation's (CTOperation.Package and Dir), when several packages are
+	// gated.
 	Package string `json:"package,omitempty"`
 	Dir     string `json:"dir,omitempty"`
 }
 
-// siteKey is what identifies a site across the sides apart from its position: code moves, so offsets and lines
-// change while the source function (the inlined function when the site lies in an inlined copy: a function
-// inlined on one side and not on the other is the same source), file and access kind stay. The table is not
-// part of it: a lookup whose table was renamed or re-laid out is the same lookup, compared by its lines.
+// siteKey is what identifies a site across the sides apart from its position: code moves, so
+// offsets and lines change while the source function (the inlined function when the site lies in an
+// inlined copy: a function inlined on one side and not on the other is the same source), file and
+// access kind stay. The table is not part of it: a lookup whose table was renamed or re-laid out is
+// the same lookup, compared by its lines.
 type siteKey struct {
 	fn, file, kind string
 }
@@ -61,11 +68,11 @@ func keyOf(s CTSite) siteKey {
 	return siteKey{fn, s.File, s.Kind}
 }
 
-// SiteDeltas compares the operation's sites on the two sides: branches with branches, loads with loads. A head
-// site matches a base site of the same source function (siteKey), file and access kind, on the same line
-// when there is one, else the first unmatched in order of offset: so a site keeps its match when code above it
-// moves, and the i-th of several lookups of one table in a function stays the i-th. Head's sites come first, in
-// head's order, then base's absent ones.
+// SiteDeltas compares the operation's sites on the two sides: branches with branches, loads with
+// loads. A head site matches a base site of the same source function (siteKey), file and access
+// kind, on the same line when there is one, else the first unmatched in order of offset: so a site
+// keeps its match when code above it moves, and the i-th of several lookups of one table in a
+// function stays the i-th. Head's sites come first, in head's order, then base's absent ones.
 func (o *CTOperation) SiteDeltas() []CTSiteDelta {
 	var out []CTSiteDelta
 	gates := o.Base != nil && o.Base.Error == "" && o.Head != nil && o.Head.Error == ""
@@ -110,8 +117,8 @@ func (o *CTOperation) SiteDeltas() []CTSiteDelta {
 	return out
 }
 
-// matchSites returns, for each head site, the index of its base match or -1: first on the same key and line,
-// then on the same key in order of offset.
+// matchSites returns, for each head site, the index of its base match or -1: first on the same key
+// and line, then on the same key in order of offset.
 func matchSites(base, head []CTSite) []int {
 	match := make([]int, len(head))
 	used := make([]bool, len(base))
@@ -147,7 +154,8 @@ func matchSites(base, head []CTSite) []int {
 	return match
 }
 
-// SiteDeltas returns every operation's site deltas, in the order of Operations; none unless the check ran.
+// SiteDeltas returns every operation's site deltas, in the order of Operations; none unless the
+// check ran.
 func (ct *ConstantTime) SiteDeltas() []CTSiteDelta {
 	if ct == nil || ct.Status != CTChecked {
 		return nil
@@ -159,8 +167,9 @@ func (ct *ConstantTime) SiteDeltas() []CTSiteDelta {
 	return out
 }
 
-// NewSites returns what fails under CTFailNew: the sites of head, in operations both sides traced, that base
-// lacks (new) or whose lookups touch more 64-byte lines (grew). Nothing fails unless the check ran.
+// NewSites returns what fails under CTFailNew: the sites of head, in operations both sides traced,
+// that base lacks (new) or whose lookups touch more 64-byte lines (grew). Nothing fails unless the
+// check ran.
 func (ct *ConstantTime) NewSites() []CTSiteDelta {
 	var out []CTSiteDelta
 	for _, d := range ct.SiteDeltas() {

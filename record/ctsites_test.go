@@ -67,7 +67,8 @@ func TestSiteDeltas(t *testing.T) {
 		t.Errorf("matching by line (-want +got):\n%s", diff)
 	}
 
-	// A function inlined on one side only is the same source: the copy in crypt matches base's feistel.
+	// A function inlined on one side only is the same source: the copy in crypt matches base's
+	// feistel.
 	o3 := CTOperation{Base: &CTSide{Loads: []CTSite{load("feistel", 0xa6, 36, 2)}},
 		Head: &CTSide{Loads: []CTSite{{Function: "crypt", Inlined: "feistel", Offset: 0x13c, File: "block.go",
 			Line: 37, Kind: "load", LinesPerLookup: 5}}}}
@@ -76,7 +77,8 @@ func TestSiteDeltas(t *testing.T) {
 	}
 
 	ct := &ConstantTime{Status: CTChecked, Operations: []CTOperation{o,
-		{Constructor: "NewOther", Operation: "Encrypt", Head: head}, // head only: new sites, not gating
+		// head only: new sites, not gating
+		{Constructor: "NewOther", Operation: "Encrypt", Head: head},
 		{Constructor: "NewBroken", Operation: "Encrypt", Base: &CTSide{Error: "panic"}, Head: head},
 	}}
 	var fails []int

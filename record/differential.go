@@ -12,25 +12,32 @@ type DiffStatus string
 
 // Differential statuses.
 const (
-	DiffIdentical     DiffStatus = "identical"      // every compared output block is byte-identical
-	DiffMismatch      DiffStatus = "mismatch"       // an output differs, or the head harness failed (HeadFailed)
+	DiffIdentical DiffStatus = "identical" // every compared output block is byte-identical
+	// an output differs, or the head harness failed (HeadFailed)
+	DiffMismatch      DiffStatus = "mismatch"
 	DiffNotComparable DiffStatus = "not-comparable" // the base could not be loaded, built or run
-	DiffSkipped       DiffStatus = "skipped"        // disabled by configuration, or no cipher constructor to compare
-	// DiffError is perfgate's own failure: the check could not run although the code is not at fault (the
-	// harness does not build, the package does not load on either side, inputs cannot be generated).
+	// disabled by configuration, or no cipher constructor to compare
+	DiffSkipped DiffStatus = "skipped"
+	// DiffError is perfgate's own failure: the check could not run although the code is not at
+	// fault (the harness does not build, the package does not load on either side, inputs cannot be
+	// generated).
 	DiffError DiffStatus = "error"
 )
 
-// Family is the kind of primitive a constructor returns, the interface the differential check exercises.
+// Family is the kind of primitive a constructor returns, the interface the differential check
+// exercises.
 type Family string
 
 // Families of constructors, the values of Cipher.Family.
 const (
-	FamilyBlock  Family = "block"  // crypto/cipher.Block: Encrypt and Decrypt of single blocks, and batch methods
-	FamilyAEAD   Family = "aead"   // crypto/cipher.AEAD, or a 16-byte block cipher through crypto/cipher.NewGCM
+	// crypto/cipher.Block: Encrypt and Decrypt of single blocks, and batch methods
+	FamilyBlock Family = "block"
+	// crypto/cipher.AEAD, or a 16-byte block cipher through crypto/cipher.NewGCM
+	FamilyAEAD   Family = "aead"
 	FamilyStream Family = "stream" // crypto/cipher.Stream: XORKeyStream
 	FamilyHash   Family = "hash"   // hash.Hash, keyed (a MAC) or not
-	FamilySum    Family = "sum"    // a one-shot function: message in, digest or tag out (Sum256, poly1305.Sum)
+	// a one-shot function: message in, digest or tag out (Sum256, poly1305.Sum)
+	FamilySum Family = "sum"
 )
 
 // families are the Families in the order prose names them, with the noun for one and for several.
@@ -45,8 +52,8 @@ var families = []struct {
 	{FamilySum, "one-shot function", "one-shot functions"},
 }
 
-// Noun is what n constructors of family f are called: "1 block cipher", "3 hashes". A Cipher from before families
-// (Family "") is a block cipher; an unknown family is a "constructor".
+// Noun is what n constructors of family f are called: "1 block cipher", "3 hashes". A Cipher from
+// before families (Family "") is a block cipher; an unknown family is a "constructor".
 func (f Family) Noun(n int) string {
 	one, plural := "constructor", "constructors"
 	if f == "" {
@@ -63,8 +70,8 @@ func (f Family) Noun(n int) string {
 	return strconv.Itoa(n) + " " + plural
 }
 
-// SizeRanges writes sorted sizes as ranges, for key-size lists that run long (a MAC of every key length):
-// "1–15, 17, 65".
+// SizeRanges writes sorted sizes as ranges, for key-size lists that run long (a MAC of every key
+// length): "1–15, 17, 65".
 func SizeRanges(sizes []int) string {
 	var parts []string
 	for i := 0; i < len(sizes); {
@@ -82,8 +89,8 @@ func SizeRanges(sizes []int) string {
 	return strings.Join(parts, ", ")
 }
 
-// CountFamilies names how many of cs each family has, in a fixed order: "2 block ciphers, 1 AEAD"; "no
-// constructors" for none.
+// CountFamilies names how many of cs each family has, in a fixed order: "2 block ciphers, 1 AEAD";
+// "no constructors" for none.
 func CountFamilies(cs []Cipher) string {
 	count := map[Family]int{}
 	for _, c := range cs {
@@ -116,34 +123,40 @@ func CountFamilies(cs []Cipher) string {
 // Differential is the outcome of the differential check of package differential, also written as
 // differential.json.
 type Differential struct {
-	Status     DiffStatus `json:"status"`
-	Reason     string     `json:"reason,omitempty"` // why, for every status but identical (untrusted text inside)
-	Seed       uint64     `json:"seed"`             // the seed of every input; it reproduces them
-	Package    string     `json:"package,omitempty"`
-	ImportPath string     `json:"import_path,omitempty"`
-	Ciphers    []Cipher   `json:"ciphers"`           // the constructors both sides have, by name
-	Added      []string   `json:"added,omitempty"`   // constructors only head has
-	Removed    []string   `json:"removed,omitempty"` // constructors only base has
-	HeadFailed bool       `json:"head_failed"`       // the head did not load or build, or its harness crashed or hung
+	Status DiffStatus `json:"status"`
+	// why, for every status but identical (untrusted text inside)
+	Reason     string   `json:"reason,omitempty"`
+	Seed       uint64   `json:"seed"` // the seed of every input; it reproduces them
+	Package    string   `json:"package,omitempty"`
+	ImportPath string   `json:"import_path,omitempty"`
+	Ciphers    []Cipher `json:"ciphers"`           // the constructors both sides have, by name
+	Added      []string `json:"added,omitempty"`   // constructors only head has
+	Removed    []string `json:"removed,omitempty"` // constructors only base has
+	// the head did not load or build, or its harness crashed or hung
+	HeadFailed bool `json:"head_failed"`
 	// NoConstructors says the check was skipped because neither side has a constructor both share.
 	NoConstructors bool          `json:"no_constructors,omitempty"`
 	BuildTime      time.Duration `json:"build_ns"` // loading and building both harnesses
-	CheckTime      time.Duration `json:"check_ns"` // the check proper: probe, generate, run, compare
+	// the check proper: probe, generate, run, compare
+	CheckTime time.Duration `json:"check_ns"`
 }
 
-// Cipher is one constructor's comparison. Block ciphers fill Blocks; AEADs, stream ciphers and hashes fill
-// NonceSizes, Lengths and Inputs instead (Blocks is 0).
+// Cipher is one constructor's comparison. Block ciphers fill Blocks; AEADs, stream ciphers and
+// hashes fill NonceSizes, Lengths and Inputs instead (Blocks is 0).
 type Cipher struct {
 	// the constructor, e.g. "NewTripleEDE3"; "NewCipher/GCM" for it through cipher.NewGCM
 	Name string `json:"name"`
 	// what it returns: FamilyBlock, FamilyAEAD, FamilyStream or FamilyHash
-	Family          Family `json:"family"`
-	Type            string `json:"type"` // what it returns on head, e.g. "*des.TripleCipher"
-	KeySizes        []int  `json:"key_sizes"`
-	KeySizesAdded   []int  `json:"key_sizes_added,omitempty"`   // accepted by head only, not compared
-	KeySizesRemoved []int  `json:"key_sizes_removed,omitempty"` // accepted by base only, not compared
-	Keys            int    `json:"keys"`                        // keys per key size
-	Blocks          int    `json:"blocks"`                      // block ciphers: blocks per key and direction
+	Family   Family `json:"family"`
+	Type     string `json:"type"` // what it returns on head, e.g. "*des.TripleCipher"
+	KeySizes []int  `json:"key_sizes"`
+	// accepted by head only, not compared
+	KeySizesAdded []int `json:"key_sizes_added,omitempty"`
+	// accepted by base only, not compared
+	KeySizesRemoved []int `json:"key_sizes_removed,omitempty"`
+	Keys            int   `json:"keys"` // keys per key size
+	// block ciphers: blocks per key and direction
+	Blocks int `json:"blocks"`
 	// nonce sizes compared: a stream constructor's nonce argument, an AEAD's NonceSize
 	NonceSizes []int `json:"nonce_sizes,omitempty"`
 	// AEAD, stream, hash: message lengths in bytes, one message of each per key
@@ -151,22 +164,25 @@ type Cipher struct {
 	// AEAD, stream, hash: messages compared in all (keys × lengths × sizes)
 	Inputs int `json:"inputs,omitempty"`
 	// compared: Encrypt, Decrypt, then batch methods; Seal, Open; …
-	Methods        []string   `json:"methods"`
-	MethodsAdded   []string   `json:"methods_added,omitempty"`
-	MethodsRemoved []string   `json:"methods_removed,omitempty"`
-	Mismatches     int        `json:"mismatches"`  // output blocks, messages (or key setups) that differ
-	DigestBase     string     `json:"digest_base"` // SHA-256 of all base outputs of this constructor
-	DigestHead     string     `json:"digest_head"`
-	Digests        []Digest   `json:"digests"`            // per direction
-	Examples       []Mismatch `json:"examples,omitempty"` // the first few mismatches
+	Methods        []string `json:"methods"`
+	MethodsAdded   []string `json:"methods_added,omitempty"`
+	MethodsRemoved []string `json:"methods_removed,omitempty"`
+	// output blocks, messages (or key setups) that differ
+	Mismatches int `json:"mismatches"`
+	// SHA-256 of all base outputs of this constructor
+	DigestBase string     `json:"digest_base"`
+	DigestHead string     `json:"digest_head"`
+	Digests    []Digest   `json:"digests"`            // per direction
+	Examples   []Mismatch `json:"examples,omitempty"` // the first few mismatches
 	// outputs that disagree with the same side's other way of computing them
 	InconsistentBase int             `json:"inconsistent_base"`
 	InconsistentHead int             `json:"inconsistent_head"`
 	Inconsistencies  []Inconsistency `json:"inconsistencies,omitempty"` // the first few of them
 	Notes            []string        `json:"notes,omitempty"`
-	// Oracle is the reference head was checked against on the same vectors ("crypto/des.NewTripleDESCipher"),
-	// when the configuration names one; OracleMismatches counts the outputs on which they differ, and
-	// OracleExamples holds the first few (Base is the oracle's output).
+	// Oracle is the reference head was checked against on the same vectors
+	// ("crypto/des.NewTripleDESCipher"), when the configuration names one; OracleMismatches counts
+	// the outputs on which they differ, and OracleExamples holds the first few (Base is the
+	// oracle's output).
 	Oracle           string     `json:"oracle,omitempty"`
 	OracleMismatches int        `json:"oracle_mismatches,omitempty"`
 	OracleExamples   []Mismatch `json:"oracle_examples,omitempty"`
@@ -180,8 +196,9 @@ type Digest struct {
 	Head      string `json:"head"`
 }
 
-// Mismatch is one output block that differs between base and head. A key accepted on one side and rejected on
-// the other is a Mismatch with Direction "setup", Block -1 and the two outcomes in Note.
+// Mismatch is one output block that differs between base and head. A key accepted on one side and
+// rejected on the other is a Mismatch with Direction "setup", Block -1 and the two outcomes in
+// Note.
 type Mismatch struct {
 	Constructor string `json:"constructor"`
 	KeySize     int    `json:"key_size"`
@@ -192,21 +209,24 @@ type Mismatch struct {
 	Input       Hex    `json:"input,omitempty"`
 	Base        Hex    `json:"base,omitempty"`
 	Head        Hex    `json:"head,omitempty"`
-	// Block ciphers: how the call was made, when not plainly ("in place", "one call of 7 blocks"); else what differed.
+	// Block ciphers: how the call was made, when not plainly ("in place", "one call of 7 blocks");
+	// else what differed.
 	Note string `json:"note,omitempty"`
-	// AEAD, stream and hash mismatches (Block is -1): what differed: "ciphertext", "tag", "length", "open", "forgery",
-	// "keystream", "chunk boundary", "in place", "digest", "sum", "reset", "nonce size", "overhead", "size",
-	// "block size", "input"
+	// AEAD, stream and hash mismatches (Block is -1): what differed: "ciphertext", "tag", "length",
+	// "open", "forgery", "keystream", "chunk boundary", "in place", "digest", "sum", "reset",
+	// "nonce size", "overhead", "size", "block size", "input"
 	Part string `json:"part,omitempty"`
 	// the message's length in bytes (Input holds the message); a block cipher's block size
-	Length int   `json:"length"`
-	Nonce  Hex   `json:"nonce,omitempty"`  // the AEAD's nonce, or the stream constructor's nonce
-	AD     Hex   `json:"ad,omitempty"`     // the AEAD's additional data
-	Chunks []int `json:"chunks,omitempty"` // the chunk sizes the message was written in, when they matter
+	Length int `json:"length"`
+	Nonce  Hex `json:"nonce,omitempty"` // the AEAD's nonce, or the stream constructor's nonce
+	AD     Hex `json:"ad,omitempty"`    // the AEAD's additional data
+	// the chunk sizes the message was written in, when they matter
+	Chunks []int `json:"chunks,omitempty"`
 }
 
-// Inconsistency is one output on which a side disagrees with itself: a batch method with the single-block method,
-// or (AEAD, stream, hash) chunked writes with one call, Open with Seal, Reset with a new hash.
+// Inconsistency is one output on which a side disagrees with itself: a batch method with the
+// single-block method, or (AEAD, stream, hash) chunked writes with one call, Open with Seal, Reset
+// with a new hash.
 type Inconsistency struct {
 	Side        Side   `json:"side"`
 	Constructor string `json:"constructor"`
@@ -214,12 +234,14 @@ type Inconsistency struct {
 	Key         Hex    `json:"key"`
 	Block       int    `json:"block"`
 	Direction   string `json:"direction"`
-	Method      string `json:"method"` // the batch method, or the single-block method called in place (Note says how)
-	Input       Hex    `json:"input"`
-	Single      Hex    `json:"single"`
-	Batch       Hex    `json:"batch"`
-	// AEAD, stream and hash (Block is -1; Single is the reference output, Batch the one that disagrees):
-	Part   string `json:"part,omitempty"` // "chunk boundary", "in place", "round trip", "forgery", "sum", "reset"
+	// the batch method, or the single-block method called in place (Note says how)
+	Method string `json:"method"`
+	Input  Hex    `json:"input"`
+	Single Hex    `json:"single"`
+	Batch  Hex    `json:"batch"`
+	// AEAD, stream and hash (Block is -1; Single is the reference output, Batch the one that
+	// disagrees): "chunk boundary", "in place", "round trip", "forgery", "sum", "reset"
+	Part   string `json:"part,omitempty"`
 	Length int    `json:"length,omitempty"`
 	Chunks []int  `json:"chunks,omitempty"`
 	Note   string `json:"note,omitempty"`

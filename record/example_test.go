@@ -8,8 +8,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// A script reads result.json, the record of one comparison, with encoding/json and the types of this
-// package: here, the verdict and the benchmarks that got slower.
+// A script reads result.json, the record of one comparison, with encoding/json and the types of
+// this package: here, the verdict and the benchmarks that got slower.
 func Example() {
 	data := []byte(`{
 	  "schema": 1,

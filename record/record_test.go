@@ -10,8 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// fill sets every field reachable from v to a non-zero value: strings, numbers and booleans, slices of two
-// elements, pointers to filled values. Each leaf gets its own value, so a field that JSON swaps or drops shows.
+// fill sets every field reachable from v to a non-zero value: strings, numbers and booleans, slices
+// of two elements, pointers to filled values. Each leaf gets its own value, so a field that JSON
+// swaps or drops shows.
 func fill(t *testing.T, v reflect.Value, path string, n *int) {
 	t.Helper()
 	*n++
@@ -67,8 +68,8 @@ func fill(t *testing.T, v reflect.Value, path string, n *int) {
 	}
 }
 
-// TestResultRoundTrip: every field of a Result, however deep, survives result.json. A field added to any record
-// is covered without editing this test.
+// TestResultRoundTrip: every field of a Result, however deep, survives result.json. A field added
+// to any record is covered without editing this test.
 func TestResultRoundTrip(t *testing.T) {
 	var want Result
 	n := 0

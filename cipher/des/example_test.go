@@ -22,8 +22,8 @@ func ExampleNewCipher() {
 	// Output: 3fa40e8a984d4815
 }
 
-// Many blocks at once under Triple DES (EDE, three keys): EncryptBlocks runs the constant-time bitsliced
-// engine, and gives what Encrypt gives block by block.
+// Many blocks at once under Triple DES (EDE, three keys): EncryptBlocks runs the constant-time
+// bitsliced engine, and gives what Encrypt gives block by block.
 func ExampleTripleCipher_EncryptBlocks() {
 	key, _ := hex.DecodeString("0123456789abcdef23456789abcdef01456789abcdef0123")
 	c, err := des.NewTripleEDE3(key)

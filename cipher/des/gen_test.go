@@ -11,13 +11,12 @@ import (
 	"github.com/perfgate/perfgate/cipher/des/internal/gen"
 )
 
-// TestGenerated regenerates const.go, unrolled.go, sliced.go, sliced_amd64.s,
-// block_amd64.s, const_amd64.go and methods.go with internal/gen and compares them byte for byte with the
-// committed files. Fix a failure with `go generate ./cipher/des`. The S-box
-// circuit search behind sliced.go and sliced_amd64.s takes seconds, so only
-// the long end-to-end set (PERFGATE_E2E=1, not -short) regenerates those two
-// (TestSBoxCircuits still checks the compiled circuits against the S-box
-// tables, and TestEngines the assembly against crypto/des).
+// TestGenerated regenerates const.go, unrolled.go, sliced.go, sliced_amd64.s, block_amd64.s,
+// const_amd64.go and methods.go with internal/gen and compares them byte for byte with the
+// committed files. Fix a failure with `go generate ./cipher/des`. The S-box circuit search behind
+// sliced.go and sliced_amd64.s takes seconds, so only the long end-to-end set (PERFGATE_E2E=1, not
+// -short) regenerates those two (TestSBoxCircuits still checks the compiled circuits against the
+// S-box tables, and TestEngines the assembly against crypto/des).
 func TestGenerated(t *testing.T) {
 	for _, f := range []struct {
 		name string
@@ -26,8 +25,9 @@ func TestGenerated(t *testing.T) {
 		{"const.go", gen.Tables}, {"unrolled.go", gen.Unrolled}, {"sliced.go", gen.Sliced}, {"methods.go", gen.Methods},
 		{"sliced_amd64.s", gen.SlicedAVX2}, {"block_amd64.s", gen.BlockAMD64}, {"const_amd64.go", gen.TablesAMD64},
 	} {
-		// PERFGATE_E2E=1 is the switch of perfgate's long end-to-end set (internal/testing/testenv), read here
-		// directly: cipher/des imports nothing of perfgate's, as samecode's and mutscore's tests copy it alone.
+		// PERFGATE_E2E=1 is the switch of perfgate's long end-to-end set
+		// (internal/testing/testenv), read here directly: cipher/des imports nothing of perfgate's,
+		// as samecode's and mutscore's tests copy it alone.
 		if slow := f.name == "sliced.go" || f.name == "sliced_amd64.s"; slow && (testing.Short() || os.Getenv("PERFGATE_E2E") != "1") {
 			t.Logf("%s not regenerated (slow): set PERFGATE_E2E=1 to check it", f.name)
 			continue

@@ -28,7 +28,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// prInfo is what the benchmark job tells the comment job about the pull request, next to result.json.
+// prInfo is what the benchmark job tells the comment job about the pull request, next to
+// result.json.
 type prInfo struct {
 	Repository string `json:"repository"`
 	PR         int    `json:"pr"`
@@ -73,7 +74,8 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return config.ExitCode(err)
 	}
 	cfg.Log = stderr
-	// The Action installs valgrind itself when the instruction-count lane is on (valgrind.Ensure says why).
+	// The Action installs valgrind itself when the instruction-count lane is on (valgrind.Ensure
+	// says why).
 	if cfg.Metric != record.MetricTime {
 		if err := valgrind.Ensure(ctx, "metric "+cfg.Metric, stderr); err != nil {
 			fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
@@ -109,8 +111,8 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return res.Verdict.ExitCode
 }
 
-// actionResult is the Action's result: the results directories its merge input names, merged, or else the
-// comparison cfg asks for, each in a log group of its own.
+// actionResult is the Action's result: the results directories its merge input names, merged, or
+// else the comparison cfg asks for, each in a log group of its own.
 func actionResult(ctx context.Context, r *ghaction.Runner, cfg config.Config,
 	stderr io.Writer) (*record.Result, error) {
 	if glob := input(r, "merge"); glob != "" {
@@ -120,15 +122,16 @@ func actionResult(ctx context.Context, r *ghaction.Runner, cfg config.Config,
 	}
 	r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
 	defer r.EndGroup()
-	// The log (stderr) carries the pull request's build and test output: the runner must not read commands in it.
+	// The log (stderr) carries the pull request's build and test output: the runner must not read
+	// commands in it.
 	resume := stopCommands(stderr)
 	defer resume()
 	return pipeline.Run(ctx, cfg)
 }
 
-// publish writes res where the workflow finds it: the results directory out (the pull request's facts for the
-// comment job, report.md, the HTML report), the job summary, the step's outputs and annotations, and the text
-// report on stdout. It returns the Markdown report.
+// publish writes res where the workflow finds it: the results directory out (the pull request's
+// facts for the comment job, report.md, the HTML report), the job summary, the step's outputs and
+// annotations, and the text report on stdout. It returns the Markdown report.
 func publish(r *ghaction.Runner, ev *ghaction.Event, out string, res *record.Result, stdout, stderr io.Writer) string {
 	info := prInfo{Repository: r.Repository, PR: ev.PR, BaseSHA: res.Base.Commit, HeadSHA: res.Head.Commit, Event: ev.Name}
 	dir := results.Dir(out)
@@ -149,7 +152,8 @@ func publish(r *ghaction.Runner, ev *ghaction.Event, out string, res *record.Res
 	r.SetOutput("report", reportPath)
 	r.SetOutput("results-dir", out)
 	annotate(r, res)
-	resume := stopCommands(stdout) // benchmark names, commit subjects and test output come from the pull request
+	// benchmark names, commit subjects and test output come from the pull request
+	resume := stopCommands(stdout)
 	if err := report.Text(stdout, res, report.Options{}); err != nil {
 		errorf(stderr, "%v", err)
 	}
@@ -157,8 +161,8 @@ func publish(r *ghaction.Runner, ev *ghaction.Event, out string, res *record.Res
 	return md
 }
 
-// mergeInAction is the Action's merge mode: the results directories that glob matches in the workspace, merged
-// into out (perfgate merge).
+// mergeInAction is the Action's merge mode: the results directories that glob matches in the
+// workspace, merged into out (perfgate merge).
 func mergeInAction(workspace, glob, out string) (*record.Result, error) {
 	if !filepath.IsAbs(glob) {
 		glob = filepath.Join(workspace, glob)
@@ -186,12 +190,14 @@ comment on the pull request up to date, and exits with the gate's code.
 type commentMode string
 
 const (
-	commentAlways  commentMode = "true"
-	commentNever   commentMode = "false"
-	commentOnAlert commentMode = "on-alert" // post when the verdict is not PASS; edit an earlier comment always
+	commentAlways commentMode = "true"
+	commentNever  commentMode = "false"
+	// post when the verdict is not PASS; edit an earlier comment always
+	commentOnAlert commentMode = "on-alert"
 )
 
-// commentInput reads the comment input (default true; any spelling strconv.ParseBool takes, or on-alert).
+// commentInput reads the comment input (default true; any spelling strconv.ParseBool takes, or
+// on-alert).
 func commentInput(r *ghaction.Runner) (commentMode, error) {
 	v := input(r, "comment")
 	if v == "" {
@@ -210,8 +216,9 @@ func commentInput(r *ghaction.Runner) (commentMode, error) {
 	return commentNever, nil
 }
 
-// actionConfig maps the step's inputs and event onto a Config: an input that is set wins over the same key in the
-// configuration file, which wins over the default; an empty input is not set. It returns the comment input.
+// actionConfig maps the step's inputs and event onto a Config: an input that is set wins over the
+// same key in the configuration file, which wins over the default; an empty input is not set. It
+// returns the comment input.
 func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, commentMode, error) {
 	cfg := config.Default()
 	if r.Workspace != "" {
@@ -238,8 +245,9 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, commen
 		return cfg, comment, err
 	}
 	if cfg.Out == config.DefaultOutput {
-		// Not set by the file. The runner's temp directory, outside the checkout, when there is one: an artifact
-		// upload leaves out files under a directory such as .perfgate whose name starts with a dot.
+		// Not set by the file. The runner's temp directory, outside the checkout, when there is
+		// one: an artifact upload leaves out files under a directory such as .perfgate whose name
+		// starts with a dot.
 		cfg.Out = "perfgate-results"
 		if tmp := r.Getenv("RUNNER_TEMP"); tmp != "" {
 			cfg.Out = filepath.Join(tmp, "perfgate-results")
@@ -254,8 +262,9 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, commen
 	if cfg.Head == "" && ev.HeadSHA != "" {
 		cfg.Head = ev.HeadSHA
 	}
-	// A pull request must not loosen its own gate: the policy comes from base's configuration file unless the
-	// workflow says otherwise. The workflow's inputs win over base's file, like flags (see README).
+	// A pull request must not loosen its own gate: the policy comes from base's configuration file
+	// unless the workflow says otherwise. The workflow's inputs win over base's file, like flags
+	// (see README).
 	if cfg.PolicyFrom == "" {
 		cfg.PolicyFrom = config.PolicyFromBase
 	}
@@ -264,8 +273,8 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, commen
 	}
 	cfg.Acknowledged = ev.HasLabel(cfg.AcknowledgeLabel)
 	if cfg.Sandbox == "" && runtime.GOOS == "linux" {
-		// GitHub's Linux runners have Landlock: in the Action, code that could not be confined is an error
-		// unless base's configuration or the workflow says sandbox: auto.
+		// GitHub's Linux runners have Landlock: in the Action, code that could not be confined is
+		// an error unless base's configuration or the workflow says sandbox: auto.
 		cfg.Sandbox = string(sandbox.ModeRequired)
 	}
 	return cfg, comment, nil
@@ -287,8 +296,8 @@ func annotate(r *ghaction.Runner, res *record.Result) {
 	}
 }
 
-// postComment keeps the sticky comment; with editOnly (a PASS under comment: on-alert) it edits an earlier comment
-// but creates none. GitHub's failures are warnings: they never change the verdict.
+// postComment keeps the sticky comment; with editOnly (a PASS under comment: on-alert) it edits an
+// earlier comment but creates none. GitHub's failures are warnings: they never change the verdict.
 func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, editOnly bool, stderr io.Writer) {
 	token := input(r, "github-token")
 	if token == "" {
@@ -325,18 +334,19 @@ func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, e
 	r.SetOutput("comment-url", posted.URL)
 }
 
-// input returns the step input name, which must be declared in the key table or commandKeys (action.yml declares
-// them all, which a test checks).
+// input returns the step input name, which must be declared in the key table or commandKeys
+// (action.yml declares them all, which a test checks).
 func input(r *ghaction.Runner, name string) string {
 	if config.InputKey(name) == nil {
-		commandKey("", name) // panics for an undeclared input: a programmer error, caught by the tests
+		// panics for an undeclared input: a programmer error, caught by the tests
+		commandKey("", name)
 	}
 	return r.Input(name)
 }
 
-// stopCommands makes the runner treat what follows on its output as text, not workflow commands, until the
-// returned function is called. Untrusted text (a test's output, a benchmark's name) could otherwise hold a line
-// such as "::error::" or "::add-mask::" that the runner would obey.
+// stopCommands makes the runner treat what follows on its output as text, not workflow commands,
+// until the returned function is called. Untrusted text (a test's output, a benchmark's name) could
+// otherwise hold a line such as "::error::" or "::add-mask::" that the runner would obey.
 func stopCommands(w io.Writer) (resume func()) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -347,11 +357,13 @@ func stopCommands(w io.Writer) (resume func()) {
 	return func() { fmt.Fprintf(w, "::%s::\n", token) }
 }
 
-// retrySleep, when set, replaces the wait between tries of a GitHub call: the tests make retries instant.
+// retrySleep, when set, replaces the wait between tries of a GitHub call: the tests make retries
+// instant.
 var retrySleep func(time.Duration)
 
-// newCommenter returns the Commenter of perfgate's sticky comment. PERFGATE_COMMENT_AUTHOR names the login whose
-// comment is perfgate's when the token is not the workflow's (a personal token can also read /user).
+// newCommenter returns the Commenter of perfgate's sticky comment. PERFGATE_COMMENT_AUTHOR names
+// the login whose comment is perfgate's when the token is not the workflow's (a personal token can
+// also read /user).
 func newCommenter(r *ghaction.Runner, client *github.Client, owner, repo string, log io.Writer) *ghaction.Commenter {
 	return &ghaction.Commenter{
 		Client: client, Owner: owner, Repo: repo, Marker: report.Marker,
@@ -366,8 +378,8 @@ func orDefault(s, def string) string {
 	return s
 }
 
-// repoURL is the repository's web address for links to its source, "https://github.com/OWNER/NAME", from
-// GITHUB_SERVER_URL and GITHUB_REPOSITORY; "" when either is missing or not of that form.
+// repoURL is the repository's web address for links to its source, "https://github.com/OWNER/NAME",
+// from GITHUB_SERVER_URL and GITHUB_REPOSITORY; "" when either is missing or not of that form.
 func repoURL(r *ghaction.Runner) string {
 	server := strings.TrimSuffix(r.Getenv("GITHUB_SERVER_URL"), "/")
 	if server == "" {

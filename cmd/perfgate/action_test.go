@@ -1,9 +1,10 @@
 package main
 
-// End-to-end tests of `perfgate action` and `perfgate comment`: the command runs in-process against a real fixture
-// repository (internal/demo) and an httptest server standing in for the GitHub REST API, mounted under /api/v3/ as
-// on GitHub Enterprise Server, with the event payload, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY in a temporary
-// directory. The tests set the process environment with t.Setenv, so none of them runs in parallel.
+// End-to-end tests of `perfgate action` and `perfgate comment`: the command runs in-process against
+// a real fixture repository (internal/demo) and an httptest server standing in for the GitHub REST
+// API, mounted under /api/v3/ as on GitHub Enterprise Server, with the event payload, GITHUB_OUTPUT
+// and GITHUB_STEP_SUMMARY in a temporary directory. The tests set the process environment with
+// t.Setenv, so none of them runs in parallel.
 
 import (
 	"fmt"
@@ -30,10 +31,11 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestActionStickyComment runs the action twice on a pull request from weird to base: weird has a benchmark whose
-// name is full of Markdown and HTML, which head lacks (perfgate discovers benchmarks on base, so the name only
-// reaches the report when base has it). The first run creates the comment (after a 500), the second edits it
-// (after a 502); a comment by someone else that carries the marker stays as it was.
+// TestActionStickyComment runs the action twice on a pull request from weird to base: weird has a
+// benchmark whose name is full of Markdown and HTML, which head lacks (perfgate discovers
+// benchmarks on base, so the name only reaches the report when base has it). The first run creates
+// the comment (after a 500), the second edits it (after a 502); a comment by someone else that
+// carries the marker stays as it was.
 func TestActionStickyComment(t *testing.T) {
 	testenv.Long(t) // runs the whole comparison twice
 	repo := materialize(t)
@@ -111,11 +113,11 @@ func TestActionStickyComment(t *testing.T) {
 	}
 }
 
-// TestActionForbiddenAndScrubbed runs the action from base to envdump, whose KeySetup/des benchmark writes its
-// whole environment to the file PERFGATE_ENVDUMP names, with every kind of token in the action's environment, and
-// with GitHub refusing the comment (403, a fork's read-only token). No token may reach the benchmark, the
-// ordinary variable must; the job summary keeps the report, a ::warning says why there is no comment, and the
-// exit code stays the gate's.
+// TestActionForbiddenAndScrubbed runs the action from base to envdump, whose KeySetup/des benchmark
+// writes its whole environment to the file PERFGATE_ENVDUMP names, with every kind of token in the
+// action's environment, and with GitHub refusing the comment (403, a fork's read-only token). No
+// token may reach the benchmark, the ordinary variable must; the job summary keeps the report, a
+// ::warning says why there is no comment, and the exit code stays the gate's.
 func TestActionForbiddenAndScrubbed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole comparison")
@@ -129,8 +131,8 @@ func TestActionForbiddenAndScrubbed(t *testing.T) {
 	dir := ghEnv(t, gh, repo.Dir)
 	writeEvent(t, dir, pr, base, head)
 	setFixtureInputs(t)
-	// The fixture's benchmark writes what it sees into the package directory, which the sandbox forbids: this
-	// test is about the environment (the sandbox has tests of its own).
+	// The fixture's benchmark writes what it sees into the package directory, which the sandbox
+	// forbids: this test is about the environment (the sandbox has tests of its own).
 	t.Setenv("INPUT_SANDBOX", "off")
 	dump := filepath.Join(dir, "env.txt")
 	secrets := map[string]string{
@@ -181,9 +183,10 @@ func TestActionForbiddenAndScrubbed(t *testing.T) {
 // evil is text an untrusted pull request could put into any string of result.json.
 const evil = "<img src=x onerror=alert(1)> <!-- hide --> [click](javascript:alert(1)) @everyone\n# heading\n```\n</details>"
 
-// TestActionConfig maps inputs and a pull_request event onto a Config, then checks the policy the mapping implies
-// on a synthetic result: the acknowledge label lets a slower benchmark pass and the comment says so. (An end-to-end
-// run cannot make a benchmark reliably slower in a test, so the gate is tested here on the Config the action built.)
+// TestActionConfig maps inputs and a pull_request event onto a Config, then checks the policy the
+// mapping implies on a synthetic result: the acknowledge label lets a slower benchmark pass and the
+// comment says so. (An end-to-end run cannot make a benchmark reliably slower in a test, so the
+// gate is tested here on the Config the action built.)
 func TestActionConfig(t *testing.T) {
 	ws := t.TempDir()
 	if err := os.WriteFile(filepath.Join(ws, "gate.yml"), []byte("keys: 16\nthresholds:\n  KeySetup: 50\n"), 0o644); err != nil {
@@ -194,7 +197,8 @@ func TestActionConfig(t *testing.T) {
 		"GITHUB_WORKSPACE": ws, "INPUT_PACKAGE": "./cipher/des", "INPUT_BENCH": "Encrypt", "INPUT_ROUNDS": "7",
 		"INPUT_BENCHTIME": "30ms", "INPUT_PIN_CPU": "0", "INPUT_THRESHOLD": "3%", "INPUT_CONFIG": "gate.yml",
 		"INPUT_COMMENT": "false", "INPUT_ACKNOWLEDGE_LABEL": "slow-ok",
-		"INPUT_POLICY_FROM": "head", // the workspace is no git repository: base's file cannot be read
+		// the workspace is no git repository: base's file cannot be read
+		"INPUT_POLICY_FROM": "head",
 	}
 	newRunner := func() *ghaction.Runner {
 		return ghaction.NewRunner(func(k string) string { return env[k] }, io.Discard)
@@ -235,7 +239,8 @@ func TestActionConfig(t *testing.T) {
 		t.Errorf("the comment does not say the label acknowledged the slowdown:\n%s", md)
 	}
 
-	ev.Labels = []string{"perf-regression-ok"} // the default label, but this repository chose another
+	// the default label, but this repository chose another
+	ev.Labels = []string{"perf-regression-ok"}
 	cfg, _, err = actionConfig(newRunner(), ev)
 	if err != nil {
 		t.Fatal(err)
@@ -261,7 +266,8 @@ func TestActionConfig(t *testing.T) {
 	}
 }
 
-// TestActionUsage: arguments and bad inputs exit 2 before anything runs, with an ::error annotation for the input.
+// TestActionUsage: arguments and bad inputs exit 2 before anything runs, with an ::error annotation
+// for the input.
 func TestActionUsage(t *testing.T) {
 	gh := newFakeGitHub(t)
 	ghEnv(t, gh, t.TempDir())
@@ -279,9 +285,10 @@ func TestActionUsage(t *testing.T) {
 	}
 }
 
-// TestActionNoComment: a fork's pull request (read-only token), a push and the input comment: false make no API
-// call at all, and a comparison that stops early still writes its report and exits with its code: the package does
-// not exist on either side, a configuration error found while running (exit 2), so each run stops early.
+// TestActionNoComment: a fork's pull request (read-only token), a push and the input comment: false
+// make no API call at all, and a comparison that stops early still writes its report and exits with
+// its code: the package does not exist on either side, a configuration error found while running
+// (exit 2), so each run stops early.
 func TestActionNoComment(t *testing.T) {
 	repo := materialize(t)
 	base, head := repo.Commits["base"], repo.Commits["folded"]
@@ -335,9 +342,11 @@ func TestActionNoComment(t *testing.T) {
 	}
 }
 
-// TestActionConfigFilePrecedence runs the action on the fixture with a .perfgate.yml in the workspace (and
-// policy-from head, so that the workspace's file sets the policy keys too) and inputs the workflow leaves out, so that they take action.yml's defaults: the file's bench filter and threshold apply,
-// an input that is set (rounds) wins over the file, and a key neither sets keeps its default.
+// TestActionConfigFilePrecedence runs the action on the fixture with a .perfgate.yml in the
+// workspace (and policy-from head, so that the workspace's file sets the policy keys too) and
+// inputs the workflow leaves out, so that they take action.yml's defaults: the file's bench filter
+// and threshold apply, an input that is set (rounds) wins over the file, and a key neither sets
+// keeps its default.
 func TestActionConfigFilePrecedence(t *testing.T) {
 	testenv.Long(t) // runs a comparison
 	repo := materialize(t)
@@ -392,7 +401,8 @@ func TestActionConfigFilePrecedence(t *testing.T) {
 	}
 }
 
-// TestRepoURL: the links of "why it changed" go to the repository the Action runs in, and nowhere odd.
+// TestRepoURL: the links of "why it changed" go to the repository the Action runs in, and nowhere
+// odd.
 func TestRepoURL(t *testing.T) {
 	for _, tc := range []struct{ server, repo, want string }{
 		{"", "o/r", "https://github.com/o/r"},

@@ -1,8 +1,8 @@
 package main
 
 // The Action's documentation holds what action.yml declares: every input in the key table of
-// docs/configuration.md, every output and every value of the verdict output in the README, and each input's help
-// with one "empty:" clause, not two that contradict each other.
+// docs/configuration.md, every output and every value of the verdict output in the README, and each
+// input's help with one "empty:" clause, not two that contradict each other.
 
 import (
 	"os"
@@ -58,7 +58,8 @@ func TestActionDocumented(t *testing.T) {
 			t.Errorf("output %s is not in the README", name)
 		}
 	}
-	// The verdict output takes every status the pipeline writes, and the README and action.yml say so.
+	// The verdict output takes every status the pipeline writes, and the README and action.yml say
+	// so.
 	verdict := a.Outputs["verdict"].Description
 	_, sentence, _ := strings.Cut(string(readme), "`verdict` (")
 	sentence, _, _ = strings.Cut(sentence, ")")
@@ -70,7 +71,8 @@ func TestActionDocumented(t *testing.T) {
 			t.Errorf("the README's verdict output (%q) does not name %s", sentence, s)
 		}
 	}
-	// The comment action's inputs are in the README's fork-safe section or the comment action's own help.
+	// The comment action's inputs are in the README's fork-safe section or the comment action's own
+	// help.
 	c := readActionDescriptions(t, "../../comment/action.yml")
 	for name := range c.Inputs {
 		if !strings.Contains(string(readme), name) {

@@ -1,9 +1,10 @@
 package main
 
 // A pull request that loosens the gate in its own .perfgate.yml. The attack's pull request is the
-// fixture's broken commit (internal/demo: one wrong SP-table entry, so the differential check fails whatever the
-// machine's load) with a .perfgate.yml that turns the differential off and makes alpha and the thresholds pass
-// anything. The verdicts asserted here never depend on timing: the differential and the configuration decide them.
+// fixture's broken commit (internal/demo: one wrong SP-table entry, so the differential check fails
+// whatever the machine's load) with a .perfgate.yml that turns the differential off and makes alpha
+// and the thresholds pass anything. The verdicts asserted here never depend on timing: the
+// differential and the configuration decide them.
 
 import (
 	"os"
@@ -17,17 +18,18 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// loosened is what the attacking pull request adds: no differential check, and a significance level and a
-// threshold that pass any slowdown.
+// loosened is what the attacking pull request adds: no differential check, and a significance level
+// and a threshold that pass any slowdown.
 const loosened = "differential: false\nalpha: 0.2\nthresholds:\n  '.*': 99\n"
 
-// TestActionBasePolicy: in the Action the gate policy is base's (here: base has no .perfgate.yml, so the
-// defaults), so the differential check still runs and fails the broken pull request, head's alpha is not used,
-// and the comment names every change it attempted.
+// TestActionBasePolicy: in the Action the gate policy is base's (here: base has no .perfgate.yml,
+// so the defaults), so the differential check still runs and fails the broken pull request, head's
+// alpha is not used, and the comment names every change it attempted.
 //
-// Before the policy came from base (main at b42a647) the gate passed: the workspace's .perfgate.yml, which the pull request
-// controls, turned the differential check off. This file uses only main's API, so that copying it into a checkout
-// of main shows the attack: go test ./cmd/perfgate -run TestActionBasePolicy fails there.
+// Before the policy came from base (main at b42a647) the gate passed: the workspace's
+// .perfgate.yml, which the pull request controls, turned the differential check off. This file uses
+// only main's API, so that copying it into a checkout of main shows the attack: go test
+// ./cmd/perfgate -run TestActionBasePolicy fails there.
 func TestActionBasePolicy(t *testing.T) {
 	testenv.Long(t) // runs a comparison
 	repo := materialize(t)

@@ -15,11 +15,12 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestActionRefusesWriteTokenEvents: on pull_request_target (and the other events whose token can write), perfgate
-// action exits 2 before it reads anything from the repository, says why and points at the fork-safe setup.
+// TestActionRefusesWriteTokenEvents: on pull_request_target (and the other events whose token can
+// write), perfgate action exits 2 before it reads anything from the repository, says why and points
+// at the fork-safe setup.
 //
-// Before the event check: GITHUB_EVENT_NAME=pull_request_target perfgate action measured the pull request's code with the
-// base repository's write token in the job.
+// Before the event check: GITHUB_EVENT_NAME=pull_request_target perfgate action measured the pull
+// request's code with the base repository's write token in the job.
 func TestActionRefusesWriteTokenEvents(t *testing.T) {
 	for _, event := range []string{"pull_request_target", "workflow_run", "issue_comment"} {
 		t.Run(event, func(t *testing.T) {
@@ -48,11 +49,12 @@ func TestActionRefusesWriteTokenEvents(t *testing.T) {
 	}
 }
 
-// TestActionConfigErrorIsInert: a configuration file from the pull request whose quoted key holds a newline and a
-// workflow command. The error that quotes it must reach the log inside a stop-commands region of the same stream.
+// TestActionConfigErrorIsInert: a configuration file from the pull request whose quoted key holds a
+// newline and a workflow command. The error that quotes it must reach the log inside a
+// stop-commands region of the same stream.
 //
-// Before the event check the error was printed on stderr with no stop-commands at all, and the runner obeyed
-// "::warning::injected".
+// Before the event check the error was printed on stderr with no stop-commands at all, and the
+// runner obeyed "::warning::injected".
 func TestActionConfigErrorIsInert(t *testing.T) {
 	gh := newFakeGitHub(t)
 	ws := t.TempDir()
@@ -72,9 +74,9 @@ func TestActionConfigErrorIsInert(t *testing.T) {
 	checkInert(t, "stderr", inv.stderr)
 }
 
-// checkInert fails when a line of out that the runner would read as a workflow command, in either form ("::x::"
-// at the start of a line, "##[x]" anywhere in it), lies outside a stop-commands region of out itself. perfgate's
-// own annotations (allowed, as names them) are the exception.
+// checkInert fails when a line of out that the runner would read as a workflow command, in either
+// form ("::x::" at the start of a line, "##[x]" anywhere in it), lies outside a stop-commands
+// region of out itself. perfgate's own annotations (allowed, as names them) are the exception.
 func checkInert(t *testing.T, name, out string, allowed ...string) {
 	t.Helper()
 	stop := ""

@@ -1,8 +1,9 @@
 package main
 
-// The attacker's end-to-end test: a pull request whose benchmark walks /proc for the token and leaves a
-// setsid heartbeat behind, run through perfgate the way action.yml runs it — the step's run: text in bash, with the
-// env: that action.yml declares, its ${{ }} expressions evaluated for the step's inputs.
+// The attacker's end-to-end test: a pull request whose benchmark walks /proc for the token and
+// leaves a setsid heartbeat behind, run through perfgate the way action.yml runs it — the step's
+// run: text in bash, with the env: that action.yml declares, its ${{ }} expressions evaluated for
+// the step's inputs.
 
 import (
 	"context"
@@ -22,8 +23,9 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
-// attackGoMod, attackBase, attackHead and attackBench are the fixture module: a package whose head changes its
-// code (so that the binaries differ and the benchmarks run), and a benchmark that attacks once per process.
+// attackGoMod, attackBase, attackHead and attackBench are the fixture module: a package whose head
+// changes its code (so that the binaries differ and the benchmarks run), and a benchmark that
+// attacks once per process.
 const (
 	attackGoMod = "module example.com/attack\n\ngo 1.21\n"
 	attackBase  = `package att
@@ -133,8 +135,8 @@ func attack() {
 `
 )
 
-// attackRepo writes the fixture module as a git repository with a base and a head commit and returns its directory
-// and the two commits.
+// attackRepo writes the fixture module as a git repository with a base and a head commit and
+// returns its directory and the two commits.
 func attackRepo(t *testing.T) (dir, base, head string) {
 	t.Helper()
 	dir = filepath.Join(t.TempDir(), "attack")
@@ -212,9 +214,9 @@ var (
 	runnerTemp = "runner.temp"
 )
 
-// evalStep evaluates the ${{ }} expressions action.yml uses in a step's env:, the way the runner does for these
-// forms (string comparison in expressions ignores case). An expression of another form fails the test: extend
-// this evaluator with it.
+// evalStep evaluates the ${{ }} expressions action.yml uses in a step's env:, the way the runner
+// does for these forms (string comparison in expressions ignores case). An expression of another
+// form fails the test: extend this evaluator with it.
 func evalStep(t *testing.T, v string, inputs map[string]string, temp string) string {
 	t.Helper()
 	return exprRE.ReplaceAllStringFunc(v, func(m string) string {
@@ -223,7 +225,8 @@ func evalStep(t *testing.T, v string, inputs map[string]string, temp string) str
 			return temp
 		}
 		if e == "steps.build.outputs.bin" {
-			return "" // the build step's output: PERFGATE_BIN, which the caller sets to this test binary
+			// the build step's output: PERFGATE_BIN, which the caller sets to this test binary
+			return ""
 		}
 		if g := inputRE.FindStringSubmatch(e); g != nil {
 			return inputs[g[1]]
@@ -261,13 +264,16 @@ func aliveProc(pid int) bool {
 
 // TestActionAttacker plays a pull request against the Action, with comment 'false' and 'true':
 //
-//   - its benchmark walks /proc/*/environ and /proc/*/cmdline of every process it can read, its ancestors first;
-//     the token must appear nowhere in what it found. Before the token was kept from the step, action.yml gave the token to the step even
-//     with comment 'false', and the step's bash stayed alive as perfgate's parent, its environment readable.
-//   - its benchmark leaves a setsid heartbeat (printing to the benchmark's stdout and to a file) in every process it
-//     runs in; after perfgate exits none is alive. Before the sweep they outlived perfgate.
+//   - its benchmark walks /proc/*/environ and /proc/*/cmdline of every process it can read, its
+//     ancestors first; the token must appear nowhere in what it found. Before the token was kept
+//     from the step, action.yml gave the token to the step even with comment 'false', and the
+//     step's bash stayed alive as perfgate's parent, its environment readable.
+//   - its benchmark leaves a setsid heartbeat (printing to the benchmark's stdout and to a file) in
+//     every process it runs in; after perfgate exits none is alive. Before the sweep they outlived
+//     perfgate.
 //
-// Against main: git checkout main -- action.yml cmd/perfgate/action.go internal/proc && go test ./cmd/perfgate -run TestActionAttacker
+// Against main: git checkout main -- action.yml cmd/perfgate/action.go internal/proc && go test
+// ./cmd/perfgate -run TestActionAttacker
 func TestActionAttacker(t *testing.T) {
 	testenv.Long(t) // runs two whole comparisons
 	for _, tool := range []string{"bash", "git", "setsid"} {
@@ -290,7 +296,8 @@ func TestActionAttacker(t *testing.T) {
 			gh := newFakeGitHub(t)
 			const pr = 17
 			gh.SetPull(pr, head)
-			dir := ghEnv(t, gh, repo) // sets GITHUB_* in this process, which the step inherits as a runner's does
+			// sets GITHUB_* in this process, which the step inherits as a runner's does
+			dir := ghEnv(t, gh, repo)
 			writeEvent(t, dir, pr, base, head)
 			inputs := map[string]string{}
 			for k, v := range defaults {
@@ -299,9 +306,10 @@ func TestActionAttacker(t *testing.T) {
 			for k, v := range map[string]string{
 				"package": "./att", "rounds": "2", "benchtime": "5ms", "metric": "time", "comment": comment,
 				"github-token": token,
-				// Unconfined, so that the walk can write what it found where this test reads it: what is tested
-				// here is what the environment and the process handling keep from it. Under the sandbox (the
-				// Action's default) it could not even write the file; TestTamperingHead tests that.
+				// Unconfined, so that the walk can write what it found where this test reads it:
+				// what is tested here is what the environment and the process handling keep from
+				// it. Under the sandbox (the Action's default) it could not even write the file;
+				// TestTamperingHead tests that.
 				"sandbox": "off",
 			} {
 				inputs[k] = v
@@ -318,7 +326,8 @@ func TestActionAttacker(t *testing.T) {
 			for k, v := range envStep {
 				env = append(env, k+"="+evalStep(t, v, inputs, temp))
 			}
-			// The step's PERFGATE_BIN is built by the step before; here it is this test binary as perfgate.
+			// The step's PERFGATE_BIN is built by the step before; here it is this test binary as
+			// perfgate.
 			env = append(env, "PERFGATE_BIN="+bin)
 			script := filepath.Join(temp, "step.sh")
 			if err := os.WriteFile(script, []byte(run+"\n"), 0o644); err != nil {

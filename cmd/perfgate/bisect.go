@@ -135,9 +135,10 @@ func runBisect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return rep.ExitCode()
 }
 
-// pathExitCode is the exit code of an error of bisect.FirstParentPath, with a hint where explain has none: 2 for
-// revisions that do not make a range (the same commit, GOOD not before BAD), 3 for a revision that is not there
-// (unknown, as compare says, or cut off by a shallow clone) and a repository that cannot answer (a git error).
+// pathExitCode is the exit code of an error of bisect.FirstParentPath, with a hint where explain
+// has none: 2 for revisions that do not make a range (the same commit, GOOD not before BAD), 3 for
+// a revision that is not there (unknown, as compare says, or cut off by a shallow clone) and a
+// repository that cannot answer (a git error).
 func pathExitCode(stderr io.Writer, err error) int {
 	var na *gitsrc.NotAncestorError
 	switch {

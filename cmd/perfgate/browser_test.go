@@ -1,8 +1,8 @@
 package main
 
-// report.html opened in a real browser: headless Chromium renders the page that a comparison of the demo history
-// wrote, and the test reads what the browser built (its DOM, dumped with --dump-dom), what it asked the network
-// for (its NetLog), and a screenshot.
+// report.html opened in a real browser: headless Chromium renders the page that a comparison of the
+// demo history wrote, and the test reads what the browser built (its DOM, dumped with --dump-dom),
+// what it asked the network for (its NetLog), and a screenshot.
 
 import (
 	"bytes"
@@ -36,8 +36,8 @@ import (
 
 var pictures = flag.Bool("pictures", false, "TestReportInBrowser: write the README's pictures (docs/report.png, docs/comment.png, the forest in docs/report.md) from the demo history")
 
-// chromium returns the path of a Chromium or Chrome binary ($PERFGATE_CHROMIUM, else the usual names on PATH), or
-// skips the test.
+// chromium returns the path of a Chromium or Chrome binary ($PERFGATE_CHROMIUM, else the usual
+// names on PATH), or skips the test.
 func chromium(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("PERFGATE_CHROMIUM"); p != "" {
@@ -64,9 +64,10 @@ type page struct {
 	png      []byte
 }
 
-// browse opens file in headless Chromium, which dumps the DOM it built, takes a width×height screenshot and
-// records its NetLog. Host names resolve to nothing (--host-resolver-rules), so a request
-// that slipped through could not leave the machine either; the NetLog still shows that it was made.
+// browse opens file in headless Chromium, which dumps the DOM it built, takes a width×height
+// screenshot and records its NetLog. Host names resolve to nothing (--host-resolver-rules), so a
+// request that slipped through could not leave the machine either; the NetLog still shows that it
+// was made.
 func browse(t *testing.T, file string, width, height int) page {
 	t.Helper()
 	bin := chromium(t)
@@ -110,9 +111,10 @@ func browse(t *testing.T, file string, width, height int) page {
 	return page{dom: dom, requests: reqs, shot: img, png: data}
 }
 
-// pageRequests reads a Chromium NetLog and returns the URLs of the requests the page made: URL requests started on
-// behalf of a file:// document, other than for file: and data: URLs. The browser's own background requests (to its
-// vendor's update and account services) are made for no document and are left out.
+// pageRequests reads a Chromium NetLog and returns the URLs of the requests the page made: URL
+// requests started on behalf of a file:// document, other than for file: and data: URLs. The
+// browser's own background requests (to its vendor's update and account services) are made for no
+// document and are left out.
 func pageRequests(t *testing.T, netlog string) []string {
 	t.Helper()
 	data, err := os.ReadFile(netlog)
@@ -154,9 +156,9 @@ func pageRequests(t *testing.T, netlog string) []string {
 	return urls
 }
 
-// TestBrowserSeesRequests shows that the network check can fail: a page without a Content-Security-Policy that
-// loads an image from a local server is caught making that request. The same page under report.html's policy
-// makes none.
+// TestBrowserSeesRequests shows that the network check can fail: a page without a
+// Content-Security-Policy that loads an image from a local server is caught making that request.
+// The same page under report.html's policy makes none.
 func TestBrowserSeesRequests(t *testing.T) {
 	chromium(t)
 	var hits atomic.Int32
@@ -202,8 +204,9 @@ func TestBrowserSeesRequests(t *testing.T) {
 	}
 }
 
-// TestReportInBrowser compares the demo history (base → folded) and a failing variant (base → broken, whose
-// differential check fails) with the real pipeline, then opens each report.html in Chromium.
+// TestReportInBrowser compares the demo history (base → folded) and a failing variant (base →
+// broken, whose differential check fails) with the real pipeline, then opens each report.html in
+// Chromium.
 func TestReportInBrowser(t *testing.T) {
 	chromium(t)
 	testenv.Long(t) // runs two comparisons
@@ -213,7 +216,9 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, head string
-		code       int // the exit code, -1 for pass, fail or inconclusive (the demo's speed verdict depends on the machine)
+		// the exit code, -1 for pass, fail or inconclusive (the demo's speed verdict depends on the
+		// machine)
+		code int
 	}{
 		{"demo", "folded", -1},
 		{"broken", "broken", record.ExitFail},
@@ -223,17 +228,20 @@ func TestReportInBrowser(t *testing.T) {
 			args := []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-budget", "0", "-rounds", "2", "-benchtime", "20ms",
 				"-keys", "64", "-o", out, "base", tc.head}
 			if tc.name == "broken" {
-				// The demo runs both lanes and traces constant time; the failing variant needs neither.
+				// The demo runs both lanes and traces constant time; the failing variant needs
+				// neither.
 				args = append(args[:len(args)-2], "-metric", "time", "-constant-time", "off", "base", tc.head)
 			}
 			if *pictures && tc.name == "demo" {
-				// The README's pictures: the demo's benchtime (perfgate demo), compare's default 5 rounds.
+				// The README's pictures: the demo's benchtime (perfgate demo), compare's default 5
+				// rounds.
 				args = []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-budget", "0", "-rounds", "5", "-benchtime", "50ms",
 					"-o", out, "base", tc.head}
 			}
 			var stdout, stderr bytes.Buffer
 			code := run(context.Background(), args, &stdout, &stderr)
-			// Two rounds decide the demo's speed verdict by the machine's noise: pass, fail or inconclusive.
+			// Two rounds decide the demo's speed verdict by the machine's noise: pass, fail or
+			// inconclusive.
 			known := code == record.ExitPass || code == record.ExitFail || code == record.ExitInconclusive
 			if !known || tc.code >= 0 && code != tc.code {
 				t.Fatalf("perfgate %s: exit code %d\n%s", strings.Join(args, " "), code, stderr.String())
@@ -262,9 +270,9 @@ func TestReportInBrowser(t *testing.T) {
 	}
 }
 
-// checkReportPage checks the page the browser rendered from res: the verdict, one forest mark per benchmark with
-// a paired estimate, a timeline of every sample, the differential, nothing fetched, and a screenshot that is not
-// blank.
+// checkReportPage checks the page the browser rendered from res: the verdict, one forest mark per
+// benchmark with a paired estimate, a timeline of every sample, the differential, nothing fetched,
+// and a screenshot that is not blank.
 func checkReportPage(t *testing.T, p page, res *record.Result) {
 	t.Helper()
 	if len(p.requests) > 0 {
@@ -282,7 +290,8 @@ func checkReportPage(t *testing.T, p page, res *record.Result) {
 	}
 
 	var gated, withEstimate []string
-	var sameCode []bool // of each gated benchmark: the same machine code on both sides, so not timed
+	// of each gated benchmark: the same machine code on both sides, so not timed
+	var sameCode []bool
 	for _, b := range res.Benchmarks {
 		if b.Unit == record.UnitTime {
 			gated = append(gated, b.Name)
@@ -295,8 +304,8 @@ func checkReportPage(t *testing.T, p page, res *record.Result) {
 	if len(withEstimate) == 0 {
 		t.Fatal("the comparison produced no paired estimates: nothing to plot")
 	}
-	// One forest per lane that ran: sec/op, and instructions/op where the instruction-count lane ran too
-	// (metric auto, the default, where valgrind is installed). The first is sec/op's.
+	// One forest per lane that ran: sec/op, and instructions/op where the instruction-count lane
+	// ran too (metric auto, the default, where valgrind is installed). The first is sec/op's.
 	wantForests := 1
 	if slices.ContainsFunc(res.Benchmarks, func(b record.Benchmark) bool { return b.Unit == record.UnitInstructions }) {
 		wantForests = 2
@@ -317,7 +326,8 @@ func checkReportPage(t *testing.T, p page, res *record.Result) {
 		}
 	}
 
-	// Every sec/op sample of bench.txt is a point on its benchmark's timeline: 2 sides × 2 slots × rounds.
+	// Every sec/op sample of bench.txt is a point on its benchmark's timeline: 2 sides × 2 slots ×
+	// rounds.
 	perBench := 4 * res.Method.Rounds
 	sections := pagecheck.FindAll(p.dom, pagecheck.Element("section", "bench"))
 	if len(sections) != len(gated) {
@@ -332,7 +342,8 @@ func checkReportPage(t *testing.T, p page, res *record.Result) {
 	for _, s := range sections {
 		timelines := pagecheck.FindAll(s, pagecheck.Element("svg", "samples"))
 		if len(timelines) == 0 && strings.Contains(pagecheck.Text(s), record.NoteSameCode) {
-			untimed++ // the same machine code on both sides, not timed: no samples to draw, and it says why
+			// the same machine code on both sides, not timed: no samples to draw, and it says why
+			untimed++
 			continue
 		}
 		if len(timelines) == 0 {
@@ -367,7 +378,8 @@ func checkReportPage(t *testing.T, p page, res *record.Result) {
 		}
 	}
 
-	// The screenshot is the window's size and not blank: the banner, the plot and the text give it many colours.
+	// The screenshot is the window's size and not blank: the banner, the plot and the text give it
+	// many colours.
 	if b := p.shot.Bounds(); b.Dx() != 1200 || b.Dy() != 1600 {
 		t.Errorf("screenshot of %v, want 1200×1600", b)
 	}
@@ -384,9 +396,10 @@ func checkReportPage(t *testing.T, p page, res *record.Result) {
 	}
 }
 
-// writePictures writes the README's pictures from the demo comparison: docs/report.png, the top of the HTML report
-// as Chromium renders it, docs/comment.png, the top of the comment (report.md) as GitHub would render it, and the
-// forest plot of the comment between the forest markers of docs/report.md.
+// writePictures writes the README's pictures from the demo comparison: docs/report.png, the top of
+// the HTML report as Chromium renders it, docs/comment.png, the top of the comment (report.md) as
+// GitHub would render it, and the forest plot of the comment between the forest markers of
+// docs/report.md.
 func writePictures(t *testing.T, md []byte, report, comment page) {
 	t.Helper()
 	root := filepath.Join("..", "..")

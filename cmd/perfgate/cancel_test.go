@@ -16,8 +16,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// cancelOn is a log writer that cancels a context the first time the log contains marker, as Ctrl-C would in the
-// middle of that phase.
+// cancelOn is a log writer that cancels a context the first time the log contains marker, as Ctrl-C
+// would in the middle of that phase.
 type cancelOn struct {
 	mu     sync.Mutex
 	buf    bytes.Buffer
@@ -43,12 +43,14 @@ func (w *cancelOn) String() string {
 	return w.buf.String()
 }
 
-// TestCompareCancelled interrupts a comparison after the first A–B–B–A round, as Ctrl-C would: perfgate must stop,
-// keep what it gathered in the results directory, mark it incomplete, exit 3 and leave no temporary directory
-// behind. It runs the command (run → perfgate.Run) in this process, cancelling its context from its log.
+// TestCompareCancelled interrupts a comparison after the first A–B–B–A round, as Ctrl-C would:
+// perfgate must stop, keep what it gathered in the results directory, mark it incomplete, exit 3
+// and leave no temporary directory behind. It runs the command (run → perfgate.Run) in this
+// process, cancelling its context from its log.
 func TestCompareCancelled(t *testing.T) {
 	testenv.Long(t) // runs a comparison
-	// A temporary directory of this test's own, so that leftovers are this run's and no other test's.
+	// A temporary directory of this test's own, so that leftovers are this run's and no other
+	// test's.
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	repo, err := demo.Materialize(filepath.Join(t.TempDir(), "repo"))
@@ -83,7 +85,8 @@ func TestCompareCancelled(t *testing.T) {
 		t.Errorf("stderr shows a stack trace\nlog:\n%s", logText)
 	}
 
-	// What was gathered is on disk: result.json says incomplete, bench.txt holds the first round, report.md exists.
+	// What was gathered is on disk: result.json says incomplete, bench.txt holds the first round,
+	// report.md exists.
 	res, err := results.ReadResult(out)
 	if err != nil {
 		t.Fatalf("reading result.json after cancellation: %v", err)

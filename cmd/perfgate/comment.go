@@ -51,7 +51,8 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	r := ghaction.NewRunner(nil, stdout)
 	res, info, err := readArtifact(dir)
 	if err != nil {
-		untrusted(stderr, func() { errorf(stderr, "%v", err) }) // it may quote the artifact, which head wrote
+		// it may quote the artifact, which head wrote
+		untrusted(stderr, func() { errorf(stderr, "%v", err) })
 		r.Errorf("perfgate: the results artifact is not usable: %v", err)
 		return record.ExitUsage
 	}
@@ -78,8 +79,8 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		errorf(stderr, "%v", err)
 		return record.ExitUsage
 	}
-	// The pull request's head on GitHub must be the measured commit, so an artifact cannot aim the comment at
-	// another pull request.
+	// The pull request's head on GitHub must be the measured commit, so an artifact cannot aim the
+	// comment at another pull request.
 	pr, _, err := client.PullRequests.Get(ctx, owner, repo, info.PR)
 	if err != nil {
 		r.Warningf("perfgate: could not read pull request #%d: %v", info.PR, err)
@@ -120,9 +121,9 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return record.ExitPass
 }
 
-// sameRun checks the artifact's facts against the triggering run's, which come from GitHub, not from the
-// artifact: the artifact must describe the run's head commit, and when GitHub names the pull request and the
-// repository they must be the same ones.
+// sameRun checks the artifact's facts against the triggering run's, which come from GitHub, not
+// from the artifact: the artifact must describe the run's head commit, and when GitHub names the
+// pull request and the repository they must be the same ones.
 func sameRun(ev *ghaction.Event, info *prInfo, repository string) error {
 	if ev.HeadSHA != "" && ev.HeadSHA != info.HeadSHA {
 		return fmt.Errorf("the artifact measured %s but the triggering run was for %s", info.HeadSHA, ev.HeadSHA)
@@ -136,8 +137,8 @@ func sameRun(ev *ghaction.Event, info *prInfo, repository string) error {
 	return nil
 }
 
-// commentClient is the repository the comment goes to and a GitHub client for it, with the github-token input
-// or else GITHUB_TOKEN.
+// commentClient is the repository the comment goes to and a GitHub client for it, with the
+// github-token input or else GITHUB_TOKEN.
 func commentClient(r *ghaction.Runner) (owner, repo string, client *github.Client, err error) {
 	owner, repo, err = r.Owner()
 	if err != nil {
@@ -192,8 +193,9 @@ func readArtifact(dir string) (*record.Result, *prInfo, error) {
 	return res, &info, nil
 }
 
-// recheckPolicy decides the artifact's result again under the gate policy of the configuration file in the
-// workspace, which in the workflow_run job is the default branch's checkout (config.Config.Recheck).
+// recheckPolicy decides the artifact's result again under the gate policy of the configuration file
+// in the workspace, which in the workflow_run job is the default branch's checkout
+// (config.Config.Recheck).
 func recheckPolicy(r *ghaction.Runner, res *record.Result, labels []string) error {
 	cfg := config.Default()
 	if err := cfg.Resolve(filepath.Join(r.Workspace, config.FileName), nil); err != nil {

@@ -15,7 +15,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// syntheticResult returns a failing result measured at head, with n benchmarks and evil in every string field.
+// syntheticResult returns a failing result measured at head, with n benchmarks and evil in every
+// string field.
 func syntheticResult(head string, n int) *record.Result {
 	res := &record.Result{
 		Schema: record.Schema, Package: "./pkg" + evil,
@@ -67,8 +68,8 @@ func writeArtifact(t *testing.T, res *record.Result, info prInfo) string {
 	return dir
 }
 
-// commentEnv sets up the environment of the workflow_run job and returns the measured head SHA and a valid
-// github.json for pull request pr.
+// commentEnv sets up the environment of the workflow_run job and returns the measured head SHA and
+// a valid github.json for pull request pr.
 func commentEnv(t *testing.T, gh *fakeGitHub, pr int) (string, prInfo) {
 	t.Helper()
 	head := strings.Repeat("c0ffee", 7)[:40]
@@ -76,7 +77,8 @@ func commentEnv(t *testing.T, gh *fakeGitHub, pr int) (string, prInfo) {
 	dir := ghEnv(t, gh, t.TempDir())
 	t.Setenv("GITHUB_EVENT_NAME", "workflow_run")
 	t.Setenv("GITHUB_TOKEN", fakeToken)
-	// A fork's pull request: GitHub leaves workflow_run.pull_requests empty, so only the artifact names it.
+	// A fork's pull request: GitHub leaves workflow_run.pull_requests empty, so only the artifact
+	// names it.
 	writeJSONFile(t, filepath.Join(dir, "event.json"), map[string]any{
 		"action":       "completed",
 		"workflow_run": map[string]any{"id": 99, "event": "pull_request", "head_sha": head, "pull_requests": []any{}},
@@ -84,8 +86,9 @@ func commentEnv(t *testing.T, gh *fakeGitHub, pr int) (string, prInfo) {
 	return head, prInfo{Repository: fakeOwner + "/" + fakeRepo, PR: pr, BaseSHA: strings.Repeat("a", 40), HeadSHA: head, Event: "pull_request"}
 }
 
-// TestComment posts a results directory from a workflow_run job: a result of thousands of benchmarks, every
-// string of it hostile, comes out escaped and under GitHub's limit, also when GitHub rejects long bodies (422).
+// TestComment posts a results directory from a workflow_run job: a result of thousands of
+// benchmarks, every string of it hostile, comes out escaped and under GitHub's limit, also when
+// GitHub rejects long bodies (422).
 func TestComment(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -116,7 +119,8 @@ func TestComment(t *testing.T) {
 			if strings.TrimSpace(inv.stdout) != fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", fakeOwner, fakeRepo, pr, ours[0].ID) {
 				t.Errorf("stdout = %q, want the comment's URL", inv.stdout)
 			}
-			// An escaped bracket (\]) closes no link text: only a bare "](javascript" would make a link.
+			// An escaped bracket (\]) closes no link text: only a bare "](javascript" would make a
+			// link.
 			text := strings.ReplaceAll(outsideFences(body), `\]`, "")
 			for _, raw := range []string{"<img", "<!-- hide", "](javascript", "@everyone", "\n# heading", "<script"} {
 				if strings.Contains(text, raw) {
@@ -131,8 +135,9 @@ func TestComment(t *testing.T) {
 	}
 }
 
-// TestCommentRefusesTamperedArtifacts: an artifact that does not describe the triggering run's pull request and
-// commit exactly, or that is not made of small regular files, is refused with exit code 2 and nothing is posted.
+// TestCommentRefusesTamperedArtifacts: an artifact that does not describe the triggering run's pull
+// request and commit exactly, or that is not made of small regular files, is refused with exit code
+// 2 and nothing is posted.
 func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 	const pr = 41
 	other := strings.Repeat("d", 40)
@@ -152,7 +157,8 @@ func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 		{name: "pr too large", edit: func(a artifact) { a.info.PR = 1<<31 + pr }, want: "out of range"},
 		{name: "pull request moved on", edit: func(a artifact) { a.gh.SetPull(pr, other) }, want: "not the measured"},
 		{name: "other pull request", edit: func(a artifact) {
-			a.gh.SetPull(pr+1, other) // the artifact aims the comment at a pull request with another head
+			// the artifact aims the comment at a pull request with another head
+			a.gh.SetPull(pr+1, other)
 			a.info.PR = pr + 1
 		}, want: "not the measured"},
 		{name: "result head differs", edit: func(a artifact) { a.res.Head.Commit = other }, want: "result.json measured head"},
@@ -242,8 +248,8 @@ func TestCommentRefusesTamperedArtifacts(t *testing.T) {
 	}
 }
 
-// TestCommentOnAlert: with comment: on-alert, a PASS with no earlier comment posts nothing; a FAIL posts; a PASS
-// after it edits that comment to PASS rather than leaving the alert standing.
+// TestCommentOnAlert: with comment: on-alert, a PASS with no earlier comment posts nothing; a FAIL
+// posts; a PASS after it edits that comment to PASS rather than leaving the alert standing.
 func TestCommentOnAlert(t *testing.T) {
 	gh := newFakeGitHub(t)
 	const pr = 43

@@ -1,7 +1,7 @@
 package main
 
-// The pull-request comment as a page: report.md rendered to HTML the way GitHub renders a comment, for the
-// browser test and the README's picture of the comment.
+// The pull-request comment as a page: report.md rendered to HTML the way GitHub renders a comment,
+// for the browser test and the README's picture of the comment.
 
 import (
 	"bytes"
@@ -17,7 +17,8 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/pagecheck"
 )
 
-// commentCSS approximates GitHub's comment styling: its system font stack, bordered tables, grey code blocks.
+// commentCSS approximates GitHub's comment styling: its system font stack, bordered tables, grey
+// code blocks.
 const commentCSS = `body{margin:0;background:#fff;color:#1f2328;
 font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI","Noto Sans",Helvetica,Arial,sans-serif}
 .comment{margin:16px;border:1px solid #d1d9e0;border-radius:6px}
@@ -52,8 +53,8 @@ func writeCommentPage(t *testing.T, dir string, md []byte) string {
 	return file
 }
 
-// checkCommentPage checks the rendered comment: the verdict leads, its tables are tables (the Markdown is
-// GitHub's), the forest plot is a code block, and nothing was fetched.
+// checkCommentPage checks the rendered comment: the verdict leads, its tables are tables (the
+// Markdown is GitHub's), the forest plot is a code block, and nothing was fetched.
 func checkCommentPage(t *testing.T, p page, verdict string) {
 	t.Helper()
 	if len(p.requests) > 0 || len(pagecheck.Problems(p.dom)) > 0 {

@@ -78,7 +78,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return compareAndReport(ctx, cfg, f.format, stdout, stderr)
 }
 
-// compareAndReport runs the comparison, writes report.md, prints the report in format and returns the exit code.
+// compareAndReport runs the comparison, writes report.md, prints the report in format and returns
+// the exit code.
 func compareAndReport(ctx context.Context, cfg config.Config, format string, stdout, stderr io.Writer) int {
 	res, err := pipeline.Run(ctx, cfg)
 	if res == nil {
@@ -130,8 +131,8 @@ func colorOK(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// unicodeOK reports whether w is a terminal with a UTF-8 locale, where the forest plot may use box-drawing
-// characters; elsewhere it is drawn in ASCII.
+// unicodeOK reports whether w is a terminal with a UTF-8 locale, where the forest plot may use
+// box-drawing characters; elsewhere it is drawn in ASCII.
 func unicodeOK(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
@@ -143,7 +144,8 @@ func unicodeOK(w io.Writer) bool {
 	return utf8Locale(os.Getenv)
 }
 
-// utf8Locale reports whether the locale's character set is UTF-8: LC_ALL, else LC_CTYPE, else LANG decides.
+// utf8Locale reports whether the locale's character set is UTF-8: LC_ALL, else LC_CTYPE, else LANG
+// decides.
 func utf8Locale(getenv func(string) string) bool {
 	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
 		if locale := strings.ToLower(getenv(name)); locale != "" {

@@ -31,18 +31,20 @@ Examples:
 Flags:
 `
 
-// demoDefaults are demo's defaults where they differ from compare's, by flag: a 20-second budget, enough on this
-// project's noisy 2-core VM for all six benchmarks of the fixture to settle (measured: 17 s, 6 of 6 settled, where
-// 3 fixed rounds left 3 of 6 inconclusive), starting with 3 rounds of runs of at most 50 ms; and batch calls of 8
-// blocks in the constant-time check, whose trace of base's textbook engine takes some 15 s of CPU so (measured; at
-// 64 blocks over a minute), within 25 s of CPU per side (the sides run at once), so that tracing (on by default
-// where valgrind is installed) adds about that much to the demo at most.
+// demoDefaults are demo's defaults where they differ from compare's, by flag: a 20-second budget,
+// enough on this project's noisy 2-core VM for all six benchmarks of the fixture to settle
+// (measured: 17 s, 6 of 6 settled, where 3 fixed rounds left 3 of 6 inconclusive), starting with 3
+// rounds of runs of at most 50 ms; and batch calls of 8 blocks in the constant-time check, whose
+// trace of base's textbook engine takes some 15 s of CPU so (measured; at 64 blocks over a minute),
+// within 25 s of CPU per side (the sides run at once), so that tracing (on by default where
+// valgrind is installed) adds about that much to the demo at most.
 var demoDefaults = map[string]string{"rounds": "3", "benchtime": "50ms", "budget": "20s", "constant-time-blocks": "8",
 	"constant-time-budget": "25s"}
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := config.Default()
-	f := newCompareFlags("demo", &cfg, "shard", "shard-costs") // on-inconclusive: the scripts pass a demo that stays open
+	// on-inconclusive: the scripts pass a demo that stays open
+	f := newCompareFlags("demo", &cfg, "shard", "shard-costs")
 	broken := f.fs.Bool("broken", false, "compare against a commit with one wrong table entry")
 	f.fs.Usage = func() {
 		fmt.Fprint(f.fs.Output(), demoUsage)
@@ -55,8 +57,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		errorf(stderr, "demo takes no arguments, got %q", f.fs.Args())
 		return record.ExitUsage
 	}
-	// demo's own defaults come first, so that the flags given win; the fixture has no configuration file, and the
-	// user's must not apply.
+	// demo's own defaults come first, so that the flags given win; the fixture has no configuration
+	// file, and the user's must not apply.
 	var defaults []config.Setting
 	for _, name := range slices.Sorted(maps.Keys(demoDefaults)) {
 		defaults = append(defaults, config.Setting{Key: config.FlagKey(name), Text: demoDefaults[name], Source: "flag"})
@@ -92,8 +94,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *broken {
 		cfg.Head = "broken"
 	}
-	// The constant-time lesson is one constructor's table loads (DES's S-box reads, base against folded): the
-	// Triple-DES constructor runs the same rounds and would double the tracing for no more to see.
+	// The constant-time lesson is one constructor's table loads (DES's S-box reads, base against
+	// folded): the Triple-DES constructor runs the same rounds and would double the tracing for no
+	// more to see.
 	cfg.ConstantTimeConstructors = []string{"NewCipher"}
 	cfg.Log = stderr
 	fmt.Fprintf(stderr, "perfgate: comparing %s → %s of %s\n", cfg.Base, cfg.Head, demo.ImportPath)

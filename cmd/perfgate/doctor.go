@@ -58,10 +58,12 @@ type doctorBench struct {
 	Name     string  `json:"name"`
 	Package  string  `json:"package,omitempty"`
 	NoisePct float64 `json:"noise_pct"`
-	MDEPct   float64 `json:"mde_pct"`               // smallest detectable effect in the doctor's run
-	Rounds   int     `json:"rounds"`                // rounds it was timed
-	DefMDE   float64 `json:"default_mde_pct"`       // estimated at the default budget
-	Suggest  float64 `json:"suggest_pct,omitempty"` // a threshold reachable at the default budget; 0: the default is
+	// smallest detectable effect in the doctor's run
+	MDEPct float64 `json:"mde_pct"`
+	Rounds int     `json:"rounds"`          // rounds it was timed
+	DefMDE float64 `json:"default_mde_pct"` // estimated at the default budget
+	// a threshold reachable at the default budget; 0: the default is
+	Suggest float64 `json:"suggest_pct,omitempty"`
 }
 
 // doctorReport is what doctor prints.
@@ -233,8 +235,8 @@ func timerResolution() time.Duration {
 	return best
 }
 
-// perfCounters says whether hardware performance counters can be read (perf_event_open): perfgate does not need
-// them, since callgrind counts instructions, but a team may want to know.
+// perfCounters says whether hardware performance counters can be read (perf_event_open): perfgate
+// does not need them, since callgrind counts instructions, but a team may want to know.
 func perfCounters() doctorCheck {
 	if runtime.GOOS != "linux" {
 		return doctorCheck{Name: "perf counters", Status: "info", Detail: "not on " + runtime.GOOS}
@@ -252,8 +254,9 @@ func perfCounters() doctorCheck {
 		"(not needed: the instruction-count lane counts under valgrind)"}
 }
 
-// aaRun times pkg's benchmarks at HEAD against themselves within budget and adds each one's noise and smallest
-// detectable effect to rep, with a threshold a run at the default budget can reach where the default cannot.
+// aaRun times pkg's benchmarks at HEAD against themselves within budget and adds each one's noise
+// and smallest detectable effect to rep, with a threshold a run at the default budget can reach
+// where the default cannot.
 func aaRun(ctx context.Context, rep *doctorReport, dir, pkg, benchRE string, budget time.Duration, stderr io.Writer) error {
 	cfg := config.Default()
 	defBudget := cfg.Budget
@@ -282,14 +285,15 @@ func aaRun(ctx context.Context, rep *doctorReport, dir, pkg, benchRE string, bud
 			continue
 		}
 		db := doctorBench{Name: b.Name, Package: b.Package, NoisePct: b.NoisePct, MDEPct: b.MDEPct, Rounds: b.Paired.Rounds}
-		// The interval narrows as the square root of the rounds: at the default budget, about defBudget/timed as
-		// many rounds fit as fitted here.
+		// The interval narrows as the square root of the rounds: at the default budget, about
+		// defBudget/timed as many rounds fit as fitted here.
 		db.DefMDE = b.MDEPct
 		if timed > 0 && defBudget > timed {
 			db.DefMDE = b.MDEPct * math.Sqrt(float64(timed)/float64(defBudget))
 		}
 		if db.DefMDE > cfg.Threshold {
-			db.Suggest = math.Ceil(db.DefMDE*1.1*2) / 2 // to the next half percent, with a tenth to spare
+			// to the next half percent, with a tenth to spare
+			db.Suggest = math.Ceil(db.DefMDE*1.1*2) / 2
 		}
 		rep.Benchmarks = append(rep.Benchmarks, db)
 	}

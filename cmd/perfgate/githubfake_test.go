@@ -21,7 +21,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The tests run against internal/testing/fakegithub: GitHub's REST API under /api/v3, serving one repository.
+// The tests run against internal/testing/fakegithub: GitHub's REST API under /api/v3, serving one
+// repository.
 const (
 	fakeOwner      = fakegithub.Owner
 	fakeRepo       = fakegithub.Repo
@@ -50,8 +51,9 @@ func mine(cs []fakegithub.Comment) []fakegithub.Comment {
 	return out
 }
 
-// ghEnv sets the variables every GitHub Actions step sees, pointing at f and files in a new temporary directory,
-// and clears the inputs (the test process itself may run inside a workflow step). It returns that directory.
+// ghEnv sets the variables every GitHub Actions step sees, pointing at f and files in a new
+// temporary directory, and clears the inputs (the test process itself may run inside a workflow
+// step). It returns that directory.
 func ghEnv(t *testing.T, f *fakeGitHub, workspace string) string {
 	t.Helper()
 	for _, kv := range os.Environ() {
@@ -77,7 +79,8 @@ func ghEnv(t *testing.T, f *fakeGitHub, workspace string) string {
 	return dir
 }
 
-// writeEvent writes a pull_request event payload for pull request pr from base to head, with labels.
+// writeEvent writes a pull_request event payload for pull request pr from base to head, with
+// labels.
 func writeEvent(t *testing.T, dir string, pr int, base, head string, labels ...string) {
 	t.Helper()
 	repo := map[string]string{"full_name": fakeOwner + "/" + fakeRepo}
@@ -182,7 +185,8 @@ func setFixtureInputs(t *testing.T) {
 	t.Setenv("INPUT_ROUNDS", "2")
 	t.Setenv("INPUT_BUDGET", "0s") // exactly 2 rounds
 	t.Setenv("INPUT_BENCHTIME", "20ms")
-	t.Setenv("INPUT_METRIC", "time")       // these tests are about the Action; the lanes have their own
+	// these tests are about the Action; the lanes have their own
+	t.Setenv("INPUT_METRIC", "time")
 	t.Setenv("INPUT_CONSTANT_TIME", "off") // and so has the constant-time check
 	t.Setenv("INPUT_GITHUB_TOKEN", fakeToken)
 }
@@ -197,9 +201,9 @@ func resultOf(t *testing.T, dir string) *record.Result {
 	return res
 }
 
-// checkRun checks what every completed action run leaves behind: the exit code is the verdict's, the outputs name
-// the verdict, report.md and the results directory, the job summary and report.md hold the same report, and
-// github.json names the pull request and the measured head.
+// checkRun checks what every completed action run leaves behind: the exit code is the verdict's,
+// the outputs name the verdict, report.md and the results directory, the job summary and report.md
+// hold the same report, and github.json names the pull request and the measured head.
 func checkRun(t *testing.T, inv invocation, ghDir, workspace string, pr int, head string) (res *record.Result, md string) {
 	t.Helper()
 	results := filepath.Join(workspace, "perfgate-results")
@@ -237,8 +241,9 @@ func checkRun(t *testing.T, inv invocation, ghDir, workspace string, pr int, hea
 	return res, md
 }
 
-// checkCommands checks the workflow commands on stdout: outside ::stop-commands:: regions only the commands
-// perfgate issues itself, and the text report (which holds the pull request's text) inside one.
+// checkCommands checks the workflow commands on stdout: outside ::stop-commands:: regions only the
+// commands perfgate issues itself, and the text report (which holds the pull request's text) inside
+// one.
 func checkCommands(t *testing.T, stdout string) {
 	t.Helper()
 	stop, stopped := "", 0
@@ -274,7 +279,8 @@ func checkCommands(t *testing.T, stdout string) {
 	}
 }
 
-// outsideFences returns the lines of Markdown body outside fenced code blocks, where raw text is inert.
+// outsideFences returns the lines of Markdown body outside fenced code blocks, where raw text is
+// inert.
 func outsideFences(body string) string {
 	var out []string
 	fence := ""

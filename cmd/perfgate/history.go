@@ -95,8 +95,9 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return record.ExitPass
 }
 
-// readHistory returns the recorded entries and the path that orders them: the store's records along branch, or
-// the results directories of from, along branch when the repository has it, else by the time the runs started.
+// readHistory returns the recorded entries and the path that orders them: the store's records along
+// branch, or the results directories of from, along branch when the repository has it, else by the
+// time the runs started.
 func readHistory(ctx context.Context, store *histstore.Store, from, fetch, branch string, stderr io.Writer) (
 	[]history.Entry, []history.Commit, error) {
 	var entries []history.Entry

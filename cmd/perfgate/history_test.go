@@ -27,8 +27,8 @@ func historyGit(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// resultsFor writes a results directory for commit as perfgate compare would (head side: commit), with the
-// benchmark Encrypt at enc seconds per op and KeySetup flat.
+// resultsFor writes a results directory for commit as perfgate compare would (head side: commit),
+// with the benchmark Encrypt at enc seconds per op and KeySetup flat.
 func resultsFor(t *testing.T, dir, commit, subject string, enc float64, started int) {
 	t.Helper()
 	d := results.Dir(dir)
@@ -59,9 +59,10 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, o.String(), e.String()
 }
 
-// TestRecordHistory: sixteen commits of main recorded in a clone and pushed; the tenth made Encrypt 10%
-// slower. perfgate history in another clone fetches the ref, names the change, its range and the bisect command,
-// and writes the page and the Bencher reports; -new reports it only when the newest commit revealed it.
+// TestRecordHistory: sixteen commits of main recorded in a clone and pushed; the tenth made Encrypt
+// 10% slower. perfgate history in another clone fetches the ref, names the change, its range and
+// the bisect command, and writes the page and the Bencher reports; -new reports it only when the
+// newest commit revealed it.
 func TestRecordHistory(t *testing.T) {
 	root := t.TempDir()
 	seed := filepath.Join(root, "seed")
@@ -128,7 +129,8 @@ func TestRecordHistory(t *testing.T) {
 		t.Errorf("markdown summary: %v\n%s", err, data)
 	}
 
-	// -new: the change became significant with some commit after the tenth; exactly one newest commit reveals it.
+	// -new: the change became significant with some commit after the tenth; exactly one newest
+	// commit reveals it.
 	revealed := 0
 	for n := 12; n <= 16; n++ {
 		code, stdout, stderr := runCmd(t, "history", "-C", b, "-branch", shas[n-1], "-new")
@@ -152,8 +154,8 @@ func TestRecordHistory(t *testing.T) {
 	}
 }
 
-// TestHistoryFromFolder: -from reads a folder of results directories; outside a repository they are ordered by
-// the time their runs started.
+// TestHistoryFromFolder: -from reads a folder of results directories; outside a repository they are
+// ordered by the time their runs started.
 func TestHistoryFromFolder(t *testing.T) {
 	root := t.TempDir()
 	for i := range 16 {
@@ -171,7 +173,8 @@ func TestHistoryFromFolder(t *testing.T) {
 	if !strings.Contains(stderr, "ordering them by the time") || !strings.Contains(stdout, fmt.Sprintf("abc%037x", 8)[:12]) {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
-	// In a repository whose branch has none of these commits: ordered by time too, not all orphaned.
+	// In a repository whose branch has none of these commits: ordered by time too, not all
+	// orphaned.
 	repo := filepath.Join(root, "repo")
 	historyGit(t, root, "-c", "init.defaultBranch=main", "init", "-q", repo)
 	historyGit(t, repo, "commit", "-q", "--allow-empty", "-m", "unrelated")

@@ -10,9 +10,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// TestHistoryWorkflow: the workflow of docs/history.md is YAML; the job that runs main's code (the Action) has a
-// read-only token and no persisted credentials, the job that can push runs no repository code, opening an issue
-// is off by default, and every perfgate flag its steps use exists. (.ci/run lints it with actionlint too.)
+// TestHistoryWorkflow: the workflow of docs/history.md is YAML; the job that runs main's code (the
+// Action) has a read-only token and no persisted credentials, the job that can push runs no
+// repository code, opening an issue is off by default, and every perfgate flag its steps use
+// exists. (.ci/run lints it with actionlint too.)
 func TestHistoryWorkflow(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/history.md")
 	if err != nil {

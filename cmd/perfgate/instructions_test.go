@@ -16,10 +16,12 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestCompareWithoutValgrind: with the instruction-count lane on and no valgrind in PATH, compare stops before
-// it exports or builds anything, with exit 3 (could not run), the install command, and a hint.
+// TestCompareWithoutValgrind: with the instruction-count lane on and no valgrind in PATH, compare
+// stops before it exports or builds anything, with exit 3 (could not run), the install command, and
+// a hint.
 func TestCompareWithoutValgrind(t *testing.T) {
-	t.Setenv("PATH", t.TempDir()) // nothing in it: no valgrind, and no go or git either, which it must not need
+	// nothing in it: no valgrind, and no go or git either, which it must not need
+	t.Setenv("PATH", t.TempDir())
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"compare", "-C", t.TempDir(), "-metric", "both", "-o", out, "a", "b"}, &stdout, &stderr)
@@ -40,10 +42,11 @@ func TestCompareWithoutValgrind(t *testing.T) {
 	}
 }
 
-// TestCompareInstructionsDemo runs the whole comparison with the instruction-count lane on the demo history,
-// through the command: folded against base with -metric instructions (encryption executes fewer instructions,
-// key setup the same), base against itself (A/A: unchanged, a delta of exactly 0), and folded against
-// base with -metric both (both units in one bench.txt, time samples and counts classified apart).
+// TestCompareInstructionsDemo runs the whole comparison with the instruction-count lane on the demo
+// history, through the command: folded against base with -metric instructions (encryption executes
+// fewer instructions, key setup the same), base against itself (A/A: unchanged, a delta of exactly
+// 0), and folded against base with -metric both (both units in one bench.txt, time samples and
+// counts classified apart).
 func TestCompareInstructionsDemo(t *testing.T) {
 	testenv.NeedTool(t, "valgrind", valgrind.InstallCommand)
 	testenv.Long(t) // runs the benchmarks under valgrind
@@ -57,7 +60,8 @@ func TestCompareInstructionsDemo(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		code := run(t.Context(), []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-metric", metric,
 			"-bench", "^(Encrypt|KeySetup)$/^des$", "-rounds", "2", "-budget", "0", "-benchtime", "10ms", "-keys", "16",
-			// KeySetup runs the same machine code on both sides: measured all the same, as the lanes' unchanged case.
+			// KeySetup runs the same machine code on both sides: measured all the same, as the
+			// lanes' unchanged case.
 			"-time-same-code", "-constant-time", "off", "-o", out, base, head}, &stdout, &stderr)
 		res, err := results.ReadResult(out)
 		if err != nil {
@@ -136,7 +140,8 @@ func TestCompareInstructionsDemo(t *testing.T) {
 	})
 
 	t.Run("auto", func(t *testing.T) {
-		// The count runs alongside the timing lane (two CPUs here): bench.txt must still say whose each sample is.
+		// The count runs alongside the timing lane (two CPUs here): bench.txt must still say whose
+		// each sample is.
 		res, _, samples := compare(t, record.MetricAuto, "base", "folded")
 		ins := rows(res, record.UnitInstructions)
 		perSide := map[record.Side]int{}
@@ -162,9 +167,10 @@ func TestCompareInstructionsDemo(t *testing.T) {
 	t.Run("both", func(t *testing.T) {
 		res, code, samples := compare(t, record.MetricBoth, "base", "folded")
 		sec, ins := rows(res, record.UnitTime), rows(res, record.UnitInstructions)
-		// Two rounds may leave the time lane inconclusive (exit 4). Nothing is slower in the exact lane; the time
-		// lane's two rounds on a runner busy with other packages' tests can call the untouched KeySetup slower
-		// (seen once: +18.8%), and that is the only way this comparison may fail.
+		// Two rounds may leave the time lane inconclusive (exit 4). Nothing is slower in the exact
+		// lane; the time lane's two rounds on a runner busy with other packages' tests can call the
+		// untouched KeySetup slower (seen once: +18.8%), and that is the only way this comparison
+		// may fail.
 		timeSlower := false
 		for name, b := range sec {
 			timeSlower = timeSlower || b.Class == record.ClassSlower && strings.HasPrefix(name, "KeySetup/")

@@ -1,7 +1,7 @@
 package main
 
-// The table of keys in docs/configuration.md and action.yml's inputs are generated from perfgate's key table (and
-// commandKeys): the tests fail when either disagrees, and -update rewrites them.
+// The table of keys in docs/configuration.md and action.yml's inputs are generated from perfgate's
+// key table (and commandKeys): the tests fail when either disagrees, and -update rewrites them.
 
 import (
 	"flag"
@@ -16,7 +16,8 @@ import (
 var update = flag.Bool("update", false,
 	"rewrite the parts of docs/configuration.md and action.yml generated from the key table")
 
-// A generated section of a file: the lines strictly between the line holding begin and the line holding end.
+// A generated section of a file: the lines strictly between the line holding begin and the line
+// holding end.
 type section struct {
 	file, begin, end string
 	render           func() string
@@ -28,7 +29,8 @@ var sections = []section{
 	{"../../action.yml", "# env: begin", "# env: end", actionEnvYAML},
 }
 
-// readmeKeys is docs/configuration.md's table: every key with its file key, flag, input, default and meaning.
+// readmeKeys is docs/configuration.md's table: every key with its file key, flag, input, default
+// and meaning.
 func readmeKeys() string {
 	var b strings.Builder
 	b.WriteString("| `.perfgate.yml` | flag | Action input | default | meaning |\n| --- | --- | --- | --- | --- |\n")
@@ -49,8 +51,8 @@ func readmeKeys() string {
 	return b.String()
 }
 
-// actionInputsYAML declares every input. An input that the configuration file can also set has no default: an
-// empty input is not set, so the file's value applies.
+// actionInputsYAML declares every input. An input that the configuration file can also set has no
+// default: an empty input is not set, so the file's value applies.
 func actionInputsYAML() string {
 	var b strings.Builder
 	for _, k := range allKeys() {
@@ -76,7 +78,8 @@ func actionEnvYAML() string {
 	for _, k := range allKeys() {
 		switch {
 		case k.Input == "github-token":
-			// Code under test can read whatever its job holds: the token reaches the step only when it comments.
+			// Code under test can read whatever its job holds: the token reaches the step only when
+			// it comments.
 			fmt.Fprintf(&b, "        %s: ${{ (inputs.comment == 'true' || inputs.comment == 'on-alert') && inputs.%s || '' }}\n", inputEnv(k.Input), k.Input)
 		case k.Input != "":
 			fmt.Fprintf(&b, "        %s: ${{ inputs.%s }}\n", inputEnv(k.Input), k.Input)
@@ -91,7 +94,8 @@ func inputEnv(name string) string {
 
 func yamlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// TestGeneratedFromKeys: docs/configuration.md's table of keys and action.yml's inputs are those of the key table.
+// TestGeneratedFromKeys: docs/configuration.md's table of keys and action.yml's inputs are those of
+// the key table.
 func TestGeneratedFromKeys(t *testing.T) {
 	for _, s := range sections {
 		data, err := os.ReadFile(s.file)
@@ -122,8 +126,8 @@ func TestGeneratedFromKeys(t *testing.T) {
 	}
 }
 
-// TestKeyTable checks the table's declarations: names unique per place, every key documented, defaults that
-// parse and validate, and every input and flag the command reads declared.
+// TestKeyTable checks the table's declarations: names unique per place, every key documented,
+// defaults that parse and validate, and every input and flag the command reads declared.
 func TestKeyTable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, k := range allKeys() {
@@ -142,8 +146,8 @@ func TestKeyTable(t *testing.T) {
 		if k.File == "" && k.Flag == "" && k.Input == "" {
 			t.Errorf("key %+v can be set nowhere", k)
 		}
-		// Every setting is a file key, a flag and an input, or the table says why not (docs/configuration.md
-		// shows the reason in the key's row).
+		// Every setting is a file key, a flag and an input, or the table says why not
+		// (docs/configuration.md shows the reason in the key's row).
 		everywhere := k.File != "" && k.Flag != "" && k.Input != ""
 		if !everywhere && k.Only == "" {
 			t.Errorf("key %s is not a file key, a flag and an input, and Only does not say why", k.Name())
@@ -161,7 +165,8 @@ func TestKeyTable(t *testing.T) {
 	}
 }
 
-// TestCompareHelp: perfgate compare -h lists every flag of the table with its type, doc and default.
+// TestCompareHelp: perfgate compare -h lists every flag of the table with its type, doc and
+// default.
 func TestCompareHelp(t *testing.T) {
 	inv := invoke(t, "compare", "-h")
 	if inv.code != 0 {
@@ -197,7 +202,8 @@ func TestDemoHelp(t *testing.T) {
 	}
 }
 
-// TestSubcommandHelp: each subcommand's -h prints on stdout, exit 0, its own flags only and its exit codes.
+// TestSubcommandHelp: each subcommand's -h prints on stdout, exit 0, its own flags only and its
+// exit codes.
 func TestSubcommandHelp(t *testing.T) {
 	for _, tc := range []struct {
 		cmd       string
@@ -227,8 +233,8 @@ func TestSubcommandHelp(t *testing.T) {
 	}
 }
 
-// TestGoTestFlagHints: go test's habits get perfgate's spelling: -count is -rounds, and -cpu (a GOMAXPROCS list
-// in go test) is not taken as the CPU to pin to.
+// TestGoTestFlagHints: go test's habits get perfgate's spelling: -count is -rounds, and -cpu (a
+// GOMAXPROCS list in go test) is not taken as the CPU to pin to.
 func TestGoTestFlagHints(t *testing.T) {
 	for _, tc := range []struct{ args, hint string }{
 		{"compare -count 10", "did you mean -rounds?"},

@@ -14,8 +14,8 @@
 //	perfgate doctor [-pkg P]                what this machine can measure
 //	perfgate version                        print the version
 //
-// Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error, 3 could not run,
-// 4 inconclusive.
+// Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error, 3 could not
+// run, 4 inconclusive.
 package main
 
 import (
@@ -40,7 +40,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	proc.KillDescendants() // nothing a benchmark started outlives perfgate, however it detached itself
+	// nothing a benchmark started outlives perfgate, however it detached itself
+	proc.KillDescendants()
 	os.Exit(code)
 }
 
@@ -113,8 +114,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return usageError(stderr, fmt.Sprintf("unknown command %q", cmd), "run 'perfgate -h' for the commands")
 }
 
-// errorf prints an error line. Its arguments may quote the repository or an artifact: ghaction.Inert keeps a
-// workflow command in them, of either form, from reaching the runner.
+// errorf prints an error line. Its arguments may quote the repository or an artifact:
+// ghaction.Inert keeps a workflow command in them, of either form, from reaching the runner.
 func errorf(w io.Writer, format string, args ...any) {
 	fmt.Fprint(w, ghaction.Inert(fmt.Sprintf("perfgate: error: "+format+"\n", args...)))
 }
@@ -141,10 +142,11 @@ func newFlagSet(name, usage string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args with fs, printing usage errors the perfgate way: -h prints the command's usage on stdout
-// (fs.Usage writes to fs.Output()), a bad flag prints one error line and a hint on stderr instead of the whole flag
-// list; a flag of go test's that perfgate spells otherwise gets a hint to perfgate's. It returns false when the
-// caller should exit with code (ExitPass for -h, ExitUsage for a bad flag).
+// parseFlags parses args with fs, printing usage errors the perfgate way: -h prints the command's
+// usage on stdout (fs.Usage writes to fs.Output()), a bad flag prints one error line and a hint on
+// stderr instead of the whole flag list; a flag of go test's that perfgate spells otherwise gets a
+// hint to perfgate's. It returns false when the caller should exit with code (ExitPass for -h,
+// ExitUsage for a bad flag).
 func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	usage := fs.Usage
 	if usage == nil {
@@ -183,7 +185,8 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 	return record.ExitUsage, false
 }
 
-// goTestFlags are go test's flags that perfgate spells otherwise or means otherwise, with perfgate's flag.
+// goTestFlags are go test's flags that perfgate spells otherwise or means otherwise, with
+// perfgate's flag.
 var goTestFlags = map[string]struct{ flag, why string }{
 	"count": {"rounds", "perfgate takes its samples in A–B–B–A rounds, each side 2×rounds runs"},
 	"cpu": {"pin-cpu", "go test's -cpu is a GOMAXPROCS list; perfgate runs every benchmark at GOMAXPROCS=1, " +

@@ -48,7 +48,8 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	return mergeAndReport(fs.Args(), *out, *format, stdout, stderr)
 }
 
-// mergeAndReport merges dirs into out, writes report.md, prints the report in format and returns the exit code.
+// mergeAndReport merges dirs into out, writes report.md, prints the report in format and returns
+// the exit code.
 func mergeAndReport(dirs []string, out, format string, stdout, stderr io.Writer) int {
 	res, err := shard.Merge(dirs, out)
 	if res == nil {

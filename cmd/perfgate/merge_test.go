@@ -1,6 +1,7 @@
 package main
 
-// Tests of `perfgate merge`: shards of one comparison become one results directory that perfgate comment posts.
+// Tests of `perfgate merge`: shards of one comparison become one results directory that perfgate
+// comment posts.
 
 import (
 	"os"
@@ -12,8 +13,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// shardResult is shard i of 2 of a comparison of ./a and ./b measured at head: shard 1 ran ./a's checks and its
-// benchmark, shard 2 ./b's. ./b's benchmark is slower.
+// shardResult is shard i of 2 of a comparison of ./a and ./b measured at head: shard 1 ran ./a's
+// checks and its benchmark, shard 2 ./b's. ./b's benchmark is slower.
 func shardResult(head string, i int) *record.Result {
 	pkg, class, ratio := "./a", record.ClassUnchanged, 1.001
 	if i == 2 {
@@ -39,9 +40,9 @@ func shardResult(head string, i int) *record.Result {
 	}
 }
 
-// TestMergeThenComment: two shards merge into one failing verdict naming the package of the slower benchmark;
-// perfgate comment posts the merged directory and refuses a shard's own. A shard of another head is refused with
-// exit code 2 and no results directory.
+// TestMergeThenComment: two shards merge into one failing verdict naming the package of the slower
+// benchmark; perfgate comment posts the merged directory and refuses a shard's own. A shard of
+// another head is refused with exit code 2 and no results directory.
 func TestMergeThenComment(t *testing.T) {
 	gh := newFakeGitHub(t)
 	const pr = 16

@@ -10,9 +10,10 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestActionMonorepo: the Action's package input is a directory relative to the workspace (the repository root),
-// in any module of the repository: here crypto/xtea of a module whose go.mod is in crypto/, with nothing at the
-// root but a README. The step runs with comment: false, so GitHub is never called.
+// TestActionMonorepo: the Action's package input is a directory relative to the workspace (the
+// repository root), in any module of the repository: here crypto/xtea of a module whose go.mod is
+// in crypto/, with nothing at the root but a README. The step runs with comment: false, so GitHub
+// is never called.
 func TestActionMonorepo(t *testing.T) {
 	testenv.Long(t) // runs a whole comparison
 	mix := func(salt string) string {
@@ -36,7 +37,8 @@ func TestActionMonorepo(t *testing.T) {
 	}
 	inv := invoke(t, "action")
 	res := resultOf(t, filepath.Join(repo.Dir, "perfgate-results"))
-	// Slower or not is a timing, which no test decides on: only "could not run" and usage errors fail here.
+	// Slower or not is a timing, which no test decides on: only "could not run" and usage errors
+	// fail here.
 	if inv.code != res.Verdict.ExitCode || inv.code == record.ExitUsage || inv.code == record.ExitCannotRun {
 		t.Fatalf("exit %d, verdict %s %v; want a comparison that ran", inv.code, res.Verdict.Status, res.Verdict.Reasons)
 	}

@@ -1,6 +1,7 @@
 package main
 
-// The flags of compare and demo and the inputs of action, bound to perfgate's table of configuration keys.
+// The flags of compare and demo and the inputs of action, bound to perfgate's table of
+// configuration keys.
 
 import (
 	"flag"
@@ -16,8 +17,9 @@ import (
 	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
 )
 
-// commandKeys are the settings of the command itself rather than of a comparison: no file can set them. They are
-// declared like the table's keys so that -h, the README and action.yml are checked against one list.
+// commandKeys are the settings of the command itself rather than of a comparison: no file can set
+// them. They are declared like the table's keys so that -h, the README and action.yml are checked
+// against one list.
 var commandKeys = []*config.Key{
 	{Flag: "format", Default: "text", Type: "string", Form: "text, markdown or json",
 		Only: "flag only: the Action writes every format (report.md, result.json, the job summary)",
@@ -50,11 +52,13 @@ func commandKey(flagName, input string) *config.Key {
 			return k
 		}
 	}
-	panic(fmt.Sprintf("perfgate: no command key -%s / input %s", flagName, input)) // a programmer error
+	// a programmer error
+	panic(fmt.Sprintf("perfgate: no command key -%s / input %s", flagName, input))
 }
 
-// compareFlags holds the flags shared by compare and demo. The table's flags are recorded as given and applied
-// by perfgate.Config.Resolve after the configuration file, so that a flag wins over the file.
+// compareFlags holds the flags shared by compare and demo. The table's flags are recorded as given
+// and applied by perfgate.Config.Resolve after the configuration file, so that a flag wins over the
+// file.
 type compareFlags struct {
 	fs       *flag.FlagSet
 	cfg      *config.Config
@@ -83,8 +87,9 @@ func (v *keyFlag) Set(s string) error {
 
 func (v *keyFlag) IsBoolFlag() bool { return v.key.IsBool() }
 
-// compareOnly are the flags of the table that only compare takes: the parts of a job matrix and what an
-// inconclusive benchmark does to the exit code. bisect and demo run whole comparisons of their own.
+// compareOnly are the flags of the table that only compare takes: the parts of a job matrix and
+// what an inconclusive benchmark does to the exit code. bisect and demo run whole comparisons of
+// their own.
 var compareOnly = []string{"shard", "shard-costs", "on-inconclusive"}
 
 // newCompareFlags declares the table's flags, except those named in skip, and -format and -config.
@@ -119,13 +124,14 @@ func (f *compareFlags) given(name string) bool {
 	return false
 }
 
-// printFlags lists the flags of fs with the types, documentation and defaults of their keys; defaults, by flag
-// name, replaces the table's default where a command has its own.
+// printFlags lists the flags of fs with the types, documentation and defaults of their keys;
+// defaults, by flag name, replaces the table's default where a command has its own.
 func printFlags(w io.Writer, fs *flag.FlagSet, defaults map[string]string) {
 	fs.VisitAll(func(fl *flag.Flag) {
 		var typ, doc string
 		def := fl.DefValue
-		if k := flagKey(fl.Name); k != nil && k.Doc == fl.Usage { // not a command's own flag of that name
+		// not a command's own flag of that name
+		if k := flagKey(fl.Name); k != nil && k.Doc == fl.Usage {
 			typ, doc, def = k.Type, k.Doc, k.Default
 			if d, ok := defaults[fl.Name]; ok {
 				def = d
@@ -157,8 +163,9 @@ func flagKey(name string) *config.Key {
 	return nil
 }
 
-// apply resolves the configuration: the defaults in cfg, then the configuration file (-config, else .perfgate.yml
-// at the root of the repository that dir is in; none when noFile), then the flags given.
+// apply resolves the configuration: the defaults in cfg, then the configuration file (-config, else
+// .perfgate.yml at the root of the repository that dir is in; none when noFile), then the flags
+// given.
 func (f *compareFlags) apply(dir string, noFile bool) error {
 	for _, s := range f.settings {
 		if s.Key.Flag == "C" {
@@ -196,8 +203,8 @@ func (f *compareFlags) apply(dir string, noFile bool) error {
 	return nil
 }
 
-// inputSettings returns the Action inputs of the table's keys that the workflow set. An empty input is not set:
-// the file's value, or else the default, stays.
+// inputSettings returns the Action inputs of the table's keys that the workflow set. An empty input
+// is not set: the file's value, or else the default, stays.
 func inputSettings(r *ghaction.Runner) []config.Setting {
 	var out []config.Setting
 	for _, k := range config.Keys() {

@@ -1,7 +1,7 @@
 package main
 
-// perfgate compare's -policy-from and perfgate comment's second look at the policy, on the attack of
-// attack_policy_test.go.
+// perfgate compare's -policy-from and perfgate comment's second look at the policy, on the attack
+// of attack_policy_test.go.
 
 import (
 	"os"
@@ -16,8 +16,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestComparePolicyFrom: locally, compare reads the working tree's file unless told -policy-from base: with
-// head's, the differential check is off and alpha is 0.2; with base's, the check runs and fails the gate.
+// TestComparePolicyFrom: locally, compare reads the working tree's file unless told -policy-from
+// base: with head's, the differential check is off and alpha is 0.2; with base's, the check runs
+// and fails the gate.
 //
 // Before -policy-from existed: -policy-from is an unknown flag (exit 2).
 func TestComparePolicyFrom(t *testing.T) {
@@ -51,9 +52,10 @@ func TestComparePolicyFrom(t *testing.T) {
 	}
 }
 
-// TestCommentRechecksPolicy: perfgate comment decides the artifact again under the default branch's configuration
-// (the workflow_run job's checkout; here none, so the defaults): an artifact that passed a 30% slowdown under head's
-// thresholds '.*': 99 and alpha 0.2 is posted as a failure, with notes that say why.
+// TestCommentRechecksPolicy: perfgate comment decides the artifact again under the default branch's
+// configuration (the workflow_run job's checkout; here none, so the defaults): an artifact that
+// passed a 30% slowdown under head's thresholds '.*': 99 and alpha 0.2 is posted as a failure, with
+// notes that say why.
 func TestCommentRechecksPolicy(t *testing.T) {
 	gh := newFakeGitHub(t)
 	const pr = 43

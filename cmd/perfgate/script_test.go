@@ -1,24 +1,25 @@
 package main
 
-// End-to-end tests of the command line: every testdata/script/*.txt is a testscript session that runs the real
-// perfgate (this test binary re-executed as "perfgate") on a real git repository written by the "materialize"
-// command, with real go builds and real benchmark runs.
+// End-to-end tests of the command line: every testdata/script/*.txt is a testscript session that
+// runs the real perfgate (this test binary re-executed as "perfgate") on a real git repository
+// written by the "materialize" command, with real go builds and real benchmark runs.
 //
 // Custom script commands:
 //
-//	exits N PROG ARGS...   run PROG like exec and fail unless it exits with status N (perfgate's
-//	                       exit codes are its interface: 0 pass, 1 gate failed, 2 usage, 3 could not run)
-//	materialize DIR        write the internal/leaf/demo fixture history as a git repository in DIR
-//	jsonpath FILE PATH...  print PATH=VALUE for every value at PATH in the JSON file; fail when a PATH
-//	                       has none (with !, when any PATH has a value). PATH is dot-separated keys;
-//	                       "[]" after a key walks every element of an array, "[N]" one element:
-//	                       benchmarks[].name, base.commit.
+//	exits N PROG ARGS...   run PROG like exec and fail unless it exits with status N
+//	                       (perfgate's exit codes are its interface: 0 pass, 1 gate failed,
+//	                       2 usage, 3 could not run)
+//	materialize DIR        write the internal/leaf/demo fixture history as a git repository
+//	jsonpath FILE PATH...  print PATH=VALUE for every value at PATH in the JSON file; fail
+//	                       when a PATH has none (with !, when any PATH has a value). PATH is
+//	                       dot-separated keys; "[]" after a key walks every element of an
+//	                       array, "[N]" one element: benchmarks[].name, base.commit.
 //	notemp PREFIX          fail when $TMPDIR holds an entry whose name starts with PREFIX (a leaked
 //	                       temp dir)
 //
-// Scripts that run a whole comparison are skipped under -short: [short] skip. Of those, the default run keeps
-// results.txt, one comparison end to end; the others (longScripts) run in the long end-to-end set only
-// (PERFGATE_E2E=1, see internal/testing/testenv).
+// Scripts that run a whole comparison are skipped under -short: [short] skip. Of those, the default
+// run keeps results.txt, one comparison end to end; the others (longScripts) run in the long
+// end-to-end set only (PERFGATE_E2E=1, see internal/testing/testenv).
 
 import (
 	"context"
@@ -54,19 +55,21 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// goEnvVars are the go command's settings a script needs so that `go build` inside it finds the toolchain, the
-// build cache and the module cache of the machine running the tests, and never reaches the network.
+// goEnvVars are the go command's settings a script needs so that `go build` inside it finds the
+// toolchain, the build cache and the module cache of the machine running the tests, and never
+// reaches the network.
 var goEnvVars = []string{"GOROOT", "GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOAMD64", "CGO_ENABLED"}
 
-// goEnv reads the effective go settings once (they may come from the go env file under the real HOME, which the
-// scripts do not see).
+// goEnv reads the effective go settings once (they may come from the go env file under the real
+// HOME, which the scripts do not see).
 func goEnv(t *testing.T) []string {
 	t.Helper()
 	out, err := exec.Command("go", append([]string{"env"}, goEnvVars...)...).Output()
 	if err != nil {
 		t.Fatalf("go env: %v", err)
 	}
-	vals := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") // a line per variable, empty ones too
+	// a line per variable, empty ones too
+	vals := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(vals) != len(goEnvVars) {
 		t.Fatalf("go env printed %d lines for %d variables", len(vals), len(goEnvVars))
 	}
@@ -79,8 +82,9 @@ func goEnv(t *testing.T) []string {
 	return append(env, "GOTOOLCHAIN=local", "GOPROXY=off", "GOTELEMETRY=off", "NO_COLOR=1")
 }
 
-// longScripts are the scripts of the long end-to-end set: each runs one or more whole comparisons, some of them
-// slow on purpose (a hang, a timeout), and results.txt already takes a comparison through the whole pipeline.
+// longScripts are the scripts of the long end-to-end set: each runs one or more whole comparisons,
+// some of them slow on purpose (a hang, a timeout), and results.txt already takes a comparison
+// through the whole pipeline.
 var longScripts = map[string]bool{
 	"benchselect": true, "config": true, "defaultresults": true, "demo": true, "failtest": true, "hangbench": true,
 	"bisect": true, "inlined": true, "likeforlike": true, "monorepo": true, "newbench": true, "nobench": true, "panicbench": true,
@@ -98,7 +102,8 @@ func TestScript(t *testing.T) {
 				testenv.Long(e.T().(testing.TB))
 			}
 			e.Vars = append(e.Vars, env...)
-			// A home of its own: git and go find no user configuration that could change the outcome.
+			// A home of its own: git and go find no user configuration that could change the
+			// outcome.
 			home := filepath.Join(e.WorkDir, ".home")
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return err
@@ -179,9 +184,10 @@ func cmdJSONPath(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// lookup returns the values at path in doc: keys separated by dots, "[]" after a key for every element of an
-// array, "[N]" for element N. A missing key yields no values; a key into something that is not an object, or []
-// on something that is not an array, is an error (the document's shape is not what the script expects).
+// lookup returns the values at path in doc: keys separated by dots, "[]" after a key for every
+// element of an array, "[N]" for element N. A missing key yields no values; a key into something
+// that is not an object, or [] on something that is not an array, is an error (the document's shape
+// is not what the script expects).
 func lookup(doc any, path string) ([]any, error) {
 	cur := []any{doc}
 	for _, part := range strings.Split(path, ".") {

@@ -2,11 +2,11 @@
 
 package main
 
-// The tampering head: a pull request whose code, in head's test binary, attacks the evidence and perfgate itself
-// before anything is timed — it rewrites base's tree and binaries, poisons the build cache, plants go.work files,
-// writes the runner's step file, stops and traces perfgate, leaves a process in perfgate's own process group and
-// asks for root. With the sandbox the verdict is the true one (head is slower); without it, the tampering is named
-// in an error. Never PASS.
+// The tampering head: a pull request whose code, in head's test binary, attacks the evidence and
+// perfgate itself before anything is timed — it rewrites base's tree and binaries, poisons the
+// build cache, plants go.work files, writes the runner's step file, stops and traces perfgate,
+// leaves a process in perfgate's own process group and asks for root. With the sandbox the verdict
+// is the true one (head is slower); without it, the tampering is named in an error. Never PASS.
 
 import (
 	"context"
@@ -26,7 +26,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// tamperHead is head's package: Sum made about 50 times slower, so that the true verdict is a clear slowdown.
+// tamperHead is head's package: Sum made about 50 times slower, so that the true verdict is a clear
+// slowdown.
 const tamperHead = `package att
 
 // Sum adds the bytes of b, slowly.
@@ -42,10 +43,11 @@ func Sum(b []byte) int {
 }
 `
 
-// tamperInit is a non-test file of head's package: an init that attacks when it runs in head's test binary
-// running the package's tests, the first of head's code perfgate runs. It reports each attack on standard
-// output ("tamper: NAME ok" or "tamper: NAME denied: …"), which perfgate keeps in test-head.log. STEPFILE and
-// GOCACHE are the paths it guesses, as a hostile pull request would guess the runner's.
+// tamperInit is a non-test file of head's package: an init that attacks when it runs in head's test
+// binary running the package's tests, the first of head's code perfgate runs. It reports each
+// attack on standard output ("tamper: NAME ok" or "tamper: NAME denied: …"), which perfgate keeps
+// in test-head.log. STEPFILE and GOCACHE are the paths it guesses, as a hostile pull request would
+// guess the runner's.
 const tamperInit = `package att
 
 import (
@@ -182,10 +184,11 @@ func joinAndStay() {
 }
 `
 
-// TestTamperingHead runs the tampering head through perfgate compare with the sandbox required and with it off.
-// Required: every attack is denied and the verdict is FAIL with head's true slowdown. Off: the attacks land, and
-// the overwritten binary is named in an error (exit 3) with the run reported as unguarded. Either way the
-// descendant that joined perfgate's process group is gone, and the verdict is never pass.
+// TestTamperingHead runs the tampering head through perfgate compare with the sandbox required and
+// with it off. Required: every attack is denied and the verdict is FAIL with head's true slowdown.
+// Off: the attacks land, and the overwritten binary is named in an error (exit 3) with the run
+// reported as unguarded. Either way the descendant that joined perfgate's process group is gone,
+// and the verdict is never pass.
 func TestTamperingHead(t *testing.T) {
 	testenv.Long(t) // builds and times a package twice
 	if _, err := sandbox.New(sandbox.Config{Mode: sandbox.ModeRequired, Scratch: t.TempDir()}); err != nil {
@@ -198,8 +201,8 @@ func TestTamperingHead(t *testing.T) {
 			if err := os.WriteFile(stepFile, nil, 0o666); err != nil {
 				t.Fatal(err)
 			}
-			// The build cache is the machine's (a fresh one would rebuild the standard library); the poison is a
-			// file of this test's own, removed afterwards.
+			// The build cache is the machine's (a fresh one would rebuild the standard library);
+			// the poison is a file of this test's own, removed afterwards.
 			cache := gitIn(t, repo, "go", "env", "GOCACHE")
 			poison := filepath.Join(cache, "perfgate-tamper-"+strconv.Itoa(os.Getpid())+"-"+mode)
 			t.Cleanup(func() { os.Remove(poison) })
@@ -250,7 +253,8 @@ func readResult(t *testing.T, dir string) *record.Result {
 	return &res
 }
 
-// checkJoinedDead: the process that joined perfgate's group (it says "joined: PID" in log) is not alive.
+// checkJoinedDead: the process that joined perfgate's group (it says "joined: PID" in log) is not
+// alive.
 func checkJoinedDead(t *testing.T, log string) {
 	t.Helper()
 	_, after, ok := strings.Cut(log, "\njoined: ")
@@ -271,7 +275,8 @@ func checkJoinedDead(t *testing.T, log string) {
 	t.Errorf("process %d, which joined perfgate's process group, outlived the comparison", pid)
 }
 
-// checkConfined: every attack was denied, nothing outside changed, and the verdict is head's true slowdown.
+// checkConfined: every attack was denied, nothing outside changed, and the verdict is head's true
+// slowdown.
 func checkConfined(t *testing.T, log string, res *record.Result, inv invocation, stepFile, poison string) {
 	t.Helper()
 	if !strings.Contains(log, "tamper: ") {
@@ -303,8 +308,8 @@ func checkConfined(t *testing.T, log string, res *record.Result, inv invocation,
 	}
 }
 
-// checkUnguarded: without the sandbox the attacks land, and perfgate names the overwritten binary in an error
-// instead of comparing head with itself; the run is reported as unguarded.
+// checkUnguarded: without the sandbox the attacks land, and perfgate names the overwritten binary
+// in an error instead of comparing head with itself; the run is reported as unguarded.
 func checkUnguarded(t *testing.T, log string, res *record.Result, inv invocation) {
 	t.Helper()
 	if !strings.Contains(log, "tamper: binary base.test ok") {
@@ -339,9 +344,9 @@ func gitIn(t *testing.T, dir string, argv ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// TestDuplicateEntryHead: a head commit whose tree has a symbolic link a pointing outside and a subtree a/evil
-// of the same name (made with git hash-object --literally; git fsck would refuse it) is an error naming the tree
-// entry, and nothing is written where the link points.
+// TestDuplicateEntryHead: a head commit whose tree has a symbolic link a pointing outside and a
+// subtree a/evil of the same name (made with git hash-object --literally; git fsck would refuse it)
+// is an error naming the tree entry, and nothing is written where the link points.
 func TestDuplicateEntryHead(t *testing.T) {
 	repo, base, head := attackRepo(t)
 	outside := t.TempDir()

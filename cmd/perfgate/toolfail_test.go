@@ -15,11 +15,12 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestCompareToolFailures runs the demo's comparison (folded against base: encryption and decryption faster,
-// outputs identical) at metric auto under stand-ins for valgrind failing as it does on hosts this project does
-// not have, and once with no valgrind at all. A tool's failure is never a finding: each run exits as the one
-// without valgrind does (the speedup passes; either may stay inconclusive on a loaded machine), no benchmark
-// fails on either side, and what valgrind could not count says valgrind's reason.
+// TestCompareToolFailures runs the demo's comparison (folded against base: encryption and
+// decryption faster, outputs identical) at metric auto under stand-ins for valgrind failing as it
+// does on hosts this project does not have, and once with no valgrind at all. A tool's failure is
+// never a finding: each run exits as the one without valgrind does (the speedup passes; either may
+// stay inconclusive on a loaded machine), no benchmark fails on either side, and what valgrind
+// could not count says valgrind's reason.
 func TestCompareToolFailures(t *testing.T) {
 	testenv.NeedTool(t, "valgrind", valgrind.InstallCommand)
 	testenv.Long(t)
@@ -72,8 +73,8 @@ func TestCompareToolFailures(t *testing.T) {
 	for _, c := range modes {
 		t.Run(c.name, func(t *testing.T) {
 			res, code, stderr := compare(t, c.dir+string(os.PathListSeparator)+path)
-			// Wall time decides both runs: on a loaded machine one of them may not settle in 3 rounds (exit 4), but
-			// neither may fail or err where the other did not.
+			// Wall time decides both runs: on a loaded machine one of them may not settle in 3
+			// rounds (exit 4), but neither may fail or err where the other did not.
 			settled := func(code int) bool { return code == record.ExitPass || code == record.ExitInconclusive }
 			if code != plainCode && !(settled(code) && settled(plainCode)) {
 				t.Errorf("exit %d, %s %q; want exit %d, %s as without valgrind", code, res.Verdict.Status,

@@ -31,9 +31,9 @@ type actionYAML struct {
 	}
 }
 
-// TestActionYAML: inputs reach the program only through env: (a ${{ }} inside run: would let an input's value
-// become shell code), every input the program reads is declared and mapped to its INPUT_ variable, and the outputs
-// are the ones the program sets.
+// TestActionYAML: inputs reach the program only through env: (a ${{ }} inside run: would let an
+// input's value become shell code), every input the program reads is declared and mapped to its
+// INPUT_ variable, and the outputs are the ones the program sets.
 func TestActionYAML(t *testing.T) {
 	data, err := os.ReadFile("../../action.yml")
 	if err != nil {
@@ -99,10 +99,10 @@ func TestActionYAML(t *testing.T) {
 	}
 }
 
-// TestWorkflows checks the repository's workflows against the fork-safe design: no ${{ }} inside run:, a
-// least-privilege token everywhere, the job that runs the pull request's code (uses: ./) has no write permission
-// and a full history, and the job that may write runs only on workflow_run and never checks out or runs the pull
-// request's code.
+// TestWorkflows checks the repository's workflows against the fork-safe design: no ${{ }} inside
+// run:, a least-privilege token everywhere, the job that runs the pull request's code (uses: ./)
+// has no write permission and a full history, and the job that may write runs only on workflow_run
+// and never checks out or runs the pull request's code.
 func TestWorkflows(t *testing.T) {
 	files, err := filepath.Glob("../../.github/workflows/*.yml")
 	if err != nil || len(files) == 0 {
@@ -146,7 +146,8 @@ func TestWorkflows(t *testing.T) {
 			case k == "pull-requests":
 				writes = true
 			case k == "contents" && onlyTagPushes(w.On):
-				releases = true // the release workflow: a tag pushed by a maintainer, never a pull request
+				// the release workflow: a tag pushed by a maintainer, never a pull request
+				releases = true
 			default:
 				t.Errorf("%s: permission %s: write", name, k)
 			}
@@ -171,8 +172,9 @@ func TestWorkflows(t *testing.T) {
 						t.Errorf("%s: a job with write permission checks out %v", where, s.With["ref"])
 					}
 				}
-				// A local action in a job that may write is the default branch's (its checkout names no ref);
-				// in the job that runs the pull request's code it must be base's, not the pull request's.
+				// A local action in a job that may write is the default branch's (its checkout
+				// names no ref); in the job that runs the pull request's code it must be base's,
+				// not the pull request's.
 				local := strings.HasPrefix(s.Uses, "./")
 				switch {
 				case s.Uses == "./" && writes:
@@ -200,7 +202,8 @@ func TestWorkflows(t *testing.T) {
 	}
 }
 
-// checksOutBase reports whether a checkout step puts the pull request's base commit at the local action path uses.
+// checksOutBase reports whether a checkout step puts the pull request's base commit at the local
+// action path uses.
 func checksOutBase(steps []struct {
 	Uses string
 	Run  string
@@ -241,10 +244,10 @@ func fetchesAll(steps []struct {
 	return false
 }
 
-// TestREADMEShardWorkflow: the sharded workflow of docs/sharding.md is YAML, runs a matrix of four shards that each
-// pass
-// shard: i/4, and merges with the merge input; every input it gives perfgate is one that action.yml declares.
-// (.ci/run lints it with actionlint too, after extracting it the same way.)
+// TestREADMEShardWorkflow: the sharded workflow of docs/sharding.md is YAML, runs a matrix of four
+// shards that each pass shard: i/4, and merges with the merge input; every input it gives perfgate
+// is one that action.yml declares. (.ci/run lints it with actionlint too, after extracting it the
+// same way.)
 func TestREADMEShardWorkflow(t *testing.T) {
 	readme, err := os.ReadFile("../../docs/sharding.md")
 	if err != nil {
@@ -310,8 +313,9 @@ func TestREADMEShardWorkflow(t *testing.T) {
 	}
 }
 
-// TestCommentActionYAML: the comment sub-action (perfgate/perfgate/comment) takes its inputs through env: only,
-// builds perfgate from the action's own source with the same script as action.yml, and execs perfgate comment.
+// TestCommentActionYAML: the comment sub-action (perfgate/perfgate/comment) takes its inputs
+// through env: only, builds perfgate from the action's own source with the same script as
+// action.yml, and execs perfgate comment.
 func TestCommentActionYAML(t *testing.T) {
 	data, err := os.ReadFile("../../comment/action.yml")
 	if err != nil {

@@ -8,19 +8,22 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Classify reads one comparison's Result (the commit as head, the base as base) as a bisection step: only typed
-// fields decide, never a message.
+// Classify reads one comparison's Result (the commit as head, the base as base) as a bisection
+// step: only typed fields decide, never a message.
 //
 // For CheckTime every compared benchmark gets one class:
-//   - a time row (sec/op) with a conclusive class decides: under metric auto its class already is the lanes'
-//     combined one (bench.CombineLanes), where the exact count settles what time leaves open and agrees with it;
-//   - under metric both, an inconclusive time row is settled by the count the same way (bench.CountClass);
+//   - a time row (sec/op) with a conclusive class decides: under metric auto its class already is
+//     the lanes' combined one (bench.CombineLanes), where the exact count settles what time leaves
+//     open and agrees with it;
+//   - under metric both, an inconclusive time row is settled by the count the same way
+//     (bench.CountClass);
 //   - without a time row (metric instructions) the count row decides.
 //
-// The step is Slower when some benchmark is slower; Inconclusive when none is and some interval still reaches
-// past +threshold (a slowdown not ruled out, as the gate asks it); NoRun when nothing could be compared or a
-// benchmark failed on the commit with nothing slower found; NotSlower otherwise. A head that does not build is
-// NoBuild. Byte-identical test binaries are NotSlower whatever the timing says.
+// The step is Slower when some benchmark is slower; Inconclusive when none is and some interval
+// still reaches past +threshold (a slowdown not ruled out, as the gate asks it); NoRun when nothing
+// could be compared or a benchmark failed on the commit with nothing slower found; NotSlower
+// otherwise. A head that does not build is NoBuild. Byte-identical test binaries are NotSlower
+// whatever the timing says.
 func Classify(res *record.Result, check string) Probe {
 	if res.HeadBuildFailed {
 		return Probe{Outcome: NoBuild, Reason: buildError(headNote(res))}
@@ -90,8 +93,8 @@ func changesOf(res *record.Result) []Change {
 	return out
 }
 
-// decide is one benchmark's class from its rows (by unit), by the rule of Classify; false when no lane compared
-// it.
+// decide is one benchmark's class from its rows (by unit), by the rule of Classify; false when no
+// lane compared it.
 func decide(rows map[string]record.Benchmark, m record.Method) (Change, bool) {
 	t, hasTime := rows[record.UnitTime]
 	in, hasCount := rows[record.UnitInstructions]
@@ -119,7 +122,8 @@ func decide(rows map[string]record.Benchmark, m record.Method) (Change, bool) {
 	return Change{}, false
 }
 
-// timeChange is a time row's change: the paired estimate and its interval, or benchstat's delta without one.
+// timeChange is a time row's change: the paired estimate and its interval, or benchstat's delta
+// without one.
 func timeChange(t record.Benchmark) Change {
 	c := Change{Unit: t.Unit, Class: string(t.Class), Lane: "time", Pct: t.DeltaPct, Lo: t.DeltaPct, Hi: t.DeltaPct}
 	if t.SameCode && t.Rounds == 0 {
@@ -131,7 +135,8 @@ func timeChange(t record.Benchmark) Change {
 	return c
 }
 
-// sameAllocs reports whether the benchmark's allocations (B/op, allocs/op) are unchanged or not measured.
+// sameAllocs reports whether the benchmark's allocations (B/op, allocs/op) are unchanged or not
+// measured.
 func sameAllocs(rows map[string]record.Benchmark) bool {
 	for _, u := range []string{"B/op", "allocs/op"} {
 		if b, ok := rows[u]; ok && b.Class != record.ClassUnchanged {
@@ -173,8 +178,8 @@ func largest(cs []Change, by func(Change) float64) *Change {
 	return &best
 }
 
-// headFailure describes the first benchmark run that failed on head, "" when none did. A base benchmark head
-// no longer has is not a failure of the commit.
+// headFailure describes the first benchmark run that failed on head, "" when none did. A base
+// benchmark head no longer has is not a failure of the commit.
 func headFailure(res *record.Result) string {
 	for _, f := range res.Failures {
 		if f.Side == record.Head && f.Kind != record.FailureRemoved {
@@ -185,7 +190,8 @@ func headFailure(res *record.Result) string {
 	return ""
 }
 
-// headNote is the Result's note about head's build, for the step's reason (shown, never decided on).
+// headNote is the Result's note about head's build, for the step's reason (shown, never decided
+// on).
 func headNote(res *record.Result) string {
 	for _, n := range res.Notes {
 		if strings.HasPrefix(n, "head") {
@@ -195,8 +201,8 @@ func headNote(res *record.Result) string {
 	return ""
 }
 
-// buildError is the line of a build failure a reader wants: the first compiler error ("./mix.go:5:9: undefined:
-// h"), else the first line.
+// buildError is the line of a build failure a reader wants: the first compiler error
+// ("./mix.go:5:9: undefined: h"), else the first line.
 func buildError(note string) string {
 	for _, line := range strings.Split(note, "\n") {
 		if strings.Contains(line, ".go:") {

@@ -43,7 +43,8 @@ func TestClassify(t *testing.T) {
 			timeRow("A", record.ClassUnchanged, 1.001, 0.99, 1.01),
 			timeRow("B", record.ClassFaster, 0.7, 0.69, 0.71)),
 			want: NotSlower, bench: "A", lane: "time", pct: 0.1},
-		// Faster, amount unclear: the interval rules a slowdown beyond +2% out, so it is not slower.
+		// Faster, amount unclear: the interval rules a slowdown beyond +2% out, so it is not
+		// slower.
 		{name: "inconclusive below the threshold", res: result(record.MetricTime,
 			timeRow("A", record.ClassInconclusive, 0.97, 0.93, 1.01)),
 			want: NotSlower, bench: "A"},
@@ -51,7 +52,8 @@ func TestClassify(t *testing.T) {
 			timeRow("A", record.ClassUnchanged, 1, 0.99, 1.01),
 			timeRow("B", record.ClassInconclusive, 1.01, 0.97, 1.05)),
 			want: Inconclusive, bench: "B", lane: "time", pct: 1},
-		// metric both: time cannot tell, the count moved and time lies beyond half the threshold the same way.
+		// metric both: time cannot tell, the count moved and time lies beyond half the threshold
+		// the same way.
 		{name: "count settles under both", res: result(record.MetricBoth,
 			timeRow("A", record.ClassInconclusive, 1.04, 1.015, 1.07),
 			countRow("A", record.ClassSlower, 1000, 1100)),

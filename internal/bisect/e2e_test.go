@@ -17,8 +17,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The fixture history of the end-to-end test: a tiny module whose Sum becomes 3× slower at "slowdown", among
-// commits that leave its code alone, one that does not build and its fix, and a refactor to the same machine code.
+// The fixture history of the end-to-end test: a tiny module whose Sum becomes 3× slower at
+// "slowdown", among commits that leave its code alone, one that does not build and its fix, and a
+// refactor to the same machine code.
 const (
 	mixGood = `package mix
 
@@ -86,7 +87,8 @@ func BenchmarkSum(b *testing.B) {
 `
 )
 
-// fixtureRepo writes the history into a new repository and returns its directory and the SHAs by subject.
+// fixtureRepo writes the history into a new repository and returns its directory and the SHAs by
+// subject.
 func fixtureRepo(t *testing.T) (string, map[string]string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -133,8 +135,8 @@ func fixtureRepo(t *testing.T) (string, map[string]string) {
 	return dir, shas
 }
 
-// TestBisectEndToEnd runs the real pipeline at every step of a bisection of the fixture history: it must skip the
-// commit that does not build, name the slowdown, and confirm it against its parent.
+// TestBisectEndToEnd runs the real pipeline at every step of a bisection of the fixture history: it
+// must skip the commit that does not build, name the slowdown, and confirm it against its parent.
 func TestBisectEndToEnd(t *testing.T) {
 	testenv.Long(t) // several whole comparisons
 	dir, shas := fixtureRepo(t)
@@ -180,7 +182,8 @@ func TestBisectEndToEnd(t *testing.T) {
 	if !rep.Culprit.Confirmed || rep.Culprit.Parent.SHA != shas["fix"] {
 		t.Errorf("culprit not confirmed against its parent, the fix: %+v", rep.Culprit)
 	}
-	// 3× the work is about +200%; on a loaded machine 5 rounds can give a wide interval, so only its side is checked.
+	// 3× the work is about +200%; on a loaded machine 5 rounds can give a wide interval, so only
+	// its side is checked.
 	if c := rep.Culprit.ParentChange; c == nil || c.Class != string(record.ClassSlower) || c.Lo <= 0 {
 		t.Errorf("change against the parent %v; want slower, its interval above 0", c)
 	}

@@ -11,11 +11,15 @@ type Outcome string
 
 // The outcomes. With -check differential, Slower reads "differs" and NotSlower "identical".
 const (
-	Slower       Outcome = "slower"         // slower than the base beyond the threshold (or outputs differ)
-	NotSlower    Outcome = "not-slower"     // a slowdown beyond the threshold is ruled out (or outputs identical)
-	Inconclusive Outcome = "inconclusive"   // neither could be shown
-	NoBuild      Outcome = "does-not-build" // the commit's package does not build: skipped, like git bisect skip
-	NoRun        Outcome = "could-not-run"  // it built, but its benchmarks (or outputs) could not be compared
+	// slower than the base beyond the threshold (or outputs differ)
+	Slower Outcome = "slower"
+	// a slowdown beyond the threshold is ruled out (or outputs identical)
+	NotSlower    Outcome = "not-slower"
+	Inconclusive Outcome = "inconclusive" // neither could be shown
+	// the commit's package does not build: skipped, like git bisect skip
+	NoBuild Outcome = "does-not-build"
+	// it built, but its benchmarks (or outputs) could not be compared
+	NoRun Outcome = "could-not-run"
 )
 
 // skipped reports whether o leaves the commit untested: the search tries a neighbour instead.
@@ -40,20 +44,23 @@ type Request struct {
 	Step int    // 1-based number of the comparison in the bisection
 	Head Commit // the commit under test
 	Base Commit // GOOD, or the culprit's parent for the confirmation
-	// Try is 1 for the first run of a step, 2 and more for re-runs of an inconclusive one, which should get more
-	// budget than the run before.
+	// Try is 1 for the first run of a step, 2 and more for re-runs of an inconclusive one, which
+	// should get more budget than the run before.
 	Try int
 }
 
 // Change is how one benchmark moved from the base to the head of a comparison.
 type Change struct {
-	Benchmark string  `json:"benchmark"` // the full name, package-qualified when several packages ran
-	Unit      string  `json:"unit"`      // the row that decided: sec/op or instructions/op
-	Class     string  `json:"class"`     // record.Class of that row as bisect reads it (see Classify)
-	Lane      string  `json:"lane"`      // "time", "count" (the exact count decided), or "differential"
-	Pct       float64 `json:"pct"`       // the estimate, in percent: (head/base − 1) × 100
-	Lo        float64 `json:"lo_pct"`    // the interval of Pct; Lo == Hi == Pct for an exact count
-	Hi        float64 `json:"hi_pct"`
+	// the full name, package-qualified when several packages ran
+	Benchmark string `json:"benchmark"`
+	Unit      string `json:"unit"` // the row that decided: sec/op or instructions/op
+	// record.Class of that row as bisect reads it (see Classify)
+	Class string `json:"class"`
+	// "time", "count" (the exact count decided), or "differential"
+	Lane string  `json:"lane"`
+	Pct  float64 `json:"pct"`    // the estimate, in percent: (head/base − 1) × 100
+	Lo   float64 `json:"lo_pct"` // the interval of Pct; Lo == Hi == Pct for an exact count
+	Hi   float64 `json:"hi_pct"`
 }
 
 // String is "Encrypt/des +37.9% [+36.2%, +39.5%] (time)".
@@ -70,8 +77,9 @@ func (c Change) String() string {
 // Probe is an oracle's answer to one Request.
 type Probe struct {
 	Outcome Outcome
-	// Change is the change that decided: the largest slowdown of a Slower comparison, the widest interval of an
-	// Inconclusive one, the largest estimate otherwise; nil when nothing was compared.
+	// Change is the change that decided: the largest slowdown of a Slower comparison, the widest
+	// interval of an Inconclusive one, the largest estimate otherwise; nil when nothing was
+	// compared.
 	Change *Change
 	// Changes are every selected benchmark's, in the result's order; Change is one of them.
 	Changes []Change
@@ -89,8 +97,9 @@ func (p Probe) changeOf(name string) *Change {
 	return nil
 }
 
-// Oracle compares one commit with another. An error means the bisection cannot go on at all (the good commit
-// does not build, a configuration error, an interruption); a commit that cannot be tested is an Outcome.
+// Oracle compares one commit with another. An error means the bisection cannot go on at all (the
+// good commit does not build, a configuration error, an interruption); a commit that cannot be
+// tested is an Outcome.
 type Oracle interface {
 	Compare(ctx context.Context, req Request) (Probe, error)
 }

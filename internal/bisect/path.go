@@ -10,9 +10,10 @@ import (
 // ErrSameCommit is wrapped by FirstParentPath's error when GOOD and BAD name one commit.
 var ErrSameCommit = errors.New("nothing to search")
 
-// FirstParentPath resolves good and bad in the repository that holds dir and returns the first-parent path from
-// good to bad, good first. Its errors are gitsrc's typed ones: *gitsrc.UnknownRevisionError,
-// *gitsrc.NotAncestorError, *gitsrc.ShallowError (the fix: fetch the whole history, fetch-depth: 0).
+// FirstParentPath resolves good and bad in the repository that holds dir and returns the
+// first-parent path from good to bad, good first. Its errors are gitsrc's typed ones:
+// *gitsrc.UnknownRevisionError, *gitsrc.NotAncestorError, *gitsrc.ShallowError (the fix: fetch the
+// whole history, fetch-depth: 0).
 func FirstParentPath(dir, good, bad string) ([]Commit, error) {
 	repo, err := gitsrc.Open(dir)
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// ReportSchema is the version of bisect.json; a change to a field scripts may rely on (status, culprit.sha,
-// candidates, steps[].outcome) bumps it.
+// ReportSchema is the version of bisect.json; a change to a field scripts may rely on (status,
+// culprit.sha, candidates, steps[].outcome) bumps it.
 const ReportSchema = 1
 
 // FileName is the bisection's record in its results directory.
@@ -26,9 +26,10 @@ type Status string
 
 // The statuses.
 const (
-	StatusCulprit     Status = "culprit"     // the first commit slower than GOOD was found
-	StatusNoChange    Status = "no-change"   // BAD is not slower than GOOD: nothing to find
-	StatusUndecided   Status = "undecided"   // BAD or the commits around the culprit could not be tested or told
+	StatusCulprit  Status = "culprit"   // the first commit slower than GOOD was found
+	StatusNoChange Status = "no-change" // BAD is not slower than GOOD: nothing to find
+	// BAD or the commits around the culprit could not be tested or told
+	StatusUndecided   Status = "undecided"
 	StatusInterrupted Status = "interrupted" // the bisection could not go on; Notes say why
 )
 
@@ -52,7 +53,8 @@ type Report struct {
 	Commits int    `json:"commits"` // commits on the first-parent path after GOOD, BAD included
 	// Culprit is the first commit slower than GOOD (StatusCulprit), nil otherwise.
 	Culprit *Culprit `json:"culprit,omitempty"`
-	// Candidates are the commits the culprit is among when skipped commits keep it from being isolated.
+	// Candidates are the commits the culprit is among when skipped commits keep it from being
+	// isolated.
 	Candidates []Commit `json:"candidates,omitempty"`
 	// BadChange is BAD's change against GOOD.
 	BadChange   *Change       `json:"bad_change,omitempty"`
@@ -91,8 +93,8 @@ type Step struct {
 	Duration time.Duration `json:"duration_ns"`
 }
 
-// ExitCode is the command's exit code for r: 0 when a culprit was found or there was nothing to find, 3 when the
-// bisection could not say.
+// ExitCode is the command's exit code for r: 0 when a culprit was found or there was nothing to
+// find, 3 when the bisection could not say.
 func (r *Report) ExitCode() int {
 	switch r.Status {
 	case StatusCulprit, StatusNoChange:
@@ -136,8 +138,9 @@ func ReadFile(dir string) (*Report, error) {
 	return &r, nil
 }
 
-// WriteText prints r for a terminal: the answer first (the culprit with its change, or why there is none), then
-// the notes, then one line per step. Subjects come from the repository and are printed inert.
+// WriteText prints r for a terminal: the answer first (the culprit with its change, or why there is
+// none), then the notes, then one line per step. Subjects come from the repository and are printed
+// inert.
 func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	first, notChanged := "slower than GOOD", "is not slower than GOOD"

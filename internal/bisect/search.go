@@ -25,29 +25,35 @@ type Config struct {
 	Oracle Oracle
 	// Check is CheckTime or CheckDifferential; it only names the outcomes in the report.
 	Check string
-	// Threshold is the threshold of the comparisons, in percent: BAD's change counts as larger than the culprit's
-	// when their intervals are apart and BAD's exceeds the culprit's by more than half of it.
+	// Threshold is the threshold of the comparisons, in percent: BAD's change counts as larger than
+	// the culprit's when their intervals are apart and BAD's exceeds the culprit's by more than
+	// half of it.
 	Threshold float64
-	// Tries is how many times a step that stays inconclusive runs, each with more budget; 0 means 2.
+	// Tries is how many times a step that stays inconclusive runs, each with more budget; 0 means
+	// 2.
 	Tries int
-	// Out is the bisection's results directory: bisect.json is written there after every step. "" writes nothing.
+	// Out is the bisection's results directory: bisect.json is written there after every step. ""
+	// writes nothing.
 	Out string
-	// Log receives progress lines ("perfgate: bisect: …") with an estimate of the time left; nil discards them.
+	// Log receives progress lines ("perfgate: bisect: …") with an estimate of the time left; nil
+	// discards them.
 	Log io.Writer
 
 	now clock // time.Now unless a test sets it
 }
 
-// Search runs the bisection: it checks BAD against GOOD, halves the path until the first commit that is slower
-// than GOOD is next to one that is not (skipping, like git bisect skip, commits that do not build or cannot be
-// compared, and re-running inconclusive steps with more budget), then confirms the culprit against its parent.
+// Search runs the bisection: it checks BAD against GOOD, halves the path until the first commit
+// that is slower than GOOD is next to one that is not (skipping, like git bisect skip, commits that
+// do not build or cannot be compared, and re-running inconclusive steps with more budget), then
+// confirms the culprit against its parent.
 //
-// About ⌈log₂ n⌉ + 2 comparisons for n commits after GOOD: BAD, the halvings, and the confirmation (none when the
-// culprit's parent is GOOD: its step against GOOD is that comparison). Skipped commits and re-runs add to it.
+// About ⌈log₂ n⌉ + 2 comparisons for n commits after GOOD: BAD, the halvings, and the confirmation
+// (none when the culprit's parent is GOOD: its step against GOOD is that comparison). Skipped
+// commits and re-runs add to it.
 //
-// The Report says what was found; its Status is StatusUndecided when BAD cannot be tested or skipped commits
-// leave several candidates. An error means the bisection could not go on (the oracle's error, an interruption):
-// the Report then holds the steps so far.
+// The Report says what was found; its Status is StatusUndecided when BAD cannot be tested or
+// skipped commits leave several candidates. An error means the bisection could not go on (the
+// oracle's error, an interruption): the Report then holds the steps so far.
 func Search(ctx context.Context, cfg Config) (*Report, error) {
 	if len(cfg.Path) < 2 {
 		return nil, errors.New("bisect: the path needs GOOD and at least one commit after it")
@@ -83,7 +89,8 @@ type search struct {
 	rep     *Report
 	started time.Time
 	spent   time.Duration // in comparisons, for the estimate of the time left
-	lo, hi  int           // the last commit known not slower and the first known slower, as indexes into Path
+	// the last commit known not slower and the first known slower, as indexes into Path
+	lo, hi  int
 	skipped map[int]string
 }
 
@@ -146,7 +153,8 @@ func (s *search) run(ctx context.Context) error {
 	c := &Culprit{Commit: path[s.hi], Index: s.hi, Parent: path[s.lo], Change: probes[s.hi].Change}
 	rep.Status, rep.Culprit = StatusCulprit, c
 	if s.lo == 0 {
-		// Its parent is GOOD: the step that found it slower than GOOD was the comparison with its parent.
+		// Its parent is GOOD: the step that found it slower than GOOD was the comparison with its
+		// parent.
 		c.ParentChange, c.Confirmed = c.Change, true
 	} else {
 		confirm, err := s.step(ctx, RoleConfirm, s.hi, s.lo)
@@ -170,8 +178,9 @@ func (s *search) run(ctx context.Context) error {
 	return nil
 }
 
-// moreThanOne says, for each benchmark BAD is slower in, whether BAD's change against GOOD is larger than the
-// culprit's: their intervals apart, by more than half the threshold. Then more than one commit contributed.
+// moreThanOne says, for each benchmark BAD is slower in, whether BAD's change against GOOD is
+// larger than the culprit's: their intervals apart, by more than half the threshold. Then more than
+// one commit contributed.
 func (s *search) moreThanOne(culprit, bad Probe) []string {
 	if s.cfg.Check != CheckTime || s.hi == len(s.cfg.Path)-1 {
 		return nil
@@ -200,8 +209,9 @@ func (s *search) moreThanOne(culprit, bad Probe) []string {
 	return notes
 }
 
-// pick chooses the next commit to test between lo and hi: the middle one, or when it was skipped the untested one
-// nearest to it (the lower on a tie). It returns false when every commit between them was skipped.
+// pick chooses the next commit to test between lo and hi: the middle one, or when it was skipped
+// the untested one nearest to it (the lower on a tie). It returns false when every commit between
+// them was skipped.
 func (s *search) pick() (int, bool) {
 	mid := (s.lo + s.hi) / 2
 	best, ok := 0, false
@@ -218,8 +228,8 @@ func (s *search) pick() (int, bool) {
 
 func abs(x int) int { return max(x, -x) }
 
-// step compares Path[head] with Path[base], re-running it with more budget while it stays inconclusive, and
-// records every run as a Step.
+// step compares Path[head] with Path[base], re-running it with more budget while it stays
+// inconclusive, and records every run as a Step.
 func (s *search) step(ctx context.Context, role Role, head, base int) (Probe, error) {
 	path := s.cfg.Path
 	for try := 1; ; try++ {
@@ -250,8 +260,8 @@ func (s *search) step(ctx context.Context, role Role, head, base int) (Probe, er
 	}
 }
 
-// progress prints the step about to run, what is left to search and, after the first step, the time left: the
-// mean comparison so far times the comparisons still to come.
+// progress prints the step about to run, what is left to search and, after the first step, the time
+// left: the mean comparison so far times the comparisons still to come.
 func (s *search) progress(req Request, role Role) {
 	left := s.remaining(role)
 	what := fmt.Sprintf("%s between %s and %s", plural(s.hi-s.lo-1, "commit"), s.cfg.Path[s.lo].Short(),
@@ -274,8 +284,8 @@ func (s *search) progress(req Request, role Role) {
 		req.Step, role, try, req.Head.Short(), req.Base.Short(), what, plural(left, "comparison"), eta)
 }
 
-// remaining estimates the comparisons still to run, the one about to start included: the halvings of what is
-// left between lo and hi, and the confirmation.
+// remaining estimates the comparisons still to run, the one about to start included: the halvings
+// of what is left between lo and hi, and the confirmation.
 func (s *search) remaining(role Role) int {
 	switch role {
 	case RoleBad:

@@ -14,9 +14,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// fakeOracle is a history with a known truth: each commit's speed relative to GOOD (1.0 = GOOD's time per op),
-// commits that do not build, and commits whose comparisons stay inconclusive for some tries. It answers as the
-// pipeline would for a 2% threshold and a ±0.5% interval.
+// fakeOracle is a history with a known truth: each commit's speed relative to GOOD (1.0 = GOOD's
+// time per op), commits that do not build, and commits whose comparisons stay inconclusive for some
+// tries. It answers as the pipeline would for a 2% threshold and a ±0.5% interval.
 type fakeOracle struct {
 	path    []Commit
 	speed   []float64      // time per op relative to GOOD, by path index
@@ -157,8 +157,8 @@ func TestSearchNoChange(t *testing.T) {
 }
 
 func TestSearchSkipsUnbuildable(t *testing.T) {
-	// 8 commits after GOOD, the slowdown at 6; 4, the first midpoint, does not build: a neighbour is tried
-	// instead, and the culprit is still isolated.
+	// 8 commits after GOOD, the slowdown at 6; 4, the first midpoint, does not build: a neighbour
+	// is tried instead, and the culprit is still isolated.
 	f := step(8, 6)
 	f.broken[4] = true
 	rep, err := f.search(t)
@@ -175,7 +175,8 @@ func TestSearchSkipsUnbuildable(t *testing.T) {
 		t.Errorf("after skipping 4, step 3 tested commit %d; want a neighbour, 3 or 5", s.Index)
 	}
 
-	// The culprit's parent does not build: the first slower commit is one of the two, and the report says so.
+	// The culprit's parent does not build: the first slower commit is one of the two, and the
+	// report says so.
 	f = step(8, 6)
 	f.broken[5] = true
 	rep, err = f.search(t)
@@ -202,7 +203,8 @@ func TestSearchSkipsUnbuildable(t *testing.T) {
 }
 
 func TestSearchRerunsInconclusive(t *testing.T) {
-	// The first midpoint is inconclusive once: it runs again (with more budget) and the search goes on.
+	// The first midpoint is inconclusive once: it runs again (with more budget) and the search goes
+	// on.
 	f := step(8, 3)
 	f.noisy[4] = 1
 	rep, err := f.search(t)
@@ -223,8 +225,8 @@ func TestSearchRerunsInconclusive(t *testing.T) {
 		t.Errorf("the re-run was asked with Try %d, want 2", f.calls[2].Try)
 	}
 
-	// A commit that stays inconclusive is never guessed: it is left untested like a skipped one, and when it is
-	// the culprit's neighbour the report names both candidates.
+	// A commit that stays inconclusive is never guessed: it is left untested like a skipped one,
+	// and when it is the culprit's neighbour the report names both candidates.
 	f = step(8, 5)
 	f.noisy[4] = 99
 	rep, err = f.search(t)
@@ -273,7 +275,8 @@ func TestSearchSeveralChanges(t *testing.T) {
 }
 
 func TestSearchGradual(t *testing.T) {
-	// +1.5% a commit: the threshold is crossed at 2 (+3.0% against GOOD), but against its parent 2 is only +1.5%.
+	// +1.5% a commit: the threshold is crossed at 2 (+3.0% against GOOD), but against its parent 2
+	// is only +1.5%.
 	speed := []float64{1, 1.015, 1.03, 1.045, 1.06, 1.075, 1.09, 1.105, 1.12}
 	f := newFake(speed...)
 	rep, err := f.search(t)
@@ -319,8 +322,8 @@ func TestSearchProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(log.String(), "\n")
-	// Before step 1: 1 + ⌈log₂ 8⌉ + 1 = 5 comparisons; before step 2 (8 commits to halve, then the confirmation):
-	// 4, at the 10 s one took.
+	// Before step 1: 1 + ⌈log₂ 8⌉ + 1 = 5 comparisons; before step 2 (8 commits to halve, then the
+	// confirmation): 4, at the 10 s one took.
 	if !strings.Contains(lines[0], "step 1 (bad)") || !strings.Contains(lines[0], "~5 comparisons to go") ||
 		!strings.Contains(lines[0], "time left known after the first step") {
 		t.Errorf("first progress line %q", lines[0])

@@ -15,19 +15,21 @@ import (
 	"github.com/google/go-github/v60/github"
 )
 
-// BotLogin is the identity the workflow's GITHUB_TOKEN posts as. An installation token cannot read /user, so
-// when discovery is forbidden this is the author perfgate looks for.
+// BotLogin is the identity the workflow's GITHUB_TOKEN posts as. An installation token cannot read
+// /user, so when discovery is forbidden this is the author perfgate looks for.
 const BotLogin = "github-actions[bot]"
 
-// MaxBody is GitHub's limit on the length of a comment body, in characters. Upsert shortens a longer body before
-// sending it; a body of at most MaxBody bytes is at most MaxBody characters.
+// MaxBody is GitHub's limit on the length of a comment body, in characters. Upsert shortens a
+// longer body before sending it; a body of at most MaxBody bytes is at most MaxBody characters.
 const MaxBody = 65536
 
-// tooLong is the last-resort comment when GitHub rejects every shortened body: the marker keeps it sticky.
+// tooLong is the last-resort comment when GitHub rejects every shortened body: the marker keeps it
+// sticky.
 const tooLong = "perfgate's report did not fit in a pull-request comment; it is in the job summary."
 
-// NewClient returns a go-github client for the REST API at apiURL ("" for api.github.com; GITHUB_API_URL on a
-// runner, which on GitHub Enterprise Server ends in /api/v3) authenticated with token.
+// NewClient returns a go-github client for the REST API at apiURL ("" for api.github.com;
+// GITHUB_API_URL on a runner, which on GitHub Enterprise Server ends in /api/v3) authenticated with
+// token.
 func NewClient(apiURL, token string) (*github.Client, error) {
 	c := github.NewClient(&http.Client{Timeout: 30 * time.Second})
 	if token != "" {
@@ -46,47 +48,51 @@ func NewClient(apiURL, token string) (*github.Client, error) {
 	return c, nil
 }
 
-// Commenter keeps one sticky comment per pull request: the comment whose body starts with Marker and that was
-// written by perfgate's identity. It never edits a comment somebody else wrote, even one that carries the marker:
-// another bot quoting perfgate's comment, or a user pasting it.
+// Commenter keeps one sticky comment per pull request: the comment whose body starts with Marker
+// and that was written by perfgate's identity. It never edits a comment somebody else wrote, even
+// one that carries the marker: another bot quoting perfgate's comment, or a user pasting it.
 //
-// Upsert first learns the author (Author, else GET /user). An installation token — the workflow's GITHUB_TOKEN or
-// a GitHub App's token — cannot read /user; then perfgate's comments are those written by a GitHub App acting as
-// itself (user type "Bot", performed_via_github_app naming the app whose bot login wrote it), which covers
-// BotLogin and "<app>[bot]" alike, and of several the most recent is taken (a GitHub App that is not perfgate's
-// token refuses the edit with 403, and Upsert then creates a comment instead). Upsert pages through the pull
-// request's comments from the last page back (newest first), then edits the one it found or creates a new one.
-// Every call is retried on 5xx answers, network errors and secondary rate limits; a body GitHub rejects with 422
+// Upsert first learns the author (Author, else GET /user). An installation token — the workflow's
+// GITHUB_TOKEN or a GitHub App's token — cannot read /user; then perfgate's comments are those
+// written by a GitHub App acting as itself (user type "Bot", performed_via_github_app naming the
+// app whose bot login wrote it), which covers BotLogin and "<app>[bot]" alike, and of several the
+// most recent is taken (a GitHub App that is not perfgate's token refuses the edit with 403, and
+// Upsert then creates a comment instead). Upsert pages through the pull request's comments from the
+// last page back (newest first), then edits the one it found or creates a new one. Every call is
+// retried on 5xx answers, network errors and secondary rate limits; a body GitHub rejects with 422
 // is shortened and sent again, down to a short note that still starts with the marker.
 type Commenter struct {
 	Client *github.Client
 	Owner  string
 	Repo   string
 	Marker string // hidden marker identifying perfgate's comment, e.g. report.Marker
-	// Author is the login whose comment may be edited; "" discovers it from /user (a personal token), falling
-	// back to BotLogin when /user is forbidden (an installation token, whose comments are then recognised by
-	// author type and app as well). Upsert stores what it discovered.
+	// Author is the login whose comment may be edited; "" discovers it from /user (a personal
+	// token), falling back to BotLogin when /user is forbidden (an installation token, whose
+	// comments are then recognised by author type and app as well). Upsert stores what it
+	// discovered.
 	Author string
-	// Shorten returns body cut to at most max bytes, still valid Markdown; used for a body over MaxBody and when
-	// GitHub rejects a body as too long (422). nil cuts at a character boundary. Upsert puts the marker back if
-	// Shorten drops it.
+	// Shorten returns body cut to at most max bytes, still valid Markdown; used for a body over
+	// MaxBody and when GitHub rejects a body as too long (422). nil cuts at a character boundary.
+	// Upsert puts the marker back if Shorten drops it.
 	Shorten func(body string, max int) string
-	// Attempts bounds the tries of one API call on 5xx answers, network errors and secondary rate limits
-	// (default 4).
+	// Attempts bounds the tries of one API call on 5xx answers, network errors and secondary rate
+	// limits (default 4).
 	Attempts int
-	// Sleep waits between tries; nil waits on a timer that the context cancels (tests make it instant).
+	// Sleep waits between tries; nil waits on a timer that the context cancels (tests make it
+	// instant).
 	Sleep func(time.Duration)
 	// Log receives one line per retry; nil discards.
 	Log io.Writer
-	// EditOnly makes Upsert edit the sticky comment when there is one and create none: for comment: on-alert, a
-	// passing run updates an earlier alert but does not start a conversation.
+	// EditOnly makes Upsert edit the sticky comment when there is one and create none: for comment:
+	// on-alert, a passing run updates an earlier alert but does not start a conversation.
 	EditOnly bool
 
-	// app is set when the token cannot read /user: an installation token of the workflow or of a GitHub App.
+	// app is set when the token cannot read /user: an installation token of the workflow or of a
+	// GitHub App.
 	app bool
 
-	// fresh is a copy of Client made after a secondary rate limit (see forgetSecondaryLimit); used while Client
-	// is still freshOf.
+	// fresh is a copy of Client made after a secondary rate limit (see forgetSecondaryLimit); used
+	// while Client is still freshOf.
 	fresh, freshOf *github.Client
 }
 
@@ -120,8 +126,8 @@ func (e *APIError) Error() string {
 
 func (e *APIError) Unwrap() error { return e.Err }
 
-// Upsert edits the sticky comment on pull request pr to body, or creates it when there is none (with EditOnly, it
-// returns nil and no error instead).
+// Upsert edits the sticky comment on pull request pr to body, or creates it when there is none
+// (with EditOnly, it returns nil and no error instead).
 func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, error) {
 	if pr <= 0 {
 		return nil, fmt.Errorf("no pull request to comment on")
@@ -148,7 +154,8 @@ func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, e
 		got, err := c.put(ctx, pr, author, &existing, body)
 		if err == nil {
 			if login := got.GetUser().GetLogin(); c.app && login != "" {
-				author, c.Author = login, login // an installation token: now perfgate knows who it is
+				// an installation token: now perfgate knows who it is
+				author, c.Author = login, login
 			}
 			return &Posted{ID: got.GetID(), URL: got.GetHTMLURL(), Created: existing == nil, Author: author}, nil
 		}
@@ -167,10 +174,10 @@ func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, e
 	}
 }
 
-// put edits *existing to body, or creates a comment when it is nil. A create that failed with a transient error may
-// have been stored all the same, so before trying again put looks for the comment and edits it if it is there;
-// an edit of a comment deleted meanwhile (404) creates a new one. On success *existing is the comment edited, or
-// nil when put created one.
+// put edits *existing to body, or creates a comment when it is nil. A create that failed with a
+// transient error may have been stored all the same, so before trying again put looks for the
+// comment and edits it if it is there; an edit of a comment deleted meanwhile (404) creates a new
+// one. On success *existing is the comment edited, or nil when put created one.
 func (c *Commenter) put(ctx context.Context, pr int, author string, existing **github.IssueComment,
 	body string) (*github.IssueComment, error) {
 	var got *github.IssueComment
@@ -209,7 +216,8 @@ func (c *Commenter) put(ctx context.Context, pr int, author string, existing **g
 		*existing = nil
 		return got, create()
 	case status(err) == http.StatusForbidden && c.app:
-		// Recognised by author type and app only: another GitHub App's comment, which this token may not edit.
+		// Recognised by author type and app only: another GitHub App's comment, which this token
+		// may not edit.
 		c.logf("comment %d belongs to another GitHub App; creating perfgate's own", id)
 		*existing = nil
 		return got, create()
@@ -217,8 +225,8 @@ func (c *Commenter) put(ctx context.Context, pr int, author string, existing **g
 	return got, err
 }
 
-// shorten cuts body to at most max bytes with Shorten, and makes sure the result still carries the marker and
-// is no longer than max (plus the marker's line, when Shorten dropped it).
+// shorten cuts body to at most max bytes with Shorten, and makes sure the result still carries the
+// marker and is no longer than max (plus the marker's line, when Shorten dropped it).
 func (c *Commenter) shorten(body string, max int) string {
 	s := body
 	if c.Shorten != nil {
@@ -262,8 +270,9 @@ func (c *Commenter) author(ctx context.Context) (string, error) {
 	case err == nil && u.GetLogin() != "":
 		c.Author = u.GetLogin()
 	case err == nil, errors.As(err, &ae) && (ae.Status == http.StatusForbidden || ae.Status == http.StatusNotFound):
-		// An installation token: GET /user is "Resource not accessible by integration". The workflow's token
-		// writes as BotLogin, a GitHub App's as "<app>[bot]": find recognises both (see ours).
+		// An installation token: GET /user is "Resource not accessible by integration". The
+		// workflow's token writes as BotLogin, a GitHub App's as "<app>[bot]": find recognises both
+		// (see ours).
 		c.Author, c.app = BotLogin, true
 	default:
 		return "", err
@@ -271,8 +280,8 @@ func (c *Commenter) author(ctx context.Context) (string, error) {
 	return c.Author, nil
 }
 
-// listedComment is an issue comment as the list endpoint returns it, with the app that wrote it, which go-github's
-// IssueComment lacks.
+// listedComment is an issue comment as the list endpoint returns it, with the app that wrote it,
+// which go-github's IssueComment lacks.
 type listedComment struct {
 	ID      int64  `json:"id"`
 	Body    string `json:"body"`
@@ -286,8 +295,9 @@ type listedComment struct {
 	} `json:"performed_via_github_app"`
 }
 
-// ours reports whether cm is perfgate's sticky comment: its body starts with the marker (a comment that merely
-// quotes it is somebody else's), and author wrote it or, with an installation token, a GitHub App acting as itself.
+// ours reports whether cm is perfgate's sticky comment: its body starts with the marker (a comment
+// that merely quotes it is somebody else's), and author wrote it or, with an installation token, a
+// GitHub App acting as itself.
 func (c *Commenter) ours(cm *listedComment, author string) bool {
 	if !strings.HasPrefix(cm.Body, c.Marker) {
 		return false
@@ -299,10 +309,11 @@ func (c *Commenter) ours(cm *listedComment, author string) bool {
 		strings.EqualFold(cm.User.Login, cm.App.Slug+"[bot]")
 }
 
-// find pages through the pull request's comments for perfgate's (see ours): the most recent by author, else,
-// with an installation token, the most recent by a GitHub App acting as itself. It reads the first page for the
-// Link header's last page and walks back from there, newest first, so that a sticky comment is found on any page
-// of a long thread, and the usual case — perfgate's comment near the end — costs two requests.
+// find pages through the pull request's comments for perfgate's (see ours): the most recent by
+// author, else, with an installation token, the most recent by a GitHub App acting as itself. It
+// reads the first page for the Link header's last page and walks back from there, newest first, so
+// that a sticky comment is found on any page of a long thread, and the usual case — perfgate's
+// comment near the end — costs two requests.
 func (c *Commenter) find(ctx context.Context, pr int, author string) (*github.IssueComment, error) {
 	comments, last, err := c.listPage(ctx, pr, 1)
 	if err != nil {
@@ -334,8 +345,8 @@ func (c *Commenter) find(ctx context.Context, pr int, author string) (*github.Is
 	return nil, nil
 }
 
-// listPage lists one page of 100 of the pull request's comments and returns the number of the last page (0 when
-// the Link header names none: this is the only page).
+// listPage lists one page of 100 of the pull request's comments and returns the number of the last
+// page (0 when the Link header names none: this is the only page).
 func (c *Commenter) listPage(ctx context.Context, pr, page int) ([]*listedComment, int, error) {
 	var comments []*listedComment
 	var last int

@@ -14,8 +14,8 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
-// testMarker is report.Marker, the hidden line that identifies perfgate's comment (copied: report imports nothing
-// from here and this package must not import report).
+// testMarker is report.Marker, the hidden line that identifies perfgate's comment (copied: report
+// imports nothing from here and this package must not import report).
 const testMarker = "<!-- perfgate:comment -->"
 
 const testPR = 42
@@ -121,9 +121,9 @@ func TestUpsertPagesThroughComments(t *testing.T) {
 	}
 }
 
-// TestUpsertFindsCommentOnAnyPage: in a thread of more than 100 pages of 100 comments, perfgate's comment is
-// found on the first page (walking back from the last), in the middle and on the last page; three runs in a row
-// leave one comment, edited three times.
+// TestUpsertFindsCommentOnAnyPage: in a thread of more than 100 pages of 100 comments, perfgate's
+// comment is found on the first page (walking back from the last), in the middle and on the last
+// page; three runs in a row leave one comment, edited three times.
 func TestUpsertFindsCommentOnAnyPage(t *testing.T) {
 	const n = 101*100 + 37 // 102 pages
 	for _, at := range []int{5, 5000, n - 3} {
@@ -152,7 +152,8 @@ func TestUpsertFindsCommentOnAnyPage(t *testing.T) {
 			if got := f.marked(testPR); len(got) != 1 || got[0].Body != body("report 2") {
 				t.Errorf("perfgate comments %+v, want the one, edited", got)
 			}
-			// Each run reads page 1, then from the last page back to the comment's (page 1 is not read twice).
+			// Each run reads page 1, then from the last page back to the comment's (page 1 is not
+			// read twice).
 			want := 3 * (1 + 102 - max(at/100+1, 2) + 1)
 			if f.Count("GET") != want {
 				t.Errorf("%d GETs, want %d", f.Count("GET"), want)
@@ -248,7 +249,8 @@ func TestUpsertRejected(t *testing.T) {
 		body   string
 		hint   string
 	}{
-		// GitHub's answers to a fork's read-only GITHUB_TOKEN and to a repository the token cannot see.
+		// GitHub's answers to a fork's read-only GITHUB_TOKEN and to a repository the token cannot
+		// see.
 		{http.StatusForbidden, `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/issues/comments#create-an-issue-comment"}`, "read-only token"},
 		{http.StatusNotFound, `{"message":"Not Found","documentation_url":"https://docs.github.com/rest/issues/comments#create-an-issue-comment"}`, "no such repository"},
 	} {
@@ -275,7 +277,8 @@ func TestUpsertRejected(t *testing.T) {
 func TestUpsertEditOfDeletedComment(t *testing.T) {
 	f := newFakeGitHub(t)
 	old := f.Add(testPR, BotLogin, body("old"))
-	f.On("PATCH", fakegithub.Reply{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`}) // deleted after the listing
+	// deleted after the listing
+	f.On("PATCH", fakegithub.Reply{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`})
 	var slept []string
 	c := f.commenter(&slept)
 	p, err := c.Upsert(context.Background(), testPR, body("new"))
@@ -290,7 +293,8 @@ func TestUpsertEditOfDeletedComment(t *testing.T) {
 	}
 }
 
-// A create that GitHub stored but answered with 502 must not leave two comments: the retry finds it and edits it.
+// A create that GitHub stored but answered with 502 must not leave two comments: the retry finds it
+// and edits it.
 func TestUpsertCreateStoredDespiteError(t *testing.T) {
 	f := newFakeGitHub(t)
 	f.On("POST", fakegithub.Reply{Status: http.StatusBadGateway, Body: `{"message":"Server Error"}`, Do: func() {
@@ -446,8 +450,9 @@ func TestCut(t *testing.T) {
 	}
 }
 
-// TestUpsertMarkerAtStart: a comment that carries the marker anywhere but at its start is a quote of perfgate's
-// comment — by another bot, or by perfgate's own identity in a reply — and is never overwritten.
+// TestUpsertMarkerAtStart: a comment that carries the marker anywhere but at its start is a quote
+// of perfgate's comment — by another bot, or by perfgate's own identity in a reply — and is never
+// overwritten.
 func TestUpsertMarkerAtStart(t *testing.T) {
 	for _, login := range []string{"", "octocat"} {
 		t.Run("login "+login, func(t *testing.T) {
@@ -478,9 +483,10 @@ func TestUpsertMarkerAtStart(t *testing.T) {
 	}
 }
 
-// TestUpsertGitHubAppToken: with a GitHub App's installation token /user answers 403 and the comments are written
-// by "<app>[bot]", not github-actions[bot]. The second run must edit the first run's comment (before the fix every
-// run posted a new one); comments by users and by other bots that carry the marker are left alone.
+// TestUpsertGitHubAppToken: with a GitHub App's installation token /user answers 403 and the
+// comments are written by "<app>[bot]", not github-actions[bot]. The second run must edit the first
+// run's comment (before the fix every run posted a new one); comments by users and by other bots
+// that carry the marker are left alone.
 func TestUpsertGitHubAppToken(t *testing.T) {
 	f := newFakeGitHub(t)
 	f.SetApp("perfgate-ci")
@@ -506,8 +512,9 @@ func TestUpsertGitHubAppToken(t *testing.T) {
 		t.Errorf("comments (-want +got):\n%s", diff)
 	}
 
-	// Another GitHub App's comment that starts with the marker, more recent than perfgate's: perfgate may take it
-	// for its own, GitHub refuses the edit, and perfgate posts its own instead of failing.
+	// Another GitHub App's comment that starts with the marker, more recent than perfgate's:
+	// perfgate may take it for its own, GitHub refuses the edit, and perfgate posts its own instead
+	// of failing.
 	other := f.Add(testPR, "other-app[bot]", body("another app's report"))
 	f.AllowForeignEdits()
 	p3, err := f.commenter(&slept).Upsert(context.Background(), testPR, body("run 3"))

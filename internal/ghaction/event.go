@@ -1,10 +1,12 @@
-// Package ghaction is perfgate's side of GitHub Actions: the step's inputs and event payload, the job summary,
-// outputs and annotations (through go-githubactions), and the sticky pull-request comment (through go-github).
+// Package ghaction is perfgate's side of GitHub Actions: the step's inputs and event payload, the
+// job summary, outputs and annotations (through go-githubactions), and the sticky pull-request
+// comment (through go-github).
 //
-// Data flows one way: NewRunner reads the runner's environment and Runner.Event the event file into an Event; the
-// command turns them into a perfgate.Config and runs the comparison; Runner.SetOutput, AddStepSummary and Errorf
-// write what came out, and Commenter.Upsert keeps the one sticky comment on the pull request. The package knows
-// nothing about benchmarks: it moves strings and numbers that other packages computed and escaped.
+// Data flows one way: NewRunner reads the runner's environment and Runner.Event the event file into
+// an Event; the command turns them into a perfgate.Config and runs the comparison;
+// Runner.SetOutput, AddStepSummary and Errorf write what came out, and Commenter.Upsert keeps the
+// one sticky comment on the pull request. The package knows nothing about benchmarks: it moves
+// strings and numbers that other packages computed and escaped.
 package ghaction
 
 import (
@@ -18,10 +20,11 @@ import (
 
 // Event is what perfgate needs from the event that triggered the workflow.
 type Event struct {
-	Name     string   // "pull_request", "pull_request_target", "push", "workflow_run", …
-	PR       int      // the pull request number, 0 when there is none
-	BaseSHA  string   // pull_request: base.sha; push: before ("" for a new branch)
-	HeadSHA  string   // pull_request: head.sha; push: after ("" for a deleted branch); workflow_run: head_sha
+	Name    string // "pull_request", "pull_request_target", "push", "workflow_run", …
+	PR      int    // the pull request number, 0 when there is none
+	BaseSHA string // pull_request: base.sha; push: before ("" for a new branch)
+	// pull_request: head.sha; push: after ("" for a deleted branch); workflow_run: head_sha
+	HeadSHA  string
 	Labels   []string // pull_request: the labels' names
 	Fork     bool     // pull_request: the head repository is not the base repository
 	RunID    int64    // workflow_run: the id of the run that triggered this one
@@ -111,8 +114,8 @@ func ParseEvent(name string, data []byte) (*Event, error) {
 	return e, nil
 }
 
-// HasLabel reports whether the pull request carries label. Case does not matter, as in GitHub, which keeps one
-// label per name whatever its case.
+// HasLabel reports whether the pull request carries label. Case does not matter, as in GitHub,
+// which keeps one label per name whatever its case.
 func (e *Event) HasLabel(label string) bool {
 	for _, l := range e.Labels {
 		if label != "" && strings.EqualFold(l, label) {

@@ -10,7 +10,8 @@ import (
 )
 
 // The payloads below are trimmed from the webhook examples in GitHub's documentation
-// (docs.github.com/webhooks/webhook-events-and-payloads): only the fields perfgate reads, plus a few it must ignore.
+// (docs.github.com/webhooks/webhook-events-and-payloads): only the fields perfgate reads, plus a
+// few it must ignore.
 const (
 	baseSHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e"
 	headSHA = "c5b97d5ae6c19d5c5df71a34c7fbeeda2479ccbc"
@@ -47,7 +48,8 @@ func TestParseEvent(t *testing.T) {
 			Event{Name: "pull_request", PR: 1347, BaseSHA: baseSHA, HeadSHA: headSHA, Labels: []string{"bug", "perf-ack"}}},
 		{"fork", "pull_request", pullRequestPayload("mallory/Hello-World"),
 			Event{Name: "pull_request", PR: 1347, BaseSHA: baseSHA, HeadSHA: headSHA, Labels: []string{"bug", "perf-ack"}, Fork: true}},
-		{"deleted fork", "pull_request", pullRequestPayload(""), // GitHub sends "repo": null once the fork is gone
+		// GitHub sends "repo": null once the fork is gone
+		{"deleted fork", "pull_request", pullRequestPayload(""),
 			Event{Name: "pull_request", PR: 1347, BaseSHA: baseSHA, HeadSHA: headSHA, Labels: []string{"bug", "perf-ack"}, Fork: true}},
 		{"pull_request_target", "pull_request_target", pullRequestPayload("mallory/Hello-World"),
 			Event{Name: "pull_request_target", PR: 1347, BaseSHA: baseSHA, HeadSHA: headSHA, Labels: []string{"bug", "perf-ack"}, Fork: true}},
@@ -72,7 +74,8 @@ func TestParseEvent(t *testing.T) {
       "head": {"ref": "new-topic", "sha": "` + headSHA + `"}, "base": {"ref": "master", "sha": "` + baseSHA + `"}}]
   }
 }`, Event{Name: "workflow_run", PR: 1347, HeadSHA: headSHA, RunID: 30433642, RunEvent: "pull_request"}},
-		{"workflow_run from a fork", "workflow_run", // GitHub leaves pull_requests empty for a fork's run
+		// GitHub leaves pull_requests empty for a fork's run
+		{"workflow_run from a fork", "workflow_run",
 			`{"workflow_run": {"id": 30433643, "event": "pull_request", "head_sha": "` + headSHA + `", "pull_requests": []}}`,
 			Event{Name: "workflow_run", HeadSHA: headSHA, RunID: 30433643, RunEvent: "pull_request"}},
 		{"workflow_run of two pull requests", "workflow_run",

@@ -8,7 +8,8 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
-// The tests run against internal/testing/fakegithub: GitHub's REST API under /api/v3, serving one repository.
+// The tests run against internal/testing/fakegithub: GitHub's REST API under /api/v3, serving one
+// repository.
 const (
 	apiPrefix = fakegithub.Prefix // GitHub Enterprise Server's REST prefix; NewClient must keep it
 	testOwner = fakegithub.Owner
@@ -16,8 +17,8 @@ const (
 	testToken = fakegithub.Token
 )
 
-// fakeGitHub is the fake with pull requests testPR and testPR+1 open, no limit on a comment's length unless a
-// test sets one, and the helpers of this package's tests.
+// fakeGitHub is the fake with pull requests testPR and testPR+1 open, no limit on a comment's
+// length unless a test sets one, and the helpers of this package's tests.
 type fakeGitHub struct{ *fakegithub.Server }
 
 func newFakeGitHub(t *testing.T) *fakeGitHub {

@@ -16,15 +16,16 @@ import (
 // maxWait is the longest Retry-After perfgate honours; GitHub asking for more ends the tries.
 const maxWait = time.Minute
 
-// secondaryWait is the wait after a secondary rate limit that names no time: GitHub's documentation says to
-// "wait for at least one minute before retrying".
+// secondaryWait is the wait after a secondary rate limit that names no time: GitHub's documentation
+// says to "wait for at least one minute before retrying".
 const secondaryWait = time.Minute
 
-// retry calls f until it succeeds, fails for good, or Attempts run out. 5xx answers, network errors and secondary rate
-// limits are retried, waiting for Retry-After when GitHub sends one, a minute after a secondary rate limit that names
-// no time, and with exponential backoff from one second otherwise. An HTTP answer that no retry can fix returns at once
-// as *APIError; running out of tries returns an error that says so and wraps the last one. f makes its call with the
-// client it is given.
+// retry calls f until it succeeds, fails for good, or Attempts run out. 5xx answers, network errors
+// and secondary rate limits are retried, waiting for Retry-After when GitHub sends one, a minute
+// after a secondary rate limit that names no time, and with exponential backoff from one second
+// otherwise. An HTTP answer that no retry can fix returns at once as *APIError; running out of
+// tries returns an error that says so and wraps the last one. f makes its call with the client it
+// is given.
 func (c *Commenter) retry(ctx context.Context, op string, f func(*github.Client) (*github.Response, error)) error {
 	attempts := c.Attempts
 	if attempts <= 0 {
@@ -76,7 +77,8 @@ func (c *Commenter) retry(ctx context.Context, op string, f func(*github.Client)
 	}
 }
 
-// client returns the client to call GitHub with: Client, or the copy forgetSecondaryLimit made of it.
+// client returns the client to call GitHub with: Client, or the copy forgetSecondaryLimit made of
+// it.
 func (c *Commenter) client() *github.Client {
 	if c.fresh != nil && c.freshOf == c.Client {
 		return c.fresh
@@ -84,10 +86,11 @@ func (c *Commenter) client() *github.Client {
 	return c.Client
 }
 
-// forgetSecondaryLimit makes later calls go through a copy of Client that has no memory of a secondary rate limit.
-// After a 403 with Retry-After, go-github v60 refuses every request until that time has passed on the wall clock,
-// answering with an *AbuseRateLimitError of its own without asking GitHub. perfgate has already waited as long as
-// GitHub asked, by Sleep, which is the clock that counts (a test's Sleep returns at once).
+// forgetSecondaryLimit makes later calls go through a copy of Client that has no memory of a
+// secondary rate limit. After a 403 with Retry-After, go-github v60 refuses every request until
+// that time has passed on the wall clock, answering with an *AbuseRateLimitError of its own without
+// asking GitHub. perfgate has already waited as long as GitHub asked, by Sleep, which is the clock
+// that counts (a test's Sleep returns at once).
 func (c *Commenter) forgetSecondaryLimit() {
 	fresh := github.NewClient(c.Client.Client()) // the same transport, so the same token
 	fresh.BaseURL, fresh.UploadURL, fresh.UserAgent = c.Client.BaseURL, c.Client.UploadURL, c.Client.UserAgent
@@ -110,13 +113,13 @@ func (c *Commenter) sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// transient reports whether another try of the call that failed with err may succeed, and how long GitHub asked
-// to wait first (0: it did not say).
+// transient reports whether another try of the call that failed with err may succeed, and how long
+// GitHub asked to wait first (0: it did not say).
 //
 // go-github v60 returns *github.AbuseRateLimitError only when the 403's documentation_url ends in
-// "#abuse-rate-limits" or "secondary-rate-limits"; a secondary limit without that URL, or answered with 429, is a
-// plain *github.ErrorResponse, recognised here by status and message. A primary rate limit
-// (*github.RateLimitError, X-RateLimit-Remaining: 0) resets within the hour: not retried.
+// "#abuse-rate-limits" or "secondary-rate-limits"; a secondary limit without that URL, or answered
+// with 429, is a plain *github.ErrorResponse, recognised here by status and message. A primary rate
+// limit (*github.RateLimitError, X-RateLimit-Remaining: 0) resets within the hour: not retried.
 func transient(err error) (bool, time.Duration) {
 	var abuse *github.AbuseRateLimitError
 	if errors.As(err, &abuse) {

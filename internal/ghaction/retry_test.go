@@ -16,9 +16,11 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
-// GitHub's answers to a secondary rate limit, from docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api
-// and go-github v60's CheckResponse: a 403 whose documentation_url ends in "secondary-rate-limits" (or the older
-// "#abuse-rate-limits") becomes *github.AbuseRateLimitError; without that URL it stays a *github.ErrorResponse.
+// GitHub's answers to a secondary rate limit, from
+// docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api and go-github v60's
+// CheckResponse: a 403 whose documentation_url ends in "secondary-rate-limits" (or the older
+// "#abuse-rate-limits") becomes *github.AbuseRateLimitError; without that URL it stays a
+// *github.ErrorResponse.
 const (
 	secondaryMessage = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 	secondaryDocs    = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
@@ -112,7 +114,8 @@ func TestRetryRateLimits(t *testing.T) {
 		{"secondary, message only", fakegithub.Reply{Status: 403, Header: map[string]string{"Retry-After": "5"},
 			Body: `{"message":"` + secondaryMessage + `"}`}, []string{"5s"}},
 		{"secondary, no Retry-After", fakegithub.Reply{Status: 403,
-			Body: `{"message":"` + secondaryMessage + `"}`}, []string{"1m0s"}}, // GitHub: "wait for at least one minute"
+			// GitHub: "wait for at least one minute"
+			Body: `{"message":"` + secondaryMessage + `"}`}, []string{"1m0s"}},
 		{"secondary, documented, no Retry-After", fakegithub.Reply{Status: 403,
 			Body: `{"message":"` + secondaryMessage + `","documentation_url":"` + secondaryDocs + `"}`}, []string{"1m0s"}},
 		{"429", fakegithub.Reply{Status: 429, Header: map[string]string{"Retry-After": "2"},

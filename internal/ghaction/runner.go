@@ -23,8 +23,8 @@ type Runner struct {
 	Workspace  string
 }
 
-// NewRunner reads the runner's environment through getenv (os.Getenv when nil) and writes workflow commands to
-// out (os.Stdout when nil; the runner reads commands from stdout).
+// NewRunner reads the runner's environment through getenv (os.Getenv when nil) and writes workflow
+// commands to out (os.Stdout when nil; the runner reads commands from stdout).
 func NewRunner(getenv func(string) string, out io.Writer) *Runner {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -44,8 +44,9 @@ func NewRunner(getenv func(string) string, out io.Writer) *Runner {
 	}
 }
 
-// Input returns the step input name. A composite action passes inputs through env: as INPUT_NAME with dashes
-// turned into underscores; a JavaScript-style runner sets INPUT_NAME with dashes kept. Both are read.
+// Input returns the step input name. A composite action passes inputs through env: as INPUT_NAME
+// with dashes turned into underscores; a JavaScript-style runner sets INPUT_NAME with dashes kept.
+// Both are read.
 func (r *Runner) Input(name string) string {
 	up := strings.ToUpper(strings.ReplaceAll(name, " ", "_"))
 	if v := r.Getenv("INPUT_" + strings.ReplaceAll(up, "-", "_")); v != "" {
@@ -63,12 +64,12 @@ func (r *Runner) Owner() (owner, repo string, err error) {
 	return owner, repo, nil
 }
 
-// SetOutput sets a step output by appending to the GITHUB_OUTPUT file. Outside a runner (GITHUB_OUTPUT unset) it
-// does nothing; a file it cannot write gives a warning annotation.
+// SetOutput sets a step output by appending to the GITHUB_OUTPUT file. Outside a runner
+// (GITHUB_OUTPUT unset) it does nothing; a file it cannot write gives a warning annotation.
 //
-// It writes the file itself rather than through go-githubactions: v1.3.1 ends every value with one fixed
-// delimiter, so a value containing "\n_GitHubActionsFileCommandDelimeter_\n" could set outputs of its own. Here,
-// as in GitHub's actions/toolkit, each value gets a random delimiter.
+// It writes the file itself rather than through go-githubactions: v1.3.1 ends every value with one
+// fixed delimiter, so a value containing "\n_GitHubActionsFileCommandDelimeter_\n" could set
+// outputs of its own. Here, as in GitHub's actions/toolkit, each value gets a random delimiter.
 func (r *Runner) SetOutput(k, v string) {
 	path := r.Getenv("GITHUB_OUTPUT")
 	if path == "" {
@@ -83,8 +84,8 @@ func (r *Runner) SetOutput(k, v string) {
 	}
 }
 
-// AddStepSummary appends Markdown to the job summary, when there is one (GITHUB_STEP_SUMMARY set); a file it
-// cannot write gives a warning annotation, where go-githubactions would panic.
+// AddStepSummary appends Markdown to the job summary, when there is one (GITHUB_STEP_SUMMARY set);
+// a file it cannot write gives a warning annotation, where go-githubactions would panic.
 func (r *Runner) AddStepSummary(md string) {
 	path := r.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
@@ -95,7 +96,8 @@ func (r *Runner) AddStepSummary(md string) {
 	}
 }
 
-// fileCommand formats name<<delimiter, value, delimiter: the multi-line form of GITHUB_OUTPUT and GITHUB_ENV.
+// fileCommand formats name<<delimiter, value, delimiter: the multi-line form of GITHUB_OUTPUT and
+// GITHUB_ENV.
 func fileCommand(k, v string) (string, error) {
 	if k == "" || strings.ContainsAny(k, "\r\n=") || strings.Contains(k, "<<") {
 		return "", fmt.Errorf("invalid output name %q", k)
@@ -124,8 +126,9 @@ func appendFile(path, s string) error {
 	return err
 }
 
-// Errorf emits an ::error annotation. go-githubactions escapes the message (%, CR, LF), so untrusted text cannot
-// start a workflow command of its own, and a legacy "##[" command inside it is neutralised as Inert does.
+// Errorf emits an ::error annotation. go-githubactions escapes the message (%, CR, LF), so
+// untrusted text cannot start a workflow command of its own, and a legacy "##[" command inside it
+// is neutralised as Inert does.
 func (r *Runner) Errorf(format string, args ...any) {
 	r.Action.Errorf("%s", inertLegacy(fmt.Sprintf(format, args...)))
 }

@@ -42,8 +42,10 @@ func TestInput(t *testing.T) {
 		name string
 		want string
 	}{
-		{map[string]string{"INPUT_GITHUB_TOKEN": "ghs_a"}, "github-token", "ghs_a"}, // composite action: env: INPUT_GITHUB_TOKEN
-		{map[string]string{"INPUT_GITHUB-TOKEN": "ghs_b"}, "github-token", "ghs_b"}, // the runner's own form keeps the dash
+		// composite action: env: INPUT_GITHUB_TOKEN
+		{map[string]string{"INPUT_GITHUB_TOKEN": "ghs_a"}, "github-token", "ghs_a"},
+		// the runner's own form keeps the dash
+		{map[string]string{"INPUT_GITHUB-TOKEN": "ghs_b"}, "github-token", "ghs_b"},
 		{map[string]string{"INPUT_GITHUB_TOKEN": "ghs_a", "INPUT_GITHUB-TOKEN": "ghs_b"}, "github-token", "ghs_a"},
 		{map[string]string{"INPUT_GITHUB_TOKEN": "", "INPUT_GITHUB-TOKEN": "ghs_b"}, "github-token", "ghs_b"},
 		{map[string]string{"INPUT_BENCH": "  BenchmarkEncrypt$ \n"}, "bench", "BenchmarkEncrypt$"},
@@ -74,9 +76,9 @@ func TestOwner(t *testing.T) {
 
 var delimRE = regexp.MustCompile(`^ghadelimiter_[0-9a-f]{32}$`)
 
-// parseOutputFile reads a GITHUB_OUTPUT file the way the runner does (actions/runner's SetOutputFileCommand):
-// name=value, or name<<delimiter, the value's lines, and the delimiter alone on a line. It checks each heredoc's
-// delimiter against the format SetOutput uses.
+// parseOutputFile reads a GITHUB_OUTPUT file the way the runner does (actions/runner's
+// SetOutputFileCommand): name=value, or name<<delimiter, the value's lines, and the delimiter alone
+// on a line. It checks each heredoc's delimiter against the format SetOutput uses.
 func parseOutputFile(t *testing.T, data string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -113,8 +115,8 @@ func parseOutputFile(t *testing.T, data string) map[string]string {
 func TestSetOutput(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "output")
 	r, stdout := runner(map[string]string{"GITHUB_OUTPUT": path})
-	// A value from the pull request that tries to end its heredoc and set an output of its own, with both the
-	// delimiter go-githubactions v1.3.1 uses and one in SetOutput's format.
+	// A value from the pull request that tries to end its heredoc and set an output of its own,
+	// with both the delimiter go-githubactions v1.3.1 uses and one in SetOutput's format.
 	hostile := "x\n_GitHubActionsFileCommandDelimeter_\nverdict=pass\nghadelimiter_00000000000000000000000000000000\nverdict<<EOF\npass\nEOF"
 	want := map[string]string{
 		"verdict":     "fail",
@@ -193,8 +195,8 @@ func TestAddStepSummary(t *testing.T) {
 	}
 }
 
-// Outside a runner GITHUB_OUTPUT and GITHUB_STEP_SUMMARY are unset: go-githubactions v1.3.1 panics there, Runner
-// does nothing.
+// Outside a runner GITHUB_OUTPUT and GITHUB_STEP_SUMMARY are unset: go-githubactions v1.3.1 panics
+// there, Runner does nothing.
 func TestOutsideRunner(t *testing.T) {
 	r, stdout := runner(nil)
 	r.SetOutput("verdict", "pass")

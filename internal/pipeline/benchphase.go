@@ -23,13 +23,14 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The benchmark phase: the A–B–B–A run, and fromRun, which turns what it gathered into a benchRecord.
+// The benchmark phase: the A–B–B–A run, and fromRun, which turns what it gathered into a
+// benchRecord.
 
-// runBenchmarks runs the lanes the metric asks for, writing bench.txt as samples arrive, and turns what they
-// gathered into a benchRecord (fromRun). The timing lane runs the A–B–B–A schedule natively; the instruction-count
-// lane runs it under valgrind (benchrun.RunInstructions); with metric both, timing first, then counting, into the
-// same bench.txt; under auto, counting alongside (runLanes), its lines after the timing's. Whatever ran before an
-// error is kept.
+// runBenchmarks runs the lanes the metric asks for, writing bench.txt as samples arrive, and turns
+// what they gathered into a benchRecord (fromRun). The timing lane runs the A–B–B–A schedule
+// natively; the instruction-count lane runs it under valgrind (benchrun.RunInstructions); with
+// metric both, timing first, then counting, into the same bench.txt; under auto, counting alongside
+// (runLanes), its lines after the timing's. Whatever ran before an error is kept.
 func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	rec := benchRecord{pinnedCPU: -1}
 	f, err := p.dir.CreateBench()
@@ -60,8 +61,9 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		Progress:  p.log,
 		BenchTxt:  f,
 	}
-	// Under auto, which CPU features valgrind hides decides whether the counts may settle anything: known before
-	// the lanes run, since the timing lane stops benchmarks the counts settle (runLanes).
+	// Under auto, which CPU features valgrind hides decides whether the counts may settle anything:
+	// known before the lanes run, since the timing lane stops benchmarks the counts settle
+	// (runLanes).
 	var hidden []string
 	var hiddenNote string
 	if p.cfg.Metric == record.MetricAuto {
@@ -94,7 +96,8 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	}
 	p.code.markSameCode(rec.benchmarks)
 	if rows := p.code.sameCodeRows(p.cfg.Metric); len(rows) > 0 {
-		// The benchmarks -bench selects all run the same code: none matched the timing, which is no news.
+		// The benchmarks -bench selects all run the same code: none matched the timing, which is no
+		// news.
 		rec.notes = slices.DeleteFunc(rec.notes, func(n string) bool { return n == noBenchmarksMatched })
 		rec.benchmarks = append(rec.benchmarks, rows...)
 		record.SortBenchmarks(rec.benchmarks)
@@ -107,8 +110,8 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 	return rec, err
 }
 
-// sameCodeOnly is the benchmark record when every benchmark runs the same machine code on both sides: there is
-// nothing to time, and every benchmark is unchanged.
+// sameCodeOnly is the benchmark record when every benchmark runs the same machine code on both
+// sides: there is nothing to time, and every benchmark is unchanged.
 func (p *pipeline) sameCodeOnly(ctx context.Context) (benchRecord, error) {
 	p.logf("timing: skipped, every benchmark runs the same machine code on both sides")
 	_, notes, err := p.headBenchmarks(ctx)
@@ -117,15 +120,17 @@ func (p *pipeline) sameCodeOnly(ctx context.Context) (benchRecord, error) {
 	return rec, err
 }
 
-// runLanes runs the lanes the metric asks for with rc, joined into one Run: the timing lane, then the
-// instruction-count lane. Under metric auto the count comes first, or runs alongside the timing lane pinned to
-// another CPU when there is one (countCPU), and the timing lane's looks stop the benchmarks the counts settle
-// (RunConfig.Counts), when countsSettle (valgrind hides no CPU feature the binaries use: otherwise CombineLanes
-// lets no count settle anything, and neither may the stages). So the budget goes to the benchmarks the counts
-// cannot settle. Whatever ran before an error is kept.
+// runLanes runs the lanes the metric asks for with rc, joined into one Run: the timing lane, then
+// the instruction-count lane. Under metric auto the count comes first, or runs alongside the timing
+// lane pinned to another CPU when there is one (countCPU), and the timing lane's looks stop the
+// benchmarks the counts settle (RunConfig.Counts), when countsSettle (valgrind hides no CPU feature
+// the binaries use: otherwise CombineLanes lets no count settle anything, and neither may the
+// stages). So the budget goes to the benchmarks the counts cannot settle. Whatever ran before an
+// error is kept.
 func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSettle bool) (*benchrun.Run, error) {
 	ic := rc
-	// The lane's one round (no staging: counts repeat), within its share of the budget (countShare).
+	// The lane's one round (no staging: counts repeat), within its share of the budget
+	// (countShare).
 	ic.Rounds, ic.Budget = benchrun.DefaultInstrRounds, p.countShare(false)
 	count := func(ic benchrun.RunConfig, where string) (*benchrun.Run, error) {
 		logTo(ic.Progress, "counting instructions under %s%s: %d round of A–B–B–A, each slot at N and 2N iterations",
@@ -138,7 +143,8 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 		var err error
 		if p.cfg.TimesBenchmarks() {
 			if rc.Budget > 0 && p.cfg.CountsInstructions() {
-				rc.Budget -= ic.Budget // metric both: the count runs after the timing, within the same budget
+				// metric both: the count runs after the timing, within the same budget
+				rc.Budget -= ic.Budget
 			}
 			timed, err = p.timeLane(ctx, rc)
 		}
@@ -164,8 +170,8 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 		timed, err := p.timeLane(ctx, rc)
 		return joinRuns(timed, counted), err
 	}
-	// Alongside: the count on cpu, the timing on its own CPU; the looks see the counts once they are in. Both
-	// lanes write to the log: a file serialises its writes, anything else gets a lock.
+	// Alongside: the count on cpu, the timing on its own CPU; the looks see the counts once they
+	// are in. Both lanes write to the log: a file serialises its writes, anything else gets a lock.
 	if _, ok := p.log.(*os.File); !ok && p.log != nil {
 		rc.Progress = &syncWriter{w: p.log}
 	}
@@ -173,8 +179,8 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 	if ic.Progress = nil; rc.Progress != nil {
 		ic.Progress = &lineWriter{w: rc.Progress, prefix: "counting: "}
 	}
-	// bench.txt's configuration lines apply to the results after them, so two lanes must not interleave there:
-	// the counts go after the timing lane's samples, as with metric both.
+	// bench.txt's configuration lines apply to the results after them, so two lanes must not
+	// interleave there: the counts go after the timing lane's samples, as with metric both.
 	var countTxt bytes.Buffer
 	if rc.BenchTxt != nil {
 		ic.BenchTxt = &countTxt
@@ -212,11 +218,12 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 	return joinRuns(timed, counted), err
 }
 
-// countShare is the instruction-count lane's share of the budget, 0 for none (no budget: fixed rounds): all of
-// it when the lane runs alone (metric instructions) or alongside the timing on a CPU of its own, and
-// countShareOfBudget of it when it runs before or after the timing on the same CPU (auto on one CPU, metric
-// both), whose budget is then cut by what the count took. So the comparison ends within the budget, plus build
-// and test time, whatever the benchmarks cost under valgrind.
+// countShare is the instruction-count lane's share of the budget, 0 for none (no budget: fixed
+// rounds): all of it when the lane runs alone (metric instructions) or alongside the timing on a
+// CPU of its own, and countShareOfBudget of it when it runs before or after the timing on the same
+// CPU (auto on one CPU, metric both), whose budget is then cut by what the count took. So the
+// comparison ends within the budget, plus build and test time, whatever the benchmarks cost under
+// valgrind.
 func (p *pipeline) countShare(alongside bool) time.Duration {
 	switch {
 	case p.cfg.Budget <= 0:
@@ -227,8 +234,9 @@ func (p *pipeline) countShare(alongside bool) time.Duration {
 	return time.Duration(countShareOfBudget * float64(p.cfg.Budget))
 }
 
-// countShareOfBudget is the instruction-count lane's share of the budget when it does not run alongside the
-// timing: on this repository's gate the count takes about a minute on its own, the timing most of a 100 s budget.
+// countShareOfBudget is the instruction-count lane's share of the budget when it does not run
+// alongside the timing: on this repository's gate the count takes about a minute on its own, the
+// timing most of a 100 s budget.
 const countShareOfBudget = 0.4
 
 // timeLane runs the timing lane with rc.
@@ -242,9 +250,9 @@ func (p *pipeline) timeLane(ctx context.Context, rc benchrun.RunConfig) (*benchr
 	return benchrun.RunABBA(ctx, rc)
 }
 
-// countCPU returns the CPU the count runs on alongside the timing lane, and whether it may: the timing lane
-// pins its children to one CPU (rc.CPU, or the last this process may use), and another one is free for
-// callgrind, which then never competes with a timed child for its CPU.
+// countCPU returns the CPU the count runs on alongside the timing lane, and whether it may: the
+// timing lane pins its children to one CPU (rc.CPU, or the last this process may use), and another
+// one is free for callgrind, which then never competes with a timed child for its CPU.
 func (p *pipeline) countCPU(rc benchrun.RunConfig) (int, bool) {
 	if rc.NoPin {
 		return -1, false
@@ -265,8 +273,8 @@ func (p *pipeline) countCPU(rc benchrun.RunConfig) (int, bool) {
 	return -1, false
 }
 
-// instrComparisons returns run's instructions/op comparisons, nil for no run; the leaves the lane did not count
-// are marked so (bench.MarkUncounted).
+// instrComparisons returns run's instructions/op comparisons, nil for no run; the leaves the lane
+// did not count are marked so (bench.MarkUncounted).
 func instrComparisons(run *benchrun.Run, instrPct float64) []record.Benchmark {
 	if run == nil {
 		return nil
@@ -297,8 +305,8 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 	return s.w.Write(b)
 }
 
-// lineWriter writes whole lines to w, with prefix after progress's "perfgate: ", so that a lane that runs
-// alongside another one prints whole lines only, and says which lane it is.
+// lineWriter writes whole lines to w, with prefix after progress's "perfgate: ", so that a lane
+// that runs alongside another one prints whole lines only, and says which lane it is.
 type lineWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
@@ -329,8 +337,8 @@ func (l *lineWriter) Write(b []byte) (int, error) {
 // noBenchmarksMatched is the note of a timing run that selected no benchmark.
 const noBenchmarksMatched = "no benchmarks matched: the package has none, or -bench selects none"
 
-// joinRuns returns the timing lane's run a followed by the instruction-count lane's run b; either may be nil.
-// Pinning, header, plan and stages come from the first lane that ran.
+// joinRuns returns the timing lane's run a followed by the instruction-count lane's run b; either
+// may be nil. Pinning, header, plan and stages come from the first lane that ran.
 func joinRuns(a, b *benchrun.Run) *benchrun.Run {
 	switch {
 	case a == nil:
@@ -353,7 +361,8 @@ func joinRuns(a, b *benchrun.Run) *benchrun.Run {
 	return &j
 }
 
-// baseTimed is the binary base's side times: base's own, or base built with head's test files (likeForLike).
+// baseTimed is the binary base's side times: base's own, or base built with head's test files
+// (likeForLike).
 func (p *pipeline) baseTimed() benchrun.Binary {
 	if p.source.baseBin != "" {
 		return benchrun.Binary{Path: p.source.baseBin, Dir: p.source.baseDir, Commit: p.base.rev.Commit,
@@ -362,9 +371,9 @@ func (p *pipeline) baseTimed() benchrun.Binary {
 	return p.base.binary(p.base.rev.Commit)
 }
 
-// headBenchmarks lists head's top-level benchmarks (nil when they cannot be listed) and notes those that only
-// head has: the schedule comes from base's benchmarks, so those were not run. A benchmark of base's that head
-// lacks is removed, not broken (fromRun). Only a cancelled context is an error.
+// headBenchmarks lists head's top-level benchmarks (nil when they cannot be listed) and notes those
+// that only head has: the schedule comes from base's benchmarks, so those were not run. A benchmark
+// of base's that head lacks is removed, not broken (fromRun). Only a cancelled context is an error.
 func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string, err error) {
 	list := func(s *side) ([]string, error) {
 		lctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
@@ -404,13 +413,14 @@ func (p *pipeline) headBenchmarks(ctx context.Context) (headTops, notes []string
 	return headTops, notes, nil
 }
 
-// fromRun turns what RunABBA and RunInstructions gathered into the benchmarks, failures and notes of a benchRecord: the
-// time samples with the statistics of opt (and, for a budgeted run, the looks the run took: Run.Plan), the
-// instructions/op samples with bench.CompareInstructions at instrPct percent, apart (an instruction count never enters
-// the time statistics). When a benchmark has both a sec/op and an instructions/op row and their classes disagree, both
-// rows carry the MetricNote. headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run
-// with no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and its empty
-// comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
+// fromRun turns what RunABBA and RunInstructions gathered into the benchmarks, failures and notes
+// of a benchRecord: the time samples with the statistics of opt (and, for a budgeted run, the looks
+// the run took: Run.Plan), the instructions/op samples with bench.CompareInstructions at instrPct
+// percent, apart (an instruction count never enters the time statistics). When a benchmark has both
+// a sec/op and an instructions/op row and their classes disagree, both rows carry the MetricNote.
+// headTops are the top-level benchmarks the head binary lists (nil when unknown): a head run with
+// no result of a benchmark head does not have is recorded as a Failure of kind FailureRemoved, and
+// its empty comparison rows are dropped. It runs nothing: tests give it a synthetic Run.
 func fromRun(run *benchrun.Run, headTops []string, opt bench.StatsOptions, instrPct float64) benchRecord {
 	rec := benchRecord{pinnedCPU: -1}
 	if run.Pinning.Pinned {
@@ -482,10 +492,11 @@ func fromRun(run *benchrun.Run, headTops []string, opt bench.StatsOptions, instr
 	return rec
 }
 
-// tally counts the benchmarks of rec settled for the gate (sec/op rows classed slower, faster or unchanged, or
-// inconclusive with a slowdown beyond thresholdPct ruled out: bench.SettledForGate), notes those a budgeted run
-// left unsettled, and takes the median noise floor and smallest detectable effect over the sec/op rows. It runs
-// after the lanes are combined (metric auto), whose classes it counts.
+// tally counts the benchmarks of rec settled for the gate (sec/op rows classed slower, faster or
+// unchanged, or inconclusive with a slowdown beyond thresholdPct ruled out: bench.SettledForGate),
+// notes those a budgeted run left unsettled, and takes the median noise floor and smallest
+// detectable effect over the sec/op rows. It runs after the lanes are combined (metric auto), whose
+// classes it counts.
 func (rec *benchRecord) tally(run *benchrun.Run, thresholdPct float64) {
 	var noise, mde []float64
 	var unsettled []string
@@ -511,8 +522,8 @@ func (rec *benchRecord) tally(run *benchrun.Run, thresholdPct float64) {
 	rec.noise, rec.mde = bench.Median(noise), bench.Median(mde)
 }
 
-// noteDisagreements sets MetricNote on the sec/op and instructions/op rows of every benchmark whose two lanes
-// classify it differently. Both lanes gate (metric both), so the note says so.
+// noteDisagreements sets MetricNote on the sec/op and instructions/op rows of every benchmark whose
+// two lanes classify it differently. Both lanes gate (metric both), so the note says so.
 func noteDisagreements(bs []record.Benchmark) {
 	byTime := map[string]int{}
 	for i, b := range bs {
@@ -536,9 +547,10 @@ func noteDisagreements(bs []record.Benchmark) {
 	}
 }
 
-// hiddenFeatures returns the CPU features valgrind hides that base's or head's test binary has instructions of, so
-// that the instruction counts settle nothing there (bench.CombineLanes), and a note saying which; none when the
-// binaries cannot take another path under valgrind. A probe that fails trusts nothing.
+// hiddenFeatures returns the CPU features valgrind hides that base's or head's test binary has
+// instructions of, so that the instruction counts settle nothing there (bench.CombineLanes), and a
+// note saying which; none when the binaries cannot take another path under valgrind. A probe that
+// fails trusts nothing.
 func (p *pipeline) hiddenFeatures(ctx context.Context, bins ...string) (hidden []string, note string) {
 	host, err := valgrind.Probe(ctx, p.valgrind.Path, p.work)
 	if err != nil {
@@ -554,7 +566,8 @@ func (p *pipeline) hiddenFeatures(ctx context.Context, bins ...string) (hidden [
 			return all, "metric auto: disassembling " + bin + ": " + err.Error() + "; the instruction counts settle nothing"
 		}
 		if used := uses[i](host.Unswitched); len(used) > 0 {
-			// valgrind reports these, this CPU lacks them and no Go switch keeps code off them: it would die.
+			// valgrind reports these, this CPU lacks them and no Go switch keeps code off them: it
+			// would die.
 			return []string{"unknown ones"}, fmt.Sprintf("metric auto: %s reports %s, which this CPU lacks and "+
 				"which %s uses with no switch to turn it off, so the instruction counts settle nothing",
 				p.valgrind.Version, strings.Join(used, ", "), filepath.Base(bin))

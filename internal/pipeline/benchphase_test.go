@@ -14,8 +14,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// abbaRun is a synthetic A–B–B–A run of benchmark name: rounds rounds whose base runs take base ns/op and head
-// runs head ns/op, with a small alternating wobble so that the statistics have spread.
+// abbaRun is a synthetic A–B–B–A run of benchmark name: rounds rounds whose base runs take base
+// ns/op and head runs head ns/op, with a small alternating wobble so that the statistics have
+// spread.
 func abbaRun(name string, rounds int, base, head float64) []benchtxt.Sample {
 	var out []benchtxt.Sample
 	for r := range rounds {
@@ -32,8 +33,9 @@ func abbaRun(name string, rounds int, base, head float64) []benchtxt.Sample {
 	return out
 }
 
-// TestFromRun turns a synthetic run into the benchmark record, with no benchmark process: a benchmark 25% slower,
-// one that head removed, one that printed no result on head while head still has it, an unpinned run.
+// TestFromRun turns a synthetic run into the benchmark record, with no benchmark process: a
+// benchmark 25% slower, one that head removed, one that printed no result on head while head still
+// has it, an unpinned run.
 func TestFromRun(t *testing.T) {
 	run := &benchrun.Run{
 		Samples: append(abbaRun("Encrypt/des", 6, 100, 125), abbaRun("Old/case", 6, 50, 50)[:12]...),
@@ -81,8 +83,8 @@ func TestFromRun(t *testing.T) {
 		t.Errorf("median noise %v, MDE %v; want the only benchmark's %v, %v", rec.noise, rec.mde, b.NoisePct, b.MDEPct)
 	}
 
-	// The verdict on it: the removed benchmark does not fail the gate, the crash and the slowdown do, the
-	// benchmark head skipped is a note.
+	// The verdict on it: the removed benchmark does not fail the gate, the crash and the slowdown
+	// do, the benchmark head skipped is a note.
 	r := record.Result{Benchmarks: rec.benchmarks, Failures: rec.failures}
 	cfg := config.Default()
 	v := gate.Decide(r, cfg.Policy())
@@ -95,7 +97,8 @@ func TestFromRun(t *testing.T) {
 	}
 }
 
-// TestFromRunPinnedAndEmpty: a pinned run records its CPU; a run without samples or failures says nothing matched.
+// TestFromRunPinnedAndEmpty: a pinned run records its CPU; a run without samples or failures says
+// nothing matched.
 func TestFromRunPinnedAndEmpty(t *testing.T) {
 	rec := fromRun(&benchrun.Run{Pinning: abba.Pinning{Pinned: true, CPU: 3}}, nil, bench.DefaultStatsOptions, bench.DefaultInstrThresholdPct)
 	if rec.pinnedCPU != 3 {
@@ -109,8 +112,9 @@ func TestFromRunPinnedAndEmpty(t *testing.T) {
 	}
 }
 
-// TestAssemble: the phases' records land in their places of the Result, notes in phase order, and what did not
-// run is shown as such (differential skipped and why, empty lists rather than null, unpinned).
+// TestAssemble: the phases' records land in their places of the Result, notes in phase order, and
+// what did not run is shown as such (differential skipped and why, empty lists rather than null,
+// unpinned).
 func TestAssemble(t *testing.T) {
 	cfg := config.Default()
 	cfg.Package, cfg.Differential = "./p", false
@@ -145,8 +149,9 @@ func TestAssemble(t *testing.T) {
 	}
 }
 
-// TestLineWriter: the count lane's progress, written alongside the timing lane's, reaches the log in whole lines
-// only, each of perfgate's lines naming the lane, whatever pieces the writes come in.
+// TestLineWriter: the count lane's progress, written alongside the timing lane's, reaches the log
+// in whole lines only, each of perfgate's lines naming the lane, whatever pieces the writes come
+// in.
 func TestLineWriter(t *testing.T) {
 	var log strings.Builder
 	w := &lineWriter{w: &syncWriter{w: &log}, prefix: "counting: "}

@@ -18,14 +18,16 @@ func (p *pipeline) benchFilter() *bench.Matcher {
 	}
 	m, err := bench.NewMatcher(p.cfg.Bench)
 	if err != nil {
-		panic("pipeline: bench " + p.cfg.Bench + " passed validation: " + err.Error()) // config validates it
+		// config validates it
+		panic("pipeline: bench " + p.cfg.Bench + " passed validation: " + err.Error())
 	}
 	return m
 }
 
-// checkBenchSelects fails with a configuration error (exit 2) when the bench filter selects none of tops, the
-// package's top-level benchmarks: a gate that times nothing because of a typo must not pass. The error names the
-// benchmarks the pattern may have meant. A shard (cfg.Shard) checks nothing: its part may hold none of them.
+// checkBenchSelects fails with a configuration error (exit 2) when the bench filter selects none of
+// tops, the package's top-level benchmarks: a gate that times nothing because of a typo must not
+// pass. The error names the benchmarks the pattern may have meant. A shard (cfg.Shard) checks
+// nothing: its part may hold none of them.
 func (p *pipeline) checkBenchSelects(tops []string) error {
 	filter := p.benchFilter()
 	if filter == nil || p.tops != nil || len(tops) == 0 || slices.ContainsFunc(tops, filter.MatchTop) {
@@ -36,8 +38,8 @@ func (p *pipeline) checkBenchSelects(tops []string) error {
 		count(len(tops), "benchmark"), meant(p.cfg.Bench, tops))}
 }
 
-// checkLeavesSelected fails like checkBenchSelects when the filter's first level selected top-level benchmarks
-// but its deeper levels none of their sub-benchmarks, so nothing was compared.
+// checkLeavesSelected fails like checkBenchSelects when the filter's first level selected top-level
+// benchmarks but its deeper levels none of their sub-benchmarks, so nothing was compared.
 func (p *pipeline) checkLeavesSelected(run *benchrun.Run, sameCodeRows int) error {
 	filter := p.benchFilter()
 	if filter == nil || p.tops != nil || run == nil || len(run.Samples) > 0 || len(run.Failures) > 0 || sameCodeRows > 0 {
@@ -57,8 +59,9 @@ func (p *pipeline) checkLeavesSelected(run *benchrun.Run, sameCodeRows int) erro
 			"matches one level of the name)", strings.Join(selected, ", "))}
 }
 
-// meant lists the benchmarks pattern probably meant: the one closest to it as written (a prefix "Benchmark" and
-// anchors dropped), else those whose names contain its first level's letters, at most five.
+// meant lists the benchmarks pattern probably meant: the one closest to it as written (a prefix
+// "Benchmark" and anchors dropped), else those whose names contain its first level's letters, at
+// most five.
 func meant(pattern string, tops []string) string {
 	first, _, _ := strings.Cut(pattern, "/")
 	word := strings.TrimPrefix(strings.Trim(first, "^$"), "Benchmark")

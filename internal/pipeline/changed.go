@@ -13,11 +13,11 @@ import (
 	"github.com/perfgate/perfgate/internal/lane/benchrun"
 )
 
-// unchangedPackages returns the packages of pkgs (relative paths) whose own files, and the files of every package
-// of the module they or their tests depend on, are the same in base and head (changed: true). The dependencies come
-// from go list -deps -test on each side; go.mod, go.sum and go.work count for every package, since they decide the
-// versions of everything outside the module. A package whose dependencies cannot be listed on a side counts as
-// changed.
+// unchangedPackages returns the packages of pkgs (relative paths) whose own files, and the files of
+// every package of the module they or their tests depend on, are the same in base and head
+// (changed: true). The dependencies come from go list -deps -test on each side; go.mod, go.sum and
+// go.work count for every package, since they decide the versions of everything outside the module.
+// A package whose dependencies cannot be listed on a side counts as changed.
 func (p *pipeline) unchangedPackages(ctx context.Context, pkgs []string) ([]string, error) {
 	var same []string
 	for _, pkg := range pkgs {
@@ -44,9 +44,10 @@ func (p *pipeline) unchangedPackages(ctx context.Context, pkgs []string) ([]stri
 	return same, nil
 }
 
-// treeDigest hashes, under root, the files of each directory of dirs (their regular files, go.mod and go.sum
-// among them for a module's root, not their subdirectories but testdata/ whole) and go.work at root, with their
-// names: two trees with equal digests hold the same source for those packages.
+// treeDigest hashes, under root, the files of each directory of dirs (their regular files, go.mod
+// and go.sum among them for a module's root, not their subdirectories but testdata/ whole) and
+// go.work at root, with their names: two trees with equal digests hold the same source for those
+// packages.
 func treeDigest(root string, dirs []string) (string, error) {
 	h := sha256.New()
 	add := func(rel string) error {

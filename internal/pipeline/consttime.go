@@ -11,12 +11,12 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The constant-time phase, in two steps like the differential: prepareConstantTime builds and seals both drivers
-// (and compares their machine code) before any repository code runs; traceConstantTime runs them before the
-// package's tests.
+// The constant-time phase, in two steps like the differential: prepareConstantTime builds and seals
+// both drivers (and compares their machine code) before any repository code runs; traceConstantTime
+// runs them before the package's tests.
 
-// constantTimeMode resolves the key constant-time: empty (the default) is report where valgrind is installed
-// and off elsewhere, so that a machine without it neither pays nor notes anything.
+// constantTimeMode resolves the key constant-time: empty (the default) is report where valgrind is
+// installed and off elsewhere, so that a machine without it neither pays nor notes anything.
 func (p *pipeline) constantTimeMode() record.ConstantTimeMode {
 	m := record.ConstantTimeMode(p.cfg.ConstantTime)
 	if m != "" {
@@ -28,8 +28,9 @@ func (p *pipeline) constantTimeMode() record.ConstantTimeMode {
 	return record.CTReport
 }
 
-// prepareConstantTime discovers, builds and seals both sides' drivers: nil when the check is off. Only a
-// cancelled context is an error: a check that cannot run is a status of the record that traceConstantTime returns.
+// prepareConstantTime discovers, builds and seals both sides' drivers: nil when the check is off.
+// Only a cancelled context is an error: a check that cannot run is a status of the record that
+// traceConstantTime returns.
 func (p *pipeline) prepareConstantTime(ctx context.Context) (*consttime.Prepared, error) {
 	if p.constantTimeMode() == record.CTOff {
 		return nil, nil
@@ -59,8 +60,8 @@ func (p *pipeline) prepareConstantTime(ctx context.Context) (*consttime.Prepared
 	return prep, nil
 }
 
-// traceConstantTime traces what prepareConstantTime built and writes consttime.sarif. Only a cancelled context
-// is an error.
+// traceConstantTime traces what prepareConstantTime built and writes consttime.sarif. Only a
+// cancelled context is an error.
 func (p *pipeline) traceConstantTime(ctx context.Context, prep *consttime.Prepared) (*record.ConstantTime, error) {
 	ct := p.ct // an error of prepareConstantTime
 	if prep != nil {

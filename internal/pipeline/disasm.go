@@ -12,11 +12,12 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
-// disassemble returns the machine code of bin's .text, one instruction a line in the Go assembler's syntax, as go
-// tool objdump prints it (which decodes with the same package, x86asm): what valgrind.UsesFeatures reads. An amd64
-// ELF binary is decoded here, in well under a second; go tool objdump is not in every Go distribution's prebuilt
-// tools, and building it into a fresh build cache took 15 to 50 s before the timing started (nothing was printed
-// meanwhile). Anything else goes to go tool objdump.
+// disassemble returns the machine code of bin's .text, one instruction a line in the Go assembler's
+// syntax, as go tool objdump prints it (which decodes with the same package, x86asm): what
+// valgrind.UsesFeatures reads. An amd64 ELF binary is decoded here, in well under a second; go tool
+// objdump is not in every Go distribution's prebuilt tools, and building it into a fresh build
+// cache took 15 to 50 s before the timing started (nothing was printed meanwhile). Anything else
+// goes to go tool objdump.
 func (p *pipeline) disassemble(ctx context.Context, bin string) ([]byte, error) {
 	out, err := decodeText(bin)
 	if errors.Is(err, errNotAMD64) {
@@ -56,9 +57,10 @@ func decodeText(bin string) ([]byte, error) {
 		for len(code) > 0 {
 			inst, err := x86asm.Decode(code, 64)
 			if err == nil && inst.Len > 0 && (evex(code) || strings.HasPrefix(inst.Op.String(), "SHA")) {
-				// The x86asm the Go toolchain vendors for objdump decodes neither EVEX (AVX-512) nor SHA
-				// instructions: it prints "?" for them, and so does this, so that the features found are
-				// objdump's. (Both are in Go binaries, behind the runtime's CPU checks.)
+				// The x86asm the Go toolchain vendors for objdump decodes neither EVEX (AVX-512)
+				// nor SHA instructions: it prints "?" for them, and so does this, so that the
+				// features found are objdump's. (Both are in Go binaries, behind the runtime's CPU
+				// checks.)
 				b.WriteString("?\n")
 				code, pc = code[inst.Len:], pc+uint64(inst.Len)
 				continue
@@ -76,8 +78,8 @@ func decodeText(bin string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// evex reports whether the instruction at the start of code is EVEX-encoded: 0x62 after any legacy and REX prefixes
-// (in 64-bit mode 0x62 is nothing else).
+// evex reports whether the instruction at the start of code is EVEX-encoded: 0x62 after any legacy
+// and REX prefixes (in 64-bit mode 0x62 is nothing else).
 func evex(code []byte) bool {
 	for _, c := range code {
 		switch {

@@ -11,9 +11,9 @@ import (
 	"github.com/perfgate/perfgate/internal/host/valgrind"
 )
 
-// TestDisassembleAsObjdump: the in-process decoding finds the same features in a Go binary as go tool objdump's
-// output does (a Go binary has RDTSCP, in runtime.cputicks; its AVX-512 and, from crypto/sha256, SHA instructions
-// are ones objdump does not decode).
+// TestDisassembleAsObjdump: the in-process decoding finds the same features in a Go binary as go
+// tool objdump's output does (a Go binary has RDTSCP, in runtime.cputicks; its AVX-512 and, from
+// crypto/sha256, SHA instructions are ones objdump does not decode).
 func TestDisassembleAsObjdump(t *testing.T) {
 	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
 		t.Skip("decodes amd64 ELF binaries")

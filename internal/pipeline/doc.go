@@ -1,9 +1,11 @@
-// Package pipeline runs one comparison: Run takes a config.Config and returns the record.Result with its verdict.
+// Package pipeline runs one comparison: Run takes a config.Config and returns the record.Result
+// with its verdict.
 //
-// It is composed of phases, one file each: export both revisions (gitsrc), locate the package's module on each
-// side, build both test binaries (bench), run the package's tests, check the differential (differential), measure
-// sizes (sizes), compare machine code (samecode), choose the like-for-like benchmark source, and time the
-// benchmarks A–B–B–A (bench, abba). Each phase returns its own record; assemble puts the records into one Result,
-// gate.Decide judges it, and the results directory (results) keeps the evidence. Several packages run as one
-// pipeline per package (multipkg.go), and a shard of a job matrix runs the part shard.Plan gives it.
+// It is composed of phases, one file each: export both revisions (gitsrc), locate the package's
+// module on each side, build both test binaries (bench), run the package's tests, check the
+// differential (differential), measure sizes (sizes), compare machine code (samecode), choose the
+// like-for-like benchmark source, and time the benchmarks A–B–B–A (bench, abba). Each phase returns
+// its own record; assemble puts the records into one Result, gate.Decide judges it, and the results
+// directory (results) keeps the evidence. Several packages run as one pipeline per package
+// (multipkg.go), and a shard of a job matrix runs the part shard.Plan gives it.
 package pipeline

@@ -12,11 +12,12 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// End-to-end helpers: real git repositories (testmod.Repo), real go builds, real benchmark runs, with settings
-// that keep one comparison to a few seconds. Tests that use them are skipped under -short.
+// End-to-end helpers: real git repositories (testmod.Repo), real go builds, real benchmark runs,
+// with settings that keep one comparison to a few seconds. Tests that use them are skipped under
+// -short.
 
-// mixPkg is a tiny package name with one function worth benchmarking; salt changes its code, so base and head
-// can differ.
+// mixPkg is a tiny package name with one function worth benchmarking; salt changes its code, so
+// base and head can differ.
 func mixPkg(name, salt string) string {
 	return "package " + name + "\n\n// Mix scrambles x.\nfunc Mix(x uint32) uint32 { return (x ^ " + salt + ") * 2654435761 }\n"
 }
@@ -46,16 +47,19 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// fastConfig is a comparison of base and head in dir (the -C directory) of pkg with two rounds of 1 ms runs,
-// the differential off, and benchmarks of the same machine code timed too; edit may change it.
+// fastConfig is a comparison of base and head in dir (the -C directory) of pkg with two rounds of 1
+// ms runs, the differential off, and benchmarks of the same machine code timed too; edit may change
+// it.
 func fastConfig(t *testing.T, dir, pkg, base, head string) config.Config {
 	cfg := config.Default()
 	cfg.Dir, cfg.Package, cfg.Base, cfg.Head = dir, pkg, base, head
 	cfg.Rounds, cfg.BenchTime, cfg.Timeout = 2, time.Millisecond, 2*time.Minute
-	cfg.Budget = 0 // exactly the two rounds: a budget would time unsettled benchmarks for up to 200 rounds
+	// exactly the two rounds: a budget would time unsettled benchmarks for up to 200 rounds
+	cfg.Budget = 0
 	cfg.Differential = false
 	cfg.ConstantTime = string(record.CTOff)
-	cfg.Metric = record.MetricTime // the instruction-count lane and metric auto have tests of their own
+	// the instruction-count lane and metric auto have tests of their own
+	cfg.Metric = record.MetricTime
 	// These comparisons exist to time code; samecodephase_test.go tests leaving same code untimed.
 	cfg.TimeSameCode = true
 	cfg.Out = filepath.Join(t.TempDir(), "results")
@@ -63,7 +67,8 @@ func fastConfig(t *testing.T, dir, pkg, base, head string) config.Config {
 	return cfg
 }
 
-// runE2E runs the comparison cfg and returns its result and error; the log is printed when the test fails.
+// runE2E runs the comparison cfg and returns its result and error; the log is printed when the test
+// fails.
 func runE2E(t *testing.T, cfg config.Config) (*record.Result, error) {
 	t.Helper()
 	if testing.Short() {
@@ -95,9 +100,10 @@ func benchNames(res *record.Result) []string {
 	return names
 }
 
-// wantCompared fails the test unless the comparison ran to the end with exactly the benchmarks want (in the
-// gated unit) timed on both sides, none failed, and head's tests passing. It does not look at whether a benchmark
-// came out slower or faster: that is a timing, and timings never decide a test.
+// wantCompared fails the test unless the comparison ran to the end with exactly the benchmarks want
+// (in the gated unit) timed on both sides, none failed, and head's tests passing. It does not look
+// at whether a benchmark came out slower or faster: that is a timing, and timings never decide a
+// test.
 func wantCompared(t *testing.T, res *record.Result, err error, want ...string) {
 	t.Helper()
 	if err != nil || res.Verdict.Status == record.StatusError || res.HeadBuildFailed {

@@ -12,8 +12,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// CollectEnv describes this machine for env.json: the Go toolchain that builds the benchmarks, the CPU, and the
-// settings that move benchmark numbers (frequency governor, turbo, SMT, load) where the system exposes them.
+// CollectEnv describes this machine for env.json: the Go toolchain that builds the benchmarks, the
+// CPU, and the settings that move benchmark numbers (frequency governor, turbo, SMT, load) where
+// the system exposes them.
 func CollectEnv(ctx context.Context, pinnedCPU int) record.Env {
 	e := record.Env{
 		GOOS:      runtime.GOOS,
@@ -24,8 +25,9 @@ func CollectEnv(ctx context.Context, pinnedCPU int) record.Env {
 		Pinned:    pinnedCPU >= 0,
 		Kernel:    readTrim("/proc/sys/kernel/osrelease"),
 	}
-	// Through proc, as every child: the scrubbed environment, GOTOOLCHAIN=local (the version reported is the one
-	// that built the benchmarks, never one a go.mod line would download) and a limit.
+	// Through proc, as every child: the scrubbed environment, GOTOOLCHAIN=local (the version
+	// reported is the one that built the benchmarks, never one a go.mod line would download) and a
+	// limit.
 	gctx, cancel := context.WithTimeout(ctx, proc.ToolLimit)
 	defer cancel()
 	if out, _, err := proc.Run(proc.Command(gctx, "", nil, "go", "env", "GOVERSION", "GOOS", "GOARCH",

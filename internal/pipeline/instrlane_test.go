@@ -12,7 +12,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// instrSamples is one round of the instruction-count lane for name: base counts base, head counts head per op.
+// instrSamples is one round of the instruction-count lane for name: base counts base, head counts
+// head per op.
 func instrSamples(name string, base, head float64) []benchtxt.Sample {
 	var out []benchtxt.Sample
 	for slot, side := range []record.Side{record.Base, record.Head, record.Head, record.Base} {
@@ -26,9 +27,9 @@ func instrSamples(name string, base, head float64) []benchtxt.Sample {
 	return out
 }
 
-// TestFromRunBothLanes: the time and instruction samples of one run are classified apart (counts never enter the
-// time statistics: the sec/op rows have the samples of the timing lane only), and a benchmark whose lanes
-// disagree carries the MetricNote on both rows.
+// TestFromRunBothLanes: the time and instruction samples of one run are classified apart (counts
+// never enter the time statistics: the sec/op rows have the samples of the timing lane only), and a
+// benchmark whose lanes disagree carries the MetricNote on both rows.
 func TestFromRunBothLanes(t *testing.T) {
 	run := &benchrun.Run{Samples: slices.Concat(
 		abbaRun("Encrypt/des", 6, 100, 100), abbaRun("KeySetup/des", 6, 100, 100),

@@ -11,12 +11,13 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// likeForLike decides what base's side times. When head's _test.go files differ from base's, it builds base's
-// package with head's test files (benchrun.TestOverlay) into a third binary, which base's timing runs, in head's
-// package directory so that the benchmarks read the same testdata; the package tests and the size measurement
-// keep each side's own binary. When that build fails, or head adds or removes Benchmark functions (which are
-// then reported as new or removed), each side times its own. Either way the benchmarks whose
-// code differs are named in a note. Only a cancelled context is an error.
+// likeForLike decides what base's side times. When head's _test.go files differ from base's, it
+// builds base's package with head's test files (benchrun.TestOverlay) into a third binary, which
+// base's timing runs, in head's package directory so that the benchmarks read the same testdata;
+// the package tests and the size measurement keep each side's own binary. When that build fails, or
+// head adds or removes Benchmark functions (which are then reported as new or removed), each side
+// times its own. Either way the benchmarks whose code differs are named in a note. Only a cancelled
+// context is an error.
 func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 	rec := benchSourceRecord{source: record.BenchSourceHead}
 	baseFiles, err := benchrun.TestFiles(p.base.pkgDir)
@@ -29,8 +30,8 @@ func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 	}
 	rec.changed = benchrun.ChangedBenchmarks(baseFiles, headFiles)
 	if !slices.Equal(benchrun.BenchmarkFuncs(baseFiles), benchrun.BenchmarkFuncs(headFiles)) {
-		// Head adds or removes benchmarks: those are reported as new or removed, which base built with head's
-		// test files would hide.
+		// Head adds or removes benchmarks: those are reported as new or removed, which base built
+		// with head's test files would hide.
 		return p.eachOwn(rec, "head adds or removes benchmarks"), nil
 	}
 	overlay := filepath.Join(p.work, "head-tests-overlay.json")
@@ -50,7 +51,8 @@ func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 	}
 	rec.baseBin, rec.baseDir = cfg.Out, p.head.pkgDir
 	if same, err := benchrun.SameBinary(rec.baseBin, p.head.bin); err == nil && same {
-		// Only the tests changed: the timed binaries are identical, and any difference in time is noise.
+		// Only the tests changed: the timed binaries are identical, and any difference in time is
+		// noise.
 		rec.timedSame = true
 		rec.notes = append(rec.notes, "base built with head's test files is byte-identical to head's test binary")
 	}
@@ -62,7 +64,8 @@ func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 	return rec, nil
 }
 
-// eachOwn is rec when each side times its own test files, with a note saying why and which benchmarks differ.
+// eachOwn is rec when each side times its own test files, with a note saying why and which
+// benchmarks differ.
 func (p *pipeline) eachOwn(rec benchSourceRecord, why string) benchSourceRecord {
 	rec.source = record.BenchSourceEach
 	note := "each side ran its own benchmark code (" + why + ")"

@@ -16,15 +16,16 @@ import (
 
 // locate finds the gated package and the module that contains it on each side.
 //
-// A relative package ("./crypto/xtea", "..", ".") is a directory relative to cfg.Dir, anywhere in the
-// repository, as the go command reads it. Each side finds the go.mod nearest above that directory in its own tree,
-// so a package of a monorepo's nested module, or one whose go.mod moved between base and head, builds in the
-// module it belongs to; the go command then runs in that module's root, with the tree's go.work (see benchrun.Build)
-// and the module's replace directives, which may point anywhere inside the tree. An import path is resolved by the
-// go command in the module that contains cfg.Dir, or in cfg.Dir itself when only a go.work governs it.
+// A relative package ("./crypto/xtea", "..", ".") is a directory relative to cfg.Dir, anywhere in
+// the repository, as the go command reads it. Each side finds the go.mod nearest above that
+// directory in its own tree, so a package of a monorepo's nested module, or one whose go.mod moved
+// between base and head, builds in the module it belongs to; the go command then runs in that
+// module's root, with the tree's go.work (see benchrun.Build) and the module's replace directives,
+// which may point anywhere inside the tree. An import path is resolved by the go command in the
+// module that contains cfg.Dir, or in cfg.Dir itself when only a go.work governs it.
 //
-// A package directory on neither side is a configuration error. A package in no module is an error when base is
-// in none (base cannot be built) and fails the gate when only head is.
+// A package directory on neither side is a configuration error. A package in no module is an error
+// when base is in none (base cannot be built) and fails the gate when only head is.
 func (p *pipeline) locate() (headErr, err error) {
 	pkg := p.cfg.Package
 	if strings.Contains(pkg, "...") {
@@ -49,7 +50,8 @@ func (p *pipeline) locate() (headErr, err error) {
 	for i, s := range []*side{&p.base, &p.head} {
 		mod, err := s.tree.Module(dir)
 		if err != nil && !relative {
-			// An import path from a directory that only a go.work governs: the go command resolves it there.
+			// An import path from a directory that only a go.work governs: the go command resolves
+			// it there.
 			if d := filepath.Join(s.tree.Dir, filepath.FromSlash(dir)); workspaceAbove(d, s.tree.Dir) {
 				mod, err = d, nil
 			}
@@ -102,7 +104,8 @@ func workspaceAbove(dir, root string) bool {
 	}
 }
 
-// dirOnEitherSide reports whether the slash-separated directory dir exists in base's tree or head's.
+// dirOnEitherSide reports whether the slash-separated directory dir exists in base's tree or
+// head's.
 func (p *pipeline) dirOnEitherSide(dir string) bool {
 	for _, s := range []*side{&p.base, &p.head} {
 		if st, err := os.Stat(filepath.Join(s.tree.Dir, filepath.FromSlash(dir))); err == nil && st.IsDir() {
@@ -120,15 +123,16 @@ func (p *pipeline) where() string {
 	return p.rel + "/"
 }
 
-// isRelative reports whether pkg is a directory path rather than an import path, by the go command's rule: it is
-// ".", "..", or starts with "./" or "../".
+// isRelative reports whether pkg is a directory path rather than an import path, by the go
+// command's rule: it is ".", "..", or starts with "./" or "../".
 func isRelative(pkg string) bool {
 	pkg = filepath.ToSlash(pkg)
 	return pkg == "." || pkg == ".." || strings.HasPrefix(pkg, "./") || strings.HasPrefix(pkg, "../")
 }
 
-// NoModuleError is a gated package that no go.mod governs on either side: the repository has no go.mod, or none
-// in the package's directory or above it. perfgate compares Go modules, so the comparison cannot run (exit 3).
+// NoModuleError is a gated package that no go.mod governs on either side: the repository has no
+// go.mod, or none in the package's directory or above it. perfgate compares Go modules, so the
+// comparison cannot run (exit 3).
 type NoModuleError struct {
 	Package string // as given, e.g. "./crypto/xtea"
 	Dir     string // its directory relative to the repository root, slash-separated
@@ -144,8 +148,9 @@ func (e *NoModuleError) Error() string {
 		"(perfgate compares a package of a Go module: add a go.mod, or point -pkg at a package inside one)", e.Package, where)
 }
 
-// notOnBase is the error of a package that go list did not find on base: it names what was looked for where, and
-// says whether head has the package (a package only head has cannot be compared: base has nothing to time).
+// notOnBase is the error of a package that go list did not find on base: it names what was looked
+// for where, and says whether head has the package (a package only head has cannot be compared:
+// base has nothing to time).
 func (p *pipeline) notOnBase(ctx context.Context, base *benchrun.NotFoundError) error {
 	where := fmt.Sprintf("looked for %s in base's module %s", base.Pkg, p.moduleName(&p.base))
 	if _, err := benchrun.Inspect(ctx, p.buildConfig(&p.head)); err == nil {

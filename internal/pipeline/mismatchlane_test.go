@@ -12,8 +12,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// toyCipher is a block cipher package whose head breaks Decrypt for one key byte: the package's own test, which
-// round-trips one key, passes on both sides, and the differential check finds the mismatch.
+// toyCipher is a block cipher package whose head breaks Decrypt for one key byte: the package's own
+// test, which round-trips one key, passes on both sides, and the differential check finds the
+// mismatch.
 func toyCipher(decryptBug string) map[string]string {
 	return map[string]string{
 		"go.mod": testmod.GoMod("example.com/toy", "1.21"),
@@ -76,10 +77,10 @@ func BenchmarkEncrypt(b *testing.B) {
 	}
 }
 
-// TestMismatchBesideFailingLane: head breaks Decrypt for keys whose first byte is 0xff, and the instruction-count
-// lane cannot count (a valgrind that answers its version and fails every run). What was found, the mismatch,
-// fails the gate (exit 1) and the lane's failure is kept beside it; it is never reported as perfgate's error
-// (exit 3). It needs no real valgrind.
+// TestMismatchBesideFailingLane: head breaks Decrypt for keys whose first byte is 0xff, and the
+// instruction-count lane cannot count (a valgrind that answers its version and fails every run).
+// What was found, the mismatch, fails the gate (exit 1) and the lane's failure is kept beside it;
+// it is never reported as perfgate's error (exit 3). It needs no real valgrind.
 func TestMismatchBesideFailingLane(t *testing.T) {
 	dir := t.TempDir()
 	r, err := git.PlainInit(dir, false)
@@ -120,8 +121,9 @@ func TestMismatchBesideFailingLane(t *testing.T) {
 	if !mismatch {
 		t.Errorf("reasons %q: want the mismatch", res.Verdict.Reasons)
 	}
-	// The lane's failure is kept as evidence beside the verdict: the tool's, not the code's (Encrypt runs
-	// cleanly natively), so no failure of a side, the lane off with one note, and Encrypt not counted.
+	// The lane's failure is kept as evidence beside the verdict: the tool's, not the code's
+	// (Encrypt runs cleanly natively), so no failure of a side, the lane off with one note, and
+	// Encrypt not counted.
 	if len(res.Failures) > 0 {
 		t.Errorf("failures %+v: want none, valgrind failing is not the code failing", res.Failures)
 	}

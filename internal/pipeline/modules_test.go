@@ -12,10 +12,11 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Monorepos and nested modules: the package is a directory relative to cfg.Dir anywhere in the repository, and
-// each side finds the module that contains it in its own tree.
+// Monorepos and nested modules: the package is a directory relative to cfg.Dir anywhere in the
+// repository, and each side finds the module that contains it in its own tree.
 
-// utilPkg is module example.com/util, which the xtea packages of the workspace and replace layouts import.
+// utilPkg is module example.com/util, which the xtea packages of the workspace and replace layouts
+// import.
 var utilPkg = map[string]string{
 	"util/go.mod":  testmod.GoMod("example.com/util", "1.21"),
 	"util/util.go": "package util\n\n// Rot rotates x left by 7.\nfunc Rot(x uint32) uint32 { return x<<7 | x>>25 }\n",
@@ -57,8 +58,8 @@ func TestMonorepoLayouts(t *testing.T) {
 		runs:       []struct{ dir, pkg string }{{".", "./crypto/xtea"}, {"crypto", "./xtea"}, {"crypto/xtea", "."}, {"docs", "../crypto/xtea"}},
 		importPath: "example.com/crypto/xtea",
 	}, {
-		// A go.work at the root uses both modules; crypto's go.mod does not require util, so only the workspace
-		// builds it.
+		// A go.work at the root uses both modules; crypto's go.mod does not require util, so only
+		// the workspace builds it.
 		name: "go.work",
 		base: merge(utilPkg, map[string]string{
 			"go.work":               "go 1.21\n\nuse (\n\t./crypto\n\t./util\n)\n",
@@ -130,9 +131,9 @@ func TestMonorepoLayouts(t *testing.T) {
 	}
 }
 
-// TestPackageInNoModule: a package no go.mod governs is an error when base has no module (exit 3, naming base's
-// commit and the directory) and fails the gate when only head has none (exit 1); a repository without any go.mod
-// is a *NoModuleError (exit 3).
+// TestPackageInNoModule: a package no go.mod governs is an error when base has no module (exit 3,
+// naming base's commit and the directory) and fails the gate when only head has none (exit 1); a
+// repository without any go.mod is a *NoModuleError (exit 3).
 func TestPackageInNoModule(t *testing.T) {
 	pkg := map[string]string{"crypto/xtea/xtea.go": mixPkg("xtea", "1"), "crypto/xtea/x_test.go": mixTest("xtea")}
 	mod := map[string]string{"crypto/go.mod": testmod.GoMod("example.com/crypto", "1.21")}
@@ -194,8 +195,8 @@ func TestPackageInNoModule(t *testing.T) {
 	})
 }
 
-// xorCipher is package xtea with a toy 8-byte block cipher (XOR with the key) behind the constructor shape the
-// differential discovers, and a benchmark of it.
+// xorCipher is package xtea with a toy 8-byte block cipher (XOR with the key) behind the
+// constructor shape the differential discovers, and a benchmark of it.
 var xorCipher = map[string]string{
 	"crypto/xtea/xtea.go": `package xtea
 
@@ -242,8 +243,9 @@ func BenchmarkEncrypt(b *testing.B) {
 `,
 }
 
-// TestMonorepoDifferential: head moves the package into a module of its own, so the package is "./crypto/xtea" in
-// base's module and "./xtea" in head's; the differential still checks the same package on both sides.
+// TestMonorepoDifferential: head moves the package into a module of its own, so the package is
+// "./crypto/xtea" in base's module and "./xtea" in head's; the differential still checks the same
+// package on both sides.
 func TestMonorepoDifferential(t *testing.T) {
 	testenv.Long(t)
 	repo := testmod.NewRepo(t)

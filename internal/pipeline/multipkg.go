@@ -25,16 +25,17 @@ import (
 
 // Several packages and shards.
 //
-// A comparison that gates several packages (-pkg ./a,./b or a pattern such as ./cipher/...) or runs as a shard
-// (-shard i/n) exports both revisions once, then runs each package in a pipeline of its own (forPackage), with
-// exactly the phases of a single-package comparison (runPackage), and combines the packages' records (combine).
-// Each package's files go to packages/PATH/ in the results directory; bench.txt and sizes.txt at the top
-// concatenate them. A shard runs only its units of work (shardPlan): a package's checks (build, tests,
-// differential, sizes) in exactly one shard, and each top-level benchmark in exactly one shard. perfgate merge
-// combines the shards' results with the same combine.
+// A comparison that gates several packages (-pkg ./a,./b or a pattern such as ./cipher/...) or runs
+// as a shard (-shard i/n) exports both revisions once, then runs each package in a pipeline of its
+// own (forPackage), with exactly the phases of a single-package comparison (runPackage), and
+// combines the packages' records (combine). Each package's files go to packages/PATH/ in the
+// results directory; bench.txt and sizes.txt at the top concatenate them. A shard runs only its
+// units of work (shardPlan): a package's checks (build, tests, differential, sizes) in exactly one
+// shard, and each top-level benchmark in exactly one shard. perfgate merge combines the shards'
+// results with the same combine.
 
-// packagesRecord is what runPackages found and ran: the gated packages, the split of the work, each package's
-// pipeline, and the CPU the packages' benchmarks were pinned to.
+// packagesRecord is what runPackages found and ran: the gated packages, the split of the work, each
+// package's pipeline, and the CPU the packages' benchmarks were pinned to.
 type packagesRecord struct {
 	rels      []string    // every gated package, relative to the directory perfgate runs in (-C)
 	plan      *shard.Plan // the split of the work when cfg.Shard is set
@@ -43,23 +44,26 @@ type packagesRecord struct {
 	notes     []string
 }
 
-// multi reports whether the comparison gates several packages, is a shard, or chooses its packages (changed).
+// multi reports whether the comparison gates several packages, is a shard, or chooses its packages
+// (changed).
 func (p *pipeline) multi() bool {
 	pkgs := p.cfg.Packages()
 	return p.cfg.Shard.Sharded() || p.cfg.Changed || len(pkgs) > 1 || len(pkgs) == 1 && strings.Contains(pkgs[0], "...")
 }
 
-// runPackages lists the packages on base, splits the work when the comparison is a shard, and runs every
-// package that has work in this shard. A package whose pipeline fails does not stop the others: what they find
-// stands above what could not run (gate.Stopped), so the errors are returned together (errors.Join), each
-// naming its package, after every package ran. Only the context's end stops the run. Whatever ran is kept.
+// runPackages lists the packages on base, splits the work when the comparison is a shard, and runs
+// every package that has work in this shard. A package whose pipeline fails does not stop the
+// others: what they find stands above what could not run (gate.Stopped), so the errors are returned
+// together (errors.Join), each naming its package, after every package ran. Only the context's end
+// stops the run. Whatever ran is kept.
 func (p *pipeline) runPackages(ctx context.Context) error {
 	listed, err := benchrun.ListPackages(ctx, p.listConfig(&p.base), p.cfg.Packages())
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		// Several packages are listed from the directory perfgate runs in: patterns reach only into its module.
+		// Several packages are listed from the directory perfgate runs in: patterns reach only into
+		// its module.
 		return fmt.Errorf("base: %w", &config.Error{Key: "package", Value: p.cfg.Package,
 			Want: "packages or patterns of the module of the directory perfgate runs in (-C): " + err.Error()})
 	}
@@ -135,8 +139,8 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// forPackage returns the pipeline of one package of p: the same trees and configuration, its own work and
-// results subdirectory, and no records yet.
+// forPackage returns the pipeline of one package of p: the same trees and configuration, its own
+// work and results subdirectory, and no records yet.
 func (p *pipeline) forPackage(rel string, skipChecks bool, tops []string) (*pipeline, error) {
 	q := &pipeline{cfg: p.cfg, log: p.log, dir: p.dir.Package(rel), started: p.started, base: p.base, head: p.head,
 		rel: p.rel, skipChecks: skipChecks, tops: tops, sandbox: p.sandbox, store: p.store, phases: &phases{}}
@@ -156,8 +160,8 @@ func (p *pipeline) forPackage(rel string, skipChecks bool, tops []string) (*pipe
 	return q, nil
 }
 
-// listConfig is the go command's configuration for listing packages on side s: in the directory perfgate runs in
-// (-C), where relative packages and patterns start, inside the side's tree.
+// listConfig is the go command's configuration for listing packages on side s: in the directory
+// perfgate runs in (-C), where relative packages and patterns start, inside the side's tree.
 func (p *pipeline) listConfig(s *side) benchrun.BuildConfig {
 	c := p.buildConfig(s)
 	c.Dir, c.Pkg = filepath.Join(s.tree.Dir, filepath.FromSlash(p.rel)), "."
@@ -196,7 +200,8 @@ func (p *pipeline) assembleParts(env record.Env, incomplete bool) record.Result 
 	r.Notes = slices.Concat(p.session.notes, p.packages.notes, r.Notes)
 	r.Started, r.Duration = p.started, time.Since(p.started).Round(time.Millisecond)
 	r.Method.Rounds, r.Method.Threshold, r.Method.Alpha = p.cfg.Rounds, p.cfg.Threshold, p.cfg.Alpha
-	r.Method.BenchTime = cmp.Or(r.Method.BenchTime, p.cfg.BenchTime) // the shortest run a part's budget chose
+	// the shortest run a part's budget chose
+	r.Method.BenchTime = cmp.Or(r.Method.BenchTime, p.cfg.BenchTime)
 	p.fillDefaults(&r)
 	if p.packages.plan != nil {
 		r.Shard = p.shardRecord()
@@ -224,8 +229,9 @@ func (p *pipeline) shardRecord() *record.Shard {
 	}
 }
 
-// configFingerprint is a digest of every setting that decides the numbers or the gate: the whole Config but the
-// shard, where it runs and writes, and which revisions (merge compares the commits themselves).
+// configFingerprint is a digest of every setting that decides the numbers or the gate: the whole
+// Config but the shard, where it runs and writes, and which revisions (merge compares the commits
+// themselves).
 func configFingerprint(c config.Config) string {
 	c.Shard, c.ShardCosts, c.Out, c.Dir, c.Cache, c.Log, c.Base, c.Head = config.Shard{}, "", "", "", "", nil, "", ""
 	data, err := json.Marshal(c)

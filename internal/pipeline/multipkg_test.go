@@ -21,9 +21,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// twoPackages is a module of two gated packages, each with a block cipher and two benchmarks, and a package
-// without tests. Head makes alpha's Encrypt about fifteen times slower, so that even a loaded machine cannot hide
-// it, and leaves everything else as it is.
+// twoPackages is a module of two gated packages, each with a block cipher and two benchmarks, and a
+// package without tests. Head makes alpha's Encrypt about fifteen times slower, so that even a
+// loaded machine cannot hide it, and leaves everything else as it is.
 func twoPackages(slowAlpha bool) map[string]string {
 	rounds := "1"
 	if slowAlpha {
@@ -124,7 +124,8 @@ func BenchmarkSum(b *testing.B) {
 	}
 }
 
-// commitAll writes files into the work tree of r at dir and commits them, returning the commit's SHA.
+// commitAll writes files into the work tree of r at dir and commits them, returning the commit's
+// SHA.
 func commitAll(t *testing.T, r *git.Repository, dir string, files map[string]string, when time.Time) string {
 	t.Helper()
 	testmod.Write(t, dir, files)
@@ -163,13 +164,15 @@ func multiConfig(dir, base, head, out string) config.Config {
 	cfg.Rounds, cfg.BenchTime = 6, 20*time.Millisecond
 	cfg.Alpha, cfg.Threshold = 0.01, 5
 	cfg.Keys, cfg.Blocks = 32, 4
-	cfg.Metric = record.MetricTime // the instruction-count lane and metric auto have tests of their own
+	// the instruction-count lane and metric auto have tests of their own
+	cfg.Metric = record.MetricTime
 	return cfg
 }
 
-// TestShardsMergeLikeOneRun: a two-package comparison run whole, and run as three shards one after another and
-// merged, gives the same classes (but where one side is inconclusive), the same differential check and the same
-// sizes; merge refuses a shard of another head commit, a shard given twice and a missing shard.
+// TestShardsMergeLikeOneRun: a two-package comparison run whole, and run as three shards one after
+// another and merged, gives the same classes (but where one side is inconclusive), the same
+// differential check and the same sizes; merge refuses a shard of another head commit, a shard
+// given twice and a missing shard.
 func TestShardsMergeLikeOneRun(t *testing.T) {
 	testenv.Long(t) // builds and times two packages four times
 	dir, base, head := twoPackageRepo(t)
@@ -234,10 +237,10 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 		if b.Class == m.Class || b.Class == record.ClassInconclusive || m.Class == record.ClassInconclusive {
 			continue
 		}
-		// Two timed runs of the same binaries are two estimates of one ratio, taken minutes apart on a shared
-		// machine: "unchanged" in one and "faster" in the other can both be what that run saw (a shard timed while
-		// another test loaded the CPU once gave non-overlapping intervals for identical code). Opposite verdicts
-		// are never consistent.
+		// Two timed runs of the same binaries are two estimates of one ratio, taken minutes apart
+		// on a shared machine: "unchanged" in one and "faster" in the other can both be what that
+		// run saw (a shard timed while another test loaded the CPU once gave non-overlapping
+		// intervals for identical code). Opposite verdicts are never consistent.
 		opposite := (b.Class == record.ClassSlower && m.Class == record.ClassFaster) ||
 			(b.Class == record.ClassFaster && m.Class == record.ClassSlower)
 		if opposite {
@@ -251,7 +254,8 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 		t.Errorf("merged: alpha's Encrypt is %s, want slower", c)
 	}
 
-	// The differential check and the sizes ran once per package, in the shard that owned it: the same.
+	// The differential check and the sizes ran once per package, in the shard that owned it: the
+	// same.
 	diffOf := func(r *record.Result) any {
 		type row struct {
 			Pkg, Name, Digest string
@@ -323,8 +327,8 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 
 }
 
-// TestChangedPackages: changed: true gates a package whose dependency inside the module changed and one whose test
-// file changed, and leaves out, with a note, the package that nothing of changed.
+// TestChangedPackages: changed: true gates a package whose dependency inside the module changed and
+// one whose test file changed, and leaves out, with a note, the package that nothing of changed.
 func TestChangedPackages(t *testing.T) {
 	testenv.Long(t) // builds and times packages
 	files := func(libValue, cTest string) map[string]string {

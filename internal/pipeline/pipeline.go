@@ -32,15 +32,17 @@ import (
 
 // side is one revision on its way through the pipeline.
 type side struct {
-	name    record.Side
-	rev     record.Revision
-	tree    *gitsrc.Tree // the exported tree
-	modDir  string       // the root of the module that contains the gated package, inside the tree
-	pkg     string       // the gated package as the go command in modDir names it: "./x/y", "." or an import path
-	pkgDir  string       // the gated package's directory inside the tree
-	listLog []byte       // what go list printed on standard error (modules it downloaded), for the build log
-	bin     string       // the test binary
-	sha     string       // bin's SHA-256 right after the build, before any repository code ran
+	name   record.Side
+	rev    record.Revision
+	tree   *gitsrc.Tree // the exported tree
+	modDir string       // the root of the module that contains the gated package, inside the tree
+	// the gated package as the go command in modDir names it: "./x/y", "." or an import path
+	pkg    string
+	pkgDir string // the gated package's directory inside the tree
+	// what go list printed on standard error (modules it downloaded), for the build log
+	listLog []byte
+	bin     string // the test binary
+	sha     string // bin's SHA-256 right after the build, before any repository code ran
 	built   bool
 }
 
@@ -49,26 +51,28 @@ func (s *side) binary(commit string) benchrun.Binary {
 	return benchrun.Binary{Path: s.bin, Dir: s.pkgDir, Commit: commit, SHA256: s.sha}
 }
 
-// Run runs the whole comparison for cfg: it exports both revisions, builds their test binaries, runs the
-// package's tests, the differential check, the size measurement and the A–B–B–A benchmarks, and writes the results
-// directory cfg.Out (ResultsDir; report.md is the caller's, rendered by package report). Each phase returns its own
-// record and assemble puts them into the Result, whose Verdict is Decide's.
+// Run runs the whole comparison for cfg: it exports both revisions, builds their test binaries,
+// runs the package's tests, the differential check, the size measurement and the A–B–B–A
+// benchmarks, and writes the results directory cfg.Out (ResultsDir; report.md is the caller's,
+// rendered by package report). Each phase returns its own record and assemble puts them into the
+// Result, whose Verdict is Decide's.
 //
-// Run returns the Result even when it also returns an error: whatever was gathered before the error is kept, and
-// Result.Verdict says what the gate makes of it. An error means the comparison could not run (ExitCode(err)); a
-// failed gate is not an error.
+// Run returns the Result even when it also returns an error: whatever was gathered before the error
+// is kept, and Result.Verdict says what the gate makes of it. An error means the comparison could
+// not run (ExitCode(err)); a failed gate is not an error.
 func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	var logw io.Writer = io.Discard
+	logw := io.Discard
 	if cfg.Log != nil {
 		logw = &progressLog{w: cfg.Log, last: time.Now()}
 	}
 	p := &pipeline{cfg: cfg, log: logw, dir: results.Dir(cfg.Out), started: time.Now().UTC().Truncate(time.Second),
 		phases: &phases{}}
 	p.bench.pinnedCPU, p.packages.pinnedCPU = -1, -1
-	// What the user asked for, so that a report of a run stopped before both revisions resolved still names them.
+	// What the user asked for, so that a report of a run stopped before both revisions resolved
+	// still names them.
 	p.base.rev.Ref, p.head.rev.Ref = cfg.Base, cfg.Head
 	if cfg.Base == "" {
 		p.base.rev.Ref = "merge-base(HEAD, default branch)"
@@ -78,8 +82,8 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	}
 	err := p.run(ctx)
 	incomplete := ctx.Err() != nil
-	// An error caused by the context's end (however deep in a phase it surfaced: proc.Error unwraps to it) is the
-	// interruption.
+	// An error caused by the context's end (however deep in a phase it surfaced: proc.Error unwraps
+	// to it) is the interruption.
 	if incomplete && (err == nil || errors.Is(err, ctx.Err())) {
 		err = fmt.Errorf("comparison interrupted: %w", ctx.Err())
 	}
@@ -93,7 +97,8 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 			}
 		}
 		if h, herr := valgrind.Probe(context.Background(), vg, p.work); herr == nil {
-			env.ValgrindGODEBUG = h.Off // the lane or the trace probed it already: the answer is kept
+			// the lane or the trace probed it already: the answer is kept
+			env.ValgrindGODEBUG = h.Off
 		}
 	}
 	res := p.assemble(env, incomplete)
@@ -123,7 +128,8 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 
 // The records the phases return; assemble puts them into a Result.
 type (
-	// sessionRecord is what the comparison as a whole noted before any package ran: how the sandbox is set up.
+	// sessionRecord is what the comparison as a whole noted before any package ran: how the sandbox
+	// is set up.
 	sessionRecord struct {
 		notes []string
 	}
@@ -140,12 +146,14 @@ type (
 	}
 	// benchSourceRecord is what base's side times (likeForLike).
 	benchSourceRecord struct {
-		source           string   // BenchSourceHead or BenchSourceEach
-		changed          []string // top-level benchmarks whose test code differs
-		baseBin, baseDir string   // base's package built with head's test files, and where it runs; "" for base's own
-		baseSHA          string   // baseBin's SHA-256 right after its build
-		timedSame        bool     // baseBin is byte-identical to head's test binary: only the tests changed
-		notes            []string
+		source  string   // BenchSourceHead or BenchSourceEach
+		changed []string // top-level benchmarks whose test code differs
+		// base's package built with head's test files, and where it runs; "" for base's own
+		baseBin, baseDir string
+		baseSHA          string // baseBin's SHA-256 right after its build
+		// baseBin is byte-identical to head's test binary: only the tests changed
+		timedSame bool
+		notes     []string
 	}
 	// benchRecord is the A–B–B–A run turned into benchmarks.
 	benchRecord struct {
@@ -154,12 +162,13 @@ type (
 		pinnedCPU  int // -1 when unpinned
 		noise, mde float64
 		timed      time.Duration
-		stages     int           // stages of a budgeted run
-		runTime    time.Duration // the length of one run, after a budget shortened it; 0 when nothing was timed
-		settled    int           // benchmarks (sec/op) settled for the gate (bench.SettledForGate)
-		notes      []string
-		// What the why phase reads: the count lane's per-address counts (benchrun.Run.Addrs), each leaf's
-		// iterations, and the configuration the lanes ran with.
+		stages     int // stages of a budgeted run
+		// the length of one run, after a budget shortened it; 0 when nothing was timed
+		runTime time.Duration
+		settled int // benchmarks (sec/op) settled for the gate (bench.SettledForGate)
+		notes   []string
+		// What the why phase reads: the count lane's per-address counts (benchrun.Run.Addrs), each
+		// leaf's iterations, and the configuration the lanes ran with.
 		addrs map[string]map[record.Side]map[uint64]float64
 		iters map[string]int
 		rc    benchrun.RunConfig
@@ -228,9 +237,9 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 	return r
 }
 
-// fillDefaults sets what a Result says when a phase did not run, for one package and for several alike: whose
-// policy it is, an empty list of benchmarks, the differential check skipped (and why), sizes not measured, and no
-// pinned CPU when nothing ran pinned.
+// fillDefaults sets what a Result says when a phase did not run, for one package and for several
+// alike: whose policy it is, an empty list of benchmarks, the differential check skipped (and why),
+// sizes not measured, and no pinned CPU when nothing ran pinned.
 func (p *pipeline) fillDefaults(r *record.Result) {
 	r.Policy = p.cfg.PolicyOrigin
 	if r.Policy.From == "" {
@@ -259,12 +268,13 @@ func (p *pipeline) fillDefaults(r *record.Result) {
 
 // pipeline is one comparison on its way: the sides, and each phase's record once the phase has run.
 type pipeline struct {
-	cfg        config.Config
-	log        io.Writer
-	dir        results.Dir
-	started    time.Time
-	work       string   // temporary directory: trees and binaries
-	revNotes   []string // what the revisions leave out, such as the uncommitted edits of an explicit HEAD
+	cfg     config.Config
+	log     io.Writer
+	dir     results.Dir
+	started time.Time
+	work    string // temporary directory: trees and binaries
+	// what the revisions leave out, such as the uncommitted edits of an explicit HEAD
+	revNotes   []string
 	base, head side
 	rel        string // cfg.Dir relative to the repository root, slash-separated ("." for the root)
 	importPath string
@@ -272,7 +282,8 @@ type pipeline struct {
 	autoHint   string           // why metric auto fell back to time, "" when it did not
 	sandbox    *sandbox.Sandbox // confines every process that runs the repository's code
 	store      *store.Store     // artifacts kept between runs; nil when off
-	phases     *phases          // each phase's wall time, for the method; shared with the packages' pipelines
+	// each phase's wall time, for the method; shared with the packages' pipelines
+	phases *phases
 
 	session    sessionRecord
 	build      buildRecord
@@ -285,14 +296,16 @@ type pipeline struct {
 	bench      benchRecord
 	why        []record.Why
 
-	// A package of several, or of a shard, runs in a pipeline of its own (forPackage) with these set.
+	// A package of several, or of a shard, runs in a pipeline of its own (forPackage) with these
+	// set.
 	skipChecks bool     // another shard runs the tests, the differential check and the sizes
 	tops       []string // the top-level benchmarks to run; nil for all
 	// packages is what runPackages did when the comparison gates several packages or is a shard.
 	packages packagesRecord
 }
 
-// writeLog keeps a tool's output in the results directory; failing to is worth a warning, not an error.
+// writeLog keeps a tool's output in the results directory; failing to is worth a warning, not an
+// error.
 func (p *pipeline) writeLog(name string, data []byte) {
 	if err := p.dir.WriteLog(name, data); err != nil {
 		p.logf("warning: %v", err)
@@ -308,7 +321,8 @@ func (p *pipeline) run(ctx context.Context) error {
 		return err
 	}
 	if p.cfg.CountsInstructions() {
-		// Up front: an hour of building and testing is not worth spending on a lane that cannot run.
+		// Up front: an hour of building and testing is not worth spending on a lane that cannot
+		// run.
 		vg, err := valgrind.Find(ctx, "", "the instruction-count lane needs it")
 		if err != nil && p.cfg.Metric == record.MetricAuto {
 			p.cfg.Metric = record.MetricTime // auto without valgrind is wall time, and says so
@@ -343,9 +357,10 @@ func (p *pipeline) run(ctx context.Context) error {
 	return p.runPackage(ctx)
 }
 
-// runPackage runs the phases of one package on the exported trees: inspect, build, then (unless skipChecks) the
-// tests, the differential check and the sizes, then the benchmarks (only tops, when tops is not nil). Several
-// packages or shards run it once per package (runPackages) and combine the records.
+// runPackage runs the phases of one package on the exported trees: inspect, build, then (unless
+// skipChecks) the tests, the differential check and the sizes, then the benchmarks (only tops, when
+// tops is not nil). Several packages or shards run it once per package (runPackages) and combine
+// the records.
 func (p *pipeline) runPackage(ctx context.Context) error {
 	err := p.timePhase("build", func() error {
 		build, err := p.inspect(ctx)
@@ -365,14 +380,15 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 	if p.build.headFailed {
 		return nil // the gate fails; nothing else can run on head
 	}
-	// Every binary is built now, and no repository code has run yet: what runs from here on is checked against
-	// these seals. The differential check builds both harnesses before it runs either.
+	// Every binary is built now, and no repository code has run yet: what runs from here on is
+	// checked against these seals. The differential check builds both harnesses before it runs
+	// either.
 	if err := p.seal(); err != nil {
 		return err
 	}
 	if !p.skipChecks {
-		// The constant-time drivers are built and sealed before any repository code runs too, and traced before
-		// the package's tests.
+		// The constant-time drivers are built and sealed before any repository code runs too, and
+		// traced before the package's tests.
 		var ctPrep *consttime.Prepared
 		err := p.timePhase("constant-time build", func() (err error) {
 			ctPrep, err = p.prepareConstantTime(ctx)
@@ -521,8 +537,9 @@ func (p *pipeline) export(ctx context.Context) (err error) {
 	return nil
 }
 
-// buildBoth builds both test binaries with identical flags and one cache, and adds what it found to rec, the
-// record of inspect. A base that does not build is an error; a head that does not build fails the gate.
+// buildBoth builds both test binaries with identical flags and one cache, and adds what it found to
+// rec, the record of inspect. A base that does not build is an error; a head that does not build
+// fails the gate.
 func (p *pipeline) buildBoth(ctx context.Context, rec buildRecord) (buildRecord, error) {
 	for _, s := range []*side{&p.base, &p.head} {
 		if s.name == record.Head && rec.headFailed {
@@ -554,9 +571,9 @@ func (p *pipeline) buildConfig(s *side) benchrun.BuildConfig {
 		Timeout: proc.BuildLimit(p.cfg.Timeout)}
 }
 
-// logDownloads shows the "go: downloading …" lines of a go command's output in the progress log. Modules fetched
-// on a first build are downloaded while the package is inspected and built, before anything is timed; the full
-// output stays in the side's build log.
+// logDownloads shows the "go: downloading …" lines of a go command's output in the progress log.
+// Modules fetched on a first build are downloaded while the package is inspected and built, before
+// anything is timed; the full output stays in the side's build log.
 func (p *pipeline) logDownloads(s *side, out []byte) {
 	for _, line := range strings.Split(string(out), "\n") {
 		if strings.HasPrefix(line, "go: downloading ") {
@@ -565,8 +582,8 @@ func (p *pipeline) logDownloads(s *side, out []byte) {
 	}
 }
 
-// inspect finds the gated package in both trees: its import path (for the size measurement) and its directory
-// (the working directory of its test binary). A package without tests cannot be compared.
+// inspect finds the gated package in both trees: its import path (for the size measurement) and its
+// directory (the working directory of its test binary). A package without tests cannot be compared.
 func (p *pipeline) inspect(ctx context.Context) (buildRecord, error) {
 	var rec buildRecord
 	headErr, err := p.locate()
@@ -632,16 +649,16 @@ func (p *pipeline) runTests(ctx context.Context) functionalRecord {
 	return rec
 }
 
-// checkDifferential runs the differential check and writes differential.json. Only a cancelled context or a
-// results directory that cannot be written is an error: a check that perfgate cannot run has status error, which
-// Decide makes the verdict's.
+// checkDifferential runs the differential check and writes differential.json. Only a cancelled
+// context or a results directory that cannot be written is an error: a check that perfgate cannot
+// run has status error, which Decide makes the verdict's.
 func (p *pipeline) checkDifferential(ctx context.Context) (record.Differential, error) {
 	workDir := filepath.Join(p.work, "differential")
 	if err := os.MkdirAll(workDir, 0o755); err != nil {
 		return record.Differential{}, err
 	}
-	// The differential names one package for both sides: relative to each module root when the sides agree on
-	// it, else each side's package directory itself.
+	// The differential names one package for both sides: relative to each module root when the
+	// sides agree on it, else each side's package directory itself.
 	baseDir, headDir, pkg := p.base.modDir, p.head.modDir, p.base.pkg
 	if p.base.pkg != p.head.pkg {
 		baseDir, headDir, pkg = p.base.pkgDir, p.head.pkgDir, "."
@@ -657,8 +674,9 @@ func (p *pipeline) checkDifferential(ctx context.Context) (record.Differential, 
 		if ctx.Err() != nil {
 			return record.Differential{}, ctx.Err()
 		}
-		// perfgate could not run the check (a constructor named in the configuration that neither side has, a work
-		// directory it cannot write): that is not a finding about the code, and the gate must not pass on it.
+		// perfgate could not run the check (a constructor named in the configuration that neither
+		// side has, a work directory it cannot write): that is not a finding about the code, and
+		// the gate must not pass on it.
 		return record.Differential{Status: record.DiffError, Reason: err.Error(), Seed: p.cfg.Seed,
 			Ciphers: []record.Cipher{}}, nil
 	}
@@ -667,8 +685,8 @@ func (p *pipeline) checkDifferential(ctx context.Context) (record.Differential, 
 	return d, p.dir.WriteDifferential(&d)
 }
 
-// measureSizes measures the package in both test binaries and writes sizes.txt. A measurement that fails is
-// reported in Sizes.Error, not as an error.
+// measureSizes measures the package in both test binaries and writes sizes.txt. A measurement that
+// fails is reported in Sizes.Error, not as an error.
 func (p *pipeline) measureSizes() record.Sizes {
 	var got [2]*sizes.Sizes
 	for i, s := range []*side{&p.base, &p.head} {
@@ -688,8 +706,8 @@ func (p *pipeline) measureSizes() record.Sizes {
 	return d
 }
 
-// linePrefixer writes to w with prefix at the start of every line, so that a leaf package's progress lines read
-// like perfgate's own.
+// linePrefixer writes to w with prefix at the start of every line, so that a leaf package's
+// progress lines read like perfgate's own.
 type linePrefixer struct {
 	w       io.Writer
 	prefix  string

@@ -12,9 +12,10 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestFoundStandsAboveCouldNotRun: -pkg ./... over two packages, where base of the first (./broken) does not build,
-// so that its pipeline fails, and head makes the second (./slow) some sixty times slower. The broken package does
-// not stop the other; the slowdown is found, and the verdict fails (exit 1, not 3) with the error beside it.
+// TestFoundStandsAboveCouldNotRun: -pkg ./... over two packages, where base of the first (./broken)
+// does not build, so that its pipeline fails, and head makes the second (./slow) some sixty times
+// slower. The broken package does not stop the other; the slowdown is found, and the verdict fails
+// (exit 1, not 3) with the error beside it.
 func TestFoundStandsAboveCouldNotRun(t *testing.T) {
 	testenv.Long(t) // builds and times two packages: about 30 s on a loaded machine
 	mix := func(rounds string) string {

@@ -12,26 +12,29 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The same-code phase: which of base's benchmarks reach the same machine code in the two binaries that will be
-// timed (package samecode), and so which benchmarks the timing lanes run. The decision is made here, once, and
-// every timing lane reads it through sameCodeRecord.untimed.
+// The same-code phase: which of base's benchmarks reach the same machine code in the two binaries
+// that will be timed (package samecode), and so which benchmarks the timing lanes run. The decision
+// is made here, once, and every timing lane reads it through sameCodeRecord.untimed.
 
 // sameCodeRecord is what comparing the timed binaries' machine code found.
 type sameCodeRecord struct {
-	analysed  bool            // the analysis ran and its answers stand (not a fallback, not an error)
-	identical bool            // the two timed binaries are byte for byte the same
-	tops      []string        // base's top-level benchmarks, in source order (nil when they could not be listed)
-	same      map[string]bool // top-level benchmarks whose reachable machine code is the same
-	untimed   []string        // same-code top-level benchmarks the timing lanes skip
-	shown     []string        // those of untimed the bench filter's first level selects: each gets a row
-	notes     []string
+	// the analysis ran and its answers stand (not a fallback, not an error)
+	analysed  bool
+	identical bool // the two timed binaries are byte for byte the same
+	// base's top-level benchmarks, in source order (nil when they could not be listed)
+	tops    []string
+	same    map[string]bool // top-level benchmarks whose reachable machine code is the same
+	untimed []string        // same-code top-level benchmarks the timing lanes skip
+	// those of untimed the bench filter's first level selects: each gets a row
+	shown []string
+	notes []string
 }
 
-// compareCode runs samecode.Analyze on the two binaries the timing lanes will run (base's timed binary, after
-// likeForLike, and head's) for base's top-level benchmarks, and decides which benchmarks are not timed: those
-// whose code is the same, unless cfg.TimeSameCode or head changed the benchmark's own code (it must run once to
-// show that it does not crash). An
-// analysis that fails or falls back leaves every benchmark timed, with a note. Only a cancelled context is an
+// compareCode runs samecode.Analyze on the two binaries the timing lanes will run (base's timed
+// binary, after likeForLike, and head's) for base's top-level benchmarks, and decides which
+// benchmarks are not timed: those whose code is the same, unless cfg.TimeSameCode or head changed
+// the benchmark's own code (it must run once to show that it does not crash). An analysis that
+// fails or falls back leaves every benchmark timed, with a note. Only a cancelled context is an
 // error.
 func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 	rec := sameCodeRecord{same: map[string]bool{}}
@@ -73,8 +76,9 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 		}
 		rec.same[t] = true
 		if p.cfg.TimeSameCode || slices.Contains(p.source.changed, t) {
-			// Head changed this benchmark's own code: both sides run head's (likeForLike), so the machine code is
-			// the same, but head's benchmark has never run, and one that crashes or hangs fails the gate.
+			// Head changed this benchmark's own code: both sides run head's (likeForLike), so the
+			// machine code is the same, but head's benchmark has never run, and one that crashes or
+			// hangs fails the gate.
 			continue
 		}
 		rec.untimed = append(rec.untimed, t)
@@ -88,7 +92,8 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 		rec.notes = append(rec.notes, "the timed binaries are byte-identical, timed anyway (time-same-code): timing "+
 			"differences can only be noise")
 	case rep.Identical && len(rec.untimed) == len(tops):
-		// Only when nothing is timed: a benchmark whose own code head changed runs even on identical binaries.
+		// Only when nothing is timed: a benchmark whose own code head changed runs even on
+		// identical binaries.
 		rec.notes = append(rec.notes, "every benchmark is unchanged (same machine code) and nothing was timed")
 	case len(rec.same) > 0 && p.cfg.TimeSameCode:
 		rec.notes = append(rec.notes, fmt.Sprintf("%s run the same machine code on both sides; timed anyway (time-same-code)",
@@ -100,14 +105,15 @@ func (p *pipeline) compareCode(ctx context.Context) (sameCodeRecord, error) {
 	return rec, nil
 }
 
-// timesNothing reports whether every benchmark of base is left untimed, so that no timing lane needs to run.
+// timesNothing reports whether every benchmark of base is left untimed, so that no timing lane
+// needs to run.
 func (r sameCodeRecord) timesNothing() bool {
 	return len(r.tops) > 0 && len(r.untimed) == len(r.tops)
 }
 
-// sameCodeRows returns one row (sec/op, or instructions/op when only that lane runs) per untimed top-level
-// benchmark the bench filter's first level selects: unchanged, no samples, SameCode. Its leaves (sub-benchmarks) are
-// found only by running it, so the row carries the top-level name.
+// sameCodeRows returns one row (sec/op, or instructions/op when only that lane runs) per untimed
+// top-level benchmark the bench filter's first level selects: unchanged, no samples, SameCode. Its
+// leaves (sub-benchmarks) are found only by running it, so the row carries the top-level name.
 func (r sameCodeRecord) sameCodeRows(metric string) []record.Benchmark {
 	unit := record.UnitTime
 	if metric == record.MetricInstructions {
@@ -122,8 +128,8 @@ func (r sameCodeRecord) sameCodeRows(metric string) []record.Benchmark {
 	return out
 }
 
-// markSameCode sets SameCode on the timed benchmarks whose top-level benchmark's code is the same (when they are
-// timed anyway).
+// markSameCode sets SameCode on the timed benchmarks whose top-level benchmark's code is the same
+// (when they are timed anyway).
 func (r sameCodeRecord) markSameCode(bs []record.Benchmark) {
 	for i := range bs {
 		top, _, _ := strings.Cut(bs[i].Name, "/")
@@ -131,8 +137,8 @@ func (r sameCodeRecord) markSameCode(bs []record.Benchmark) {
 	}
 }
 
-// analyzeCode is samecode.Analyze with a panic turned into an error: the binaries hold head's code, and a flaw
-// the analysis trips on must cost the comparison its shortcut, not the comparison.
+// analyzeCode is samecode.Analyze with a panic turned into an error: the binaries hold head's code,
+// and a flaw the analysis trips on must cost the comparison its shortcut, not the comparison.
 func analyzeCode(baseBin, headBin string, tops []string) (rep *samecode.Report, err error) {
 	defer func() {
 		if v := recover(); v != nil {

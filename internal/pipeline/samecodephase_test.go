@@ -12,8 +12,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// twoFuncs is a package with two functions, each measured by its own benchmark; mulF and mulG are their
-// constants, and doc is a comment put above the package clause (it shifts every line, not the code).
+// twoFuncs is a package with two functions, each measured by its own benchmark; mulF and mulG are
+// their constants, and doc is a comment put above the package clause (it shifts every line, not the
+// code).
 func twoFuncs(doc, mulF, mulG string) map[string]string {
 	return map[string]string{
 		"go.mod": testmod.GoMod("example.com/two", "1.22"),

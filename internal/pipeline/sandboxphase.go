@@ -12,9 +12,10 @@ import (
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 )
 
-// startSandbox sets up the sandbox every process that runs the repository's code starts in, base's and head's
-// alike, with its children's scratch directories in the work directory. In mode required, a kernel that cannot
-// confine them stops the comparison (exit 3) before anything is built.
+// startSandbox sets up the sandbox every process that runs the repository's code starts in, base's
+// and head's alike, with its children's scratch directories in the work directory. In mode
+// required, a kernel that cannot confine them stops the comparison (exit 3) before anything is
+// built.
 func (p *pipeline) startSandbox() error {
 	mode, err := sandbox.ParseMode(cmp.Or(p.cfg.Sandbox, string(sandbox.ModeAuto)))
 	if err != nil {
@@ -42,8 +43,8 @@ func (p *pipeline) startSandbox() error {
 	return nil
 }
 
-// seal records the SHA-256 of every binary built so far, before any repository code runs: both test binaries
-// and, when there is one, base built with head's test files.
+// seal records the SHA-256 of every binary built so far, before any repository code runs: both test
+// binaries and, when there is one, base built with head's test files.
 func (p *pipeline) seal() error {
 	for _, s := range []*side{&p.base, &p.head} {
 		if !s.built {
@@ -65,8 +66,8 @@ func (p *pipeline) seal() error {
 	return nil
 }
 
-// verifySealed checks every sealed binary again: one that changed since the build is an error naming the
-// tampering, so that no size, machine-code comparison or timing is taken from it.
+// verifySealed checks every sealed binary again: one that changed since the build is an error
+// naming the tampering, so that no size, machine-code comparison or timing is taken from it.
 func (p *pipeline) verifySealed() error {
 	for _, b := range []sandbox.Binary{{Path: p.base.bin, SHA256: p.base.sha}, {Path: p.head.bin, SHA256: p.head.sha},
 		{Path: p.source.baseBin, SHA256: p.source.baseSHA}} {
@@ -80,7 +81,8 @@ func (p *pipeline) verifySealed() error {
 	return nil
 }
 
-// runTestBinary runs the side's package tests (-test.short) from its sealed test binary, in the sandbox.
+// runTestBinary runs the side's package tests (-test.short) from its sealed test binary, in the
+// sandbox.
 func (p *pipeline) runTestBinary(ctx context.Context, s *side) (stdout, stderr []byte, err error) {
 	if err := (sandbox.Binary{Path: s.bin, SHA256: s.sha}).Verify(); err != nil {
 		return nil, []byte(err.Error()), err
@@ -90,7 +92,8 @@ func (p *pipeline) runTestBinary(ctx context.Context, s *side) (stdout, stderr [
 		return nil, nil, err
 	}
 	defer remove()
-	dir, release, err := p.sandbox.WorkDir(scratch, s.pkgDir) // a copy of the package directory, for it to write
+	// a copy of the package directory, for it to write
+	dir, release, err := p.sandbox.WorkDir(scratch, s.pkgDir)
 	if err != nil {
 		return nil, nil, err
 	}

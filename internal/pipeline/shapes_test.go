@@ -18,18 +18,20 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The packages real libraries are made of: each shape is a fixture committed twice (base, and head with a small
-// change) and compared end to end by Run.
+// The packages real libraries are made of: each shape is a fixture committed twice (base, and head
+// with a small change) and compared end to end by Run.
 
-// shapeRepo commits files as base and then head's changes, and returns the repository and both commits.
+// shapeRepo commits files as base and then head's changes, and returns the repository and both
+// commits.
 func shapeRepo(t *testing.T, base, head map[string]string) (repo *testmod.Repo, b, h string) {
 	t.Helper()
 	repo = testmod.NewRepo(t)
 	return repo, repo.Commit("base", base), repo.Commit("head", head)
 }
 
-// Assembly for amd64 with a pure-Go fallback that the purego build tag selects, as golang.org/x/crypto does. The
-// benchmark names the implementation it measures, so the result shows which one was built.
+// Assembly for amd64 with a pure-Go fallback that the purego build tag selects, as
+// golang.org/x/crypto does. The benchmark names the implementation it measures, so the result shows
+// which one was built.
 func TestShapeAssemblyPurego(t *testing.T) {
 	testenv.Long(t)
 	if runtime.GOARCH != "amd64" {
@@ -62,7 +64,8 @@ func TestShapeAssemblyPurego(t *testing.T) {
 	}
 }
 
-// A cgo package: the test binary links C code, and the size measurement still finds the package's Go symbols.
+// A cgo package: the test binary links C code, and the size measurement still finds the package's
+// Go symbols.
 func TestShapeCgo(t *testing.T) {
 	testenv.Long(t)
 	if !build.Default.CgoEnabled {
@@ -90,8 +93,9 @@ func TestShapeCgo(t *testing.T) {
 	}
 }
 
-// Tests and benchmarks that read testdata/ relative to the package directory, where the test binary runs; the
-// package sits below the module root, so a binary run from the module root would not find the file.
+// Tests and benchmarks that read testdata/ relative to the package directory, where the test binary
+// runs; the package sits below the module root, so a binary run from the module root would not find
+// the file.
 func TestShapeTestdata(t *testing.T) {
 	test := "package vec\n\nimport (\n\t\"os\"\n\t\"strings\"\n\t\"testing\"\n)\n\n" +
 		"func vectors(tb testing.TB) []string {\n\tdata, err := os.ReadFile(\"testdata/vectors.txt\")\n\tif err != nil {\n\t\ttb.Fatal(err)\n\t}\n" +
@@ -108,7 +112,8 @@ func TestShapeTestdata(t *testing.T) {
 	wantCompared(t, res, err, "Mix")
 }
 
-// Benchmarks only in an external test package (package xtea_test), which imports the package by its path.
+// Benchmarks only in an external test package (package xtea_test), which imports the package by its
+// path.
 func TestShapeExternalTestPackage(t *testing.T) {
 	testenv.Long(t)
 	xtest := "package xtea_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/xtea\"\n)\n\n" +
@@ -122,7 +127,8 @@ func TestShapeExternalTestPackage(t *testing.T) {
 	wantCompared(t, res, err, "Mix")
 }
 
-// A TestMain that prepares a table the benchmarks need and prints to standard output, as setup code does.
+// A TestMain that prepares a table the benchmarks need and prints to standard output, as setup code
+// does.
 func TestShapeTestMain(t *testing.T) {
 	testenv.Long(t)
 	test := "package tm\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"testing\"\n)\n\nvar table []uint32\n\n" +
@@ -139,8 +145,9 @@ func TestShapeTestMain(t *testing.T) {
 	wantCompared(t, res, err, "Mix")
 }
 
-// Benchmarks that loop with b.Loop (Go 1.24), and ones that skip themselves, whole or one sub-benchmark, as
-// code for hardware the machine lacks does: skipped benchmarks are not failures and not compared.
+// Benchmarks that loop with b.Loop (Go 1.24), and ones that skip themselves, whole or one
+// sub-benchmark, as code for hardware the machine lacks does: skipped benchmarks are not failures
+// and not compared.
 func TestShapeLoopAndSkip(t *testing.T) {
 	testenv.Long(t)
 	test := "package lp\n\nimport \"testing\"\n\nvar sink uint32\n\n" +
@@ -168,7 +175,8 @@ func usesDep(salt string) string {
 	return "package app\n\nimport \"example.com/dep\"\n\n// Mix scrambles x.\nfunc Mix(x uint32) uint32 { return (x ^ " + salt + ") * dep.K }\n"
 }
 
-// A vendor/ directory: the go command builds from it, with the module proxy off and an empty module cache.
+// A vendor/ directory: the go command builds from it, with the module proxy off and an empty module
+// cache.
 func TestShapeVendor(t *testing.T) {
 	testenv.Long(t)
 	t.Setenv("GOPROXY", "off")
@@ -184,9 +192,9 @@ func TestShapeVendor(t *testing.T) {
 	wantCompared(t, res, err, "Mix")
 }
 
-// A dependency fetched from the module proxy on the first build (a file:// proxy and an empty module cache): the
-// download happens while the package is inspected and built, is shown in the progress log and kept in the build
-// log, and comes before anything is timed.
+// A dependency fetched from the module proxy on the first build (a file:// proxy and an empty
+// module cache): the download happens while the package is inspected and built, is shown in the
+// progress log and kept in the build log, and comes before anything is timed.
 func TestShapeProxyDownload(t *testing.T) {
 	testenv.Long(t)
 	proxy := writeProxy(t, "example.com/dep", "v1.0.0", depModule)
@@ -247,8 +255,8 @@ func runLogged(t *testing.T, cfg config.Config, log *syncBuffer) (*record.Result
 	return res, err
 }
 
-// emptyModCache returns a new, empty module cache directory, cleaned with go clean -modcache (its files are
-// read-only) when the test ends.
+// emptyModCache returns a new, empty module cache directory, cleaned with go clean -modcache (its
+// files are read-only) when the test ends.
 func emptyModCache(t *testing.T) string {
 	dir := t.TempDir()
 	t.Cleanup(func() {
@@ -266,8 +274,8 @@ func goCmd(t *testing.T, dir string, env []string, args ...string) {
 	}
 }
 
-// writeProxy writes a module proxy directory (the layout GOPROXY=file:// reads: list, .info, .mod, .zip) that
-// serves module path at version with files, and returns it.
+// writeProxy writes a module proxy directory (the layout GOPROXY=file:// reads: list, .info, .mod,
+// .zip) that serves module path at version with files, and returns it.
 func writeProxy(t *testing.T, path, version string, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()

@@ -30,10 +30,11 @@ func hasNote(res *record.Result, s string) bool {
 	return false
 }
 
-// TestStore runs one comparison four times against one store: the second run reads the differential's outputs
-// and the tests' results from it, a poisoned store (every object's bytes replaced, as a pull request that could
-// write the directory would replace base's harness output) is detected, warned about and computed again, and
-// with cache off nothing is read or written. The findings are the same every time.
+// TestStore runs one comparison four times against one store: the second run reads the
+// differential's outputs and the tests' results from it, a poisoned store (every object's bytes
+// replaced, as a pull request that could write the directory would replace base's harness output)
+// is detected, warned about and computed again, and with cache off nothing is read or written. The
+// findings are the same every time.
 func TestStore(t *testing.T) {
 	testenv.Long(t)
 	repo := testmod.NewRepo(t)
@@ -71,8 +72,9 @@ func TestStore(t *testing.T) {
 		return res
 	}
 
-	// Cold: the tests' results come from nowhere. The two sides' harnesses may be the same binary (head only adds
-	// a doc comment), and head's side may then read what base's just stored: fewer than all four, never all.
+	// Cold: the tests' results come from nowhere. The two sides' harnesses may be the same binary
+	// (head only adds a doc comment), and head's side may then read what base's just stored: fewer
+	// than all four, never all.
 	first := check("cold", map[string]int{"tests": 0}, "")
 	if n := fromStore(first)["differential"]; n >= 4 {
 		t.Errorf("cold: the differential read %d artifacts from the store, want fewer than 4", n)
@@ -92,8 +94,8 @@ func TestStore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// (Base's and head's equal outputs share an object: once base's run has put it back, head's entry is whole
-	// again: what the poisoned run read back is not asserted.)
+	// (Base's and head's equal outputs share an object: once base's run has put it back, head's
+	// entry is whole again: what the poisoned run read back is not asserted.)
 	poisoned := check("poisoned", nil, "damaged or foreign")
 	if a, b := first.Differential.Ciphers[0].DigestBase, poisoned.Differential.Ciphers[0].DigestBase; a != b {
 		t.Errorf("base's digest %s after the poisoning, %s before", b, a)

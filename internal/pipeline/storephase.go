@@ -16,12 +16,14 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The store (package internal/store) keeps what a side's checks produced between runs: a harness's outputs, a
-// constant-time trace's analysis, a test run's result, each under a key of the sealed binary that produced it and
-// its input. Timings are never kept: both sides are timed fresh, here and now.
+// The store (package internal/store) keeps what a side's checks produced between runs: a harness's
+// outputs, a constant-time trace's analysis, a test run's result, each under a key of the sealed
+// binary that produced it and its input. Timings are never kept: both sides are timed fresh, here
+// and now.
 
-// openStore opens the store the key cache names ("" for the user's cache directory, "off" for none). A store
-// that cannot be opened costs time, not the comparison: a warning, and the run goes on without it.
+// openStore opens the store the key cache names ("" for the user's cache directory, "off" for
+// none). A store that cannot be opened costs time, not the comparison: a warning, and the run goes
+// on without it.
 func (p *pipeline) openStore() {
 	if p.cfg.Store == store.Off {
 		return
@@ -36,7 +38,8 @@ func (p *pipeline) openStore() {
 		dir = d
 	}
 	if strings.HasPrefix(store.Program(), "unknown") {
-		// perfgate's own digest is part of every key; without it an entry of another perfgate could be read.
+		// perfgate's own digest is part of every key; without it an entry of another perfgate could
+		// be read.
 		p.logf("warning: no store of artifacts: perfgate cannot read its own executable (%s)", store.Program())
 		return
 	}
@@ -87,9 +90,9 @@ func (p *pipeline) timePhase(name string, f func() error) error {
 	return err
 }
 
-// testKey is the store's key of a side's test run: its sealed binary, the tree it runs in (tests read their
-// testdata), the arguments and what the sandbox allows. A working tree's edits are not in a commit's name: its
-// tests are not kept.
+// testKey is the store's key of a side's test run: its sealed binary, the tree it runs in (tests
+// read their testdata), the arguments and what the sandbox allows. A working tree's edits are not
+// in a commit's name: its tests are not kept.
 func (p *pipeline) testKey(s *side, args []string) (store.Key, bool) {
 	if p.store == nil || s.sha == "" || s.rev.Dirty || s.rev.Commit == "" || s.tree == nil {
 		return store.Key{}, false
@@ -101,14 +104,15 @@ func (p *pipeline) testKey(s *side, args []string) (store.Key, bool) {
 		strconv.FormatBool(p.cfg.AllowNetwork), p.sandbox.Guarantee().String()), true
 }
 
-// storedTest is a test run kept in the store: only passing runs are kept (a failure is run again, so that a flaky
-// one is not repeated from the store).
+// storedTest is a test run kept in the store: only passing runs are kept (a failure is run again,
+// so that a flaky one is not repeated from the store).
 type storedTest struct {
 	Passed bool   `json:"passed"`
 	Output []byte `json:"output"`
 }
 
-// lanesPhase names the phase of the benchmarks' lanes: the timing, and the counting when it runs beside it.
+// lanesPhase names the phase of the benchmarks' lanes: the timing, and the counting when it runs
+// beside it.
 func (p *pipeline) lanesPhase() string {
 	switch {
 	case !p.cfg.CountsInstructions():
@@ -119,7 +123,8 @@ func (p *pipeline) lanesPhase() string {
 	return "timing and counting"
 }
 
-// quietAfter is how long the progress log may stay silent during a phase before perfgate says it is still working.
+// quietAfter is how long the progress log may stay silent during a phase before perfgate says it is
+// still working.
 const quietAfter = 5 * time.Second
 
 // progressLog is the comparison's progress log, which remembers when it was last written to.
@@ -142,8 +147,8 @@ func (l *progressLog) quiet() time.Duration {
 	return time.Since(l.last)
 }
 
-// heartbeat writes a line whenever the log has been silent for quietAfter while the phase name runs, so that no
-// stretch of a run goes without a progress line; the returned function stops it.
+// heartbeat writes a line whenever the log has been silent for quietAfter while the phase name
+// runs, so that no stretch of a run goes without a progress line; the returned function stops it.
 func (p *pipeline) heartbeat(name string, start time.Time) (stop func()) {
 	l, ok := p.log.(*progressLog)
 	if !ok {
@@ -169,9 +174,10 @@ func (p *pipeline) heartbeat(name string, start time.Time) (stop func()) {
 	return func() { close(done); <-finished }
 }
 
-// usedFeatures disassembles bins (test binaries sealed by this comparison), both at once, and returns for each a
-// function that says which of a subset of features it has instructions of. What a binary uses of features is kept
-// in the store under its digest: disassembling a test binary takes seconds, and nothing is timed meanwhile.
+// usedFeatures disassembles bins (test binaries sealed by this comparison), both at once, and
+// returns for each a function that says which of a subset of features it has instructions of. What
+// a binary uses of features is kept in the store under its digest: disassembling a test binary
+// takes seconds, and nothing is timed meanwhile.
 func (p *pipeline) usedFeatures(ctx context.Context, bins []string, features []string) ([]func([]string) []string, []error) {
 	uses := make([]func([]string) []string, len(bins))
 	errs := make([]error, len(bins))
@@ -181,7 +187,8 @@ func (p *pipeline) usedFeatures(ctx context.Context, bins []string, features []s
 		go func() {
 			defer wg.Done()
 			sha := p.sealedSHA(bin)
-			key := store.NewKey("uses-features", store.Program(), sha, strings.Join(features, ",")) // the patterns are perfgate's
+			// the patterns are perfgate's
+			key := store.NewKey("uses-features", store.Program(), sha, strings.Join(features, ","))
 			var used []string
 			if sha == "" || !p.store.GetJSON(key, &used) {
 				stdout, err := p.disassemble(ctx, bin)
@@ -227,8 +234,9 @@ func (p *pipeline) sealedSHA(path string) string {
 	return ""
 }
 
-// decisions is the compiler's -m=2 report of the gated package on side s (benchrun.Decisions), kept in the store
-// under the side's test binary's digest: the same binary is the same code, compiled the same way.
+// decisions is the compiler's -m=2 report of the gated package on side s (benchrun.Decisions), kept
+// in the store under the side's test binary's digest: the same binary is the same code, compiled
+// the same way.
 func (p *pipeline) decisions(ctx context.Context, s *side, limit time.Duration) ([]byte, error) {
 	key := store.NewKey("compiler-decisions", store.Program(), s.sha, p.importPath, strings.Join(p.cfg.Tags, ","))
 	if s.sha != "" {

@@ -9,10 +9,11 @@ import (
 	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
 )
 
-// uncommittedNote says that the work tree's uncommitted edits are left out when head, given explicitly as rev,
-// is the commit the work tree is on and the work tree has edits: "perfgate compare main HEAD" compares commits,
-// and a user who edited since may think otherwise. "" when nothing is left out, or when git cannot tell (the
-// note is advice; the comparison does not depend on it).
+// uncommittedNote says that the work tree's uncommitted edits are left out when head, given
+// explicitly as rev, is the commit the work tree is on and the work tree has edits: "perfgate
+// compare main HEAD" compares commits, and a user who edited since may think otherwise. "" when
+// nothing is left out, or when git cannot tell (the note is advice; the comparison does not depend
+// on it).
 func uncommittedNote(ctx context.Context, repo *gitsrc.Repo, rev string, head *gitsrc.Commit) string {
 	current, err := repo.Head()
 	if err != nil || current.SHA != head.SHA {

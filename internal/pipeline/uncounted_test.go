@@ -14,8 +14,9 @@ import (
 )
 
 // TestFromRunUncounted: a leaf the lane gave up on (here, timer-in-loop, without samples) gets an
-// instructions/op row that is inconclusive and says why; under metric auto CombineLanes leaves its time class to
-// wall time alone, and says so on its rows (bench.TestCombineLanesUncounted checks that no count settles it).
+// instructions/op row that is inconclusive and says why; under metric auto CombineLanes leaves its
+// time class to wall time alone, and says so on its rows (bench.TestCombineLanesUncounted checks
+// that no count settles it).
 func TestFromRunUncounted(t *testing.T) {
 	run := &benchrun.Run{
 		Samples: slices.Concat(abbaRun("Paused", 2, 100, 100), abbaRun("Plain", 2, 100, 100),
@@ -42,17 +43,18 @@ func TestFromRunUncounted(t *testing.T) {
 	}
 }
 
-// needLaneE2E skips a slow end-to-end test of the instruction-count lane unless PERFGATE_E2E=1, and then fails it
-// when valgrind is missing.
+// needLaneE2E skips a slow end-to-end test of the instruction-count lane unless PERFGATE_E2E=1, and
+// then fails it when valgrind is missing.
 func needLaneE2E(t *testing.T) {
 	t.Helper()
 	testenv.NeedTool(t, "valgrind", valgrind.InstallCommand)
 	testenv.Long(t) // a whole comparison under valgrind
 }
 
-// ordinaryPkg is a package with the kinds of benchmark real packages have and crypto code lacks: one whose work
-// depends on math/rand seeded by the time, one that writes a file in every iteration, and one that stops its timer
-// for a set-up in every iteration; beside them a plain one, which the lane counts as usual.
+// ordinaryPkg is a package with the kinds of benchmark real packages have and crypto code lacks:
+// one whose work depends on math/rand seeded by the time, one that writes a file in every
+// iteration, and one that stops its timer for a set-up in every iteration; beside them a plain one,
+// which the lane counts as usual.
 var ordinaryPkg = map[string]string{
 	"go.mod": "module example.com/ordinary\n\ngo 1.22\n",
 	"ordinary.go": `package ordinary
@@ -130,10 +132,11 @@ func BenchmarkPlain(b *testing.B) {
 `,
 }
 
-// TestOrdinaryBenchmarksAuto compares a commit with one that changes only a README (byte-identical test binaries,
-// an A/A run) under metric auto: a count that differs by process, a file written per iteration and a timer stopped
-// in the loop each leave their benchmark judged by wall time alone, with a note that says why, and the verdict
-// passes (exit 0), where such a benchmark used to make it an error (exit 3). The plain benchmark is counted.
+// TestOrdinaryBenchmarksAuto compares a commit with one that changes only a README (byte-identical
+// test binaries, an A/A run) under metric auto: a count that differs by process, a file written per
+// iteration and a timer stopped in the loop each leave their benchmark judged by wall time alone,
+// with a note that says why, and the verdict passes (exit 0), where such a benchmark used to make
+// it an error (exit 3). The plain benchmark is counted.
 func TestOrdinaryBenchmarksAuto(t *testing.T) {
 	needLaneE2E(t)
 	repo := testmod.NewRepo(t)
@@ -160,18 +163,19 @@ func TestOrdinaryBenchmarksAuto(t *testing.T) {
 	}
 	for name, want := range map[string]record.Uncounted{
 		"Seeded": record.UncountedUnrepeatable,
-		// os.CreateTemp's random names differ in length: 1785.8 and 1787.3 instructions/op in two runs of one
-		// binary, measured, 0.08% apart: within bench.RepeatTolerance (0.1%), so mostly counted (below).
+		// os.CreateTemp's random names differ in length: 1785.8 and 1787.3 instructions/op in two
+		// runs of one binary, measured, 0.08% apart: within bench.RepeatTolerance (0.1%), so mostly
+		// counted (below).
 		"Write":  record.UncountedUnrepeatable,
 		"Paused": record.UncountedTimerInLoop,
 		"Plain":  "",
 	} {
 		tm, in := rows[name][record.UnitTime], rows[name][record.UnitInstructions]
 		if name == "Write" && in.Uncounted == "" && tm.Uncounted == "" && in.Class == record.ClassUnchanged {
-			// The names' lengths vary little (most are 9 or 10 digits), within the lane's tolerance, or a pair
-			// that differed more is counted a third time and stands when that count equals one of the two. Seen
-			// in CI: base and head 0.11% apart, unchanged. Either way the benchmark does not make the verdict an
-			// error.
+			// The names' lengths vary little (most are 9 or 10 digits), within the lane's
+			// tolerance, or a pair that differed more is counted a third time and stands when that
+			// count equals one of the two. Seen in CI: base and head 0.11% apart, unchanged. Either
+			// way the benchmark does not make the verdict an error.
 			continue
 		}
 		if in.Uncounted != want || tm.Uncounted != want {

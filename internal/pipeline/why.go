@@ -21,11 +21,11 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The why phase: for every benchmark that changed, where its instruction count moved (by line and function, from
-// the counts the lane already took), what the compiler decided differently about the functions there, which of
-// those functions' symbols changed size, and, where the count cannot say, how CPU profiles of the two sides differ
-// (taken after the timed rounds). It never fails the comparison: what it cannot do is a note on the benchmark's
-// Why.
+// The why phase: for every benchmark that changed, where its instruction count moved (by line and
+// function, from the counts the lane already took), what the compiler decided differently about the
+// functions there, which of those functions' symbols changed size, and, where the count cannot say,
+// how CPU profiles of the two sides differ (taken after the timed rounds). It never fails the
+// comparison: what it cannot do is a note on the benchmark's Why.
 
 // The limits of one Why.
 const (
@@ -33,15 +33,15 @@ const (
 	whyTopFuncs = 10 // functions kept
 	whyAnnotate = 3  // functions annotated with their source
 	whyProfile  = 10 // profile rows kept
-	// whyShare is the part of the comparison's wall time so far that the extra work (the -m=2 builds, the
-	// profiling runs) may take.
+	// whyShare is the part of the comparison's wall time so far that the extra work (the -m=2
+	// builds, the profiling runs) may take.
 	whyShare = 0.15
-	// whyFloor is the least time they get: a quick comparison of a few seconds would otherwise leave under a
-	// second, too little for one -m=2 build or two profiling runs.
+	// whyFloor is the least time they get: a quick comparison of a few seconds would otherwise
+	// leave under a second, too little for one -m=2 build or two profiling runs.
 	whyFloor = 10 * time.Second
-	// whyProfileTime is how long each side's profiling run should last: 100 samples at the profiler's 100 Hz;
-	// whyProfileMin the least worth taking (10 samples), and whyProfileStart what a run costs besides (the
-	// process, writing the profile).
+	// whyProfileTime is how long each side's profiling run should last: 100 samples at the
+	// profiler's 100 Hz; whyProfileMin the least worth taking (10 samples), and whyProfileStart
+	// what a run costs besides (the process, writing the profile).
 	whyProfileTime  = time.Second
 	whyProfileMin   = 100 * time.Millisecond
 	whyProfileStart = 300 * time.Millisecond
@@ -51,33 +51,38 @@ const (
 type whyTarget struct {
 	name, pkg string
 	class     record.Class // the gating unit's
-	// profile: the count cannot say (the lane did not run or did not count it, or its class disagrees with the
-	// wall time's, or it did not move where the time is inconclusive), so the CPU profiles are diffed.
+	// profile: the count cannot say (the lane did not run or did not count it, or its class
+	// disagrees with the wall time's, or it did not move where the time is inconclusive), so the
+	// CPU profiles are diffed.
 	profile  bool
 	secPerOp float64 // the slower side's sec/op, 0 when not timed
-	// rank orders the targets for the time the profiles may take, most wanted first (the why… constants), and
-	// says whether an explanation that found nothing is worth a block of the comment.
+	// rank orders the targets for the time the profiles may take, most wanted first (the why…
+	// constants), and says whether an explanation that found nothing is worth a block of the
+	// comment.
 	rank int
 }
 
 // The reasons a benchmark is explained, most wanted first.
 const (
-	whyChanged    = iota // a row of a unit that gates is slower or faster
-	whyBlocks            // a row of a unit that gates is inconclusive and not ruled out: a gate reason names it
-	whyCountMoved        // its instructions/op moved beyond their threshold (the work changed) where time did not say
-	whyNotCounted        // its time is inconclusive and no count says whether its work changed
+	whyChanged = iota // a row of a unit that gates is slower or faster
+	// a row of a unit that gates is inconclusive and not ruled out: a gate reason names it
+	whyBlocks
+	// its instructions/op moved beyond their threshold (the work changed) where time did not say
+	whyCountMoved
+	whyNotCounted // its time is inconclusive and no count says whether its work changed
 )
 
-// whyTargets returns the benchmarks to explain, most wanted first (rank), in the order of bs within a rank:
-//   - those with a row classed slower or faster in a unit that gates (gate.Policy.Fails under metric), which are
-//     also those a gate reason names for being slower;
-//   - those with an inconclusive row of a unit that gates that the gate does not rule out (m's thresholds), which
-//     a gate reason names as blocking; profiled unless their count moved;
-//   - those whose instructions/op row is slower or faster, though the unit does not gate, and which no unit that
-//     gates settled as unchanged: the count moved beyond its threshold, so the work changed, and the counts say
-//     where;
-//   - those with an inconclusive row of a unit that gates and no usable count (counted, Uncounted), profiled:
-//     nothing else says anything of them.
+// whyTargets returns the benchmarks to explain, most wanted first (rank), in the order of bs within
+// a rank:
+//   - those with a row classed slower or faster in a unit that gates (gate.Policy.Fails under
+//     metric), which are also those a gate reason names for being slower;
+//   - those with an inconclusive row of a unit that gates that the gate does not rule out (m's
+//     thresholds), which a gate reason names as blocking; profiled unless their count moved;
+//   - those whose instructions/op row is slower or faster, though the unit does not gate, and which
+//     no unit that gates settled as unchanged: the count moved beyond its threshold, so the work
+//     changed, and the counts say where;
+//   - those with an inconclusive row of a unit that gates and no usable count (counted, Uncounted),
+//     profiled: nothing else says anything of them.
 //
 // A benchmark unchanged on every lane is not explained.
 func whyTargets(bs []record.Benchmark, p gate.Policy, m record.Method, counted map[string]bool) []whyTarget {
@@ -112,7 +117,8 @@ func whyTargets(bs []record.Benchmark, p gate.Policy, m record.Method, counted m
 		f.gateClass = f.gateClass || gates
 		switch b.Unit {
 		case record.UnitTime:
-			f.t.secPerOp = max(b.Base.Center, b.Head.Center) // the slower side's, which the profiling runs wait for
+			// the slower side's, which the profiling runs wait for
+			f.t.secPerOp = max(b.Base.Center, b.Head.Center)
 			f.noted = f.noted || b.MetricNote != ""
 			f.uncounted = f.uncounted || b.Uncounted != ""
 		case record.UnitInstructions:
@@ -135,8 +141,8 @@ func whyTargets(bs []record.Benchmark, p gate.Policy, m record.Method, counted m
 		case f.blocks:
 			t.rank, t.profile = whyBlocks, noCount || !f.countMoved
 		case f.countMoved && !(f.gateClass && t.class == record.ClassUnchanged):
-			// A class a gating unit settled as unchanged (time under auto) is what the user sees: nothing
-			// for an unchanged benchmark, whatever its count did.
+			// A class a gating unit settled as unchanged (time under auto) is what the user sees:
+			// nothing for an unchanged benchmark, whatever its count did.
 			t.rank, t.profile = whyCountMoved, noCount
 		case f.inconc && noCount:
 			t.rank, t.profile = whyNotCounted, true
@@ -149,24 +155,25 @@ func whyTargets(bs []record.Benchmark, p gate.Policy, m record.Method, counted m
 	return out
 }
 
-// whyState is what the phase shares between benchmarks: both binaries opened once, both sides' sources, the
-// compiler's decisions once, and what is left of the budget.
+// whyState is what the phase shares between benchmarks: both binaries opened once, both sides'
+// sources, the compiler's decisions once, and what is left of the budget.
 type whyState struct {
 	p *pipeline
-	// left is what remains of the time the -m=2 builds and the profiling runs may take; the attribution itself
-	// reads counts already taken and is not charged.
-	left         time.Duration
-	bins         [2]*attribution.Binary // base, head
-	binErr       error
-	src          [2]attribution.Sources
-	decisions    [2][]attribution.Decision
-	decisionsErr string // why the decisions are missing, "" when they are there (or not asked for yet)
+	// left is what remains of the time the -m=2 builds and the profiling runs may take; the
+	// attribution itself reads counts already taken and is not charged.
+	left      time.Duration
+	bins      [2]*attribution.Binary // base, head
+	binErr    error
+	src       [2]attribution.Sources
+	decisions [2][]attribution.Decision
+	// why the decisions are missing, "" when they are there (or not asked for yet)
+	decisionsErr string
 	decided      bool
 	profiled     int // profiles written so far (their number in the file names)
 }
 
-// explain builds the Why of every changed benchmark of rec (see the phase's comment). rc is what the lanes ran
-// with: its binaries are the ones the counts' addresses belong to.
+// explain builds the Why of every changed benchmark of rec (see the phase's comment). rc is what
+// the lanes ran with: its binaries are the ones the counts' addresses belong to.
 func (p *pipeline) explain(ctx context.Context, rec benchRecord, rc benchrun.RunConfig) []record.Why {
 	counted := map[string]bool{}
 	for name := range rec.addrs {
@@ -192,15 +199,16 @@ func (p *pipeline) explain(ctx context.Context, rec benchRecord, rc benchrun.Run
 		}
 		w := st.explainOne(ctx, t, rec, rc)
 		if t.rank >= whyCountMoved && len(w.Lines) == 0 && len(w.Profile) == 0 {
-			continue // not asked for by the gate, and nothing found: a block of notes would only take room
+			// not asked for by the gate, and nothing found: a block of notes would only take room
+			continue
 		}
 		whys = append(whys, w)
 	}
 	return whys
 }
 
-// explainOne is the Why of one target. A panic in reading the binaries, the sources or the profiles (they are the
-// repository's) becomes a note: explaining never fails the comparison.
+// explainOne is the Why of one target. A panic in reading the binaries, the sources or the profiles
+// (they are the repository's) becomes a note: explaining never fails the comparison.
 func (st *whyState) explainOne(ctx context.Context, t whyTarget, rec benchRecord, rc benchrun.RunConfig) (w record.Why) {
 	w = record.Why{Name: t.name, Package: t.pkg, Class: t.class}
 	defer func() {
@@ -256,8 +264,8 @@ func (st *whyState) attribute(ctx context.Context, w *record.Why, rc benchrun.Ru
 	if r := a.Replaced; r != nil {
 		w.Replaced = &record.WhyReplaced{Func: r.Base.Func, Base: r.Base.Base, By: r.By.Func, Head: r.By.Head}
 	}
-	// The functions to annotate and explain: those of the top lines, the inlined ones first (the line is
-	// theirs), then the top functions.
+	// The functions to annotate and explain: those of the top lines, the inlined ones first (the
+	// line is theirs), then the top functions.
 	var fns []string
 	add := func(fn string) {
 		if fn != "" && !slices.Contains(fns, fn) {
@@ -295,8 +303,8 @@ func (st *whyState) attribute(ctx context.Context, w *record.Why, rc benchrun.Ru
 	w.Symbols = st.p.changedSymbols(fns)
 }
 
-// compiler adds to w the compiler's decisions that differ between the sides for the functions fns (symbols) of
-// the gated package: the -m=2 reports of both sides, built once, within the budget.
+// compiler adds to w the compiler's decisions that differ between the sides for the functions fns
+// (symbols) of the gated package: the -m=2 reports of both sides, built once, within the budget.
 func (st *whyState) compiler(ctx context.Context, w *record.Why, fns []string) {
 	p := st.p
 	if !st.decided {
@@ -304,8 +312,8 @@ func (st *whyState) compiler(ctx context.Context, w *record.Why, fns []string) {
 		if st.left <= 0 {
 			st.decisionsErr = "the compiler's decisions were not compared: the time for explaining was spent"
 		} else {
-			// Both sides at once: nothing is timed now. The reports are functions of the sides' code, kept in the
-			// store under their test binaries' digests.
+			// Both sides at once: nothing is timed now. The reports are functions of the sides'
+			// code, kept in the store under their test binaries' digests.
 			var outs [2][]byte
 			var errs [2]error
 			var wg sync.WaitGroup
@@ -346,8 +354,8 @@ func (st *whyState) compiler(ctx context.Context, w *record.Why, fns []string) {
 	}
 }
 
-// changedSymbols returns the symbols of fns whose size differs between the sides (Result.Sizes), largest
-// change first.
+// changedSymbols returns the symbols of fns whose size differs between the sides (Result.Sizes),
+// largest change first.
 func (p *pipeline) changedSymbols(fns []string) []record.SymbolSize {
 	var out []record.SymbolSize
 	for _, s := range p.sizes.Symbols {
@@ -368,16 +376,17 @@ func abs64(x int64) int64 {
 	return x
 }
 
-// profile runs the benchmark once per side with the CPU profiler, after the timed rounds, writes both profiles
-// into the results directory and adds their diff to w, when the budget has room for it.
+// profile runs the benchmark once per side with the CPU profiler, after the timed rounds, writes
+// both profiles into the results directory and adds their diff to w, when the budget has room for
+// it.
 func (st *whyState) profile(ctx context.Context, w *record.Why, t whyTarget, rc benchrun.RunConfig, iters int) {
 	p := st.p
 	if t.secPerOp <= 0 && iters <= 0 {
 		w.Notes = append(w.Notes, "no CPU profile: the benchmark was not timed")
 		return
 	}
-	// Each side runs for whyProfileTime, or for a third of what half the time left allows (room for a loaded
-	// machine), but never for less than whyProfileMin (too few samples to say anything).
+	// Each side runs for whyProfileTime, or for a third of what half the time left allows (room for
+	// a loaded machine), but never for less than whyProfileMin (too few samples to say anything).
 	length := min(whyProfileTime, (st.left/2-whyProfileStart)/3)
 	if length < whyProfileMin {
 		w.Notes = append(w.Notes, fmt.Sprintf("no CPU profile: %s of the time for explaining is left, too little for "+
@@ -432,8 +441,8 @@ func (st *whyState) profile(ctx context.Context, w *record.Why, t whyTarget, rc 
 	}
 }
 
-// resultsName is the name of a file of p's results directory relative to the comparison's own (a package's
-// directory, when the comparison gates several, is under packages/).
+// resultsName is the name of a file of p's results directory relative to the comparison's own (a
+// package's directory, when the comparison gates several, is under packages/).
 func (p *pipeline) resultsName(name string) string {
 	if rel, err := filepath.Rel(p.cfg.Out, string(p.dir)); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 		return path.Join(filepath.ToSlash(rel), name)
@@ -441,9 +450,10 @@ func (p *pipeline) resultsName(name string) string {
 	return name
 }
 
-// sources returns the source files of side s by the names its binaries record for them (with -trimpath, the
-// module path and the file's path in the module: "example.com/xtea/xtea.go"), read from the exported tree; a
-// file of another module (the standard library's, a dependency's) is not found.
+// sources returns the source files of side s by the names its binaries record for them (with
+// -trimpath, the module path and the file's path in the module: "example.com/xtea/xtea.go"), read
+// from the exported tree; a file of another module (the standard library's, a dependency's) is not
+// found.
 func (p *pipeline) sources(s *side) attribution.Sources {
 	modPath := modulePath(filepath.Join(s.modDir, "go.mod"))
 	cache := map[string][]byte{}

@@ -17,12 +17,13 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestWhyTargets: a benchmark is explained when a row in a unit that gates is slower or faster, when a row in a
-// unit that gates is inconclusive and not ruled out (a gate reason names it), when its instruction count moved,
-// or when its time is inconclusive and not counted; the gate's reasons come first. It is profiled when the count
-// lane has no count of it, did not count it, or disagrees with the wall time, or when it blocks and its count did
-// not move. A benchmark unchanged on every lane, settled unchanged by the unit that gates whatever its count did, or
-// inconclusive where an unchanged count settles its work, is not explained.
+// TestWhyTargets: a benchmark is explained when a row in a unit that gates is slower or faster,
+// when a row in a unit that gates is inconclusive and not ruled out (a gate reason names it), when
+// its instruction count moved, or when its time is inconclusive and not counted; the gate's reasons
+// come first. It is profiled when the count lane has no count of it, did not count it, or disagrees
+// with the wall time, or when it blocks and its count did not move. A benchmark unchanged on every
+// lane, settled unchanged by the unit that gates whatever its count did, or inconclusive where an
+// unchanged count settles its work, is not explained.
 func TestWhyTargets(t *testing.T) {
 	row := func(name, unit string, class record.Class) record.Benchmark {
 		return record.Benchmark{Name: name, Unit: unit, Class: class, Base: record.Summary{Center: 2e-6}}
@@ -39,11 +40,13 @@ func TestWhyTargets(t *testing.T) {
 		row("Allocs", "allocs/op", record.ClassSlower),
 		row("Odd", record.UnitTime, record.ClassUnchanged), row("Odd", record.UnitInstructions, record.ClassSlower),
 		row("Noted", record.UnitTime, record.ClassSlower), row("Noted", record.UnitInstructions, record.ClassUnchanged),
-		// Inconclusive, its count moved (inline-mul in the corpus), ruled out: the counts say where.
+		// Inconclusive, its count moved (inline-mul in the corpus), ruled out: the counts say
+		// where.
 		inconclusive("Moved", record.UnitTime, 1.01), row("Moved", record.UnitInstructions, record.ClassFaster),
 		// Inconclusive and blocking, its count unchanged: only a profile can say.
 		inconclusive("Blocks", record.UnitTime, 1.05), row("Blocks", record.UnitInstructions, record.ClassUnchanged),
-		// Inconclusive and ruled out, its count not repeatable (btree-seek): only a profile can say.
+		// Inconclusive and ruled out, its count not repeatable (btree-seek): only a profile can
+		// say.
 		inconclusive("Unrepeatable", record.UnitTime, 0.9),
 		inconclusive("Unrepeatable", record.UnitInstructions, 0.9),
 		// Inconclusive and ruled out, its count unchanged: the work did not change.
@@ -73,9 +76,9 @@ func TestWhyTargets(t *testing.T) {
 			t.Errorf("%s: class %q, want %q", w.name, w.class, wantClass)
 		}
 	}
-	// B/op does not gate by default; instructions/op gates only where the lane gates (metric both or
-	// instructions): under auto the time row carries the combined class, and a moved count alone is explained
-	// after what the gate names.
+	// B/op does not gate by default; instructions/op gates only where the lane gates (metric both
+	// or instructions): under auto the time row carries the combined class, and a moved count alone
+	// is explained after what the gate names.
 	if want := []string{"Slow", "Fast", "Allocs", "Noted", "Blocks", "Moved", "Unrepeatable"}; !slices.Equal(names, want) {
 		t.Errorf("explained %v, want %v", names, want)
 	}
@@ -89,7 +92,8 @@ func TestWhyTargets(t *testing.T) {
 	}
 }
 
-// TestSources reads a side's files by the names a -trimpath binary records, and nothing outside the module.
+// TestSources reads a side's files by the names a -trimpath binary records, and nothing outside the
+// module.
 func TestSources(t *testing.T) {
 	dir := testmod.Temp(t, map[string]string{
 		"go.mod": "// a comment\nmodule \"example.com/m/v2\" // the module\n\ngo 1.22\n",
@@ -122,8 +126,8 @@ func TestResultsName(t *testing.T) {
 	}
 }
 
-// hotPkg is a package whose head does more work on one line of Work (line 8), and no longer inlines mix into
-// Mixed (mix is marked go:noinline on head).
+// hotPkg is a package whose head does more work on one line of Work (line 8), and no longer inlines
+// mix into Mixed (mix is marked go:noinline on head).
 func hotPkg(head bool) map[string]string {
 	body, directive := "s += v*2654435761 ^ s>>7", ""
 	if head {
@@ -183,9 +187,9 @@ func BenchmarkMixed(b *testing.B) {
 	}
 }
 
-// TestWhyInstructionsE2E runs a whole comparison under metric instructions on hotPkg: the Why of Work names
-// hot.go:8, head's changed line, first; the Why of Mixed names the compiler's change (mix no longer inlined,
-// into BenchmarkMixed, where Mixed is inlined); and the comment shows both.
+// TestWhyInstructionsE2E runs a whole comparison under metric instructions on hotPkg: the Why of
+// Work names hot.go:8, head's changed line, first; the Why of Mixed names the compiler's change
+// (mix no longer inlined, into BenchmarkMixed, where Mixed is inlined); and the comment shows both.
 func TestWhyInstructionsE2E(t *testing.T) {
 	needLaneE2E(t)
 	repo := testmod.NewRepo(t)
@@ -242,10 +246,10 @@ func TestWhyInstructionsE2E(t *testing.T) {
 	}
 }
 
-// TestWhyProfileE2E runs a whole comparison under metric time on hotPkg with Work made four times faster (a
-// quarter of the loop): when wall time classes Work changed (timing never decides a test: otherwise the test has
-// nothing to check), its Why holds a CPU profile diff naming Work (or its benchmark, where it is inlined), and
-// both profiles are in the results directory.
+// TestWhyProfileE2E runs a whole comparison under metric time on hotPkg with Work made four times
+// faster (a quarter of the loop): when wall time classes Work changed (timing never decides a test:
+// otherwise the test has nothing to check), its Why holds a CPU profile diff naming Work (or its
+// benchmark, where it is inlined), and both profiles are in the results directory.
 func TestWhyProfileE2E(t *testing.T) {
 	testenv.Long(t)
 	repo := testmod.NewRepo(t)

@@ -11,10 +11,11 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 )
 
-// filesTest is the test file of package files: a test and a benchmark that, like the benchmarks of real packages
-// (fastcache's SaveToFile), write a file in the current directory and read it back, read testdata/x.txt and the
-// module's ../testdata/shared.txt, and fail when an earlier process's file is still there. Each appends the
-// directory it runs in to spy, which a sandboxed child cannot write.
+// filesTest is the test file of package files: a test and a benchmark that, like the benchmarks of
+// real packages (fastcache's SaveToFile), write a file in the current directory and read it back,
+// read testdata/x.txt and the module's ../testdata/shared.txt, and fail when an earlier process's
+// file is still there. Each appends the directory it runs in to spy, which a sandboxed child cannot
+// write.
 func filesTest(spy string) string {
 	return `package files
 
@@ -67,13 +68,14 @@ func BenchmarkSaveLoad(b *testing.B) {
 `
 }
 
-// TestBenchmarkWritesInPackageDir: benchmarks and tests that write files in their package directory, as go test
-// lets them, run in a copy of it: the comparison ends with a verdict, not ERROR; with the sandbox, nothing outside
-// the children's scratch directories is written; without it, the children ran in copies within the scratch
-// directories, never in the exported trees.
+// TestBenchmarkWritesInPackageDir: benchmarks and tests that write files in their package
+// directory, as go test lets them, run in a copy of it: the comparison ends with a verdict, not
+// ERROR; with the sandbox, nothing outside the children's scratch directories is written; without
+// it, the children ran in copies within the scratch directories, never in the exported trees.
 func TestBenchmarkWritesInPackageDir(t *testing.T) {
 	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp) // the comparison's work directory, with the exported trees and the scratch directories
+	// the comparison's work directory, with the exported trees and the scratch directories
+	t.Setenv("TMPDIR", tmp)
 	spy := filepath.Join(t.TempDir(), "spy")
 	files := func(salt string) map[string]string {
 		return map[string]string{

@@ -6,8 +6,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// A group is the runs of one operation of one constructor: runs[0] the warm-up, runs[1..secrets] one per secret,
-// and runs[secrets+1] the re-run of the first secret.
+// A group is the runs of one operation of one constructor: runs[0] the warm-up, runs[1..secrets]
+// one per secret, and runs[secrets+1] the re-run of the first secret.
 type group struct {
 	ctor, op string
 	segs     []segLine
@@ -74,10 +74,11 @@ func edges(insns []uint64) map[edge]int {
 	return m
 }
 
-// branches returns the instructions after which run r's instruction sequence differs from the reference run's
-// (run 1): each that has several successors (a conditional branch or an indirect jump) taken a different number
-// of times, and the last instruction before the first difference. The count is how many times its successors
-// differ, summed over them. It also returns the index of the first difference, -1 for none.
+// branches returns the instructions after which run r's instruction sequence differs from the
+// reference run's (run 1): each that has several successors (a conditional branch or an indirect
+// jump) taken a different number of times, and the last instruction before the first difference.
+// The count is how many times its successors differ, summed over them. It also returns the index of
+// the first difference, -1 for none.
 func (a *analyzer) branches(r int, ref map[edge]int) (map[uint64]int, int) {
 	x, y := a.g.runs[1].insns, a.g.runs[r].insns
 	d := divergence(x, y)
@@ -121,9 +122,9 @@ func abs(n int) int {
 	return n
 }
 
-// accesses compares run r's memory accesses with the reference run's, position by position, up to the first
-// instruction at which their sequences differ (limit, -1 for none), and counts the differing positions per
-// instruction.
+// accesses compares run r's memory accesses with the reference run's, position by position, up to
+// the first instruction at which their sequences differ (limit, -1 for none), and counts the
+// differing positions per instruction.
 func (a *analyzer) accesses(r, limit int) map[uint64]int {
 	x, y := a.g.runs[1], a.g.runs[r]
 	out := map[uint64]int{}
@@ -194,8 +195,9 @@ func sortedKeys(m map[uint64]int) []uint64 {
 	return out
 }
 
-// lines returns, for each instruction in sites, the distinct lines it touched over the runs of the secrets and
-// the re-run, and the most distinct lines one of its dynamic accesses (the k-th access of the runs) touched.
+// lines returns, for each instruction in sites, the distinct lines it touched over the runs of the
+// secrets and the re-run, and the most distinct lines one of its dynamic accesses (the k-th access
+// of the runs) touched.
 func (a *analyzer) lines(sites map[uint64]int, secrets int) (map[uint64]map[loc]bool, map[uint64]int) {
 	all := map[uint64]map[loc]bool{}
 	for pc := range sites {
@@ -234,8 +236,8 @@ func (a *analyzer) site(pc uint64, n int) record.CTSite {
 	return record.CTSite{Function: fn, Offset: off, Inlined: inl, File: file, Line: line, Positions: n}
 }
 
-// describeAccess fills in the kind of access of the instruction at pc and the table it reads, from the reference
-// run.
+// describeAccess fills in the kind of access of the instruction at pc and the table it reads, from
+// the reference run.
 func (a *analyzer) describeAccess(site *record.CTSite, pc uint64) {
 	ref := a.g.runs[1]
 	for _, ac := range ref.acc {

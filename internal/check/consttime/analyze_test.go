@@ -11,8 +11,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestParseTrace parses lackey output written out by hand: only the package's instructions between the markers,
-// with their accesses, are kept.
+// TestParseTrace parses lackey output written out by hand: only the package's instructions between
+// the markers, with their accesses, are kept.
 func TestParseTrace(t *testing.T) {
 	b := &binary{begin: 0x100, end: 0x200, own: spans{{0x400, 0x500, "p.f"}}}
 	trace := `==1== Lackey
@@ -42,8 +42,9 @@ I  00000404,2
 	}
 }
 
-// synthetic builds a group of runs of one site at pc 0x400 that loads from the static table at 0x1000 (1 KiB) at
-// the offsets given per run; runs[0] is the warm-up, the last the re-run of runs[1].
+// synthetic builds a group of runs of one site at pc 0x400 that loads from the static table at
+// 0x1000 (1 KiB) at the offsets given per run; runs[0] is the warm-up, the last the re-run of
+// runs[1].
 func synthetic(offsets ...[]uint64) (*analyzer, int) {
 	b := &binary{static: spans{{0x1000, 0x1400, ".rodata"}}, data: spans{{0x1000, 0x1400, "p.table"}},
 		funcs: spans{{0x400, 0x500, "p.f"}}, pkgSym: "p."}

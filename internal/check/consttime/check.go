@@ -19,9 +19,9 @@ import (
 // Defaults of Config.
 const (
 	DefaultSecrets = 6
-	// DefaultBatchSecrets and DefaultBatchBlocks: a batch method gets 64 blocks, so that a bitsliced engine of 64
-	// lanes runs full, under fewer secrets, since each secret's trace is 64 blocks long and holds 64 random
-	// plaintexts.
+	// DefaultBatchSecrets and DefaultBatchBlocks: a batch method gets 64 blocks, so that a
+	// bitsliced engine of 64 lanes runs full, under fewer secrets, since each secret's trace is 64
+	// blocks long and holds 64 random plaintexts.
 	DefaultBatchSecrets = 2
 	DefaultBatchBlocks  = 64
 	DefaultSeed         = 0x6374696d65 // "ctime"
@@ -30,16 +30,18 @@ const (
 
 // Config says what to trace and how.
 type Config struct {
-	// Sides are the two trees, the package, and how the check builds and runs its drivers (subject.Sides): Seed
-	// is the seed of the secrets (default DefaultSeed), Timeout the limit of one side's traced run (default
-	// DefaultTimeout); Sandbox confines both drivers and valgrind, which runs them.
+	// Sides are the two trees, the package, and how the check builds and runs its drivers
+	// (subject.Sides): Seed is the seed of the secrets (default DefaultSeed), Timeout the limit of
+	// one side's traced run (default DefaultTimeout); Sandbox confines both drivers and valgrind,
+	// which runs them.
 	subject.Sides
-	Secrets      int    // random secrets per operation (at least 2), besides the re-run; default DefaultSecrets
+	// random secrets per operation (at least 2), besides the re-run; default DefaultSecrets
+	Secrets      int
 	BatchSecrets int    // Secrets of batch methods (EncryptBlocks…); default DefaultBatchSecrets
 	BatchBlocks  int    // blocks per batch call; default DefaultBatchBlocks
 	Valgrind     string // the valgrind program; default "valgrind" in PATH
-	// Constructors, if set, narrows the check to these constructors (the others are not traced, nor listed);
-	// default: every one discovery finds.
+	// Constructors, if set, narrows the check to these constructors (the others are not traced, nor
+	// listed); default: every one discovery finds.
 	Constructors []string
 
 	tool    string   // valgrind's version, once found
@@ -80,7 +82,8 @@ func findValgrind(ctx context.Context, cfg *Config) (string, error) {
 		return "", err
 	}
 	cfg.Valgrind, cfg.tool = vg.Path, vg.Version
-	// The drivers are Go programs: they run with the CPU features valgrind cannot run here turned off.
+	// The drivers are Go programs: they run with the CPU features valgrind cannot run here turned
+	// off.
 	host, err := valgrind.Probe(ctx, vg.Path, os.TempDir())
 	if err != nil {
 		if ctx.Err() != nil {
@@ -109,9 +112,10 @@ type sideResult struct {
 
 type opKey struct{ ctor, op string }
 
-// Check traces the constructors of cfg.Pkg in cfg.BaseDir and cfg.HeadDir and compares each side's runs under
-// different secrets. Findings are in the result; so are a machine without valgrind (status unavailable) and a
-// side that cannot be traced (status error, with the reason). The error is for a bad Config or a cancelled ctx.
+// Check traces the constructors of cfg.Pkg in cfg.BaseDir and cfg.HeadDir and compares each side's
+// runs under different secrets. Findings are in the result; so are a machine without valgrind
+// (status unavailable) and a side that cannot be traced (status error, with the reason). The error
+// is for a bad Config or a cancelled ctx.
 func Check(ctx context.Context, cfg Config) (*record.ConstantTime, error) {
 	start := time.Now()
 	if err := cfg.fill(); err != nil {
@@ -232,8 +236,8 @@ func prepare(ctx context.Context, cfg *Config, dir, side string) *sideResult {
 	return res
 }
 
-// trace runs the side's driver, once both sides are built, on the constructors only names (all when empty), and
-// analyses its runs; it adds valgrind's CPU time to res.cpu.
+// trace runs the side's driver, once both sides are built, on the constructors only names (all when
+// empty), and analyses its runs; it adds valgrind's CPU time to res.cpu.
 func (res *sideResult) trace(ctx context.Context, cfg *Config, only ...string) {
 	if res.err != nil || res.bin == "" {
 		return
@@ -270,8 +274,8 @@ func (res *sideResult) trace(ctx context.Context, cfg *Config, only ...string) {
 	res.err = res.analyse(res.b, runs, segs)
 }
 
-// analyse groups the runs by operation (consecutive calls of one constructor and operation) and compares each
-// group's runs.
+// analyse groups the runs by operation (consecutive calls of one constructor and operation) and
+// compares each group's runs.
 func (res *sideResult) analyse(b *binary, runs []*run, segs []segLine) error {
 	if len(runs) != len(segs) {
 		return fmt.Errorf("the driver traced %d calls and described %d", len(runs), len(segs))

@@ -13,11 +13,12 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestCipherDES traces this repository's cipher/des against itself. Its package documentation says what to
-// expect: Encrypt and Decrypt (the table engine) look up spBox (spBox64 on amd64) by secret data, EncryptBlocks
-// and DecryptBlocks (the bitsliced engines, 64 blocks a word or 256 with AVX2, both run by 320 blocks) neither
-// branch on nor index by secrets, and the constructors' key schedule
-// looks up pc2Box by key bits (key.go, unrolled.go's subkeys); nothing branches on a secret anywhere.
+// TestCipherDES traces this repository's cipher/des against itself. Its package documentation says
+// what to expect: Encrypt and Decrypt (the table engine) look up spBox (spBox64 on amd64) by secret
+// data, EncryptBlocks and DecryptBlocks (the bitsliced engines, 64 blocks a word or 256 with AVX2,
+// both run by 320 blocks) neither branch on nor index by secrets, and the constructors' key
+// schedule looks up pc2Box by key bits (key.go, unrolled.go's subkeys); nothing branches on a
+// secret anywhere.
 func TestCipherDES(t *testing.T) {
 	needValgrind(t)
 	if testing.Short() {
@@ -29,8 +30,8 @@ func TestCipherDES(t *testing.T) {
 	}
 	ct, err := Check(context.Background(), Config{
 		Sides: subject.Sides{BaseDir: repo, HeadDir: repo, Pkg: "./cipher/des", Log: testLog{t}},
-		// 320 blocks: a group of 256 for the AVX2 engine (where the CPU, or valgrind's, has AVX2) and a
-		// tail of 64 for the 64-bit engine.
+		// 320 blocks: a group of 256 for the AVX2 engine (where the CPU, or valgrind's, has AVX2)
+		// and a tail of 64 for the 64-bit engine.
 		BatchBlocks: 320})
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +45,8 @@ func TestCipherDES(t *testing.T) {
 		if len(h.Branches) != 0 {
 			t.Errorf("%s %s: secret-dependent branches %+v", o.Constructor, o.Operation, h.Branches)
 		}
-		// On amd64 the single-block rounds are assembly that reads spBox64 (cipher/des/block_amd64.go).
+		// On amd64 the single-block rounds are assembly that reads spBox64
+		// (cipher/des/block_amd64.go).
 		want := map[string]string{"KeySetup": "pc2Box", "Encrypt": "spBox64", "Decrypt": "spBox64"}[o.Operation]
 		if runtime.GOARCH != "amd64" && want == "spBox64" {
 			want = "spBox"
@@ -72,10 +74,10 @@ func TestCipherDES(t *testing.T) {
 	}
 }
 
-// TestDemoFolded traces the demo history's base (S-boxes of 64 one-byte entries) against folded (the P
-// permutation folded into SP tables of 64 four-byte entries): the pull request the fixture retells says each
-// secret-indexed subtable grows from 64 to 256 bytes, one cache line to four. Both engines leak, so fail-new
-// fails nothing.
+// TestDemoFolded traces the demo history's base (S-boxes of 64 one-byte entries) against folded
+// (the P permutation folded into SP tables of 64 four-byte entries): the pull request the fixture
+// retells says each secret-indexed subtable grows from 64 to 256 bytes, one cache line to four.
+// Both engines leak, so fail-new fails nothing.
 func TestDemoFolded(t *testing.T) {
 	needValgrind(t)
 	if testing.Short() {
@@ -100,8 +102,9 @@ func TestDemoFolded(t *testing.T) {
 		t.Logf("%s %s: %d sites (base %d); lines per lookup %d (base %d), per site %d (base %d); tables %d B "+
 			"(base %d B)", o.Constructor, o.Operation, len(h.Loads), len(b.Loads), h.MaxLinesPerLookup(),
 			b.MaxLinesPerLookup(), h.MaxLines(), b.MaxLines(), h.TableBytes(), b.TableBytes())
-		// One site loops over the eight subtables; each lookup reads one of them. A batch method's lookups are
-		// seen under BatchSecrets (2) secrets, too few to tell: only the single-block calls' count.
+		// One site loops over the eight subtables; each lookup reads one of them. A batch method's
+		// lookups are seen under BatchSecrets (2) secrets, too few to tell: only the single-block
+		// calls' count.
 		bl, hl := b.MaxLinesPerLookup(), h.MaxLinesPerLookup()
 		if o.Operation != "Encrypt" && o.Operation != "Decrypt" {
 			bl, hl = 0, 4
@@ -132,7 +135,8 @@ func TestDemoFolded(t *testing.T) {
 	checkSARIF(t, ct, dirs[1], demo.Package)
 }
 
-// exportDemo materialises the demo history and exports the named commits, each into a directory of its own.
+// exportDemo materialises the demo history and exports the named commits, each into a directory of
+// its own.
 func exportDemo(t *testing.T, names ...string) []string {
 	t.Helper()
 	r, err := demo.Materialize(filepath.Join(t.TempDir(), "repo"))

@@ -42,8 +42,8 @@ func NewHash() *H                            { return nil }
 func Helper(key []byte) ([]byte, error)      { return key, nil }
 `
 
-// TestAsTarget checks that the targets are differential's constructors of the traced families, less the struct
-// values whose methods need an address.
+// TestAsTarget checks that the targets are differential's constructors of the traced families, less
+// the struct values whose methods need an address.
 func TestAsTarget(t *testing.T) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", targetsSource, 0)

@@ -9,23 +9,24 @@ import (
 
 // driverSource returns the driver of p's targets.
 //
-// The driver is a main package generated for one side. It imports the gated package, so it is compiled inside
-// that side's module, at the module's language version: the Go of go 1.16 (no generics, any, min, max, clear or
-// range over an int).
+// The driver is a main package generated for one side. It imports the gated package, so it is
+// compiled inside that side's module, at the module's language version: the Go of go 1.16 (no
+// generics, any, min, max, clear or range over an int).
 //
-// It runs every operation of every target S+2 times: a warm-up (run 0, which lets one-time initialisation happen
-// outside the runs compared), one run per secret (runs 1..S) and a re-run of the first secret (run S+1). S is
-// the first argument, or the second for batch methods, which get as many blocks as the third says; the fifth, when
-// given, is the comma-separated constructors to trace (the others are left out). Each run calls
-// perfgateBegin, the operation, and perfgateEnd, and then prints one
-// line to standard output:
+// It runs every operation of every target S+2 times: a warm-up (run 0, which lets one-time
+// initialisation happen outside the runs compared), one run per secret (runs 1..S) and a re-run of
+// the first secret (run S+1). S is the first argument, or the second for batch methods, which get
+// as many blocks as the third says; the fifth, when given, is the comma-separated constructors to
+// trace (the others are left out). Each run calls perfgateBegin, the operation, and perfgateEnd,
+// and then prints one line to standard output:
 //
 //	seg INDEX CONSTRUCTOR OPERATION RUN KEYSIZE INPUT OBJADDR OBJSIZE "ERROR"
 //
-// INDEX counts the calls of perfgateBegin from 0. OBJADDR and OBJSIZE locate the value the constructor
-// returned, when it is a pointer (0 otherwise). A target whose constructor accepts no key size tried prints
-// "skip CONSTRUCTOR "REASON""; a constructor that rejects a key of the size it accepted prints
-// "fail CONSTRUCTOR OPERATION "ERROR"". Secrets come from a xorshift generator seeded by the second argument.
+// INDEX counts the calls of perfgateBegin from 0. OBJADDR and OBJSIZE locate the value the
+// constructor returned, when it is a pointer (0 otherwise). A target whose constructor accepts no
+// key size tried prints "skip CONSTRUCTOR "REASON""; a constructor that rejects a key of the size
+// it accepted prints "fail CONSTRUCTOR OPERATION "ERROR"". Secrets come from a xorshift generator
+// seeded by the second argument.
 func driverSource(p *pkgTargets) ([]byte, error) {
 	var b bytes.Buffer
 	data := struct {
@@ -48,8 +49,8 @@ const (
 	endSym   = "main.perfgateEnd"
 )
 
-// streamBytes and aeadBytes are the message lengths of XORKeyStream and of Seal and Open: several 64-byte
-// blocks and a partial one.
+// streamBytes and aeadBytes are the message lengths of XORKeyStream and of Seal and Open: several
+// 64-byte blocks and a partial one.
 const (
 	streamBytes = 200
 	aeadBytes   = 200

@@ -11,17 +11,18 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// needValgrind skips t when valgrind is not installed (the constant-time check traces with its lackey tool), and
-// unless the long end-to-end set is on (PERFGATE_E2E=1, under which a missing valgrind fails the test).
+// needValgrind skips t when valgrind is not installed (the constant-time check traces with its
+// lackey tool), and unless the long end-to-end set is on (PERFGATE_E2E=1, under which a missing
+// valgrind fails the test).
 func needValgrind(t *testing.T) {
 	t.Helper()
 	testenv.NeedTool(t, "valgrind", "sudo apt-get install -y valgrind")
 	testenv.Long(t)
 }
 
-// arxSource is a constant-time toy block cipher (add, rotate, xor on 64-bit words; the key schedule is
-// arithmetic): no branch and no memory access depends on the key or the data. Its module says go 1.16, so the
-// driver must compile at that language version.
+// arxSource is a constant-time toy block cipher (add, rotate, xor on 64-bit words; the key schedule
+// is arithmetic): no branch and no memory access depends on the key or the data. Its module says go
+// 1.16, so the driver must compile at that language version.
 const arxSource = `package arx
 
 import (
@@ -143,8 +144,9 @@ func op(t *testing.T, ct *record.ConstantTime, ctor, name string) record.CTOpera
 	return record.CTOperation{}
 }
 
-// TestMutations checks that the constant-time fixture traces clean, and that the two ways of breaking it are
-// caught and fail under fail-new: a table lookup indexed by the data, and a branch on a key bit.
+// TestMutations checks that the constant-time fixture traces clean, and that the two ways of
+// breaking it are caught and fail under fail-new: a table lookup indexed by the data, and a branch
+// on a key bit.
 func TestMutations(t *testing.T) {
 	needValgrind(t)
 	if testing.Short() {
@@ -154,7 +156,8 @@ func TestMutations(t *testing.T) {
 	table := arxModule(t, func(s string) string {
 		return mustReplace(t, s, "x = x + k // ROUND", "x = x + sbox[byte(x)]") + sbox
 	})
-	// A branch short enough for the compiler to turn into a conditional move would not be one: this is not.
+	// A branch short enough for the compiler to turn into a conditional move would not be one: this
+	// is not.
 	branch := arxModule(t, func(s string) string {
 		return mustReplace(t, s, "x = x + k // ROUND",
 			"if k&1 == 1 {\n\t\tx ^= x >> 7\n\t\tx *= 0xff51afd7ed558ccd\n\t\tx ^= x >> 33\n\t}")

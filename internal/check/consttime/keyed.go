@@ -11,23 +11,25 @@ import (
 
 // sumCall is how the driver calls a keyed one-shot function.
 //
-// Keyed hashes and MACs: the key is the secret, traced like a cipher key. Two shapes, as differential's families
-// (hash.go, sum.go) know them:
+// Keyed hashes and MACs: the key is the secret, traced like a cipher key. Two shapes, as
+// differential's families (hash.go, sum.go) know them:
 //
-//   - a keyed hash constructor func(key []byte) T or (T, error), T a hash.Hash (hash.Hash64, a keyed BLAKE2's
-//     New256(key), a SipHash-style New(key), an HMAC bound to one hash): KeySetup is the constructor, and "Sum"
-//     writes a message to a fresh hash and sums it;
+//   - a keyed hash constructor func(key []byte) T or (T, error), T a hash.Hash (hash.Hash64, a
+//     keyed BLAKE2's New256(key), a SipHash-style New(key), an HMAC bound to one hash): KeySetup is
+//     the constructor, and "Sum" writes a message to a fresh hash and sums it;
 //   - a keyed one-shot function, such as poly1305's Sum(out *[16]byte, m []byte, key *[32]byte) or
-//     Sum64(msg, key []byte): "Sum" calls it on the key and a message; there is no key setup of its own.
+//     Sum64(msg, key []byte): "Sum" calls it on the key and a message; there is no key setup of its
+//     own.
 //
 // An unkeyed hash has no secret of its own to trace.
 type sumCall struct {
-	KeyArray int    // the key's length when it is an array (the driver tries no other); 0 for a []byte key
+	// the key's length when it is an array (the driver tries no other); 0 for a []byte key
+	KeyArray int
 	Code     string // the body of func(key, msg, dst []byte): the call, its digest copied into dst
 }
 
-// keyedTarget returns the target of a keyed hash constructor or a keyed one-shot function; t is what asTarget
-// made of fn and c differential's match.
+// keyedTarget returns the target of a keyed hash constructor or a keyed one-shot function; t is
+// what asTarget made of fn and c differential's match.
 func keyedTarget(fn *types.Func, t target, c differential.Constructor) (target, bool) {
 	switch {
 	case c.Family == record.FamilyHash && c.Args == 1:
@@ -44,9 +46,10 @@ func keyedTarget(fn *types.Func, t target, c differential.Constructor) (target, 
 	return t, false
 }
 
-// sumCallOf reads a one-shot function's parameters as differential's sum family does (a []byte is the message,
-// or the key when it is named key or k; a [K]byte the key; a *[N]byte the digest's out parameter, or the key
-// when the digest is already placed) and writes the call; ok is false when it takes no key.
+// sumCallOf reads a one-shot function's parameters as differential's sum family does (a []byte is
+// the message, or the key when it is named key or k; a [K]byte the key; a *[N]byte the digest's out
+// parameter, or the key when the digest is already placed) and writes the call; ok is false when it
+// takes no key.
 func sumCallOf(fn *types.Func) (*sumCall, bool) {
 	sig := fn.Type().(*types.Signature)
 	qual := func(p *types.Package) string {

@@ -16,10 +16,11 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// macSource holds keyed hashes and MACs of each shape the check traces: a hash.Hash64 whose state indexes a
-// table (leaks the key by cache line), a SipHash-like add-rotate-xor hash.Hash64 behind (T, error) (constant
-// time), a one-shot MAC with out and key array pointers that looks up the same table, and an add-rotate-xor
-// one-shot Sum64(msg, key []byte). Unkeyed, Digest is no target. The module says go 1.16.
+// macSource holds keyed hashes and MACs of each shape the check traces: a hash.Hash64 whose state
+// indexes a table (leaks the key by cache line), a SipHash-like add-rotate-xor hash.Hash64 behind
+// (T, error) (constant time), a one-shot MAC with out and key array pointers that looks up the same
+// table, and an add-rotate-xor one-shot Sum64(msg, key []byte). Unkeyed, Digest is no target. The
+// module says go 1.16.
 const macSource = `package mac
 
 import (
@@ -121,7 +122,8 @@ func Digest(msg []byte) uint64 {
 }
 `
 
-// TestKeyedTargets checks discovery and the driver's calls of keyed hashes and one-shot MACs, without tracing.
+// TestKeyedTargets checks discovery and the driver's calls of keyed hashes and one-shot MACs,
+// without tracing.
 func TestKeyedTargets(t *testing.T) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "mac.go", macSource, 0)

@@ -12,20 +12,22 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The check in two steps, for a pipeline that builds everything before any repository code runs: Prepare
-// discovers, builds and seals both drivers (and compares their machine code); Trace runs them later. Options
-// make it cheap enough to run by default: constructors whose code did not change are not traced, and the
-// tracing has a budget.
+// The check in two steps, for a pipeline that builds everything before any repository code runs:
+// Prepare discovers, builds and seals both drivers (and compares their machine code); Trace runs
+// them later. Options make it cheap enough to run by default: constructors whose code did not
+// change are not traced, and the tracing has a budget.
 
 // Options are what a check run by default adds to Config.
 type Options struct {
-	// SameCode leaves out the constructors whose driver function (BenchmarkCT<Name>) reaches the same machine
-	// code in both drivers (package samecode): their traces would be the same. They are listed in NotTraced.
+	// SameCode leaves out the constructors whose driver function (BenchmarkCT<Name>) reaches the
+	// same machine code in both drivers (package samecode): their traces would be the same. They
+	// are listed in NotTraced.
 	SameCode bool
-	// Budget bounds the tracing's CPU time per side: valgrind's user and system time, which a loaded machine
-	// does not inflate as it does wall time (building is not counted). The constructors are traced one at a time,
-	// both sides at once; once either side has used Budget, the rest are listed in NotTraced. The constructor
-	// running when it runs out finishes (Config.Timeout bounds it). 0 means no budget.
+	// Budget bounds the tracing's CPU time per side: valgrind's user and system time, which a
+	// loaded machine does not inflate as it does wall time (building is not counted). The
+	// constructors are traced one at a time, both sides at once; once either side has used Budget,
+	// the rest are listed in NotTraced. The constructor running when it runs out finishes
+	// (Config.Timeout bounds it). 0 means no budget.
 	Budget time.Duration
 }
 
@@ -40,9 +42,9 @@ type Prepared struct {
 	done       bool // ct is final (valgrind missing)
 }
 
-// Prepare discovers the constructors of cfg.Pkg on both sides and builds and seals both drivers, at once. A
-// machine without valgrind gets a Prepared whose Trace returns status unavailable. The error is for a bad Config
-// or a cancelled ctx; call Close when done.
+// Prepare discovers the constructors of cfg.Pkg on both sides and builds and seals both drivers, at
+// once. A machine without valgrind gets a Prepared whose Trace returns status unavailable. The
+// error is for a bad Config or a cancelled ctx; call Close when done.
 func Prepare(ctx context.Context, cfg Config, opt Options) (*Prepared, error) {
 	p := &Prepared{opt: opt, start: time.Now()}
 	if err := cfg.fill(); err != nil {
@@ -85,8 +87,8 @@ func (p *Prepared) Close() {
 	}
 }
 
-// Trace runs the drivers Prepare built, one constructor at a time (both sides at once), leaves out what Options
-// say, and compares the runs. Only a cancelled ctx is an error.
+// Trace runs the drivers Prepare built, one constructor at a time (both sides at once), leaves out
+// what Options say, and compares the runs. Only a cancelled ctx is an error.
 func (p *Prepared) Trace(ctx context.Context) (*record.ConstantTime, error) {
 	ct := p.ct
 	if p.done {
@@ -130,8 +132,8 @@ func (p *Prepared) Trace(ctx context.Context) (*record.ConstantTime, error) {
 		}
 	}
 	if ct.Status == record.CTSkipped && len(ct.NotTraced) > 0 {
-		// Every constructor was left out: by the same-code proof (checked: the code is base's, and base's
-		// findings stand), or by the budget (skipped, and the reason says so).
+		// Every constructor was left out: by the same-code proof (checked: the code is base's, and
+		// base's findings stand), or by the budget (skipped, and the reason says so).
 		ct.Status, ct.Reason = record.CTChecked, ""
 		if len(ct.LeftOut(record.CTBudget)) > 0 {
 			ct.Status, ct.Reason = record.CTSkipped, fmt.Sprintf("the budget (%v of CPU per side) ran out before "+
@@ -154,8 +156,8 @@ func (p *Prepared) constructors() []string {
 	return out
 }
 
-// sameCode returns the constructors of both sides whose driver functions reach the same machine code. An
-// analysis that cannot run (or fails) leaves every constructor to be traced.
+// sameCode returns the constructors of both sides whose driver functions reach the same machine
+// code. An analysis that cannot run (or fails) leaves every constructor to be traced.
 func (p *Prepared) sameCode(names []string) map[string]bool {
 	same := map[string]bool{}
 	if p.base.bin == "" || p.head.bin == "" || p.base.err != nil || p.head.err != nil {
@@ -197,11 +199,12 @@ func (p *Prepared) sameCode(names []string) map[string]bool {
 	return same
 }
 
-// driverRoot prefixes a constructor's name in its driver function's: BenchmarkCT<Name>, which samecode knows as
-// the benchmark CT<Name>.
+// driverRoot prefixes a constructor's name in its driver function's: BenchmarkCT<Name>, which
+// samecode knows as the benchmark CT<Name>.
 const driverRoot = "CT"
 
-// analyzeDrivers is samecode.Analyze with a panic turned into an error: the drivers hold head's code.
+// analyzeDrivers is samecode.Analyze with a panic turned into an error: the drivers hold head's
+// code.
 func analyzeDrivers(baseBin, headBin string, roots []string) (rep *samecode.Report, err error) {
 	defer func() {
 		if v := recover(); v != nil {

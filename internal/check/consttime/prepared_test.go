@@ -27,16 +27,17 @@ func prepareTrace(t *testing.T, base, head string, opt Options) *record.Constant
 	return ct
 }
 
-// TestSameCodeNotTraced: a constructor whose driver function reaches the same machine code on both sides is not
-// traced; one whose code changed is; identical trees trace nothing; a budget that has run out leaves the rest
-// out and says so.
+// TestSameCodeNotTraced: a constructor whose driver function reaches the same machine code on both
+// sides is not traced; one whose code changed is; identical trees trace nothing; a budget that has
+// run out leaves the rest out and says so.
 func TestSameCodeNotTraced(t *testing.T) {
 	needValgrind(t)
 	if testing.Short() {
 		t.Skip("builds three revisions and traces one constructor under valgrind")
 	}
 	base := arxModule(t, func(s string) string { return s })
-	// Only (*Cipher).Decrypt changes: NewStream's code (its constructor, XORKeyStream, round) stays the same.
+	// Only (*Cipher).Decrypt changes: NewStream's code (its constructor, XORKeyStream, round) stays
+	// the same.
 	head := arxModule(t, func(s string) string {
 		return mustReplace(t, s, "x = bits.RotateLeft64(x, -13) ^ c.k[i]", "x = bits.RotateLeft64(x, -11) ^ c.k[i]")
 	})

@@ -14,9 +14,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// checkSARIF writes ct (of the package at pkgRel in the head tree headDir) as SARIF and checks that every
-// result of head is on a line of the package's source, that the table loads name their table, and that the log is
-// valid against the SARIF 2.1.0 schema (see sarifSchema).
+// checkSARIF writes ct (of the package at pkgRel in the head tree headDir) as SARIF and checks that
+// every result of head is on a line of the package's source, that the table loads name their table,
+// and that the log is valid against the SARIF 2.1.0 schema (see sarifSchema).
 func checkSARIF(t *testing.T, ct *record.ConstantTime, headDir, pkgRel string) {
 	t.Helper()
 	ct.Dir = filepath.ToSlash(filepath.Clean(pkgRel))
@@ -86,8 +86,9 @@ func checkSARIF(t *testing.T, ct *record.ConstantTime, headDir, pkgRel string) {
 	}
 }
 
-// sarifSchema returns the SARIF 2.1.0 schema's path ($PERFGATE_SARIF_SCHEMA; see package sarif's tests for where
-// .ci/run gets it), or "" after a log line when there is none; under PERFGATE_E2E=1 a missing schema fails.
+// sarifSchema returns the SARIF 2.1.0 schema's path ($PERFGATE_SARIF_SCHEMA; see package sarif's
+// tests for where .ci/run gets it), or "" after a log line when there is none; under PERFGATE_E2E=1
+// a missing schema fails.
 func sarifSchema(t *testing.T) string {
 	t.Helper()
 	f := os.Getenv("PERFGATE_SARIF_SCHEMA")

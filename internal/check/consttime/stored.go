@@ -8,10 +8,11 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// A side's trace of some constructors is a function of its sealed driver, the secrets (their number, the batch
-// shape, the seed), valgrind and perfgate's analysis: with a store, it is kept under a key of those and not traced
-// again. What is kept is the analysis (the operations' CTSides), never valgrind's CPU time as a measurement of
-// anything: the stored CPU only says what the trace cost when it ran.
+// A side's trace of some constructors is a function of its sealed driver, the secrets (their
+// number, the batch shape, the seed), valgrind and perfgate's analysis: with a store, it is kept
+// under a key of those and not traced again. What is kept is the analysis (the operations'
+// CTSides), never valgrind's CPU time as a measurement of anything: the stored CPU only says what
+// the trace cost when it ran.
 
 // storedTrace is what one trace added to a sideResult.
 type storedTrace struct {

@@ -10,8 +10,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestStoredTrace: what a trace added to a side comes back from the store under the same driver and secrets, and
-// not under another driver's digest or another seed.
+// TestStoredTrace: what a trace added to a side comes back from the store under the same driver and
+// secrets, and not under another driver's digest or another seed.
 func TestStoredTrace(t *testing.T) {
 	st, err := store.Open(store.Config{Dir: t.TempDir()})
 	if err != nil {

@@ -21,7 +21,8 @@ type spans []span
 
 func (s spans) find(a uint64) *span {
 	i := sort.Search(len(s), func(i int) bool { return s[i].lo > a }) - 1
-	for n := 0; i >= 0 && n < 64; i, n = i-1, n+1 { // nested spans (inlined copies) are few and close
+	// nested spans (inlined copies) are few and close
+	for n := 0; i >= 0 && n < 64; i, n = i-1, n+1 {
 		if a < s[i].hi {
 			return &s[i]
 		}
@@ -38,11 +39,14 @@ func sortSpans(s spans) {
 	})
 }
 
-// binary is what the analysis needs of a driver's ELF file: where the package's code is (its functions and the
-// copies of them inlined elsewhere), the symbols of all code and data, the static data sections and the line table.
+// binary is what the analysis needs of a driver's ELF file: where the package's code is (its
+// functions and the copies of them inlined elsewhere), the symbols of all code and data, the static
+// data sections and the line table.
 type binary struct {
-	pkgSym  string // the package's symbol prefix: the import path with dots of its last element escaped, then "."
-	own     spans  // the package's code: its functions and inlined copies (name = the copy's function)
+	// the package's symbol prefix: the import path with dots of its last element escaped, then "."
+	pkgSym string
+	// the package's code: its functions and inlined copies (name = the copy's function)
+	own     spans
 	inl     spans  // every inlined copy of a package function, wherever it lies
 	funcs   spans  // every function symbol
 	data    spans  // every data symbol
@@ -60,7 +64,8 @@ type cuRange struct {
 	entry  *dwarf.Entry
 }
 
-// symbolPrefix returns how the linker names the package's symbols: "example.com/x%2ev2." for example.com/x.v2.
+// symbolPrefix returns how the linker names the package's symbols: "example.com/x%2ev2." for
+// example.com/x.v2.
 func symbolPrefix(importPath string) string {
 	dir, last := path.Split(importPath)
 	return dir + strings.ReplaceAll(last, ".", "%2e") + "."
@@ -178,8 +183,8 @@ func (b *binary) readDWARF() error {
 // isOwn reports whether the instruction at pc is the package's code.
 func (b *binary) isOwn(pc uint64) bool { return b.own.find(pc) != nil }
 
-// site describes the instruction at pc: its function and offset, the package function inlined there (if it lies
-// in another package's function), and its file and line.
+// site describes the instruction at pc: its function and offset, the package function inlined there
+// (if it lies in another package's function), and its file and line.
 func (b *binary) site(pc uint64) (fn string, off int, inlined, file string, line int) {
 	full := ""
 	if s := b.funcs.find(pc); s != nil {
@@ -221,8 +226,8 @@ func (b *binary) line(pc uint64) (string, int) {
 	return path.Base(le.File.Name), le.Line
 }
 
-// table names the data at the static address a: the data symbol holding it (without the package path) and its
-// size, or the section when no symbol does.
+// table names the data at the static address a: the data symbol holding it (without the package
+// path) and its size, or the section when no symbol does.
 func (b *binary) table(a uint64) (string, int) {
 	if s := b.data.find(a); s != nil {
 		return strings.TrimPrefix(s.name, b.pkgSym), int(s.hi - s.lo)

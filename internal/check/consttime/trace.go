@@ -20,8 +20,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// build generates p's driver and builds it in the module at dir with go build -overlay, so that nothing is
-// written into the tree: the source, the overlay and the binary go to work, named for the side.
+// build generates p's driver and builds it in the module at dir with go build -overlay, so that
+// nothing is written into the tree: the source, the overlay and the binary go to work, named for
+// the side.
 func build(ctx context.Context, cfg *Config, dir, side string, p *pkgTargets) (string, error) {
 	src, err := driverSource(p)
 	if err != nil {
@@ -64,7 +65,8 @@ func buildFlags(tags []string) []string {
 	return flags
 }
 
-// access is one memory access of the package's code: the index of its instruction in the run and what it did.
+// access is one memory access of the package's code: the index of its instruction in the run and
+// what it did.
 type access struct {
 	pos  uint32
 	kind byte // 'L', 'S' or 'M'
@@ -86,11 +88,13 @@ type segLine struct {
 	Err                 string
 }
 
-// traceDriver runs bin under lackey and returns the runs between the markers, in order, the driver's lines and the
-// CPU time valgrind used. only, when not empty, names the constructors to trace (the driver's fifth argument).
+// traceDriver runs bin under lackey and returns the runs between the markers, in order, the
+// driver's lines and the CPU time valgrind used. only, when not empty, names the constructors to
+// trace (the driver's fifth argument).
 //
-// A run that valgrind itself failed (Diagnose names the cause, e.g. an instruction it cannot decode) is tried
-// once more, since such failures can come at random; the error of the second says so.
+// A run that valgrind itself failed (Diagnose names the cause, e.g. an instruction it cannot
+// decode) is tried once more, since such failures can come at random; the error of the second says
+// so.
 func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed sandbox.Binary, only []string) (
 	[]*run, []string, time.Duration, error) {
 	runs, lines, cpu, err := traceOnce(ctx, cfg, b, bin, sealed, only)
@@ -104,8 +108,8 @@ func traceDriver(ctx context.Context, cfg *Config, b *binary, bin string, sealed
 	return runs, lines, cpu, err
 }
 
-// toolFailure is a traced run that valgrind, not the driver, failed: a failure of the check's tool, never a
-// finding about the code.
+// toolFailure is a traced run that valgrind, not the driver, failed: a failure of the check's tool,
+// never a finding about the code.
 type toolFailure struct {
 	diagnosis string // valgrind.Diagnose's
 	err       error
@@ -129,9 +133,10 @@ func traceOnce(ctx context.Context, cfg *Config, b *binary, bin string, sealed s
 		return nil, nil, 0, err
 	}
 	defer pr.Close()
-	// A large pipe that is read in large gulps (see lazyReader): lackey writes every line with a system call
-	// of its own, and a reader woken for each would double the cost.
-	unix.FcntlInt(pw.Fd(), unix.F_SETPIPE_SZ, 1<<20) //nolint:errcheck // a smaller pipe only costs time
+	// A large pipe that is read in large gulps (see lazyReader): lackey writes every line with a
+	// system call of its own, and a reader woken for each would double the cost.
+	//nolint:errcheck // a smaller pipe only costs time
+	unix.FcntlInt(pw.Fd(), unix.F_SETPIPE_SZ, 1<<20)
 	argv := []string{cfg.Valgrind, "--tool=lackey", "--trace-mem=yes", "--log-fd=3",
 		bin, strconv.Itoa(cfg.Secrets), strconv.Itoa(cfg.BatchSecrets), strconv.Itoa(cfg.BatchBlocks),
 		strconv.FormatUint(cfg.Seed, 10)}
@@ -185,8 +190,8 @@ func traceOnce(ctx context.Context, cfg *Config, b *binary, bin string, sealed s
 	return p.runs, strings.Split(strings.TrimSpace(stdout.String()), "\n"), cpu, nil
 }
 
-// lazyReader reads r and, after a short read, sleeps for a millisecond, so that the writer fills the pipe
-// without waking the reader at every write.
+// lazyReader reads r and, after a short read, sleeps for a millisecond, so that the writer fills
+// the pipe without waking the reader at every write.
 type lazyReader struct{ r io.Reader }
 
 func (l lazyReader) Read(p []byte) (int, error) {
@@ -197,9 +202,10 @@ func (l lazyReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// parseTrace reads lackey's output: "I  ADDR,SIZE" per instruction, " L ADDR,SIZE" (S, M) per data access, and
-// "==PID== …" lines of valgrind's own. It keeps, between each call of perfgateBegin and of perfgateEnd, the
-// package's instructions and their accesses; it returns valgrind's own lines too, for errors.
+// parseTrace reads lackey's output: "I ADDR,SIZE" per instruction, " L ADDR,SIZE" (S, M) per data
+// access, and "==PID== …" lines of valgrind's own. It keeps, between each call of perfgateBegin and
+// of perfgateEnd, the package's instructions and their accesses; it returns valgrind's own lines
+// too, for errors.
 func parseTrace(r io.Reader, b *binary) ([]*run, []string, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	var runs []*run
@@ -255,8 +261,8 @@ func hexAddr(s []byte) uint64 {
 	return a
 }
 
-// parseSegLines reads the driver's lines (see driverTmpl): the traced calls, and the targets it skipped or that
-// failed, with the reason.
+// parseSegLines reads the driver's lines (see driverTmpl): the traced calls, and the targets it
+// skipped or that failed, with the reason.
 func parseSegLines(lines []string) (segs []segLine, skipped map[string]string, err error) {
 	skipped = map[string]string{}
 	for _, l := range lines {

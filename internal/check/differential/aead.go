@@ -8,15 +8,15 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// aeadFamily is the AEADs: constructors func(key []byte) (T, error) with T a crypto/cipher.AEAD, and every block
-// cipher through crypto/cipher.NewGCM ("NewCipher/GCM") when its blocks are 16 bytes. Each message is Sealed
-// with a random nonce and additional data, the result Opened, and Opened again with one bit flipped, which must
-// fail.
+// aeadFamily is the AEADs: constructors func(key []byte) (T, error) with T a crypto/cipher.AEAD,
+// and every block cipher through crypto/cipher.NewGCM ("NewCipher/GCM") when its blocks are 16
+// bytes. Each message is Sealed with a random nonce and additional data, the result Opened, and
+// Opened again with one bit flipped, which must fail.
 type aeadFamily struct{}
 
-// Outputs per case, in the order the harness writes them: Seal's, 0 and Open's plaintext or 1, the tampered Open
-// (0 rejected, 1 accepted, 2 nothing to tamper with), then Seal and Open in place (Seal(pt[:0], …) and
-// Open(ct[:0], …)).
+// Outputs per case, in the order the harness writes them: Seal's, 0 and Open's plaintext or 1, the
+// tampered Open (0 rejected, 1 accepted, 2 nothing to tamper with), then Seal and Open in place
+// (Seal(pt[:0], …) and Open(ct[:0], …)).
 const aeadSeal, aeadOpen, aeadTampered, aeadSealInPlace, aeadOpenInPlace = 0, 1, 2, 3, 4
 
 // aeadIface is crypto/cipher.AEAD.
@@ -70,9 +70,9 @@ func (f aeadFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSi
 	return planMessages(cfg, f, in, probes)
 }
 
-// compareCase records at most one mismatch per case (Seal's output, else Open's), a head that accepts a
-// forgery, and each side's inconsistencies: an Open that does not return the message Sealed, and a base that
-// accepts a forgery.
+// compareCase records at most one mismatch per case (Seal's output, else Open's), a head that
+// accepts a forgery, and each side's inconsistencies: an Open that does not return the message
+// Sealed, and a base that accepts a forgery.
 func (aeadFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [][]byte) {
 	m := caseMismatch(j, k, c)
 	switch {
@@ -117,8 +117,8 @@ func (aeadFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [
 	}
 }
 
-// sealDifference says what differs between two Seal outputs of a message of n bytes: their length, the
-// ciphertext (the first n bytes) or the tag.
+// sealDifference says what differs between two Seal outputs of a message of n bytes: their length,
+// the ciphertext (the first n bytes) or the tag.
 func sealDifference(n int, b, h []byte) (part, note string) {
 	if len(b) != len(h) {
 		return "length", fmt.Sprintf("ciphertext and tag: base %d bytes, head %d", len(b), len(h))

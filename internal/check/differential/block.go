@@ -11,12 +11,13 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// blockFamily is the block ciphers: constructors func(key []byte) (T, error) with T a crypto/cipher.Block, whose
-// exported methods func(dst, src []byte) named Encrypt… or Decrypt… (other than Encrypt and Decrypt) are its
-// batch methods, such as EncryptBlocks. For every key size both sides accept, Keys keys (keyList) and for each
-// key Blocks random plaintexts and Blocks random ciphertexts; each harness encrypts and decrypts every block one
-// by one and in one call per batch method, out of place and in place, and the first keys call each batch method
-// at every count of batchLengths (blockRun).
+// blockFamily is the block ciphers: constructors func(key []byte) (T, error) with T a
+// crypto/cipher.Block, whose exported methods func(dst, src []byte) named Encrypt… or Decrypt…
+// (other than Encrypt and Decrypt) are its batch methods, such as EncryptBlocks. For every key size
+// both sides accept, Keys keys (keyList) and for each key Blocks random plaintexts and Blocks
+// random ciphertexts; each harness encrypts and decrypts every block one by one and in one call per
+// batch method, out of place and in place, and the first keys call each batch method at every count
+// of batchLengths (blockRun).
 type blockFamily struct{}
 
 func (blockFamily) kind() record.Family  { return record.FamilyBlock }
@@ -82,8 +83,8 @@ func (blockFamily) entries(c ctor) []string {
 
 func (f blockFamily) instances(b, h *ctor) []instance { return ownInstance(f, b, h) }
 
-// plan compares the key sizes and batch methods of the two sides, and returns the jobs of the key sizes both
-// accept with the same block size.
+// plan compares the key sizes and batch methods of the two sides, and returns the jobs of the key
+// sizes both accept with the same block size.
 func (blockFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSize) (*record.Cipher, []job) {
 	name := in.name
 	c := record.Cipher{Name: name, Family: record.FamilyBlock, Type: in.typ, Keys: cfg.Keys, Blocks: cfg.Blocks,
@@ -138,30 +139,33 @@ func blockProbeText(p probeSize) string {
 	return fmt.Sprintf("accepted, block size %d", p.BlockSize)
 }
 
-// A blockJob is one block constructor at one key size: the keys, and for every key the plaintexts to encrypt and
-// the ciphertexts to decrypt.
+// A blockJob is one block constructor at one key size: the keys, and for every key the plaintexts
+// to encrypt and the ciphertexts to decrypt.
 type blockJob struct {
 	ctor      string
 	keySize   int
 	blockSize int
 	blocks    int
-	methods   []string // batch methods run on both sides, sorted; Encrypt*/Decrypt* tell the direction
-	keys      []keyInput
-	// long holds, per direction, batchLengths' longest run of random blocks: the first lengthKeys keys also
-	// call every batch method on each prefix of batchLengths blocks of it.
+	// batch methods run on both sides, sorted; Encrypt*/Decrypt* tell the direction
+	methods []string
+	keys    []keyInput
+	// long holds, per direction, batchLengths' longest run of random blocks: the first lengthKeys
+	// keys also call every batch method on each prefix of batchLengths blocks of it.
 	long [2][]byte
 }
 
-// batchLengths are the block counts at which the first lengthKeys keys call each batch method (on a prefix of the
-// job's long input): one and two blocks, and each power of two ±1 up to 128, around the widths of bitsliced and
-// interleaved code (cipher/des takes 64 blocks at a time); 7 is the odd count ≡ 7 mod 16.
+// batchLengths are the block counts at which the first lengthKeys keys call each batch method (on a
+// prefix of the job's long input): one and two blocks, and each power of two ±1 up to 128, around
+// the widths of bitsliced and interleaved code (cipher/des takes 64 blocks at a time); 7 is the odd
+// count ≡ 7 mod 16.
 var batchLengths = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129}
 
 // lengthKeys is how many keys of each size call the batch methods at batchLengths.
 const lengthKeys = 8
 
-// inPlaceKeys is how many keys of each size also make every call in place (dst == src): the structured keys first.
-// How a call handles overlapping buffers rarely depends on the key, and calls in place double a key's cost.
+// inPlaceKeys is how many keys of each size also make every call in place (dst == src): the
+// structured keys first. How a call handles overlapping buffers rarely depends on the key, and
+// calls in place double a key's cost.
 const inPlaceKeys = 128
 
 func (j *blockJob) ctorName() string { return j.ctor }
@@ -179,8 +183,8 @@ func (k *keyInput) input(dir int) []byte {
 	return k.cipher
 }
 
-// newBlockJob generates the inputs of one constructor at one key size: exactly nKeys keys (keyList), and for each
-// key blocks random plaintexts and blocks random ciphertexts.
+// newBlockJob generates the inputs of one constructor at one key size: exactly nKeys keys
+// (keyList), and for each key blocks random plaintexts and blocks random ciphertexts.
 func newBlockJob(seed uint64, ctor string, keySize, blockSize, nKeys, blocks int, methods []string) *blockJob {
 	r := newRand(seed, ctor, keySize)
 	j := &blockJob{ctor: ctor, keySize: keySize, blockSize: blockSize, blocks: blocks, methods: methods}
@@ -204,7 +208,8 @@ func newBlockJob(seed uint64, ctor string, keySize, blockSize, nKeys, blocks int
 // encode writes the job in the layout
 //
 //	u16(keySize) u32(blockSize) u32(keys) u32(blocks) u8(methods) {u8(len) name}
-//	u32(in-place keys) u32(length keys) u8(lengths) {u16(blocks)} u32(long blocks) long plaintexts  long ciphertexts
+//	u32(in-place keys) u32(length keys) u8(lengths) {u16(blocks)} u32(long blocks)
+//	long plaintexts  long ciphertexts
 //	per key:  key  plaintexts  ciphertexts
 func (j *blockJob) encode(b []byte) []byte {
 	b = binary.BigEndian.AppendUint16(b, uint16(j.keySize))
@@ -237,13 +242,14 @@ func (j *blockJob) encode(b []byte) []byte {
 const (
 	statusOK        = 0 // outputs follow
 	statusError     = 1 // the constructor returned an error; u16 length and message follow
-	statusBlockSize = 2 // the cipher's block size differs from the probed one; u16 length and message follow
+	statusBlockSize = 2 // the block size is not the probed one; u16 length and message follow
 )
 
 func (blockFamily) harness() string { return blockHarness }
 
-// blockHarness is the block family's file of the harness. A job's output, per key: u8(status) [u16(len) message
-// when status ≠ 0], then per direction, per method (dirMethods): blocks × blockSize bytes.
+// blockHarness is the block family's file of the harness. A job's output, per key: u8(status)
+// [u16(len) message when status ≠ 0], then per direction, per method (dirMethods): blocks ×
+// blockSize bytes.
 const blockHarness = `import (
 	"bufio"
 	"crypto/cipher"

@@ -12,10 +12,10 @@ import (
 // Directions of a block cipher, in the order the harness runs them.
 var directions = [2]string{"encrypt", "decrypt"}
 
-// A blockRun is one output of a block job, per key and direction, in the order the harness writes them
-// (runBlock): the single-block method block by block, each batch method in one call, both again in place for the
-// first inPlaceKeys keys, and for the first lengthKeys keys the single-block method over the long input and each
-// batch method on each of its prefixes of batchLengths blocks.
+// A blockRun is one output of a block job, per key and direction, in the order the harness writes
+// them (runBlock): the single-block method block by block, each batch method in one call, both
+// again in place for the first inPlaceKeys keys, and for the first lengthKeys keys the single-block
+// method over the long input and each batch method on each of its prefixes of batchLengths blocks.
 type blockRun struct {
 	method string // "Encrypt", "EncryptBlocks", …
 	note   string // how it was called, when not plainly: "in place", "one call of 7 blocks"
@@ -35,7 +35,8 @@ func (j *blockJob) batchOf(dir int) []string {
 	return ms
 }
 
-// lengths returns the block counts of the batch calls on the long input: batchLengths, when there are batch methods.
+// lengths returns the block counts of the batch calls on the long input: batchLengths, when there
+// are batch methods.
 func (j *blockJob) lengths() []int {
 	if len(j.methods) == 0 {
 		return nil
@@ -114,9 +115,9 @@ func (j *blockJob) readKey(r *outReader, runs [2][]blockRun) (keyOut, error) {
 	return k, nil
 }
 
-// compare reads the job's outputs from both sides, hashes them and records every output block that differs
-// between base and head, and every block of a batch or in-place call that differs from the single-block result
-// on the same side.
+// compare reads the job's outputs from both sides, hashes them and records every output block that
+// differs between base and head, and every block of a batch or in-place call that differs from the
+// single-block result on the same side.
 func (j *blockJob) compare(t *tally, base, head *outReader) error {
 	for ki := range j.keys {
 		k := &j.keys[ki]
@@ -174,7 +175,8 @@ func (j *blockJob) diffKey(t *tally, k *keyInput, runs [2][]blockRun, o [2]keyOu
 	}
 }
 
-// consistency records the blocks where run r's output differs from the single-block output ref on side s.
+// consistency records the blocks where run r's output differs from the single-block output ref on
+// side s.
 func (j *blockJob) consistency(t *tally, s int, k *keyInput, dir int, r blockRun, ref, out []byte) {
 	ref = ref[:len(out)]
 	if bytes.Equal(ref, out) {

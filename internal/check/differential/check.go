@@ -1,59 +1,67 @@
-// Package differential checks that two revisions of a cipher package compute byte-identical outputs: its block
-// ciphers, AEADs, stream ciphers, hashes and MACs, and one-shot functions such as Sum256.
+// Package differential checks that two revisions of a cipher package compute byte-identical
+// outputs: its block ciphers, AEADs, stream ciphers, hashes and MACs, and one-shot functions such
+// as Sum256.
 //
-// Each kind of primitive is a family (family.go): one type that says how discovery recognises its constructors,
-// the harness code that exercises them, the vectors they are fed and how the outputs compare. familyTable lists
-// them: block.go, aead.go, stream.go, hash.go and sum.go; a new family is one file and one line there.
+// Each kind of primitive is a family (family.go): one type that says how discovery recognises its
+// constructors, the harness code that exercises them, the vectors they are fed and how the outputs
+// compare. familyTable lists them: block.go, aead.go, stream.go, hash.go and sum.go; a new family
+// is one file and one line there.
 //
 // Check works in four steps, each run for base and head side by side:
 //
-//  1. Discover. The gated package is loaded with golang.org/x/tools/go/packages in the side's module, and its
-//     exported functions are matched by type against each family in turn (Config.Constructors narrows the list):
-//     block ciphers, func(key []byte) (T, error) with T a crypto/cipher.Block, with their batch methods such as
-//     EncryptBlocks; AEADs, func(key []byte) (T, error) with T a crypto/cipher.AEAD, and every block cipher
-//     through crypto/cipher.NewGCM ("NewCipher/GCM") when its blocks are 16 bytes; stream ciphers,
-//     func(key []byte) or func(key, nonce []byte) returning T or (T, error) with T a crypto/cipher.Stream; hashes
-//     and MACs, func() or func(key []byte) returning T or (T, error) with T a hash.Hash; one-shot functions, a
-//     message []byte in and a [N]byte, uint32 or uint64 result or an out *[N]byte parameter, with an optional
-//     *[K]byte, [K]byte or []byte key. T may also be a struct value whose methods have pointer receivers.
-//  2. Build. A harness main package that imports the gated package is generated (harnessFiles: main.go and one
-//     file per family) and built with go build -overlay: its files appear at a virtual path below the package's
-//     directory, so nothing is written into the tree. The harness is compiled at the module's language version,
-//     so it is written in the Go of go 1.12.
-//  3. Probe. Each harness reports which key sizes (1..64 bytes; 0..64 for a MAC; with nonces of 0..32 bytes for
-//     a stream constructor that takes one) each constructor accepts, and what the result says of itself
-//     (BlockSize, NonceSize, Overhead, Size).
-//  4. Run and compare. All inputs come from Config.Seed; the same byte stream goes to both harnesses on stdin.
-//     Block ciphers: for every key size both sides accept, Keys keys (the weak, semi-weak and possibly weak DES
-//     keys, with and without parity bits, single-bit keys, degenerate Triple-DES keys, random keys) and for each
-//     key Blocks random plaintexts and Blocks random ciphertexts; each harness encrypts and decrypts every block
-//     one by one and in one call per batch method, out of place and in place (dst == src), and for the first keys
-//     calls each batch method at 1 to 129 blocks (batchLengths). Every family's keys also hold keys in which
-//     each byte position takes every value (valueKeys) and keys with a run of 0x00 or 0xff bytes (runKeys). The
-//     message families: for every size both accept (8 spread evenly in full, the others with lightKeys keys; of
-//     the sizes at which a constructor reads only a prefix of its key, only the largest), MessageKeys keys: all
-//     zero, all 0xff, random ones, each byte position at 0x00 and at 0xff in an otherwise random key, and the
-//     structured keys above (messageKeys). The first sweepKeys keys get one random message of every length of
-//     messageLengths (0 to two blocks and one byte, each block boundary ±1 up to MessageBlocks blocks, the powers
-//     of two ±1 to 256, two runs of every residue mod 16 past them); every other key two of those lengths in
-//     turn. Messages are written in random chunks (some empty). An AEAD Seals each message with a random nonce
-//     and additional data, Opens the result, and Opens it again with one bit flipped, which must fail, then Seals
-//     and Opens in place; a stream cipher XORs the message in one call and in the chunks, out of place and in
-//     place; a hash Writes the chunks, Sums twice, Resets, Writes the message at once and Sums, and so does a new
-//     hash; a one-shot function is called twice. perfgate compares the two output streams, hashes them
-//     (SHA-256 per constructor and direction), and describes the first mismatches: the block, or what differed
-//     (ciphertext, tag, length, keystream, a chunk boundary, digest, Reset, Size…). A side that disagrees with
-//     itself (a batch method or an in-place call with the single-block method, chunks or an in-place call with one
-//     call, Open with Seal, Reset with a new hash, a second call with the first) is reported too, and an Open that
-//     accepts a tampered ciphertext on head is a mismatch.
+//  1. Discover. The gated package is loaded with golang.org/x/tools/go/packages in the side's
+//     module, and its exported functions are matched by type against each family in turn
+//     (Config.Constructors narrows the list): block ciphers, func(key []byte) (T, error) with T a
+//     crypto/cipher.Block, with their batch methods such as EncryptBlocks; AEADs, func(key []byte)
+//     (T, error) with T a crypto/cipher.AEAD, and every block cipher through crypto/cipher.NewGCM
+//     ("NewCipher/GCM") when its blocks are 16 bytes; stream ciphers, func(key []byte) or func(key,
+//     nonce []byte) returning T or (T, error) with T a crypto/cipher.Stream; hashes and MACs,
+//     func() or func(key []byte) returning T or (T, error) with T a hash.Hash; one-shot functions,
+//     a message []byte in and a [N]byte, uint32 or uint64 result or an out *[N]byte parameter, with
+//     an optional *[K]byte, [K]byte or []byte key. T may also be a struct value whose methods have
+//     pointer receivers.
+//  2. Build. A harness main package that imports the gated package is generated (harnessFiles:
+//     main.go and one file per family) and built with go build -overlay: its files appear at a
+//     virtual path below the package's directory, so nothing is written into the tree. The harness
+//     is compiled at the module's language version, so it is written in the Go of go 1.12.
+//  3. Probe. Each harness reports which key sizes (1..64 bytes; 0..64 for a MAC; with nonces of
+//     0..32 bytes for a stream constructor that takes one) each constructor accepts, and what the
+//     result says of itself (BlockSize, NonceSize, Overhead, Size).
+//  4. Run and compare. All inputs come from Config.Seed; the same byte stream goes to both
+//     harnesses on stdin. Block ciphers: for every key size both sides accept, Keys keys (the weak,
+//     semi-weak and possibly weak DES keys, with and without parity bits, single-bit keys,
+//     degenerate Triple-DES keys, random keys) and for each key Blocks random plaintexts and Blocks
+//     random ciphertexts; each harness encrypts and decrypts every block one by one and in one call
+//     per batch method, out of place and in place (dst == src), and for the first keys calls each
+//     batch method at 1 to 129 blocks (batchLengths). Every family's keys also hold keys in which
+//     each byte position takes every value (valueKeys) and keys with a run of 0x00 or 0xff bytes
+//     (runKeys). The message families: for every size both accept (8 spread evenly in full, the
+//     others with lightKeys keys; of the sizes at which a constructor reads only a prefix of its
+//     key, only the largest), MessageKeys keys: all zero, all 0xff, random ones, each byte position
+//     at 0x00 and at 0xff in an otherwise random key, and the structured keys above (messageKeys).
+//     The first sweepKeys keys get one random message of every length of messageLengths (0 to two
+//     blocks and one byte, each block boundary ±1 up to MessageBlocks blocks, the powers of two ±1
+//     to 256, two runs of every residue mod 16 past them); every other key two of those lengths in
+//     turn. Messages are written in random chunks (some empty). An AEAD Seals each message with a
+//     random nonce and additional data, Opens the result, and Opens it again with one bit flipped,
+//     which must fail, then Seals and Opens in place; a stream cipher XORs the message in one call
+//     and in the chunks, out of place and in place; a hash Writes the chunks, Sums twice, Resets,
+//     Writes the message at once and Sums, and so does a new hash; a one-shot function is called
+//     twice. perfgate compares the two output streams, hashes them (SHA-256 per constructor and
+//     direction), and describes the first mismatches: the block, or what differed (ciphertext, tag,
+//     length, keystream, a chunk boundary, digest, Reset, Size…). A side that disagrees with itself
+//     (a batch method or an in-place call with the single-block method, chunks or an in-place call
+//     with one call, Open with Seal, Reset with a new hash, a second call with the first) is
+//     reported too, and an Open that accepts a tampered ciphertext on head is a mismatch.
 //
-// With Config.Oracles, head's constructor is also checked against a reference (crypto/des.NewTripleDESCipher):
-// head's harness runs the same jobs on the reference, and its outputs must equal head's (oracle.go).
+// With Config.Oracles, head's constructor is also checked against a reference
+// (crypto/des.NewTripleDESCipher): head's harness runs the same jobs on the reference, and its
+// outputs must equal head's (oracle.go).
 //
-// Constructors, key sizes and batch methods present on one side only are listed, not failed. A head that does not
-// build, panics or hangs fails the check (Status "mismatch", HeadFailed); a base that does makes the check
-// "not-comparable". A package without constructors of any of these shapes is "skipped", and the reason names the
-// shapes looked for.
+// Constructors, key sizes and batch methods present on one side only are listed, not failed. A head
+// that does not build, panics or hangs fails the check (Status "mismatch", HeadFailed); a base that
+// does makes the check "not-comparable". A package without constructors of any of these shapes is
+// "skipped", and the reason names the shapes looked for.
 package differential
 
 import (
@@ -80,20 +88,21 @@ const (
 
 // Config says what to compare and how.
 type Config struct {
-	// Sides are the two trees, the package, and how the check builds and runs its harnesses (subject.Sides):
-	// Seed is the seed of every input (default DefaultSeed), Timeout the limit of each harness run (default
-	// DefaultTimeout).
+	// Sides are the two trees, the package, and how the check builds and runs its harnesses
+	// (subject.Sides): Seed is the seed of every input (default DefaultSeed), Timeout the limit of
+	// each harness run (default DefaultTimeout).
 	subject.Sides
-	// Constructors, if set, narrows the check to these constructors (still type-checked; a block cipher's brings
-	// its GCM form); default: every one discovery finds.
+	// Constructors, if set, narrows the check to these constructors (still type-checked; a block
+	// cipher's brings its GCM form); default: every one discovery finds.
 	Constructors []string
 	Keys         int // keys per constructor and key size; default DefaultKeys
 	Blocks       int // blocks per key and direction; default DefaultBlocks
-	// MessageKeys and MessageBlocks size the message families (AEAD, stream, hash, one-shot): keys per key
-	// size, and the longest message in blocks; defaults DefaultMessageKeys and DefaultMessageBlocks.
+	// MessageKeys and MessageBlocks size the message families (AEAD, stream, hash, one-shot): keys
+	// per key size, and the longest message in blocks; defaults DefaultMessageKeys and
+	// DefaultMessageBlocks.
 	MessageKeys, MessageBlocks int
-	// Oracles names, per constructor, a reference by import path and function
-	// ("NewTripleEDE3": "crypto/des.NewTripleDESCipher"): head's constructor is checked against it on the same
+	// Oracles names, per constructor, a reference by import path and function ("NewTripleEDE3":
+	// "crypto/des.NewTripleDESCipher"): head's constructor is checked against it on the same
 	// vectors, in head's harness, and the Cipher records the outcome. Default none.
 	Oracles map[string]string
 }
@@ -116,11 +125,12 @@ func (c *Config) fill() error {
 	return nil
 }
 
-// Check compares the cipher constructors of cfg.Pkg between cfg.BaseDir and cfg.HeadDir. Findings about the code,
-// including a head or base that does not build or crashes, are in the Report. So is perfgate's own failure to run
-// the check, as status "error": a generated harness that does not compile against a package that does, or a
-// package that loads on neither side. The error is for a bad Config, a cancelled ctx, a constructor named in
-// cfg.Constructors that neither side has, or perfgate failing in itself (a work directory it cannot write).
+// Check compares the cipher constructors of cfg.Pkg between cfg.BaseDir and cfg.HeadDir. Findings
+// about the code, including a head or base that does not build or crashes, are in the Report. So is
+// perfgate's own failure to run the check, as status "error": a generated harness that does not
+// compile against a package that does, or a package that loads on neither side. The error is for a
+// bad Config, a cancelled ctx, a constructor named in cfg.Constructors that neither side has, or
+// perfgate failing in itself (a work directory it cannot write).
 func Check(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.fill(); err != nil {
 		return nil, err
@@ -199,8 +209,8 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 	rep.BuildTime = time.Since(start)
 	var f *sideFailure
 	if errors.As(err, &f) && f.base != "" && f.head != "" {
-		// Neither side loads or builds: nothing can be compared, and the code is rarely at fault (a go line
-		// newer than the toolchain, a module that cannot be downloaded, …).
+		// Neither side loads or builds: nothing can be compared, and the code is rarely at fault (a
+		// go line newer than the toolchain, a module that cannot be downloaded, …).
 		return &ownFailure{"neither side's package loads and builds: " + f.Error()}
 	}
 	if err != nil {
@@ -238,8 +248,8 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 	return nil
 }
 
-// both runs f for base and head at the same time. It returns a cancelled context or an error of perfgate
-// first; otherwise the side failures of both sides merged into one.
+// both runs f for base and head at the same time. It returns a cancelled context or an error of
+// perfgate first; otherwise the side failures of both sides merged into one.
 func both(sides [2]*side, f func(i int, s *side) error) error {
 	var errs [2]error
 	var wg sync.WaitGroup

@@ -74,8 +74,9 @@ func TestRefactorIdentical(t *testing.T) {
 	}
 }
 
-// TestBrokenNamesFirstMismatch checks the count and the first example against an independent computation:
-// head flips bit 0x10 of byte 3 whenever the plaintext starts with 0x42, in Encrypt and so in EncryptBlocks.
+// TestBrokenNamesFirstMismatch checks the count and the first example against an independent
+// computation: head flips bit 0x10 of byte 3 whenever the plaintext starts with 0x42, in Encrypt
+// and so in EncryptBlocks.
 func TestBrokenNamesFirstMismatch(t *testing.T) {
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "broken"), nil)
 	if rep.Status != record.DiffMismatch || rep.HeadFailed {
@@ -113,7 +114,8 @@ func TestBrokenNamesFirstMismatch(t *testing.T) {
 				want = wantAt(k, b, in, "")
 			}
 		}
-		// The first keys also encrypt the long input block by block, and in EncryptBlocks calls of each length.
+		// The first keys also encrypt the long input block by block, and in EncryptBlocks calls of
+		// each length.
 		for b := 0; ki < lengthKeys && b < len(j.long[0])/8; b++ {
 			if in := j.long[0][b*8 : b*8+8]; in[0] == 0x42 {
 				count++
@@ -158,8 +160,8 @@ func TestTailOfBatch(t *testing.T) {
 	if rep.Status != record.DiffMismatch {
 		t.Fatalf("status %q (%s), want mismatch", rep.Status, rep.Reason)
 	}
-	// Every key's 17th encrypted block differs in EncryptBlocks, and in place for the first inPlaceKeys keys, and so
-	// does the first keys' in the calls of more than 16 blocks.
+	// Every key's 17th encrypted block differs in EncryptBlocks, and in place for the first
+	// inPlaceKeys keys, and so does the first keys' in the calls of more than 16 blocks.
 	want := DefaultKeys + inPlaceKeys
 	for _, n := range batchLengths {
 		if n > 16 {
@@ -295,7 +297,8 @@ func TestExplicitConstructors(t *testing.T) {
 	}
 }
 
-// TestCommandSkipped: a command may have benchmarks but has nothing to import: skipped, not an error.
+// TestCommandSkipped: a command may have benchmarks but has nothing to import: skipped, not an
+// error.
 func TestCommandSkipped(t *testing.T) {
 	mod := writeModule(t, map[string]string{"cmd/wdes/main.go": "package main\n\nimport \"crypto/aes\"\n\n" +
 		"var NewCipher = aes.NewCipher\n\nfunc main() {}\n"})
@@ -348,8 +351,9 @@ func TestSeed(t *testing.T) {
 	}
 }
 
-// TestConstructorShapes covers the result types discovery accepts: an interface, a struct value whose Block
-// methods have pointer receivers (the harness takes its address), and a constructor behind a build tag.
+// TestConstructorShapes covers the result types discovery accepts: an interface, a struct value
+// whose Block methods have pointer receivers (the harness takes its address), and a constructor
+// behind a build tag.
 func TestConstructorShapes(t *testing.T) {
 	mod := writeModule(t, map[string]string{
 		"internal/wdes/shapes.go": `package wdes
@@ -407,8 +411,9 @@ func NewTagged(key []byte) (cipher.Block, error) { return NewIface(key) }
 	}
 }
 
-// TestInPlace checks that a block cipher wrong only in place (dst == src) is caught: its out-of-place outputs
-// are base's, its in-place ones differ from base's and from its own out-of-place ones.
+// TestInPlace checks that a block cipher wrong only in place (dst == src) is caught: its
+// out-of-place outputs are base's, its in-place ones differ from base's and from its own
+// out-of-place ones.
 func TestInPlace(t *testing.T) {
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "alias"), nil)
 	if rep.Status != record.DiffMismatch {
@@ -427,8 +432,8 @@ func TestInPlace(t *testing.T) {
 	}
 }
 
-// TestBatchLengths checks that a batch method wrong only at a block count ≡ 7 mod 16 is caught, in the first
-// keys' calls of 7 blocks: batch calls of the job's 17 blocks never see it.
+// TestBatchLengths checks that a batch method wrong only at a block count ≡ 7 mod 16 is caught, in
+// the first keys' calls of 7 blocks: batch calls of the job's 17 blocks never see it.
 func TestBatchLengths(t *testing.T) {
 	rep := runCheck(t, wdesModule(t, "base"), wdesModule(t, "count7"), nil)
 	if rep.Status != record.DiffMismatch {

@@ -17,7 +17,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// exportCommit writes the tree of commit sha of the git repository repo into a new directory (git archive).
+// exportCommit writes the tree of commit sha of the git repository repo into a new directory (git
+// archive).
 func exportCommit(t *testing.T, repo, sha string) string {
 	t.Helper()
 	cmd := exec.Command("git", "-C", repo, "archive", "--format=tar", sha)
@@ -52,7 +53,8 @@ func exportCommit(t *testing.T, repo, sha string) string {
 	}
 }
 
-// reference returns the standard library's cipher for a demo constructor: minides implements DES and EDE3.
+// reference returns the standard library's cipher for a demo constructor: minides implements DES
+// and EDE3.
 func reference(t *testing.T, ctor string, key []byte) cipher.Block {
 	t.Helper()
 	var b cipher.Block
@@ -71,7 +73,8 @@ func reference(t *testing.T, ctor string, key []byte) cipher.Block {
 	return b
 }
 
-// TestDemoHistory runs the check on the fixture history of internal/demo, base against each variant.
+// TestDemoHistory runs the check on the fixture history of internal/demo, base against each
+// variant.
 func TestDemoHistory(t *testing.T) {
 	testenv.Long(t) // builds six revisions of the demo module
 	repo, err := demo.Materialize(filepath.Join(t.TempDir(), "repo"))
@@ -182,9 +185,9 @@ func TestDemoHistory(t *testing.T) {
 	})
 }
 
-// tailMismatches is how many blocks the demo's tail commit gets wrong: every key's block 16 of 17, and in place the
-// first inPlaceKeys keys', and the first keys' blocks past the last whole stride of 16 in each batch call of more
-// blocks.
+// tailMismatches is how many blocks the demo's tail commit gets wrong: every key's block 16 of 17,
+// and in place the first inPlaceKeys keys', and the first keys' blocks past the last whole stride
+// of 16 in each batch call of more blocks.
 func tailMismatches() int {
 	want := DefaultKeys + inPlaceKeys
 	for _, n := range batchLengths {

@@ -9,20 +9,23 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// A ctor is a constructor found in one side's package. Its family says what its result T (or *T, then Addr is
-// set and the harness takes the address of the value) implements; shapes lists the signatures of each family.
+// A ctor is a constructor found in one side's package. Its family says what its result T (or *T,
+// then Addr is set and the harness takes the address of the value) implements; shapes lists the
+// signatures of each family.
 type ctor struct {
 	Name   string        // e.g. "NewTripleEDE3"
 	Family record.Family // FamilyBlock, FamilyAEAD, FamilyStream or FamilyHash
 	Type   string        // the result type, package-qualified by name, e.g. "*des.TripleCipher"
 	Addr   bool          // T is a struct value whose methods have pointer receivers
-	Args   int           // how many []byte arguments it takes: 0 (a hash), 1 (key) or 2 (key, nonce)
-	Err    bool          // it returns (T, error), not T alone
-	Batch  []string      // block ciphers: exported methods func(dst, src []byte) named Encrypt…/Decrypt…, but those two
-	Sum    sumShape      // one-shot functions: where the message, key and digest go
-	// An oracle's entry: Alias is the harness's import of its package, Func the function; Name is then
-	// oraclePrefix and the constructor it is the oracle of. Emulate: the batch methods are the ones of that
-	// constructor, run through the oracle's single-block methods.
+	// how many []byte arguments it takes: 0 (a hash), 1 (key) or 2 (key, nonce)
+	Args int
+	Err  bool // it returns (T, error), not T alone
+	// block ciphers: exported methods func(dst, src []byte) named Encrypt…/Decrypt…, but those two
+	Batch []string
+	Sum   sumShape // one-shot functions: where the message, key and digest go
+	// An oracle's entry: Alias is the harness's import of its package, Func the function; Name is
+	// then oraclePrefix and the constructor it is the oracle of. Emulate: the batch methods are the
+	// ones of that constructor, run through the oracle's single-block methods.
 	Alias, Func string
 	Emulate     bool
 }
@@ -30,15 +33,18 @@ type ctor struct {
 // pkgInfo is what discovery found on one side.
 type pkgInfo struct {
 	ImportPath string
-	Dir        string   // the package's directory (absolute)
-	Ctors      []ctor   // sorted by name, every family
-	Skipped    []string // explicitly named constructors that are missing or have another shape, with the reason
-	Main       bool     // a command (package main): nothing in it can be imported, so it has no constructors
-	Oracles    []ctor   // head only: the oracles of Config.Oracles, by the constructor's name
-	Imports    []string // the packages of the oracles, imported as oracle0, oracle1, …
+	Dir        string // the package's directory (absolute)
+	Ctors      []ctor // sorted by name, every family
+	// explicitly named constructors that are missing or have another shape, with the reason
+	Skipped []string
+	// a command (package main): nothing in it can be imported, so it has no constructors
+	Main    bool
+	Oracles []ctor   // head only: the oracles of Config.Oracles, by the constructor's name
+	Imports []string // the packages of the oracles, imported as oracle0, oracle1, …
 }
 
-// call is the expression of c's function in the harness: gated.NewCipher, oracle0.NewTripleDESCipher.
+// call is the expression of c's function in the harness: gated.NewCipher,
+// oracle0.NewTripleDESCipher.
 func (c ctor) call() string {
 	if c.Alias == "" {
 		return "gated." + c.Name
@@ -46,9 +52,10 @@ func (c ctor) call() string {
 	return c.Alias + "." + c.Func
 }
 
-// discover loads the package pattern in the module at dir and returns its constructors. With names set, only
-// those constructors are considered; one that is missing or has another shape is listed in Skipped with the
-// reason. env is added to the go command's environment, as proc.Command adds it.
+// discover loads the package pattern in the module at dir and returns its constructors. With names
+// set, only those constructors are considered; one that is missing or has another shape is listed
+// in Skipped with the reason. env is added to the go command's environment, as proc.Command adds
+// it.
 func discover(ctx context.Context, dir, pattern string, flags, env, names []string) (*pkgInfo, error) {
 	p, err := subject.Load(ctx, dir, pattern, flags, env)
 	if err != nil {
@@ -84,8 +91,8 @@ func discover(ctx context.Context, dir, pattern string, flags, env, names []stri
 	return info, nil
 }
 
-// asCtor reports whether fn has one of the shapes of a constructor (see shapes), and returns the constructor, or
-// the reason it is not one.
+// asCtor reports whether fn has one of the shapes of a constructor (see shapes), and returns the
+// constructor, or the reason it is not one.
 func asCtor(fn *types.Func) (ctor, string) {
 	sig := fn.Type().(*types.Signature)
 	switch {
@@ -112,9 +119,9 @@ type Constructor struct {
 	Batch  []string // block ciphers: the batch methods, sorted (EncryptBlocks…)
 }
 
-// MatchConstructor reports whether fn is a constructor of a shape the check runs, of one of the families
-// (block cipher, AEAD, stream cipher, hash, one-shot function), and which: the matching of discovery, for other
-// packages that call the same constructors.
+// MatchConstructor reports whether fn is a constructor of a shape the check runs, of one of the
+// families (block cipher, AEAD, stream cipher, hash, one-shot function), and which: the matching of
+// discovery, for other packages that call the same constructors.
 func MatchConstructor(fn *types.Func) (Constructor, bool) {
 	c, why := asCtor(fn)
 	if why != "" || c.Family == "" {

@@ -13,9 +13,9 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 )
 
-// wdesSource is a small module package that wraps crypto/des in the shape of the gated packages: two
-// constructors returning *Cipher, single-block methods and the batch methods EncryptBlocks and DecryptBlocks.
-// The /*NAME*/ markers are where variants insert their changes (wdesVariants).
+// wdesSource is a small module package that wraps crypto/des in the shape of the gated packages:
+// two constructors returning *Cipher, single-block methods and the batch methods EncryptBlocks and
+// DecryptBlocks. The /*NAME*/ markers are where variants insert their changes (wdesVariants).
 const wdesSource = `// Package wdes wraps crypto/des for the differential tests.
 package wdes
 
@@ -109,8 +109,8 @@ var wdesVariants = map[string]map[string]string{
 func (c *Cipher) EncryptECB(dst, src []byte) { c.EncryptBlocks(dst, src) }`},
 }
 
-// writeModule writes a module example.com/wdes with the files (path → content) into a new directory. Without a
-// go.mod among the files, the module declares go 1.26.
+// writeModule writes a module example.com/wdes with the files (path → content) into a new
+// directory. Without a go.mod among the files, the module declares go 1.26.
 func writeModule(t testing.TB, files map[string]string) string {
 	t.Helper()
 	if _, ok := files["go.mod"]; !ok {
@@ -119,8 +119,8 @@ func writeModule(t testing.TB, files map[string]string) string {
 	return testmod.Temp(t, files)
 }
 
-// wdesModule writes the module with wdesSource changed as variant says, at the package path internal/wdes (so
-// the harness must be placed where it may import an internal package).
+// wdesModule writes the module with wdesSource changed as variant says, at the package path
+// internal/wdes (so the harness must be placed where it may import an internal package).
 func wdesModule(t *testing.T, variant string) string {
 	t.Helper()
 	changes, ok := wdesVariants[variant]

@@ -17,9 +17,10 @@ import (
 	"github.com/perfgate/perfgate/internal/leaf/store"
 )
 
-// A sideFailure is the code under test misbehaving on one side: it does not load or build, its harness panics,
-// hangs or writes garbage. It is a finding about that side, not an error of perfgate.
-// Check records it in the Report; base and head hold what went wrong on each side, empty when that side is fine.
+// A sideFailure is the code under test misbehaving on one side: it does not load or build, its
+// harness panics, hangs or writes garbage. It is a finding about that side, not an error of
+// perfgate. Check records it in the Report; base and head hold what went wrong on each side, empty
+// when that side is fine.
 type sideFailure struct {
 	base, head string
 }
@@ -44,15 +45,16 @@ func newFailure(side, msg string) *sideFailure {
 
 func (s *side) failure(msg string) *sideFailure { return newFailure(s.name, msg) }
 
-// An ownFailure is perfgate failing, not the code under test: the generated harness does not compile against a
-// package that does, or neither side's package loads. Check records it in the Report as status "error".
+// An ownFailure is perfgate failing, not the code under test: the generated harness does not
+// compile against a package that does, or neither side's package loads. Check records it in the
+// Report as status "error".
 type ownFailure struct{ msg string }
 
 func (f *ownFailure) Error() string { return f.msg }
 
-// harnessCompileErrors returns the first compiler errors of go build's stderr when they are in the generated
-// harness itself (the "# IMPORTPATH/perfgate_harnessN" section), or "" when the build failed elsewhere, such as in
-// the gated package.
+// harnessCompileErrors returns the first compiler errors of go build's stderr when they are in the
+// generated harness itself (the "# IMPORTPATH/perfgate_harnessN" section), or "" when the build
+// failed elsewhere, such as in the gated package.
 func harnessCompileErrors(stderr []byte, importPath string) string {
 	var msgs []string
 	in := false
@@ -69,7 +71,8 @@ func harnessCompileErrors(stderr []byte, importPath string) string {
 	return strings.Join(msgs, "; ")
 }
 
-// side is one revision under test: where it lives and, as the check proceeds, its package, harness and outputs.
+// side is one revision under test: where it lives and, as the check proceeds, its package, harness
+// and outputs.
 type side struct {
 	name   string // "base" or "head"
 	dir    string // module root
@@ -85,8 +88,8 @@ type probeResult struct {
 	Sizes []probeSize `json:"sizes"`
 }
 
-// probeSize is one accepted key size (and constructor nonce size), with what the result reports about itself,
-// or one whose constructor panicked.
+// probeSize is one accepted key size (and constructor nonce size), with what the result reports
+// about itself, or one whose constructor panicked.
 type probeSize struct {
 	Key       int    `json:"key"`
 	Nonce     int    `json:"nonce"`
@@ -95,8 +98,8 @@ type probeSize struct {
 	Size      int    `json:"size,omitempty"`       // hash, one-shot function
 	BlockSize int    `json:"block_size,omitempty"` // block cipher, hash
 	Panic     string `json:"panic,omitempty"`
-	// Reads is how many leading bytes of the key change the result; less than Key when the constructor ignores
-	// the rest (nil when the family does not tell).
+	// Reads is how many leading bytes of the key change the result; less than Key when the
+	// constructor ignores the rest (nil when the family does not tell).
 	Reads *int `json:"reads,omitempty"`
 	// light marks a size compared with fewer keys (spread).
 	light bool
@@ -109,9 +112,9 @@ func (p probeSize) text() string {
 	return "accepted"
 }
 
-// harnessDir returns the directory, next to nothing on disk, where the harness's main.go appears through the
-// overlay: a child of the gated package's directory, so that it may import the package even when the package
-// sits below an internal/ directory.
+// harnessDir returns the directory, next to nothing on disk, where the harness's main.go appears
+// through the overlay: a child of the gated package's directory, so that it may import the package
+// even when the package sits below an internal/ directory.
 func harnessDir(pkgDir string) string {
 	for i := 0; ; i++ {
 		d := filepath.Join(pkgDir, fmt.Sprintf("perfgate_harness%d", i))
@@ -130,8 +133,8 @@ func buildFlags(tags []string) []string {
 	return flags
 }
 
-// build generates s's harness and builds it in s's module with go build -overlay, so that nothing is written into
-// the tree: the source, the overlay file and the binary go to workDir.
+// build generates s's harness and builds it in s's module with go build -overlay, so that nothing
+// is written into the tree: the source, the overlay file and the binary go to workDir.
 func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
 	hdir := harnessDir(s.info.Dir)
 	replace := map[string]string{}
@@ -170,8 +173,8 @@ func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
 			return ctx.Err()
 		}
 		if msgs := harnessCompileErrors(stderr, s.info.ImportPath); msgs != "" {
-			// The harness's files are in the work directory, named for the side; the go command may print
-			// their paths relative to its directory.
+			// The harness's files are in the work directory, named for the side; the go command may
+			// print their paths relative to its directory.
 			msgs = regexp.MustCompile(`\S*`+regexp.QuoteMeta(s.name+"-")+`(\w+\.go:)`).ReplaceAllString(msgs, "harness $1")
 			return &ownFailure{fmt.Sprintf("the generated harness does not compile in %s's module: %s", s.name, msgs)}
 		}
@@ -195,13 +198,14 @@ func (s *side) probe(ctx context.Context, cfg *Config) error {
 	return nil
 }
 
-// run runs the harness with args and stdin under cfg.Timeout and returns its standard output. A crash, a
-// non-zero exit or a timeout is a *sideFailure; a cancelled ctx is returned as is.
+// run runs the harness with args and stdin under cfg.Timeout and returns its standard output. A
+// crash, a non-zero exit or a timeout is a *sideFailure; a cancelled ctx is returned as is.
 func (s *side) run(ctx context.Context, cfg *Config, args []string, stdin []byte) ([]byte, error) {
 	if err := s.sealed.Verify(); err != nil {
 		return nil, err
 	}
-	// The harness is a function of its binary and its input: a run kept in the store is not run again.
+	// The harness is a function of its binary and its input: a run kept in the store is not run
+	// again.
 	var key store.Key
 	if cfg.Store != nil {
 		key = store.NewKey("differential-run", s.sealed.SHA256, strings.Join(args, "\x00"), store.Digest(stdin))
@@ -250,8 +254,8 @@ func (s *side) runHarness(ctx context.Context, cfg *Config, args []string, stdin
 	return nil, s.failure(crashMessage(stderr, err))
 }
 
-// crashMessage picks the line that says why a harness died: its own panic report, the runtime's panic or fatal
-// error line, or else the command's error with its stderr tail.
+// crashMessage picks the line that says why a harness died: its own panic report, the runtime's
+// panic or fatal error line, or else the command's error with its stderr tail.
 func crashMessage(stderr []byte, err error) string {
 	for _, line := range strings.Split(string(stderr), "\n") {
 		switch {

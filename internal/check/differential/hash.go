@@ -8,13 +8,13 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// hashFamily is the hashes and MACs: constructors func() or func(key []byte) returning T or (T, error) with T a
-// hash.Hash. Each message is written in the case's chunks, summed twice, the hash Reset, the message written at
-// once and summed; a new hash sums the message written at once.
+// hashFamily is the hashes and MACs: constructors func() or func(key []byte) returning T or (T,
+// error) with T a hash.Hash. Each message is written in the case's chunks, summed twice, the hash
+// Reset, the message written at once and summed; a new hash sums the message written at once.
 type hashFamily struct{}
 
-// Outputs per case: Sum after Write in chunks, Sum(a5) after that, Sum after Reset and one Write, Sum of a
-// fresh hash.
+// Outputs per case: Sum after Write in chunks, Sum(a5) after that, Sum after Reset and one Write,
+// Sum of a fresh hash.
 const hashChunks, hashSumAgain, hashReset, hashOnce = 0, 1, 2, 3
 
 // hashIface is hash.Hash.
@@ -68,9 +68,9 @@ func (f hashFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSi
 	return planMessages(cfg, f, in, probes)
 }
 
-// compareCase records at most one mismatch per case (the digest of one Write, else of the chunks, after Reset,
-// of Sum(a5)), and each side's inconsistencies: chunks against one Write, Sum(a5) against a5 and the digest,
-// Reset against a new hash.
+// compareCase records at most one mismatch per case (the digest of one Write, else of the chunks,
+// after Reset, of Sum(a5)), and each side's inconsistencies: chunks against one Write, Sum(a5)
+// against a5 and the digest, Reset against a new hash.
 func (hashFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [][]byte) {
 	m := caseMismatch(j, k, c)
 	differ := func(i int) bool { return !bytes.Equal(b[i], h[i]) }

@@ -9,8 +9,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// prefixFixture has a MAC that, as siphash, reads only the first 16 bytes of a longer key, and panics on shorter
-// ones; and one that reads its whole key.
+// prefixFixture has a MAC that, as siphash, reads only the first 16 bytes of a longer key, and
+// panics on shorter ones; and one that reads its whole key.
 const prefixFixture = `package keys
 
 import (
@@ -36,8 +36,8 @@ func NewWhole(key []byte) hash.Hash {
 }
 `
 
-// TestKeyPrefix checks that a constructor reading only a prefix of a longer key is compared at the sizes that
-// matter, that this is said once, and that the panics on both sides are one note.
+// TestKeyPrefix checks that a constructor reading only a prefix of a longer key is compared at the
+// sizes that matter, that this is said once, and that the panics on both sides are one note.
 func TestKeyPrefix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two harnesses")

@@ -8,9 +8,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestOldLanguageVersions builds and runs the harness in modules whose go.mod asks for an old language version,
-// has no go line (the go command then assumes go 1.16), or names a toolchain. The harness is compiled at the
-// module's language version, so it may use only what go 1.12 accepts.
+// TestOldLanguageVersions builds and runs the harness in modules whose go.mod asks for an old
+// language version, has no go line (the go command then assumes go 1.16), or names a toolchain. The
+// harness is compiled at the module's language version, so it may use only what go 1.12 accepts.
 func TestOldLanguageVersions(t *testing.T) {
 	testenv.Long(t) // builds the harness in five modules
 	for _, tc := range []struct{ name, gomod string }{
@@ -47,8 +47,8 @@ func TestOldLanguageVersions(t *testing.T) {
 	}
 }
 
-// TestOwnFailures: when the check cannot run because of perfgate, not the code, the status is "error" on both
-// sides alike, never a finding about head or base.
+// TestOwnFailures: when the check cannot run because of perfgate, not the code, the status is
+// "error" on both sides alike, never a finding about head or base.
 func TestOwnFailures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds harnesses")
@@ -58,11 +58,12 @@ func TestOwnFailures(t *testing.T) {
 	for _, tc := range []struct {
 		name, gomod, want string
 	}{
-		// go 1.8 compiles the package but not the harness, which is written for go 1.12 and later (it declares a
-		// type alias, go 1.9).
+		// go 1.8 compiles the package but not the harness, which is written for go 1.12 and later
+		// (it declares a type alias, go 1.9).
 		{"harness-does-not-compile", "module example.com/wdes\n\ngo 1.8\n",
 			"the generated harness does not compile in base's module: "},
-		// A go line newer than any toolchain: neither side loads (GOTOOLCHAIN=local, so nothing is downloaded).
+		// A go line newer than any toolchain: neither side loads (GOTOOLCHAIN=local, so nothing is
+		// downloaded).
 		{"loads-on-neither-side", "module example.com/wdes\n\ngo 1.999\n", "neither side's package loads and builds: base: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

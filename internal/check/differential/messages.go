@@ -19,17 +19,18 @@ const (
 	DefaultMessageBlocks = 8           // messages go up to this many blocks
 )
 
-// maxPrimSizes is how many (key size, nonce size) pairs of one constructor are compared at most; a constructor
-// that accepts more (an RC4 takes every key size, a MAC every key length) is compared at an even spread of them,
-// always including the smallest and the largest.
+// maxPrimSizes is how many (key size, nonce size) pairs of one constructor are compared at most; a
+// constructor that accepts more (an RC4 takes every key size, a MAC every key length) is compared
+// at an even spread of them, always including the smallest and the largest.
 const maxPrimSizes = 8
 
 // adLengths are the additional-data lengths AEAD cases cycle through.
 var adLengths = []int{0, 1, 13, 16, 17, 32, 65}
 
-// A messageFamily is a family whose inputs are messages (an AEAD, a stream cipher, a hash, a one-shot
-// function): for every size both sides accept (at most maxPrimSizes, spread evenly), MessageKeys keys
-// (messageKeys), each with random messages of the lengths keyLengths gives it, written in random chunks.
+// A messageFamily is a family whose inputs are messages (an AEAD, a stream cipher, a hash, a
+// one-shot function): for every size both sides accept (at most maxPrimSizes, spread evenly),
+// MessageKeys keys (messageKeys), each with random messages of the lengths keyLengths gives it,
+// written in random chunks.
 type messageFamily interface {
 	family
 	block(p probeSize) int     // the block size that message lengths are laid around
@@ -56,8 +57,8 @@ type msgKey struct {
 	cases      []msgCase
 }
 
-// msgCase is one message and what goes with it: the AEAD's nonce and additional data, the chunks the message
-// is written in, and the bit flipped for the tampered Open.
+// msgCase is one message and what goes with it: the AEAD's nonce and additional data, the chunks
+// the message is written in, and the bit flipped for the tampered Open.
 type msgCase struct {
 	msg, nonce, ad []byte
 	chunks         []int
@@ -65,11 +66,12 @@ type msgCase struct {
 	tamperMask     byte
 }
 
-// messageLengths returns the message lengths of a primitive whose blocks are block bytes: every length from 0 to
-// 2 blocks + 1; each block boundary ±1 up to maxBlocks blocks; each power of two ±1 from 64 to 256 bytes (the
-// blocks of other primitives, and SipHash's length byte wraps at 256); and two runs of every residue mod 16, one
-// from past the first two blocks and 64 bytes, one from past half the longest and 256 bytes, so that a bug tied
-// to a length class (len ≡ 7 mod 16) of long messages meets one.
+// messageLengths returns the message lengths of a primitive whose blocks are block bytes: every
+// length from 0 to 2 blocks + 1; each block boundary ±1 up to maxBlocks blocks; each power of two
+// ±1 from 64 to 256 bytes (the blocks of other primitives, and SipHash's length byte wraps at 256);
+// and two runs of every residue mod 16, one from past the first two blocks and 64 bytes, one from
+// past half the longest and 256 bytes, so that a bug tied to a length class (len ≡ 7 mod 16) of
+// long messages meets one.
 func messageLengths(block, maxBlocks int) []int {
 	var ls []int
 	for n := 0; n <= 2*block+1; n++ {
@@ -92,17 +94,19 @@ func messageLengths(block, maxBlocks int) []int {
 	return slices.Compact(ls)
 }
 
-// sweepKeys is how many keys of each size get a message of every length; every other key gets casesPerKey
-// messages, their lengths taken in turn from the list, so that each length meets many keys and each key a few
-// lengths. A constructor without a key (size 0) gets sweepKeys empty keys: only its messages can vary.
+// sweepKeys is how many keys of each size get a message of every length; every other key gets
+// casesPerKey messages, their lengths taken in turn from the list, so that each length meets many
+// keys and each key a few lengths. A constructor without a key (size 0) gets sweepKeys empty keys:
+// only its messages can vary.
 const (
 	sweepKeys   = 8
 	casesPerKey = 2
 )
 
-// messageKeys returns the keys of one size: all zero, all 0xff, random keys up to sweepKeys, then for each byte
-// position a random key with that byte 0x00 and one with it 0xff, the keys with a run of 0x00 or 0xff bytes
-// (runKeys) and the keys that give each byte every value (valueKeys), then random keys up to n in all.
+// messageKeys returns the keys of one size: all zero, all 0xff, random keys up to sweepKeys, then
+// for each byte position a random key with that byte 0x00 and one with it 0xff, the keys with a run
+// of 0x00 or 0xff bytes (runKeys) and the keys that give each byte every value (valueKeys), then
+// random keys up to n in all.
 func messageKeys(src *rand.ChaCha8, size, n int) [][]byte {
 	random := func() []byte {
 		k := make([]byte, size)
@@ -132,9 +136,9 @@ func messageKeys(src *rand.ChaCha8, size, n int) [][]byte {
 	return keys[:min(n, len(keys))]
 }
 
-// keyLengths returns the message lengths of key number k (messageKeys order) of n keys, the first sweep of which
-// get every length. The others take casesPerKey lengths each in turn, spread over the list when there are fewer
-// such cases than lengths.
+// keyLengths returns the message lengths of key number k (messageKeys order) of n keys, the first
+// sweep of which get every length. The others take casesPerKey lengths each in turn, spread over
+// the list when there are fewer such cases than lengths.
 func keyLengths(lengths []int, k, sweep, n int) []int {
 	if k < sweep {
 		return lengths
@@ -147,12 +151,13 @@ func keyLengths(lengths []int, k, sweep, n int) []int {
 	return ls
 }
 
-// lightKeys is how many keys each size pair beyond the maxPrimSizes compared in full gets, none of them with every
-// length: enough for a bug tied to the key's length (a 17-byte key used as 16).
+// lightKeys is how many keys each size pair beyond the maxPrimSizes compared in full gets, none of
+// them with every length: enough for a bug tied to the key's length (a 17-byte key used as 16).
 const lightKeys = 16
 
-// newMsgJob generates the inputs of one constructor at one size pair, from its own stream (newRand): nKeys keys
-// (messageKeys), each with its messages (keyLengths), every length for the first sweep.
+// newMsgJob generates the inputs of one constructor at one size pair, from its own stream
+// (newRand): nKeys keys (messageKeys), each with its messages (keyLengths), every length for the
+// first sweep.
 func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKeys, sweep int,
 	lengths []int) *msgJob {
 	src := newRand(seed, ctor+"\x00nonce "+strconv.Itoa(p.Nonce), p.Key)
@@ -239,8 +244,9 @@ func (j *msgJob) encode(b []byte) []byte {
 	return b
 }
 
-// planMessages compares what the two sides accept of in, a constructor of the message family f, and returns its
-// Cipher and jobs; nil when a derived instance is accepted by neither side (a block cipher that cannot be GCM).
+// planMessages compares what the two sides accept of in, a constructor of the message family f, and
+// returns its Cipher and jobs; nil when a derived instance is accepted by neither side (a block
+// cipher that cannot be GCM).
 func planMessages(cfg *Config, f messageFamily, in instance, probes [2]map[sizeKey]probeSize) (*record.Cipher, []job) {
 	if len(probes[0])+len(probes[1]) == 0 && in.derived {
 		return nil, nil
@@ -262,8 +268,8 @@ func planMessages(cfg *Config, f messageFamily, in instance, probes [2]map[sizeK
 	return &c, jobs
 }
 
-// comparePrimSizes compares what the two sides accept and report about themselves, and returns the Cipher with
-// its sizes and setup mismatches, and the size pairs to compare (base's view of each).
+// comparePrimSizes compares what the two sides accept and report about themselves, and returns the
+// Cipher with its sizes and setup mismatches, and the size pairs to compare (base's view of each).
 func comparePrimSizes(name string, f messageFamily, typ string, sizes [2]map[sizeKey]probeSize) (record.Cipher,
 	[]probeSize) {
 	c := planned{Name: name, Family: f.kind(), Type: typ, KeySizes: []int{}, Methods: f.methods()}
@@ -341,7 +347,8 @@ func sizeText(k sizeKey) string {
 	return what
 }
 
-// describeDiffers says what differs between what the two sides' results report of themselves, if anything.
+// describeDiffers says what differs between what the two sides' results report of themselves, if
+// anything.
 func describeDiffers(b, h probeSize) (part, note string) {
 	for _, d := range []struct {
 		part, method string
@@ -359,8 +366,8 @@ func describeDiffers(b, h probeSize) (part, note string) {
 	return "", ""
 }
 
-// panicNotes is one note per panic message, its numbers aside (an index out of range names the key size): the key
-// sizes that panic on both sides with it, and the message of the smallest.
+// panicNotes is one note per panic message, its numbers aside (an index out of range names the key
+// size): the key sizes that panic on both sides with it, and the message of the smallest.
 func panicNotes(panics map[string][]int) []string {
 	type group struct {
 		sizes []int
@@ -400,9 +407,9 @@ var digits = regexp.MustCompile(`[0-9]+`)
 // sizeRanges writes sorted sizes as ranges: "1–15, 17, 65" (record.SizeRanges).
 func sizeRanges(sizes []int) string { return record.SizeRanges(sizes) }
 
-// sizesThatMatter drops the key sizes at which the constructor reads only a prefix of its key, on both sides
-// alike (siphash reads 16 bytes of a longer key): of those, only the largest is compared, and a note says so
-// once. head holds head's probe, by size.
+// sizesThatMatter drops the key sizes at which the constructor reads only a prefix of its key, on
+// both sides alike (siphash reads 16 bytes of a longer key): of those, only the largest is
+// compared, and a note says so once. head holds head's probe, by size.
 func (c *planned) sizesThatMatter(pairs []probeSize, head map[sizeKey]probeSize) []probeSize {
 	longest := map[[2]int]int{} // (bytes read, nonce) → the largest key size that reads only them
 	longer := map[[2]int][]int{}
@@ -434,8 +441,8 @@ func (c *planned) sizesThatMatter(pairs []probeSize, head map[sizeKey]probeSize)
 	return kept
 }
 
-// spread compares at most maxPrimSizes of the pairs in full, evenly spread, the smallest and the largest among
-// them; the others are marked light, to be compared with lightKeys keys.
+// spread compares at most maxPrimSizes of the pairs in full, evenly spread, the smallest and the
+// largest among them; the others are marked light, to be compared with lightKeys keys.
 func (c *planned) spread(pairs []probeSize) []probeSize {
 	if len(pairs) <= maxPrimSizes {
 		return pairs

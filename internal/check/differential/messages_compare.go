@@ -7,8 +7,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// compareJob reads one job's outputs from both sides, hashes them, and records the cases that differ between
-// base and head, and the cases where a side disagrees with itself (chunked against one call, Open against Seal).
+// compareJob reads one job's outputs from both sides, hashes them, and records the cases that
+// differ between base and head, and the cases where a side disagrees with itself (chunked against
+// one call, Open against Seal).
 func (j *msgJob) compare(t *tally, base, head *outReader) error {
 	nOut := j.family.outputs()
 	for _, k := range j.keys {
@@ -77,8 +78,8 @@ func reportCase(t *tally, m record.Mismatch, b, h [][]byte, i int, dir, method, 
 	t.mismatch(m)
 }
 
-// firstDifference describes two outputs that differ; what ("keystream", "digest") is also the part, unless their
-// lengths differ.
+// firstDifference describes two outputs that differ; what ("keystream", "digest") is also the part,
+// unless their lengths differ.
 func firstDifference(what string, b, h []byte) (part, note string) {
 	if len(b) != len(h) {
 		return "length", fmt.Sprintf("%s: base %d bytes, head %d", what, len(b), len(h))

@@ -15,9 +15,9 @@ import (
 // oraclePrefix names an oracle's harness entries: "oracle:NewTripleEDE3", "oracle:NewCipher/GCM".
 const oraclePrefix = "oracle:"
 
-// loadOracles finds the reference constructors of cfg.Oracles in the module at dir (head's), and adds them to
-// info as entries of its harness. A reference is "importpath.Func"; it must have the family of the constructor
-// it stands beside. Every problem is an error of the configuration.
+// loadOracles finds the reference constructors of cfg.Oracles in the module at dir (head's), and
+// adds them to info as entries of its harness. A reference is "importpath.Func"; it must have the
+// family of the constructor it stands beside. Every problem is an error of the configuration.
 func loadOracles(ctx context.Context, cfg *Config, dir string, env []string, info *pkgInfo) error {
 	for _, name := range slices.Sorted(maps.Keys(cfg.Oracles)) {
 		spec := cfg.Oracles[name]
@@ -60,7 +60,8 @@ func loadOracle(ctx context.Context, cfg *Config, dir string, env []string, spec
 		return ctor{}, fmt.Errorf("%q is not importpath.Func", spec)
 	}
 	path, fn := spec[:dot], spec[dot+1:]
-	// Loaded as the package is (discover): through proc, so that the go command is tracked and dies with perfgate.
+	// Loaded as the package is (discover): through proc, so that the go command is tracked and dies
+	// with perfgate.
 	lp, err := subject.Load(ctx, dir, path, buildFlags(cfg.Tags), env)
 	if err != nil {
 		return ctor{}, err
@@ -97,8 +98,8 @@ type oracleJob struct {
 
 func (j oracleJob) ctorName() string { return oraclePrefix + j.of }
 
-// oracleJobs returns, for each Cipher whose constructor has an oracle on head, the same jobs again for the
-// oracle, and names the oracle in the Cipher.
+// oracleJobs returns, for each Cipher whose constructor has an oracle on head, the same jobs again
+// for the oracle, and names the oracle in the Cipher.
 func oracleJobs(cfg *Config, head *side, ciphers []record.Cipher, jobs []job) []oracleJob {
 	has := map[string]bool{}
 	for _, p := range head.probed {
@@ -125,8 +126,8 @@ func oracleJobs(cfg *Config, head *side, ciphers []record.Cipher, jobs []job) []
 	return out
 }
 
-// compareOracles reads the oracle jobs' outputs from head's output r and compares each with head's own output
-// of the same job (heads, by job), into the Ciphers' oracle fields.
+// compareOracles reads the oracle jobs' outputs from head's output r and compares each with head's
+// own output of the same job (heads, by job), into the Ciphers' oracle fields.
 func compareOracles(ciphers []record.Cipher, ojobs []oracleJob, heads map[job][]byte, r *outReader) error {
 	scratch := map[string]*record.Cipher{}
 	tallies := map[string]*tally{}

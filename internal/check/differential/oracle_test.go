@@ -10,13 +10,15 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// desOracles are the standard library's references for the repository's DES package (cipher/des/cipher.go).
+// desOracles are the standard library's references for the repository's DES package
+// (cipher/des/cipher.go).
 var desOracles = map[string]string{
 	"NewCipher":     "crypto/des.NewCipher",
 	"NewTripleEDE3": "crypto/des.NewTripleDESCipher",
 }
 
-// TestOracleAgrees checks the repository's cipher/des against crypto/des, DES and EDE3, through the same vectors.
+// TestOracleAgrees checks the repository's cipher/des against crypto/des, DES and EDE3, through the
+// same vectors.
 func TestOracleAgrees(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the repository's cipher/des")
@@ -40,8 +42,8 @@ func TestOracleAgrees(t *testing.T) {
 	}
 }
 
-// TestOracleCatchesSharedBug gives base and head the same bug, in a copy of cipher/des: base against head sees
-// nothing, the oracle sees it in both directions.
+// TestOracleCatchesSharedBug gives base and head the same bug, in a copy of cipher/des: base
+// against head sees nothing, the oracle sees it in both directions.
 func TestOracleCatchesSharedBug(t *testing.T) {
 	testenv.Long(t) // builds two harnesses
 	root := moduleRoot(t)
@@ -60,7 +62,8 @@ func TestOracleCatchesSharedBug(t *testing.T) {
 	if len(files) < 3 {
 		t.Skip("cipher/des is not in this tree")
 	}
-	// The key schedule goes wrong for DES keys whose first byte is 0x5a (in EDE3, any of the three).
+	// The key schedule goes wrong for DES keys whose first byte is 0x5a (in EDE3, any of the
+	// three).
 	const anchor = "\tx := binary.LittleEndian.Uint64(key)\n"
 	if !strings.Contains(files["des/key.go"], anchor) {
 		t.Fatal("cipher/des/key.go changed: no place for the bug")
@@ -70,7 +73,8 @@ func TestOracleCatchesSharedBug(t *testing.T) {
 	mod := writeModule(t, files)
 	rep := runCheck(t, mod, mod, func(c *Config) {
 		c.Pkg, c.Oracles, c.Constructors = "./des", desOracles, []string{"NewCipher", "NewTripleEDE3"}
-		// The copy has the Go files only: the pure-Go engines, without the amd64 assembly and x/sys/cpu.
+		// The copy has the Go files only: the pure-Go engines, without the amd64 assembly and
+		// x/sys/cpu.
 		c.Tags = []string{"purego"}
 	})
 	if rep.Status != record.DiffMismatch || rep.HeadFailed ||
@@ -92,7 +96,8 @@ func TestOracleCatchesSharedBug(t *testing.T) {
 			}
 		}
 	}
-	// A bug of decryption alone, on both sides (wdes wraps crypto/des): the oracle compares that direction too.
+	// A bug of decryption alone, on both sides (wdes wraps crypto/des): the oracle compares that
+	// direction too.
 	dec := wdesModule(t, "decrypt")
 	rep = runCheck(t, dec, dec, func(c *Config) { c.Oracles = desOracles })
 	for _, c := range rep.Ciphers {

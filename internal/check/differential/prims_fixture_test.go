@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// primsFixture is a module package with one constructor of every shape discovery accepts besides block ciphers,
-// built on the standard library. The /*NAME*/ markers are where variants (primsVariants) insert their changes.
+// primsFixture is a module package with one constructor of every shape discovery accepts besides
+// block ciphers, built on the standard library. The /*NAME*/ markers are where variants
+// (primsVariants) insert their changes.
 const primsFixture = `// Package prims wraps standard-library primitives for the differential tests.
 package prims
 
@@ -164,7 +165,8 @@ var primsVariants = map[string]map[string]string{
 	}`},
 	// The keystream byte 100 is flipped, in one call or in chunks.
 	"keystream": {"KEYSTREAM": "if c.pos == 100 { dst[i] ^= 1 }"},
-	// Each call throws away the rest of the current keystream block: right in one call, wrong in chunks.
+	// Each call throws away the rest of the current keystream block: right in one call, wrong in
+	// chunks.
 	"chunks": {"CHUNKEND": "c.used = 16"},
 	// A Write that does not start at a block boundary and crosses one adds a zero byte.
 	"hashchunks": {"WRITE": "if d.n%64 != 0 && d.n%64+len(p) > 64 { d.h.Write([]byte{0}) }"},
@@ -174,7 +176,8 @@ var primsVariants = map[string]map[string]string{
 	"reset": {"RESET": "return;"},
 	// Each keystream byte clears the next byte of dst before its src is read: wrong in place only.
 	"aliasstream": {"KEYSTREAM": "if i+1 < len(dst) { dst[i+1] = 0 }"},
-	// Open clears dst's spare capacity before it decrypts: an Open(ciphertext[:0], …) clears its ciphertext.
+	// Open clears dst's spare capacity before it decrypts: an Open(ciphertext[:0], …) clears its
+	// ciphertext.
 	"aliasopen": {"OPEN": "spare := dst[len(dst):cap(dst)]; for i := range spare { spare[i] = 0 }"},
 	// Seal panics on messages of 33 bytes.
 	"panic": {"SEAL": `if len(plaintext) == 33 { panic("prims: boom") }`},
@@ -182,7 +185,8 @@ var primsVariants = map[string]map[string]string{
 	"size": {"SHA256": "return sha256.New224()"},
 }
 
-// primsModule writes the module with primsFixture changed as variant says, declaring go 1.16, at internal/prims.
+// primsModule writes the module with primsFixture changed as variant says, declaring go 1.16, at
+// internal/prims.
 func primsModule(t testing.TB, variant string) string {
 	t.Helper()
 	changes, ok := primsVariants[variant]

@@ -23,8 +23,8 @@ func runPrims(t *testing.T, base, head string, edit func(*Config)) *Report {
 	})
 }
 
-// TestPrimsIdentical checks discovery of every family and shape, the sizes each is compared at, and that an
-// output-identical change is identical.
+// TestPrimsIdentical checks discovery of every family and shape, the sizes each is compared at, and
+// that an output-identical change is identical.
 func TestPrimsIdentical(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two harnesses")
@@ -57,15 +57,15 @@ func TestPrimsIdentical(t *testing.T) {
 				len(c.Lengths), wantKeys, inputs)
 		}
 	}
-	// RC4 takes keys of 1 to 256 bytes; the probe tries 1..64, the check an even spread of 8 of them in full and
-	// the others with lightKeys keys.
+	// RC4 takes keys of 1 to 256 bytes; the probe tries 1..64, the check an even spread of 8 of
+	// them in full and the others with lightKeys keys.
 	var rc4 []int
 	for n := 1; n <= 64; n++ {
 		rc4 = append(rc4, n)
 	}
-	// HMAC here takes 1..64 bytes: the same spread.
-	// Lengths (messageLengths): 0..2 blocks+1, then 3..8 blocks ±1, the powers of two ±1 from 64 to 256 and two
-	// runs of 16: 84 for AEADs' 16-byte blocks, 180 for a 64-byte block, 306 for SHA-512's 128.
+	// HMAC here takes 1..64 bytes: the same spread. Lengths (messageLengths): 0..2 blocks+1, then
+	// 3..8 blocks ±1, the powers of two ±1 from 64 to 256 and two runs of 16: 84 for AEADs' 16-byte
+	// blocks, 180 for a 64-byte block, 306 for SHA-512's 128.
 	want := map[string]shape{
 		"NewAES":     {record.FamilyBlock, "cipher.Block", []int{16, 24, 32}, nil, 0},
 		"NewAES/GCM": {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 84},
@@ -86,8 +86,8 @@ func TestPrimsIdentical(t *testing.T) {
 			t.Errorf("%s notes %q, want the sizes left out", name, c.Notes)
 		}
 	}
-	// differential.json (the report as JSON) records the seed and, per constructor, the key, input and length
-	// counts.
+	// differential.json (the report as JSON) records the seed and, per constructor, the key, input
+	// and length counts.
 	data, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
@@ -115,8 +115,8 @@ func TestPrimsIdentical(t *testing.T) {
 	t.Logf("build %v, check %v", rep.BuildTime, rep.CheckTime)
 }
 
-// TestPrimsMismatches gives each kind of bug its fixture and checks that the report names the constructor and
-// what differed, and nothing else.
+// TestPrimsMismatches gives each kind of bug its fixture and checks that the report names the
+// constructor and what differed, and nothing else.
 func TestPrimsMismatches(t *testing.T) {
 	testenv.Long(t) // builds a harness per variant
 	base := primsModule(t, "base")
@@ -171,9 +171,10 @@ func TestPrimsMismatches(t *testing.T) {
 	}
 }
 
-// BenchmarkPrimsCheck measures a check with the defaults of a package of ten constructors (the prims fixture: a
-// block cipher, the same through GCM, an AEAD, three stream ciphers, four hashes) against itself. check-s/op is
-// the check proper (probe, generate, run, compare), build-s/op loading and building both harnesses.
+// BenchmarkPrimsCheck measures a check with the defaults of a package of ten constructors (the
+// prims fixture: a block cipher, the same through GCM, an AEAD, three stream ciphers, four hashes)
+// against itself. check-s/op is the check proper (probe, generate, run, compare), build-s/op
+// loading and building both harnesses.
 func BenchmarkPrimsCheck(b *testing.B) {
 	mod := primsModule(b, "base")
 	var build, check float64
@@ -192,8 +193,8 @@ func BenchmarkPrimsCheck(b *testing.B) {
 	b.ReportMetric(check/float64(b.N), "check-s/op")
 }
 
-// TestPrimsPanics checks that a primitive that panics fails the head, and makes a base not comparable, with the
-// constructor and the operation named.
+// TestPrimsPanics checks that a primitive that panics fails the head, and makes a base not
+// comparable, with the constructor and the operation named.
 func TestPrimsPanics(t *testing.T) {
 	testenv.Long(t) // builds two harnesses, twice
 	base, bad := primsModule(t, "base"), primsModule(t, "panic")
@@ -210,10 +211,10 @@ func TestPrimsPanics(t *testing.T) {
 	}
 }
 
-// wantInputs is how many messages a message family's Cipher c should have been fed at the defaults. Every key size
-// but 0 gets DefaultMessageKeys keys: sweepKeys with every length, the others casesPerKey lengths each; an empty
-// key only the sweepKeys. Past maxPrimSizes sizes, those out of an even spread get lightKeys keys of casesPerKey
-// lengths.
+// wantInputs is how many messages a message family's Cipher c should have been fed at the defaults.
+// Every key size but 0 gets DefaultMessageKeys keys: sweepKeys with every length, the others
+// casesPerKey lengths each; an empty key only the sweepKeys. Past maxPrimSizes sizes, those out of
+// an even spread get lightKeys keys of casesPerKey lengths.
 func wantInputs(c record.Cipher) int {
 	inputs := 0
 	for i, size := range c.KeySizes {

@@ -52,8 +52,8 @@ func TestRandomChunks(t *testing.T) {
 	}
 }
 
-// TestPrimJobsDeterministic checks that the inputs depend on the seed, the constructor and the sizes only, and the
-// stream layout of encodePrimJobs.
+// TestPrimJobsDeterministic checks that the inputs depend on the seed, the constructor and the
+// sizes only, and the stream layout of encodePrimJobs.
 func TestPrimJobsDeterministic(t *testing.T) {
 	p := probeSize{Key: 32, NonceSize: 12, Overhead: 16}
 	lengths := []int{0, 1, 17}
@@ -79,8 +79,9 @@ func TestPrimJobsDeterministic(t *testing.T) {
 	if !bytes.Equal(j.keys[0].key, make([]byte, 32)) || !bytes.Equal(j.keys[1].key, bytes.Repeat([]byte{0xff}, 32)) {
 		t.Errorf("keys %x, %x: want the zero key first, then all 0xff", j.keys[0].key, j.keys[1].key)
 	}
-	// Header: magic, jobs, name, key size, nonce size, keys. Per key: the key, the number of cases. Per case:
-	// message, nonce, additional data (adLengths cycled by case and key), chunks, tamper offset and mask.
+	// Header: magic, jobs, name, key size, nonce size, keys. Per key: the key, the number of cases.
+	// Per case: message, nonce, additional data (adLengths cycled by case and key), chunks, tamper
+	// offset and mask.
 	want := 4 + 4 + 2 + 3 + 2 + 2 + 4
 	for k := range 2 {
 		want += 32 + 4
@@ -103,7 +104,8 @@ func TestMessageKeys(t *testing.T) {
 	if !bytes.Equal(keys[0], make([]byte, size)) || !bytes.Equal(keys[1], bytes.Repeat([]byte{0xff}, size)) {
 		t.Errorf("first keys %x %x, want all zero and all 0xff", keys[0], keys[1])
 	}
-	// After the sweepKeys come, for each byte position, that byte at 0x00 and at 0xff in a random key.
+	// After the sweepKeys come, for each byte position, that byte at 0x00 and at 0xff in a random
+	// key.
 	for i := range size {
 		for j, v := range []byte{0x00, 0xff} {
 			k := keys[sweepKeys+2*i+j]

@@ -9,13 +9,14 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Report is the outcome of Check, written as differential.json. Its fields are record.Differential's, which
-// result.json carries: record.Differential(*r) is the whole report. It is a type of its own for the methods that
-// build it.
+// Report is the outcome of Check, written as differential.json. Its fields are
+// record.Differential's, which result.json carries: record.Differential(*r) is the whole report. It
+// is a type of its own for the methods that build it.
 type Report record.Differential
 
-// fail records a side failure: a failing base makes the check not comparable, a failing head a mismatch. The
-// Ciphers of a check cut short would show no mismatches and no digests, so they are dropped.
+// fail records a side failure: a failing base makes the check not comparable, a failing head a
+// mismatch. The Ciphers of a check cut short would show no mismatches and no digests, so they are
+// dropped.
 func (r *Report) fail(f *sideFailure) {
 	r.Ciphers = []record.Cipher{}
 	r.HeadFailed = f.head != ""
@@ -27,8 +28,8 @@ func (r *Report) fail(f *sideFailure) {
 	r.Reason = f.Error()
 }
 
-// matchConstructors fills Added and Removed and returns the constructors both sides have. With none, the check
-// is skipped; an explicitly named constructor that neither side has is an error.
+// matchConstructors fills Added and Removed and returns the constructors both sides have. With
+// none, the check is skipped; an explicitly named constructor that neither side has is an error.
 func (r *Report) matchConstructors(cfg *Config, sides [2]*side) ([]string, error) {
 	var names [2]map[string]bool
 	for i, s := range sides {
@@ -89,8 +90,9 @@ func findCtor(info *pkgInfo, name string) *ctor {
 	panic("differential: constructor " + name + " vanished")
 }
 
-// plan returns the Ciphers and jobs of the constructors both sides have (common): every instance each family makes
-// of them, sorted by name, and a setup mismatch for each constructor whose family differs between the sides.
+// plan returns the Ciphers and jobs of the constructors both sides have (common): every instance
+// each family makes of them, sorted by name, and a setup mismatch for each constructor whose family
+// differs between the sides.
 func plan(cfg *Config, sides [2]*side, common []string) ([]record.Cipher, []job) {
 	var probes [2]map[string]map[sizeKey]probeSize
 	for i, s := range sides {
@@ -126,8 +128,9 @@ func plan(cfg *Config, sides [2]*side, common []string) ([]record.Cipher, []job)
 	return ciphers, jobs
 }
 
-// familyChange returns the Cipher of a constructor whose family differs between the sides (a block cipher on base
-// that returns a stream on head): a setup mismatch, as nothing of it can be compared.
+// familyChange returns the Cipher of a constructor whose family differs between the sides (a block
+// cipher on base that returns a stream on head): a setup mismatch, as nothing of it can be
+// compared.
 func familyChange(b, h *ctor) record.Cipher {
 	n := h.Name
 	note := fmt.Sprintf("base returns %s (%s), head returns %s (%s)", b.Type, b.Family, h.Type, h.Family)
@@ -136,8 +139,8 @@ func familyChange(b, h *ctor) record.Cipher {
 		Notes:    []string{"the constructor changed family: nothing compared"}}
 }
 
-// compareOutputs reads both sides' outputs job by job into the ciphers, then head's oracle jobs against head's
-// own outputs of the same jobs.
+// compareOutputs reads both sides' outputs job by job into the ciphers, then head's oracle jobs
+// against head's own outputs of the same jobs.
 func compareOutputs(ciphers []record.Cipher, jobs []job, ojobs []oracleJob, outs [2][]byte) error {
 	base, head := &outReader{side: "base", b: outs[0]}, &outReader{side: "head", b: outs[1]}
 	tallies := map[string]*tally{}
@@ -168,13 +171,14 @@ func compareOutputs(ciphers []record.Cipher, jobs []job, ojobs []oracleJob, outs
 	return nil
 }
 
-// addCiphers sets the report's Ciphers and settles its status: a mismatch anywhere is a mismatch; head's
-// inconsistencies are named in the reason.
+// addCiphers sets the report's Ciphers and settles its status: a mismatch anywhere is a mismatch;
+// head's inconsistencies are named in the reason.
 func (r *Report) addCiphers(cs []record.Cipher) {
 	r.Ciphers = cs
 	r.Status = record.DiffIdentical
 	var bad, inconsistent []string
-	batch := 0 // blocks on which head's batch or in-place calls disagree with its single-block calls
+	// blocks on which head's batch or in-place calls disagree with its single-block calls
+	batch := 0
 	for _, c := range cs {
 		if c.Mismatches > 0 {
 			bad = append(bad, fmt.Sprintf("%s: %d", c.Name, c.Mismatches))

@@ -29,7 +29,8 @@ func moduleRoot(t testing.TB) string {
 	}
 }
 
-// selfConfig compares the repository's own cipher/des against itself, or skips when it is not there.
+// selfConfig compares the repository's own cipher/des against itself, or skips when it is not
+// there.
 func selfConfig(t testing.TB) Config {
 	root := moduleRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "cipher", "des", "cipher.go")); err != nil {
@@ -38,8 +39,8 @@ func selfConfig(t testing.TB) Config {
 	return Config{Sides: subject.Sides{BaseDir: root, HeadDir: root, Pkg: "./cipher/des"}}
 }
 
-// TestOwnDES checks the project's DES package against itself: five constructors, their documented key sizes,
-// and identical outputs.
+// TestOwnDES checks the project's DES package against itself: five constructors, their documented
+// key sizes, and identical outputs.
 func TestOwnDES(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the repository's cipher/des")
@@ -53,12 +54,14 @@ func TestOwnDES(t *testing.T) {
 	if rep.Status != record.DiffIdentical {
 		t.Fatalf("status %q (%s), want identical", rep.Status, rep.Reason)
 	}
-	// Key sizes from the package's API (cipher/des/cipher.go): DES 8 bytes, two-key variants 16, three-key variants 24.
+	// Key sizes from the package's API (cipher/des/cipher.go): DES 8 bytes, two-key variants 16,
+	// three-key variants 24.
 	want := map[string][]int{
 		"NewCipher": {8}, "NewTripleEDE2": {16}, "NewTripleEDE3": {24}, "NewTripleEEE2": {16}, "NewTripleEEE3": {24},
 	}
-	// The digests of the outputs at the defaults, pinned: a change to the vectors or to the block family's harness
-	// output shows here (as does a change to cipher/des's outputs, which its own known answers would catch first).
+	// The digests of the outputs at the defaults, pinned: a change to the vectors or to the block
+	// family's harness output shows here (as does a change to cipher/des's outputs, which its own
+	// known answers would catch first).
 	digests := map[string]string{
 		"NewCipher":     "9bc6c38c8a48919322f1ef9a7291fb77d4fae5d9ce1dbec07ec353bd17d2e9a8",
 		"NewTripleEDE2": "f23e3d349095f5bf5f2fafc9b8baddf1a47d03fc6f2f3836b075d2e17836397c",
@@ -85,8 +88,9 @@ func TestOwnDES(t *testing.T) {
 	t.Logf("build %v, check %v (probe, generate, run both harnesses, compare)", rep.BuildTime, rep.CheckTime)
 }
 
-// BenchmarkOwnDES measures Check on the repository's cipher/des against itself. The builds come from the cache
-// after the first iteration; the check-ns/op metric is the check proper (Report.CheckTime), without the builds.
+// BenchmarkOwnDES measures Check on the repository's cipher/des against itself. The builds come
+// from the cache after the first iteration; the check-ns/op metric is the check proper
+// (Report.CheckTime), without the builds.
 func BenchmarkOwnDES(b *testing.B) {
 	cfg := selfConfig(b)
 	var check, build float64

@@ -8,12 +8,13 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// streamFamily is the stream ciphers: constructors func(key []byte) or func(key, nonce []byte) returning T or
-// (T, error) with T a crypto/cipher.Stream. Each message is XORed in one call, and by a second stream in the
-// case's chunks; both again in place (dst == src).
+// streamFamily is the stream ciphers: constructors func(key []byte) or func(key, nonce []byte)
+// returning T or (T, error) with T a crypto/cipher.Stream. Each message is XORed in one call, and
+// by a second stream in the case's chunks; both again in place (dst == src).
 type streamFamily struct{}
 
-// Outputs per case: XORKeyStream in one call, in the case's chunks, and both again in place (dst == src).
+// Outputs per case: XORKeyStream in one call, in the case's chunks, and both again in place (dst ==
+// src).
 const streamOnce, streamChunks, streamInPlace, streamInPlaceChunks = 0, 1, 2, 3
 
 // streamIface is crypto/cipher.Stream.
@@ -58,8 +59,8 @@ func (f streamFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probe
 	return planMessages(cfg, f, in, probes)
 }
 
-// compareCase records at most one mismatch per case (the keystream, else the chunked output), and each side's
-// chunked output that differs from its output in one call.
+// compareCase records at most one mismatch per case (the keystream, else the chunked output), and
+// each side's chunked output that differs from its output in one call.
 func (streamFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [][]byte) {
 	m := caseMismatch(j, k, c)
 	switch {

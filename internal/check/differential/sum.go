@@ -9,16 +9,16 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// sumFamily is the one-shot functions: a message []byte in, a digest or tag out, such as
-// func Sum256(data []byte) [32]byte, func Sum64(b []byte) uint64 or poly1305's
-// func Sum(out *[16]byte, m []byte, key *[32]byte). The digest is a result of type [N]byte, uint32 or uint64, or
-// the first parameter of type *[N]byte when there is no result; the key, when there is one, is a *[K]byte or
-// [K]byte parameter, or a []byte parameter named key. Each message is summed twice; the two sums must agree and
-// the message must be left as it was.
+// sumFamily is the one-shot functions: a message []byte in, a digest or tag out, such as func
+// Sum256(data []byte) [32]byte, func Sum64(b []byte) uint64 or poly1305's func Sum(out *[16]byte, m
+// []byte, key *[32]byte). The digest is a result of type [N]byte, uint32 or uint64, or the first
+// parameter of type *[N]byte when there is no result; the key, when there is one, is a *[K]byte or
+// [K]byte parameter, or a []byte parameter named key. Each message is summed twice; the two sums
+// must agree and the message must be left as it was.
 type sumFamily struct{}
 
-// Outputs per case: the sum, the sum of a second call (on a fresh copy of the message), the message after the
-// first call.
+// Outputs per case: the sum, the sum of a second call (on a fresh copy of the message), the message
+// after the first call.
 const sumOnce, sumAgain, sumMessage = 0, 1, 2
 
 // sumShape is where a one-shot function takes its message, key and digest.
@@ -28,8 +28,8 @@ type sumShape struct {
 	KeySize int    // an array key's length; -1 for a []byte key; 0 for none
 }
 
-// sumParam is one parameter: its role ("msg", "key" or "out"), its Go type in the harness (qualified by
-// "gated"), and for an array, pointer or not, its length.
+// sumParam is one parameter: its role ("msg", "key" or "out"), its Go type in the harness
+// (qualified by "gated"), and for an array, pointer or not, its length.
 type sumParam struct {
 	Role, Type string
 	Array      int
@@ -107,8 +107,9 @@ func (sumFamily) match(fn *types.Func, sig *types.Signature) (ctor, bool, string
 	return c, true, ""
 }
 
-// sumParamOf classifies one parameter: a []byte is the message, or the key when it is named key; a *[N]byte an
-// out parameter (match makes it the key when the digest is already placed); a [N]byte the key.
+// sumParamOf classifies one parameter: a []byte is the message, or the key when it is named key; a
+// *[N]byte an out parameter (match makes it the key when the digest is already placed); a [N]byte
+// the key.
 func sumParamOf(v *types.Var, qual types.Qualifier) (sumParam, bool) {
 	p := sumParam{Type: types.TypeString(v.Type(), qual)}
 	if named, ok := v.Type().(*types.Named); ok && qual(named.Obj().Pkg()) != "gated" {
@@ -200,8 +201,8 @@ func (f sumFamily) plan(cfg *Config, in instance, probes [2]map[sizeKey]probeSiz
 	return c, jobs
 }
 
-// compareCase records a sum that differs between the sides, and on each side a second call that sums
-// differently, or a call that changes the message.
+// compareCase records a sum that differs between the sides, and on each side a second call that
+// sums differently, or a call that changes the message.
 func (sumFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h [][]byte) {
 	m := caseMismatch(j, k, c)
 	if !bytes.Equal(b[sumOnce], h[sumOnce]) {

@@ -10,8 +10,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// sumFixture is a package of one-shot functions of every shape discovery accepts, built on the standard library,
-// and functions it must not take for one. The /*NAME*/ markers are where sumVariants insert their changes.
+// sumFixture is a package of one-shot functions of every shape discovery accepts, built on the
+// standard library, and functions it must not take for one. The /*NAME*/ markers are where
+// sumVariants insert their changes.
 const sumFixture = `// Package sums wraps standard-library one-shot functions for the differential tests.
 package sums
 
@@ -114,8 +115,8 @@ func sumModule(t testing.TB, variant string) string {
 	})
 }
 
-// TestSumsIdentical checks discovery of every one-shot shape, the key sizes each is compared at, and that an
-// output-identical change is identical.
+// TestSumsIdentical checks discovery of every one-shot shape, the key sizes each is compared at,
+// and that an output-identical change is identical.
 func TestSumsIdentical(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two harnesses")
@@ -139,7 +140,8 @@ func TestSumsIdentical(t *testing.T) {
 				c.InconsistentHead)
 		}
 	}
-	// Keyed takes every key length: the check compares an even spread of 8 of 0..64 in full, the others light.
+	// Keyed takes every key length: the check compares an even spread of 8 of 0..64 in full, the
+	// others light.
 	var keyed []int
 	for n := 0; n <= 64; n++ {
 		keyed = append(keyed, n)
@@ -158,8 +160,8 @@ func TestSumsIdentical(t *testing.T) {
 	}
 }
 
-// TestSumsMismatches gives each kind of bug its fixture and checks that the report names the function and what
-// differed.
+// TestSumsMismatches gives each kind of bug its fixture and checks that the report names the
+// function and what differed.
 func TestSumsMismatches(t *testing.T) {
 	testenv.Long(t) // builds a harness per variant
 	base := sumModule(t, "base")

@@ -12,7 +12,8 @@ import (
 // MaxExamples is how many mismatches, and how many inconsistencies, a Cipher keeps as examples.
 const MaxExamples = 5
 
-// outReader walks one side's harness output, job by job, in the layout each family's harness writes.
+// outReader walks one side's harness output, job by job, in the layout each family's harness
+// writes.
 type outReader struct {
 	side string
 	b    []byte

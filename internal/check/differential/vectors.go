@@ -7,8 +7,9 @@ import (
 	"math/rand/v2"
 )
 
-// newRand returns the generator of one constructor at one key size. Each (seed, constructor, key size) has its
-// own stream, so adding a constructor or a key size on one side never shifts the inputs of the others.
+// newRand returns the generator of one constructor at one key size. Each (seed, constructor, key
+// size) has its own stream, so adding a constructor or a key size on one side never shifts the
+// inputs of the others.
 func newRand(seed uint64, ctor string, keySize int) *rand.ChaCha8 {
 	h := sha256.New()
 	h.Write([]byte("perfgate differential v1\x00"))
@@ -23,9 +24,9 @@ func newRand(seed uint64, ctor string, keySize int) *rand.ChaCha8 {
 	return rand.NewChaCha8(s)
 }
 
-// keyList returns exactly n keys of keySize bytes: the special keys of that size (specialKeys), the keys with a
-// run of 0x00 or 0xff bytes (runKeys) and the keys that give each byte every value (valueKeys), cut to n, then
-// random keys (random bytes, so random parity bits too) up to n.
+// keyList returns exactly n keys of keySize bytes: the special keys of that size (specialKeys), the
+// keys with a run of 0x00 or 0xff bytes (runKeys) and the keys that give each byte every value
+// (valueKeys), cut to n, then random keys (random bytes, so random parity bits too) up to n.
 func keyList(r *rand.ChaCha8, keySize, n int) [][]byte {
 	random := func() []byte {
 		k := make([]byte, keySize)
@@ -44,8 +45,9 @@ func keyList(r *rand.ChaCha8, keySize, n int) [][]byte {
 	return keys
 }
 
-// valueKeys returns 256 keys of size bytes in which each byte position takes each value once: key v has byte p
-// equal to v + 0x9d·p (mod 256). So a bug tied to one value of one key byte meets a key for sure.
+// valueKeys returns 256 keys of size bytes in which each byte position takes each value once: key v
+// has byte p equal to v + 0x9d·p (mod 256). So a bug tied to one value of one key byte meets a key
+// for sure.
 func valueKeys(size int) [][]byte {
 	if size == 0 {
 		return nil
@@ -60,8 +62,9 @@ func valueKeys(size int) [][]byte {
 	return keys
 }
 
-// runKeys returns, for each aligned run of 4, 8 and 16 bytes shorter than the key, a random key with that run all
-// 0x00 and one with it all 0xff: a zero word or a zero half, the weak-key paths of word-oriented code.
+// runKeys returns, for each aligned run of 4, 8 and 16 bytes shorter than the key, a random key
+// with that run all 0x00 and one with it all 0xff: a zero word or a zero half, the weak-key paths
+// of word-oriented code.
 func runKeys(random func() []byte, size int) [][]byte {
 	var keys [][]byte
 	for run := 4; run <= 16 && run < size; run *= 2 {
@@ -78,15 +81,17 @@ func runKeys(random func() []byte, size int) [][]byte {
 	return keys
 }
 
-// degenerateTriple is how many Triple-DES keys of each degenerate shape (K1=K2, K2=K3, K1=K3) a key list holds.
+// degenerateTriple is how many Triple-DES keys of each degenerate shape (K1=K2, K2=K3, K1=K3) a key
+// list holds.
 const degenerateTriple = 16
 
 // specialKeys returns the structured keys for a key size, in this order:
 //
-//   - 8 bytes (DES): the 64 weak, semi-weak and possibly weak keys, then the same with every parity bit flipped;
-//   - 16 and 24 bytes (Triple-DES with two or three keys): each of those 64 keys repeated as K1=K2(=K3), the same
-//     with parity bits flipped, each semi-weak pair as K1|K2(|K1), then degenerate keys with random parts:
-//     K1=K2, and for 24 bytes also K2=K3 and K1=K3;
+//   - 8 bytes (DES): the 64 weak, semi-weak and possibly weak keys, then the same with every parity
+//     bit flipped;
+//   - 16 and 24 bytes (Triple-DES with two or three keys): each of those 64 keys repeated as
+//     K1=K2(=K3), the same with parity bits flipped, each semi-weak pair as K1|K2(|K1), then
+//     degenerate keys with random parts: K1=K2, and for 24 bytes also K2=K3 and K1=K3;
 //   - every size: the keySize×8 keys with exactly one bit set.
 //
 // r fills the random parts of the degenerate keys.

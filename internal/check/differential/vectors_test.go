@@ -13,7 +13,8 @@ func TestKeyListShape(t *testing.T) {
 	for _, tc := range []struct {
 		size, special int // special: structured keys before the random ones
 	}{
-		{8, 2*64 + 64},                            // weak-ish keys, with parity flipped, single-bit keys
+		// weak-ish keys, with parity flipped, single-bit keys
+		{8, 2*64 + 64},
 		{16, 2*64 + 6 + degenerateTriple + 128},   // + semi-weak pairs, K1=K2
 		{24, 2*64 + 6 + 3*degenerateTriple + 192}, // + K2=K3, K1=K3
 		{5, 40}, // single-bit keys only
@@ -55,10 +56,12 @@ func TestSpecialKeysContent(t *testing.T) {
 	}
 	des := hexes(specialKeys(newRand(1, "X", 8), 8))
 	for _, k := range []string{
-		"0101010101010101", "0000000000000000", // a weak key (SP 800-67) and it with parity bits flipped
+		// a weak key (SP 800-67) and it with parity bits flipped
+		"0101010101010101", "0000000000000000",
 		"01fe01fe01fe01fe", "00ff00ff00ff00ff", // a semi-weak key and it flipped
 		"1f1f01010e0e0101", "1e1e00000f0f0000", // a possibly weak key and it flipped
-		"8000000000000000", "0000000000000001", // single-bit keys, the first a key bit, the last a parity bit
+		// single-bit keys, the first a key bit, the last a parity bit
+		"8000000000000000", "0000000000000001",
 	} {
 		if !des[k] {
 			t.Errorf("8-byte keys lack %s", k)
@@ -74,8 +77,8 @@ func TestSpecialKeysContent(t *testing.T) {
 			t.Errorf("24-byte keys lack %s", k)
 		}
 	}
-	// Degenerate keys follow the 2×64 repeated and 6 semi-weak-pair keys: degenerateTriple of each shape, in the
-	// order K1=K2, K2=K3, K1=K3, with the other part different.
+	// Degenerate keys follow the 2×64 repeated and 6 semi-weak-pair keys: degenerateTriple of each
+	// shape, in the order K1=K2, K2=K3, K1=K3, with the other part different.
 	start := 2*64 + 6
 	for i, shape := range []string{"K1=K2", "K2=K3", "K1=K3"} {
 		for _, k := range tdes[start+i*degenerateTriple : start+(i+1)*degenerateTriple] {
@@ -101,7 +104,8 @@ func TestJobsDeterministic(t *testing.T) {
 	if bytes.Equal(a, c) || bytes.Equal(a[20:], d[19:]) {
 		t.Error("a different seed or constructor gives the same inputs")
 	}
-	// Header (with the batch lengths and 2 × 129 long blocks), then 50 keys × (8-byte key + 2 × 17 blocks).
+	// Header (with the batch lengths and 2 × 129 long blocks), then 50 keys × (8-byte key + 2 × 17
+	// blocks).
 	want := 4 + 4 + 2 + len("NewCipher") + 2 + 4 + 4 + 4 + 1 + 1 + len("EncryptBlocks") +
 		4 + 4 + 1 + 2*len(batchLengths) + 4 + 2*129*8 + 50*(8+2*17*8)
 	if len(a) != want {
@@ -126,9 +130,9 @@ func TestMismatchJSON(t *testing.T) {
 	}
 }
 
-// TestStructuredKeys checks the keys that reach single-value and run bugs for sure: in the block and message key
-// lists, every byte position takes every value, and every aligned word, 8-byte run and half of a 32-byte key is
-// all zero in some key whose other bytes are not.
+// TestStructuredKeys checks the keys that reach single-value and run bugs for sure: in the block
+// and message key lists, every byte position takes every value, and every aligned word, 8-byte run
+// and half of a 32-byte key is all zero in some key whose other bytes are not.
 func TestStructuredKeys(t *testing.T) {
 	const size = 32
 	lists := map[string][][]byte{

@@ -1,15 +1,17 @@
 package differential
 
-// DES keys whose key schedule degenerates. Each row is one 8-byte key written with odd parity in every byte, the
-// form in which the standards print them. The check also feeds each of them with every parity bit flipped, so that a
-// change that starts to depend on the parity bits is caught on exactly the keys where it is most likely to show.
+// DES keys whose key schedule degenerates. Each row is one 8-byte key written with odd parity in
+// every byte, the form in which the standards print them. The check also feeds each of them with
+// every parity bit flipped, so that a change that starts to depend on the parity bits is caught on
+// exactly the keys where it is most likely to show.
 //
-// The structure behind the three tables: PC-1 splits the 56 key bits into two 28-bit registers C and D that rotate
-// 28 positions over the 16 rounds. When C and D are each all zeros or all ones, every round key is the same (weak);
-// when each register repeats a 2-bit pattern (00, 11, 01, 10) and not both are constant, only two round keys occur
-// (semi-weak); when each repeats a 4-bit pattern and not both have period ≤ 2, only four round keys occur (possibly
-// weak). That gives 4, 16−4 = 12 and 64−16 = 48 keys; TestWeakKeyStructure derives them again from PC-1 and checks
-// these tables against the derivation.
+// The structure behind the three tables: PC-1 splits the 56 key bits into two 28-bit registers C
+// and D that rotate 28 positions over the 16 rounds. When C and D are each all zeros or all ones,
+// every round key is the same (weak); when each register repeats a 2-bit pattern (00, 11, 01, 10)
+// and not both are constant, only two round keys occur (semi-weak); when each repeats a 4-bit
+// pattern and not both have period ≤ 2, only four round keys occur (possibly weak). That gives 4,
+// 16−4 = 12 and 64−16 = 48 keys; TestWeakKeyStructure derives them again from PC-1 and checks these
+// tables against the derivation.
 
 // weakKeys are the 4 weak keys: E_k(E_k(x)) = x.
 // Source: NIST SP 800-67 Rev. 2, §3.3.2 (Weak keys), and FIPS 74 (1981), §3.6.
@@ -20,8 +22,8 @@ var weakKeys = [4]string{
 	"1f1f1f1f0e0e0e0e",
 }
 
-// semiWeakKeys are the 12 semi-weak keys in 6 pairs (k1, k2) with E_k1(E_k2(x)) = x; pairs are adjacent.
-// Source: NIST SP 800-67 Rev. 2, §3.3.2, and FIPS 74 (1981), §3.6.
+// semiWeakKeys are the 12 semi-weak keys in 6 pairs (k1, k2) with E_k1(E_k2(x)) = x; pairs are
+// adjacent. Source: NIST SP 800-67 Rev. 2, §3.3.2, and FIPS 74 (1981), §3.6.
 var semiWeakKeys = [12]string{
 	"01fe01fe01fe01fe", "fe01fe01fe01fe01",
 	"1fe01fe00ef10ef1", "e01fe01ff10ef10e",
@@ -32,10 +34,10 @@ var semiWeakKeys = [12]string{
 }
 
 // possiblyWeakKeys are the 48 possibly weak keys, whose schedule has only four distinct round keys.
-// Source: B. Schneier, Applied Cryptography, 2nd ed. (1996), Table 12.13 "Possibly Weak DES Keys", after
-// J. H. Moore and G. J. Simmons, "Cycle Structure of the DES with Weak and Semi-Weak Keys", CRYPTO '86. The printed
-// table has a known misprint in row 18 ("1F FE E0 01 0E FE F0 01"); the byte F0 is F1 here, as the derivation from
-// PC-1 demands (TestWeakKeyStructure).
+// Source: B. Schneier, Applied Cryptography, 2nd ed. (1996), Table 12.13 "Possibly Weak DES Keys",
+// after J. H. Moore and G. J. Simmons, "Cycle Structure of the DES with Weak and Semi-Weak Keys",
+// CRYPTO '86. The printed table has a known misprint in row 18 ("1F FE E0 01 0E FE F0 01"); the
+// byte F0 is F1 here, as the derivation from PC-1 demands (TestWeakKeyStructure).
 var possiblyWeakKeys = [48]string{
 	"1f1f01010e0e0101", "011f1f01010e0e01", "1f01011f0e01010e", "01011f1f01010e0e",
 	"e0e00101f1f10101", "fefe0101fefe0101", "fee01f01fef10e01", "e0fe1f01f1fe0e01",

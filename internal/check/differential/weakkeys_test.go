@@ -10,8 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// pc1 is Permuted Choice 1 of FIPS 46-3 (Appendix 1): the key bit (1 = most significant bit of the first byte)
-// that lands in each position of C (first 28) and D (last 28).
+// pc1 is Permuted Choice 1 of FIPS 46-3 (Appendix 1): the key bit (1 = most significant bit of the
+// first byte) that lands in each position of C (first 28) and D (last 28).
 var pc1 = [56]int{
 	57, 49, 41, 33, 25, 17, 9, 1, 58, 50, 42, 34, 26, 18, 10, 2, 59, 51, 43, 35, 27, 19, 11, 3, 60, 52, 44, 36,
 	63, 55, 47, 39, 31, 23, 15, 7, 62, 54, 46, 38, 30, 22, 14, 6, 61, 53, 45, 37, 29, 21, 13, 5, 28, 20, 12, 4,
@@ -37,8 +37,9 @@ func registerKey(c, d [4]byte) string {
 	return hex.EncodeToString(key[:])
 }
 
-// TestWeakKeyStructure derives the weak, semi-weak and possibly weak keys from PC-1 (C and D repeating patterns
-// of period 1, 2 and 4) and checks that the published tables list exactly those keys.
+// TestWeakKeyStructure derives the weak, semi-weak and possibly weak keys from PC-1 (C and D
+// repeating patterns of period 1, 2 and 4) and checks that the published tables list exactly those
+// keys.
 func TestWeakKeyStructure(t *testing.T) {
 	constant := [][4]byte{{0, 0, 0, 0}, {1, 1, 1, 1}}
 	period2 := append(constant, [4]byte{0, 1, 0, 1}, [4]byte{1, 0, 1, 0})
@@ -83,8 +84,9 @@ func TestWeakKeyStructure(t *testing.T) {
 	}
 }
 
-// TestWeakKeysBehave checks the defining property of the weak keys (encryption is an involution) and of the
-// semi-weak pairs (one key decrypts what the other encrypts) with the standard library's DES.
+// TestWeakKeysBehave checks the defining property of the weak keys (encryption is an involution)
+// and of the semi-weak pairs (one key decrypts what the other encrypts) with the standard library's
+// DES.
 func TestWeakKeysBehave(t *testing.T) {
 	block := func(s string) func(dst, src []byte) {
 		key, _ := hex.DecodeString(s)

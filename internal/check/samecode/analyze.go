@@ -13,15 +13,19 @@ import (
 
 // Report is the answer for one pair of test binaries.
 type Report struct {
-	// Identical is true when the two files are byte for byte the same; every benchmark is then Same.
+	// Identical is true when the two files are byte for byte the same; every benchmark is then
+	// Same.
 	Identical bool
-	// Fallback says why the binaries were not analysed (another format or architecture, no symbol table, …);
-	// every benchmark is then reported changed unless Identical. Empty when they were analysed.
+	// Fallback says why the binaries were not analysed (another format or architecture, no symbol
+	// table, …); every benchmark is then reported changed unless Identical. Empty when they were
+	// analysed.
 	Fallback string
-	// Benchmarks maps each top-level benchmark name, without the "Benchmark" prefix, to its verdict.
+	// Benchmarks maps each top-level benchmark name, without the "Benchmark" prefix, to its
+	// verdict.
 	Benchmarks map[string]Verdict
-	// Units is how many symbols (functions, data, carriers) base's binary was cut into, and Common how many
-	// of them every benchmark reaches (the runtime, the testing package, package initialisation, …).
+	// Units is how many symbols (functions, data, carriers) base's binary was cut into, and Common
+	// how many of them every benchmark reaches (the runtime, the testing package, package
+	// initialisation, …).
 	Units, Common int
 
 	// reached maps each benchmark to the names of the units it reaches (for tests).
@@ -32,19 +36,20 @@ type Report struct {
 type Verdict struct {
 	// Same is true when every unit the benchmark can reach is the same in head after normalisation.
 	Same bool
-	// Reason names the first difference found and how the benchmark reaches it (e.g. "example.com/p.f:
-	// bytes differ at +0x1c (reached from example.com/p.g ← example.com/p.BenchmarkX)"), or why the
-	// benchmark could not be analysed. Empty when Same. It holds symbol names from the binaries: escape it
-	// before it goes into Markdown.
+	// Reason names the first difference found and how the benchmark reaches it (e.g.
+	// "example.com/p.f: bytes differ at +0x1c (reached from example.com/p.g ←
+	// example.com/p.BenchmarkX)"), or why the benchmark could not be analysed. Empty when Same. It
+	// holds symbol names from the binaries: escape it before it goes into Markdown.
 	Reason string
 	// Reached is how many units the benchmark reaches, the common ones included.
 	Reached int
 }
 
-// Analyze decides, for each benchmark, whether the test binary headBin runs exactly the machine code of
-// baseBin. Benchmark names may be given with or without the "Benchmark" prefix and with sub-benchmark parts
-// ("Encrypt/des/single" is the top-level benchmark "Encrypt"); the report is keyed by top-level name.
-// An error means a file could not be read; a binary that cannot be analysed gives a Fallback, not an error.
+// Analyze decides, for each benchmark, whether the test binary headBin runs exactly the machine
+// code of baseBin. Benchmark names may be given with or without the "Benchmark" prefix and with
+// sub-benchmark parts ("Encrypt/des/single" is the top-level benchmark "Encrypt"); the report is
+// keyed by top-level name. An error means a file could not be read; a binary that cannot be
+// analysed gives a Fallback, not an error.
 func Analyze(baseBin, headBin string, benchmarks []string) (*Report, error) {
 	names := topLevel(benchmarks)
 	rep := &Report{Benchmarks: map[string]Verdict{}}
@@ -88,8 +93,9 @@ func Analyze(baseBin, headBin string, benchmarks []string) (*Report, error) {
 	return all(Verdict{Reason: "binaries differ and were not analysed: " + why}), nil
 }
 
-// open loads and prepares one binary, or says why it cannot be analysed. The binary holds untrusted code: a
-// flaw of the reader that it trips (a panic) makes it not analysable, in whichever goroutine open runs.
+// open loads and prepares one binary, or says why it cannot be analysed. The binary holds untrusted
+// code: a flaw of the reader that it trips (a panic) makes it not analysable, in whichever
+// goroutine open runs.
 func open(path string, content []byte) (img *image, why string) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -114,7 +120,8 @@ func open(path string, content []byte) (img *image, why string) {
 	return b, ""
 }
 
-// topLevel returns the distinct top-level names of benchmarks, without the "Benchmark" prefix, sorted.
+// topLevel returns the distinct top-level names of benchmarks, without the "Benchmark" prefix,
+// sorted.
 func topLevel(benchmarks []string) []string {
 	var out []string
 	for _, n := range benchmarks {
@@ -125,14 +132,16 @@ func topLevel(benchmarks []string) []string {
 	return slices.Compact(out)
 }
 
-// recordReached makes Analyze record the units each benchmark reaches in Report.reached (for tests).
+// recordReached makes Analyze record the units each benchmark reaches in Report.reached (for
+// tests).
 var recordReached = false
 
-// testFunc matches the identifier of a function the test main lists: its tables are not followed, so
-// that reaching the test main does not reach every test and benchmark.
+// testFunc matches the identifier of a function the test main lists: its tables are not followed,
+// so that reaching the test main does not reach every test and benchmark.
 var testFunc = regexp.MustCompile(`^(Test|Benchmark|Example|Fuzz)[^.]*$`)
 
-// funcIdent returns the identifier part of a function symbol "import/path.Name…" (after the package).
+// funcIdent returns the identifier part of a function symbol "import/path.Name…" (after the
+// package).
 func funcIdent(sym string) (pkg, ident string) {
 	slash := strings.LastIndex(sym, "/")
 	dot := strings.Index(sym[slash+1:], ".")
@@ -142,8 +151,8 @@ func funcIdent(sym string) (pkg, ident string) {
 	return sym[:slash+1+dot], sym[slash+1+dot+1:]
 }
 
-// analyze walks, from the roots every benchmark shares and then from each benchmark function, the units
-// base can reach, and compares each with its namesake in head.
+// analyze walks, from the roots every benchmark shares and then from each benchmark function, the
+// units base can reach, and compares each with its namesake in head.
 func analyze(rep *Report, base, head *image, names []string) *Report {
 	if recordReached {
 		rep.reached = map[string]map[string]bool{}
@@ -159,10 +168,10 @@ func analyze(rep *Report, base, head *image, names []string) *Report {
 		}
 		return d
 	}
-	// walk reaches from roots the units not yet in reached, and returns the first difference and the
-	// path it was reached by. A type descriptor referred to only as the type of an allocation (sig.allocs) is
-	// reached for its layout: compared, and followed only to its GC mask (layoutEdges), unless something
-	// reaches it in full.
+	// walk reaches from roots the units not yet in reached, and returns the first difference and
+	// the path it was reached by. A type descriptor referred to only as the type of an allocation
+	// (sig.allocs) is reached for its layout: compared, and followed only to its GC mask
+	// (layoutEdges), unless something reaches it in full.
 	type item struct {
 		u      *unit
 		layout bool
@@ -270,8 +279,8 @@ func via(from map[*unit]*unit, u *unit) string {
 	return " (reached from " + strings.Join(path, " ← ") + ")"
 }
 
-// testTables returns the data the test main's main function reaches through data alone: its tables of
-// tests, benchmarks, fuzz targets and examples. Their function values are not followed.
+// testTables returns the data the test main's main function reaches through data alone: its tables
+// of tests, benchmarks, fuzz targets and examples. Their function values are not followed.
 func testTables(b *image) map[*unit]bool {
 	tables := map[*unit]bool{}
 	m := b.byNam["main.main"]
@@ -291,8 +300,8 @@ func testTables(b *image) map[*unit]bool {
 	return tables
 }
 
-// commonRoots are where every benchmark run starts or passes: the entry point, the runtime's and the test
-// main's main functions, and every package's initialisation.
+// commonRoots are where every benchmark run starts or passes: the entry point, the runtime's and
+// the test main's main functions, and every package's initialisation.
 func commonRoots(b *image) []*unit {
 	var roots []*unit
 	if u, _ := b.lookup(b.f.Entry); u != nil {
@@ -315,8 +324,8 @@ var initName = regexp.MustCompile(`\.init(\.\d+)?$|\.\.inittask$`)
 
 func isInit(name string) bool { return initName.MatchString(name) }
 
-// benchFuncs returns the functions named BenchmarkN in b (in the package under test or its external test
-// package).
+// benchFuncs returns the functions named BenchmarkN in b (in the package under test or its external
+// test package).
 func benchFuncs(b *image, n string) []*unit {
 	var out []*unit
 	for _, u := range b.units {

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// TestAnalyzeFixtures runs the cases on real test binaries. want gives, per benchmark, whether it
-// must be reported same; a benchmark left out may go either way (calling same code changed is allowed),
-// but one whose code changed must never be same.
+// TestAnalyzeFixtures runs the cases on real test binaries. want gives, per benchmark,
+// whether it must be reported same; a benchmark left out may go either way (calling same code
+// changed is allowed), but one whose code changed must never be same.
 func TestAnalyzeFixtures(t *testing.T) {
 	cases := []struct {
 		variant   string

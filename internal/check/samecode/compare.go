@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// ref is a reference after normalisation: the unit referred to and the offset in it. A reference from a
-// function into itself has an empty name, so that it reads the same wherever the function was placed.
+// ref is a reference after normalisation: the unit referred to and the offset in it. A reference
+// from a function into itself has an empty name, so that it reads the same wherever the function
+// was placed.
 type ref struct {
 	name string
 	off  uint64
@@ -19,10 +20,12 @@ type sig struct {
 	norm  []byte
 	refs  []ref
 	edges []*unit // the units referred to (no self, no link metadata), to be reached in turn
-	// allocs are the type descriptors the unit refers to only as the type of an allocation (allocOnly): they are
-	// reached for their layout, not for their methods or the types built from them.
+	// allocs are the type descriptors the unit refers to only as the type of an allocation
+	// (allocOnly): they are reached for their layout, not for their methods or the types built from
+	// them.
 	allocs []*unit
-	// next names the piece after a piece of a static data stretch (splitGaps); "" when it ends its stretch.
+	// next names the piece after a piece of a static data stretch (splitGaps); "" when it ends its
+	// stretch.
 	next string
 	bad  string
 }
@@ -65,9 +68,10 @@ func (b *image) sigOf(u *unit) *sig {
 		case t == nil:
 			continue // an absolute operand that is no address: its bytes are compared as they are
 		case !r.exact && t.kind == kindBSS && off >= deepInBSS:
-			// An absolute operand deep inside zero-initialised data: a constant (8 MiB, 32 MiB, 10,000,000)
-			// that falls into a large buffer, such as the 32 MiB of crypto/internal/fips140/drbg.memory. Its
-			// bytes are compared as they are; a bss unit has nothing to compare but its size.
+			// An absolute operand deep inside zero-initialised data: a constant (8 MiB, 32 MiB,
+			// 10,000,000) that falls into a large buffer, such as the 32 MiB of
+			// crypto/internal/fips140/drbg.memory. Its bytes are compared as they are; a bss unit
+			// has nothing to compare but its size.
 			continue
 		case t == u:
 			s.refs = append(s.refs, ref{"", off})
@@ -99,12 +103,13 @@ func (b *image) sigOf(u *unit) *sig {
 	return s
 }
 
-// readsTypelinks reports whether the function named name, with these callees, reads the whole .typelink
-// list through the module data, and so reaches every type it lists. reflect's own reader, typesByString,
-// is not one: it looks up the type built from types the program already holds (PointerTo(t), SliceOf(t),
-// MapOf(k, e) …), and typeTable gives every type of the list an edge from each type it is built from
-// instead. Any other caller of reflect.typelinks (a linkname in a third-party package) reaches all.
-// runtime.typelinksinit reads the list too, but returns at once in a program of one module.
+// readsTypelinks reports whether the function named name, with these callees, reads the whole
+// .typelink list through the module data, and so reaches every type it lists. reflect's own reader,
+// typesByString, is not one: it looks up the type built from types the program already holds
+// (PointerTo(t), SliceOf(t), MapOf(k, e) …), and typeTable gives every type of the list an edge
+// from each type it is built from instead. Any other caller of reflect.typelinks (a linkname in a
+// third-party package) reaches all. runtime.typelinksinit reads the list too, but returns at once
+// in a program of one module.
 func readsTypelinks(name string, callees []*unit) bool {
 	if name == "reflect.typesByString" || name == "reflect.typelinks" {
 		return false
@@ -117,8 +122,8 @@ func readsTypelinks(name string, callees []*unit) bool {
 	return false
 }
 
-// multiModule reports whether the program may run with more than one Go module (dynamically linked, or
-// able to open plugins), when runtime.typelinksinit does read every module's .typelink.
+// multiModule reports whether the program may run with more than one Go module (dynamically linked,
+// or able to open plugins), when runtime.typelinksinit does read every module's .typelink.
 func (b *image) multiModule() bool {
 	return b.f.Section(".interp") != nil || b.byNam["plugin.Open"] != nil
 }
@@ -172,20 +177,22 @@ func (r ref) String() string {
 	return fmt.Sprintf("%s+%#x", r.name, r.off)
 }
 
-// deepInBSS is the offset into a bss unit from which an absolute operand of assembly, or an aligned data word,
-// is read as a number, not as an address (see sigOf and scanData): its bytes are compared as they are. Were it an
-// address, the linker would have moved it with the unit, and its bytes would differ: bytes that are the same in
-// base and head while the unit moved are a number, unless the source's offset changed by exactly the distance the
-// unit moved (the residual assumption of the package documentation).
+// deepInBSS is the offset into a bss unit from which an absolute operand of assembly, or an aligned
+// data word, is read as a number, not as an address (see sigOf and scanData): its bytes are
+// compared as they are. Were it an address, the linker would have moved it with the unit, and its
+// bytes would differ: bytes that are the same in base and head while the unit moved are a number,
+// unless the source's offset changed by exactly the distance the unit moved (the residual
+// assumption of the package documentation).
 const deepInBSS = 4 << 10
 
-// allocOnly reports whether r, a reference of a function to unit t at offset off, is only the type argument of an
-// allocation: LEAQ t(IP), AX directly followed by CALL runtime.newobject, with t a type descriptor referred to at
-// its start. new(T) and &T{} compile to it. The allocator reads of the descriptor only what lays the object out
-// (its size, pointer bytes, GC mask and kind) and keeps it only for the garbage collector; no program code can get
-// it back from the object. So what the descriptor leads to beyond its layout — its methods, the pointer type
-// PtrToThis names, its field types — is not reached through this reference: a benchmark that allocates a T
-// does not reach (*T).Method by that alone. Any other reference to the descriptor (an interface's type word,
+// allocOnly reports whether r, a reference of a function to unit t at offset off, is only the type
+// argument of an allocation: LEAQ t(IP), AX directly followed by CALL runtime.newobject, with t a
+// type descriptor referred to at its start. new(T) and &T{} compile to it. The allocator reads of
+// the descriptor only what lays the object out (its size, pointer bytes, GC mask and kind) and
+// keeps it only for the garbage collector; no program code can get it back from the object. So what
+// the descriptor leads to beyond its layout — its methods, the pointer type PtrToThis names, its
+// field types — is not reached through this reference: a benchmark that allocates a T does not
+// reach (*T).Method by that alone. Any other reference to the descriptor (an interface's type word,
 // reflect, a conversion) reaches it in full.
 func (b *image) allocOnly(r rawRef, t *unit, off uint64) bool {
 	if r.callNext == 0 || off != 0 || t.kind != kindData || !strings.HasPrefix(t.name, "type:") {
@@ -195,9 +202,9 @@ func (b *image) allocOnly(r rawRef, t *unit, off uint64) bool {
 	return c != nil && coff == 0 && c.kind == kindText && c.name == "runtime.newobject"
 }
 
-// layoutEdges are the units a type descriptor u reached only as the type of an allocation leads to: its GC mask
-// (Type.GCData), which the allocator and the collector read. The rest of the descriptor is compared, not
-// followed.
+// layoutEdges are the units a type descriptor u reached only as the type of an allocation leads to:
+// its GC mask (Type.GCData), which the allocator and the collector read. The rest of the descriptor
+// is compared, not followed.
 func (b *image) layoutEdges(u *unit) []*unit {
 	rs := b.raw[u]
 	if rs == nil {

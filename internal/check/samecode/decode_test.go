@@ -14,14 +14,14 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
-// objdumpTarget finds the address objdump resolves a branch ("jmp 401000 <…>") or a RIP-relative operand
-// ("# 5f8000 <…>") to.
+// objdumpTarget finds the address objdump resolves a branch ("jmp 401000 <…>") or a RIP-relative
+// operand ("# 5f8000 <…>") to.
 var objdumpTarget = regexp.MustCompile(`^\t\S+(?:\s+\S+)*?\s+([0-9a-f]+) <|#\s+([0-9a-f]+)`)
 
-// TestDecodeAgreesWithObjdump checks the decoding of every function in real test binaries against GNU
-// objdump, an independent decoder: the same instruction boundaries (an instruction read out of step could
-// hide a PC-relative operand, and x86asm was found to misread VZEROUPPER), and the same PC-relative
-// operands resolved to the same addresses, none missed.
+// TestDecodeAgreesWithObjdump checks the decoding of every function in real test binaries against
+// GNU objdump, an independent decoder: the same instruction boundaries (an instruction read out of
+// step could hide a PC-relative operand, and x86asm was found to misread VZEROUPPER), and the same
+// PC-relative operands resolved to the same addresses, none missed.
 func TestDecodeAgreesWithObjdump(t *testing.T) {
 	objdump := testenv.NeedTool(t, "objdump", "apt-get install binutils")
 	for _, bin := range []struct{ name, path string }{
@@ -34,7 +34,8 @@ func TestDecodeAgreesWithObjdump(t *testing.T) {
 			t.Fatal(err)
 		}
 		theirs := map[uint64]bool{}
-		targets := map[uint64]uint64{} // instruction → the address objdump resolves its relative operand to
+		// instruction → the address objdump resolves its relative operand to
+		targets := map[uint64]uint64{}
 		sc := bufio.NewScanner(bytes.NewReader(out))
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {

@@ -11,13 +11,14 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/gittest"
 )
 
-// TestDemoKeySetupSame: perfgate demo's head folds the P permutation into the S-boxes, which adds a table of
-// 2 KiB and changes the block functions, not the key schedule. KeySetup reaches the same machine code; Encrypt and
-// Decrypt do not. Each layer that used to call KeySetup changed is a case here: the type descriptor of the
-// allocated *Cipher and *TripleCipher led to their block methods (an allocation's type was followed like an
-// interface's); constants of the runtime (8 MiB, 32 MiB) and an itab's hash read as addresses inside the 32 MiB
-// buffer of crypto/internal/fips140/drbg, which the new table moved; eight bytes of a string read as a pointer; the
-// types' names and the static temporaries named by their distance from a symbol the new table shifted.
+// TestDemoKeySetupSame: perfgate demo's head folds the P permutation into the S-boxes, which adds a
+// table of 2 KiB and changes the block functions, not the key schedule. KeySetup reaches the same
+// machine code; Encrypt and Decrypt do not. Each layer that used to call KeySetup changed is a case
+// here: the type descriptor of the allocated *Cipher and *TripleCipher led to their block methods
+// (an allocation's type was followed like an interface's); constants of the runtime (8 MiB, 32 MiB)
+// and an itab's hash read as addresses inside the 32 MiB buffer of crypto/internal/fips140/drbg,
+// which the new table moved; eight bytes of a string read as a pointer; the types' names and the
+// static temporaries named by their distance from a symbol the new table shifted.
 func TestDemoKeySetupSame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the demo's test binaries; skipped under -short")

@@ -24,8 +24,8 @@ var desEdits = map[string][3]string{
 	"pc2": {"const.go", "var pc2Box = [8][128]uint64{\n\t{\n\t\t0x0000000000000000,", "var pc2Box = [8][128]uint64{\n\t{\n\t\t0x0000000000000001,"},
 }
 
-// desTest builds the test binary of this repository's cipher/des with one of desEdits applied, in a copy
-// of the module, with go test -c -trimpath.
+// desTest builds the test binary of this repository's cipher/des with one of desEdits applied, in a
+// copy of the module, with go test -c -trimpath.
 func desTest(tb testing.TB, name string) string {
 	tb.Helper()
 	if testing.Short() {
@@ -96,9 +96,9 @@ func copyFile(tb testing.TB, from, to string) {
 
 var desBenchmarks = []string{"Encrypt", "Decrypt", "KeySetup", "Stdlib"}
 
-// TestDES runs the analysis on the subject package: a doc comment is same for every benchmark; a change
-// in the cipher or in a table is changed for every benchmark that reaches it (through the test file's
-// table of constructors, which package initialisation fills, that is all of them).
+// TestDES runs the analysis on the subject package: a doc comment is same for every benchmark; a
+// change in the cipher or in a table is changed for every benchmark that reaches it (through the
+// test file's table of constructors, which package initialisation fills, that is all of them).
 func TestDES(t *testing.T) {
 	testenv.Long(t)
 	base := desTest(t, "base")
@@ -127,8 +127,8 @@ func TestDES(t *testing.T) {
 	}
 }
 
-// BenchmarkAnalyzeDES times Analyze on the subject's test binaries, base against a doc-comment head (the
-// worst case: every benchmark is walked to the end).
+// BenchmarkAnalyzeDES times Analyze on the subject's test binaries, base against a doc-comment head
+// (the worst case: every benchmark is walked to the end).
 func BenchmarkAnalyzeDES(b *testing.B) {
 	base, head := desTest(b, "base"), desTest(b, "doc")
 	for b.Loop() {

@@ -17,12 +17,13 @@ const (
 	kindText unitKind = iota // machine code: decoded, PC-relative fields normalised
 	kindData                 // initialised data: pointer-sized words that hold addresses normalised
 	kindBSS                  // zero-initialised: only the size is compared
-	kindMeta                 // link metadata (line tables, module data): neither compared nor followed
+	// link metadata (line tables, module data): neither compared nor followed
+	kindMeta
 )
 
-// unit is a stretch of the loaded image that is compared as a whole: a symbol, a linker carrier (type
-// descriptors, string data, GC masks), which the symbol table lists as one empty symbol, or one function
-// value of the go:funcdesc carrier.
+// unit is a stretch of the loaded image that is compared as a whole: a symbol, a linker carrier
+// (type descriptors, string data, GC masks), which the symbol table lists as one empty symbol, or
+// one function value of the go:funcdesc carrier.
 type unit struct {
 	name string
 	addr uint64
@@ -52,8 +53,8 @@ var metaSections = map[string]bool{
 	".go.fipsinfo": true, ".go.module": true, ".note.go.buildid": true, ".note.gnu.build-id": true,
 }
 
-// metaSymbols are link metadata inside ordinary sections: the module descriptor and the GC bitmaps of
-// the data and bss sections, which change whenever globals move.
+// metaSymbols are link metadata inside ordinary sections: the module descriptor and the GC bitmaps
+// of the data and bss sections, which change whenever globals move.
 var metaSymbols = map[string]bool{
 	"runtime.firstmoduledata": true, "runtime.lastmoduledatap": true,
 	"runtime.gcdata": true, "runtime.gcbss": true, "go:func.*": true,
@@ -116,8 +117,8 @@ func load(path string, f *elf.File) (*image, error) {
 	if b.text == 0 {
 		return nil, fmt.Errorf("%s: no runtime.text symbol: not a Go binary?", path)
 	}
-	// Sort by address, sized symbols before empty markers at the same address, then by name, so that
-	// the choice among aliases is the same in both binaries.
+	// Sort by address, sized symbols before empty markers at the same address, then by name, so
+	// that the choice among aliases is the same in both binaries.
 	slices.SortFunc(units, func(x, y *unit) int {
 		if x.addr != y.addr {
 			return cmp.Compare(x.addr, y.addr)
@@ -156,9 +157,9 @@ func load(path string, f *elf.File) (*image, error) {
 	return b, nil
 }
 
-// fillGaps adds a unit for every stretch of an allocated section that no symbol covers: the compiler's
-// static temporaries (string headers, composite literals) have no symbol of their own. A gap is named
-// after the unit before it ("runtime.x~"), or after its section when it starts one.
+// fillGaps adds a unit for every stretch of an allocated section that no symbol covers: the
+// compiler's static temporaries (string headers, composite literals) have no symbol of their own. A
+// gap is named after the unit before it ("runtime.x~"), or after its section when it starts one.
 func fillGaps(f *elf.File, units []*unit) []*unit {
 	var out []*unit
 	i := 0

@@ -11,10 +11,10 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
-// TestMutationsAreNeverSame is the "never same when changed" property on real machine code: it flips one
-// byte of base's test binary inside a unit that benchmark A reaches — code, a table, a type descriptor, a
-// function value — and demands that A is reported changed. The units and offsets are drawn with a fixed
-// seed (printed), from every kind of unit A reaches.
+// TestMutationsAreNeverSame is the "never same when changed" property on real machine code: it
+// flips one byte of base's test binary inside a unit that benchmark A reaches — code, a table, a
+// type descriptor, a function value — and demands that A is reported changed. The units and offsets
+// are drawn with a fixed seed (printed), from every kind of unit A reaches.
 func TestMutationsAreNeverSame(t *testing.T) {
 	testenv.Long(t)
 	recordReached = true
@@ -43,7 +43,8 @@ func TestMutationsAreNeverSame(t *testing.T) {
 	if err := prepare(img); err != nil {
 		t.Fatal(err)
 	}
-	// Candidates: every reached unit with bytes in the file, by kind, so that each kind gets mutations.
+	// Candidates: every reached unit with bytes in the file, by kind, so that each kind gets
+	// mutations.
 	byKind := map[string][]*unit{}
 	for _, u := range img.units {
 		if !rep.reached["A"][u.name] || u.kind == kindMeta || u.kind == kindBSS || u.size == 0 {

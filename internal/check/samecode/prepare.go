@@ -11,9 +11,10 @@ import (
 	"strings"
 )
 
-// prepare locates the references in every unit of b: it decodes all machine code, finds the address words
-// of all data, reads the method tables of the type descriptors, and cuts the go:funcdesc carrier into one
-// unit per function value (so that the test main's table of all benchmarks does not tie them together).
+// prepare locates the references in every unit of b: it decodes all machine code, finds the address
+// words of all data, reads the method tables of the type descriptors, and cuts the go:funcdesc
+// carrier into one unit per function value (so that the test main's table of all benchmarks does
+// not tie them together).
 func prepare(b *image) error {
 	defer uniqueNames(b)
 	if err := splitFuncdesc(b); err != nil {
@@ -68,8 +69,8 @@ func prepare(b *image) error {
 }
 
 // normaliseTypes turns the offset fields of the type descriptors into references to what they name
-// (their base plus the offset), blanking them in the compared bytes, and adds the references a descriptor
-// makes without a field (its method table, its itabs).
+// (their base plus the offset), blanking them in the compared bytes, and adds the references a
+// descriptor makes without a field (its method table, its itabs).
 func normaliseTypes(b *image, carrier *unit, info *typeInfo) {
 	rs := b.raw[carrier]
 	data, _ := b.bytes(carrier)
@@ -110,11 +111,12 @@ func normaliseTypes(b *image, carrier *unit, info *typeInfo) {
 	})
 }
 
-// splitTypes cuts the types carrier into one unit per type descriptor, and further wherever a pointer or
-// an offset points (names, method tables, field arrays), so that reaching one type reaches only what that
-// type refers to. A descriptor's unit is named after its type string; another piece after the unit
-// before it and its distance from it, or, before the first descriptor, after its content (contentName).
-// Names only pair base's pieces with head's: what a piece holds is compared either way.
+// splitTypes cuts the types carrier into one unit per type descriptor, and further wherever a
+// pointer or an offset points (names, method tables, field arrays), so that reaching one type
+// reaches only what that type refers to. A descriptor's unit is named after its type string;
+// another piece after the unit before it and its distance from it, or, before the first descriptor,
+// after its content (contentName). Names only pair base's pieces with head's: what a piece holds is
+// compared either way.
 func splitTypes(b *image, carrier *unit, info *typeInfo, pointed []uint64) {
 	end := carrier.addr + carrier.size
 	cuts := map[uint64]bool{}
@@ -151,8 +153,8 @@ func splitTypes(b *image, carrier *unit, info *typeInfo, pointed []uint64) {
 		}
 		name := fmt.Sprintf("%s+%#x", prev, a-prevAt)
 		if prev == carrier.name {
-			// Before the first descriptor (the types' names): a distance from the carrier's start would change
-			// with every name added before it, so the piece is named by its content.
+			// Before the first descriptor (the types' names): a distance from the carrier's start
+			// would change with every name added before it, so the piece is named by its content.
 			name = contentName(carrier.name, rs.norm[a-carrier.addr:next-carrier.addr])
 		}
 		if isType[a] {
@@ -183,8 +185,9 @@ func splitTypes(b *image, carrier *unit, info *typeInfo, pointed []uint64) {
 	b.units = slices.Replace(b.units, i, i+1, pieces...)
 }
 
-// splitFuncdesc replaces the go:funcdesc carrier by one 8-byte unit per function value, named after the
-// function it points to. A word that does not point to the start of a function leaves the carrier whole.
+// splitFuncdesc replaces the go:funcdesc carrier by one 8-byte unit per function value, named after
+// the function it points to. A word that does not point to the start of a function leaves the
+// carrier whole.
 func splitFuncdesc(b *image) error {
 	at, ok := b.marks["go:funcdesc"]
 	if !ok {
@@ -218,8 +221,8 @@ func splitFuncdesc(b *image) error {
 	return nil
 }
 
-// uniqueNames gives every unit a name no other unit of b has, appending "#2", "#3" … in address order:
-// units are paired with head's by name, and references name units, so names must be unique.
+// uniqueNames gives every unit a name no other unit of b has, appending "#2", "#3" … in address
+// order: units are paired with head's by name, and references name units, so names must be unique.
 func uniqueNames(b *image) {
 	seen := map[string]int{}
 	clear(b.byNam)
@@ -234,15 +237,15 @@ func uniqueNames(b *image) {
 	}
 }
 
-// bytesOnly are the carriers that hold bytes and never an address: the string literals' data and the types' GC
-// masks. They are compared as bytes; a word of them is not read as a pointer (eight bytes of a string such as
-// "\xff\xff\xff\x00\x00\x00\x00\x00" fall inside a 32 MiB buffer in .noptrbss, which moves when the data before
-// it grows).
+// bytesOnly are the carriers that hold bytes and never an address: the string literals' data and
+// the types' GC masks. They are compared as bytes; a word of them is not read as a pointer (eight
+// bytes of a string such as "\xff\xff\xff\x00\x00\x00\x00\x00" fall inside a 32 MiB buffer in
+// .noptrbss, which moves when the data before it grows).
 var bytesOnly = map[string]bool{"go:string.*": true, "runtime.gcbits.*": true}
 
-// sourceFiles returns the source file of the function at an entry address, as the line table says ("" when the
-// binary has none or it does not say): a function compiled from Go names a .go file, assembly a .s file, and
-// wrappers the toolchain generates "<autogenerated>".
+// sourceFiles returns the source file of the function at an entry address, as the line table says
+// ("" when the binary has none or it does not say): a function compiled from Go names a .go file,
+// assembly a .s file, and wrappers the toolchain generates "<autogenerated>".
 func (b *image) sourceFiles() func(entry uint64) string {
 	none := func(uint64) string { return "" }
 	sec := b.f.Section(".gopclntab")
@@ -271,18 +274,20 @@ func contentName(carrier string, content []byte) string {
 	return fmt.Sprintf("%s{%s %d bytes}", carrier, strconv.Quote(string(content[:min(len(content), 48)])), len(content))
 }
 
-// splitGaps cuts every stretch of initialised data that no symbol covers (fillGaps: the compiler's static
-// temporaries, such as composite literals, string headers and the arrays of unicode's tables) wherever a
-// reference points into it, and names each piece by its content (contentName), not by the symbol before it:
-// a symbol that head adds (a new table) lands between static temporaries and would otherwise rename, and
-// regroup, everything after it. A piece links to the piece after it in its stretch (rawRef.next), so that
-// reaching a piece reaches, and compares, everything from it to the stretch's end: a pointer to a static
-// temporary reads forward from it, never back, but may read past the next place something else points to.
+// splitGaps cuts every stretch of initialised data that no symbol covers (fillGaps: the compiler's
+// static temporaries, such as composite literals, string headers and the arrays of unicode's
+// tables) wherever a reference points into it, and names each piece by its content (contentName),
+// not by the symbol before it: a symbol that head adds (a new table) lands between static
+// temporaries and would otherwise rename, and regroup, everything after it. A piece links to the
+// piece after it in its stretch (rawRef.next), so that reaching a piece reaches, and compares,
+// everything from it to the stretch's end: a pointer to a static temporary reads forward from it,
+// never back, but may read past the next place something else points to.
 //
-// differ compares the links only when both sides have one. Where one side's piece ends its stretch, the
-// object there ends inside the piece (a static temporary does not reach past its stretch into the next
-// symbol); the reads of it are decided by code and data that are compared and found the same, so on the other
-// side they end inside the piece too, and what follows it there is never read.
+// differ compares the links only when both sides have one. Where one side's piece ends its stretch,
+// the object there ends inside the piece (a static temporary does not reach past its stretch into
+// the next symbol); the reads of it are decided by code and data that are compared and found the
+// same, so on the other side they end inside the piece too, and what follows it there is never
+// read.
 func splitGaps(b *image) {
 	cuts := map[*unit]map[uint64]bool{}
 	for _, rs := range b.raw {

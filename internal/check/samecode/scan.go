@@ -12,19 +12,20 @@ import (
 type rawRef struct {
 	at     uint64 // address of the field holding the reference
 	target uint64 // absolute address referred to
-	// exact is set when the field is certainly an address (a PC-relative operand); its bytes are then
-	// blanked in the normalised content. An absolute operand of an instruction keeps its bytes: they are
-	// compared as they are, so a moved target reads as a change.
+	// exact is set when the field is certainly an address (a PC-relative operand); its bytes are
+	// then blanked in the normalised content. An absolute operand of an instruction keeps its
+	// bytes: they are compared as they are, so a moved target reads as a change.
 	exact bool
-	// field is the width of a data field normalised by its reference (8 for a pointer word, 4 for an
-	// offset in a type descriptor); 0 for instruction operands.
+	// field is the width of a data field normalised by its reference (8 for a pointer word, 4 for
+	// an offset in a type descriptor); 0 for instruction operands.
 	field int
-	// callNext is set on the operand of LEAQ sym(IP), AX when the next instruction, after padding (NOPs), is a
-	// direct call: the call's target. An address loaded into the first argument register of runtime.newobject is only the type
-	// of an allocation (see allocOnly in compare.go).
+	// callNext is set on the operand of LEAQ sym(IP), AX when the next instruction, after padding
+	// (NOPs), is a direct call: the call's target. An address loaded into the first argument
+	// register of runtime.newobject is only the type of an allocation (see allocOnly in
+	// compare.go).
 	callNext uint64
-	// next marks the link from a piece of a static data stretch to the piece after it (splitGaps): followed,
-	// and compared only when both sides have one (see differ).
+	// next marks the link from a piece of a static data stretch to the piece after it (splitGaps):
+	// followed, and compared only when both sides have one (see differ).
 	next bool
 }
 
@@ -35,15 +36,17 @@ type rawSig struct {
 	bad  string // why the unit cannot be compared (undecodable code, …); "" when it can
 }
 
-// scanText decodes the machine code of a text unit. Every instruction must decode and the last must end at
-// the unit's end, or the unit is bad: an instruction read out of step could hide a PC-relative operand.
+// scanText decodes the machine code of a text unit. Every instruction must decode and the last must
+// end at the unit's end, or the unit is bad: an instruction read out of step could hide a
+// PC-relative operand.
 //
-// goCode says the unit is a function cmd/compile compiled from Go (not assembly, not of unknown origin). Its
-// absolute operands are then constants, never addresses, and are compared as bytes only: on amd64 the Go
-// toolchain materialises every address of a symbol PC-relative (the assembler turns MOVQ $sym(SB), R into LEAQ
-// sym(SB), R, which is RIP-relative), and the compiler never indexes a symbol directly (sym(SB)(R*8)), which
-// only hand-written assembly does. Read as addresses, constants that happen to fall inside a unit (a runtime
-// limit of 8 MiB inside a 32 MiB buffer in .noptrbss) would tie the function to that unit's placement.
+// goCode says the unit is a function cmd/compile compiled from Go (not assembly, not of unknown
+// origin). Its absolute operands are then constants, never addresses, and are compared as bytes
+// only: on amd64 the Go toolchain materialises every address of a symbol PC-relative (the assembler
+// turns MOVQ $sym(SB), R into LEAQ sym(SB), R, which is RIP-relative), and the compiler never
+// indexes a symbol directly (sym(SB)(R*8)), which only hand-written assembly does. Read as
+// addresses, constants that happen to fall inside a unit (a runtime limit of 8 MiB inside a 32 MiB
+// buffer in .noptrbss) would tie the function to that unit's placement.
 func scanText(code []byte, addr uint64, goCode bool) *rawSig {
 	rs := &rawSig{norm: append([]byte(nil), code...)}
 	leaAX := -1 // the ref of the previous instruction when it was LEAQ sym(IP), AX
@@ -90,8 +93,9 @@ func scanText(code []byte, addr uint64, goCode bool) *rawSig {
 		} else if inst.Op != x86asm.NOP {
 			leaAX = -1 // padding between the two leaves AX as it was
 		}
-		// Absolute addresses (assembly's sym(SB)(R*8) operands, immediates holding an address) stay in
-		// the compared bytes; they are recorded so that their targets are reached and compared too.
+		// Absolute addresses (assembly's sym(SB)(R*8) operands, immediates holding an address) stay
+		// in the compared bytes; they are recorded so that their targets are reached and compared
+		// too.
 		for _, a := range inst.Args {
 			if goCode {
 				break
@@ -112,8 +116,9 @@ func scanText(code []byte, addr uint64, goCode bool) *rawSig {
 	return rs
 }
 
-// decode decodes the instruction at the start of code. VEX and EVEX instructions are measured by vexLength;
-// of them, only the length and the place of a RIP-relative or absolute address are filled in.
+// decode decodes the instruction at the start of code. VEX and EVEX instructions are measured by
+// vexLength; of them, only the length and the place of a RIP-relative or absolute address are
+// filled in.
 func decode(code []byte) (x86asm.Inst, error) {
 	switch code[0] {
 	case 0xc4, 0xc5, 0x62:
@@ -150,8 +155,8 @@ func allByte(b []byte, c byte) bool {
 	return true
 }
 
-// scanData finds the pointer-sized, aligned words of a data unit whose value is an address inside a unit of
-// the image, and blanks them: an absolute pointer becomes the unit and offset it points to.
+// scanData finds the pointer-sized, aligned words of a data unit whose value is an address inside a
+// unit of the image, and blanks them: an absolute pointer becomes the unit and offset it points to.
 func scanData(b *image, data []byte, addr uint64) *rawSig {
 	rs := &rawSig{norm: append([]byte(nil), data...)}
 	start := (8 - addr%8) % 8
@@ -161,9 +166,10 @@ func scanData(b *image, data []byte, addr uint64) *rawSig {
 			continue
 		}
 		if u, off := b.lookup(v); u == nil || u.kind == kindBSS && off >= deepInBSS {
-			// No address, or one deep inside zero-initialised data, which is a number that falls into a large
-			// buffer (an itab's hash inside the 32 MiB of crypto/internal/fips140/drbg.memory): its bytes are
-			// compared as they are (see deepInBSS).
+			// No address, or one deep inside zero-initialised data, which is a number that falls
+			// into a large buffer (an itab's hash inside the 32 MiB of
+			// crypto/internal/fips140/drbg.memory): its bytes are compared as they are (see
+			// deepInBSS).
 			continue
 		}
 		clear(rs.norm[i : i+8])

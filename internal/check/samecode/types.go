@@ -40,11 +40,12 @@ var uncommonOffset = map[byte]uint64{
 type typeInfo struct {
 	// starts are the addresses of the descriptors found, sorted.
 	starts []uint64
-	// fields maps the address of a 4-byte offset field to the base it is relative to: runtime.text for
-	// the method tables' Ifn and Tfn, runtime.types for name and type offsets.
+	// fields maps the address of a 4-byte offset field to the base it is relative to: runtime.text
+	// for the method tables' Ifn and Tfn, runtime.types for name and type offsets.
 	fields map[uint64]uint64
-	// extra maps a descriptor to places it reaches without a pointer: its method table, its interface
-	// methods, the itabs the linker made for it (which the runtime finds by type, in .itablink).
+	// extra maps a descriptor to places it reaches without a pointer: its method table, its
+	// interface methods, the itabs the linker made for it (which the runtime finds by type, in
+	// .itablink).
 	extra map[uint64][]uint64
 	// names maps a descriptor to its type string.
 	names map[uint64]string
@@ -52,10 +53,10 @@ type typeInfo struct {
 	linked []uint64
 }
 
-// typeTable reads type descriptors in the types carrier [lo, hi). A descriptor is found wherever something
-// points into the carrier, wherever .typelink says one is, and wherever a found descriptor's offsets
-// (PtrToThis, method and interface-method types) say one is; a place that does not read as a sound
-// descriptor is left alone.
+// typeTable reads type descriptors in the types carrier [lo, hi). A descriptor is found wherever
+// something points into the carrier, wherever .typelink says one is, and wherever a found
+// descriptor's offsets (PtrToThis, method and interface-method types) say one is; a place that does
+// not read as a sound descriptor is left alone.
 func typeTable(b *image, lo, hi uint64, pointed []uint64) *typeInfo {
 	info := &typeInfo{fields: map[uint64]uint64{}, extra: map[uint64][]uint64{}, names: map[uint64]string{}}
 	first, _ := b.lookup(lo)
@@ -85,8 +86,8 @@ func typeTable(b *image, lo, hi uint64, pointed []uint64) *typeInfo {
 	return info
 }
 
-// typeReader is typeTable's walk over one types carrier: its bytes, the descriptors still to read, and
-// what it has found so far.
+// typeReader is typeTable's walk over one types carrier: its bytes, the descriptors still to read,
+// and what it has found so far.
 type typeReader struct {
 	b      *image
 	data   []byte // the carrier's bytes, data[0] at address lo
@@ -111,7 +112,8 @@ func (r *typeReader) u64(a uint64) uint64 {
 	return binary.LittleEndian.Uint64(r.data[a-r.lo:])
 }
 
-// section returns the contents of the binary's section called name; nil when it has none or it cannot be read.
+// section returns the contents of the binary's section called name; nil when it has none or it
+// cannot be read.
 func (r *typeReader) section(name string) []byte {
 	sec := r.b.f.Section(name)
 	if sec == nil {
@@ -146,8 +148,8 @@ func (r *typeReader) off(f uint64, isType bool) {
 	}
 }
 
-// descriptor reads the descriptor at a, if it is one: its name, its offsets, its interface methods and its
-// method table.
+// descriptor reads the descriptor at a, if it is one: its name, its offsets, its interface methods
+// and its method table.
 func (r *typeReader) descriptor(a uint64) {
 	hdr := r.data[a-r.lo:]
 	if !plausibleType(r.b, hdr[:abiTypeSize]) {
@@ -177,8 +179,8 @@ func (r *typeReader) descriptor(a uint64) {
 	}
 }
 
-// methods reads the uncommon type of the descriptor at a, of the given kind: its package path and its
-// method table, whose Ifn and Tfn are offsets from runtime.text.
+// methods reads the uncommon type of the descriptor at a, of the given kind: its package path and
+// its method table, whose Ifn and Tfn are offsets from runtime.text.
 func (r *typeReader) methods(a uint64, kind byte) {
 	uo, ok := uncommonOffset[kind]
 	if !ok {
@@ -207,8 +209,8 @@ func (r *typeReader) methods(a uint64, kind byte) {
 	}
 }
 
-// itabs gives each type an edge to the itabs the linker made for it: the runtime registers them (.itablink)
-// and finds them by type in dynamic conversions.
+// itabs gives each type an edge to the itabs the linker made for it: the runtime registers them
+// (.itablink) and finds them by type in dynamic conversions.
 func (r *typeReader) itabs() {
 	d := r.section(".itablink")
 	for i := 0; i+8 <= len(d); i += 8 {
@@ -221,8 +223,8 @@ func (r *typeReader) itabs() {
 	}
 }
 
-// builtFrom gives each type a listed type is built from an edge to it: reflect finds a listed type from
-// those.
+// builtFrom gives each type a listed type is built from an edge to it: reflect finds a listed type
+// from those.
 func (r *typeReader) builtFrom() {
 	isType := map[uint64]bool{}
 	for _, a := range r.info.starts {
@@ -238,8 +240,8 @@ func (r *typeReader) builtFrom() {
 	}
 }
 
-// components returns the types the descriptor at a is built from, as reflect's ArrayOf, ChanOf, FuncOf,
-// MapOf, PointerTo, SliceOf and StructOf take them.
+// components returns the types the descriptor at a is built from, as reflect's ArrayOf, ChanOf,
+// FuncOf, MapOf, PointerTo, SliceOf and StructOf take them.
 func components(data []byte, lo, hi, a uint64, u64 func(uint64) uint64) []uint64 {
 	hdr := data[a-lo:]
 	var out []uint64
@@ -267,8 +269,8 @@ func components(data []byte, lo, hi, a uint64, u64 func(uint64) uint64) []uint64
 	return slices.DeleteFunc(out, func(c uint64) bool { return c < lo || c >= hi })
 }
 
-// typeName reads the type string of the descriptor at a: the name its Str offset points to (a flag byte,
-// a varint length, the bytes).
+// typeName reads the type string of the descriptor at a: the name its Str offset points to (a flag
+// byte, a varint length, the bytes).
 func typeName(data []byte, lo, a uint64) string {
 	str := uint64(binary.LittleEndian.Uint32(data[a-lo+abiStrOff:]))
 	if str+1 >= uint64(len(data)) {
@@ -281,8 +283,8 @@ func typeName(data []byte, lo, a uint64) string {
 	return string(data[str+1+uint64(k) : str+1+uint64(k)+n])
 }
 
-// plausibleType checks the fixed part of a type descriptor, so that a pointer to something else in the
-// carrier (a name, a field array) is not read as one.
+// plausibleType checks the fixed part of a type descriptor, so that a pointer to something else in
+// the carrier (a name, a field array) is not read as one.
 func plausibleType(b *image, h []byte) bool {
 	size := binary.LittleEndian.Uint64(h[0:])
 	ptr := binary.LittleEndian.Uint64(h[8:])

@@ -5,11 +5,12 @@ import (
 	"testing"
 )
 
-// TestTypeTableAgreesWithDWARF checks the discovery of type descriptors against an independent source:
-// DWARF gives the address of every type's runtime descriptor (DW_AT_go_runtime_type, relative to
-// runtime.types). Reading all of them must find no method-table text offset that typeTable, which starts
-// only from references, .typelink and PtrToThis, missed: a missed offset would be a function reached
-// through reflection or a run-time itab that the analysis does not compare.
+// TestTypeTableAgreesWithDWARF checks the discovery of type descriptors against an independent
+// source: DWARF gives the address of every type's runtime descriptor (DW_AT_go_runtime_type,
+// relative to runtime.types). Reading all of them must find no method-table text offset that
+// typeTable, which starts only from references, .typelink and PtrToThis, missed: a missed offset
+// would be a function reached through reflection or a run-time itab that the analysis does not
+// compare.
 func TestTypeTableAgreesWithDWARF(t *testing.T) {
 	for _, variant := range []string{"base", "iface"} {
 		path := fixtureTest(t, variant)
@@ -17,7 +18,8 @@ func TestTypeTableAgreesWithDWARF(t *testing.T) {
 	}
 }
 
-// checkTypeTable compares typeTable's discovery in the binary at path with DWARF's list of descriptors.
+// checkTypeTable compares typeTable's discovery in the binary at path with DWARF's list of
+// descriptors.
 func checkTypeTable(t *testing.T, variant, path string) {
 	f, err := elf.Open(path)
 	if err != nil {

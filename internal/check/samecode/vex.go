@@ -1,10 +1,11 @@
 package samecode
 
-// vexLength measures a VEX- or EVEX-encoded instruction that x86asm does not decode (VZEROUPPER, some
-// AVX2 and AVX-512 forms), from its prefix, opcode map, ModRM, SIB, displacement and immediate. It returns
-// the instruction's length and, for a RIP-relative memory operand, the offset of its 32-bit displacement
-// (ripOff > 0) or of an absolute 32-bit address (absOff > 0), or ok false when the bytes are not such an
-// instruction. In 64-bit mode C4, C5 and 62 always start a VEX or EVEX prefix.
+// vexLength measures a VEX- or EVEX-encoded instruction that x86asm does not decode (VZEROUPPER,
+// some AVX2 and AVX-512 forms), from its prefix, opcode map, ModRM, SIB, displacement and
+// immediate. It returns the instruction's length and, for a RIP-relative memory operand, the offset
+// of its 32-bit displacement (ripOff > 0) or of an absolute 32-bit address (absOff > 0), or ok
+// false when the bytes are not such an instruction. In 64-bit mode C4, C5 and 62 always start a VEX
+// or EVEX prefix.
 //
 // x86asm decodes most of these but not all, and not all correctly (it reads a ModRM byte after
 // VZEROUPPER), so scanText measures every VEX and EVEX instruction here.

@@ -11,7 +11,8 @@ const (
 	ownNone         = iota // unrelated to the package
 	ownPackage             // the package or one of its subpackages (Symbol.Package says which)
 	ownExternalTest        // the external test package, pkgPath_test
-	ownMentions            // its name mentions the package but it belongs to no single package of it
+	// its name mentions the package but it belongs to no single package of it
+	ownMentions
 )
 
 // classify decides whom the symbol name belongs to, relative to the import path target.
@@ -19,8 +20,9 @@ const (
 //
 // The rules, in order:
 //   - go:itab.T,I belongs to the package of the concrete type T (after stripping *);
-//   - type:.eq.T and type:.hash.T (the equality and hash functions of T) belong to the package of T,
-//     when T is a named type; for a composite type ([4]pkg.T, struct{…}) they cannot be attributed;
+//   - type:.eq.T and type:.hash.T (the equality and hash functions of T) belong to the package of
+//     T, when T is a named type; for a composite type ([4]pkg.T, struct{…}) they cannot be
+//     attributed;
 //   - any other type:… or go:… symbol belongs to no package (type descriptors and strings are
 //     merged into the linker's type:* and go:string.* blobs);
 //   - every other symbol belongs to the package its name starts with: the name with generic
@@ -43,9 +45,9 @@ func classify(name, target string) (kind int, pkg string) {
 	return ownNone, ""
 }
 
-// pathToPrefix escapes an import path as the linker does in symbol names (cmd/internal/objabi.PathToPrefix):
-// '.' in the last path element, '%', '"', spaces, control and non-ASCII bytes become %xx,
-// so "gopkg.in/yaml.v3" is spelled "gopkg.in/yaml%2ev3".
+// pathToPrefix escapes an import path as the linker does in symbol names
+// (cmd/internal/objabi.PathToPrefix): '.' in the last path element, '%', '"', spaces, control and
+// non-ASCII bytes become %xx, so "gopkg.in/yaml.v3" is spelled "gopkg.in/yaml%2ev3".
 func pathToPrefix(path string) string {
 	slash := strings.LastIndex(path, "/")
 	var b strings.Builder
@@ -167,10 +169,10 @@ func topLevelIndex(s string, c byte) int {
 	return -1
 }
 
-// mentions reports whether name contains the import path target as a whole path:
-// not preceded by a byte that could continue a path element or a path ("x" + target, "a/" + target),
-// and followed by '.' (a member), '/' (a subpackage) or "_test." (the external test package).
-// A '.' before target is allowed, since the linker writes "type:.eq." + type; so is '*', '[', ',' and ' '.
+// mentions reports whether name contains the import path target as a whole path: not preceded by a
+// byte that could continue a path element or a path ("x" + target, "a/" + target), and followed by
+// '.' (a member), '/' (a subpackage) or "_test." (the external test package). A '.' before target
+// is allowed, since the linker writes "type:.eq." + type; so is '*', '[', ',' and ' '.
 func mentions(name, target string) bool {
 	for from := 0; ; {
 		i := strings.Index(name[from:], target)

@@ -54,7 +54,8 @@ func TestClassify(t *testing.T) {
 		{"go:string.*", ownNone, ""},
 		{"type:.eq.[4]int", ownNone, ""},
 		{"go:itab.*os.File,io.Reader", ownNone, ""},
-		{"example.com/x.F[" + p + "%2ev2.T]", ownNone, ""}, // package des.v2, spelled as the linker does
+		// package des.v2, spelled as the linker does
+		{"example.com/x.F[" + p + "%2ev2.T]", ownNone, ""},
 	} {
 		kind, pkg := classify(tc.name, p)
 		if kind != tc.kind || pkg != tc.pkg {
@@ -65,11 +66,12 @@ func TestClassify(t *testing.T) {
 
 func TestSymbolPackage(t *testing.T) {
 	for name, want := range map[string]string{
-		"fmt.Println":                       "fmt",
-		"main.main":                         "main",
-		"crypto/des.(*desCipher).Encrypt":   "crypto/des",
-		"example.com/a.b/c.F":               "example.com/a.b/c",
-		"gopkg.in/yaml%2ev3.Unmarshal":      "gopkg.in/yaml.v3", // the linker escapes the last element's dots
+		"fmt.Println":                     "fmt",
+		"main.main":                       "main",
+		"crypto/des.(*desCipher).Encrypt": "crypto/des",
+		"example.com/a.b/c.F":             "example.com/a.b/c",
+		// the linker escapes the last element's dots
+		"gopkg.in/yaml%2ev3.Unmarshal":      "gopkg.in/yaml.v3",
 		"gopkg.in/yaml.v3/sub.F":            "gopkg.in/yaml.v3/sub",
 		"example.com/m.F[example.com/n.T]":  "example.com/m",
 		"noPackage":                         "",

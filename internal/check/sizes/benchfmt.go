@@ -12,9 +12,9 @@ import (
 //
 //	benchstat -col perfgate-side -ignore perfgate-commit sizes.txt
 //
-// (-ignore keeps the two commits from splitting the comparison into two tables.)
-// The file declares the unit exact ("Unit B assume=exact"), so benchstat reports each size change
-// without a significance test. Each side is a block of configuration lines (perfgate-side: base|head,
+// (-ignore keeps the two commits from splitting the comparison into two tables.) The file declares
+// the unit exact ("Unit B assume=exact"), so benchstat reports each size change without a
+// significance test. Each side is a block of configuration lines (perfgate-side: base|head,
 // perfgate-commit: SHA, pkg: import path) followed by one result per section,
 //
 //	BenchmarkSize/section=.text 1 2617 B
@@ -22,8 +22,8 @@ import (
 // with one pkg block per package (the measured package, then its subpackages) so that benchstat
 // shows the subpackages in tables of their own. Both sides get the same rows: every package either
 // side has, and every section in which that package has bytes on either side (0 on the other), so
-// each row compares. Tests and unattributed symbols are not written. A nil side is skipped; a commit
-// may be empty.
+// each row compares. Tests and unattributed symbols are not written. A nil side is skipped; a
+// commit may be empty.
 func WriteBenchfmt(w io.Writer, base, head *Sizes, baseCommit, headCommit string) error {
 	for _, v := range []string{baseCommit, headCommit} {
 		if strings.ContainsAny(v, "\n\r") {

@@ -75,14 +75,16 @@ func TestWriteBenchfmtReadsBack(t *testing.T) {
 	}
 	const p = "example.com/m/des"
 	for key, want := range map[string]float64{
-		"base b0 " + p + " Size/section=.text":                  2617,
-		"head  " + p + " Size/section=.text":                    2302, // head's empty commit clears base's
-		"base b0 " + p + " Size/section=.rodata":                1134,
-		"head  " + p + " Size/section=.rodata":                  2670,
-		"head  " + p + "/internal/sp Size/section=.noptrdata":   512,
-		"base b0 " + p + " Size/section=.noptrbss":              2048,
-		"head  " + p + " Size/section=.noptrdata":               2048,
-		"base b0 " + p + "/internal/sp Size/section=.noptrdata": 0, // base lacks the subpackage: 0, so the row compares
+		"base b0 " + p + " Size/section=.text": 2617,
+		// head's empty commit clears base's
+		"head  " + p + " Size/section=.text":                  2302,
+		"base b0 " + p + " Size/section=.rodata":              1134,
+		"head  " + p + " Size/section=.rodata":                2670,
+		"head  " + p + "/internal/sp Size/section=.noptrdata": 512,
+		"base b0 " + p + " Size/section=.noptrbss":            2048,
+		"head  " + p + " Size/section=.noptrdata":             2048,
+		// base lacks the subpackage: 0, so the row compares
+		"base b0 " + p + "/internal/sp Size/section=.noptrdata": 0,
 	} {
 		if v, ok := got[key]; !ok || v != want {
 			t.Errorf("%s = %v (present %v), want %v", key, v, ok, want)

@@ -18,8 +18,9 @@ var ErrNoSymbols = errors.New("binary has no symbol table: was it linked with -l
 
 // rawSym is one symbol of a binary, with its section already named in Go's vocabulary.
 type rawSym struct {
-	name    string
-	section string // ".text", ".rodata", ".noptrdata", ".data", ".bss", ".noptrbss", or another section's name
+	name string
+	// ".text", ".rodata", ".noptrdata", ".data", ".bss", ".noptrbss", or another section's name
+	section string
 	addr    uint64
 	size    int64
 }
@@ -32,7 +33,8 @@ type binary struct {
 	text    uint64 // address of runtime.text, the base of pclntab's function offsets
 }
 
-// openBinary reads the symbols of the executable at path, detecting its format from the magic number.
+// openBinary reads the symbols of the executable at path, detecting its format from the magic
+// number.
 func openBinary(path string) (*binary, error) {
 	f, err := os.Open(path)
 	if err != nil {

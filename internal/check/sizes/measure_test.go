@@ -55,7 +55,8 @@ func TestMeasureFixture(t *testing.T) {
 		t.Errorf("Packages (-want +got):\n%s", diff)
 	}
 
-	// The data sizes follow from the fixture's declarations; .text and .rodata depend on the compiler.
+	// The data sizes follow from the fixture's declarations; .text and .rodata depend on the
+	// compiler.
 	want := map[string]int64{
 		".noptrdata": 8 * 4,       // small [8]uint32
 		".data":      3 * ptrSize, // names []string: a slice header
@@ -101,12 +102,14 @@ func TestMeasureFixture(t *testing.T) {
 			t.Errorf("attributed %+v: a sibling's or a test's symbol", sym)
 		}
 	}
-	// Test code goes apart: the in-package test function (tbl_test.go) and the external test package.
+	// Test code goes apart: the in-package test function (tbl_test.go) and the external test
+	// package.
 	find(t, s.Tests, gatedPkg+".TestAll")
 	if got := find(t, s.Tests, gatedPkg+"_test.TestExternal"); got.Package != gatedPkg+"_test" {
 		t.Errorf("TestExternal package = %q", got.Package)
 	}
-	// tblx.Count[tbl.Pair] needs a dictionary naming tbl.Pair; it belongs to tblx, so it is unattributed.
+	// tblx.Count[tbl.Pair] needs a dictionary naming tbl.Pair; it belongs to tblx, so it is
+	// unattributed.
 	find(t, s.Unattributed, siblingPkg+"..dict.Count["+gatedPkg+".Pair]")
 	for _, sym := range s.Unattributed {
 		if sym.Package != "" || !strings.Contains(sym.Name, gatedPkg) {
@@ -208,7 +211,8 @@ func TestMeasureErrors(t *testing.T) {
 		{bin, "./tbl", "not an import path"},
 		{bin, "", "not an import path"},
 		{bin, fixtureModule + "/nope", "no symbols of package"},
-		{bin, fixtureModule + "/tb", "no symbols of package"}, // a prefix of the path is not the package
+		// a prefix of the path is not the package
+		{bin, fixtureModule + "/tb", "no symbols of package"},
 		{notBinary, gatedPkg, "not an ELF, Mach-O or PE"},
 		{filepath.Join(t.TempDir(), "missing"), gatedPkg, "no such file"},
 	} {
@@ -220,8 +224,8 @@ func TestMeasureErrors(t *testing.T) {
 }
 
 // TestMeasureStdlibDES measures Go's own crypto/des in its test binary. The data sizes are facts of
-// $(go env GOROOT)/src/crypto/des: block.go declares feistelBox [8][64]uint32 (2048 bytes, filled at
-// run time: .noptrbss), const.go declares sBoxes [8][4][16]uint8 (512 bytes) and
+// $(go env GOROOT)/src/crypto/des: block.go declares feistelBox [8][64]uint32 (2048 bytes, filled
+// at run time: .noptrbss), const.go declares sBoxes [8][4][16]uint8 (512 bytes) and
 // initialPermutation [64]byte (64 bytes), initialised: .noptrdata.
 func TestMeasureStdlibDES(t *testing.T) {
 	if testing.Short() {

@@ -3,9 +3,9 @@
 //
 // Data flows in one direction: Measure opens an executable (ELF, Mach-O or PE), reads its symbol
 // table, attributes each symbol to a package by its name, and sums the sizes of the gated package's
-// symbols per section into a Sizes value. Diff compares the Sizes of a base and a head binary into a
-// Delta (per section, and the symbols that grew, shrank, appeared or vanished). WriteBenchfmt writes
-// both sides in Go benchmark format (sizes.txt) so that stock benchstat compares them too.
+// symbols per section into a Sizes value. Diff compares the Sizes of a base and a head binary into
+// a Delta (per section, and the symbols that grew, shrank, appeared or vanished). WriteBenchfmt
+// writes both sides in Go benchmark format (sizes.txt) so that stock benchstat compares them too.
 //
 // # Sections
 //
@@ -21,28 +21,28 @@
 //
 // # Sizes
 //
-// ELF symbols carry their size. Mach-O and PE symbols do not: a symbol's size there is the gap to the
-// next symbol's address in the same section (the last one ends at the section's end), so it includes
-// the alignment padding after the symbol, and Mach-O or PE sizes run a little larger than ELF ones.
-// Zero-sized symbols are ignored.
+// ELF symbols carry their size. Mach-O and PE symbols do not: a symbol's size there is the gap to
+// the next symbol's address in the same section (the last one ends at the section's end), so it
+// includes the alignment padding after the symbol, and Mach-O or PE sizes run a little larger than
+// ELF ones. Zero-sized symbols are ignored.
 //
 // # Attribution
 //
 // A symbol belongs to package P when its name starts with P's import path as a whole path, as
 // debug/gosym reads names: functions "P.F", methods "P.(*T).M", closures "P.F.func1", generic
-// instantiations "P.F[go.shape.int]" and their dictionaries "P..dict.F[int]", "P..stmp_0", "P.init",
-// variables "P.table". Besides, "go:itab.*P.T,io.Reader" belongs to the package of the concrete type
-// and "type:.eq.P.T" (a type's equality function) to the package of the named type. Type descriptors
-// and string data are merged by the linker into the type:* and go:string.* blobs and cannot be
-// attributed at all. Symbols that mention P but belong to no package of P, such as
+// instantiations "P.F[go.shape.int]" and their dictionaries "P..dict.F[int]", "P..stmp_0",
+// "P.init", variables "P.table". Besides, "go:itab.*P.T,io.Reader" belongs to the package of the
+// concrete type and "type:.eq.P.T" (a type's equality function) to the package of the named type.
+// Type descriptors and string data are merged by the linker into the type:* and go:string.* blobs
+// and cannot be attributed at all. Symbols that mention P but belong to no package of P, such as
 // "other.F[P.T]", "go:itab.*other.T,P.I" or "type:.eq.[4]P.T", are listed as Unattributed, apart.
 //
 // Subpackages (P/internal/x) are attributed too: they count in the totals and are also shown per
-// package. A test binary (go test -c) compiles P together with its in-package _test.go files. Functions
-// whose source file, according to the binary's line table (pclntab), is a _test.go file are test code,
-// and so is everything of the external test package P_test: those go to Tests, not to the totals.
-// Variables declared in in-package _test.go files cannot be told apart (the line table covers only
-// functions) and count as P's.
+// package. A test binary (go test -c) compiles P together with its in-package _test.go files.
+// Functions whose source file, according to the binary's line table (pclntab), is a _test.go file
+// are test code, and so is everything of the external test package P_test: those go to Tests, not
+// to the totals. Variables declared in in-package _test.go files cannot be told apart (the line
+// table covers only functions) and count as P's.
 package sizes
 
 import (

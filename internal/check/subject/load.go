@@ -1,6 +1,6 @@
-// Package subject is the gated package as the checks that build code inside it see it (package differential's
-// harness, package consttime's driver): its two trees (Resolve) and its exported API, loaded from the compiler's
-// export data (Load), where both checks look for its constructors.
+// Package subject is the gated package as the checks that build code inside it see it (package
+// differential's harness, package consttime's driver): its two trees (Resolve) and its exported
+// API, loaded from the compiler's export data (Load), where both checks look for its constructors.
 package subject
 
 import (
@@ -22,8 +22,9 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
-// Resolve checks that the base and head directories are given, makes them absolute, and defaults the package to
-// ".": what every check of two sides (package differential's, package consttime's) starts with.
+// Resolve checks that the base and head directories are given, makes them absolute, and defaults
+// the package to ".": what every check of two sides (package differential's, package consttime's)
+// starts with.
 func Resolve(baseDir, headDir, pkg *string) error {
 	if *baseDir == "" || *headDir == "" {
 		return errors.New("BaseDir and HeadDir are required")
@@ -49,8 +50,9 @@ type listed struct {
 	DepsErrors                    []*struct{ Err string }
 }
 
-// listExport runs go list -export on pattern, through proc so that the go command and what it starts are tracked
-// and die with it, and returns the one package it matches, compiled: its Export file holds the type information.
+// listExport runs go list -export on pattern, through proc so that the go command and what it
+// starts are tracked and die with it, and returns the one package it matches, compiled: its Export
+// file holds the type information.
 func listExport(ctx context.Context, dir, pattern string, flags, env []string) (*listed, error) {
 	argv := append([]string{"go", "list", "-e", "-export", "-json=ImportPath,Name,Dir,Export,GoFiles,Error,DepsErrors"},
 		flags...)
@@ -92,8 +94,8 @@ func listExport(ctx context.Context, dir, pattern string, flags, env []string) (
 	return p, nil
 }
 
-// readExport reads the package's types from the export data the compiler wrote, which describes the package
-// completely (the declarations of the dependencies' types it uses included).
+// readExport reads the package's types from the export data the compiler wrote, which describes the
+// package completely (the declarations of the dependencies' types it uses included).
 func readExport(p *listed) (*types.Package, error) {
 	f, err := os.Open(p.Export)
 	if err != nil {
@@ -120,9 +122,10 @@ type Package struct {
 	Types      *types.Package // nil for a command (package main), whose API nothing can import
 }
 
-// Load loads the one package pattern names in the module at dir, as the checks do: go list -export through
-// internal/proc (so that the go command and what it starts are tracked and die with perfgate), then the package's
-// types from the export data. flags are the go command's build flags; env is added to its environment.
+// Load loads the one package pattern names in the module at dir, as the checks do: go list -export
+// through internal/proc (so that the go command and what it starts are tracked and die with
+// perfgate), then the package's types from the export data. flags are the go command's build flags;
+// env is added to its environment.
 func Load(ctx context.Context, dir, pattern string, flags, env []string) (*Package, error) {
 	p, err := listExport(ctx, dir, pattern, flags, env)
 	if err != nil {

@@ -21,7 +21,8 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-// TestLoad loads a library package and a command from a module written here, through a real go list.
+// TestLoad loads a library package and a command from a module written here, through a real go
+// list.
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{

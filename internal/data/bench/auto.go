@@ -11,50 +11,57 @@ import (
 // One class from two lanes: metric auto.
 //
 // With metric auto both lanes run: the A–B–B–A timing lane (sec/op) and the instruction-count lane
-// (instructions/op under callgrind). CombineLanes gives every benchmark one class, its sec/op row's, by this rule:
+// (instructions/op under callgrind). CombineLanes gives every benchmark one class, its sec/op
+// row's, by this rule:
 //
-//  1. A conclusive time class (slower, faster, unchanged) stands. Time is what a user feels, and the count can
-//     point the wrong way: an inlining change ran 6% fewer instructions at a lower IPC and 9.5% more time, and
-//     real speedups of 6% to 45% counted 0.5–0.8% more instructions. So no count ever overturns a time class.
-//  2. An inconclusive time class becomes unchanged when the counts are equal: the instruction counts of base and
-//     head agree to the lane's resolution (2·RepeatTolerance, 0.2%), B/op and allocs/op are unchanged, the
-//     exact lane is trusted for the benchmark (see below), and the time interval still reaches into the
-//     ±threshold band (a time interval wholly beyond the band is evidence of a change the count does not see).
-//     The same instructions doing the same allocations is the same work; what is left is layout and the
-//     machine, which at a 2% threshold is noise: the demo's KeySetup runs 1–2% slower from layout alone, with
-//     identical counts.
-//  3. An inconclusive time class becomes slower (faster) when both lanes point that way: the instruction count
-//     moved beyond its threshold in that direction, and the time's paired 95% interval lies wholly beyond half
-//     the time threshold on the same side. The time lane alone leaves such a benchmark inconclusive when its
-//     test, corrected for every look of a budgeted run and every benchmark, is not significant; here the exact
-//     count says the work changed, and the time says which way: the count alone never gives the direction.
-//  4. Otherwise the time class stands, inconclusive included. Counts that moved never settle a direction by
-//     themselves: a change in the count says the work changed, not which way the time went.
+//  1. A conclusive time class (slower, faster, unchanged) stands. Time is what a user feels, and
+//     the count can point the wrong way: an inlining change ran 6% fewer instructions at a lower
+//     IPC and 9.5% more time, and real speedups of 6% to 45% counted 0.5–0.8% more instructions. So
+//     no count ever overturns a time class.
+//  2. An inconclusive time class becomes unchanged when the counts are equal: the instruction
+//     counts of base and head agree to the lane's resolution (2·RepeatTolerance, 0.2%), B/op and
+//     allocs/op are unchanged, the exact lane is trusted for the benchmark (see below), and the
+//     time interval still reaches into the ±threshold band (a time interval wholly beyond the band
+//     is evidence of a change the count does not see). The same instructions doing the same
+//     allocations is the same work; what is left is layout and the machine, which at a 2% threshold
+//     is noise: the demo's KeySetup runs 1–2% slower from layout alone, with identical counts.
+//  3. An inconclusive time class becomes slower (faster) when both lanes point that way: the
+//     instruction count moved beyond its threshold in that direction, and the time's paired 95%
+//     interval lies wholly beyond half the time threshold on the same side. The time lane alone
+//     leaves such a benchmark inconclusive when its test, corrected for every look of a budgeted
+//     run and every benchmark, is not significant; here the exact count says the work changed, and
+//     the time says which way: the count alone never gives the direction.
+//  4. Otherwise the time class stands, inconclusive included. Counts that moved never settle a
+//     direction by themselves: a change in the count says the work changed, not which way the time
+//     went.
 //
-// A benchmark the lane did not count (record.Benchmark.Uncounted: its counts did not repeat, its timer stops
-// inside its loop, …) is judged by wall time alone: its time class stands, and both rows say why.
+// A benchmark the lane did not count (record.Benchmark.Uncounted: its counts did not repeat, its
+// timer stops inside its loop, …) is judged by wall time alone: its time class stands, and both
+// rows say why.
 //
-// Every disagreement is shown in the sec/op row's MetricNote (and the instructions/op row's): the two numbers,
-// what their combination means and which lane gates, "instructions −6.1%, time +9.5%: fewer instructions at a
-// lower IPC; time gates: a settled time class stands, whatever the count".
+// Every disagreement is shown in the sec/op row's MetricNote (and the instructions/op row's): the
+// two numbers, what their combination means and which lane gates, "instructions −6.1%, time +9.5%:
+// fewer instructions at a lower IPC; time gates: a settled time class stands, whatever the count".
 //
-// The exact lane is not trusted for a benchmark when the code may take another path under valgrind than on the
-// host: valgrind 3.19 hides CPU features the host has (AVX-512, SHA, VAES and more), so code that dispatches on
-// golang.org/x/sys/cpu or internal/cpu runs its fallback under callgrind. AutoOptions.Hidden names such
-// features; with any, no count settles anything and the note says which features were hidden.
+// The exact lane is not trusted for a benchmark when the code may take another path under valgrind
+// than on the host: valgrind 3.19 hides CPU features the host has (AVX-512, SHA, VAES and more), so
+// code that dispatches on golang.org/x/sys/cpu or internal/cpu runs its fallback under callgrind.
+// AutoOptions.Hidden names such features; with any, no count settles anything and the note says
+// which features were hidden.
 
 // AutoOptions configures CombineLanes.
 type AutoOptions struct {
 	// ThresholdPct is the time threshold in percent, as StatsOptions.ThresholdPct.
 	ThresholdPct float64
-	// Hidden lists the CPU features the host has and valgrind hides (e.g. "avx512f", "sha"); with any, the
-	// counts settle nothing.
+	// Hidden lists the CPU features the host has and valgrind hides (e.g. "avx512f", "sha"); with
+	// any, the counts settle nothing.
 	Hidden []string
 }
 
-// CombineLanes sets the class of every sec/op comparison of cs that has an instructions/op comparison of the same
-// benchmark (and package) by the rule in the file comment, and the MetricNote of both rows where the lanes
-// disagree. It changes cs in place; comparisons without a partner keep their class.
+// CombineLanes sets the class of every sec/op comparison of cs that has an instructions/op
+// comparison of the same benchmark (and package) by the rule in the file comment, and the
+// MetricNote of both rows where the lanes disagree. It changes cs in place; comparisons without a
+// partner keep their class.
 func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 	type key struct{ pkg, name, unit string }
 	at := map[key]int{}
@@ -87,7 +94,8 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 		switch cl {
 		case record.ClassUnchanged:
 			t.Class = record.ClassUnchanged
-			t.Note = classifierFree(t.Note, t.Warnings) // "interval … exceeds ±2%" no longer explains the class
+			// "interval … exceeds ±2%" no longer explains the class
+			t.Note = classifierFree(t.Note, t.Warnings)
 			note = fmt.Sprintf("time inconclusive (%+.1f%% to %+.1f%%), instructions/op and allocations equal: "+
 				"unchanged by the instruction count", 100*(t.Paired.Lo-1), 100*(t.Paired.Hi-1))
 		case record.ClassSlower, record.ClassFaster:
@@ -104,8 +112,8 @@ func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 	}
 }
 
-// gatesNote says which lane gates a benchmark whose lanes disagree and that no count settled (rule 1 or 4), and
-// why, for the end of its MetricNote.
+// gatesNote says which lane gates a benchmark whose lanes disagree and that no count settled (rule
+// 1 or 4), and why, for the end of its MetricNote.
 func gatesNote(t record.Benchmark, hidden bool) string {
 	switch {
 	case hidden:
@@ -116,12 +124,13 @@ func gatesNote(t record.Benchmark, hidden bool) string {
 	return "time gates: a settled time class stands, whatever the count"
 }
 
-// CountClass returns the class rules 2 and 3 give the time row t by the instruction counts in, given whether its
-// allocations are unchanged (sameAllocs): unchanged for equal counts and allocations with an interval that
-// reaches into the ±thresholdPct band, slower or faster when the count moved that way and the interval lies
-// wholly beyond half the threshold on the same side, and "" when t is not inconclusive or neither rule applies.
-// The caller decides whether the exact lane may be trusted (AutoOptions.Hidden). The budgeted run's looks stop
-// benchmarks by the same test (stager.settleByCounts).
+// CountClass returns the class rules 2 and 3 give the time row t by the instruction counts in,
+// given whether its allocations are unchanged (sameAllocs): unchanged for equal counts and
+// allocations with an interval that reaches into the ±thresholdPct band, slower or faster when the
+// count moved that way and the interval lies wholly beyond half the threshold on the same side, and
+// "" when t is not inconclusive or neither rule applies. The caller decides whether the exact lane
+// may be trusted (AutoOptions.Hidden). The budgeted run's looks stop benchmarks by the same test
+// (stager.settleByCounts).
 func CountClass(t, in record.Benchmark, sameAllocs bool, thresholdPct float64) record.Class {
 	if t.Class != record.ClassInconclusive {
 		return ""
@@ -135,7 +144,8 @@ func CountClass(t, in record.Benchmark, sameAllocs bool, thresholdPct float64) r
 	return agreeing(t, in, thresholdPct/100)
 }
 
-// allocsMoved names (record.Qualified) the benchmarks of cs whose B/op or allocs/op is not unchanged.
+// allocsMoved names (record.Qualified) the benchmarks of cs whose B/op or allocs/op is not
+// unchanged.
 func allocsMoved(cs []record.Benchmark) map[string]bool {
 	moved := map[string]bool{}
 	for _, c := range cs {
@@ -146,11 +156,12 @@ func allocsMoved(cs []record.Benchmark) map[string]bool {
 	return moved
 }
 
-// agreeing returns the class both lanes point to when they agree on a direction: the instruction count moved
-// beyond its threshold (slower or faster) and the time's paired 95% interval lies wholly beyond half the time
-// threshold on the same side. It returns "" otherwise. The time lane alone would leave such a benchmark
-// inconclusive when its test, corrected for every look and benchmark, is not significant; the exact count says
-// the work changed, and the interval says which way the time went.
+// agreeing returns the class both lanes point to when they agree on a direction: the instruction
+// count moved beyond its threshold (slower or faster) and the time's paired 95% interval lies
+// wholly beyond half the time threshold on the same side. It returns "" otherwise. The time lane
+// alone would leave such a benchmark inconclusive when its test, corrected for every look and
+// benchmark, is not significant; the exact count says the work changed, and the interval says which
+// way the time went.
 func agreeing(t, in record.Benchmark, threshold float64) record.Class {
 	p := t.Paired
 	if p == nil || in.Class == record.ClassFailed || in.Uncounted != "" || !(in.Base.Center > 0) {
@@ -165,8 +176,8 @@ func agreeing(t, in record.Benchmark, threshold float64) record.Class {
 	return ""
 }
 
-// EqualCounts reports whether an instructions/op comparison found the same count on both sides, to the lane's
-// resolution.
+// EqualCounts reports whether an instructions/op comparison found the same count on both sides, to
+// the lane's resolution.
 func EqualCounts(in record.Benchmark) bool {
 	if in.Class == record.ClassFailed || in.Uncounted != "" || !(in.Base.Center > 0) {
 		return false
@@ -180,8 +191,8 @@ func reachesBand(t record.Benchmark, threshold float64) bool {
 	return p != nil && p.Lo <= 1+threshold && p.Hi >= 1-threshold
 }
 
-// laneNote words how the two lanes' numbers relate, "" when there is nothing to say (they agree, or a lane has
-// nothing to offer).
+// laneNote words how the two lanes' numbers relate, "" when there is nothing to say (they agree, or
+// a lane has nothing to offer).
 func laneNote(t, in record.Benchmark, opt AutoOptions) string {
 	if len(opt.Hidden) > 0 && in.Class != record.ClassFailed {
 		return fmt.Sprintf("valgrind hides CPU features this machine has (%s): the code may take another path "+

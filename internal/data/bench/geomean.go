@@ -7,14 +7,15 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Geomeans returns the geometric-mean row of each unit, as benchstat prints one under each table: the geometric
-// mean of base's centers, of head's centers, and their ratio, over the benchmarks of the unit whose centers are
-// positive on both sides (a failed benchmark, or one not timed because it runs the same machine code, has none).
-// A unit with fewer than two such benchmarks has no row, since its one benchmark already says it. The rows are
-// in the order of record.UnitRank.
+// Geomeans returns the geometric-mean row of each unit, as benchstat prints one under each table:
+// the geometric mean of base's centers, of head's centers, and their ratio, over the benchmarks of
+// the unit whose centers are positive on both sides (a failed benchmark, or one not timed because
+// it runs the same machine code, has none). A unit with fewer than two such benchmarks has no row,
+// since its one benchmark already says it. The rows are in the order of record.UnitRank.
 //
-// Over a set of benchmarks the ratio of the geometric means is the geometric mean of the per-benchmark ratios,
-// so no benchmark weighs more for being slower, and a change of x% in every benchmark moves the row by x%.
+// Over a set of benchmarks the ratio of the geometric means is the geometric mean of the
+// per-benchmark ratios, so no benchmark weighs more for being slower, and a change of x% in every
+// benchmark moves the row by x%.
 func Geomeans(bs []record.Benchmark) []record.Geomean {
 	type acc struct {
 		logBase, logHead float64

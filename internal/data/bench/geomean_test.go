@@ -14,10 +14,12 @@ func TestGeomeans(t *testing.T) {
 			Head: record.Summary{Center: head}}
 	}
 	bs := []record.Benchmark{
-		// sec/op: base 2 and 8 (geomean 4), head 4 and 4 (geomean 4): one twice as slow, one twice as fast, no change.
+		// sec/op: base 2 and 8 (geomean 4), head 4 and 4 (geomean 4): one twice as slow, one twice
+		// as fast, no change.
 		b("A", "sec/op", 2e-9, 4e-9), b("B", "sec/op", 8e-9, 4e-9),
 		b("Same", "sec/op", 0, 0), // not timed: left out
-		// B/s: 100 → 125 and 400 → 500, +25% each: the row says +25%, base √(100·400) = 200, head 250.
+		// B/s: 100 → 125 and 400 → 500, +25% each: the row says +25%, base √(100·400) = 200, head
+		// 250.
 		b("A", "B/s", 100, 125), b("B", "B/s", 400, 500),
 		b("A", "allocs/op", 3, 4), // one benchmark only: no row
 		b("A", "instructions/op", 1000, 1100), b("B", "instructions/op", 10, 11), b("C", "instructions/op", 5, 0),

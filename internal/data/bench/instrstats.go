@@ -13,43 +13,50 @@ import (
 
 // Classifying instruction counts.
 //
-// A count of the instructions one operation executes is not a measurement with noise to be tested: the lane
-// runs a fixed program for a fixed iteration count, and the count it gets is the count: identical code counts
-// the same number, unless the benchmark itself branches on something that changes from run to run, such as
-// heap addresses (see benchrun.RunInstructions). So CompareInstructions uses no statistical test. It checks that
-// assumption instead, and then compares the two numbers:
+// A count of the instructions one operation executes is not a measurement with noise to be tested:
+// the lane runs a fixed program for a fixed iteration count, and the count it gets is the count:
+// identical code counts the same number, unless the benchmark itself branches on something that
+// changes from run to run, such as heap addresses (see benchrun.RunInstructions). So
+// CompareInstructions uses no statistical test. It checks that assumption instead, and then
+// compares the two numbers:
 //
-//   - failed: a side has no samples, or two counts of one side (runs of the same binary) differ by more than
-//     RepeatTolerance. The count is then not a property of the code, and nothing is concluded from it;
+//   - failed: a side has no samples, or two counts of one side (runs of the same binary) differ by
+//     more than RepeatTolerance. The count is then not a property of the code, and nothing is
+//     concluded from it;
 //   - slower: head's count exceeds base's by more than the threshold (default 0.5%);
 //   - faster: head's count is below base's by more than the threshold;
 //   - unchanged: otherwise. Identical counts give a delta of exactly 0.
 //
-// Why this is valid: every count that enters a comparison is repeatable to within RepeatTolerance (0.1%),
-// which the repeat check has just verified on this run's own A–A and B–B pairs, so the delta is known to within
-// about twice that, 0.2%. The classification of a delta farther than that from ±threshold (default 0.5%) cannot
-// change from one run to the next: it is deterministic. A delta within 0.2% of the
-// threshold is classed the same way and its Note says that it lies within the lane's resolution of the
-// threshold. No multiple-comparison correction applies, since no test is run.
+// Why this is valid: every count that enters a comparison is repeatable to within RepeatTolerance
+// (0.1%), which the repeat check has just verified on this run's own A–A and B–B pairs, so the
+// delta is known to within about twice that, 0.2%. The classification of a delta farther than that
+// from ±threshold (default 0.5%) cannot change from one run to the next: it is deterministic. A
+// delta within 0.2% of the threshold is classed the same way and its Note says that it lies within
+// the lane's resolution of the threshold. No multiple-comparison correction applies, since no test
+// is run.
 
-// DefaultInstrThresholdPct is the relative change of instructions/op, in percent, that is slower or faster.
+// DefaultInstrThresholdPct is the relative change of instructions/op, in percent, that is slower or
+// faster.
 const DefaultInstrThresholdPct = 0.5
 
-// RepeatTolerance is how far, as a fraction, two instruction counts of the same binary may differ. Code that
-// does not allocate repeats to a few instructions per million (at most 1.4×10⁻⁵ over this repository's gate);
-// code that allocates repeats less well, because when the collector runs moves what the benchmark's own code
-// does around it (write barriers on, a span swept): an HTTP router's path lookup, 895 instructions an op,
-// counted 894.52 to 894.78 on one binary and 894.90 to 895.23 on another built from the same code with other
-// comments, 0.03% and 0.04% apart, and up to 0.08% in another run. It was 10⁻⁴ before: those benchmarks fell
-// to wall time and its 9–20% noise a sample, and stayed inconclusive after a hundred rounds. At 10⁻³, a fifth
-// of the default instruction threshold, such counts settle "the same work" (to 0.2%, a tenth of the default time
-// threshold), and work seeded by the time (0.3% to 1.1% apart in a B-tree's seeks) is still left to wall time.
+// RepeatTolerance is how far, as a fraction, two instruction counts of the same binary may differ.
+// Code that does not allocate repeats to a few instructions per million (at most 1.4×10⁻⁵ over this
+// repository's gate); code that allocates repeats less well, because when the collector runs moves
+// what the benchmark's own code does around it (write barriers on, a span swept): an HTTP router's
+// path lookup, 895 instructions an op, counted 894.52 to 894.78 on one binary and 894.90 to 895.23
+// on another built from the same code with other comments, 0.03% and 0.04% apart, and up to 0.08%
+// in another run. It was 10⁻⁴ before: those benchmarks fell to wall time and its 9–20% noise a
+// sample, and stayed inconclusive after a hundred rounds. At 10⁻³, a fifth of the default
+// instruction threshold, such counts settle "the same work" (to 0.2%, a tenth of the default time
+// threshold), and work seeded by the time (0.3% to 1.1% apart in a B-tree's seeks) is still left to
+// wall time.
 const RepeatTolerance = 1e-3
 
-// CompareInstructions compares the instructions/op samples of base and head per benchmark and classifies them by the
-// rules above, with thresholdPct a percentage from 0 up to 100. Samples in other units are ignored. The result is
-// sorted by name. Each Comparison has Unit record.UnitInstructions, Exact set, Center the median count of a side, Lo
-// and Hi its smallest and largest count, DeltaPct the change of the centers, P and PHolm 0 for slower and faster and 1
+// CompareInstructions compares the instructions/op samples of base and head per benchmark and
+// classifies them by the rules above, with thresholdPct a percentage from 0 up to 100. Samples in
+// other units are ignored. The result is sorted by name. Each Comparison has Unit
+// record.UnitInstructions, Exact set, Center the median count of a side, Lo and Hi its smallest and
+// largest count, DeltaPct the change of the centers, P and PHolm 0 for slower and faster and 1
 // otherwise, NoisePct the larger relative spread of a side's counts (×100), and no Paired estimate.
 func CompareInstructions(samples []benchtxt.Sample, thresholdPct float64) ([]record.Benchmark, error) {
 	if !(thresholdPct >= 0 && thresholdPct < 100) {
@@ -90,8 +97,8 @@ func compareCounts(g *group, threshold float64) record.Benchmark {
 		sum    record.Summary
 	}{{record.Base, bs, c.Base}, {record.Head, hs, c.Head}} {
 		if s.spread > RepeatTolerance && (g.unit == record.UnitEstCycles || g.unit == record.UnitEstCyclesPerByte) {
-			// The estimate depends on where data falls in the simulated caches, which allocation and the
-			// runtime's own work move between runs: it settles only what repeats.
+			// The estimate depends on where data falls in the simulated caches, which allocation
+			// and the runtime's own work move between runs: it settles only what repeats.
 			c.Class = record.ClassInconclusive
 			c.Note = fmt.Sprintf("%s's estimates of one binary range from %.1f to %.1f, %.2f%% apart: the cache "+
 				"simulation did not repeat (data placed differently from run to run)", s.side, s.sum.Lo, s.sum.Hi,
@@ -99,8 +106,9 @@ func compareCounts(g *group, threshold float64) record.Benchmark {
 			return c
 		}
 		if s.spread > RepeatTolerance {
-			// Not a failure of either side: the benchmark's own work varies between runs of one binary
-			// (randomness seeded by the time, I/O). Its count settles nothing (Uncounted); wall time judges it.
+			// Not a failure of either side: the benchmark's own work varies between runs of one
+			// binary (randomness seeded by the time, I/O). Its count settles nothing (Uncounted);
+			// wall time judges it.
 			c.Class, c.Uncounted = record.ClassInconclusive, record.UncountedUnrepeatable
 			c.Note = fmt.Sprintf("not counted: %s's counts of one binary range from %s to %s, %.4f%% apart (tolerance "+
 				"%g%%): the instruction count is not repeatable", s.side, fmtCount(s.sum.Lo), fmtCount(s.sum.Hi),
@@ -131,17 +139,19 @@ func compareCounts(g *group, threshold float64) record.Benchmark {
 	return c
 }
 
-// NotCounted says why the instruction-count lane has no usable count of one leaf benchmark (Run.Uncounted).
+// NotCounted says why the instruction-count lane has no usable count of one leaf benchmark
+// (Run.Uncounted).
 type NotCounted struct {
 	Why    record.Uncounted
 	Detail string // what the lane saw, e.g. "base's counts of one binary differ by 0.35%"
 }
 
-// MarkUncounted marks the instructions/op comparisons of the leaves in why as not counted: inconclusive, with
-// Uncounted set and a Note that says why, and without a class of their own to give (CombineLanes then judges
-// the benchmark by wall time alone). A leaf without an instructions/op row gets one, with no samples. Other
-// count units of such a leaf (est-cycles/op, instructions/B) are dropped: they come from the same counts. cs
-// keeps its order; the new rows go at the end.
+// MarkUncounted marks the instructions/op comparisons of the leaves in why as not counted:
+// inconclusive, with Uncounted set and a Note that says why, and without a class of their own to
+// give (CombineLanes then judges the benchmark by wall time alone). A leaf without an
+// instructions/op row gets one, with no samples. Other count units of such a leaf (est-cycles/op,
+// instructions/B) are dropped: they come from the same counts. cs keeps its order; the new rows go
+// at the end.
 func MarkUncounted(cs []record.Benchmark, why map[string]NotCounted) []record.Benchmark {
 	if len(why) == 0 {
 		return cs
@@ -169,7 +179,8 @@ func MarkUncounted(cs []record.Benchmark, why map[string]NotCounted) []record.Be
 	return cs
 }
 
-// countSummary summarises one side's counts: the median, and the smallest and largest count as the range.
+// countSummary summarises one side's counts: the median, and the smallest and largest count as the
+// range.
 func countSummary(xs []float64) record.Summary {
 	if len(xs) == 0 {
 		return record.Summary{}
@@ -186,17 +197,19 @@ func spread(xs []float64) float64 {
 	return RelSpread(slices.Min(xs), slices.Max(xs))
 }
 
-// MetricNote returns the sentence a report shows when the time lane and the instruction-count lane classify one
-// benchmark differently, and "" when they agree or either could not conclude anything (failed). byTime is the
-// sec/op comparison, byInstr the instructions/op one; gates names what gates the merge ("sec/op",
-// "instructions/op", or "" to leave it unsaid). The note explains the disagreement, it does not resolve it:
+// MetricNote returns the sentence a report shows when the time lane and the instruction-count lane
+// classify one benchmark differently, and "" when they agree or either could not conclude anything
+// (failed). byTime is the sec/op comparison, byInstr the instructions/op one; gates names what
+// gates the merge ("sec/op", "instructions/op", or "" to leave it unsaid). The note explains the
+// disagreement, it does not resolve it:
 //
-//   - time changed, instructions unchanged: the same instructions run faster or slower, which is code layout,
-//     alignment, caches, branch prediction or the machine, none of which an instruction count sees;
-//   - instructions changed, time unchanged: the instructions saved or added are off the critical path, as in
-//     latency-bound code waiting on memory or on a chain of dependent operations;
-//   - the two point in opposite directions, or time is inconclusive where the count is clear: both numbers are
-//     quoted.
+//   - time changed, instructions unchanged: the same instructions run faster or slower, which is
+//     code layout, alignment, caches, branch prediction or the machine, none of which an
+//     instruction count sees;
+//   - instructions changed, time unchanged: the instructions saved or added are off the critical
+//     path, as in latency-bound code waiting on memory or on a chain of dependent operations;
+//   - the two point in opposite directions, or time is inconclusive where the count is clear: both
+//     numbers are quoted.
 func MetricNote(byTime, byInstr record.Benchmark, gates string) string {
 	tc, ic := byTime.Class, byInstr.Class
 	if tc == ic || tc == record.ClassFailed || ic == record.ClassFailed || tc == "" || ic == "" {

@@ -11,8 +11,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// counts returns instructions/op samples of one round of A–B–B–A: base gets b0 (slot 0) and b3 (slot 3), head
-// h1 and h2.
+// counts returns instructions/op samples of one round of A–B–B–A: base gets b0 (slot 0) and b3
+// (slot 3), head h1 and h2.
 func counts(name string, b0, h1, h2, b3 float64) []benchtxt.Sample {
 	s := func(side record.Side, slot int, v float64) benchtxt.Sample {
 		return benchtxt.Sample{Name: name, Side: side, Slot: slot, Iters: 100, Values: []benchtxt.Value{{Value: v, Unit: record.UnitInstructions}}}
@@ -23,12 +23,16 @@ func counts(name string, b0, h1, h2, b3 float64) []benchtxt.Sample {
 func TestCompareInstructions(t *testing.T) {
 	var samples []benchtxt.Sample
 	samples = append(samples, counts("same", 1000, 1000, 1000, 1000)...)
-	samples = append(samples, counts("near", 1e6, 1.004e6, 1.004e6, 1e6)...)     // +0.4%: inside 0.5%
-	samples = append(samples, counts("slower", 1e6, 1.008e6, 1.008e6, 1e6)...)   // +0.8%
-	samples = append(samples, counts("faster", 1e6, 0.9e6, 0.9e6, 1e6)...)       // −10%
-	samples = append(samples, counts("wobbly", 1e6, 1e6, 1e6, 1.002e6)...)       // base repeats to 0.2% only
-	samples = append(samples, counts("edge", 1e6, 1.00505e6, 1.00505e6, 1e6)...) // 0.005% beyond the threshold
-	samples = append(samples, counts("tiny", 1e6, 1e6+50, 1e6+30, 1e6+10)...)    // repeats within 0.1%
+	// +0.4%: inside 0.5%
+	samples = append(samples, counts("near", 1e6, 1.004e6, 1.004e6, 1e6)...)
+	samples = append(samples, counts("slower", 1e6, 1.008e6, 1.008e6, 1e6)...) // +0.8%
+	samples = append(samples, counts("faster", 1e6, 0.9e6, 0.9e6, 1e6)...)     // −10%
+	// base repeats to 0.2% only
+	samples = append(samples, counts("wobbly", 1e6, 1e6, 1e6, 1.002e6)...)
+	// 0.005% beyond the threshold
+	samples = append(samples, counts("edge", 1e6, 1.00505e6, 1.00505e6, 1e6)...)
+	// repeats within 0.1%
+	samples = append(samples, counts("tiny", 1e6, 1e6+50, 1e6+30, 1e6+10)...)
 	// Another unit and a side without samples.
 	samples = append(samples, benchtxt.Sample{Name: "same", Side: record.Base, Values: []benchtxt.Value{{Value: 1e-6, Unit: "sec/op"}}})
 	samples = append(samples, counts("headless", 1, 1, 1, 1)[0])

@@ -20,8 +20,9 @@ func sims(n int) int {
 	return n
 }
 
-// classRate runs sims budgeted simulations (simulate, the noisy machine) of benchmarks whose head/base ratios are
-// effects under opt's threshold, and returns how often benchmark 0 was classed c, and how often it settled.
+// classRate runs sims budgeted simulations (simulate, the noisy machine) of benchmarks whose
+// head/base ratios are effects under opt's threshold, and returns how often benchmark 0 was classed
+// c, and how often it settled.
 func classRate(seed uint64, n int, effects []float64, thresholdPct float64, c record.Class) (hit, settledRuns int) {
 	return classRateCounts(seed, n, effects, thresholdPct, c, nil)
 }
@@ -38,7 +39,8 @@ func classRateCounts(seed uint64, n int, effects []float64, thresholdPct float64
 	return classes[c], settledRuns
 }
 
-// classTally runs the simulations of classRateCounts and returns how often benchmark 0 got each class.
+// classTally runs the simulations of classRateCounts and returns how often benchmark 0 got each
+// class.
 func classTally(seed uint64, n int, effects []float64, thresholdPct float64, counts []record.Benchmark) map[record.Class]int {
 	classes := map[record.Class]int{}
 	for s := range n {
@@ -48,11 +50,12 @@ func classTally(seed uint64, n int, effects []float64, thresholdPct float64, cou
 	return classes
 }
 
-// TestSimHalfThreshold: a true change of half the threshold or less is called slower (or faster) in at most 1%
-// of budgeted runs (perfgate's default), however many rounds the run takes, at the 2% and 5% thresholds. In a
-// run of fixed rounds of a single benchmark, where neither the looks nor the family share alpha, the bound at
-// exactly half the threshold is the test's one-sided level alpha/2 (the estimate must also pass the threshold,
-// which lowers it further): measured 1.05% at 5 rounds, 0.1% at 12, 0 at 40 (seed 20261201, 2,000 runs each).
+// TestSimHalfThreshold: a true change of half the threshold or less is called slower (or faster) in
+// at most 1% of budgeted runs (perfgate's default), however many rounds the run takes, at the 2%
+// and 5% thresholds. In a run of fixed rounds of a single benchmark, where neither the looks nor
+// the family share alpha, the bound at exactly half the threshold is the test's one-sided level
+// alpha/2 (the estimate must also pass the threshold, which lowers it further): measured 1.05% at 5
+// rounds, 0.1% at 12, 0 at 40 (seed 20261201, 2,000 runs each).
 func TestSimHalfThreshold(t *testing.T) {
 	const seed = 20261201
 	n := sims(200)
@@ -85,8 +88,8 @@ func TestSimHalfThreshold(t *testing.T) {
 	}
 }
 
-// TestSimThresholdPlusOnePoint: a true change one point beyond the threshold is found (classed slower) in at
-// least 90% of budgeted runs.
+// TestSimThresholdPlusOnePoint: a true change one point beyond the threshold is found (classed
+// slower) in at least 90% of budgeted runs.
 func TestSimThresholdPlusOnePoint(t *testing.T) {
 	const seed = 7
 	n := sims(200)
@@ -102,13 +105,14 @@ func TestSimThresholdPlusOnePoint(t *testing.T) {
 	}
 }
 
-// TestSimLayoutShiftDoesNotFlip: the demo's KeySetup runs 1–2% slower from layout alone. At the 2% threshold such
-// a change makes the wall-time verdict flip only where the truth sits at the threshold itself: +1% is called
-// slower in at most 1% of budgeted runs, +1.5% rarely (measured 3.3% with -long, seed 11), and never faster. A
-// true +2% is at the threshold, where either class is right: with up to 200 rounds it is called slower in 81% of
-// runs (-long), since a run that keeps looking stops at the first look whose estimate lies beyond the threshold;
-// it is logged, not bounded. What settles the demo is the exact lane: equal counts make an inconclusive
-// benchmark unchanged (CombineLanes).
+// TestSimLayoutShiftDoesNotFlip: the demo's KeySetup runs 1–2% slower from layout alone. At the 2%
+// threshold such a change makes the wall-time verdict flip only where the truth sits at the
+// threshold itself: +1% is called slower in at most 1% of budgeted runs, +1.5% rarely (measured
+// 3.3% with -long, seed 11), and never faster. A true +2% is at the threshold, where either class
+// is right: with up to 200 rounds it is called slower in 81% of runs (-long), since a run that
+// keeps looking stops at the first look whose estimate lies beyond the threshold; it is logged, not
+// bounded. What settles the demo is the exact lane: equal counts make an inconclusive benchmark
+// unchanged (CombineLanes).
 func TestSimLayoutShiftDoesNotFlip(t *testing.T) {
 	const seed = 11
 	n := sims(200)
@@ -129,8 +133,9 @@ func TestSimLayoutShiftDoesNotFlip(t *testing.T) {
 	}
 }
 
-// TestPairedWildRound: one round in five whose head runs a burst slowed by 60% (both of them, so the B–B pair
-// does not see it) leaves the estimate of a true +20% where benchstat's medians put it.
+// TestPairedWildRound: one round in five whose head runs a burst slowed by 60% (both of them, so
+// the B–B pair does not see it) leaves the estimate of a true +20% where benchstat's medians put
+// it.
 func TestPairedWildRound(t *testing.T) {
 	rounds := [][4]float64{
 		{100, 120.5, 119.8, 100.2}, {100.3, 120.1, 120.6, 99.9}, {99.8, 192, 191.5, 100.1},
@@ -146,8 +151,8 @@ func TestPairedWildRound(t *testing.T) {
 	}
 }
 
-// simCounts are instruction counts for simulated benchmarks: benchmark 0's moved by moved (a ratio), the others'
-// equal.
+// simCounts are instruction counts for simulated benchmarks: benchmark 0's moved by moved (a
+// ratio), the others' equal.
 func simCounts(n int, moved float64) []record.Benchmark {
 	var out []record.Benchmark
 	for i := range n {
@@ -168,11 +173,12 @@ func simCounts(n int, moved float64) []record.Benchmark {
 	return out
 }
 
-// TestSimCountsAtLooks: metric auto's rule 3 at every look (counts moved, the time beyond half the threshold the
-// same way) keeps the wall-time claims. With benchmark 0's count moved the way of its change and the others'
-// equal: a true change of half the threshold is called that way in at most 1% of budgeted runs, and one of
-// threshold + 1 point in at least 90%; a count that moved the other way never turns a true +3% faster. Measured
-// with -long (2,000 runs): +1% slower in 0.25%, −1% faster in 0.2%, +3% slower in 100%, faster in 0.
+// TestSimCountsAtLooks: metric auto's rule 3 at every look (counts moved, the time beyond half the
+// threshold the same way) keeps the wall-time claims. With benchmark 0's count moved the way of its
+// change and the others' equal: a true change of half the threshold is called that way in at most
+// 1% of budgeted runs, and one of threshold + 1 point in at least 90%; a count that moved the other
+// way never turns a true +3% faster. Measured with -long (2,000 runs): +1% slower in 0.25%, −1%
+// faster in 0.2%, +3% slower in 100%, faster in 0.
 func TestSimCountsAtLooks(t *testing.T) {
 	const seed = 20261202
 	n := sims(200)

@@ -6,12 +6,13 @@ import (
 	"strings"
 )
 
-// Matcher selects benchmarks by name as go test's -bench flag does. The pattern is split at every '/' outside
-// brackets and parentheses (a backslash escapes the character after it) into one unanchored regular expression
-// per level of the name; a name matches when each level the pattern has matches the name's level, and the
-// levels beyond the pattern's match anything: "^Sum256$" selects Sum256/32 and Sum256/1024, "Encrypt/des"
-// selects Encrypt/des/single. Names are without the "Benchmark" prefix, but the top level also matches with it,
-// so "^BenchmarkSum256$" selects the same as "^Sum256$".
+// Matcher selects benchmarks by name as go test's -bench flag does. The pattern is split at every
+// '/' outside brackets and parentheses (a backslash escapes the character after it) into one
+// unanchored regular expression per level of the name; a name matches when each level the pattern
+// has matches the name's level, and the levels beyond the pattern's match anything: "^Sum256$"
+// selects Sum256/32 and Sum256/1024, "Encrypt/des" selects Encrypt/des/single. Names are without
+// the "Benchmark" prefix, but the top level also matches with it, so "^BenchmarkSum256$" selects
+// the same as "^Sum256$".
 type Matcher struct {
 	pattern string
 	levels  []*regexp.Regexp
@@ -33,8 +34,8 @@ func NewMatcher(pattern string) (*Matcher, error) {
 // String is the pattern.
 func (m *Matcher) String() string { return m.pattern }
 
-// Match reports whether the full name of a benchmark (Encrypt/des/single) is selected. A name with fewer levels
-// than the pattern is not.
+// Match reports whether the full name of a benchmark (Encrypt/des/single) is selected. A name with
+// fewer levels than the pattern is not.
 func (m *Matcher) Match(name string) bool {
 	parts := strings.Split(name, "/")
 	if len(parts) < len(m.levels) {
@@ -48,8 +49,9 @@ func (m *Matcher) Match(name string) bool {
 	return true
 }
 
-// MatchTop reports whether some benchmark of top-level benchmark top may be selected: the pattern's first level
-// matches top. Which of its sub-benchmarks the deeper levels select is known only by running it.
+// MatchTop reports whether some benchmark of top-level benchmark top may be selected: the pattern's
+// first level matches top. Which of its sub-benchmarks the deeper levels select is known only by
+// running it.
 func (m *Matcher) MatchTop(top string) bool {
 	return len(m.levels) == 0 || m.matchLevel(0, m.levels[0], top)
 }
@@ -58,8 +60,8 @@ func (m *Matcher) matchLevel(i int, re *regexp.Regexp, part string) bool {
 	return re.MatchString(part) || i == 0 && re.MatchString("Benchmark"+part)
 }
 
-// splitLevels splits pattern at the '/'s outside brackets and parentheses, as the testing package does; "" and
-// "." have no levels.
+// splitLevels splits pattern at the '/'s outside brackets and parentheses, as the testing package
+// does; "" and "." have no levels.
 func splitLevels(pattern string) []string {
 	if pattern == "" || pattern == "." {
 		return nil

@@ -2,8 +2,8 @@ package bench
 
 import "testing"
 
-// TestMatcher: go test's -bench matching, level by level, with the top level matching with or without the
-// "Benchmark" prefix.
+// TestMatcher: go test's -bench matching, level by level, with the top level matching with or
+// without the "Benchmark" prefix.
 func TestMatcher(t *testing.T) {
 	names := []string{"Sum256/32", "Sum256/1024", "Sum512/32", "Encrypt/des/single", "Encrypt/des/batch",
 		"Encrypt/tdes/single", "KeySetup", "Hash8", "Hash16/x"}
@@ -19,7 +19,8 @@ func TestMatcher(t *testing.T) {
 		{"/32$", []string{"Sum256/32", "Sum512/32"}},
 		{"Encrypt/des", []string{"Encrypt/des/single", "Encrypt/des/batch", "Encrypt/tdes/single"}},
 		{"Encrypt/^des$/single", []string{"Encrypt/des/single"}},
-		{"^Encrypt/des/single$", []string{"Encrypt/des/single", "Encrypt/tdes/single"}}, // each level unanchored
+		// each level unanchored
+		{"^Encrypt/des/single$", []string{"Encrypt/des/single", "Encrypt/tdes/single"}},
 		{"^Encrypt$/^des$/^single$", []string{"Encrypt/des/single"}},
 		{"^Hash8$", []string{"Hash8"}},
 		{"Hash8/x", nil}, // Hash8 has no sub-benchmarks

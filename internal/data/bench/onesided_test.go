@@ -10,15 +10,15 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// blocks is the gate's one-sided rule on a simulated sec/op row: slower, or inconclusive with a slowdown beyond
-// the threshold not ruled out (gate.Decide, without acknowledgements).
+// blocks is the gate's one-sided rule on a simulated sec/op row: slower, or inconclusive with a
+// slowdown beyond the threshold not ruled out (gate.Decide, without acknowledgements).
 func blocks(c record.Benchmark, thresholdPct float64) bool {
 	return c.Class == record.ClassSlower || c.Class == record.ClassInconclusive && !c.RulesOutWorse(thresholdPct)
 }
 
-// gateTally is what budgeted simulations of benchmarks with head/base ratios effects did at the gate: of benchmark
-// 0, how often it was classed slower (exit 1), blocked the merge, and was inconclusive but ruled out; and in how
-// many runs any benchmark blocked.
+// gateTally is what budgeted simulations of benchmarks with head/base ratios effects did at the
+// gate: of benchmark 0, how often it was classed slower (exit 1), blocked the merge, and was
+// inconclusive but ruled out; and in how many runs any benchmark blocked.
 type gateTally struct {
 	runs, slower, blocked, ruledOut, runsBlocked int
 }
@@ -48,22 +48,23 @@ func simulateGate(seed uint64, n int, effects []float64, thresholdPct float64, m
 	return g
 }
 
-// wide is a machine with three times the noisy machine's white noise per run (3%), where a −5% change rarely
-// settles two-sided within the budget.
+// wide is a machine with three times the noisy machine's white noise per run (3%), where a −5%
+// change rarely settles two-sided within the budget.
 func wide(seed uint64) *machine {
 	m := noisy(seed)
 	m.sigma = 0.03
 	return m
 }
 
-// TestSimOneSided checks the gate's one-sided rule in budgeted runs of 25 benchmarks on the simulated noisy
-// machine (seeded; the seed is logged; 100 runs per case, 1,000 with -long or PERFGATE_E2E=1):
+// TestSimOneSided checks the gate's one-sided rule in budgeted runs of 25 benchmarks on the
+// simulated noisy machine (seeded; the seed is logged; 100 runs per case, 1,000 with -long or
+// PERFGATE_E2E=1):
 //
 //   - a true slowdown of 1.5 × the threshold (+3% at 2%) blocks the merge in at least 95% of runs;
 //   - a true change of half the threshold (+1%) is called slower (exit 1) in at most 1% of runs;
 //   - an A/A run (every benchmark unchanged) blocks the merge in at most 1% of runs;
-//   - a true −5% on a machine with 3% noise per run passes (does not block) in at least 95% of runs, though its
-//     two-sided class is often inconclusive.
+//   - a true −5% on a machine with 3% noise per run passes (does not block) in at least 95% of
+//     runs, though its two-sided class is often inconclusive.
 func TestSimOneSided(t *testing.T) {
 	const seed = 20261203
 	n := sims(100)
@@ -111,8 +112,9 @@ func TestSimOneSided(t *testing.T) {
 	}
 }
 
-// TestPairedBound: the one-sided bound is exp(mean + t(confidence, R−1)·se) on the worse side (upper for sec/op,
-// lower for B/s), inside the two-sided interval, and the finite bound of a known sample.
+// TestPairedBound: the one-sided bound is exp(mean + t(confidence, R−1)·se) on the worse side
+// (upper for sec/op, lower for B/s), inside the two-sided interval, and the finite bound of a known
+// sample.
 func TestPairedBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	var rounds [][4]float64
@@ -125,7 +127,8 @@ func TestPairedBound(t *testing.T) {
 	if !(p.Lo < p.Ratio && p.Ratio < p.Bound && p.Bound < p.Hi) {
 		t.Fatalf("sec/op: ratio %g, interval [%g, %g], bound %g: want ratio < bound < hi", p.Ratio, p.Lo, p.Hi, p.Bound)
 	}
-	// The bound's distance from the estimate is t(0.95, 11)/t(0.975, 11) of the interval's upper half-width.
+	// The bound's distance from the estimate is t(0.95, 11)/t(0.975, 11) of the interval's upper
+	// half-width.
 	got := math.Log(p.Bound/p.Ratio) / math.Log(p.Hi/p.Ratio)
 	if want := tQuantile(0.95, 11) / tQuantile(0.975, 11); math.Abs(got-want) > 1e-9 {
 		t.Errorf("bound at %.6f of the half-width, want %.6f", got, want)
@@ -140,8 +143,8 @@ func TestPairedBound(t *testing.T) {
 	}
 }
 
-// TestSettledForGate: a look stops a benchmark whose class is settled or whose bound rules out a slowdown beyond
-// the threshold, and no other.
+// TestSettledForGate: a look stops a benchmark whose class is settled or whose bound rules out a
+// slowdown beyond the threshold, and no other.
 func TestSettledForGate(t *testing.T) {
 	row := func(class record.Class, bound float64) record.Benchmark {
 		return record.Benchmark{Unit: record.UnitTime, Class: class, Paired: &record.Paired{Bound: bound}}

@@ -12,68 +12,75 @@ import (
 
 // The paired A–B–B–A estimator.
 //
-// Every round r runs a benchmark four times, A B B A: base in slots 0 and 3, head in slots 1 and 2. Both sides'
-// slot positions average to 1.5, so a drift that is linear within the round (a CPU warming up, a neighbour
-// starting) moves the base mean and the head mean alike and cancels in their ratio. Per round
+// Every round r runs a benchmark four times, A B B A: base in slots 0 and 3, head in slots 1 and 2.
+// Both sides' slot positions average to 1.5, so a drift that is linear within the round (a CPU
+// warming up, a neighbour starting) moves the base mean and the head mean alike and cancels in
+// their ratio. Per round
 //
 //	d_r = log(mean(head slots) / mean(base slots))
 //
-// and over the R complete rounds, assuming the d_r are independent and roughly normal, the estimate is a Student
-// t-interval:
+// and over the R complete rounds, assuming the d_r are independent and roughly normal, the estimate
+// is a Student t-interval:
 //
 //	ratio = exp(mean d),  interval = exp(mean d ± t(1-(1-confidence)/2, R-1) · s_d / √R),
 //
-// with s_d the sample standard deviation of the d_r. The p-value P is the two-sided one-sample t-test of
-// mean d = 0 with R-1 degrees of freedom, and PMargin the test that |mean d| is at most a margin (half the
-// threshold, see stats.go). Drift between rounds is harmless: each d_r is a within-round contrast.
+// with s_d the sample standard deviation of the d_r. The p-value P is the two-sided one-sample
+// t-test of mean d = 0 with R-1 degrees of freedom, and PMargin the test that |mean d| is at most a
+// margin (half the threshold, see stats.go). Drift between rounds is harmless: each d_r is a
+// within-round contrast.
 //
-// The means matter. Taking the faster run of each side instead (noise on a shared machine only adds time) narrows
-// the intervals on real A/A runs, but it is biased whenever the machine's load is correlated from one run to the
-// next, as it is on a busy runner: head's two runs are adjacent while base's are three slots apart, so base's
-// faster run more often catches a quiet moment, and identical code looks slower (+0.4% to +1.4% in simulation,
-// and a false +77% "slower" on this project's own loaded CI). The mean of each pair is unbiased under any
-// stationary or linearly drifting load.
+// The means matter. Taking the faster run of each side instead (noise on a shared machine only adds
+// time) narrows the intervals on real A/A runs, but it is biased whenever the machine's load is
+// correlated from one run to the next, as it is on a busy runner: head's two runs are adjacent
+// while base's are three slots apart, so base's faster run more often catches a quiet moment, and
+// identical code looks slower (+0.4% to +1.4% in simulation, and a false +77% "slower" on this
+// project's own loaded CI). The mean of each pair is unbiased under any stationary or linearly
+// drifting load.
 //
-// Disturbed rounds. The pairs of equal code inside each round measure the noise: a_r = log(base slot 3 / base
-// slot 0) and b_r = log(head slot 2 / head slot 1). If a single run has log standard deviation σ, each has
-// standard deviation √2·σ; linear drift adds a constant to every a_r and every b_r, which differences within each
-// series cancel. The median of the pooled differences is a robust scale (Shamos' estimator):
+// Disturbed rounds. The pairs of equal code inside each round measure the noise: a_r = log(base
+// slot 3 / base slot 0) and b_r = log(head slot 2 / head slot 1). If a single run has log standard
+// deviation σ, each has standard deviation √2·σ; linear drift adds a constant to every a_r and
+// every b_r, which differences within each series cancel. The median of the pooled differences is a
+// robust scale (Shamos' estimator):
 //
 //	σ = 1.0483 · Median(|a_r - a_s|, |b_r - b_s| for all r < s) / √2
 //
-// (for normal data the median of |X - Y| is 0.9539 standard deviations of X, hence 1.0483). A round whose a_r or
-// b_r lies more than DisturbedRound·√2·σ (and at least 1%) from its series' median had a run disturbed — an
-// interrupt, a neighbour on the pinned CPU — and is left out of the interval, as long as two rounds remain. The
-// test looks only at pairs of equal code and is symmetric in time, so it cannot favour either side. (On this
-// project's A/A runs of cipher/des it halved the median interval half-width on the noisiest run; in simulation it
-// keeps the false-positive rate at or below alpha with correlated load and spikes.)
+// (for normal data the median of |X - Y| is 0.9539 standard deviations of X, hence 1.0483). A round
+// whose a_r or b_r lies more than DisturbedRound·√2·σ (and at least 1%) from its series' median had
+// a run disturbed — an interrupt, a neighbour on the pinned CPU — and is left out of the interval,
+// as long as two rounds remain. The test looks only at pairs of equal code and is symmetric in
+// time, so it cannot favour either side. (On this project's A/A runs of cipher/des it halved the
+// median interval half-width on the noisiest run; in simulation it keeps the false-positive rate at
+// or below alpha with correlated load and spikes.)
 //
-// Wild rounds. A burst of load that covers both head runs of a round but neither base run (or the reverse) leaves
-// the A–A and B–B pairs alone and moves that round's d_r by the burst's size. The mean follows one such round: among
-// five, one moved a true +20% to 1.567× [1.0008, 2.45] while benchstat's medians, in the table beside it, said
-// +19.8%. So a round whose d_r lies more than WildRound·s from the median of the remaining d_r is left out too,
-// with s the larger of σ (below: the spread a d_r has when nothing disturbs it) and the d_r's own robust spread
-// (1.4826 × their median absolute deviation), and at least 1%; again as long as two rounds remain. The rule is
-// symmetric, so it cannot favour a side, and for normal d_r it leaves out a round in fewer than 1 in 10,000, which
-// keeps the t-test calibrated; it is what makes the estimate median-like when one round runs wild. (A 20% trimmed
-// mean with the Tukey–McLaughlin interval was tried first: on normal d_r its test rejected 1.5–2.3 times as often
-// as its level at 5–30 rounds, too liberal for a gate.) Disturbed counts both kinds.
+// Wild rounds. A burst of load that covers both head runs of a round but neither base run (or the
+// reverse) leaves the A–A and B–B pairs alone and moves that round's d_r by the burst's size. The
+// mean follows one such round: among five, one moved a true +20% to 1.567× [1.0008, 2.45] while
+// benchstat's medians, in the table beside it, said +19.8%. So a round whose d_r lies more than
+// WildRound·s from the median of the remaining d_r is left out too, with s the larger of σ (below:
+// the spread a d_r has when nothing disturbs it) and the d_r's own robust spread (1.4826 × their
+// median absolute deviation), and at least 1%; again as long as two rounds remain. The rule is
+// symmetric, so it cannot favour a side, and for normal d_r it leaves out a round in fewer than 1
+// in 10,000, which keeps the t-test calibrated; it is what makes the estimate median-like when one
+// round runs wild. (A 20% trimmed mean with the Tukey–McLaughlin interval was tried first: on
+// normal d_r its test rejected 1.5–2.3 times as often as its level at 5–30 rounds, too liberal for
+// a gate.) Disturbed counts both kinds.
 //
 // σ is the noise floor. Because d_r compares a mean of two head runs with a mean of two base runs,
-// var(d_r) ≈ σ²/2 + σ²/2 = σ², so the half-width the paired interval would have at that noise, the smallest
-// effect this run could detect, is
+// var(d_r) ≈ σ²/2 + σ²/2 = σ², so the half-width the paired interval would have at that noise, the
+// smallest effect this run could detect, is
 //
 //	MDE = t(1-(1-confidence)/2, R-1) · σ / √R.
 //
-// An effect of exactly the MDE is significant in about half of the runs; it also has to exceed the threshold to be
-// classed slower or faster.
+// An effect of exactly the MDE is significant in about half of the runs; it also has to exceed the
+// threshold to be classed slower or faster.
 
-// DisturbedRound is how many pair standard deviations (√2·σ) a round's A–A or B–B pair may stray from the
-// median pair before the round counts as disturbed.
+// DisturbedRound is how many pair standard deviations (√2·σ) a round's A–A or B–B pair may stray
+// from the median pair before the round counts as disturbed.
 const DisturbedRound = 4
 
-// WildRound is how many spreads (see "Wild rounds") a round's log ratio d_r may lie from the median d_r before the
-// round is left out.
+// WildRound is how many spreads (see "Wild rounds") a round's log ratio d_r may lie from the median
+// d_r before the round is left out.
 const WildRound = 4
 
 // roundValues holds one round's values of one benchmark and unit, each side ordered by slot.
@@ -92,15 +99,16 @@ type pairedResult struct {
 	est   record.Paired
 	sigma float64 // single-run log standard deviation from the A–A and B–B pairs
 	mde   float64 // half-width in log units of the interval sigma implies
-	// upper and lower are the one-sided bounds of the ratio at the interval's confidence, each with all of
-	// 1 − confidence on its side: exp(mean d ± t(confidence, R−1) · s_d / √R). Record.Paired.Bound is the one on
-	// the unit's worse side (see onesided.go).
+	// upper and lower are the one-sided bounds of the ratio at the interval's confidence, each with
+	// all of 1 − confidence on its side: exp(mean d ± t(confidence, R−1) · s_d / √R).
+	// Record.Paired.Bound is the one on the unit's worse side (see onesided.go).
 	upper, lower float64
 }
 
-// paired computes the paired estimate over the complete rounds of rs, with PMargin the test against margin (a
-// fraction: half the threshold). It reports ok = false when fewer than two
-// complete rounds remain or a value is not positive (its logarithm is undefined); dropped counts incomplete rounds.
+// paired computes the paired estimate over the complete rounds of rs, with PMargin the test against
+// margin (a fraction: half the threshold). It reports ok = false when fewer than two complete
+// rounds remain or a value is not positive (its logarithm is undefined); dropped counts incomplete
+// rounds.
 func paired(rs []roundValues, confidence, margin float64) (res pairedResult, dropped int, ok bool) {
 	var d, a, b []float64
 	for _, r := range rs {
@@ -145,7 +153,8 @@ func paired(rs []roundValues, confidence, margin float64) (res pairedResult, dro
 	return res, dropped, true
 }
 
-// unwild returns the d without the wild rounds of the file comment; all of d when fewer than two would remain.
+// unwild returns the d without the wild rounds of the file comment; all of d when fewer than two
+// would remain.
 func unwild(d []float64, sigma float64) []float64 {
 	m := Median(d)
 	dev := make([]float64, len(d))
@@ -165,10 +174,11 @@ func unwild(d []float64, sigma float64) []float64 {
 	return kept
 }
 
-// marginP is the two-sided p-value of the t-test (df degrees of freedom) that a log ratio estimated as loc with
-// standard error se lies within margin (a fraction, e.g. 0.01 for ±1%) of no change: with δ = log(1+margin)
-// above and −log(1−margin) below, the test of |d| ≤ δ on the side loc lies. It is 1 when loc is inside the margin,
-// and with margin 0 the ordinary test of d = 0. Under any true d within the margin, P(marginP < α) ≤ α.
+// marginP is the two-sided p-value of the t-test (df degrees of freedom) that a log ratio estimated
+// as loc with standard error se lies within margin (a fraction, e.g. 0.01 for ±1%) of no change:
+// with δ = log(1+margin) above and −log(1−margin) below, the test of |d| ≤ δ on the side loc lies.
+// It is 1 when loc is inside the margin, and with margin 0 the ordinary test of d = 0. Under any
+// true d within the margin, P(marginP < α) ≤ α.
 func marginP(loc, se float64, df int, margin float64) float64 {
 	delta := math.Log1p(margin)
 	if loc < 0 {
@@ -188,8 +198,9 @@ func marginP(loc, se float64, df int, margin float64) float64 {
 	return mathx.BetaInc(v/(v+t*t), v/2, 0.5)
 }
 
-// undisturbed returns the d_r of the rounds whose A–A pair a_r and B–B pair b_r both lie within DisturbedRound
-// pair standard deviations (and at least 1%) of their series' medians; all of d when fewer than two would remain.
+// undisturbed returns the d_r of the rounds whose A–A pair a_r and B–B pair b_r both lie within
+// DisturbedRound pair standard deviations (and at least 1%) of their series' medians; all of d when
+// fewer than two would remain.
 func undisturbed(d, a, b []float64, sigma float64) []float64 {
 	limit := max(DisturbedRound*math.Sqrt2*sigma, 0.01)
 	ma, mb := Median(a), Median(b)
@@ -249,8 +260,8 @@ func meanSD(xs []float64) (mean, sd float64) {
 // tQuantiles caches tQuantile: the simulations ask for the same few quantiles thousands of times.
 var tQuantiles sync.Map
 
-// tQuantile returns the p-quantile of Student's t distribution with df degrees of freedom, found by bisection on
-// moremath's t CDF.
+// tQuantile returns the p-quantile of Student's t distribution with df degrees of freedom, found by
+// bisection on moremath's t CDF.
 func tQuantile(p, df float64) float64 {
 	type key struct{ p, df float64 }
 	if q, ok := tQuantiles.Load(key{p, df}); ok {

@@ -12,8 +12,9 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// The simulations below check the statistics' claims on synthetic runs with known answers. Each draws from a
-// seeded PCG generator; the seed is in every failure message, and a run is reproducible from it.
+// The simulations below check the statistics' claims on synthetic runs with known answers. Each
+// draws from a seeded PCG generator; the seed is in every failure message, and a run is
+// reproducible from it.
 
 // world describes a simulated machine and change.
 type world struct {
@@ -23,8 +24,9 @@ type world struct {
 	shift      float64 // true head/base ratio minus 1
 	drift      float64 // the machine slows linearly by this fraction from the first run to the last
 	sequential bool    // run all base samples first, then all head samples (what a naive tool does)
-	// load is a busy machine: each run is slowed by |L|, where L is an AR(1) process in time order with
-	// standard deviation load and correlation loadRho from one run to the next, so neighbouring runs share it.
+	// load is a busy machine: each run is slowed by |L|, where L is an AR(1) process in time order
+	// with standard deviation load and correlation loadRho from one run to the next, so
+	// neighbouring runs share it.
 	load, loadRho float64
 	spikes        float64 // the probability that a run is disturbed, slowed by 10% to 60%
 }
@@ -56,7 +58,8 @@ func (w world) run(rng *rand.Rand) []benchtxt.Sample {
 			return 1
 		})
 	}
-	var level float64 // the AR(1) load state, drawn from its stationary distribution before the first run
+	// the AR(1) load state, drawn from its stationary distribution before the first run
+	var level float64
 	if w.load > 0 {
 		level = w.load * rng.NormFloat64()
 	}
@@ -128,12 +131,12 @@ func rate(k, n int) float64 { return float64(k) / float64(n) }
 func margin(p float64, n int) float64 { return 3 * math.Sqrt(p*(1-p)/float64(n)) }
 
 func TestSimDetectsShift(t *testing.T) {
-	// +3% on head under 1% noise and a 5% drift, 5 rounds. Expected: the estimate has standard error
-	// 1%/√5 = 0.45%, so it exceeds the 2% threshold with probability Φ(2.24) = 0.987; the gate's test must also
-	// rule out a change of 1% (half the threshold), which takes an estimate above 1% + t(0.975, 4)·s_d/√5,
-	// about 2.25% at s_d = 1%, and s_d itself varies from run to run at 5 rounds: about 0.9 in all. (The test
-	// against no change, before the margin, found 0.95; a budgeted run gets the rounds it needs:
-	// TestSimSequentialShift.)
+	// +3% on head under 1% noise and a 5% drift, 5 rounds. Expected: the estimate has standard
+	// error 1%/√5 = 0.45%, so it exceeds the 2% threshold with probability Φ(2.24) = 0.987; the
+	// gate's test must also rule out a change of 1% (half the threshold), which takes an estimate
+	// above 1% + t(0.975, 4)·s_d/√5, about 2.25% at s_d = 1%, and s_d itself varies from run to run
+	// at 5 rounds: about 0.9 in all. (The test against no change, before the margin, found 0.95; a
+	// budgeted run gets the rounds it needs: TestSimSequentialShift.)
 	const seed = 1
 	w := world{rounds: 5, benchmarks: 1, noise: 0.01, shift: 0.03, drift: 0.05}
 	n := w.tally(t, seed, 200, DefaultStatsOptions)
@@ -148,11 +151,12 @@ func TestSimDetectsShift(t *testing.T) {
 }
 
 func TestSimFalsePositivesUnderDrift(t *testing.T) {
-	// A/A: identical code, the machine drifting +5% across the run, 1% noise. Threshold 0 makes the class a
-	// pure significance test, so its rate must be at most alpha (plus the binomial margin of 4,000 trials).
-	// With the default 2% threshold it can only be lower. (Measured over 4×20,000 runs with seeds 10–13 the paired
-	// test's rate is 0.049–0.052 with or without the drift: calibrated, not merely conservative. The unpaired
-	// Mann–Whitney test drops from 0.044 to 0.0003 under this drift: the drift it cannot cancel eats its power.)
+	// A/A: identical code, the machine drifting +5% across the run, 1% noise. Threshold 0 makes the
+	// class a pure significance test, so its rate must be at most alpha (plus the binomial margin
+	// of 4,000 trials). With the default 2% threshold it can only be lower. (Measured over 4×20,000
+	// runs with seeds 10–13 the paired test's rate is 0.049–0.052 with or without the drift:
+	// calibrated, not merely conservative. The unpaired Mann–Whitney test drops from 0.044 to
+	// 0.0003 under this drift: the drift it cannot cancel eats its power.)
 	const seed, sims = 2, 4000
 	w := world{rounds: 5, benchmarks: 1, noise: 0.01, drift: 0.05}
 	bound := 0.05 + margin(0.05, sims)
@@ -166,8 +170,8 @@ func TestSimFalsePositivesUnderDrift(t *testing.T) {
 		if fp > bound {
 			t.Errorf("seed %d, threshold %g: false-positive rate %.3f > %.4f", seed, threshold, fp, bound)
 		}
-		// The noise floor differences the pairs within each series, so drift does not inflate it; Shamos'
-		// estimator over 2×C(5,2) pair differences runs about 5% high at R = 5.
+		// The noise floor differences the pairs within each series, so drift does not inflate it;
+		// Shamos' estimator over 2×C(5,2) pair differences runs about 5% high at R = 5.
 		if n.noisePct < 0.9 || n.noisePct > 1.1 {
 			t.Errorf("seed %d: mean noise %.3f%%, want about 1%% despite the drift", seed, n.noisePct)
 		}
@@ -175,8 +179,8 @@ func TestSimFalsePositivesUnderDrift(t *testing.T) {
 }
 
 func TestSimFamilyWiseFalsePositives(t *testing.T) {
-	// Four unchanged benchmarks per run: Holm keeps the chance that any of them is called significant at alpha.
-	// Without the correction it would be 1 - 0.95^4 = 0.185.
+	// Four unchanged benchmarks per run: Holm keeps the chance that any of them is called
+	// significant at alpha. Without the correction it would be 1 - 0.95^4 = 0.185.
 	const seed, sims = 3, 500
 	w := world{rounds: 5, benchmarks: 4, noise: 0.01, drift: 0.05}
 	opt := DefaultStatsOptions
@@ -200,10 +204,11 @@ func TestSimFamilyWiseFalsePositives(t *testing.T) {
 }
 
 func TestSimSequentialIsFooledByDrift(t *testing.T) {
-	// The same A/A drift, run the naive way: 10 base runs, then 10 head runs. Head runs later on a machine
-	// that is slower by about 2.6% on average (positions 0–9 vs 10–19 of a 5% ramp), so benchstat's
-	// Mann–Whitney test calls identical code different nearly every time, and even the paired arithmetic,
-	// fed the sequential order, is fooled. The A–B–B–A order above is what removes the drift.
+	// The same A/A drift, run the naive way: 10 base runs, then 10 head runs. Head runs later on a
+	// machine that is slower by about 2.6% on average (positions 0–9 vs 10–19 of a 5% ramp), so
+	// benchstat's Mann–Whitney test calls identical code different nearly every time, and even the
+	// paired arithmetic, fed the sequential order, is fooled. The A–B–B–A order above is what
+	// removes the drift.
 	const seed, sims = 4, 200
 	w := world{rounds: 5, benchmarks: 1, noise: 0.01, drift: 0.05, sequential: true}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
@@ -248,10 +253,11 @@ func TestSimCoverage(t *testing.T) {
 	}
 }
 
-// TestSimCorrelatedLoadAndSpikes: on a busy machine neighbouring runs share the load, and now and then a run is
-// disturbed outright. Identical code must still not look slower: the estimate stays unbiased (an estimator that
-// takes each side's faster run fails here — head's two runs are adjacent, base's are not, so base's faster run
-// catches quiet moments more often: +0.7% in this world) and false positives stay within alpha.
+// TestSimCorrelatedLoadAndSpikes: on a busy machine neighbouring runs share the load, and now and
+// then a run is disturbed outright. Identical code must still not look slower: the estimate stays
+// unbiased (an estimator that takes each side's faster run fails here — head's two runs are
+// adjacent, base's are not, so base's faster run catches quiet moments more often: +0.7% in this
+// world) and false positives stay within alpha.
 func TestSimCorrelatedLoadAndSpikes(t *testing.T) {
 	const seed, sims = 6, 2000
 	w := world{rounds: 5, benchmarks: 1, noise: 0.005, load: 0.1, loadRho: 0.9, spikes: 0.05}

@@ -8,12 +8,13 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// PerByte adds instructions/B, and est-cycles/B where the sample has est-cycles/op, to every instruction-count
-// sample in counts of a benchmark that sets bytes (b.SetBytes), dividing by the bytes per op its side processes.
-// Those come from the timing lane's samples in timed, B/s × sec/op (the testing package prints only the
-// throughput): the median over the side's samples, rounded to a whole byte where that is within print
-// precision. The quotient is then as exact as the count, to about 10⁻⁵ of it, a hundredth of RepeatTolerance. A
-// benchmark without bytes, or without timed samples on a side, gets no per-byte values. counts changes in place.
+// PerByte adds instructions/B, and est-cycles/B where the sample has est-cycles/op, to every
+// instruction-count sample in counts of a benchmark that sets bytes (b.SetBytes), dividing by the
+// bytes per op its side processes. Those come from the timing lane's samples in timed, B/s × sec/op
+// (the testing package prints only the throughput): the median over the side's samples, rounded to
+// a whole byte where that is within print precision. The quotient is then as exact as the count, to
+// about 10⁻⁵ of it, a hundredth of RepeatTolerance. A benchmark without bytes, or without timed
+// samples on a side, gets no per-byte values. counts changes in place.
 func PerByte(counts, timed []benchtxt.Sample) {
 	type key struct {
 		name string

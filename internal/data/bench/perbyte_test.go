@@ -8,10 +8,11 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestPerByte: instruction-count samples of a benchmark that sets bytes get instructions/B (and est-cycles/B with
-// the cache simulation) from the bytes per op its timed samples give, B/s × sec/op, rounded to the whole byte
-// that go test's print precision blurs; each side with its own bytes. A benchmark without B/s gets none, and
-// the comparison of the per-byte counts is as exact as the count's.
+// TestPerByte: instruction-count samples of a benchmark that sets bytes get instructions/B (and
+// est-cycles/B with the cache simulation) from the bytes per op its timed samples give, B/s ×
+// sec/op, rounded to the whole byte that go test's print precision blurs; each side with its own
+// bytes. A benchmark without B/s gets none, and the comparison of the per-byte counts is as exact
+// as the count's.
 func TestPerByte(t *testing.T) {
 	var timed []benchtxt.Sample
 	for i, sec := range []float64{1.2345e-6, 1.3311e-6, 1.2899e-6, 1.30001e-6} {
@@ -20,7 +21,8 @@ func TestPerByte(t *testing.T) {
 		if side == record.Head {
 			bytes = 8192
 		}
-		// go test prints MB/s with two decimals: the throughput carries a rounding error of up to 0.005 MB/s.
+		// go test prints MB/s with two decimals: the throughput carries a rounding error of up to
+		// 0.005 MB/s.
 		bps := math.Round(bytes/sec/1e6*100) / 100 * 1e6
 		timed = append(timed, benchtxt.Sample{Name: "Seal/4K", Side: side, Slot: i, Values: []benchtxt.Value{{Value: sec, Unit: "sec/op"},
 			{Value: bps, Unit: "B/s"}}}, benchtxt.Sample{Name: "KeySetup", Side: side, Slot: i,

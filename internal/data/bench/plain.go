@@ -9,17 +9,19 @@ import (
 
 // Plain words for benchmath's warnings.
 //
-// benchmath explains a missing interval or an unreachable p-value in its own terms ("need >= 9 samples for
-// confidence interval at level 0.9928571428571429"), at the level it was asked for, which in a budgeted run is a
-// share of the configured one. A reader of the table wants to know what is missing and how much more would do:
-// the warnings below say it with the samples there were, the samples needed and the level as a percentage.
+// benchmath explains a missing interval or an unreachable p-value in its own terms ("need >= 9
+// samples for confidence interval at level 0.9928571428571429"), at the level it was asked for,
+// which in a budgeted run is a share of the configured one. A reader of the table wants to know
+// what is missing and how much more would do: the warnings below say it with the samples there
+// were, the samples needed and the level as a percentage.
 
 // needSamples matches benchmath's two "need" warnings: op, count, which, level.
 var needSamples = regexp.MustCompile(`^need (>=|>) (\d+) samples (for confidence interval at level|` +
 	`to detect a difference at alpha level) (\S+)$`)
 
-// plainWarnings rewords benchmath's warnings about the two summaries (base's and head's, each of n values) and
-// the comparison; warnings it does not know are kept as they are. The result has each message once.
+// plainWarnings rewords benchmath's warnings about the two summaries (base's and head's, each of n
+// values) and the comparison; warnings it does not know are kept as they are. The result has each
+// message once.
 func plainWarnings(base, head []error, nBase, nHead int, cmp []error) []string {
 	var out []string
 	add := func(s string) {

@@ -8,7 +8,8 @@ import (
 )
 
 func TestPlainWarnings(t *testing.T) {
-	// The messages are benchmath's own (golang.org/x/perf/benchmath, anone.go), at a budgeted run's level.
+	// The messages are benchmath's own (golang.org/x/perf/benchmath, anone.go), at a budgeted run's
+	// level.
 	need9 := errors.New("need >= 9 samples for confidence interval at level 0.9928571428571429")
 	needMore := errors.New("need > 4 samples for confidence interval at level 0.9")
 	test := errors.New("need >= 4 samples to detect a difference at alpha level 0.05")

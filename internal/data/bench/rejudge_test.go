@@ -9,9 +9,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestRejudgeIsJointAnalysis: analysing two groups of benchmarks apart and rejudging their union gives exactly
-// what Analyze gives for all of them at once, and a benchmark that is slower in its own small family is not
-// slower in the union (Holm over more tests).
+// TestRejudgeIsJointAnalysis: analysing two groups of benchmarks apart and rejudging their union
+// gives exactly what Analyze gives for all of them at once, and a benchmark that is slower in its
+// own small family is not slower in the union (Holm over more tests).
 func TestRejudgeIsJointAnalysis(t *testing.T) {
 	// X: head about 4% slower, with noise: p ≈ 0.003 alone, too weak after Holm over eleven tests.
 	x := abbaSamples("X", "sec/op", [][4]float64{
@@ -55,8 +55,8 @@ func TestRejudgeIsJointAnalysis(t *testing.T) {
 	}
 }
 
-// TestRejudgeFamilies: a staged run's p-value within its package is multiplied by the number of packages, once
-// however often results are combined, and the class follows.
+// TestRejudgeFamilies: a staged run's p-value within its package is multiplied by the number of
+// packages, once however often results are combined, and the class follows.
 func TestRejudgeFamilies(t *testing.T) {
 	c := record.Benchmark{Name: "X", Unit: "sec/op", Tested: true, PHolm: 0.02,
 		Paired: &record.Paired{Ratio: 1.5, Lo: 1.4, Hi: 1.6, P: 0.001, Rounds: 5}, Class: record.ClassSlower}

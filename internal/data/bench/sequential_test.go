@@ -30,8 +30,8 @@ func TestLooks(t *testing.T) {
 	}
 }
 
-// machine simulates the run times of a shared, noisy machine, one run after another: a slow linear drift, a
-// correlated load (AR(1) in log time) and load spikes, on top of white noise.
+// machine simulates the run times of a shared, noisy machine, one run after another: a slow linear
+// drift, a correlated load (AR(1) in log time) and load spikes, on top of white noise.
 type machine struct {
 	rng    *rand.Rand
 	sigma  float64 // white noise of one run, log units
@@ -62,8 +62,8 @@ type simRun struct {
 	runs    int                         // runs in all
 }
 
-// simulate drives a Stager as RunABBA does, over benchmarks whose head/base ratio is effects[i], with a budget of
-// budget runs.
+// simulate drives a Stager as RunABBA does, over benchmarks whose head/base ratio is effects[i],
+// with a budget of budget runs.
 func simulate(m *machine, effects []float64, first, most, budget int) simRun {
 	return simulateWith(m, effects, first, most, budget, DefaultStatsOptions.ThresholdPct)
 }
@@ -73,8 +73,8 @@ func simulateWith(m *machine, effects []float64, first, most, budget int, thresh
 	return simulateCounts(m, effects, first, most, budget, thresholdPct, nil)
 }
 
-// simulateCounts is simulateWith with the instruction counts of metric auto, when counts is not nil: the looks
-// see them from the first (RunConfig.Counts), and the classes are CombineLanes'.
+// simulateCounts is simulateWith with the instruction counts of metric auto, when counts is not
+// nil: the looks see them from the first (RunConfig.Counts), and the classes are CombineLanes'.
 func simulateCounts(m *machine, effects []float64, first, most, budget int, thresholdPct float64,
 	counts []record.Benchmark) simRun {
 	opt := DefaultStatsOptions
@@ -130,20 +130,21 @@ func simulateCounts(m *machine, effects []float64, first, most, budget int, thre
 	return out
 }
 
-// noisy is the simulated machine of the tests: 1% white noise per run, a drift of 5% over 10,000 runs, a
-// correlated load and a spike in one run of 20.
+// noisy is the simulated machine of the tests: 1% white noise per run, a drift of 5% over 10,000
+// runs, a correlated load and a spike in one run of 20.
 func noisy(seed uint64) *machine {
 	return &machine{rng: rand.New(rand.NewPCG(seed, 0x5e9)), sigma: 0.01, drift: 0.05 / 10000,
 		rho: 0.7, loadSD: 0.005, spikeP: 0.05}
 }
 
 const (
-	simBenchmarks = 25          // as many as this repository's own gate
-	simBudget     = 25 * 4 * 15 // runs: 15 rounds of every benchmark, a budget most benchmarks need a fraction of
+	simBenchmarks = 25 // as many as this repository's own gate
+	// runs: 15 rounds of every benchmark, a budget most benchmarks need a fraction of
+	simBudget = 25 * 4 * 15
 )
 
-// TestSimSequentialAA: on identical code, looking after every stage and stopping settled benchmarks does not
-// raise the family-wise false-alarm rate above alpha.
+// TestSimSequentialAA: on identical code, looking after every stage and stopping settled benchmarks
+// does not raise the family-wise false-alarm rate above alpha.
 func TestSimSequentialAA(t *testing.T) {
 	const sims = 1000
 	seed := uint64(20261130)
@@ -157,7 +158,8 @@ func TestSimSequentialAA(t *testing.T) {
 		for _, c := range r.rows {
 			alarm = alarm || c.Class == record.ClassSlower || c.Class == record.ClassFaster
 			if SettledForGate(c, DefaultStatsOptions.ThresholdPct) {
-				settledSome++ // for the gate: a class that settled, or a slowdown beyond the threshold ruled out
+				// for the gate: a class that settled, or a slowdown beyond the threshold ruled out
+				settledSome++
 			}
 		}
 		if alarm {
@@ -179,8 +181,8 @@ func TestSimSequentialAA(t *testing.T) {
 	}
 }
 
-// TestSimSequentialShift: a 3% slowdown of one benchmark among 25 is found (classed slower) in at least 95% of
-// the runs, and the time it takes is printed.
+// TestSimSequentialShift: a 3% slowdown of one benchmark among 25 is found (classed slower) in at
+// least 95% of the runs, and the time it takes is printed.
 func TestSimSequentialShift(t *testing.T) {
 	const sims = 1000
 	seed := uint64(3)
@@ -217,12 +219,13 @@ func TestSpendSumsToOne(t *testing.T) {
 	}
 }
 
-// TestSettleByCounts: a look settles, by the instruction counts (RunConfig.Counts), what CombineLanes would:
-// equal counts with an inconclusive time that reaches the ±threshold band and unchanged allocations are
-// unchanged; counts moved beyond their threshold with the time's interval wholly beyond half the time threshold
-// the same way, at the look's stricter level (lookAgreeAlpha), are that way. Not when the interval lies beyond
-// the band, the allocations moved, the count moved the other way, the interval reaches inside half the threshold
-// or only the look's own 95% interval lies beyond it; and nothing before the counts are in.
+// TestSettleByCounts: a look settles, by the instruction counts (RunConfig.Counts), what
+// CombineLanes would: equal counts with an inconclusive time that reaches the ±threshold band and
+// unchanged allocations are unchanged; counts moved beyond their threshold with the time's interval
+// wholly beyond half the time threshold the same way, at the look's stricter level
+// (lookAgreeAlpha), are that way. Not when the interval lies beyond the band, the allocations
+// moved, the count moved the other way, the interval reaches inside half the threshold or only the
+// look's own 95% interval lies beyond it; and nothing before the counts are in.
 func TestSettleByCounts(t *testing.T) {
 	count := func(name string, base, head float64, class record.Class) record.Benchmark {
 		return record.Benchmark{Name: name, Unit: record.UnitInstructions, Class: class, Exact: true,
@@ -272,10 +275,11 @@ func TestSettleByCounts(t *testing.T) {
 	}
 }
 
-// TestLookSeesAllocations: a look's own analysis has sec/op only, yet rule 2 needs the allocations unchanged, so a
-// look must not stop a benchmark by equal counts when its B/op moved; the final analysis (CombineLanes) would
-// leave it inconclusive, and the run would stop timing what it then reports unsettled. A benchmark with the same
-// noise and the same counts whose allocations did not move is settled unchanged at the same look.
+// TestLookSeesAllocations: a look's own analysis has sec/op only, yet rule 2 needs the allocations
+// unchanged, so a look must not stop a benchmark by equal counts when its B/op moved; the final
+// analysis (CombineLanes) would leave it inconclusive, and the run would stop timing what it then
+// reports unsettled. A benchmark with the same noise and the same counts whose allocations did not
+// move is settled unchanged at the same look.
 func TestLookSeesAllocations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	names := []string{"Moved", "Same"}

@@ -9,9 +9,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Stager runs the looks of a budgeted run (sequential.go): how many rounds the next stage gets, and which
-// benchmarks a look settles. It runs nothing itself: package benchrun's staged runner drives it, and the
-// simulations in sequential_test.go drive it as that runner does.
+// Stager runs the looks of a budgeted run (sequential.go): how many rounds the next stage gets, and
+// which benchmarks a look settles. It runs nothing itself: package benchrun's staged runner drives
+// it, and the simulations in sequential_test.go drive it as that runner does.
 type Stager struct {
 	opt    StatsOptions // with Sequential set
 	looks  []int        // planned cumulative rounds at each look
@@ -19,13 +19,13 @@ type Stager struct {
 	active []int        // indexes of the benchmarks still timed, in schedule order
 	rounds int          // rounds run so far
 	looked int          // looks taken
-	// Counts returns the instruction-count comparisons, nil until they are in (benchrun.RunConfig.Counts): a look also
-	// settles what CombineLanes would settle by them.
+	// Counts returns the instruction-count comparisons, nil until they are in
+	// (benchrun.RunConfig.Counts): a look also settles what CombineLanes would settle by them.
 	Counts func() []record.Benchmark
 }
 
-// NewStager plans the looks of a budgeted run over the benchmarks names: first rounds at the first look, at
-// most most in all (Looks), each look analysed with opt.
+// NewStager plans the looks of a budgeted run over the benchmarks names: first rounds at the first
+// look, at most most in all (Looks), each look analysed with opt.
 func NewStager(names []string, first, most int, opt StatsOptions) *Stager {
 	looks := Looks(first, most)
 	opt.Sequential = &SequentialPlan{Looks: len(looks), Family: len(names), Look: map[string]int{}}
@@ -37,8 +37,9 @@ func NewStager(names []string, first, most int, opt StatsOptions) *Stager {
 	return s
 }
 
-// Next returns the rounds of the next stage, given the expected time of one round of the active benchmarks and
-// what is left of the budget (left <= 0 with perRound 0: no budget); 0 when the run is over.
+// Next returns the rounds of the next stage, given the expected time of one round of the active
+// benchmarks and what is left of the budget (left <= 0 with perRound 0: no budget); 0 when the run
+// is over.
 func (s *Stager) Next(perRound, left time.Duration) int {
 	if len(s.active) == 0 || s.looked == len(s.looks) {
 		return 0
@@ -58,8 +59,9 @@ func (s *Stager) Retire(i int) {
 	s.active = slices.DeleteFunc(s.active, func(j int) bool { return j == i })
 }
 
-// Look takes the look after a stage of n rounds over samples (all of the run so far) and stops timing the
-// benchmarks it settles, which it returns by index. Only the samples of the benchmarks still timed are analysed.
+// Look takes the look after a stage of n rounds over samples (all of the run so far) and stops
+// timing the benchmarks it settles, which it returns by index. Only the samples of the benchmarks
+// still timed are analysed.
 func (s *Stager) Look(samples []benchtxt.Sample, n int) []int {
 	s.rounds += n
 	s.looked++
@@ -82,10 +84,10 @@ func (s *Stager) Look(samples []benchtxt.Sample, n int) []int {
 	for _, c := range cs {
 		if c.Unit == "sec/op" {
 			class[c.Name] = c.Class
-			// Settled for the gate (a slowdown beyond the threshold ruled out) stops a benchmark only from
-			// DefaultRounds on: before that too few samples can give any class (benchmath wants more per side
-			// than three rounds give at the looks' alpha), so a clear speedup would end "inconclusive" though
-			// a round or two more call it faster.
+			// Settled for the gate (a slowdown beyond the threshold ruled out) stops a benchmark
+			// only from DefaultRounds on: before that too few samples can give any class (benchmath
+			// wants more per side than three rounds give at the looks' alpha), so a clear speedup
+			// would end "inconclusive" though a round or two more call it faster.
 			ruledOut[c.Name] = s.rounds >= DefaultRounds && SettledForGate(c, s.opt.ThresholdPct)
 		}
 	}
@@ -104,9 +106,9 @@ func (s *Stager) Look(samples []benchtxt.Sample, n int) []int {
 	return done
 }
 
-// allocRows returns the B/op and allocs/op comparisons of samples as the final analysis gives them, so that a
-// look settles by the counts only what CombineLanes settles: equal counts with moved allocations are not the same
-// work.
+// allocRows returns the B/op and allocs/op comparisons of samples as the final analysis gives them,
+// so that a look settles by the counts only what CombineLanes settles: equal counts with moved
+// allocations are not the same work.
 func allocRows(samples []benchtxt.Sample, opt StatsOptions) []record.Benchmark {
 	var allocs []benchtxt.Sample
 	for _, x := range samples {
@@ -126,9 +128,10 @@ func allocRows(samples []benchtxt.Sample, opt StatsOptions) []record.Benchmark {
 	return cs
 }
 
-// settleByCounts sets in class the class CombineLanes would give, by the instruction counts, to the inconclusive
-// benchmarks of cs (CountClass), once the counts are in. The look's interval is the one the final analysis gives
-// a benchmark that stops at this look (its share of the looks), so the stop and the report agree.
+// settleByCounts sets in class the class CombineLanes would give, by the instruction counts, to the
+// inconclusive benchmarks of cs (CountClass), once the counts are in. The look's interval is the
+// one the final analysis gives a benchmark that stops at this look (its share of the looks), so the
+// stop and the report agree.
 func (s *Stager) settleByCounts(cs []record.Benchmark, class map[string]record.Class) {
 	if s.Counts == nil {
 		return
@@ -159,16 +162,16 @@ func (s *Stager) settleByCounts(cs []record.Benchmark, class map[string]record.C
 	}
 }
 
-// lookAgreeAlpha is the two-sided error rate, spent across the looks as the plan spends α, at which a look stops
-// a benchmark by rule 3 (counts moved, the time beyond half the threshold the same way). Rule 3 at every look
-// must not make a true change within half the threshold fail more often than 1% of runs: by the union bound, the
-// looks' stops err on one side with probability at most lookAgreeAlpha/2 = 0.5%, and the final analysis's rule 3
-// on what never stopped at most (1 − confidence)/2 times its last look's share, 2.5%/6 at the default 6 looks,
-// 0.92% in all.
+// lookAgreeAlpha is the two-sided error rate, spent across the looks as the plan spends α, at which
+// a look stops a benchmark by rule 3 (counts moved, the time beyond half the threshold the same
+// way). Rule 3 at every look must not make a true change within half the threshold fail more often
+// than 1% of runs: by the union bound, the looks' stops err on one side with probability at most
+// lookAgreeAlpha/2 = 0.5%, and the final analysis's rule 3 on what never stopped at most (1 −
+// confidence)/2 times its last look's share, 2.5%/6 at the default 6 looks, 0.92% in all.
 const lookAgreeAlpha = 0.01
 
-// beyondHalf reports whether the look's paired interval of c, widened to confidence 1 − lookAgreeAlpha × its
-// look's share, still lies wholly beyond half the threshold.
+// beyondHalf reports whether the look's paired interval of c, widened to confidence 1 −
+// lookAgreeAlpha × its look's share, still lies wholly beyond half the threshold.
 func (s *Stager) beyondHalf(c record.Benchmark) bool {
 	p := c.Paired
 	if p == nil || p.Rounds < 2 || !(p.Lo > 0) || !(p.Hi > p.Lo) {
@@ -192,8 +195,10 @@ func (s *Stager) Rounds() int { return s.rounds }
 // Looked returns the looks taken so far.
 func (s *Stager) Looked() int { return s.looked }
 
-// Planned returns the cumulative rounds the next look is planned at; valid while Next returns more rounds.
+// Planned returns the cumulative rounds the next look is planned at; valid while Next returns more
+// rounds.
 func (s *Stager) Planned() int { return s.looks[s.looked] }
 
-// Sequential returns the plan of the looks, which Analyze of the finished run reads (StatsOptions.Sequential).
+// Sequential returns the plan of the looks, which Analyze of the finished run reads
+// (StatsOptions.Sequential).
 func (s *Stager) Sequential() *SequentialPlan { return s.opt.Sequential }

@@ -15,61 +15,70 @@ import (
 
 // Statistics over the samples of an A–B–B–A run.
 //
-// Analyze groups samples by benchmark name and unit and computes, for each group, two things side by side:
+// Analyze groups samples by benchmark name and unit and computes, for each group, two things side
+// by side:
 //
-//   - the benchstat comparison (golang.org/x/perf/benchmath): each side's median and its confidence interval
-//     (AssumeNothing; AssumeExact for exact units), and the Mann–Whitney U p-value of base against head;
-//   - the paired A–B–B–A estimate (see paired.go): the ratio head/base from within-round log ratios, its
-//     t-interval, the paired tests' p-values, and the noise floor from the A–A and B–B pairs.
+//   - the benchstat comparison (golang.org/x/perf/benchmath): each side's median and its confidence
+//     interval (AssumeNothing; AssumeExact for exact units), and the Mann–Whitney U p-value of base
+//     against head;
+//   - the paired A–B–B–A estimate (see paired.go): the ratio head/base from within-round log
+//     ratios, its t-interval, the paired tests' p-values, and the noise floor from the A–A and B–B
+//     pairs.
 //
-// The class gates on the paired estimate, because it cancels drift that the unpaired Mann–Whitney test does not
-// see. Its test is not of "no change" but of "a change within half the threshold" (Paired.PMargin): a benchmark is
-// called slower only when the data rule out every change up to half the threshold, so that code that runs 1%
-// slower from layout alone (a function moved, an alignment changed) is not failed at a 2% threshold however many
-// rounds are run. These p-values are Holm-corrected across the benchmarks of each unit (the family is one unit),
-// and
+// The class gates on the paired estimate, because it cancels drift that the unpaired Mann–Whitney
+// test does not see. Its test is not of "no change" but of "a change within half the threshold"
+// (Paired.PMargin): a benchmark is called slower only when the data rule out every change up to
+// half the threshold, so that code that runs 1% slower from layout alone (a function moved, an
+// alignment changed) is not failed at a 2% threshold however many rounds are run. These p-values
+// are Holm-corrected across the benchmarks of each unit (the family is one unit), and
 //
-//   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 > ThresholdPct/100 for costs
-//     such as sec/op, 1-Ratio > ThresholdPct/100 for rates such as B/s);
+//   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 >
+//     ThresholdPct/100 for costs such as sec/op, 1-Ratio > ThresholdPct/100 for rates such as B/s);
 //   - faster: the mirror image;
 //   - unchanged: otherwise, if the whole paired interval lies inside 1 ± ThresholdPct/100;
 //   - inconclusive: otherwise; Note says how far the interval reaches;
-//   - failed: a side has no samples, or fewer than two complete rounds (two base and two head samples) remain.
+//   - failed: a side has no samples, or fewer than two complete rounds (two base and two head
+//     samples) remain.
 //
-// Two shortcuts come first. When every value on both sides is the same the benchmark is unchanged, whatever the
-// unit. For exact units (StatsOptions.ExactUnits, by default allocs/op and B/op, which a fixed iteration count makes
-// deterministic) whose values are constant within each side, any difference is slower or faster with P = PHolm = 0
-// and no threshold: one allocation more per op is a real change. If an exact unit's values vary within a side the
-// assumption is wrong; the group is then treated as a measured unit and Note says so.
+// Two shortcuts come first. When every value on both sides is the same the benchmark is unchanged,
+// whatever the unit. For exact units (StatsOptions.ExactUnits, by default allocs/op and B/op, which
+// a fixed iteration count makes deterministic) whose values are constant within each side, any
+// difference is slower or faster with P = PHolm = 0 and no threshold: one allocation more per op is
+// a real change. If an exact unit's values vary within a side the assumption is wrong; the group is
+// then treated as a measured unit and Note says so.
 //
-// A sample's peak resident set size (Sample.PeakRSS, the process's own through abba's launcher) is compared as one
-// more measured unit, UnitPeakRSS, when both sides know it; it gates when gate-units names it.
+// A sample's peak resident set size (Sample.PeakRSS, the process's own through abba's launcher) is
+// compared as one more measured unit, UnitPeakRSS, when both sides know it; it gates when
+// gate-units names it.
 //
-// The perfgate gate uses the sec/op class; other units are classed by the same rules for the report.
+// The perfgate gate uses the sec/op class; other units are classed by the same rules for the
+// report.
 
 // StatsOptions configures Analyze. Start from DefaultStatsOptions.
 type StatsOptions struct {
-	// Alpha is the family-wise significance level of the Holm-corrected paired tests, in (0, 1). Default 0.05.
+	// Alpha is the family-wise significance level of the Holm-corrected paired tests, in (0, 1).
+	// Default 0.05.
 	Alpha float64
-	// ThresholdPct is the relative change, in percent from 0 up to 100, that slower and faster must exceed and
-	// that the unchanged interval must stay within. Default 2. (Percent, as everywhere in perfgate's
-	// configuration.)
+	// ThresholdPct is the relative change, in percent from 0 up to 100, that slower and faster must
+	// exceed and that the unchanged interval must stay within. Default 2. (Percent, as everywhere
+	// in perfgate's configuration.)
 	ThresholdPct float64
 	// Confidence is the level of every confidence interval, in (0, 1). Default 0.95.
 	Confidence float64
-	// ExactUnits are the units whose values are deterministic counts (benchstat's assume=exact). Default
-	// allocs/op and B/op.
+	// ExactUnits are the units whose values are deterministic counts (benchstat's assume=exact).
+	// Default allocs/op and B/op.
 	ExactUnits []string
-	// UnitThresholdPct overrides ThresholdPct for the units it names, e.g. a tighter threshold for a counted unit
-	// such as instructions/op. Exact units need none: any change counts.
+	// UnitThresholdPct overrides ThresholdPct for the units it names, e.g. a tighter threshold for
+	// a counted unit such as instructions/op. Exact units need none: any change counts.
 	UnitThresholdPct map[string]float64
-	// Sequential, when not nil, makes Analyze the analysis of a run that stopped benchmarks as they settled
-	// (benchrun.RunConfig.Budget): each benchmark is tested with the share of Alpha and of 1-Confidence its last look
-	// spends, Bonferroni-corrected over the whole family, instead of Holm's correction (see sequential.go).
+	// Sequential, when not nil, makes Analyze the analysis of a run that stopped benchmarks as they
+	// settled (benchrun.RunConfig.Budget): each benchmark is tested with the share of Alpha and of
+	// 1-Confidence its last look spends, Bonferroni-corrected over the whole family, instead of
+	// Holm's correction (see sequential.go).
 	Sequential *SequentialPlan
 
-	// look, set by the looks of a budgeted run, computes the paired estimate and the class of sec/op only,
-	// leaving out benchstat's summaries, which no class depends on.
+	// look, set by the looks of a budgeted run, computes the paired estimate and the class of
+	// sec/op only, leaving out benchstat's summaries, which no class depends on.
 	look bool
 }
 
@@ -110,8 +119,9 @@ func (o StatsOptions) Validate() error {
 	return nil
 }
 
-// Analyze compares base and head samples per benchmark and unit. The result is sorted by name, then unit with
-// sec/op first and the others in lexical order. It returns an error only for invalid options.
+// Analyze compares base and head samples per benchmark and unit. The result is sorted by name, then
+// unit with sec/op first and the others in lexical order. It returns an error only for invalid
+// options.
 func Analyze(samples []benchtxt.Sample, opt StatsOptions) ([]record.Benchmark, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
@@ -157,7 +167,8 @@ type group struct {
 	rounds     []roundValues // ascending by round
 }
 
-// groupSamples collects the samples' values by name and tidied unit, in the order Analyze returns them.
+// groupSamples collects the samples' values by name and tidied unit, in the order Analyze returns
+// them.
 func groupSamples(samples []benchtxt.Sample, secOnly bool) []*group {
 	type key struct{ name, unit string }
 	type roundKey struct {
@@ -227,9 +238,9 @@ func unitLess(a, b string) bool {
 	return a < b
 }
 
-// compare fills everything but PHolm and, for the statistical cases, Class. It decides Class itself for the
-// cases that need no test: a side without samples, identical values, an exact unit. tested reports whether the
-// paired p-value takes part in the Holm correction.
+// compare fills everything but PHolm and, for the statistical cases, Class. It decides Class itself
+// for the cases that need no test: a side without samples, identical values, an exact unit. tested
+// reports whether the paired p-value takes part in the Holm correction.
 func (g *group) compare(opt StatsOptions) (c record.Benchmark, tested bool) {
 	c = record.Benchmark{Name: g.name, Unit: g.unit, P: 1, PHolm: 1}
 	switch {
@@ -305,8 +316,8 @@ func (g *group) compare(opt StatsOptions) (c record.Benchmark, tested bool) {
 
 func notPositive(x float64) bool { return !(x > 0) || math.IsInf(x, 0) }
 
-// summarize is benchmath's summary of one side, and its warnings. An interval benchmath could not compute (too few
-// samples: ±Inf) is 0, 0, since JSON cannot carry infinities.
+// summarize is benchmath's summary of one side, and its warnings. An interval benchmath could not
+// compute (too few samples: ±Inf) is 0, 0, since JSON cannot carry infinities.
 func summarize(assume benchmath.Assumption, s *benchmath.Sample, confidence float64) (record.Summary, []error) {
 	sum := assume.Summary(s, confidence)
 	out := record.Summary{Center: finite(sum.Center), Lo: sum.Lo, Hi: sum.Hi, N: len(s.Values)}
@@ -335,7 +346,8 @@ func constant(xs []float64) bool {
 	return true
 }
 
-// holmByUnit sets PHolm of every comparison with a paired test to its Holm-adjusted p-value within its unit.
+// holmByUnit sets PHolm of every comparison with a paired test to its Holm-adjusted p-value within
+// its unit.
 func holmByUnit(cs []record.Benchmark, tested []bool) {
 	byUnit := map[string][]int{}
 	for i, c := range cs {
@@ -354,9 +366,9 @@ func holmByUnit(cs []record.Benchmark, tested []bool) {
 	}
 }
 
-// holm returns the Holm–Bonferroni adjusted p-values of ps, in the same order: with p sorted ascending,
-// adj(i) = max over j <= i of min(1, (m-j+1)·p(j)) for 1-based ranks. Rejecting where adj < alpha controls the
-// family-wise error rate at alpha.
+// holm returns the Holm–Bonferroni adjusted p-values of ps, in the same order: with p sorted
+// ascending, adj(i) = max over j <= i of min(1, (m-j+1)·p(j)) for 1-based ranks. Rejecting where
+// adj < alpha controls the family-wise error rate at alpha.
 func holm(ps []float64) []float64 {
 	m := len(ps)
 	order := make([]int, m)
@@ -373,11 +385,12 @@ func holm(ps []float64) []float64 {
 	return adj
 }
 
-// higherIsBetter reports whether unit is a rate (B/s, ops/s), where a larger head value is an improvement.
+// higherIsBetter reports whether unit is a rate (B/s, ops/s), where a larger head value is an
+// improvement.
 func higherIsBetter(unit string) bool { return record.HigherIsBetter(unit) }
 
-// classify sets Class, and Note for inconclusive, of a comparison compare left to the paired test, by the rules
-// in the file comment.
+// classify sets Class, and Note for inconclusive, of a comparison compare left to the paired test,
+// by the rules in the file comment.
 func classify(c *record.Benchmark, opt StatsOptions) {
 	if c.Class != "" {
 		return

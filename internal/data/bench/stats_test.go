@@ -12,8 +12,8 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// abbaSamples returns the samples of one benchmark over len(rounds) rounds in A B B A order: rounds[r] holds the values of
-// slots 0 to 3 (base, head, head, base) in unit.
+// abbaSamples returns the samples of one benchmark over len(rounds) rounds in A B B A order:
+// rounds[r] holds the values of slots 0 to 3 (base, head, head, base) in unit.
 func abbaSamples(name, unit string, rounds [][4]float64) []benchtxt.Sample {
 	var out []benchtxt.Sample
 	for r, vals := range rounds {
@@ -44,8 +44,8 @@ func compareOne(t *testing.T, samples []benchtxt.Sample, opt StatsOptions) recor
 func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
 
 func TestHolm(t *testing.T) {
-	// Adjusted by hand: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 gives 0.02, 0.03, 0.06, 0.04; the running
-	// maximum lifts the last to 0.06.
+	// Adjusted by hand: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 gives 0.02, 0.03, 0.06,
+	// 0.04; the running maximum lifts the last to 0.06.
 	tests := []struct{ p, want []float64 }{
 		{[]float64{0.01, 0.04, 0.03, 0.005}, []float64{0.03, 0.06, 0.06, 0.02}},
 		{[]float64{0.5}, []float64{0.5}},
@@ -62,7 +62,8 @@ func TestHolm(t *testing.T) {
 }
 
 func TestTQuantile(t *testing.T) {
-	// Two-sided 95% critical values of Student's t, from the NIST/SEMATECH e-Handbook table 1.3.6.7.2 (3 decimals).
+	// Two-sided 95% critical values of Student's t, from the NIST/SEMATECH e-Handbook table
+	// 1.3.6.7.2 (3 decimals).
 	tests := []struct{ p, df, want float64 }{
 		{0.975, 1, 12.706},
 		{0.975, 2, 4.303},
@@ -85,10 +86,10 @@ func TestTQuantile(t *testing.T) {
 }
 
 func TestBenchstatSummary(t *testing.T) {
-	// The values 1..10 as base and 11..20 as head, in any round layout. The 95% interval of the median of 10
-	// values is the order statistics x(2)..x(9): it covers with probability 1 - 2·P(Binomial(10, ½) <= 1)
-	// = 1 - 2·11/1024 = 0.979, and x(3)..x(8) only with 0.891. The U test of two fully separated samples of 10
-	// has the smallest p there is, 2/C(20, 10) = 1.08e-5.
+	// The values 1..10 as base and 11..20 as head, in any round layout. The 95% interval of the
+	// median of 10 values is the order statistics x(2)..x(9): it covers with probability 1 -
+	// 2·P(Binomial(10, ½) <= 1) = 1 - 2·11/1024 = 0.979, and x(3)..x(8) only with 0.891. The U test
+	// of two fully separated samples of 10 has the smallest p there is, 2/C(20, 10) = 1.08e-5.
 	var rounds [][4]float64
 	for r := 0; r < 5; r++ {
 		b := float64(2*r + 1)
@@ -109,8 +110,8 @@ func TestBenchstatSummary(t *testing.T) {
 		t.Errorf("DeltaPct = %v", c.DeltaPct)
 	}
 
-	// Four values per side: benchmath cannot bound the median, and the warning says why in plain words (benchmath's
-	// own is "need >= 6 samples for confidence interval at level 0.95").
+	// Four values per side: benchmath cannot bound the median, and the warning says why in plain
+	// words (benchmath's own is "need >= 6 samples for confidence interval at level 0.95").
 	c = compareOne(t, abbaSamples("X", "sec/op", rounds[:2]), DefaultStatsOptions)
 	const need6 = "too few samples for an interval at 95%: 4 per side, 6 needed"
 	if len(c.Warnings) != 1 || c.Warnings[0] != need6 { // both sides warn alike: kept once
@@ -119,7 +120,8 @@ func TestBenchstatSummary(t *testing.T) {
 	if c.Base.Lo != 0 || c.Base.Hi != 0 {
 		t.Errorf("base interval = [%v, %v], want 0, 0 (unbounded)", c.Base.Lo, c.Base.Hi)
 	}
-	// Mann–Whitney on 4 vs 4 bottoms out at p = 2/C(8,4) = 0.029, so it can still reach 0.05: no warning.
+	// Mann–Whitney on 4 vs 4 bottoms out at p = 2/C(8,4) = 0.029, so it can still reach 0.05: no
+	// warning.
 	s := benchmath.NewSample([]float64{1, 2, 3}, &benchmath.DefaultThresholds)
 	if w := benchmath.AssumeNothing.Compare(s, s).Warnings; len(w) != 1 {
 		t.Errorf("3 vs 3 warnings = %v, want the too-few-samples warning", w)
@@ -127,17 +129,19 @@ func TestBenchstatSummary(t *testing.T) {
 }
 
 func TestPairedWorkedExample(t *testing.T) {
-	// Three rounds built to have d_r = 0.1, 0.2, 0.3, base pairs a_r = 0.02, 0, -0.02 and head pairs
-	// b_r = 0.01, 0, -0.01. By hand: mean d = 0.2, s_d = 0.1, t(0.975, 2) = 4.3027, half-width 4.3027·0.1/√3
-	// = 0.24842, so ratio e^0.2 = 1.22140 and interval [e^-0.04842, e^0.44842] = [0.95274, 1.56583]. The t
-	// statistic is 0.2/(0.1/√3) = 3.4641; with 2 degrees of freedom the two-sided p is 1 - t/√(2+t²) = 0.074180.
-	// Noise: the pair differences |a_r - a_s| are 0.02, 0.04, 0.02 and |b_r - b_s| are 0.01, 0.02, 0.01; their
-	// median is 0.02, so σ = 1.0483·0.02/√2 = 0.014825 (1.4825%), and MDE = e^(4.3027·σ/√3) - 1 = e^0.036827 - 1
-	// = 3.7514%. No pair strays beyond 4·√2·σ = 0.0839 from its median, so no round is disturbed, and no d_r
-	// lies beyond 4·1.4826·0.1 (the median absolute deviation) from the median 0.2, so none ran wild.
-	// The gate's test is of a change within half the 2% threshold: δ = log(1.01) = 0.0099503, t = (0.2-δ)/(0.1/√3)
-	// = 3.29176, p = 1 - t/√(2+t²) = 0.081205, and PHolm is that p. The one-sided bound (the gate's question) puts
-	// all of the 5% above: t(0.95, 2) = 2.91999, e^(0.2 + 2.91999·0.1/√3) = e^0.368586 = 1.445688.
+	// Three rounds built to have d_r = 0.1, 0.2, 0.3, base pairs a_r = 0.02, 0, -0.02 and head
+	// pairs b_r = 0.01, 0, -0.01. By hand: mean d = 0.2, s_d = 0.1, t(0.975, 2) = 4.3027,
+	// half-width 4.3027·0.1/√3 = 0.24842, so ratio e^0.2 = 1.22140 and interval [e^-0.04842,
+	// e^0.44842] = [0.95274, 1.56583]. The t statistic is 0.2/(0.1/√3) = 3.4641; with 2 degrees of
+	// freedom the two-sided p is 1 - t/√(2+t²) = 0.074180. Noise: the pair differences |a_r - a_s|
+	// are 0.02, 0.04, 0.02 and |b_r - b_s| are 0.01, 0.02, 0.01; their median is 0.02, so σ =
+	// 1.0483·0.02/√2 = 0.014825 (1.4825%), and MDE = e^(4.3027·σ/√3) - 1 = e^0.036827 - 1 =
+	// 3.7514%. No pair strays beyond 4·√2·σ = 0.0839 from its median, so no round is disturbed, and
+	// no d_r lies beyond 4·1.4826·0.1 (the median absolute deviation) from the median 0.2, so none
+	// ran wild. The gate's test is of a change within half the 2% threshold: δ = log(1.01) =
+	// 0.0099503, t = (0.2-δ)/(0.1/√3) = 3.29176, p = 1 - t/√(2+t²) = 0.081205, and PHolm is that p.
+	// The one-sided bound (the gate's question) puts all of the 5% above: t(0.95, 2) = 2.91999,
+	// e^(0.2 + 2.91999·0.1/√3) = e^0.368586 = 1.445688.
 	ds := []float64{0.1, 0.2, 0.3}
 	as := []float64{0.02, 0, -0.02}
 	bs := []float64{0.01, 0, -0.01}
@@ -199,7 +203,8 @@ func TestCompareEdgeCases(t *testing.T) {
 		if c.Class != record.ClassUnchanged || c.P != 1 || c.PHolm != 1 || c.DeltaPct != 0 {
 			t.Errorf("got %+v", c)
 		}
-		want := &record.Paired{Ratio: 1, Lo: 1, Hi: 1, P: 1, PMargin: 1, Bound: 1, Rounds: 5} // no spread: the bound is the ratio
+		// no spread: the bound is the ratio
+		want := &record.Paired{Ratio: 1, Lo: 1, Hi: 1, P: 1, PMargin: 1, Bound: 1, Rounds: 5}
 		if diff := cmp.Diff(want, c.Paired); diff != "" {
 			t.Errorf("paired (-want +got):\n%s", diff)
 		}
@@ -229,8 +234,9 @@ func TestCompareEdgeCases(t *testing.T) {
 		rs := five(40, 40)
 		rs[2][1] = 41
 		c := compareOne(t, abbaSamples("X", "allocs/op", rs), DefaultStatsOptions)
-		// Every pair agrees exactly but round 2's head pair, 40 vs 41: 2.5% off with a noise floor of 0, beyond the
-		// 1% floor of the disturbed-round test, so that round is left out and the rest say d = 0: unchanged.
+		// Every pair agrees exactly but round 2's head pair, 40 vs 41: 2.5% off with a noise floor
+		// of 0, beyond the 1% floor of the disturbed-round test, so that round is left out and the
+		// rest say d = 0: unchanged.
 		if c.Exact || c.Class != record.ClassUnchanged ||
 			c.Note != "exact unit varies: treated as measured; 1 of 5 rounds disturbed, left out" {
 			t.Errorf("got %+v", c)
@@ -257,8 +263,8 @@ func TestCompareEdgeCases(t *testing.T) {
 
 func TestCompareOrderAndHolm(t *testing.T) {
 	var s []benchtxt.Sample
-	// B gets a clear +10% shift with noise, A a clear one too; both sec/op, so Holm doubles the smaller p of
-	// the gate's test (a change within half the threshold).
+	// B gets a clear +10% shift with noise, A a clear one too; both sec/op, so Holm doubles the
+	// smaller p of the gate's test (a change within half the threshold).
 	for _, name := range []string{"B", "A"} {
 		s = append(s, abbaSamples(name, "sec/op", [][4]float64{
 			{100, 110, 111, 101}, {100, 109, 110, 99}, {101, 111, 112, 100}, {99, 108, 110, 100}, {100, 110, 109, 101},
@@ -317,9 +323,9 @@ func TestStatsOptionsValidate(t *testing.T) {
 	}
 }
 
-// TestPairedIgnoresOneDisturbedRun: an interrupt makes one head run of one round 50% slower. Its B–B pair strays
-// far beyond the others, so the round is left out and the comparison stays unchanged; kept, its d_r of
-// log(250/201) would make the interval too wide to call (inconclusive).
+// TestPairedIgnoresOneDisturbedRun: an interrupt makes one head run of one round 50% slower. Its
+// B–B pair strays far beyond the others, so the round is left out and the comparison stays
+// unchanged; kept, its d_r of log(250/201) would make the interval too wide to call (inconclusive).
 func TestPairedIgnoresOneDisturbedRun(t *testing.T) {
 	rounds := [][4]float64{
 		{100, 101, 100, 101}, {101, 100, 150, 100}, {100, 100, 101, 101}, {101, 101, 100, 100}, {100, 100, 100, 101},

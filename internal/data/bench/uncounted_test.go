@@ -7,8 +7,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestMarkUncounted marks a counted row, adds a row for a leaf without samples, drops the count units derived from
-// the same counts, and leaves the rest alone.
+// TestMarkUncounted marks a counted row, adds a row for a leaf without samples, drops the count
+// units derived from the same counts, and leaves the rest alone.
 func TestMarkUncounted(t *testing.T) {
 	cs := []record.Benchmark{
 		{Name: "Rand", Unit: record.UnitTime, Class: record.ClassUnchanged},
@@ -48,8 +48,9 @@ func TestMarkUncounted(t *testing.T) {
 	}
 }
 
-// TestCombineLanesUncounted: a benchmark whose count settles nothing keeps its time class under metric auto, an
-// inconclusive one included, even where equal or moved counts would have settled it; both rows say why.
+// TestCombineLanesUncounted: a benchmark whose count settles nothing keeps its time class under
+// metric auto, an inconclusive one included, even where equal or moved counts would have settled
+// it; both rows say why.
 func TestCombineLanesUncounted(t *testing.T) {
 	for _, tc := range []struct {
 		name string

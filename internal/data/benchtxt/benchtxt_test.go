@@ -46,8 +46,8 @@ func TestBenchTxtRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Times go out as ns/op and throughput as MB/s, as go test prints them, so values come back within
-	// rounding.
+	// Times go out as ns/op and throughput as MB/s, as go test prints them, so values come back
+	// within rounding.
 	if diff := cmp.Diff(in, out, cmpopts.EquateApprox(1e-12, 0)); diff != "" {
 		t.Errorf("round trip (-in +out):\n%s", diff)
 	}

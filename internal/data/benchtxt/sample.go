@@ -12,7 +12,8 @@ type Value struct {
 // Sample is one benchmark result from one child process: a single line of benchmark output, the
 // fastest of the run's sub-runs (SubRuns), with where in the A–B–B–A schedule it was taken.
 type Sample struct {
-	Name    string      // without the "Benchmark" prefix and the -N suffix, e.g. "Encrypt/des/single"
+	// without the "Benchmark" prefix and the -N suffix, e.g. "Encrypt/des/single"
+	Name    string
 	Side    record.Side // base or head
 	Round   int         // 0-based round of the schedule
 	Slot    int         // 0..3: the position in the round's A B B A

@@ -1,12 +1,13 @@
-// Package changepoint finds the points at which a series of measurements changes level: E-divisive means
-// (Matteson and James, "A nonparametric approach for multiple change point analysis of multivariate data", JASA
-// 2014), the variant performance CI systems run on per-commit results (energy statistic with exponent 1, the best
-// split of a segment, a permutation test of its significance, applied recursively).
+// Package changepoint finds the points at which a series of measurements changes level: E-divisive
+// means (Matteson and James, "A nonparametric approach for multiple change point analysis of
+// multivariate data", JASA 2014), the variant performance CI systems run on per-commit results
+// (energy statistic with exponent 1, the best split of a segment, a permutation test of its
+// significance, applied recursively).
 //
-// Data flows one way: Detect takes the series (one value per commit, in commit order) and a Config, and returns
-// the change points it found, each with its index, the means of the segments either side, the relative change
-// and the permutation p-value. It is pure: the permutations draw from a generator seeded by Config.Seed, so the
-// same series gives the same answer.
+// Data flows one way: Detect takes the series (one value per commit, in commit order) and a Config,
+// and returns the change points it found, each with its index, the means of the segments either
+// side, the relative change and the permutation p-value. It is pure: the permutations draw from a
+// generator seeded by Config.Seed, so the same series gives the same answer.
 //
 // # The test and its false-alarm rate
 //
@@ -14,12 +15,13 @@
 //
 //	Q(τ) = τ(n−τ)/n · ( 2/(τ(n−τ)) Σ|x_i−y_j| − 1/C(τ,2) Σ|x_i−x_k| − 1/C(n−τ,2) Σ|y_j−y_k| )
 //
-// with x the values before τ and y those from τ on. The candidate is the τ that maximises Q; its p-value is the
-// share of random permutations of the segment whose best split scores at least as high (counting the series
-// itself). Under no change, values that are independent and identically distributed (noise, outliers included)
-// are exchangeable, so the first test calls a flat series changed with probability at most Alpha: that is the
-// false-alarm rate, and TestFlatFalseAlarms measures it on simulated series. After a significant split the
-// segments are searched again, and the search stops at the first candidate that is not significant.
+// with x the values before τ and y those from τ on. The candidate is the τ that maximises Q; its
+// p-value is the share of random permutations of the segment whose best split scores at least as
+// high (counting the series itself). Under no change, values that are independent and identically
+// distributed (noise, outliers included) are exchangeable, so the first test calls a flat series
+// changed with probability at most Alpha: that is the false-alarm rate, and TestFlatFalseAlarms
+// measures it on simulated series. After a significant split the segments are searched again, and
+// the search stops at the first candidate that is not significant.
 package changepoint
 
 import (
@@ -31,14 +33,14 @@ import (
 
 // Config tunes Detect. The zero value is the default.
 type Config struct {
-	// Alpha is the significance level of each permutation test: the false-alarm rate on a series without a change.
-	// Default 0.005.
+	// Alpha is the significance level of each permutation test: the false-alarm rate on a series
+	// without a change. Default 0.005.
 	Alpha float64
-	// Permutations is the number of random permutations behind each p-value (default 499). The smallest p-value
-	// it can give is 1/(Permutations+1), which must be below Alpha.
+	// Permutations is the number of random permutations behind each p-value (default 499). The
+	// smallest p-value it can give is 1/(Permutations+1), which must be below Alpha.
 	Permutations int
-	// MinSize is the fewest values a segment may have (default 3, at least 2): a change shows once MinSize values
-	// after it are known.
+	// MinSize is the fewest values a segment may have (default 3, at least 2): a change shows once
+	// MinSize values after it are known.
 	MinSize int
 	// Seed seeds the permutations (default 1).
 	Seed uint64
@@ -71,9 +73,12 @@ func (c Config) withDefaults() Config {
 
 // ChangePoint is one change of level in a series.
 type ChangePoint struct {
-	Index  int     // the first index of the new level: values[Index-1] is the last before the change
-	Before float64 // mean of the segment that ends at Index (from the previous change point, or the start)
-	After  float64 // mean of the segment that starts at Index (up to the next change point, or the end)
+	// the first index of the new level: values[Index-1] is the last before the change
+	Index int
+	// mean of the segment that ends at Index (from the previous change point, or the start)
+	Before float64
+	// mean of the segment that starts at Index (up to the next change point, or the end)
+	After  float64
 	Change float64 // After/Before − 1: +0.05 is 5% higher; 0 when Before is 0
 	P      float64 // the permutation p-value of the split when it was found
 	Q      float64 // the split's energy statistic Q (in the series' unit)
@@ -126,15 +131,16 @@ func Detect(xs []float64, cfg Config) []ChangePoint {
 	return out
 }
 
-// permutationP is the p-value of seg's best split: (1 + the permutations whose best split scores at least as high)
-// / (1 + permutations), each permutation cleaned as the series is. It stops early once the p-value cannot fall to
-// alpha any more.
+// permutationP is the p-value of seg's best split: (1 + the permutations whose best split scores at
+// least as high) / (1 + permutations), each permutation cleaned as the series is. It stops early
+// once the p-value cannot fall to alpha any more.
 func permutationP(seg []float64, cfg Config, rng *rand.Rand) float64 {
 	dcap := distanceCap(seg)
 	_, q := bestSplit(seg, cfg.MinSize, dcap)
 	buf := slices.Clone(seg)
 	var sums []float64
-	limit := cfg.Alpha * float64(cfg.Permutations+1) // the p-value exceeds alpha once count+1 exceeds this
+	// the p-value exceeds alpha once count+1 exceeds this
+	limit := cfg.Alpha * float64(cfg.Permutations+1)
 	count := 0
 	for i := 0; i < cfg.Permutations; i++ {
 		rng.Shuffle(len(buf), func(a, b int) { buf[a], buf[b] = buf[b], buf[a] })
@@ -148,14 +154,16 @@ func permutationP(seg []float64, cfg Config, rng *rand.Rand) float64 {
 	return float64(count+1) / float64(cfg.Permutations+1)
 }
 
-// capScale is how many robust standard deviations of a segment its distances are capped at (see distanceCap).
+// capScale is how many robust standard deviations of a segment its distances are capped at (see
+// distanceCap).
 var capScale = 3.0
 
-// distanceCap is the largest distance between two values of seg that the energy statistic counts: capScale robust
-// standard deviations (1.4826 × the median absolute deviation from the median), +Inf when that is 0 (most values
-// equal, as in an exact count). Capping keeps one disturbed run from weighing more than a level shift: a run 30%
-// slow is as far from the others as a run of another level, no farther. It depends only on the values, not their
-// order, so every permutation has the same cap and the test stays exact.
+// distanceCap is the largest distance between two values of seg that the energy statistic counts:
+// capScale robust standard deviations (1.4826 × the median absolute deviation from the median),
+// +Inf when that is 0 (most values equal, as in an exact count). Capping keeps one disturbed run
+// from weighing more than a level shift: a run 30% slow is as far from the others as a run of
+// another level, no farther. It depends only on the values, not their order, so every permutation
+// has the same cap and the test stays exact.
 func distanceCap(seg []float64) float64 {
 	m := median(seg)
 	dev := make([]float64, len(seg))
@@ -169,11 +177,12 @@ func distanceCap(seg []float64) float64 {
 	return c
 }
 
-// bestSplit returns the split τ of x (MinSize ≤ τ ≤ len(x)−MinSize) with the highest Q(τ, κ) over the ends κ of
-// the segment after it (τ+MinSize ≤ κ ≤ len(x)), and that Q; τ is −1 when x is too short. Comparing the values
-// before τ with those of x[τ:κ) rather than with all the rest is Matteson and James's way of finding a change that
-// is undone later (a slowdown, then its fix). Distances are capped at dcap. With two-dimensional prefix sums of
-// the distances it takes O(n²) time.
+// bestSplit returns the split τ of x (MinSize ≤ τ ≤ len(x)−MinSize) with the highest Q(τ, κ) over
+// the ends κ of the segment after it (τ+MinSize ≤ κ ≤ len(x)), and that Q; τ is −1 when x is too
+// short. Comparing the values before τ with those of x[τ:κ) rather than with all the rest is
+// Matteson and James's way of finding a change that is undone later (a slowdown, then its fix).
+// Distances are capped at dcap. With two-dimensional prefix sums of the distances it takes O(n²)
+// time.
 func bestSplit(x []float64, minSize int, dcap float64) (int, float64) {
 	return bestSplitBuf(x, minSize, dcap, nil)
 }
@@ -235,16 +244,18 @@ func mean(x []float64) float64 {
 // refineWindow is how far refine moves a split.
 const refineWindow = 3
 
-// outlierScale is how many robust standard deviations from both levels make a value an outlier for refine.
+// outlierScale is how many robust standard deviations from both levels make a value an outlier for
+// refine.
 const outlierScale = 4
 
-// refine moves the split tau of seg (found by the energy statistic) to where it fits two levels best, leaving
-// outliers out. The energy statistic weighs every value by its distance: a disturbed run next to a step (a slow
-// run just before a step up) drags the split onto itself. refine takes the medians of the two sides as the levels
-// and a robust spread of the values around them, calls a value an outlier when it lies more than outlierScale
-// spreads from both levels, and chooses, within refineWindow of tau, the split with the least absolute deviation
-// of the other values from their side's level. Among equally good splits (they differ only by outliers) it keeps
-// the one nearest tau, the earlier on a tie.
+// refine moves the split tau of seg (found by the energy statistic) to where it fits two levels
+// best, leaving outliers out. The energy statistic weighs every value by its distance: a disturbed
+// run next to a step (a slow run just before a step up) drags the split onto itself. refine takes
+// the medians of the two sides as the levels and a robust spread of the values around them, calls a
+// value an outlier when it lies more than outlierScale spreads from both levels, and chooses,
+// within refineWindow of tau, the split with the least absolute deviation of the other values from
+// their side's level. Among equally good splits (they differ only by outliers) it keeps the one
+// nearest tau, the earlier on a tie.
 func refine(seg []float64, tau, minSize int) int {
 	m1, m2 := median(seg[:tau]), median(seg[tau:])
 	res := make([]float64, len(seg))

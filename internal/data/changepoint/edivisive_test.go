@@ -54,7 +54,8 @@ func TestDetectKnownAnswers(t *testing.T) {
 		{"step down at the edge", wiggle(concat(repeat(100, 20), repeat(90, 4))), []cp{{20, -0.10}}},
 		{"two steps", wiggle(concat(repeat(100, 15), repeat(110, 15), repeat(100, 15))), []cp{{15, 0.10}, {30, -0.091}}},
 		{"one outlier is not a change", wiggle(concat(repeat(100, 10), []float64{150}, repeat(100, 10))), nil},
-		{"an outlier before the step", wiggle(concat(repeat(100, 8), []float64{150}, repeat(100, 3), repeat(110, 10))), []cp{{12, 0.056}}}, // means: 110 after, (11×100+150)/12 before
+		// means: 110 after, (11×100+150)/12 before
+		{"an outlier before the step", wiggle(concat(repeat(100, 8), []float64{150}, repeat(100, 3), repeat(110, 10))), []cp{{12, 0.056}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -83,8 +84,9 @@ func TestDetectMeans(t *testing.T) {
 	}, cmp.Ignore())); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	// 16 values in two perfectly separated groups of 8: the best split of every permutation scores below the
-	// series' unless it separates the groups too (1 in C(16,8) = 12870): p is the smallest 499 permutations give.
+	// 16 values in two perfectly separated groups of 8: the best split of every permutation scores
+	// below the series' unless it separates the groups too (1 in C(16,8) = 12870): p is the
+	// smallest 499 permutations give.
 	if got[0].P != 1.0/500 {
 		t.Errorf("p = %g, want 1/500", got[0].P)
 	}
@@ -99,17 +101,19 @@ func TestDetectDeterministic(t *testing.T) {
 	}
 }
 
-// TestSimulatedRates measures what Detect finds on simulated per-commit results (see series): the share of series
-// with a step of known size whose change point is found at the step's index, and the share of flat series with a
-// change point (false alarms). Noise: per-commit medians scattered with a CV of 1–5%, and a disturbed run 10–50%
-// slow in 1% of commits. The step lies at a random index of the middle half.
+// TestSimulatedRates measures what Detect finds on simulated per-commit results (see series): the
+// share of series with a step of known size whose change point is found at the step's index, and
+// the share of flat series with a change point (false alarms). Noise: per-commit medians scattered
+// with a CV of 1–5%, and a disturbed run 10–50% slow in 1% of commits. The step lies at a random
+// index of the middle half.
 //
-// Asserted: flat series raise a false alarm in at most 1% of runs, and a step of at least 5 times the CV is found
-// at its index in at least 95% of runs (over the three lengths). Smaller steps are only logged (-long): at +5% with
-// a 5% CV the commit is rarely found. docs/history.md has the rates measured with -long.
+// Asserted: flat series raise a false alarm in at most 1% of runs, and a step of at least 5 times
+// the CV is found at its index in at least 95% of runs (over the three lengths). Smaller steps are
+// only logged (-long): at +5% with a 5% CV the commit is rarely found. docs/history.md has the
+// rates measured with -long.
 //
-//	go test ./internal/data/changepoint -run SimulatedRates -v        # 100 flat, 40 step series a cell
-//	go test ./internal/data/changepoint -run SimulatedRates -v -long  # 2000 and 500, the whole grid
+//	go test ./internal/data/changepoint -run SimulatedRates -v        # 100 flat, 40 step a cell
+//	go test ./internal/data/changepoint -run SimulatedRates -v -long  # 2000 and 500, all cells
 func TestSimulatedRates(t *testing.T) {
 	flatRuns, stepRuns := 100, 40
 	if longRun() {

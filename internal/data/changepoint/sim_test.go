@@ -4,16 +4,16 @@ import (
 	"math/rand/v2"
 )
 
-// noise describes simulated per-commit results: each value is the median of a perfgate run, scattered around the
-// true level with a coefficient of variation CV (normal), and with probability Outliers a disturbed run that
-// reads 10–50% slower (a neighbour's load).
+// noise describes simulated per-commit results: each value is the median of a perfgate run,
+// scattered around the true level with a coefficient of variation CV (normal), and with probability
+// Outliers a disturbed run that reads 10–50% slower (a neighbour's load).
 type noise struct {
 	CV       float64
 	Outliers float64
 }
 
-// series returns n simulated values of level 100 that rise by step (0.05: +5%) from index at on (no step when
-// step is 0).
+// series returns n simulated values of level 100 that rise by step (0.05: +5%) from index at on (no
+// step when step is 0).
 func series(rng *rand.Rand, n, at int, step float64, nz noise) []float64 {
 	xs := make([]float64, n)
 	for i := range xs {
@@ -39,8 +39,8 @@ type rates struct {
 	Spurious int // step series with a change point more than one index away from the step
 }
 
-// simulate runs Detect on runs series of length n with a step of step at a random index in the middle half
-// (flat series when step is 0), seeded by seed.
+// simulate runs Detect on runs series of length n with a step of step at a random index in the
+// middle half (flat series when step is 0), seeded by seed.
 func simulate(seed uint64, runs, n int, step float64, nz noise, cfg Config) rates {
 	rng := newRand(seed)
 	var r rates

@@ -23,8 +23,8 @@ func TestDefaultConfigValidates(t *testing.T) {
 	}
 }
 
-// TestValidate changes one value of the defaults at a time: each invalid value must come back as a *ConfigError
-// naming its key, the value and the accepted form; each valid boundary must pass.
+// TestValidate changes one value of the defaults at a time: each invalid value must come back as a
+// *ConfigError naming its key, the value and the accepted form; each valid boundary must pass.
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -362,8 +362,8 @@ func TestListInFile(t *testing.T) {
 	}
 }
 
-// TestResolvePrecedence: a setting (flag or input) wins over the file, the file over the default; a key that
-// neither sets keeps its default.
+// TestResolvePrecedence: a setting (flag or input) wins over the file, the file over the default; a
+// key that neither sets keeps its default.
 func TestResolvePrecedence(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	if err := os.WriteFile(path, []byte("bench: KeySetup\nrounds: 7\nthreshold: 4%\n"), 0o644); err != nil {
@@ -373,7 +373,8 @@ func TestResolvePrecedence(t *testing.T) {
 	err := got.Resolve(path, []Setting{
 		{Key: FlagKey("rounds"), Text: "3", Source: "flag"},
 		{Key: InputKey("benchtime"), Text: "20ms", Source: "input"},
-		{Key: FlagKey("rounds"), Text: "4", Source: "flag"}, // the last one given wins, as with flags
+		// the last one given wins, as with flags
+		{Key: FlagKey("rounds"), Text: "4", Source: "flag"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -394,8 +395,8 @@ func TestResolvePrecedence(t *testing.T) {
 	}
 }
 
-// TestResolveNamesTheSource: a bad value is reported where it was written: the flag, the input, or the file and
-// its line; a value out of bounds that a setting overrides is no error.
+// TestResolveNamesTheSource: a bad value is reported where it was written: the flag, the input, or
+// the file and its line; a value out of bounds that a setting overrides is no error.
 func TestResolveNamesTheSource(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	if err := os.WriteFile(path, []byte("# gate\nrounds: 1\nalpha: 0.5\n"), 0o644); err != nil {
@@ -431,8 +432,8 @@ func TestResolveNamesTheSource(t *testing.T) {
 	}
 }
 
-// TestLibraryDefaultsAgree: the packages keep zero-value defaults for library use; the user-visible defaults are
-// the table's, and the two must not drift apart.
+// TestLibraryDefaultsAgree: the packages keep zero-value defaults for library use; the user-visible
+// defaults are the table's, and the two must not drift apart.
 func TestLibraryDefaultsAgree(t *testing.T) {
 	c := Default()
 	got := []any{c.Rounds, c.BenchTime, c.Keys, c.Blocks, c.Seed, c.Timeout, c.Alpha, c.Threshold}

@@ -9,9 +9,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// loadFile applies the YAML in data (read from name) on top of c, key by key, so that every error names the line
-// and the key: an unknown key (with the closest known one as a suggestion), a repeated key, or a value of the wrong
-// form. Nothing is applied unless the whole file reads. origin, when not nil, receives "name:line" for every key set.
+// loadFile applies the YAML in data (read from name) on top of c, key by key, so that every error
+// names the line and the key: an unknown key (with the closest known one as a suggestion), a
+// repeated key, or a value of the wrong form. Nothing is applied unless the whole file reads.
+// origin, when not nil, receives "name:line" for every key set.
 func (c *Config) loadFile(name string, data []byte, origin map[*Key]string) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -69,8 +70,8 @@ func (c *Config) loadFile(name string, data []byte, origin map[*Key]string) erro
 	return nil
 }
 
-// decode reads the file's value n of k into c: a mapping of scalars for a mapping, a sequence of scalars or one
-// comma-separated scalar for a list, a scalar otherwise.
+// decode reads the file's value n of k into c: a mapping of scalars for a mapping, a sequence of
+// scalars or one comma-separated scalar for a list, a scalar otherwise.
 func (k *Key) decode(c *Config, n *yaml.Node) error {
 	scalars := func(nodes []*yaml.Node) ([]string, error) {
 		out := make([]string, 0, len(nodes))

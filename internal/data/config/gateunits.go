@@ -9,9 +9,10 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// CheckGateUnits returns a *ConfigError when a unit of units is not one that bs report, naming those they do.
-// A comparison without any benchmark to compare checks nothing, and a benchmark left untimed because its machine
-// code is the same on both sides reports no unit (its one row stands for all of them).
+// CheckGateUnits returns a *ConfigError when a unit of units is not one that bs report, naming
+// those they do. A comparison without any benchmark to compare checks nothing, and a benchmark left
+// untimed because its machine code is the same on both sides reports no unit (its one row stands
+// for all of them).
 func CheckGateUnits(units []string, bs []record.Benchmark) error {
 	var reported []string
 	for _, b := range bs {
@@ -35,8 +36,8 @@ func CheckGateUnits(units []string, bs []record.Benchmark) error {
 	return nil
 }
 
-// ExitCode is the exit code for an error that stopped a comparison: ExitUsage for a configuration error (a
-// *ConfigError anywhere in its chain), ExitCannotRun for any other, ExitPass for nil.
+// ExitCode is the exit code for an error that stopped a comparison: ExitUsage for a configuration
+// error (a *ConfigError anywhere in its chain), ExitCannotRun for any other, ExitPass for nil.
 func ExitCode(err error) int {
 	var ce *Error
 	switch {

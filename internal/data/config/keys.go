@@ -15,41 +15,49 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// sandboxModes are the values of the key "sandbox" (those of internal/sandbox's modes, and "" for the default).
+// sandboxModes are the values of the key "sandbox" (those of internal/sandbox's modes, and "" for
+// the default).
 var sandboxModes = []string{"", "required", "auto", "off"}
 
-// Key is one configuration setting, declared once: its name in .perfgate.yml, its flag, its GitHub Action input,
-// its built-in default, how its text is read and checked, and one line of documentation. The flags of perfgate
-// compare and demo, the file, the Action's inputs, perfgate compare -h and the README's table all come from the
-// table of keys (ConfigKeys) or are tested against it.
+// Key is one configuration setting, declared once: its name in .perfgate.yml, its flag, its GitHub
+// Action input, its built-in default, how its text is read and checked, and one line of
+// documentation. The flags of perfgate compare and demo, the file, the Action's inputs, perfgate
+// compare -h and the README's table all come from the table of keys (ConfigKeys) or are tested
+// against it.
 //
-// Adding a setting is the Config field it sets and one entry in the table below; the flag, the file key, the input,
-// parsing, bounds, error messages and -h follow. The tests then ask for two more lines: the key in config_test.go's
-// fullYAML, and the regenerated README table and action.yml inputs (go test ./cmd/perfgate -run
-// TestGeneratedFromKeys -update).
+// Adding a setting is the Config field it sets and one entry in the table below; the flag, the file
+// key, the input, parsing, bounds, error messages and -h follow. The tests then ask for two more
+// lines: the key in config_test.go's fullYAML, and the regenerated README table and action.yml
+// inputs (go test ./cmd/perfgate -run TestGeneratedFromKeys -update).
 type Key struct {
 	File    string // the key in .perfgate.yml; "" when the file cannot set it
 	Flag    string // the flag of perfgate compare and demo; "" for none
 	Input   string // the input of the GitHub Action; "" for none
 	Default string // the built-in default, written as a flag takes it; "" for none (the zero value)
-	Type    string // what the flag takes, for -h: "int", "duration", "string", "list", …; "" for a boolean
-	Form    string // the accepted form, as an error states it: "a whole number from 2 to 100"
-	Doc     string // one line for -h, the README and action.yml
-	// Only says why the key is not all three of a file key, a flag and an input (the README promises each setting
-	// in every place unless the table says why not); "" for a key that is.
+	// what the flag takes, for -h: "int", "duration", "string", "list", …; "" for a boolean
+	Type string
+	Form string // the accepted form, as an error states it: "a whole number from 2 to 100"
+	Doc  string // one line for -h, the README and action.yml
+	// Only says why the key is not all three of a file key, a flag and an input (the README
+	// promises each setting in every place unless the table says why not); "" for a key that is.
 	Only string
-	// Policy marks a key of the gate policy: what is checked and how strictly. Where the policy comes from base
-	// (policy-from base, the Action's default), the file's value of such a key is read from base's configuration
-	// file, not from head's, and head's differences are reported (Config.TakePolicy).
+	// Policy marks a key of the gate policy: what is checked and how strictly. Where the policy
+	// comes from base (policy-from base, the Action's default), the file's value of such a key is
+	// read from base's configuration file, not from head's, and head's differences are reported
+	// (Config.TakePolicy).
 	Policy bool
 
-	set   func(c *Config, text string) error         // reads text (a flag, an input, a scalar in the file) into c
-	list  func(c *Config, items []string) error      // reads a YAML sequence into c; nil when the file takes a scalar
-	pairs func(c *Config, m map[string]string) error // reads a YAML mapping into c; nil when the file takes none
+	// reads text (a flag, an input, a scalar in the file) into c
+	set func(c *Config, text string) error
+	// reads a YAML sequence into c; nil when the file takes a scalar
+	list func(c *Config, items []string) error
+	// reads a YAML mapping into c; nil when the file takes none
+	pairs func(c *Config, m map[string]string) error
 	// nested reads a YAML mapping of mappings into c; nil when the file takes none.
 	nested func(c *Config, m map[string]map[string]string) error
-	check  func(c *Config) (bad string, ok bool) // reports c's value as text when it is out of bounds
-	field  func(c *Config) any                   // a pointer to the field of c the key sets
+	// reports c's value as text when it is out of bounds
+	check func(c *Config) (bad string, ok bool)
+	field func(c *Config) any // a pointer to the field of c the key sets
 }
 
 // Name is the key's name in messages: its file key, else its flag, else its input.
@@ -89,14 +97,16 @@ func InputKey(name string) *Key {
 	return nil
 }
 
-// Check parses text as the key's value into a scratch configuration and reports whether it has the key's form
-// (bounds are checked later, by Validate or Resolve, once every source has been applied).
+// Check parses text as the key's value into a scratch configuration and reports whether it has the
+// key's form (bounds are checked later, by Validate or Resolve, once every source has been
+// applied).
 func (k *Key) Check(text string) error {
 	var c Config
 	return k.set(&c, text)
 }
 
-// setText reads text from source ("flag", "input" or a file and line) into c, or returns a *ConfigError.
+// setText reads text from source ("flag", "input" or a file and line) into c, or returns a
+// *ConfigError.
 func (k *Key) setText(c *Config, text, source string) error {
 	if err := k.set(c, text); err != nil {
 		name := k.File
@@ -122,7 +132,8 @@ func (k *Key) validate(c *Config) error {
 	return nil
 }
 
-// The constructors below bind a key to the field of Config that field returns and give it its parser and checker.
+// The constructors below bind a key to the field of Config that field returns and give it its
+// parser and checker.
 
 func stringKey(k Key, field func(*Config) *string, valid func(string) bool) *Key {
 	k.Type = "string"
@@ -416,7 +427,8 @@ const (
 )
 
 // seedKey takes decimal or 0x-prefixed hexadecimal.
-var seedKey = &Key{File: "seed", Flag: "seed", Input: "seed", Default: "0x5045524647415445", // "PERFGATE"
+// "PERFGATE"
+var seedKey = &Key{File: "seed", Flag: "seed", Input: "seed", Default: "0x5045524647415445",
 	Type: "uint", Form: "an unsigned whole number such as 42 or 0x2a", Doc: "differential check: input seed",
 	field: func(c *Config) any { return &c.Seed },
 	set: func(c *Config, s string) error {
@@ -429,8 +441,8 @@ var seedKey = &Key{File: "seed", Flag: "seed", Input: "seed", Default: "0x504552
 	},
 }
 
-// shardKey takes "i/n": run part i of n of the comparison (perfgate merge combines the parts). The file cannot set
-// it: every shard of a matrix reads the same file.
+// shardKey takes "i/n": run part i of n of the comparison (perfgate merge combines the parts). The
+// file cannot set it: every shard of a matrix reads the same file.
 var shardKey = &Key{Flag: "shard", Input: "shard", Type: "i/n",
 	Only: "no file key: every shard of a matrix reads the same file",
 	Form: "i/n with 1 <= i <= n <= 256, such as 2/4",
@@ -487,8 +499,8 @@ var thresholdsKey = &Key{File: "thresholds", Type: "map", Policy: true, Only: ma
 	},
 }
 
-// limitsKey is a mapping of mappings in the file only: benchmark-name regular expression → unit → the largest
-// value head may have.
+// limitsKey is a mapping of mappings in the file only: benchmark-name regular expression → unit →
+// the largest value head may have.
 var limitsKey = &Key{File: "limits", Type: "map", Policy: true, Only: mapOnly,
 	Form: "a mapping of benchmark-name regular expressions to mappings of units to positive numbers, such as " +
 		"{\"Encrypt/.*\": {\"instructions/op\": 150000}}",
@@ -524,7 +536,8 @@ var limitsKey = &Key{File: "limits", Type: "map", Policy: true, Only: mapOnly,
 	},
 }
 
-// oracleKey is a mapping in the file only: constructor name → reference constructor, "importpath.Func".
+// oracleKey is a mapping in the file only: constructor name → reference constructor,
+// "importpath.Func".
 var oracleKey = &Key{File: "oracle", Type: "map", Policy: true, Only: mapOnly,
 	Form: "a mapping of constructor names to reference constructors, such as " +
 		"{NewTripleEDE3: crypto/des.NewTripleDESCipher}",
@@ -549,7 +562,8 @@ var oracleKey = &Key{File: "oracle", Type: "map", Policy: true, Only: mapOnly,
 	},
 }
 
-// isUnit accepts a benchmark unit as Go benchmarks print it: no spaces, such as sec/op or allocs/op.
+// isUnit accepts a benchmark unit as Go benchmarks print it: no spaces, such as sec/op or
+// allocs/op.
 func isUnit(s string) bool { return s != "" && !strings.ContainsAny(s, " ,\t\n") }
 
 func isPercent(f float64) bool { return f > 0 && f < 100 }

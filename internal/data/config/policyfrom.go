@@ -15,14 +15,17 @@ import (
 
 // The values of the policy-from key.
 const (
-	PolicyFromBase = "base" // the gate policy comes from base's configuration file, read from git at the base commit
-	PolicyFromHead = "head" // the gate policy comes from the configuration file given (the working tree's)
+	// the gate policy comes from base's configuration file, read from git at the base commit
+	PolicyFromBase = "base"
+	// the gate policy comes from the configuration file given (the working tree's)
+	PolicyFromHead = "head"
 )
 
 // maxConfigBytes bounds a configuration file read from git.
 const maxConfigBytes = 1 << 20
 
-// PolicyKeys returns the keys of the gate policy: those that decide what is checked and how strictly.
+// PolicyKeys returns the keys of the gate policy: those that decide what is checked and how
+// strictly.
 func PolicyKeys() []*Key {
 	var out []*Key
 	for _, k := range keys {
@@ -33,15 +36,17 @@ func PolicyKeys() []*Key {
 	return out
 }
 
-// TakePolicy sets the gate policy of c as c.PolicyFrom says, and records it in c.PolicyOrigin. c must already be
-// resolved (Resolve) from head's configuration file at headPath and the settings given.
+// TakePolicy sets the gate policy of c as c.PolicyFrom says, and records it in c.PolicyOrigin. c
+// must already be resolved (Resolve) from head's configuration file at headPath and the settings
+// given.
 //
-// With PolicyFromHead (or "") c is left as it is. With PolicyFromBase every policy key (ConfigKey.Policy) takes
-// the value it has under base's configuration: the defaults, then the file at headPath's place in base's commit
-// (read from git, never from the work tree; a base without the file means the defaults), then the settings. A
-// setting therefore still wins over base's file: flags and Action inputs come from whoever runs perfgate, not
-// from the pull request's configuration file. Every policy value of head's file that differs from base's is
-// recorded in c.PolicyOrigin.Changes and not used.
+// With PolicyFromHead (or "") c is left as it is. With PolicyFromBase every policy key
+// (ConfigKey.Policy) takes the value it has under base's configuration: the defaults, then the file
+// at headPath's place in base's commit (read from git, never from the work tree; a base without the
+// file means the defaults), then the settings. A setting therefore still wins over base's file:
+// flags and Action inputs come from whoever runs perfgate, not from the pull request's
+// configuration file. Every policy value of head's file that differs from base's is recorded in
+// c.PolicyOrigin.Changes and not used.
 func (c *Config) TakePolicy(headPath string, settings []Setting) error {
 	switch c.PolicyFrom {
 	case "", PolicyFromHead:
@@ -80,7 +85,8 @@ func (c *Config) TakePolicy(headPath string, settings []Setting) error {
 	}
 	base := Default()
 	if data != nil {
-		// Base's file is the project's own, but it may be older than this perfgate: its errors name it as base's.
+		// Base's file is the project's own, but it may be older than this perfgate: its errors name
+		// it as base's.
 		if err := base.loadFile(fmt.Sprintf("%s at base %s", rel, commit.Short()), data, nil); err != nil {
 			return err
 		}
@@ -109,8 +115,8 @@ func (c *Config) TakePolicy(headPath string, settings []Setting) error {
 	return nil
 }
 
-// changes lists how head's value of k differs from base's: one change for a scalar or a list, one per item for a
-// mapping.
+// changes lists how head's value of k differs from base's: one change for a scalar or a list, one
+// per item for a mapping.
 func (k *Key) changes(base, head *Config) []record.PolicyChange {
 	b, h := k.field(base), k.field(head)
 	if reflect.DeepEqual(reflect.ValueOf(b).Elem().Interface(), reflect.ValueOf(h).Elem().Interface()) {

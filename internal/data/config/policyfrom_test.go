@@ -15,9 +15,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// policyRepo makes a git repository in a temporary directory with one commit holding baseFile as .perfgate.yml
-// (none when baseFile is ""), then writes headFile into the work tree, as a pull request's checkout has it. It
-// returns the work tree and the commit.
+// policyRepo makes a git repository in a temporary directory with one commit holding baseFile as
+// .perfgate.yml (none when baseFile is ""), then writes headFile into the work tree, as a pull
+// request's checkout has it. It returns the work tree and the commit.
 func policyRepo(t *testing.T, baseFile, headFile string) (dir, commit string) {
 	t.Helper()
 	dir = t.TempDir()
@@ -110,8 +110,8 @@ func TestTakePolicyFromBase(t *testing.T) {
 		t.Errorf("the gate's Policy is not base's: %+v", got)
 	}
 
-	// The attack the policy is for: Encrypt/des 30% slower. Head's '.*': 99 would let it pass; base's
-	// Encrypt: 5 does not.
+	// The attack the policy is for: Encrypt/des 30% slower. Head's '.*': 99 would let it pass;
+	// base's Encrypt: 5 does not.
 	slower := record.Result{Benchmarks: []record.Benchmark{{Name: "Encrypt/des", Unit: record.UnitTime, Class: record.ClassSlower, DeltaPct: 30,
 		Paired: &record.Paired{Ratio: 1.3, Lo: 1.25, Hi: 1.35}}}}
 	if v := gate.Decide(slower, c.Policy()); v.Status != record.StatusFail {
@@ -141,8 +141,8 @@ func TestTakePolicyFromHead(t *testing.T) {
 	}
 }
 
-// TestTakePolicyBaseWithoutFile: a base without a configuration file means the defaults, and everything head's
-// file sets is a change.
+// TestTakePolicyBaseWithoutFile: a base without a configuration file means the defaults, and
+// everything head's file sets is a change.
 func TestTakePolicyBaseWithoutFile(t *testing.T) {
 	dir, _ := policyRepo(t, "", "alpha: 0.2\nthresholds: {'.*': 99}\n")
 	c, err := resolvePolicy(t, dir, PolicyFromBase)

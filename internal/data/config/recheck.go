@@ -8,12 +8,13 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Recheck decides res again under c's gate policy: perfgate comment's check of an artifact against the
-// configuration file of the default branch's checkout, which is trusted, unlike the artifact, which the benchmark
-// job wrote next to the pull request's code. The acknowledge label is judged on the pull request's labels
-// as GitHub reports them. It never loosens: a fail or error stays; a pass that this policy fails becomes a fail,
-// with a note. It also notes a result whose policy the benchmark job took from head's file, and measurements made
-// with another alpha or threshold (which the comment job cannot redo).
+// Recheck decides res again under c's gate policy: perfgate comment's check of an artifact against
+// the configuration file of the default branch's checkout, which is trusted, unlike the artifact,
+// which the benchmark job wrote next to the pull request's code. The acknowledge label is judged on
+// the pull request's labels as GitHub reports them. It never loosens: a fail or error stays; a pass
+// that this policy fails becomes a fail, with a note. It also notes a result whose policy the
+// benchmark job took from head's file, and measurements made with another alpha or threshold (which
+// the comment job cannot redo).
 func (c *Config) Recheck(res *record.Result, labels []string) {
 	p := c.Policy()
 	p.Acknowledged = slices.Contains(labels, c.AcknowledgeLabel)
@@ -28,7 +29,8 @@ func (c *Config) Recheck(res *record.Result, labels []string) {
 			c.Threshold))
 	}
 	if s := res.Verdict.Status; s == record.StatusPass || s == record.StatusInconclusive {
-		// Tighten only: a pass that is no longer one, or an exit code that becomes a non-zero other one.
+		// Tighten only: a pass that is no longer one, or an exit code that becomes a non-zero other
+		// one.
 		v, exit := gate.Decide(*res, p), res.Verdict.ExitCode
 		if s == record.StatusPass && v.Status != s || v.ExitCode != record.ExitPass && v.ExitCode != exit {
 			*res = gate.Apply(*res, v)

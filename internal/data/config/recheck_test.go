@@ -7,8 +7,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestRecheck: a pass that the trusted policy fails becomes a fail with a note; the acknowledge label of the pull
-// request lets it pass again; a fail is never loosened; a head policy and another alpha are noted.
+// TestRecheck: a pass that the trusted policy fails becomes a fail with a note; the acknowledge
+// label of the pull request lets it pass again; a fail is never loosened; a head policy and another
+// alpha are noted.
 func TestRecheck(t *testing.T) {
 	c := Default()
 	slower := func() *record.Result {

@@ -13,9 +13,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestChecksListEveryCheck: every check package record names (the CheckXxx constants of record/result.go, read
-// from the source so that a new one cannot be missed) is one of gateChecks, but the sandbox, which is not a check
-// of the code and Decide lists apart.
+// TestChecksListEveryCheck: every check package record names (the CheckXxx constants of
+// record/result.go, read from the source so that a new one cannot be missed) is one of gateChecks,
+// but the sandbox, which is not a check of the code and Decide lists apart.
 func TestChecksListEveryCheck(t *testing.T) {
 	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "..", "..", "record", "result.go"), nil, 0)
 	if err != nil {
@@ -59,8 +59,9 @@ func TestChecksListEveryCheck(t *testing.T) {
 	}
 }
 
-// TestFailingCheckIsListed: for each check, a result that only that check fails: the verdict fails, and its
-// Checks list that check as run. A check that can fail the gate but is missing from the list fails here.
+// TestFailingCheckIsListed: for each check, a result that only that check fails: the verdict fails,
+// and its Checks list that check as run. A check that can fail the gate but is missing from the
+// list fails here.
 func TestFailingCheckIsListed(t *testing.T) {
 	clean, leaky := &record.CTSide{}, &record.CTSide{Branches: []record.CTSite{{Function: "f", Offset: 1}}}
 	for _, tc := range []struct {
@@ -92,8 +93,8 @@ func TestFailingCheckIsListed(t *testing.T) {
 	}
 }
 
-// TestConstantTimeRow: the constant-time row is there when the check was asked for, run or not, and absent when it
-// is off.
+// TestConstantTimeRow: the constant-time row is there when the check was asked for, run or not, and
+// absent when it is off.
 func TestConstantTimeRow(t *testing.T) {
 	row := func(ct *record.ConstantTime, mode record.ConstantTimeMode) (record.Check, bool) {
 		v := Decide(record.Result{ConstantTime: ct}, Policy{ConstantTime: mode})

@@ -7,10 +7,10 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// constantTime fails, under record.CTFailNew, on every site that head adds to an operation both sides traced (a
-// secret-dependent branch or load base lacks), and on every load site whose lookups touch more 64-byte lines
-// than base's (record.ConstantTime.NewSites). A check that did not run (valgrind missing, an error) is a note in
-// every mode: it is never counted as passed.
+// constantTime fails, under record.CTFailNew, on every site that head adds to an operation both
+// sides traced (a secret-dependent branch or load base lacks), and on every load site whose lookups
+// touch more 64-byte lines than base's (record.ConstantTime.NewSites). A check that did not run
+// (valgrind missing, an error) is a note in every mode: it is never counted as passed.
 func (d *decision) constantTime(ct *record.ConstantTime, mode record.ConstantTimeMode) {
 	if ct == nil || mode == record.CTOff {
 		return

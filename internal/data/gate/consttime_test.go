@@ -38,8 +38,8 @@ func TestDecideConstantTime(t *testing.T) {
 	}
 	r.ConstantTime = &record.ConstantTime{Status: record.CTUnavailable, Reason: "valgrind not found"}
 	v = Decide(r, Policy{ConstantTime: record.CTFailNew})
-	// The note says the check did not run; Verdict.Checks lists it as not run (the reason that nothing was checked
-	// names it among the others).
+	// The note says the check did not run; Verdict.Checks lists it as not run (the reason that
+	// nothing was checked names it among the others).
 	if got := constantTime(record.Verdict{Notes: v.Notes}); len(got) != 1 || !strings.Contains(got[0], "not run") {
 		t.Errorf("unavailable: %q (notes %q), want a note that the check did not run", got, v.Notes)
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestDecideConstantTimeSites: fail-new fails a new site beside base's and a lookup that touches more lines, and
-// passes a lookup that touches fewer.
+// TestDecideConstantTimeSites: fail-new fails a new site beside base's and a lookup that touches
+// more lines, and passes a lookup that touches fewer.
 func TestDecideConstantTimeSites(t *testing.T) {
 	load := func(off, line, perLookup int) record.CTSite {
 		return record.CTSite{Function: "feistel", Offset: off, File: "block.go", Line: line, Kind: "load",
@@ -21,7 +21,8 @@ func TestDecideConstantTimeSites(t *testing.T) {
 		{Constructor: "NewCipher", Operation: "Encrypt", Base: base,
 			Head: &record.CTSide{Loads: []record.CTSite{load(0x20, 10, 4), load(0x40, 11, 4), load(0x60, 12, 1)}}},
 		{Constructor: "NewCipher", Operation: "Decrypt", Base: base,
-			Head: &record.CTSide{Loads: []record.CTSite{load(0x20, 10, 1), load(0x40, 11, 2)}}}, // fewer lines
+			// fewer lines
+			Head: &record.CTSide{Loads: []record.CTSite{load(0x20, 10, 1), load(0x40, 11, 2)}}},
 	}}
 	v := Decide(record.Result{ConstantTime: ct}, Policy{ConstantTime: record.CTFailNew})
 	want := []string{
@@ -47,8 +48,8 @@ func TestDecideConstantTimeSites(t *testing.T) {
 	}
 }
 
-// TestConstantTimeCheckByDefault: the default (empty constant-time) lists the check when it ran, by the mode the
-// record says it ran under, with what it left out.
+// TestConstantTimeCheckByDefault: the default (empty constant-time) lists the check when it ran, by
+// the mode the record says it ran under, with what it left out.
 func TestConstantTimeCheckByDefault(t *testing.T) {
 	ct := &record.ConstantTime{Status: record.CTChecked, Mode: record.CTReport, Operations: []record.CTOperation{
 		{Constructor: "NewCipher", Operation: "Encrypt", Base: &record.CTSide{}, Head: &record.CTSide{}}},

@@ -9,16 +9,18 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// instrOp is an instructions/op benchmark of class class, head/base = ratio, as bench.CompareInstructions makes it.
+// instrOp is an instructions/op benchmark of class class, head/base = ratio, as
+// bench.CompareInstructions makes it.
 func instrOp(name string, class record.Class, ratio float64) record.Benchmark {
 	return record.Benchmark{Name: name, Unit: record.UnitInstructions, Class: class, Exact: true, DeltaPct: (ratio - 1) * 100,
 		Base: record.Summary{Center: 1e4, Lo: 1e4, Hi: 1e4, N: 2}, Head: record.Summary{Center: 1e4 * ratio, Lo: 1e4 * ratio, Hi: 1e4 * ratio, N: 2}}
 }
 
-// TestDecideByMetric: the metric says which unit gates. time: sec/op only; instructions: instructions/op only;
-// both: either. The label acknowledges a slower in either unit alike.
+// TestDecideByMetric: the metric says which unit gates. time: sec/op only; instructions:
+// instructions/op only; both: either. The label acknowledges a slower in either unit alike.
 func TestDecideByMetric(t *testing.T) {
-	// A benchmark slower in time but not in instructions, and another slower in instructions but not in time.
+	// A benchmark slower in time but not in instructions, and another slower in instructions but
+	// not in time.
 	bs := []record.Benchmark{
 		secOp("Encrypt/des", record.ClassSlower, 1.05), instrOp("Encrypt/des", record.ClassUnchanged, 1.0001),
 		secOp("KeySetup/des", record.ClassUnchanged, 1.001), instrOp("KeySetup/des", record.ClassSlower, 1.03),
@@ -55,8 +57,8 @@ func TestDecideByMetric(t *testing.T) {
 	}
 }
 
-// TestDecideUnrepeatable: two counts of one binary that disagree are a failure of the lane, on either side: the
-// verdict is error (exit 3), never pass and never a failure blamed on head.
+// TestDecideUnrepeatable: two counts of one binary that disagree are a failure of the lane, on
+// either side: the verdict is error (exit 3), never pass and never a failure blamed on head.
 func TestDecideUnrepeatable(t *testing.T) {
 	for _, side := range []record.Side{record.Base, record.Head} {
 		r := passing()

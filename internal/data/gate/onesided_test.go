@@ -10,16 +10,16 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// inconclusiveRow is an inconclusive row in unit whose paired interval is [lo, hi] and one-sided bound bound
-// (ratios head/base; bound 0: none recorded, as in results of earlier versions).
+// inconclusiveRow is an inconclusive row in unit whose paired interval is [lo, hi] and one-sided
+// bound bound (ratios head/base; bound 0: none recorded, as in results of earlier versions).
 func inconclusiveRow(name, unit string, lo, hi, bound float64) record.Benchmark {
 	return record.Benchmark{Name: name, Unit: unit, Class: record.ClassInconclusive,
 		Paired: &record.Paired{Ratio: (lo + hi) / 2, Lo: lo, Hi: hi, Bound: bound, Rounds: 20}}
 }
 
-// TestDecideOneSided: the gate asks "slower by more than the threshold?". An inconclusive benchmark blocks only
-// while its one-sided bound reaches past +threshold; one that rules such a slowdown out passes, is named in a
-// note and in RuledOutBenchmarks, and Apply marks its row.
+// TestDecideOneSided: the gate asks "slower by more than the threshold?". An inconclusive benchmark
+// blocks only while its one-sided bound reaches past +threshold; one that rules such a slowdown out
+// passes, is named in a note and in RuledOutBenchmarks, and Apply marks its row.
 func TestDecideOneSided(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
@@ -143,8 +143,9 @@ func TestRulesOutWorse(t *testing.T) {
 	}
 }
 
-// TestPolicyRulesOut: RulesOut, which the pipeline asks before the gate decides, agrees with the gate's decision:
-// within the run's threshold, within a larger per-benchmark threshold, and not past either.
+// TestPolicyRulesOut: RulesOut, which the pipeline asks before the gate decides, agrees with the
+// gate's decision: within the run's threshold, within a larger per-benchmark threshold, and not
+// past either.
 func TestPolicyRulesOut(t *testing.T) {
 	m := record.Method{Metric: record.MetricTime, Threshold: 2}
 	p := gate.Policy{Thresholds: map[string]float64{"^Slow/": 5}}

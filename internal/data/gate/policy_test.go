@@ -19,8 +19,8 @@ func secOp(name string, class record.Class, ratio float64) record.Benchmark {
 		Paired: &record.Paired{Ratio: ratio, Lo: ratio - 0.01, Hi: ratio + 0.01}}
 }
 
-// passing is a Result in which everything passed: two unchanged benchmarks, tests passed on both sides, the
-// differential check identical and the package 10 bytes larger.
+// passing is a Result in which everything passed: two unchanged benchmarks, tests passed on both
+// sides, the differential check identical and the package 10 bytes larger.
 func passing() *record.Result {
 	return &record.Result{
 		Schema: record.Schema,
@@ -38,8 +38,8 @@ func passing() *record.Result {
 	}
 }
 
-// allocs is an exact allocs/op benchmark that went from base to head allocations per op, classed as package
-// bench classes it.
+// allocs is an exact allocs/op benchmark that went from base to head allocations per op, classed as
+// package bench classes it.
 func allocs(name string, base, head float64) record.Benchmark {
 	b := record.Benchmark{Name: name, Unit: "allocs/op", Exact: true, Class: record.ClassSlower,
 		Base: record.Summary{Center: base, N: 10}, Head: record.Summary{Center: head, N: 10}}
@@ -74,8 +74,8 @@ func TestCheckGateUnits(t *testing.T) {
 	if err := config.CheckGateUnits([]string{"instructions/op"}, nil); err != nil {
 		t.Errorf("no benchmarks: %v, want nothing checked", err)
 	}
-	// An untimed same-code row reports no unit: with only such rows, any gated unit is accepted; beside timed
-	// rows, the timed ones decide.
+	// An untimed same-code row reports no unit: with only such rows, any gated unit is accepted;
+	// beside timed rows, the timed ones decide.
 	same := []record.Benchmark{{Name: "KeySetup", Unit: record.UnitTime, Class: record.ClassUnchanged, SameCode: true}}
 	if err := config.CheckGateUnits([]string{"sec/op", "allocs/op"}, same); err != nil {
 		t.Errorf("same-code rows only: %v", err)
@@ -101,7 +101,8 @@ func TestDecide(t *testing.T) {
 		notes        []string // each must be a part of some note gate.Decide added
 	}{
 		{name: "all pass", status: record.StatusPass, exit: record.ExitPass},
-		// Inconclusive is not PASS: a status of its own, exit 4 unless on-inconclusive is pass. (Before, it passed.)
+		// Inconclusive is not PASS: a status of its own, exit 4 unless on-inconclusive is pass.
+		// (Before, it passed.)
 		{name: "inconclusive blocks by default", change: func(r *record.Result) {
 			r.Benchmarks[0] = secOp("Encrypt/des", record.ClassInconclusive, 1.05)
 		}, status: record.StatusInconclusive, exit: record.ExitInconclusive,
@@ -201,7 +202,8 @@ func TestDecide(t *testing.T) {
 			change: slower, status: record.StatusPass, exit: record.ExitPass,
 			acknowledged: []string{"Encrypt/des: +8.0% is within its threshold 10% (^Encrypt/des$)"}},
 		{name: "slower exactly at its threshold", config: func(c *config.Config) { c.Thresholds = map[string]float64{"Encrypt": 6.25} },
-			change: func(r *record.Result) { r.Benchmarks[0] = secOp("Encrypt/des", record.ClassSlower, 1.0625) }, // (1.0625-1)×100 = 6.25 exactly in binary
+			// (1.0625-1)×100 = 6.25 exactly in binary
+			change: func(r *record.Result) { r.Benchmarks[0] = secOp("Encrypt/des", record.ClassSlower, 1.0625) },
 			status: record.StatusPass, exit: record.ExitPass, acknowledged: []string{"+6.2% is within its threshold 6.25%"}},
 		{name: "slower beyond its threshold", config: func(c *config.Config) { c.Thresholds = map[string]float64{"^Encrypt/des$": 5} },
 			change: slower, status: record.StatusFail, exit: record.ExitFail, reasons: []string{"Encrypt/des is slower (+8.0%)"}},
@@ -303,14 +305,16 @@ func TestDecide(t *testing.T) {
 			}
 		}, status: record.StatusFail, exit: record.ExitFail, reasons: []string{"head has none of base's benchmarks (2 removed or renamed)"}},
 		{name: "removed, and the rows left compare nothing", change: func(r *record.Result) {
-			// A benchmark new on head has no base samples: failed, so nothing of base's was compared.
+			// A benchmark new on head has no base samples: failed, so nothing of base's was
+			// compared.
 			r.Benchmarks = []record.Benchmark{
 				{Name: "Seal", Unit: record.UnitTime, Class: record.ClassFailed, Note: "no base samples"},
 				{Name: "Seal", Unit: "B/s", Class: record.ClassUnchanged},
 			}
 			r.Failures = []record.Failure{{Name: "Encrypt/des", Side: "head", Round: 1, Kind: record.FailureRemoved}}
 		}, status: record.StatusFail, exit: record.ExitFail, reasons: []string{"head has none of base's benchmarks (1 removed or renamed)"}},
-		{name: "size growth over the limit", config: func(c *config.Config) { c.MaxSizeGrowth = 9 }, // grew 30 - 20 = 10
+		// grew 30 - 20 = 10
+		{name: "size growth over the limit", config: func(c *config.Config) { c.MaxSizeGrowth = 9 },
 			status: record.StatusFail, exit: record.ExitFail, reasons: []string{"grew by 10 bytes, more than max-size-growth 9"}},
 		{name: "size growth at the limit", config: func(c *config.Config) { c.MaxSizeGrowth = 10 },
 			status: record.StatusPass, exit: record.ExitPass},
@@ -318,7 +322,8 @@ func TestDecide(t *testing.T) {
 			status: record.StatusPass, exit: record.ExitPass},
 		{name: "run error", runErr: errors.New("base does not build: exit status 1"),
 			status: record.StatusError, exit: record.ExitCannotRun, reasons: []string{"base does not build: exit status 1"}},
-		// What was found stands above what could not run: a failure stays exit 1, with the errors beside it.
+		// What was found stands above what could not run: a failure stays exit 1, with the errors
+		// beside it.
 		{name: "a failure stands above a run error", change: slower, runErr: errors.New("git: object not found"),
 			status: record.StatusFail, exit: record.ExitFail, reasons: []string{"Encrypt/des is slower", "git: object not found"}},
 		{name: "a differential mismatch stands above a lane error", change: func(r *record.Result) {
@@ -367,7 +372,8 @@ func TestDecide(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := config.Default()
-			c.OnInconclusive = gate.OnInconclusiveFail // the cases say what an inconclusive run fails
+			// the cases say what an inconclusive run fails
+			c.OnInconclusive = gate.OnInconclusiveFail
 			if tt.config != nil {
 				tt.config(&c)
 			}
@@ -422,9 +428,9 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-// TestDecideMarksAcknowledged checks that the benchmarks the verdict acknowledges are marked, and only those.
-// TestRunErrorBeforeAnyCheck: a comparison stopped before any check ran says why it stopped, not that nothing was
-// checked.
+// TestDecideMarksAcknowledged checks that the benchmarks the verdict acknowledges are marked, and
+// only those. TestRunErrorBeforeAnyCheck: a comparison stopped before any check ran says why it
+// stopped, not that nothing was checked.
 func TestRunErrorBeforeAnyCheck(t *testing.T) {
 	c := config.Default()
 	r := record.Result{Differential: record.Differential{Status: record.DiffSkipped}}
@@ -548,8 +554,8 @@ func TestSortBenchmarks(t *testing.T) {
 	}
 }
 
-// TestDecideConfigErrorIsUsage: a configuration problem found while running (a -pkg that exists on neither side)
-// exits 2 like any other usage error, not 3.
+// TestDecideConfigErrorIsUsage: a configuration problem found while running (a -pkg that exists on
+// neither side) exits 2 like any other usage error, not 3.
 func TestDecideConfigErrorIsUsage(t *testing.T) {
 	cfg := config.Default()
 	err := fmt.Errorf("inspecting: %w", &config.Error{Key: "package", Value: "./nope", Want: "a package"})

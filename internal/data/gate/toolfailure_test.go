@@ -10,10 +10,10 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestToolFailureNeverFails: a failure under a measuring tool (Failure.Under), of any kind, on either side, in
-// calibration or in a round, with or without head's benchmark code on base, never fails the gate: it is a note,
-// and the verdict is what the rest of the result says. The same failure in a native run on head fails it, so
-// the test can tell.
+// TestToolFailureNeverFails: a failure under a measuring tool (Failure.Under), of any kind, on
+// either side, in calibration or in a round, with or without head's benchmark code on base, never
+// fails the gate: it is a note, and the verdict is what the rest of the result says. The same
+// failure in a native run on head fails it, so the test can tell.
 func TestToolFailureNeverFails(t *testing.T) {
 	c := config.Default()
 	policy := c.Policy()
@@ -52,9 +52,9 @@ func TestToolFailureNeverFails(t *testing.T) {
 	}
 }
 
-// TestHostNoiseSaidOnce: when the host's noise kept most open benchmarks from settling (their smallest
-// detectable effect above the threshold), the inconclusive reason says so once, with a budget and perfgate
-// doctor; when the intervals were narrow enough, it does not.
+// TestHostNoiseSaidOnce: when the host's noise kept most open benchmarks from settling (their
+// smallest detectable effect above the threshold), the inconclusive reason says so once, with a
+// budget and perfgate doctor; when the intervals were narrow enough, it does not.
 func TestHostNoiseSaidOnce(t *testing.T) {
 	c := config.Default()
 	policy := c.Policy()

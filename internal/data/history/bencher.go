@@ -5,19 +5,20 @@ import (
 	"strings"
 )
 
-// BencherMetric is one measure of one benchmark in Bencher Metric Format (BMF): the value and, when known, the
-// ends of its interval.
+// BencherMetric is one measure of one benchmark in Bencher Metric Format (BMF): the value and, when
+// known, the ends of its interval.
 type BencherMetric struct {
 	Value      float64  `json:"value"`
 	LowerValue *float64 `json:"lower_value,omitempty"`
 	UpperValue *float64 `json:"upper_value,omitempty"`
 }
 
-// Bencher returns one Bencher Metric Format report per recorded commit of the path, by commit: an object keyed
-// by benchmark name, then by measure, as `bencher run --adapter json --file FILE --hash SHA` reads it (one run per
-// commit). Benchmark names are PKG:NAME (NAME alone for the module root's package). Measures: latency in
-// nanoseconds (Bencher's built-in measure) for sec/op; instructions, bytes-per-op, allocs-per-op,
-// bytes-per-second and, for sizes, bytes; any other unit by its name.
+// Bencher returns one Bencher Metric Format report per recorded commit of the path, by commit: an
+// object keyed by benchmark name, then by measure, as `bencher run --adapter json --file FILE
+// --hash SHA` reads it (one run per commit). Benchmark names are PKG:NAME (NAME alone for the
+// module root's package). Measures: latency in nanoseconds (Bencher's built-in measure) for sec/op;
+// instructions, bytes-per-op, allocs-per-op, bytes-per-second and, for sizes, bytes; any other unit
+// by its name.
 func (h *History) Bencher() map[string][]byte {
 	reports := map[string]map[string]map[string]BencherMetric{}
 	for _, s := range h.Series {
@@ -47,7 +48,8 @@ func (h *History) Bencher() map[string][]byte {
 	for commit, r := range reports {
 		data, err := json.MarshalIndent(r, "", "  ") // maps marshal with sorted keys
 		if err != nil {
-			panic("history: marshalling a Bencher report: " + err.Error()) // maps of strings and floats always marshal
+			// maps of strings and floats always marshal
+			panic("history: marshalling a Bencher report: " + err.Error())
 		}
 		out[commit] = append(data, '\n')
 	}

@@ -20,13 +20,15 @@ import (
 // maxFile bounds a file read from a results directory, which may come from an untrusted artifact.
 const maxFile = 64 << 20
 
-// RecordFiles returns the commit a results directory measured (its head side) and the files that record it:
-// result.json and env.json as they are, bench.txt and sizes.txt cut to the head side's samples, so that the
-// records of several commits concatenate into one file stock benchstat compares by commit:
+// RecordFiles returns the commit a results directory measured (its head side) and the files that
+// record it: result.json and env.json as they are, bench.txt and sizes.txt cut to the head side's
+// samples, so that the records of several commits concatenate into one file stock benchstat
+// compares by commit:
 //
 //	benchstat -col perfgate-commit -ignore perfgate-side,perfgate-round,perfgate-slot bench.txt
 //
-// A directory whose head is a working tree with uncommitted changes has no commit to record it under.
+// A directory whose head is a working tree with uncommitted changes has no commit to record it
+// under.
 func RecordFiles(dir string) (commit string, files map[string][]byte, err error) {
 	d := results.Dir(dir)
 	res, err := d.ReadResult(maxFile)
@@ -78,8 +80,8 @@ func readLimited(path string) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// HeadSide copies the results of a benchmark-format file whose perfgate-side is head (with their configuration
-// lines and unit metadata) from r to w.
+// HeadSide copies the results of a benchmark-format file whose perfgate-side is head (with their
+// configuration lines and unit metadata) from r to w.
 func HeadSide(r io.Reader, w io.Writer) error {
 	rd := benchfmt.NewReader(r, "bench.txt")
 	bw := benchfmt.NewWriter(w)
@@ -116,9 +118,9 @@ func ParseEntry(commit string, resultJSON []byte) (Entry, error) {
 	return Entry{Commit: commit, Subject: r.Head.Subject, Result: &r}, nil
 }
 
-// LoadDirs reads the results directories directly inside root (those with a result.json) as entries, one per
-// head commit; when two measured the same commit the one that started later wins. Directories whose head is a
-// dirty working tree are skipped.
+// LoadDirs reads the results directories directly inside root (those with a result.json) as
+// entries, one per head commit; when two measured the same commit the one that started later wins.
+// Directories whose head is a dirty working tree are skipped.
 func LoadDirs(root string) ([]Entry, error) {
 	des, err := os.ReadDir(root)
 	if err != nil {
@@ -152,7 +154,8 @@ func LoadDirs(root string) ([]Entry, error) {
 	return out, nil
 }
 
-// ByTime is a path for entries that have no repository to order them: by the time their runs started.
+// ByTime is a path for entries that have no repository to order them: by the time their runs
+// started.
 func ByTime(entries []Entry) []Commit {
 	s := slices.Clone(entries)
 	slices.SortStableFunc(s, func(a, b Entry) int { return a.Result.Started.Compare(b.Result.Started) })

@@ -1,17 +1,18 @@
-// Package history turns the results perfgate recorded for a branch's commits into one series per benchmark and
-// unit, finds the change points of each (package changepoint) and names, for each change, the commits that
-// perfgate bisect should search.
+// Package history turns the results perfgate recorded for a branch's commits into one series per
+// benchmark and unit, finds the change points of each (package changepoint) and names, for each
+// change, the commits that perfgate bisect should search.
 //
 // Data flows one way:
 //
 //	recorded results (Entry: commit → Result) ─┐
-//	the branch's first-parent path (Commit)  ──┴─ Build ─ *History (Series in path order, orphaned entries apart)
-//	                                                         └─ Detect ─ Series.Changes ─ Text / Markdown / HTML / Bencher
+//	the branch's first-parent path (Commit)  ──┴─ Build ─ *History
+//	    (Series in path order, orphaned entries apart)
+//	    └─ Detect ─ Series.Changes ─ Text / Markdown / HTML / Bencher
 //
-// A point of a series is the head side of the run recorded for that commit: the median (benchstat's center) of
-// its samples, with its confidence interval. Sizes are series too (unit B, one per section). Entries of commits
-// that are not on the path (main was rewritten by a force-push, or the commit was on another branch) are kept as
-// Orphans and do not enter the series.
+// A point of a series is the head side of the run recorded for that commit: the median (benchstat's
+// center) of its samples, with its confidence interval. Sizes are series too (unit B, one per
+// section). Entries of commits that are not on the path (main was rewritten by a force-push, or the
+// commit was on another branch) are kept as Orphans and do not enter the series.
 package history
 
 import (
@@ -67,12 +68,13 @@ type Series struct {
 type Change struct {
 	changepoint.ChangePoint        // Index indexes Series.Points
 	Commit                  string // the first recorded commit at the new level
-	// Good and Bad bound the commits perfgate bisect should search: the recorded commit two before Commit and
-	// the one after it (as far as the series goes). The located index is off by one commit in a few percent of
-	// simulated series (see package changepoint), and bisect costs one step more for the wider range.
+	// Good and Bad bound the commits perfgate bisect should search: the recorded commit two before
+	// Commit and the one after it (as far as the series goes). The located index is off by one
+	// commit in a few percent of simulated series (see package changepoint), and bisect costs one
+	// step more for the wider range.
 	Good, Bad string
-	// New says the change point appeared with the newest point of the series: Detect without that point finds
-	// none at its index or next to it.
+	// New says the change point appeared with the newest point of the series: Detect without that
+	// point finds none at its index or next to it.
 	New bool
 }
 
@@ -85,8 +87,8 @@ type History struct {
 	Unrecorded int
 }
 
-// Build orders the entries along path (the branch's first-parent path, oldest first) and makes the series. An
-// entry whose commit is not on the path is an orphan.
+// Build orders the entries along path (the branch's first-parent path, oldest first) and makes the
+// series. An entry whose commit is not on the path is an orphan.
 func Build(entries []Entry, path []Commit) *History {
 	byCommit := map[string]Entry{}
 	for _, e := range entries {
@@ -120,8 +122,8 @@ func Build(entries []Entry, path []Commit) *History {
 
 type seriesKey struct{ pkg, name, unit string }
 
-// series makes one series per package, benchmark and unit of path, in the order of their first appearance
-// sorted by package, name and unit rank.
+// series makes one series per package, benchmark and unit of path, in the order of their first
+// appearance sorted by package, name and unit rank.
 func series(path []Entry) []*Series {
 	m := map[seriesKey]*Series{}
 	add := func(k seriesKey, p Point) {
@@ -181,7 +183,8 @@ func (h *History) Detect(cfg changepoint.Config) {
 			c := Change{ChangePoint: cp, Commit: s.Points[cp.Index].Commit,
 				Good: s.Points[max(cp.Index-2, 0)].Commit, Bad: s.Points[min(cp.Index+1, len(xs)-1)].Commit,
 				New: !slices.ContainsFunc(before, func(b changepoint.ChangePoint) bool {
-					return b.Index >= cp.Index-1 && b.Index <= cp.Index+1 // a known change whose location moved by one is not new
+					// a known change whose location moved by one is not new
+					return b.Index >= cp.Index-1 && b.Index <= cp.Index+1
 				})}
 			s.Changes = append(s.Changes, c)
 		}
@@ -207,8 +210,8 @@ type SeriesChange struct {
 	Change
 }
 
-// BenchPattern is the -bench pattern that selects exactly the benchmark name: each '/'-separated level anchored
-// and quoted, as go test's -bench reads it.
+// BenchPattern is the -bench pattern that selects exactly the benchmark name: each '/'-separated
+// level anchored and quoted, as go test's -bench reads it.
 func BenchPattern(name string) string {
 	name = strings.TrimPrefix(name, "Benchmark")
 	levels := strings.Split(name, "/")
@@ -218,8 +221,8 @@ func BenchPattern(name string) string {
 	return strings.Join(levels, "/")
 }
 
-// BisectArgs is the perfgate bisect command line (without "perfgate") that searches the change's range for the
-// series' benchmark; nil for a size series, which bisect does not measure.
+// BisectArgs is the perfgate bisect command line (without "perfgate") that searches the change's
+// range for the series' benchmark; nil for a size series, which bisect does not measure.
 func (sc SeriesChange) BisectArgs() []string {
 	if strings.HasPrefix(sc.Series.Name, "Size/") {
 		return nil
@@ -227,7 +230,8 @@ func (sc SeriesChange) BisectArgs() []string {
 	return []string{"bisect", "-pkg", sc.Series.Package, "-bench", BenchPattern(sc.Series.Name), sc.Good, sc.Bad}
 }
 
-// ShellQuote quotes args for a POSIX shell: plain words stay as they are, anything else goes in single quotes.
+// ShellQuote quotes args for a POSIX shell: plain words stay as they are, anything else goes in
+// single quotes.
 func ShellQuote(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {
@@ -240,8 +244,8 @@ func ShellQuote(args []string) string {
 	return strings.Join(out, " ")
 }
 
-// Label is the series' name as tables show it: the benchmark, with its package unless that is the root, and the
-// unit.
+// Label is the series' name as tables show it: the benchmark, with its package unless that is the
+// root, and the unit.
 func (s *Series) Label() string {
 	if s.Package == "." || s.Package == "" {
 		return fmt.Sprintf("%s (%s)", s.Name, s.Unit)

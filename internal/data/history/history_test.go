@@ -22,8 +22,9 @@ import (
 
 func sha(i int) string { return fmt.Sprintf("c0ffee%02d%032x", i, i) }
 
-// fixture is a path of 30 commits; Encrypt/des/single becomes 8% slower at commit 18, KeySetup stays flat, and
-// an evil-named benchmark appears from commit 10 on. Commit 5 was not recorded; one record is an orphan.
+// fixture is a path of 30 commits; Encrypt/des/single becomes 8% slower at commit 18, KeySetup
+// stays flat, and an evil-named benchmark appears from commit 10 on. Commit 5 was not recorded; one
+// record is an orphan.
 func fixture() ([]Entry, []Commit) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var entries []Entry
@@ -95,7 +96,8 @@ func TestBuildDetect(t *testing.T) {
 	}
 }
 
-// TestNewChangePoint: a change shows as new with the commit that makes it significant, and not after.
+// TestNewChangePoint: a change shows as new with the commit that makes it significant, and not
+// after.
 func TestNewChangePoint(t *testing.T) {
 	var entries []Entry
 	var path []Commit
@@ -117,8 +119,9 @@ func TestNewChangePoint(t *testing.T) {
 			newAt = append(newAt, n)
 		}
 	}
-	// 12 values, then 4 at the new level: the first length at which the permutation test can tell (with 3
-	// after it, 1 arrangement in C(15,3) = 455 is as extreme: p ≈ 0.004, borderline at alpha 0.005).
+	// 12 values, then 4 at the new level: the first length at which the permutation test can tell
+	// (with 3 after it, 1 arrangement in C(15,3) = 455 is as extreme: p ≈ 0.004, borderline at
+	// alpha 0.005).
 	if diff := cmp.Diff([]int{16}, newAt); diff != "" {
 		t.Errorf("new change point with the newest commit among the first n (-want +got):\n%s", diff)
 	}
@@ -161,7 +164,8 @@ func TestRenderings(t *testing.T) {
 	if !strings.Contains(md.String(), "| ./cipher/des Evil&lt;script&gt;") {
 		t.Errorf("markdown does not escape the name in its table:\n%s", md.String())
 	}
-	if !strings.Contains(md.String(), "````sh\n") { // the command holds a backtick run: a longer fence
+	// the command holds a backtick run: a longer fence
+	if !strings.Contains(md.String(), "````sh\n") {
 		t.Errorf("markdown's fence is not longer than the command's backticks:\n%s", md.String())
 	}
 
@@ -316,9 +320,10 @@ func TestLoadDirs(t *testing.T) {
 	}
 }
 
-// TestRecordsCompareByCommit: the bench.txt of two records, concatenated, is what benchstat compares by commit:
-// with the projections of `benchstat -col perfgate-commit -ignore perfgate-side,perfgate-round,perfgate-slot` the
-// columns are the two commits and nothing else differs between the results (benchstat's residue is one key).
+// TestRecordsCompareByCommit: the bench.txt of two records, concatenated, is what benchstat
+// compares by commit: with the projections of `benchstat -col perfgate-commit -ignore
+// perfgate-side,perfgate-round,perfgate-slot` the columns are the two commits and nothing else
+// differs between the results (benchstat's residue is one key).
 func TestRecordsCompareByCommit(t *testing.T) {
 	var all bytes.Buffer
 	for _, commit := range []string{strings.Repeat("2", 40), strings.Repeat("3", 40)} {

@@ -8,9 +8,10 @@ import (
 	"strings"
 )
 
-// HTML returns a self-contained page (no script, no external request: the Content-Security-Policy forbids them)
-// with the summary, the table of change points with their bisect commands, and one inline SVG chart per series:
-// each commit's value with its interval, the change points as vertical lines and the segments' means.
+// HTML returns a self-contained page (no script, no external request: the Content-Security-Policy
+// forbids them) with the summary, the table of change points with their bisect commands, and one
+// inline SVG chart per series: each commit's value with its interval, the change points as vertical
+// lines and the segments' means.
 func (h *History) HTML(title string) ([]byte, error) {
 	type chart struct {
 		Label   string
@@ -90,8 +91,9 @@ svg { display: block; max-width: 100%; height: auto; }
 </html>
 `))
 
-// svg draws s: its points with their intervals, its change points and the means of its segments. Everything in
-// it is numbers and the commits' hexadecimal names, written through html/template's escaping.
+// svg draws s: its points with their intervals, its change points and the means of its segments.
+// Everything in it is numbers and the commits' hexadecimal names, written through html/template's
+// escaping.
 func svg(s *Series) template.HTML {
 	const w, hgt, left, right, top, bottom = 900.0, 220.0, 70.0, 10.0, 10.0, 24.0
 	n := len(s.Points)

@@ -10,8 +10,8 @@ import (
 	"github.com/perfgate/perfgate/internal/data/report"
 )
 
-// FormatValue formats v in unit as tables show it: times scaled to ns, µs, ms or s, other units with four
-// significant digits.
+// FormatValue formats v in unit as tables show it: times scaled to ns, µs, ms or s, other units
+// with four significant digits.
 func FormatValue(v float64, unit string) string {
 	if unit == "sec/op" {
 		switch a := math.Abs(v); {
@@ -50,8 +50,9 @@ func count(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// Text writes the change points of h as a table for a terminal, each followed by the command that bisects it,
-// and the orphaned records after it. onlyNew keeps the change points that the newest commit brought.
+// Text writes the change points of h as a table for a terminal, each followed by the command that
+// bisects it, and the orphaned records after it. onlyNew keeps the change points that the newest
+// commit brought.
 func (h *History) Text(w io.Writer, onlyNew bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "perfgate history: %s\n\n", h.summary())
@@ -98,8 +99,8 @@ func plain(s string) string {
 	}, s)
 }
 
-// Markdown writes the change points of h for a job summary or an issue: a table, then the commands in a code
-// block. Names and subjects from the repository are escaped.
+// Markdown writes the change points of h for a job summary or an issue: a table, then the commands
+// in a code block. Names and subjects from the repository are escaped.
 func (h *History) Markdown(w io.Writer, onlyNew bool) error {
 	var b strings.Builder
 	changes := h.Changes(onlyNew)

@@ -10,8 +10,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// mdConstantTime renders the constant-time check: how it ran, then one row per operation that changed between
-// base and head or has findings on either side.
+// mdConstantTime renders the constant-time check: how it ran, then one row per operation that
+// changed between base and head or has findings on either side.
 func mdConstantTime(d *doc, r *record.Result) {
 	ct := r.ConstantTime
 	if ct == nil || ctFails(ct) { // a failing check is under "What failed"
@@ -20,7 +20,8 @@ func mdConstantTime(d *doc, r *record.Result) {
 	d.collapsed("Constant time: "+ctSummary(ct), func() { mdConstantTimeBody(d, ct) })
 }
 
-// mdConstantTimeFailed shows the check expanded when it fails the gate (fail-new and a newly leaking operation).
+// mdConstantTimeFailed shows the check expanded when it fails the gate (fail-new and a newly
+// leaking operation).
 func mdConstantTimeFailed(d *doc, r *record.Result) {
 	if ct := r.ConstantTime; ct != nil && ctFails(ct) {
 		d.para("**Constant time:** " + ctSummary(ct))
@@ -112,7 +113,8 @@ func quietOps(n int) string {
 	return fmt.Sprintf("%d more operations show no secret-dependent branch or load on either side.", n)
 }
 
-// ctPair writes head's value and, when it differs, base's: "16 (base 8)"; "—" for a side without the operation.
+// ctPair writes head's value and, when it differs, base's: "16 (base 8)"; "—" for a side without
+// the operation.
 func ctPair(o record.CTOperation, f func(*record.CTSide) int) string {
 	return pairText(o, func(s *record.CTSide) string { return strconv.Itoa(f(s)) })
 }
@@ -135,8 +137,8 @@ func pairText(o record.CTOperation, f func(*record.CTSide) string) string {
 	return h + " (base " + b + ")"
 }
 
-// ctView is the constant-time section of report.html: how the check ran, and every operation with findings, its
-// sites listed side by side.
+// ctView is the constant-time section of report.html: how the check ran, and every operation with
+// findings, its sites listed side by side.
 type ctView struct {
 	Line string // status, tool and secrets, or why it did not run
 	Ops  []ctOpView

@@ -50,7 +50,8 @@ func TestConstantTimeSection(t *testing.T) {
 		"<td>spBox (2,048 B)</td><td>4 per lookup, 4 in all</td>") {
 		t.Errorf("report.html does not list head's site:\n%s", b.String())
 	}
-	// Under fail-new, a clean base and a leaking head fail the gate: the section is under "What failed", expanded.
+	// Under fail-new, a clean base and a leaking head fail the gate: the section is under "What
+	// failed", expanded.
 	r.ConstantTime.Mode = record.CTFailNew
 	r.ConstantTime.Operations[0].Base = &record.CTSide{}
 	md = Markdown(r, Options{})

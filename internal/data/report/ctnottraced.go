@@ -7,7 +7,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// ctNotTracedText says why a constructor has no traced operations: "same code: not traced" or the budget's.
+// ctNotTracedText says why a constructor has no traced operations: "same code: not traced" or the
+// budget's.
 func ctNotTracedText(n record.CTNotTraced) string {
 	if n.Reason == record.CTSameCode {
 		return "same code: not traced"
@@ -15,8 +16,8 @@ func ctNotTracedText(n record.CTNotTraced) string {
 	return "not traced: budget ran out"
 }
 
-// ctCost is what the check cost and was allowed: " · 12.3 s of CPU, both sides (budget 30s per side)", "" when
-// it traced nothing.
+// ctCost is what the check cost and was allowed: " · 12.3 s of CPU, both sides (budget 30s per
+// side)", "" when it traced nothing.
 func ctCost(ct *record.ConstantTime) string {
 	if ct.CPU == 0 {
 		return ""

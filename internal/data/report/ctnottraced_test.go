@@ -8,8 +8,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestConstantTimeNotTraced: constructors left out get a row that says why, and the check's CPU time and budget
-// are shown.
+// TestConstantTimeNotTraced: constructors left out get a row that says why, and the check's CPU
+// time and budget are shown.
 func TestConstantTimeNotTraced(t *testing.T) {
 	leak := &record.CTSide{Loads: []record.CTSite{{Function: "feistel", Kind: "load", Table: "spBox",
 		TableSize: 2048, Lines: 16, LinesPerLookup: 4}}}

@@ -7,15 +7,16 @@ import (
 	"unicode/utf8"
 )
 
-// Everything that comes from the pull request — benchmark names, panic messages, test output, commit subjects,
-// symbol names, refs — goes through one of the helpers in this file before it reaches a renderer's output:
-// EscapeMarkdown for table cells and inline text, codeSpan for short opaque values such as digests, codeBlock for
-// multi-line text, and plain for the terminal.
+// Everything that comes from the pull request — benchmark names, panic messages, test output,
+// commit subjects, symbol names, refs — goes through one of the helpers in this file before it
+// reaches a renderer's output: EscapeMarkdown for table cells and inline text, codeSpan for short
+// opaque values such as digests, codeBlock for multi-line text, and plain for the terminal.
 
-// EscapeMarkdown makes s inert inline Markdown: safe in a table cell, a list item or a paragraph. It backslash-escapes
-// the characters GitHub Flavored Markdown gives meaning to inline (\ ` * _ [ ] | # ~ ! $ { }), turns < > & into HTML
-// entities so no tag or entity survives, escapes a leading list or heading marker, and folds newlines, tabs and other
-// control characters into spaces or U+FFFD, so the result is always a single line. Invalid UTF-8 becomes U+FFFD.
+// EscapeMarkdown makes s inert inline Markdown: safe in a table cell, a list item or a paragraph.
+// It backslash-escapes the characters GitHub Flavored Markdown gives meaning to inline (\ ` * _ [ ]
+// | # ~ ! $ { }), turns < > & into HTML entities so no tag or entity survives, escapes a leading
+// list or heading marker, and folds newlines, tabs and other control characters into spaces or
+// U+FFFD, so the result is always a single line. Invalid UTF-8 becomes U+FFFD.
 //
 // It does not stop GitHub from linking @mentions, #123 references or bare URLs that appear in s.
 func EscapeMarkdown(s string) string {
@@ -46,7 +47,8 @@ func EscapeMarkdown(s string) string {
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case r == '@':
-			// "@name" would notify a user or team: a zero-width space after the @ keeps the text and drops the ping.
+			// "@name" would notify a user or team: a zero-width space after the @ keeps the text
+			// and drops the ping.
 			b.WriteString("@\u200b")
 		case unsafeRune(r):
 			b.WriteRune(utf8.RuneError)
@@ -58,8 +60,9 @@ func EscapeMarkdown(s string) string {
 	return b.String()
 }
 
-// unsafeRune reports whether r must not reach a reader verbatim: control characters (a terminal escape sequence
-// starts with one) and the bidirectional overrides that make text read differently from how it is stored.
+// unsafeRune reports whether r must not reach a reader verbatim: control characters (a terminal
+// escape sequence starts with one) and the bidirectional overrides that make text read differently
+// from how it is stored.
 func unsafeRune(r rune) bool {
 	switch {
 	case r == utf8.RuneError:
@@ -106,9 +109,10 @@ func clip(s string, max int) string {
 	return s
 }
 
-// plain makes untrusted s safe for one line of a terminal or a fenced code block: control characters (including the
-// ESC that starts a colour sequence) and bidirectional overrides become U+FFFD, newlines and tabs become spaces, and
-// an HTML comment opener gets a zero-width space (see noMarker).
+// plain makes untrusted s safe for one line of a terminal or a fenced code block: control
+// characters (including the ESC that starts a colour sequence) and bidirectional overrides become
+// U+FFFD, newlines and tabs become spaces, and an HTML comment opener gets a zero-width space (see
+// noMarker).
 func plain(s string) string {
 	return noMarker(strings.Map(func(r rune) rune {
 		switch {
@@ -121,11 +125,11 @@ func plain(s string) string {
 	}, s))
 }
 
-// noMarker breaks every "<!--" in untrusted s with a zero-width space, so that text shown in a code span or block
-// never carries perfgate's hidden marker (or any HTML comment) verbatim: the comment body holds the marker once,
-// at its start.
+// noMarker breaks every "<!--" in untrusted s with a zero-width space, so that text shown in a code
+// span or block never carries perfgate's hidden marker (or any HTML comment) verbatim: the comment
+// body holds the marker once, at its start.
 func noMarker(s string) string {
-	return strings.ReplaceAll(s, "<!--", "<!​--")
+	return strings.ReplaceAll(s, "<!--", "<!\u200b--")
 }
 
 // plainLines is plain for multi-line text: it keeps newlines (normalising \r\n) and tabs.
@@ -158,8 +162,9 @@ func longestRun(s string, c byte) int {
 	return best
 }
 
-// codeSpan renders untrusted one-line s as an inline code span that is also safe in a table cell: the backtick
-// delimiter is longer than any backtick run inside, and | is escaped (GFM splits cells before it parses code spans).
+// codeSpan renders untrusted one-line s as an inline code span that is also safe in a table cell:
+// the backtick delimiter is longer than any backtick run inside, and | is escaped (GFM splits cells
+// before it parses code spans).
 func codeSpan(s string) string {
 	s = plain(s)
 	if s == "" {
@@ -172,8 +177,9 @@ func codeSpan(s string) string {
 	return fence + strings.ReplaceAll(s, "|", `\|`) + fence
 }
 
-// codeBlock renders untrusted multi-line s as a fenced code block whose fence is longer than any backtick run in s,
-// so nothing inside can close it; HTML such as </details> inside is shown, not parsed.
+// codeBlock renders untrusted multi-line s as a fenced code block whose fence is longer than any
+// backtick run in s, so nothing inside can close it; HTML such as </details> inside is shown, not
+// parsed.
 func codeBlock(s string) string {
 	s = strings.TrimRight(plainLines(s), "\n ")
 	if s == "" {
@@ -183,8 +189,9 @@ func codeBlock(s string) string {
 	return fence + "text\n" + s + "\n" + fence
 }
 
-// clipHead keeps the first maxLines lines and at most maxBytes bytes of s, cutting at a line (or rune) boundary
-// and saying what it left out. It suits panic messages, whose first lines matter most.
+// clipHead keeps the first maxLines lines and at most maxBytes bytes of s, cutting at a line (or
+// rune) boundary and saying what it left out. It suits panic messages, whose first lines matter
+// most.
 func clipHead(s string, maxBytes, maxLines int) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	cut := len(s)
@@ -208,8 +215,8 @@ func clipHead(s string, maxBytes, maxLines int) string {
 		"\n")+1, commas(int64(len(rest))))
 }
 
-// clipTail keeps the last maxLines lines and at most maxBytes bytes of s. It suits test output, whose end says
-// what failed.
+// clipTail keeps the last maxLines lines and at most maxBytes bytes of s. It suits test output,
+// whose end says what failed.
 func clipTail(s string, maxBytes, maxLines int) string {
 	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	start := 0

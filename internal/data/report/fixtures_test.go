@@ -8,10 +8,10 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The fixtures are hand-made Results shaped like a real comparison of cipher/des before and after folding the P
-// permutation into the S-boxes. The numbers are plausible, not measured: crypto/des runs at 86 ns/block for DES and
-// 243 ns/block for 3DES on the development machine (go test -bench . crypto/des), and the folded tables cost +2,048 bytes of
-// .noptrdata.
+// The fixtures are hand-made Results shaped like a real comparison of cipher/des before and after
+// folding the P permutation into the S-boxes. The numbers are plausible, not measured: crypto/des
+// runs at 86 ns/block for DES and 243 ns/block for 3DES on the development machine (go test -bench
+// . crypto/des), and the folded tables cost +2,048 bytes of .noptrdata.
 
 func digest(c byte) string { return strings.Repeat(string(c), 64) }
 
@@ -91,8 +91,8 @@ func passResult() *record.Result {
 	}
 }
 
-// failResult fails the gate four ways at once: a differential mismatch, a benchmark that panics on head, failing
-// head tests, and two slower benchmarks that a label acknowledged.
+// failResult fails the gate four ways at once: a differential mismatch, a benchmark that panics on
+// head, failing head tests, and two slower benchmarks that a label acknowledged.
 func failResult() *record.Result {
 	r := passResult()
 	r.Head.Dirty = true
@@ -138,7 +138,8 @@ func failResult() *record.Result {
 			Method: "DecryptBlocks", Input: hexBytes("6a271787ab8883f9"), Base: hexBytes("e2ddb87b2a1c2e4f"), Head: hexBytes("00ff00ff00ff00ff")},
 	}
 	r.Differential.Added = []string{"NewTripleEEE3X"}
-	// An AEAD whose tag differs on one message, and a hash whose chunked writes disagree with one Write on head.
+	// An AEAD whose tag differs on one message, and a hash whose chunked writes disagree with one
+	// Write on head.
 	key := hexBytes("000102030405060708090a0b0c0d0e0f")
 	r.Differential.Ciphers = append(r.Differential.Ciphers,
 		record.Cipher{Name: "NewCipher/GCM", Family: record.FamilyAEAD, Type: "cipher.AEAD",
@@ -161,8 +162,8 @@ func failResult() *record.Result {
 	return r
 }
 
-// hostile is the text an attacker would put in a benchmark name, a panic or a commit subject to break out of a
-// table cell, a code fence or a <details> section.
+// hostile is the text an attacker would put in a benchmark name, a panic or a commit subject to
+// break out of a table cell, a code fence or a <details> section.
 const hostile = "<b>x</b>|*y*` ```\n</details>\n<img src=x onerror=alert(1)>\n# head\n| a | b |\n~~~\n[l](javascript:x) \x1b[31m$x$ &lt;"
 
 // hostileResult puts hostile text into every field of the Result that the pull request controls.

@@ -11,36 +11,39 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// A forest plot shows, one line per gating benchmark, the paired head/base ratio as a point, its 95% interval as a
-// bar, and the ±threshold band around 1×, so that a reader sees at a glance which benchmarks moved, how sure the
-// run is, and how far from the threshold they are. The Markdown comment and the terminal draw it as monospace
-// text (GitHub's Mermaid has bar and line charts but nothing that draws an interval); the HTML report draws the
-// same forest as SVG. The scale is logarithmic, so that 0.5× and 2× lie equally far from 1×.
+// A forest plot shows, one line per gating benchmark, the paired head/base ratio as a point, its
+// 95% interval as a bar, and the ±threshold band around 1×, so that a reader sees at a glance which
+// benchmarks moved, how sure the run is, and how far from the threshold they are. The Markdown
+// comment and the terminal draw it as monospace text (GitHub's Mermaid has bar and line charts but
+// nothing that draws an interval); the HTML report draws the same forest as SVG. The scale is
+// logarithmic, so that 0.5× and 2× lie equally far from 1×.
 //
-// This file decides what a forest holds (which benchmarks, in which order, on which scale) and draws it as text.
-// It only places the pipeline's numbers on an axis; it computes no statistic.
+// This file decides what a forest holds (which benchmarks, in which order, on which scale) and
+// draws it as text. It only places the pipeline's numbers on an axis; it computes no statistic.
 
-// forestUnits are the units whose paired estimates gate, each plotted as its own forest: wall time, and the
-// instruction counts of the instruction-count lane where it ran.
+// forestUnits are the units whose paired estimates gate, each plotted as its own forest: wall time,
+// and the instruction counts of the instruction-count lane where it ran.
 var forestUnits = []string{record.UnitTime, record.UnitInstructions}
 
 // forestMaxRows is how many benchmarks the Markdown and text forests show; the rest are counted.
 const forestMaxRows = 20
 
-// A forest is one unit's plot: the benchmarks it shows, slowest first, the scale, and what it left out.
+// A forest is one unit's plot: the benchmarks it shows, slowest first, the scale, and what it left
+// out.
 type forest struct {
 	unit      string
-	threshold float64              // the band's half-width as a fraction of 1: 0.02 for ±2%
-	rows      []record.Benchmark   // slowest first; a row without a paired estimate (failed) comes first
-	rest      map[record.Class]int // benchmarks not shown, by class
-	span      float64              // the axis runs from 1/span to span (span > 1)
+	threshold float64 // the band's half-width as a fraction of 1: 0.02 for ±2%
+	// slowest first; a row without a paired estimate (failed) comes first
+	rows []record.Benchmark
+	rest map[record.Class]int // benchmarks not shown, by class
+	span float64              // the axis runs from 1/span to span (span > 1)
 }
 
-// newForest builds the forest of unit from r, showing at most most benchmarks (all when most ≤ 0). It returns
-// nil when no benchmark of unit was compared.
+// newForest builds the forest of unit from r, showing at most most benchmarks (all when most ≤ 0).
+// It returns nil when no benchmark of unit was compared.
 //
-// When it must choose, it keeps the benchmarks that matter: failed, slower, inconclusive and faster ones, the
-// largest effects first, and fills what room is left with unchanged ones.
+// When it must choose, it keeps the benchmarks that matter: failed, slower, inconclusive and faster
+// ones, the largest effects first, and fills what room is left with unchanged ones.
 func newForest(r *record.Result, unit string, most int) *forest {
 	var all []record.Benchmark
 	for _, b := range r.Benchmarks {
@@ -48,7 +51,8 @@ func newForest(r *record.Result, unit string, most int) *forest {
 			continue
 		}
 		if b.Exact && b.Paired == nil && b.Class != record.ClassFailed && b.Base.Center > 0 {
-			// An exact count has no interval: its point is head/base, the delta re-expressed as a ratio.
+			// An exact count has no interval: its point is head/base, the delta re-expressed as a
+			// ratio.
 			ratio := 1 + b.DeltaPct/100
 			b.Paired = &record.Paired{Ratio: ratio, Lo: ratio, Hi: ratio}
 		}
@@ -107,7 +111,8 @@ func forestRank(b record.Benchmark) int {
 	return 0
 }
 
-// effect is the size of a benchmark's change on the plot's scale, |log ratio|; 0 without an estimate.
+// effect is the size of a benchmark's change on the plot's scale, |log ratio|; 0 without an
+// estimate.
 func effect(b record.Benchmark) float64 {
 	if b.Paired == nil || !(b.Paired.Ratio > 0) {
 		return 0
@@ -129,9 +134,9 @@ func compareFloat(a, b float64) int {
 // spans are the axis ends the forest chooses from: the axis runs from 1/s to s.
 var spans = []float64{1.01, 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 100, 1000}
 
-// scale chooses the axis: wide enough for every point and twice the threshold band, and for the intervals as far
-// as twice that; an interval that reaches further is drawn clipped, so that one wild interval cannot squeeze the
-// others into a single column.
+// scale chooses the axis: wide enough for every point and twice the threshold band, and for the
+// intervals as far as twice that; an interval that reaches further is drawn clipped, so that one
+// wild interval cannot squeeze the others into a single column.
 func (f *forest) scale() float64 {
 	need := 0.0
 	if f.threshold > 0 && f.threshold < 0.5 {
@@ -162,8 +167,8 @@ func (f *forest) scale() float64 {
 	return spans[len(spans)-1]
 }
 
-// pos maps a ratio to [0, 1] along the axis, clamped; ok is false when v lies outside the axis (or is not a
-// positive number), in which direction telling by pos 0 or 1.
+// pos maps a ratio to [0, 1] along the axis, clamped; ok is false when v lies outside the axis (or
+// is not a positive number), in which direction telling by pos 0 or 1.
 func (f *forest) pos(v float64) (p float64, ok bool) {
 	if !(v > 0) || math.IsNaN(v) {
 		return 0, false
@@ -225,12 +230,13 @@ var (
 		left: "<", right: ">", axis: "-", tick: "+"}
 )
 
-// forestWidth is the number of columns of a text forest's axis; odd, so that 1× has a column of its own.
+// forestWidth is the number of columns of a text forest's axis; odd, so that 1× has a column of its
+// own.
 const forestWidth = 41
 
-// forestText draws f as monospace lines, without a trailing newline. uni picks Unicode box drawing over ASCII;
-// color paints slower and failed benchmarks red and faster green with ANSI escapes. Benchmark names go through
-// plain: the caller fences or prints the lines.
+// forestText draws f as monospace lines, without a trailing newline. uni picks Unicode box drawing
+// over ASCII; color paints slower and failed benchmarks red and faster green with ANSI escapes.
+// Benchmark names go through plain: the caller fences or prints the lines.
 func forestText(f *forest, uni, color bool) []string {
 	t := newTextForest(f, uni, color)
 	out := t.header()
@@ -255,8 +261,8 @@ func forestText(f *forest, uni, color bool) []string {
 // forestZero is the column of 1× on a text forest's axis.
 const forestZero = forestWidth / 2
 
-// textForest is what forestText draws one forest with: its glyphs, the columns of the threshold band and the
-// column of benchmark names.
+// textForest is what forestText draws one forest with: its glyphs, the columns of the threshold
+// band and the column of benchmark names.
 type textForest struct {
 	f          *forest
 	g          glyphs

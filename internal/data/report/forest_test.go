@@ -11,8 +11,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// forestResult has n sec/op benchmarks named b00, b01, …, with the given ratios and classes; each interval is the
-// ratio ±1%.
+// forestResult has n sec/op benchmarks named b00, b01, …, with the given ratios and classes; each
+// interval is the ratio ±1%.
 func forestResult(threshold float64, ratios []float64, classes []record.Class) *record.Result {
 	r := &record.Result{Method: record.Method{Threshold: threshold}}
 	for i, ratio := range ratios {
@@ -61,8 +61,8 @@ func TestForestCapKeepsWhatMatters(t *testing.T) {
 	if len(got) != 10 {
 		t.Fatalf("%d rows, want 10: %v", len(got), got)
 	}
-	// The three that moved, and the seven unchanged farthest from 1× on the log scale (b00…b03 below, b22…b24
-	// above: 1−x is farther than 1+x), slowest first.
+	// The three that moved, and the seven unchanged farthest from 1× on the log scale (b00…b03
+	// below, b22…b24 above: 1−x is farther than 1+x), slowest first.
 	want := []string{"b25", "b27", "b24", "b23", "b22", "b03", "b02", "b01", "b00", "b26"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
@@ -176,7 +176,8 @@ func TestForestHostileNames(t *testing.T) {
 }
 
 func TestMarkdownForestFitsTheBudget(t *testing.T) {
-	// Hundreds of benchmarks with long names: the forest stays capped, and the body within the limit.
+	// Hundreds of benchmarks with long names: the forest stays capped, and the body within the
+	// limit.
 	var ratios []float64
 	var classes []record.Class
 	for i := range 600 {

@@ -10,12 +10,14 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// This file turns the numbers of a Result into short human strings. It only formats: every value it prints was
-// computed by the pipeline; the most it does is re-express an interval as ±percent or sum section sizes.
+// This file turns the numbers of a Result into short human strings. It only formats: every value it
+// prints was computed by the pipeline; the most it does is re-express an interval as ±percent or
+// sum section sizes.
 
 const minus = "−" // U+2212, as in "−37.9%"
 
-// value formats v in the benchmark unit: sec/op as ns/µs/ms/s, B/s as MB/s, B/op as bytes, allocs/op as a count.
+// value formats v in the benchmark unit: sec/op as ns/µs/ms/s, B/s as MB/s, B/op as bytes,
+// allocs/op as a count.
 func value(unit string, v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "—"
@@ -53,8 +55,8 @@ func duration(sec float64) string {
 	return sig4(sec) + " s"
 }
 
-// sig4 formats v with four significant digits and no exponent; values of 10,000 and more are whole numbers with
-// thousands separators.
+// sig4 formats v with four significant digits and no exponent; values of 10,000 and more are whole
+// numbers with thousands separators.
 func sig4(v float64) string {
 	switch {
 	case math.IsNaN(v):
@@ -74,8 +76,8 @@ func sig4(v float64) string {
 	return signed(strconv.FormatFloat(a, 'f', digits, 64), v < 0, false)
 }
 
-// count formats a count: a whole number with separators, or four significant digits when it has a fraction
-// (a median of an even number of samples can fall between two counts).
+// count formats a count: a whole number with separators, or four significant digits when it has a
+// fraction (a median of an even number of samples can fall between two counts).
 func count(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return signed(commas(int64(math.Abs(v))), v < 0, false)
@@ -83,8 +85,9 @@ func count(v float64) string {
 	return sig4(v)
 }
 
-// noteOf is the note a table shows for b: its own note, the warnings it does not already repeat (why an interval
-// is missing), whether an inconclusive row blocks the merge, and the disagreement of the two lanes when there is one.
+// noteOf is the note a table shows for b: its own note, the warnings it does not already repeat
+// (why an interval is missing), whether an inconclusive row blocks the merge, and the disagreement
+// of the two lanes when there is one.
 func noteOf(b record.Benchmark) string {
 	parts := ownNotes(b)
 	if b.MetricNote != "" {
@@ -100,7 +103,8 @@ var intervalNote = regexp.MustCompile(`^interval .* exceeds ±.*%$`)
 func ownNotes(b record.Benchmark) []string {
 	var parts []string
 	for part := range strings.SplitSeq(b.Note, "; ") {
-		// classify's "interval … exceeds ±2%" says less than inconclusiveWhy, which the report shows instead.
+		// classify's "interval … exceeds ±2%" says less than inconclusiveWhy, which the report
+		// shows instead.
 		if part != "" && !(b.Class == record.ClassInconclusive && intervalNote.MatchString(part)) {
 			parts = append(parts, part)
 		}
@@ -117,8 +121,9 @@ func ownNotes(b record.Benchmark) []string {
 	return parts
 }
 
-// instructions formats an instruction count per op whole, with thousands separators, and with one decimal when it
-// has a fraction (the lane's counts are differences of two runs divided by N): "12,345" or "2,176.5".
+// instructions formats an instruction count per op whole, with thousands separators, and with one
+// decimal when it has a fraction (the lane's counts are differences of two runs divided by N):
+// "12,345" or "2,176.5".
 func instructions(v float64) string {
 	if math.Abs(v) >= 1e15 {
 		return sig4(v)
@@ -168,9 +173,10 @@ func percent(p float64) string {
 	return signed(strconv.FormatFloat(math.Abs(p), 'f', 1, 64), p < 0, true) + "%"
 }
 
-// spread formats a summary as benchstat does: "150.0 µs ± 1%", the interval given as the larger distance from the
-// center to either end, in percent of the center. A summary without an interval (too few samples: Lo and Hi 0,
-// and the benchmark's warnings say why) is its center alone, never "± 100%".
+// spread formats a summary as benchstat does: "150.0 µs ± 1%", the interval given as the larger
+// distance from the center to either end, in percent of the center. A summary without an interval
+// (too few samples: Lo and Hi 0, and the benchmark's warnings say why) is its center alone, never
+// "± 100%".
 func spread(unit string, s record.Summary) string {
 	c := value(unit, s.Center)
 	if s.N == 0 {
@@ -186,7 +192,8 @@ func spread(unit string, s record.Summary) string {
 	return c + " ± " + strconv.FormatFloat(d, 'f', 0, 64) + "%"
 }
 
-// delta formats a benchmark's change as benchstat does: the signed percentage when p ≤ alpha, "~" otherwise.
+// delta formats a benchmark's change as benchstat does: the signed percentage when p ≤ alpha, "~"
+// otherwise.
 func delta(b record.Benchmark, alpha float64) string {
 	if sameUntimed(b) {
 		return "0 (same machine code)"
@@ -223,9 +230,9 @@ func paired(p *record.Paired) string {
 	return f(p.Ratio) + "× [" + f(p.Lo) + ", " + f(p.Hi) + "]"
 }
 
-// alphaOf returns the run's significance level, defaulting to benchstat's 0.05.
-// roundsOf is " · 12 rounds" after the paired estimate of a run with a time budget, where each benchmark got as
-// many rounds as it needed to settle; "" for a run of fixed rounds.
+// alphaOf returns the run's significance level, defaulting to benchstat's 0.05. roundsOf is " · 12
+// rounds" after the paired estimate of a run with a time budget, where each benchmark got as many
+// rounds as it needed to settle; "" for a run of fixed rounds.
 func roundsOf(m record.Method, b record.Benchmark) string {
 	if m.Budget <= 0 || b.Rounds == 0 {
 		return ""
@@ -266,7 +273,8 @@ func bytesDeltaShort(d int64) string {
 	return signed(s, d < 0, true)
 }
 
-// sizePercent formats the relative change of a section: "+12.0%", "new" when it was empty, "gone" when it is.
+// sizePercent formats the relative change of a section: "+12.0%", "new" when it was empty, "gone"
+// when it is.
 func sizePercent(base, head int64) string {
 	switch {
 	case base == head:
@@ -304,7 +312,8 @@ func plural(n int, word string) string {
 	return commas(int64(n)) + " " + word + "s"
 }
 
-// sameUntimed reports whether b is unchanged because its machine code is the same on both sides, without timing.
+// sameUntimed reports whether b is unchanged because its machine code is the same on both sides,
+// without timing.
 func sameUntimed(b record.Benchmark) bool {
 	return b.SameCode && b.Rounds == 0 && b.Base.N == 0 && b.Head.N == 0
 }
@@ -317,8 +326,8 @@ func noPaired(b record.Benchmark) string {
 	return "no paired estimate"
 }
 
-// scope says what a result covers beyond its package: the packages of a comparison of several, and the shard of a
-// partial result. "" for one package, whole.
+// scope says what a result covers beyond its package: the packages of a comparison of several, and
+// the shard of a partial result. "" for one package, whole.
 func scope(r *record.Result) string {
 	var s string
 	if n := len(r.Packages); n > 0 {
@@ -335,8 +344,8 @@ func scope(r *record.Result) string {
 	return s
 }
 
-// geomeanRow is the formatted geometric-mean row of unit in r: base, head and the change ("+3.1%"); ok is false
-// when r has no row for unit (fewer than two benchmarks in it).
+// geomeanRow is the formatted geometric-mean row of unit in r: base, head and the change ("+3.1%");
+// ok is false when r has no row for unit (fewer than two benchmarks in it).
 func geomeanRow(r *record.Result, unit string) (base, head, change string, n int, ok bool) {
 	for _, g := range r.Geomeans {
 		if g.Unit == unit {

@@ -121,7 +121,8 @@ func TestFormatDeltas(t *testing.T) {
 	check(value("peak-RSS-B", 71.5*(1<<20)), "71.5 MiB")
 	// Too few samples for an interval: the center alone, not "± 100%".
 	check(spread("sec/op", record.Summary{Center: 150e-6, N: 4}), "150.0 µs")
-	// The note says why, even when the class wrote a note of its own; a warning the note repeats is shown once.
+	// The note says why, even when the class wrote a note of its own; a warning the note repeats is
+	// shown once.
 	few := "too few samples for an interval at 95%: 4 per side, 6 needed"
 	check(noteOf(record.Benchmark{Note: "interval -4.7% to +56.6% exceeds ±2%", Warnings: []string{few}}),
 		"interval -4.7% to +56.6% exceeds ±2%; "+few)

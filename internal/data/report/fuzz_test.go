@@ -10,10 +10,10 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// fillStrings sets every string reachable from v — struct fields, slice elements, pointer targets — to s, giving
-// an empty slice one element first and allocating nil pointers, so that every string field of every record type
-// is set. It walks by reflection, so a field added to (or moved between) the record types is covered without
-// touching this test.
+// fillStrings sets every string reachable from v — struct fields, slice elements, pointer targets —
+// to s, giving an empty slice one element first and allocating nil pointers, so that every string
+// field of every record type is set. It walks by reflection, so a field added to (or moved between)
+// the record types is covered without touching this test.
 func fillStrings(v reflect.Value, s string) {
 	switch v.Kind() {
 	case reflect.String:
@@ -50,12 +50,12 @@ func fillStrings(v reflect.Value, s string) {
 // allowedTags are the only HTML perfgate writes into a comment itself.
 var allowedTags = []string{Marker, "<details>", "</details>", "<summary>", "</summary>", "<sub>", "</sub>"}
 
-// mention is an @ that GitHub would turn into a notification: not preceded by a word character, followed by a
-// login or team character.
+// mention is an @ that GitHub would turn into a notification: not preceded by a word character,
+// followed by a login or team character.
 var mention = regexp.MustCompile("(^|[^A-Za-z0-9_])@[A-Za-z0-9]")
 
-// prose splits a Markdown body into its lines outside fenced code blocks, with inline code spans blanked out: what
-// GitHub parses as Markdown and HTML. It also reports a fence that never closes.
+// prose splits a Markdown body into its lines outside fenced code blocks, with inline code spans
+// blanked out: what GitHub parses as Markdown and HTML. It also reports a fence that never closes.
 func prose(body string) (lines []string, unclosed string) {
 	fence := ""
 	for _, line := range strings.Split(body, "\n") {
@@ -77,8 +77,8 @@ func prose(body string) (lines []string, unclosed string) {
 	return lines, fence
 }
 
-// blankCodeSpans replaces the inline code spans of line (a backtick run up to the next run of the same length)
-// with spaces; escaped backticks open nothing.
+// blankCodeSpans replaces the inline code spans of line (a backtick run up to the next run of the
+// same length) with spaces; escaped backticks open nothing.
 func blankCodeSpans(line string) string {
 	b := []byte(line)
 	for i := 0; i < len(b); {
@@ -122,7 +122,8 @@ func blankCodeSpans(line string) string {
 	return string(b)
 }
 
-// wantStatus is the verdict word the first line must show for status, decided here and not by the renderer.
+// wantStatus is the verdict word the first line must show for status, decided here and not by the
+// renderer.
 func wantStatus(status string, incomplete bool) string {
 	w := map[string]string{"pass": "PASS", "fail": "FAIL", "error": "ERROR"}[status]
 	if w == "" {
@@ -134,7 +135,8 @@ func wantStatus(status string, incomplete bool) string {
 	return w
 }
 
-// checkHostileMarkdown renders r and checks that hostile text in it changed nothing GitHub would act on.
+// checkHostileMarkdown renders r and checks that hostile text in it changed nothing GitHub would
+// act on.
 func checkHostileMarkdown(t *testing.T, r *record.Result, text string) {
 	t.Helper()
 	md := Markdown(r, Options{Title: text, ArtifactHint: text})
@@ -192,8 +194,9 @@ func checkHostileMarkdown(t *testing.T, r *record.Result, text string) {
 	}
 }
 
-// FuzzMarkdownHostileStrings fills every string field of a full Result with the fuzzer's text and renders it.
-// The seed corpus runs as an ordinary test; 'go test -fuzz FuzzMarkdownHostileStrings ./report' explores further.
+// FuzzMarkdownHostileStrings fills every string field of a full Result with the fuzzer's text and
+// renders it. The seed corpus runs as an ordinary test; 'go test -fuzz FuzzMarkdownHostileStrings
+// ./report' explores further.
 func FuzzMarkdownHostileStrings(f *testing.F) {
 	for _, s := range []string{
 		hostile,

@@ -15,15 +15,17 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// HTML renders r as report.html: one self-contained page that opens offline. It holds the verdict, the forest plot
-// of every gating benchmark, a timeline per benchmark of every sample in run order (samples, as read from bench.txt
-// by benchtxt.ReadBenchTxt; nil leaves the timelines out), size bars per section with the symbols that changed, the
-// differential table with mismatch examples, and the method and environment.
+// HTML renders r as report.html: one self-contained page that opens offline. It holds the verdict,
+// the forest plot of every gating benchmark, a timeline per benchmark of every sample in run order
+// (samples, as read from bench.txt by benchtxt.ReadBenchTxt; nil leaves the timelines out), size
+// bars per section with the symbols that changed, the differential table with mismatch examples,
+// and the method and environment.
 //
-// The page has inline CSS and inline SVG, no script, and a Content-Security-Policy that forbids loading anything,
-// so opening it makes no request to any host. It is produced by html/template: every string, above all the ones
-// that come from the pull request (benchmark names, panic messages, test output, commit subjects), is escaped, and
-// control characters and bidirectional overrides are replaced.
+// The page has inline CSS and inline SVG, no script, and a Content-Security-Policy that forbids
+// loading anything, so opening it makes no request to any host. It is produced by html/template:
+// every string, above all the ones that come from the pull request (benchmark names, panic
+// messages, test output, commit subjects), is escaped, and control characters and bidirectional
+// overrides are replaced.
 func HTML(w io.Writer, r *record.Result, samples []benchtxt.Sample, opt Options) error {
 	if r == nil {
 		return fmt.Errorf("rendering html: no result")
@@ -32,8 +34,8 @@ func HTML(w io.Writer, r *record.Result, samples []benchtxt.Sample, opt Options)
 	if err := htmlTemplate.Execute(&b, newPage(r, samples, opt)); err != nil {
 		return fmt.Errorf("rendering html: %w", err)
 	}
-	// html/template escapes markup but leaves control characters and bidirectional overrides, which the page's
-	// own text never has: they become U+FFFD, as in the other formats.
+	// html/template escapes markup but leaves control characters and bidirectional overrides, which
+	// the page's own text never has: they become U+FFFD, as in the other formats.
 	if _, err := io.WriteString(w, plainLines(b.String())); err != nil {
 		return fmt.Errorf("rendering html: %w", err)
 	}
@@ -134,8 +136,8 @@ func newPage(r *record.Result, samples []benchtxt.Sample, opt Options) page {
 	return p
 }
 
-// benchAnchors gives every benchmark name an element id, "b0", "b1", … in order of first appearance; the names
-// themselves are untrusted and never become ids.
+// benchAnchors gives every benchmark name an element id, "b0", "b1", … in order of first
+// appearance; the names themselves are untrusted and never become ids.
 func benchAnchors(bs []record.Benchmark) map[string]string {
 	ids := map[string]string{}
 	for _, b := range bs {
@@ -146,7 +148,8 @@ func benchAnchors(bs []record.Benchmark) map[string]string {
 	return ids
 }
 
-// benchView is one benchmark's section: its comparisons in every unit and the timelines of its samples.
+// benchView is one benchmark's section: its comparisons in every unit and the timelines of its
+// samples.
 type benchView struct {
 	ID, Name  string
 	Class     string // the class in the gated unit, for the heading

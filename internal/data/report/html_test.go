@@ -13,9 +13,9 @@ import (
 	"golang.org/x/net/html"
 )
 
-// abbaSamples returns two rounds of A B B A samples of name: base takes base+drift·i, head head+drift·i, where i
-// is the run's position, so that a linear drift runs through the whole sequence; instructions/op is exact and
-// allocs/op constant.
+// abbaSamples returns two rounds of A B B A samples of name: base takes base+drift·i, head
+// head+drift·i, where i is the run's position, so that a linear drift runs through the whole
+// sequence; instructions/op is exact and allocs/op constant.
 func abbaSamples(name string, base, head, drift float64) []benchtxt.Sample {
 	var ss []benchtxt.Sample
 	i := 0
@@ -107,7 +107,8 @@ func TestHTMLTimelineInRunOrder(t *testing.T) {
 	for _, s := range svgs {
 		units = append(units, attr(s, "aria-label"))
 	}
-	// Time first, then instructions beside it; allocs/op is constant (a sentence), B/s repeats time (left out).
+	// Time first, then instructions beside it; allocs/op is constant (a sentence), B/s repeats time
+	// (left out).
 	if diff := cmp.Diff([]string{"samples of sec/op in run order", "samples of instructions/op in run order"}, units); diff != "" {
 		t.Errorf("timelines (-want +got):\n%s", diff)
 	}
@@ -237,8 +238,8 @@ func TestHTMLWithoutBenchmarksOrSamples(t *testing.T) {
 	}
 }
 
-// TestHTMLDifferentialFamilies: the differential section names each constructor's family, what differed in an
-// AEAD's mismatch, head's inconsistencies and the constructors' notes.
+// TestHTMLDifferentialFamilies: the differential section names each constructor's family, what
+// differed in an AEAD's mismatch, head's inconsistencies and the constructors' notes.
 func TestHTMLDifferentialFamilies(t *testing.T) {
 	page, _ := render(t, failResult(), nil)
 	for _, want := range []string{
@@ -252,8 +253,8 @@ func TestHTMLDifferentialFamilies(t *testing.T) {
 	}
 }
 
-// TestRoundLabels: the round labels of a timeline never overlap: "round N" while there is room, else numbers on
-// every k-th round, each with at least the room a number needs.
+// TestRoundLabels: the round labels of a timeline never overlap: "round N" while there is room,
+// else numbers on every k-th round, each with at least the room a number needs.
 func TestRoundLabels(t *testing.T) {
 	for _, n := range []int{1, 5, 7, 8, 12, 40, 100} {
 		rounds := make([]svgRound, n)

@@ -11,8 +11,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The SVG plots of report.html: the forest, and a timeline of one benchmark's samples per unit. Go computes every
-// coordinate; the template only writes them out.
+// The SVG plots of report.html: the forest, and a timeline of one benchmark's samples per unit. Go
+// computes every coordinate; the template only writes them out.
 
 // The forest as SVG: a name column, the plot, and a column of class and ratio.
 const (
@@ -106,8 +106,8 @@ func newSVGForest(f *forest, anchors map[string]string) svgForest {
 	return s
 }
 
-// axisTicks are the ratios labelled on an axis from 1/span to span: the ends, 1×, and one step between on each
-// side when the axis is wide enough.
+// axisTicks are the ratios labelled on an axis from 1/span to span: the ends, 1×, and one step
+// between on each side when the axis is wide enough.
 func axisTicks(span float64) []float64 {
 	ticks := []float64{1 / span, 1, span}
 	i := slices.Index(spans, span)
@@ -121,8 +121,9 @@ func axisTicks(span float64) []float64 {
 	return ticks
 }
 
-// sampleUnits lists the units of ss worth a timeline: time first, instructions next, then the rest by name.
-// Throughput (B/s) is left out: it is the bytes per op divided by the time, and would repeat the time's picture.
+// sampleUnits lists the units of ss worth a timeline: time first, instructions next, then the rest
+// by name. Throughput (B/s) is left out: it is the bytes per op divided by the time, and would
+// repeat the time's picture.
 func sampleUnits(ss []benchtxt.Sample) []string {
 	seen := map[string]bool{}
 	var units []string
@@ -152,8 +153,8 @@ func sampleUnits(ss []benchtxt.Sample) []string {
 	return units
 }
 
-// The timeline: one point per sample in run order, rounds shaded alternately, base and head each joined by a line
-// so that drift shows, and each side's median as a dashed line.
+// The timeline: one point per sample in run order, rounds shaded alternately, base and head each
+// joined by a line so that drift shows, and each side's median as a dashed line.
 const (
 	tlW, tlH         = 470.0, 190.0
 	tlLeft, tlRight  = 74.0, 10.0
@@ -176,14 +177,16 @@ type svgTimeline struct {
 	SlotLabels    bool
 }
 
-// Room the round labels need, in the SVG's units: "round 12" at the label's font size, and a number alone.
+// Room the round labels need, in the SVG's units: "round 12" at the label's font size, and a number
+// alone.
 const (
 	roundLabelW  = 50.0
 	roundNumberW = 22.0
 )
 
-// labelRounds shortens the rounds' labels so that they do not overlap in width: "round N" while each round has
-// room for it, else the number alone, on every k-th round (the first, then 1+k, …) as their width requires.
+// labelRounds shortens the rounds' labels so that they do not overlap in width: "round N" while
+// each round has room for it, else the number alone, on every k-th round (the first, then 1+k, …)
+// as their width requires.
 func labelRounds(rounds []svgRound, width float64) {
 	if len(rounds) == 0 || width/float64(len(rounds)) >= roundLabelW {
 		return
@@ -211,8 +214,8 @@ type svgPoint struct {
 	Tip  string
 }
 
-// newTimeline draws unit's samples of one benchmark; ok is false when there is nothing to draw or every value is
-// the same (a constant is a sentence, not a picture).
+// newTimeline draws unit's samples of one benchmark; ok is false when there is nothing to draw or
+// every value is the same (a constant is a sentence, not a picture).
 func newTimeline(ss []benchtxt.Sample, unit string, centers map[record.Side]float64) (t svgTimeline, ok bool) {
 	type pt struct {
 		s benchtxt.Sample
@@ -275,8 +278,8 @@ func newTimeline(ss []benchtxt.Sample, unit string, centers map[record.Side]floa
 	return t, true
 }
 
-// tickLabel formats an axis value: times and bytes with their units, anything else as a bare number (the unit is
-// the plot's heading).
+// tickLabel formats an axis value: times and bytes with their units, anything else as a bare number
+// (the unit is the plot's heading).
 func tickLabel(unit string, v float64) string {
 	switch unit {
 	case "sec/op", "B/op", "B/s":

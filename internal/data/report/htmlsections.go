@@ -8,7 +8,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The tables of report.html: the differential with its mismatch examples, and the sizes with their bars.
+// The tables of report.html: the differential with its mismatch examples, and the sizes with their
+// bars.
 
 // diffView is the differential section.
 type diffView struct {
@@ -30,8 +31,9 @@ type diffRow struct {
 	Bad                                                             bool
 }
 
-// mismatchView is one mismatch example. A block cipher's names its block and direction; an AEAD's, stream
-// cipher's or hash's names the message length and what differed (Part), with the message's nonce, AD and chunks.
+// mismatchView is one mismatch example. A block cipher's names its block and direction; an AEAD's,
+// stream cipher's or hash's names the message length and what differed (Part), with the message's
+// nonce, AD and chunks.
 type mismatchView struct {
 	Cipher, Key, Direction, Method, Input string
 	KeySize, Block                        int
@@ -81,7 +83,8 @@ func newDiffView(r *record.Result) diffView {
 	return v
 }
 
-// hexDiff splits two hex strings into runs that agree or differ, byte by byte (two digits at a time).
+// hexDiff splits two hex strings into runs that agree or differ, byte by byte (two digits at a
+// time).
 func hexDiff(a, b string) (as, bs []hexSeg) {
 	seg := func(segs []hexSeg, s string, diff bool) []hexSeg {
 		if n := len(segs); n > 0 && segs[n-1].Diff == diff {

@@ -8,14 +8,15 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Why an inconclusive benchmark stayed open. The class comes from three numbers the pipeline computed: the paired
-// 95% interval (not corrected for the number of benchmarks), the p-value of the test that the change lies beyond
-// half the threshold, corrected across the benchmarks of its unit (PHolm), and the threshold. An interval can lie
-// wholly on the faster side and the benchmark still be inconclusive: the corrected test decides, not the interval.
-// These lines say which of the three kept it open, in words; they compute nothing but which case applies.
+// Why an inconclusive benchmark stayed open. The class comes from three numbers the pipeline
+// computed: the paired 95% interval (not corrected for the number of benchmarks), the p-value of
+// the test that the change lies beyond half the threshold, corrected across the benchmarks of its
+// unit (PHolm), and the threshold. An interval can lie wholly on the faster side and the benchmark
+// still be inconclusive: the corrected test decides, not the interval. These lines say which of the
+// three kept it open, in words; they compute nothing but which case applies.
 
-// inconclusiveLines are one line per inconclusive benchmark of the gating units, at most most of them and then a
-// count of the rest: its name and what kept it open.
+// inconclusiveLines are one line per inconclusive benchmark of the gating units, at most most of
+// them and then a count of the rest: its name and what kept it open.
 func inconclusiveLines(r *record.Result, most int) []string {
 	var out []string
 	n := 0
@@ -40,8 +41,8 @@ func inconclusiveLines(r *record.Result, most int) []string {
 	return out
 }
 
-// inconclusiveWhy says what kept b open: the correction for the other benchmarks, the margin of half the
-// threshold, or an interval that reaches both sides; and the rounds left out as disturbed.
+// inconclusiveWhy says what kept b open: the correction for the other benchmarks, the margin of
+// half the threshold, or an interval that reaches both sides; and the rounds left out as disturbed.
 func inconclusiveWhy(r *record.Result, b record.Benchmark) string {
 	p := b.Paired
 	th := r.Method.Threshold / 100
@@ -79,8 +80,8 @@ func inconclusiveWhy(r *record.Result, b record.Benchmark) string {
 	return s
 }
 
-// testedIn counts the benchmarks of unit whose test took part in the correction (all with a paired estimate, in
-// results that predate Tested).
+// testedIn counts the benchmarks of unit whose test took part in the correction (all with a paired
+// estimate, in results that predate Tested).
 func testedIn(r *record.Result, unit string) int {
 	n, paired := 0, 0
 	for _, b := range r.Benchmarks {
@@ -100,8 +101,8 @@ func testedIn(r *record.Result, unit string) int {
 	return n
 }
 
-// correctionOf names the correction across benchmarks: Holm for fixed rounds, Bonferroni over the looks and the
-// benchmarks with a time budget.
+// correctionOf names the correction across benchmarks: Holm for fixed rounds, Bonferroni over the
+// looks and the benchmarks with a time budget.
 func correctionOf(m record.Method) string {
 	if m.Budget > 0 {
 		return "Bonferroni over looks and benchmarks"
@@ -121,7 +122,8 @@ func pct(f float64) string {
 // bare writes a fraction as a percentage without a sign: "2%", "0.5%".
 func bare(f float64) string { return strconv.FormatFloat(100*f, 'g', 4, 64) + "%" }
 
-// pText writes a p-value to 3 decimals, "below 0.001" below that (no "<": the text goes into Markdown as it is).
+// pText writes a p-value to 3 decimals, "below 0.001" below that (no "<": the text goes into
+// Markdown as it is).
 func pText(p float64) string {
 	if p < 0.001 {
 		return "below 0.001"

@@ -8,8 +8,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// instrResult is a comparison under metric both: Encrypt/des saves 20% of its instructions while its time is
-// unchanged, and the two lanes' disagreement is on both rows.
+// instrResult is a comparison under metric both: Encrypt/des saves 20% of its instructions while
+// its time is unchanged, and the two lanes' disagreement is on both rows.
 func instrResult() *record.Result {
 	r := passResult()
 	r.Method.Metric, r.Method.InstrThreshold = record.MetricBoth, 0.5
@@ -28,8 +28,9 @@ func instrResult() *record.Result {
 	return r
 }
 
-// TestInstructionsRendered: the instructions/op rows get their own table in Markdown and text, unchanged rows
-// included (the unit gates), with counts as whole numbers; the disagreement note and the metric are shown.
+// TestInstructionsRendered: the instructions/op rows get their own table in Markdown and text,
+// unchanged rows included (the unit gates), with counts as whole numbers; the disagreement note and
+// the metric are shown.
 func TestInstructionsRendered(t *testing.T) {
 	r := instrResult()
 	md := Markdown(r, Options{})

@@ -6,11 +6,12 @@ import (
 	"strings"
 )
 
-// The Markdown renderer does not write a string directly: it builds a doc, a list of blocks, and the doc is fitted
-// into the body budget by dropping whole <details> blocks first, then the least important table and list rows,
-// each table saying how many rows it lost. Because only whole blocks and whole rows are ever dropped, the result is
-// always valid Markdown: no fence, HTML tag or table is cut in half. Truncate is the last resort for a body that
-// still does not fit, and is usable on its own.
+// The Markdown renderer does not write a string directly: it builds a doc, a list of blocks, and
+// the doc is fitted into the body budget by dropping whole <details> blocks first, then the least
+// important table and list rows, each table saying how many rows it lost. Because only whole blocks
+// and whole rows are ever dropped, the result is always valid Markdown: no fence, HTML tag or table
+// is cut in half. Truncate is the last resort for a body that still does not fit, and is usable on
+// its own.
 
 // A doc is a Markdown body made of blocks separated by blank lines.
 type doc struct {
@@ -25,20 +26,22 @@ type block struct {
 	after []string // fixed lines after the rows
 	what  string   // what the rows are, for the omission note: "rows", "items"
 
-	details int    // > 0 for a <details> section: sections are dropped in ascending order of this rank
+	// > 0 for a <details> section: sections are dropped in ascending order of this rank
+	details int
 	title   string // a details section's name, for the omission note
 	gone    bool   // dropped
 }
 
-// A row is one droppable line. Rows of lower prio are dropped first; among equals, later rows go first.
+// A row is one droppable line. Rows of lower prio are dropped first; among equals, later rows go
+// first.
 type row struct {
 	text    string
 	prio    int
 	dropped bool
 }
 
-// Row priorities: what a reader can least afford to lose has the highest. Benchmark rows, the bulk of any long
-// report, all go before the rows of the small tables.
+// Row priorities: what a reader can least afford to lose has the highest. Benchmark rows, the bulk
+// of any long report, all go before the rows of the small tables.
 const (
 	prioUnchanged = 1 // unchanged benchmarks
 	prioFaster    = 2 // faster and inconclusive benchmarks
@@ -123,7 +126,8 @@ func (d *doc) fit(budget int) string {
 			return s
 		}
 	}
-	// 2. Rows, lowest priority and last first, in batches that free at least the excess plus room for the notes.
+	// 2. Rows, lowest priority and last first, in batches that free at least the excess plus room
+	//    for the notes.
 	type ref struct{ b, r int }
 	var cands []ref
 	for bi, bl := range d.blocks {
@@ -159,10 +163,11 @@ func (d *doc) fit(budget int) string {
 	return Truncate(s, budget)
 }
 
-// Truncate shortens a Markdown body to at most max bytes, if it is longer. It cuts only between lines, closes a code
-// fence or <details> section it cut inside (it tracks fences and <details>/</details> lines outside fences), and
-// ends with a note saying how many lines it left out. It never fails: when not even the note fits, it returns as
-// many whole lines as fit. Markdown already fits by dropping whole sections and rows; Truncate is for any body.
+// Truncate shortens a Markdown body to at most max bytes, if it is longer. It cuts only between
+// lines, closes a code fence or <details> section it cut inside (it tracks fences and
+// <details>/</details> lines outside fences), and ends with a note saying how many lines it left
+// out. It never fails: when not even the note fits, it returns as many whole lines as fit. Markdown
+// already fits by dropping whole sections and rows; Truncate is for any body.
 func Truncate(body string, max int) string {
 	return truncate(body, max, defaultHint)
 }

@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// lintMarkdown checks the structure of a rendered body independently of the renderer: every code fence closes,
-// <details> and </details> pair up outside fences, no HTML tag other than the ones perfgate writes appears
-// outside a fence, and every table row has as many cells as its header. It returns the problems found.
+// lintMarkdown checks the structure of a rendered body independently of the renderer: every code
+// fence closes, <details> and </details> pair up outside fences, no HTML tag other than the ones
+// perfgate writes appears outside a fence, and every table row has as many cells as its header. It
+// returns the problems found.
 func lintMarkdown(body string) []string {
 	var problems []string
 	bad := func(i int, format string, args ...any) {

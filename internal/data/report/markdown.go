@@ -9,13 +9,15 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Markdown renders r as the body of the sticky PR comment and the job summary, in the order a reviewer reads it:
-// Marker, the one-line verdict and its reasons; then what failed (the differential's mismatches, the panics and
-// failed runs, the package tests' output), expanded; then the forest plot of the benchmarks that are not
-// unchanged, why the inconclusive ones stayed open, and why the changed ones changed. Everything else — the
-// per-unit tables, the differential, constant time, sizes, the benchstat-style table, the method and environment —
-// follows in collapsed <details> sections. It is never longer than bodyBudget (under MaxBody): collapsed sections
-// are dropped first, then the least important rows, each omission noted. A nil r renders as an error.
+// Markdown renders r as the body of the sticky PR comment and the job summary, in the order a
+// reviewer reads it: Marker, the one-line verdict and its reasons; then what failed (the
+// differential's mismatches, the panics and failed runs, the package tests' output), expanded; then
+// the forest plot of the benchmarks that are not unchanged, why the inconclusive ones stayed open,
+// and why the changed ones changed. Everything else — the per-unit tables, the differential,
+// constant time, sizes, the benchstat-style table, the method and environment — follows in
+// collapsed <details> sections. It is never longer than bodyBudget (under MaxBody): collapsed
+// sections are dropped first, then the least important rows, each omission noted. A nil r renders
+// as an error.
 func Markdown(r *record.Result, opt Options) string {
 	if r == nil {
 		r = &record.Result{Verdict: record.Verdict{Status: record.StatusError, Reasons: []string{"no result to render"}}}
@@ -39,7 +41,8 @@ func Markdown(r *record.Result, opt Options) string {
 
 func bold(s string) string { return "**" + s + "**" }
 
-// htmlBold is bold inside HTML, such as a <summary>, where GitHub does not read Markdown's ** (s is escaped text).
+// htmlBold is bold inside HTML, such as a <summary>, where GitHub does not read Markdown's ** (s is
+// escaped text).
 func htmlBold(s string) string { return "<strong>" + s + "</strong>" }
 
 // verdictLine is the line a maintainer reads first.
@@ -82,8 +85,9 @@ func mdHeader(d *doc, r *record.Result, opt Options) {
 	}
 }
 
-// acknowledgedLine says once which slower benchmarks were acknowledged and why: "Acknowledged by label
-// perf-regression-ok: NewCipher/des, NewTripleEDE3", or each with its own reason when they differ.
+// acknowledgedLine says once which slower benchmarks were acknowledged and why: "Acknowledged by
+// label perf-regression-ok: NewCipher/des, NewTripleEDE3", or each with its own reason when they
+// differ.
 func acknowledgedLine(ack []string) string {
 	if len(ack) == 0 {
 		return ""
@@ -112,12 +116,15 @@ func acknowledgedLine(ack []string) string {
 	return s
 }
 
-// methodNotes are the notes that say how the run was made but not how to read its numbers: they go to the method
-// section, not under the verdict. Notes are the pipeline's prose (record has no codes for them), so this matches
-// the sentences internal/pipeline writes; a note it does not know stays at the top, where a reader sees it.
+// methodNotes are the notes that say how the run was made but not how to read its numbers: they go
+// to the method section, not under the verdict. Notes are the pipeline's prose (record has no codes
+// for them), so this matches the sentences internal/pipeline writes; a note it does not know stays
+// at the top, where a reader sees it.
 var methodNotes = []string{
-	"but neither test binary has an instruction of them",                // valgrind hides CPU features no binary uses: a no-op
-	"run the same machine code on both sides: unchanged without timing", // the forest says "same machine code"
+	// valgrind hides CPU features no binary uses: a no-op
+	"but neither test binary has an instruction of them",
+	// the forest says "same machine code"
+	"run the same machine code on both sides: unchanged without timing",
 }
 
 // isMethodNote reports whether note belongs to the method section (methodNotes).
@@ -141,8 +148,9 @@ func readingNotes(r *record.Result) []string {
 	return out
 }
 
-// collapsed wraps the blocks that fill adds in one <details> section with the given summary. The opening and
-// closing tags are blocks of their own, so fit can drop the rows between them and still leave valid Markdown.
+// collapsed wraps the blocks that fill adds in one <details> section with the given summary. The
+// opening and closing tags are blocks of their own, so fit can drop the rows between them and still
+// leave valid Markdown.
 func (d *doc) collapsed(summary string, fill func()) {
 	n := len(d.blocks)
 	d.para("<details>", "<summary>"+summary+"</summary>")
@@ -157,8 +165,8 @@ func (d *doc) collapsed(summary string, fill func()) {
 // failing reports whether r's verdict is anything but a pass.
 func failing(r *record.Result) bool { return r.Verdict.Status != record.StatusPass }
 
-// mdFailed is what failed, expanded right under the verdict: the differential's mismatches and inconsistencies,
-// the failed and panicking runs, the package tests' output.
+// mdFailed is what failed, expanded right under the verdict: the differential's mismatches and
+// inconsistencies, the failed and panicking runs, the package tests' output.
 func mdFailed(d *doc, r *record.Result) {
 	n := len(d.blocks)
 	d.para("### What failed")
@@ -171,8 +179,9 @@ func mdFailed(d *doc, r *record.Result) {
 	}
 }
 
-// mdChanged is the forest plot of the benchmarks that are not unchanged, why the inconclusive ones stayed open, and
-// where the two lanes disagree; the unchanged ones are counted and named in one line.
+// mdChanged is the forest plot of the benchmarks that are not unchanged, why the inconclusive ones
+// stayed open, and where the two lanes disagree; the unchanged ones are counted and named in one
+// line.
 func mdChanged(d *doc, r *record.Result) {
 	d.para("### Benchmarks")
 	if len(r.Benchmarks) == 0 {
@@ -359,7 +368,8 @@ func mdDifferentialBody(d *doc, r *record.Result) {
 	}
 }
 
-// digestCell shows the start of a hex digest as code; anything else the harness printed is escaped text.
+// digestCell shows the start of a hex digest as code; anything else the harness printed is escaped
+// text.
 func digestCell(s string) string {
 	if isHex(s) && s != "" {
 		return codeSpan(shortHash(s))
@@ -369,8 +379,8 @@ func digestCell(s string) string {
 
 func keySizes(ks []int) string { return record.SizeRanges(ks) }
 
-// vectors is what one constructor was fed: "1,024 keys × 17 blocks" for a block cipher, "8 keys × 52 lengths"
-// for an AEAD, stream cipher or hash (per key size).
+// vectors is what one constructor was fed: "1,024 keys × 17 blocks" for a block cipher, "8 keys ×
+// 52 lengths" for an AEAD, stream cipher or hash (per key size).
 func vectors(c record.Cipher) string {
 	if isBlock(c) {
 		return plural(c.Keys, "key") + " × " + plural(c.Blocks, "block")
@@ -382,10 +392,12 @@ func vectors(c record.Cipher) string {
 	return s
 }
 
-// isBlock reports whether c is a block cipher's comparison; results from before families have no Family.
+// isBlock reports whether c is a block cipher's comparison; results from before families have no
+// Family.
 func isBlock(c record.Cipher) bool { return c.Family == record.FamilyBlock || c.Family == "" }
 
-// familyOf is the constructor's family, "block" when the result predates families (untrusted: the caller escapes).
+// familyOf is the constructor's family, "block" when the result predates families (untrusted: the
+// caller escapes).
 func familyOf(c record.Cipher) string {
 	if c.Family == "" {
 		return string(record.FamilyBlock)
@@ -393,7 +405,8 @@ func familyOf(c record.Cipher) string {
 	return clip(string(c.Family), 20)
 }
 
-// sizesCell is the key sizes, and the nonce sizes of an AEAD or a stream cipher that takes one: "16, 32 · nonce 12".
+// sizesCell is the key sizes, and the nonce sizes of an AEAD or a stream cipher that takes one:
+// "16, 32 · nonce 12".
 func sizesCell(c record.Cipher) string {
 	s := keySizes(c.KeySizes)
 	if len(c.NonceSizes) > 0 {
@@ -402,7 +415,8 @@ func sizesCell(c record.Cipher) string {
 	return s
 }
 
-// cipherResult is "identical", "3 mismatches", with head's inconsistencies added: "identical, head inconsistent on 2".
+// cipherResult is "identical", "3 mismatches", with head's inconsistencies added: "identical, head
+// inconsistent on 2".
 func cipherResult(c record.Cipher, strong func(string) string) string {
 	result := "identical"
 	switch {
@@ -420,8 +434,9 @@ func cipherResult(c record.Cipher, strong func(string) string) string {
 	return result
 }
 
-// cipherNotes are the constructors' notes, "NAME: NOTE", a note that several constructors share once with all
-// their names ("New, New128: NOTE"), at most most of them (untrusted text: the caller escapes).
+// cipherNotes are the constructors' notes, "NAME: NOTE", a note that several constructors share
+// once with all their names ("New, New128: NOTE"), at most most of them (untrusted text: the caller
+// escapes).
 func cipherNotes(df record.Differential, most int) []string {
 	var order []string
 	who := map[string][]string{}
@@ -482,7 +497,8 @@ func writeMismatch(b *strings.Builder, c record.Cipher, m record.Mismatch) {
 	}
 }
 
-// messageDetails is the nonce, additional data and chunk sizes of a message, each when set, as indented lines.
+// messageDetails is the nonce, additional data and chunk sizes of a message, each when set, as
+// indented lines.
 func messageDetails(nonce, ad record.Hex, chunks []int) string {
 	var b strings.Builder
 	if len(nonce) > 0 {
@@ -497,8 +513,9 @@ func messageDetails(nonce, ad record.Hex, chunks []int) string {
 	return b.String()
 }
 
-// inconsistencyText lists the examples of a side disagreeing with itself as plain text: a batch method against
-// the single-block method, or chunked writes, Open, Reset against the reference output.
+// inconsistencyText lists the examples of a side disagreeing with itself as plain text: a batch
+// method against the single-block method, or chunked writes, Open, Reset against the reference
+// output.
 func inconsistencyText(df record.Differential, most int) (string, int) {
 	return exampleText(df, most, func(c record.Cipher) []record.Inconsistency { return c.Inconsistencies },
 		writeInconsistency)
@@ -524,8 +541,8 @@ func writeInconsistency(b *strings.Builder, c record.Cipher, in record.Inconsist
 	}
 }
 
-// exampleText writes the first most of the examples that of picks from each constructor of df with write, then
-// how many more there are. It returns the text and the number of examples.
+// exampleText writes the first most of the examples that of picks from each constructor of df with
+// write, then how many more there are. It returns the text and the number of examples.
 func exampleText[T any](df record.Differential, most int, of func(record.Cipher) []T,
 	write func(*strings.Builder, record.Cipher, T)) (string, int) {
 	var b strings.Builder
@@ -546,7 +563,8 @@ func exampleText[T any](df record.Differential, most int, of func(record.Cipher)
 	return b.String(), total
 }
 
-// mdMismatchesOpen shows the differential's mismatch and inconsistency examples expanded, under "What failed".
+// mdMismatchesOpen shows the differential's mismatch and inconsistency examples expanded, under
+// "What failed".
 func mdMismatchesOpen(d *doc, df record.Differential) {
 	if text, n := mismatchText(df, 20); n > 0 {
 		d.add(&block{lines: []string{"**Differential: " + plural(n, "mismatch example") +
@@ -696,12 +714,12 @@ func mdRaw(d *doc, r *record.Result) {
 	d.add(details(1, "raw table", "benchstat-style table", codeBlock(b.String())))
 }
 
-// laneLines are the benchmarks whose time and instruction-count lanes disagree, one Markdown list item each with
-// the note that says how and which lane gates (record.Benchmark.MetricNote, set on the sec/op row and the
-// instructions/op row alike), escaped and clipped.
+// laneLines are the benchmarks whose time and instruction-count lanes disagree, one Markdown list
+// item each with the note that says how and which lane gates (record.Benchmark.MetricNote, set on
+// the sec/op row and the instructions/op row alike), escaped and clipped.
 func laneLines(bs []record.Benchmark) []row {
-	// One line per note, naming every benchmark it is about: the same reason (valgrind hides a CPU feature, say)
-	// is said once.
+	// One line per note, naming every benchmark it is about: the same reason (valgrind hides a CPU
+	// feature, say) is said once.
 	var notes []string
 	who := map[string][]string{}
 	prio := map[string]int{}

@@ -7,8 +7,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestCipherNotesGrouped: a note several constructors share is one line naming them all, and the count of what
-// did not fit counts distinct notes.
+// TestCipherNotesGrouped: a note several constructors share is one line naming them all, and the
+// count of what did not fit counts distinct notes.
 func TestCipherNotesGrouped(t *testing.T) {
 	df := record.Differential{Ciphers: []record.Cipher{
 		{Name: "New", Notes: []string{"reads 16 bytes of a longer key", "a"}},

@@ -7,7 +7,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// outsideDetails is md without its <details> sections: what a reader sees before expanding anything.
+// outsideDetails is md without its <details> sections: what a reader sees before expanding
+// anything.
 func outsideDetails(md string) string {
 	var b strings.Builder
 	depth := 0
@@ -27,12 +28,12 @@ func outsideDetails(md string) string {
 	return b.String()
 }
 
-// screen is how many lines a reviewer sees of a comment without scrolling far: the verdict, the reasons and what
-// failed must be within it.
+// screen is how many lines a reviewer sees of a comment without scrolling far: the verdict, the
+// reasons and what failed must be within it.
 const screen = 70
 
-// TestFailFirstScreen: on a FAIL, the reasons, the panic and the failing test's output come before any collapsed
-// section and within the first screen.
+// TestFailFirstScreen: on a FAIL, the reasons, the panic and the failing test's output come before
+// any collapsed section and within the first screen.
 func TestFailFirstScreen(t *testing.T) {
 	md := Markdown(failResult(), Options{})
 	lines := strings.Split(md, "\n")
@@ -51,15 +52,16 @@ func TestFailFirstScreen(t *testing.T) {
 			t.Errorf("%q comes after a collapsed section", want)
 		}
 	}
-	// Said in the verdict, once for the benchmarks it names, and in the forest's footnote; the collapsed tables
-	// mark their rows.
+	// Said in the verdict, once for the benchmarks it names, and in the forest's footnote; the
+	// collapsed tables mark their rows.
 	if n := strings.Count(strings.ToLower(outsideDetails(md)), "acknowledged"); n > 3 {
 		t.Errorf("\"acknowledged\" %d times outside collapsed sections", n)
 	}
 }
 
-// TestPassCollapsed: a PASS shows the verdict, the forest of the benchmarks that moved and why the inconclusive one
-// stayed open; the tables, differential, sizes and method are collapsed, and what shows fits one screen.
+// TestPassCollapsed: a PASS shows the verdict, the forest of the benchmarks that moved and why the
+// inconclusive one stayed open; the tables, differential, sizes and method are collapsed, and what
+// shows fits one screen.
 func TestPassCollapsed(t *testing.T) {
 	md := Markdown(passResult(), Options{})
 	open := outsideDetails(md)
@@ -87,8 +89,9 @@ func TestPassCollapsed(t *testing.T) {
 	}
 }
 
-// TestMethodNotes: a note that does not change how the numbers read (valgrind hides CPU features neither binary
-// uses) goes to the method section; one that does (a dirty head) stays under the verdict.
+// TestMethodNotes: a note that does not change how the numbers read (valgrind hides CPU features
+// neither binary uses) goes to the method section; one that does (a dirty head) stays under the
+// verdict.
 func TestMethodNotes(t *testing.T) {
 	r := passResult()
 	hidden := "metric auto: valgrind-3.19.0 hides x86.avx512f, but neither test binary has an instruction of them, " +
@@ -107,8 +110,9 @@ func TestMethodNotes(t *testing.T) {
 	}
 }
 
-// TestInconclusiveReason: an interval wholly on the faster side that the corrected test did not carry says so, not
-// "exceeds ±2%"; an interval across 1× says it is too wide; disturbed rounds are counted.
+// TestInconclusiveReason: an interval wholly on the faster side that the corrected test did not
+// carry says so, not "exceeds ±2%"; an interval across 1× says it is too wide; disturbed rounds are
+// counted.
 func TestInconclusiveReason(t *testing.T) {
 	r := passResult()
 	r.Method.Threshold = 2
@@ -136,8 +140,8 @@ func TestInconclusiveReason(t *testing.T) {
 	}
 }
 
-// TestWhyLinks: with the repository's URL, a line of "why it changed" links to that line at head's commit; without
-// it, or for a dirty head, there is no link.
+// TestWhyLinks: with the repository's URL, a line of "why it changed" links to that line at head's
+// commit; without it, or for a dirty head, there is no link.
 func TestWhyLinks(t *testing.T) {
 	sha := strings.Repeat("ab", 20)
 	r := &record.Result{Package: "./xtea", ImportPath: "example.com/xtea", Verdict: record.Verdict{Status: record.StatusFail},
@@ -177,8 +181,8 @@ func TestSameFailureOnce(t *testing.T) {
 	}
 }
 
-// TestPassWhyCollapsedLanesOnce: on a PASS, "why it changed" is collapsed; a lane note shared by several
-// benchmarks is said once, naming them all.
+// TestPassWhyCollapsedLanesOnce: on a PASS, "why it changed" is collapsed; a lane note shared by
+// several benchmarks is said once, naming them all.
 func TestPassWhyCollapsedLanesOnce(t *testing.T) {
 	r := passResult()
 	r.Why = []record.Why{whyFixture("Encrypt/des/single", record.ClassFaster)}

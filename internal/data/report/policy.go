@@ -9,9 +9,10 @@ import (
 // maxPolicyChanges bounds the changes listed; an artifact may hold any number.
 const maxPolicyChanges = 20
 
-// policyLine says, key by key, how head's configuration file would change the gate policy that base's file set,
-// and that head's values were not used; "" when the policy came from head or nothing changed. Every value goes
-// through esc: head's values are untrusted text, and so is all of an artifact's result.json.
+// policyLine says, key by key, how head's configuration file would change the gate policy that
+// base's file set, and that head's values were not used; "" when the policy came from head or
+// nothing changed. Every value goes through esc: head's values are untrusted text, and so is all of
+// an artifact's result.json.
 func policyLine(r *record.Result, esc func(string) string) string {
 	p := r.Policy
 	if p.From != record.Base || len(p.Changes) == 0 {

@@ -1,18 +1,20 @@
-// Package report renders a perfgate.Result for people and programs: Markdown for the sticky pull-request comment
-// and the job summary, aligned text for the terminal, indented JSON for result.json, and HTML for report.html (a
-// self-contained page that also draws every sample of bench.txt). The Markdown and the text lead with a forest
-// plot of the paired ratios (forest.go), drawn in monospace; the HTML draws the same plot as SVG.
+// Package report renders a perfgate.Result for people and programs: Markdown for the sticky
+// pull-request comment and the job summary, aligned text for the terminal, indented JSON for
+// result.json, and HTML for report.html (a self-contained page that also draws every sample of
+// bench.txt). The Markdown and the text lead with a forest plot of the paired ratios (forest.go),
+// drawn in monospace; the HTML draws the same plot as SVG.
 //
-// The Result is the only input. Rendering formats numbers the pipeline already computed (medians, intervals,
-// deltas, p-values, the paired estimate) and at most counts benchmarks by class; it never computes statistics.
-// Every string that can come from the pull request — benchmark names, panic messages, test output, commit
-// subjects, refs, symbol names — is escaped (EscapeMarkdown) or fenced (a code block whose fence is longer than any
-// backtick run inside) before it reaches Markdown, and stripped of control characters before it reaches a
-// terminal.
+// The Result is the only input. Rendering formats numbers the pipeline already computed (medians,
+// intervals, deltas, p-values, the paired estimate) and at most counts benchmarks by class; it
+// never computes statistics. Every string that can come from the pull request — benchmark names,
+// panic messages, test output, commit subjects, refs, symbol names — is escaped (EscapeMarkdown) or
+// fenced (a code block whose fence is longer than any backtick run inside) before it reaches
+// Markdown, and stripped of control characters before it reaches a terminal.
 //
-// Markdown builds the body as a list of blocks and fits it under MaxBody by dropping collapsed <details> sections
-// first, then the least important table rows (unchanged benchmarks before faster ones before slower ones), with a
-// visible note for each omission; Truncate is the line-safe last resort.
+// Markdown builds the body as a list of blocks and fits it under MaxBody by dropping collapsed
+// <details> sections first, then the least important table rows (unchanged benchmarks before faster
+// ones before slower ones), with a visible note for each omission; Truncate is the line-safe last
+// resort.
 package report
 
 import (
@@ -27,15 +29,16 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Marker is the hidden first line of every comment perfgate writes; with an author check it finds the sticky
-// comment to edit.
+// Marker is the hidden first line of every comment perfgate writes; with an author check it finds
+// the sticky comment to edit.
 const Marker = "<!-- perfgate:comment -->"
 
 // MaxBody is GitHub's limit on the body of an issue comment, in characters.
 const MaxBody = 65536
 
-// bodyBudget is the length Markdown aims for, in bytes, leaving room below MaxBody for a caller's additions. Bytes
-// are never fewer than characters, so a body within the budget is within GitHub's limit.
+// bodyBudget is the length Markdown aims for, in bytes, leaving room below MaxBody for a caller's
+// additions. Bytes are never fewer than characters, so a body within the budget is within GitHub's
+// limit.
 const bodyBudget = 60000
 
 // defaultHint says where the full report lives when Options.ArtifactHint is empty.
@@ -43,13 +46,18 @@ const defaultHint = "the results directory (job artifacts)"
 
 // Options adjust rendering. The zero value is usable.
 type Options struct {
-	Color bool // Text: colour slower red and faster green with ANSI escapes (the CLI decides: isatty, NO_COLOR)
-	// Text: draw the forest plot with Unicode box drawing, not ASCII (the CLI decides: a UTF-8 terminal)
-	Unicode      bool
-	Title        string // an optional heading, e.g. the package name when one job gates several
-	ArtifactHint string // where the full results live, e.g. a link to the run's artifacts; used in omission notes
-	// RepoURL is the repository's web address, "https://github.com/OWNER/NAME" (the Action: GITHUB_SERVER_URL and
-	// GITHUB_REPOSITORY); when set, Markdown links "why it changed"'s lines to head's commit. "" for no links.
+	// Text: colour slower red and faster green with ANSI escapes (the CLI decides: isatty,
+	// NO_COLOR)
+	Color bool
+	// Text: draw the forest plot with Unicode box drawing, not ASCII (the CLI decides: a UTF-8
+	// terminal)
+	Unicode bool
+	Title   string // an optional heading, e.g. the package name when one job gates several
+	// where the full results live, e.g. a link to the run's artifacts; used in omission notes
+	ArtifactHint string
+	// RepoURL is the repository's web address, "https://github.com/OWNER/NAME" (the Action:
+	// GITHUB_SERVER_URL and GITHUB_REPOSITORY); when set, Markdown links "why it changed"'s lines
+	// to head's commit. "" for no links.
 	RepoURL string
 }
 
@@ -60,8 +68,8 @@ func hintOf(opt Options) string {
 	return defaultHint
 }
 
-// JSON writes r as indented JSON, fields in struct order, ending with a newline. It fails on values JSON cannot
-// hold, such as NaN.
+// JSON writes r as indented JSON, fields in struct order, ending with a newline. It fails on values
+// JSON cannot hold, such as NaN.
 func JSON(w io.Writer, r *record.Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -78,8 +86,8 @@ func orDash(s string) string {
 	return s
 }
 
-// methodLines describes how the numbers were obtained and where, as label/text pairs; esc is applied to every
-// string taken from the Result.
+// methodLines describes how the numbers were obtained and where, as label/text pairs; esc is
+// applied to every string taken from the Result.
 func methodLines(r *record.Result, esc func(string) string) [][2]string {
 	m := r.Method
 	var lines [][2]string
@@ -198,8 +206,9 @@ func runText(r *record.Result) string {
 	return run
 }
 
-// phasesText says where the time went: each phase of at least half a second by its wall time, in the order they
-// ran, and how many of its artifacts came from the store ("tests 1s, 2 from the store"); the shorter ones together.
+// phasesText says where the time went: each phase of at least half a second by its wall time, in
+// the order they ran, and how many of its artifacts came from the store ("tests 1s, 2 from the
+// store"); the shorter ones together.
 func phasesText(phases []record.Phase) string {
 	var parts []string
 	var rest time.Duration
@@ -223,7 +232,8 @@ func phasesText(phases []record.Phase) string {
 	return strings.Join(parts, ", ")
 }
 
-// allSameUntimed reports whether bs has benchmarks and every one was answered by same machine code, untimed.
+// allSameUntimed reports whether bs has benchmarks and every one was answered by same machine code,
+// untimed.
 func allSameUntimed(bs []record.Benchmark) bool {
 	for _, b := range bs {
 		if !sameUntimed(b) {

@@ -244,8 +244,9 @@ func TestEscapeMarkdownMentions(t *testing.T) {
 	}
 }
 
-// TestSizesInlined: a package none of whose code is in either binary (its functions all inlined into the
-// benchmarks) is not "unchanged" at 0 → 0: every format says that it has no code of its own.
+// TestSizesInlined: a package none of whose code is in either binary (its functions all inlined
+// into the benchmarks) is not "unchanged" at 0 → 0: every format says that it has no code of its
+// own.
 func TestSizesInlined(t *testing.T) {
 	r := passResult()
 	r.Sizes = record.Sizes{Sections: []record.SectionSize{{Name: ".text"}, {Name: ".rodata"},

@@ -9,10 +9,11 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// This file holds what the Markdown and text renderers share: the parts of the verdict line, the counting of
-// benchmark classes, and the grouping of benchmarks by unit.
+// This file holds what the Markdown and text renderers share: the parts of the verdict line, the
+// counting of benchmark classes, and the grouping of benchmarks by unit.
 
-// classRank orders classes by how notable they are, for counting a benchmark measured in several units once.
+// classRank orders classes by how notable they are, for counting a benchmark measured in several
+// units once.
 var classRank = map[record.Class]int{
 	record.ClassFailed:       5,
 	record.ClassSlower:       4,
@@ -21,19 +22,20 @@ var classRank = map[record.Class]int{
 	record.ClassUnchanged:    1,
 }
 
-// tally counts benchmarks by their class in the gated unit (sec/op), the one the verdict reads; the other units
-// are in the tables. Should a name appear twice in sec/op, the more notable class counts: failed, then slower,
-// faster, inconclusive, unchanged.
+// tally counts benchmarks by their class in the gated unit (sec/op), the one the verdict reads; the
+// other units are in the tables. Should a name appear twice in sec/op, the more notable class
+// counts: failed, then slower, faster, inconclusive, unchanged.
 type tally struct {
 	classes map[record.Class]int // benchmark names per class
 	acked   int                  // slower benchmarks marked acknowledged
 	same    int                  // unchanged ones that were not timed: same machine code
-	// inconclusive ones whose one-sided bound rules out a slowdown beyond the threshold (Benchmark.RuledOut)
+	// inconclusive ones whose one-sided bound rules out a slowdown beyond the threshold
+	// (Benchmark.RuledOut)
 	ruledOut int
 }
 
-// inconclusive is "2 inconclusive", or "2 inconclusive (1 not blocking)" when the gate found a slowdown beyond the
-// threshold ruled out for some.
+// inconclusive is "2 inconclusive", or "2 inconclusive (1 not blocking)" when the gate found a
+// slowdown beyond the threshold ruled out for some.
 func inconclusive(t tally) string {
 	s := plural0(t.classes[record.ClassInconclusive], "inconclusive")
 	if t.ruledOut > 0 {
@@ -42,7 +44,8 @@ func inconclusive(t tally) string {
 	return s
 }
 
-// unchanged is "3 unchanged", or "3 unchanged (2 same machine code)" when some were answered without timing.
+// unchanged is "3 unchanged", or "3 unchanged (2 same machine code)" when some were answered
+// without timing.
 func unchanged(t tally) string {
 	s := plural0(t.classes[record.ClassUnchanged], "unchanged")
 	if t.same > 0 {
@@ -57,7 +60,9 @@ func countClasses(bs []record.Benchmark, metric string) tally {
 	acked, same, ruledOut := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, b := range bs {
 		if !gate.IsLaneUnit(metric, b.Unit) {
-			continue // the gate reads sec/op (or instructions/op); B/s, B/op and allocs/op are reported, not counted
+			// the gate reads sec/op (or instructions/op); B/s, B/op and allocs/op are reported, not
+			// counted
+			continue
 		}
 		name := record.Qualified(b.Package, b.Name)
 		cur, seen := best[name]
@@ -93,8 +98,9 @@ func countClasses(bs []record.Benchmark, metric string) tally {
 	return t
 }
 
-// verdictParts returns the pieces of the one-line verdict after the status: the class counts, the differential
-// and the size delta. esc makes untrusted text safe for the output format; strong marks text that needs attention.
+// verdictParts returns the pieces of the one-line verdict after the status: the class counts, the
+// differential and the size delta. esc makes untrusted text safe for the output format; strong
+// marks text that needs attention.
 func verdictParts(r *record.Result, esc, strong func(string) string) []string {
 	if r.Verdict.Status == record.StatusError && len(r.Benchmarks) == 0 {
 		// Nothing was compared: the first reason is the news.
@@ -148,7 +154,8 @@ func verdictParts(r *record.Result, esc, strong func(string) string) []string {
 
 func plural0(n int, word string) string { return commas(int64(n)) + " " + word }
 
-// commonReason returns the reason shared by every acknowledgement of the form "NAME: REASON", or "".
+// commonReason returns the reason shared by every acknowledgement of the form "NAME: REASON", or
+// "".
 func commonReason(ack []string) string {
 	reason := ""
 	for i, a := range ack {
@@ -176,8 +183,8 @@ func statusWord(r *record.Result) string {
 	return s
 }
 
-// checkOf returns the verdict's record of the check named name, and whether the verdict has one (results written
-// before Verdict.Checks existed have none).
+// checkOf returns the verdict's record of the check named name, and whether the verdict has one
+// (results written before Verdict.Checks existed have none).
 func checkOf(r *record.Result, name string) (record.Check, bool) {
 	for _, c := range r.Verdict.Checks {
 		if c.Name == name {
@@ -187,7 +194,8 @@ func checkOf(r *record.Result, name string) (record.Check, bool) {
 	return record.Check{}, false
 }
 
-// diffSummary is "identical (5 ciphers)", "mismatch (1 of 5 ciphers)", "skipped (no cipher constructor)", ….
+// diffSummary is "identical (5 ciphers)", "mismatch (1 of 5 ciphers)", "skipped (no cipher
+// constructor)", ….
 func diffSummary(r *record.Result, esc, strong func(string) string) string {
 	d := r.Differential
 	status := string(d.Status)
@@ -218,7 +226,8 @@ func diffSummary(r *record.Result, esc, strong func(string) string) string {
 	return esc(status)
 }
 
-// sizeSummary is the total size delta and the section that changed most: "+1.5 KiB (.noptrdata +2,048 B)".
+// sizeSummary is the total size delta and the section that changed most: "+1.5 KiB (.noptrdata
+// +2,048 B)".
 func sizeSummary(s record.Sizes, esc func(string) string) string {
 	if s.Error != "" {
 		return "error"
@@ -240,8 +249,8 @@ func sizeSummary(s record.Sizes, esc func(string) string) string {
 	return "unchanged"
 }
 
-// noCode reports whether the package has no bytes of code (.text) on either side: its functions are all inlined
-// into their callers, so the binaries hold none of them.
+// noCode reports whether the package has no bytes of code (.text) on either side: its functions are
+// all inlined into their callers, so the binaries hold none of them.
 func noCode(s record.Sizes) bool {
 	for _, sec := range s.Sections {
 		if sec.Name == ".text" && (sec.Base != 0 || sec.Head != 0) {
@@ -251,8 +260,8 @@ func noCode(s record.Sizes) bool {
 	return true
 }
 
-// dataSummary is the size change over the sections, as "+1.2 KiB (.noptrdata +1,504 B)": the total and the
-// section that changed most; "" when none changed.
+// dataSummary is the size change over the sections, as "+1.2 KiB (.noptrdata +1,504 B)": the total
+// and the section that changed most; "" when none changed.
 func dataSummary(s record.Sizes, esc func(string) string) string {
 	var total int64
 	var most record.SectionSize
@@ -276,7 +285,8 @@ func abs64(n int64) int64 {
 	return n
 }
 
-// byUnit groups benchmarks by unit, units in order of first appearance, benchmarks in their order in the Result.
+// byUnit groups benchmarks by unit, units in order of first appearance, benchmarks in their order
+// in the Result.
 func byUnit(bs []record.Benchmark) (units []string, groups map[string][]record.Benchmark) {
 	groups = map[string][]record.Benchmark{}
 	for _, b := range bs {
@@ -288,9 +298,9 @@ func byUnit(bs []record.Benchmark) (units []string, groups map[string][]record.B
 	return units, groups
 }
 
-// shownUnits is byUnit for the main tables: every benchmark of the gated unit (sec/op), and of the other units
-// only those whose class is not unchanged. quiet lists the other units in which every benchmark was unchanged, so
-// that a table of identical zeros becomes one line.
+// shownUnits is byUnit for the main tables: every benchmark of the gated unit (sec/op), and of the
+// other units only those whose class is not unchanged. quiet lists the other units in which every
+// benchmark was unchanged, so that a table of identical zeros becomes one line.
 func shownUnits(bs []record.Benchmark, metric string) (units []string, groups map[string][]record.Benchmark,
 	quiet []string) {
 	all, allGroups := byUnit(bs)
@@ -310,7 +320,8 @@ func shownUnits(bs []record.Benchmark, metric string) (units []string, groups ma
 	return units, groups, quiet
 }
 
-// revision describes one side: `main @ 1a2b3c4d5e6f (dirty) “subject”`, with esc applied to untrusted parts.
+// revision describes one side: `main @ 1a2b3c4d5e6f (dirty) “subject”`, with esc applied to
+// untrusted parts.
 func revision(v record.Revision, esc func(string) string) string {
 	ref := v.Ref
 	if ref == "" {
@@ -340,8 +351,8 @@ func testStatus(t record.TestRun) string {
 	return "failed"
 }
 
-// ofFamilies is what a count of mismatched constructors is out of: "5 block ciphers" for one family,
-// "7: 5 block ciphers, 1 AEAD, 1 hash" for several.
+// ofFamilies is what a count of mismatched constructors is out of: "5 block ciphers" for one
+// family, "7: 5 block ciphers, 1 AEAD, 1 hash" for several.
 func ofFamilies(cs []record.Cipher) string {
 	families := record.CountFamilies(cs)
 	if !strings.Contains(families, ",") {

@@ -40,11 +40,13 @@ func classPaint(on bool, class record.Class) string {
 	return string(class)
 }
 
-// rawTable writes the benchmarks in benchstat's layout, one aligned table per unit: center ± interval per side, the
-// median's change with the Mann–Whitney p and the sample counts, the paired estimate with its Holm-corrected p, and
-// the class. The class is the last column so that its colour escapes never disturb the alignment.
+// rawTable writes the benchmarks in benchstat's layout, one aligned table per unit: center ±
+// interval per side, the median's change with the Mann–Whitney p and the sample counts, the paired
+// estimate with its Holm-corrected p, and the class. The class is the last column so that its
+// colour escapes never disturb the alignment.
 //
-// With all unset, rows of units other than sec/op whose class is unchanged are left out (shownUnits).
+// With all unset, rows of units other than sec/op whose class is unchanged are left out
+// (shownUnits).
 func rawTable(w io.Writer, r *record.Result, color, all bool) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	alpha := alphaOf(r.Method)
@@ -89,8 +91,9 @@ func rawTable(w io.Writer, r *record.Result, color, all bool) {
 	tw.Flush()
 }
 
-// Text writes r for a terminal: the verdict line, the reasons, aligned tables of benchmarks, ciphers and sections,
-// the method and environment, then failures and failed test output. Colour only when opt.Color is set.
+// Text writes r for a terminal: the verdict line, the reasons, aligned tables of benchmarks,
+// ciphers and sections, the method and environment, then failures and failed test output. Colour
+// only when opt.Color is set.
 func Text(w io.Writer, r *record.Result, opt Options) error {
 	if r == nil {
 		return fmt.Errorf("rendering text: no result")

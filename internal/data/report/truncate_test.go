@@ -8,7 +8,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// hugeResult has 5,000 benchmarks, a 100 KB panic message and long test output: far over GitHub's limit.
+// hugeResult has 5,000 benchmarks, a 100 KB panic message and long test output: far over GitHub's
+// limit.
 func hugeResult() *record.Result {
 	r := failResult()
 	classes := []record.Class{record.ClassUnchanged, record.ClassFaster, record.ClassInconclusive, record.ClassSlower}
@@ -60,7 +61,8 @@ func TestMarkdownTruncates(t *testing.T) {
 }
 
 func TestMarkdownManyReasons(t *testing.T) {
-	// When even the rows of the small tables and the reasons must go, the body still fits and stays valid.
+	// When even the rows of the small tables and the reasons must go, the body still fits and stays
+	// valid.
 	r := hugeResult()
 	for i := range 10_000 {
 		r.Verdict.Reasons = append(r.Verdict.Reasons, fmt.Sprintf("reason %d: %s", i, strings.Repeat("<x>|", 20)))
@@ -81,7 +83,8 @@ func TestMarkdownManyReasons(t *testing.T) {
 }
 
 func TestMarkdownDropsDetailsBeforeRows(t *testing.T) {
-	// A 100 KB panic alone fits once clipped; 1,500 benchmarks need the raw table to go, not the rows.
+	// A 100 KB panic alone fits once clipped; 1,500 benchmarks need the raw table to go, not the
+	// rows.
 	r := hugeResult()
 	r.Benchmarks = r.Benchmarks[:300]
 	md := Markdown(r, Options{})

@@ -12,18 +12,20 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The "why it changed" section: one short block per changed benchmark, nothing for the others. The comment shows
-// the top whyLines lines by change of instructions per op, the compiler's decisions that differ and the CPU
-// profile's top functions; report.html shows every attributed line and the annotated source.
+// The "why it changed" section: one short block per changed benchmark, nothing for the others. The
+// comment shows the top whyLines lines by change of instructions per op, the compiler's decisions
+// that differ and the CPU profile's top functions; report.html shows every attributed line and the
+// annotated source.
 
-// whyLines is how many lines, functions and profile rows the comment and the terminal show per benchmark.
+// whyLines is how many lines, functions and profile rows the comment and the terminal show per
+// benchmark.
 const whyLines = 3
 
-// shortFunc drops a function name's import path but keeps its package name: "example.com/xtea.(*Cipher).Encrypt"
-// becomes "xtea.(*Cipher).Encrypt".
+// shortFunc drops a function name's import path but keeps its package name:
+// "example.com/xtea.(*Cipher).Encrypt" becomes "xtea.(*Cipher).Encrypt".
 func shortFunc(fn string) string {
-	// The import path is what comes before the last slash that precedes any receiver or type argument list (a
-	// type argument may have a path of its own).
+	// The import path is what comes before the last slash that precedes any receiver or type
+	// argument list (a type argument may have a path of its own).
 	prefix := fn
 	if i := strings.IndexAny(fn, "(["); i >= 0 {
 		prefix = fn[:i]
@@ -31,7 +33,8 @@ func shortFunc(fn string) string {
 	return fn[strings.LastIndexByte(prefix, '/')+1:]
 }
 
-// whyLineText words one line of the attribution: "xtea.go:53 xtea.(*Cipher).Encrypt +96 instructions/op (71%)".
+// whyLineText words one line of the attribution: "xtea.go:53 xtea.(*Cipher).Encrypt +96
+// instructions/op (71%)".
 func whyLineText(w record.Why, l record.WhyLine, esc func(string) string) string {
 	where := path.Base(l.File)
 	switch {
@@ -51,16 +54,16 @@ func whyLineText(w record.Why, l record.WhyLine, esc func(string) string) string
 	return s
 }
 
-// replacedText words what replaced base-only code: "replaced: highwayhash.finalizeSSE4 (base only, 172) →
-// highwayhash.finalizeAVX2 (head only, 81 instructions/op)".
+// replacedText words what replaced base-only code: "replaced: highwayhash.finalizeSSE4 (base only,
+// 172) → highwayhash.finalizeAVX2 (head only, 81 instructions/op)".
 func replacedText(w record.Why, esc func(string) string) string {
 	r := w.Replaced
 	return "replaced: " + esc(shortFunc(r.Func)) + " (base only, " + countText(r.Base) + ") → " +
 		esc(shortFunc(r.By)) + " (head only, " + countText(r.Head) + " " + esc(w.Unit) + ")"
 }
 
-// signedCount writes a change of a count per op with its sign: whole numbers with thousands separators, others to
-// 3 significant digits.
+// signedCount writes a change of a count per op with its sign: whole numbers with thousands
+// separators, others to 3 significant digits.
 func signedCount(d float64) string {
 	sign := "+"
 	if d < 0 {
@@ -69,7 +72,8 @@ func signedCount(d float64) string {
 	return sign + countText(d)
 }
 
-// signedPercent writes a share or change as a whole percentage with its sign when negative: "71%", "−7%".
+// signedPercent writes a share or change as a whole percentage with its sign when negative: "71%",
+// "−7%".
 func signedPercent(x float64) string {
 	if x < 0 {
 		return fmt.Sprintf("−%.0f%%", -100*x)
@@ -77,7 +81,8 @@ func signedPercent(x float64) string {
 	return fmt.Sprintf("%.0f%%", 100*x)
 }
 
-// profileText words one row of the CPU profile diff: "runtime.mallocgc +150ns/op flat, +150ns/op cum".
+// profileText words one row of the CPU profile diff: "runtime.mallocgc +150ns/op flat, +150ns/op
+// cum".
 func profileText(p record.WhyProfile, esc func(string) string) string {
 	return esc(shortFunc(p.Func)) + " " + signedDuration(p.HeadFlat-p.BaseFlat) + "/op flat, " +
 		signedDuration(p.HeadCum-p.BaseCum) + "/op cumulative"
@@ -152,8 +157,8 @@ func whyItems(w record.Why, esc func(string) string) []string {
 	return items
 }
 
-// mdWhy renders the section in the comment: a list per changed benchmark, its rows dropped (least important
-// benchmark's first) when the comment would not fit; collapsed when the gate passed.
+// mdWhy renders the section in the comment: a list per changed benchmark, its rows dropped (least
+// important benchmark's first) when the comment would not fit; collapsed when the gate passed.
 func mdWhy(d *doc, r *record.Result, opt Options) {
 	if len(r.Why) == 0 {
 		return
@@ -184,9 +189,10 @@ func mdWhyBody(d *doc, r *record.Result, opt Options) {
 	}
 }
 
-// linkLine makes the "file:line" that starts text a link to that line at head's commit on GitHub, when repo (the
-// repository's URL, "https://github.com/OWNER/NAME") is set, head is a commit (not a dirty working tree) and the
-// line's file maps to a path in the repository; otherwise it returns text as it is.
+// linkLine makes the "file:line" that starts text a link to that line at head's commit on GitHub,
+// when repo (the repository's URL, "https://github.com/OWNER/NAME") is set, head is a commit (not a
+// dirty working tree) and the line's file maps to a path in the repository; otherwise it returns
+// text as it is.
 func linkLine(r *record.Result, w record.Why, l record.WhyLine, text, repo string) string {
 	if repo == "" || l.Line <= 0 || r.Head.Dirty || !isHex(r.Head.Commit) || len(r.Head.Commit) < 40 {
 		return text
@@ -204,9 +210,10 @@ func linkLine(r *record.Result, w record.Why, l record.WhyLine, text, repo strin
 	return "[" + where + "](" + u + ")" + rest
 }
 
-// repoPath maps a file as the binaries name it (import path of its package, then its name) to its path in the
-// repository, through the gated package's directory: "example.com/m/cipher/des/block.go" of the package
-// ./cipher/des is cipher/des/block.go. A file outside the gated package, or a pattern of packages, has none.
+// repoPath maps a file as the binaries name it (import path of its package, then its name) to its
+// path in the repository, through the gated package's directory:
+// "example.com/m/cipher/des/block.go" of the package ./cipher/des is cipher/des/block.go. A file
+// outside the gated package, or a pattern of packages, has none.
 func repoPath(r *record.Result, w record.Why, file string) (string, bool) {
 	pkg := w.Package
 	if pkg == "" {

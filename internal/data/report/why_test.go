@@ -53,8 +53,8 @@ func TestWhyMarkdown(t *testing.T) {
 	}
 }
 
-// TestWhyReplaced: when the top line's code ran only in base, the item after it names head's code that replaced
-// it (highwayhash-avx2 in the corpus), escaped as the rest.
+// TestWhyReplaced: when the top line's code ran only in base, the item after it names head's code
+// that replaced it (highwayhash-avx2 in the corpus), escaped as the rest.
 func TestWhyReplaced(t *testing.T) {
 	w := whyFixture("Sum64_8", record.ClassFaster)
 	w.Lines[0].Func, w.Lines[0].Line, w.Lines[0].Head = "github.com/minio/highwayhash.finalizeSSE4.abi0", 0, 0

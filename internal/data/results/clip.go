@@ -8,9 +8,10 @@ import (
 // MaxLog is how many bytes of a child's output perfgate keeps in a log of the results directory.
 const MaxLog = 1 << 20
 
-// HeadTail returns b whole when it holds at most max bytes; otherwise its first quarter and its last three
-// quarters of max bytes (cut at character boundaries) around a line that says how much was left out. Logs keep
-// both ends: the command line and the first error at the head, how it ended at the tail.
+// HeadTail returns b whole when it holds at most max bytes; otherwise its first quarter and its
+// last three quarters of max bytes (cut at character boundaries) around a line that says how much
+// was left out. Logs keep both ends: the command line and the first error at the head, how it ended
+// at the tail.
 func HeadTail(b []byte, max int) []byte {
 	if len(b) <= max {
 		return b

@@ -25,12 +25,13 @@ const (
 	FileDifferential = "differential.json" // the differential check's report: Result.Differential
 	FileReport       = "report.md"         // the Markdown report (the PR comment body)
 	FileReportHTML   = "report.html"       // the self-contained HTML report
-	FileGitHub       = "github.json"       // the pull request the Action ran for, read by perfgate comment
+	// the pull request the Action ran for, read by perfgate comment
+	FileGitHub = "github.json"
 )
 
-// CPUProfile is the name of a side's CPU profile of the n-th benchmark profiled (from 1), taken after the timed
-// rounds to explain a change the instruction count could not: cpu-base-1.pprof, cpu-head-1.pprof, …, readable by
-// go tool pprof.
+// CPUProfile is the name of a side's CPU profile of the n-th benchmark profiled (from 1), taken
+// after the timed rounds to explain a change the instruction count could not: cpu-base-1.pprof,
+// cpu-head-1.pprof, …, readable by go tool pprof.
 func CPUProfile(side record.Side, n int) string { return fmt.Sprintf("cpu-%s-%d.pprof", side, n) }
 
 // WriteProfile writes a CPU profile under the name CPUProfile gives it.
@@ -38,8 +39,9 @@ func (d Dir) WriteProfile(side record.Side, n int, data []byte) error {
 	return d.write(CPUProfile(side, n), data)
 }
 
-// Dir is a results directory: the evidence of one comparison, written by Run and by the commands, read by
-// perfgate report and perfgate comment. It owns the files' names and formats: nothing else opens them.
+// Dir is a results directory: the evidence of one comparison, written by Run and by the commands,
+// read by perfgate report and perfgate comment. It owns the files' names and formats: nothing else
+// opens them.
 type Dir string
 
 // Path returns the path of the file name in d.
@@ -106,8 +108,9 @@ func (d Dir) Existing(names ...string) []string {
 	return out
 }
 
-// ReadResult reads result.json. A results directory may come from an untrusted artifact: the file must be a
-// regular file of at most limit bytes (no limit when limit <= 0), and of this perfgate's Schema.
+// ReadResult reads result.json. A results directory may come from an untrusted artifact: the file
+// must be a regular file of at most limit bytes (no limit when limit <= 0), and of this perfgate's
+// Schema.
 func (d Dir) ReadResult(limit int64) (*record.Result, error) {
 	data, err := d.read(FileResult, limit)
 	if err != nil {
@@ -135,8 +138,8 @@ func (d Dir) ReadGitHub(v any, limit int64) error {
 	return nil
 }
 
-// ReadBench reads the samples of bench.txt; a directory without bench.txt (a comparison that stopped before
-// timing) has none, which is not an error.
+// ReadBench reads the samples of bench.txt; a directory without bench.txt (a comparison that
+// stopped before timing) has none, which is not an error.
 func (d Dir) ReadBench() ([]benchtxt.Sample, error) {
 	f, err := os.Open(d.Path(FileBench))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -186,7 +189,8 @@ func (d Dir) write(name string, data []byte) error {
 }
 
 // Package returns the directory of one gated package's own files (logs, bench.txt, sizes.txt,
-// differential.json) when a comparison gates several: packages/ followed by its path relative to the module root.
+// differential.json) when a comparison gates several: packages/ followed by its path relative to
+// the module root.
 func (d Dir) Package(rel string) Dir {
 	rel = strings.TrimPrefix(path.Clean(filepath.ToSlash(rel)), "./")
 	if rel == "." || rel == "" {
@@ -195,8 +199,9 @@ func (d Dir) Package(rel string) Dir {
 	return Dir(filepath.Join(string(d), "packages", filepath.FromSlash(rel)))
 }
 
-// Concat writes the file name of d as the concatenation of the same file of parts, those that have it. bench.txt
-// and sizes.txt concatenate: every block carries its own configuration lines (pkg, perfgate-commit).
+// Concat writes the file name of d as the concatenation of the same file of parts, those that have
+// it. bench.txt and sizes.txt concatenate: every block carries its own configuration lines (pkg,
+// perfgate-commit).
 func (d Dir) Concat(name string, parts []Dir) error {
 	var b bytes.Buffer
 	for _, p := range parts {
@@ -212,11 +217,12 @@ func (d Dir) Concat(name string, parts []Dir) error {
 	return d.write(name, b.Bytes())
 }
 
-// maxEvidenceFile bounds a file read from a results directory that may come from an untrusted artifact.
+// maxEvidenceFile bounds a file read from a results directory that may come from an untrusted
+// artifact.
 const maxEvidenceFile = 256 << 20
 
-// CopyFrom copies the regular files of the results directory src (subdirectories included; symbolic links and
-// other special files are left out) into the subdirectory sub of d.
+// CopyFrom copies the regular files of the results directory src (subdirectories included; symbolic
+// links and other special files are left out) into the subdirectory sub of d.
 func (d Dir) CopyFrom(src Dir, sub string) error {
 	return filepath.WalkDir(string(src), func(p string, e fs.DirEntry, err error) error {
 		if err != nil {

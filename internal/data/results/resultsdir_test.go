@@ -9,7 +9,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestResultsDir writes every file of a results directory through ResultsDir and reads back what perfgate reads.
+// TestResultsDir writes every file of a results directory through ResultsDir and reads back what
+// perfgate reads.
 func TestResultsDir(t *testing.T) {
 	d := Dir(t.TempDir() + "/res")
 	if err := d.Create(); err != nil {
@@ -43,7 +44,8 @@ func TestResultsDir(t *testing.T) {
 		t.Errorf("Existing = %q, want %q (no bench.txt)", got, want)
 	}
 
-	// An artifact is untrusted: too large, not a regular file, or another schema is an error that says so.
+	// An artifact is untrusted: too large, not a regular file, or another schema is an error that
+	// says so.
 	if _, err := d.ReadResult(10); err == nil || !strings.Contains(err.Error(), "more than the 10 allowed") {
 		t.Errorf("oversized result.json: err = %v", err)
 	}

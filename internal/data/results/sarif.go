@@ -1,7 +1,7 @@
 package results
 
-// FileConstantTimeSARIF is the constant-time check's findings as a SARIF 2.1.0 log (package sarif), one result
-// per secret-dependent branch or load at its file and line, for GitHub's code scanning
+// FileConstantTimeSARIF is the constant-time check's findings as a SARIF 2.1.0 log (package sarif),
+// one result per secret-dependent branch or load at its file and line, for GitHub's code scanning
 // (github/codeql-action/upload-sarif). It is written whenever the check ran.
 const FileConstantTimeSARIF = "consttime.sarif"
 

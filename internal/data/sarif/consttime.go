@@ -13,10 +13,12 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// SchemaURI is the OASIS location of the SARIF 2.1.0 schema (errata 01) that the log names in $schema.
+// SchemaURI is the OASIS location of the SARIF 2.1.0 schema (errata 01) that the log names in
+// $schema.
 const SchemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
-// SrcRoot is the uriBaseId of every result's file: the repository root, where code scanning has the checkout.
+// SrcRoot is the uriBaseId of every result's file: the repository root, where code scanning has the
+// checkout.
 const SrcRoot = "%SRCROOT%"
 
 // Rule IDs, one per kind of site.
@@ -59,8 +61,9 @@ var rules = []Rule{
 	},
 }
 
-// ConstantTime returns the SARIF log of ct, indented. A check that did not run (unavailable, error, skipped)
-// gives a run without results whose invocation says why, so that an upload does not read as "no findings".
+// ConstantTime returns the SARIF log of ct, indented. A check that did not run (unavailable, error,
+// skipped) gives a run without results whose invocation says why, so that an upload does not read
+// as "no findings".
 func ConstantTime(ct *record.ConstantTime, opt Options) ([]byte, error) {
 	log := FromConstantTime(ct, opt)
 	b, err := json.MarshalIndent(log, "", "  ")
@@ -96,7 +99,8 @@ func FromConstantTime(ct *record.ConstantTime, opt Options) *Log {
 	return &Log{Schema: SchemaURI, Version: "2.1.0", Runs: []Run{run}}
 }
 
-// group is one site (an instruction of one side) with every operation in which it depends on the secret.
+// group is one site (an instruction of one side) with every operation in which it depends on the
+// secret.
 type group struct {
 	dir    string // the package's directory relative to the repository root
 	kind   record.CTSiteKind
@@ -104,8 +108,8 @@ type group struct {
 	site   record.CTSite
 	ops    []string
 	states []record.CTSiteState
-	// perLookup and basePerLookup are the most lines one lookup touched, over the operations, on the site's
-	// side and on base (for a matched head site).
+	// perLookup and basePerLookup are the most lines one lookup touched, over the operations, on
+	// the site's side and on base (for a matched head site).
 	perLookup, basePerLookup int
 	lines                    int
 }
@@ -147,8 +151,8 @@ func results(ct *record.ConstantTime) []Result {
 			g.basePerLookup = max(g.basePerLookup, d.Base.LinesPerLookup)
 		}
 	}
-	// Fingerprints number the sites of one function, table and kind in order of offset, so that they survive
-	// lines moving but not a site's own identity changing.
+	// Fingerprints number the sites of one function, table and kind in order of offset, so that
+	// they survive lines moving but not a site's own identity changing.
 	sort.SliceStable(order, func(i, j int) bool {
 		ga, gb := byID[order[i]], byID[order[j]]
 		a, b := ga.site, gb.site
@@ -179,7 +183,8 @@ func results(ct *record.ConstantTime) []Result {
 	return out
 }
 
-// state is the group's state: the most telling of its operations' (new, then grew, shrank, unchanged).
+// state is the group's state: the most telling of its operations' (new, then grew, shrank,
+// unchanged).
 func (g *group) state() record.CTSiteState {
 	for _, s := range []record.CTSiteState{record.CTSiteNew, record.CTSiteGrew, record.CTSiteShrank,
 		record.CTSiteUnchanged, record.CTSiteAbsent} {

@@ -13,14 +13,14 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// schemaHint says where the SARIF 2.1.0 JSON schema comes from: it is read at test time, never copied into the
-// repository. .ci/run takes it from the npm package @microsoft/jest-sarif (MIT), which ships the schema as published
-// (lib/schemas/sarif-2.1.0-rtm.5.json; the OASIS standard's schema is the same up to its errata), and points
-// PERFGATE_SARIF_SCHEMA at it.
+// schemaHint says where the SARIF 2.1.0 JSON schema comes from: it is read at test time, never
+// copied into the repository. .ci/run takes it from the npm package @microsoft/jest-sarif (MIT),
+// which ships the schema as published (lib/schemas/sarif-2.1.0-rtm.5.json; the OASIS standard's
+// schema is the same up to its errata), and points PERFGATE_SARIF_SCHEMA at it.
 const schemaHint = "npm pack @microsoft/jest-sarif@1.0.0-beta.0 and point it at package/lib/schemas/sarif-2.1.0-rtm.5.json"
 
-// schemaFile returns the schema's path ($PERFGATE_SARIF_SCHEMA), or skips the test when there is none (fails it
-// under PERFGATE_E2E=1).
+// schemaFile returns the schema's path ($PERFGATE_SARIF_SCHEMA), or skips the test when there is
+// none (fails it under PERFGATE_E2E=1).
 func schemaFile(t *testing.T) string {
 	t.Helper()
 	return testenv.NeedFile(t, "PERFGATE_SARIF_SCHEMA", schemaHint)
@@ -54,8 +54,8 @@ func validate(t *testing.T, log []byte) error {
 	return sch.Validate(inst)
 }
 
-// fixture is a comparison of a table cipher whose head added a lookup and widened another, dropped a third and
-// kept the rest, in two operations.
+// fixture is a comparison of a table cipher whose head added a lookup and widened another, dropped
+// a third and kept the rest, in two operations.
 func fixture() *record.ConstantTime {
 	load := func(fn string, off, line, perLookup int) record.CTSite {
 		return record.CTSite{Function: fn, Offset: off, File: "block.go", Line: line, Kind: "load", Table: "spBox",
@@ -100,7 +100,8 @@ func TestConstantTime(t *testing.T) {
 		}
 		got = append(got, row{r.RuleID, pl.ArtifactLocation.URI, r.BaselineState, r.Level, pl.Region.StartLine})
 	}
-	// One result per instruction, whatever the number of operations it shows in; sorted by file and line.
+	// One result per instruction, whatever the number of operations it shows in; sorted by file and
+	// line.
 	want := []row{
 		{RuleLoad, "cipher/des/block.go", "unchanged", "note", 10},
 		{RuleLoad, "cipher/des/block.go", "updated", "warning", 11},
@@ -176,7 +177,8 @@ func TestNotChecked(t *testing.T) {
 	}
 }
 
-// TestSchemaValid validates the logs of TestConstantTime and TestNotChecked against the SARIF 2.1.0 schema.
+// TestSchemaValid validates the logs of TestConstantTime and TestNotChecked against the SARIF 2.1.0
+// schema.
 func TestSchemaValid(t *testing.T) {
 	for _, ct := range []*record.ConstantTime{fixture(), nil,
 		{Status: record.CTUnavailable, Reason: "valgrind not found"}} {
@@ -190,8 +192,8 @@ func TestSchemaValid(t *testing.T) {
 	}
 }
 
-// TestValidatorRejects makes sure the schema check can fail: a log with a baselineState SARIF does not define
-// and a result without a message.
+// TestValidatorRejects makes sure the schema check can fail: a log with a baselineState SARIF does
+// not define and a result without a message.
 func TestValidatorRejects(t *testing.T) {
 	out, err := ConstantTime(fixture(), Options{})
 	if err != nil {

@@ -1,23 +1,24 @@
-// Package sarif writes the constant-time check's findings (record.ConstantTime) as a SARIF 2.1.0 log, the format
-// GitHub's code scanning reads (github/codeql-action/upload-sarif), so that each secret-dependent branch and load
-// shows on its line of the pull request.
+// Package sarif writes the constant-time check's findings (record.ConstantTime) as a SARIF 2.1.0
+// log, the format GitHub's code scanning reads (github/codeql-action/upload-sarif), so that each
+// secret-dependent branch and load shows on its line of the pull request.
 //
-// ConstantTime turns the record into one run of tool "perfgate" with two rules, one per kind of site
-// (RuleBranch, RuleLoad), and one result per site of the package's code: an instruction, with every operation
-// (constructor and method) in which it depends on the secret. Head's sites carry the state their operations
-// give them against base (record.CTOperation.SiteDeltas): new, updated (more or fewer lines per lookup) or
-// unchanged, in baselineState and in the property perfgate/state; base's sites that head lost are results too,
-// with baselineState absent and level none. A result is at its file (relative to the repository root, under
-// uriBaseId %SRCROOT%, which code scanning maps to the checkout) and line, and names the table it reads, the
-// table's size and the 64-byte lines one lookup touches. Its partial fingerprint does not contain the line, so
-// that code scanning follows a site across edits above it.
+// ConstantTime turns the record into one run of tool "perfgate" with two rules, one per kind of
+// site (RuleBranch, RuleLoad), and one result per site of the package's code: an instruction, with
+// every operation (constructor and method) in which it depends on the secret. Head's sites carry
+// the state their operations give them against base (record.CTOperation.SiteDeltas): new, updated
+// (more or fewer lines per lookup) or unchanged, in baselineState and in the property
+// perfgate/state; base's sites that head lost are results too, with baselineState absent and level
+// none. A result is at its file (relative to the repository root, under uriBaseId %SRCROOT%, which
+// code scanning maps to the checkout) and line, and names the table it reads, the table's size and
+// the 64-byte lines one lookup touches. Its partial fingerprint does not contain the line, so that
+// code scanning follows a site across edits above it.
 //
-// The package is data only: it reads the record and returns bytes; the results directory (package results)
-// owns the file.
+// The package is data only: it reads the record and returns bytes; the results directory (package
+// results) owns the file.
 package sarif
 
-// The log's types: the part of SARIF 2.1.0 (OASIS Standard, with errata 01) that the constant-time log uses.
-// Field names and nesting are the schema's.
+// The log's types: the part of SARIF 2.1.0 (OASIS Standard, with errata 01) that the constant-time
+// log uses. Field names and nesting are the schema's.
 
 // Log is a SARIF log file.
 type Log struct {
@@ -70,7 +71,8 @@ type Message struct {
 	Text string `json:"text"`
 }
 
-// AutomationDetails names the run's category, so that code scanning keeps this log's results apart from others.
+// AutomationDetails names the run's category, so that code scanning keeps this log's results apart
+// from others.
 type AutomationDetails struct {
 	ID string `json:"id"`
 }

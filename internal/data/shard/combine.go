@@ -9,14 +9,16 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Combine puts the Results of parts that ran apart — one package each (a comparison of several packages), or one shard
-// each (perfgate merge) — into one Result without a verdict. Rows without a package get their part's Package; the Holm
-// correction runs again over all benchmarks (bench.Rejudge with opt), so the classes are those of one comparison of
-// everything. Staged runs (Method.Budget) spent alpha within each package; their correction is widened over the
-// packages instead (bench.RejudgeFamilies). A part whose differential status is "" did not run the checks (another
-// shard did): its differential, sizes and tests count for nothing.
+// Combine puts the Results of parts that ran apart — one package each (a comparison of several
+// packages), or one shard each (perfgate merge) — into one Result without a verdict. Rows without a
+// package get their part's Package; the Holm correction runs again over all benchmarks
+// (bench.Rejudge with opt), so the classes are those of one comparison of everything. Staged runs
+// (Method.Budget) spent alpha within each package; their correction is widened over the packages
+// instead (bench.RejudgeFamilies). A part whose differential status is "" did not run the checks
+// (another shard did): its differential, sizes and tests count for nothing.
 //
-// Base, Head, Env and Method come from the first part; the caller sets Package, Packages and what else it knows.
+// Base, Head, Env and Method come from the first part; the caller sets Package, Packages and what
+// else it knows.
 func Combine(parts []record.Result, opt bench.StatsOptions) record.Result {
 	r := record.Result{Schema: record.Schema, Benchmarks: []record.Benchmark{}}
 	if len(parts) > 0 {
@@ -81,8 +83,8 @@ func labelsOf(part record.Result) labels {
 	return labels{pkg: part.Package, named: len(part.Packages) > 0 || part.Package == ""}
 }
 
-// own is a row's package: a part that gated one package names it in Package and its rows have none; a shard's
-// rows have theirs.
+// own is a row's package: a part that gated one package names it in Package and its rows have none;
+// a shard's rows have theirs.
 func (l labels) own(s string) string {
 	if s == "" {
 		return l.pkg
@@ -113,7 +115,8 @@ func addRows(r *record.Result, part record.Result, l labels) {
 		r.Why = append(r.Why, w)
 	}
 	for _, n := range part.Notes {
-		if n = l.label(n); !slices.Contains(r.Notes, n) { // every shard notes what it found on the common trees
+		// every shard notes what it found on the common trees
+		if n = l.label(n); !slices.Contains(r.Notes, n) {
 			r.Notes = append(r.Notes, n)
 		}
 	}
@@ -132,8 +135,8 @@ func addRows(r *record.Result, part record.Result, l labels) {
 	r.Duration = max(r.Duration, part.Duration)
 }
 
-// checks returns copies of part's differential, sizes and tests with their rows and messages labelled; part's own
-// slices are not changed.
+// checks returns copies of part's differential, sizes and tests with their rows and messages
+// labelled; part's own slices are not changed.
 func (l labels) checks(part record.Result) (record.Differential, record.Sizes, record.Functional) {
 	d := part.Differential
 	d.Ciphers = slices.Clone(d.Ciphers)
@@ -165,8 +168,8 @@ func (l labels) checks(part record.Result) (record.Differential, record.Sizes, r
 	return d, s, f
 }
 
-// rejudge runs the Holm correction again over all benchmarks. Staged runs (staged) spent alpha within each
-// package: their correction is widened over the packages instead.
+// rejudge runs the Holm correction again over all benchmarks. Staged runs (staged) spent alpha
+// within each package: their correction is widened over the packages instead.
 func rejudge(bs []record.Benchmark, staged bool, opt bench.StatsOptions) error {
 	if !staged {
 		return bench.Rejudge(bs, opt)
@@ -188,13 +191,14 @@ func labelAll(ss []string, label func(string) string) []string {
 	return out
 }
 
-// diffRank orders differential statuses by how much they say: the combined status is the part's with the highest.
+// diffRank orders differential statuses by how much they say: the combined status is the part's
+// with the highest.
 var diffRank = map[record.DiffStatus]int{record.DiffSkipped: 1, record.DiffIdentical: 2, record.DiffNotComparable: 3,
 	record.DiffError: 4, record.DiffMismatch: 5}
 
-// combineDifferential is the differential check of several packages: every cipher, and the status that says the most (a
-// mismatch anywhere is a mismatch, then perfgate's own error), with the reasons of the parts that have it. None: status
-// "".
+// combineDifferential is the differential check of several packages: every cipher, and the status
+// that says the most (a mismatch anywhere is a mismatch, then perfgate's own error), with the
+// reasons of the parts that have it. None: status "".
 func combineDifferential(ds []record.Differential) record.Differential {
 	out := record.Differential{Ciphers: []record.Cipher{}}
 	var reasons []string
@@ -217,7 +221,8 @@ func combineDifferential(ds []record.Differential) record.Differential {
 	return out
 }
 
-// combineSizes lists the sizes of several packages: every section row with its package, every symbol.
+// combineSizes lists the sizes of several packages: every section row with its package, every
+// symbol.
 func combineSizes(ss []record.Sizes) record.Sizes {
 	out := record.Sizes{Sections: []record.SectionSize{}, Symbols: []record.SymbolSize{}}
 	var errs []string
@@ -235,8 +240,9 @@ func combineSizes(ss []record.Sizes) record.Sizes {
 	return out
 }
 
-// weakestSandbox is the guarantee every part had: the first unguarded part's, else the first part's; nil when a
-// part recorded none, so that a merge never claims more confinement than its weakest shard had.
+// weakestSandbox is the guarantee every part had: the first unguarded part's, else the first
+// part's; nil when a part recorded none, so that a merge never claims more confinement than its
+// weakest shard had.
 func weakestSandbox(parts []record.Result) *record.Sandbox {
 	var weakest *record.Sandbox
 	for _, p := range parts {
@@ -250,8 +256,8 @@ func weakestSandbox(parts []record.Result) *record.Sandbox {
 	return weakest
 }
 
-// combineFunctional is the tests of several packages: a side ran if any package's tests ran on it, and passed if
-// every run passed; the outputs of the failures follow each other.
+// combineFunctional is the tests of several packages: a side ran if any package's tests ran on it,
+// and passed if every run passed; the outputs of the failures follow each other.
 func combineFunctional(parts []record.Result) record.Functional {
 	var f record.Functional
 	for _, side := range []struct {

@@ -9,8 +9,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestCombineLeavesPartsAlone: Combine labels the rows of each part with its package in the combined result and
-// changes nothing the parts hold, so that a caller may combine the same parts twice.
+// TestCombineLeavesPartsAlone: Combine labels the rows of each part with its package in the
+// combined result and changes nothing the parts hold, so that a caller may combine the same parts
+// twice.
 func TestCombineLeavesPartsAlone(t *testing.T) {
 	part := func(pkg string) record.Result {
 		return record.Result{Package: pkg,
@@ -38,8 +39,8 @@ func TestCombineLeavesPartsAlone(t *testing.T) {
 	}
 }
 
-// TestCombineCarriesWhy: each part's explanations come through, labelled with the part's package, and a merge
-// names each shard's profiles where writeMerged copies them.
+// TestCombineCarriesWhy: each part's explanations come through, labelled with the part's package,
+// and a merge names each shard's profiles where writeMerged copies them.
 func TestCombineCarriesWhy(t *testing.T) {
 	part := func(pkg, name string) record.Result {
 		return record.Result{Package: pkg, Why: []record.Why{{Name: name, Class: record.ClassSlower,

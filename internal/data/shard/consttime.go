@@ -11,12 +11,13 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// ctRank orders the constant-time statuses of several packages: the combined check has the first status any
-// package has, so that one package's unavailable or failed check is never hidden by the others' results.
+// ctRank orders the constant-time statuses of several packages: the combined check has the first
+// status any package has, so that one package's unavailable or failed check is never hidden by the
+// others' results.
 var ctRank = []record.CTStatus{record.CTError, record.CTUnavailable, record.CTChecked, record.CTSkipped}
 
-// combineConstantTime is the constant-time check of several packages: every operation, marked with its package,
-// under the worst status; nil when no package ran it.
+// combineConstantTime is the constant-time check of several packages: every operation, marked with
+// its package, under the worst status; nil when no package ran it.
 func combineConstantTime(cts []*record.ConstantTime) *record.ConstantTime {
 	if len(cts) == 0 {
 		return nil
@@ -50,7 +51,8 @@ func combineConstantTime(cts []*record.ConstantTime) *record.ConstantTime {
 	return &out
 }
 
-// writeConstantTimeSARIF writes the merged constant-time findings as consttime.sarif: every package's sites.
+// writeConstantTimeSARIF writes the merged constant-time findings as consttime.sarif: every
+// package's sites.
 func writeConstantTimeSARIF(d results.Dir, ct *record.ConstantTime) error {
 	log, err := sarif.ConstantTime(ct, sarif.Options{Version: version.String()})
 	if err != nil {

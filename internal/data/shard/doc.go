@@ -1,7 +1,9 @@
-// Package shard splits one comparison across the machines of a job matrix and puts the parts together again.
+// Package shard splits one comparison across the machines of a job matrix and puts the parts
+// together again.
 //
-// NewPlan assigns each package's checks and each top-level benchmark to one of n shards, balanced by the costs an
-// earlier run measured (ReadCosts). Each shard runs its part with internal/pipeline and writes a partial result;
-// Merge reads the shards' results directories, refuses parts of different comparisons, and Combine joins them into
-// one ordinary record.Result (Holm's correction redone over the union) on which the gate decides.
+// NewPlan assigns each package's checks and each top-level benchmark to one of n shards, balanced
+// by the costs an earlier run measured (ReadCosts). Each shard runs its part with internal/pipeline
+// and writes a partial result; Merge reads the shards' results directories, refuses parts of
+// different comparisons, and Combine joins them into one ordinary record.Result (Holm's correction
+// redone over the union) on which the gate decides.
 package shard

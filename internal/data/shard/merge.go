@@ -12,8 +12,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// MergeError is a set of results directories that perfgate merge refuses to combine: they are not the shards of
-// one comparison.
+// MergeError is a set of results directories that perfgate merge refuses to combine: they are not
+// the shards of one comparison.
 type MergeError struct {
 	Dir     string // the directory the problem was found in; "" for the set as a whole
 	Problem string
@@ -29,16 +29,18 @@ func (e *MergeError) Error() string {
 // MaxResultFile bounds result.json read from an artifact.
 const MaxResultFile = 64 << 20
 
-// Merge combines the results directories dirs, written by the shards of one comparison (perfgate compare
-// -shard i/n), into the results directory out, and returns the combined Result with its verdict.
+// Merge combines the results directories dirs, written by the shards of one comparison (perfgate
+// compare -shard i/n), into the results directory out, and returns the combined Result with its
+// verdict.
 //
-// It refuses (a *MergeError) directories that are not the shards of one comparison: a result that is not a
-// shard's, different base or head commits, another configuration or split of the work, another perfgate version,
-// and a shard missing or given twice. The benchmarks are judged again as one family (Holm over the union), the
-// differential checks, sizes and tests of the packages are put side by side, and the verdict is decided with the
-// gate policy the shards ran with. out gets result.json, env.json (the first shard's machine), differential.json,
-// bench.txt and sizes.txt (the shards' concatenated) and each shard's files under shards/N/; report.md is the
-// caller's, as for Run.
+// It refuses (a *MergeError) directories that are not the shards of one comparison: a result that
+// is not a shard's, different base or head commits, another configuration or split of the work,
+// another perfgate version, and a shard missing or given twice. The benchmarks are judged again as
+// one family (Holm over the union), the differential checks, sizes and tests of the packages are
+// put side by side, and the verdict is decided with the gate policy the shards ran with. out gets
+// result.json, env.json (the first shard's machine), differential.json, bench.txt and sizes.txt
+// (the shards' concatenated) and each shard's files under shards/N/; report.md is the caller's, as
+// for Run.
 func Merge(dirs []string, out string) (*record.Result, error) {
 	parts, err := readShards(dirs)
 	if err != nil {
@@ -52,7 +54,8 @@ func Merge(dirs []string, out string) (*record.Result, error) {
 	opt := bench.DefaultStatsOptions
 	opt.Alpha, opt.ThresholdPct = first.Method.Alpha, first.Method.Threshold
 	for i := range parts {
-		// Each shard's files are copied under shards/N/ (writeMerged): its profiles are named from there.
+		// Each shard's files are copied under shards/N/ (writeMerged): its profiles are named from
+		// there.
 		inShard(parts[i].Why, "shards/"+strconv.Itoa(parts[i].Shard.Index))
 	}
 	res := Combine(parts, opt)
@@ -84,8 +87,8 @@ func inShard(whys []record.Why, dir string) {
 	}
 }
 
-// readShards reads the shards' results in dirs and refuses them unless they are every shard of one comparison,
-// each once.
+// readShards reads the shards' results in dirs and refuses them unless they are every shard of one
+// comparison, each once.
 func readShards(dirs []string) ([]record.Result, error) {
 	if len(dirs) == 0 {
 		return nil, &MergeError{Problem: "no results directories given"}
@@ -125,7 +128,8 @@ func readShards(dirs []string) ([]record.Result, error) {
 	return parts, nil
 }
 
-// sameComparison refuses r, read from dir, unless it is a shard of the comparison first (read from firstDir) is one of.
+// sameComparison refuses r, read from dir, unless it is a shard of the comparison first (read from
+// firstDir) is one of.
 func sameComparison(dir string, r *record.Result, firstDir string, first *record.Result) error {
 	s, s0 := r.Shard, first.Shard
 	refuse := func(what, got, want string) error {
@@ -151,8 +155,8 @@ func sameComparison(dir string, r *record.Result, firstDir string, first *record
 	return nil
 }
 
-// writeMerged writes the merged result into d: result.json, env.json, differential.json, the shards' bench.txt
-// and sizes.txt concatenated, and each shard's files under shards/N/.
+// writeMerged writes the merged result into d: result.json, env.json, differential.json, the
+// shards' bench.txt and sizes.txt concatenated, and each shard's files under shards/N/.
 func writeMerged(d results.Dir, res *record.Result, shardDirs []results.Dir) error {
 	if err := d.Create(); err != nil {
 		return err

@@ -15,7 +15,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// A Unit is one indivisible part of the work: a package's checks (top "") or one top-level benchmark.
+// A Unit is one indivisible part of the work: a package's checks (top "") or one top-level
+// benchmark.
 type Unit struct {
 	pkg, top string
 	cost     float64
@@ -29,17 +30,18 @@ func (u Unit) String() string {
 	return u.pkg + " Benchmark" + u.top
 }
 
-// Plan is the split of a comparison's work over count shards. Every shard computes it from the same base
-// tree, so they agree on it without talking to each other.
+// Plan is the split of a comparison's work over count shards. Every shard computes it from the same
+// base tree, so they agree on it without talking to each other.
 type Plan struct {
 	units []Unit
 	count int
 }
 
-// NewPlan splits the packages' units over count shards: costliest first, each to the shard with the least work
-// so far (lowest index on ties). A top-level benchmark costs its number of leaf benchmarks in costs (an earlier
-// run's: every leaf takes one calibration and 4×rounds runs of benchtime, however fast the code is), else 1; a
-// package's checks (one build, one test run, one differential check) cost 1.
+// NewPlan splits the packages' units over count shards: costliest first, each to the shard with the
+// least work so far (lowest index on ties). A top-level benchmark costs its number of leaf
+// benchmarks in costs (an earlier run's: every leaf takes one calibration and 4×rounds runs of
+// benchtime, however fast the code is), else 1; a package's checks (one build, one test run, one
+// differential check) cost 1.
 func NewPlan(pkgs []bench.Package, count int, costs map[string]float64) *Plan {
 	pl := &Plan{count: count}
 	for _, pk := range pkgs {
@@ -79,7 +81,8 @@ func NewPlan(pkgs []bench.Package, count int, costs map[string]float64) *Plan {
 	return pl
 }
 
-// Work returns what shard does of package pkg: its checks, and which top-level benchmarks (non-nil).
+// Work returns what shard does of package pkg: its checks, and which top-level benchmarks
+// (non-nil).
 func (pl *Plan) Work(shard int, pkg string) (checks bool, tops []string) {
 	tops = []string{}
 	for _, u := range pl.units {
@@ -116,9 +119,9 @@ func (pl *Plan) Fingerprint() string {
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
-// ReadCosts reads the cost of every top-level benchmark from an earlier run's results (a directory or its
-// result.json), by Unit name: its leaf benchmarks in the gated unit, each weighted by (1 + head/base) / 2,
-// since head runs base's iteration count. "" reads nothing.
+// ReadCosts reads the cost of every top-level benchmark from an earlier run's results (a directory
+// or its result.json), by Unit name: its leaf benchmarks in the gated unit, each weighted by (1 +
+// head/base) / 2, since head runs base's iteration count. "" reads nothing.
 func ReadCosts(path string) (map[string]float64, error) {
 	if path == "" {
 		return nil, nil
@@ -142,8 +145,8 @@ func ReadCosts(path string) (map[string]float64, error) {
 			pkg = r.Package
 		}
 		top, _, _ := strings.Cut(b.Name, "/")
-		// A leaf runs base's calibrated iteration count on both sides: half its runs last benchtime, the other
-		// half benchtime × head/base.
+		// A leaf runs base's calibrated iteration count on both sides: half its runs last
+		// benchtime, the other half benchtime × head/base.
 		ratio := 1.0
 		if b.Base.Center > 0 && b.Head.Center > 0 {
 			ratio = b.Head.Center / b.Base.Center

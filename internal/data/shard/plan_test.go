@@ -13,8 +13,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestPlanShards: every unit lands in exactly one shard, the split is the same every time, a package's checks are
-// one unit, and with costs the shards get equal work rather than equal counts.
+// TestPlanShards: every unit lands in exactly one shard, the split is the same every time, a
+// package's checks are one unit, and with costs the shards get equal work rather than equal counts.
 func TestPlanShards(t *testing.T) {
 	pkgs := []bench.Package{
 		{Rel: "./a", Benchmarks: []string{"Big", "S1", "S2"}},
@@ -63,8 +63,8 @@ func TestPlanShards(t *testing.T) {
 	}
 }
 
-// TestReadCosts: an earlier result's leaves in the gated unit count per top-level benchmark and package; a
-// single-package result names the package at the top.
+// TestReadCosts: an earlier result's leaves in the gated unit count per top-level benchmark and
+// package; a single-package result names the package at the top.
 func TestReadCosts(t *testing.T) {
 	dir := t.TempDir()
 	r := &record.Result{Schema: record.Schema, Package: "./a", Benchmarks: []record.Benchmark{

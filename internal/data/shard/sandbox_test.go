@@ -6,7 +6,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestWeakestSandbox: a merge is as guarded as its weakest shard, and unknown when a shard recorded nothing.
+// TestWeakestSandbox: a merge is as guarded as its weakest shard, and unknown when a shard recorded
+// nothing.
 func TestWeakestSandbox(t *testing.T) {
 	guarded := &record.Sandbox{Mode: "required", Guarded: true, ABI: 7}
 	off := &record.Sandbox{Mode: "off"}

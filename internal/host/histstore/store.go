@@ -1,23 +1,26 @@
-// Package histstore keeps perfgate's history of a branch in the repository itself: on a ref of its own
-// (refs/perfgate/history by default) whose commits chain the records, one directory per recorded commit,
+// Package histstore keeps perfgate's history of a branch in the repository itself: on a ref of its
+// own (refs/perfgate/history by default) whose commits chain the records, one directory per
+// recorded commit,
 //
 //	<sha>/result.json   the whole Result of the run that measured <sha> (its head side)
-//	<sha>/bench.txt     that side's benchmark samples in Go benchmark format (stock benchstat reads them)
+//	<sha>/bench.txt     that side's benchmark samples in Go benchmark format
+//	                    (stock benchstat reads them)
 //	<sha>/sizes.txt     that side's section sizes, in the same format
 //	<sha>/env.json      the machine
 //
-// so that nothing outside the repository is needed. Records are keyed by the commit's SHA, never by a position:
-// rewriting the branch (a force-push) leaves them where they are, and the reader decides which are on the
-// branch's first-parent path now (FirstParent).
+// so that nothing outside the repository is needed. Records are keyed by the commit's SHA, never by
+// a position: rewriting the branch (a force-push) leaves them where they are, and the reader
+// decides which are on the branch's first-parent path now (FirstParent).
 //
-// Writes never lose a record. Add writes the new tree and commit with git's plumbing and moves the ref with a
-// compare-and-swap (git update-ref REF NEW OLD); when another writer moved it first, Add reads the ref again and
-// redoes its change on top. Push fetches the remote's ref, merges it into the local one (the union of the two
-// trees; a commit recorded on both sides keeps the local record) and pushes without force; when another clone
-// pushed first the push is rejected as not fast-forward, and Push fetches, merges and pushes again.
+// Writes never lose a record. Add writes the new tree and commit with git's plumbing and moves the
+// ref with a compare-and-swap (git update-ref REF NEW OLD); when another writer moved it first, Add
+// reads the ref again and redoes its change on top. Push fetches the remote's ref, merges it into
+// the local one (the union of the two trees; a commit recorded on both sides keeps the local
+// record) and pushes without force; when another clone pushed first the push is rejected as not
+// fast-forward, and Push fetches, merges and pushes again.
 //
-// Everything runs through the git command line (internal/proc: scrubbed environment, process group, limits); no
-// work tree, index or branch of the repository is touched.
+// Everything runs through the git command line (internal/proc: scrubbed environment, process group,
+// limits); no work tree, index or branch of the repository is touched.
 package histstore
 
 import (
@@ -74,7 +77,8 @@ func (s *Store) ref() string {
 	return s.Ref
 }
 
-// identity is who the history's commits are by: always perfgate, whatever the repository's configuration.
+// identity is who the history's commits are by: always perfgate, whatever the repository's
+// configuration.
 var identity = []string{
 	"GIT_AUTHOR_NAME=perfgate", "GIT_AUTHOR_EMAIL=perfgate@localhost",
 	"GIT_COMMITTER_NAME=perfgate", "GIT_COMMITTER_EMAIL=perfgate@localhost",
@@ -165,8 +169,8 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// casRef moves the ref from old ("" for absent) to new; it reports false, without error, when the ref no longer
-// points at old.
+// casRef moves the ref from old ("" for absent) to new; it reports false, without error, when the
+// ref no longer points at old.
 func (s *Store) casRef(ctx context.Context, newCommit, old, msg string) (bool, error) {
 	oldArg := old
 	if old == "" {
@@ -187,8 +191,8 @@ func (s *Store) casRef(ctx context.Context, newCommit, old, msg string) (bool, e
 	return false, fmt.Errorf("updating %s: %w", s.ref(), err)
 }
 
-// Add stores rec on the ref, replacing an earlier record of the same commit. Files whose name is not a plain
-// file name are refused.
+// Add stores rec on the ref, replacing an earlier record of the same commit. Files whose name is
+// not a plain file name are refused.
 func (s *Store) Add(ctx context.Context, rec Record) error {
 	if !shaRE.MatchString(rec.Commit) {
 		return fmt.Errorf("recording: %q is not a full commit name", rec.Commit)
@@ -245,8 +249,9 @@ func (s *Store) Add(ctx context.Context, rec Record) error {
 	return fmt.Errorf("recording %s: %s kept moving, gave up after %d attempts", rec.Commit, s.ref(), Attempts)
 }
 
-// merge makes the local ref contain theirs (a commit of another copy of the history): a fast-forward when it
-// can, else a merge commit whose tree is the union of both (the local record wins for a commit both have).
+// merge makes the local ref contain theirs (a commit of another copy of the history): a
+// fast-forward when it can, else a merge commit whose tree is the union of both (the local record
+// wins for a commit both have).
 func (s *Store) merge(ctx context.Context, theirs string) error {
 	for attempt := 0; attempt < Attempts; attempt++ {
 		old, err := s.resolve(ctx, s.ref())
@@ -297,8 +302,8 @@ func (s *Store) isAncestor(ctx context.Context, a, b string) bool {
 	return err == nil
 }
 
-// Fetch merges the history on remote (a remote's name or URL) into the local ref. A remote without a history is
-// not an error.
+// Fetch merges the history on remote (a remote's name or URL) into the local ref. A remote without
+// a history is not an error.
 func (s *Store) Fetch(ctx context.Context, remote string) error {
 	out, err := s.git(ctx, nil, "ls-remote", "--", remote, s.ref())
 	if err != nil {
@@ -321,8 +326,8 @@ func (s *Store) Fetch(ctx context.Context, remote string) error {
 // trackingRef is where Fetch puts the remote's history before merging it.
 func (s *Store) trackingRef() string { return s.ref() + "-fetched" }
 
-// Push publishes the local history to remote: fetch, merge, push without force, again while another clone's
-// push gets in first.
+// Push publishes the local history to remote: fetch, merge, push without force, again while another
+// clone's push gets in first.
 func (s *Store) Push(ctx context.Context, remote string) error {
 	for attempt := 0; attempt < Attempts; attempt++ {
 		if err := s.Fetch(ctx, remote); err != nil {
@@ -341,8 +346,9 @@ func (s *Store) Push(ctx context.Context, remote string) error {
 		remote, Attempts)
 }
 
-// rejected reports whether git push --porcelain's output says the remote refused the ref (not fast-forward,
-// or its lock was taken by a concurrent push), as opposed to failing to reach the remote.
+// rejected reports whether git push --porcelain's output says the remote refused the ref (not
+// fast-forward, or its lock was taken by a concurrent push), as opposed to failing to reach the
+// remote.
 func rejected(porcelain []byte) bool {
 	for _, line := range strings.Split(string(porcelain), "\n") {
 		if strings.HasPrefix(line, "!\t") {
@@ -352,14 +358,16 @@ func rejected(porcelain []byte) bool {
 	return false
 }
 
-// backoff waits a little longer after each failed attempt, with jitter so two writers do not collide again.
+// backoff waits a little longer after each failed attempt, with jitter so two writers do not
+// collide again.
 func backoff(attempt int) {
 	d := time.Duration(10<<min(attempt, 6)) * time.Millisecond
 	time.Sleep(d/2 + rand.N(d))
 }
 
-// Load returns every record on the ref, by commit name; none when the ref does not exist. Entries that are not
-// a commit's directory of plain files are skipped: the ref may have been written by anyone who can push.
+// Load returns every record on the ref, by commit name; none when the ref does not exist. Entries
+// that are not a commit's directory of plain files are skipped: the ref may have been written by
+// anyone who can push.
 func (s *Store) Load(ctx context.Context) ([]Record, error) {
 	head, err := s.resolve(ctx, s.ref())
 	if err != nil || head == "" {

@@ -14,7 +14,8 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/gittest"
 )
 
-// TestMain isolates git from the user's configuration: no global or system config, a fixed identity.
+// TestMain isolates git from the user's configuration: no global or system config, a fixed
+// identity.
 func TestMain(m *testing.M) { gittest.Main(m) }
 
 func git(t *testing.T, dir string, args ...string) string {
@@ -76,13 +77,15 @@ func TestAddLoad(t *testing.T) {
 		}
 	}
 	tip := git(t, dir, "rev-parse", DefaultRef)
-	if err := s.Add(t.Context(), rec(fakeSHA(2), "b")); err != nil { // the same again: nothing to do
+	// the same again: nothing to do
+	if err := s.Add(t.Context(), rec(fakeSHA(2), "b")); err != nil {
 		t.Fatal(err)
 	}
 	if now := git(t, dir, "rev-parse", DefaultRef); now != tip {
 		t.Errorf("recording the same files again moved the ref")
 	}
-	if err := s.Add(t.Context(), rec(fakeSHA(2), "b2")); err != nil { // a new run of the same commit replaces it
+	// a new run of the same commit replaces it
+	if err := s.Add(t.Context(), rec(fakeSHA(2), "b2")); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{fakeSHA(1): "a", fakeSHA(2): "b2"}
@@ -130,8 +133,8 @@ func TestConcurrentAdd(t *testing.T) {
 	}
 }
 
-// TestConcurrentPush: two clones record and push at once, several times each; the origin ends up with every
-// record, and so does each clone after a fetch.
+// TestConcurrentPush: two clones record and push at once, several times each; the origin ends up
+// with every record, and so does each clone after a fetch.
 func TestConcurrentPush(t *testing.T) {
 	root := t.TempDir()
 	seed := filepath.Join(root, "seed")
@@ -186,8 +189,9 @@ func TestConcurrentPush(t *testing.T) {
 	}
 }
 
-// TestForcePush: records are keyed by commit; after main is rewritten and force-pushed, the first-parent path of
-// the new main orders the records that are on it, and the records of the dropped commits are still there.
+// TestForcePush: records are keyed by commit; after main is rewritten and force-pushed, the
+// first-parent path of the new main orders the records that are on it, and the records of the
+// dropped commits are still there.
 func TestForcePush(t *testing.T) {
 	root := t.TempDir()
 	a := filepath.Join(root, "a")
@@ -241,8 +245,8 @@ func TestForcePush(t *testing.T) {
 	}
 }
 
-// TestRejected: git push's answer when another clone pushed first is a rejection Push retries; an unreachable
-// remote is not.
+// TestRejected: git push's answer when another clone pushed first is a rejection Push retries; an
+// unreachable remote is not.
 func TestRejected(t *testing.T) {
 	root := t.TempDir()
 	seed := filepath.Join(root, "seed")

@@ -16,7 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The test binary doubles as the child process: with PROC_TEST_CHILD set it acts instead of running tests.
+// The test binary doubles as the child process: with PROC_TEST_CHILD set it acts instead of running
+// tests.
 func TestMain(m *testing.M) {
 	switch os.Getenv("PROC_TEST_CHILD") {
 	case "":
@@ -27,7 +28,8 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	case "joinpgid":
-		// Join the process group named by JOIN_PGID (the test's own), say so in JOIN_FILE, and stay.
+		// Join the process group named by JOIN_PGID (the test's own), say so in JOIN_FILE, and
+		// stay.
 		pgid, _ := strconv.Atoi(os.Getenv("JOIN_PGID"))
 		if err := syscall.Setpgid(0, pgid); err != nil {
 			fmt.Fprintln(os.Stderr, "setpgid:", err)
@@ -60,8 +62,9 @@ func TestScrubEnv(t *testing.T) {
 	}
 }
 
-// TestChildEnvironmentIsScrubbed runs a real child process that prints its environment and checks that the
-// tokens of a GitHub Actions runner are absent while ordinary variables, and explicit extras, arrive.
+// TestChildEnvironmentIsScrubbed runs a real child process that prints its environment and checks
+// that the tokens of a GitHub Actions runner are absent while ordinary variables, and explicit
+// extras, arrive.
 func TestChildEnvironmentIsScrubbed(t *testing.T) {
 	t.Setenv("GITHUB_TOKEN", "ghs_secret")
 	t.Setenv("INPUT_GITHUB-TOKEN", "ghs_secret2")
@@ -168,8 +171,8 @@ func TestTail(t *testing.T) {
 	}
 }
 
-// TestRunLimitKillsAFloodingChild: a child that prints without end is killed once it passes the limit, and the
-// error says so; what it printed up to the limit is kept.
+// TestRunLimitKillsAFloodingChild: a child that prints without end is killed once it passes the
+// limit, and the error says so; what it printed up to the limit is kept.
 func TestRunLimitKillsAFloodingChild(t *testing.T) {
 	if _, err := exec.LookPath("yes"); err != nil {
 		t.Skip("no yes command")

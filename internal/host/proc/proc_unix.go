@@ -14,7 +14,8 @@ func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Setpgid = true
 }
 
-// killGroup kills the child's whole process group, so that a hung benchmark's own children die with it.
+// killGroup kills the child's whole process group, so that a hung benchmark's own children die with
+// it.
 func killGroup(cmd *exec.Cmd) error {
 	if cmd.Process == nil {
 		return nil
@@ -32,7 +33,8 @@ func signalOf(ee *exec.ExitError) string {
 	return ""
 }
 
-// killGroupOf kills the process group pid leads (or led: a group outlives its leader while members remain).
+// killGroupOf kills the process group pid leads (or led: a group outlives its leader while members
+// remain).
 func killGroupOf(pid int) {
 	syscall.Kill(-pid, syscall.SIGKILL)
 }

@@ -16,9 +16,9 @@ import (
 
 var subreaperOnce sync.Once
 
-// becomeSubreaper makes this process the child subreaper of its descendants: an orphan among them is re-parented
-// here, not to init, so sweep and KillDescendants can find it whatever session or group it moved to. It needs no
-// privilege; if it fails anyway, the process-group kill remains.
+// becomeSubreaper makes this process the child subreaper of its descendants: an orphan among them
+// is re-parented here, not to init, so sweep and KillDescendants can find it whatever session or
+// group it moved to. It needs no privilege; if it fails anyway, the process-group kill remains.
 func becomeSubreaper() {
 	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 }
@@ -56,7 +56,8 @@ func processes() (all map[int]procStat, children map[int][]int) {
 		if err != nil {
 			continue // gone meanwhile
 		}
-		// "pid (comm) S ppid pgrp session …": comm may hold spaces and parentheses, so cut at the last ')'.
+		// "pid (comm) S ppid pgrp session …": comm may hold spaces and parentheses, so cut at the
+		// last ')'.
 		i := strings.LastIndexByte(string(b), ')')
 		if i < 0 {
 			continue
@@ -84,10 +85,11 @@ func subtree(children map[int][]int, pid int) []int {
 	return out
 }
 
-// sweep kills the orphans re-parented to this process that no running child owns, with their descendants, and
-// reaps them; mu is held. A direct child is an orphan unless it is a running command or belongs to a running
-// command's process group (it dies with that group). Every child perfgate starts goes through Command, so nothing
-// else is exempt: a descendant that joined perfgate's own process group or session is an orphan like any other.
+// sweep kills the orphans re-parented to this process that no running child owns, with their
+// descendants, and reaps them; mu is held. A direct child is an orphan unless it is a running
+// command or belongs to a running command's process group (it dies with that group). Every child
+// perfgate starts goes through Command, so nothing else is exempt: a descendant that joined
+// perfgate's own process group or session is an orphan like any other.
 func sweep() {
 	me := os.Getpid()
 	for range 100 {
@@ -108,13 +110,15 @@ func sweep() {
 		}
 		for _, o := range orphans {
 			var ws unix.WaitStatus
-			unix.Wait4(o, &ws, 0, nil) // its children are re-parented here by now: the next pass finds them
+			// its children are re-parented here by now: the next pass finds them
+			unix.Wait4(o, &ws, 0, nil)
 		}
 	}
 }
 
-// KillDescendants kills every process descended from this one and reaps the orphans among them. perfgate calls
-// it as it exits, so that nothing it started — however it detached itself — outlives it.
+// KillDescendants kills every process descended from this one and reaps the orphans among them.
+// perfgate calls it as it exits, so that nothing it started — however it detached itself — outlives
+// it.
 func KillDescendants() {
 	me := os.Getpid()
 	mu.Lock()

@@ -37,9 +37,9 @@ func waitPIDs(t *testing.T, file string, n int) []int {
 	return nil
 }
 
-// escapees is a shell script that starts three heartbeat loops that leave its process group, each its own way —
-// setsid (a new session), a double fork into a new process group, and a plain background job — writes their pids
-// to $1, and exits without waiting for them.
+// escapees is a shell script that starts three heartbeat loops that leave its process group, each
+// its own way — setsid (a new session), a double fork into a new process group, and a plain
+// background job — writes their pids to $1, and exits without waiting for them.
 const escapees = `
 beat() { while :; do echo "beat $1" >> "$2"; sleep 0.05; done; }
 setsid sh -c 'while :; do echo beat setsid >> "$1"; sleep 0.05; done' sh "$3" & echo $! >> "$1"
@@ -47,9 +47,9 @@ setsid sh -c 'while :; do echo beat setsid >> "$1"; sleep 0.05; done' sh "$3" & 
 beat plain "$3" & echo $! >> "$1"
 `
 
-// TestWaitKillsEscapedDescendants: a child starts heartbeat processes in a new session, in a new process group
-// after a double fork, and in its own group, then exits 0. When Run returns, none of them is alive, whichever
-// group or session it moved to.
+// TestWaitKillsEscapedDescendants: a child starts heartbeat processes in a new session, in a new
+// process group after a double fork, and in its own group, then exits 0. When Run returns, none of
+// them is alive, whichever group or session it moved to.
 func TestWaitKillsEscapedDescendants(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid command")
@@ -70,8 +70,8 @@ func TestWaitKillsEscapedDescendants(t *testing.T) {
 	}
 }
 
-// TestKillDescendants: what a still running child started in a new session dies with KillDescendants, as
-// perfgate calls it when it exits.
+// TestKillDescendants: what a still running child started in a new session dies with
+// KillDescendants, as perfgate calls it when it exits.
 func TestKillDescendants(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid command")
@@ -95,8 +95,8 @@ func TestKillDescendants(t *testing.T) {
 	}
 }
 
-// TestWallClockLimit: a child that keeps printing is still killed at its context's deadline, and the error says
-// it was the limit, with what it printed last.
+// TestWallClockLimit: a child that keeps printing is still killed at its context's deadline, and
+// the error says it was the limit, with what it printed last.
 func TestWallClockLimit(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
@@ -115,9 +115,9 @@ func TestWallClockLimit(t *testing.T) {
 	}
 }
 
-// TestConcurrentWaits: children that run and end at the same time, as the differential's base and head harnesses
-// do. A sweep by one Wait must never reap another's child before its own Wait does (that Wait would fail with
-// "no child processes").
+// TestConcurrentWaits: children that run and end at the same time, as the differential's base and
+// head harnesses do. A sweep by one Wait must never reap another's child before its own Wait does
+// (that Wait would fail with "no child processes").
 func TestConcurrentWaits(t *testing.T) {
 	errs := make(chan error, 8*25)
 	done := make(chan struct{})
@@ -141,8 +141,9 @@ func TestConcurrentWaits(t *testing.T) {
 	}
 }
 
-// TestJoinedGroupDoesNotSurvive: a grandchild that moves into perfgate's own process group (setpgid to the
-// group of its parent's parent) and loops is killed when its parent's Run returns, like any other orphan.
+// TestJoinedGroupDoesNotSurvive: a grandchild that moves into perfgate's own process group (setpgid
+// to the group of its parent's parent) and loops is killed when its parent's Run returns, like any
+// other orphan.
 func TestJoinedGroupDoesNotSurvive(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "pid")
 	env := []string{"PROC_TEST_CHILD=joinpgid", "JOIN_PGID=" + strconv.Itoa(syscall.Getpgrp()), "JOIN_FILE=" + file}

@@ -9,9 +9,9 @@ import (
 	"os"
 )
 
-// Binary is an executable perfgate built, with the SHA-256 it had right after the build, before any repository
-// code ran. Verify it right before each exec: a child that managed to rewrite it (when the sandbox is off or
-// unavailable) is caught there, not trusted.
+// Binary is an executable perfgate built, with the SHA-256 it had right after the build, before any
+// repository code ran. Verify it right before each exec: a child that managed to rewrite it (when
+// the sandbox is off or unavailable) is caught there, not trusted.
 type Binary struct {
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"` // hex
@@ -54,7 +54,8 @@ func Seal(path string) (Binary, error) {
 	return Binary{Path: path, SHA256: h}, nil
 }
 
-// Verify hashes the file again and returns a *TamperedError when it differs from what Seal recorded.
+// Verify hashes the file again and returns a *TamperedError when it differs from what Seal
+// recorded.
 func (b Binary) Verify() error {
 	if b.SHA256 == "" {
 		return fmt.Errorf("%s was never sealed", b.Path)

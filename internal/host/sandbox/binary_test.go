@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestBinaryVerify: an untouched binary verifies; one overwritten with another's bytes, truncated, or removed is
-// reported as tampered, naming the file.
+// TestBinaryVerify: an untouched binary verifies; one overwritten with another's bytes, truncated,
+// or removed is reported as tampered, naming the file.
 func TestBinaryVerify(t *testing.T) {
 	dir := t.TempDir()
 	base, head := filepath.Join(dir, "base.test"), filepath.Join(dir, "head.test")

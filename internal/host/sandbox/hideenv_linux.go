@@ -10,11 +10,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// HideEnvironment makes this process non-dumpable, so that /proc/PID/environ is readable by root only, not by the
-// benchmark processes that run as the same user; and it blanks the values of the variables secrets (a token) in that environment block, which
-// the kernel keeps as it was passed to exec. Go copied the environment at start-up (os.Getenv still answers), so
-// only what other processes can read changes; this also holds where the benchmarks run as root, for whom
-// non-dumpable is no obstacle. The children's scrubbed environment keeps the token out of their own environment.
+// HideEnvironment makes this process non-dumpable, so that /proc/PID/environ is readable by root
+// only, not by the benchmark processes that run as the same user; and it blanks the values of the
+// variables secrets (a token) in that environment block, which the kernel keeps as it was passed to
+// exec. Go copied the environment at start-up (os.Getenv still answers), so only what other
+// processes can read changes; this also holds where the benchmarks run as root, for whom
+// non-dumpable is no obstacle. The children's scrubbed environment keeps the token out of their own
+// environment.
 func HideEnvironment(secrets []string) error {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return fmt.Errorf("could not hide perfgate's environment from its children: %w", err)
@@ -25,14 +27,15 @@ func HideEnvironment(secrets []string) error {
 	return nil
 }
 
-// blankEnviron overwrites, in this process's original environment block (what /proc/self/environ shows), the
-// value of every variable in names with asterisks.
+// blankEnviron overwrites, in this process's original environment block (what /proc/self/environ
+// shows), the value of every variable in names with asterisks.
 func blankEnviron(names []string) error {
 	stat, err := os.ReadFile("/proc/self/stat")
 	if err != nil {
 		return err
 	}
-	// Fields after the command name, which may hold spaces: state is field 3, env_start 50 and env_end 51.
+	// Fields after the command name, which may hold spaces: state is field 3, env_start 50 and
+	// env_end 51.
 	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 	if len(f) < 49 {
 		return fmt.Errorf("/proc/self/stat has %d fields, want env_start and env_end", len(f)+2)

@@ -11,8 +11,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestHideEnvironment checks that HideEnvironment (perfgate action calls it first) leaves the process non-dumpable: /proc/PID/environ, which holds
-// the token, is then readable by root only, not by benchmark processes running as the same user.
+// TestHideEnvironment checks that HideEnvironment (perfgate action calls it first) leaves the
+// process non-dumpable: /proc/PID/environ, which holds the token, is then readable by root only,
+// not by benchmark processes running as the same user.
 func TestHideEnvironment(t *testing.T) {
 	if err := HideEnvironment(nil); err != nil {
 		t.Fatal(err)
@@ -26,8 +27,8 @@ func TestHideEnvironment(t *testing.T) {
 	}
 }
 
-// TestBlankEnviron: a child process given SECRET_FOR_TEST blanks it in its own /proc/self/environ, which is what
-// other processes of the same user could read; the other variables are left alone.
+// TestBlankEnviron: a child process given SECRET_FOR_TEST blanks it in its own /proc/self/environ,
+// which is what other processes of the same user could read; the other variables are left alone.
 func TestBlankEnviron(t *testing.T) {
 	if os.Getenv("PERFGATE_BLANK_CHILD") == "1" {
 		if err := blankEnviron([]string{"SECRET_FOR_TEST"}); err != nil {

@@ -2,5 +2,6 @@
 
 package sandbox
 
-// HideEnvironment has nothing to do where other processes cannot read a process's environment from /proc.
+// HideEnvironment has nothing to do where other processes cannot read a process's environment from
+// /proc.
 func HideEnvironment(secrets []string) error { return nil }

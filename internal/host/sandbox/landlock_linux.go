@@ -15,8 +15,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The Landlock rights this package handles, by the ABI version that introduced them. Rights of a later ABI are
-// left out on an earlier kernel, which would refuse the whole ruleset otherwise.
+// The Landlock rights this package handles, by the ABI version that introduced them. Rights of a
+// later ABI are left out on an earlier kernel, which would refuse the whole ruleset otherwise.
 const (
 	fsABI1 = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_READ_FILE |
 		unix.LANDLOCK_ACCESS_FS_READ_DIR | unix.LANDLOCK_ACCESS_FS_REMOVE_DIR | unix.LANDLOCK_ACCESS_FS_REMOVE_FILE |
@@ -36,12 +36,12 @@ const (
 		unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 )
 
-// devFiles are the device files a child may open for writing: test binaries, shells and valgrind send output
-// to /dev/null, and read randomness or zeros.
+// devFiles are the device files a child may open for writing: test binaries, shells and valgrind
+// send output to /dev/null, and read randomness or zeros.
 var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// rulesetAttr is struct landlock_ruleset_attr as far as this package uses it; its size is passed as the ABI
-// knows it (8, 16 or 24 bytes), so that an older kernel accepts it.
+// rulesetAttr is struct landlock_ruleset_attr as far as this package uses it; its size is passed as
+// the ABI knows it (8, 16 or 24 bytes), so that an older kernel accepts it.
 type rulesetAttr struct {
 	fs, net, scoped uint64
 }
@@ -70,8 +70,8 @@ func abiVersion() (int, error) {
 	return int(v), nil
 }
 
-// probe finds what the kernel allows and tries it once on a throwaway thread, so that a kernel or a seccomp
-// filter that refuses a step fails here, with its reason, and not at the first child.
+// probe finds what the kernel allows and tries it once on a throwaway thread, so that a kernel or a
+// seccomp filter that refuses a step fails here, with its reason, and not at the first child.
 func probe(cfg Config) (policy, record.Sandbox) {
 	g := record.Sandbox{Mode: string(cfg.Mode), NoNewPrivs: true}
 	var p policy
@@ -116,8 +116,9 @@ func policyFor(abi int, allowNet bool, p policy) policy {
 	return p
 }
 
-// privileged reports whether this thread holds CAP_SETPCAP, so that it can drop the bounding set of the children
-// it starts (root's children would otherwise exec with every capability), and the highest capability number.
+// privileged reports whether this thread holds CAP_SETPCAP, so that it can drop the bounding set of
+// the children it starts (root's children would otherwise exec with every capability), and the
+// highest capability number.
 func privileged() (bool, int) {
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
@@ -133,9 +134,9 @@ func privileged() (bool, int) {
 	return true, last
 }
 
-// restrictThread restricts the calling thread, which must be locked and is discarded afterwards, and every
-// process it starts from now on: capabilities dropped (when privileged), no_new_privs, and the Landlock ruleset
-// with scratch writable.
+// restrictThread restricts the calling thread, which must be locked and is discarded afterwards,
+// and every process it starts from now on: capabilities dropped (when privileged), no_new_privs,
+// and the Landlock ruleset with scratch writable.
 func (p policy) restrictThread(scratch string) error {
 	if p.dropCaps {
 		if err := dropCapabilities(p.lastCap); err != nil {
@@ -206,8 +207,9 @@ func addPath(fd int, path string, access uint64) error {
 	return nil
 }
 
-// dropCapabilities empties the calling thread's bounding, ambient and inheritable sets, so that a program it
-// execs — even as root, even setuid — gets no capability. Its own effective set stays until it is discarded.
+// dropCapabilities empties the calling thread's bounding, ambient and inheritable sets, so that a
+// program it execs — even as root, even setuid — gets no capability. Its own effective set stays
+// until it is discarded.
 func dropCapabilities(last int) error {
 	for c := 0; c <= last; c++ {
 		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
@@ -230,5 +232,6 @@ func dropCapabilities(last int) error {
 	return nil
 }
 
-// onMainThread reports whether the calling thread is the process's main thread, whose id is the process's.
+// onMainThread reports whether the calling thread is the process's main thread, whose id is the
+// process's.
 func onMainThread() bool { return unix.Gettid() == unix.Getpid() }

@@ -18,5 +18,6 @@ func probe(cfg Config) (policy, record.Sandbox) {
 
 func (policy) restrictThread(string) error { return nil }
 
-// onMainThread is false: elsewhere nothing is applied to the thread that a later signal could reach.
+// onMainThread is false: elsewhere nothing is applied to the thread that a later signal could
+// reach.
 func onMainThread() bool { return false }

@@ -21,8 +21,9 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
-// helperEnv, set in a child's environment, makes this test binary act as the hostile child instead of running
-// tests: the variable's value names the attack, its arguments follow "--" on the command line.
+// helperEnv, set in a child's environment, makes this test binary act as the hostile child instead
+// of running tests: the variable's value names the attack, its arguments follow "--" on the command
+// line.
 const helperEnv = "PERFGATE_SANDBOX_HELPER"
 
 func TestMain(m *testing.M) {
@@ -32,8 +33,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// helper runs one attack against arg and prints "ok" or "denied: …"; it exits 0 either way, so that the test
-// reads the outcome, not an exit status.
+// helper runs one attack against arg and prints "ok" or "denied: …"; it exits 0 either way, so that
+// the test reads the outcome, not an exit status.
 func helper(attack, arg string) int {
 	arg = strings.ReplaceAll(arg, "$TMPDIR", os.Getenv("TMPDIR"))
 	var err error
@@ -100,8 +101,8 @@ func helper(attack, arg string) int {
 	return 0
 }
 
-// attack runs this test binary as a sandboxed child that tries attack on arg ("$TMPDIR" in it is the child's),
-// and returns what it printed.
+// attack runs this test binary as a sandboxed child that tries attack on arg ("$TMPDIR" in it is
+// the child's), and returns what it printed.
 func attack(t *testing.T, s *Sandbox, attack, arg string) string {
 	t.Helper()
 	cmd := exec.CommandContext(context.Background(), os.Args[0], "--", arg)
@@ -122,7 +123,8 @@ func attack(t *testing.T, s *Sandbox, attack, arg string) string {
 	return strings.TrimSpace(out.String())
 }
 
-// newSandbox returns a sandbox for cfg whose children's scratch directories are in a fresh temporary directory.
+// newSandbox returns a sandbox for cfg whose children's scratch directories are in a fresh
+// temporary directory.
 func newSandbox(t *testing.T, cfg Config) *Sandbox {
 	t.Helper()
 	cfg.Scratch = t.TempDir()
@@ -133,10 +135,11 @@ func newSandbox(t *testing.T, cfg Config) *Sandbox {
 	return s
 }
 
-// TestConfinement: a sandboxed child writes beneath its scratch directory (its TMPDIR is there) and /dev/null,
-// and nowhere else; it cannot stop or trace perfgate, reach a TCP listener, bind a port or connect to an abstract
-// socket of perfgate; it runs with no_new_privs and, when perfgate is privileged, without capabilities. Each
-// attack is also run with ModeOff, where it must succeed: the test can tell a confined child from a broken one.
+// TestConfinement: a sandboxed child writes beneath its scratch directory (its TMPDIR is there) and
+// /dev/null, and nowhere else; it cannot stop or trace perfgate, reach a TCP listener, bind a port
+// or connect to an abstract socket of perfgate; it runs with no_new_privs and, when perfgate is
+// privileged, without capabilities. Each attack is also run with ModeOff, where it must succeed:
+// the test can tell a confined child from a broken one.
 func TestConfinement(t *testing.T) {
 	s := newSandbox(t, Config{Mode: ModeRequired})
 	g := s.Guarantee()
@@ -182,8 +185,8 @@ func TestConfinement(t *testing.T) {
 			c.Close()
 		}
 	}()
-	// The victim of signals and ptrace is a sibling perfgate started outside the sandbox (stopping the test
-	// process itself with ModeOff would hang the test).
+	// The victim of signals and ptrace is a sibling perfgate started outside the sandbox (stopping
+	// the test process itself with ModeOff would hang the test).
 	victim := exec.Command("sleep", "60")
 	if err := victim.Start(); err != nil {
 		t.Fatal(err)
@@ -248,8 +251,9 @@ func TestConfinement(t *testing.T) {
 	}
 }
 
-// TestParentStaysFree: after many sandboxed starts, perfgate itself can still write anywhere and signal its
-// children, from any goroutine: the restricted threads were discarded, not returned to the scheduler.
+// TestParentStaysFree: after many sandboxed starts, perfgate itself can still write anywhere and
+// signal its children, from any goroutine: the restricted threads were discarded, not returned to
+// the scheduler.
 func TestParentStaysFree(t *testing.T) {
 	s := newSandbox(t, Config{Mode: ModeRequired})
 	dir := t.TempDir()
@@ -278,7 +282,8 @@ func TestParentStaysFree(t *testing.T) {
 	}
 }
 
-// TestAllowNetwork: with the network allowed, a child connects to a TCP listener; files stay confined.
+// TestAllowNetwork: with the network allowed, a child connects to a TCP listener; files stay
+// confined.
 func TestAllowNetwork(t *testing.T) {
 	s := newSandbox(t, Config{Mode: ModeRequired, AllowNetwork: true})
 	if s.Guarantee().NetworkDenied {
@@ -335,15 +340,16 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// TestValgrindRuns: callgrind, as the instruction lane runs it, works in the sandbox with its output file and its
-// temporary files in the scratch directory.
+// TestValgrindRuns: callgrind, as the instruction lane runs it, works in the sandbox with its
+// output file and its temporary files in the scratch directory.
 func TestValgrindRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("valgrind is slow")
 	}
 	vg := testenv.NeedTool(t, "valgrind", "apt-get install valgrind")
 	s := newSandbox(t, Config{Mode: ModeRequired})
-	// The lane keeps callgrind's output in perfgate's own directory; here the child writes it to its TMPDIR.
+	// The lane keeps callgrind's output in perfgate's own directory; here the child writes it to
+	// its TMPDIR.
 	cmd := exec.Command("sh", "-c", `"$0" --tool=callgrind --callgrind-out-file="$TMPDIR/cg.out" cat /proc/self/status &&
 		test -s "$TMPDIR/cg.out"`, vg)
 	stdout, _ := runSandboxed(t, s, cmd, "valgrind in the sandbox")
@@ -352,9 +358,10 @@ func TestValgrindRuns(t *testing.T) {
 	}
 }
 
-// BenchmarkStart: what starting one child costs without a sandbox, with ModeOff (a scratch directory, a locked
-// thread) and with ModeRequired (the Landlock ruleset, no_new_privs, the seccomp filter), start to exit of
-// /bin/true. Run the sub-benchmarks interleaved (-count) and compare them in one run.
+// BenchmarkStart: what starting one child costs without a sandbox, with ModeOff (a scratch
+// directory, a locked thread) and with ModeRequired (the Landlock ruleset, no_new_privs, the
+// seccomp filter), start to exit of /bin/true. Run the sub-benchmarks interleaved (-count) and
+// compare them in one run.
 func BenchmarkStart(b *testing.B) {
 	truePath, err := exec.LookPath("true")
 	if err != nil {
@@ -390,8 +397,9 @@ func BenchmarkStart(b *testing.B) {
 	}
 }
 
-// TestGoCommandInSandbox: a test that runs the go command (as cespare/xxhash's TestInlining does) finds its build
-// cache beneath the child's scratch directory, where it may write, not in the user's cache, where it may not.
+// TestGoCommandInSandbox: a test that runs the go command (as cespare/xxhash's TestInlining does)
+// finds its build cache beneath the child's scratch directory, where it may write, not in the
+// user's cache, where it may not.
 func TestGoCommandInSandbox(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -405,8 +413,9 @@ func TestGoCommandInSandbox(t *testing.T) {
 	}
 }
 
-// runSandboxed runs cmd in s in a scratch directory of its own and returns what it printed and that directory
-// (removed when the test ends); a failure to start or a non-zero exit fails the test, with what, and its stderr.
+// runSandboxed runs cmd in s in a scratch directory of its own and returns what it printed and that
+// directory (removed when the test ends); a failure to start or a non-zero exit fails the test,
+// with what, and its stderr.
 func runSandboxed(t *testing.T, s *Sandbox, cmd *exec.Cmd, what string) (stdout, scratch string) {
 	t.Helper()
 	var out, stderr bytes.Buffer

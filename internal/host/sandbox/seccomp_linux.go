@@ -10,17 +10,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// auditArch is the seccomp architecture of this build's system calls; 0 where mptcpFilter does not know it.
+// auditArch is the seccomp architecture of this build's system calls; 0 where mptcpFilter does not
+// know it.
 var auditArch = map[string]uint32{"amd64": unix.AUDIT_ARCH_X86_64, "arm64": unix.AUDIT_ARCH_AARCH64}[runtime.GOARCH]
 
 // canFilterMPTCP reports whether denyMPTCP works on this architecture.
 func canFilterMPTCP() bool { return auditArch != 0 }
 
-// denyMPTCP installs a seccomp filter on the calling thread (no_new_privs must be set) that refuses to create
-// multipath TCP sockets with EPROTONOSUPPORT. Landlock's TCP rights do not cover IPPROTO_MPTCP (Go listens with
-// it by default, and the bind goes through), so without the filter a child could bind and connect anyway. Go,
-// refused, falls back to plain TCP, which Landlock does check. System calls of another architecture (the i386
-// entry on amd64, x32) are refused outright, so that the filter cannot be stepped around.
+// denyMPTCP installs a seccomp filter on the calling thread (no_new_privs must be set) that refuses
+// to create multipath TCP sockets with EPROTONOSUPPORT. Landlock's TCP rights do not cover
+// IPPROTO_MPTCP (Go listens with it by default, and the bind goes through), so without the filter a
+// child could bind and connect anyway. Go, refused, falls back to plain TCP, which Landlock does
+// check. System calls of another architecture (the i386 entry on amd64, x32) are refused outright,
+// so that the filter cannot be stepped around.
 func denyMPTCP() error {
 	const (
 		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS

@@ -12,16 +12,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// snapshot describes every entry beneath top, top itself left out (moving it changes its own change time): its
-// path, kind, inode, size, link count, change and modification times, and a link's target. Any write, creation,
-// removal, rename, chmod or new hard link changes it; the change time cannot be set back from user space.
+// snapshot describes every entry beneath top, top itself left out (moving it changes its own change
+// time): its path, kind, inode, size, link count, change and modification times, and a link's
+// target. Any write, creation, removal, rename, chmod or new hard link changes it; the change time
+// cannot be set back from user space.
 func snapshot(top string) (string, error) {
 	var b strings.Builder
 	var st unix.Stat_t
 	if err := unix.Lstat(top, &st); err != nil {
 		return "", err
 	}
-	fmt.Fprintf(&b, "%o\n", st.Mode) // not its times: moving it into a scratch directory changes them
+	// not its times: moving it into a scratch directory changes them
+	fmt.Fprintf(&b, "%o\n", st.Mode)
 	err := filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == top {
 			return err

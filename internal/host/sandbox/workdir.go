@@ -11,29 +11,33 @@ import (
 	"strconv"
 )
 
-// The bounds of one working-directory copy (see WorkDir). A file larger than MaxCopiedFile, or one that would take
-// the copy past MaxCopied, is linked to instead: the child reads it where it is and cannot write it.
+// The bounds of one working-directory copy (see WorkDir). A file larger than MaxCopiedFile, or one
+// that would take the copy past MaxCopied, is linked to instead: the child reads it where it is and
+// cannot write it.
 const (
 	MaxCopiedFile = 8 << 20
 	MaxCopied     = 32 << 20
 )
 
-// WorkDir places, beneath scratch (made by Scratch), a copy of the package directory dir as it is in the tree
-// and returns the path the child is to run in, as go test runs a test binary in its package directory, with the
-// function to call once the child and everything it started are gone (before scratch is removed). A benchmark
-// that writes a file in "." or in testdata then writes to its own copy, which the sandbox lets it write, and never
-// to the tree perfgate exported and judges.
+// WorkDir places, beneath scratch (made by Scratch), a copy of the package directory dir as it is
+// in the tree and returns the path the child is to run in, as go test runs a test binary in its
+// package directory, with the function to call once the child and everything it started are gone
+// (before scratch is removed). A benchmark that writes a file in "." or in testdata then writes to
+// its own copy, which the sandbox lets it write, and never to the tree perfgate exported and
+// judges.
 //
-// Every child starts from a copy as the tree has it, unchanged by an earlier child's writes. Copies are reused:
-// release keeps a copy for the next child of the same dir when nothing in it changed (no entry added, removed or
-// written: every inode's change time is the same), and otherwise leaves it to be removed with scratch.
+// Every child starts from a copy as the tree has it, unchanged by an earlier child's writes. Copies
+// are reused: release keeps a copy for the next child of the same dir when nothing in it changed
+// (no entry added, removed or written: every inode's change time is the same), and otherwise leaves
+// it to be removed with scratch.
 //
-// Copied are dir's regular files (and symbolic links to regular files, as their content) and its testdata tree,
-// within MaxCopiedFile and MaxCopied. Everything else the child could read in dir is there as a symbolic link to
-// the original: other subdirectories, files over the bounds (WorkDir lists them in the Guarantee's NotCopied).
-// The directories above dir, up to the root of its module (the nearest go.mod), are there too, their other
-// entries linked, so that a test reading "../testdata/x" still finds it. Writes through a link reach the
-// original, which Landlock keeps read-only, as before.
+// Copied are dir's regular files (and symbolic links to regular files, as their content) and its
+// testdata tree, within MaxCopiedFile and MaxCopied. Everything else the child could read in dir is
+// there as a symbolic link to the original: other subdirectories, files over the bounds (WorkDir
+// lists them in the Guarantee's NotCopied). The directories above dir, up to the root of its module
+// (the nearest go.mod), are there too, their other entries linked, so that a test reading
+// "../testdata/x" still finds it. Writes through a link reach the original, which Landlock keeps
+// read-only, as before.
 //
 // An empty dir is returned as it is: the child inherits perfgate's working directory.
 func (s *Sandbox) WorkDir(scratch, dir string) (wd string, release func(), err error) {
@@ -60,8 +64,8 @@ func (s *Sandbox) WorkDir(scratch, dir string) (wd string, release func(), err e
 	return wd, func() { s.keep(dir, top, snap) }, nil
 }
 
-// placeCopy makes top, the copy of dir with its ancestors up to its module root, from a kept copy if there is one,
-// and returns the copy of dir in it.
+// placeCopy makes top, the copy of dir with its ancestors up to its module root, from a kept copy
+// if there is one, and returns the copy of dir in it.
 func (s *Sandbox) placeCopy(top, dir string) (string, error) {
 	root := moduleRoot(dir)
 	rel, err := filepath.Rel(filepath.Dir(root), dir)
@@ -75,7 +79,8 @@ func (s *Sandbox) placeCopy(top, dir string) (string, error) {
 		}
 		os.RemoveAll(kept)
 	}
-	// The ancestors from the module root down to dir's parent: each a directory of links but for the next step.
+	// The ancestors from the module root down to dir's parent: each a directory of links but for
+	// the next step.
 	orig, copy := filepath.Dir(root), top
 	for i, step := range splitPath(rel) {
 		if i > 0 {
@@ -113,7 +118,8 @@ func (s *Sandbox) takeKept(dir string) string {
 	return kept[len(kept)-1]
 }
 
-// keep moves the copy top of dir out of its child's scratch directory into the pool when it is as snap saw it.
+// keep moves the copy top of dir out of its child's scratch directory into the pool when it is as
+// snap saw it.
 func (s *Sandbox) keep(dir, top, snap string) {
 	if now, err := snapshot(top); err != nil || now != snap {
 		return // written to: removed with the scratch directory
@@ -131,7 +137,8 @@ func (s *Sandbox) keep(dir, top, snap string) {
 	s.kept[dir] = append(s.kept[dir], kept)
 }
 
-// moduleRoot returns the nearest directory at or above dir that holds a go.mod, or dir when there is none.
+// moduleRoot returns the nearest directory at or above dir that holds a go.mod, or dir when there
+// is none.
 func moduleRoot(dir string) string {
 	for d := dir; ; {
 		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && fi.Mode().IsRegular() {
@@ -177,12 +184,13 @@ func linkEntries(orig, copy, skip string) error {
 // copier copies one package directory within a budget of bytes.
 type copier struct {
 	budget int64
-	linked []string // paths relative to the package directory of the files linked for their size, with the size
-	rel    string   // the directory being copied, relative to the package directory
+	// paths relative to the package directory of the files linked for their size, with the size
+	linked []string
+	rel    string // the directory being copied, relative to the package directory
 }
 
-// dir copies the entries of orig into copy, which exists. In the package directory itself (top) subdirectories
-// other than testdata are linked; beneath testdata everything is copied.
+// dir copies the entries of orig into copy, which exists. In the package directory itself (top)
+// subdirectories other than testdata are linked; beneath testdata everything is copied.
 func (c *copier) dir(orig, copy string, top bool) error {
 	entries, err := os.ReadDir(orig)
 	if err != nil {
@@ -216,7 +224,8 @@ func (c *copier) dir(orig, copy string, top bool) error {
 			if !errors.Is(err, errNotRegular) && !errors.Is(err, fs.ErrPermission) {
 				return fmt.Errorf("sandbox: copying the package directory: %w", err)
 			}
-			os.Remove(to) // unreadable, or no longer a regular file: linked, as the child would see it
+			// unreadable, or no longer a regular file: linked, as the child would see it
+			os.Remove(to)
 		case fi.Mode().IsRegular():
 			c.linked = append(c.linked, rel+" ("+sizeText(fi.Size())+")")
 		case !fi.IsDir():
@@ -237,11 +246,13 @@ func sizeText(n int64) string {
 	return strconv.FormatInt(n>>20, 10) + " MiB"
 }
 
-// errNotRegular is copyFile's error when what it opened is not a regular file (it changed since the Stat).
+// errNotRegular is copyFile's error when what it opened is not a regular file (it changed since the
+// Stat).
 var errNotRegular = errors.New("not a regular file")
 
-// copyFile copies the regular file from to the new file to, with mode perm made writable by its owner, and returns
-// the bytes copied; at most MaxCopiedFile are, whatever the file grew to since its size was read.
+// copyFile copies the regular file from to the new file to, with mode perm made writable by its
+// owner, and returns the bytes copied; at most MaxCopiedFile are, whatever the file grew to since
+// its size was read.
 func copyFile(from, to string, perm fs.FileMode) (int64, error) {
 	in, err := os.Open(from)
 	if err != nil {
@@ -262,8 +273,8 @@ func copyFile(from, to string, perm fs.FileMode) (int64, error) {
 	return n, err
 }
 
-// noteNotCopied remembers the files (relative to their package directory) that children read in place, for the
-// Guarantee.
+// noteNotCopied remembers the files (relative to their package directory) that children read in
+// place, for the Guarantee.
 func (s *Sandbox) noteNotCopied(rels []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

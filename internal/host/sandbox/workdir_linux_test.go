@@ -12,8 +12,9 @@ import (
 	"testing"
 )
 
-// attackIn is attack with the child running in the working directory WorkDir makes of pkg, as a test binary
-// runs: relative paths in arg are relative to that copy. The copy is released after the child, as the runners do.
+// attackIn is attack with the child running in the working directory WorkDir makes of pkg, as a
+// test binary runs: relative paths in arg are relative to that copy. The copy is released after the
+// child, as the runners do.
 func attackIn(t *testing.T, s *Sandbox, pkg, attack, arg string) string {
 	t.Helper()
 	scratch, remove, err := s.Scratch()
@@ -40,10 +41,11 @@ func attackIn(t *testing.T, s *Sandbox, pkg, attack, arg string) string {
 	return strings.TrimSpace(out.String())
 }
 
-// TestWorkDirConfinement: a sandboxed child running in its copy of the package directory writes files in "." and
-// in testdata, and still cannot write the package's source directory, its linked subdirectories and large files,
-// the module's other directories, the other side's tree or the results directory. Every attack that is denied
-// succeeds with ModeOff, so that the test can tell a confined child from a broken attack.
+// TestWorkDirConfinement: a sandboxed child running in its copy of the package directory writes
+// files in "." and in testdata, and still cannot write the package's source directory, its linked
+// subdirectories and large files, the module's other directories, the other side's tree or the
+// results directory. Every attack that is denied succeeds with ModeOff, so that the test can tell a
+// confined child from a broken attack.
 func TestWorkDirConfinement(t *testing.T) {
 	s := newSandbox(t, Config{Mode: ModeRequired})
 	off := newSandbox(t, Config{Mode: ModeOff})
@@ -120,7 +122,8 @@ func snapshotFiles(t *testing.T, root string) map[string]string {
 	return files
 }
 
-// restoreFiles writes the files of snap that changed back and removes files beneath root that snap does not have.
+// restoreFiles writes the files of snap that changed back and removes files beneath root that snap
+// does not have.
 func restoreFiles(t *testing.T, root string, snap map[string]string) {
 	t.Helper()
 	now := snapshotFiles(t, root)

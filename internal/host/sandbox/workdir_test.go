@@ -11,9 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// packageTree writes a module with a package directory pkg into a fresh directory and returns the module root
-// and the package directory: pkg has a source file, a file too large to copy, testdata two levels deep, a
-// subdirectory, a link to a regular file; the module has a sibling directory with shared test data.
+// packageTree writes a module with a package directory pkg into a fresh directory and returns the
+// module root and the package directory: pkg has a source file, a file too large to copy, testdata
+// two levels deep, a subdirectory, a link to a regular file; the module has a sibling directory
+// with shared test data.
 func packageTree(t *testing.T) (root, pkg string) {
 	t.Helper()
 	root = filepath.Join(t.TempDir(), "mod")
@@ -52,9 +53,9 @@ func packageTree(t *testing.T) (root, pkg string) {
 	return root, pkg
 }
 
-// TestWorkDirCopies: the working directory is a copy of the package's files and testdata tree (regular files,
-// writable, links resolved), with the package's other subdirectories, its too-large file and the module's other
-// directories linked, and each call makes a fresh copy.
+// TestWorkDirCopies: the working directory is a copy of the package's files and testdata tree
+// (regular files, writable, links resolved), with the package's other subdirectories, its too-large
+// file and the module's other directories linked, and each call makes a fresh copy.
 func TestWorkDirCopies(t *testing.T) {
 	root, pkg := packageTree(t)
 	s, err := New(Config{Mode: ModeOff, Scratch: t.TempDir()})
@@ -178,9 +179,9 @@ func TestWorkDirBudget(t *testing.T) {
 	}
 }
 
-// BenchmarkWorkDir measures the working directory of a package directory of a typical size, 20 source files of
-// 10 KB and a testdata tree of 20 files of 20 KB, for a child that writes nothing (a kept copy is reused) and
-// one that writes a file in it (a fresh copy every time).
+// BenchmarkWorkDir measures the working directory of a package directory of a typical size, 20
+// source files of 10 KB and a testdata tree of 20 files of 20 KB, for a child that writes nothing
+// (a kept copy is reused) and one that writes a file in it (a fresh copy every time).
 func BenchmarkWorkDir(b *testing.B) {
 	b.Run("reused", func(b *testing.B) { benchmarkWorkDir(b, false) })
 	b.Run("written", func(b *testing.B) { benchmarkWorkDir(b, true) })
@@ -222,15 +223,16 @@ func benchmarkWorkDir(b *testing.B, write bool) {
 	}
 }
 
-// TestWorkDirReuse: a copy no child wrote to is used again, and one written to is not; a kept copy is as the
-// tree has it.
+// TestWorkDirReuse: a copy no child wrote to is used again, and one written to is not; a kept copy
+// is as the tree has it.
 func TestWorkDirReuse(t *testing.T) {
 	_, pkg := packageTree(t)
 	s, err := New(Config{Mode: ModeOff, Scratch: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// child runs one child's working directory, doing what in it, and returns the inode of its testdata/x.txt.
+	// child runs one child's working directory, doing what in it, and returns the inode of its
+	// testdata/x.txt.
 	child := func(what func(wd string) error) uint64 {
 		t.Helper()
 		scratch, remove, err := s.Scratch()

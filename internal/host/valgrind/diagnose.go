@@ -14,21 +14,25 @@ import (
 var (
 	// vex's message when its decoder meets an instruction it cannot translate.
 	unhandledRE = regexp.MustCompile(`unhandled instruction bytes: ((?:0x[0-9A-Fa-f]+ ?)+)`)
-	// the Go runtime's own dump of the instruction it died on (valgrind -q prints no message of its own).
+	// the Go runtime's own dump of the instruction it died on (valgrind -q prints no message of its
+	// own).
 	goBytesRE = regexp.MustCompile(`(?m)^SIGILL: illegal instruction\n(?:.*\n)*?instruction bytes: ((?:0x[0-9A-Fa-f]+ ?)+)`)
 	// valgrind's line when the program it runs dies of a signal.
 	terminatingRE = regexp.MustCompile(`Process terminating with default action of signal \d+ \((SIG[A-Z]+)\)`)
-	// the Go runtime's first line on a fatal signal, and the frame that follows its goroutine header.
+	// the Go runtime's first line on a fatal signal, and the frame that follows its goroutine
+	// header.
 	goSignalRE = regexp.MustCompile(`(?m)^(SIG[A-Z]+): `)
 	frameRE    = regexp.MustCompile(`^([A-Za-z_][\w./*()\[\]{}-]*)\(`)
-	// valgrind's first stack frame after a message: "==123==    at 0x48E649: runtime.cputicks.abi0 (asm_amd64.s:1261)".
+	// valgrind's first stack frame after a message: "==123== at 0x48E649: runtime.cputicks.abi0
+	// (asm_amd64.s:1261)".
 	vgFrameRE = regexp.MustCompile(`==\d+==\s+at 0x[0-9A-Fa-f]+: ([^\s(]+)`)
 )
 
-// Diagnose reads what valgrind and the program it ran printed on standard error and says in one line why the
-// run failed when valgrind, not the program, is the cause: an instruction valgrind cannot decode ("valgrind
-// cannot decode RDTSCP (0F 01 F9) in runtime.cputicks"), an internal error of valgrind's own, or a signal valgrind
-// raised. It returns "" when the output shows no fault of valgrind's: the program's own failure.
+// Diagnose reads what valgrind and the program it ran printed on standard error and says in one
+// line why the run failed when valgrind, not the program, is the cause: an instruction valgrind
+// cannot decode ("valgrind cannot decode RDTSCP (0F 01 F9) in runtime.cputicks"), an internal error
+// of valgrind's own, or a signal valgrind raised. It returns "" when the output shows no fault of
+// valgrind's: the program's own failure.
 func Diagnose(stderr []byte) string {
 	m := unhandledRE.FindSubmatchIndex(stderr)
 	if m == nil {
@@ -66,8 +70,8 @@ func Diagnose(stderr []byte) string {
 	return ""
 }
 
-// decodeBytes formats vex's "0xF 0x1 0xF9 …" as hex bytes of the first instruction and names its operation; it
-// shows at most the first three bytes when they do not decode.
+// decodeBytes formats vex's "0xF 0x1 0xF9 …" as hex bytes of the first instruction and names its
+// operation; it shows at most the first three bytes when they do not decode.
 func decodeBytes(s string) (code, name string) {
 	var raw []byte
 	for _, f := range strings.Fields(s) {
@@ -88,8 +92,8 @@ func decodeBytes(s string) (code, name string) {
 	return strings.Join(parts, " "), name
 }
 
-// faultingFunc returns the function the Go runtime's traceback names first after a fatal signal, e.g.
-// "runtime.cputicks"; "" when there is none.
+// faultingFunc returns the function the Go runtime's traceback names first after a fatal signal,
+// e.g. "runtime.cputicks"; "" when there is none.
 func faultingFunc(stderr []byte) string {
 	loc := goSignalRE.FindIndex(stderr)
 	if loc == nil {

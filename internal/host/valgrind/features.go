@@ -15,56 +15,61 @@ import (
 	"sync"
 
 	"github.com/perfgate/perfgate/internal/host/proc"
-	// Linked so that every program with this package knows the golang.org/x/sys it can build the probe with.
+	// Linked so that every program with this package knows the golang.org/x/sys it can build the
+	// probe with.
 	_ "golang.org/x/sys/cpu"
 )
 
-// probeSysVersion is this module's golang.org/x/sys requirement (go.mod; TestProbeSysVersion keeps them equal),
-// for programs whose build information does not say.
+// probeSysVersion is this module's golang.org/x/sys requirement (go.mod; TestProbeSysVersion keeps
+// them equal), for programs whose build information does not say.
 //
 // What valgrind can run on this host.
 //
-// valgrind emulates the CPU, and its CPUID is its own. It hides features it cannot emulate (valgrind 3.19 has
-// no SHA, VAES, VPCLMULQDQ, ADX or AVX-512): code that dispatches on them takes its fallback path under
-// valgrind, so its instruction count is of code the host never runs. It may also report a feature the host
-// lacks: valgrind 3.19 reports RDTSCP on every amd64 host, and on one without it cannot decode the
-// instruction, so a program that executes it dies with SIGILL. The Go runtime does (runtime.cputicks, when a
-// lock is contended), at random moments. Probe finds both kinds with cpuprobe/, built from this package's
-// embedded copy, once natively and once under valgrind, and executes each reported-but-absent feature's
-// instruction under valgrind to confirm it. Host.Env then turns those features off in Go code through
-// GODEBUG=cpu.X=off, the switch of Go's runtime and of golang.org/x/sys/cpu, on both sides alike.
+// valgrind emulates the CPU, and its CPUID is its own. It hides features it cannot emulate
+// (valgrind 3.19 has no SHA, VAES, VPCLMULQDQ, ADX or AVX-512): code that dispatches on them takes
+// its fallback path under valgrind, so its instruction count is of code the host never runs. It may
+// also report a feature the host lacks: valgrind 3.19 reports RDTSCP on every amd64 host, and on
+// one without it cannot decode the instruction, so a program that executes it dies with SIGILL. The
+// Go runtime does (runtime.cputicks, when a lock is contended), at random moments. Probe finds both
+// kinds with cpuprobe/, built from this package's embedded copy, once natively and once under
+// valgrind, and executes each reported-but-absent feature's instruction under valgrind to confirm
+// it. Host.Env then turns those features off in Go code through GODEBUG=cpu.X=off, the switch of
+// Go's runtime and of golang.org/x/sys/cpu, on both sides alike.
 const probeSysVersion = "v0.50.0"
 
 //go:embed cpuprobe/main.go cpuprobe/cpuid_amd64.go cpuprobe/cpuid_amd64.s cpuprobe/cpuid_other.go
 var probeSource embed.FS
 
-// goSwitches are the CPU features Go's runtime lets GODEBUG turn off on amd64 (internal/cpu's options, which
-// golang.org/x/sys/cpu honours too), by the probe's name without its "x86." or "x86.cpuid." prefix.
+// goSwitches are the CPU features Go's runtime lets GODEBUG turn off on amd64 (internal/cpu's
+// options, which golang.org/x/sys/cpu honours too), by the probe's name without its "x86." or
+// "x86.cpuid." prefix.
 var goSwitches = []string{"adx", "aes", "avx", "avx2", "avx512bw", "avx512cd", "avx512dq", "avx512f", "avx512vl",
 	"bmi1", "bmi2", "erms", "fma", "fsrm", "pclmulqdq", "popcnt", "rdtscp", "sha", "sse3", "sse41", "sse42",
 	"ssse3", "vpclmulqdq"}
 
 // Host is what Probe found about valgrind on this machine.
 type Host struct {
-	// Hidden are the features this machine has and valgrind hides, sorted, e.g. ["x86.adx", "x86.cpuid.sha"]:
-	// code that dispatches on them takes another path under valgrind (UsesFeatures says whether a binary can).
+	// Hidden are the features this machine has and valgrind hides, sorted, e.g. ["x86.adx",
+	// "x86.cpuid.sha"]: code that dispatches on them takes another path under valgrind
+	// (UsesFeatures says whether a binary can).
 	Hidden []string
-	// Phantom are the features valgrind reports and this machine lacks, sorted, e.g. ["x86.cpuid.rdtscp"]:
-	// code that takes their path under valgrind dies there.
+	// Phantom are the features valgrind reports and this machine lacks, sorted, e.g.
+	// ["x86.cpuid.rdtscp"]: code that takes their path under valgrind dies there.
 	Phantom []string
-	// Off are the GODEBUG settings that keep Go code off the phantom features' paths, e.g. ["cpu.rdtscp=off"]:
-	// Env adds them to every process valgrind runs.
+	// Off are the GODEBUG settings that keep Go code off the phantom features' paths, e.g.
+	// ["cpu.rdtscp=off"]: Env adds them to every process valgrind runs.
 	Off []string
-	// Unswitched are the phantom features Go has no switch for: a binary that uses one (UsesFeatures) cannot
-	// run under valgrind here.
+	// Unswitched are the phantom features Go has no switch for: a binary that uses one
+	// (UsesFeatures) cannot run under valgrind here.
 	Unswitched []string
-	// Diagnoses holds valgrind's own words on executing each phantom feature's instruction, by feature, e.g.
-	// "valgrind cannot decode RDTSCP (0F 01 F9)"; a feature executed cleanly or not tried has none.
+	// Diagnoses holds valgrind's own words on executing each phantom feature's instruction, by
+	// feature, e.g. "valgrind cannot decode RDTSCP (0F 01 F9)"; a feature executed cleanly or not
+	// tried has none.
 	Diagnoses map[string]string
 }
 
-// Env returns env with h.Off added to its GODEBUG (or a GODEBUG of them): the environment of a Go program
-// valgrind runs on this host.
+// Env returns env with h.Off added to its GODEBUG (or a GODEBUG of them): the environment of a Go
+// program valgrind runs on this host.
 func (h Host) Env(env []string) []string {
 	return AddGODEBUG(env, h.Off...)
 }
@@ -88,8 +93,8 @@ func AddGODEBUG(env []string, settings ...string) []string {
 	return append(out, "GODEBUG="+add)
 }
 
-// Method says in one line what valgrind hides and what it runs with here, for a report's method; "" when
-// valgrind sees this machine's CPU as it is.
+// Method says in one line what valgrind hides and what it runs with here, for a report's method; ""
+// when valgrind sees this machine's CPU as it is.
 func (h Host) Method() string {
 	var parts []string
 	if len(h.Phantom) > 0 {
@@ -109,9 +114,9 @@ var (
 	probed  = map[string]Host{} // by valgrind's path
 )
 
-// Probe builds the probe in a directory of its own under dir (removed when done) and returns what valgrind (the program at path
-// valgrind) can run on this host. An answer is kept for the life of the process, since the CPU and valgrind do
-// not change under it; an error is not.
+// Probe builds the probe in a directory of its own under dir (removed when done) and returns what
+// valgrind (the program at path valgrind) can run on this host. An answer is kept for the life of
+// the process, since the CPU and valgrind do not change under it; an error is not.
 func Probe(ctx context.Context, valgrind, dir string) (Host, error) {
 	probeMu.Lock()
 	defer probeMu.Unlock()
@@ -139,8 +144,9 @@ func probe(ctx context.Context, valgrind, dir string) (Host, error) {
 	if err != nil {
 		return Host{}, fmt.Errorf("probing CPU features natively: %w", err)
 	}
-	// The probe is a Go program too: the runtime in it may execute RDTSCP under valgrind before anything is known,
-	// so this one run has it off (x/sys/cpu, whose features it prints, has no such switch to turn).
+	// The probe is a Go program too: the runtime in it may execute RDTSCP under valgrind before
+	// anything is known, so this one run has it off (x/sys/cpu, whose features it prints, has no
+	// such switch to turn).
 	vgEnv := []string{"GODEBUG=cpu.rdtscp=off"}
 	var emulated map[string]bool
 	for try := 0; ; try++ {
@@ -166,7 +172,8 @@ func probe(ctx context.Context, valgrind, dir string) (Host, error) {
 	slices.Sort(h.Hidden)
 	slices.Sort(h.Phantom)
 	for _, f := range h.Phantom {
-		cmd := proc.Command(ctx, dir, vgEnv, valgrind, "--tool=none", bin, "exec", f) // not -q: it keeps the decoder quiet
+		// not -q: it keeps the decoder quiet
+		cmd := proc.Command(ctx, dir, vgEnv, valgrind, "--tool=none", bin, "exec", f)
 		if stdout, stderr, err := proc.Run(cmd); err != nil && !bytes.Contains(stdout, []byte("executed")) {
 			if d := Diagnose(stderr); d != "" {
 				h.Diagnoses[f] = d
@@ -184,8 +191,8 @@ func probe(ctx context.Context, valgrind, dir string) (Host, error) {
 	return h, nil
 }
 
-// buildProbe writes the probe's module into dir and builds it, requiring the golang.org/x/sys this program was
-// built with.
+// buildProbe writes the probe's module into dir and builds it, requiring the golang.org/x/sys this
+// program was built with.
 func buildProbe(ctx context.Context, dir string) (string, error) {
 	version := ""
 	if info, ok := debug.ReadBuildInfo(); ok {
@@ -241,8 +248,9 @@ func features(ctx context.Context, dir string, env []string, argv ...string) (ma
 	return out, nil
 }
 
-// featureInstructions are the Go assembler mnemonics (as go tool objdump prints them) of code that needs each
-// feature Probe can report, as a pattern over an objdump line. AVX-512 is recognised by its Z and K registers.
+// featureInstructions are the Go assembler mnemonics (as go tool objdump prints them) of code that
+// needs each feature Probe can report, as a pattern over an objdump line. AVX-512 is recognised by
+// its Z and K registers.
 var featureInstructions = map[string]string{
 	"x86.adx":              `\b(ADCX|ADOX)[LQ]?\b`,
 	"x86.cpuid.sha":        `\bSHA(1|256)[A-Z0-9]*\b`,
@@ -251,15 +259,15 @@ var featureInstructions = map[string]string{
 	"x86.cpuid.gfni":       `\bV?GF2P8[A-Z]*\b`,
 	"x86.cpuid.avx512f":    `\bZ([12]?\d|3[01])\b`,
 	"x86.cpuid.rdtscp":     `\bRDTSCP\b`,
-	// AVX-VNNI and AVX-IFMA are VEX-encoded forms of AVX-512 instructions: by their mnemonics on X and Y
-	// registers (the EVEX forms use Z registers, or are AVX-512's).
+	// AVX-VNNI and AVX-IFMA are VEX-encoded forms of AVX-512 instructions: by their mnemonics on X
+	// and Y registers (the EVEX forms use Z registers, or are AVX-512's).
 	"x86.avxvnni": `\bVPDP(BUSDS?|WSSDS?)\b`,
 	"x86.avxifma": `\bVPMADD52[LH]UQ\b`,
 }
 
-// UsesFeatures returns the features of hidden whose instructions the disassembly of a binary (go tool objdump's
-// output) contains. A feature it has no pattern for counts as used; every AVX-512 extension is recognised by the Z
-// and K registers as AVX-512F is.
+// UsesFeatures returns the features of hidden whose instructions the disassembly of a binary (go
+// tool objdump's output) contains. A feature it has no pattern for counts as used; every AVX-512
+// extension is recognised by the Z and K registers as AVX-512F is.
 func UsesFeatures(disassembly []byte, hidden []string) []string {
 	var used []string
 	for _, f := range hidden {

@@ -27,7 +27,8 @@ func TestUsesFeatures(t *testing.T) {
 	if got := UsesFeatures([]byte("  x.go:1	0x1	c3	RET\n"), []string{"x86.adx", "x86.avx512f"}); got != nil {
 		t.Errorf("a binary without the instructions uses %v", got)
 	}
-	// A host with AVX-VNNI (valgrind 3.19 hides it): a binary without its instructions does not use it.
+	// A host with AVX-VNNI (valgrind 3.19 hides it): a binary without its instructions does not use
+	// it.
 	if got := UsesFeatures(dis, []string{"x86.avxvnni", "x86.avxifma"}); got != nil {
 		t.Errorf("a binary without AVX-VNNI or AVX-IFMA instructions uses %v", got)
 	}
@@ -39,10 +40,11 @@ func TestUsesFeatures(t *testing.T) {
 	}
 }
 
-// TestProbe runs the probe natively and under valgrind. On a host whose kernel reports SHA (sha_ni in
-// /proc/cpuinfo), valgrind 3.19 hides it, and the probe must say so. On a host whose CPU lacks RDTSCP (no rdtscp
-// in /proc/cpuinfo), valgrind 3.19 still reports it and cannot decode it: the probe must find it, turn it off
-// for Go code and quote valgrind's diagnosis; elsewhere that half skips with one line.
+// TestProbe runs the probe natively and under valgrind. On a host whose kernel reports SHA (sha_ni
+// in /proc/cpuinfo), valgrind 3.19 hides it, and the probe must say so. On a host whose CPU lacks
+// RDTSCP (no rdtscp in /proc/cpuinfo), valgrind 3.19 still reports it and cannot decode it: the
+// probe must find it, turn it off for Go code and quote valgrind's diagnosis; elsewhere that half
+// skips with one line.
 func TestProbe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the probe and runs valgrind")
@@ -97,10 +99,11 @@ func TestProbeSysVersion(t *testing.T) {
 	}
 }
 
-// TestSwitchRunsGoUnderValgrind runs a Go program whose runtime contends its locks (where Go 1.26 reads the
-// cycle counter with RDTSCP, runtime.cputicks: channels, timers and the collector across two Ps) under the real
-// valgrind with the probe's switches, three times. On this project's host without RDTSCP it died with SIGILL in
-// 3 of 3 runs without them, and ran in 3 of 3 with. Elsewhere it skips with one line.
+// TestSwitchRunsGoUnderValgrind runs a Go program whose runtime contends its locks (where Go 1.26
+// reads the cycle counter with RDTSCP, runtime.cputicks: channels, timers and the collector across
+// two Ps) under the real valgrind with the probe's switches, three times. On this project's host
+// without RDTSCP it died with SIGILL in 3 of 3 runs without them, and ran in 3 of 3 with. Elsewhere
+// it skips with one line.
 func TestSwitchRunsGoUnderValgrind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program and runs it under valgrind")

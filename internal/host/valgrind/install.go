@@ -11,17 +11,19 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
-// The Action installs valgrind itself, rather than action.yml: whether the instruction-count lane runs depends on
-// the metric key, which may come from an input or from .perfgate.yml, and only perfgate resolves the two. So
-// perfgate action, once its configuration is resolved, installs valgrind when the lane is on and valgrind is
-// missing, on a Linux runner where apt-get and password-less sudo exist (GitHub's hosted Ubuntu runners). Anywhere
-// else it does nothing, and the comparison stops with the missing-valgrind error and its install command (exit 3).
+// The Action installs valgrind itself, rather than action.yml: whether the instruction-count lane
+// runs depends on the metric key, which may come from an input or from .perfgate.yml, and only
+// perfgate resolves the two. So perfgate action, once its configuration is resolved, installs
+// valgrind when the lane is on and valgrind is missing, on a Linux runner where apt-get and
+// password-less sudo exist (GitHub's hosted Ubuntu runners). Anywhere else it does nothing, and the
+// comparison stops with the missing-valgrind error and its install command (exit 3).
 
 // installLimit bounds one apt-get run.
 const installLimit = 5 * time.Minute
 
-// Ensure installs valgrind with apt-get when it is not installed; who is what needs it ("metric auto"). It reports
-// what it did on w; an error means valgrind is still missing (the comparison then says so, exit 3).
+// Ensure installs valgrind with apt-get when it is not installed; who is what needs it ("metric
+// auto"). It reports what it did on w; an error means valgrind is still missing (the comparison
+// then says so, exit 3).
 func Ensure(ctx context.Context, who string, w io.Writer) error {
 	if _, err := Find(ctx, "", who+" needs it"); err == nil {
 		return nil

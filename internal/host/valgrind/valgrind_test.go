@@ -13,8 +13,8 @@ import (
 	"testing"
 )
 
-// fakeValgrind writes an executable named valgrind into a new directory that prints version, and returns the
-// directory.
+// fakeValgrind writes an executable named valgrind into a new directory that prints version, and
+// returns the directory.
 func fakeValgrind(t *testing.T, version string) string {
 	t.Helper()
 	if runtime.GOOS == "windows" {
@@ -70,7 +70,8 @@ func TestEnsure(t *testing.T) {
 	}
 }
 
-// TestFindInstalled: the valgrind of this machine, when there is one, has a version and an absolute path.
+// TestFindInstalled: the valgrind of this machine, when there is one, has a version and an absolute
+// path.
 func TestFindInstalled(t *testing.T) {
 	if _, err := exec.LookPath("valgrind"); err != nil && os.Getenv("PERFGATE_E2E") != "1" {
 		t.Skip("valgrind not installed (" + InstallCommand + ")")

@@ -10,7 +10,8 @@ import (
 	"testing"
 )
 
-// allocEnv makes this test binary, run with -test.run=TestHelperAlloc, allocate and touch that many MiB.
+// allocEnv makes this test binary, run with -test.run=TestHelperAlloc, allocate and touch that many
+// MiB.
 const allocEnv = "ABBA_TEST_ALLOC_MIB"
 
 // held keeps the parent's own allocation reachable while its children run.
@@ -28,8 +29,8 @@ func TestHelperAlloc(t *testing.T) {
 	held = b
 }
 
-// runPeak runs this test binary's TestHelperAlloc allocating mib MiB, directly or through the launcher, and returns
-// its peak RSS as perfgate would record it.
+// runPeak runs this test binary's TestHelperAlloc allocating mib MiB, directly or through the
+// launcher, and returns its peak RSS as perfgate would record it.
 func runPeak(t *testing.T, mib int, launched bool) int64 {
 	t.Helper()
 	self, err := os.Executable()
@@ -81,9 +82,10 @@ func readAll(f *os.File) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// TestLauncherPeakRSS: with this process holding 160 MiB, a child that allocates 64 MiB reports this process's
-// peak when started directly (PeakRSS hides it: nothing), and its own peak, 64 MiB and the Go runtime's few MiB,
-// through the launcher; a child that allocates nothing reports a few MiB, not nothing.
+// TestLauncherPeakRSS: with this process holding 160 MiB, a child that allocates 64 MiB reports
+// this process's peak when started directly (PeakRSS hides it: nothing), and its own peak, 64 MiB
+// and the Go runtime's few MiB, through the launcher; a child that allocates nothing reports a few
+// MiB, not nothing.
 func TestLauncherPeakRSS(t *testing.T) {
 	held = make([]byte, 160<<20)
 	for i := 0; i < len(held); i += 4096 {

@@ -16,9 +16,10 @@ type Pinning struct {
 	Allowed string // the CPUs this process may use, as a Linux CPU list ("0-3,6"); "" when unknown
 }
 
-// Choose decides the pinning of a run's children. cpu < 0 picks the default: the last CPU this process may use
-// (CPU 0 takes more interrupts). A cpu this process may not use is an error that lists the allowed ones.
-// noPin, or a platform without CPU affinity, gives an unpinned Pinning with its Reason and no error.
+// Choose decides the pinning of a run's children. cpu < 0 picks the default: the last CPU this
+// process may use (CPU 0 takes more interrupts). A cpu this process may not use is an error that
+// lists the allowed ones. noPin, or a platform without CPU affinity, gives an unpinned Pinning with
+// its Reason and no error.
 func Choose(cpu int, noPin bool) (Pinning, error) {
 	if noPin {
 		return Pinning{CPU: -1, Reason: "pinning disabled"}, nil
@@ -39,10 +40,11 @@ func Choose(cpu int, noPin bool) (Pinning, error) {
 	return Pinning{Pinned: true, CPU: cpu, Allowed: list}, nil
 }
 
-// Start starts cmd, pinned to p.CPU when p.Pinned, and returns the child's allowed CPUs as the kernel reports them
-// right after the start (the Cpus_allowed_list of /proc/PID/status, e.g. "1"), so callers can verify the pinning.
-// It returns "" when the child is not pinned or the list could not be read. The calling goroutine and every
-// other goroutine of this process keep their affinity: the pinning happens on a thread that is then discarded.
+// Start starts cmd, pinned to p.CPU when p.Pinned, and returns the child's allowed CPUs as the
+// kernel reports them right after the start (the Cpus_allowed_list of /proc/PID/status, e.g. "1"),
+// so callers can verify the pinning. It returns "" when the child is not pinned or the list could
+// not be read. The calling goroutine and every other goroutine of this process keep their affinity:
+// the pinning happens on a thread that is then discarded.
 func Start(cmd *exec.Cmd, p Pinning) (childCPUs string, err error) {
 	if !p.Pinned {
 		return "", cmd.Start()
@@ -71,7 +73,8 @@ func FormatCPUList(cpus []int) string {
 	return b.String()
 }
 
-// ParseCPUList parses a Linux CPU list such as "0-2,5" (the format of Cpus_allowed_list) into sorted CPU numbers.
+// ParseCPUList parses a Linux CPU list such as "0-2,5" (the format of Cpus_allowed_list) into
+// sorted CPU numbers.
 func ParseCPUList(s string) ([]int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {

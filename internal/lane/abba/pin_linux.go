@@ -33,12 +33,13 @@ func cpusOf(set *unix.CPUSet) []int {
 	return out
 }
 
-// startPinned starts cmd from a goroutine locked to a thread whose affinity is cpu alone. The goroutine never
-// unlocks its thread: when it returns, the runtime terminates the thread, so the narrowed mask dies with it.
-// Threads the runtime creates meanwhile are not affected: a locked thread hands thread creation to the runtime's
-// template thread. One exception needs care: the main thread cannot exit, so if the goroutine happened to run on
-// it the runtime parks that thread for good instead; the original mask is therefore restored after the start, so
-// even a parked main thread keeps it.
+// startPinned starts cmd from a goroutine locked to a thread whose affinity is cpu alone. The
+// goroutine never unlocks its thread: when it returns, the runtime terminates the thread, so the
+// narrowed mask dies with it. Threads the runtime creates meanwhile are not affected: a locked
+// thread hands thread creation to the runtime's template thread. One exception needs care: the main
+// thread cannot exit, so if the goroutine happened to run on it the runtime parks that thread for
+// good instead; the original mask is therefore restored after the start, so even a parked main
+// thread keeps it.
 func startPinned(cmd *exec.Cmd, cpu int) (string, error) {
 	type result struct {
 		cpus string
@@ -70,9 +71,9 @@ func startPinned(cmd *exec.Cmd, cpu int) (string, error) {
 	return r.cpus, r.err
 }
 
-// PinThread narrows the calling thread's affinity to cpu alone. The caller runs on a goroutine locked to a thread
-// that is then discarded (as internal/sandbox's Start does with its onThread), so that the mask dies with it; a
-// child started from that thread inherits it.
+// PinThread narrows the calling thread's affinity to cpu alone. The caller runs on a goroutine
+// locked to a thread that is then discarded (as internal/sandbox's Start does with its onThread),
+// so that the mask dies with it; a child started from that thread inherits it.
 func PinThread(cpu int) error {
 	var set unix.CPUSet
 	set.Set(cpu)
@@ -82,15 +83,15 @@ func PinThread(cpu int) error {
 	return nil
 }
 
-// ChildCPUs returns the child pid's allowed CPUs as the kernel reports them (Cpus_allowed_list), to verify a
-// pinning; "" when they cannot be read.
+// ChildCPUs returns the child pid's allowed CPUs as the kernel reports them (Cpus_allowed_list), to
+// verify a pinning; "" when they cannot be read.
 func ChildCPUs(pid int) string {
 	cpus, _ := childCPUs(pid)
 	return cpus
 }
 
-// childCPUs reads Cpus_allowed_list from /proc/PID/status. The entry exists until the child is reaped, so a child
-// that already exited can still be read.
+// childCPUs reads Cpus_allowed_list from /proc/PID/status. The entry exists until the child is
+// reaped, so a child that already exited can still be read.
 func childCPUs(pid int) (string, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {

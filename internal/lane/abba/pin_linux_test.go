@@ -17,8 +17,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestMain lets the test binary act as the pinned child: with ABBA_CHILD=1 it prints its own Cpus_allowed_list
-// and GOMAXPROCS and exits.
+// TestMain lets the test binary act as the pinned child: with ABBA_CHILD=1 it prints its own
+// Cpus_allowed_list and GOMAXPROCS and exits.
 func TestMain(m *testing.M) {
 	if os.Getenv("ABBA_CHILD") == "1" {
 		cpus, err := childCPUs(os.Getpid())
@@ -67,8 +67,8 @@ func TestStartPinsChild(t *testing.T) {
 		if observed != want {
 			t.Errorf("cpu %d: Start observed Cpus_allowed_list %q, want %q", p.CPU, observed, want)
 		}
-		// The child saw the same mask itself, and the Go runtime sized GOMAXPROCS to it: the measured fact that
-		// a pinned benchmark runs with GOMAXPROCS=1 on both sides.
+		// The child saw the same mask itself, and the Go runtime sized GOMAXPROCS to it: the
+		// measured fact that a pinned benchmark runs with GOMAXPROCS=1 on both sides.
 		if got := strings.TrimSpace(out.String()); got != want+" 1" {
 			t.Errorf("cpu %d: child reported %q, want %q", p.CPU, got, want+" 1")
 		}
@@ -87,8 +87,9 @@ func TestStartPinsChild(t *testing.T) {
 	if got := <-fresh; got != before {
 		t.Errorf("a fresh locked thread's cpus after Start = %q, want %q", got, before)
 	}
-	// No thread of this process is left with the narrowed mask. The pinning thread exits asynchronously after its
-	// goroutine returns, so poll (this waits for an event; it asserts nothing about time).
+	// No thread of this process is left with the narrowed mask. The pinning thread exits
+	// asynchronously after its goroutine returns, so poll (this waits for an event; it asserts
+	// nothing about time).
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		narrowed := narrowedThreads(t, before)

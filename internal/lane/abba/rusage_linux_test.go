@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// TestPeakRSSNotInherited: a child started while this process holds a large heap must not report this process's
-// peak as its own (a vfork child inherits the shared memory's high-water mark), and a child that really uses more
-// memory than this process reports at least that.
+// TestPeakRSSNotInherited: a child started while this process holds a large heap must not report
+// this process's peak as its own (a vfork child inherits the shared memory's high-water mark), and
+// a child that really uses more memory than this process reports at least that.
 func TestPeakRSSNotInherited(t *testing.T) {
 	ballast := make([]byte, 96<<20)
 	for i := range ballast {

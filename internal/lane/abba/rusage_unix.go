@@ -8,13 +8,14 @@ import (
 	"syscall"
 )
 
-// PeakRSS returns the peak resident set size in bytes of the exited child ps describes (getrusage's ru_maxrss),
-// or 0 when unknown.
+// PeakRSS returns the peak resident set size in bytes of the exited child ps describes (getrusage's
+// ru_maxrss), or 0 when unknown.
 //
-// On Linux a child started by os/exec shares this process's memory until it calls exec (a vfork), and the kernel
-// carries the high-water mark of that shared memory into the child's ru_maxrss. A child's figure at or below this
-// process's own peak may therefore be this process's, not the child's: it is reported as unknown, 0. (Measured:
-// a DES test binary whose peak is 5.5 MB reported perfgate's 140 MB.)
+// On Linux a child started by os/exec shares this process's memory until it calls exec (a vfork),
+// and the kernel carries the high-water mark of that shared memory into the child's ru_maxrss. A
+// child's figure at or below this process's own peak may therefore be this process's, not the
+// child's: it is reported as unknown, 0. (Measured: a DES test binary whose peak is 5.5 MB reported
+// perfgate's 140 MB.)
 func PeakRSS(ps *os.ProcessState) int64 {
 	if ps == nil {
 		return 0

@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// Annotated is one function's source with both sides' instructions per op on each line: head's lines in order,
-// with the lines only base has interleaved where they stood.
+// Annotated is one function's source with both sides' instructions per op on each line: head's
+// lines in order, with the lines only base has interleaved where they stood.
 type Annotated struct {
 	Func string // the function's symbol, as Loc.Func names it
 	File string // its source file, as the binaries record it
@@ -23,9 +23,9 @@ type Row struct {
 	Head     float64
 }
 
-// DeclName is the name a function's declaration has in its source, as the compiler's diagnostics name it: the
-// symbol "example.com/xtea.(*Cipher).Encrypt" is "(*Cipher).Encrypt". Closures and generic instances keep their
-// suffixes ("F.func1", "F[...]").
+// DeclName is the name a function's declaration has in its source, as the compiler's diagnostics
+// name it: the symbol "example.com/xtea.(*Cipher).Encrypt" is "(*Cipher).Encrypt". Closures and
+// generic instances keep their suffixes ("F.func1", "F[...]").
 func DeclName(symbol string) string {
 	prefix := symbol
 	if i := strings.IndexAny(symbol, "(["); i >= 0 {
@@ -38,11 +38,11 @@ func DeclName(symbol string) string {
 	return rest
 }
 
-// Annotate returns the source of the function fn (a symbol, as Loc.Func names it) with each line's instructions
-// per op on both sides: every address whose line table row falls within the function's declaration counts on
-// that line, whichever function's code holds it, so that a function inlined on one side and called on the other
-// reads alike. The declaration is found in head's source (in base's when head has none), in the file that
-// holds fn's own code.
+// Annotate returns the source of the function fn (a symbol, as Loc.Func names it) with each line's
+// instructions per op on both sides: every address whose line table row falls within the function's
+// declaration counts on that line, whichever function's code holds it, so that a function inlined
+// on one side and called on the other reads alike. The declaration is found in head's source (in
+// base's when head has none), in the file that holds fn's own code.
 func Annotate(base, head *Binary, bc, hc Counts, baseSrc, headSrc Sources, fn string) (Annotated, error) {
 	an := Annotated{Func: fn}
 	name := DeclName(fn)

@@ -20,9 +20,9 @@ func TestDeclName(t *testing.T) {
 	}
 }
 
-// TestAnnotate annotates round across the two builds of testdata: inlined into Encrypt on base, called on head.
-// Every line of head's round is a row, in order; base's counts of round's body (inlined) land on its line, and
-// head's added lines have base counts of 0 and no base line.
+// TestAnnotate annotates round across the two builds of testdata: inlined into Encrypt on base,
+// called on head. Every line of head's round is a row, in order; base's counts of round's body
+// (inlined) land on its line, and head's added lines have base counts of 0 and no base line.
 func TestAnnotate(t *testing.T) {
 	baseSrc, err := os.ReadFile("testdata/base.go.txt")
 	must(t, err)

@@ -12,8 +12,8 @@ import (
 	"testing"
 )
 
-// buildMain builds the module example.com/xt from x.go (package xt) and a main package that calls it, with
-// -trimpath as perfgate builds, and returns the binary's path.
+// buildMain builds the module example.com/xt from x.go (package xt) and a main package that calls
+// it, with -trimpath as perfgate builds, and returns the binary's path.
 func buildMain(t *testing.T, src []byte) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -39,8 +39,8 @@ func main() {
 	return filepath.Join(dir, "bin")
 }
 
-// funcAddrs returns the first address of every line table row inside the named function: a stand-in for the
-// addresses a run executes, one count each.
+// funcAddrs returns the first address of every line table row inside the named function: a stand-in
+// for the addresses a run executes, one count each.
 func funcAddrs(t *testing.T, b *Binary, path string, fn string) Counts {
 	t.Helper()
 	f, err := elf.Open(path)
@@ -133,7 +133,8 @@ func TestAttributeAcrossBuilds(t *testing.T) {
 			t.Errorf("top line %+v, want one of head's changed lines 7–9", l)
 		}
 	}
-	// Unchanged lines moved by the edit compare with base's: head's 14 is base's 10 ("v0, v1 := …").
+	// Unchanged lines moved by the edit compare with base's: head's 14 is base's 10 ("v0, v1 :=
+	// …").
 	for _, l := range a.Lines {
 		if l.Line == 14 && l.BaseLine != 10 {
 			t.Errorf("head's line 14 matched base's %d, want 10", l.BaseLine)
@@ -180,8 +181,9 @@ func bytesEqualInts(a, b []int) bool {
 	return true
 }
 
-// fakeBinary is a Binary of the functions fns, each 0x100 bytes from 0x1000 on, every one of whose code addresses
-// addr(fn, i) is on the line lines[fn][i]: a stand-in for a build, to rank lines without compiling.
+// fakeBinary is a Binary of the functions fns, each 0x100 bytes from 0x1000 on, every one of whose
+// code addresses addr(fn, i) is on the line lines[fn][i]: a stand-in for a build, to rank lines
+// without compiling.
 func fakeBinary(fns []string, lines map[string][]lineOf) (*Binary, func(fn string, i int) uint64) {
 	b := &Binary{}
 	start := map[string]uint64{}
@@ -214,10 +216,11 @@ func moduleSources(file string) ([]byte, bool) {
 	return b.Bytes(), true
 }
 
-// TestAttributeRanksModuleFirst: the code under test outranks the benchmark's own test file and code outside the
-// module when their changes are of a size (inline-div in the corpus: the testing package's b.Loop line moved by
-// 261 instructions/op, the benchmark's setup by 257, the changed reduce by 256), but not when the outside change
-// is more than four times the module's (a change that makes the code allocate: mallocgc is the top function).
+// TestAttributeRanksModuleFirst: the code under test outranks the benchmark's own test file and
+// code outside the module when their changes are of a size (inline-div in the corpus: the testing
+// package's b.Loop line moved by 261 instructions/op, the benchmark's setup by 257, the changed
+// reduce by 256), but not when the outside change is more than four times the module's (a change
+// that makes the code allocate: mallocgc is the top function).
 func TestAttributeRanksModuleFirst(t *testing.T) {
 	const (
 		bench = "example.com/m.BenchmarkSum"
@@ -279,8 +282,9 @@ func TestAttributeRanksModuleFirst(t *testing.T) {
 	}
 }
 
-// TestAttributeReplaced: when the top function ran only in base, head's top head-only function is what replaced
-// it (highwayhash-avx2 in the corpus: finalizeSSE4 172 → 0, finalizeAVX2 0 → 81, updateAVX2 0 → 33).
+// TestAttributeReplaced: when the top function ran only in base, head's top head-only function is
+// what replaced it (highwayhash-avx2 in the corpus: finalizeSSE4 172 → 0, finalizeAVX2 0 → 81,
+// updateAVX2 0 → 33).
 func TestAttributeReplaced(t *testing.T) {
 	const (
 		oldFin = "example.com/m.finalizeSSE4.abi0"

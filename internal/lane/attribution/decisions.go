@@ -42,10 +42,10 @@ var (
 	costOver     = regexp.MustCompile(`cost (\d+) exceeds budget (\d+)`)
 )
 
-// ParseDecisions reads the compiler's -m=2 output (go build's stderr). It keeps the first line of each message
-// (the explanations -m=2 indents under an escape are left out) and the kinds above; src gives the source of a
-// file the compiler names, so that each decision is placed in the function declared around it (nil: Func stays
-// "").
+// ParseDecisions reads the compiler's -m=2 output (go build's stderr). It keeps the first line of
+// each message (the explanations -m=2 indents under an escape are left out) and the kinds above;
+// src gives the source of a file the compiler names, so that each decision is placed in the
+// function declared around it (nil: Func stays "").
 func ParseDecisions(out []byte, src func(file string) ([]byte, bool)) []Decision {
 	var ds []Decision
 	funcs := map[string]*funcIndex{}
@@ -167,13 +167,16 @@ func (fi *funcIndex) at(line int) string {
 
 // Change is a decision that differs between base and head, worded for a maintainer.
 type Change struct {
-	Func string // the function it concerns (the function considered for inlining, or where the call or value is)
+	// the function it concerns (the function considered for inlining, or where the call or value
+	// is)
+	Func string
 	Text string // e.g. "(*Cipher).round is no longer inlinable (cost 81 > 80)"
 }
 
-// DiffDecisions returns the decisions that differ between base and head, for the functions in only (all when
-// only is nil): functions that became inlinable or stopped being so, calls inlined into a function that no longer
-// are (or now are), and values that now escape or no longer do. Line numbers are not compared: edits move them.
+// DiffDecisions returns the decisions that differ between base and head, for the functions in only
+// (all when only is nil): functions that became inlinable or stopped being so, calls inlined into a
+// function that no longer are (or now are), and values that now escape or no longer do. Line
+// numbers are not compared: edits move them.
 func DiffDecisions(base, head []Decision, only map[string]bool) []Change {
 	var out []Change
 	keep := func(fn ...string) bool {

@@ -10,7 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// compile builds the package made of one file x.go with -gcflags=-m=2 and returns the compiler's output.
+// compile builds the package made of one file x.go with -gcflags=-m=2 and returns the compiler's
+// output.
 func compile(t *testing.T, src []byte) []byte {
 	t.Helper()
 	dir := t.TempDir()
@@ -46,8 +47,9 @@ func TestDiffDecisionsRealCompiler(t *testing.T) {
 	for _, c := range DiffDecisions(bd, hd, nil) {
 		got = append(got, c.Func+": "+c.Text)
 	}
-	// head's round grew past the inlining budget (the compiler's own cost, printed by -m=2), so both of
-	// Encrypt's calls stopped being inlined; head's Encrypt also allocates a buffer that escapes.
+	// head's round grew past the inlining budget (the compiler's own cost, printed by -m=2), so
+	// both of Encrypt's calls stopped being inlined; head's Encrypt also allocates a buffer that
+	// escapes.
 	for _, want := range []string{
 		"(*Cipher).round: (*Cipher).round is no longer inlinable (function too complex: cost 151 exceeds budget 80; base's cost 20)",
 		"(*Cipher).Encrypt: (*Cipher).round is no longer inlined into (*Cipher).Encrypt (cost 151 > 80)",

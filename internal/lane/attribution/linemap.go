@@ -5,10 +5,10 @@ import (
 	"slices"
 )
 
-// lineMap maps the lines of head's version of a file to base's: m[h] = b when head's line h (1-based) is base's
-// line b unchanged, and 0 when head's line is new or changed. It is the longest common subsequence of the two
-// files' lines (Myers' O((N+M)D) algorithm), so that a line's counts are compared with the same source line of
-// base even when edits above it moved it.
+// lineMap maps the lines of head's version of a file to base's: m[h] = b when head's line h
+// (1-based) is base's line b unchanged, and 0 when head's line is new or changed. It is the longest
+// common subsequence of the two files' lines (Myers' O((N+M)D) algorithm), so that a line's counts
+// are compared with the same source line of base even when edits above it moved it.
 func lineMap(base, head []byte) []int {
 	a, b := splitLines(base), splitLines(head)
 	m := make([]int, len(b)+1)
@@ -26,9 +26,9 @@ func splitLines(src []byte) [][]byte {
 	return bytes.Split(src, []byte("\n"))
 }
 
-// commonLines returns the pairs (i, j) of a longest common subsequence of a and b, in order, by Myers' greedy
-// algorithm with a trace for the path back. The edit distance of real file pairs is small, and past maxD edits
-// it falls back to matching the common prefix and suffix only.
+// commonLines returns the pairs (i, j) of a longest common subsequence of a and b, in order, by
+// Myers' greedy algorithm with a trace for the path back. The edit distance of real file pairs is
+// small, and past maxD edits it falls back to matching the common prefix and suffix only.
 func commonLines(a, b [][]byte) [][2]int {
 	// Common prefix and suffix first: they are most of a file, and leave Myers a small middle.
 	pre := 0
@@ -52,7 +52,8 @@ func commonLines(a, b [][]byte) [][2]int {
 	return out
 }
 
-// maxD bounds the edits Myers explores; beyond it the middle of the two files is treated as wholly changed.
+// maxD bounds the edits Myers explores; beyond it the middle of the two files is treated as wholly
+// changed.
 const maxD = 2000
 
 func myers(a, b [][]byte) [][2]int {
@@ -86,8 +87,8 @@ func myers(a, b [][]byte) [][2]int {
 	return nil
 }
 
-// backtrack walks the trace from the end (n, m) back to (0, 0), collecting the diagonal moves: the matches.
-// trace[d] is the frontier as it stood before edit d.
+// backtrack walks the trace from the end (n, m) back to (0, 0), collecting the diagonal moves: the
+// matches. trace[d] is the frontier as it stood before edit d.
 func backtrack(trace [][]int, off int, a, b [][]byte, dEnd int) [][2]int {
 	x, y := len(a), len(b)
 	var rev [][2]int

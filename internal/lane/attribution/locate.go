@@ -10,21 +10,23 @@ import (
 	"slices"
 )
 
-// Loc is where an instruction came from: the function whose machine code holds it, and the source line it was
-// compiled from. When the compiler inlined a call, Func is still the function the code sits in and Inlined names
-// the innermost function inlined there, whose source File and Line are.
+// Loc is where an instruction came from: the function whose machine code holds it, and the source
+// line it was compiled from. When the compiler inlined a call, Func is still the function the code
+// sits in and Inlined names the innermost function inlined there, whose source File and Line are.
 type Loc struct {
 	Func    string // the symbol holding the code, e.g. "example.com/xtea.(*Cipher).Encrypt"
 	Inlined string // the innermost inlined function at the address, "" when none
-	File    string // source file as the binary records it (with -trimpath: "example.com/xtea/xtea.go")
-	Line    int    // 0 when the line table says nothing of the address
+	// source file as the binary records it (with -trimpath: "example.com/xtea/xtea.go")
+	File string
+	Line int // 0 when the line table says nothing of the address
 }
 
 // Binary answers Loc for the code addresses of one ELF binary, from its symbol table and DWARF.
 type Binary struct {
-	funcs   []span // function symbols, sorted by start
-	lines   []row  // line table rows, sorted by address; a row covers up to the next row's address
-	inlines []span // inlined subroutines' ranges, sorted by start; nested ranges follow their parent
+	funcs []span // function symbols, sorted by start
+	lines []row  // line table rows, sorted by address; a row covers up to the next row's address
+	// inlined subroutines' ranges, sorted by start; nested ranges follow their parent
+	inlines []span
 }
 
 // span is an address range [lo, hi) with a name.
@@ -33,8 +35,8 @@ type span struct {
 	name   string
 }
 
-// row is one line table row: from addr on, the code is of file:line (until the next row); end marks the end of
-// a sequence, after which no line is known.
+// row is one line table row: from addr on, the code is of file:line (until the next row); end marks
+// the end of a sequence, after which no line is known.
 type row struct {
 	addr uint64
 	file string
@@ -42,8 +44,9 @@ type row struct {
 	end  bool
 }
 
-// Open reads the function symbols and DWARF line table and inlining records of the ELF binary at path. A binary
-// without DWARF (built with -ldflags=-w) is an error: perfgate never strips the binaries it builds.
+// Open reads the function symbols and DWARF line table and inlining records of the ELF binary at
+// path. A binary without DWARF (built with -ldflags=-w) is an error: perfgate never strips the
+// binaries it builds.
 func Open(path string) (*Binary, error) {
 	f, err := elf.Open(path)
 	if err != nil {
@@ -118,8 +121,8 @@ func (b *Binary) readDWARF(d *dwarf.Data) error {
 			b.inlines = append(b.inlines, span{rg[0], rg[1], name})
 		}
 	}
-	// Sorted by start, and for equal starts the wider (outer) range first, so that the last range holding an
-	// address is the innermost.
+	// Sorted by start, and for equal starts the wider (outer) range first, so that the last range
+	// holding an address is the innermost.
 	slices.SortStableFunc(b.inlines, func(x, y span) int {
 		if c := cmp.Compare(x.lo, y.lo); c != 0 {
 			return c
@@ -152,7 +155,8 @@ func (b *Binary) readLines(d *dwarf.Data, cu *dwarf.Entry) error {
 	}
 }
 
-// Locate returns where the instruction at addr came from; a zero Loc when the address is in no function.
+// Locate returns where the instruction at addr came from; a zero Loc when the address is in no
+// function.
 func (b *Binary) Locate(addr uint64) Loc {
 	var l Loc
 	if i := lastAtOrBefore(b.funcs, addr); i >= 0 && addr < b.funcs[i].hi {
@@ -164,8 +168,9 @@ func (b *Binary) Locate(addr uint64) Loc {
 	if i > 0 && !b.lines[i-1].end {
 		l.File, l.Line = b.lines[i-1].file, b.lines[i-1].line
 	}
-	// The innermost inlined range holding addr: ranges start at or before addr; scan back from the last such
-	// start while ranges may still hold it (inlined ranges are short, so this stays local).
+	// The innermost inlined range holding addr: ranges start at or before addr; scan back from the
+	// last such start while ranges may still hold it (inlined ranges are short, so this stays
+	// local).
 	j, _ := slices.BinarySearchFunc(b.inlines, addr+1, func(s span, a uint64) int { return cmp.Compare(s.lo, a) })
 	best := -1
 	for k := j - 1; k >= 0 && k >= j-64; k-- {

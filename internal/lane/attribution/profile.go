@@ -10,8 +10,9 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// ProfileDelta is one function's CPU time per benchmark operation on both sides, from a CPU profile of each:
-// flat (the function's own code, with what was inlined into it) and cumulative (with everything it called).
+// ProfileDelta is one function's CPU time per benchmark operation on both sides, from a CPU profile
+// of each: flat (the function's own code, with what was inlined into it) and cumulative (with
+// everything it called).
 type ProfileDelta struct {
 	Func                 string
 	BaseFlat, HeadFlat   float64 // seconds per op
@@ -34,7 +35,8 @@ func ReadProfile(r io.Reader) (*profile.Profile, error) {
 	return p, nil
 }
 
-// cpuIndex returns the index of the profile's CPU time sample type (cpu, nanoseconds), as the Go runtime writes it.
+// cpuIndex returns the index of the profile's CPU time sample type (cpu, nanoseconds), as the Go
+// runtime writes it.
 func cpuIndex(p *profile.Profile) (int, error) {
 	for i, st := range p.SampleType {
 		if st.Type == "cpu" && st.Unit == "nanoseconds" {
@@ -44,9 +46,10 @@ func cpuIndex(p *profile.Profile) (int, error) {
 	return 0, fmt.Errorf("the profile has no cpu/nanoseconds samples")
 }
 
-// funcTimes returns, per function, the flat and cumulative nanoseconds of a CPU profile, and the total. A
-// location's innermost line is where its time is flat; inlined frames (a location's other lines) count in the
-// function they were inlined into for flat time, as in the binary, and cumulatively for themselves too.
+// funcTimes returns, per function, the flat and cumulative nanoseconds of a CPU profile, and the
+// total. A location's innermost line is where its time is flat; inlined frames (a location's other
+// lines) count in the function they were inlined into for flat time, as in the binary, and
+// cumulatively for themselves too.
 func funcTimes(p *profile.Profile) (flat, cum map[string]float64, total float64, err error) {
 	i, err := cpuIndex(p)
 	if err != nil {
@@ -77,9 +80,10 @@ func funcTimes(p *profile.Profile) (flat, cum map[string]float64, total float64,
 	return flat, cum, total, nil
 }
 
-// DiffProfiles compares the CPU profiles of one benchmark on both sides, each over ops benchmark operations, and
-// returns the functions whose flat or cumulative time per op changed, largest change of flat time first (then
-// of cumulative time): what pprof -diff_base shows, per op, so that profiles of runs of different lengths compare.
+// DiffProfiles compares the CPU profiles of one benchmark on both sides, each over ops benchmark
+// operations, and returns the functions whose flat or cumulative time per op changed, largest
+// change of flat time first (then of cumulative time): what pprof -diff_base shows, per op, so that
+// profiles of runs of different lengths compare.
 func DiffProfiles(base, head *profile.Profile, baseOps, headOps int64) ([]ProfileDelta, error) {
 	if baseOps <= 0 || headOps <= 0 {
 		return nil, fmt.Errorf("no operations to divide by (base %d, head %d)", baseOps, headOps)

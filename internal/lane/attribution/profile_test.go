@@ -8,7 +8,8 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// synthProfile builds a CPU profile whose samples are stacks (leaf first) with the nanoseconds each took.
+// synthProfile builds a CPU profile whose samples are stacks (leaf first) with the nanoseconds each
+// took.
 func synthProfile(t *testing.T, stacks map[string][]string, ns map[string]int64) *profile.Profile {
 	t.Helper()
 	p := &profile.Profile{
@@ -56,7 +57,8 @@ func TestDiffProfiles(t *testing.T) {
 	}
 	// base: 1,000 ops; round 400 ms, Encrypt's own 100 ms, allocation 0.
 	base := synthProfile(t, stacks, map[string]int64{"round": 400e6, "enc": 100e6})
-	// head: 2,000 ops; round 800 ms (the same per op), Encrypt's own 200 ms, allocation 300 ms: 150 µs/op more.
+	// head: 2,000 ops; round 800 ms (the same per op), Encrypt's own 200 ms, allocation 300 ms: 150
+	// µs/op more.
 	head := synthProfile(t, stacks, map[string]int64{"round": 800e6, "enc": 200e6, "gc": 300e6})
 	ds, err := DiffProfiles(base, head, 1000, 2000)
 	if err != nil {
@@ -74,7 +76,8 @@ func TestDiffProfiles(t *testing.T) {
 		case "x.round":
 			t.Errorf("round's time per op did not change, yet it is listed: %+v", d)
 		case "x.Encrypt":
-			// Encrypt's cumulative time per op grew by the allocation: 500 → 650 µs/op; its flat time stayed.
+			// Encrypt's cumulative time per op grew by the allocation: 500 → 650 µs/op; its flat
+			// time stayed.
 			if !near(d.BaseCum, 500e-6) || !near(d.HeadCum, 650e-6) || !near(d.FlatDelta(), 0) {
 				t.Errorf("Encrypt %+v, want cum 500e-6 → 650e-6 and flat unchanged", d)
 			}

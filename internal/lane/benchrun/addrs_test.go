@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestReadDumpAddrs keeps the counted instructions by address: crypt's own, its call to memmove at the call's
-// address (the call's inclusive cost, as Counted counts it), time.Now's; nothing of the runtime's or of an
-// address of no function. They add up to Counted, and without keepAddrs nothing is kept.
+// TestReadDumpAddrs keeps the counted instructions by address: crypt's own, its call to memmove at
+// the call's address (the call's inclusive cost, as Counted counts it), time.Now's; nothing of the
+// runtime's or of an address of no function. They add up to Counted, and without keepAddrs nothing
+// is kept.
 func TestReadDumpAddrs(t *testing.T) {
 	syms := fakeSymtab()
 	got, err := readDump(strings.NewReader(callgrindDump), syms)
@@ -33,8 +34,8 @@ func TestReadDumpAddrs(t *testing.T) {
 	}
 }
 
-// TestReadDumpAddrsStackCheck: the failed checks' second runs come off at the function's entry, so the
-// addresses still add up to Counted.
+// TestReadDumpAddrsStackCheck: the failed checks' second runs come off at the function's entry, so
+// the addresses still add up to Counted.
 func TestReadDumpAddrsStackCheck(t *testing.T) {
 	syms := fakeSymtab()
 	syms.keepAddrs = true
@@ -52,8 +53,8 @@ func TestReadDumpAddrsStackCheck(t *testing.T) {
 	}
 }
 
-// TestTimedCountsAddrs sums the timed segments' addresses per leaf, and perOpAddrs takes one operation from
-// the counts at n and 2n: the loop's body doubles, the set-up does not.
+// TestTimedCountsAddrs sums the timed segments' addresses per leaf, and perOpAddrs takes one
+// operation from the counts at n and 2n: the loop's body doubles, the set-up does not.
 func TestTimedCountsAddrs(t *testing.T) {
 	seg := func(trigger string, ran uint8, addrs addrCounts) segment {
 		var n int64
@@ -65,9 +66,10 @@ func TestTimedCountsAddrs(t *testing.T) {
 	const R, P = 1 << 0, 1 << 2
 	run := func(n int64) []segment {
 		return []segment{
-			seg(trigStop, R, addrCounts{0x10: 5, 0x20: 3 * n}), // set-up in the timed stretch, then the loop
-			seg(trigStop, P, addrCounts{0x30: 1000}),           // untimed
-			seg(trigStop, R, addrCounts{0x20: 2 * n}),          // a second timed stretch
+			// set-up in the timed stretch, then the loop
+			seg(trigStop, R, addrCounts{0x10: 5, 0x20: 3 * n}),
+			seg(trigStop, P, addrCounts{0x30: 1000}),  // untimed
+			seg(trigStop, R, addrCounts{0x20: 2 * n}), // a second timed stretch
 			seg(trigResult, P, addrCounts{0x40: 7}),
 		}
 	}

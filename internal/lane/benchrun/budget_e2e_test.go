@@ -9,11 +9,12 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestRunInstructionsBudget counts, within a 60 s share, a benchmark that allocates 64 MiB an op (a few hundred
-// counted instructions: the work is the runtime's) beside a fast one. It once ran at the fast one's N, 3054
-// iterations, for 13 minutes past a 100 s budget. The lane must cost it by its native time, so that it runs in a
-// group of its own at far fewer iterations than the fast one, or is not counted for the budget; never a failure.
-// It asserts on the plan, not on how long anything took.
+// TestRunInstructionsBudget counts, within a 60 s share, a benchmark that allocates 64 MiB an op (a
+// few hundred counted instructions: the work is the runtime's) beside a fast one. It once ran at
+// the fast one's N, 3054 iterations, for 13 minutes past a 100 s budget. The lane must cost it by
+// its native time, so that it runs in a group of its own at far fewer iterations than the fast one,
+// or is not counted for the budget; never a failure. It asserts on the plan, not on how long
+// anything took.
 func TestRunInstructionsBudget(t *testing.T) {
 	needValgrind(t) // counts a 64 MiB allocation under valgrind: the long set
 	dir := t.TempDir()

@@ -16,25 +16,29 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// ErrNoTests is wrapped by Build's error when the package has no _test.go files, so that go test -c writes no
-// binary, and by nothing else.
+// ErrNoTests is wrapped by Build's error when the package has no _test.go files, so that go test -c
+// writes no binary, and by nothing else.
 var ErrNoTests = errors.New("package has no tests or benchmarks")
 
-// BuildConfig says how to build one side's test binary. Base and head use the same BuildConfig apart from Dir,
-// Root and Out, so that the two binaries differ only by their source.
+// BuildConfig says how to build one side's test binary. Base and head use the same BuildConfig
+// apart from Dir, Root and Out, so that the two binaries differ only by their source.
 type BuildConfig struct {
-	Dir   string   // the module root of the exported tree (where go.mod is): the go command runs here
-	Root  string   // the exported tree's root, which bounds the search for a go.work file; "" means Dir
-	Pkg   string   // the package: relative to Dir ("./cipher/des") or an import path
-	Out   string   // the test binary to write; an existing file there is replaced
-	Tags  []string // build tags, passed as one -tags flag
-	Cache string   // GOCACHE shared by both sides, so that unchanged packages compile once; "" inherits the user's
-	Env   []string // extra KEY=VALUE entries for the go command; they win over everything Build sets
-	// Overlay is a go command overlay file (-overlay), e.g. TestOverlay's, which builds base's package with
-	// head's test files; "" for none.
+	// the module root of the exported tree (where go.mod is): the go command runs here
+	Dir string
+	// the exported tree's root, which bounds the search for a go.work file; "" means Dir
+	Root string
+	Pkg  string   // the package: relative to Dir ("./cipher/des") or an import path
+	Out  string   // the test binary to write; an existing file there is replaced
+	Tags []string // build tags, passed as one -tags flag
+	// GOCACHE shared by both sides, so that unchanged packages compile once; "" inherits the user's
+	Cache string
+	// extra KEY=VALUE entries for the go command; they win over everything Build sets
+	Env []string
+	// Overlay is a go command overlay file (-overlay), e.g. TestOverlay's, which builds base's
+	// package with head's test files; "" for none.
 	Overlay string
-	// Timeout is the wall-clock limit of one go command (perfgate passes proc.BuildLimit of its timeout); 0 means
-	// proc.MaxLimit.
+	// Timeout is the wall-clock limit of one go command (perfgate passes proc.BuildLimit of its
+	// timeout); 0 means proc.MaxLimit.
 	Timeout time.Duration
 }
 
@@ -46,8 +50,8 @@ func (cfg BuildConfig) limit(ctx context.Context) (context.Context, context.Canc
 	return context.WithTimeout(ctx, cfg.Timeout)
 }
 
-// BuildError is a side whose test binary could not be built. Err is usually a *proc.Error carrying the go
-// command's argv, exit status and the tail of the compiler's output, or wraps ErrNoTests.
+// BuildError is a side whose test binary could not be built. Err is usually a *proc.Error carrying
+// the go command's argv, exit status and the tail of the compiler's output, or wraps ErrNoTests.
 type BuildError struct {
 	Side record.Side
 	Err  error
@@ -61,21 +65,24 @@ func (e *BuildError) Unwrap() error { return e.Err }
 //
 //	go test -c -o OUT -trimpath [-tags T1,T2] PKG
 //
-// in cfg.Dir and returns the go command's output for the side's build log (build-base.log, build-head.log),
-// headed by the command line. A failure is a *BuildError naming the side.
+// in cfg.Dir and returns the go command's output for the side's build log (build-base.log,
+// build-head.log), headed by the command line. A failure is a *BuildError naming the side.
 //
 // Both sides get identical flags and environment, whatever the user's environment says:
-//   - -trimpath, so that two exported trees of the same source give byte-identical binaries and share cache
-//     entries; the linker's symbol table is kept (never -ldflags=-s): the size measurement needs it.
-//   - GOFLAGS=-trimpath. The user's GOFLAGS, from the environment or from "go env -w", is replaced rather than
-//     passed through: it is the same for both sides either way, but flags such as -race, -cover, -ldflags=-s or
-//     -mod=mod would change what is measured and how. An empty GOFLAGS would not do: the go command then falls
-//     back to the "go env -w" file. Build flags perfgate needs come from BuildConfig.
-//   - GOWORK names the tree's own go.work (the nearest one from Dir up to Root), else "off": a workspace the
-//     tree carries is honoured, and a GOWORK pointing into the user's checkout can never mix the user's working
-//     copy into a side. -mod is not forced, so a vendor directory is used as the go command decides.
-//   - GOTOOLCHAIN=local: both sides compile with the toolchain running perfgate, never one that a go.mod line
-//     downloads for one side only. cfg.Env may override it.
+//   - -trimpath, so that two exported trees of the same source give byte-identical binaries and
+//     share cache entries; the linker's symbol table is kept (never -ldflags=-s): the size
+//     measurement needs it.
+//   - GOFLAGS=-trimpath. The user's GOFLAGS, from the environment or from "go env -w", is replaced
+//     rather than passed through: it is the same for both sides either way, but flags such as
+//     -race, -cover, -ldflags=-s or -mod=mod would change what is measured and how. An empty
+//     GOFLAGS would not do: the go command then falls back to the "go env -w" file. Build flags
+//     perfgate needs come from BuildConfig.
+//   - GOWORK names the tree's own go.work (the nearest one from Dir up to Root), else "off": a
+//     workspace the tree carries is honoured, and a GOWORK pointing into the user's checkout can
+//     never mix the user's working copy into a side. -mod is not forced, so a vendor directory is
+//     used as the go command decides.
+//   - GOTOOLCHAIN=local: both sides compile with the toolchain running perfgate, never one that a
+//     go.mod line downloads for one side only. cfg.Env may override it.
 //   - GOCACHE=cfg.Cache when set.
 func Build(ctx context.Context, side record.Side, cfg BuildConfig) (log []byte, err error) {
 	if cfg.Dir == "" || cfg.Pkg == "" || cfg.Out == "" {
@@ -88,7 +95,8 @@ func Build(ctx context.Context, side record.Side, cfg BuildConfig) (log []byte, 
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, &BuildError{Side: side, Err: err}
 	}
-	// A stale binary must not pass for this build's when go test -c writes nothing (a package without tests).
+	// A stale binary must not pass for this build's when go test -c writes nothing (a package
+	// without tests).
 	if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, &BuildError{Side: side, Err: err}
 	}
@@ -149,8 +157,8 @@ func findWork(dir, root string) string {
 	}
 }
 
-// Inspect runs go list on cfg.Pkg in cfg.Dir with Build's flags and environment. A pattern matching several
-// packages is an error: perfgate gates one package.
+// Inspect runs go list on cfg.Pkg in cfg.Dir with Build's flags and environment. A pattern matching
+// several packages is an error: perfgate gates one package.
 func Inspect(ctx context.Context, cfg BuildConfig) (*bench.PackageInfo, error) {
 	argv := append([]string{"go", "list", "-f",
 		"{{.ImportPath}}\t{{.Name}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"},
@@ -178,15 +186,16 @@ func Inspect(ctx context.Context, cfg BuildConfig) (*bench.PackageInfo, error) {
 
 // NotFoundError is a package that go list did not find in one side's module.
 type NotFoundError struct {
-	Pkg     string // as given to go list
-	Problem string // what the go command said, without its advice and with the tree's directory as "."
+	Pkg string // as given to go list
+	// what the go command said, without its advice and with the tree's directory as "."
+	Problem string
 }
 
 func (e *NotFoundError) Error() string { return "no package " + e.Pkg + ": " + e.Problem }
 
-// listProblem is what go list printed on a failure, on one line: its advice ("to add it: go get …", which does
-// not apply to a tree perfgate exported) left out and the exported tree's directory dir written as ".". "" when
-// it printed nothing.
+// listProblem is what go list printed on a failure, on one line: its advice ("to add it: go get …",
+// which does not apply to a tree perfgate exported) left out and the exported tree's directory dir
+// written as ".". "" when it printed nothing.
 func listProblem(stderr []byte, dir string) string {
 	var parts []string
 	for _, line := range strings.Split(string(stderr), "\n") {
@@ -200,8 +209,9 @@ func listProblem(stderr []byte, dir string) string {
 	return strings.Join(parts, "; ")
 }
 
-// SameBinary reports whether the files a and b have the same contents. Byte-identical base and head test
-// binaries mean the change cannot affect timing (or size): the caller can say so instead of benchmarking noise.
+// SameBinary reports whether the files a and b have the same contents. Byte-identical base and head
+// test binaries mean the change cannot affect timing (or size): the caller can say so instead of
+// benchmarking noise.
 func SameBinary(a, b string) (bool, error) {
 	fa, err := os.Open(a)
 	if err != nil {
@@ -246,12 +256,13 @@ func SameBinary(a, b string) (bool, error) {
 	}
 }
 
-// Decisions compiles the test variant of cfg.Pkg (its test files included) with the compiler's optimization
-// report on for that package alone, -gcflags=IMPORTPATH=-m=2, with Build's flags and environment, and returns
-// what the compiler printed about that variant: its inlining and escape-analysis decisions
-// (attribution.ParseDecisions reads them), file names as -trimpath writes them ("example.com/m/x.go"). It
-// compiles through go list -test -export, so nothing is linked, and nothing runs; cfg.Out is ignored.
-// cfg.Timeout bounds it as it does Build. The go command replays a cached compilation's report.
+// Decisions compiles the test variant of cfg.Pkg (its test files included) with the compiler's
+// optimization report on for that package alone, -gcflags=IMPORTPATH=-m=2, with Build's flags and
+// environment, and returns what the compiler printed about that variant: its inlining and
+// escape-analysis decisions (attribution.ParseDecisions reads them), file names as -trimpath writes
+// them ("example.com/m/x.go"). It compiles through go list -test -export, so nothing is linked, and
+// nothing runs; cfg.Out is ignored. cfg.Timeout bounds it as it does Build. The go command replays
+// a cached compilation's report.
 func Decisions(ctx context.Context, cfg BuildConfig, importPath string) ([]byte, error) {
 	if cfg.Dir == "" || cfg.Pkg == "" || importPath == "" {
 		return nil, errors.New("compiler decisions: BuildConfig needs Dir and Pkg, and the import path")
@@ -268,8 +279,9 @@ func Decisions(ctx context.Context, cfg BuildConfig, importPath string) ([]byte,
 	return reportOf(stderr, importPath), nil
 }
 
-// reportOf returns the part of the go command's output headed "# IMPORTPATH [IMPORTPATH.test]", the package's
-// test variant, or, when there is none (a package without internal test files), "# IMPORTPATH".
+// reportOf returns the part of the go command's output headed "# IMPORTPATH [IMPORTPATH.test]", the
+// package's test variant, or, when there is none (a package without internal test files), "#
+// IMPORTPATH".
 func reportOf(out []byte, importPath string) []byte {
 	section := func(header string) ([]byte, bool) {
 		var b bytes.Buffer

@@ -18,7 +18,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// demoTrees materialises the demo history and exports the named commits, each into its own directory.
+// demoTrees materialises the demo history and exports the named commits, each into its own
+// directory.
 func demoTrees(t testing.TB, names ...string) map[string]string {
 	t.Helper()
 	repo, err := demo.Materialize(filepath.Join(t.TempDir(), "demo"))
@@ -75,7 +76,8 @@ func TestBuildDemo(t *testing.T) {
 	dBase := build(record.Base, base)
 	dHead := build(record.Head, head)
 	build(record.Base, again)
-	// Not an assertion (timing never is): the second side reuses the shared cache for everything but the package.
+	// Not an assertion (timing never is): the second side reuses the shared cache for everything
+	// but the package.
 	t.Logf("build base %v, head %v (head/base %.0f%%) with the user's cache; see BenchmarkBuildSharedCache", dBase, dHead, 100*dHead.Seconds()/dBase.Seconds())
 
 	same := func(a, b string) bool {
@@ -178,8 +180,8 @@ func TestBuildNoTests(t *testing.T) {
 	}
 }
 
-// TestBuildEnvironment checks that the user's GOFLAGS and GOWORK cannot change a side's build, and that a
-// go.work carried by the tree is honoured.
+// TestBuildEnvironment checks that the user's GOFLAGS and GOWORK cannot change a side's build, and
+// that a go.work carried by the tree is honoured.
 func TestBuildEnvironment(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -193,7 +195,8 @@ func TestBuildEnvironment(t *testing.T) {
 		"b/go.mod":    "module example.com/b\n\ngo 1.21\n",
 		"b/b.go":      "package b\n\nconst B = 1\n",
 	})
-	// A GOWORK pointing elsewhere and a GOFLAGS that would strip the symbol table are both overridden.
+	// A GOWORK pointing elsewhere and a GOFLAGS that would strip the symbol table are both
+	// overridden.
 	elsewhere := testmod.Temp(t, map[string]string{"go.work": "go 1.21\n"})
 	t.Setenv("GOWORK", filepath.Join(elsewhere, "go.work"))
 	t.Setenv("GOFLAGS", "-ldflags=-s")
@@ -255,10 +258,11 @@ func TestSameBinary(t *testing.T) {
 	}
 }
 
-// BenchmarkBuildSharedCache measures the second side's build relative to the first when both share one
-// GOCACHE. "cold" starts every iteration from an empty cache: the base build compiles the standard library
-// packages the test binary needs, the head build reuses them. "warm" keeps the cache and makes the gated
-// package new to it on both sides (a nonce file), as on a developer's machine. Run with -benchtime=1x:
+// BenchmarkBuildSharedCache measures the second side's build relative to the first when both share
+// one GOCACHE. "cold" starts every iteration from an empty cache: the base build compiles the
+// standard library packages the test binary needs, the head build reuses them. "warm" keeps the
+// cache and makes the gated package new to it on both sides (a nonce file), as on a developer's
+// machine. Run with -benchtime=1x:
 //
 //	go test -run '^$' -bench BuildSharedCache -benchtime 1x ./bench
 func BenchmarkBuildSharedCache(b *testing.B) {

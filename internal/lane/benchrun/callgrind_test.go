@@ -14,10 +14,10 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
-// callgrindDump is a callgrind dump as valgrind 3.19 writes it with callgrindArgs, shortened: the stretch of a
-// run from the testing package's entry into B.ResetTimer (which zeroed the counts) to its entry into
-// B.StopTimer (which wrote them). As callgrind does after a switch to the system stack, it files runtime code
-// (at 0x3000, mallocgc) under the user function crypt.
+// callgrindDump is a callgrind dump as valgrind 3.19 writes it with callgrindArgs, shortened: the
+// stretch of a run from the testing package's entry into B.ResetTimer (which zeroed the counts) to
+// its entry into B.StopTimer (which wrote them). As callgrind does after a switch to the system
+// stack, it files runtime code (at 0x3000, mallocgc) under the user function crypt.
 const callgrindDump = `# callgrind format
 version: 1
 creator: callgrind-3.19.0
@@ -96,11 +96,12 @@ func TestReadDump(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Total: every self cost, 2+1000+500+77+40+70+30+24+20+21+7+11+5+9; no call line's inclusive cost.
-	// Counted: crypt's 1500, its call to memmove 40 (not memmove's self cost, nor the runtime's call to it),
-	// time.Now's 24 (package time's own code; time.now is the runtime's). Not the 77 instructions of mallocgc
-	// that callgrind filed under crypt, nor the 11 at an address of no function, nor memeqbody's, a helper's,
-	// counted only through a counted caller's call line. ResetTimer (trigger 0) ran from its first instruction.
+	// Total: every self cost, 2+1000+500+77+40+70+30+24+20+21+7+11+5+9; no call line's inclusive
+	// cost. Counted: crypt's 1500, its call to memmove 40 (not memmove's self cost, nor the
+	// runtime's call to it), time.Now's 24 (package time's own code; time.now is the runtime's).
+	// Not the 77 instructions of mallocgc that callgrind filed under crypt, nor the 11 at an
+	// address of no function, nor memeqbody's, a helper's, counted only through a counted caller's
+	// call line. ResetTimer (trigger 0) ran from its first instruction.
 	want := segment{trigger: trigStop, Counts: Counts{Total: 1816, Counted: 1564}, ran: 1, entered: 1}
 	if got != want {
 		t.Errorf("readDump = %+v, want %+v", got, want)
@@ -113,8 +114,9 @@ func TestReadDump(t *testing.T) {
 	}
 }
 
-// TestReadDumpStackCheck counts a function that failed its stack check twice: 10 calls ran its two-instruction
-// check 12 times, its body 10 times and its more block twice. The count is that of 10 calls that passed it.
+// TestReadDumpStackCheck counts a function that failed its stack check twice: 10 calls ran its
+// two-instruction check 12 times, its body 10 times and its more block twice. The count is that of
+// 10 calls that passed it.
 func TestReadDumpStackCheck(t *testing.T) {
 	syms := fakeSymtab()
 	syms.check = make([]stackCheck, len(syms.start))
@@ -138,7 +140,8 @@ calls=2 0x3000
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Counted: 10 × the 3 instructions of a call, and 5 after the more block; Total: every self cost.
+	// Counted: 10 × the 3 instructions of a call, and 5 after the more block; Total: every self
+	// cost.
 	if want := (Counts{Total: 47, Counted: 35, Rechecks: 2}); got.Counts != want {
 		t.Errorf("readDump = %+v, want %+v", got.Counts, want)
 	}
@@ -190,8 +193,8 @@ func TestReadSymtab(t *testing.T) {
 			stop = s
 		}
 	}
-	// Work is a leaf with a small frame, which has no stack check; BenchmarkWork begins with CMPQ SP,
-	// 16(R14); JBE more, and its more block ends its code.
+	// Work is a leaf with a small frame, which has no stack check; BenchmarkWork begins with CMPQ
+	// SP, 16(R14); JBE more, and its more block ends its code.
 	if c := syms.checkOf(work.Value); c != (stackCheck{}) {
 		t.Errorf("Work's stack check %+v, want none", c)
 	}
@@ -224,8 +227,8 @@ func TestReadSymtab(t *testing.T) {
 }
 
 func TestTimedCounts(t *testing.T) {
-	// seg is a segment written at trigger, whose code ran from the trigger functions in ran (by their index in
-	// triggers, R S P E), the first from its first instruction when entered.
+	// seg is a segment written at trigger, whose code ran from the trigger functions in ran (by
+	// their index in triggers, R S P E), the first from its first instruction when entered.
 	seg := func(trigger string, counted int64, entered bool, ran ...int) segment {
 		s := segment{trigger: trigger, Counts: Counts{Total: counted + 1000, Counted: counted}}
 		for _, r := range ran {
@@ -238,24 +241,27 @@ func TestTimedCounts(t *testing.T) {
 	}
 	const R, S, P, E = 0, 1, 2, 3
 	segs := []segment{
-		// The start of the process, up to the first stop of a timer (a parent benchmark's, after its leaves).
+		// The start of the process, up to the first stop of a timer (a parent benchmark's, after
+		// its leaves).
 		seg(trigStop, 900, false),
-		// A b.Loop leaf: b.Loop's ResetTimer zeroed the counts (runN's ResetTimer and StartTimer, and the set-up,
-		// were zeroed and never written), the loop ran, b.Loop stopped the timer; callgrind reported StopTimer
-		// entered again after its ReadMemStats switched stacks; runN stopped the stopped timer; the result.
+		// A b.Loop leaf: b.Loop's ResetTimer zeroed the counts (runN's ResetTimer and StartTimer,
+		// and the set-up, were zeroed and never written), the loop ran, b.Loop stopped the timer;
+		// callgrind reported StopTimer entered again after its ReadMemStats switched stacks; runN
+		// stopped the stopped timer; the result.
 		seg(trigStop, 1000, true, R), seg(trigStop, 3, true, P), seg(trigStop, 2, false, P), seg(trigResult, 8, true, P),
-		// A b.N leaf whose loop stops its timer for a set-up in each of its 2 iterations: the first stretch began
-		// at runN's StartTimer, the second at the loop's; callgrind reported the result formatting entered a
-		// second time, which is no second result.
+		// A b.N leaf whose loop stops its timer for a set-up in each of its 2 iterations: the first
+		// stretch began at runN's StartTimer, the second at the loop's; callgrind reported the
+		// result formatting entered a second time, which is no second result.
 		seg(trigStop, 40, true, S), seg(trigStop, 60, true, S), seg(trigStop, 4, true, P), seg(trigResult, 5, true, P),
 		seg(trigResult, 7, true, E),
-		// A leaf whose loop's ResetTimer callgrind missed: a stretch ran StartTimer's and ResetTimer's code.
+		// A leaf whose loop's ResetTimer callgrind missed: a stretch ran StartTimer's and
+		// ResetTimer's code.
 		seg(trigStop, 5000, true, S, R), seg(trigStop, 9, true, P), seg(trigResult, 1, true, P),
 		// The end of the program.
 		seg("", 70, true, E),
 	}
-	// timed: the stretches that ran the timer's code; the paused leaf's two say its timer stopped in between,
-	// and the lost stretch counts as one.
+	// timed: the stretches that ran the timer's code; the paused leaf's two say its timer stopped
+	// in between, and the lost stretch counts as one.
 	want := []leafCount{{counted: 1000, timed: 1}, {counted: 100, timed: 2}, {counted: 0, lost: true, timed: 1}}
 	if got := timedCounts(segs); !slices.Equal(got, want) {
 		t.Errorf("timedCounts = %+v, want %+v", got, want)
@@ -331,18 +337,20 @@ func TestGroupLeaves(t *testing.T) {
 			t.Errorf("groupLeaves = %v, want %v", got, want)
 		}
 	}
-	// Two expensive leaves and two cheap ones: one group would run the expensive ones 600 times too often
-	// (3 × 1200 × 3×10⁶ instructions, far more than a valgrind start-up), three groups would start one process
-	// more for a saving of 3 × 200 × 800 instructions. Groups keep the order they were given in.
+	// Two expensive leaves and two cheap ones: one group would run the expensive ones 600 times too
+	// often (3 × 1200 × 3×10⁶ instructions, far more than a valgrind start-up), three groups would
+	// start one process more for a saving of 3 × 200 × 800 instructions. Groups keep the order they
+	// were given in.
 	check(mk(1200, 1, 1000, 2), []float64{800, 2e6, 1000, 1e6}, []group{{2, "bd"}, {1200, "ac"}})
 	// Cheap leaves all run in one process, at the largest N.
 	check(mk(5, 1, 3), []float64{100, 200, 300}, []group{{5, "abc"}})
 	check(nil, nil, nil)
 }
 
-// TestReadDumpCacheSim reads a dump with callgrind's cache simulation: the estimated cycles of the counted code
-// weigh each access by where the simulation found it (L1 1, last level 5, memory 35), trailing zero events
-// left out as callgrind does, and a counted call to a helper adds its inclusive estimate.
+// TestReadDumpCacheSim reads a dump with callgrind's cache simulation: the estimated cycles of the
+// counted code weigh each access by where the simulation found it (L1 1, last level 5, memory 35),
+// trailing zero events left out as callgrind does, and a counted call to a helper adds its
+// inclusive estimate.
 func TestReadDumpCacheSim(t *testing.T) {
 	dump := `positions: instr
 events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
@@ -359,9 +367,9 @@ fn=(2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 0x1000: 130 accesses, 3 L1 misses of which 1 went to memory: 127 + 5·2 + 35·1 = 172.
-	// 0x1004: 50 instructions, all L1 hits: 50. The call at 0x1008: 56 accesses, 2 L1 misses, both last-level
-	// hits: 54 + 10 = 64. memmove's own line counts only through the call.
+	// 0x1000: 130 accesses, 3 L1 misses of which 1 went to memory: 127 + 5·2 + 35·1 = 172. 0x1004:
+	// 50 instructions, all L1 hits: 50. The call at 0x1008: 56 accesses, 2 L1 misses, both
+	// last-level hits: 54 + 10 = 64. memmove's own line counts only through the call.
 	if want := (Counts{Total: 190, Counted: 190, Cycles: 172 + 50 + 64}); got.Counts != want {
 		t.Errorf("readDump = %+v, want %+v", got.Counts, want)
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestDecisions compiles a small module's test variant with the optimization report: the package's own
-// decisions (its test file's included) are there, the standard library's are not.
+// TestDecisions compiles a small module's test variant with the optimization report: the package's
+// own decisions (its test file's included) are there, the standard library's are not.
 func TestDecisions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a package")

@@ -21,15 +21,16 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// needValgrind skips a lane test without valgrind, and unless the long end-to-end set is on (PERFGATE_E2E=1,
-// which .ci/run sets and under which a missing valgrind fails the test).
+// needValgrind skips a lane test without valgrind, and unless the long end-to-end set is on
+// (PERFGATE_E2E=1, which .ci/run sets and under which a missing valgrind fails the test).
 func needValgrind(t *testing.T) {
 	t.Helper()
 	testenv.NeedTool(t, "valgrind", valgrind.InstallCommand)
 	testenv.Long(t)
 }
 
-// buildDemo builds the test binaries of the named demo commits ("base#2" is a second export of base).
+// buildDemo builds the test binaries of the named demo commits ("base#2" is a second export of
+// base).
 func buildDemo(t *testing.T, names ...string) map[string]Binary {
 	t.Helper()
 	trees := demoTrees(t, names...)
@@ -61,8 +62,9 @@ func perOp(run *Run, name string, side record.Side) []float64 {
 	return out
 }
 
-// TestRunInstructionsDemo runs the lane on the demo history: folded against base, base against a second build
-// of itself, and extraiter (one more step of a permutation loop per round) against folded.
+// TestRunInstructionsDemo runs the lane on the demo history: folded against base, base against a
+// second build of itself, and extraiter (one more step of a permutation loop per round) against
+// folded.
 func TestRunInstructionsDemo(t *testing.T) {
 	needValgrind(t)
 	bins := buildDemo(t, "base", "base#2", "folded", "extraiter")
@@ -86,7 +88,8 @@ func TestRunInstructionsDemo(t *testing.T) {
 			byName[c.Name] = c
 			t.Logf("%s: N=%d base %v head %v: %+.5f%% %s %s", c.Name, run.Iters[c.Name],
 				perOp(run, c.Name, record.Base), perOp(run, c.Name, record.Head), c.DeltaPct, c.Class, c.Note)
-			// The A–A and B–B pairs run one binary: they agree within the tolerance, else the class is failed.
+			// The A–A and B–B pairs run one binary: they agree within the tolerance, else the class
+			// is failed.
 			if c.Base.N != 2 || c.Head.N != 2 || c.NoisePct > 100*bench.RepeatTolerance {
 				t.Errorf("%s: %d base and %d head counts, spread %g%%: want 2 each within %g%%", c.Name,
 					c.Base.N, c.Head.N, c.NoisePct, 100*bench.RepeatTolerance)
@@ -100,8 +103,8 @@ func TestRunInstructionsDemo(t *testing.T) {
 		if want := []string{"Encrypt/des", "KeySetup/des"}; !slices.Equal(run.Leaves, want) {
 			t.Fatalf("leaves %q, want %q", run.Leaves, want)
 		}
-		// Folding P into the S-boxes removes a 32-step permutation from every round: encryption runs far fewer
-		// instructions. Key setup is the same code on both sides.
+		// Folding P into the S-boxes removes a 32-step permutation from every round: encryption
+		// runs far fewer instructions. Key setup is the same code on both sides.
 		if c := cs["Encrypt/des"]; c.Class != record.ClassFaster || !(c.DeltaPct < -20) {
 			t.Errorf("Encrypt/des: %s %+.2f%%, want faster by more than 20%%", c.Class, c.DeltaPct)
 		}
@@ -119,8 +122,9 @@ func TestRunInstructionsDemo(t *testing.T) {
 	})
 
 	t.Run("cycles", func(t *testing.T) {
-		// With the cache simulation every sample also carries the estimated cycles: at least one per
-		// instruction (each is an L1 access at least), and folding P makes encryption cheaper in both.
+		// With the cache simulation every sample also carries the estimated cycles: at least one
+		// per instruction (each is an L1 access at least), and folding P makes encryption cheaper
+		// in both.
 		run, err := RunInstructions(t.Context(), RunConfig{Base: bins["base"], Head: bins["folded"],
 			Filter: mustMatcher(t, `^Encrypt$/^des$`), CPU: -1}, InstrConfig{CacheSim: true})
 		if err != nil {
@@ -147,8 +151,8 @@ func TestRunInstructionsDemo(t *testing.T) {
 	})
 
 	t.Run("aa", func(t *testing.T) {
-		// Two exports of one commit build the same binary: the counts are the same number and the change
-		// is exactly 0.
+		// Two exports of one commit build the same binary: the counts are the same number and the
+		// change is exactly 0.
 		_, cs, _ := lane(t, "base", "base#2", `^Encrypt$/^des$`)
 		if c := cs["Encrypt/des"]; c.Class != record.ClassUnchanged || c.DeltaPct != 0 || c.NoisePct != 0 {
 			t.Errorf("A/A: %s %+g%%, spread %g%%: want unchanged, exactly 0", c.Class, c.DeltaPct, c.NoisePct)
@@ -156,9 +160,10 @@ func TestRunInstructionsDemo(t *testing.T) {
 	})
 
 	t.Run("extraiter", func(t *testing.T) {
-		// extraiter runs permute's loop over a 49-entry table where folded's has 48 entries, and is otherwise
-		// the same machine code (the loop bound and the table's address aside). The loop body is straight-line
-		// code, so one more iteration executes exactly its instructions, counted here from the disassembly.
+		// extraiter runs permute's loop over a 49-entry table where folded's has 48 entries, and is
+		// otherwise the same machine code (the loop bound and the table's address aside). The loop
+		// body is straight-line code, so one more iteration executes exactly its instructions,
+		// counted here from the disassembly.
 		body := loopBody(t, bins["extraiter"].Path, `minides\.crypt$`, "expansionPlus(SB)")
 		// An op encrypts benchBlocks = 8 blocks of 16 rounds, one expansion per round.
 		want := float64(8 * 16 * body)
@@ -173,9 +178,10 @@ func TestRunInstructionsDemo(t *testing.T) {
 	})
 }
 
-// TestRunInstructionsLoopStyles counts a b.N benchmark and a b.Loop benchmark of the same work at two sizes in
-// one run. The work is a loop of straight-line code, so 100 more elements execute exactly 100 more loop bodies
-// per op, counted from the disassembly; both loop styles must show that, the b.N one at any N.
+// TestRunInstructionsLoopStyles counts a b.N benchmark and a b.Loop benchmark of the same work at
+// two sizes in one run. The work is a loop of straight-line code, so 100 more elements execute
+// exactly 100 more loop bodies per op, counted from the disassembly; both loop styles must show
+// that, the b.N one at any N.
 func TestRunInstructionsLoopStyles(t *testing.T) {
 	needValgrind(t)
 	dir := t.TempDir()
@@ -265,10 +271,11 @@ func BenchmarkLoop(b *testing.B) {
 	}
 }
 
-// TestRunInstructionsOddCount runs a benchmark that, in the first counting process that sees a marker file, does
-// more work per op and removes the marker: one count of the base pair is off, as a rare one-process event makes
-// it. The lane must count that side a third time and keep the two counts that agree, so the same binary on both
-// sides is unchanged, exactly 0, and no count is flagged unrepeatable.
+// TestRunInstructionsOddCount runs a benchmark that, in the first counting process that sees a
+// marker file, does more work per op and removes the marker: one count of the base pair is off, as
+// a rare one-process event makes it. The lane must count that side a third time and keep the two
+// counts that agree, so the same binary on both sides is unchanged, exactly 0, and no count is
+// flagged unrepeatable.
 func TestRunInstructionsOddCount(t *testing.T) {
 	needValgrind(t)
 	dir := t.TempDir()
@@ -341,10 +348,10 @@ func BenchmarkWork(b *testing.B) {
 	}
 }
 
-// TestRunInstructionsPausedTimer counts a benchmark that stops its timer for a set-up in every iteration, which
-// callgrind's tracking of calls loses (see timedCounts), next to the same work timed plainly. The lane must find
-// it at calibration and leave it to wall time (timerInLoop), as a failure of neither side, and count the plain
-// one as usual.
+// TestRunInstructionsPausedTimer counts a benchmark that stops its timer for a set-up in every
+// iteration, which callgrind's tracking of calls loses (see timedCounts), next to the same work
+// timed plainly. The lane must find it at calibration and leave it to wall time (timerInLoop), as a
+// failure of neither side, and count the plain one as usual.
 func TestRunInstructionsPausedTimer(t *testing.T) {
 	needValgrind(t)
 	dir := t.TempDir()
@@ -413,23 +420,25 @@ func BenchmarkPlain(b *testing.B) {
 	if _, ok := run.Uncounted["Plain"]; ok {
 		t.Errorf("Plain is uncounted: %+v", run.Uncounted)
 	}
-	// Detected once, never counted again and again: the calibration's process, the two probes, and one
-	// A–B–B–A round of Plain at N and 2N (at most 3 processes of retries for a first leaf callgrind lost).
+	// Detected once, never counted again and again: the calibration's process, the two probes, and
+	// one A–B–B–A round of Plain at N and 2N (at most 3 processes of retries for a first leaf
+	// callgrind lost).
 	if strings.Contains(progress.String(), "lost track of the benchmark timer of Paused") {
 		t.Errorf("Paused was counted again after its timer was lost:\n%s", progress.String())
 	}
 }
 
-// TestRunInstructionsPreempted counts a benchmark whose loop runs for several hundred milliseconds under
-// valgrind, long enough for sysmon to ask the goroutine to stop (asyncpreemptoff or not) several times a run,
-// at wall-clock times: each request makes one of the calls in the loop run its function's stack check twice
-// and its more block once (see stackCheck). The lane leaves those out, so the four counts of an A/A run are
-// the same number, bit for bit, and the change is exactly 0. valgrind runs one thread at a time, and on its
-// default lock sysmon gets a turn only now and then; --fair-sched=yes gives every thread its turn, which makes
-// the requests land in every run (7 in the loop of one process, measured). A direct run under
-// callgrind checks that they did land in the counted code, else the test would prove nothing. Beside it, a
-// benchmark that allocates enough for the collector to run during its loop, were it on (see instrEnv): its
-// counts, too, are bit-identical.
+// TestRunInstructionsPreempted counts a benchmark whose loop runs for several hundred milliseconds
+// under valgrind, long enough for sysmon to ask the goroutine to stop (asyncpreemptoff or not)
+// several times a run, at wall-clock times: each request makes one of the calls in the loop run its
+// function's stack check twice and its more block once (see stackCheck). The lane leaves those out,
+// so the four counts of an A/A run are the same number, bit for bit, and the change is exactly 0.
+// valgrind runs one thread at a time, and on its default lock sysmon gets a turn only now and then;
+// --fair-sched=yes gives every thread its turn, which makes the requests land in every run (7 in
+// the loop of one process, measured). A direct run under callgrind checks that they did land in the
+// counted code, else the test would prove nothing. Beside it, a benchmark that allocates enough for
+// the collector to run during its loop, were it on (see instrEnv): its counts, too, are
+// bit-identical.
 func TestRunInstructionsPreempted(t *testing.T) {
 	needValgrind(t)
 	t.Setenv("VALGRIND_OPTS", "--fair-sched=yes")
@@ -521,7 +530,8 @@ func BenchmarkAlloc(b *testing.B) {
 		}
 	}
 
-	// The same loop at the lane's N, under callgrind directly: the counted code failed stack checks.
+	// The same loop at the lane's N, under callgrind directly: the counted code failed stack
+	// checks.
 	syms, err := readSymtab(bin.Path)
 	if err != nil {
 		t.Fatal(err)
@@ -555,10 +565,10 @@ func BenchmarkAlloc(b *testing.B) {
 	}
 }
 
-// loopBody disassembles function fn (a regexp for go tool objdump -s) of bin, finds the loop whose body
-// refers to ref, and returns how many instructions one iteration executes: those from the target of the loop's
-// backward jump to the jump itself. It fails the test when a jump inside the body lands inside it, since the
-// body would then not be straight-line code.
+// loopBody disassembles function fn (a regexp for go tool objdump -s) of bin, finds the loop whose
+// body refers to ref, and returns how many instructions one iteration executes: those from the
+// target of the loop's backward jump to the jump itself. It fails the test when a jump inside the
+// body lands inside it, since the body would then not be straight-line code.
 func loopBody(t *testing.T, bin, fn, ref string) int {
 	t.Helper()
 	out, _, err := proc.Run(proc.Command(t.Context(), "", nil, "go", "tool", "objdump", "-s", fn, bin))
@@ -614,8 +624,8 @@ func loopBody(t *testing.T, bin, fn, ref string) int {
 	return 0
 }
 
-// TestRunInstructionsWithoutValgrind: a missing valgrind is an error wrapping valgrind.ErrNotFound that names the
-// install command.
+// TestRunInstructionsWithoutValgrind: a missing valgrind is an error wrapping valgrind.ErrNotFound
+// that names the install command.
 func TestRunInstructionsWithoutValgrind(t *testing.T) {
 	_, err := RunInstructions(context.Background(), RunConfig{Base: Binary{Path: "a"}, Head: Binary{Path: "b"}},
 		InstrConfig{Valgrind: filepath.Join(t.TempDir(), "valgrind")})
@@ -624,8 +634,9 @@ func TestRunInstructionsWithoutValgrind(t *testing.T) {
 	}
 }
 
-// BenchmarkInstructionLaneGate measures the cost of the instruction-count lane on this repository's own gate
-// (.perfgate.yml: -bench '^(Encrypt|Decrypt|KeySetup)/' on ./cipher/des), one binary on both sides:
+// BenchmarkInstructionLaneGate measures the cost of the instruction-count lane on this repository's
+// own gate (.perfgate.yml: -bench '^(Encrypt|Decrypt|KeySetup)/' on ./cipher/des), one binary on
+// both sides:
 //
 //	go test ./bench -run '^$' -bench InstructionLaneGate -benchtime 1x
 //

@@ -17,11 +17,12 @@ import (
 
 // Like-for-like benchmark code.
 //
-// A pull request that edits a benchmark (its input size, its loop) changes what is timed, not how fast the code
-// is. So when head's _test.go files differ from base's, perfgate builds a third binary: base's package with head's
-// test files, through the go command's -overlay (TestOverlay), and times it against head's binary, so that both
-// sides run the same benchmark code. When head's test files do not compile against base's package (they call
-// something base lacks), each side runs its own, and ChangedBenchmarks names the benchmarks whose code differs.
+// A pull request that edits a benchmark (its input size, its loop) changes what is timed, not how
+// fast the code is. So when head's _test.go files differ from base's, perfgate builds a third
+// binary: base's package with head's test files, through the go command's -overlay (TestOverlay),
+// and times it against head's binary, so that both sides run the same benchmark code. When head's
+// test files do not compile against base's package (they call something base lacks), each side runs
+// its own, and ChangedBenchmarks names the benchmarks whose code differs.
 
 // TestFiles returns the _test.go files directly in dir, by file name.
 func TestFiles(dir string) (map[string][]byte, error) {
@@ -55,9 +56,9 @@ func SameFiles(a, b map[string][]byte) bool {
 	return true
 }
 
-// TestOverlay writes to path a go command overlay (go build -overlay=path) under which the package in baseDir
-// has headDir's _test.go files instead of its own: each of base's is replaced by head's file of that name or
-// deleted, and each of head's that base lacks is added.
+// TestOverlay writes to path a go command overlay (go build -overlay=path) under which the package
+// in baseDir has headDir's _test.go files instead of its own: each of base's is replaced by head's
+// file of that name or deleted, and each of head's that base lacks is added.
 func TestOverlay(path, baseDir, headDir string) error {
 	baseFiles, err := TestFiles(baseDir)
 	if err != nil {
@@ -84,11 +85,12 @@ func TestOverlay(path, baseDir, headDir string) error {
 	return nil
 }
 
-// ChangedBenchmarks returns the top-level benchmarks, without the "Benchmark" prefix and sorted, whose code
-// differs between two sets of test files: the Benchmark function itself, or a declaration of the test files it
-// reaches (a helper, a constant such as an input size, a type), compared without comments and formatting. A
-// benchmark only one side has counts as changed. Files that do not parse are compared as a whole: every
-// benchmark of either side is then changed. Code outside the test files is not looked at.
+// ChangedBenchmarks returns the top-level benchmarks, without the "Benchmark" prefix and sorted,
+// whose code differs between two sets of test files: the Benchmark function itself, or a
+// declaration of the test files it reaches (a helper, a constant such as an input size, a type),
+// compared without comments and formatting. A benchmark only one side has counts as changed. Files
+// that do not parse are compared as a whole: every benchmark of either side is then changed. Code
+// outside the test files is not looked at.
 func ChangedBenchmarks(base, head map[string][]byte) []string {
 	b, okB := testDecls(base)
 	h, okH := testDecls(head)
@@ -110,8 +112,8 @@ func ChangedBenchmarks(base, head map[string][]byte) []string {
 	return out
 }
 
-// BenchmarkFuncs returns the Benchmark functions the test files declare, without the "Benchmark" prefix and
-// sorted; nil when a file does not parse.
+// BenchmarkFuncs returns the Benchmark functions the test files declare, without the "Benchmark"
+// prefix and sorted; nil when a file does not parse.
 func BenchmarkFuncs(files map[string][]byte) []string {
 	decls, ok := testDecls(files)
 	if !ok {
@@ -127,7 +129,8 @@ func BenchmarkFuncs(files map[string][]byte) []string {
 	return out
 }
 
-// changedFrom reports whether the declaration name, or one it reaches, differs between base and head.
+// changedFrom reports whether the declaration name, or one it reaches, differs between base and
+// head.
 func changedFrom(name string, base, head map[string]string) bool {
 	seen := map[string]bool{}
 	var walk func(string) bool
@@ -154,9 +157,9 @@ func changedFrom(name string, base, head map[string]string) bool {
 // declSep separates a declaration's text from the names it refers to in testDecls' values.
 const declSep = "\x00"
 
-// testDecls parses files and returns their top-level declarations by name (methods as "Type.Method"), each as
-// its printed text without comments, then declSep and the identifiers it mentions. ok is false when a file does
-// not parse.
+// testDecls parses files and returns their top-level declarations by name (methods as
+// "Type.Method"), each as its printed text without comments, then declSep and the identifiers it
+// mentions. ok is false when a file does not parse.
 func testDecls(files map[string][]byte) (decls map[string]string, ok bool) {
 	decls = map[string]string{}
 	fset := token.NewFileSet()

@@ -75,8 +75,8 @@ func TestChangedBenchmarks(t *testing.T) {
 	}
 }
 
-// TestTestOverlay builds base's package with head's test files: base's file that head deleted is gone, head's
-// new file is in, and a head test file calling what base lacks does not compile.
+// TestTestOverlay builds base's package with head's test files: base's file that head deleted is
+// gone, head's new file is in, and a head test file calling what base lacks does not compile.
 func TestTestOverlay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")

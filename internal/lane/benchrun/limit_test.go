@@ -12,8 +12,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// dotsTest is a benchmark that, on head, prints a dot every 10 ms and never returns: it is never silent, so only a
-// hard wall-clock limit stops it.
+// dotsTest is a benchmark that, on head, prints a dot every 10 ms and never returns: it is never
+// silent, so only a hard wall-clock limit stops it.
 const dotsTest = `package dots
 
 import (
@@ -60,15 +60,17 @@ func buildDots(t *testing.T, dir string, head bool) Binary {
 	return Binary{Path: bin, Dir: dir}
 }
 
-// TestRunABBAWallClockLimit: a head benchmark that keeps printing is killed at Timeout all the same (before issue
-// 12 the limit only fired on silence, and this run never ended), and its failure shows what it printed last.
+// TestRunABBAWallClockLimit: a head benchmark that keeps printing is killed at Timeout all the same
+// (before issue 12 the limit only fired on silence, and this run never ended), and its failure
+// shows what it printed last.
 func TestRunABBAWallClockLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs real test binaries")
 	}
 	dir := t.TempDir()
 	base, head := buildDots(t, filepath.Join(dir, "base"), false), buildDots(t, filepath.Join(dir, "head"), true)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a backstop: the test must not hang
+	// a backstop: the test must not hang
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	run, err := RunABBA(ctx, RunConfig{Base: base, Head: head, Rounds: 2, BenchTime: 5 * time.Millisecond, CPU: -1,
 		Timeout: 2 * time.Second})

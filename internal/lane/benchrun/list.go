@@ -18,10 +18,10 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// List returns the top-level benchmarks of the test binary bin, without the "Benchmark" prefix, in the order the
-// binary lists them (source order). It runs the binary with -test.list, which names top-level benchmarks only:
-// sub-benchmarks are discovered by running them (see RunABBA). The binary runs in sb (nil: unconfined) and is
-// checked against its seal first.
+// List returns the top-level benchmarks of the test binary bin, without the "Benchmark" prefix, in
+// the order the binary lists them (source order). It runs the binary with -test.list, which names
+// top-level benchmarks only: sub-benchmarks are discovered by running them (see RunABBA). The
+// binary runs in sb (nil: unconfined) and is checked against its seal first.
 func List(ctx context.Context, bin Binary, env []string, sb *sandbox.Sandbox) ([]string, error) {
 	if err := bin.verify(); err != nil {
 		return nil, err
@@ -51,12 +51,13 @@ func List(ctx context.Context, bin Binary, env []string, sb *sandbox.Sandbox) ([
 	return names, nil
 }
 
-// Pattern returns the -test.bench pattern that selects exactly the benchmark name (as in Sample.Name, without the
-// "Benchmark" prefix) and none of its siblings: every '/'-separated level quoted and anchored, as in
-// ^BenchmarkEncrypt$/^des$/^single$. The testing package splits a pattern on '/' outside brackets and
-// parentheses and skips the character after a backslash, so the quoted levels never split; names are matched
-// after the testing package rewrote them (spaces to '_', "#01" suffixes for duplicates), which is the form
-// benchmark output prints and this function receives.
+// Pattern returns the -test.bench pattern that selects exactly the benchmark name (as in
+// Sample.Name, without the "Benchmark" prefix) and none of its siblings: every '/'-separated level
+// quoted and anchored, as in ^BenchmarkEncrypt$/^des$/^single$. The testing package splits a
+// pattern on '/' outside brackets and parentheses and skips the character after a backslash, so the
+// quoted levels never split; names are matched after the testing package rewrote them (spaces to
+// '_', "#01" suffixes for duplicates), which is the form benchmark output prints and this function
+// receives.
 func Pattern(name string) string {
 	levels := strings.Split("Benchmark"+name, "/")
 	for i, l := range levels {
@@ -108,13 +109,15 @@ func (r *runner) listLimit() time.Duration {
 	return time.Minute
 }
 
-// maxCalibrationAttempts bounds how often one top-level benchmark is re-run to get past crashing sub-benchmarks.
+// maxCalibrationAttempts bounds how often one top-level benchmark is re-run to get past crashing
+// sub-benchmarks.
 const maxCalibrationAttempts = 20
 
-// calibrate runs top-level benchmark top on base for cfg.BenchTime per leaf, with -test.v so that a crash names
-// the benchmark it happened in. The testing package picks each leaf's iteration count to last about BenchTime;
-// that count is the leaf's fixed count for both sides. A leaf that fails or crashes is recorded as a Failure and
-// skipped (-test.skip) in a re-run that collects the remaining leaves; leaves already calibrated are skipped too.
+// calibrate runs top-level benchmark top on base for cfg.BenchTime per leaf, with -test.v so that a
+// crash names the benchmark it happened in. The testing package picks each leaf's iteration count
+// to last about BenchTime; that count is the leaf's fixed count for both sides. A leaf that fails
+// or crashes is recorded as a Failure and skipped (-test.skip) in a re-run that collects the
+// remaining leaves; leaves already calibrated are skipped too.
 func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 	var leaves []leaf
 	var skip []string
@@ -154,7 +157,8 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 		}
 		culprit := out.startedLeaf()
 		if culprit == "" || culprit == top || slices.Contains(skip, culprit) {
-			// top itself (a leaf, or its own body outside any sub-benchmark) failed: nothing left to rescue.
+			// top itself (a leaf, or its own body outside any sub-benchmark) failed: nothing left
+			// to rescue.
 			r.fail(record.Failure{Name: top, Side: record.Base, Round: 0, Slot: -1, Kind: kind, Message: msg})
 			return leaves, nil
 		}
@@ -165,22 +169,25 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 	return leaves, nil
 }
 
-// leaf is a benchmark that produces a result line: a top-level benchmark without sub-benchmarks, or a
-// sub-benchmark without sub-benchmarks of its own. It is the unit of scheduling.
+// leaf is a benchmark that produces a result line: a top-level benchmark without sub-benchmarks, or
+// a sub-benchmark without sub-benchmarks of its own. It is the unit of scheduling.
 type leaf struct {
-	name     string  // as in Sample.Name
-	iters    int     // the calibrated iteration count: the iterations of one measured run, all its sub-runs together
+	name string // as in Sample.Name
+	// the calibrated iteration count: the iterations of one measured run, all its sub-runs together
+	iters    int
 	secPerOp float64 // sec/op at calibration
-	// allocates: B/op or allocs/op was above 0 at calibration, so that short runs may measure another regime
-	// of the allocator and collector than go test's (steadyRuns)
+	// allocates: B/op or allocs/op was above 0 at calibration, so that short runs may measure
+	// another regime of the allocator and collector than go test's (steadyRuns)
 	allocates bool
-	// whole: each measured run is one sub-run, one call of the benchmark function with b.N = iters, as go
-	// test's is; set by steadyRuns for a leaf whose per-op time moves with the length of that call.
+	// whole: each measured run is one sub-run, one call of the benchmark function with b.N = iters,
+	// as go test's is; set by steadyRuns for a leaf whose per-op time moves with the length of that
+	// call.
 	whole bool
 }
 
-// split returns the sub-runs of one measured run of l and the iterations of each: SubRuns sub-runs, or fewer for
-// a leaf of fewer iterations, and at least one iteration each; one sub-run of all the iterations for a whole leaf.
+// split returns the sub-runs of one measured run of l and the iterations of each: SubRuns sub-runs,
+// or fewer for a leaf of fewer iterations, and at least one iteration each; one sub-run of all the
+// iterations for a whole leaf.
 func (l leaf) split() (runs, iters int) {
 	if l.whole {
 		return 1, max(1, l.iters)
@@ -203,8 +210,9 @@ type benchResult struct {
 	values []benchtxt.Value
 }
 
-// parseOutput parses a test binary's standard output: result lines through benchfmt (which normalises ns/op to
-// sec/op and MB/s to B/s), and the lines benchfmt skips that say which benchmark started or failed.
+// parseOutput parses a test binary's standard output: result lines through benchfmt (which
+// normalises ns/op to sec/op and MB/s to B/s), and the lines benchfmt skips that say which
+// benchmark started or failed.
 func parseOutput(stdout []byte) childOutput {
 	var out childOutput
 	r := benchfmt.NewReader(bytes.NewReader(stdout), "output")
@@ -224,7 +232,8 @@ func parseOutput(stdout []byte) childOutput {
 		br := benchResult{name: benchName(res.Name.String()), iters: res.Iters}
 		for _, v := range res.Values {
 			if !benchtxt.ValidUnit(v.Unit) {
-				continue // chosen by the code under test (b.ReportMetric): never let it carry markup
+				// chosen by the code under test (b.ReportMetric): never let it carry markup
+				continue
 			}
 			br.values = append(br.values, benchtxt.Value{Value: v.Value, Unit: v.Unit})
 		}
@@ -244,15 +253,16 @@ func parseOutput(stdout []byte) childOutput {
 	return out
 }
 
-// benchName turns a printed benchmark name into a Sample.Name: without "Benchmark" and without a "-N" GOMAXPROCS
-// suffix. Children run with -test.cpu=1, for which the testing package prints no suffix, so a name that ends in
-// "-8" keeps it: that is part of the name (b.Run("size-8", …)), not a GOMAXPROCS.
+// benchName turns a printed benchmark name into a Sample.Name: without "Benchmark" and without a
+// "-N" GOMAXPROCS suffix. Children run with -test.cpu=1, for which the testing package prints no
+// suffix, so a name that ends in "-8" keeps it: that is part of the name (b.Run("size-8", …)), not
+// a GOMAXPROCS.
 func benchName(printed string) string {
 	return strings.TrimPrefix(strings.TrimSpace(printed), "Benchmark")
 }
 
-// startedLeaf returns the benchmark that was running when a calibration child died: the last name -test.v
-// announced that printed no result, or "" when every announced benchmark finished.
+// startedLeaf returns the benchmark that was running when a calibration child died: the last name
+// -test.v announced that printed no result, or "" when every announced benchmark finished.
 func (o childOutput) startedLeaf() string {
 	done := map[string]bool{}
 	for _, r := range o.results {
@@ -266,8 +276,8 @@ func (o childOutput) startedLeaf() string {
 	return ""
 }
 
-// failedLeaves returns the names of "--- FAIL:" lines that are not the parent of another failed name: a failing
-// sub-benchmark also fails its parents, but only the sub-benchmark is to blame.
+// failedLeaves returns the names of "--- FAIL:" lines that are not the parent of another failed
+// name: a failing sub-benchmark also fails its parents, but only the sub-benchmark is to blame.
 func (o childOutput) failedLeaves() []string {
 	var out []string
 	for _, f := range o.failed {
@@ -285,8 +295,8 @@ func (o childOutput) failedLeaves() []string {
 	return out
 }
 
-// skipPattern returns a -test.skip pattern that skips each of names exactly (an alternation of Pattern values),
-// or "" for none.
+// skipPattern returns a -test.skip pattern that skips each of names exactly (an alternation of
+// Pattern values), or "" for none.
 func skipPattern(names []string) string {
 	pats := make([]string, len(names))
 	for i, n := range names {

@@ -27,7 +27,8 @@ func TestPattern(t *testing.T) {
 	}
 }
 
-// calibrationOutput is -test.v benchmark output of a run that crashed in X/a/two, shaped as go1.26 prints it.
+// calibrationOutput is -test.v benchmark output of a run that crashed in X/a/two, shaped as go1.26
+// prints it.
 const calibrationOutput = `goos: linux
 goarch: amd64
 pkg: example.com/fix
@@ -104,8 +105,9 @@ func TestChildFailure(t *testing.T) {
 	}
 }
 
-// TestParseOutputDropsHostileUnits: b.ReportMetric lets the code under test choose a unit; one that could carry
-// a mention, an image or a table cell into the comment is dropped, the ordinary units of the same line are kept.
+// TestParseOutputDropsHostileUnits: b.ReportMetric lets the code under test choose a unit; one that
+// could carry a mention, an image or a table cell into the comment is dropped, the ordinary units
+// of the same line are kept.
 func TestParseOutputDropsHostileUnits(t *testing.T) {
 	line := "BenchmarkX 10 5 ns/op 1 @org/team<img/src=https://x/p.png> 2 a|b 3 `x` 4 MB/s 5 instructions/op 6 %\n"
 	got := parseOutput([]byte(line)).results
@@ -129,8 +131,8 @@ func TestValidUnit(t *testing.T) {
 	}
 }
 
-// TestSplit: a measured run is SubRuns sub-runs of a share of its iterations each, fewer for a leaf of fewer
-// iterations; a whole leaf (lengthened for the steady state) is one call of all of them.
+// TestSplit: a measured run is SubRuns sub-runs of a share of its iterations each, fewer for a leaf
+// of fewer iterations; a whole leaf (lengthened for the steady state) is one call of all of them.
 func TestSplit(t *testing.T) {
 	for _, tt := range []struct {
 		l           leaf

@@ -15,9 +15,9 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
-// ListPackages runs go list on patterns in cfg.Dir (the module root) with Build's flags and environment, and reads
-// the test files of every package it matched for their benchmark functions. Packages come in go list's order
-// (sorted by import path), each once.
+// ListPackages runs go list on patterns in cfg.Dir (the module root) with Build's flags and
+// environment, and reads the test files of every package it matched for their benchmark functions.
+// Packages come in go list's order (sorted by import path), each once.
 func ListPackages(ctx context.Context, cfg BuildConfig, patterns []string) ([]bench.Package, error) {
 	argv := append([]string{"go", "list", "-f",
 		`{{.ImportPath}}{{"\t"}}{{.Name}}{{"\t"}}{{.Dir}}{{"\t"}}{{join .TestGoFiles ","}}` +
@@ -78,9 +78,9 @@ func ListPackages(ctx context.Context, cfg BuildConfig, patterns []string) ([]be
 	return out, nil
 }
 
-// benchmarkFuncs returns the names, without "Benchmark", of the benchmark functions in the Go file at path: the
-// functions the testing package runs, BenchmarkXxx(b *testing.B) with Xxx empty or not starting with a lowercase
-// letter.
+// benchmarkFuncs returns the names, without "Benchmark", of the benchmark functions in the Go file
+// at path: the functions the testing package runs, BenchmarkXxx(b *testing.B) with Xxx empty or not
+// starting with a lowercase letter.
 func benchmarkFuncs(path string) ([]string, error) {
 	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
 	if err != nil {
@@ -101,9 +101,9 @@ func benchmarkFuncs(path string) ([]string, error) {
 	return out, nil
 }
 
-// ModuleDeps returns the directories, relative to cfg.Root (else cfg.Dir), of the packages of the main module that
-// package pkg and its tests depend on, itself included, and the main module's root directory: go list -deps -test
-// in cfg.Dir, keeping the main module's packages.
+// ModuleDeps returns the directories, relative to cfg.Root (else cfg.Dir), of the packages of the
+// main module that package pkg and its tests depend on, itself included, and the main module's root
+// directory: go list -deps -test in cfg.Dir, keeping the main module's packages.
 func ModuleDeps(ctx context.Context, cfg BuildConfig, pkg string) ([]string, error) {
 	argv := append([]string{"go", "list", "-deps", "-test", "-f",
 		`{{.Dir}}{{"\t"}}{{with .Module}}{{.Main}}{{"\t"}}{{.Dir}}{{end}}`}, buildFlags(cfg)...)
@@ -129,7 +129,8 @@ func ModuleDeps(ctx context.Context, cfg BuildConfig, pkg string) ([]string, err
 		if len(f) != 3 || f[1] != "true" {
 			continue
 		}
-		for _, dir := range []string{f[0], f[2]} { // the package, and its module's root (go.mod, go.sum)
+		// the package, and its module's root (go.mod, go.sum)
+		for _, dir := range []string{f[0], f[2]} {
 			if dir == "" {
 				continue
 			}

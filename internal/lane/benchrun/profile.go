@@ -13,19 +13,21 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// ProfileRun is one side's profiling run of a leaf: the CPU profile the test binary wrote, and the iterations its
-// result line reports.
+// ProfileRun is one side's profiling run of a leaf: the CPU profile the test binary wrote, and the
+// iterations its result line reports.
 type ProfileRun struct {
 	Profile []byte // as go test -cpuprofile writes it, readable by go tool pprof
-	Iters   int    // the operations the profile covers (the b.N=1 run the testing package begins with aside)
+	// the operations the profile covers (the b.N=1 run the testing package begins with aside)
+	Iters int
 }
 
-// Profile runs the leaf benchmark name once on each side, for iters iterations, with -test.cpuprofile, the way
-// the timing lane runs a leaf (pinned as cfg says, sandboxed, checked against its seal, in its package's
-// directory), and returns each side's profile. It is meant for after the timed rounds, never during them: the
-// profiler's signals and the profile's writing disturb the run. The profile is written into the child's scratch
-// directory, the one place the sandbox lets it write, and read from there. cfg.Timeout bounds each run (0: 10 ×
-// the expected time, as for a measured run, from secPerOp).
+// Profile runs the leaf benchmark name once on each side, for iters iterations, with
+// -test.cpuprofile, the way the timing lane runs a leaf (pinned as cfg says, sandboxed, checked
+// against its seal, in its package's directory), and returns each side's profile. It is meant for
+// after the timed rounds, never during them: the profiler's signals and the profile's writing
+// disturb the run. The profile is written into the child's scratch directory, the one place the
+// sandbox lets it write, and read from there. cfg.Timeout bounds each run (0: 10 × the expected
+// time, as for a measured run, from secPerOp).
 func Profile(ctx context.Context, cfg RunConfig, name string, iters int, secPerOp float64) (map[record.Side]ProfileRun,
 	error) {
 	if cfg.Base.Path == "" || cfg.Head.Path == "" || name == "" || iters <= 0 {

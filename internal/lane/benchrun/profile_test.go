@@ -10,9 +10,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestProfile profiles a leaf on both sides inside the sandbox (ModeAuto: as confined as this kernel allows): each
-// side's profile parses as go tool pprof reads it, names the benchmark's work function, and covers the
-// iterations asked for.
+// TestProfile profiles a leaf on both sides inside the sandbox (ModeAuto: as confined as this
+// kernel allows): each side's profile parses as go tool pprof reads it, names the benchmark's work
+// function, and covers the iterations asked for.
 func TestProfile(t *testing.T) {
 	base, head := fixtures(t)
 	sb, err := sandbox.New(sandbox.Config{Mode: sandbox.ModeAuto, Scratch: t.TempDir()})

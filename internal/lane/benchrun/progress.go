@@ -11,14 +11,15 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// progress reports a run's progress. On a terminal it keeps one line up to date with "\r" (benchmark, side,
-// round, runs done, ETA); elsewhere, such as a CI log, it prints a plain line per finished round. Failures and
-// warnings are whole lines on both. A nil writer reports nothing.
+// progress reports a run's progress. On a terminal it keeps one line up to date with "\r"
+// (benchmark, side, round, runs done, ETA); elsewhere, such as a CI log, it prints a plain line per
+// finished round. Failures and warnings are whole lines on both. A nil writer reports nothing.
 type progress struct {
 	w    io.Writer
 	tty  bool
 	open bool // a terminal line is on screen without its newline
-	// deadline is the end of a budgeted run's time budget, zero without one: the lines then show the time left.
+	// deadline is the end of a budgeted run's time budget, zero without one: the lines then show
+	// the time left.
 	deadline time.Time
 }
 
@@ -37,7 +38,8 @@ func newProgress(w io.Writer) *progress {
 	return &progress{w: w, tty: isTerminal(w)}
 }
 
-// isTerminal reports whether w is a character device, the check a terminal needs and a log file or pipe fails.
+// isTerminal reports whether w is a character device, the check a terminal needs and a log file or
+// pipe fails.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
@@ -96,8 +98,8 @@ func (p *progress) calibrated(leaves int, d time.Duration) {
 	p.line("calibrated %s in %s", nouns(leaves, "benchmark"), d.Round(time.Millisecond))
 }
 
-// fitted reports the run length a budget chose for leaves benchmarks, when it shortened their runs; floored
-// says that BudgetRounds rounds of them do not fit the budget even so.
+// fitted reports the run length a budget chose for leaves benchmarks, when it shortened their runs;
+// floored says that BudgetRounds rounds of them do not fit the budget even so.
 func (p *progress) fitted(leaves int, runTime, benchTime time.Duration, floored bool) {
 	switch {
 	case floored:
@@ -108,7 +110,8 @@ func (p *progress) fitted(leaves int, runTime, benchTime time.Duration, floored 
 	}
 }
 
-// running announces run i (0-based) of total: leaf name on side in round (0-based) of rounds, with eta left.
+// running announces run i (0-based) of total: leaf name on side in round (0-based) of rounds, with
+// eta left.
 func (p *progress) running(name string, side record.Side, round, rounds, i, total int, eta time.Duration) {
 	p.status("[%d/%d] round %d/%d %s %s, ETA %s%s", i+1, total, round+1, rounds, side, name, eta.Round(time.Second),
 		p.left())
@@ -123,7 +126,8 @@ func (p *progress) roundDone(round, rounds int, elapsed, eta time.Duration) {
 		0).Round(time.Second), p.left())
 }
 
-// looked reports the look after stage k of a budgeted run: settled benchmarks stop, the others go on.
+// looked reports the look after stage k of a budgeted run: settled benchmarks stop, the others go
+// on.
 func (p *progress) looked(k, rounds, settled, unsettled int, left time.Duration) {
 	p.line("stage %d (%d rounds): %s settled, %d still timed, %s of budget left",
 		k, rounds, nouns(settled, "more benchmark"), unsettled, max(left, 0).Round(time.Second))

@@ -14,8 +14,8 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 )
 
-// rssTest has a benchmark that allocates and touches 64 MiB, held for the whole process, and one that allocates
-// nothing.
+// rssTest has a benchmark that allocates and touches 64 MiB, held for the whole process, and one
+// that allocates nothing.
 const rssTest = `package rss
 
 import "testing"
@@ -46,9 +46,10 @@ func BenchmarkSmall(b *testing.B) {
 // ballast holds TestPeakRSS's own memory while its children run.
 var ballast []byte
 
-// TestPeakRSS: each benchmark process reports its own peak, through the launcher, whatever perfgate's own peak
-// is: a benchmark holding 64 MiB reports 64 MiB and the Go runtime's few MiB (before the launcher, 132 MiB here),
-// and a small one a few MiB (before, nothing). Analyze compares the peak as a unit of its own.
+// TestPeakRSS: each benchmark process reports its own peak, through the launcher, whatever
+// perfgate's own peak is: a benchmark holding 64 MiB reports 64 MiB and the Go runtime's few MiB
+// (before the launcher, 132 MiB here), and a small one a few MiB (before, nothing). Analyze
+// compares the peak as a unit of its own.
 func TestPeakRSS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs real test binaries")

@@ -25,11 +25,13 @@ import (
 
 // Binary is one side's test binary.
 type Binary struct {
-	Path   string // the test binary, built with go test -c
-	Dir    string // the working directory of its runs: the package directory in that side's tree (for testdata/)
+	Path string // the test binary, built with go test -c
+	// the working directory of its runs: the package directory in that side's tree (for testdata/)
+	Dir    string
 	Commit string // the commit it was built from, written to bench.txt as perfgate-commit
-	// SHA256 is the binary's hash right after it was built (sandbox.Seal); when set, every run checks it right
-	// before the exec, and a binary that changed since is an error naming the tampering.
+	// SHA256 is the binary's hash right after it was built (sandbox.Seal); when set, every run
+	// checks it right before the exec, and a binary that changed since is an error naming the
+	// tampering.
 	SHA256 string
 }
 
@@ -41,94 +43,112 @@ func (b Binary) verify() error {
 	return sandbox.Binary{Path: b.Path, SHA256: b.SHA256}.Verify()
 }
 
-// RunConfig configures RunABBA. The zero value of every field but Base and Head is a usable default.
+// RunConfig configures RunABBA. The zero value of every field but Base and Head is a usable
+// default.
 type RunConfig struct {
 	Base, Head Binary
-	// Filter selects benchmarks by their full leaf name, as go test's -bench does (Matcher): "Encrypt/des"
-	// selects Encrypt/des/single and Encrypt/des/blocks, "^Sum256$" every sub-benchmark of Sum256. nil selects
-	// all.
+	// Filter selects benchmarks by their full leaf name, as go test's -bench does (Matcher):
+	// "Encrypt/des" selects Encrypt/des/single and Encrypt/des/blocks, "^Sum256$" every
+	// sub-benchmark of Sum256. nil selects all.
 	Filter *bench.Matcher
-	// Tops, when not nil, restricts the run to these top-level benchmarks (names without the "Benchmark"
-	// prefix): a shard runs its own, and calibrates no other.
+	// Tops, when not nil, restricts the run to these top-level benchmarks (names without the
+	// "Benchmark" prefix): a shard runs its own, and calibrates no other.
 	Tops []string
-	// Skip names top-level benchmarks (without the "Benchmark" prefix) that are neither calibrated nor timed,
-	// e.g. those whose machine code is the same on both sides: a budgeted run treats them as settled from the
-	// start by never scheduling them.
-	Skip      []string
-	Rounds    int           // rounds of A B B A per benchmark; 0 means DefaultRounds
-	BenchTime time.Duration // how long one run should last; calibrates the iteration count; 0 means DefaultBenchTime
-	CPU       int           // the CPU to pin children to; -1 picks the last CPU this process may use
-	NoPin     bool          // run children unpinned
-	// Budget, when positive, is the time RunABBA may take, calibration included: rounds run in stages, and a
-	// benchmark whose class is settled after a stage stops being timed (sequential.go). Rounds is then the
-	// first stage's rounds and MaxRounds (0 means DefaultMaxRounds) the most any benchmark gets. 0 runs
-	// exactly Rounds rounds of every benchmark.
+	// Skip names top-level benchmarks (without the "Benchmark" prefix) that are neither calibrated
+	// nor timed, e.g. those whose machine code is the same on both sides: a budgeted run treats
+	// them as settled from the start by never scheduling them.
+	Skip   []string
+	Rounds int // rounds of A B B A per benchmark; 0 means DefaultRounds
+	// how long one run should last; calibrates the iteration count; 0 means DefaultBenchTime
+	BenchTime time.Duration
+	// the CPU to pin children to; -1 picks the last CPU this process may use
+	CPU   int
+	NoPin bool // run children unpinned
+	// Budget, when positive, is the time RunABBA may take, calibration included: rounds run in
+	// stages, and a benchmark whose class is settled after a stage stops being timed
+	// (sequential.go). Rounds is then the first stage's rounds and MaxRounds (0 means
+	// DefaultMaxRounds) the most any benchmark gets. 0 runs exactly Rounds rounds of every
+	// benchmark.
 	Budget    time.Duration
 	MaxRounds int
-	// Stats decides when a budgeted run's benchmark is settled; the zero value means DefaultStatsOptions.
+	// Stats decides when a budgeted run's benchmark is settled; the zero value means
+	// DefaultStatsOptions.
 	Stats bench.StatsOptions
-	// Counts, when set, returns the instruction-count lane's comparisons (CompareInstructions) once that lane
-	// is done, and nil before: metric auto counts first, or alongside the timing lane on another CPU. A
-	// budgeted run's looks then also stop a leaf whose time is inconclusive when CombineLanes would settle it
-	// by its count (CountClass): equal counts and allocations with an interval that reaches into the ±threshold
-	// band, or a count moved the way the time's interval lies, wholly beyond half the threshold. The budget
-	// goes to the leaves the counts cannot settle.
+	// Counts, when set, returns the instruction-count lane's comparisons (CompareInstructions) once
+	// that lane is done, and nil before: metric auto counts first, or alongside the timing lane on
+	// another CPU. A budgeted run's looks then also stop a leaf whose time is inconclusive when
+	// CombineLanes would settle it by its count (CountClass): equal counts and allocations with an
+	// interval that reaches into the ±threshold band, or a count moved the way the time's interval
+	// lies, wholly beyond half the threshold. The budget goes to the leaves the counts cannot
+	// settle.
 	Counts func() []record.Benchmark
-	// Timeout is the hard wall-clock limit of one measured run, and the limit on silence of a calibration run,
-	// whose hard limit is proc.CalibrationFactor × Timeout (it runs every sub-benchmark of a top-level one). A run
-	// killed by a limit is a "timeout" Failure with what it printed last. 0 means 10× the benchmark's calibrated
-	// duration + 60 s for measured runs, and 10× BenchTime + 60 s for calibration.
+	// Timeout is the hard wall-clock limit of one measured run, and the limit on silence of a
+	// calibration run, whose hard limit is proc.CalibrationFactor × Timeout (it runs every
+	// sub-benchmark of a top-level one). A run killed by a limit is a "timeout" Failure with what
+	// it printed last. 0 means 10× the benchmark's calibrated duration + 60 s for measured runs,
+	// and 10× BenchTime + 60 s for calibration.
 	Timeout time.Duration
-	Env     []string // extra KEY=VALUE environment for children (on top of the scrubbed environment)
-	// Sandbox confines every run of a test binary (and valgrind running one), base's and head's alike; nil runs
-	// them unconfined.
-	Sandbox  *sandbox.Sandbox
-	Progress io.Writer // progress: one updating line on a terminal, a line per round otherwise; nil for none
+	// extra KEY=VALUE environment for children (on top of the scrubbed environment)
+	Env []string
+	// Sandbox confines every run of a test binary (and valgrind running one), base's and head's
+	// alike; nil runs them unconfined.
+	Sandbox *sandbox.Sandbox
+	// progress: one updating line on a terminal, a line per round otherwise; nil for none
+	Progress io.Writer
 	BenchTxt io.Writer // if non-nil, every sample is written here in bench.txt form as it arrives
 }
 
 // Run is what RunABBA gathered.
 type Run struct {
-	Samples     []benchtxt.Sample // in the order they were taken
-	Failures    []record.Failure  // calibration failures have Round and Slot -1
-	Pinning     abba.Pinning      // where the children ran
-	ChildCPUs   string            // Cpus_allowed_list of the first pinned child, read right after its start; "" if none
-	Iters       map[string]int    // the fixed iteration count of each leaf benchmark, the same on both sides
+	Samples  []benchtxt.Sample // in the order they were taken
+	Failures []record.Failure  // calibration failures have Round and Slot -1
+	Pinning  abba.Pinning      // where the children ran
+	// Cpus_allowed_list of the first pinned child, read right after its start; "" if none
+	ChildCPUs string
+	// the fixed iteration count of each leaf benchmark, the same on both sides
+	Iters       map[string]int
 	Leaves      []string          // the leaf benchmarks scheduled, in schedule order
 	Header      map[string]string // the goos, goarch, pkg and cpu lines the base binary printed
 	Calibration time.Duration     // time spent discovering and calibrating on base
 	Elapsed     time.Duration     // the whole run, calibration included
-	Warnings    []string          // things the numbers should be read with, e.g. a child that was not on the pinned CPU
-	// Plan is how a budgeted run spent its error rate across its looks: pass it as StatsOptions.Sequential to
-	// analyse the samples as the run decided. nil for a run of fixed rounds.
+	// things the numbers should be read with, e.g. a child that was not on the pinned CPU
+	Warnings []string
+	// Plan is how a budgeted run spent its error rate across its looks: pass it as
+	// StatsOptions.Sequential to analyse the samples as the run decided. nil for a run of fixed
+	// rounds.
 	Plan   *bench.SequentialPlan
 	Stages int // stages a budgeted run ran
-	// RunTime is the length of one measured run the iteration counts were set for: RunConfig.BenchTime, or
-	// MinRunTime when a budget shortened the runs so that more rounds fit (fitRuns).
+	// RunTime is the length of one measured run the iteration counts were set for:
+	// RunConfig.BenchTime, or MinRunTime when a budget shortened the runs so that more rounds fit
+	// (fitRuns).
 	RunTime time.Duration
-	// Uncounted names the leaves the instruction-count lane did not count, or whose counts settle nothing, and
-	// why (MarkUncounted): a failure of neither side, so not among Failures. nil from the timing lane.
+	// Uncounted names the leaves the instruction-count lane did not count, or whose counts settle
+	// nothing, and why (MarkUncounted): a failure of neither side, so not among Failures. nil from
+	// the timing lane.
 	Uncounted map[string]bench.NotCounted
-	// LaneOff says why the instruction-count lane switched itself off part-way (valgrind cannot run the
-	// binaries on this host: see triage); "" when it did not. Every leaf it had not counted is in Uncounted.
+	// LaneOff says why the instruction-count lane switched itself off part-way (valgrind cannot run
+	// the binaries on this host: see triage); "" when it did not. Every leaf it had not counted is
+	// in Uncounted.
 	LaneOff string
-	// Addrs is, per counted leaf and side, the instructions per op by code address of the test binary that ran
-	// (the last slot's; see InstrConfig.Addrs); nil unless asked for.
+	// Addrs is, per counted leaf and side, the instructions per op by code address of the test
+	// binary that ran (the last slot's; see InstrConfig.Addrs); nil unless asked for.
 	Addrs map[string]map[record.Side]map[uint64]float64
 }
 
 // RunABBA compares the benchmarks of cfg.Base and cfg.Head.
 //
-// It lists the base binary's top-level benchmarks, then calibrates each once on base at cfg.BenchTime, which
-// also discovers its leaf benchmarks (sub-benchmarks included) and their iteration counts; cfg.Filter selects
-// among the leaves. Then it runs the A–B–B–A schedule (abba.Schedule): every run is a fresh child process running
-// one leaf for its fixed iteration count (-test.benchtime=Nx, -test.benchmem, -test.cpu=1), pinned to one CPU
-// when possible, in the package directory of its side.
+// It lists the base binary's top-level benchmarks, then calibrates each once on base at
+// cfg.BenchTime, which also discovers its leaf benchmarks (sub-benchmarks included) and their
+// iteration counts; cfg.Filter selects among the leaves. Then it runs the A–B–B–A schedule
+// (abba.Schedule): every run is a fresh child process running one leaf for its fixed iteration
+// count (-test.benchtime=Nx, -test.benchmem, -test.cpu=1), pinned to one CPU when possible, in the
+// package directory of its side.
 //
-// A run that panics, fails, prints no result or is killed by the timeout becomes a Failure of that side, and that
-// side stops running that benchmark; the other side keeps its samples and every other benchmark continues. A
-// benchmark that fails on base during calibration is reported as a Failure and not scheduled. When ctx is
-// cancelled the children are killed and RunABBA returns what it gathered together with ctx's error.
+// A run that panics, fails, prints no result or is killed by the timeout becomes a Failure of that
+// side, and that side stops running that benchmark; the other side keeps its samples and every
+// other benchmark continues. A benchmark that fails on base during calibration is reported as a
+// Failure and not scheduled. When ctx is cancelled the children are killed and RunABBA returns what
+// it gathered together with ctx's error.
 func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if cfg.Base.Path == "" || cfg.Head.Path == "" {
 		return nil, errors.New("running benchmarks: base and head binaries are required")
@@ -178,9 +198,10 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	return r.run, err
 }
 
-// newRunner starts a run of cfg pinned as pin, and the clock its Elapsed and Calibration are measured from.
-// buildLauncher builds abba's peak-memory launcher into a temporary directory, which cleanup removes; "" where
-// there is none or it does not build (the run goes on, each child's peak as PeakRSS can tell it).
+// newRunner starts a run of cfg pinned as pin, and the clock its Elapsed and Calibration are
+// measured from. buildLauncher builds abba's peak-memory launcher into a temporary directory, which
+// cleanup removes; "" where there is none or it does not build (the run goes on, each child's peak
+// as PeakRSS can tell it).
 func buildLauncher(ctx context.Context) (path string, cleanup func()) {
 	dir, err := os.MkdirTemp("", "perfgate-launcher-")
 	if err != nil {
@@ -210,7 +231,8 @@ type runner struct {
 	progress  *progress
 	txt       *benchtxt.BenchTxt
 	pinWarned bool
-	launcher  string // abba's peak-memory launcher, "" when there is none (a direct child's peak may not be its own)
+	// abba's peak-memory launcher, "" when there is none (a direct child's peak may not be its own)
+	launcher string
 }
 
 // measure runs the A–B–B–A schedule over leaves.
@@ -220,7 +242,8 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 			record.Head: r.cfg.Head.Commit})
 	}
 	plan := abba.Schedule(len(leaves), r.cfg.Rounds)
-	est := make([]time.Duration, len(leaves)) // expected wall time of one run of each leaf, for the ETA
+	// expected wall time of one run of each leaf, for the ETA
+	est := make([]time.Duration, len(leaves))
 	for i, l := range leaves {
 		est[i] = time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 30*time.Millisecond
 	}
@@ -263,7 +286,8 @@ type leafSide struct {
 	side record.Side
 }
 
-// step runs entry i of n, leaf l, and records its sample or failure; a failure marks the leaf's side dead.
+// step runs entry i of n, leaf l, and records its sample or failure; a failure marks the leaf's
+// side dead.
 func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta time.Duration,
 	dead map[leafSide]bool) error {
 	side := e.Side
@@ -317,11 +341,12 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.E
 	return nil, fail, nil
 }
 
-// fastest returns the result of name with the least sec/op among results, the sub-runs of one run (SubRuns); nil
-// when there is none. A result without sec/op is taken only when no other is there. The exact units (allocs/op,
-// B/op) are the first sub-run's instead, whichever was fastest: a one-time cost such as a lazy initialisation
-// shows in the first sub-run only, and taking it from whichever sub-run happened to be fastest would make the
-// exact counts of identical code differ from slot to slot.
+// fastest returns the result of name with the least sec/op among results, the sub-runs of one run
+// (SubRuns); nil when there is none. A result without sec/op is taken only when no other is there.
+// The exact units (allocs/op, B/op) are the first sub-run's instead, whichever was fastest: a
+// one-time cost such as a lazy initialisation shows in the first sub-run only, and taking it from
+// whichever sub-run happened to be fastest would make the exact counts of identical code differ
+// from slot to slot.
 func fastest(results []benchResult, name string, exact []string) *benchResult {
 	var best, first *benchResult
 	bestSec := math.Inf(1)
@@ -386,13 +411,14 @@ type child struct {
 	peakRSS        int64         // bytes
 }
 
-// exec runs bin with args, pinned as r.run.Pinning says, and kills it (with everything it started, see
-// proc.Wait) when it prints nothing for idle or has run for limit, whatever it prints. The error is ctx's when
-// ctx ended, or a failure to start the binary at all; a child that ran and failed is described by the returned
-// child instead.
+// exec runs bin with args, pinned as r.run.Pinning says, and kills it (with everything it started,
+// see proc.Wait) when it prints nothing for idle or has run for limit, whatever it prints. The
+// error is ctx's when ctx ended, or a failure to start the binary at all; a child that ran and
+// failed is described by the returned child instead.
 //
-// With peak set, the child runs through package abba's launcher where there is one, so that its peak resident set
-// size is its own (abba.BuildLauncher); otherwise its peak is what its rusage says, when that can be its own.
+// With peak set, the child runs through package abba's launcher where there is one, so that its
+// peak resident set size is its own (abba.BuildLauncher); otherwise its peak is what its rusage
+// says, when that can be its own.
 func (r *runner) exec(ctx context.Context, bin Binary, idle, limit time.Duration, args []string,
 	peak bool) (*child, error) {
 	scratch, remove, err := r.cfg.Sandbox.Scratch()
@@ -403,9 +429,9 @@ func (r *runner) exec(ctx context.Context, bin Binary, idle, limit time.Duration
 	return r.execIn(ctx, bin, bin, scratch, idle, limit, args, peak)
 }
 
-// execIn is exec with the child's scratch directory made by the caller (who reads what the child left there),
-// and with sealed, the test binary that prog runs (prog itself, or valgrind running it), checked right before
-// the start.
+// execIn is exec with the child's scratch directory made by the caller (who reads what the child
+// left there), and with sealed, the test binary that prog runs (prog itself, or valgrind running
+// it), checked right before the start.
 func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string, idle, limit time.Duration,
 	args []string, peak bool) (*child, error) {
 	if err := sealed.verify(); err != nil {
@@ -413,8 +439,9 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// The child runs in a copy of the package directory, as go test runs it in the directory itself: a benchmark
-	// that writes a file in "." writes to its copy, and the next run does not see it.
+	// The child runs in a copy of the package directory, as go test runs it in the directory
+	// itself: a benchmark that writes a file in "." writes to its copy, and the next run does not
+	// see it.
 	dir, release, err := r.cfg.Sandbox.WorkDir(scratch, prog.Dir)
 	if err != nil {
 		return nil, err
@@ -478,8 +505,9 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 	return c, nil
 }
 
-// watch kills the child w watches, through w.kill, when it has been silent for longer than idle (setting timedOut)
-// or has run for longer than limit since started (setting overran), until the returned channel is closed.
+// watch kills the child w watches, through w.kill, when it has been silent for longer than idle
+// (setting timedOut) or has run for longer than limit since started (setting overran), until the
+// returned channel is closed.
 func watch(w *watched, started time.Time, idle, limit time.Duration, timedOut, overran *atomic.Bool) chan<- struct{} {
 	stop := make(chan struct{})
 	go func() {
@@ -523,7 +551,8 @@ func (r *runner) checkPinned(cpus string) {
 	r.warn(fmt.Sprintf("a child pinned to cpu %d may run on cpus %s", p.CPU, cpus))
 }
 
-// failure classifies a finished child: kind "" when it succeeded, else the Failure kind and message.
+// failure classifies a finished child: kind "" when it succeeded, else the Failure kind and
+// message.
 func (c *child) failure() (kind record.FailureKind, msg string) {
 	switch {
 	case c.overran:
@@ -549,11 +578,12 @@ func (c *child) failure() (kind record.FailureKind, msg string) {
 	return "", ""
 }
 
-// panicLines is how many lines after "panic: …" a Failure keeps: the goroutine header and the top frames.
+// panicLines is how many lines after "panic: …" a Failure keeps: the goroutine header and the top
+// frames.
 const panicLines = 6
 
-// panicMessage returns the first "panic: " or "fatal error: " line of out and the panicLines lines after it,
-// or "".
+// panicMessage returns the first "panic: " or "fatal error: " line of out and the panicLines lines
+// after it, or "".
 func panicMessage(out []byte) string {
 	lines := strings.Split(string(out), "\n")
 	for i, l := range lines {
@@ -565,8 +595,8 @@ func panicMessage(out []byte) string {
 	return ""
 }
 
-// failBlock returns the "--- FAIL: Benchmark<name>" line of out with the indented log lines around it: -test.v
-// streams them before the FAIL line, plain output prints them after.
+// failBlock returns the "--- FAIL: Benchmark<name>" line of out with the indented log lines around
+// it: -test.v streams them before the FAIL line, plain output prints them after.
 func failBlock(out []byte, name string) string {
 	lines := strings.Split(string(out), "\n")
 	for i, l := range lines {
@@ -621,7 +651,8 @@ func (ww *watchedWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	if ww.w.size += len(p); ww.w.size > proc.MaxOutput {
-		// Code under test printing without end must not exhaust memory, nor keep the inactivity timeout at bay.
+		// Code under test printing without end must not exhaust memory, nor keep the inactivity
+		// timeout at bay.
 		ww.w.flooded = true
 		ww.w.kill()
 		return len(p), nil

@@ -23,7 +23,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// fixtureTest is the benchmark file of the fixture module. Base and head differ only in isHead (side_test.go).
+// fixtureTest is the benchmark file of the fixture module. Base and head differ only in isHead
+// (side_test.go).
 const fixtureTest = `package fix
 
 import (
@@ -116,8 +117,8 @@ var fixtureLeaves = []string{
 	"Alloc", "Testdata", "Panic", "Hang", "Mixed/ok1", "Mixed/ok2", "Fatal/fine",
 }
 
-// buildFixture writes the fixture module for one side under dir and builds its test binary the way perfgate does
-// (go test -c -trimpath).
+// buildFixture writes the fixture module for one side under dir and builds its test binary the way
+// perfgate does (go test -c -trimpath).
 func buildFixture(t *testing.T, dir string, head bool) Binary {
 	t.Helper()
 	pkg := filepath.Join(dir, "fix")
@@ -228,7 +229,8 @@ func TestRunABBA(t *testing.T) {
 				t.Errorf("%s: no %s (benchmem)", s.Name, u)
 			}
 		}
-		if runtime.GOOS == "linux" && s.PeakRSS != 0 && s.PeakRSS < 1<<20 { // 0: unknown (abba.PeakRSS)
+		// 0: unknown (abba.PeakRSS)
+		if runtime.GOOS == "linux" && s.PeakRSS != 0 && s.PeakRSS < 1<<20 {
 			t.Errorf("%s: peak RSS %d bytes, want a real figure or none", s.Name, s.PeakRSS)
 		}
 	}
@@ -296,8 +298,8 @@ func sampleOfName(ss []benchtxt.Sample, name string) *benchtxt.Sample {
 	return nil
 }
 
-// TestPatternSelectsExactlyOne runs a real test binary with Pattern of each odd name and checks the binary ran
-// that benchmark alone.
+// TestPatternSelectsExactlyOne runs a real test binary with Pattern of each odd name and checks the
+// binary ran that benchmark alone.
 func TestPatternSelectsExactlyOne(t *testing.T) {
 	base, _ := fixtures(t)
 	for _, name := range []string{"Odd/a_b", "Odd/x[1]+(y)|z", "Odd/size-8", "Odd/dup", "Odd/dup#01", "Odd/p/q", "Odd/$^.*", "Fast"} {
@@ -363,8 +365,8 @@ func TestRunABBAConfigErrors(t *testing.T) {
 	}
 }
 
-// Skipped top-level benchmarks are neither calibrated nor timed: none of their leaves is scheduled and no run of
-// them fails, while the others run as usual.
+// Skipped top-level benchmarks are neither calibrated nor timed: none of their leaves is scheduled
+// and no run of them fails, while the others run as usual.
 func TestRunABBASkip(t *testing.T) {
 	base, head := fixtures(t)
 	run, err := RunABBA(context.Background(), RunConfig{Base: base, Head: head, Rounds: 1, BenchTime: time.Millisecond, CPU: -1,
@@ -385,7 +387,8 @@ func TestRunABBASkip(t *testing.T) {
 	}
 }
 
-// TestFastestSubRun: a run's sample is its fastest sub-run of the leaf, with that sub-run's other units.
+// TestFastestSubRun: a run's sample is its fastest sub-run of the leaf, with that sub-run's other
+// units.
 func TestFastestSubRun(t *testing.T) {
 	out := parseOutput([]byte(`goos: linux
 BenchmarkEncrypt/des/single 	 1000	 930 ns/op	 24 B/op	 3 allocs/op
@@ -401,7 +404,8 @@ PASS
 	if sec, _ := valueOf(got.values, "sec/op"); sec != 870e-9 {
 		t.Errorf("fastest sub-run %v sec/op, want 870 ns/op (not another leaf's 100, not the first's 930)", sec)
 	}
-	// The exact units are the first sub-run's (its one-time allocations included), whichever was fastest.
+	// The exact units are the first sub-run's (its one-time allocations included), whichever was
+	// fastest.
 	if a, _ := valueOf(got.values, "allocs/op"); a != 3 {
 		t.Errorf("allocs/op %v, want the first sub-run's 3", a)
 	}

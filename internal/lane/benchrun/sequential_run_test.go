@@ -16,8 +16,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// budgetFixture builds a module whose BenchmarkSlow does ten times the work on head and whose BenchmarkSame is
-// the same code on both sides.
+// budgetFixture builds a module whose BenchmarkSlow does ten times the work on head and whose
+// BenchmarkSame is the same code on both sides.
 func budgetFixture(t *testing.T) (base, head Binary) {
 	t.Helper()
 	if testing.Short() {
@@ -79,8 +79,9 @@ func roundsOf(samples []benchtxt.Sample) map[string]int {
 	return out
 }
 
-// TestRunABBABudget: a budgeted run looks after each stage; a benchmark ten times slower settles as slower and
-// stops being timed at a look, every benchmark ends at a planned look, and the progress shows the budget left.
+// TestRunABBABudget: a budgeted run looks after each stage; a benchmark ten times slower settles as
+// slower and stops being timed at a look, every benchmark ends at a planned look, and the progress
+// shows the budget left.
 func TestRunABBABudget(t *testing.T) {
 	base, head := budgetFixture(t)
 	var log bytes.Buffer
@@ -132,7 +133,8 @@ func TestRunABBABudget(t *testing.T) {
 	}
 }
 
-// TestRunABBABudgetSpent: a budget too small for anything still runs the first stage's two rounds, then stops.
+// TestRunABBABudgetSpent: a budget too small for anything still runs the first stage's two rounds,
+// then stops.
 func TestRunABBABudgetSpent(t *testing.T) {
 	base, head := budgetFixture(t)
 	run, err := RunABBA(context.Background(), RunConfig{
@@ -149,8 +151,8 @@ func TestRunABBABudgetSpent(t *testing.T) {
 	}
 }
 
-// TestFitRuns: a budget runs every run MinRunTime long, never longer than BenchTime, never raises a calibrated
-// count, and the progress says so only when BudgetRounds rounds do not fit.
+// TestFitRuns: a budget runs every run MinRunTime long, never longer than BenchTime, never raises a
+// calibrated count, and the progress says so only when BudgetRounds rounds do not fit.
 func TestFitRuns(t *testing.T) {
 	leaves := []leaf{
 		{name: "Fast", iters: 100_000, secPerOp: 1e-6}, // 100 ms calibrated
@@ -158,16 +160,19 @@ func TestFitRuns(t *testing.T) {
 		{name: "Huge", iters: 1, secPerOp: 2},          // one op is longer than any fitted run
 		{name: "Short", iters: 1_000, secPerOp: 1e-6},  // 1 ms calibrated: already short
 	}
-	fit := time.Duration(BudgetRounds*4*len(leaves)) * (MinRunTime + runOverhead) // BudgetRounds rounds just fit
+	// BudgetRounds rounds just fit
+	fit := time.Duration(BudgetRounds*4*len(leaves)) * (MinRunTime + runOverhead)
 	for _, tc := range []struct {
 		left, benchTime, want time.Duration
 		iters                 []int
 		floored               bool
 	}{
 		{fit, 100 * time.Millisecond, MinRunTime, []int{10_000, 1, 1, 1_000}, false},
-		{time.Hour, 100 * time.Millisecond, MinRunTime, []int{10_000, 1, 1, 1_000}, false}, // a long budget: still short
+		// a long budget: still short
+		{time.Hour, 100 * time.Millisecond, MinRunTime, []int{10_000, 1, 1, 1_000}, false},
 		{fit - time.Second, 100 * time.Millisecond, MinRunTime, []int{10_000, 1, 1, 1_000}, true},
-		{time.Hour, 5 * time.Millisecond, 5 * time.Millisecond, []int{5_000, 1, 1, 1_000}, false}, // BenchTime is shorter
+		// BenchTime is shorter
+		{time.Hour, 5 * time.Millisecond, 5 * time.Millisecond, []int{5_000, 1, 1, 1_000}, false},
 	} {
 		var log bytes.Buffer
 		r := &runner{cfg: RunConfig{BenchTime: tc.benchTime}, run: &Run{Iters: map[string]int{}}, progress: newProgress(&log)}

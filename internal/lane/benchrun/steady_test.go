@@ -14,10 +14,10 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestSteadyLength drives the run-length decision with synthetic per-op times: a fresh process's first
-// milliseconds of allocation run 7% fast (the size-class fixture at 10 ms runs) and settle by 40 ms; one that
-// never settles runs at the long length; one that is steady from the start keeps the short runs; a failed probe at
-// the long length changes nothing.
+// TestSteadyLength drives the run-length decision with synthetic per-op times: a fresh process's
+// first milliseconds of allocation run 7% fast (the size-class fixture at 10 ms runs) and settle by
+// 40 ms; one that never settles runs at the long length; one that is steady from the start keeps
+// the short runs; a failed probe at the long length changes nothing.
 func TestSteadyLength(t *testing.T) {
 	const ms = time.Millisecond
 	curve := func(points map[time.Duration]float64) func(time.Duration) (float64, bool) {
@@ -44,8 +44,9 @@ func TestSteadyLength(t *testing.T) {
 	}
 }
 
-// TestSteadyRuns runs the probes on a real binary: a leaf that allocates is probed and keeps the short runs or gets
-// runs of one of the lengths tried (noted in the warnings), one that does not allocate is not probed at all.
+// TestSteadyRuns runs the probes on a real binary: a leaf that allocates is probed and keeps the
+// short runs or gets runs of one of the lengths tried (noted in the warnings), one that does not
+// allocate is not probed at all.
 func TestSteadyRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs benchmarks")
@@ -109,8 +110,8 @@ func BenchmarkPure(b *testing.B) {
 				!strings.Contains(r.run.Warnings[0], "Alloc allocates") {
 				t.Errorf("Alloc: %d iterations (want %d for 40 ms runs), warnings %q", l.iters, want, r.run.Warnings)
 			}
-			// Lengthened, it runs whole: one call of the benchmark function a run, b.N all of the run's
-			// iterations, not sub-runs that would each start the benchmark again.
+			// Lengthened, it runs whole: one call of the benchmark function a run, b.N all of the
+			// run's iterations, not sub-runs that would each start the benchmark again.
 			if runs, iters := l.split(); !l.whole || runs != 1 || iters != l.iters || r.run.Iters["Alloc"] != l.iters {
 				t.Errorf("Alloc lengthened: whole %v, split %d×%d, run.Iters %d; want one call of %d", l.whole, runs,
 					iters, r.run.Iters["Alloc"], l.iters)

@@ -15,21 +15,23 @@ import (
 
 // A measuring tool's failure is never the code's.
 //
-// valgrind can fail where the benchmark does not: it cannot decode an instruction the host lacks, runs out of
-// memory, hangs past a limit set for native speed, or leaves a dump it could not finish. So a leaf that fails
-// under callgrind is run once natively, on the same side and at the same iteration count (triage): when it
-// fails there too, the native run's failure is the finding, recorded as any failure of the timing lane; when
-// it runs cleanly, the count lane gives it up (UncountedTool, with valgrind's own diagnosis) and wall time
-// judges it. When every leaf of deadRunsOff processes in a row fails under valgrind alone, the lane is off
-// (Run.LaneOff): one line says why, and the rest of its share of the budget is not spent on it.
+// valgrind can fail where the benchmark does not: it cannot decode an instruction the host lacks,
+// runs out of memory, hangs past a limit set for native speed, or leaves a dump it could not
+// finish. So a leaf that fails under callgrind is run once natively, on the same side and at the
+// same iteration count (triage): when it fails there too, the native run's failure is the finding,
+// recorded as any failure of the timing lane; when it runs cleanly, the count lane gives it up
+// (UncountedTool, with valgrind's own diagnosis) and wall time judges it. When every leaf of
+// deadRunsOff processes in a row fails under valgrind alone, the lane is off (Run.LaneOff): one
+// line says why, and the rest of its share of the budget is not spent on it.
 
-// deadRunsOff is how many valgrind processes in a row that counted nothing, every leaf of them failing under
-// valgrind alone, switch the lane off.
+// deadRunsOff is how many valgrind processes in a row that counted nothing, every leaf of them
+// failing under valgrind alone, switch the lane off.
 const deadRunsOff = 2
 
-// triage splits fails, the failures of one counting process of leaves on side at n iterations, into the
-// findings it returns (a native run failed too, or the failure was not under a tool) and the tool's failures,
-// whose leaves it marks as not counted. counted says how many leaves that process counted.
+// triage splits fails, the failures of one counting process of leaves on side at n iterations, into
+// the findings it returns (a native run failed too, or the failure was not under a tool) and the
+// tool's failures, whose leaves it marks as not counted. counted says how many leaves that process
+// counted.
 func (l *lane) triage(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n, counted int,
 	fails []record.Failure) ([]record.Failure, error) {
 	var found, under []record.Failure
@@ -68,7 +70,8 @@ func (l *lane) triage(ctx context.Context, leaves []leaf, side record.Side, e sc
 	switch {
 	case len(found) > 0:
 		l.deadRuns = 0
-		// The process stopped at a native failure: the others in it are not valgrind's failures either.
+		// The process stopped at a native failure: the others in it are not valgrind's failures
+		// either.
 		for _, f := range tool {
 			l.uncount(f.Name, record.UncountedTool, fmt.Sprintf("the valgrind process that counted it on %s also ran "+
 				"%s, which fails without valgrind too", side, found[0].Name))
@@ -89,8 +92,9 @@ func (l *lane) triage(ctx context.Context, leaves []leaf, side record.Side, e sc
 	return found, nil
 }
 
-// nativeFailures runs leaves of side's binary natively at n iterations and returns the failure of each that
-// fails there, by name: one process for all of them first, and one each when that one fails.
+// nativeFailures runs leaves of side's binary natively at n iterations and returns the failure of
+// each that fails there, by name: one process for all of them first, and one each when that one
+// fails.
 func (l *lane) nativeFailures(ctx context.Context, leaves []leaf, side record.Side, n int) (
 	map[string]*record.Failure, error) {
 	bin := map[record.Side]Binary{record.Base: l.cfg.Base, record.Head: l.cfg.Head}[side]
@@ -152,8 +156,8 @@ func hasAll(results []benchResult, leaves []leaf) bool {
 	return true
 }
 
-// switchOff turns the lane off for the rest of the run: every leaf it has not counted yet is not counted, with
-// why, said once (Run.LaneOff).
+// switchOff turns the lane off for the rest of the run: every leaf it has not counted yet is not
+// counted, with why, said once (Run.LaneOff).
 func (l *lane) switchOff(why string) {
 	if l.run.LaneOff != "" {
 		return
@@ -177,8 +181,9 @@ func firstLine(s string) string {
 	return line
 }
 
-// diagnosed reports whether f, a failure under valgrind from countOnce, carries valgrind's own diagnosis of it
-// (valgrind.Diagnose): its message starts with the diagnosis rather than "under valgrind: ".
+// diagnosed reports whether f, a failure under valgrind from countOnce, carries valgrind's own
+// diagnosis of it (valgrind.Diagnose): its message starts with the diagnosis rather than "under
+// valgrind: ".
 func diagnosed(f record.Failure) bool {
 	return f.Under != "" && !strings.HasPrefix(f.Message, "under valgrind: ")
 }

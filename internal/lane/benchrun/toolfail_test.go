@@ -9,11 +9,11 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestRunInstructionsToolFailures runs the lane under stand-ins for valgrind failing as it does on hosts this
-// project does not have: crashing in every run, in head's runs only, at random, or leaving truncated output. The
-// benchmarks are healthy natively, so no failure of either side may come out of it: the leaves valgrind failed
-// on are not counted (UncountedTool, with valgrind's diagnosis), and a lane that cannot run at all switches off
-// with one reason.
+// TestRunInstructionsToolFailures runs the lane under stand-ins for valgrind failing as it does on
+// hosts this project does not have: crashing in every run, in head's runs only, at random, or
+// leaving truncated output. The benchmarks are healthy natively, so no failure of either side may
+// come out of it: the leaves valgrind failed on are not counted (UncountedTool, with valgrind's
+// diagnosis), and a lane that cannot run at all switches off with one reason.
 func TestRunInstructionsToolFailures(t *testing.T) {
 	needValgrind(t)
 	bins := buildDemo(t, "base", "folded")

@@ -8,8 +8,8 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// TestCallsTo reads the call counts of a callgrind dump: calls to the target from code under test count, calls
-// from the testing package and calls to other functions do not.
+// TestCallsTo reads the call counts of a callgrind dump: calls to the target from code under test
+// count, calls from the testing package and calls to other functions do not.
 func TestCallsTo(t *testing.T) {
 	syms := &symtab{start: []uint64{0x1000, 0x2000, 0x3000}, end: []uint64{0x1100, 0x2100, 0x3100},
 		name:    []string{"example.com/p.BenchmarkPaused", "testing.(*B).runN", "testing.(*B).StopTimer"},
@@ -33,10 +33,11 @@ calls=2 0x3000
 	}
 }
 
-// TestFitBudget plans the lane for a benchmark that allocates 64 MiB an op (a few hundred counted instructions,
-// milliseconds natively: the runtime's work) beside a fast one. Costed by instructions alone it would run at the
-// fast one's N, thousands of iterations; costed by what valgrind spends (valgrindCost) it gets a group of its own,
-// at an N whose round fits the lane's share, or is not counted when even that does not fit.
+// TestFitBudget plans the lane for a benchmark that allocates 64 MiB an op (a few hundred counted
+// instructions, milliseconds natively: the runtime's work) beside a fast one. Costed by
+// instructions alone it would run at the fast one's N, thousands of iterations; costed by what
+// valgrind spends (valgrindCost) it gets a group of its own, at an N whose round fits the lane's
+// share, or is not counted when even that does not fit.
 func TestFitBudget(t *testing.T) {
 	leaves := []leaf{
 		{name: "Fast", iters: 2000, secPerOp: 100e-9}, // 500 instructions an op: N = 10⁶/500
@@ -68,7 +69,8 @@ func TestFitBudget(t *testing.T) {
 	if len(l.run.Uncounted) > 0 {
 		t.Errorf("uncounted %+v, want both counted within 100 s", l.run.Uncounted)
 	}
-	// Measured at calibration, 60 ms for Big's stretch at 1 iteration bounds its cost better than 5 ms × 100.
+	// Measured at calibration, 60 ms for Big's stretch at 1 iteration bounds its cost better than 5
+	// ms × 100.
 	if c := valgrindCost(300, 5e-3, 60*time.Millisecond); c != 60e6 {
 		t.Errorf("valgrindCost = %v ns, want the measured 60 ms", c)
 	}
@@ -101,14 +103,16 @@ func TestWaterLevel(t *testing.T) {
 	}
 }
 
-// TestTimedCountsWall: a leaf's wall time is that of its timed stretches, each from the dump before it.
+// TestTimedCountsWall: a leaf's wall time is that of its timed stretches, each from the dump before
+// it.
 func TestTimedCountsWall(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	segs := []segment{
-		{trigger: trigStop, at: at(0)},                             // start-up
-		{trigger: trigStop, ran: 1 << 1, at: at(60)},               // timed, from StartTimer: 60 ms
-		{trigger: trigResult, ran: 1 << 2, at: at(70)},             // runN's StopTimer to the result
+		{trigger: trigStop, at: at(0)},               // start-up
+		{trigger: trigStop, ran: 1 << 1, at: at(60)}, // timed, from StartTimer: 60 ms
+		// runN's StopTimer to the result
+		{trigger: trigResult, ran: 1 << 2, at: at(70)},
 		{trigger: trigStop, ran: 1 << 0, at: at(75)},               // the next leaf: 5 ms
 		{trigger: trigResult, ran: 1 << 2, entered: 0, at: at(76)}, // its result
 	}

@@ -20,7 +20,8 @@
 //	base        textbook DES/EDE3: S-box lookups, then P by a per-bit loop
 //	folded      P folded into eight 64-entry uint32 SP tables; ~1.7x faster; branch main
 //	broken      child of folded: one wrong SP entry; the fixture's own tests still pass
-//	extraiter   child of folded: E through a 49-entry table, one more loop step per round; identical output
+//	extraiter   child of folded: E through a 49-entry table, one more loop step per round;
+//	            identical output
 //	slower      identical output, encryption and decryption ~20% slower
 //	bigtable    identical output; a 2 KiB table replaces the S-boxes, feistel is gone
 //	tail        EncryptBlocks mishandles the blocks after 16 (with 17, only block 16)
@@ -34,7 +35,8 @@
 //	envdump     BenchmarkKeySetup/des writes os.Environ() to $PERFGATE_ENVDUMP
 //	weird       BenchmarkWeird/<b>x</b>|*y*_... : Markdown and HTML in a name
 //	benchsize   child of folded: the benchmarks encrypt 32 blocks per operation instead of 8
-//	benchapi    child of folded: adds Blocks, which the benchmarks now call, so its tests need head's package
+//	benchapi    child of folded: adds Blocks, which the benchmarks now call, so its tests need
+//	            head's package
 package demo
 
 import (
@@ -54,8 +56,10 @@ const ImportPath = "example.com/minides/minides"
 
 // Repo is a materialised fixture repository.
 type Repo struct {
-	Dir     string            // repository root (a git work tree checked out at branch main = "folded")
-	Commits map[string]string // commit name → full 40-hex SHA, e.g. Commits["base"], Commits["folded"]
+	// repository root (a git work tree checked out at branch main = "folded")
+	Dir string
+	// commit name → full 40-hex SHA, e.g. Commits["base"], Commits["folded"]
+	Commits map[string]string
 }
 
 //go:embed history/*.txtar

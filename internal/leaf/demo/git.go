@@ -53,7 +53,8 @@ func writeRepo(dir string, commits []commit) (*Repo, error) {
 	return repo, nil
 }
 
-// initRepo creates an empty repository in dir, which must be empty or not exist, with main as its default branch.
+// initRepo creates an empty repository in dir, which must be empty or not exist, with main as its
+// default branch.
 func initRepo(dir string) (*git.Repository, error) {
 	if err := checkEmptyDir(dir); err != nil {
 		return nil, err
@@ -75,8 +76,8 @@ func initRepo(dir string) (*git.Repository, error) {
 	return r, nil
 }
 
-// writeCommits stores commits, each a parent's tree with its own deletions and files, and points a branch
-// named after each at it. It returns the commits' hashes by name.
+// writeCommits stores commits, each a parent's tree with its own deletions and files, and points a
+// branch named after each at it. It returns the commits' hashes by name.
 func writeCommits(r *git.Repository, commits []commit) (map[string]plumbing.Hash, error) {
 	trees := map[string]map[string][]byte{} // commit name → full file tree
 	shas := map[string]plumbing.Hash{}

@@ -24,11 +24,13 @@ const unshallowHint = `fetch the full history: with actions/checkout set "fetch-
 
 // UnknownRevisionError is a revision that does not name a commit.
 type UnknownRevisionError struct {
-	Rev         string   // the revision as given, e.g. "mian~1"
-	Name        string   // the part that did not resolve, e.g. "mian"
-	Reason      string   // why, when it is not simply an unknown name ("commit 1a2b… has no parent")
+	Rev  string // the revision as given, e.g. "mian~1"
+	Name string // the part that did not resolve, e.g. "mian"
+	// why, when it is not simply an unknown name ("commit 1a2b… has no parent")
+	Reason      string
 	Suggestions []string // existing branch, remote branch and tag names close to Name, best first
-	Shallow     bool     // the repository is a shallow clone, so the commit may exist but not have been fetched
+	// the repository is a shallow clone, so the commit may exist but not have been fetched
+	Shallow bool
 }
 
 func (e *UnknownRevisionError) Error() string {
@@ -52,10 +54,11 @@ func (e *UnknownRevisionError) Error() string {
 	return b.String()
 }
 
-// ShallowError is a commit that a request needs but that lies beyond the boundary of a shallow clone: go-git
-// reports it as "object not found".
+// ShallowError is a commit that a request needs but that lies beyond the boundary of a shallow
+// clone: go-git reports it as "object not found".
 type ShallowError struct {
-	What     string   // what was being computed: `resolving "HEAD~1"`, "merge-base of HEAD and origin/main"
+	// what was being computed: `resolving "HEAD~1"`, "merge-base of HEAD and origin/main"
+	What     string
 	Missing  string   // the SHA of a commit that is not present, "" when unknown
 	Boundary []string // the shallow commits (the oldest present), sorted
 }
@@ -68,8 +71,8 @@ func (e *ShallowError) Error() string {
 	return fmt.Sprintf("%s: needs %s: the repository is a shallow clone; %s", e.What, missing, unshallowHint)
 }
 
-// SubmoduleError is a submodule (gitlink) entry in a tree being exported: its contents live in another
-// repository, which perfgate does not fetch.
+// SubmoduleError is a submodule (gitlink) entry in a tree being exported: its contents live in
+// another repository, which perfgate does not fetch.
 type SubmoduleError struct {
 	Path string // slash-separated path of the entry in the tree
 	SHA  string // the submodule commit it records
@@ -80,8 +83,8 @@ func (e *SubmoduleError) Error() string {
 		e.SHA)
 }
 
-// UnsafeTreeError is a tree Export refuses: one that git itself would never write (git fsck reports it), made to
-// write through a symbolic link or to replace one file by another.
+// UnsafeTreeError is a tree Export refuses: one that git itself would never write (git fsck reports
+// it), made to write through a symbolic link or to replace one file by another.
 type UnsafeTreeError struct {
 	Path string // slash-separated path of the entry in the tree
 	Why  string
@@ -91,8 +94,8 @@ func (e *UnsafeTreeError) Error() string {
 	return fmt.Sprintf("refusing tree entry %s: %s (a crafted tree; git fsck reports it)", e.Path, e.Why)
 }
 
-// NoModuleError is a directory of an exported tree that no go.mod governs: none in it or in any parent up to the
-// tree's root.
+// NoModuleError is a directory of an exported tree that no go.mod governs: none in it or in any
+// parent up to the tree's root.
 type NoModuleError struct {
 	Tree string // the exported tree's root
 	Rel  string // the directory looked in first, relative to Tree, slash-separated
@@ -108,8 +111,9 @@ func (e *NoModuleError) Error() string {
 		e.Rev, where)
 }
 
-// nearRefs returns up to 4 of names close to name: a small edit distance (see suggest.Distance; at most a third of the
-// length, at least 1 and at most 3), a prefix in either direction, or the same name in another case. Best first.
+// nearRefs returns up to 4 of names close to name: a small edit distance (see suggest.Distance; at
+// most a third of the length, at least 1 and at most 3), a prefix in either direction, or the same
+// name in another case. Best first.
 func nearRefs(name string, names []string) []string {
 	if name == "" {
 		return nil
@@ -131,7 +135,8 @@ func nearRefs(name string, names []string) []string {
 		ln := strings.ToLower(n)
 		d := suggest.Distance(lower, ln)
 		rank := d
-		// "origin/main" for "mai": compare with the part after the remote name too, ranked after "main".
+		// "origin/main" for "mai": compare with the part after the remote name too, ranked after
+		// "main".
 		if _, branch, ok := strings.Cut(ln, "/"); ok {
 			db := suggest.Distance(lower, branch)
 			d, rank = min(d, db), min(rank, db+1)

@@ -20,7 +20,8 @@ import (
 type Tree struct {
 	Dir    string  // the tree's root: a fresh temporary directory
 	Commit *Commit // the exported commit; nil for the working tree
-	Dirty  bool    // working tree only: its files differ from HEAD's (modified, added, deleted or untracked)
+	// working tree only: its files differ from HEAD's (modified, added, deleted or untracked)
+	Dirty bool
 }
 
 // Rev names the tree in messages: the commit's short name, or "the working tree".
@@ -31,8 +32,9 @@ func (t *Tree) Rev() string {
 	return t.Commit.Short()
 }
 
-// Module returns the directory of the go.mod governing the slash-separated directory rel of the tree (see
-// FindModule): in a monorepo each package finds its own module, and base and head may differ.
+// Module returns the directory of the go.mod governing the slash-separated directory rel of the
+// tree (see FindModule): in a monorepo each package finds its own module, and base and head may
+// differ.
 func (t *Tree) Module(rel string) (string, error) { return FindModule(t.Dir, rel, t.Rev()) }
 
 // Close removes the tree's directory and everything in it.
@@ -43,8 +45,8 @@ func (t *Tree) Close() error {
 	return os.RemoveAll(t.Dir)
 }
 
-// ExportTemp exports commit c into a new temporary directory under tmp ("" means os.TempDir()). On any error,
-// cancellation included, nothing is left behind; on success the caller closes the Tree.
+// ExportTemp exports commit c into a new temporary directory under tmp ("" means os.TempDir()). On
+// any error, cancellation included, nothing is left behind; on success the caller closes the Tree.
 func (r *Repo) ExportTemp(ctx context.Context, c *Commit, tmp string) (*Tree, error) {
 	dir, err := os.MkdirTemp(tmp, "perfgate-"+c.SHA[:12]+"-")
 	if err != nil {
@@ -58,7 +60,8 @@ func (r *Repo) ExportTemp(ctx context.Context, c *Commit, tmp string) (*Tree, er
 	return t, nil
 }
 
-// ExportWorktreeTemp is ExportTemp for the working tree, uncommitted changes included (see ExportWorktree).
+// ExportWorktreeTemp is ExportTemp for the working tree, uncommitted changes included (see
+// ExportWorktree).
 func (r *Repo) ExportWorktreeTemp(ctx context.Context, tmp string) (*Tree, error) {
 	dir, err := os.MkdirTemp(tmp, "perfgate-worktree-")
 	if err != nil {
@@ -72,9 +75,10 @@ func (r *Repo) ExportWorktreeTemp(ctx context.Context, tmp string) (*Tree, error
 	return t, nil
 }
 
-// FindModule returns the directory of the go.mod governing rel (slash-separated, relative to tree): rel itself
-// or its nearest parent within tree holding a go.mod, as the go command finds it. A nested module's go.mod
-// therefore wins over the repository's. rev names the tree in the *NoModuleError.
+// FindModule returns the directory of the go.mod governing rel (slash-separated, relative to tree):
+// rel itself or its nearest parent within tree holding a go.mod, as the go command finds it. A
+// nested module's go.mod therefore wins over the repository's. rev names the tree in the
+// *NoModuleError.
 func FindModule(tree, rel, rev string) (string, error) {
 	if !local(rel) {
 		return "", fmt.Errorf("%s is outside the repository", rel)
@@ -90,12 +94,13 @@ func FindModule(tree, rel, rev string) (string, error) {
 	}
 }
 
-// Export writes the tree of commit c into dir, which must be empty or not exist: regular files, executable
-// bits, symbolic links. Every write goes through an os.Root at dir, so that nothing lands outside it whatever the
-// tree holds. A submodule entry is a *SubmoduleError; a tree with two entries of one name, or one that puts an
-// entry beneath a symbolic link or a file, is an *UnsafeTreeError (git fsck refuses such trees, git fetch does
-// not check). On error or cancellation Export removes what it wrote (and dir, if it created it). The
-// repository's work tree, index and objects are not touched.
+// Export writes the tree of commit c into dir, which must be empty or not exist: regular files,
+// executable bits, symbolic links. Every write goes through an os.Root at dir, so that nothing
+// lands outside it whatever the tree holds. A submodule entry is a *SubmoduleError; a tree with two
+// entries of one name, or one that puts an entry beneath a symbolic link or a file, is an
+// *UnsafeTreeError (git fsck refuses such trees, git fetch does not check). On error or
+// cancellation Export removes what it wrote (and dir, if it created it). The repository's work
+// tree, index and objects are not touched.
 func (r *Repo) Export(ctx context.Context, c *Commit, dir string) (err error) {
 	created, err := prepareDir(dir)
 	if err != nil {
@@ -144,9 +149,9 @@ func (r *Repo) Export(ctx context.Context, c *Commit, dir string) (err error) {
 	}
 }
 
-// checkEntry refuses a path that was written before (a tree with two entries of one name) or whose parent is
-// not a directory of the tree (an entry beneath a symbolic link, which would write where the link points), and
-// records it in seen.
+// checkEntry refuses a path that was written before (a tree with two entries of one name) or whose
+// parent is not a directory of the tree (an entry beneath a symbolic link, which would write where
+// the link points), and records it in seen.
 func checkEntry(seen map[string]filemode.FileMode, name string, mode filemode.FileMode) error {
 	if _, dup := seen[name]; dup {
 		return &UnsafeTreeError{Path: name, Why: "the tree has two entries of this name"}
@@ -211,7 +216,8 @@ func (r *Repo) writeEntry(root *os.Root, name string, e object.TreeEntry) error 
 	}
 }
 
-// writeFile creates dst in root, which must not exist (a symbolic link there is never followed), from src.
+// writeFile creates dst in root, which must not exist (a symbolic link there is never followed),
+// from src.
 func writeFile(root *os.Root, dst string, src io.Reader, perm os.FileMode) error {
 	f, err := root.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
@@ -228,7 +234,8 @@ func writeFile(root *os.Root, dst string, src io.Reader, perm os.FileMode) error
 	return err
 }
 
-// local reports whether the slash-separated relative path rel stays inside the directory it is relative to.
+// local reports whether the slash-separated relative path rel stays inside the directory it is
+// relative to.
 func local(rel string) bool {
 	c := path.Clean(rel)
 	return !path.IsAbs(c) && c != ".." && !strings.HasPrefix(c, "../")
@@ -264,7 +271,8 @@ func prepareDir(dir string) (created bool, err error) {
 	return false, nil
 }
 
-// discard removes what an export wrote to dir: dir itself when the export created it, else its contents.
+// discard removes what an export wrote to dir: dir itself when the export created it, else its
+// contents.
 func discard(dir string, created bool) {
 	if created {
 		os.RemoveAll(dir)

@@ -92,8 +92,8 @@ func TestExportCancelled(t *testing.T) {
 	}
 }
 
-// countdown is a context that is cancelled after its Err method has been called n times: an export cancelled
-// in the middle, after it wrote some files.
+// countdown is a context that is cancelled after its Err method has been called n times: an export
+// cancelled in the middle, after it wrote some files.
 type countdown struct {
 	context.Context
 	n int
@@ -326,8 +326,9 @@ func BenchmarkExportDemo(b *testing.B) {
 	})
 }
 
-// craftedCommit writes a commit whose root tree has exactly entries (mode, name, object), in that order, with
-// git hash-object --literally, which writes trees git itself never would (git fsck reports them).
+// craftedCommit writes a commit whose root tree has exactly entries (mode, name, object), in that
+// order, with git hash-object --literally, which writes trees git itself never would (git fsck
+// reports them).
 func craftedCommit(t *testing.T, g *gitRepo, entries [][3]string) string {
 	t.Helper()
 	var tree bytes.Buffer
@@ -357,9 +358,10 @@ func blob(t *testing.T, g *gitRepo, content string) string {
 	return g.git("hash-object", "-w", file)
 }
 
-// TestExportRefusesCraftedTrees: a symbolic link a pointing outside and a subtree a/evil of the same name, a
-// file and a subtree of one name, and two files of one name are refused with an *UnsafeTreeError; nothing is
-// written outside the export directory, and the directory is left as it was.
+// TestExportRefusesCraftedTrees: a symbolic link a pointing outside and a subtree a/evil of the
+// same name, a file and a subtree of one name, and two files of one name are refused with an
+// *UnsafeTreeError; nothing is written outside the export directory, and the directory is left as
+// it was.
 func TestExportRefusesCraftedTrees(t *testing.T) {
 	g := newGitRepo(t)
 	outside := t.TempDir()

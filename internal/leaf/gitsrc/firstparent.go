@@ -8,12 +8,12 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// NotAncestorError is a pair of commits where the first is not on the second's first-parent path: a bisection
-// from Good to Bad has no line of commits to search.
+// NotAncestorError is a pair of commits where the first is not on the second's first-parent path: a
+// bisection from Good to Bad has no line of commits to search.
 type NotAncestorError struct {
 	Good, Bad *Commit
-	// Ancestor is true when Good is an ancestor of Bad, but only through a merged branch: not on the path that
-	// follows each commit's first parent.
+	// Ancestor is true when Good is an ancestor of Bad, but only through a merged branch: not on
+	// the path that follows each commit's first parent.
 	Ancestor bool
 }
 
@@ -27,10 +27,10 @@ func (e *NotAncestorError) Error() string {
 		e.Good.Short(), e.Bad.Short())
 }
 
-// FirstParentPath returns the commits from good to bad that bad's first-parent chain passes through, good first
-// and bad last, as git log --first-parent good..bad lists them (in reverse) plus good itself. It fails with a
-// *NotAncestorError when good is not on that chain and with a *ShallowError when the chain leaves a shallow
-// clone before reaching good.
+// FirstParentPath returns the commits from good to bad that bad's first-parent chain passes
+// through, good first and bad last, as git log --first-parent good..bad lists them (in reverse)
+// plus good itself. It fails with a *NotAncestorError when good is not on that chain and with a
+// *ShallowError when the chain leaves a shallow clone before reaching good.
 func (r *Repo) FirstParentPath(good, bad *Commit) ([]*Commit, error) {
 	var path []*Commit
 	c := bad.obj
@@ -51,7 +51,8 @@ func (r *Repo) FirstParentPath(good, bad *Commit) ([]*Commit, error) {
 	return path, nil
 }
 
-// notAncestor says why good is not on bad's first-parent path: not an ancestor at all, or only through a merge.
+// notAncestor says why good is not on bad's first-parent path: not an ancestor at all, or only
+// through a merge.
 func (r *Repo) notAncestor(good, bad *Commit) error {
 	e := &NotAncestorError{Good: good, Bad: bad}
 	ok, err := good.obj.IsAncestor(bad.obj)

@@ -52,7 +52,8 @@ func runGit(t *testing.T, dir string, tick int, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// write writes files (path → content; content "@x" + rest makes an executable file, "->target" a symlink).
+// write writes files (path → content; content "@x" + rest makes an executable file, "->target" a
+// symlink).
 func (g *gitRepo) write(files map[string]string) {
 	g.t.Helper()
 	for name, content := range files {
@@ -76,7 +77,8 @@ func (g *gitRepo) write(files map[string]string) {
 	}
 }
 
-// commit writes files, stages everything and commits with subject name, remembering the SHA under name.
+// commit writes files, stages everything and commits with subject name, remembering the SHA under
+// name.
 func (g *gitRepo) commit(name string, files map[string]string) string {
 	g.t.Helper()
 	g.write(files)
@@ -92,8 +94,8 @@ func (g *gitRepo) commit(name string, files map[string]string) string {
 //	first ─ second (tag v1.0, annotated) ─ third ─ merge
 //	         └─ feature work (branch feature) ─────┘
 //
-// plus lightweight tag "light" → first, a nested annotated tag "v1.0-again" → v1.0, branch "c0ffee" → first
-// (a ref that looks like an abbreviated SHA), and tag "treetag" → second's tree.
+// plus lightweight tag "light" → first, a nested annotated tag "v1.0-again" → v1.0, branch "c0ffee"
+// → first (a ref that looks like an abbreviated SHA), and tag "treetag" → second's tree.
 func newFixture(t *testing.T) *gitRepo {
 	g := newGitRepo(t)
 	g.commit("first", map[string]string{
@@ -136,8 +138,8 @@ func (g *gitRepo) clone(args ...string) *gitRepo {
 	return c
 }
 
-// listTree lists the files under dir as "path mode" lines (mode: "x" executable, "l -> target" symlink, "f"),
-// sorted, with content for regular files.
+// listTree lists the files under dir as "path mode" lines (mode: "x" executable, "l -> target"
+// symlink, "f"), sorted, with content for regular files.
 func listTree(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string

@@ -13,9 +13,10 @@ import (
 // ErrNoFile is ReadFile's error for a path that commit's tree does not hold as a regular file.
 var ErrNoFile = errors.New("no such file in the commit")
 
-// ReadFile returns the content of the regular file at the slash-separated path name in commit c's tree, reading at
-// most limit bytes (more is an error). A path the tree lacks, or holds as a directory, link or submodule, is an
-// error wrapping ErrNoFile. The work tree and the index are not read.
+// ReadFile returns the content of the regular file at the slash-separated path name in commit c's
+// tree, reading at most limit bytes (more is an error). A path the tree lacks, or holds as a
+// directory, link or submodule, is an error wrapping ErrNoFile. The work tree and the index are not
+// read.
 func (r *Repo) ReadFile(c *Commit, name string, limit int64) ([]byte, error) {
 	obj := c.obj
 	var err error

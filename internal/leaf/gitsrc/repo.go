@@ -45,8 +45,8 @@ func newCommit(o *object.Commit) *Commit {
 	}
 }
 
-// Open opens the repository containing path, which may be the work tree's root or any directory inside it.
-// A path outside any repository gives an error wrapping ErrNotRepository.
+// Open opens the repository containing path, which may be the work tree's root or any directory
+// inside it. A path outside any repository gives an error wrapping ErrNotRepository.
 func Open(path string) (*Repo, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -76,8 +76,8 @@ func Open(path string) (*Repo, error) {
 	return r, nil
 }
 
-// relPath returns target relative to root, slash-separated, resolving symbolic links on both so that
-// /tmp and /private/tmp agree; "." when target is root or not inside it.
+// relPath returns target relative to root, slash-separated, resolving symbolic links on both so
+// that /tmp and /private/tmp agree; "." when target is root or not inside it.
 func relPath(root, target string) string {
 	if rr, err := filepath.EvalSymlinks(root); err == nil {
 		root = rr
@@ -95,8 +95,9 @@ func relPath(root, target string) string {
 // Root returns the absolute path of the work tree, or "" for a bare repository.
 func (r *Repo) Root() string { return r.root }
 
-// Rel returns the directory Open was given, relative to Root and slash-separated ("." for the root). The same
-// relative directory inside an exported tree is where the user's module is looked for (see FindModule).
+// Rel returns the directory Open was given, relative to Root and slash-separated ("." for the
+// root). The same relative directory inside an exported tree is where the user's module is looked
+// for (see FindModule).
 func (r *Repo) Rel() string { return r.rel }
 
 // Shallow reports whether the repository is a shallow clone.
@@ -117,9 +118,9 @@ var defaultBranches = []struct{ ref, name string }{
 	{"refs/heads/master", "master"},
 }
 
-// DefaultBase returns the merge-base of HEAD and the repository's default branch, and the branch it used: the
-// target of origin/HEAD, else origin/main, origin/master, main, master. When HEAD is on the default branch
-// itself the merge-base is HEAD.
+// DefaultBase returns the merge-base of HEAD and the repository's default branch, and the branch it
+// used: the target of origin/HEAD, else origin/main, origin/master, main, master. When HEAD is on
+// the default branch itself the merge-base is HEAD.
 func (r *Repo) DefaultBase() (*Commit, string, error) {
 	head, err := r.Resolve("HEAD")
 	if err != nil {
@@ -165,8 +166,8 @@ func (r *Repo) DefaultBase() (*Commit, string, error) {
 		}
 		return nil, "", err
 	}
-	// Several best common ancestors (criss-cross merges): take the newest, then the smallest name, so the
-	// answer does not depend on map or walk order.
+	// Several best common ancestors (criss-cross merges): take the newest, then the smallest name,
+	// so the answer does not depend on map or walk order.
 	sort.Slice(bases, func(i, j int) bool {
 		if !bases[i].Committer.When.Equal(bases[j].Committer.When) {
 			return bases[i].Committer.When.After(bases[j].Committer.When)
@@ -176,8 +177,9 @@ func (r *Repo) DefaultBase() (*Commit, string, error) {
 	return newCommit(bases[0]), branch, nil
 }
 
-// missing turns an error from walking history into a *ShallowError when the repository is shallow and the error
-// is a missing object; other errors are wrapped with what. hash is the missing commit when the caller knows it.
+// missing turns an error from walking history into a *ShallowError when the repository is shallow
+// and the error is a missing object; other errors are wrapped with what. hash is the missing commit
+// when the caller knows it.
 func (r *Repo) missing(what string, hash plumbing.Hash, err error) error {
 	if !errors.Is(err, plumbing.ErrObjectNotFound) || !r.Shallow() {
 		return fmt.Errorf("%s: %w", what, err)

@@ -14,10 +14,11 @@ import (
 // minShortSHA is the shortest abbreviated object name accepted, as in git.
 const minShortSHA = 4
 
-// Resolve resolves a revision to a commit. Accepted forms: a full or abbreviated (at least 4 digits) SHA, HEAD,
-// a branch, a remote-tracking branch ("origin/main"), a tag (annotated tags are peeled to their commit), any
-// fully qualified ref ("refs/heads/x"), each followed by any number of "~N", "~", "^N", "^", "^0", "^{}" and
-// "^{commit}" suffixes. As in git, a name that is both a ref and an abbreviated SHA means the ref.
+// Resolve resolves a revision to a commit. Accepted forms: a full or abbreviated (at least 4
+// digits) SHA, HEAD, a branch, a remote-tracking branch ("origin/main"), a tag (annotated tags are
+// peeled to their commit), any fully qualified ref ("refs/heads/x"), each followed by any number of
+// "~N", "~", "^N", "^", "^0", "^{}" and "^{commit}" suffixes. As in git, a name that is both a ref
+// and an abbreviated SHA means the ref.
 func (r *Repo) Resolve(rev string) (*Commit, error) {
 	name, suffix := splitRevision(strings.TrimSpace(rev))
 	if name == "" {
@@ -60,8 +61,9 @@ func splitRevision(rev string) (name, suffix string) {
 	return rev, ""
 }
 
-// nextStep parses one navigation step off the front of s: "~N" or "~" (N first parents), "^N" or "^" (the Nth
-// parent; 0 is the commit itself), "^{}" and "^{commit}" (peel, a no-op on a commit: reported as '^' 0).
+// nextStep parses one navigation step off the front of s: "~N" or "~" (N first parents), "^N" or
+// "^" (the Nth parent; 0 is the commit itself), "^{}" and "^{commit}" (peel, a no-op on a commit:
+// reported as '^' 0).
 func nextStep(s string) (op byte, n int, rest string, err error) {
 	op, s = s[0], s[1:]
 	if op == '^' && strings.HasPrefix(s, "{") {
@@ -90,8 +92,8 @@ func nextStep(s string) (op byte, n int, rest string, err error) {
 	return op, n, s[i:], nil
 }
 
-// resolveName resolves the name part of rev: refs first (in git's order: refs/, refs/tags/, refs/heads/,
-// refs/remotes/, refs/remotes/NAME/HEAD), then a full SHA, then an abbreviated SHA.
+// resolveName resolves the name part of rev: refs first (in git's order: refs/, refs/tags/,
+// refs/heads/, refs/remotes/, refs/remotes/NAME/HEAD), then a full SHA, then an abbreviated SHA.
 func (r *Repo) resolveName(rev, name string) (*object.Commit, error) {
 	if !strings.Contains(name, "..") && !strings.HasPrefix(name, "/") {
 		for _, rule := range plumbing.RefRevParseRules {
@@ -123,7 +125,9 @@ func (r *Repo) resolveName(rev, name string) (*object.Commit, error) {
 	for _, h := range r.hashesWithPrefix(strings.ToLower(name)) {
 		c, err := r.peel(rev, h)
 		if err != nil || seen[c.Hash] {
-			continue // a tree or blob with the same prefix is not a commit-ish: git disambiguates it away too
+			// a tree or blob with the same prefix is not a commit-ish: git disambiguates it away
+			// too
+			continue
 		}
 		seen[c.Hash] = true
 		found = append(found, c)
@@ -195,7 +199,8 @@ func (r *Repo) peel(rev string, h plumbing.Hash) (*object.Commit, error) {
 	return nil, fmt.Errorf("resolving %q: tag chain too long", rev)
 }
 
-// parent returns the nth (1-based) parent of c, or a *ShallowError when it lies beyond a shallow boundary.
+// parent returns the nth (1-based) parent of c, or a *ShallowError when it lies beyond a shallow
+// boundary.
 func (r *Repo) parent(rev string, c *object.Commit, n int) (*object.Commit, error) {
 	if n > len(c.ParentHashes) {
 		reason := fmt.Sprintf("commit %s (%q) has no parent", c.Hash.String()[:12], newCommit(c).Subject)
@@ -212,8 +217,9 @@ func (r *Repo) parent(rev string, c *object.Commit, n int) (*object.Commit, erro
 	return p, nil
 }
 
-// IsFullSHA reports whether s is a commit ID written in full, as git and GitHub write it: 40 lowercase
-// hexadecimal digits. It is perfgate's one test of a SHA from outside (an event payload, an artifact).
+// IsFullSHA reports whether s is a commit ID written in full, as git and GitHub write it: 40
+// lowercase hexadecimal digits. It is perfgate's one test of a SHA from outside (an event payload,
+// an artifact).
 func IsFullSHA(s string) bool {
 	return len(s) == 2*len(plumbing.ZeroHash) && isHex(s) && strings.ToLower(s) == s
 }

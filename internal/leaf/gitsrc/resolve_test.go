@@ -116,7 +116,8 @@ func TestNearRefs(t *testing.T) {
 	}{
 		{"mian", []string{"main", "origin/main"}}, // one transposition, also in the remote branch
 		{"mastre", []string{"master"}},            // one transposition
-		{"mai", []string{"main", "origin/main"}},  // one insertion, and via the remote's branch part
+		// one insertion, and via the remote's branch part
+		{"mai", []string{"main", "origin/main"}},
 		{"feature", []string{"feature/login"}},    // prefix
 		{"v0.1.2", []string{"v0.1.0", "v0.1.1"}},  // distance 1 each, then by name
 		{"Main", []string{"main", "origin/main"}}, // case
@@ -164,7 +165,8 @@ func TestEmptyRepository(t *testing.T) {
 	if !errors.As(err, &ue) {
 		t.Errorf("Resolve(HEAD) in an empty repository: %v, want *UnknownRevisionError", err)
 	}
-	// The working tree of a repository without commits exports, and is dirty as soon as it has a file.
+	// The working tree of a repository without commits exports, and is dirty as soon as it has a
+	// file.
 	if err := os.WriteFile(filepath.Join(g.dir, "go.mod"), []byte("module m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -22,11 +22,12 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// ExportWorktree copies the working tree into dir, which must be empty or not exist and must lie outside the
-// work tree: every tracked file as it is on disk now (uncommitted edits included; a deleted tracked file stays
-// deleted) and every untracked file that .gitignore, .git/info/exclude and the user's global excludes file do not
-// ignore. Executable bits and symbolic links are kept. It reports whether the copy differs from HEAD's tree
-// (dirty). On error or cancellation it removes what it wrote. Nothing in the repository is modified.
+// ExportWorktree copies the working tree into dir, which must be empty or not exist and must lie
+// outside the work tree: every tracked file as it is on disk now (uncommitted edits included; a
+// deleted tracked file stays deleted) and every untracked file that .gitignore, .git/info/exclude
+// and the user's global excludes file do not ignore. Executable bits and symbolic links are kept.
+// It reports whether the copy differs from HEAD's tree (dirty). On error or cancellation it removes
+// what it wrote. Nothing in the repository is modified.
 func (r *Repo) ExportWorktree(ctx context.Context, dir string) (dirty bool, err error) {
 	if r.root == "" {
 		return false, fmt.Errorf("exporting working tree: %w", ErrNoWorktree)
@@ -130,8 +131,9 @@ func (r *Repo) headFiles() (map[string]headEntry, error) {
 	}
 }
 
-// excludes returns the ignore patterns that apply to the whole work tree, lowest priority first: the user's
-// global excludes file (core.excludesFile, else $XDG_CONFIG_HOME/git/ignore) and .git/info/exclude.
+// excludes returns the ignore patterns that apply to the whole work tree, lowest priority first:
+// the user's global excludes file (core.excludesFile, else $XDG_CONFIG_HOME/git/ignore) and
+// .git/info/exclude.
 func (r *Repo) excludes() []gitignore.Pattern {
 	root := osfs.New("/")
 	ps, _ := gitignore.LoadSystemPatterns(root)
@@ -146,7 +148,8 @@ func (r *Repo) excludes() []gitignore.Pattern {
 		}
 	}
 	ps = append(ps, global...)
-	// Through the storage's file system, so that a linked work tree reads the common directory's info/exclude.
+	// Through the storage's file system, so that a linked work tree reads the common directory's
+	// info/exclude.
 	if fsys, ok := r.repo.Storer.(interface{ Filesystem() billy.Filesystem }); ok {
 		if f, err := fsys.Filesystem().Open("info/exclude"); err == nil {
 			ps = append(ps, parsePatterns(f, nil)...)
@@ -156,7 +159,8 @@ func (r *Repo) excludes() []gitignore.Pattern {
 	return ps
 }
 
-// readPatterns reads an ignore file whose patterns apply below the directory domain; nil when it is missing.
+// readPatterns reads an ignore file whose patterns apply below the directory domain; nil when it is
+// missing.
 func readPatterns(file string, domain []string) []gitignore.Pattern {
 	f, err := os.Open(file)
 	if err != nil {
@@ -192,7 +196,8 @@ type worktreeCopy struct {
 	dirty       bool
 }
 
-// walk copies the directory rel (slash-separated) with the ignore patterns inherited from its parents.
+// walk copies the directory rel (slash-separated) with the ignore patterns inherited from its
+// parents.
 func (w *worktreeCopy) walk(rel string, patterns []gitignore.Pattern) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
@@ -225,7 +230,8 @@ func (w *worktreeCopy) walk(rel string, patterns []gitignore.Pattern) error {
 			if w.trackedDirs[p] {
 				// Holds tracked files: always entered, ignored or not.
 			} else if m.Match(parts, true) || isRepo(filepath.Join(w.src, filepath.FromSlash(p))) {
-				continue // ignored, or an untracked nested repository, which git does not show either
+				// ignored, or an untracked nested repository, which git does not show either
+				continue
 			}
 			if err := w.dst.Mkdir(filepath.FromSlash(p), 0o755); err != nil {
 				return err
@@ -304,8 +310,8 @@ func (w *worktreeCopy) note(p string, sum plumbing.Hash, mode filemode.FileMode)
 	}
 }
 
-// newBlobHasher returns a SHA-1 primed with the header of a git blob of size bytes: writing the content to it
-// yields the blob's object name.
+// newBlobHasher returns a SHA-1 primed with the header of a git blob of size bytes: writing the
+// content to it yields the blob's object name.
 func newBlobHasher(size int64) hash.Hash {
 	h := sha1.New()
 	h.Write([]byte("blob " + strconv.FormatInt(size, 10) + "\x00"))

@@ -21,8 +21,8 @@ func exportedPaths(t *testing.T, dir string) []string {
 	return out
 }
 
-// gitSees is the oracle for ExportWorktree: the files git lists as tracked or untracked-not-ignored that exist
-// on disk, and whether "git status" shows any change.
+// gitSees is the oracle for ExportWorktree: the files git lists as tracked or untracked-not-ignored
+// that exist on disk, and whether "git status" shows any change.
 func gitSees(t *testing.T, g *gitRepo) (paths []string, dirty bool) {
 	t.Helper()
 	seen := map[string]bool{}
@@ -132,7 +132,8 @@ func slicesDelete(s []string, v string) []string {
 
 func TestExportWorktreeExcludes(t *testing.T) {
 	g := newFixture(t)
-	// .git/info/exclude and the global excludes file ($XDG_CONFIG_HOME/git/ignore, set up by TestMain) count.
+	// .git/info/exclude and the global excludes file ($XDG_CONFIG_HOME/git/ignore, set up by
+	// TestMain) count.
 	os.WriteFile(filepath.Join(g.dir, ".git", "info", "exclude"), []byte("*.local\n"), 0o644)
 	global := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "git", "ignore")
 	os.MkdirAll(filepath.Dir(global), 0o755)

@@ -1,17 +1,20 @@
-// Package store is perfgate's content-addressed store of artifacts: what a side's build and checks produced (a
-// sealed test binary, the output of a harness run, a constant-time trace's analysis, a test result), kept between
-// runs so that a re-run, a second push against the same base or a bisect step does not compute it again.
+// Package store is perfgate's content-addressed store of artifacts: what a side's build and checks
+// produced (a sealed test binary, the output of a harness run, a constant-time trace's analysis, a
+// test result), kept between runs so that a re-run, a second push against the same base or a bisect
+// step does not compute it again.
 //
-// An entry is found by a Key, the SHA-256 of everything that determines its content (NewKey): a binary's own
-// digest and its input, or a tree's hash, the toolchain and perfgate's settings. Its files are kept as objects
-// named by their SHA-256, and a manifest, named by the key, lists them with their digests and sizes and repeats
-// the key. Every write is atomic (a temporary file renamed into place); every read is verified: an object whose
-// bytes do not hash to its name, a manifest that is not the key's, a missing or short file is a miss, reported
-// through Config.Warn and removed, never an input. Timings are never stored: both sides are timed fresh.
+// An entry is found by a Key, the SHA-256 of everything that determines its content (NewKey): a
+// binary's own digest and its input, or a tree's hash, the toolchain and perfgate's settings. Its
+// files are kept as objects named by their SHA-256, and a manifest, named by the key, lists them
+// with their digests and sizes and repeats the key. Every write is atomic (a temporary file renamed
+// into place); every read is verified: an object whose bytes do not hash to its name, a manifest
+// that is not the key's, a missing or short file is a miss, reported through Config.Warn and
+// removed, never an input. Timings are never stored: both sides are timed fresh.
 //
-// The store trusts nothing it reads beyond that check. Whoever can write the directory can write an entry that
-// passes it (an entry is not signed); in CI the directory comes from actions/cache, whose scoping lets a pull
-// request's job write only the caches its own branch's later runs read (docs/security.md).
+// The store trusts nothing it reads beyond that check. Whoever can write the directory can write an
+// entry that passes it (an entry is not signed); in CI the directory comes from actions/cache,
+// whose scoping lets a pull request's job write only the caches its own branch's later runs read
+// (docs/security.md).
 package store
 
 import (
@@ -37,14 +40,15 @@ import (
 // Off is the value of the key cache that turns the store off.
 const Off = "off"
 
-// layout names the store's format; a store written in another layout is another directory, never misread.
+// layout names the store's format; a store written in another layout is another directory, never
+// misread.
 const layout = "v1"
 
 // Key names an entry: the SHA-256 of what determines its content.
 type Key [sha256.Size]byte
 
-// NewKey hashes parts, each length-prefixed so that no two lists of parts give the same key. The first part
-// should say what kind of entry it is ("differential-output", "test-result", …).
+// NewKey hashes parts, each length-prefixed so that no two lists of parts give the same key. The
+// first part should say what kind of entry it is ("differential-output", "test-result", …).
 func NewKey(parts ...string) Key {
 	h := sha256.New()
 	var n [8]byte
@@ -63,19 +67,20 @@ func (k Key) String() string { return hex.EncodeToString(k[:]) }
 // Config says where the store is and where its warnings go.
 type Config struct {
 	Dir string // the store's directory; created when missing
-	// Warn receives one line for every damaged or foreign entry read (and every entry that could not be
-	// written); nil discards them.
+	// Warn receives one line for every damaged or foreign entry read (and every entry that could
+	// not be written); nil discards them.
 	Warn func(msg string)
-	// MaxBytes bounds the objects' total size: when Open finds more, it removes the entries used least recently
-	// until a quarter of the bound is free, and the objects no entry names. 0 means DefaultMaxBytes.
+	// MaxBytes bounds the objects' total size: when Open finds more, it removes the entries used
+	// least recently until a quarter of the bound is free, and the objects no entry names. 0 means
+	// DefaultMaxBytes.
 	MaxBytes int64
 }
 
 // DefaultMaxBytes is the store's default bound: a gate of this repository keeps some 20 MB a base.
 const DefaultMaxBytes = 2 << 30
 
-// Store is an open store. Its methods are safe for concurrent use, by this process and by others. A nil *Store is
-// the store turned off: every Get misses and every Put is dropped.
+// Store is an open store. Its methods are safe for concurrent use, by this process and by others. A
+// nil *Store is the store turned off: every Get misses and every Put is dropped.
 type Store struct {
 	dir  string
 	warn func(string)
@@ -124,9 +129,9 @@ func Open(cfg Config) (*Store, error) {
 	return st, nil
 }
 
-// prune removes the least recently used entries while the objects take more than max bytes, down to three quarters
-// of it, and then every object no entry names. Entries are dated by their manifest's modification time, which Get
-// renews.
+// prune removes the least recently used entries while the objects take more than max bytes, down to
+// three quarters of it, and then every object no entry names. Entries are dated by their manifest's
+// modification time, which Get renews.
 func (s *Store) prune(max int64) {
 	objects := map[string]int64{}
 	var total int64
@@ -215,9 +220,9 @@ type file struct {
 	Size   int64  `json:"size"`
 }
 
-// Put stores files (by name) as the entry of k, replacing any earlier one; what describes it for a human reading
-// the manifest. A store that cannot be written is reported through Warn and otherwise ignored: the store only
-// saves time.
+// Put stores files (by name) as the entry of k, replacing any earlier one; what describes it for a
+// human reading the manifest. A store that cannot be written is reported through Warn and otherwise
+// ignored: the store only saves time.
 func (s *Store) Put(k Key, what string, files map[string][]byte) {
 	if s == nil {
 		return
@@ -251,8 +256,9 @@ func (s *Store) put(k Key, what string, files map[string][]byte) error {
 	return s.writeAtomic(s.entry(k), b)
 }
 
-// Get returns the files of k's entry, each verified against its digest, and whether there is such an entry.
-// An entry that fails the check is a miss: Get reports it through Warn and removes its manifest.
+// Get returns the files of k's entry, each verified against its digest, and whether there is such
+// an entry. An entry that fails the check is a miss: Get reports it through Warn and removes its
+// manifest.
 func (s *Store) Get(k Key) (map[string][]byte, bool) {
 	if s == nil {
 		return nil, false
@@ -362,8 +368,8 @@ func (s *Store) object(digest string) string {
 	return filepath.Join(s.dir, "objects", digest[:2], digest)
 }
 
-// writeAtomic writes data to a temporary file in the store and renames it to path, so that a reader sees the whole
-// file or none.
+// writeAtomic writes data to a temporary file in the store and renames it to path, so that a reader
+// sees the whole file or none.
 func (s *Store) writeAtomic(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), "w-")
 	if err != nil {
@@ -382,9 +388,10 @@ func (s *Store) writeAtomic(path string, data []byte) error {
 	return err
 }
 
-// Program is the SHA-256 of the running executable (or, when it cannot be read, "unknown " and the error): the
-// part of every key that stands for perfgate itself, exact even for a development build whose version says
-// "devel", since what perfgate generates, runs and analyses can change with any edit of it.
+// Program is the SHA-256 of the running executable (or, when it cannot be read, "unknown " and the
+// error): the part of every key that stands for perfgate itself, exact even for a development build
+// whose version says "devel", since what perfgate generates, runs and analyses can change with any
+// edit of it.
 func Program() string {
 	programOnce.Do(func() {
 		programDigest = "unknown"

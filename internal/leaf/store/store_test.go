@@ -50,8 +50,9 @@ func TestKeysDiffer(t *testing.T) {
 	}
 }
 
-// TestPoisoned replaces an object (a binary, a harness's output) with other bytes, as a damaged disk or a
-// writer of the directory would: the entry is a miss, with a warning, and the next Put makes it whole again.
+// TestPoisoned replaces an object (a binary, a harness's output) with other bytes, as a damaged
+// disk or a writer of the directory would: the entry is a miss, with a warning, and the next Put
+// makes it whole again.
 func TestPoisoned(t *testing.T) {
 	s, warnings := open(t)
 	k := NewKey("differential-output", "harness-sha", "stdin-sha")
@@ -75,7 +76,8 @@ func TestPoisoned(t *testing.T) {
 	}
 }
 
-// TestForeign copies one key's manifest to another key's name: the manifest names its own key, so it is a miss.
+// TestForeign copies one key's manifest to another key's name: the manifest names its own key, so
+// it is a miss.
 func TestForeign(t *testing.T) {
 	s, warnings := open(t)
 	head, base := NewKey("bin", "head tree"), NewKey("bin", "base tree")
@@ -133,7 +135,8 @@ func TestJSON(t *testing.T) {
 	if !s.GetJSON(k, &got) || got.A != 7 {
 		t.Errorf("GetJSON: %+v", got)
 	}
-	// Another shape under the same key (a perfgate of another version would use another key): a miss.
+	// Another shape under the same key (a perfgate of another version would use another key): a
+	// miss.
 	s.PutOutput(k, "v", []byte(`{"B":1}`))
 	if s.GetJSON(k, &got) {
 		t.Error("an entry of another shape decoded")
@@ -154,7 +157,8 @@ func TestNil(t *testing.T) {
 	}
 }
 
-// TestPrune: over its bound, the store drops the entries used least recently, and the objects only they named.
+// TestPrune: over its bound, the store drops the entries used least recently, and the objects only
+// they named.
 func TestPrune(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Open(Config{Dir: dir, MaxBytes: 1 << 20})

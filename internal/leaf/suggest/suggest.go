@@ -1,12 +1,14 @@
-// Package suggest finds the names a user probably meant: the "did you mean" of an unknown configuration key, flag
-// or git revision. Every such hint in perfgate measures closeness with Distance, so a typo is equally far wherever
-// it is made.
+// Package suggest finds the names a user probably meant: the "did you mean" of an unknown
+// configuration key, flag or git revision. Every such hint in perfgate measures closeness with
+// Distance, so a typo is equally far wherever it is made.
 package suggest
 
-// Distance is the optimal-string-alignment distance between a and b: insertions, deletions, substitutions and
-// transpositions of adjacent bytes each cost 1, so "mian" is 1 from "main" and "kitten" 3 from "sitting".
+// Distance is the optimal-string-alignment distance between a and b: insertions, deletions,
+// substitutions and transpositions of adjacent bytes each cost 1, so "mian" is 1 from "main" and
+// "kitten" 3 from "sitting".
 func Distance(a, b string) int {
-	// Three rows of the dynamic-programming table: two back for transpositions, one back, and the current one.
+	// Three rows of the dynamic-programming table: two back for transpositions, one back, and the
+	// current one.
 	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
@@ -33,8 +35,8 @@ func Distance(a, b string) int {
 // MaxTypo is the largest distance Closest still calls a likely typo.
 const MaxTypo = 2
 
-// Closest returns the name in names nearest to s, if it is at most MaxTypo away; "" otherwise. Ties go to the
-// name listed first.
+// Closest returns the name in names nearest to s, if it is at most MaxTypo away; "" otherwise. Ties
+// go to the name listed first.
 func Closest(s string, names []string) string {
 	best, bestD := "", MaxTypo+1
 	for _, n := range names {

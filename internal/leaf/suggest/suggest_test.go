@@ -18,7 +18,8 @@ func TestDistance(t *testing.T) {
 		{"treshold", "threshold", 1},
 		{"rounsd", "rounds", 1},
 		{"ab", "ba", 1},
-		// Optimal string alignment edits no substring twice: "ca" → "abc" is 3, not 2 as in Damerau's distance.
+		// Optimal string alignment edits no substring twice: "ca" → "abc" is 3, not 2 as in
+		// Damerau's distance.
 		{"ca", "abc", 3},
 	}
 	for _, tt := range tests {

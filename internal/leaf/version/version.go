@@ -2,9 +2,10 @@ package version
 
 import "runtime/debug"
 
-// String is this perfgate's version: its module version ("v1.2.0", or the pseudo-version the go command stamps
-// from the VCS), else "devel", followed by the VCS commit it was built from when known, shortened to 12 hex digits
-// and marked "-dirty" when the work tree had uncommitted changes: "v1.2.0", "devel 0123456789ab-dirty".
+// String is this perfgate's version: its module version ("v1.2.0", or the pseudo-version the go
+// command stamps from the VCS), else "devel", followed by the VCS commit it was built from when
+// known, shortened to 12 hex digits and marked "-dirty" when the work tree had uncommitted changes:
+// "v1.2.0", "devel 0123456789ab-dirty".
 func String() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {

@@ -1,11 +1,12 @@
-// Package fakegithub is a small in-memory GitHub REST API for tests: pull requests, their issue comments, the
-// token's user, and scripted failures. It stands in for the API the way go-github's own tests do: an httptest
-// server with the API mounted under a path prefix (GitHub Enterprise Server's /api/v3), so a client that drops the
-// prefix fails, and handlers that check the method, the token, the repository and the JSON body of every request.
+// Package fakegithub is a small in-memory GitHub REST API for tests: pull requests, their issue
+// comments, the token's user, and scripted failures. It stands in for the API the way go-github's
+// own tests do: an httptest server with the API mounted under a path prefix (GitHub Enterprise
+// Server's /api/v3), so a client that drops the prefix fails, and handlers that check the method,
+// the token, the repository and the JSON body of every request.
 //
-// Only tests import it. A test makes a Server with New, points the code under test at Server.URL with Token, sets
-// up pull requests (SetPull) and comments (Add), scripts failures (On, Always), and reads back what happened
-// (Comments, Requests, Count, Writes).
+// Only tests import it. A test makes a Server with New, points the code under test at Server.URL
+// with Token, sets up pull requests (SetPull) and comments (Add), scripts failures (On, Always),
+// and reads back what happened (Comments, Requests, Count, Writes).
 package fakegithub
 
 import (
@@ -21,7 +22,8 @@ import (
 	"unicode/utf8"
 )
 
-// The fake's fixed identity: the API prefix, the one repository it serves, and the token it accepts.
+// The fake's fixed identity: the API prefix, the one repository it serves, and the token it
+// accepts.
 const (
 	Prefix = "/api/v3"
 	Owner  = "octo-org"
@@ -33,8 +35,8 @@ const (
 	Bot = "github-actions[bot]"
 )
 
-// The operations the fake serves. A scripted reply names one of them, or an HTTP method to match every operation
-// of that method.
+// The operations the fake serves. A scripted reply names one of them, or an HTTP method to match
+// every operation of that method.
 const (
 	OpUser   = "user"   // GET /user
 	OpPull   = "pull"   // GET /repos/{owner}/{repo}/pulls/{n}
@@ -55,7 +57,8 @@ type Reply struct {
 	Status int
 	Header map[string]string
 	Body   string // JSON; "" answers {"message": the status text}
-	Do     func() // runs when the answer is played, e.g. to Add a comment that a failed create did store
+	// runs when the answer is played, e.g. to Add a comment that a failed create did store
+	Do func()
 }
 
 // Server is the fake GitHub.
@@ -68,9 +71,10 @@ type Server struct {
 
 	mu    sync.Mutex
 	login string // GET /user answers this login; "" answers 403, as for an installation token
-	app   string // with login "": the GitHub App whose installation token this is; "" the workflow's
-	// foreignEdits answers an edit of somebody else's comment with GitHub's 403 instead of failing the test: for a
-	// client that may only guess which comment is its own.
+	// with login "": the GitHub App whose installation token this is; "" the workflow's
+	app string
+	// foreignEdits answers an edit of somebody else's comment with GitHub's 403 instead of failing
+	// the test: for a client that may only guess which comment is its own.
 	foreignEdits bool
 	maxBody      int              // a longer body (in characters) is rejected with 422; 0: no limit
 	pulls        map[int]string   // pull request number → head SHA
@@ -97,21 +101,23 @@ func New(t testing.TB) *Server {
 	return s
 }
 
-// SetLogin makes GET /user answer login, and the comments the token writes carry it; "" (the default) answers 403
-// and writes as Bot, like a workflow's GITHUB_TOKEN.
+// SetLogin makes GET /user answer login, and the comments the token writes carry it; "" (the
+// default) answers 403 and writes as Bot, like a workflow's GITHUB_TOKEN.
 func (s *Server) SetLogin(login string) { s.locked(func() { s.login = login }) }
 
-// SetApp makes the token a GitHub App's installation token: GET /user answers 403 and comments are written by
-// "<app>[bot]" (SetLogin("") first).
+// SetApp makes the token a GitHub App's installation token: GET /user answers 403 and comments are
+// written by "<app>[bot]" (SetLogin("") first).
 func (s *Server) SetApp(app string) { s.locked(func() { s.app = app }) }
 
-// AllowForeignEdits makes an edit of somebody else's comment answer 403, as GitHub does, rather than fail the test.
+// AllowForeignEdits makes an edit of somebody else's comment answer 403, as GitHub does, rather
+// than fail the test.
 func (s *Server) AllowForeignEdits() { s.locked(func() { s.foreignEdits = true }) }
 
 // SetMaxBody sets the longest comment body accepted, in characters; 0 accepts any.
 func (s *Server) SetMaxBody(n int) { s.locked(func() { s.maxBody = n }) }
 
-// SetPull creates or moves pull request n to head. Comments are accepted on known pull requests only.
+// SetPull creates or moves pull request n to head. Comments are accepted on known pull requests
+// only.
 func (s *Server) SetPull(n int, head string) { s.locked(func() { s.pulls[n] = head }) }
 
 // SetLabels sets the labels of pull request n, as GET /repos/{owner}/{repo}/pulls/{n} reports them.
@@ -179,7 +185,8 @@ func (s *Server) locked(f func()) {
 	f()
 }
 
-// serve routes a request, checks the token and the repository, and plays a scripted answer if there is one.
+// serve routes a request, checks the token and the repository, and plays a scripted answer if there
+// is one.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	locked := true
@@ -243,8 +250,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// route names the operation of method on path (split at slashes, the prefix removed) and its path arguments:
-// owner, repo, and the number or id.
+// route names the operation of method on path (split at slashes, the prefix removed) and its path
+// arguments: owner, repo, and the number or id.
 func route(method string, p []string) (op string, args []string) {
 	switch {
 	case len(p) == 1 && p[0] == "user" && method == http.MethodGet:
@@ -277,7 +284,8 @@ func (s *Server) scripted(op, method string) (Reply, bool) {
 	return Reply{}, false
 }
 
-// user answers GET /user: the login of a personal token, or 403 for an installation token (GITHUB_TOKEN).
+// user answers GET /user: the login of a personal token, or 403 for an installation token
+// (GITHUB_TOKEN).
 func (s *Server) user(w http.ResponseWriter) {
 	if s.login == "" {
 		writeJSON(w, http.StatusForbidden, map[string]string{
@@ -303,8 +311,8 @@ func (s *Server) pull(w http.ResponseWriter, num string) {
 	writeJSON(w, http.StatusOK, map[string]any{"number": n, "head": map[string]any{"sha": head}, "labels": labels})
 }
 
-// list serves one page: per_page (default 30, at most 100) and page (from 1), with a Link header naming the next
-// and last pages as GitHub does.
+// list serves one page: per_page (default 30, at most 100) and page (from 1), with a Link header
+// naming the next and last pages as GitHub does.
 func (s *Server) list(w http.ResponseWriter, r *http.Request, num string) {
 	pr, _ := strconv.Atoi(num)
 	q := r.URL.Query()
@@ -359,7 +367,8 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request, idText string) {
 				return
 			}
 			if poster := s.poster(); !strings.EqualFold(c.Login, poster) {
-				// GitHub lets a token edit only its own comments (or any, with admin rights: the fake is strict).
+				// GitHub lets a token edit only its own comments (or any, with admin rights: the
+				// fake is strict).
 				if s.foreignEdits {
 					writeJSON(w, http.StatusForbidden, message("Resource not accessible by integration"))
 					return
@@ -377,8 +386,8 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request, idText string) {
 	writeJSON(w, http.StatusNotFound, message("Not Found"))
 }
 
-// body checks that the request carries a JSON object with exactly one key, "body", within the length limit, and
-// returns it; otherwise it answers as GitHub does.
+// body checks that the request carries a JSON object with exactly one key, "body", within the
+// length limit, and returns it; otherwise it answers as GitHub does.
 func (s *Server) body(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
 		s.t.Errorf("fake GitHub: %s %s: Content-Type %q, want application/json", r.Method, r.URL.Path, ct)
@@ -425,8 +434,8 @@ func render(c *Comment, pr int) map[string]any {
 		"user":     map[string]any{"login": c.Login, "type": "User"},
 		"html_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", Owner, Repo, pr, c.ID),
 	}
-	// A login ending in [bot] is a GitHub App acting as itself, as GitHub renders it (Bot is the app
-	// github-actions). A user's login cannot contain brackets.
+	// A login ending in [bot] is a GitHub App acting as itself, as GitHub renders it (Bot is the
+	// app github-actions). A user's login cannot contain brackets.
 	if slug, ok := strings.CutSuffix(c.Login, "[bot]"); ok {
 		m["user"] = map[string]any{"login": c.Login, "type": "Bot"}
 		m["performed_via_github_app"] = map[string]any{"slug": slug, "name": slug}

@@ -10,7 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// do sends one request to s with the fake's token and returns the status, the Link header and the body.
+// do sends one request to s with the fake's token and returns the status, the Link header and the
+// body.
 func do(t *testing.T, s *Server, method, path, body string) (int, string, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, s.URL+path, strings.NewReader(body))

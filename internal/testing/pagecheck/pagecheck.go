@@ -1,8 +1,9 @@
-// Package pagecheck inspects an HTML document tree (as parsed by golang.org/x/net/html, or as a browser dumped it
-// with --dump-dom) for what would make a page reach the network when opened, and offers the small DOM queries the
-// tests of perfgate's HTML report are written with.
+// Package pagecheck inspects an HTML document tree (as parsed by golang.org/x/net/html, or as a
+// browser dumped it with --dump-dom) for what would make a page reach the network when opened, and
+// offers the small DOM queries the tests of perfgate's HTML report are written with.
 //
-// It is used by tests only: report.html is meant to open offline, and these checks say whether it does.
+// It is used by tests only: report.html is meant to open offline, and these checks say whether it
+// does.
 package pagecheck
 
 import (
@@ -25,9 +26,10 @@ var urlAttrs = map[string]bool{
 	"poster": true, "data": true, "background": true, "ping": true, "manifest": true, "codebase": true,
 }
 
-// Problems lists what in doc could make a request to another host when the page is opened: elements that load
-// something, URL attributes other than in-page anchors ("#…"), url() and @import in CSS, and a missing
-// Content-Security-Policy that forbids loading by default. An empty result means the page is self-contained.
+// Problems lists what in doc could make a request to another host when the page is opened: elements
+// that load something, URL attributes other than in-page anchors ("#…"), url() and @import in CSS,
+// and a missing Content-Security-Policy that forbids loading by default. An empty result means the
+// page is self-contained.
 func Problems(doc *html.Node) []string {
 	var out []string
 	csp := false

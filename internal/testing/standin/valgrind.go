@@ -1,5 +1,6 @@
-// Package standin makes stand-ins for measuring tools that fail the way they fail on hosts this project does not
-// have, so that tests can show that a tool's failure is never taken for the code's.
+// Package standin makes stand-ins for measuring tools that fail the way they fail on hosts this
+// project does not have, so that tests can show that a tool's failure is never taken for the
+// code's.
 package standin
 
 import (
@@ -10,15 +11,17 @@ import (
 	"testing"
 )
 
-// Mode says how a stand-in valgrind fails when it runs a test binary (a command line with -test.bench).
+// Mode says how a stand-in valgrind fails when it runs a test binary (a command line with
+// -test.bench).
 type Mode string
 
 // The modes.
 const (
-	// Crash fails every run as valgrind 3.19 does on a host without RDTSCP: vex's message, the runtime's SIGILL
-	// traceback in runtime.cputicks, exit status 2.
+	// Crash fails every run as valgrind 3.19 does on a host without RDTSCP: vex's message, the
+	// runtime's SIGILL traceback in runtime.cputicks, exit status 2.
 	Crash Mode = "crash"
-	// CrashMatching crashes as Crash, only the runs whose command line contains the match string (one side).
+	// CrashMatching crashes as Crash, only the runs whose command line contains the match string
+	// (one side).
 	CrashMatching Mode = "crash-matching"
 	// CrashRandom crashes as Crash in 30% of runs, at random.
 	CrashRandom Mode = "crash-random"
@@ -26,7 +29,8 @@ const (
 	Truncate Mode = "truncate"
 )
 
-// crashOutput is what a run of a Go test binary under valgrind 3.19 printed on a host without RDTSCP (abridged).
+// crashOutput is what a run of a Go test binary under valgrind 3.19 printed on a host without
+// RDTSCP (abridged).
 const crashOutput = `vex amd64->IR: unhandled instruction bytes: 0xF 0x1 0xF9 0x48 0xC1 0xE2 0x20 0x48 0x1 0xD0
 ==4242== valgrind: Unrecognised instruction at address 0x48e649.
 ==4242==    at 0x48E649: runtime.cputicks.abi0 (asm_amd64.s:1261)
@@ -39,9 +43,10 @@ runtime.cputicks()
 	/usr/local/go/src/runtime/asm_amd64.s:1261 +0x9
 `
 
-// Valgrind writes a stand-in named valgrind into a new directory and returns the directory, to put first in
-// PATH. It wraps the real valgrind (which must be installed: the caller skips without it): its version, the
-// runs that are not of a test binary (perfgate's CPU probe) and the runs the mode spares go to the real one.
+// Valgrind writes a stand-in named valgrind into a new directory and returns the directory, to put
+// first in PATH. It wraps the real valgrind (which must be installed: the caller skips without it):
+// its version, the runs that are not of a test binary (perfgate's CPU probe) and the runs the mode
+// spares go to the real one.
 func Valgrind(t testing.TB, mode Mode, match string) string {
 	t.Helper()
 	real, err := exec.LookPath("valgrind")

@@ -1,13 +1,15 @@
-// Package testenv holds the one switch between perfgate's default test run and its long end-to-end set.
+// Package testenv holds the one switch between perfgate's default test run and its long end-to-end
+// set.
 //
-// `go test ./...` must pass on a machine with Go and git alone, in a few minutes. The tests that need more (valgrind,
-// Chromium, node, act) or take long (whole comparisons under valgrind, the README's workflows under act, the
-// browser, the monorepo layouts) run only with the environment variable PERFGATE_E2E=1, which .ci/run sets:
+// `go test ./...` must pass on a machine with Go and git alone, in a few minutes. The tests that
+// need more (valgrind, Chromium, node, act) or take long (whole comparisons under valgrind, the
+// README's workflows under act, the browser, the monorepo layouts) run only with the environment
+// variable PERFGATE_E2E=1, which .ci/run sets:
 //
 //	PERFGATE_E2E=1 go test -timeout 55m ./...
 //
-// Without the switch such a test skips with one line saying what it needs; with it, a missing tool fails the test,
-// so that CI cannot pass by skipping.
+// Without the switch such a test skips with one line saying what it needs; with it, a missing tool
+// fails the test, so that CI cannot pass by skipping.
 package testenv
 
 import (
@@ -22,8 +24,9 @@ const Var = "PERFGATE_E2E"
 // E2E reports whether the long end-to-end set is on (PERFGATE_E2E=1).
 func E2E() bool { return os.Getenv(Var) == "1" }
 
-// NeedTool returns the path of the named program on PATH. When it is absent the test skips with one line naming
-// the program and hint, how to get it (e.g. "apt-get install valgrind"); under PERFGATE_E2E=1 it fails instead.
+// NeedTool returns the path of the named program on PATH. When it is absent the test skips with one
+// line naming the program and hint, how to get it (e.g. "apt-get install valgrind"); under
+// PERFGATE_E2E=1 it fails instead.
 func NeedTool(t testing.TB, name, hint string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
@@ -37,8 +40,9 @@ func NeedTool(t testing.TB, name, hint string) string {
 	return ""
 }
 
-// Long skips the test unless the end-to-end set is on, and under -short: the test takes long (more than about ten
-// seconds on a loaded 2-core machine) or exercises a path a faster test of the default run covers already.
+// Long skips the test unless the end-to-end set is on, and under -short: the test takes long (more
+// than about ten seconds on a loaded 2-core machine) or exercises a path a faster test of the
+// default run covers already.
 func Long(t testing.TB) {
 	t.Helper()
 	if !E2E() || testing.Short() {
@@ -46,9 +50,10 @@ func Long(t testing.TB) {
 	}
 }
 
-// NeedFile returns the path a data file's environment variable names (e.g. PERFGATE_SARIF_SCHEMA), for data the
-// repository does not ship. When the variable is unset or names no file the test skips with one line naming the
-// variable and hint, how to get the file; under PERFGATE_E2E=1 it fails instead.
+// NeedFile returns the path a data file's environment variable names (e.g. PERFGATE_SARIF_SCHEMA),
+// for data the repository does not ship. When the variable is unset or names no file the test skips
+// with one line naming the variable and hint, how to get the file; under PERFGATE_E2E=1 it fails
+// instead.
 func NeedFile(t testing.TB, env, hint string) string {
 	t.Helper()
 	f := os.Getenv(env)

@@ -41,8 +41,8 @@ func TestNeedToolFound(t *testing.T) {
 // helper names the behaviour TestHelper shows in the child process that the tests below run.
 const helper = "PERFGATE_TESTENV_HELPER"
 
-// TestHelper is not a test of its own: the tests below run this test binary again with helper set, and TestHelper
-// then calls NeedTool or Long as a test of perfgate would.
+// TestHelper is not a test of its own: the tests below run this test binary again with helper set,
+// and TestHelper then calls NeedTool or Long as a test of perfgate would.
 func TestHelper(t *testing.T) {
 	switch os.Getenv(helper) {
 	case "":
@@ -55,8 +55,8 @@ func TestHelper(t *testing.T) {
 	t.Log("went on")
 }
 
-// child runs TestHelper in a child process with the environment env added and returns its output and whether it
-// failed.
+// child runs TestHelper in a child process with the environment env added and returns its output
+// and whether it failed.
 func child(t *testing.T, args []string, env ...string) (string, bool) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelper$", "-test.v"}, args...)...)
@@ -71,8 +71,8 @@ func child(t *testing.T, args []string, env ...string) (string, bool) {
 	return out.String(), err != nil
 }
 
-// TestNeedToolMissing: without the switch a missing program skips the test with one line naming it and the hint;
-// with the switch it fails the test. Either way the test goes no further.
+// TestNeedToolMissing: without the switch a missing program skips the test with one line naming it
+// and the hint; with the switch it fails the test. Either way the test goes no further.
 func TestNeedToolMissing(t *testing.T) {
 	empty := t.TempDir()
 	for _, c := range []struct {
@@ -97,7 +97,8 @@ func TestNeedToolMissing(t *testing.T) {
 	}
 }
 
-// TestLong: a long test runs only with the switch and without -short, and skips otherwise with one line.
+// TestLong: a long test runs only with the switch and without -short, and skips otherwise with one
+// line.
 func TestLong(t *testing.T) {
 	const line = "long end-to-end test: set PERFGATE_E2E=1 (without -short) to run it"
 	for _, c := range []struct {

@@ -1,5 +1,6 @@
-// Package testmod writes small Go modules for tests: the fixtures of the bench, sizes and differential tests are
-// a map from slash-separated path to content, go.mod among them, written into a temporary directory.
+// Package testmod writes small Go modules for tests: the fixtures of the bench, sizes and
+// differential tests are a map from slash-separated path to content, go.mod among them, written
+// into a temporary directory.
 package testmod
 
 import (
@@ -8,13 +9,14 @@ import (
 	"testing"
 )
 
-// GoMod is the content of a go.mod declaring module path at language version goVersion, e.g. "1.26".
+// GoMod is the content of a go.mod declaring module path at language version goVersion, e.g.
+// "1.26".
 func GoMod(path, goVersion string) string {
 	return "module " + path + "\n\ngo " + goVersion + "\n"
 }
 
-// Write writes files (slash-separated path → content) under dir, creating the directories they need, and returns
-// dir. A file it cannot write fails the test.
+// Write writes files (slash-separated path → content) under dir, creating the directories they
+// need, and returns dir. A file it cannot write fails the test.
 func Write(t testing.TB, dir string, files map[string]string) string {
 	t.Helper()
 	for name, content := range files {

@@ -1,9 +1,10 @@
 package workflowrun
 
-// TestREADMEWorkflows runs the workflows of the README (and of docs/sharding.md) under nektos/act, a real Actions
-// runner, on the host and offline, against internal/testing/fakegithub. action.yml and comment/action.yml run
-// exactly as they are in the repository; only the third-party actions (checkout, setup-go, upload-artifact,
-// download-artifact, cache) are the stand-ins of testdata/standins.
+// TestREADMEWorkflows runs the workflows of the README (and of docs/sharding.md) under nektos/act,
+// a real Actions runner, on the host and offline, against internal/testing/fakegithub. action.yml
+// and comment/action.yml run exactly as they are in the repository; only the third-party actions
+// (checkout, setup-go, upload-artifact, download-artifact, cache) are the stand-ins of
+// testdata/standins.
 
 import (
 	"bytes"
@@ -49,9 +50,10 @@ var buildAct = sync.OnceValues(func() (string, error) {
 	return filepath.Join(dir, "act"), nil
 })
 
-// actionSource copies this repository's files (tracked and untracked, not ignored: what a release would hold,
-// with the edits of the work tree) into a directory of their own once per test binary: the action act runs, as
-// perfgate/perfgate@v1, is this snapshot, whatever happens to the work tree while the test runs.
+// actionSource copies this repository's files (tracked and untracked, not ignored: what a release
+// would hold, with the edits of the work tree) into a directory of their own once per test binary:
+// the action act runs, as perfgate/perfgate@v1, is this snapshot, whatever happens to the work tree
+// while the test runs.
 var actionSource = sync.OnceValues(func() (string, error) {
 	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
@@ -85,13 +87,14 @@ var actionSource = sync.OnceValues(func() (string, error) {
 	return dir, nil
 })
 
-// The fixture's pull requests: the demo history with the package moved to cipher/des (where the README's
-// workflows look) and a .perfgate.yml that keeps the comparison short and its verdict independent of the
-// machine's load: instruction counts (under valgrind) gate, not wall time; the constant-time check, which the
-// scenarios are not about, is off (its own tests run it).
+// The fixture's pull requests: the demo history with the package moved to cipher/des (where the
+// README's workflows look) and a .perfgate.yml that keeps the comparison short and its verdict
+// independent of the machine's load: instruction counts (under valgrind) gate, not wall time; the
+// constant-time check, which the scenarios are not about, is off (its own tests run it).
 const fixtureConfig = "metric: instructions\nbench: '^(Encrypt|Decrypt)$/^des$'\nconstant-time: 'off'\n"
 
-// fixture is the repository the checkout stand-in clones: main is base; the other commits are pull requests' heads.
+// fixture is the repository the checkout stand-in clones: main is base; the other commits are pull
+// requests' heads.
 type fixture struct {
 	dir                  string
 	base, folded, slower string
@@ -170,8 +173,8 @@ func workflow(t *testing.T, blocks map[string]string, prefix string) string {
 	return found[0]
 }
 
-// runner is one simulated repository on GitHub: the fixture, the fake API, act's artifact storage and the
-// cache stand-in's storage, shared by the workflow runs of a scenario.
+// runner is one simulated repository on GitHub: the fixture, the fake API, act's artifact storage
+// and the cache stand-in's storage, shared by the workflow runs of a scenario.
 type runner struct {
 	t         *testing.T
 	act       string
@@ -208,7 +211,8 @@ type result struct {
 	log string
 }
 
-// run runs workflow (the YAML text) for event (its name and payload) as run id, and returns act's outcome.
+// run runs workflow (the YAML text) for event (its name and payload) as run id, and returns act's
+// outcome.
 func (r *runner) run(workflow, event string, payload map[string]any, id int) result {
 	t := r.t
 	t.Helper()
@@ -254,11 +258,12 @@ func (r *runner) run(workflow, event string, payload map[string]any, id int) res
 	} {
 		args = append(args, "--env", k+"="+v)
 	}
-	run(t, dir, "git", "init", "-q") // act reads the repository it runs in, though the workflow does not use it
+	// act reads the repository it runs in, though the workflow does not use it
+	run(t, dir, "git", "init", "-q")
 	cmd := exec.Command(r.act, args...)
 	cmd.Dir = dir
-	// act keeps its workspaces, action copies and tool cache under XDG_CACHE_HOME: one per scenario. The go
-	// command's build cache would move with it, so it is pinned to the test's own.
+	// act keeps its workspaces, action copies and tool cache under XDG_CACHE_HOME: one per
+	// scenario. The go command's build cache would move with it, so it is pinned to the test's own.
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+r.home, "GOCACHE="+r.gocache)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -1,12 +1,13 @@
 package workflowrun
 
-// The repository's own workflows (.github/workflows/perfgate.yml and perfgate-comment.yml) run like the README's:
-// under act against the fake GitHub, the gate uploading its results directory and the comment workflow posting it.
-// Two steps cannot run on the fixture, which is the demo history and not perfgate's source: the gate runs base's
-// perfgate from a second checkout (uses: ./.perfgate-base) and the comment workflow the default branch's
-// (uses: ./comment). The test puts the actions under test in their place, perfgate/perfgate@v1 and
-// perfgate/perfgate/comment@v1 (this work tree, as for the README's workflows), and fails when a rewrite finds
-// nothing to rewrite, so a change of the workflows' shape cannot slip past it.
+// The repository's own workflows (.github/workflows/perfgate.yml and perfgate-comment.yml) run like
+// the README's: under act against the fake GitHub, the gate uploading its results directory and the
+// comment workflow posting it. Two steps cannot run on the fixture, which is the demo history and
+// not perfgate's source: the gate runs base's perfgate from a second checkout (uses:
+// ./.perfgate-base) and the comment workflow the default branch's (uses: ./comment). The test puts
+// the actions under test in their place, perfgate/perfgate@v1 and perfgate/perfgate/comment@v1
+// (this work tree, as for the README's workflows), and fails when a rewrite finds nothing to
+// rewrite, so a change of the workflows' shape cannot slip past it.
 
 import (
 	"os"
@@ -17,7 +18,8 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
-// ownWorkflow reads .github/workflows/name and applies the rewrites, old → new, each of which must match.
+// ownWorkflow reads .github/workflows/name and applies the rewrites, old → new, each of which must
+// match.
 func ownWorkflow(t *testing.T, name string, rewrites ...string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "..", ".github", "workflows", name))
@@ -34,7 +36,8 @@ func ownWorkflow(t *testing.T, name string, rewrites ...string) string {
 	return s
 }
 
-// ownGate is the repository's gate workflow with its base checkout left out and its action the one under test.
+// ownGate is the repository's gate workflow with its base checkout left out and its action the one
+// under test.
 func ownGate(t *testing.T) string {
 	return ownWorkflow(t, "perfgate.yml",
 		`      - uses: actions/checkout@v4
@@ -55,8 +58,8 @@ func ownComment(t *testing.T) string {
 	return ownWorkflow(t, "perfgate-comment.yml", "uses: ./comment", "uses: perfgate/perfgate/comment@v1")
 }
 
-// TestOwnWorkflows: a pull request with a faster head gets a PASS comment through the repository's own workflows,
-// which needs the gate's upload to find the results directory the Action wrote.
+// TestOwnWorkflows: a pull request with a faster head gets a PASS comment through the repository's
+// own workflows, which needs the gate's upload to find the results directory the Action wrote.
 func TestOwnWorkflows(t *testing.T) {
 	gateYAML, commentYAML := ownGate(t), ownComment(t) // the rewrites are checked without act too
 	testenv.NeedTool(t, "node", "apt-get install nodejs")
@@ -74,9 +77,10 @@ func TestOwnWorkflows(t *testing.T) {
 	}
 }
 
-// TestUploadsResultsDir: every workflow that uploads the perfgate-results artifact, the README's and the
-// repository's own, uploads the directory the Action names in its results-dir output; the Action writes to
-// $RUNNER_TEMP/perfgate-results, not to the workspace, so a fixed path in the workspace uploads nothing.
+// TestUploadsResultsDir: every workflow that uploads the perfgate-results artifact, the README's
+// and the repository's own, uploads the directory the Action names in its results-dir output; the
+// Action writes to $RUNNER_TEMP/perfgate-results, not to the workspace, so a fixed path in the
+// workspace uploads nothing.
 func TestUploadsResultsDir(t *testing.T) {
 	workflows := readmeWorkflows(t)
 	for _, name := range []string{"perfgate.yml"} {

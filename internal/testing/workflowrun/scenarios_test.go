@@ -45,8 +45,8 @@ func (p pr) event(action string, labels ...string) map[string]any {
 	return ev
 }
 
-// completed is the workflow_run event of the gate's run id having finished with ok. GitHub names no pull request
-// in it when the head is a fork's.
+// completed is the workflow_run event of the gate's run id having finished with ok. GitHub names no
+// pull request in it when the head is a fork's.
 func (p pr) completed(id int, ok bool) map[string]any {
 	conclusion := "failure"
 	if ok {
@@ -67,8 +67,8 @@ func (p pr) completed(id int, ok bool) map[string]any {
 	}
 }
 
-// gate runs the gate workflow for the pull request's event, then the comment workflow on its completion, and
-// returns the gate's outcome.
+// gate runs the gate workflow for the pull request's event, then the comment workflow on its
+// completion, and returns the gate's outcome.
 func (r *runner) gate(gateYAML, commentYAML string, p pr, id int, action string, labels ...string) result {
 	r.t.Helper()
 	r.gh.SetPull(p.number, p.head)
@@ -91,7 +91,8 @@ func (r *runner) comment(n int) string {
 	return cs[0].Body
 }
 
-// tailLines returns the last n lines of act's log s, without act's complaints about the workflow's directory.
+// tailLines returns the last n lines of act's log s, without act's complaints about the workflow's
+// directory.
 func tailLines(s string, n int) string {
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
@@ -106,8 +107,8 @@ func tailLines(s string, n int) string {
 }
 
 func TestREADMEWorkflows(t *testing.T) {
-	// act itself comes from the Go module proxy (buildAct); the actions it runs need node, and the workflows run
-	// the instruction-count lane.
+	// act itself comes from the Go module proxy (buildAct); the actions it runs need node, and the
+	// workflows run the instruction-count lane.
 	testenv.NeedTool(t, "node", "apt-get install nodejs")
 	testenv.NeedTool(t, "valgrind", "apt-get install valgrind")
 	testenv.Long(t) // runs the README's workflows under act
@@ -133,7 +134,8 @@ func TestREADMEWorkflows(t *testing.T) {
 
 	t.Run("label", func(t *testing.T) {
 		r := newRunner(t, fix)
-		p := pr{number: 2, base: fix.folded, head: fix.slower, headRepo: ownRepo} // about twice as slow
+		// about twice as slow
+		p := pr{number: 2, base: fix.folded, head: fix.slower, headRepo: ownRepo}
 		if g := r.gate(gateYAML, commentYAML, p, 21, "opened"); g.ok {
 			t.Fatalf("the gate passed a slower head:\n%s", tailLines(g.log, 80))
 		}

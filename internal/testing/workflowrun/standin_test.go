@@ -1,7 +1,8 @@
 package workflowrun
 
 // The stand-ins for the third-party actions the README's workflows use. The stand-in actions under
-// testdata/standins run this test binary with PERFGATE_STANDIN set; TestMain dispatches to the functions here.
+// testdata/standins run this test binary with PERFGATE_STANDIN set; TestMain dispatches to the
+// functions here.
 
 import (
 	"archive/zip"
@@ -41,8 +42,8 @@ func runStandin(name string) {
 	os.Exit(0)
 }
 
-// checkout clones the fixture repository (STANDIN_REPO) into the workspace, whole, and checks out the pull
-// request's head when the event has one, else main.
+// checkout clones the fixture repository (STANDIN_REPO) into the workspace, whole, and checks out
+// the pull request's head when the event has one, else main.
 func checkout() error {
 	ws := os.Getenv("GITHUB_WORKSPACE")
 	if err := git("", "clone", "-q", "--no-local", os.Getenv("STANDIN_REPO"), ws); err != nil {
@@ -147,8 +148,9 @@ func merge(a, b map[string]any) map[string]any {
 	return out
 }
 
-// download fetches the artifacts of run INPUT_RUN_ID (default this run) named INPUT_NAME, or matching
-// INPUT_PATTERN, into INPUT_PATH: a named one into the path itself, each matched one into a directory of its name.
+// download fetches the artifacts of run INPUT_RUN_ID (default this run) named INPUT_NAME, or
+// matching INPUT_PATTERN, into INPUT_PATH: a named one into the path itself, each matched one into
+// a directory of its name.
 func download() error {
 	run := os.Getenv("INPUT_RUN_ID")
 	if run == "" {

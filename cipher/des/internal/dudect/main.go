@@ -228,8 +228,8 @@ func paths(key []byte, desBlock, tdesBlock uint64) ([]path, error) {
 		{"des EncryptBlocks (bitsliced, 1, padded)", 1, c.EncryptBlocks, desKeys, desBlock},
 		{"des DecryptBlocks (bitsliced, 64)", 64, c.DecryptBlocks, desKeys, desBlock},
 		{"tdes_ede3 EncryptBlocks (bitsliced, 64)", 64, t.EncryptBlocks, tdesKeys, tdesBlock},
-		// With AVX2 these take the 256-lane engine (100 blocks: one padded group), without it (-tags
-		// purego, GODEBUG=cpu.avx2=off) the 64-bit one.
+		// With AVX2 these take the 256-lane engine (100 blocks: one padded group), without it
+		// (-tags purego, GODEBUG=cpu.avx2=off) the 64-bit one.
 		{"des EncryptBlocks (bitsliced, 256)", 256, c.EncryptBlocks, desKeys, desBlock},
 		{"des EncryptBlocks (bitsliced, 100, padded)", 100, c.EncryptBlocks, desKeys, desBlock},
 		{"des DecryptBlocks (bitsliced, 256)", 256, c.DecryptBlocks, desKeys, desBlock},

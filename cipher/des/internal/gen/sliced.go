@@ -98,8 +98,9 @@ func buildCircuits() ([8]*Circuit, error) {
 	return circuits, errors.Join(errs[:]...)
 }
 
-// writeFeistel writes the two round functions, feistelLR and feistelRL: the eight S-box circuits (total gates in
-// all) on E(half) ^ k, wired from the words of one half (lw or rw) into the other through P (pInv).
+// writeFeistel writes the two round functions, feistelLR and feistelRL: the eight S-box circuits
+// (total gates in all) on E(half) ^ k, wired from the words of one half (lw or rw) into the other
+// through P (pInv).
 func writeFeistel(b *bytes.Buffer, circuits [8]*Circuit, total int, lw, rw, pInv [32]int) {
 	fmt.Fprintf(b, `
 // The round function works in place on the transposed blocks x (see

@@ -4,9 +4,10 @@ func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 
 func rdtscp() uint32
 
-// leaf7 prints the features of CPUID leaf 7 that golang.org/x/sys/cpu does not report on its own but Go's
-// crypto packages dispatch on (crypto/sha256 uses SHA when the CPU has it), and RDTSCP from extended leaf
-// 0x80000001, which the Go runtime's cputicks executes when the CPU reports it, as "x86.cpuid.name true|false".
+// leaf7 prints the features of CPUID leaf 7 that golang.org/x/sys/cpu does not report on its own
+// but Go's crypto packages dispatch on (crypto/sha256 uses SHA when the CPU has it), and RDTSCP
+// from extended leaf 0x80000001, which the Go runtime's cputicks executes when the CPU reports it,
+// as "x86.cpuid.name true|false".
 func leaf7() {
 	if max, _, _, _ := cpuid(0, 0); max >= 7 {
 		_, b, c, _ := cpuid(7, 0)

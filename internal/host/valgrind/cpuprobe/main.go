@@ -1,7 +1,8 @@
-// Command cpuprobe prints the CPU features golang.org/x/sys/cpu sees, one "name true|false" line each, so that
-// package valgrind can compare what code sees on the host with what it sees under valgrind (valgrind.Probe).
-// "cpuprobe exec FEATURE" executes one instruction of the feature and prints "executed FEATURE": run under
-// valgrind, it shows whether valgrind can decode that instruction on this host.
+// Command cpuprobe prints the CPU features golang.org/x/sys/cpu sees, one "name true|false" line
+// each, so that package valgrind can compare what code sees on the host with what it sees under
+// valgrind (valgrind.Probe). "cpuprobe exec FEATURE" executes one instruction of the feature and
+// prints "executed FEATURE": run under valgrind, it shows whether valgrind can decode that
+// instruction on this host.
 package main
 
 import (

@@ -1,11 +1,13 @@
-// Command launcher runs one command and reports its own peak resident set size: see package abba's Launcher.
+// Command launcher runs one command and reports its own peak resident set size: see package abba's
+// Launcher.
 //
-// Usage: launcher COMMAND [ARG...], with descriptor 3 the write end of a pipe. It starts COMMAND with this
-// process's standard streams, environment, working directory, process group and CPU affinity, waits for it,
-// writes "maxrss CHILD SELF" to descriptor 3 (the child's ru_maxrss and this process's own high-water mark VmHWM,
-// in bytes), and exits as the child did. It is kept small on purpose: the child's figure cannot be told from this
-// process's own memory when it is lower, so the less memory this process touches, the smaller the peaks it can
-// measure. It uses the standard library only.
+// Usage: launcher COMMAND [ARG...], with descriptor 3 the write end of a pipe. It starts COMMAND
+// with this process's standard streams, environment, working directory, process group and CPU
+// affinity, waits for it, writes "maxrss CHILD SELF" to descriptor 3 (the child's ru_maxrss and
+// this process's own high-water mark VmHWM, in bytes), and exits as the child did. It is kept small
+// on purpose: the child's figure cannot be told from this process's own memory when it is lower, so
+// the less memory this process touches, the smaller the peaks it can measure. It uses the standard
+// library only.
 package main
 
 import (
@@ -23,7 +25,8 @@ func main() {
 func run(argv []string) int {
 	var report *os.File
 	var st syscall.Stat_t
-	if syscall.Fstat(3, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFIFO { // the parent's pipe, nothing else
+	// the parent's pipe, nothing else
+	if syscall.Fstat(3, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFIFO {
 		syscall.CloseOnExec(3)
 		report = os.NewFile(3, "report")
 	}
@@ -63,7 +66,8 @@ func run(argv []string) int {
 	return ws.ExitStatus()
 }
 
-// hwm is this process's resident high-water mark in bytes (VmHWM of /proc/self/status), 0 when unknown.
+// hwm is this process's resident high-water mark in bytes (VmHWM of /proc/self/status), 0 when
+// unknown.
 func hwm() int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
