@@ -1,26 +1,5 @@
 package main
 
-// End-to-end tests of the command line: every testdata/script/*.txt is a testscript session that
-// runs the real perfgate (this test binary re-executed as "perfgate") on a real git repository
-// written by the "materialize" command, with real go builds and real benchmark runs.
-//
-// Custom script commands:
-//
-//	exits N PROG ARGS...   run PROG like exec and fail unless it exits with status N
-//	                       (perfgate's exit codes are its interface: 0 pass, 1 gate failed,
-//	                       2 usage, 3 could not run)
-//	materialize DIR        write the internal/leaf/demo fixture history as a git repository
-//	jsonpath FILE PATH...  print PATH=VALUE for every value at PATH in the JSON file; fail
-//	                       when a PATH has none (with !, when any PATH has a value). PATH is
-//	                       dot-separated keys; "[]" after a key walks every element of an
-//	                       array, "[N]" one element: benchmarks[].name, base.commit.
-//	notemp PREFIX          fail when $TMPDIR holds an entry whose name starts with PREFIX (a leaked
-//	                       temp dir)
-//
-// Scripts that run a whole comparison are skipped under -short: [short] skip. Of those, the default
-// run keeps results.txt, one comparison end to end; the others (longScripts) run in the long
-// end-to-end set only (PERFGATE_E2E=1, see internal/testing/testenv).
-
 import (
 	"context"
 	"encoding/json"
@@ -91,6 +70,27 @@ var longScripts = map[string]bool{
 	"secrets": true, "slower": true, "unchecked": true, "worktree": true,
 }
 
+// TestScript runs the end-to-end tests of the command line: every testdata/script/*.txt is a
+// testscript session that runs the real perfgate (this test binary re-executed as "perfgate") on a
+// real git repository written by the "materialize" command, with real go builds and real benchmark
+// runs.
+//
+// Custom script commands:
+//
+//	exits N PROG ARGS...   run PROG like exec and fail unless it exits with status N
+//	                       (perfgate's exit codes are its interface: 0 pass, 1 gate failed,
+//	                       2 usage, 3 could not run)
+//	materialize DIR        write the internal/leaf/demo fixture history as a git repository
+//	jsonpath FILE PATH...  print PATH=VALUE for every value at PATH in the JSON file; fail
+//	                       when a PATH has none (with !, when any PATH has a value). PATH is
+//	                       dot-separated keys; "[]" after a key walks every element of an
+//	                       array, "[N]" one element: benchmarks[].name, base.commit.
+//	notemp PREFIX          fail when $TMPDIR holds an entry whose name starts with PREFIX (a leaked
+//	                       temp dir)
+//
+// Scripts that run a whole comparison are skipped under -short: [short] skip. Of those, the default
+// run keeps results.txt, one comparison end to end; the others (longScripts) run in the long
+// end-to-end set only (PERFGATE_E2E=1, see internal/testing/testenv).
 func TestScript(t *testing.T) {
 	env := goEnv(t)
 	testscript.Run(t, testscript.Params{

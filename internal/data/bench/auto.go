@@ -8,7 +8,21 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// One class from two lanes: metric auto.
+// AutoOptions configures CombineLanes.
+type AutoOptions struct {
+	// ThresholdPct is the time threshold in percent, as StatsOptions.ThresholdPct.
+	ThresholdPct float64
+	// Hidden lists the CPU features the host has and valgrind hides (e.g. "avx512f", "sha"); with
+	// any, the counts settle nothing.
+	Hidden []string
+}
+
+// CombineLanes sets the class of every sec/op comparison of cs that has an instructions/op
+// comparison of the same benchmark (and package) by the rule in the file comment, and the
+// MetricNote of both rows where the lanes disagree. It changes cs in place; comparisons without a
+// partner keep their class.
+//
+// # One class from two lanes: metric auto
 //
 // With metric auto both lanes run: the A–B–B–A timing lane (sec/op) and the instruction-count lane
 // (instructions/op under callgrind). CombineLanes gives every benchmark one class, its sec/op
@@ -48,20 +62,6 @@ import (
 // code that dispatches on golang.org/x/sys/cpu or internal/cpu runs its fallback under callgrind.
 // AutoOptions.Hidden names such features; with any, no count settles anything and the note says
 // which features were hidden.
-
-// AutoOptions configures CombineLanes.
-type AutoOptions struct {
-	// ThresholdPct is the time threshold in percent, as StatsOptions.ThresholdPct.
-	ThresholdPct float64
-	// Hidden lists the CPU features the host has and valgrind hides (e.g. "avx512f", "sha"); with
-	// any, the counts settle nothing.
-	Hidden []string
-}
-
-// CombineLanes sets the class of every sec/op comparison of cs that has an instructions/op
-// comparison of the same benchmark (and package) by the rule in the file comment, and the
-// MetricNote of both rows where the lanes disagree. It changes cs in place; comparisons without a
-// partner keep their class.
 func CombineLanes(cs []record.Benchmark, opt AutoOptions) {
 	type key struct{ pkg, name, unit string }
 	at := map[key]int{}

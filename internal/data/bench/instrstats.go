@@ -11,30 +11,6 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Classifying instruction counts.
-//
-// A count of the instructions one operation executes is not a measurement with noise to be tested:
-// the lane runs a fixed program for a fixed iteration count, and the count it gets is the count:
-// identical code counts the same number, unless the benchmark itself branches on something that
-// changes from run to run, such as heap addresses (see benchrun.RunInstructions). So
-// CompareInstructions uses no statistical test. It checks that assumption instead, and then
-// compares the two numbers:
-//
-//   - failed: a side has no samples, or two counts of one side (runs of the same binary) differ by
-//     more than RepeatTolerance. The count is then not a property of the code, and nothing is
-//     concluded from it;
-//   - slower: head's count exceeds base's by more than the threshold (default 0.5%);
-//   - faster: head's count is below base's by more than the threshold;
-//   - unchanged: otherwise. Identical counts give a delta of exactly 0.
-//
-// Why this is valid: every count that enters a comparison is repeatable to within RepeatTolerance
-// (0.1%), which the repeat check has just verified on this run's own A–A and B–B pairs, so the
-// delta is known to within about twice that, 0.2%. The classification of a delta farther than that
-// from ±threshold (default 0.5%) cannot change from one run to the next: it is deterministic. A
-// delta within 0.2% of the threshold is classed the same way and its Note says that it lies within
-// the lane's resolution of the threshold. No multiple-comparison correction applies, since no test
-// is run.
-
 // DefaultInstrThresholdPct is the relative change of instructions/op, in percent, that is slower or
 // faster.
 const DefaultInstrThresholdPct = 0.5
@@ -58,6 +34,30 @@ const RepeatTolerance = 1e-3
 // record.UnitInstructions, Exact set, Center the median count of a side, Lo and Hi its smallest and
 // largest count, DeltaPct the change of the centers, P and PHolm 0 for slower and faster and 1
 // otherwise, NoisePct the larger relative spread of a side's counts (×100), and no Paired estimate.
+//
+// # Classifying instruction counts
+//
+// A count of the instructions one operation executes is not a measurement with noise to be tested:
+// the lane runs a fixed program for a fixed iteration count, and the count it gets is the count:
+// identical code counts the same number, unless the benchmark itself branches on something that
+// changes from run to run, such as heap addresses (see benchrun.RunInstructions). So
+// CompareInstructions uses no statistical test. It checks that assumption instead, and then
+// compares the two numbers:
+//
+//   - failed: a side has no samples, or two counts of one side (runs of the same binary) differ by
+//     more than RepeatTolerance. The count is then not a property of the code, and nothing is
+//     concluded from it;
+//   - slower: head's count exceeds base's by more than the threshold (default 0.5%);
+//   - faster: head's count is below base's by more than the threshold;
+//   - unchanged: otherwise. Identical counts give a delta of exactly 0.
+//
+// Why this is valid: every count that enters a comparison is repeatable to within RepeatTolerance
+// (0.1%), which the repeat check has just verified on this run's own A–A and B–B pairs, so the
+// delta is known to within about twice that, 0.2%. The classification of a delta farther than that
+// from ±threshold (default 0.5%) cannot change from one run to the next: it is deterministic. A
+// delta within 0.2% of the threshold is classed the same way and its Note says that it lies within
+// the lane's resolution of the threshold. No multiple-comparison correction applies, since no test
+// is run.
 func CompareInstructions(samples []benchtxt.Sample, thresholdPct float64) ([]record.Benchmark, error) {
 	if !(thresholdPct >= 0 && thresholdPct < 100) {
 		return nil, fmt.Errorf("instructions threshold %v%%: want a percentage from 0 up to 100, e.g. 0.5", thresholdPct)

@@ -2,7 +2,12 @@ package bench
 
 import "github.com/perfgate/perfgate/record"
 
-// The gate's one-sided question.
+// SettledForGate reports whether the gate's question is answered for c, a sec/op comparison of a
+// look: its class is settled (slower, faster, unchanged), or it is inconclusive but its one-sided
+// bound rules out a slowdown beyond thresholdPct. A budgeted run stops timing a benchmark once it
+// is, so that the budget goes to the benchmarks that could still block the merge.
+//
+// # The gate's one-sided question
 //
 // The classes are two-sided: slower, faster, unchanged (the interval inside ±threshold) or
 // inconclusive. The gate's question is one-sided: "is head slower than base by more than the
@@ -21,11 +26,6 @@ import "github.com/perfgate/perfgate/record"
 // simulation far fewer (TestSimOneSided: a true 1.5× the threshold blocks in every run). A true
 // change of half the threshold or less is still called slower (exit 1) in at most 1% of runs
 // (TestSimHalfThreshold): the one-sided rule stops benchmarks, it calls nothing slower.
-
-// SettledForGate reports whether the gate's question is answered for c, a sec/op comparison of a
-// look: its class is settled (slower, faster, unchanged), or it is inconclusive but its one-sided
-// bound rules out a slowdown beyond thresholdPct. A budgeted run stops timing a benchmark once it
-// is, so that the budget goes to the benchmarks that could still block the merge.
 func SettledForGate(c record.Benchmark, thresholdPct float64) bool {
 	return settled(c.Class) || c.Class == record.ClassInconclusive && c.RulesOutWorse(thresholdPct)
 }

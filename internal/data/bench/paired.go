@@ -10,7 +10,42 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The paired A–B–B–A estimator.
+// DisturbedRound is how many pair standard deviations (√2·σ) a round's A–A or B–B pair may stray
+// from the median pair before the round counts as disturbed.
+const DisturbedRound = 4
+
+// WildRound is how many spreads (see "Wild rounds") a round's log ratio d_r may lie from the median
+// d_r before the round is left out.
+const WildRound = 4
+
+// roundValues holds one round's values of one benchmark and unit, each side ordered by slot.
+type roundValues struct {
+	round      int
+	base, head []slotValue
+}
+
+type slotValue struct {
+	slot  int
+	value float64
+}
+
+// pairedResult is the paired estimate with the noise floor, in log units.
+type pairedResult struct {
+	est   record.Paired
+	sigma float64 // single-run log standard deviation from the A–A and B–B pairs
+	mde   float64 // half-width in log units of the interval sigma implies
+	// upper and lower are the one-sided bounds of the ratio at the interval's confidence, each with
+	// all of 1 − confidence on its side: exp(mean d ± t(confidence, R−1) · s_d / √R).
+	// Record.Paired.Bound is the one on the unit's worse side (see onesided.go).
+	upper, lower float64
+}
+
+// paired computes the paired estimate over the complete rounds of rs, with PMargin the test against
+// margin (a fraction: half the threshold). It reports ok = false when fewer than two complete
+// rounds remain or a value is not positive (its logarithm is undefined); dropped counts incomplete
+// rounds.
+//
+// # The paired A–B–B–A estimator
 //
 // Every round r runs a benchmark four times, A B B A: base in slots 0 and 3, head in slots 1 and 2.
 // Both sides' slot positions average to 1.5, so a drift that is linear within the round (a CPU
@@ -74,41 +109,6 @@ import (
 //
 // An effect of exactly the MDE is significant in about half of the runs; it also has to exceed the
 // threshold to be classed slower or faster.
-
-// DisturbedRound is how many pair standard deviations (√2·σ) a round's A–A or B–B pair may stray
-// from the median pair before the round counts as disturbed.
-const DisturbedRound = 4
-
-// WildRound is how many spreads (see "Wild rounds") a round's log ratio d_r may lie from the median
-// d_r before the round is left out.
-const WildRound = 4
-
-// roundValues holds one round's values of one benchmark and unit, each side ordered by slot.
-type roundValues struct {
-	round      int
-	base, head []slotValue
-}
-
-type slotValue struct {
-	slot  int
-	value float64
-}
-
-// pairedResult is the paired estimate with the noise floor, in log units.
-type pairedResult struct {
-	est   record.Paired
-	sigma float64 // single-run log standard deviation from the A–A and B–B pairs
-	mde   float64 // half-width in log units of the interval sigma implies
-	// upper and lower are the one-sided bounds of the ratio at the interval's confidence, each with
-	// all of 1 − confidence on its side: exp(mean d ± t(confidence, R−1) · s_d / √R).
-	// Record.Paired.Bound is the one on the unit's worse side (see onesided.go).
-	upper, lower float64
-}
-
-// paired computes the paired estimate over the complete rounds of rs, with PMargin the test against
-// margin (a fraction: half the threshold). It reports ok = false when fewer than two complete
-// rounds remain or a value is not positive (its logarithm is undefined); dropped counts incomplete
-// rounds.
 func paired(rs []roundValues, confidence, margin float64) (res pairedResult, dropped int, ok bool) {
 	var d, a, b []float64
 	for _, r := range rs {

@@ -6,7 +6,17 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// A time budget, and why looking after every stage stays honest.
+// DefaultMaxRounds bounds the rounds of a budgeted run (benchrun.RunConfig.MaxRounds). Short runs
+// make many rounds affordable (see "Short runs, many rounds"), so that the budget, not this bound,
+// ends a run whose benchmarks stay unsettled; since the looks grow by half each time, a higher
+// bound costs few looks: 5, 8, 12, 18, 27, 41, 62, 93, 140 and 200 rounds are 10 looks, where 40
+// rounds were 6. (At 100 rounds, 9 looks, three corpus pairs stopped at the bound with 75 to 15 s
+// of their 100 s budget left.)
+const DefaultMaxRounds = 200
+
+// SequentialPlan is how a budgeted run spent its error rate: StatsOptions.Sequential.
+//
+// # A time budget, and why looking after every stage stays honest
 //
 // With benchrun.RunConfig.Budget set, rounds run in stages. The first stage runs
 // benchrun.RunConfig.Rounds rounds of every benchmark; each later one brings the benchmarks still
@@ -53,16 +63,6 @@ import (
 // The analysis that result.json records is the one of each benchmark's last look: SequentialPlan
 // carries which look that was, so that Analyze of the finished run gives every benchmark the class
 // it stopped with.
-
-// DefaultMaxRounds bounds the rounds of a budgeted run (benchrun.RunConfig.MaxRounds). Short runs
-// make many rounds affordable (see "Short runs, many rounds"), so that the budget, not this bound,
-// ends a run whose benchmarks stay unsettled; since the looks grow by half each time, a higher
-// bound costs few looks: 5, 8, 12, 18, 27, 41, 62, 93, 140 and 200 rounds are 10 looks, where 40
-// rounds were 6. (At 100 rounds, 9 looks, three corpus pairs stopped at the bound with 75 to 15 s
-// of their 100 s budget left.)
-const DefaultMaxRounds = 200
-
-// SequentialPlan is how a budgeted run spent its error rate: StatsOptions.Sequential.
 type SequentialPlan struct {
 	// the looks the run planned (len(Looks(first, max))); each spends 1/Looks of alpha
 	Looks  int

@@ -13,47 +13,6 @@ import (
 	"golang.org/x/perf/benchunit"
 )
 
-// Statistics over the samples of an A–B–B–A run.
-//
-// Analyze groups samples by benchmark name and unit and computes, for each group, two things side
-// by side:
-//
-//   - the benchstat comparison (golang.org/x/perf/benchmath): each side's median and its confidence
-//     interval (AssumeNothing; AssumeExact for exact units), and the Mann–Whitney U p-value of base
-//     against head;
-//   - the paired A–B–B–A estimate (see paired.go): the ratio head/base from within-round log
-//     ratios, its t-interval, the paired tests' p-values, and the noise floor from the A–A and B–B
-//     pairs.
-//
-// The class gates on the paired estimate, because it cancels drift that the unpaired Mann–Whitney
-// test does not see. Its test is not of "no change" but of "a change within half the threshold"
-// (Paired.PMargin): a benchmark is called slower only when the data rule out every change up to
-// half the threshold, so that code that runs 1% slower from layout alone (a function moved, an
-// alignment changed) is not failed at a 2% threshold however many rounds are run. These p-values
-// are Holm-corrected across the benchmarks of each unit (the family is one unit), and
-//
-//   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 >
-//     ThresholdPct/100 for costs such as sec/op, 1-Ratio > ThresholdPct/100 for rates such as B/s);
-//   - faster: the mirror image;
-//   - unchanged: otherwise, if the whole paired interval lies inside 1 ± ThresholdPct/100;
-//   - inconclusive: otherwise; Note says how far the interval reaches;
-//   - failed: a side has no samples, or fewer than two complete rounds (two base and two head
-//     samples) remain.
-//
-// Two shortcuts come first. When every value on both sides is the same the benchmark is unchanged,
-// whatever the unit. For exact units (StatsOptions.ExactUnits, by default allocs/op and B/op, which
-// a fixed iteration count makes deterministic) whose values are constant within each side, any
-// difference is slower or faster with P = PHolm = 0 and no threshold: one allocation more per op is
-// a real change. If an exact unit's values vary within a side the assumption is wrong; the group is
-// then treated as a measured unit and Note says so.
-//
-// A sample's peak resident set size (Sample.PeakRSS, the process's own through abba's launcher) is
-// compared as one more measured unit, UnitPeakRSS, when both sides know it; it gates when
-// gate-units names it.
-//
-// The perfgate gate uses the sec/op class; other units are classed by the same rules for the
-// report.
-
 // StatsOptions configures Analyze. Start from DefaultStatsOptions.
 type StatsOptions struct {
 	// Alpha is the family-wise significance level of the Holm-corrected paired tests, in (0, 1).
@@ -122,6 +81,47 @@ func (o StatsOptions) Validate() error {
 // Analyze compares base and head samples per benchmark and unit. The result is sorted by name, then
 // unit with sec/op first and the others in lexical order. It returns an error only for invalid
 // options.
+//
+// # Statistics over the samples of an A–B–B–A run
+//
+// Analyze groups samples by benchmark name and unit and computes, for each group, two things side
+// by side:
+//
+//   - the benchstat comparison (golang.org/x/perf/benchmath): each side's median and its confidence
+//     interval (AssumeNothing; AssumeExact for exact units), and the Mann–Whitney U p-value of base
+//     against head;
+//   - the paired A–B–B–A estimate (see paired.go): the ratio head/base from within-round log
+//     ratios, its t-interval, the paired tests' p-values, and the noise floor from the A–A and B–B
+//     pairs.
+//
+// The class gates on the paired estimate, because it cancels drift that the unpaired Mann–Whitney
+// test does not see. Its test is not of "no change" but of "a change within half the threshold"
+// (Paired.PMargin): a benchmark is called slower only when the data rule out every change up to
+// half the threshold, so that code that runs 1% slower from layout alone (a function moved, an
+// alignment changed) is not failed at a 2% threshold however many rounds are run. These p-values
+// are Holm-corrected across the benchmarks of each unit (the family is one unit), and
+//
+//   - slower: PHolm < Alpha and the estimate is worse than the threshold (Ratio-1 >
+//     ThresholdPct/100 for costs such as sec/op, 1-Ratio > ThresholdPct/100 for rates such as B/s);
+//   - faster: the mirror image;
+//   - unchanged: otherwise, if the whole paired interval lies inside 1 ± ThresholdPct/100;
+//   - inconclusive: otherwise; Note says how far the interval reaches;
+//   - failed: a side has no samples, or fewer than two complete rounds (two base and two head
+//     samples) remain.
+//
+// Two shortcuts come first. When every value on both sides is the same the benchmark is unchanged,
+// whatever the unit. For exact units (StatsOptions.ExactUnits, by default allocs/op and B/op, which
+// a fixed iteration count makes deterministic) whose values are constant within each side, any
+// difference is slower or faster with P = PHolm = 0 and no threshold: one allocation more per op is
+// a real change. If an exact unit's values vary within a side the assumption is wrong; the group is
+// then treated as a measured unit and Note says so.
+//
+// A sample's peak resident set size (Sample.PeakRSS, the process's own through abba's launcher) is
+// compared as one more measured unit, UnitPeakRSS, when both sides know it; it gates when
+// gate-units names it.
+//
+// The perfgate gate uses the sec/op class; other units are classed by the same rules for the
+// report.
 func Analyze(samples []benchtxt.Sample, opt StatsOptions) ([]record.Benchmark, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
