@@ -10,7 +10,7 @@ const (
 	// keyEnd ends the key words of the ChaCha20 state; nonceEnd its nonce words.
 	keyEnd   = "\t\tbinary.LittleEndian.Uint32(key[28:32]),\n\t}\n"
 	nonceEnd = "\t\tbinary.LittleEndian.Uint32(nonce[8:12]),\n\t}\n"
-	// openTail is openGeneric from the MAC to its end.
+	// openMAC is openGeneric from the MAC to its end.
 	openMAC = "\tp := poly1305.New(&polyKey)\n\twriteWithPadding(p, additionalData)\n\twriteWithPadding(p, ciphertext)\n" +
 		"\twriteUint64(p, len(additionalData))\n\twriteUint64(p, len(ciphertext))\n\n"
 	openChecks = "\tret, out := sliceForAppend(dst, len(ciphertext))\n\tif alias.InexactOverlap(out, ciphertext) {\n" +

@@ -15,7 +15,7 @@ const (
 	foldedArchive = "commit: folded\nparent: base\nmessage: fold\n-- a.go --\npackage a\n"
 )
 
-// historyFS builds an in-memory history directory from name → archive.
+// testHistory builds an in-memory history directory from name → archive.
 func testHistory(archives map[string]string) fstest.MapFS {
 	fsys := fstest.MapFS{}
 	for name, data := range archives {
