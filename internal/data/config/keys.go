@@ -246,8 +246,7 @@ var keys = []*Key{
 		Doc: "benchmarks to compare, as go test's -bench selects them: one regular expression per '/'-separated level of " +
 			"the name (^Sum256$ selects every sub-benchmark of Sum256; Encrypt/des selects Encrypt/des/single)"},
 		func(c *Config) *string { return &c.Bench }, func(s string) bool {
-			_,
-				err := bench.NewMatcher(s)
+			_, err := bench.NewMatcher(s)
 			return err == nil
 		}),
 	intKey(Key{File: "rounds", Flag: "rounds", Policy: true, Input: "rounds", Default: "5",
