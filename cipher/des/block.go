@@ -18,8 +18,8 @@ import "math/bits"
 // 3, 1 at bit offsets 4, 12, 20 and 28 (the last wrapping around): the Go
 // rounds rotate k1 left by 4 to meet them, the amd64 rounds rotate the half
 // right by 4 instead and read each pair {k0, k1} as one little-endian
-// 64-bit word (see block_amd64.go). Decryption reads the same schedule from
-// the last round to the first (roundsReversed).
+// 64-bit word (see internal/gen.BlockAMD64). Decryption reads the same
+// schedule from the last round to the first (roundsReversedGo).
 type schedule [8][4]uint32
 
 // exchange swaps the bits of a selected by mask<<n with the bits of b
