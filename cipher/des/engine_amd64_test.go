@@ -8,8 +8,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"golang.org/x/sys/cpu"
-
 	"github.com/perfgate/perfgate/cipher/des/internal/gen"
 )
 
@@ -36,74 +34,57 @@ func wideEngines() []engine {
 // defaultAVX2 is useAVX2 as the package set it.
 var defaultAVX2 = useAVX2
 
-// TestBlockAMD64 checks every variant of the assembly single-block calls
-// that the CPU can run against crypto/des (DES and three-key EDE) and the Go
-// engine cryptGo (which the purego build runs; also on EEE schedules), on
-// random keys and blocks, and that their table is the generator's. A
-// variant the CPU lacks is skipped with a message.
+// TestBlockAMD64 checks the assembly single-block calls against crypto/des
+// (DES and three-key EDE) and the Go engine cryptGo (which the purego build
+// runs; also on EEE schedules), on random keys and blocks, and that their
+// table is the generator's.
 func TestBlockAMD64(t *testing.T) {
 	if spBox64 != gen.SP64() {
 		t.Fatal("spBox64 differs from gen.SP64()")
 	}
-	for _, v := range []struct {
-		name     string
-		ok       bool
-		enc, dec func(*schedule, uint64) uint64
-		enc3     func(*[3]schedule, uint64) uint64
-		dec3     func(*[3]schedule, uint64) uint64
-	}{
-		{"plain", true, encryptBlockAMD64, decryptBlockAMD64, encryptBlock3AMD64, decryptBlock3AMD64},
-		{"BMI1", cpu.X86.HasBMI1, encryptBlockBMI1, decryptBlockBMI1, encryptBlock3BMI1, decryptBlock3BMI1},
-	} {
-		t.Run(v.name, func(t *testing.T) {
-			if !v.ok {
-				t.Skipf("the CPU has no %s (or GODEBUG turned it off)", v.name)
+	rng := rand.New(rand.NewPCG(9, 10))
+	key := make([]byte, 24)
+	var src, want [8]byte
+	for i := range 2000 {
+		for j := range key {
+			key[j] = byte(rng.Uint32())
+		}
+		b := rng.Uint64()
+		binary.BigEndian.PutUint64(src[:], b)
+		c, err := NewTripleEEE3(key) // EEE on even i, EDE on odd
+		if i%2 == 1 {
+			c, err = NewTripleEDE3(key)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(what string, got, want uint64) {
+			t.Helper()
+			if got != want {
+				t.Fatalf("%s %x of %016x = %016x, want %016x", what, key, b, got, want)
 			}
-			rng := rand.New(rand.NewPCG(9, 10))
-			key := make([]byte, 24)
-			var src, want [8]byte
-			for i := range 2000 {
-				for j := range key {
-					key[j] = byte(rng.Uint32())
-				}
-				b := rng.Uint64()
-				binary.BigEndian.PutUint64(src[:], b)
-				c, err := NewTripleEEE3(key) // EEE on even i, EDE on odd
-				if i%2 == 1 {
-					c, err = NewTripleEDE3(key)
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				check := func(what string, got, want uint64) {
-					t.Helper()
-					if got != want {
-						t.Fatalf("%s %x of %016x = %016x, want %016x", what, key, b, got, want)
-					}
-				}
-				check("DES encrypt", v.enc(&c.ks[0], b), cryptGo(c.ks[:1], b))
-				check("DES decrypt", v.dec(&c.ks[0], b), cryptReversedGo(c.ks[:1], b))
-				check("Triple DES encrypt", v.enc3(&c.ks, b), cryptGo(c.ks[:], b))
-				check("Triple DES decrypt", v.dec3(&c.ks, b), cryptReversedGo(c.ks[:], b))
-				std, err := stddes.NewCipher(key[:8])
-				if err != nil {
-					t.Fatal(err)
-				}
-				std.Encrypt(want[:], src[:])
-				check("DES encrypt (crypto/des)", v.enc(&c.ks[0], b), binary.BigEndian.Uint64(want[:]))
-				std.Decrypt(want[:], src[:])
-				check("DES decrypt (crypto/des)", v.dec(&c.ks[0], b), binary.BigEndian.Uint64(want[:]))
-				if i%2 == 1 {
-					std3, err := stddes.NewTripleDESCipher(key)
-					if err != nil {
-						t.Fatal(err)
-					}
-					std3.Encrypt(want[:], src[:])
-					check("EDE3 encrypt (crypto/des)", v.enc3(&c.ks, b), binary.BigEndian.Uint64(want[:]))
-					std3.Decrypt(want[:], src[:])
-					check("EDE3 decrypt (crypto/des)", v.dec3(&c.ks, b), binary.BigEndian.Uint64(want[:]))
-				}
+		}
+		check("DES encrypt", encryptBlockAMD64(&c.ks[0], b), cryptGo(c.ks[:1], b))
+		check("DES decrypt", decryptBlockAMD64(&c.ks[0], b), cryptReversedGo(c.ks[:1], b))
+		check("Triple DES encrypt", encryptBlock3AMD64(&c.ks, b), cryptGo(c.ks[:], b))
+		check("Triple DES decrypt", decryptBlock3AMD64(&c.ks, b), cryptReversedGo(c.ks[:], b))
+		std, err := stddes.NewCipher(key[:8])
+		if err != nil {
+			t.Fatal(err)
+		}
+		std.Encrypt(want[:], src[:])
+		check("DES encrypt (crypto/des)", encryptBlockAMD64(&c.ks[0], b), binary.BigEndian.Uint64(want[:]))
+		std.Decrypt(want[:], src[:])
+		check("DES decrypt (crypto/des)", decryptBlockAMD64(&c.ks[0], b), binary.BigEndian.Uint64(want[:]))
+		if i%2 == 1 {
+			std3, err := stddes.NewTripleDESCipher(key)
+			if err != nil {
+				t.Fatal(err)
 			}
-		})
+			std3.Encrypt(want[:], src[:])
+			check("EDE3 encrypt (crypto/des)", encryptBlock3AMD64(&c.ks, b), binary.BigEndian.Uint64(want[:]))
+			std3.Decrypt(want[:], src[:])
+			check("EDE3 decrypt (crypto/des)", decryptBlock3AMD64(&c.ks, b), binary.BigEndian.Uint64(want[:]))
+		}
 	}
 }
