@@ -71,8 +71,8 @@ var spBox64 = [8][64]uint64{
 
 // BlockAMD64 returns the generated assembly file block_amd64.s: the whole
 // single-block calls of amd64, one function each for DES and Triple DES,
-// encryption and decryption (see blockFuncs). Each takes
-// the block as a big-endian uint64 and returns the result: the initial
+// encryption and decryption (see blockFuncs). Each takes the block as a
+// big-endian uint64 and returns the result: the initial
 // permutation, every round of every stage with the halves expanded as
 // described above, and the final permutation, with no call in between.
 // Triple DES runs its 48 rounds as one sequence: where two stages meet, FP
@@ -134,8 +134,8 @@ var blockFuncs = func() []blockFunc {
 type blockRound struct{ y, x, key int }
 
 // blockRounds lists the rounds of f in order, the halves numbered 0 (l at
-// the start, in R8) and 1 (r, in R9), and returns the halves (l, r) that the last
-// stage leaves, the input of the final permutation.
+// the start, in R8) and 1 (r, in R9), and returns the halves (l, r) that
+// the last stage leaves, the input of the final permutation.
 func blockRounds(f blockFunc) (rs []blockRound, l, r int) {
 	l, r = 0, 1
 	for i := range f.stages {
@@ -177,6 +177,8 @@ func (a *asmWriter) exchange(x, y, t string, n int, mask uint32) {
 	a.ins("XORL %s, %s", t, x)
 }
 
+// writeBlockFunc writes the function f: the initial permutation, the
+// rounds, the final permutation.
 func writeBlockFunc(a *asmWriter, f blockFunc) {
 	ks := "*schedule"
 	if f.stages == 3 {
@@ -298,6 +300,9 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 		if double {
 			g++
 		}
+	}
+	if fl != 0 || fr != 1 { // one stage or three: the swaps cancel
+		panic("gen: final halves swapped")
 	}
 	// The halves back from expanded form: the low six bits of every byte,
 	// ORed with the two high bits of every byte of the high half rotated
