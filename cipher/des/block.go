@@ -18,8 +18,8 @@ import "math/bits"
 // 3, 1 at bit offsets 4, 12, 20 and 28 (the last wrapping around): the Go
 // rounds rotate k1 left by 4 to meet them, the amd64 rounds rotate the half
 // right by 4 instead and read each pair {k0, k1} as one little-endian
-// 64-bit word (see block_amd64.go). Decryption reads the same schedule from
-// the last round to the first (roundsReversed).
+// 64-bit word (see internal/gen.BlockAMD64). Decryption reads the same
+// schedule from the last round to the first (roundsReversedGo).
 type schedule [8][4]uint32
 
 // exchange swaps the bits of a selected by mask<<n with the bits of b
@@ -52,26 +52,26 @@ func finalPermutation(l, r uint32) (hi, lo uint32) {
 	return r, l
 }
 
-// crypt encrypts the block b with the DES stages ks, one for DES and three
+// cryptGo encrypts the block b with the DES stages ks, one for DES and three
 // for Triple DES, each schedule already in its stage's direction. Between
 // stages the halves trade places: the FP and IP that would separate two DES
 // operations cancel, leaving only the swap that FP starts with.
-func crypt(ks []schedule, b uint64) uint64 {
+func cryptGo(ks []schedule, b uint64) uint64 {
 	l, r := initialPermutation(uint32(b>>32), uint32(b))
 	for i := range ks {
-		l, r = rounds(&spBox, &ks[i], l, r)
+		l, r = roundsGo(&spBox, &ks[i], l, r)
 		l, r = r, l
 	}
 	hi, lo := finalPermutation(r, l)
 	return uint64(hi)<<32 | uint64(lo)
 }
 
-// cryptReversed undoes crypt: it runs the stages of ks from the last to the
+// cryptReversedGo undoes cryptGo: it runs the stages of ks from the last to the
 // first, each with its subkeys in reverse order.
-func cryptReversed(ks []schedule, b uint64) uint64 {
+func cryptReversedGo(ks []schedule, b uint64) uint64 {
 	l, r := initialPermutation(uint32(b>>32), uint32(b))
 	for i := len(ks) - 1; i >= 0; i-- {
-		l, r = roundsReversed(&spBox, &ks[i], l, r)
+		l, r = roundsReversedGo(&spBox, &ks[i], l, r)
 		l, r = r, l
 	}
 	hi, lo := finalPermutation(r, l)

@@ -2,12 +2,8 @@
 
 package des
 
-// rounds runs the 16 rounds of the stage ks on the halves (l, r): roundsGo.
-func rounds(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
-	return roundsGo(sp, ks, l, r)
-}
+// crypt encrypts the block b with the DES stages ks: cryptGo.
+func crypt(ks []schedule, b uint64) uint64 { return cryptGo(ks, b) }
 
-// roundsReversed runs them with the subkeys from round 16 down to round 1.
-func roundsReversed(sp *[8][64]uint32, ks *schedule, l, r uint32) (uint32, uint32) {
-	return roundsReversedGo(sp, ks, l, r)
-}
+// cryptReversed undoes crypt: cryptReversedGo.
+func cryptReversed(ks []schedule, b uint64) uint64 { return cryptReversedGo(ks, b) }

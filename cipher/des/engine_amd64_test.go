@@ -3,6 +3,8 @@
 package des
 
 import (
+	stddes "crypto/des"
+	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
@@ -32,30 +34,57 @@ func wideEngines() []engine {
 // defaultAVX2 is useAVX2 as the package set it.
 var defaultAVX2 = useAVX2
 
-// TestRoundsAMD64 checks the assembly rounds of the single-block calls
-// against the Go rounds (which the purego build runs, and TestVsStdlib
-// checks against crypto/des there) on random subkeys and halves, and that
-// their table is the generator's.
-func TestRoundsAMD64(t *testing.T) {
+// TestBlockAMD64 checks the assembly single-block calls against crypto/des
+// (DES and three-key EDE) and the Go engine cryptGo (which the purego build
+// runs; also on EEE schedules), on random keys and blocks, and that their
+// table is the generator's.
+func TestBlockAMD64(t *testing.T) {
 	if spBox64 != gen.SP64() {
 		t.Fatal("spBox64 differs from gen.SP64()")
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
-	for range 2000 {
-		var ks schedule
-		for i := range ks {
-			for j := range ks[i] {
-				ks[i][j] = rng.Uint32() & 0x3f3f3f3f
+	key := make([]byte, 24)
+	var src, want [8]byte
+	for i := range 2000 {
+		for j := range key {
+			key[j] = byte(rng.Uint32())
+		}
+		b := rng.Uint64()
+		binary.BigEndian.PutUint64(src[:], b)
+		c, err := NewTripleEEE3(key) // EEE on even i, EDE on odd
+		if i%2 == 1 {
+			c, err = NewTripleEDE3(key)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(what string, got, want uint64) {
+			t.Helper()
+			if got != want {
+				t.Fatalf("%s %x of %016x = %016x, want %016x", what, key, b, got, want)
 			}
 		}
-		l, r := rng.Uint32(), rng.Uint32()
-		gl, gr := roundsAMD64(&spBox64, &ks, l, r)
-		if wl, wr := roundsGo(&spBox, &ks, l, r); gl != wl || gr != wr {
-			t.Fatalf("roundsAMD64(%x, %08x, %08x) = %08x %08x, want %08x %08x", ks, l, r, gl, gr, wl, wr)
+		check("DES encrypt", encryptBlockAMD64(&c.ks[0], b), cryptGo(c.ks[:1], b))
+		check("DES decrypt", decryptBlockAMD64(&c.ks[0], b), cryptReversedGo(c.ks[:1], b))
+		check("Triple DES encrypt", encryptBlock3AMD64(&c.ks, b), cryptGo(c.ks[:], b))
+		check("Triple DES decrypt", decryptBlock3AMD64(&c.ks, b), cryptReversedGo(c.ks[:], b))
+		std, err := stddes.NewCipher(key[:8])
+		if err != nil {
+			t.Fatal(err)
 		}
-		gl, gr = roundsReversedAMD64(&spBox64, &ks, l, r)
-		if wl, wr := roundsReversedGo(&spBox, &ks, l, r); gl != wl || gr != wr {
-			t.Fatalf("roundsReversedAMD64(%x, %08x, %08x) = %08x %08x, want %08x %08x", ks, l, r, gl, gr, wl, wr)
+		std.Encrypt(want[:], src[:])
+		check("DES encrypt (crypto/des)", encryptBlockAMD64(&c.ks[0], b), binary.BigEndian.Uint64(want[:]))
+		std.Decrypt(want[:], src[:])
+		check("DES decrypt (crypto/des)", decryptBlockAMD64(&c.ks[0], b), binary.BigEndian.Uint64(want[:]))
+		if i%2 == 1 {
+			std3, err := stddes.NewTripleDESCipher(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			std3.Encrypt(want[:], src[:])
+			check("EDE3 encrypt (crypto/des)", encryptBlock3AMD64(&c.ks, b), binary.BigEndian.Uint64(want[:]))
+			std3.Decrypt(want[:], src[:])
+			check("EDE3 decrypt (crypto/des)", decryptBlock3AMD64(&c.ks, b), binary.BigEndian.Uint64(want[:]))
 		}
 	}
 }

@@ -4,7 +4,7 @@
 // FIPS 46-3 tables), unrolled.go (the unrolled round function and key
 // schedule), sliced.go (the bitsliced S-box circuits and wiring),
 // sliced_amd64.s (the same circuits and wiring on 256 lanes with AVX2),
-// block_amd64.s and const_amd64.go (the single-block rounds of amd64 and
+// block_amd64.s and const_amd64.go (the single-block calls of amd64 and
 // their table) and methods.go (the methods of Cipher and TripleCipher) using internal/gen.
 // Run it with `go generate` in this directory.
 //

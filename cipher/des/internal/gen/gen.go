@@ -16,7 +16,7 @@
 // near-identical blocks of code best not typed by hand; sliced.go (Sliced),
 // the bitsliced engine; sliced_amd64.s (SlicedAVX2), the same on 256 lanes
 // with AVX2; block_amd64.s and const_amd64.go (BlockAMD64, TablesAMD64), the
-// single-block rounds of amd64 and their table; and methods.go (Methods),
+// single-block calls of amd64 and their table; and methods.go (Methods),
 // the methods of Cipher and TripleCipher from one template. The assembly is
 // Go assembler text, formatted by the generator itself.
 //
