@@ -26,6 +26,7 @@ import (
 	"github.com/perfgate/perfgate/internal/data/gate"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
@@ -77,8 +78,8 @@ func TestActionStickyComment(t *testing.T) {
 		// The fixture's sub-benchmark name (internal/leaf/demo/history/weird.txtar).
 		name := "Weird/<b>x</b>|*y*_`z`_[l](http://e.x)_&amp;_@all_<!--c-->_#1\\"
 		body := outsideFences(ours[0].Body)
-		if !strings.Contains(body, report.EscapeMarkdown(name)) {
-			t.Errorf("the comment lacks the escaped name %q", report.EscapeMarkdown(name))
+		if !strings.Contains(body, text.Markdown(name)) {
+			t.Errorf("the comment lacks the escaped name %q", text.Markdown(name))
 		}
 		for _, raw := range []string{"<b>", "<!--c-->", "[l](http", "@all", "`z`", "*in*"} {
 			if strings.Contains(body, raw) {

@@ -14,6 +14,7 @@ import (
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -97,7 +98,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if err := recheckPolicy(r, res, labels); err != nil {
 		untrusted(stderr, func() {
-			fmt.Fprint(stderr, ghaction.Inert(fmt.Sprintf("perfgate: warning: the gate policy was not checked again: %v\n",
+			fmt.Fprint(stderr, text.Inert(fmt.Sprintf("perfgate: warning: the gate policy was not checked again: %v\n",
 				err)))
 		})
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -201,7 +201,7 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(&b, "%s  %s  %s\n", strings.TrimRight(line, " "), s.Duration.Round(time.Second), quote(s.Head.Subject))
 	}
-	_, err := io.WriteString(w, ghaction.Inert(b.String()))
+	_, err := io.WriteString(w, text.Inert(b.String()))
 	return err
 }
 

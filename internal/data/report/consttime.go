@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -48,13 +49,13 @@ func ctSummary(ct *record.ConstantTime) string {
 			findings++
 		}
 	}
-	s := plural(len(ct.Operations), "operation") + " traced, " + commas(int64(findings)) + " with secret-dependent " +
+	s := text.PluralCommas(len(ct.Operations), "operation") + " traced, " + text.Commas(int64(findings)) + " with secret-dependent " +
 		"branches or loads"
 	if changed > 0 {
-		s += ", " + commas(int64(changed)) + " changed"
+		s += ", " + text.Commas(int64(changed)) + " changed"
 	}
 	if n := len(ct.NewlyNotConstantTime()); n > 0 {
-		s += ", " + htmlBold(commas(int64(n))+" newly not constant time")
+		s += ", " + htmlBold(text.Commas(int64(n))+" newly not constant time")
 	}
 	return s
 }
@@ -65,7 +66,7 @@ func mdConstantTimeBody(d *doc, ct *record.ConstantTime) {
 		return
 	}
 	d.para(fmt.Sprintf("%s · %d secrets per operation (batch methods: %d, %d blocks) · seed %#x%s",
-		EscapeMarkdown(ct.Tool), ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ct.Seed, ctCost(ct)))
+		text.Markdown(ct.Tool), ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ct.Seed, ctCost(ct)))
 	t := &block{lines: []string{"| Constructor | Operation | Branches | Secret-indexed load sites | Lines per lookup " +
 		"| Lines per site | Tables |", "| :-- | :-- | --: | --: | --: | --: | --: |"}}
 	quiet := 0
@@ -120,7 +121,7 @@ func ctPair(o record.CTOperation, f func(*record.CTSide) int) string {
 }
 
 func ctBytes(o record.CTOperation) string {
-	return pairText(o, func(s *record.CTSide) string { return commas(int64(s.TableBytes())) + " B" })
+	return pairText(o, func(s *record.CTSide) string { return text.Commas(int64(s.TableBytes())) + " B" })
 }
 
 func pairText(o record.CTOperation, f func(*record.CTSide) string) string {
@@ -220,7 +221,7 @@ func ctSiteHTML(side string, s record.CTSite) ctSiteView {
 		sv.Kind = s.Kind
 		sv.Table = s.Table
 		if s.TableSize > 0 {
-			sv.Table += fmt.Sprintf(" (%s B)", commas(int64(s.TableSize)))
+			sv.Table += fmt.Sprintf(" (%s B)", text.Commas(int64(s.TableSize)))
 		}
 		sv.Lines = fmt.Sprintf("%d per lookup, %d in all", s.LinesPerLookup, s.Lines)
 	}
@@ -234,10 +235,10 @@ func textConstantTime(w io.Writer, r *record.Result) {
 		return
 	}
 	if ct.Status != record.CTChecked {
-		fmt.Fprintf(w, "\nconstant time: %s — %s\n", plain(string(ct.Status)), plain(ct.Reason))
+		fmt.Fprintf(w, "\nconstant time: %s — %s\n", text.Plain(string(ct.Status)), text.Plain(ct.Reason))
 		return
 	}
-	fmt.Fprintf(w, "\nconstant time: %s, %d secrets per operation (batch methods: %d, %d blocks)%s\n", plain(ct.Tool),
+	fmt.Fprintf(w, "\nconstant time: %s, %d secrets per operation (batch methods: %d, %d blocks)%s\n", text.Plain(ct.Tool),
 		ct.Secrets, ct.BatchSecrets, ct.BatchBlocks, ctCost(ct))
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "constructor\toperation\tbranches\tload sites\tlines per lookup\tper site\ttables")
@@ -247,13 +248,13 @@ func textConstantTime(w io.Writer, r *record.Result) {
 			quiet++
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(o.Package, o.Constructor), 100)),
-			plain(clip(o.Operation, 60)), ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", text.Plain(clip(record.Qualified(o.Package, o.Constructor), 100)),
+			text.Plain(clip(o.Operation, 60)), ctPair(o, func(s *record.CTSide) int { return len(s.Branches) }),
 			ctPair(o, func(s *record.CTSide) int { return len(s.Loads) }),
 			ctPair(o, (*record.CTSide).MaxLinesPerLookup), ctPair(o, (*record.CTSide).MaxLines), ctBytes(o))
 	}
 	for _, n := range ct.NotTraced {
-		fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\n", plain(clip(record.Qualified(n.Package, n.Constructor), 100)),
+		fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\n", text.Plain(clip(record.Qualified(n.Package, n.Constructor), 100)),
 			ctNotTracedText(n))
 	}
 	tw.Flush()

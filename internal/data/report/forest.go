@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -212,7 +213,7 @@ func (f *forest) restNote() string {
 			parts = append(parts, plural0(f.rest[c], string(c)))
 		}
 	}
-	return fmt.Sprintf("… %s more not shown (%s); every benchmark is in the tables", commas(int64(n)),
+	return fmt.Sprintf("… %s more not shown (%s); every benchmark is in the tables", text.Commas(int64(n)),
 		strings.Join(parts, ", "))
 }
 
@@ -279,7 +280,7 @@ func newTextForest(f *forest, uni, color bool) *textForest {
 	}
 	t.names = make([]string, len(f.rows))
 	for i, b := range f.rows {
-		t.names[i] = plain(clip(record.Qualified(b.Package, b.Name), 40))
+		t.names[i] = text.Plain(clip(record.Qualified(b.Package, b.Name), 40))
 		t.nameW = max(t.nameW, utf8.RuneCountInString(t.names[i]))
 	}
 	// The band: the columns whose span overlaps [1−t, 1+t]; 1× always has its column.
@@ -325,7 +326,7 @@ func (t *textForest) header() []string {
 	put(forestZero, "1×")
 	put(w-len([]rune(ratioLabel(f.span))), ratioLabel(f.span))
 
-	title := fmt.Sprintf("%s, head/base: %s ratio %s%s%s 95%% paired interval", plain(f.unit), g.point, g.lo, g.line, g.hi)
+	title := fmt.Sprintf("%s, head/base: %s ratio %s%s%s 95%% paired interval", text.Plain(f.unit), g.point, g.lo, g.line, g.hi)
 	if f.threshold > 0 {
 		th := "±" + strconv.FormatFloat(f.threshold*100, 'f', -1, 64)
 		if !t.uni {
@@ -397,7 +398,7 @@ func (t *textForest) row(name string, b record.Benchmark) string {
 		line = strings.Join(cells[:first], "") + paintClass(t.color, b.Class, strings.Join(cells[first:last+1], "")) +
 			strings.Join(cells[last+1:], "")
 	}
-	class := plain(string(b.Class))
+	class := text.Plain(string(b.Class))
 	if b.Acknowledged {
 		class += "*"
 	}
@@ -429,6 +430,6 @@ func forests(r *record.Result, most int) []*forest {
 // mdForest adds the forests to a Markdown doc as code blocks, which GitHub shows as they are.
 func mdForest(d *doc, r *record.Result) {
 	for _, f := range forests(r, forestMaxRows) {
-		d.para(codeBlock(strings.Join(forestText(f, true, false), "\n")))
+		d.para(text.Block(strings.Join(forestText(f, true, false), "\n")))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -70,7 +71,7 @@ func sig4(v float64) string {
 	}
 	a := math.Abs(v)
 	if a >= 1e4 {
-		return signed(commas(int64(math.Round(a))), v < 0, false)
+		return signed(text.Commas(int64(math.Round(a))), v < 0, false)
 	}
 	digits := max(0, 3-int(math.Floor(math.Log10(a))))
 	return signed(strconv.FormatFloat(a, 'f', digits, 64), v < 0, false)
@@ -80,7 +81,7 @@ func sig4(v float64) string {
 // fraction (a median of an even number of samples can fall between two counts).
 func count(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return signed(commas(int64(math.Abs(v))), v < 0, false)
+		return signed(text.Commas(int64(math.Abs(v))), v < 0, false)
 	}
 	return sig4(v)
 }
@@ -129,7 +130,7 @@ func instructions(v float64) string {
 		return sig4(v)
 	}
 	r := math.Round(math.Abs(v) * 10)
-	s := commas(int64(r / 10))
+	s := text.Commas(int64(r / 10))
 	if d := int64(r) % 10; d != 0 {
 		s += "." + strconv.FormatInt(d, 10)
 	}
@@ -148,21 +149,6 @@ func signed(s string, neg, plus bool) string {
 		return "+" + s
 	}
 	return s
-}
-
-// commas formats n with thousands separators: 1234567 → "1,234,567".
-func commas(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return signed(b.String(), neg, false)
 }
 
 // percent formats a signed percentage with one decimal: "+3.1%", "−37.9%", "0.0%".
@@ -237,7 +223,7 @@ func roundsOf(m record.Method, b record.Benchmark) string {
 	if m.Budget <= 0 || b.Rounds == 0 {
 		return ""
 	}
-	return " · " + plural(b.Rounds, "round")
+	return " · " + text.PluralCommas(b.Rounds, "round")
 }
 
 func alphaOf(m record.Method) float64 {
@@ -253,9 +239,9 @@ func bytesDelta(d int64) string {
 		return "0 B"
 	}
 	if d < 0 {
-		return minus + commas(-d) + " B"
+		return minus + text.Commas(-d) + " B"
 	}
-	return "+" + commas(d) + " B"
+	return "+" + text.Commas(d) + " B"
 }
 
 // bytesDeltaShort formats a signed byte difference compactly: "+1.5 KiB", "−315 B".
@@ -304,14 +290,6 @@ func isHex(s string) bool {
 	return true
 }
 
-// plural returns "1 cipher" or "2 ciphers".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return commas(int64(n)) + " " + word + "s"
-}
-
 // sameUntimed reports whether b is unchanged because its machine code is the same on both sides,
 // without timing.
 func sameUntimed(b record.Benchmark) bool {
@@ -332,7 +310,7 @@ func scope(r *record.Result) string {
 	var s string
 	if n := len(r.Packages); n > 0 {
 		shown := r.Packages[:min(n, 10)]
-		s = fmt.Sprintf(" (%s: %s", plural(n, "package"), clip(strings.Join(shown, ", "), 400))
+		s = fmt.Sprintf(" (%s: %s", text.PluralCommas(n, "package"), clip(strings.Join(shown, ", "), 400))
 		if n > len(shown) {
 			s += fmt.Sprintf(", and %d more", n-len(shown))
 		}

@@ -7,60 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
 func nan() float64 { return math.NaN() }
-
-func TestEscapeMarkdown(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"Encrypt/des/single", "Encrypt/des/single"},
-		{"<b>x</b>|*y*", `&lt;b&gt;x&lt;/b&gt;\|\*y\*`},
-		{"a_b `c` [d](e) ~f~ #g !h $i$ {j}", "a\\_b \\`c\\` \\[d\\](e) \\~f\\~ \\#g \\!h \\$i\\$ \\{j\\}"},
-		{`back\slash`, `back\\slash`},
-		{"&lt; & &#60;", "&amp;lt; &amp; &amp;\\#60;"},
-		{"line1\r\nline2\nline3\ttab", "line1 line2 line3 tab"},
-		{"- item", `\- item`},
-		{"+ item", `\+ item`},
-		{"=== ", `\=== `},
-		{"-x 6.8.0-1", "-x 6.8.0-1"},
-		{"1.5", "1.5"},
-		{"12. ordered", `12\. ordered`},
-		{"3) ordered", `3\) ordered`},
-		{"v1.2 (x)", "v1.2 (x)"},
-		{"esc\x1b[31mred", "esc\uFFFD\\[31mred"},
-		{"bidi\u202eevil", "bidi\uFFFDevil"},
-		{"bad\xffutf8", "bad\uFFFDutf8"},
-		{"µs −3%", "µs −3%"},
-	} {
-		if got := EscapeMarkdown(tc.in); got != tc.want {
-			t.Errorf("EscapeMarkdown(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestCodeBlockFence(t *testing.T) {
-	for _, tc := range []struct {
-		in    string
-		fence string
-	}{
-		{"plain", "```"},
-		{"one ` two `` three", "```"},
-		{"has ``` inside", "````"},
-		{"has `````` six", "```````"},
-	} {
-		got := codeBlock(tc.in)
-		if !strings.HasPrefix(got, tc.fence+"text\n") || !strings.HasSuffix(got, "\n"+tc.fence) {
-			t.Errorf("codeBlock(%q) = %q, want fence %s", tc.in, got, tc.fence)
-		}
-	}
-	if got := codeSpan("a`b|c"); got != "``a`b\\|c``" {
-		t.Errorf("codeSpan = %q", got)
-	}
-	if got := codeSpan("`x"); got != "`` `x ``" {
-		t.Errorf("codeSpan = %q", got)
-	}
-}
 
 func TestFormatValues(t *testing.T) {
 	for _, tc := range []struct {
@@ -115,7 +66,7 @@ func TestFormatDeltas(t *testing.T) {
 	check(sizePercent(2617, 2302), "−12.0%")
 	check(sizePercent(0, 10), "new")
 	check(sizePercent(10, 0), "gone")
-	check(commas(-1234567), "−1,234,567")
+	check(text.Commas(-1234567), "−1,234,567")
 	check(spread("sec/op", record.Summary{Center: 150e-6, Lo: 148.5e-6, Hi: 151.8e-6, N: 10}), "150.0 µs ± 1%")
 	check(spread("sec/op", record.Summary{}), "—")
 	check(value("peak-RSS-B", 71.5*(1<<20)), "71.5 MiB")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -36,7 +37,7 @@ func HTML(w io.Writer, r *record.Result, samples []benchtxt.Sample, opt Options)
 	}
 	// html/template escapes markup but leaves control characters and bidirectional overrides, which
 	// the page's own text never has: they become U+FFFD, as in the other formats.
-	if _, err := io.WriteString(w, plainLines(b.String())); err != nil {
+	if _, err := io.WriteString(w, text.Lines(b.String())); err != nil {
 		return fmt.Errorf("rendering html: %w", err)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -160,13 +161,13 @@ func newSizesView(s record.Sizes) sizesView {
 			continue
 		}
 		v.Sections = append(v.Sections, sectionBar{
-			Name: record.Qualified(sec.Package, sec.Name), Base: commas(sec.Base) + " B", Head: commas(sec.Head) + " B",
+			Name: record.Qualified(sec.Package, sec.Name), Base: text.Commas(sec.Base) + " B", Head: text.Commas(sec.Head) + " B",
 			BaseW: share(sec.Base, widest), HeadW: share(sec.Head, widest),
 			Delta: bytesDelta(sec.Head - sec.Base), Percent: sizePercent(sec.Base, sec.Head), Kind: kind(sec.Head - sec.Base),
 		})
 	}
 	v.Zero = strings.Join(zero, ", ")
-	v.Total = sectionBar{Name: "total", Base: commas(base) + " B", Head: commas(head) + " B",
+	v.Total = sectionBar{Name: "total", Base: text.Commas(base) + " B", Head: text.Commas(head) + " B",
 		Delta: bytesDelta(head - base), Percent: sizePercent(base, head), Kind: kind(head - base)}
 	var largest int64
 	for _, sym := range s.Symbols[:min(len(s.Symbols), symbolsShown)] {
@@ -178,8 +179,8 @@ func newSizesView(s record.Sizes) sizesView {
 			break
 		}
 		d := sym.Head - sym.Base
-		v.Symbols = append(v.Symbols, symbolRow{Name: sym.Name, Section: sym.Section, Base: commas(sym.Base),
-			Head: commas(sym.Head), Delta: bytesDelta(d), Kind: kind(d), W: share(abs64(d), largest)})
+		v.Symbols = append(v.Symbols, symbolRow{Name: sym.Name, Section: sym.Section, Base: text.Commas(sym.Base),
+			Head: text.Commas(sym.Head), Delta: bytesDelta(d), Kind: kind(d), W: share(abs64(d), largest)})
 	}
 	return v
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -34,7 +35,7 @@ func Markdown(r *record.Result, opt Options) string {
 	mdSizes(d, r)
 	mdMethod(d, r)
 	if opt.ArtifactHint != "" {
-		d.para("<sub>Full results: " + EscapeMarkdown(clip(opt.ArtifactHint, 300)) + "</sub>")
+		d.para("<sub>Full results: " + text.Markdown(clip(opt.ArtifactHint, 300)) + "</sub>")
 	}
 	return d.fit(bodyBudget)
 }
@@ -47,13 +48,13 @@ func htmlBold(s string) string { return "<strong>" + s + "</strong>" }
 
 // verdictLine is the line a maintainer reads first.
 func verdictLine(r *record.Result) string {
-	return "**perfgate: " + statusWord(r) + "** — " + strings.Join(verdictParts(r, EscapeMarkdown, bold), " · ")
+	return "**perfgate: " + statusWord(r) + "** — " + strings.Join(verdictParts(r, text.Markdown, bold), " · ")
 }
 
 func mdHeader(d *doc, r *record.Result, opt Options) {
 	lines := []string{Marker}
 	if opt.Title != "" {
-		lines = append(lines, "### "+EscapeMarkdown(clip(opt.Title, 200)), "")
+		lines = append(lines, "### "+text.Markdown(clip(opt.Title, 200)), "")
 	}
 	d.para(append(lines, verdictLine(r))...)
 
@@ -61,9 +62,9 @@ func mdHeader(d *doc, r *record.Result, opt Options) {
 	if pkg == "" {
 		pkg = r.ImportPath
 	}
-	line := "base: " + revision(r.Base, EscapeMarkdown) + " → head: " + revision(r.Head, EscapeMarkdown)
+	line := "base: " + revision(r.Base, text.Markdown) + " → head: " + revision(r.Head, text.Markdown)
 	if pkg != "" {
-		line = codeSpan(clip(pkg, 200)) + EscapeMarkdown(scope(r)) + " · " + line
+		line = text.CodeSpan(clip(pkg, 200)) + text.Markdown(scope(r)) + " · " + line
 	}
 	d.para(line)
 
@@ -74,7 +75,7 @@ func mdHeader(d *doc, r *record.Result, opt Options) {
 	if ack := acknowledgedLine(r.Verdict.Acknowledged); ack != "" {
 		list.rows = append(list.rows, row{text: "- " + ack, prio: prioTop})
 	}
-	if l := policyLine(r, EscapeMarkdown); l != "" {
+	if l := policyLine(r, text.Markdown); l != "" {
 		list.rows = append(list.rows, row{text: "- Policy: " + l, prio: prioTop})
 	}
 	for _, s := range readingNotes(r) {
@@ -207,9 +208,9 @@ func mdChanged(d *doc, r *record.Result) {
 		const most = 20
 		names := make([]string, 0, most)
 		for _, n := range same[:min(len(same), most)] {
-			names = append(names, codeSpan(clip(n, 100)))
+			names = append(names, text.CodeSpan(clip(n, 100)))
 		}
-		line := "Unchanged (" + commas(int64(len(same))) + "): " + strings.Join(names, ", ")
+		line := "Unchanged (" + text.Commas(int64(len(same))) + "): " + strings.Join(names, ", ")
 		if len(same) > most {
 			line += fmt.Sprintf(" and %d more", len(same)-most)
 		}
@@ -273,7 +274,7 @@ func mdBenchmarks(d *doc, r *record.Result) {
 		strconv.FormatFloat(alpha, 'g', -1, 64)))
 	units, groups, quiet := shownUnits(r.Benchmarks, r.Method.Metric)
 	if len(quiet) > 0 {
-		defer d.para(EscapeMarkdown(strings.Join(quiet, ", ")) + ": unchanged in every benchmark.")
+		defer d.para(text.Markdown(strings.Join(quiet, ", ")) + ": unchanged in every benchmark.")
 	}
 	// Where the lanes disagree, mdChanged's lines say which gates and why; the tables leave it out.
 	lanes := laneLines(r.Benchmarks)
@@ -293,10 +294,10 @@ func mdBenchmarks(d *doc, r *record.Result) {
 			header += " Note |"
 			delim += " :-- |"
 		}
-		t := &block{lines: []string{"#### " + EscapeMarkdown(unit), "", header, delim}}
+		t := &block{lines: []string{"#### " + text.Markdown(unit), "", header, delim}}
 		for _, b := range bs {
 			cells := []string{
-				cell(record.Qualified(b.Package, b.Name), 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit,
+				cell(record.Qualified(b.Package, b.Name), 200), text.Markdown(spread(unit, b.Base)), text.Markdown(spread(unit,
 					b.Head)), delta(b, alpha), pvalue(b),
 				paired(b.Paired) + roundsOf(r.Method, b), classCell(b),
 			}
@@ -306,7 +307,7 @@ func mdBenchmarks(d *doc, r *record.Result) {
 			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: benchPrio(b.Class)})
 		}
 		if base, head, change, n, ok := geomeanRow(r, unit); ok {
-			cells := []string{"*geomean*", EscapeMarkdown(base), EscapeMarkdown(head), change,
+			cells := []string{"*geomean*", text.Markdown(base), text.Markdown(head), change,
 				fmt.Sprintf("%d benchmarks", n), "", ""}
 			if notes {
 				cells = append(cells, "")
@@ -318,12 +319,12 @@ func mdBenchmarks(d *doc, r *record.Result) {
 }
 
 func mdDifferential(d *doc, r *record.Result) {
-	d.collapsed("Differential: "+diffSummary(r, EscapeMarkdown, htmlBold), func() { mdDifferentialBody(d, r) })
+	d.collapsed("Differential: "+diffSummary(r, text.Markdown, htmlBold), func() { mdDifferentialBody(d, r) })
 }
 
 func mdDifferentialBody(d *doc, r *record.Result) {
 	df := r.Differential
-	line := diffSummary(r, EscapeMarkdown, bold)
+	line := diffSummary(r, text.Markdown, bold)
 	if df.Status != "" {
 		line += fmt.Sprintf(" · seed %#x", df.Seed)
 	}
@@ -372,7 +373,7 @@ func mdDifferentialBody(d *doc, r *record.Result) {
 // text.
 func digestCell(s string) string {
 	if isHex(s) && s != "" {
-		return codeSpan(shortHash(s))
+		return text.CodeSpan(shortHash(s))
 	}
 	return cell(s, 13)
 }
@@ -383,11 +384,11 @@ func keySizes(ks []int) string { return record.SizeRanges(ks) }
 // 52 lengths" for an AEAD, stream cipher or hash (per key size).
 func vectors(c record.Cipher) string {
 	if isBlock(c) {
-		return plural(c.Keys, "key") + " × " + plural(c.Blocks, "block")
+		return text.PluralCommas(c.Keys, "key") + " × " + text.PluralCommas(c.Blocks, "block")
 	}
-	s := plural(c.Keys, "key") + ", " + plural(len(c.Lengths), "length")
+	s := text.PluralCommas(c.Keys, "key") + ", " + text.PluralCommas(len(c.Lengths), "length")
 	if c.Inputs > 0 {
-		s += ", " + plural(c.Inputs, "message")
+		s += ", " + text.PluralCommas(c.Inputs, "message")
 	}
 	return s
 }
@@ -423,13 +424,13 @@ func cipherResult(c record.Cipher, strong func(string) string) string {
 	case c.Mismatches == 1:
 		result = strong("1 mismatch")
 	case c.Mismatches > 1:
-		result = strong(commas(int64(c.Mismatches)) + " mismatches")
+		result = strong(text.Commas(int64(c.Mismatches)) + " mismatches")
 	}
 	if c.InconsistentHead > 0 {
-		result += ", " + strong("head inconsistent on "+commas(int64(c.InconsistentHead)))
+		result += ", " + strong("head inconsistent on "+text.Commas(int64(c.InconsistentHead)))
 	}
 	if c.InconsistentBase > 0 {
-		result += ", base inconsistent on " + commas(int64(c.InconsistentBase))
+		result += ", base inconsistent on " + text.Commas(int64(c.InconsistentBase))
 	}
 	return result
 }
@@ -453,7 +454,7 @@ func cipherNotes(df record.Differential, most int) []string {
 		out = append(out, strings.Join(who[n], ", ")+": "+clip(n, 200))
 	}
 	if len(order) > most {
-		out = append(out, "… "+plural(len(order)-most, "more note"))
+		out = append(out, "… "+text.PluralCommas(len(order)-most, "more note"))
 	}
 	return out
 }
@@ -479,21 +480,21 @@ func mismatchText(df record.Differential, most int) (string, int) {
 // writeMismatch writes mismatch m of constructor c as lines of plain text.
 func writeMismatch(b *strings.Builder, c record.Cipher, m record.Mismatch) {
 	if m.Part != "" { // an AEAD, stream or hash message: say what differed
-		fmt.Fprintf(b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(record.Qualified(c.Package,
+		fmt.Fprintf(b, "%s  key size %d  key %s  length %d  %s differs\n", text.Plain(clip(record.Qualified(c.Package,
 			c.Name), 100)), m.KeySize,
-			plain(clip(m.Key.String(), 100)), m.Length, plain(clip(m.Part, 40)))
+			text.Plain(clip(m.Key.String(), 100)), m.Length, text.Plain(clip(m.Part, 40)))
 		b.WriteString(messageDetails(m.Nonce, m.AD, m.Chunks))
-		fmt.Fprintf(b, "  input %s\n  base  %s\n  head  %s\n", plain(clip(m.Input.String(), 200)),
-			plain(clip(m.Base.String(), 200)), plain(clip(m.Head.String(), 200)))
+		fmt.Fprintf(b, "  input %s\n  base  %s\n  head  %s\n", text.Plain(clip(m.Input.String(), 200)),
+			text.Plain(clip(m.Base.String(), 200)), text.Plain(clip(m.Head.String(), 200)))
 	} else {
 		fmt.Fprintf(b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
-			plain(clip(record.Qualified(c.Package, c.Name), 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block,
-			plain(clip(m.Direction, 20)),
-			plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
-			plain(clip(m.Head.String(), 200)))
+			text.Plain(clip(record.Qualified(c.Package, c.Name), 100)), m.KeySize, text.Plain(clip(m.Key.String(), 100)), m.Block,
+			text.Plain(clip(m.Direction, 20)),
+			text.Plain(clip(m.Method, 40)), text.Plain(clip(m.Input.String(), 200)), text.Plain(clip(m.Base.String(), 200)),
+			text.Plain(clip(m.Head.String(), 200)))
 	}
 	if m.Note != "" { // a key one side accepts and the other rejects: the two outcomes
-		fmt.Fprintf(b, "  note  %s\n", plain(clip(m.Note, 300)))
+		fmt.Fprintf(b, "  note  %s\n", text.Plain(clip(m.Note, 300)))
 	}
 }
 
@@ -502,10 +503,10 @@ func writeMismatch(b *strings.Builder, c record.Cipher, m record.Mismatch) {
 func messageDetails(nonce, ad record.Hex, chunks []int) string {
 	var b strings.Builder
 	if len(nonce) > 0 {
-		fmt.Fprintf(&b, "  nonce %s\n", plain(clip(nonce.String(), 100)))
+		fmt.Fprintf(&b, "  nonce %s\n", text.Plain(clip(nonce.String(), 100)))
 	}
 	if len(ad) > 0 {
-		fmt.Fprintf(&b, "  ad    %s\n", plain(clip(ad.String(), 200)))
+		fmt.Fprintf(&b, "  ad    %s\n", text.Plain(clip(ad.String(), 200)))
 	}
 	if len(chunks) > 0 {
 		fmt.Fprintf(&b, "  chunks %s\n", clip(keySizes(chunks), 200))
@@ -524,20 +525,20 @@ func inconsistencyText(df record.Differential, most int) (string, int) {
 // writeInconsistency writes inconsistency in of constructor c as lines of plain text.
 func writeInconsistency(b *strings.Builder, c record.Cipher, in record.Inconsistency) {
 	if in.Part != "" {
-		fmt.Fprintf(b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(record.Qualified(c.Package, c.Name),
+		fmt.Fprintf(b, "%s  %s  key size %d  key %s  length %d  %s\n", text.Plain(clip(record.Qualified(c.Package, c.Name),
 			100)),
-			plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Length, plain(clip(in.Part, 40)))
+			text.Plain(string(in.Side)), in.KeySize, text.Plain(clip(in.Key.String(), 100)), in.Length, text.Plain(clip(in.Part, 40)))
 		b.WriteString(messageDetails(nil, nil, in.Chunks))
 	} else {
-		fmt.Fprintf(b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(record.Qualified(c.Package,
+		fmt.Fprintf(b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", text.Plain(clip(record.Qualified(c.Package,
 			c.Name), 100)),
-			plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Block,
-			plain(clip(in.Direction, 20)), plain(clip(in.Method, 40)))
+			text.Plain(string(in.Side)), in.KeySize, text.Plain(clip(in.Key.String(), 100)), in.Block,
+			text.Plain(clip(in.Direction, 20)), text.Plain(clip(in.Method, 40)))
 	}
-	fmt.Fprintf(b, "  input     %s\n  reference %s\n  other     %s\n", plain(clip(in.Input.String(), 200)),
-		plain(clip(in.Single.String(), 200)), plain(clip(in.Batch.String(), 200)))
+	fmt.Fprintf(b, "  input     %s\n  reference %s\n  other     %s\n", text.Plain(clip(in.Input.String(), 200)),
+		text.Plain(clip(in.Single.String(), 200)), text.Plain(clip(in.Batch.String(), 200)))
 	if in.Note != "" {
-		fmt.Fprintf(b, "  note  %s\n", plain(clip(in.Note, 300)))
+		fmt.Fprintf(b, "  note  %s\n", text.Plain(clip(in.Note, 300)))
 	}
 }
 
@@ -566,14 +567,14 @@ func exampleText[T any](df record.Differential, most int, of func(record.Cipher)
 // mdMismatchesOpen shows the differential's mismatch and inconsistency examples expanded, under
 // "What failed".
 func mdMismatchesOpen(d *doc, df record.Differential) {
-	if text, n := mismatchText(df, 20); n > 0 {
-		d.add(&block{lines: []string{"**Differential: " + plural(n, "mismatch example") +
-			"** (base and head given the same input)", ""}, rows: []row{{text: codeBlock(text), prio: prioHigh}},
+	if ex, n := mismatchText(df, 20); n > 0 {
+		d.add(&block{lines: []string{"**Differential: " + text.PluralCommas(n, "mismatch example") +
+			"** (base and head given the same input)", ""}, rows: []row{{text: text.Block(ex), prio: prioHigh}},
 			what: "example list"})
 	}
-	if text, n := inconsistencyText(df, 10); n > 0 {
-		d.add(&block{lines: []string{"**A side disagrees with itself (" + plural(n, "example") + ")**", ""},
-			rows: []row{{text: codeBlock(text), prio: prioHigh}}, what: "example list"})
+	if ex, n := inconsistencyText(df, 10); n > 0 {
+		d.add(&block{lines: []string{"**A side disagrees with itself (" + text.PluralCommas(n, "example") + ")**", ""},
+			rows: []row{{text: text.Block(ex), prio: prioHigh}}, what: "example list"})
 	}
 }
 
@@ -586,7 +587,7 @@ func details(rank int, title, summary string, body ...string) *block {
 }
 
 func mdSizes(d *doc, r *record.Result) {
-	d.collapsed("Size: "+sizeSummary(r.Sizes, EscapeMarkdown), func() {
+	d.collapsed("Size: "+sizeSummary(r.Sizes, text.Markdown), func() {
 		mdSizesBody(d, r)
 		mdSymbols(d, r)
 	})
@@ -618,7 +619,7 @@ func mdSizesBody(d *doc, r *record.Result) {
 }
 
 func sizeRow(name string, base, head int64) string {
-	return "| " + name + " | " + commas(base) + " → " + commas(head) + " | " + bytesDelta(head-base) + " | " +
+	return "| " + name + " | " + text.Commas(base) + " → " + text.Commas(head) + " | " + bytesDelta(head-base) + " | " +
 		sizePercent(base, head) + " |"
 }
 
@@ -629,7 +630,7 @@ func mdMethod(d *doc, r *record.Result) {
 			rows = append(rows, row{text: "- **Package tests:** base " + testStatus(f.Base) + " · head " +
 				testStatus(f.Head), prio: prioTop})
 		}
-		for _, l := range methodLines(r, EscapeMarkdown) {
+		for _, l := range methodLines(r, text.Markdown) {
 			rows = append(rows, row{text: "- **" + l[0] + ":** " + l[1], prio: prioTop})
 		}
 		for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
@@ -663,7 +664,7 @@ func mdFailures(d *doc, r *record.Result) {
 			continue
 		}
 		first[f.Message] = name
-		b.rows = append(b.rows, row{text: head + "\n\n" + codeBlock(clipHead(f.Message, 4000, 40)), prio: prioFailed})
+		b.rows = append(b.rows, row{text: head + "\n\n" + text.Block(clipHead(f.Message, 4000, 40)), prio: prioFailed})
 	}
 	d.add(b)
 }
@@ -678,7 +679,7 @@ func mdTestOutput(d *doc, r *record.Result) {
 			continue
 		}
 		body = append(body, "**Package tests failed on "+side.name+"**; the end of their output:", "",
-			codeBlock(clipTail(side.run.Output, 6000, 60)), "")
+			text.Block(clipTail(side.run.Output, 6000, 60)), "")
 	}
 	if len(body) == 0 {
 		return
@@ -695,7 +696,7 @@ func mdSymbols(d *doc, r *record.Result) {
 	shown := syms[:min(len(syms), most)]
 	body := []string{"| Symbol | Section | Base → head | Δ |", "| :-- | :-- | --: | --: |"}
 	for _, s := range shown {
-		body = append(body, "| "+cell(s.Name, 150)+" | "+cell(s.Section, 40)+" | "+commas(s.Base)+" → "+commas(s.Head)+
+		body = append(body, "| "+cell(s.Name, 150)+" | "+cell(s.Section, 40)+" | "+text.Commas(s.Base)+" → "+text.Commas(s.Head)+
 			" | "+bytesDelta(s.Head-s.Base)+" |")
 	}
 	summary := fmt.Sprintf("Symbols that changed (%d)", len(syms))
@@ -711,7 +712,7 @@ func mdRaw(d *doc, r *record.Result) {
 	}
 	var b strings.Builder
 	rawTable(&b, r, false, true)
-	d.add(details(1, "raw table", "benchstat-style table", codeBlock(b.String())))
+	d.add(details(1, "raw table", "benchstat-style table", text.Block(b.String())))
 }
 
 // laneLines are the benchmarks whose time and instruction-count lanes disagree, one Markdown list
@@ -741,7 +742,7 @@ func laneLines(bs []record.Benchmark) []row {
 	for _, n := range notes {
 		var names []string
 		for _, name := range who[n][:min(len(who[n]), most)] {
-			names = append(names, codeSpan(clip(name, 200)))
+			names = append(names, text.CodeSpan(clip(name, 200)))
 		}
 		list := strings.Join(names, ", ")
 		if len(who[n]) > most {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -102,7 +103,7 @@ func TestMethodNotes(t *testing.T) {
 	if strings.Contains(open, "hides x86") {
 		t.Error("the hidden-features note is shown under the verdict")
 	}
-	if !strings.Contains(md, "- **Note:** "+EscapeMarkdown(hidden)) {
+	if !strings.Contains(md, "- **Note:** "+text.Markdown(hidden)) {
 		t.Error("the hidden-features note is not in the method section")
 	}
 	if !strings.Contains(open, "- Note: head is the working tree with uncommitted changes") {
@@ -198,7 +199,7 @@ func TestPassWhyCollapsedLanesOnce(t *testing.T) {
 		t.Errorf("why it changed is not collapsed on a PASS:\n%s", md)
 	}
 	if n := strings.Count(open, note); n != 1 ||
-		!strings.Contains(open, "- `Encrypt/des/single`, `Decrypt/des/single`: "+EscapeMarkdown(note)) {
+		!strings.Contains(open, "- `Encrypt/des/single`, `Decrypt/des/single`: "+text.Markdown(note)) {
 		t.Errorf("the shared lane note is shown %d times, or not with both names:\n%s", n, open)
 	}
 	r.Verdict.Status = record.StatusFail

@@ -7,7 +7,7 @@
 // The Result is the only input. Rendering formats numbers the pipeline already computed (medians,
 // intervals, deltas, p-values, the paired estimate) and at most counts benchmarks by class; it
 // never computes statistics. Every string that can come from the pull request — benchmark names,
-// panic messages, test output, commit subjects, refs, symbol names — is escaped (EscapeMarkdown) or
+// panic messages, test output, commit subjects, refs, symbol names — is escaped (text.Markdown) or
 // fenced (a code block whose fence is longer than any backtick run inside) before it reaches
 // Markdown, and stripped of control characters before it reaches a terminal.
 //
@@ -26,6 +26,7 @@ import (
 	"time"
 
 	benchtxt "github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -63,7 +64,7 @@ type Options struct {
 
 func hintOf(opt Options) string {
 	if opt.ArtifactHint != "" {
-		return EscapeMarkdown(clip(opt.ArtifactHint, 300))
+		return text.Markdown(clip(opt.ArtifactHint, 300))
 	}
 	return defaultHint
 }
@@ -149,7 +150,7 @@ func timedMethod(m record.Method, esc func(string) string) string {
 	correction := "with Holm correction"
 	if m.Budget > 0 {
 		method = fmt.Sprintf("A–B–B–A in %s within a budget of %s, %d rounds first, settled benchmarks stopping (%d settled)",
-			plural(m.Stages, "stage"), m.Budget, m.Rounds, m.Settled)
+			text.PluralCommas(m.Stages, "stage"), m.Budget, m.Rounds, m.Settled)
 		correction = "spent across the looks and benchmarks (Bonferroni)"
 	}
 	if m.BenchTime > 0 {
@@ -172,7 +173,7 @@ func envText(e record.Env, esc func(string) string) string {
 	if e.CPU != "" {
 		env = append(env, esc(clip(e.CPU, 100)))
 	}
-	env = append(env, plural(e.CPUs, "CPU"))
+	env = append(env, text.PluralCommas(e.CPUs, "CPU"))
 	if e.Pinned {
 		env = append(env, fmt.Sprintf("pinned to CPU %d", e.PinnedCPU))
 	} else {
@@ -219,7 +220,7 @@ func phasesText(phases []record.Phase) string {
 		}
 		t := ph.Name + " " + ph.Wall.Round(100*time.Millisecond).String()
 		if ph.FromStore > 0 {
-			t += " with " + plural(ph.FromStore, "artifact") + " from the store"
+			t += " with " + text.PluralCommas(ph.FromStore, "artifact") + " from the store"
 		}
 		parts = append(parts, t)
 	}

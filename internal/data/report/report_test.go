@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -234,16 +235,6 @@ func TestNilResult(t *testing.T) {
 	}
 }
 
-func TestEscapeMarkdownMentions(t *testing.T) {
-	got := EscapeMarkdown("ping @octocat and @org/team")
-	if strings.Contains(got, "@octocat") || strings.Contains(got, "@org") {
-		t.Errorf("EscapeMarkdown left a mention: %q", got)
-	}
-	if !strings.Contains(got, "@\u200boctocat") {
-		t.Errorf("EscapeMarkdown lost the text: %q", got)
-	}
-}
-
 // TestSizesInlined: a package none of whose code is in either binary (its functions all inlined
 // into the benchmarks) is not "unchanged" at 0 → 0: every format says that it has no code of its
 // own.
@@ -251,12 +242,12 @@ func TestSizesInlined(t *testing.T) {
 	r := passResult()
 	r.Sizes = record.Sizes{Sections: []record.SectionSize{{Name: ".text"}, {Name: ".rodata"},
 		{Name: ".noptrbss", Base: 8, Head: 8}}}
-	var text bytes.Buffer
-	if err := Text(&text, r, Options{}); err != nil {
+	var txt bytes.Buffer
+	if err := Text(&txt, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	md := Markdown(r, Options{})
-	for name, out := range map[string]string{"text": text.String(), "markdown": md} {
+	for name, out := range map[string]string{"text": txt.String(), "markdown": md} {
 		if !strings.Contains(out, "no code of its own on either side") {
 			t.Errorf("%s does not say the package has no code:\n%s", name, out)
 		}
@@ -265,7 +256,7 @@ func TestSizesInlined(t *testing.T) {
 		}
 	}
 	r.Sizes.Sections[2].Head = 16
-	if got := sizeSummary(r.Sizes, plain); got != "+8 B (.noptrbss +8 B); no code of its own on either side "+
+	if got := sizeSummary(r.Sizes, text.Plain); got != "+8 B (.noptrbss +8 B); no code of its own on either side "+
 		"(its functions are inlined into their callers)" {
 		t.Errorf("with data grown: %q", got)
 	}

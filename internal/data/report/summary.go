@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -126,7 +127,7 @@ func verdictParts(r *record.Result, esc, strong func(string) string) []string {
 			n = len(ack)
 		}
 		if n < t.classes[record.ClassSlower] {
-			slower += ", " + commas(int64(n)) + " acknowledged"
+			slower += ", " + text.Commas(int64(n)) + " acknowledged"
 		} else {
 			slower += ", acknowledged"
 		}
@@ -152,7 +153,7 @@ func verdictParts(r *record.Result, esc, strong func(string) string) []string {
 	return parts
 }
 
-func plural0(n int, word string) string { return commas(int64(n)) + " " + word }
+func plural0(n int, word string) string { return text.Commas(int64(n)) + " " + word }
 
 // commonReason returns the reason shared by every acknowledgement of the form "NAME: REASON", or
 // "".
@@ -214,7 +215,7 @@ func diffSummary(r *record.Result, esc, strong func(string) string) string {
 	case record.DiffMismatch:
 		s := status
 		if bad > 0 {
-			s += " (" + commas(int64(bad)) + " of " + ofFamilies(d.Ciphers) + ")"
+			s += " (" + text.Commas(int64(bad)) + " of " + ofFamilies(d.Ciphers) + ")"
 		}
 		return strong(s)
 	case record.DiffError:

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -59,10 +60,10 @@ func rawTable(w io.Writer, r *record.Result, color, all bool) {
 		if i > 0 {
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintf(tw, "%s\tbase\thead\tΔ\tpaired (head/base)\tclass\n", plain(unit))
+		fmt.Fprintf(tw, "%s\tbase\thead\tΔ\tpaired (head/base)\tclass\n", text.Plain(unit))
 		for _, b := range groups[unit] {
 			d := delta(b, alpha) + " (" + pvalue(b) + ")"
-			class := classPaint(color, record.Class(plain(string(b.Class))))
+			class := classPaint(color, record.Class(text.Plain(string(b.Class))))
 			if b.Acknowledged {
 				class += " (acknowledged)"
 			}
@@ -70,23 +71,23 @@ func rawTable(w io.Writer, r *record.Result, color, all bool) {
 				class += " (not blocking)"
 			}
 			if note := noteOf(b); note != "" {
-				class += "  " + plain(clip(note, 400))
+				class += "  " + text.Plain(clip(note, 400))
 			}
 			pr := paired(b.Paired)
 			if b.Paired != nil && !math.IsNaN(b.PHolm) {
 				pr += fmt.Sprintf(" (p=%.3f Holm)", b.PHolm)
 			}
 			pr += roundsOf(r.Method, b)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(b.Package, b.Name), 120)),
-				plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", text.Plain(clip(record.Qualified(b.Package, b.Name), 120)),
+				text.Plain(spread(unit, b.Base)), text.Plain(spread(unit, b.Head)),
 				d, pr, class)
 		}
 		if base, head, change, n, ok := geomeanRow(r, unit); ok {
-			fmt.Fprintf(tw, "geomean\t%s\t%s\t%s (%d benchmarks)\t\t\n", plain(base), plain(head), change, n)
+			fmt.Fprintf(tw, "geomean\t%s\t%s\t%s (%d benchmarks)\t\t\n", text.Plain(base), text.Plain(head), change, n)
 		}
 	}
 	if len(quiet) > 0 {
-		fmt.Fprintf(tw, "\n%s: unchanged in every benchmark\n", plain(strings.Join(quiet, ", ")))
+		fmt.Fprintf(tw, "\n%s: unchanged in every benchmark\n", text.Plain(strings.Join(quiet, ", ")))
 	}
 	tw.Flush()
 }
@@ -102,7 +103,7 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 	c := opt.Color
 	strong := func(s string) string { return paint(c, red, s) }
 	if opt.Title != "" {
-		fmt.Fprintln(bw, paint(c, boldOn, plain(opt.Title)))
+		fmt.Fprintln(bw, paint(c, boldOn, text.Plain(opt.Title)))
 	}
 	status := statusWord(r)
 	switch r.Verdict.Status {
@@ -111,24 +112,24 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 	default:
 		status = paint(c, red, status)
 	}
-	fmt.Fprintf(bw, "perfgate: %s — %s\n", status, strings.Join(verdictParts(r, plain, strong), " · "))
+	fmt.Fprintf(bw, "perfgate: %s — %s\n", status, strings.Join(verdictParts(r, text.Plain, strong), " · "))
 	pkg := r.Package
 	if pkg == "" {
 		pkg = r.ImportPath
 	}
-	fmt.Fprintf(bw, "%s%s · base: %s → head: %s\n", plain(pkg), plain(scope(r)), revision(r.Base, plain),
-		revision(r.Head, plain))
+	fmt.Fprintf(bw, "%s%s · base: %s → head: %s\n", text.Plain(pkg), text.Plain(scope(r)), revision(r.Base, text.Plain),
+		revision(r.Head, text.Plain))
 	for _, s := range r.Verdict.Reasons {
-		fmt.Fprintf(bw, "  - %s\n", plain(s))
+		fmt.Fprintf(bw, "  - %s\n", text.Plain(s))
 	}
 	for _, s := range r.Verdict.Acknowledged {
-		fmt.Fprintf(bw, "  - acknowledged: %s\n", plain(s))
+		fmt.Fprintf(bw, "  - acknowledged: %s\n", text.Plain(s))
 	}
-	if l := policyLine(r, plain); l != "" {
+	if l := policyLine(r, text.Plain); l != "" {
 		fmt.Fprintf(bw, "  - policy: %s\n", l)
 	}
 	for _, s := range readingNotes(r) {
-		fmt.Fprintf(bw, "  - note: %s\n", plain(s))
+		fmt.Fprintf(bw, "  - note: %s\n", text.Plain(s))
 	}
 
 	fmt.Fprintln(bw)
@@ -140,7 +141,7 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 		}
 		rawTable(bw, r, c, false)
 		for _, l := range inconclusiveLines(r, 10) {
-			fmt.Fprintf(bw, "inconclusive: %s\n", plain(strings.ReplaceAll(l, "`", "")))
+			fmt.Fprintf(bw, "inconclusive: %s\n", text.Plain(strings.ReplaceAll(l, "`", "")))
 		}
 	}
 	textWhy(bw, r)
@@ -152,12 +153,12 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 	textSizes(bw, r.Sizes)
 
 	fmt.Fprintln(bw)
-	for _, l := range methodLines(r, plain) {
+	for _, l := range methodLines(r, text.Plain) {
 		fmt.Fprintf(bw, "%s: %s\n", strings.ToLower(l[0]), l[1])
 	}
 	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
 		if isMethodNote(s) {
-			fmt.Fprintf(bw, "note: %s\n", plain(s))
+			fmt.Fprintf(bw, "note: %s\n", text.Plain(s))
 		}
 	}
 	textFailures(bw, r)
@@ -169,32 +170,32 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 
 func textDifferential(w io.Writer, r *record.Result, strong func(string) string) {
 	df := r.Differential
-	fmt.Fprintf(w, "\ndifferential: %s", diffSummary(r, plain, strong))
+	fmt.Fprintf(w, "\ndifferential: %s", diffSummary(r, text.Plain, strong))
 	if df.Status != "" {
 		fmt.Fprintf(w, ", seed %#x", df.Seed)
 	}
 	if df.Reason != "" {
-		fmt.Fprintf(w, " — %s", plain(df.Reason))
+		fmt.Fprintf(w, " — %s", text.Plain(df.Reason))
 	}
 	fmt.Fprintln(w)
 	if len(df.Ciphers) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "constructor\tfamily\tkey sizes\tvectors\tdigest base\tdigest head\tresult")
 		for _, c := range df.Ciphers {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(c.Package, c.Name), 100)),
-				plain(familyOf(c)), sizesCell(c),
-				vectors(c), plain(shortHash(c.DigestBase)), plain(shortHash(c.DigestHead)), cipherResult(c, strong))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", text.Plain(clip(record.Qualified(c.Package, c.Name), 100)),
+				text.Plain(familyOf(c)), sizesCell(c),
+				vectors(c), text.Plain(shortHash(c.DigestBase)), text.Plain(shortHash(c.DigestHead)), cipherResult(c, strong))
 		}
 		tw.Flush()
 	}
 	for _, n := range cipherNotes(df, 20) {
-		fmt.Fprintf(w, "note: %s\n", plain(n))
+		fmt.Fprintf(w, "note: %s\n", text.Plain(n))
 	}
 	if len(df.Added) > 0 {
-		fmt.Fprintf(w, "only in head: %s\n", plain(strings.Join(df.Added, ", ")))
+		fmt.Fprintf(w, "only in head: %s\n", text.Plain(strings.Join(df.Added, ", ")))
 	}
 	if len(df.Removed) > 0 {
-		fmt.Fprintf(w, "only in base: %s\n", plain(strings.Join(df.Removed, ", ")))
+		fmt.Fprintf(w, "only in base: %s\n", text.Plain(strings.Join(df.Removed, ", ")))
 	}
 	if text, n := mismatchText(df, 10); n > 0 {
 		fmt.Fprintf(w, "mismatch examples:\n%s", indent(text, "  "))
@@ -205,9 +206,9 @@ func textDifferential(w io.Writer, r *record.Result, strong func(string) string)
 }
 
 func textSizes(w io.Writer, s record.Sizes) {
-	fmt.Fprintf(w, "\nsize: %s\n", sizeSummary(s, plain))
+	fmt.Fprintf(w, "\nsize: %s\n", sizeSummary(s, text.Plain))
 	if s.Error != "" {
-		fmt.Fprintf(w, "  %s\n", plain(s.Error))
+		fmt.Fprintf(w, "  %s\n", text.Plain(s.Error))
 	}
 	if len(s.Sections) == 0 {
 		return
@@ -215,7 +216,7 @@ func textSizes(w io.Writer, s record.Sizes) {
 	// Numbers align right; the names are padded to one width so that they still read left-aligned.
 	width := len("section")
 	for _, sec := range s.Sections {
-		width = max(width, utf8.RuneCountInString(plain(record.Qualified(sec.Package, sec.Name))))
+		width = max(width, utf8.RuneCountInString(text.Plain(record.Qualified(sec.Package, sec.Name))))
 	}
 	name := func(s string) string { return s + strings.Repeat(" ", width-utf8.RuneCountInString(s)) }
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
@@ -224,11 +225,11 @@ func textSizes(w io.Writer, s record.Sizes) {
 	for _, sec := range s.Sections {
 		base += sec.Base
 		head += sec.Head
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(plain(record.Qualified(sec.Package, sec.Name))), commas(sec.Base),
-			commas(sec.Head),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(text.Plain(record.Qualified(sec.Package, sec.Name))), text.Commas(sec.Base),
+			text.Commas(sec.Head),
 			bytesDelta(sec.Head-sec.Base), sizePercent(sec.Base, sec.Head))
 	}
-	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), commas(base), commas(head), bytesDelta(head-base),
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), text.Commas(base), text.Commas(head), bytesDelta(head-base),
 		sizePercent(base, head))
 	tw.Flush()
 }
@@ -237,9 +238,9 @@ func textFailures(w io.Writer, r *record.Result) {
 	if len(r.Failures) > 0 {
 		fmt.Fprintf(w, "\nfailures:\n")
 		for _, f := range r.Failures {
-			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(record.Qualified(f.Package, f.Name)), plain(string(f.Side)),
-				f.Round, plain(string(f.Kind)))
-			fmt.Fprint(w, indent(plainLines(clipHead(f.Message, 2000, 10)), "    "))
+			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", text.Plain(record.Qualified(f.Package, f.Name)), text.Plain(string(f.Side)),
+				f.Round, text.Plain(string(f.Kind)))
+			fmt.Fprint(w, indent(text.Lines(clipHead(f.Message, 2000, 10)), "    "))
 		}
 	}
 	for _, side := range []struct {
@@ -248,7 +249,7 @@ func textFailures(w io.Writer, r *record.Result) {
 	}{{"base", r.Functional.Base}, {"head", r.Functional.Head}} {
 		if side.run.Ran && !side.run.Passed {
 			fmt.Fprintf(w, "\n%s test output (end):\n", side.name)
-			fmt.Fprint(w, indent(plainLines(clipTail(side.run.Output, 4000, 30)), "    "))
+			fmt.Fprint(w, indent(text.Lines(clipTail(side.run.Output, 4000, 30)), "    "))
 		}
 	}
 }

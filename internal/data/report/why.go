@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -116,7 +117,7 @@ func whyHeading(w record.Why, esc func(string) string) string {
 
 func countText(x float64) string {
 	if r := math.Round(x); math.Abs(x-r) < 1e-9 || x >= 1000 {
-		return commas(int64(r))
+		return text.Commas(int64(r))
 	}
 	return strconv.FormatFloat(x, 'g', 3, 64)
 }
@@ -143,7 +144,7 @@ func whyItems(w record.Why, esc func(string) string) []string {
 		if i == whyLines {
 			break
 		}
-		items = append(items, fmt.Sprintf("size: %s %s → %s B", esc(shortFunc(s.Name)), commas(s.Base), commas(s.Head)))
+		items = append(items, fmt.Sprintf("size: %s %s → %s B", esc(shortFunc(s.Name)), text.Commas(s.Base), text.Commas(s.Head)))
 	}
 	for i, p := range w.Profile {
 		if i == whyLines {
@@ -164,7 +165,7 @@ func mdWhy(d *doc, r *record.Result, opt Options) {
 		return
 	}
 	if !failing(r) { // a pass needs no explanation at first sight: collapsed, like the tables
-		d.collapsed("Why it changed ("+plural(len(r.Why), "benchmark")+")", func() { mdWhyBody(d, r, opt) })
+		d.collapsed("Why it changed ("+text.PluralCommas(len(r.Why), "benchmark")+")", func() { mdWhyBody(d, r, opt) })
 		return
 	}
 	d.para("### Why it changed")
@@ -172,7 +173,7 @@ func mdWhy(d *doc, r *record.Result, opt Options) {
 }
 
 func mdWhyBody(d *doc, r *record.Result, opt Options) {
-	esc := func(s string) string { return EscapeMarkdown(clip(s, 200)) }
+	esc := func(s string) string { return text.Markdown(clip(s, 200)) }
 	for _, w := range r.Why {
 		prio := prioFaster
 		if w.Class == record.ClassSlower {
@@ -189,22 +190,22 @@ func mdWhyBody(d *doc, r *record.Result, opt Options) {
 	}
 }
 
-// linkLine makes the "file:line" that starts text a link to that line at head's commit on GitHub,
+// linkLine makes the "file:line" that starts line a link to that line at head's commit on GitHub,
 // when repo (the repository's URL, "https://github.com/OWNER/NAME") is set, head is a commit (not a
 // dirty working tree) and the line's file maps to a path in the repository; otherwise it returns
-// text as it is.
-func linkLine(r *record.Result, w record.Why, l record.WhyLine, text, repo string) string {
+// line as it is.
+func linkLine(r *record.Result, w record.Why, l record.WhyLine, line, repo string) string {
 	if repo == "" || l.Line <= 0 || r.Head.Dirty || !isHex(r.Head.Commit) || len(r.Head.Commit) < 40 {
-		return text
+		return line
 	}
 	p, ok := repoPath(r, w, l.File)
 	if !ok {
-		return text
+		return line
 	}
-	where := EscapeMarkdown(path.Base(l.File)) + fmt.Sprintf(":%d", l.Line)
-	rest, ok := strings.CutPrefix(text, where)
+	where := text.Markdown(path.Base(l.File)) + fmt.Sprintf(":%d", l.Line)
+	rest, ok := strings.CutPrefix(line, where)
 	if !ok {
-		return text
+		return line
 	}
 	u := strings.TrimSuffix(repo, "/") + "/blob/" + r.Head.Commit + "/" + escapePath(p) + fmt.Sprintf("#L%d", l.Line)
 	return "[" + where + "](" + u + ")" + rest
@@ -252,8 +253,8 @@ func textWhy(w io.Writer, r *record.Result) {
 	}
 	fmt.Fprintln(w, "\nwhy it changed:")
 	for _, y := range r.Why {
-		fmt.Fprintf(w, "  %s\n", whyHeading(y, plain))
-		for _, it := range whyItems(y, plain) {
+		fmt.Fprintf(w, "  %s\n", whyHeading(y, text.Plain))
+		for _, it := range whyItems(y, text.Plain) {
 			fmt.Fprintf(w, "    %s\n", it)
 		}
 	}
