@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/ghaction"
@@ -102,7 +103,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				err)))
 		})
 	}
-	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact",
+	md := mdreport.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact",
 		RepoURL: repoURL(r)})
 	r.AddStepSummary(md)
 	c := newCommenter(r, client, owner, repo, stderr)

@@ -8,13 +8,13 @@ import (
 	"github.com/perfgate/perfgate/internal/leaf/text"
 )
 
-// cell escapes untrusted s for a table cell, first shortening it to at most max runes.
-func cell(s string, max int) string {
-	return text.Markdown(clip(s, max))
+// Cell escapes untrusted s for a table cell, first shortening it to at most max runes.
+func Cell(s string, max int) string {
+	return text.Markdown(Clip(s, max))
 }
 
-// clip shortens s to at most max runes, ending it with "…" when it cut.
-func clip(s string, max int) string {
+// Clip shortens s to at most max runes, ending it with "…" when it cut.
+func Clip(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
@@ -28,10 +28,10 @@ func clip(s string, max int) string {
 	return s
 }
 
-// clipHead keeps the first maxLines lines and at most maxBytes bytes of s, cutting at a line (or
+// ClipHead keeps the first maxLines lines and at most maxBytes bytes of s, cutting at a line (or
 // rune) boundary and saying what it left out. It suits panic messages, whose first lines matter
 // most.
-func clipHead(s string, maxBytes, maxLines int) string {
+func ClipHead(s string, maxBytes, maxLines int) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	cut := len(s)
 	if n := nthIndex(s, '\n', maxLines); n >= 0 {
@@ -54,9 +54,9 @@ func clipHead(s string, maxBytes, maxLines int) string {
 		"\n")+1, text.Commas(int64(len(rest))))
 }
 
-// clipTail keeps the last maxLines lines and at most maxBytes bytes of s. It suits test output,
+// ClipTail keeps the last maxLines lines and at most maxBytes bytes of s. It suits test output,
 // whose end says what failed.
-func clipTail(s string, maxBytes, maxLines int) string {
+func ClipTail(s string, maxBytes, maxLines int) string {
 	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	start := 0
 	lines := 0

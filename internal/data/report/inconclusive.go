@@ -16,9 +16,9 @@ import (
 // still be inconclusive: the corrected test decides, not the interval. These lines say which of the
 // three kept it open, in words; they compute nothing but which case applies.
 
-// inconclusiveLines are one line per inconclusive benchmark of the gating units, at most most of
+// InconclusiveLines are one line per inconclusive benchmark of the gating units, at most most of
 // them and then a count of the rest: its name and what kept it open.
-func inconclusiveLines(r *record.Result, most int) []string {
+func InconclusiveLines(r *record.Result, most int) []string {
 	var out []string
 	n := 0
 	for _, b := range r.Benchmarks {
@@ -29,7 +29,7 @@ func inconclusiveLines(r *record.Result, most int) []string {
 		if n++; n > most {
 			continue
 		}
-		line := text.CodeSpan(clip(record.Qualified(b.Package, b.Name), 200)) + ": " + inconclusiveWhy(r, b)
+		line := text.CodeSpan(Clip(record.Qualified(b.Package, b.Name), 200)) + ": " + inconclusiveWhy(r, b)
 		if b.RuledOut {
 			line += fmt.Sprintf("; a slowdown beyond the threshold is ruled out (one-sided bound %+.1f%%), so it "+
 				"does not block", 100*(b.Paired.Bound-1))
@@ -50,7 +50,7 @@ func inconclusiveWhy(r *record.Result, b record.Benchmark) string {
 	if b.Unit == record.UnitInstructions && r.Method.InstrThreshold > 0 {
 		th = r.Method.InstrThreshold / 100
 	}
-	alpha := alphaOf(r.Method)
+	alpha := AlphaOf(r.Method)
 	interval := fmt.Sprintf("interval %s to %s", pct(p.Lo-1), pct(p.Hi-1))
 	side := ""
 	switch {

@@ -41,20 +41,20 @@ func classPaint(on bool, class record.Class) string {
 	return string(class)
 }
 
-// rawTable writes the benchmarks in benchstat's layout, one aligned table per unit: center ±
+// RawTable writes the benchmarks in benchstat's layout, one aligned table per unit: center ±
 // interval per side, the median's change with the Mann–Whitney p and the sample counts, the paired
 // estimate with its Holm-corrected p, and the class. The class is the last column so that its
 // colour escapes never disturb the alignment.
 //
 // With all unset, rows of units other than sec/op whose class is unchanged are left out
 // (shownUnits).
-func rawTable(w io.Writer, r *record.Result, color, all bool) {
+func RawTable(w io.Writer, r *record.Result, color, all bool) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	alpha := alphaOf(r.Method)
+	alpha := AlphaOf(r.Method)
 	units, groups := byUnit(r.Benchmarks)
 	var quiet []string
 	if !all {
-		units, groups, quiet = shownUnits(r.Benchmarks, r.Method.Metric)
+		units, groups, quiet = ShownUnits(r.Benchmarks, r.Method.Metric)
 	}
 	for i, unit := range units {
 		if i > 0 {
@@ -62,7 +62,7 @@ func rawTable(w io.Writer, r *record.Result, color, all bool) {
 		}
 		fmt.Fprintf(tw, "%s\tbase\thead\tΔ\tpaired (head/base)\tclass\n", text.Plain(unit))
 		for _, b := range groups[unit] {
-			d := delta(b, alpha) + " (" + pvalue(b) + ")"
+			d := Delta(b, alpha) + " (" + PValue(b) + ")"
 			class := classPaint(color, record.Class(text.Plain(string(b.Class))))
 			if b.Acknowledged {
 				class += " (acknowledged)"
@@ -70,19 +70,19 @@ func rawTable(w io.Writer, r *record.Result, color, all bool) {
 			if b.RuledOut {
 				class += " (not blocking)"
 			}
-			if note := noteOf(b); note != "" {
-				class += "  " + text.Plain(clip(note, 400))
+			if note := NoteOf(b); note != "" {
+				class += "  " + text.Plain(Clip(note, 400))
 			}
-			pr := paired(b.Paired)
+			pr := Paired(b.Paired)
 			if b.Paired != nil && !math.IsNaN(b.PHolm) {
 				pr += fmt.Sprintf(" (p=%.3f Holm)", b.PHolm)
 			}
-			pr += roundsOf(r.Method, b)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", text.Plain(clip(record.Qualified(b.Package, b.Name), 120)),
-				text.Plain(spread(unit, b.Base)), text.Plain(spread(unit, b.Head)),
+			pr += RoundsOf(r.Method, b)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", text.Plain(Clip(record.Qualified(b.Package, b.Name), 120)),
+				text.Plain(Spread(unit, b.Base)), text.Plain(Spread(unit, b.Head)),
 				d, pr, class)
 		}
-		if base, head, change, n, ok := geomeanRow(r, unit); ok {
+		if base, head, change, n, ok := GeomeanRow(r, unit); ok {
 			fmt.Fprintf(tw, "geomean\t%s\t%s\t%s (%d benchmarks)\t\t\n", text.Plain(base), text.Plain(head), change, n)
 		}
 	}
@@ -105,30 +105,30 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 	if opt.Title != "" {
 		fmt.Fprintln(bw, paint(c, boldOn, text.Plain(opt.Title)))
 	}
-	status := statusWord(r)
+	status := StatusWord(r)
 	switch r.Verdict.Status {
 	case record.StatusPass:
 		status = paint(c, green, status)
 	default:
 		status = paint(c, red, status)
 	}
-	fmt.Fprintf(bw, "perfgate: %s — %s\n", status, strings.Join(verdictParts(r, text.Plain, strong), " · "))
+	fmt.Fprintf(bw, "perfgate: %s — %s\n", status, strings.Join(VerdictParts(r, text.Plain, strong), " · "))
 	pkg := r.Package
 	if pkg == "" {
 		pkg = r.ImportPath
 	}
-	fmt.Fprintf(bw, "%s%s · base: %s → head: %s\n", text.Plain(pkg), text.Plain(scope(r)), revision(r.Base, text.Plain),
-		revision(r.Head, text.Plain))
+	fmt.Fprintf(bw, "%s%s · base: %s → head: %s\n", text.Plain(pkg), text.Plain(Scope(r)), Revision(r.Base, text.Plain),
+		Revision(r.Head, text.Plain))
 	for _, s := range r.Verdict.Reasons {
 		fmt.Fprintf(bw, "  - %s\n", text.Plain(s))
 	}
 	for _, s := range r.Verdict.Acknowledged {
 		fmt.Fprintf(bw, "  - acknowledged: %s\n", text.Plain(s))
 	}
-	if l := policyLine(r, text.Plain); l != "" {
+	if l := PolicyLine(r, text.Plain); l != "" {
 		fmt.Fprintf(bw, "  - policy: %s\n", l)
 	}
-	for _, s := range readingNotes(r) {
+	for _, s := range ReadingNotes(r) {
 		fmt.Fprintf(bw, "  - note: %s\n", text.Plain(s))
 	}
 
@@ -136,28 +136,28 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 	if len(r.Benchmarks) == 0 {
 		fmt.Fprintln(bw, "no benchmarks were compared")
 	} else {
-		for _, f := range forests(r, forestMaxRows) {
-			fmt.Fprintf(bw, "%s\n\n", strings.Join(forestText(f, opt.Unicode, c), "\n"))
+		for _, f := range Forests(r, ForestMaxRows) {
+			fmt.Fprintf(bw, "%s\n\n", strings.Join(ForestText(f, opt.Unicode, c), "\n"))
 		}
-		rawTable(bw, r, c, false)
-		for _, l := range inconclusiveLines(r, 10) {
+		RawTable(bw, r, c, false)
+		for _, l := range InconclusiveLines(r, 10) {
 			fmt.Fprintf(bw, "inconclusive: %s\n", text.Plain(strings.ReplaceAll(l, "`", "")))
 		}
 	}
 	textWhy(bw, r)
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
-		fmt.Fprintf(bw, "\npackage tests: base %s, head %s\n", testStatus(f.Base), testStatus(f.Head))
+		fmt.Fprintf(bw, "\npackage tests: base %s, head %s\n", TestStatus(f.Base), TestStatus(f.Head))
 	}
 	textDifferential(bw, r, strong)
 	textConstantTime(bw, r)
 	textSizes(bw, r.Sizes)
 
 	fmt.Fprintln(bw)
-	for _, l := range methodLines(r, text.Plain) {
+	for _, l := range MethodLines(r, text.Plain) {
 		fmt.Fprintf(bw, "%s: %s\n", strings.ToLower(l[0]), l[1])
 	}
 	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
-		if isMethodNote(s) {
+		if IsMethodNote(s) {
 			fmt.Fprintf(bw, "note: %s\n", text.Plain(s))
 		}
 	}
@@ -170,7 +170,7 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 
 func textDifferential(w io.Writer, r *record.Result, strong func(string) string) {
 	df := r.Differential
-	fmt.Fprintf(w, "\ndifferential: %s", diffSummary(r, text.Plain, strong))
+	fmt.Fprintf(w, "\ndifferential: %s", DiffSummary(r, text.Plain, strong))
 	if df.Status != "" {
 		fmt.Fprintf(w, ", seed %#x", df.Seed)
 	}
@@ -182,13 +182,13 @@ func textDifferential(w io.Writer, r *record.Result, strong func(string) string)
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "constructor\tfamily\tkey sizes\tvectors\tdigest base\tdigest head\tresult")
 		for _, c := range df.Ciphers {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", text.Plain(clip(record.Qualified(c.Package, c.Name), 100)),
-				text.Plain(familyOf(c)), sizesCell(c),
-				vectors(c), text.Plain(shortHash(c.DigestBase)), text.Plain(shortHash(c.DigestHead)), cipherResult(c, strong))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", text.Plain(Clip(record.Qualified(c.Package, c.Name), 100)),
+				text.Plain(FamilyOf(c)), SizesCell(c),
+				Vectors(c), text.Plain(ShortHash(c.DigestBase)), text.Plain(ShortHash(c.DigestHead)), CipherResult(c, strong))
 		}
 		tw.Flush()
 	}
-	for _, n := range cipherNotes(df, 20) {
+	for _, n := range CipherNotes(df, 20) {
 		fmt.Fprintf(w, "note: %s\n", text.Plain(n))
 	}
 	if len(df.Added) > 0 {
@@ -197,16 +197,16 @@ func textDifferential(w io.Writer, r *record.Result, strong func(string) string)
 	if len(df.Removed) > 0 {
 		fmt.Fprintf(w, "only in base: %s\n", text.Plain(strings.Join(df.Removed, ", ")))
 	}
-	if text, n := mismatchText(df, 10); n > 0 {
+	if text, n := MismatchText(df, 10); n > 0 {
 		fmt.Fprintf(w, "mismatch examples:\n%s", indent(text, "  "))
 	}
-	if text, n := inconsistencyText(df, 10); n > 0 {
+	if text, n := InconsistencyText(df, 10); n > 0 {
 		fmt.Fprintf(w, "inconsistencies (a side disagrees with itself):\n%s", indent(text, "  "))
 	}
 }
 
 func textSizes(w io.Writer, s record.Sizes) {
-	fmt.Fprintf(w, "\nsize: %s\n", sizeSummary(s, text.Plain))
+	fmt.Fprintf(w, "\nsize: %s\n", SizeSummary(s, text.Plain))
 	if s.Error != "" {
 		fmt.Fprintf(w, "  %s\n", text.Plain(s.Error))
 	}
@@ -227,10 +227,10 @@ func textSizes(w io.Writer, s record.Sizes) {
 		head += sec.Head
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(text.Plain(record.Qualified(sec.Package, sec.Name))), text.Commas(sec.Base),
 			text.Commas(sec.Head),
-			bytesDelta(sec.Head-sec.Base), sizePercent(sec.Base, sec.Head))
+			BytesDelta(sec.Head-sec.Base), SizePercent(sec.Base, sec.Head))
 	}
-	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), text.Commas(base), text.Commas(head), bytesDelta(head-base),
-		sizePercent(base, head))
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), text.Commas(base), text.Commas(head), BytesDelta(head-base),
+		SizePercent(base, head))
 	tw.Flush()
 }
 
@@ -240,7 +240,7 @@ func textFailures(w io.Writer, r *record.Result) {
 		for _, f := range r.Failures {
 			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", text.Plain(record.Qualified(f.Package, f.Name)), text.Plain(string(f.Side)),
 				f.Round, text.Plain(string(f.Kind)))
-			fmt.Fprint(w, indent(text.Lines(clipHead(f.Message, 2000, 10)), "    "))
+			fmt.Fprint(w, indent(text.Lines(ClipHead(f.Message, 2000, 10)), "    "))
 		}
 	}
 	for _, side := range []struct {
@@ -249,7 +249,7 @@ func textFailures(w io.Writer, r *record.Result) {
 	}{{"base", r.Functional.Base}, {"head", r.Functional.Head}} {
 		if side.run.Ran && !side.run.Passed {
 			fmt.Fprintf(w, "\n%s test output (end):\n", side.name)
-			fmt.Fprint(w, indent(text.Lines(clipTail(side.run.Output, 4000, 30)), "    "))
+			fmt.Fprint(w, indent(text.Lines(ClipTail(side.run.Output, 4000, 30)), "    "))
 		}
 	}
 }
