@@ -30,6 +30,7 @@ func (h *History) Bencher() map[string][]byte {
 		}
 		name = text.Plain(name)
 		measure, scale := bencherMeasure(s.Unit)
+		measure = text.Plain(measure)
 		for _, p := range s.Points {
 			r := reports[p.Commit]
 			if r == nil {

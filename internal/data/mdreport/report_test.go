@@ -2,6 +2,7 @@ package mdreport
 
 import (
 	"bytes"
+	"flag"
 	"strings"
 	"testing"
 
@@ -10,6 +11,8 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/reportfixture"
 	"github.com/perfgate/perfgate/record"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestGolden(t *testing.T) {
 	for _, tc := range []struct {
@@ -21,7 +24,7 @@ func TestGolden(t *testing.T) {
 			if problems := lintMarkdown(md); len(problems) > 0 {
 				t.Errorf("markdown problems:\n%s", strings.Join(problems, "\n"))
 			}
-			reportfixture.Golden(t, tc.name+".md.golden", md)
+			reportfixture.Golden(t, tc.name+".md.golden", md, *update)
 		})
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"strings"
 	"testing"
 
@@ -10,6 +11,8 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/reportfixture"
 	"github.com/perfgate/perfgate/record"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestGolden renders the text and JSON of the shared fixtures; mdreport's TestGolden renders their
 // Markdown.
@@ -23,13 +26,13 @@ func TestGolden(t *testing.T) {
 			if err := Text(&text, tc.r, Options{}); err != nil {
 				t.Fatal(err)
 			}
-			reportfixture.Golden(t, tc.name+".txt.golden", text.String())
+			reportfixture.Golden(t, tc.name+".txt.golden", text.String(), *update)
 
 			var js bytes.Buffer
 			if err := JSON(&js, tc.r); err != nil {
 				t.Fatal(err)
 			}
-			reportfixture.Golden(t, tc.name+".json.golden", js.String())
+			reportfixture.Golden(t, tc.name+".json.golden", js.String(), *update)
 		})
 	}
 }

@@ -94,7 +94,7 @@ func FromConstantTime(ct *record.ConstantTime, opt Options) *Log {
 			"constant-time check %s: %s", ct.Status, ct.Reason))}, Level: "error"}}
 	default:
 		run.Results = results(ct)
-		run.Properties = map[string]any{"tool": ct.Tool, "secrets": ct.Secrets, "seed": ct.Seed}
+		run.Properties = map[string]any{"tool": text.Plain(ct.Tool), "secrets": ct.Secrets, "seed": ct.Seed}
 	}
 	run.Invocations = []Invocation{inv}
 	return &Log{Schema: SchemaURI, Version: "2.1.0", Runs: []Run{run}}
@@ -215,7 +215,7 @@ func (g *group) result(dir string) Result {
 	s := g.site
 	loc := Location{LogicalLocations: []LogicalLocation{{Name: text.Plain(s.Function), Kind: "function"}}}
 	if s.File != "" {
-		pl := &PhysicalLocation{ArtifactLocation: ArtifactLocation{URI: path.Join(dirOrRoot(dir), s.File),
+		pl := &PhysicalLocation{ArtifactLocation: ArtifactLocation{URI: text.Plain(path.Join(dirOrRoot(dir), s.File)),
 			URIBaseID: SrcRoot}}
 		if s.Line > 0 {
 			pl.Region = &Region{StartLine: s.Line}
@@ -226,16 +226,16 @@ func (g *group) result(dir string) Result {
 	r.Message = Message{Text: g.message(st)}
 	props := map[string]any{
 		"perfgate/state":      string(st),
-		"perfgate/operations": g.ops,
-		"perfgate/function":   s.Function,
+		"perfgate/operations": plainAll(g.ops),
+		"perfgate/function":   text.Plain(s.Function),
 		"perfgate/offset":     s.Offset,
 	}
 	if s.Inlined != "" {
-		props["perfgate/inlined"] = s.Inlined
+		props["perfgate/inlined"] = text.Plain(s.Inlined)
 	}
 	if g.kind == record.CTLoad {
-		props["perfgate/access"] = s.Kind
-		props["perfgate/table"] = s.Table
+		props["perfgate/access"] = text.Plain(s.Kind)
+		props["perfgate/table"] = text.Plain(s.Table)
 		props["perfgate/tableSize"] = s.TableSize
 		props["perfgate/linesPerLookup"] = g.perLookup
 		props["perfgate/lines"] = g.lines
@@ -298,6 +298,15 @@ func opList(ops []string) string {
 		return strings.Join(ops, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(ops[:4], ", "), len(ops)-4)
+}
+
+// plainAll is text.Plain of each of ss: names from the repository.
+func plainAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = text.Plain(s)
+	}
+	return out
 }
 
 func dirOrRoot(dir string) string {

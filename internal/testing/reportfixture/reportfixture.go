@@ -1,10 +1,9 @@
 // Package reportfixture holds the hand-made Results that the renderers' tests share (Pass, Fail,
-// HostileResult) and their golden-file helper (Golden, with the -update flag).
+// HostileResult) and their golden-file helper (Golden).
 package reportfixture
 
 import (
 	"encoding/hex"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -197,14 +196,12 @@ func HostileResult() *record.Result {
 	return r
 }
 
-// update rewrites the golden files instead of comparing with them.
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// Golden compares got with testdata/name, or rewrites the file under -update.
-func Golden(t *testing.T, name, got string) {
+// Golden compares got with testdata/name, or rewrites the file when update is set (the test
+// package's -update flag).
+func Golden(t *testing.T, name, got string, update bool) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
+	if update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
