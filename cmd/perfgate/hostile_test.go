@@ -221,10 +221,11 @@ func hostileResult(h string) *record.Result {
 	r.Notes = append(r.Notes, h)
 	site := record.CTSite{Function: h, Offset: 0x20, Inlined: h, File: h + ".go", Line: 3, Kind: "load",
 		Table: h, TableSize: 256, Lines: 4, LinesPerLookup: 4}
-	side := &record.CTSide{Branches: []record.CTSite{site}, Loads: []record.CTSite{site}, Error: h}
+	side := &record.CTSide{Branches: []record.CTSite{site}, Loads: []record.CTSite{site}}
 	r.ConstantTime = &record.ConstantTime{Status: record.CTChecked, Mode: record.CTFailNew, Tool: h, Secrets: 4,
 		Dir: "cipher/des", Operations: []record.CTOperation{
 			{Constructor: h, Operation: h, Base: &record.CTSide{}, Head: side},
+			{Constructor: h, Operation: "Decrypt", Base: &record.CTSide{Error: h}, Head: side},
 		}, NotTraced: []record.CTNotTraced{{Constructor: h, Package: h}}}
 	return r
 }
