@@ -130,7 +130,7 @@ func appendFile(path, s string) error {
 
 // Errorf emits an ::error annotation. go-githubactions escapes the message (%, CR, LF), so
 // untrusted text cannot start a workflow command of its own, and a legacy "##[" command inside it
-// is neutralised as Inert does.
+// is neutralised as text.Inert does.
 func (r *Runner) Errorf(format string, args ...any) {
 	r.Action.Errorf("%s", text.InertLegacy(fmt.Sprintf(format, args...)))
 }
