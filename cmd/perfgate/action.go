@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/data/shard"
@@ -139,7 +140,7 @@ func publish(r *ghaction.Runner, ev *ghaction.Event, out string, res *record.Res
 		errorf(stderr, "%v", err)
 	}
 
-	md := report.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact", RepoURL: repoURL(r)})
+	md := mdreport.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact", RepoURL: repoURL(r)})
 	reportPath := dir.Path(results.FileReport)
 	if err := dir.WriteReport(md); err != nil {
 		errorf(stderr, "%v", err)
@@ -366,8 +367,8 @@ var retrySleep func(time.Duration)
 // also read /user).
 func newCommenter(r *ghaction.Runner, client *github.Client, owner, repo string, log io.Writer) *ghaction.Commenter {
 	return &ghaction.Commenter{
-		Client: client, Owner: owner, Repo: repo, Marker: report.Marker,
-		Author: r.Getenv("PERFGATE_COMMENT_AUTHOR"), Shorten: report.Truncate, Log: log, Sleep: retrySleep,
+		Client: client, Owner: owner, Repo: repo, Marker: mdreport.Marker,
+		Author: r.Getenv("PERFGATE_COMMENT_AUTHOR"), Shorten: mdreport.Truncate, Log: log, Sleep: retrySleep,
 	}
 }
 

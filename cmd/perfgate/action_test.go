@@ -24,8 +24,10 @@ import (
 
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
@@ -43,7 +45,7 @@ func TestActionStickyComment(t *testing.T) {
 	const pr = 7
 	base, head := repo.Commits["weird"], repo.Commits["base"]
 	gh.SetPull(pr, head)
-	foreign := report.Marker + "\nI copied perfgate's marker; do not touch."
+	foreign := mdreport.Marker + "\nI copied perfgate's marker; do not touch."
 	gh.Add(pr, "mallory", foreign)
 	for i := range 120 { // perfgate's comment lands on the second page of 100
 		gh.Add(pr, "alice", fmt.Sprintf("review comment %d", i))
@@ -77,8 +79,8 @@ func TestActionStickyComment(t *testing.T) {
 		// The fixture's sub-benchmark name (internal/leaf/demo/history/weird.txtar).
 		name := "Weird/<b>x</b>|*y*_`z`_[l](http://e.x)_&amp;_@all_<!--c-->_#1\\"
 		body := outsideFences(ours[0].Body)
-		if !strings.Contains(body, report.EscapeMarkdown(name)) {
-			t.Errorf("the comment lacks the escaped name %q", report.EscapeMarkdown(name))
+		if !strings.Contains(body, text.Markdown(name)) {
+			t.Errorf("the comment lacks the escaped name %q", text.Markdown(name))
 		}
 		for _, raw := range []string{"<b>", "<!--c-->", "[l](http", "@all", "`z`", "*in*"} {
 			if strings.Contains(body, raw) {
@@ -235,7 +237,7 @@ func TestActionConfig(t *testing.T) {
 	if res.Verdict.Status != record.StatusPass || len(res.Verdict.Acknowledged) != 1 {
 		t.Errorf("with the label: verdict %+v, want a pass that acknowledges Encrypt/des", res.Verdict)
 	}
-	if md := report.Markdown(res, report.Options{}); !strings.Contains(md, "slow-ok") {
+	if md := mdreport.Markdown(res, report.Options{}); !strings.Contains(md, "slow-ok") {
 		t.Errorf("the comment does not say the label acknowledged the slowdown:\n%s", md)
 	}
 
@@ -329,7 +331,7 @@ func TestActionNoComment(t *testing.T) {
 			if out := readOutputs(t, filepath.Join(dir, "output")); out["verdict"] != string(record.StatusError) {
 				t.Errorf("output verdict = %q, want error", out["verdict"])
 			}
-			if !strings.Contains(readFile(t, filepath.Join(dir, "summary.md")), report.Marker) {
+			if !strings.Contains(readFile(t, filepath.Join(dir, "summary.md")), mdreport.Marker) {
 				t.Errorf("the job summary lacks the report")
 			}
 			if !strings.Contains(inv.stderr, tc.want) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
@@ -70,7 +71,7 @@ func TestActionBasePolicy(t *testing.T) {
 	}
 
 	// perfgate comment re-renders result.json: the attempted change is still named.
-	if again := report.Markdown(res, report.Options{}); !strings.Contains(again, "this pull request changes the gate") {
+	if again := mdreport.Markdown(res, report.Options{}); !strings.Contains(again, "this pull request changes the gate") {
 		t.Errorf("a re-rendered result.json lost the policy change")
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -90,7 +90,7 @@ func checkInert(t *testing.T, name, out string, allowed ...string) {
 			stop = strings.TrimPrefix(l, "::stop-commands::")
 		case slices.ContainsFunc(allowed, func(p string) bool { return strings.HasPrefix(l, p) }) &&
 			!strings.Contains(l, "##["):
-		case ghaction.IsCommand(l):
+		case text.IsCommand(l):
 			t.Errorf("%s: the runner would obey %q", name, l)
 		}
 	}

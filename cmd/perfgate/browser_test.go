@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/data/htmlreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/host/proc"
@@ -168,7 +169,7 @@ func TestBrowserSeesRequests(t *testing.T) {
 	}))
 	defer srv.Close()
 	var rendered bytes.Buffer
-	if err := report.HTML(&rendered, &record.Result{Verdict: record.Verdict{Status: record.StatusPass}}, nil, report.Options{}); err != nil {
+	if err := htmlreport.HTML(&rendered, &record.Result{Verdict: record.Verdict{Status: record.StatusPass}}, nil, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	policy := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy"[^>]*>`).FindString(rendered.String())

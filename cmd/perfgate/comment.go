@@ -10,10 +10,12 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -97,11 +99,11 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if err := recheckPolicy(r, res, labels); err != nil {
 		untrusted(stderr, func() {
-			fmt.Fprint(stderr, ghaction.Inert(fmt.Sprintf("perfgate: warning: the gate policy was not checked again: %v\n",
+			fmt.Fprint(stderr, text.Inert(fmt.Sprintf("perfgate: warning: the gate policy was not checked again: %v\n",
 				err)))
 		})
 	}
-	md := report.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact",
+	md := mdreport.Markdown(res, report.Options{ArtifactHint: "the benchmark job's perfgate-results artifact",
 		RepoURL: repoURL(r)})
 	r.AddStepSummary(md)
 	c := newCommenter(r, client, owner, repo, stderr)

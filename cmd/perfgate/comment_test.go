@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -62,7 +62,7 @@ func writeArtifact(t *testing.T, res *record.Result, info prInfo) string {
 	writeJSONFile(t, filepath.Join(dir, "result.json"), res)
 	writeJSONFile(t, filepath.Join(dir, prInfoFile), info)
 	// The artifact's report.md is untrusted and ignored: perfgate comment renders its own.
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(report.Marker+"\n<img src=x>"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(mdreport.Marker+"\n<img src=x>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -113,7 +113,7 @@ func TestComment(t *testing.T) {
 			if n := utf8.RuneCountInString(body); n > tc.maxBody {
 				t.Errorf("the comment has %d characters, more than %d", n, tc.maxBody)
 			}
-			if !strings.HasPrefix(body, report.Marker) || !strings.Contains(body, "Bench00000") || !strings.Contains(body, "omitted") {
+			if !strings.HasPrefix(body, mdreport.Marker) || !strings.Contains(body, "Bench00000") || !strings.Contains(body, "omitted") {
 				t.Errorf("the comment lacks the marker, the first benchmark or the note of what it left out:\n%s", tail(body, 5))
 			}
 			if strings.TrimSpace(inv.stdout) != fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", fakeOwner, fakeRepo, pr, ours[0].ID) {

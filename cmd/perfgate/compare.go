@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
@@ -88,7 +89,7 @@ func compareAndReport(ctx context.Context, cfg config.Config, format string, std
 		return config.ExitCode(err)
 	}
 	dir := results.Dir(cfg.Out)
-	if werr := dir.WriteReport(report.Markdown(res, report.Options{})); werr != nil {
+	if werr := dir.WriteReport(mdreport.Markdown(res, report.Options{})); werr != nil {
 		errorf(stderr, "%v", werr)
 	}
 	if herr := saveHTML(cfg.Out, res); herr != nil {
@@ -111,7 +112,7 @@ func printResult(w io.Writer, res *record.Result, format string) error {
 	case "json":
 		return report.JSON(w, res)
 	case "markdown":
-		_, err := io.WriteString(w, report.Markdown(res, report.Options{}))
+		_, err := io.WriteString(w, mdreport.Markdown(res, report.Options{}))
 		return err
 	default:
 		return report.Text(w, res, report.Options{Color: colorOK(w), Unicode: unicodeOK(w)})

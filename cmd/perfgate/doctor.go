@@ -17,11 +17,11 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
 	"github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/internal/pipeline"
 	"github.com/perfgate/perfgate/record"
 )
@@ -315,14 +315,14 @@ func (l *linePrefix) Write(p []byte) (int, error) {
 func printDoctor(w io.Writer, rep doctorReport) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, c := range rep.Checks {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Name, c.Status, report.Plain(c.Detail))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Name, c.Status, text.Plain(c.Detail))
 		if c.Hint != "" {
-			fmt.Fprintf(tw, "\t\thint: %s\n", report.Plain(c.Hint))
+			fmt.Fprintf(tw, "\t\thint: %s\n", text.Plain(c.Hint))
 		}
 	}
 	tw.Flush()
 	if len(rep.Benchmarks) > 0 {
-		fmt.Fprintf(w, "\n%s, A/A at HEAD within %s (threshold ±%g%%):\n", report.Plain(rep.Package), rep.Budget, rep.Threshold)
+		fmt.Fprintf(w, "\n%s, A/A at HEAD within %s (threshold ±%g%%):\n", text.Plain(rep.Package), rep.Budget, rep.Threshold)
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "benchmark\tnoise\tdetectable here\trounds\tat the default budget\tsuggested threshold\t\n")
 		for _, b := range rep.Benchmarks {
@@ -330,7 +330,7 @@ func printDoctor(w io.Writer, rep doctorReport) {
 			if b.Suggest > 0 {
 				s = fmt.Sprintf("%g%%", b.Suggest)
 			}
-			fmt.Fprintf(tw, "%s\t%.1f%%\t%.1f%%\t%d\t%.1f%%\t%s\t\n", report.Plain(b.Name), b.NoisePct, b.MDEPct, b.Rounds,
+			fmt.Fprintf(tw, "%s\t%.1f%%\t%.1f%%\t%d\t%.1f%%\t%s\t\n", text.Plain(b.Name), b.NoisePct, b.MDEPct, b.Rounds,
 				b.DefMDE, s)
 		}
 		tw.Flush()
@@ -342,7 +342,7 @@ func printDoctor(w io.Writer, rep doctorReport) {
 		}
 		if len(open) > 0 {
 			fmt.Fprintf(w, "\n%d benchmarks cannot reach ±%g%% at the default budget on this machine; in .perfgate.yml:\n"+
-				"thresholds: {%s}\n", len(open), rep.Threshold, report.Plain(strings.Join(open, ", ")))
+				"thresholds: {%s}\n", len(open), rep.Threshold, text.Plain(strings.Join(open, ", ")))
 		}
 	}
 	if rep.Ready {

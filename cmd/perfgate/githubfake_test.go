@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/leaf/demo"
@@ -44,7 +44,7 @@ func newFakeGitHub(t *testing.T) *fakeGitHub {
 func mine(cs []fakegithub.Comment) []fakegithub.Comment {
 	var out []fakegithub.Comment
 	for _, c := range cs {
-		if c.Login == ghaction.BotLogin && strings.Contains(c.Body, report.Marker) {
+		if c.Login == ghaction.BotLogin && strings.Contains(c.Body, mdreport.Marker) {
 			out = append(out, c)
 		}
 	}
@@ -224,7 +224,7 @@ func checkRun(t *testing.T, inv invocation, ghDir, workspace string, pr int, hea
 		}
 	}
 	md = readFile(t, filepath.Join(results, "report.md"))
-	if !strings.HasPrefix(md, report.Marker) {
+	if !strings.HasPrefix(md, mdreport.Marker) {
 		t.Errorf("report.md does not start with the marker:\n%s", tail(md, 5))
 	}
 	if summary := readFile(t, filepath.Join(ghDir, "summary.md")); !strings.Contains(summary, md) {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/perfgate/perfgate/internal/data/changepoint"
 	"github.com/perfgate/perfgate/internal/data/history"
-	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/host/histstore"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -72,12 +72,12 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	h := history.Build(entries, path)
 	h.Detect(changepoint.Config{Alpha: *alpha})
 
-	var text strings.Builder
-	if err := h.Text(&text, *onlyNew); err != nil {
+	var tbl strings.Builder
+	if err := h.Text(&tbl, *onlyNew); err != nil {
 		errorf(stderr, "%v", err)
 		return record.ExitCannotRun
 	}
-	fmt.Fprint(stdout, ghaction.Inert(text.String()))
+	fmt.Fprint(stdout, text.Inert(tbl.String()))
 	if *markdown != "" && (!*onlyNew || len(h.Changes(true)) > 0) {
 		if err := appendMarkdown(*markdown, h, *onlyNew); err != nil {
 			errorf(stderr, "%v", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/perfgate/perfgate/internal/data/htmlreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/record"
@@ -16,7 +17,7 @@ func writeHTML(w io.Writer, dir string, res *record.Result) error {
 	if err != nil {
 		return err
 	}
-	return report.HTML(w, res, samples, report.Options{})
+	return htmlreport.HTML(w, res, samples, report.Options{})
 }
 
 // saveHTML writes dir's report.html for res.

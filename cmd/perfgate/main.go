@@ -29,9 +29,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/leaf/suggest"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/internal/leaf/version"
 	"github.com/perfgate/perfgate/record"
 )
@@ -115,14 +115,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // errorf prints an error line. Its arguments may quote the repository or an artifact:
-// ghaction.Inert keeps a workflow command in them, of either form, from reaching the runner.
+// text.Inert keeps a workflow command in them, of either form, from reaching the runner.
 func errorf(w io.Writer, format string, args ...any) {
-	fmt.Fprint(w, ghaction.Inert(fmt.Sprintf("perfgate: error: "+format+"\n", args...)))
+	fmt.Fprint(w, text.Inert(fmt.Sprintf("perfgate: error: "+format+"\n", args...)))
 }
 
 // hintf prints a hint line, neutralised like errorf's.
 func hintf(w io.Writer, format string, args ...any) {
-	fmt.Fprint(w, ghaction.Inert(fmt.Sprintf("perfgate: hint: "+format+"\n", args...)))
+	fmt.Fprint(w, text.Inert(fmt.Sprintf("perfgate: hint: "+format+"\n", args...)))
 }
 
 // usageError prints msg as an error line and hint as a hint, and returns the usage exit code.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/data/shard"
@@ -63,7 +64,7 @@ func mergeAndReport(dirs []string, out, format string, stdout, stderr io.Writer)
 		return record.ExitCannotRun
 	}
 	dir := results.Dir(out)
-	if werr := dir.WriteReport(report.Markdown(res, report.Options{})); werr != nil && err == nil {
+	if werr := dir.WriteReport(mdreport.Markdown(res, report.Options{})); werr != nil && err == nil {
 		err = werr
 	}
 	if herr := saveHTML(out, res); herr != nil && err == nil {

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/leaf/demo"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )
@@ -86,7 +86,7 @@ func TestCommentRechecksPolicy(t *testing.T) {
 		"classified with alpha 0.2 and threshold 2%; the default branch's configuration says alpha 0.05",
 		"the benchmark job's verdict was pass (exit 0); under the default branch's gate policy it is fail (exit 1)",
 	} {
-		if !strings.Contains(body, report.EscapeMarkdown(want)) {
+		if !strings.Contains(body, text.Markdown(want)) {
 			t.Errorf("the comment does not say %q:\n%s", want, tail(body, 20))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/pipeline"
@@ -75,7 +76,7 @@ func (o *PipelineOracle) Compare(ctx context.Context, req Request) (Probe, error
 	if res == nil {
 		return Probe{Dir: cfg.Out}, err
 	}
-	if werr := results.Dir(cfg.Out).WriteReport(report.Markdown(res, report.Options{})); werr != nil && err == nil {
+	if werr := results.Dir(cfg.Out).WriteReport(mdreport.Markdown(res, report.Options{})); werr != nil && err == nil {
 		err = werr
 	}
 	p := Classify(res, o.Check)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/ghaction"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -139,8 +139,9 @@ func ReadFile(dir string) (*Report, error) {
 }
 
 // WriteText prints r for a terminal: the answer first (the culprit with its change, or why there is
-// none), then the notes, then one line per step. Subjects come from the repository and are printed
-// inert.
+// none), then the notes, then one line per step. Subjects, notes, reasons and benchmark names come
+// from the repository: control characters, bidirectional overrides and "<!--" are neutralised
+// (text.Lines), and workflow commands made inert.
 func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	first, notChanged := "slower than GOOD", "is not slower than GOOD"
@@ -201,7 +202,7 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(&b, "%s  %s  %s\n", strings.TrimRight(line, " "), s.Duration.Round(time.Second), quote(s.Head.Subject))
 	}
-	_, err := io.WriteString(w, ghaction.Inert(b.String()))
+	_, err := io.WriteString(w, text.Inert(text.Lines(b.String())))
 	return err
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -264,11 +265,11 @@ func (s *search) step(ctx context.Context, role Role, head, base int) (Probe, er
 // left: the mean comparison so far times the comparisons still to come.
 func (s *search) progress(req Request, role Role) {
 	left := s.remaining(role)
-	what := fmt.Sprintf("%s between %s and %s", plural(s.hi-s.lo-1, "commit"), s.cfg.Path[s.lo].Short(),
+	what := fmt.Sprintf("%s between %s and %s", text.Plural(s.hi-s.lo-1, "commit"), s.cfg.Path[s.lo].Short(),
 		s.cfg.Path[s.hi].Short())
 	switch role {
 	case RoleBad:
-		what = plural(len(s.cfg.Path)-1, "commit") + " after GOOD"
+		what = text.Plural(len(s.cfg.Path)-1, "commit") + " after GOOD"
 	case RoleConfirm:
 		what = "the culprit against its parent"
 	}
@@ -281,7 +282,7 @@ func (s *search) progress(req Request, role Role) {
 		try = fmt.Sprintf(", run %d", req.Try)
 	}
 	fmt.Fprintf(s.cfg.Log, "perfgate: bisect: step %d (%s%s): %s against %s; %s, ~%s to go, %s\n",
-		req.Step, role, try, req.Head.Short(), req.Base.Short(), what, plural(left, "comparison"), eta)
+		req.Step, role, try, req.Head.Short(), req.Base.Short(), what, text.Plural(left, "comparison"), eta)
 }
 
 // remaining estimates the comparisons still to run, the one about to start included: the halvings
@@ -315,14 +316,6 @@ func (s *search) word(o Outcome) string {
 		}
 	}
 	return string(o)
-}
-
-// plural is "1 commit", "2 commits".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func changeSuffix(c *Change) string {

@@ -65,7 +65,7 @@ type Commenter struct {
 	Client *github.Client
 	Owner  string
 	Repo   string
-	Marker string // hidden marker identifying perfgate's comment, e.g. report.Marker
+	Marker string // hidden marker identifying perfgate's comment, e.g. mdreport.Marker
 	// Author is the login whose comment may be edited; "" discovers it from /user (a personal
 	// token), falling back to BotLogin when /user is forbidden (an installation token, whose
 	// comments are then recognised by author type and app as well). Upsert stores what it

@@ -14,7 +14,7 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
-// testMarker is report.Marker, the hidden line that identifies perfgate's comment (copied: report
+// testMarker is mdreport.Marker, the hidden line that identifies perfgate's comment (copied: report
 // imports nothing from here and this package must not import report).
 const testMarker = "<!-- perfgate:comment -->"
 

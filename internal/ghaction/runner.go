@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
+
+	"github.com/perfgate/perfgate/internal/leaf/text"
 )
 
 // Runner is the GitHub Actions environment of one step.
@@ -128,14 +130,14 @@ func appendFile(path, s string) error {
 
 // Errorf emits an ::error annotation. go-githubactions escapes the message (%, CR, LF), so
 // untrusted text cannot start a workflow command of its own, and a legacy "##[" command inside it
-// is neutralised as Inert does.
+// is neutralised as text.Inert does.
 func (r *Runner) Errorf(format string, args ...any) {
-	r.Action.Errorf("%s", inertLegacy(fmt.Sprintf(format, args...)))
+	r.Action.Errorf("%s", text.InertLegacy(fmt.Sprintf(format, args...)))
 }
 
 // Warningf emits a ::warning annotation, escaped like Errorf.
 func (r *Runner) Warningf(format string, args ...any) {
-	r.Action.Warningf("%s", inertLegacy(fmt.Sprintf(format, args...)))
+	r.Action.Warningf("%s", text.InertLegacy(fmt.Sprintf(format, args...)))
 }
 
 // Group starts a collapsible log group; EndGroup ends it.

@@ -16,10 +16,10 @@ import (
 	"github.com/perfgate/perfgate/internal/data/bench"
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/data/gate"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
 	"github.com/perfgate/perfgate/internal/lane/abba"
 	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -517,7 +517,7 @@ func (rec *benchRecord) tally(run *benchrun.Run, thresholdPct float64) {
 	}
 	if run.Plan != nil && len(unsettled) > 0 {
 		rec.notes = append(rec.notes, fmt.Sprintf("%d of %d benchmarks did not settle within the budget after %s: %s",
-			len(unsettled), rec.settled+len(unsettled), gate.Plural(run.Stages, "stage"), strings.Join(unsettled, ", ")))
+			len(unsettled), rec.settled+len(unsettled), text.Plural(run.Stages, "stage"), strings.Join(unsettled, ", ")))
 	}
 	rec.noise, rec.mde = bench.Median(noise), bench.Median(mde)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/lane/benchrun"
 	"github.com/perfgate/perfgate/internal/leaf/suggest"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 )
 
 // benchFilter is the bench key as go test's -bench reads it; nil selects every benchmark.
@@ -35,7 +36,7 @@ func (p *pipeline) checkBenchSelects(tops []string) error {
 	}
 	return &config.Error{Key: "bench", Value: p.cfg.Bench, Want: fmt.Sprintf(
 		"a pattern that selects some of the package's %s (go test's -bench matching, without the Benchmark prefix)%s",
-		count(len(tops), "benchmark"), meant(p.cfg.Bench, tops))}
+		text.Plural(len(tops), "benchmark"), meant(p.cfg.Bench, tops))}
 }
 
 // checkLeavesSelected fails like checkBenchSelects when the filter's first level selected top-level
@@ -81,12 +82,4 @@ func meant(pattern string, tops []string) string {
 		some = append(some[:5:5], "…")
 	}
 	return "; they include " + strings.Join(some, ", ")
-}
-
-// count is "1 benchmark" or "n benchmarks".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 )
 
 // uncommittedNote says that the work tree's uncommitted edits are left out when head, given
@@ -27,7 +28,7 @@ func uncommittedNote(ctx context.Context, repo *gitsrc.Repo, rev string, head *g
 	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
 		return ""
 	}
-	files := count(len(strings.Split(strings.TrimRight(string(out), "\n"), "\n")), "file")
+	files := text.Plural(len(strings.Split(strings.TrimRight(string(out), "\n"), "\n")), "file")
 	return "head is " + rev + " as committed: the uncommitted edits to " + files + " in the work tree are not " +
 		"included (leave out HEAD to compare the working tree)"
 }

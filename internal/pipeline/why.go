@@ -18,6 +18,7 @@ import (
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/lane/attribution"
 	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -190,7 +191,7 @@ func (p *pipeline) explain(ctx context.Context, rec benchRecord, rc benchrun.Run
 	budget := max(time.Duration(whyShare*float64(time.Since(p.started))), whyFloor)
 	st := &whyState{p: p, left: budget}
 	st.src[0], st.src[1] = p.sources(&p.base), p.sources(&p.head)
-	p.logf("explaining %s (at most %s for compiler reports and profiles)", gate.Plural(len(targets), "changed benchmark"),
+	p.logf("explaining %s (at most %s for compiler reports and profiles)", text.Plural(len(targets), "changed benchmark"),
 		budget.Round(time.Second))
 	var whys []record.Why
 	for _, t := range targets {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
@@ -233,7 +234,7 @@ func TestWhyInstructionsE2E(t *testing.T) {
 		func(fn string) bool { return mixed.Lines[0].Func == fn || mixed.Lines[0].Inlined == fn }) {
 		t.Errorf("Mixed's top line %+v, want one of mix or Mixed", mixed.Lines)
 	}
-	md := report.Markdown(res, report.Options{})
+	md := mdreport.Markdown(res, report.Options{})
 	for _, want := range []string{"hot.go:8", "mix is no longer inlined into "} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the comment lacks %q:\n%s", want, md)
@@ -289,7 +290,7 @@ func TestWhyProfileE2E(t *testing.T) {
 			t.Errorf("%s profile %q: %v", side, name, err)
 		}
 	}
-	if md := report.Markdown(res, report.Options{}); !strings.Contains(md, "hot.Work") && !strings.Contains(md, "hot.BenchmarkWork") {
+	if md := mdreport.Markdown(res, report.Options{}); !strings.Contains(md, "hot.Work") && !strings.Contains(md, "hot.BenchmarkWork") {
 		t.Errorf("the comment does not name hot.Work:\n%s", md)
 	}
 }

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -56,12 +57,12 @@ func constantTimeCheck(r record.Result, p Policy) (record.Check, bool) {
 	c := record.Check{Name: record.CheckConstantTime}
 	switch ct.Status {
 	case record.CTChecked:
-		c.Ran, c.Detail = true, Plural(len(ct.Operations), "operation")
+		c.Ran, c.Detail = true, text.Plural(len(ct.Operations), "operation")
 		if n := len(ct.LeftOut(record.CTSameCode)); n > 0 {
-			c.Detail += fmt.Sprintf("; %s with the same code not traced", Plural(n, "constructor"))
+			c.Detail += fmt.Sprintf("; %s with the same code not traced", text.Plural(n, "constructor"))
 		}
 		if n := len(ct.LeftOut(record.CTBudget)); n > 0 {
-			c.Detail += fmt.Sprintf("; %s left out by the budget", Plural(n, "constructor"))
+			c.Detail += fmt.Sprintf("; %s left out by the budget", text.Plural(n, "constructor"))
 		}
 	case record.CTSkipped:
 		c.Detail = "skipped"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -59,12 +60,12 @@ func (d *decision) constantTime(ct *record.ConstantTime, mode record.ConstantTim
 		var what []string
 		if n := len(o.branches); n > 0 {
 			what = append(what, fmt.Sprintf("%s (first at %s)",
-				count(n, "secret-dependent branch", "secret-dependent branches"), where(o.branches[0])))
+				text.PluralOf(n, "secret-dependent branch", "secret-dependent branches"), where(o.branches[0])))
 		}
 		if n := len(o.loads); n > 0 {
 			s := o.loads[0]
 			what = append(what, fmt.Sprintf("%s (first at %s, reading %s)",
-				count(n, "secret-indexed load site", "secret-indexed load sites"), where(s), s.Table))
+				text.PluralOf(n, "secret-indexed load site", "secret-indexed load sites"), where(s), s.Table))
 		}
 		if len(what) > 0 {
 			had := ", where base had none"
@@ -76,7 +77,7 @@ func (d *decision) constantTime(ct *record.ConstantTime, mode record.ConstantTim
 		if n := len(o.grew); n > 0 {
 			g := o.grew[0]
 			d.fail("constant time: in %s %s, %s whose lookups touch more 64-byte lines than base's (first at %s, "+
-				"reading %s: %d → %d lines)", o.ctor, o.op, count(n, "secret-indexed load site", "secret-indexed "+
+				"reading %s: %d → %d lines)", o.ctor, o.op, text.PluralOf(n, "secret-indexed load site", "secret-indexed "+
 				"load sites"), where(g.Site), g.Site.Table, g.Base.LinesPerLookup, g.Site.LinesPerLookup)
 		}
 	}
@@ -89,11 +90,4 @@ func where(s record.CTSite) string {
 		at += fmt.Sprintf(" %s:%d", s.File, s.Line)
 	}
 	return at
-}
-
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -308,13 +309,13 @@ func (d *decision) inconclusive(r record.Result, p Policy) {
 	}
 	if len(ruledOut) > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("%s inconclusive, but a slowdown beyond the threshold is ruled out, so "+
-			"not blocking: %s", Plural(len(ruledOut), "benchmark"), strings.Join(ruledOut, ", ")))
+			"not blocking: %s", text.Plural(len(ruledOut), "benchmark"), strings.Join(ruledOut, ", ")))
 	}
 	if len(names) == 0 {
 		return
 	}
 	what := fmt.Sprintf("%s could not be told changed or unchanged within ±%g%%, and a slowdown beyond +%g%% is not "+
-		"ruled out: %s", Plural(len(names), "benchmark"), r.Method.Threshold, r.Method.Threshold, strings.Join(names, ", "))
+		"ruled out: %s", text.Plural(len(names), "benchmark"), r.Method.Threshold, r.Method.Threshold, strings.Join(names, ", "))
 	settle := "a longer budget, a quieter runner, or metric auto (valgrind) would settle them"
 	if r.Method.Metric == record.MetricAuto {
 		settle = "a longer budget or a quieter runner would settle them (where the instruction counts moved, they " +
@@ -461,11 +462,11 @@ func benchmarksCheck(r record.Result, p Policy) (record.Check, bool) {
 	n := len(compared)
 	switch {
 	case n > 0 && same == n:
-		bench.Ran, bench.Detail = true, Plural(n, "benchmark")+": "+record.NoteSameCode
+		bench.Ran, bench.Detail = true, text.Plural(n, "benchmark")+": "+record.NoteSameCode
 	case n > 0 && same > 0:
-		bench.Ran, bench.Detail = true, fmt.Sprintf("%s (%d by %s)", Plural(n, "benchmark"), same, record.NoteSameCode)
+		bench.Ran, bench.Detail = true, fmt.Sprintf("%s (%d by %s)", text.Plural(n, "benchmark"), same, record.NoteSameCode)
 	case n > 0:
-		bench.Ran, bench.Detail = true, Plural(n, "benchmark")
+		bench.Ran, bench.Detail = true, text.Plural(n, "benchmark")
 	case len(r.Benchmarks) == 0 && len(r.Failures) == 0:
 		bench.Detail = "no benchmarks"
 	default:
@@ -481,7 +482,7 @@ func differentialCheck(r record.Result, p Policy) (record.Check, bool) {
 	diff := record.Check{Name: record.CheckDifferential}
 	switch {
 	case d.Status == record.DiffIdentical || d.Status == record.DiffMismatch:
-		diff.Ran, diff.Detail = true, Plural(len(d.Ciphers), "constructor")
+		diff.Ran, diff.Detail = true, text.Plural(len(d.Ciphers), "constructor")
 	case d.HeadFailed && d.Status != record.DiffError:
 		diff.Ran, diff.Detail = true, "head failed"
 	case !p.Differential:
@@ -512,14 +513,6 @@ func sizeCheck(r record.Result, p Policy) (record.Check, bool) {
 		size.Ran, size.Detail = true, fmt.Sprintf("growth limit %d bytes", p.MaxSizeGrowth)
 	}
 	return size, true
-}
-
-// Plural is "1 benchmark", "12 benchmarks".
-func Plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // reasonUnfinished is the reason Decide gives an incomplete result.

@@ -3,6 +3,8 @@ package history
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/perfgate/perfgate/internal/leaf/text"
 )
 
 // BencherMetric is one measure of one benchmark in Bencher Metric Format (BMF): the value and, when
@@ -16,9 +18,9 @@ type BencherMetric struct {
 // Bencher returns one Bencher Metric Format report per recorded commit of the path, by commit: an
 // object keyed by benchmark name, then by measure, as `bencher run --adapter json --file FILE
 // --hash SHA` reads it (one run per commit). Benchmark names are PKG:NAME (NAME alone for the
-// module root's package). Measures: latency in nanoseconds (Bencher's built-in measure) for sec/op;
-// instructions, bytes-per-op, allocs-per-op, bytes-per-second and, for sizes, bytes; any other unit
-// by its name.
+// module root's package), through text.Plain. Measures: latency in nanoseconds (Bencher's built-in
+// measure) for sec/op; instructions, bytes-per-op, allocs-per-op, bytes-per-second and, for sizes,
+// bytes; any other unit by its name.
 func (h *History) Bencher() map[string][]byte {
 	reports := map[string]map[string]map[string]BencherMetric{}
 	for _, s := range h.Series {
@@ -26,7 +28,9 @@ func (h *History) Bencher() map[string][]byte {
 		if s.Package != "." && s.Package != "" {
 			name = s.Package + ":" + s.Name
 		}
+		name = text.Plain(name)
 		measure, scale := bencherMeasure(s.Unit)
+		measure = text.Plain(measure)
 		for _, p := range s.Points {
 			r := reports[p.Commit]
 			if r == nil {

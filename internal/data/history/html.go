@@ -6,6 +6,8 @@ import (
 	"html/template"
 	"math"
 	"strings"
+
+	"github.com/perfgate/perfgate/internal/leaf/text"
 )
 
 // HTML returns a self-contained page (no script, no external request: the Content-Security-Policy
@@ -45,7 +47,9 @@ func (h *History) HTML(title string) ([]byte, error) {
 	if err := pageTmpl.Execute(&b, data); err != nil {
 		return nil, fmt.Errorf("rendering the history page: %w", err)
 	}
-	return b.Bytes(), nil
+	// html/template escapes markup but leaves control characters and bidirectional overrides:
+	// they become U+FFFD, as in the other formats.
+	return []byte(text.Lines(b.String())), nil
 }
 
 var pageTmpl = template.Must(template.New("history").Funcs(template.FuncMap{

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 )
 
 // FormatValue formats v in unit as tables show it: times scaled to ns, µs, ms or s, other units
@@ -31,23 +31,15 @@ func FormatValue(v float64, unit string) string {
 
 // summary is the one-line account of what h holds.
 func (h *History) summary() string {
-	s := count(len(h.Path), "recorded commit") + " on the branch"
+	s := text.Plural(len(h.Path), "recorded commit") + " on the branch"
 	if h.Unrecorded > 0 {
-		s += fmt.Sprintf(" (%s between them not recorded)", count(h.Unrecorded, "commit"))
+		s += fmt.Sprintf(" (%s between them not recorded)", text.Plural(h.Unrecorded, "commit"))
 	}
 	s += fmt.Sprintf(", %d series", len(h.Series))
 	if len(h.Orphans) > 0 {
-		s += fmt.Sprintf(", %s (commits no longer on the branch)", count(len(h.Orphans), "orphaned record"))
+		s += fmt.Sprintf(", %s (commits no longer on the branch)", text.Plural(len(h.Orphans), "orphaned record"))
 	}
 	return s
-}
-
-// count is n and noun, plural unless n is 1.
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // Text writes the change points of h as a table for a terminal, each followed by the command that
@@ -67,7 +59,7 @@ func (h *History) Text(w io.Writer, onlyNew bool) error {
 		tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "BENCHMARK\tCHANGED AT\tBEFORE → AFTER\tCHANGE\tP\tRANGE TO BISECT")
 		for _, c := range changes {
-			fmt.Fprintf(tw, "%s\t%s\t%s → %s\t%+.1f%%\t%.3f\t%s..%s\n", plain(c.Series.Label()), Short(c.Commit),
+			fmt.Fprintf(tw, "%s\t%s\t%s → %s\t%+.1f%%\t%.3f\t%s..%s\n", text.Plain(c.Series.Label()), Short(c.Commit),
 				FormatValue(c.Before, c.Series.Unit), FormatValue(c.After, c.Series.Unit), 100*c.ChangePoint.Change,
 				c.P, Short(c.Good), Short(c.Bad))
 		}
@@ -75,28 +67,18 @@ func (h *History) Text(w io.Writer, onlyNew bool) error {
 		b.WriteString("\nTo find the commit:\n")
 		for _, c := range changes {
 			if args := c.BisectArgs(); args != nil {
-				fmt.Fprintf(&b, "  perfgate %s\n", plain(ShellQuote(args)))
+				fmt.Fprintf(&b, "  perfgate %s\n", text.Plain(ShellQuote(args)))
 			}
 		}
 	}
 	if len(h.Orphans) > 0 {
 		b.WriteString("\nOrphaned records (not on the branch's first-parent path, left out of the series):\n")
 		for _, o := range h.Orphans {
-			fmt.Fprintf(&b, "  %s %s\n", Short(o.Commit), plain(o.Subject))
+			fmt.Fprintf(&b, "  %s %s\n", Short(o.Commit), text.Plain(o.Subject))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// plain keeps control characters of repository text (names, subjects) off a terminal.
-func plain(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
-		}
-		return r
-	}, s)
 }
 
 // Markdown writes the change points of h for a job summary or an issue: a table, then the commands
@@ -118,32 +100,19 @@ func (h *History) Markdown(w io.Writer, onlyNew bool) error {
 	b.WriteString("| --- | --- | --- | ---: | ---: | --- |\n")
 	var cmds []string
 	for _, c := range changes {
-		fmt.Fprintf(&b, "| %s | `%s` | %s → %s | %+.1f%% | %.3f | `%s..%s` |\n", report.EscapeMarkdown(c.Series.Label()),
-			Short(c.Commit), report.EscapeMarkdown(FormatValue(c.Before, c.Series.Unit)),
-			report.EscapeMarkdown(FormatValue(c.After, c.Series.Unit)), 100*c.ChangePoint.Change, c.P, Short(c.Good),
+		fmt.Fprintf(&b, "| %s | `%s` | %s → %s | %+.1f%% | %.3f | `%s..%s` |\n", text.Markdown(c.Series.Label()),
+			Short(c.Commit), text.Markdown(FormatValue(c.Before, c.Series.Unit)),
+			text.Markdown(FormatValue(c.After, c.Series.Unit)), 100*c.ChangePoint.Change, c.P, Short(c.Good),
 			Short(c.Bad))
 		if args := c.BisectArgs(); args != nil {
-			cmds = append(cmds, "perfgate "+plain(ShellQuote(args)))
+			cmds = append(cmds, "perfgate "+text.Plain(ShellQuote(args)))
 		}
 	}
 	if len(cmds) > 0 {
 		body := strings.Join(cmds, "\n")
-		fence := strings.Repeat("`", max(3, longestRun(body, '`')+1))
+		fence := text.Fence(body)
 		fmt.Fprintf(&b, "\nTo find the commit that made each change:\n\n%ssh\n%s\n%s\n", fence, body, fence)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func longestRun(s string, c byte) int {
-	best, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			run++
-			best = max(best, run)
-		} else {
-			run = 0
-		}
-	}
-	return best
 }

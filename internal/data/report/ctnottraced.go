@@ -7,18 +7,18 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// ctNotTracedText says why a constructor has no traced operations: "same code: not traced" or the
+// CTNotTracedText says why a constructor has no traced operations: "same code: not traced" or the
 // budget's.
-func ctNotTracedText(n record.CTNotTraced) string {
+func CTNotTracedText(n record.CTNotTraced) string {
 	if n.Reason == record.CTSameCode {
 		return "same code: not traced"
 	}
 	return "not traced: budget ran out"
 }
 
-// ctCost is what the check cost and was allowed: " · 12.3 s of CPU, both sides (budget 30s per
+// CTCost is what the check cost and was allowed: " · 12.3 s of CPU, both sides (budget 30s per
 // side)", "" when it traced nothing.
-func ctCost(ct *record.ConstantTime) string {
+func CTCost(ct *record.ConstantTime) string {
 	if ct.CPU == 0 {
 		return ""
 	}

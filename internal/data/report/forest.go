@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -25,26 +26,26 @@ import (
 // and the instruction counts of the instruction-count lane where it ran.
 var forestUnits = []string{record.UnitTime, record.UnitInstructions}
 
-// forestMaxRows is how many benchmarks the Markdown and text forests show; the rest are counted.
-const forestMaxRows = 20
+// ForestMaxRows is how many benchmarks the Markdown and text forests show; the rest are counted.
+const ForestMaxRows = 20
 
-// A forest is one unit's plot: the benchmarks it shows, slowest first, the scale, and what it left
+// A Forest is one unit's plot: the benchmarks it shows, slowest first, the scale, and what it left
 // out.
-type forest struct {
-	unit      string
-	threshold float64 // the band's half-width as a fraction of 1: 0.02 for ±2%
+type Forest struct {
+	Unit      string
+	Threshold float64 // the band's half-width as a fraction of 1: 0.02 for ±2%
 	// slowest first; a row without a paired estimate (failed) comes first
-	rows []record.Benchmark
+	Rows []record.Benchmark
 	rest map[record.Class]int // benchmarks not shown, by class
-	span float64              // the axis runs from 1/span to span (span > 1)
+	Span float64              // the axis runs from 1/span to span (span > 1)
 }
 
-// newForest builds the forest of unit from r, showing at most most benchmarks (all when most ≤ 0).
+// NewForest builds the forest of unit from r, showing at most most benchmarks (all when most ≤ 0).
 // It returns nil when no benchmark of unit was compared.
 //
 // When it must choose, it keeps the benchmarks that matter: failed, slower, inconclusive and faster
 // ones, the largest effects first, and fills what room is left with unchanged ones.
-func newForest(r *record.Result, unit string, most int) *forest {
+func NewForest(r *record.Result, unit string, most int) *Forest {
 	var all []record.Benchmark
 	for _, b := range r.Benchmarks {
 		if b.Unit != unit {
@@ -65,7 +66,7 @@ func newForest(r *record.Result, unit string, most int) *forest {
 	if unit == record.UnitInstructions && r.Method.InstrThreshold > 0 {
 		threshold = r.Method.InstrThreshold
 	}
-	f := &forest{unit: unit, threshold: threshold / 100, rest: map[record.Class]int{}}
+	f := &Forest{Unit: unit, Threshold: threshold / 100, rest: map[record.Class]int{}}
 	shown := all
 	if most > 0 && len(all) > most {
 		shown = slices.Clone(all)
@@ -80,8 +81,8 @@ func newForest(r *record.Result, unit string, most int) *forest {
 		}
 		shown = shown[:most]
 	}
-	f.rows = slices.Clone(shown)
-	slices.SortStableFunc(f.rows, func(a, b record.Benchmark) int {
+	f.Rows = slices.Clone(shown)
+	slices.SortStableFunc(f.Rows, func(a, b record.Benchmark) int {
 		switch {
 		case a.Paired == nil && b.Paired == nil:
 			return 0
@@ -92,7 +93,7 @@ func newForest(r *record.Result, unit string, most int) *forest {
 		}
 		return compareFloat(b.Paired.Ratio, a.Paired.Ratio)
 	})
-	f.span = f.scale()
+	f.Span = f.scale()
 	return f
 }
 
@@ -131,19 +132,19 @@ func compareFloat(a, b float64) int {
 	return 0
 }
 
-// spans are the axis ends the forest chooses from: the axis runs from 1/s to s.
-var spans = []float64{1.01, 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 100, 1000}
+// Spans are the axis ends the forest chooses from: the axis runs from 1/s to s.
+var Spans = []float64{1.01, 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 100, 1000}
 
 // scale chooses the axis: wide enough for every point and twice the threshold band, and for the
 // intervals as far as twice that; an interval that reaches further is drawn clipped, so that one
 // wild interval cannot squeeze the others into a single column.
-func (f *forest) scale() float64 {
+func (f *Forest) scale() float64 {
 	need := 0.0
-	if f.threshold > 0 && f.threshold < 0.5 {
-		need = max(math.Log1p(2*f.threshold), -math.Log(1-2*f.threshold))
+	if f.Threshold > 0 && f.Threshold < 0.5 {
+		need = max(math.Log1p(2*f.Threshold), -math.Log(1-2*f.Threshold))
 	}
 	reach := 0.0
-	for _, b := range f.rows {
+	for _, b := range f.Rows {
 		if b.Paired == nil {
 			continue
 		}
@@ -159,21 +160,21 @@ func (f *forest) scale() float64 {
 		}
 	}
 	want := max(need, min(reach, 2*need))
-	for _, s := range spans {
+	for _, s := range Spans {
 		if math.Log(s) >= want*1.02 {
 			return s
 		}
 	}
-	return spans[len(spans)-1]
+	return Spans[len(Spans)-1]
 }
 
-// pos maps a ratio to [0, 1] along the axis, clamped; ok is false when v lies outside the axis (or
+// Pos maps a ratio to [0, 1] along the axis, clamped; ok is false when v lies outside the axis (or
 // is not a positive number), in which direction telling by pos 0 or 1.
-func (f *forest) pos(v float64) (p float64, ok bool) {
+func (f *Forest) Pos(v float64) (p float64, ok bool) {
 	if !(v > 0) || math.IsNaN(v) {
 		return 0, false
 	}
-	l := math.Log(f.span)
+	l := math.Log(f.Span)
 	p = (math.Log(v) + l) / (2 * l)
 	switch {
 	case p < 0:
@@ -184,8 +185,8 @@ func (f *forest) pos(v float64) (p float64, ok bool) {
 	return p, true
 }
 
-// ratioLabel formats an axis ratio: "0.5×", "0.67×", "1×", "1.5×".
-func ratioLabel(v float64) string {
+// RatioLabel formats an axis ratio: "0.5×", "0.67×", "1×", "1.5×".
+func RatioLabel(v float64) string {
 	switch {
 	case v >= 10:
 		return strconv.FormatFloat(v, 'f', 0, 64) + "×"
@@ -197,7 +198,7 @@ func ratioLabel(v float64) string {
 }
 
 // restNote counts the benchmarks a forest left out: "… 12 more: 11 unchanged, 1 faster".
-func (f *forest) restNote() string {
+func (f *Forest) restNote() string {
 	n := 0
 	for _, c := range f.rest {
 		n += c
@@ -212,7 +213,7 @@ func (f *forest) restNote() string {
 			parts = append(parts, plural0(f.rest[c], string(c)))
 		}
 	}
-	return fmt.Sprintf("… %s more not shown (%s); every benchmark is in the tables", commas(int64(n)),
+	return fmt.Sprintf("… %s more not shown (%s); every benchmark is in the tables", text.Commas(int64(n)),
 		strings.Join(parts, ", "))
 }
 
@@ -234,13 +235,13 @@ var (
 // own.
 const forestWidth = 41
 
-// forestText draws f as monospace lines, without a trailing newline. uni picks Unicode box drawing
+// ForestText draws f as monospace lines, without a trailing newline. uni picks Unicode box drawing
 // over ASCII; color paints slower and failed benchmarks red and faster green with ANSI escapes.
 // Benchmark names go through plain: the caller fences or prints the lines.
-func forestText(f *forest, uni, color bool) []string {
+func ForestText(f *Forest, uni, color bool) []string {
 	t := newTextForest(f, uni, color)
 	out := t.header()
-	for i, b := range f.rows {
+	for i, b := range f.Rows {
 		out = append(out, t.row(t.names[i], b))
 	}
 	faster, slower := t.g.left+" faster", "slower "+t.g.right
@@ -249,7 +250,7 @@ func forestText(f *forest, uni, color bool) []string {
 	if note := f.restNote(); note != "" {
 		out = append(out, note)
 	}
-	for _, b := range f.rows {
+	for _, b := range f.Rows {
 		if b.Acknowledged {
 			out = append(out, "* acknowledged: does not fail the gate")
 			break
@@ -264,7 +265,7 @@ const forestZero = forestWidth / 2
 // textForest is what forestText draws one forest with: its glyphs, the columns of the threshold
 // band and the column of benchmark names.
 type textForest struct {
-	f          *forest
+	f          *Forest
 	g          glyphs
 	uni, color bool
 	band       []bool   // the columns whose span overlaps [1−t, 1+t]
@@ -272,22 +273,22 @@ type textForest struct {
 	nameW      int      // the width of the name column
 }
 
-func newTextForest(f *forest, uni, color bool) *textForest {
+func newTextForest(f *Forest, uni, color bool) *textForest {
 	t := &textForest{f: f, g: asciiGlyphs, uni: uni, color: color, nameW: len("benchmark")}
 	if uni {
 		t.g = unicodeGlyphs
 	}
-	t.names = make([]string, len(f.rows))
-	for i, b := range f.rows {
-		t.names[i] = plain(clip(record.Qualified(b.Package, b.Name), 40))
+	t.names = make([]string, len(f.Rows))
+	for i, b := range f.Rows {
+		t.names[i] = text.Plain(Clip(record.Qualified(b.Package, b.Name), 40))
 		t.nameW = max(t.nameW, utf8.RuneCountInString(t.names[i]))
 	}
 	// The band: the columns whose span overlaps [1−t, 1+t]; 1× always has its column.
 	const w = forestWidth
 	t.band = make([]bool, w)
-	if f.threshold > 0 && f.threshold < 1 {
-		lo, _ := f.pos(1 - f.threshold)
-		hi, _ := f.pos(1 + f.threshold)
+	if f.Threshold > 0 && f.Threshold < 1 {
+		lo, _ := f.Pos(1 - f.Threshold)
+		hi, _ := f.Pos(1 + f.Threshold)
 		for c := range w {
 			if float64(c+1)/w > lo && float64(c)/w < hi {
 				t.band[c] = true
@@ -321,13 +322,13 @@ func (t *textForest) header() []string {
 		at = max(0, min(at, len(axis)-len(r)))
 		copy(axis[at:], r)
 	}
-	put(0, ratioLabel(1/f.span))
+	put(0, RatioLabel(1/f.Span))
 	put(forestZero, "1×")
-	put(w-len([]rune(ratioLabel(f.span))), ratioLabel(f.span))
+	put(w-len([]rune(RatioLabel(f.Span))), RatioLabel(f.Span))
 
-	title := fmt.Sprintf("%s, head/base: %s ratio %s%s%s 95%% paired interval", plain(f.unit), g.point, g.lo, g.line, g.hi)
-	if f.threshold > 0 {
-		th := "±" + strconv.FormatFloat(f.threshold*100, 'f', -1, 64)
+	title := fmt.Sprintf("%s, head/base: %s ratio %s%s%s 95%% paired interval", text.Plain(f.Unit), g.point, g.lo, g.line, g.hi)
+	if f.Threshold > 0 {
+		th := "±" + strconv.FormatFloat(f.Threshold*100, 'f', -1, 64)
 		if !t.uni {
 			th = "+/-" + th[len("±"):]
 		}
@@ -367,9 +368,9 @@ func (t *textForest) row(name string, b record.Benchmark) string {
 	first, last := -1, -1 // the columns the mark covers, for colour
 	right := ""
 	if p := b.Paired; p != nil {
-		lo, lok := t.f.pos(p.Lo)
-		hi, hok := t.f.pos(p.Hi)
-		pt, _ := t.f.pos(p.Ratio)
+		lo, lok := t.f.Pos(p.Lo)
+		hi, hok := t.f.Pos(p.Hi)
+		pt, _ := t.f.Pos(p.Ratio)
 		a, z := col(lo), col(hi)
 		for c := a; c <= z; c++ {
 			cells[c] = g.line
@@ -388,16 +389,16 @@ func (t *textForest) row(name string, b record.Benchmark) string {
 		}
 		cells[col(pt)] = g.point
 		first, last = a, z
-		right = t.ascii(paired(p))
+		right = t.ascii(Paired(p))
 	} else {
-		right = noPaired(b)
+		right = NoPaired(b)
 	}
 	line := strings.Join(cells, "")
 	if first >= 0 {
 		line = strings.Join(cells[:first], "") + paintClass(t.color, b.Class, strings.Join(cells[first:last+1], "")) +
 			strings.Join(cells[last+1:], "")
 	}
-	class := plain(string(b.Class))
+	class := text.Plain(string(b.Class))
 	if b.Acknowledged {
 		class += "*"
 	}
@@ -415,20 +416,13 @@ func paintClass(on bool, class record.Class, s string) string {
 	return s
 }
 
-// forests returns the forests of r's gating units, in forestUnits order.
-func forests(r *record.Result, most int) []*forest {
-	var fs []*forest
+// Forests returns the forests of r's gating units, in forestUnits order.
+func Forests(r *record.Result, most int) []*Forest {
+	var fs []*Forest
 	for _, u := range forestUnits {
-		if f := newForest(r, u, most); f != nil {
+		if f := NewForest(r, u, most); f != nil {
 			fs = append(fs, f)
 		}
 	}
 	return fs
-}
-
-// mdForest adds the forests to a Markdown doc as code blocks, which GitHub shows as they are.
-func mdForest(d *doc, r *record.Result) {
-	for _, f := range forests(r, forestMaxRows) {
-		d.para(codeBlock(strings.Join(forestText(f, true, false), "\n")))
-	}
 }

@@ -1,47 +1,33 @@
 package report
 
 import (
-	"bytes"
-	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/testing/reportfixture"
 	"github.com/perfgate/perfgate/record"
 )
 
-// forestResult has n sec/op benchmarks named b00, b01, …, with the given ratios and classes; each
-// interval is the ratio ±1%.
-func forestResult(threshold float64, ratios []float64, classes []record.Class) *record.Result {
-	r := &record.Result{Method: record.Method{Threshold: threshold}}
-	for i, ratio := range ratios {
-		r.Benchmarks = append(r.Benchmarks, record.Benchmark{
-			Name: fmt.Sprintf("b%02d", i), Unit: record.UnitTime, Class: classes[i],
-			Paired: &record.Paired{Ratio: ratio, Lo: ratio * 0.99, Hi: ratio * 1.01},
-		})
-	}
-	return r
-}
-
-func rowNames(f *forest) []string {
+func rowNames(f *Forest) []string {
 	var names []string
-	for _, b := range f.rows {
+	for _, b := range f.Rows {
 		names = append(names, b.Name)
 	}
 	return names
 }
 
 func TestForestOrderSlowestFirstFailedOnTop(t *testing.T) {
-	r := forestResult(2, []float64{0.62, 1.3, 1.0, 0.9}, []record.Class{"faster", "slower", "unchanged", "faster"})
+	r := reportfixture.ForestResult(2, []float64{0.62, 1.3, 1.0, 0.9}, []record.Class{"faster", "slower", "unchanged", "faster"})
 	r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "crashed", Unit: record.UnitTime, Class: record.ClassFailed})
 	// Other units are not in the sec/op forest.
 	r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "b00", Unit: "B/s", Class: "faster", Paired: &record.Paired{Ratio: 1.6, Lo: 1.5, Hi: 1.7}})
-	f := newForest(r, record.UnitTime, 0)
+	f := NewForest(r, record.UnitTime, 0)
 	if diff := cmp.Diff([]string{"crashed", "b01", "b02", "b03", "b00"}, rowNames(f)); diff != "" {
 		t.Errorf("row order (-want +got):\n%s", diff)
 	}
-	if newForest(r, "instructions/op", 0) != nil {
+	if NewForest(r, "instructions/op", 0) != nil {
 		t.Error("a unit without benchmarks has a forest")
 	}
 }
@@ -56,7 +42,7 @@ func TestForestCapKeepsWhatMatters(t *testing.T) {
 	}
 	ratios = append(ratios, 1.2, 0.7, 1.05)
 	classes = append(classes, record.ClassSlower, record.ClassFaster, record.ClassInconclusive)
-	f := newForest(forestResult(2, ratios, classes), record.UnitTime, 10)
+	f := NewForest(reportfixture.ForestResult(2, ratios, classes), record.UnitTime, 10)
 	got := rowNames(f)
 	if len(got) != 10 {
 		t.Fatalf("%d rows, want 10: %v", len(got), got)
@@ -90,12 +76,12 @@ func TestForestScale(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			classes := make([]record.Class, len(tc.ratios))
-			r := forestResult(tc.threshold, tc.ratios, classes)
+			r := reportfixture.ForestResult(tc.threshold, tc.ratios, classes)
 			if tc.lo > 0 {
 				r.Benchmarks = append(r.Benchmarks, record.Benchmark{Name: "wide", Unit: record.UnitTime,
 					Class: record.ClassInconclusive, Paired: &record.Paired{Ratio: 1, Lo: tc.lo, Hi: tc.hi}})
 			}
-			if got := newForest(r, record.UnitTime, 0).span; got != tc.want {
+			if got := NewForest(r, record.UnitTime, 0).Span; got != tc.want {
 				t.Errorf("span = %v, want %v", got, tc.want)
 			}
 		})
@@ -114,10 +100,10 @@ func column(line string, start int, marks string) int {
 
 func TestForestTextPlacesMarks(t *testing.T) {
 	// The axis runs from 0.5× to 2×: 1× is the middle column, 2× the last, 0.5× the first.
-	r := forestResult(2, []float64{1.999, 1, 0.5001}, []record.Class{"slower", "unchanged", "faster"})
-	f := newForest(r, record.UnitTime, 0)
-	f.span = 2
-	lines := forestText(f, false, false)
+	r := reportfixture.ForestResult(2, []float64{1.999, 1, 0.5001}, []record.Class{"slower", "unchanged", "faster"})
+	f := NewForest(r, record.UnitTime, 0)
+	f.Span = 2
+	lines := ForestText(f, false, false)
 	start := len("benchmark") + 2
 	want := map[string]int{"b00": forestWidth - 1, "b01": forestWidth / 2, "b02": 0}
 	for _, l := range lines {
@@ -135,16 +121,16 @@ func TestForestTextPlacesMarks(t *testing.T) {
 	for _, l := range lines {
 		for _, r := range l {
 			if r >= utf8.RuneSelf {
-				t.Fatalf("ASCII forest has %q in %q", r, l)
+				t.Fatalf("ASCII Forest has %q in %q", r, l)
 			}
 		}
 	}
 }
 
 func TestForestTextClipsAndColours(t *testing.T) {
-	r := forestResult(2, []float64{1.1}, []record.Class{"slower"})
+	r := reportfixture.ForestResult(2, []float64{1.1}, []record.Class{"slower"})
 	r.Benchmarks[0].Paired = &record.Paired{Ratio: 1.1, Lo: 0.01, Hi: 100}
-	lines := forestText(newForest(r, record.UnitTime, 0), true, true)
+	lines := ForestText(NewForest(r, record.UnitTime, 0), true, true)
 	row := lines[3]
 	if !strings.Contains(row, "◄") || !strings.Contains(row, "►") || !strings.Contains(row, "●") {
 		t.Errorf("clipped interval without arrows: %q", row)
@@ -152,63 +138,15 @@ func TestForestTextClipsAndColours(t *testing.T) {
 	if !strings.Contains(row, red) {
 		t.Errorf("slower row not painted red: %q", row)
 	}
-	plainLines := forestText(newForest(r, record.UnitTime, 0), true, false)
+	plainLines := ForestText(NewForest(r, record.UnitTime, 0), true, false)
 	if strings.Contains(strings.Join(plainLines, ""), "\x1b") {
 		t.Error("colour escapes without Options.Color")
 	}
 }
 
-func TestForestHostileNames(t *testing.T) {
-	r := forestResult(2, []float64{1.5, 0.9}, []record.Class{"slower", "faster"})
-	r.Benchmarks[0].Name = "x\x1b[31m```\n</details>"
-	r.Benchmarks[1].Name = hostile
-	md := Markdown(r, Options{})
-	if problems := lintMarkdown(md); len(problems) > 0 {
-		t.Errorf("markdown problems:\n%s", strings.Join(problems, "\n"))
-	}
-	var text bytes.Buffer
-	if err := Text(&text, r, Options{Unicode: true}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(text.String(), "\x1b") {
-		t.Errorf("an escape sequence from a benchmark name reached the terminal:\n%s", text.String())
-	}
-}
-
-func TestMarkdownForestFitsTheBudget(t *testing.T) {
-	// Hundreds of benchmarks with long names: the forest stays capped, and the body within the
-	// limit.
-	var ratios []float64
-	var classes []record.Class
-	for i := range 600 {
-		ratios = append(ratios, 0.5+float64(i)/600)
-		classes = append(classes, []record.Class{"slower", "faster", "unchanged", "inconclusive"}[i%4])
-	}
-	r := forestResult(2, ratios, classes)
-	for i := range r.Benchmarks {
-		r.Benchmarks[i].Name = strings.Repeat("n", 150) + fmt.Sprint(i)
-	}
-	md := Markdown(r, Options{})
-	if len(md) > MaxBody {
-		t.Errorf("body of %d bytes", len(md))
-	}
-	start := strings.Index(md, "```text\nsec/op, head/base")
-	if start < 0 {
-		t.Fatalf("no forest in\n%.2000s", md)
-	}
-	block := md[start:]
-	block = block[:strings.Index(block[3:], "```")+6]
-	if n := strings.Count(block, "●") - 1; n != forestMaxRows { // one ● is in the legend
-		t.Errorf("forest shows %d points, want %d", n, forestMaxRows)
-	}
-	if !strings.Contains(block, "… 430 more not shown") {
-		t.Errorf("no count of the rest in\n%s", block)
-	}
-}
-
 func TestRatioLabel(t *testing.T) {
 	for v, want := range map[float64]string{0.001: "0.001×", 0.01: "0.01×", 0.1: "0.1×", 1 / 1.5: "0.67×", 1: "1×", 1.05: "1.05×", 2: "2×", 10: "10×", 100: "100×", 1000: "1000×"} {
-		if got := ratioLabel(v); got != want {
+		if got := RatioLabel(v); got != want {
 			t.Errorf("ratioLabel(%v) = %q, want %q", v, got, want)
 		}
 	}

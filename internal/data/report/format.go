@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -16,9 +17,9 @@ import (
 
 const minus = "−" // U+2212, as in "−37.9%"
 
-// value formats v in the benchmark unit: sec/op as ns/µs/ms/s, B/s as MB/s, B/op as bytes,
+// Value formats v in the benchmark unit: sec/op as ns/µs/ms/s, B/s as MB/s, B/op as bytes,
 // allocs/op as a count.
-func value(unit string, v float64) string {
+func Value(unit string, v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "—"
 	}
@@ -26,7 +27,7 @@ func value(unit string, v float64) string {
 	case "sec/op":
 		return duration(v)
 	case "B/s":
-		return sig4(v/1e6) + " MB/s"
+		return Sig4(v/1e6) + " MB/s"
 	case "B/op":
 		return count(v) + " B"
 	case "allocs/op":
@@ -34,11 +35,11 @@ func value(unit string, v float64) string {
 	case record.UnitInstructions, record.UnitEstCycles:
 		return instructions(v)
 	case record.UnitInstructionsPerByte, record.UnitEstCyclesPerByte:
-		return sig4(v)
+		return Sig4(v)
 	case "peak-RSS-B": // a benchmark process's own peak resident set size (package bench)
 		return strconv.FormatFloat(v/(1<<20), 'f', 1, 64) + " MiB"
 	}
-	return sig4(v) + " " + unit
+	return Sig4(v) + " " + unit
 }
 
 // duration formats seconds as ns, µs, ms or s with four significant digits.
@@ -46,18 +47,18 @@ func duration(sec float64) string {
 	ns := sec * 1e9
 	switch a := math.Abs(ns); {
 	case a < 1e3:
-		return sig4(ns) + " ns"
+		return Sig4(ns) + " ns"
 	case a < 1e6:
-		return sig4(ns/1e3) + " µs"
+		return Sig4(ns/1e3) + " µs"
 	case a < 1e9:
-		return sig4(ns/1e6) + " ms"
+		return Sig4(ns/1e6) + " ms"
 	}
-	return sig4(sec) + " s"
+	return Sig4(sec) + " s"
 }
 
-// sig4 formats v with four significant digits and no exponent; values of 10,000 and more are whole
+// Sig4 formats v with four significant digits and no exponent; values of 10,000 and more are whole
 // numbers with thousands separators.
-func sig4(v float64) string {
+func Sig4(v float64) string {
 	switch {
 	case math.IsNaN(v):
 		return "—"
@@ -70,7 +71,7 @@ func sig4(v float64) string {
 	}
 	a := math.Abs(v)
 	if a >= 1e4 {
-		return signed(commas(int64(math.Round(a))), v < 0, false)
+		return signed(text.Commas(int64(math.Round(a))), v < 0, false)
 	}
 	digits := max(0, 3-int(math.Floor(math.Log10(a))))
 	return signed(strconv.FormatFloat(a, 'f', digits, 64), v < 0, false)
@@ -80,16 +81,16 @@ func sig4(v float64) string {
 // fraction (a median of an even number of samples can fall between two counts).
 func count(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return signed(commas(int64(math.Abs(v))), v < 0, false)
+		return signed(text.Commas(int64(math.Abs(v))), v < 0, false)
 	}
-	return sig4(v)
+	return Sig4(v)
 }
 
-// noteOf is the note a table shows for b: its own note, the warnings it does not already repeat
+// NoteOf is the note a table shows for b: its own note, the warnings it does not already repeat
 // (why an interval is missing), whether an inconclusive row blocks the merge, and the disagreement
 // of the two lanes when there is one.
-func noteOf(b record.Benchmark) string {
-	parts := ownNotes(b)
+func NoteOf(b record.Benchmark) string {
+	parts := OwnNotes(b)
 	if b.MetricNote != "" {
 		parts = append(parts, b.MetricNote)
 	}
@@ -99,8 +100,8 @@ func noteOf(b record.Benchmark) string {
 // intervalNote matches the note package bench writes for an inconclusive benchmark.
 var intervalNote = regexp.MustCompile(`^interval .* exceeds ±.*%$`)
 
-// ownNotes are the parts of noteOf but the lanes' disagreement.
-func ownNotes(b record.Benchmark) []string {
+// OwnNotes are the parts of noteOf but the lanes' disagreement.
+func OwnNotes(b record.Benchmark) []string {
 	var parts []string
 	for part := range strings.SplitSeq(b.Note, "; ") {
 		// classify's "interval … exceeds ±2%" says less than inconclusiveWhy, which the report
@@ -126,10 +127,10 @@ func ownNotes(b record.Benchmark) []string {
 // "12,345" or "2,176.5".
 func instructions(v float64) string {
 	if math.Abs(v) >= 1e15 {
-		return sig4(v)
+		return Sig4(v)
 	}
 	r := math.Round(math.Abs(v) * 10)
-	s := commas(int64(r / 10))
+	s := text.Commas(int64(r / 10))
 	if d := int64(r) % 10; d != 0 {
 		s += "." + strconv.FormatInt(d, 10)
 	}
@@ -150,21 +151,6 @@ func signed(s string, neg, plus bool) string {
 	return s
 }
 
-// commas formats n with thousands separators: 1234567 → "1,234,567".
-func commas(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return signed(b.String(), neg, false)
-}
-
 // percent formats a signed percentage with one decimal: "+3.1%", "−37.9%", "0.0%".
 func percent(p float64) string {
 	if math.IsNaN(p) || math.IsInf(p, 0) {
@@ -173,12 +159,12 @@ func percent(p float64) string {
 	return signed(strconv.FormatFloat(math.Abs(p), 'f', 1, 64), p < 0, true) + "%"
 }
 
-// spread formats a summary as benchstat does: "150.0 µs ± 1%", the interval given as the larger
+// Spread formats a summary as benchstat does: "150.0 µs ± 1%", the interval given as the larger
 // distance from the center to either end, in percent of the center. A summary without an interval
 // (too few samples: Lo and Hi 0, and the benchmark's warnings say why) is its center alone, never
 // "± 100%".
-func spread(unit string, s record.Summary) string {
-	c := value(unit, s.Center)
+func Spread(unit string, s record.Summary) string {
+	c := Value(unit, s.Center)
 	if s.N == 0 {
 		return "—"
 	}
@@ -192,9 +178,9 @@ func spread(unit string, s record.Summary) string {
 	return c + " ± " + strconv.FormatFloat(d, 'f', 0, 64) + "%"
 }
 
-// delta formats a benchmark's change as benchstat does: the signed percentage when p ≤ alpha, "~"
+// Delta formats a benchmark's change as benchstat does: the signed percentage when p ≤ alpha, "~"
 // otherwise.
-func delta(b record.Benchmark, alpha float64) string {
+func Delta(b record.Benchmark, alpha float64) string {
 	if sameUntimed(b) {
 		return "0 (same machine code)"
 	}
@@ -204,8 +190,8 @@ func delta(b record.Benchmark, alpha float64) string {
 	return percent(b.DeltaPct)
 }
 
-// pvalue formats p with n: "p=0.000 n=10", or "n=10+9" when the sides differ.
-func pvalue(b record.Benchmark) string {
+// PValue formats p with n: "p=0.000 n=10", or "n=10+9" when the sides differ.
+func PValue(b record.Benchmark) string {
 	n := strconv.Itoa(b.Base.N)
 	if b.Head.N != b.Base.N {
 		n += "+" + strconv.Itoa(b.Head.N)
@@ -216,8 +202,8 @@ func pvalue(b record.Benchmark) string {
 	return fmt.Sprintf("p=%.3f n=%s", b.P, n)
 }
 
-// paired formats the paired estimate: "0.621× [0.618, 0.624]", or "—" without one.
-func paired(p *record.Paired) string {
+// Paired formats the paired estimate: "0.621× [0.618, 0.624]", or "—" without one.
+func Paired(p *record.Paired) string {
 	if p == nil {
 		return "—"
 	}
@@ -230,32 +216,32 @@ func paired(p *record.Paired) string {
 	return f(p.Ratio) + "× [" + f(p.Lo) + ", " + f(p.Hi) + "]"
 }
 
-// alphaOf returns the run's significance level, defaulting to benchstat's 0.05. roundsOf is " · 12
-// rounds" after the paired estimate of a run with a time budget, where each benchmark got as many
-// rounds as it needed to settle; "" for a run of fixed rounds.
-func roundsOf(m record.Method, b record.Benchmark) string {
+// RoundsOf is " · 12 rounds" after the paired estimate of a run with a time budget, where each
+// benchmark got as many rounds as it needed to settle; "" for a run of fixed rounds.
+func RoundsOf(m record.Method, b record.Benchmark) string {
 	if m.Budget <= 0 || b.Rounds == 0 {
 		return ""
 	}
-	return " · " + plural(b.Rounds, "round")
+	return " · " + text.PluralCommas(b.Rounds, "round")
 }
 
-func alphaOf(m record.Method) float64 {
+// AlphaOf returns the run's significance level, defaulting to benchstat's 0.05.
+func AlphaOf(m record.Method) float64 {
 	if m.Alpha > 0 {
 		return m.Alpha
 	}
 	return 0.05
 }
 
-// bytesDelta formats a signed byte difference exactly: "+2,048 B", "−315 B", "0 B".
-func bytesDelta(d int64) string {
+// BytesDelta formats a signed byte difference exactly: "+2,048 B", "−315 B", "0 B".
+func BytesDelta(d int64) string {
 	if d == 0 {
 		return "0 B"
 	}
 	if d < 0 {
-		return minus + commas(-d) + " B"
+		return minus + text.Commas(-d) + " B"
 	}
-	return "+" + commas(d) + " B"
+	return "+" + text.Commas(d) + " B"
 }
 
 // bytesDeltaShort formats a signed byte difference compactly: "+1.5 KiB", "−315 B".
@@ -264,7 +250,7 @@ func bytesDeltaShort(d int64) string {
 	var s string
 	switch {
 	case a < 1024:
-		return bytesDelta(d)
+		return BytesDelta(d)
 	case a < 1<<20:
 		s = strconv.FormatFloat(a/1024, 'f', 1, 64) + " KiB"
 	default:
@@ -273,9 +259,9 @@ func bytesDeltaShort(d int64) string {
 	return signed(s, d < 0, true)
 }
 
-// sizePercent formats the relative change of a section: "+12.0%", "new" when it was empty, "gone"
+// SizePercent formats the relative change of a section: "+12.0%", "new" when it was empty, "gone"
 // when it is.
-func sizePercent(base, head int64) string {
+func SizePercent(base, head int64) string {
 	switch {
 	case base == head:
 		return "0.0%"
@@ -287,15 +273,15 @@ func sizePercent(base, head int64) string {
 	return percent((float64(head)/float64(base) - 1) * 100)
 }
 
-// shortHash shortens a commit or digest to 12 characters.
-func shortHash(s string) string {
-	if len(s) > 12 && isHex(s) {
+// ShortHash shortens a commit or digest to 12 characters.
+func ShortHash(s string) string {
+	if len(s) > 12 && IsHex(s) {
 		return s[:12]
 	}
-	return clip(s, 13)
+	return Clip(s, 13)
 }
 
-func isHex(s string) bool {
+func IsHex(s string) bool {
 	for _, c := range []byte(s) {
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
 			return false
@@ -304,35 +290,27 @@ func isHex(s string) bool {
 	return true
 }
 
-// plural returns "1 cipher" or "2 ciphers".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return commas(int64(n)) + " " + word + "s"
-}
-
 // sameUntimed reports whether b is unchanged because its machine code is the same on both sides,
 // without timing.
 func sameUntimed(b record.Benchmark) bool {
 	return b.SameCode && b.Rounds == 0 && b.Base.N == 0 && b.Head.N == 0
 }
 
-// noPaired is what a forest row without a paired estimate says instead.
-func noPaired(b record.Benchmark) string {
+// NoPaired is what a forest row without a paired estimate says instead.
+func NoPaired(b record.Benchmark) string {
 	if sameUntimed(b) {
 		return "same machine code, not timed"
 	}
 	return "no paired estimate"
 }
 
-// scope says what a result covers beyond its package: the packages of a comparison of several, and
+// Scope says what a result covers beyond its package: the packages of a comparison of several, and
 // the shard of a partial result. "" for one package, whole.
-func scope(r *record.Result) string {
+func Scope(r *record.Result) string {
 	var s string
 	if n := len(r.Packages); n > 0 {
 		shown := r.Packages[:min(n, 10)]
-		s = fmt.Sprintf(" (%s: %s", plural(n, "package"), clip(strings.Join(shown, ", "), 400))
+		s = fmt.Sprintf(" (%s: %s", text.PluralCommas(n, "package"), Clip(strings.Join(shown, ", "), 400))
 		if n > len(shown) {
 			s += fmt.Sprintf(", and %d more", n-len(shown))
 		}
@@ -344,12 +322,12 @@ func scope(r *record.Result) string {
 	return s
 }
 
-// geomeanRow is the formatted geometric-mean row of unit in r: base, head and the change ("+3.1%");
+// GeomeanRow is the formatted geometric-mean row of unit in r: base, head and the change ("+3.1%");
 // ok is false when r has no row for unit (fewer than two benchmarks in it).
-func geomeanRow(r *record.Result, unit string) (base, head, change string, n int, ok bool) {
+func GeomeanRow(r *record.Result, unit string) (base, head, change string, n int, ok bool) {
 	for _, g := range r.Geomeans {
 		if g.Unit == unit {
-			return value(unit, g.Base), value(unit, g.Head), percent(100 * (g.Ratio - 1)), g.N, true
+			return Value(unit, g.Base), Value(unit, g.Head), percent(100 * (g.Ratio - 1)), g.N, true
 		}
 	}
 	return "", "", "", 0, false

@@ -7,60 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/testing/reportfixture"
 	"github.com/perfgate/perfgate/record"
 )
 
 func nan() float64 { return math.NaN() }
-
-func TestEscapeMarkdown(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"Encrypt/des/single", "Encrypt/des/single"},
-		{"<b>x</b>|*y*", `&lt;b&gt;x&lt;/b&gt;\|\*y\*`},
-		{"a_b `c` [d](e) ~f~ #g !h $i$ {j}", "a\\_b \\`c\\` \\[d\\](e) \\~f\\~ \\#g \\!h \\$i\\$ \\{j\\}"},
-		{`back\slash`, `back\\slash`},
-		{"&lt; & &#60;", "&amp;lt; &amp; &amp;\\#60;"},
-		{"line1\r\nline2\nline3\ttab", "line1 line2 line3 tab"},
-		{"- item", `\- item`},
-		{"+ item", `\+ item`},
-		{"=== ", `\=== `},
-		{"-x 6.8.0-1", "-x 6.8.0-1"},
-		{"1.5", "1.5"},
-		{"12. ordered", `12\. ordered`},
-		{"3) ordered", `3\) ordered`},
-		{"v1.2 (x)", "v1.2 (x)"},
-		{"esc\x1b[31mred", "esc\uFFFD\\[31mred"},
-		{"bidi\u202eevil", "bidi\uFFFDevil"},
-		{"bad\xffutf8", "bad\uFFFDutf8"},
-		{"µs −3%", "µs −3%"},
-	} {
-		if got := EscapeMarkdown(tc.in); got != tc.want {
-			t.Errorf("EscapeMarkdown(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestCodeBlockFence(t *testing.T) {
-	for _, tc := range []struct {
-		in    string
-		fence string
-	}{
-		{"plain", "```"},
-		{"one ` two `` three", "```"},
-		{"has ``` inside", "````"},
-		{"has `````` six", "```````"},
-	} {
-		got := codeBlock(tc.in)
-		if !strings.HasPrefix(got, tc.fence+"text\n") || !strings.HasSuffix(got, "\n"+tc.fence) {
-			t.Errorf("codeBlock(%q) = %q, want fence %s", tc.in, got, tc.fence)
-		}
-	}
-	if got := codeSpan("a`b|c"); got != "``a`b\\|c``" {
-		t.Errorf("codeSpan = %q", got)
-	}
-	if got := codeSpan("`x"); got != "`` `x ``" {
-		t.Errorf("codeSpan = %q", got)
-	}
-}
 
 func TestFormatValues(t *testing.T) {
 	for _, tc := range []struct {
@@ -87,7 +39,7 @@ func TestFormatValues(t *testing.T) {
 		{"instructions/op", 0.25, "0.3"},
 		{"sec/op", nan(), "—"},
 	} {
-		if got := value(tc.unit, tc.v); got != tc.want {
+		if got := Value(tc.unit, tc.v); got != tc.want {
 			t.Errorf("value(%q, %g) = %q, want %q", tc.unit, tc.v, got, tc.want)
 		}
 	}
@@ -104,58 +56,58 @@ func TestFormatDeltas(t *testing.T) {
 	check(percent(-37.89), "−37.9%")
 	check(percent(0.04), "0.0%")
 	check(percent(-0.04), "0.0%")
-	check(paired(&record.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}), "0.621× [0.618, 0.624]")
-	check(paired(nil), "—")
-	check(bytesDelta(2048), "+2,048 B")
-	check(bytesDelta(-315), "−315 B")
+	check(Paired(&record.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}), "0.621× [0.618, 0.624]")
+	check(Paired(nil), "—")
+	check(BytesDelta(2048), "+2,048 B")
+	check(BytesDelta(-315), "−315 B")
 	check(bytesDeltaShort(1733), "+1.7 KiB")
 	check(bytesDeltaShort(-1536), "−1.5 KiB")
 	check(bytesDeltaShort(3<<20), "+3.0 MiB")
 	check(bytesDeltaShort(-315), "−315 B")
-	check(sizePercent(2617, 2302), "−12.0%")
-	check(sizePercent(0, 10), "new")
-	check(sizePercent(10, 0), "gone")
-	check(commas(-1234567), "−1,234,567")
-	check(spread("sec/op", record.Summary{Center: 150e-6, Lo: 148.5e-6, Hi: 151.8e-6, N: 10}), "150.0 µs ± 1%")
-	check(spread("sec/op", record.Summary{}), "—")
-	check(value("peak-RSS-B", 71.5*(1<<20)), "71.5 MiB")
+	check(SizePercent(2617, 2302), "−12.0%")
+	check(SizePercent(0, 10), "new")
+	check(SizePercent(10, 0), "gone")
+	check(text.Commas(-1234567), "−1,234,567")
+	check(Spread("sec/op", record.Summary{Center: 150e-6, Lo: 148.5e-6, Hi: 151.8e-6, N: 10}), "150.0 µs ± 1%")
+	check(Spread("sec/op", record.Summary{}), "—")
+	check(Value("peak-RSS-B", 71.5*(1<<20)), "71.5 MiB")
 	// Too few samples for an interval: the center alone, not "± 100%".
-	check(spread("sec/op", record.Summary{Center: 150e-6, N: 4}), "150.0 µs")
+	check(Spread("sec/op", record.Summary{Center: 150e-6, N: 4}), "150.0 µs")
 	// The note says why, even when the class wrote a note of its own; a warning the note repeats is
 	// shown once.
 	few := "too few samples for an interval at 95%: 4 per side, 6 needed"
-	check(noteOf(record.Benchmark{Note: "interval -4.7% to +56.6% exceeds ±2%", Warnings: []string{few}}),
+	check(NoteOf(record.Benchmark{Note: "interval -4.7% to +56.6% exceeds ±2%", Warnings: []string{few}}),
 		"interval -4.7% to +56.6% exceeds ±2%; "+few)
-	check(noteOf(record.Benchmark{Note: few, Warnings: []string{few}, MetricNote: "instructions equal"}),
+	check(NoteOf(record.Benchmark{Note: few, Warnings: []string{few}, MetricNote: "instructions equal"}),
 		few+"; instructions equal")
 
 	b := record.Benchmark{DeltaPct: -37.89, P: 0.0001, Base: record.Summary{N: 10}, Head: record.Summary{N: 10}}
-	check(delta(b, 0.05), "−37.9%")
-	check(pvalue(b), "p=0.000 n=10")
+	check(Delta(b, 0.05), "−37.9%")
+	check(PValue(b), "p=0.000 n=10")
 	b.P, b.Head.N = 0.393, 9
-	check(delta(b, 0.05), "~")
-	check(pvalue(b), "p=0.393 n=10+9")
+	check(Delta(b, 0.05), "~")
+	check(PValue(b), "p=0.393 n=10+9")
 }
 
 func TestClip(t *testing.T) {
-	head := clipHead(strings.Repeat("line\n", 100), 1000, 3)
+	head := ClipHead(strings.Repeat("line\n", 100), 1000, 3)
 	if head != "line\nline\nline\n… 97 more lines (485 bytes) omitted" {
 		t.Errorf("clipHead = %q", head)
 	}
-	tail := clipTail(strings.Repeat("a\n", 10)+"end\n", 1000, 2)
+	tail := ClipTail(strings.Repeat("a\n", 10)+"end\n", 1000, 2)
 	if tail != "… 9 earlier lines (18 bytes) omitted\na\nend" {
 		t.Errorf("clipTail = %q", tail)
 	}
-	if got := clipTail(strings.Repeat("é", 5000), 100, 10); len(got) > 200 || !strings.HasSuffix(got, "éé") {
+	if got := ClipTail(strings.Repeat("é", 5000), 100, 10); len(got) > 200 || !strings.HasSuffix(got, "éé") {
 		t.Errorf("clipTail cut badly: %q", got)
 	}
-	if got := clip("abcdef", 4); got != "abc…" {
+	if got := Clip("abcdef", 4); got != "abc…" {
 		t.Errorf("clip = %q", got)
 	}
 }
 
 func TestTextColourOnlyWhenAsked(t *testing.T) {
-	r := hostileResult() // names carry an ESC of their own
+	r := reportfixture.HostileResult() // names carry an ESC of their own
 	var plainOut, colour bytes.Buffer
 	if err := Text(&plainOut, r, Options{}); err != nil {
 		t.Fatal(err)
@@ -163,7 +115,7 @@ func TestTextColourOnlyWhenAsked(t *testing.T) {
 	if strings.Contains(plainOut.String(), "\x1b") {
 		t.Error("escape sequence in uncoloured text")
 	}
-	if err := Text(&colour, failResult(), Options{Color: true}); err != nil {
+	if err := Text(&colour, reportfixture.Fail(), Options{Color: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{red + "slower" + reset, green + "faster" + reset, red + "FAIL" + reset} {
@@ -173,7 +125,7 @@ func TestTextColourOnlyWhenAsked(t *testing.T) {
 	}
 	// Colour must not disturb alignment: the columns before the class line up with and without it.
 	uncoloured := &bytes.Buffer{}
-	Text(uncoloured, failResult(), Options{})
+	Text(uncoloured, reportfixture.Fail(), Options{})
 	stripped := strings.NewReplacer(red, "", green, "", boldOn, "", reset, "").Replace(colour.String())
 	if stripped != uncoloured.String() {
 		t.Error("coloured text differs from uncoloured text beyond the escapes")
@@ -182,10 +134,10 @@ func TestTextColourOnlyWhenAsked(t *testing.T) {
 
 func TestRoundsOf(t *testing.T) {
 	b := record.Benchmark{Name: "Encrypt/des", Unit: "sec/op", Rounds: 12}
-	if got := roundsOf(record.Method{Budget: 100 * time.Second}, b); got != " · 12 rounds" {
+	if got := RoundsOf(record.Method{Budget: 100 * time.Second}, b); got != " · 12 rounds" {
 		t.Errorf("budgeted: %q, want \" · 12 rounds\"", got)
 	}
-	if got := roundsOf(record.Method{Rounds: 5}, b); got != "" {
+	if got := RoundsOf(record.Method{Rounds: 5}, b); got != "" {
 		t.Errorf("fixed rounds: %q, want nothing", got)
 	}
 }

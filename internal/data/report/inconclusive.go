@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -15,9 +16,9 @@ import (
 // still be inconclusive: the corrected test decides, not the interval. These lines say which of the
 // three kept it open, in words; they compute nothing but which case applies.
 
-// inconclusiveLines are one line per inconclusive benchmark of the gating units, at most most of
+// InconclusiveLines are one line per inconclusive benchmark of the gating units, at most most of
 // them and then a count of the rest: its name and what kept it open.
-func inconclusiveLines(r *record.Result, most int) []string {
+func InconclusiveLines(r *record.Result, most int) []string {
 	var out []string
 	n := 0
 	for _, b := range r.Benchmarks {
@@ -28,7 +29,7 @@ func inconclusiveLines(r *record.Result, most int) []string {
 		if n++; n > most {
 			continue
 		}
-		line := codeSpan(clip(record.Qualified(b.Package, b.Name), 200)) + ": " + inconclusiveWhy(r, b)
+		line := text.CodeSpan(Clip(record.Qualified(b.Package, b.Name), 200)) + ": " + inconclusiveWhy(r, b)
 		if b.RuledOut {
 			line += fmt.Sprintf("; a slowdown beyond the threshold is ruled out (one-sided bound %+.1f%%), so it "+
 				"does not block", 100*(b.Paired.Bound-1))
@@ -49,7 +50,7 @@ func inconclusiveWhy(r *record.Result, b record.Benchmark) string {
 	if b.Unit == record.UnitInstructions && r.Method.InstrThreshold > 0 {
 		th = r.Method.InstrThreshold / 100
 	}
-	alpha := alphaOf(r.Method)
+	alpha := AlphaOf(r.Method)
 	interval := fmt.Sprintf("interval %s to %s", pct(p.Lo-1), pct(p.Hi-1))
 	side := ""
 	switch {
@@ -63,7 +64,7 @@ func inconclusiveWhy(r *record.Result, b record.Benchmark) string {
 	switch {
 	case side != "" && (p.Hi < 1-th/2 || p.Lo > 1+th/2):
 		s = fmt.Sprintf("%s lies wholly on the %s side, but the test corrected for %s (%s) did not reach "+
-			"α = %s: corrected p = %s", interval, side, plural(n, "benchmark"), correctionOf(r.Method),
+			"α = %s: corrected p = %s", interval, side, text.PluralCommas(n, "benchmark"), correctionOf(r.Method),
 			strconv.FormatFloat(alpha, 'g', -1, 64), pText(b.PHolm))
 	case side != "":
 		s = fmt.Sprintf("%s lies on the %s side but reaches within half the threshold (±%s) of no change, which "+

@@ -15,7 +15,7 @@ func TestCipherNotesGrouped(t *testing.T) {
 		{Name: "New128", Notes: []string{"reads 16 bytes of a longer key"}},
 		{Name: "Sum", Notes: []string{"b"}},
 	}}
-	got := cipherNotes(df, 2)
+	got := CipherNotes(df, 2)
 	want := []string{"New, New128: reads 16 bytes of a longer key", "New: a", "… 1 more note"}
 	if !slices.Equal(got, want) {
 		t.Errorf("cipherNotes = %q, want %q", got, want)

@@ -9,11 +9,11 @@ import (
 // maxPolicyChanges bounds the changes listed; an artifact may hold any number.
 const maxPolicyChanges = 20
 
-// policyLine says, key by key, how head's configuration file would change the gate policy that
+// PolicyLine says, key by key, how head's configuration file would change the gate policy that
 // base's file set, and that head's values were not used; "" when the policy came from head or
 // nothing changed. Every value goes through esc: head's values are untrusted text, and so is all of
 // an artifact's result.json.
-func policyLine(r *record.Result, esc func(string) string) string {
+func PolicyLine(r *record.Result, esc func(string) string) string {
 	p := r.Policy
 	if p.From != record.Base || len(p.Changes) == 0 {
 		return ""
@@ -22,7 +22,7 @@ func policyLine(r *record.Result, esc func(string) string) string {
 		if s == "" {
 			return "(not set)"
 		}
-		return esc(clip(s, 100))
+		return esc(Clip(s, 100))
 	}
 	var parts []string
 	for i, c := range p.Changes {
@@ -30,9 +30,9 @@ func policyLine(r *record.Result, esc func(string) string) string {
 			parts = append(parts, "…")
 			break
 		}
-		name := esc(clip(c.Key, 40))
+		name := esc(Clip(c.Key, 40))
 		if c.Item != "" {
-			name += " " + esc(clip(c.Item, 100))
+			name += " " + esc(Clip(c.Item, 100))
 		}
 		parts = append(parts, name+" "+value(c.Base)+" → "+value(c.Head))
 	}

@@ -1,20 +1,15 @@
-// Package report renders a perfgate.Result for people and programs: Markdown for the sticky
-// pull-request comment and the job summary, aligned text for the terminal, indented JSON for
-// result.json, and HTML for report.html (a self-contained page that also draws every sample of
-// bench.txt). The Markdown and the text lead with a forest plot of the paired ratios (forest.go),
-// drawn in monospace; the HTML draws the same plot as SVG.
+// Package report renders a perfgate.Result as aligned text for the terminal and indented JSON for
+// result.json, and holds what every rendering shares: the formatting of values, deltas and
+// p-values, the verdict's parts, the forest plot of the paired ratios (forest.go, drawn in
+// monospace), why a benchmark changed, and the method and environment lines. Package mdreport
+// renders the same Result as the Markdown comment, and htmlreport as report.html.
 //
 // The Result is the only input. Rendering formats numbers the pipeline already computed (medians,
 // intervals, deltas, p-values, the paired estimate) and at most counts benchmarks by class; it
 // never computes statistics. Every string that can come from the pull request — benchmark names,
-// panic messages, test output, commit subjects, refs, symbol names — is escaped (EscapeMarkdown) or
-// fenced (a code block whose fence is longer than any backtick run inside) before it reaches
-// Markdown, and stripped of control characters before it reaches a terminal.
-//
-// Markdown builds the body as a list of blocks and fits it under MaxBody by dropping collapsed
-// <details> sections first, then the least important table rows (unchanged benchmarks before faster
-// ones before slower ones), with a visible note for each omission; Truncate is the line-safe last
-// resort.
+// panic messages, test output, commit subjects, refs, symbol names — goes through package text
+// (text.Plain on a terminal, text.Markdown or a fenced text.Block in Markdown) before it reaches an
+// output.
 package report
 
 import (
@@ -26,23 +21,9 @@ import (
 	"time"
 
 	benchtxt "github.com/perfgate/perfgate/internal/data/bench"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
-
-// Marker is the hidden first line of every comment perfgate writes; with an author check it finds
-// the sticky comment to edit.
-const Marker = "<!-- perfgate:comment -->"
-
-// MaxBody is GitHub's limit on the body of an issue comment, in characters.
-const MaxBody = 65536
-
-// bodyBudget is the length Markdown aims for, in bytes, leaving room below MaxBody for a caller's
-// additions. Bytes are never fewer than characters, so a body within the budget is within GitHub's
-// limit.
-const bodyBudget = 60000
-
-// defaultHint says where the full report lives when Options.ArtifactHint is empty.
-const defaultHint = "the results directory (job artifacts)"
 
 // Options adjust rendering. The zero value is usable.
 type Options struct {
@@ -59,13 +40,6 @@ type Options struct {
 	// GITHUB_SERVER_URL and GITHUB_REPOSITORY); when set, Markdown links "why it changed"'s lines
 	// to head's commit. "" for no links.
 	RepoURL string
-}
-
-func hintOf(opt Options) string {
-	if opt.ArtifactHint != "" {
-		return EscapeMarkdown(clip(opt.ArtifactHint, 300))
-	}
-	return defaultHint
 }
 
 // JSON writes r as indented JSON, fields in struct order, ending with a newline. It fails on values
@@ -86,9 +60,9 @@ func orDash(s string) string {
 	return s
 }
 
-// methodLines describes how the numbers were obtained and where, as label/text pairs; esc is
+// MethodLines describes how the numbers were obtained and where, as label/text pairs; esc is
 // applied to every string taken from the Result.
-func methodLines(r *record.Result, esc func(string) string) [][2]string {
+func MethodLines(r *record.Result, esc func(string) string) [][2]string {
 	m := r.Method
 	var lines [][2]string
 	if metric := metricText(m.Metric); metric != "" {
@@ -118,7 +92,7 @@ func methodLines(r *record.Result, esc func(string) string) [][2]string {
 		lines = append(lines, [2]string{"Instructions", counted})
 	}
 	if sb := r.Sandbox; sb != nil {
-		what := esc(clip(sb.String(), 300)) + " — for the tests, benchmarks, calibration, instruction counts and " +
+		what := esc(Clip(sb.String(), 300)) + " — for the tests, benchmarks, calibration, instruction counts and " +
 			"harnesses of both sides; binaries hashed after the build and checked before each run"
 		if !sb.Guarded {
 			what = "unguarded, " + what + "; the repository's code could have touched the evidence"
@@ -149,16 +123,16 @@ func timedMethod(m record.Method, esc func(string) string) string {
 	correction := "with Holm correction"
 	if m.Budget > 0 {
 		method = fmt.Sprintf("A–B–B–A in %s within a budget of %s, %d rounds first, settled benchmarks stopping (%d settled)",
-			plural(m.Stages, "stage"), m.Budget, m.Rounds, m.Settled)
+			text.PluralCommas(m.Stages, "stage"), m.Budget, m.Rounds, m.Settled)
 		correction = "spent across the looks and benchmarks (Bonferroni)"
 	}
 	if m.BenchTime > 0 {
 		method += ", benchtime " + m.BenchTime.String() + " per run"
 	}
 	method += fmt.Sprintf(", threshold ±%s%%, α = %s %s",
-		strconv.FormatFloat(m.Threshold, 'f', -1, 64), strconv.FormatFloat(alphaOf(m), 'f', -1, 64), correction)
+		strconv.FormatFloat(m.Threshold, 'f', -1, 64), strconv.FormatFloat(AlphaOf(m), 'f', -1, 64), correction)
 	if m.Estimator != "" {
-		method += "; paired estimator: " + esc(clip(m.Estimator, 300))
+		method += "; paired estimator: " + esc(Clip(m.Estimator, 300))
 	}
 	return method
 }
@@ -170,9 +144,9 @@ func envText(e record.Env, esc func(string) string) string {
 		env[0] += " (GOAMD64=" + esc(e.GOAMD64) + ")"
 	}
 	if e.CPU != "" {
-		env = append(env, esc(clip(e.CPU, 100)))
+		env = append(env, esc(Clip(e.CPU, 100)))
 	}
-	env = append(env, plural(e.CPUs, "CPU"))
+	env = append(env, text.PluralCommas(e.CPUs, "CPU"))
 	if e.Pinned {
 		env = append(env, fmt.Sprintf("pinned to CPU %d", e.PinnedCPU))
 	} else {
@@ -180,7 +154,7 @@ func envText(e record.Env, esc func(string) string) string {
 	}
 	for _, kv := range [][2]string{{"governor", e.Governor}, {"turbo", e.Turbo}, {"SMT", e.SMT}, {"kernel", e.Kernel}} {
 		if kv[1] != "" {
-			env = append(env, kv[0]+" "+esc(clip(kv[1], 80)))
+			env = append(env, kv[0]+" "+esc(Clip(kv[1], 80)))
 		}
 	}
 	env = append(env, "load "+strconv.FormatFloat(e.Load1, 'f', 2, 64))
@@ -219,7 +193,7 @@ func phasesText(phases []record.Phase) string {
 		}
 		t := ph.Name + " " + ph.Wall.Round(100*time.Millisecond).String()
 		if ph.FromStore > 0 {
-			t += " with " + plural(ph.FromStore, "artifact") + " from the store"
+			t += " with " + text.PluralCommas(ph.FromStore, "artifact") + " from the store"
 		}
 		parts = append(parts, t)
 	}

@@ -6,15 +6,16 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
 // This file holds what the Markdown and text renderers share: the parts of the verdict line, the
 // counting of benchmark classes, and the grouping of benchmarks by unit.
 
-// classRank orders classes by how notable they are, for counting a benchmark measured in several
+// ClassRank orders classes by how notable they are, for counting a benchmark measured in several
 // units once.
-var classRank = map[record.Class]int{
+var ClassRank = map[record.Class]int{
 	record.ClassFailed:       5,
 	record.ClassSlower:       4,
 	record.ClassFaster:       3,
@@ -69,7 +70,7 @@ func countClasses(bs []record.Benchmark, metric string) tally {
 		if !seen {
 			order = append(order, name)
 		}
-		if !seen || classRank[b.Class] > classRank[cur] {
+		if !seen || ClassRank[b.Class] > ClassRank[cur] {
 			best[name] = b.Class
 		}
 		if b.Acknowledged && b.Class == record.ClassSlower {
@@ -98,22 +99,22 @@ func countClasses(bs []record.Benchmark, metric string) tally {
 	return t
 }
 
-// verdictParts returns the pieces of the one-line verdict after the status: the class counts, the
+// VerdictParts returns the pieces of the one-line verdict after the status: the class counts, the
 // differential and the size delta. esc makes untrusted text safe for the output format; strong
 // marks text that needs attention.
-func verdictParts(r *record.Result, esc, strong func(string) string) []string {
+func VerdictParts(r *record.Result, esc, strong func(string) string) []string {
 	if r.Verdict.Status == record.StatusError && len(r.Benchmarks) == 0 {
 		// Nothing was compared: the first reason is the news.
 		if len(r.Verdict.Reasons) > 0 {
-			return []string{esc(clip(r.Verdict.Reasons[0], 200))}
+			return []string{esc(Clip(r.Verdict.Reasons[0], 200))}
 		}
 		return []string{"could not run"}
 	}
 	bench, benchKnown := checkOf(r, record.CheckBenchmarks)
 	if benchKnown && !bench.Ran {
 		parts := []string{"benchmarks: none (" + esc(bench.Detail) + ")"}
-		parts = append(parts, "differential: "+diffSummary(r, esc, strong))
-		return append(parts, "size: "+sizeSummary(r.Sizes, esc))
+		parts = append(parts, "differential: "+DiffSummary(r, esc, strong))
+		return append(parts, "size: "+SizeSummary(r.Sizes, esc))
 	}
 	t := countClasses(r.Benchmarks, r.Method.Metric)
 	slower := plural0(t.classes[record.ClassSlower], "slower")
@@ -126,11 +127,11 @@ func verdictParts(r *record.Result, esc, strong func(string) string) []string {
 			n = len(ack)
 		}
 		if n < t.classes[record.ClassSlower] {
-			slower += ", " + commas(int64(n)) + " acknowledged"
+			slower += ", " + text.Commas(int64(n)) + " acknowledged"
 		} else {
 			slower += ", acknowledged"
 		}
-		if reason := commonReason(ack); reason != "" {
+		if reason := CommonReason(ack); reason != "" {
 			slower += " " + esc(strings.TrimPrefix(reason, "acknowledged "))
 		}
 	}
@@ -144,19 +145,19 @@ func verdictParts(r *record.Result, esc, strong func(string) string) []string {
 		counts = append(counts, strong(plural0(n, "failed")))
 	}
 	parts := []string{strings.Join(counts, ", ")}
-	parts = append(parts, "differential: "+diffSummary(r, esc, strong))
-	parts = append(parts, "size: "+sizeSummary(r.Sizes, esc))
+	parts = append(parts, "differential: "+DiffSummary(r, esc, strong))
+	parts = append(parts, "size: "+SizeSummary(r.Sizes, esc))
 	if sb := r.Sandbox; sb != nil && !sb.Guarded {
-		parts = append(parts, strong("unguarded")+" (sandbox "+esc(clip(sb.String(), 120))+")")
+		parts = append(parts, strong("unguarded")+" (sandbox "+esc(Clip(sb.String(), 120))+")")
 	}
 	return parts
 }
 
-func plural0(n int, word string) string { return commas(int64(n)) + " " + word }
+func plural0(n int, word string) string { return text.Commas(int64(n)) + " " + word }
 
-// commonReason returns the reason shared by every acknowledgement of the form "NAME: REASON", or
+// CommonReason returns the reason shared by every acknowledgement of the form "NAME: REASON", or
 // "".
-func commonReason(ack []string) string {
+func CommonReason(ack []string) string {
 	reason := ""
 	for i, a := range ack {
 		_, r, ok := strings.Cut(a, ": ")
@@ -168,8 +169,8 @@ func commonReason(ack []string) string {
 	return reason
 }
 
-// statusWord is the verdict status in capitals.
-func statusWord(r *record.Result) string {
+// StatusWord is the verdict status in capitals.
+func StatusWord(r *record.Result) string {
 	var s string
 	switch r.Verdict.Status {
 	case record.StatusPass, record.StatusFail, record.StatusError, record.StatusInconclusive:
@@ -194,9 +195,9 @@ func checkOf(r *record.Result, name string) (record.Check, bool) {
 	return record.Check{}, false
 }
 
-// diffSummary is "identical (5 ciphers)", "mismatch (1 of 5 ciphers)", "skipped (no cipher
+// DiffSummary is "identical (5 ciphers)", "mismatch (1 of 5 ciphers)", "skipped (no cipher
 // constructor)", ….
-func diffSummary(r *record.Result, esc, strong func(string) string) string {
+func DiffSummary(r *record.Result, esc, strong func(string) string) string {
 	d := r.Differential
 	status := string(d.Status)
 	if status == "" {
@@ -214,28 +215,28 @@ func diffSummary(r *record.Result, esc, strong func(string) string) string {
 	case record.DiffMismatch:
 		s := status
 		if bad > 0 {
-			s += " (" + commas(int64(bad)) + " of " + ofFamilies(d.Ciphers) + ")"
+			s += " (" + text.Commas(int64(bad)) + " of " + ofFamilies(d.Ciphers) + ")"
 		}
 		return strong(s)
 	case record.DiffError:
 		return strong("error (perfgate could not run it)")
 	}
 	if c, ok := checkOf(r, record.CheckDifferential); ok && !c.Ran && c.Detail != "" {
-		return esc(status) + " (" + esc(clip(c.Detail, 100)) + ")"
+		return esc(status) + " (" + esc(Clip(c.Detail, 100)) + ")"
 	}
 	return esc(status)
 }
 
-// sizeSummary is the total size delta and the section that changed most: "+1.5 KiB (.noptrdata
+// SizeSummary is the total size delta and the section that changed most: "+1.5 KiB (.noptrdata
 // +2,048 B)".
-func sizeSummary(s record.Sizes, esc func(string) string) string {
+func SizeSummary(s record.Sizes, esc func(string) string) string {
 	if s.Error != "" {
 		return "error"
 	}
 	if len(s.Sections) == 0 {
 		return "not measured"
 	}
-	if noCode(s) {
+	if NoCode(s) {
 		// Nothing of the package's code was measured: not "unchanged".
 		const inlined = "no code of its own on either side (its functions are inlined into their callers)"
 		if sum := dataSummary(s, esc); sum != "" {
@@ -249,9 +250,9 @@ func sizeSummary(s record.Sizes, esc func(string) string) string {
 	return "unchanged"
 }
 
-// noCode reports whether the package has no bytes of code (.text) on either side: its functions are
+// NoCode reports whether the package has no bytes of code (.text) on either side: its functions are
 // all inlined into their callers, so the binaries hold none of them.
-func noCode(s record.Sizes) bool {
+func NoCode(s record.Sizes) bool {
 	for _, sec := range s.Sections {
 		if sec.Name == ".text" && (sec.Base != 0 || sec.Head != 0) {
 			return false
@@ -268,17 +269,17 @@ func dataSummary(s record.Sizes, esc func(string) string) string {
 	for _, sec := range s.Sections {
 		d := sec.Head - sec.Base
 		total += d
-		if abs64(d) > abs64(most.Head-most.Base) {
+		if Abs64(d) > Abs64(most.Head-most.Base) {
 			most = sec
 		}
 	}
 	if most.Head == most.Base {
 		return ""
 	}
-	return bytesDeltaShort(total) + " (" + esc(most.Name) + " " + bytesDelta(most.Head-most.Base) + ")"
+	return bytesDeltaShort(total) + " (" + esc(most.Name) + " " + BytesDelta(most.Head-most.Base) + ")"
 }
 
-func abs64(n int64) int64 {
+func Abs64(n int64) int64 {
 	if n < 0 {
 		return -n
 	}
@@ -298,10 +299,10 @@ func byUnit(bs []record.Benchmark) (units []string, groups map[string][]record.B
 	return units, groups
 }
 
-// shownUnits is byUnit for the main tables: every benchmark of the gated unit (sec/op), and of the
+// ShownUnits is byUnit for the main tables: every benchmark of the gated unit (sec/op), and of the
 // other units only those whose class is not unchanged. quiet lists the other units in which every
 // benchmark was unchanged, so that a table of identical zeros becomes one line.
-func shownUnits(bs []record.Benchmark, metric string) (units []string, groups map[string][]record.Benchmark,
+func ShownUnits(bs []record.Benchmark, metric string) (units []string, groups map[string][]record.Benchmark,
 	quiet []string) {
 	all, allGroups := byUnit(bs)
 	groups = map[string][]record.Benchmark{}
@@ -320,28 +321,28 @@ func shownUnits(bs []record.Benchmark, metric string) (units []string, groups ma
 	return units, groups, quiet
 }
 
-// revision describes one side: `main @ 1a2b3c4d5e6f (dirty) “subject”`, with esc applied to
+// Revision describes one side: `main @ 1a2b3c4d5e6f (dirty) “subject”`, with esc applied to
 // untrusted parts.
-func revision(v record.Revision, esc func(string) string) string {
+func Revision(v record.Revision, esc func(string) string) string {
 	ref := v.Ref
 	if ref == "" {
 		ref = "working tree"
 	}
-	s := esc(clip(ref, 80))
+	s := esc(Clip(ref, 80))
 	if v.Commit != "" {
-		s += " @ " + esc(shortHash(v.Commit))
+		s += " @ " + esc(ShortHash(v.Commit))
 	}
 	if v.Dirty {
 		s += " (dirty)"
 	}
 	if v.Subject != "" {
-		s += " “" + esc(clip(v.Subject, 100)) + "”"
+		s += " “" + esc(Clip(v.Subject, 100)) + "”"
 	}
 	return s
 }
 
-// testStatus is "passed", "failed" or "not run".
-func testStatus(t record.TestRun) string {
+// TestStatus is "passed", "failed" or "not run".
+func TestStatus(t record.TestRun) string {
 	switch {
 	case !t.Ran:
 		return "not run"

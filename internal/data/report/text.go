@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -40,53 +41,53 @@ func classPaint(on bool, class record.Class) string {
 	return string(class)
 }
 
-// rawTable writes the benchmarks in benchstat's layout, one aligned table per unit: center ±
+// RawTable writes the benchmarks in benchstat's layout, one aligned table per unit: center ±
 // interval per side, the median's change with the Mann–Whitney p and the sample counts, the paired
 // estimate with its Holm-corrected p, and the class. The class is the last column so that its
 // colour escapes never disturb the alignment.
 //
 // With all unset, rows of units other than sec/op whose class is unchanged are left out
 // (shownUnits).
-func rawTable(w io.Writer, r *record.Result, color, all bool) {
+func RawTable(w io.Writer, r *record.Result, color, all bool) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	alpha := alphaOf(r.Method)
+	alpha := AlphaOf(r.Method)
 	units, groups := byUnit(r.Benchmarks)
 	var quiet []string
 	if !all {
-		units, groups, quiet = shownUnits(r.Benchmarks, r.Method.Metric)
+		units, groups, quiet = ShownUnits(r.Benchmarks, r.Method.Metric)
 	}
 	for i, unit := range units {
 		if i > 0 {
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintf(tw, "%s\tbase\thead\tΔ\tpaired (head/base)\tclass\n", plain(unit))
+		fmt.Fprintf(tw, "%s\tbase\thead\tΔ\tpaired (head/base)\tclass\n", text.Plain(unit))
 		for _, b := range groups[unit] {
-			d := delta(b, alpha) + " (" + pvalue(b) + ")"
-			class := classPaint(color, record.Class(plain(string(b.Class))))
+			d := Delta(b, alpha) + " (" + PValue(b) + ")"
+			class := classPaint(color, record.Class(text.Plain(string(b.Class))))
 			if b.Acknowledged {
 				class += " (acknowledged)"
 			}
 			if b.RuledOut {
 				class += " (not blocking)"
 			}
-			if note := noteOf(b); note != "" {
-				class += "  " + plain(clip(note, 400))
+			if note := NoteOf(b); note != "" {
+				class += "  " + text.Plain(Clip(note, 400))
 			}
-			pr := paired(b.Paired)
+			pr := Paired(b.Paired)
 			if b.Paired != nil && !math.IsNaN(b.PHolm) {
 				pr += fmt.Sprintf(" (p=%.3f Holm)", b.PHolm)
 			}
-			pr += roundsOf(r.Method, b)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(b.Package, b.Name), 120)),
-				plain(spread(unit, b.Base)), plain(spread(unit, b.Head)),
+			pr += RoundsOf(r.Method, b)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", text.Plain(Clip(record.Qualified(b.Package, b.Name), 120)),
+				text.Plain(Spread(unit, b.Base)), text.Plain(Spread(unit, b.Head)),
 				d, pr, class)
 		}
-		if base, head, change, n, ok := geomeanRow(r, unit); ok {
-			fmt.Fprintf(tw, "geomean\t%s\t%s\t%s (%d benchmarks)\t\t\n", plain(base), plain(head), change, n)
+		if base, head, change, n, ok := GeomeanRow(r, unit); ok {
+			fmt.Fprintf(tw, "geomean\t%s\t%s\t%s (%d benchmarks)\t\t\n", text.Plain(base), text.Plain(head), change, n)
 		}
 	}
 	if len(quiet) > 0 {
-		fmt.Fprintf(tw, "\n%s: unchanged in every benchmark\n", plain(strings.Join(quiet, ", ")))
+		fmt.Fprintf(tw, "\n%s: unchanged in every benchmark\n", text.Plain(strings.Join(quiet, ", ")))
 	}
 	tw.Flush()
 }
@@ -102,62 +103,62 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 	c := opt.Color
 	strong := func(s string) string { return paint(c, red, s) }
 	if opt.Title != "" {
-		fmt.Fprintln(bw, paint(c, boldOn, plain(opt.Title)))
+		fmt.Fprintln(bw, paint(c, boldOn, text.Plain(opt.Title)))
 	}
-	status := statusWord(r)
+	status := StatusWord(r)
 	switch r.Verdict.Status {
 	case record.StatusPass:
 		status = paint(c, green, status)
 	default:
 		status = paint(c, red, status)
 	}
-	fmt.Fprintf(bw, "perfgate: %s — %s\n", status, strings.Join(verdictParts(r, plain, strong), " · "))
+	fmt.Fprintf(bw, "perfgate: %s — %s\n", status, strings.Join(VerdictParts(r, text.Plain, strong), " · "))
 	pkg := r.Package
 	if pkg == "" {
 		pkg = r.ImportPath
 	}
-	fmt.Fprintf(bw, "%s%s · base: %s → head: %s\n", plain(pkg), plain(scope(r)), revision(r.Base, plain),
-		revision(r.Head, plain))
+	fmt.Fprintf(bw, "%s%s · base: %s → head: %s\n", text.Plain(pkg), text.Plain(Scope(r)), Revision(r.Base, text.Plain),
+		Revision(r.Head, text.Plain))
 	for _, s := range r.Verdict.Reasons {
-		fmt.Fprintf(bw, "  - %s\n", plain(s))
+		fmt.Fprintf(bw, "  - %s\n", text.Plain(s))
 	}
 	for _, s := range r.Verdict.Acknowledged {
-		fmt.Fprintf(bw, "  - acknowledged: %s\n", plain(s))
+		fmt.Fprintf(bw, "  - acknowledged: %s\n", text.Plain(s))
 	}
-	if l := policyLine(r, plain); l != "" {
+	if l := PolicyLine(r, text.Plain); l != "" {
 		fmt.Fprintf(bw, "  - policy: %s\n", l)
 	}
-	for _, s := range readingNotes(r) {
-		fmt.Fprintf(bw, "  - note: %s\n", plain(s))
+	for _, s := range ReadingNotes(r) {
+		fmt.Fprintf(bw, "  - note: %s\n", text.Plain(s))
 	}
 
 	fmt.Fprintln(bw)
 	if len(r.Benchmarks) == 0 {
 		fmt.Fprintln(bw, "no benchmarks were compared")
 	} else {
-		for _, f := range forests(r, forestMaxRows) {
-			fmt.Fprintf(bw, "%s\n\n", strings.Join(forestText(f, opt.Unicode, c), "\n"))
+		for _, f := range Forests(r, ForestMaxRows) {
+			fmt.Fprintf(bw, "%s\n\n", strings.Join(ForestText(f, opt.Unicode, c), "\n"))
 		}
-		rawTable(bw, r, c, false)
-		for _, l := range inconclusiveLines(r, 10) {
-			fmt.Fprintf(bw, "inconclusive: %s\n", plain(strings.ReplaceAll(l, "`", "")))
+		RawTable(bw, r, c, false)
+		for _, l := range InconclusiveLines(r, 10) {
+			fmt.Fprintf(bw, "inconclusive: %s\n", text.Plain(strings.ReplaceAll(l, "`", "")))
 		}
 	}
 	textWhy(bw, r)
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
-		fmt.Fprintf(bw, "\npackage tests: base %s, head %s\n", testStatus(f.Base), testStatus(f.Head))
+		fmt.Fprintf(bw, "\npackage tests: base %s, head %s\n", TestStatus(f.Base), TestStatus(f.Head))
 	}
 	textDifferential(bw, r, strong)
 	textConstantTime(bw, r)
 	textSizes(bw, r.Sizes)
 
 	fmt.Fprintln(bw)
-	for _, l := range methodLines(r, plain) {
+	for _, l := range MethodLines(r, text.Plain) {
 		fmt.Fprintf(bw, "%s: %s\n", strings.ToLower(l[0]), l[1])
 	}
 	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
-		if isMethodNote(s) {
-			fmt.Fprintf(bw, "note: %s\n", plain(s))
+		if IsMethodNote(s) {
+			fmt.Fprintf(bw, "note: %s\n", text.Plain(s))
 		}
 	}
 	textFailures(bw, r)
@@ -169,45 +170,45 @@ func Text(w io.Writer, r *record.Result, opt Options) error {
 
 func textDifferential(w io.Writer, r *record.Result, strong func(string) string) {
 	df := r.Differential
-	fmt.Fprintf(w, "\ndifferential: %s", diffSummary(r, plain, strong))
+	fmt.Fprintf(w, "\ndifferential: %s", DiffSummary(r, text.Plain, strong))
 	if df.Status != "" {
 		fmt.Fprintf(w, ", seed %#x", df.Seed)
 	}
 	if df.Reason != "" {
-		fmt.Fprintf(w, " — %s", plain(df.Reason))
+		fmt.Fprintf(w, " — %s", text.Plain(df.Reason))
 	}
 	fmt.Fprintln(w)
 	if len(df.Ciphers) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "constructor\tfamily\tkey sizes\tvectors\tdigest base\tdigest head\tresult")
 		for _, c := range df.Ciphers {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(clip(record.Qualified(c.Package, c.Name), 100)),
-				plain(familyOf(c)), sizesCell(c),
-				vectors(c), plain(shortHash(c.DigestBase)), plain(shortHash(c.DigestHead)), cipherResult(c, strong))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", text.Plain(Clip(record.Qualified(c.Package, c.Name), 100)),
+				text.Plain(FamilyOf(c)), SizesCell(c),
+				Vectors(c), text.Plain(ShortHash(c.DigestBase)), text.Plain(ShortHash(c.DigestHead)), CipherResult(c, strong))
 		}
 		tw.Flush()
 	}
-	for _, n := range cipherNotes(df, 20) {
-		fmt.Fprintf(w, "note: %s\n", plain(n))
+	for _, n := range CipherNotes(df, 20) {
+		fmt.Fprintf(w, "note: %s\n", text.Plain(n))
 	}
 	if len(df.Added) > 0 {
-		fmt.Fprintf(w, "only in head: %s\n", plain(strings.Join(df.Added, ", ")))
+		fmt.Fprintf(w, "only in head: %s\n", text.Plain(strings.Join(df.Added, ", ")))
 	}
 	if len(df.Removed) > 0 {
-		fmt.Fprintf(w, "only in base: %s\n", plain(strings.Join(df.Removed, ", ")))
+		fmt.Fprintf(w, "only in base: %s\n", text.Plain(strings.Join(df.Removed, ", ")))
 	}
-	if text, n := mismatchText(df, 10); n > 0 {
+	if text, n := MismatchText(df, 10); n > 0 {
 		fmt.Fprintf(w, "mismatch examples:\n%s", indent(text, "  "))
 	}
-	if text, n := inconsistencyText(df, 10); n > 0 {
+	if text, n := InconsistencyText(df, 10); n > 0 {
 		fmt.Fprintf(w, "inconsistencies (a side disagrees with itself):\n%s", indent(text, "  "))
 	}
 }
 
 func textSizes(w io.Writer, s record.Sizes) {
-	fmt.Fprintf(w, "\nsize: %s\n", sizeSummary(s, plain))
+	fmt.Fprintf(w, "\nsize: %s\n", SizeSummary(s, text.Plain))
 	if s.Error != "" {
-		fmt.Fprintf(w, "  %s\n", plain(s.Error))
+		fmt.Fprintf(w, "  %s\n", text.Plain(s.Error))
 	}
 	if len(s.Sections) == 0 {
 		return
@@ -215,7 +216,7 @@ func textSizes(w io.Writer, s record.Sizes) {
 	// Numbers align right; the names are padded to one width so that they still read left-aligned.
 	width := len("section")
 	for _, sec := range s.Sections {
-		width = max(width, utf8.RuneCountInString(plain(record.Qualified(sec.Package, sec.Name))))
+		width = max(width, utf8.RuneCountInString(text.Plain(record.Qualified(sec.Package, sec.Name))))
 	}
 	name := func(s string) string { return s + strings.Repeat(" ", width-utf8.RuneCountInString(s)) }
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
@@ -224,12 +225,12 @@ func textSizes(w io.Writer, s record.Sizes) {
 	for _, sec := range s.Sections {
 		base += sec.Base
 		head += sec.Head
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(plain(record.Qualified(sec.Package, sec.Name))), commas(sec.Base),
-			commas(sec.Head),
-			bytesDelta(sec.Head-sec.Base), sizePercent(sec.Base, sec.Head))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name(text.Plain(record.Qualified(sec.Package, sec.Name))), text.Commas(sec.Base),
+			text.Commas(sec.Head),
+			BytesDelta(sec.Head-sec.Base), SizePercent(sec.Base, sec.Head))
 	}
-	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), commas(base), commas(head), bytesDelta(head-base),
-		sizePercent(base, head))
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", name("total"), text.Commas(base), text.Commas(head), BytesDelta(head-base),
+		SizePercent(base, head))
 	tw.Flush()
 }
 
@@ -237,9 +238,9 @@ func textFailures(w io.Writer, r *record.Result) {
 	if len(r.Failures) > 0 {
 		fmt.Fprintf(w, "\nfailures:\n")
 		for _, f := range r.Failures {
-			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", plain(record.Qualified(f.Package, f.Name)), plain(string(f.Side)),
-				f.Round, plain(string(f.Kind)))
-			fmt.Fprint(w, indent(plainLines(clipHead(f.Message, 2000, 10)), "    "))
+			fmt.Fprintf(w, "  %s (%s, round %d, %s)\n", text.Plain(record.Qualified(f.Package, f.Name)), text.Plain(string(f.Side)),
+				f.Round, text.Plain(string(f.Kind)))
+			fmt.Fprint(w, indent(text.Lines(ClipHead(f.Message, 2000, 10)), "    "))
 		}
 	}
 	for _, side := range []struct {
@@ -248,7 +249,7 @@ func textFailures(w io.Writer, r *record.Result) {
 	}{{"base", r.Functional.Base}, {"head", r.Functional.Head}} {
 		if side.run.Ran && !side.run.Passed {
 			fmt.Fprintf(w, "\n%s test output (end):\n", side.name)
-			fmt.Fprint(w, indent(plainLines(clipTail(side.run.Output, 4000, 30)), "    "))
+			fmt.Fprint(w, indent(text.Lines(ClipTail(side.run.Output, 4000, 30)), "    "))
 		}
 	}
 }

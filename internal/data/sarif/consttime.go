@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -89,11 +90,11 @@ func FromConstantTime(ct *record.ConstantTime, opt Options) *Log {
 		inv.ToolExecutionNotifications = []Notification{{Message: Message{Text: "constant-time check off"},
 			Level: "note"}}
 	case ct.Status != record.CTChecked:
-		inv.ToolExecutionNotifications = []Notification{{Message: Message{Text: fmt.Sprintf(
-			"constant-time check %s: %s", ct.Status, ct.Reason)}, Level: "error"}}
+		inv.ToolExecutionNotifications = []Notification{{Message: Message{Text: text.Plain(fmt.Sprintf(
+			"constant-time check %s: %s", ct.Status, ct.Reason))}, Level: "error"}}
 	default:
 		run.Results = results(ct)
-		run.Properties = map[string]any{"tool": ct.Tool, "secrets": ct.Secrets, "seed": ct.Seed}
+		run.Properties = map[string]any{"tool": text.Plain(ct.Tool), "secrets": ct.Secrets, "seed": ct.Seed}
 	}
 	run.Invocations = []Invocation{inv}
 	return &Log{Schema: SchemaURI, Version: "2.1.0", Runs: []Run{run}}
@@ -212,9 +213,9 @@ func (g *group) result(dir string) Result {
 		r.BaselineState, r.Level = "absent", "none"
 	}
 	s := g.site
-	loc := Location{LogicalLocations: []LogicalLocation{{Name: s.Function, Kind: "function"}}}
+	loc := Location{LogicalLocations: []LogicalLocation{{Name: text.Plain(s.Function), Kind: "function"}}}
 	if s.File != "" {
-		pl := &PhysicalLocation{ArtifactLocation: ArtifactLocation{URI: path.Join(dirOrRoot(dir), s.File),
+		pl := &PhysicalLocation{ArtifactLocation: ArtifactLocation{URI: text.Plain(path.Join(dirOrRoot(dir), s.File)),
 			URIBaseID: SrcRoot}}
 		if s.Line > 0 {
 			pl.Region = &Region{StartLine: s.Line}
@@ -225,16 +226,16 @@ func (g *group) result(dir string) Result {
 	r.Message = Message{Text: g.message(st)}
 	props := map[string]any{
 		"perfgate/state":      string(st),
-		"perfgate/operations": g.ops,
-		"perfgate/function":   s.Function,
+		"perfgate/operations": plainAll(g.ops),
+		"perfgate/function":   text.Plain(s.Function),
 		"perfgate/offset":     s.Offset,
 	}
 	if s.Inlined != "" {
-		props["perfgate/inlined"] = s.Inlined
+		props["perfgate/inlined"] = text.Plain(s.Inlined)
 	}
 	if g.kind == record.CTLoad {
-		props["perfgate/access"] = s.Kind
-		props["perfgate/table"] = s.Table
+		props["perfgate/access"] = text.Plain(s.Kind)
+		props["perfgate/table"] = text.Plain(s.Table)
 		props["perfgate/tableSize"] = s.TableSize
 		props["perfgate/linesPerLookup"] = g.perLookup
 		props["perfgate/lines"] = g.lines
@@ -246,7 +247,8 @@ func (g *group) result(dir string) Result {
 	return r
 }
 
-// message says what the site does, in which operations, and how it compares with base.
+// message says what the site does, in which operations, and how it compares with base, as one
+// line of plain text: the names in it come from the repository.
 func (g *group) message(st record.CTSiteState) string {
 	s := g.site
 	at := fmt.Sprintf("%s+%#x", s.Function, s.Offset)
@@ -262,22 +264,22 @@ func (g *group) message(st record.CTSiteState) string {
 			access = "load"
 		}
 		fmt.Fprintf(&b, "Secret-indexed %s at %s reads %s", access, at, table(s))
-		fmt.Fprintf(&b, ", %d 64-byte line%s per lookup (%d in all)", g.perLookup, plural(g.perLookup), g.lines)
+		fmt.Fprintf(&b, ", %s per lookup (%d in all)", text.Plural(g.perLookup, "64-byte line"), g.lines)
 	}
 	fmt.Fprintf(&b, ", in %s", opList(g.ops))
 	switch st {
 	case record.CTSiteNew:
 		b.WriteString(". New: base has no such site.")
 	case record.CTSiteGrew:
-		fmt.Fprintf(&b, ". Grew: base's lookup touched %d line%s.", g.basePerLookup, plural(g.basePerLookup))
+		fmt.Fprintf(&b, ". Grew: base's lookup touched %s.", text.Plural(g.basePerLookup, "line"))
 	case record.CTSiteShrank:
-		fmt.Fprintf(&b, ". Shrank: base's lookup touched %d line%s.", g.basePerLookup, plural(g.basePerLookup))
+		fmt.Fprintf(&b, ". Shrank: base's lookup touched %s.", text.Plural(g.basePerLookup, "line"))
 	case record.CTSiteUnchanged:
 		b.WriteString(". Unchanged: base has it too.")
 	case record.CTSiteAbsent:
 		b.WriteString(". Absent: base has it, head does not.")
 	}
-	return b.String()
+	return text.Plain(b.String())
 }
 
 func table(s record.CTSite) string {
@@ -298,11 +300,13 @@ func opList(ops []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(ops[:4], ", "), len(ops)-4)
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
+// plainAll is text.Plain of each of ss: names from the repository.
+func plainAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = text.Plain(s)
 	}
-	return "s"
+	return out
 }
 
 func dirOrRoot(dir string) string {

@@ -1,4 +1,4 @@
-package report
+package htmlreport
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
+	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -56,39 +57,39 @@ type svgForestRow struct {
 	LabelY, TextClass string
 }
 
-func newSVGForest(f *forest, anchors map[string]string) svgForest {
+func newSVGForest(f *report.Forest, anchors map[string]string) svgForest {
 	x0 := forestNameW + 10
 	s := svgForest{
-		Unit:    f.unit,
+		Unit:    f.Unit,
 		Width:   forestNameW + 10 + forestPlotW + 20 + forestTextW,
-		Height:  forestTop + float64(len(f.rows))*forestRowH + forestFoot,
+		Height:  forestTop + float64(len(f.Rows))*forestRowH + forestFoot,
 		X0:      x0,
 		X1:      x0 + forestPlotW,
 		PlotTop: forestTop - 6,
 		TextX:   x0 + forestPlotW + 20,
 	}
-	s.PlotBottom = forestTop + float64(len(f.rows))*forestRowH + 4
+	s.PlotBottom = forestTop + float64(len(f.Rows))*forestRowH + 4
 	x := func(v float64) (float64, bool) {
-		p, ok := f.pos(v)
+		p, ok := f.Pos(v)
 		return x0 + p*forestPlotW, ok
 	}
 	s.ZeroX, _ = x(1)
-	if f.threshold > 0 && f.threshold < 1 {
-		lo, _ := x(1 - f.threshold)
-		hi, _ := x(1 + f.threshold)
+	if f.Threshold > 0 && f.Threshold < 1 {
+		lo, _ := x(1 - f.Threshold)
+		hi, _ := x(1 + f.Threshold)
 		s.BandX, s.BandW = lo, max(hi-lo, 1)
-		s.Threshold = "±" + strconv.FormatFloat(f.threshold*100, 'f', -1, 64) + "%"
+		s.Threshold = "±" + strconv.FormatFloat(f.Threshold*100, 'f', -1, 64) + "%"
 	}
-	for _, v := range axisTicks(f.span) {
+	for _, v := range axisTicks(f.Span) {
 		tx, _ := x(v)
-		s.Ticks = append(s.Ticks, svgTick{X: tx, Label: ratioLabel(v)})
+		s.Ticks = append(s.Ticks, svgTick{X: tx, Label: report.RatioLabel(v)})
 	}
-	for i, b := range f.rows {
+	for i, b := range f.Rows {
 		y := forestTop + (float64(i)+0.5)*forestRowH
 		row := svgForestRow{
-			Y: y, Name: clip(record.Qualified(b.Package, b.Name), 34), Anchor: anchors[record.Qualified(b.Package, b.Name)],
+			Y: y, Name: report.Clip(record.Qualified(b.Package, b.Name), 34), Anchor: anchors[record.Qualified(b.Package, b.Name)],
 			Class: string(b.Class), Acknowledged: b.Acknowledged,
-			Text: noPaired(b),
+			Text: report.NoPaired(b),
 		}
 		if p := b.Paired; p != nil {
 			row.Mark = true
@@ -98,7 +99,7 @@ func newSVGForest(f *forest, anchors map[string]string) svgForest {
 			row.ClipLo = !ok
 			row.Hi, ok = x(p.Hi)
 			row.ClipHi = !ok
-			row.Text = paired(p)
+			row.Text = report.Paired(p)
 		}
 		row.Tip = record.Qualified(b.Package, b.Name) + ": " + row.Text + ", " + string(b.Class)
 		s.Rows = append(s.Rows, row)
@@ -110,9 +111,9 @@ func newSVGForest(f *forest, anchors map[string]string) svgForest {
 // between on each side when the axis is wide enough.
 func axisTicks(span float64) []float64 {
 	ticks := []float64{1 / span, 1, span}
-	i := slices.Index(spans, span)
+	i := slices.Index(report.Spans, span)
 	if i >= 2 {
-		mid := spans[i-2]
+		mid := report.Spans[i-2]
 		if math.Log(mid) >= 0.3*math.Log(span) {
 			ticks = append(ticks, 1/mid, mid)
 		}
@@ -257,7 +258,7 @@ func newTimeline(ss []benchtxt.Sample, unit string, centers map[record.Side]floa
 		if p.s.Side == record.Head {
 			slot = "B"
 		}
-		tip := fmt.Sprintf("%s, round %d, slot %d (%s): %s", p.s.Side, p.s.Round+1, p.s.Slot+1, slot, value(unit, p.v))
+		tip := fmt.Sprintf("%s, round %d, slot %d (%s): %s", p.s.Side, p.s.Round+1, p.s.Slot+1, slot, report.Value(unit, p.v))
 		t.Points = append(t.Points, svgPoint{X: x, Y: y(p.v), Side: string(p.s.Side), Slot: slot, Tip: tip})
 		xy := px(x) + "," + px(y(p.v))
 		if p.s.Side == record.Head {
@@ -283,7 +284,7 @@ func newTimeline(ss []benchtxt.Sample, unit string, centers map[record.Side]floa
 func tickLabel(unit string, v float64) string {
 	switch unit {
 	case "sec/op", "B/op", "B/s":
-		return value(unit, v)
+		return report.Value(unit, v)
 	}
-	return sig4(v)
+	return report.Sig4(v)
 }

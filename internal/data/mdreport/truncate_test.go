@@ -1,21 +1,23 @@
-package report
+package mdreport
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/testing/reportfixture"
 	"github.com/perfgate/perfgate/record"
 )
 
 // hugeResult has 5,000 benchmarks, a 100 KB panic message and long test output: far over GitHub's
 // limit.
 func hugeResult() *record.Result {
-	r := failResult()
+	r := reportfixture.Fail()
 	classes := []record.Class{record.ClassUnchanged, record.ClassFaster, record.ClassInconclusive, record.ClassSlower}
 	r.Benchmarks = nil
 	for i := range 5000 {
-		b := bench(fmt.Sprintf("Encrypt/des/case-%04d", i), "sec/op", 139.6e-9, 86.7e-9, -37.89, 0.0001,
+		b := reportfixture.Bench(fmt.Sprintf("Encrypt/des/case-%04d", i), "sec/op", 139.6e-9, 86.7e-9, -37.89, 0.0001,
 			&record.Paired{Ratio: 0.621, Lo: 0.618, Hi: 0.624}, classes[i%len(classes)])
 		if i == 4321 {
 			b.Class = record.ClassFailed
@@ -29,7 +31,7 @@ func hugeResult() *record.Result {
 
 func TestMarkdownTruncates(t *testing.T) {
 	r := hugeResult()
-	md := Markdown(r, Options{ArtifactHint: "the perfgate-results artifact"})
+	md := Markdown(r, report.Options{ArtifactHint: "the perfgate-results artifact"})
 	if len(md) > MaxBody {
 		t.Fatalf("body is %d bytes, over MaxBody %d", len(md), MaxBody)
 	}
@@ -67,7 +69,7 @@ func TestMarkdownManyReasons(t *testing.T) {
 	for i := range 10_000 {
 		r.Verdict.Reasons = append(r.Verdict.Reasons, fmt.Sprintf("reason %d: %s", i, strings.Repeat("<x>|", 20)))
 	}
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	if len(md) > bodyBudget {
 		t.Fatalf("body is %d bytes, over the budget %d", len(md), bodyBudget)
 	}
@@ -87,7 +89,7 @@ func TestMarkdownDropsDetailsBeforeRows(t *testing.T) {
 	// rows.
 	r := hugeResult()
 	r.Benchmarks = r.Benchmarks[:300]
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	if strings.Contains(md, "rows omitted") {
 		t.Error("rows dropped although dropping collapsed sections was enough")
 	}
@@ -101,7 +103,7 @@ func TestMarkdownDropsDetailsBeforeRows(t *testing.T) {
 
 func TestTruncateAnyLength(t *testing.T) {
 	// Cut a full report at many lengths: every cut fits, stays balanced and says it cut.
-	body := Markdown(failResult(), Options{})
+	body := Markdown(reportfixture.Fail(), report.Options{})
 	for max := 0; max <= len(body)+10; max += 37 {
 		got := Truncate(body, max)
 		if len(got) > max {

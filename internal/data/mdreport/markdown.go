@@ -1,4 +1,12 @@
-package report
+// Package mdreport renders a perfgate.Result as Markdown: the body of the sticky pull-request
+// comment and of the job summary, led by Marker and never longer than MaxBody.
+//
+// Markdown builds the body as a list of blocks and fits it under MaxBody by dropping collapsed
+// <details> sections first, then the least important table rows (unchanged benchmarks before faster
+// ones before slower ones), with a visible note for each omission; Truncate is the line-safe last
+// resort. Every string from the pull request is escaped (text.Markdown) or fenced (text.Block)
+// before it reaches the body; the numbers and shared phrases come from package report.
+package mdreport
 
 import (
 	"fmt"
@@ -6,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -18,7 +28,7 @@ import (
 // collapsed <details> sections. It is never longer than bodyBudget (under MaxBody): collapsed
 // sections are dropped first, then the least important rows, each omission noted. A nil r renders
 // as an error.
-func Markdown(r *record.Result, opt Options) string {
+func Markdown(r *record.Result, opt report.Options) string {
 	if r == nil {
 		r = &record.Result{Verdict: record.Verdict{Status: record.StatusError, Reasons: []string{"no result to render"}}}
 	}
@@ -34,7 +44,7 @@ func Markdown(r *record.Result, opt Options) string {
 	mdSizes(d, r)
 	mdMethod(d, r)
 	if opt.ArtifactHint != "" {
-		d.para("<sub>Full results: " + EscapeMarkdown(clip(opt.ArtifactHint, 300)) + "</sub>")
+		d.para("<sub>Full results: " + text.Markdown(report.Clip(opt.ArtifactHint, 300)) + "</sub>")
 	}
 	return d.fit(bodyBudget)
 }
@@ -47,13 +57,13 @@ func htmlBold(s string) string { return "<strong>" + s + "</strong>" }
 
 // verdictLine is the line a maintainer reads first.
 func verdictLine(r *record.Result) string {
-	return "**perfgate: " + statusWord(r) + "** — " + strings.Join(verdictParts(r, EscapeMarkdown, bold), " · ")
+	return "**perfgate: " + report.StatusWord(r) + "** — " + strings.Join(report.VerdictParts(r, text.Markdown, bold), " · ")
 }
 
-func mdHeader(d *doc, r *record.Result, opt Options) {
+func mdHeader(d *doc, r *record.Result, opt report.Options) {
 	lines := []string{Marker}
 	if opt.Title != "" {
-		lines = append(lines, "### "+EscapeMarkdown(clip(opt.Title, 200)), "")
+		lines = append(lines, "### "+text.Markdown(report.Clip(opt.Title, 200)), "")
 	}
 	d.para(append(lines, verdictLine(r))...)
 
@@ -61,24 +71,24 @@ func mdHeader(d *doc, r *record.Result, opt Options) {
 	if pkg == "" {
 		pkg = r.ImportPath
 	}
-	line := "base: " + revision(r.Base, EscapeMarkdown) + " → head: " + revision(r.Head, EscapeMarkdown)
+	line := "base: " + report.Revision(r.Base, text.Markdown) + " → head: " + report.Revision(r.Head, text.Markdown)
 	if pkg != "" {
-		line = codeSpan(clip(pkg, 200)) + EscapeMarkdown(scope(r)) + " · " + line
+		line = text.CodeSpan(report.Clip(pkg, 200)) + text.Markdown(report.Scope(r)) + " · " + line
 	}
 	d.para(line)
 
 	list := &block{what: "item"}
 	for _, s := range r.Verdict.Reasons {
-		list.rows = append(list.rows, row{text: "- " + cell(s, 500), prio: prioTop})
+		list.rows = append(list.rows, row{text: "- " + report.Cell(s, 500), prio: prioTop})
 	}
 	if ack := acknowledgedLine(r.Verdict.Acknowledged); ack != "" {
 		list.rows = append(list.rows, row{text: "- " + ack, prio: prioTop})
 	}
-	if l := policyLine(r, EscapeMarkdown); l != "" {
+	if l := report.PolicyLine(r, text.Markdown); l != "" {
 		list.rows = append(list.rows, row{text: "- Policy: " + l, prio: prioTop})
 	}
-	for _, s := range readingNotes(r) {
-		list.rows = append(list.rows, row{text: "- Note: " + cell(s, 500), prio: prioHigh})
+	for _, s := range report.ReadingNotes(r) {
+		list.rows = append(list.rows, row{text: "- Note: " + report.Cell(s, 500), prio: prioHigh})
 	}
 	if len(list.rows) > 0 {
 		d.add(list)
@@ -93,13 +103,13 @@ func acknowledgedLine(ack []string) string {
 		return ""
 	}
 	const most = 10
-	if reason := commonReason(ack); reason != "" {
+	if reason := report.CommonReason(ack); reason != "" {
 		var names []string
 		for _, a := range ack[:min(len(ack), most)] {
 			name, _, _ := strings.Cut(a, ": ")
-			names = append(names, cell(name, 100))
+			names = append(names, report.Cell(name, 100))
 		}
-		s := "Acknowledged " + cell(strings.TrimPrefix(reason, "acknowledged "), 200) + ": " + strings.Join(names, ", ")
+		s := "Acknowledged " + report.Cell(strings.TrimPrefix(reason, "acknowledged "), 200) + ": " + strings.Join(names, ", ")
 		if len(ack) > most {
 			s += fmt.Sprintf(" and %d more", len(ack)-most)
 		}
@@ -107,45 +117,13 @@ func acknowledgedLine(ack []string) string {
 	}
 	var parts []string
 	for _, a := range ack[:min(len(ack), most)] {
-		parts = append(parts, cell(a, 200))
+		parts = append(parts, report.Cell(a, 200))
 	}
 	s := "Acknowledged: " + strings.Join(parts, "; ")
 	if len(ack) > most {
 		s += fmt.Sprintf("; and %d more", len(ack)-most)
 	}
 	return s
-}
-
-// methodNotes are the notes that say how the run was made but not how to read its numbers: they go
-// to the method section, not under the verdict. Notes are the pipeline's prose (record has no codes
-// for them), so this matches the sentences internal/pipeline writes; a note it does not know stays
-// at the top, where a reader sees it.
-var methodNotes = []string{
-	// valgrind hides CPU features no binary uses: a no-op
-	"but neither test binary has an instruction of them",
-	// the forest says "same machine code"
-	"run the same machine code on both sides: unchanged without timing",
-}
-
-// isMethodNote reports whether note belongs to the method section (methodNotes).
-func isMethodNote(note string) bool {
-	for _, m := range methodNotes {
-		if strings.Contains(note, m) {
-			return true
-		}
-	}
-	return false
-}
-
-// readingNotes are the notes of r that change how its numbers read, shown under the verdict.
-func readingNotes(r *record.Result) []string {
-	var out []string
-	for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
-		if !isMethodNote(s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // collapsed wraps the blocks that fill adds in one <details> section with the given summary. The
@@ -207,15 +185,15 @@ func mdChanged(d *doc, r *record.Result) {
 		const most = 20
 		names := make([]string, 0, most)
 		for _, n := range same[:min(len(same), most)] {
-			names = append(names, codeSpan(clip(n, 100)))
+			names = append(names, text.CodeSpan(report.Clip(n, 100)))
 		}
-		line := "Unchanged (" + commas(int64(len(same))) + "): " + strings.Join(names, ", ")
+		line := "Unchanged (" + text.Commas(int64(len(same))) + "): " + strings.Join(names, ", ")
 		if len(same) > most {
 			line += fmt.Sprintf(" and %d more", len(same)-most)
 		}
 		d.para(line)
 	}
-	if open := inconclusiveLines(r, 10); len(open) > 0 {
+	if open := report.InconclusiveLines(r, 10); len(open) > 0 {
 		b := &block{lines: []string{"**Why inconclusive:**", ""}, what: "item"}
 		for _, l := range open {
 			b.rows = append(b.rows, row{text: "- " + l, prio: prioSlower})
@@ -250,7 +228,7 @@ func benchPrio(class record.Class) int {
 
 // classCell is the class as a plain word, slower and failed in bold.
 func classCell(b record.Benchmark) string {
-	c := cell(string(b.Class), 40)
+	c := report.Cell(string(b.Class), 40)
 	switch b.Class {
 	case record.ClassSlower, record.ClassFailed:
 		c = bold(c)
@@ -266,20 +244,20 @@ func classCell(b record.Benchmark) string {
 
 // mdBenchmarks is the legend and one table per unit shown.
 func mdBenchmarks(d *doc, r *record.Result) {
-	alpha := alphaOf(r.Method)
+	alpha := report.AlphaOf(r.Method)
 	d.para(fmt.Sprintf("Base and head: median ± the larger half-width of its 95%% interval. Δ: change of the median, "+
 		"“~” when not significant (Mann–Whitney U, p > %s). Paired: head/base from the A–B–B–A rounds, with its 95%% "+
 		"interval.",
 		strconv.FormatFloat(alpha, 'g', -1, 64)))
-	units, groups, quiet := shownUnits(r.Benchmarks, r.Method.Metric)
+	units, groups, quiet := report.ShownUnits(r.Benchmarks, r.Method.Metric)
 	if len(quiet) > 0 {
-		defer d.para(EscapeMarkdown(strings.Join(quiet, ", ")) + ": unchanged in every benchmark.")
+		defer d.para(text.Markdown(strings.Join(quiet, ", ")) + ": unchanged in every benchmark.")
 	}
 	// Where the lanes disagree, mdChanged's lines say which gates and why; the tables leave it out.
 	lanes := laneLines(r.Benchmarks)
-	noteOf := noteOf
+	noteOf := report.NoteOf
 	if len(lanes) > 0 {
-		noteOf = func(b record.Benchmark) string { return strings.Join(ownNotes(b), "; ") }
+		noteOf = func(b record.Benchmark) string { return strings.Join(report.OwnNotes(b), "; ") }
 	}
 	for _, unit := range units {
 		bs := groups[unit]
@@ -293,20 +271,20 @@ func mdBenchmarks(d *doc, r *record.Result) {
 			header += " Note |"
 			delim += " :-- |"
 		}
-		t := &block{lines: []string{"#### " + EscapeMarkdown(unit), "", header, delim}}
+		t := &block{lines: []string{"#### " + text.Markdown(unit), "", header, delim}}
 		for _, b := range bs {
 			cells := []string{
-				cell(record.Qualified(b.Package, b.Name), 200), EscapeMarkdown(spread(unit, b.Base)), EscapeMarkdown(spread(unit,
-					b.Head)), delta(b, alpha), pvalue(b),
-				paired(b.Paired) + roundsOf(r.Method, b), classCell(b),
+				report.Cell(record.Qualified(b.Package, b.Name), 200), text.Markdown(report.Spread(unit, b.Base)), text.Markdown(report.Spread(unit,
+					b.Head)), report.Delta(b, alpha), report.PValue(b),
+				report.Paired(b.Paired) + report.RoundsOf(r.Method, b), classCell(b),
 			}
 			if notes {
-				cells = append(cells, cell(noteOf(b), 500))
+				cells = append(cells, report.Cell(noteOf(b), 500))
 			}
 			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: benchPrio(b.Class)})
 		}
-		if base, head, change, n, ok := geomeanRow(r, unit); ok {
-			cells := []string{"*geomean*", EscapeMarkdown(base), EscapeMarkdown(head), change,
+		if base, head, change, n, ok := report.GeomeanRow(r, unit); ok {
+			cells := []string{"*geomean*", text.Markdown(base), text.Markdown(head), change,
 				fmt.Sprintf("%d benchmarks", n), "", ""}
 			if notes {
 				cells = append(cells, "")
@@ -318,17 +296,17 @@ func mdBenchmarks(d *doc, r *record.Result) {
 }
 
 func mdDifferential(d *doc, r *record.Result) {
-	d.collapsed("Differential: "+diffSummary(r, EscapeMarkdown, htmlBold), func() { mdDifferentialBody(d, r) })
+	d.collapsed("Differential: "+report.DiffSummary(r, text.Markdown, htmlBold), func() { mdDifferentialBody(d, r) })
 }
 
 func mdDifferentialBody(d *doc, r *record.Result) {
 	df := r.Differential
-	line := diffSummary(r, EscapeMarkdown, bold)
+	line := report.DiffSummary(r, text.Markdown, bold)
 	if df.Status != "" {
 		line += fmt.Sprintf(" · seed %#x", df.Seed)
 	}
 	if df.Reason != "" {
-		line += " — " + cell(df.Reason, 500)
+		line += " — " + report.Cell(df.Reason, 500)
 	}
 	d.para(line)
 	if len(df.Ciphers) > 0 {
@@ -343,16 +321,16 @@ func mdDifferentialBody(d *doc, r *record.Result) {
 			if c.DigestBase != c.DigestHead {
 				digest = "base " + digest + " · head " + digestCell(c.DigestHead)
 			}
-			cells := []string{cell(record.Qualified(c.Package, c.Name), 100), cell(familyOf(c), 20), sizesCell(c), vectors(c),
-				cipherResult(c, bold), digest}
+			cells := []string{report.Cell(record.Qualified(c.Package, c.Name), 100), report.Cell(report.FamilyOf(c), 20), report.SizesCell(c), report.Vectors(c),
+				report.CipherResult(c, bold), digest}
 			t.rows = append(t.rows, row{text: "| " + strings.Join(cells, " | ") + " |", prio: prio})
 		}
 		d.add(t)
 	}
-	if notes := cipherNotes(df, 20); len(notes) > 0 {
+	if notes := report.CipherNotes(df, 20); len(notes) > 0 {
 		lines := make([]string, len(notes))
 		for i, n := range notes {
-			lines[i] = "- " + cell(n, 300)
+			lines[i] = "- " + report.Cell(n, 300)
 		}
 		d.para(lines...)
 	}
@@ -371,98 +349,17 @@ func mdDifferentialBody(d *doc, r *record.Result) {
 // digestCell shows the start of a hex digest as code; anything else the harness printed is escaped
 // text.
 func digestCell(s string) string {
-	if isHex(s) && s != "" {
-		return codeSpan(shortHash(s))
+	if report.IsHex(s) && s != "" {
+		return text.CodeSpan(report.ShortHash(s))
 	}
-	return cell(s, 13)
-}
-
-func keySizes(ks []int) string { return record.SizeRanges(ks) }
-
-// vectors is what one constructor was fed: "1,024 keys × 17 blocks" for a block cipher, "8 keys ×
-// 52 lengths" for an AEAD, stream cipher or hash (per key size).
-func vectors(c record.Cipher) string {
-	if isBlock(c) {
-		return plural(c.Keys, "key") + " × " + plural(c.Blocks, "block")
-	}
-	s := plural(c.Keys, "key") + ", " + plural(len(c.Lengths), "length")
-	if c.Inputs > 0 {
-		s += ", " + plural(c.Inputs, "message")
-	}
-	return s
-}
-
-// isBlock reports whether c is a block cipher's comparison; results from before families have no
-// Family.
-func isBlock(c record.Cipher) bool { return c.Family == record.FamilyBlock || c.Family == "" }
-
-// familyOf is the constructor's family, "block" when the result predates families (untrusted: the
-// caller escapes).
-func familyOf(c record.Cipher) string {
-	if c.Family == "" {
-		return string(record.FamilyBlock)
-	}
-	return clip(string(c.Family), 20)
-}
-
-// sizesCell is the key sizes, and the nonce sizes of an AEAD or a stream cipher that takes one:
-// "16, 32 · nonce 12".
-func sizesCell(c record.Cipher) string {
-	s := keySizes(c.KeySizes)
-	if len(c.NonceSizes) > 0 {
-		s += " · nonce " + keySizes(c.NonceSizes)
-	}
-	return s
-}
-
-// cipherResult is "identical", "3 mismatches", with head's inconsistencies added: "identical, head
-// inconsistent on 2".
-func cipherResult(c record.Cipher, strong func(string) string) string {
-	result := "identical"
-	switch {
-	case c.Mismatches == 1:
-		result = strong("1 mismatch")
-	case c.Mismatches > 1:
-		result = strong(commas(int64(c.Mismatches)) + " mismatches")
-	}
-	if c.InconsistentHead > 0 {
-		result += ", " + strong("head inconsistent on "+commas(int64(c.InconsistentHead)))
-	}
-	if c.InconsistentBase > 0 {
-		result += ", base inconsistent on " + commas(int64(c.InconsistentBase))
-	}
-	return result
-}
-
-// cipherNotes are the constructors' notes, "NAME: NOTE", a note that several constructors share
-// once with all their names ("New, New128: NOTE"), at most most of them (untrusted text: the caller
-// escapes).
-func cipherNotes(df record.Differential, most int) []string {
-	var order []string
-	who := map[string][]string{}
-	for _, c := range df.Ciphers {
-		for _, n := range c.Notes {
-			if _, ok := who[n]; !ok {
-				order = append(order, n)
-			}
-			who[n] = append(who[n], clip(record.Qualified(c.Package, c.Name), 100))
-		}
-	}
-	var out []string
-	for _, n := range order[:min(len(order), most)] {
-		out = append(out, strings.Join(who[n], ", ")+": "+clip(n, 200))
-	}
-	if len(order) > most {
-		out = append(out, "… "+plural(len(order)-most, "more note"))
-	}
-	return out
+	return report.Cell(s, 13)
 }
 
 func names(ns []string) string {
 	const most = 20
 	s := make([]string, 0, min(len(ns), most))
 	for _, n := range ns[:min(len(ns), most)] {
-		s = append(s, cell(n, 100))
+		s = append(s, report.Cell(n, 100))
 	}
 	out := strings.Join(s, ", ")
 	if len(ns) > most {
@@ -471,109 +368,17 @@ func names(ns []string) string {
 	return out
 }
 
-// mismatchText lists mismatch examples as plain text, for a code block or the terminal.
-func mismatchText(df record.Differential, most int) (string, int) {
-	return exampleText(df, most, func(c record.Cipher) []record.Mismatch { return c.Examples }, writeMismatch)
-}
-
-// writeMismatch writes mismatch m of constructor c as lines of plain text.
-func writeMismatch(b *strings.Builder, c record.Cipher, m record.Mismatch) {
-	if m.Part != "" { // an AEAD, stream or hash message: say what differed
-		fmt.Fprintf(b, "%s  key size %d  key %s  length %d  %s differs\n", plain(clip(record.Qualified(c.Package,
-			c.Name), 100)), m.KeySize,
-			plain(clip(m.Key.String(), 100)), m.Length, plain(clip(m.Part, 40)))
-		b.WriteString(messageDetails(m.Nonce, m.AD, m.Chunks))
-		fmt.Fprintf(b, "  input %s\n  base  %s\n  head  %s\n", plain(clip(m.Input.String(), 200)),
-			plain(clip(m.Base.String(), 200)), plain(clip(m.Head.String(), 200)))
-	} else {
-		fmt.Fprintf(b, "%s  key size %d  key %s  block %d  %s via %s\n  input %s\n  base  %s\n  head  %s\n",
-			plain(clip(record.Qualified(c.Package, c.Name), 100)), m.KeySize, plain(clip(m.Key.String(), 100)), m.Block,
-			plain(clip(m.Direction, 20)),
-			plain(clip(m.Method, 40)), plain(clip(m.Input.String(), 200)), plain(clip(m.Base.String(), 200)),
-			plain(clip(m.Head.String(), 200)))
-	}
-	if m.Note != "" { // a key one side accepts and the other rejects: the two outcomes
-		fmt.Fprintf(b, "  note  %s\n", plain(clip(m.Note, 300)))
-	}
-}
-
-// messageDetails is the nonce, additional data and chunk sizes of a message, each when set, as
-// indented lines.
-func messageDetails(nonce, ad record.Hex, chunks []int) string {
-	var b strings.Builder
-	if len(nonce) > 0 {
-		fmt.Fprintf(&b, "  nonce %s\n", plain(clip(nonce.String(), 100)))
-	}
-	if len(ad) > 0 {
-		fmt.Fprintf(&b, "  ad    %s\n", plain(clip(ad.String(), 200)))
-	}
-	if len(chunks) > 0 {
-		fmt.Fprintf(&b, "  chunks %s\n", clip(keySizes(chunks), 200))
-	}
-	return b.String()
-}
-
-// inconsistencyText lists the examples of a side disagreeing with itself as plain text: a batch
-// method against the single-block method, or chunked writes, Open, Reset against the reference
-// output.
-func inconsistencyText(df record.Differential, most int) (string, int) {
-	return exampleText(df, most, func(c record.Cipher) []record.Inconsistency { return c.Inconsistencies },
-		writeInconsistency)
-}
-
-// writeInconsistency writes inconsistency in of constructor c as lines of plain text.
-func writeInconsistency(b *strings.Builder, c record.Cipher, in record.Inconsistency) {
-	if in.Part != "" {
-		fmt.Fprintf(b, "%s  %s  key size %d  key %s  length %d  %s\n", plain(clip(record.Qualified(c.Package, c.Name),
-			100)),
-			plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Length, plain(clip(in.Part, 40)))
-		b.WriteString(messageDetails(nil, nil, in.Chunks))
-	} else {
-		fmt.Fprintf(b, "%s  %s  key size %d  key %s  block %d  %s via %s\n", plain(clip(record.Qualified(c.Package,
-			c.Name), 100)),
-			plain(string(in.Side)), in.KeySize, plain(clip(in.Key.String(), 100)), in.Block,
-			plain(clip(in.Direction, 20)), plain(clip(in.Method, 40)))
-	}
-	fmt.Fprintf(b, "  input     %s\n  reference %s\n  other     %s\n", plain(clip(in.Input.String(), 200)),
-		plain(clip(in.Single.String(), 200)), plain(clip(in.Batch.String(), 200)))
-	if in.Note != "" {
-		fmt.Fprintf(b, "  note  %s\n", plain(clip(in.Note, 300)))
-	}
-}
-
-// exampleText writes the first most of the examples that of picks from each constructor of df with
-// write, then how many more there are. It returns the text and the number of examples.
-func exampleText[T any](df record.Differential, most int, of func(record.Cipher) []T,
-	write func(*strings.Builder, record.Cipher, T)) (string, int) {
-	var b strings.Builder
-	n, total := 0, 0
-	for _, c := range df.Ciphers {
-		for _, x := range of(c) {
-			total++
-			if n == most {
-				continue
-			}
-			n++
-			write(&b, c, x)
-		}
-	}
-	if total > n {
-		fmt.Fprintf(&b, "… %d more examples\n", total-n)
-	}
-	return b.String(), total
-}
-
 // mdMismatchesOpen shows the differential's mismatch and inconsistency examples expanded, under
 // "What failed".
 func mdMismatchesOpen(d *doc, df record.Differential) {
-	if text, n := mismatchText(df, 20); n > 0 {
-		d.add(&block{lines: []string{"**Differential: " + plural(n, "mismatch example") +
-			"** (base and head given the same input)", ""}, rows: []row{{text: codeBlock(text), prio: prioHigh}},
+	if ex, n := report.MismatchText(df, 20); n > 0 {
+		d.add(&block{lines: []string{"**Differential: " + text.PluralCommas(n, "mismatch example") +
+			"** (base and head given the same input)", ""}, rows: []row{{text: text.Block(ex), prio: prioHigh}},
 			what: "example list"})
 	}
-	if text, n := inconsistencyText(df, 10); n > 0 {
-		d.add(&block{lines: []string{"**A side disagrees with itself (" + plural(n, "example") + ")**", ""},
-			rows: []row{{text: codeBlock(text), prio: prioHigh}}, what: "example list"})
+	if ex, n := report.InconsistencyText(df, 10); n > 0 {
+		d.add(&block{lines: []string{"**A side disagrees with itself (" + text.PluralCommas(n, "example") + ")**", ""},
+			rows: []row{{text: text.Block(ex), prio: prioHigh}}, what: "example list"})
 	}
 }
 
@@ -586,7 +391,7 @@ func details(rank int, title, summary string, body ...string) *block {
 }
 
 func mdSizes(d *doc, r *record.Result) {
-	d.collapsed("Size: "+sizeSummary(r.Sizes, EscapeMarkdown), func() {
+	d.collapsed("Size: "+report.SizeSummary(r.Sizes, text.Markdown), func() {
 		mdSizesBody(d, r)
 		mdSymbols(d, r)
 	})
@@ -595,14 +400,14 @@ func mdSizes(d *doc, r *record.Result) {
 func mdSizesBody(d *doc, r *record.Result) {
 	s := r.Sizes
 	if s.Error != "" {
-		d.para("The size diff failed: " + cell(s.Error, 500))
+		d.para("The size diff failed: " + report.Cell(s.Error, 500))
 		return
 	}
 	if len(s.Sections) == 0 {
 		d.para("Sizes were not measured.")
 		return
 	}
-	if noCode(s) {
+	if report.NoCode(s) {
 		d.para("The package has no code of its own on either side: its functions are inlined into their callers.")
 	}
 	t := &block{lines: []string{"| Section | Base → head | Δ bytes | Δ% |", "| :-- | --: | --: | --: |"}}
@@ -610,7 +415,7 @@ func mdSizesBody(d *doc, r *record.Result) {
 	for _, sec := range s.Sections {
 		base += sec.Base
 		head += sec.Head
-		t.rows = append(t.rows, row{text: sizeRow(cell(record.Qualified(sec.Package, sec.Name), 60), sec.Base, sec.Head),
+		t.rows = append(t.rows, row{text: sizeRow(report.Cell(record.Qualified(sec.Package, sec.Name), 60), sec.Base, sec.Head),
 			prio: prioHigh})
 	}
 	t.rows = append(t.rows, row{text: sizeRow("**total**", base, head), prio: prioTop})
@@ -618,23 +423,23 @@ func mdSizesBody(d *doc, r *record.Result) {
 }
 
 func sizeRow(name string, base, head int64) string {
-	return "| " + name + " | " + commas(base) + " → " + commas(head) + " | " + bytesDelta(head-base) + " | " +
-		sizePercent(base, head) + " |"
+	return "| " + name + " | " + text.Commas(base) + " → " + text.Commas(head) + " | " + report.BytesDelta(head-base) + " | " +
+		report.SizePercent(base, head) + " |"
 }
 
 func mdMethod(d *doc, r *record.Result) {
 	d.collapsed("Method and environment", func() {
 		var rows []row
 		if f := r.Functional; f.Base.Ran || f.Head.Ran {
-			rows = append(rows, row{text: "- **Package tests:** base " + testStatus(f.Base) + " · head " +
-				testStatus(f.Head), prio: prioTop})
+			rows = append(rows, row{text: "- **Package tests:** base " + report.TestStatus(f.Base) + " · head " +
+				report.TestStatus(f.Head), prio: prioTop})
 		}
-		for _, l := range methodLines(r, EscapeMarkdown) {
+		for _, l := range report.MethodLines(r, text.Markdown) {
 			rows = append(rows, row{text: "- **" + l[0] + ":** " + l[1], prio: prioTop})
 		}
 		for _, s := range slices.Concat(r.Notes, r.Verdict.Notes) {
-			if isMethodNote(s) {
-				rows = append(rows, row{text: "- **Note:** " + cell(s, 500), prio: prioHigh})
+			if report.IsMethodNote(s) {
+				rows = append(rows, row{text: "- **Note:** " + report.Cell(s, 500), prio: prioHigh})
 			}
 		}
 		d.add(&block{rows: rows, what: "item"})
@@ -654,16 +459,16 @@ func mdFailures(d *doc, r *record.Result) {
 				len(r.Failures)-most)}
 			break
 		}
-		name := cell(record.Qualified(f.Package, f.Name), 200)
-		head := fmt.Sprintf("%s — %s, round %d: %s", bold(name), cell(string(f.Side), 20), f.Round,
-			cell(string(f.Kind), 40))
+		name := report.Cell(record.Qualified(f.Package, f.Name), 200)
+		head := fmt.Sprintf("%s — %s, round %d: %s", bold(name), report.Cell(string(f.Side), 20), f.Round,
+			report.Cell(string(f.Kind), 40))
 		// The same crash of several benchmarks (a tool's, say) is shown once.
 		if earlier, ok := first[f.Message]; ok && f.Message != "" {
 			b.rows = append(b.rows, row{text: head + ", the same output as " + earlier + "\n", prio: prioFailed})
 			continue
 		}
 		first[f.Message] = name
-		b.rows = append(b.rows, row{text: head + "\n\n" + codeBlock(clipHead(f.Message, 4000, 40)), prio: prioFailed})
+		b.rows = append(b.rows, row{text: head + "\n\n" + text.Block(report.ClipHead(f.Message, 4000, 40)), prio: prioFailed})
 	}
 	d.add(b)
 }
@@ -678,7 +483,7 @@ func mdTestOutput(d *doc, r *record.Result) {
 			continue
 		}
 		body = append(body, "**Package tests failed on "+side.name+"**; the end of their output:", "",
-			codeBlock(clipTail(side.run.Output, 6000, 60)), "")
+			text.Block(report.ClipTail(side.run.Output, 6000, 60)), "")
 	}
 	if len(body) == 0 {
 		return
@@ -695,8 +500,8 @@ func mdSymbols(d *doc, r *record.Result) {
 	shown := syms[:min(len(syms), most)]
 	body := []string{"| Symbol | Section | Base → head | Δ |", "| :-- | :-- | --: | --: |"}
 	for _, s := range shown {
-		body = append(body, "| "+cell(s.Name, 150)+" | "+cell(s.Section, 40)+" | "+commas(s.Base)+" → "+commas(s.Head)+
-			" | "+bytesDelta(s.Head-s.Base)+" |")
+		body = append(body, "| "+report.Cell(s.Name, 150)+" | "+report.Cell(s.Section, 40)+" | "+text.Commas(s.Base)+" → "+text.Commas(s.Head)+
+			" | "+report.BytesDelta(s.Head-s.Base)+" |")
 	}
 	summary := fmt.Sprintf("Symbols that changed (%d)", len(syms))
 	if len(syms) > most {
@@ -710,8 +515,8 @@ func mdRaw(d *doc, r *record.Result) {
 		return
 	}
 	var b strings.Builder
-	rawTable(&b, r, false, true)
-	d.add(details(1, "raw table", "benchstat-style table", codeBlock(b.String())))
+	report.RawTable(&b, r, false, true)
+	d.add(details(1, "raw table", "benchstat-style table", text.Block(b.String())))
 }
 
 // laneLines are the benchmarks whose time and instruction-count lanes disagree, one Markdown list
@@ -741,13 +546,35 @@ func laneLines(bs []record.Benchmark) []row {
 	for _, n := range notes {
 		var names []string
 		for _, name := range who[n][:min(len(who[n]), most)] {
-			names = append(names, codeSpan(clip(name, 200)))
+			names = append(names, text.CodeSpan(report.Clip(name, 200)))
 		}
 		list := strings.Join(names, ", ")
 		if len(who[n]) > most {
 			list += fmt.Sprintf(" and %d more", len(who[n])-most)
 		}
-		rows = append(rows, row{text: "- " + list + ": " + cell(n, 300), prio: prio[n]})
+		rows = append(rows, row{text: "- " + list + ": " + report.Cell(n, 300), prio: prio[n]})
 	}
 	return rows
+}
+
+// Marker is the hidden first line of every comment perfgate writes; with an author check it finds
+// the sticky comment to edit.
+const Marker = "<!-- perfgate:comment -->"
+
+// MaxBody is GitHub's limit on the body of an issue comment, in characters.
+const MaxBody = 65536
+
+// bodyBudget is the length Markdown aims for, in bytes, leaving room below MaxBody for a caller's
+// additions. Bytes are never fewer than characters, so a body within the budget is within GitHub's
+// limit.
+const bodyBudget = 60000
+
+// defaultHint says where the full report lives when Options.ArtifactHint is empty.
+const defaultHint = "the results directory (job artifacts)"
+
+func hintOf(opt report.Options) string {
+	if opt.ArtifactHint != "" {
+		return text.Markdown(report.Clip(opt.ArtifactHint, 300))
+	}
+	return defaultHint
 }

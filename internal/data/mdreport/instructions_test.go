@@ -1,22 +1,25 @@
-package report
+package mdreport
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/data/htmlreport"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/testing/reportfixture"
 	"github.com/perfgate/perfgate/record"
 )
 
 // instrResult is a comparison under metric both: Encrypt/des saves 20% of its instructions while
 // its time is unchanged, and the two lanes' disagreement is on both rows.
 func instrResult() *record.Result {
-	r := passResult()
+	r := reportfixture.Pass()
 	r.Method.Metric, r.Method.InstrThreshold = record.MetricBoth, 0.5
 	r.Env.Valgrind = "valgrind-3.19.0"
 	note := "instructions/op are faster (−20.00%) but time is unchanged (+0.1%): the instructions saved are off " +
 		"the critical path; both gate: a slower in either fails the gate"
-	sec := bench("Encrypt/des", "sec/op", 150e-9, 150.2e-9, 0.1, 0.8, &record.Paired{Ratio: 1.001, Lo: 0.99, Hi: 1.01}, record.ClassUnchanged)
+	sec := reportfixture.Bench("Encrypt/des", "sec/op", 150e-9, 150.2e-9, 0.1, 0.8, &record.Paired{Ratio: 1.001, Lo: 0.99, Hi: 1.01}, record.ClassUnchanged)
 	sec.MetricNote = note
 	ins := record.Benchmark{Name: "Encrypt/des", Unit: record.UnitInstructions, Exact: true, P: 0, PHolm: 0,
 		Base: record.Summary{Center: 20000, Lo: 20000, Hi: 20001, N: 2}, Head: record.Summary{Center: 16000, Lo: 16000, Hi: 16000, N: 2},
@@ -33,9 +36,9 @@ func instrResult() *record.Result {
 // the metric are shown.
 func TestInstructionsRendered(t *testing.T) {
 	r := instrResult()
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	var txt bytes.Buffer
-	if err := Text(&txt, r, Options{}); err != nil {
+	if err := report.Text(&txt, r, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"markdown": md, "text": txt.String()} {
@@ -52,13 +55,13 @@ func TestInstructionsRendered(t *testing.T) {
 		t.Errorf("markdown has no instructions/op table:\n%s", md)
 	}
 	// The forest of instructions/op draws the band at the lane's threshold, not time's 2%.
-	f := newForest(r, record.UnitInstructions, 0)
-	if f == nil || f.threshold != 0.005 || len(f.rows) != 2 || f.rows[0].Paired == nil {
-		t.Fatalf("instructions forest %+v, want threshold 0.005 and two rows with a point", f)
+	f := report.NewForest(r, record.UnitInstructions, 0)
+	if f == nil || f.Threshold != 0.005 || len(f.Rows) != 2 || f.Rows[0].Paired == nil {
+		t.Fatalf("instructions Forest %+v, want threshold 0.005 and two rows with a point", f)
 	}
 	// HTML shows the note too.
 	var html bytes.Buffer
-	if err := HTML(&html, r, nil, Options{}); err != nil {
+	if err := htmlreport.HTML(&html, r, nil, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(html.String(), "off the critical path") {

@@ -1,4 +1,7 @@
-package report
+// Package htmlreport renders a perfgate.Result as report.html: a self-contained page that also
+// draws every sample of bench.txt, with the forest plot of package report drawn as SVG
+// (htmlplot.go).
+package htmlreport
 
 import (
 	_ "embed"
@@ -12,6 +15,8 @@ import (
 
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -26,7 +31,7 @@ import (
 // every string, above all the ones that come from the pull request (benchmark names, panic
 // messages, test output, commit subjects), is escaped, and control characters and bidirectional
 // overrides are replaced.
-func HTML(w io.Writer, r *record.Result, samples []benchtxt.Sample, opt Options) error {
+func HTML(w io.Writer, r *record.Result, samples []benchtxt.Sample, opt report.Options) error {
 	if r == nil {
 		return fmt.Errorf("rendering html: no result")
 	}
@@ -36,7 +41,7 @@ func HTML(w io.Writer, r *record.Result, samples []benchtxt.Sample, opt Options)
 	}
 	// html/template escapes markup but leaves control characters and bidirectional overrides, which
 	// the page's own text never has: they become U+FFFD, as in the other formats.
-	if _, err := io.WriteString(w, plainLines(b.String())); err != nil {
+	if _, err := io.WriteString(w, text.Lines(b.String())); err != nil {
 		return fmt.Errorf("rendering html: %w", err)
 	}
 	return nil
@@ -81,26 +86,26 @@ type page struct {
 	TestOutputs  [][2]string // side, output
 }
 
-func newPage(r *record.Result, samples []benchtxt.Sample, opt Options) page {
+func newPage(r *record.Result, samples []benchtxt.Sample, opt report.Options) page {
 	id := func(s string) string { return s }
 	p := page{
 		Title:        opt.Title,
 		Status:       string(r.Verdict.Status),
-		StatusWord:   statusWord(r),
-		Summary:      strings.Join(verdictParts(r, id, id), " · "),
+		StatusWord:   report.StatusWord(r),
+		Summary:      strings.Join(report.VerdictParts(r, id, id), " · "),
 		Package:      r.Package,
-		Base:         revision(r.Base, id),
-		Head:         revision(r.Head, id),
+		Base:         report.Revision(r.Base, id),
+		Head:         report.Revision(r.Head, id),
 		Reasons:      r.Verdict.Reasons,
 		Acknowledged: r.Verdict.Acknowledged,
 		Notes:        slices.Clone(r.Notes),
-		Method:       methodLines(r, id),
+		Method:       report.MethodLines(r, id),
 		Failures:     r.Failures,
 	}
 	if p.Package == "" {
 		p.Package = r.ImportPath
 	}
-	if l := policyLine(r, id); l != "" {
+	if l := report.PolicyLine(r, id); l != "" {
 		p.Notes = append([]string{"Policy: " + l}, p.Notes...)
 	}
 	switch p.Status {
@@ -109,23 +114,23 @@ func newPage(r *record.Result, samples []benchtxt.Sample, opt Options) page {
 		p.Status = string(record.StatusError)
 	}
 	anchors := benchAnchors(r.Benchmarks)
-	for _, f := range forests(r, 0) {
+	for _, f := range report.Forests(r, 0) {
 		p.Forests = append(p.Forests, newSVGForest(f, anchors))
 	}
 	p.Benches = benchViews(r, samples, anchors)
 	for _, g := range r.Geomeans {
-		if base, head, change, n, ok := geomeanRow(r, g.Unit); ok {
+		if base, head, change, n, ok := report.GeomeanRow(r, g.Unit); ok {
 			p.Geomeans = append(p.Geomeans, [5]string{g.Unit, base, head, change, strconv.Itoa(n)})
 		}
 	}
 	if f := r.Functional; f.Base.Ran || f.Head.Ran {
-		p.Tests = "base " + testStatus(f.Base) + " · head " + testStatus(f.Head)
+		p.Tests = "base " + report.TestStatus(f.Base) + " · head " + report.TestStatus(f.Head)
 		for _, side := range []struct {
 			name string
 			run  record.TestRun
 		}{{"base", f.Base}, {"head", f.Head}} {
 			if side.run.Ran && !side.run.Passed {
-				p.TestOutputs = append(p.TestOutputs, [2]string{side.name, clipTail(side.run.Output, 20000, 300)})
+				p.TestOutputs = append(p.TestOutputs, [2]string{side.name, report.ClipTail(side.run.Output, 20000, 300)})
 			}
 		}
 	}
@@ -164,7 +169,7 @@ type benchRow struct {
 }
 
 func benchViews(r *record.Result, samples []benchtxt.Sample, anchors map[string]string) []benchView {
-	alpha := alphaOf(r.Method)
+	alpha := report.AlphaOf(r.Method)
 	var views []benchView
 	index := map[string]int{}
 	for _, b := range r.Benchmarks {
@@ -177,13 +182,13 @@ func benchViews(r *record.Result, samples []benchtxt.Sample, anchors map[string]
 		}
 		v := &views[i]
 		if gate.IsLaneUnit(r.Method.Metric, b.Unit) && (v.Class == "" ||
-			classRank[b.Class] > classRank[record.Class(v.Class)]) || v.Class == "" {
+			report.ClassRank[b.Class] > report.ClassRank[record.Class(v.Class)]) || v.Class == "" {
 			v.Class = string(b.Class)
 		}
 		v.Rows = append(v.Rows, benchRow{
-			Unit: b.Unit, Base: spread(b.Unit, b.Base), Head: spread(b.Unit, b.Head),
-			Delta: delta(b, alpha) + " (" + pvalue(b) + ")", Paired: paired(b.Paired), Class: string(b.Class),
-			Note: noteOf(b), Acknowledged: b.Acknowledged,
+			Unit: b.Unit, Base: report.Spread(b.Unit, b.Base), Head: report.Spread(b.Unit, b.Head),
+			Delta: report.Delta(b, alpha) + " (" + report.PValue(b) + ")", Paired: report.Paired(b.Paired), Class: string(b.Class),
+			Note: report.NoteOf(b), Acknowledged: b.Acknowledged,
 		})
 	}
 	byName := map[string][]benchtxt.Sample{}
@@ -203,7 +208,7 @@ func benchViews(r *record.Result, samples []benchtxt.Sample, anchors map[string]
 			if t, ok := newTimeline(ss, unit, centers); ok {
 				v.Timelines = append(v.Timelines, t)
 			} else if val, ok := ss[0].Get(unit); ok {
-				v.Constant = append(v.Constant, unit+" "+value(unit, val))
+				v.Constant = append(v.Constant, unit+" "+report.Value(unit, val))
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package report
+package mdreport
 
 import (
 	"reflect"
@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/testing/reportfixture"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -139,10 +141,10 @@ func wantStatus(status string, incomplete bool) string {
 // act on.
 func checkHostileMarkdown(t *testing.T, r *record.Result, text string) {
 	t.Helper()
-	md := Markdown(r, Options{Title: text, ArtifactHint: text})
+	md := Markdown(r, report.Options{Title: text, ArtifactHint: text})
 	all := strings.Split(md, "\n")
 	if all[0] != Marker {
-		t.Fatalf("the body does not start with the marker:\n%s", clip(md, 400))
+		t.Fatalf("the body does not start with the marker:\n%s", report.Clip(md, 400))
 	}
 	if n := strings.Count(md, Marker); n != 1 {
 		t.Errorf("the marker appears %d times", n)
@@ -162,14 +164,14 @@ func checkHostileMarkdown(t *testing.T, r *record.Result, text string) {
 			stripped = strings.ReplaceAll(stripped, tag, "")
 		}
 		if strings.Contains(stripped, "<") {
-			t.Errorf("line %d: raw < outside code: %q", i+1, clip(line, 200))
+			t.Errorf("line %d: raw < outside code: %q", i+1, report.Clip(line, 200))
 		}
 		if mention.MatchString(line) {
-			t.Errorf("line %d: a mention GitHub would link: %q", i+1, clip(line, 200))
+			t.Errorf("line %d: a mention GitHub would link: %q", i+1, report.Clip(line, 200))
 		}
 		if strings.HasPrefix(strings.TrimSpace(line), "**perfgate:") {
 			if verdict >= 0 {
-				t.Errorf("line %d: a second verdict line: %q", i+1, clip(line, 200))
+				t.Errorf("line %d: a second verdict line: %q", i+1, report.Clip(line, 200))
 			}
 			verdict = i
 		}
@@ -177,7 +179,7 @@ func checkHostileMarkdown(t *testing.T, r *record.Result, text string) {
 			if n := pipes(t0); cells < 0 {
 				cells = n
 			} else if n != cells {
-				t.Errorf("line %d: %d cell separators, the table's header %d: %q", i+1, n, cells, clip(t0, 200))
+				t.Errorf("line %d: %d cell separators, the table's header %d: %q", i+1, n, cells, report.Clip(t0, 200))
 			}
 		} else {
 			cells = -1
@@ -199,7 +201,7 @@ func checkHostileMarkdown(t *testing.T, r *record.Result, text string) {
 // ./report' explores further.
 func FuzzMarkdownHostileStrings(f *testing.F) {
 	for _, s := range []string{
-		hostile,
+		reportfixture.Hostile,
 		"@org/team<img/src=https://x/p.png>",
 		Marker,
 		Marker + "\n@everyone",
@@ -226,7 +228,7 @@ func FuzzMarkdownHostileStrings(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, base := range []*record.Result{failResult(), passResult(), errorResult()} {
+		for _, base := range []*record.Result{reportfixture.Fail(), reportfixture.Pass(), errorResult()} {
 			fillStrings(reflect.ValueOf(base).Elem(), text)
 			checkHostileMarkdown(t, base, text)
 			base.Policy.From = record.Base // so that head's hostile policy values are rendered too

@@ -1,10 +1,11 @@
-package report
+package mdreport
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -18,7 +19,7 @@ func TestConstantTimeNotTraced(t *testing.T) {
 		Operations: []record.CTOperation{{Constructor: "NewCipher", Operation: "Encrypt", Base: leak, Head: leak}},
 		NotTraced: []record.CTNotTraced{{Constructor: "NewTripleEDE3", Reason: record.CTSameCode},
 			{Constructor: "NewTripleEEE3", Reason: record.CTBudget}}}}
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	for _, want := range []string{" · 12.3 s of CPU, both sides (budget 1m0s per side)",
 		"| NewTripleEDE3 | same code: not traced | — | — | — | — | — |",
 		"| NewTripleEEE3 | not traced: budget ran out | — | — | — | — | — |"} {
@@ -27,7 +28,7 @@ func TestConstantTimeNotTraced(t *testing.T) {
 		}
 	}
 	var tx strings.Builder
-	if err := Text(&tx, r, Options{}); err != nil {
+	if err := report.Text(&tx, r, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"12.3 s of CPU", "NewTripleEDE3  same code: not traced",

@@ -1,25 +1,28 @@
-package report
+package mdreport
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/data/htmlreport"
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/testing/reportfixture"
 	"github.com/perfgate/perfgate/record"
 )
 
 // TestGeomeanRow: every format shows the geometric-mean row of a unit that has one, once.
 func TestGeomeanRow(t *testing.T) {
-	r := passResult()
+	r := reportfixture.Pass()
 	r.Geomeans = []record.Geomean{{Unit: "sec/op", Base: 200e-9, Head: 130e-9, Ratio: 0.65, N: 6}}
 	var text, html bytes.Buffer
-	if err := Text(&text, r, Options{}); err != nil {
+	if err := report.Text(&text, r, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := HTML(&html, r, nil, Options{}); err != nil {
+	if err := htmlreport.HTML(&html, r, nil, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	for _, tt := range []struct{ format, out, want string }{
 		{"text", strings.Join(strings.Fields(text.String()), " "), "geomean 200.0 ns 130.0 ns −35.0% (6 benchmarks)"},
 		{"markdown", md, "| *geomean* | 200.0 ns | 130.0 ns | −35.0% | 6 benchmarks |"},

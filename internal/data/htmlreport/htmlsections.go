@@ -1,10 +1,12 @@
-package report
+package htmlreport
 
 import (
 	"fmt"
 	"math"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/leaf/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -53,14 +55,14 @@ const mismatchExamplesShown = 20
 func newDiffView(r *record.Result) diffView {
 	df := r.Differential
 	id := func(s string) string { return s }
-	v := diffView{Status: string(df.Status), Summary: diffSummary(r, id, id), Reason: df.Reason}
+	v := diffView{Status: string(df.Status), Summary: report.DiffSummary(r, id, id), Reason: df.Reason}
 	if df.Status != "" {
 		v.Seed = fmt.Sprintf("%#x", df.Seed)
 	}
 	for _, c := range df.Ciphers {
-		row := diffRow{Name: record.Qualified(c.Package, c.Name), Family: familyOf(c), KeySizes: sizesCell(c),
-			Vectors: vectors(c),
-			Result:  cipherResult(c, id), DigestBase: shortHash(c.DigestBase), DigestHead: shortHash(c.DigestHead),
+		row := diffRow{Name: record.Qualified(c.Package, c.Name), Family: report.FamilyOf(c), KeySizes: report.SizesCell(c),
+			Vectors: report.Vectors(c),
+			Result:  report.CipherResult(c, id), DigestBase: report.ShortHash(c.DigestBase), DigestHead: report.ShortHash(c.DigestHead),
 			Bad: c.Mismatches > 0 || c.InconsistentHead > 0}
 		v.Ciphers = append(v.Ciphers, row)
 		for _, m := range c.Examples {
@@ -72,12 +74,12 @@ func newDiffView(r *record.Result) diffView {
 			v.Examples = append(v.Examples, mismatchView{
 				Cipher: c.Name, Key: m.Key.String(), Direction: m.Direction, Method: m.Method, Input: m.Input.String(),
 				KeySize: m.KeySize, Block: m.Block, Part: m.Part, Length: m.Length,
-				Extra: strings.TrimSpace(messageDetails(m.Nonce, m.AD, m.Chunks)), Base: b, Head: h,
+				Extra: strings.TrimSpace(report.MessageDetails(m.Nonce, m.AD, m.Chunks)), Base: b, Head: h,
 			})
 		}
 	}
-	v.Notes = cipherNotes(df, 20)
-	v.Inconsistent, _ = inconsistencyText(df, 10)
+	v.Notes = report.CipherNotes(df, 20)
+	v.Inconsistent, _ = report.InconsistencyText(df, 10)
 	v.Added = strings.Join(df.Added, ", ")
 	v.Removed = strings.Join(df.Removed, ", ")
 	return v
@@ -160,17 +162,17 @@ func newSizesView(s record.Sizes) sizesView {
 			continue
 		}
 		v.Sections = append(v.Sections, sectionBar{
-			Name: record.Qualified(sec.Package, sec.Name), Base: commas(sec.Base) + " B", Head: commas(sec.Head) + " B",
+			Name: record.Qualified(sec.Package, sec.Name), Base: text.Commas(sec.Base) + " B", Head: text.Commas(sec.Head) + " B",
 			BaseW: share(sec.Base, widest), HeadW: share(sec.Head, widest),
-			Delta: bytesDelta(sec.Head - sec.Base), Percent: sizePercent(sec.Base, sec.Head), Kind: kind(sec.Head - sec.Base),
+			Delta: report.BytesDelta(sec.Head - sec.Base), Percent: report.SizePercent(sec.Base, sec.Head), Kind: kind(sec.Head - sec.Base),
 		})
 	}
 	v.Zero = strings.Join(zero, ", ")
-	v.Total = sectionBar{Name: "total", Base: commas(base) + " B", Head: commas(head) + " B",
-		Delta: bytesDelta(head - base), Percent: sizePercent(base, head), Kind: kind(head - base)}
+	v.Total = sectionBar{Name: "total", Base: text.Commas(base) + " B", Head: text.Commas(head) + " B",
+		Delta: report.BytesDelta(head - base), Percent: report.SizePercent(base, head), Kind: kind(head - base)}
 	var largest int64
 	for _, sym := range s.Symbols[:min(len(s.Symbols), symbolsShown)] {
-		largest = max(largest, abs64(sym.Head-sym.Base))
+		largest = max(largest, report.Abs64(sym.Head-sym.Base))
 	}
 	for i, sym := range s.Symbols {
 		if i == symbolsShown {
@@ -178,8 +180,8 @@ func newSizesView(s record.Sizes) sizesView {
 			break
 		}
 		d := sym.Head - sym.Base
-		v.Symbols = append(v.Symbols, symbolRow{Name: sym.Name, Section: sym.Section, Base: commas(sym.Base),
-			Head: commas(sym.Head), Delta: bytesDelta(d), Kind: kind(d), W: share(abs64(d), largest)})
+		v.Symbols = append(v.Symbols, symbolRow{Name: sym.Name, Section: sym.Section, Base: text.Commas(sym.Base),
+			Head: text.Commas(sym.Head), Delta: report.BytesDelta(d), Kind: kind(d), W: share(report.Abs64(d), largest)})
 	}
 	return v
 }

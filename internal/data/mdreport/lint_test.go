@@ -1,9 +1,11 @@
-package report
+package mdreport
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/perfgate/perfgate/internal/data/report"
 )
 
 // lintMarkdown checks the structure of a rendered body independently of the renderer: every code
@@ -57,7 +59,7 @@ func lintMarkdown(body string) []string {
 			if tableCells < 0 {
 				tableCells = n
 			} else if n != tableCells {
-				bad(i, "table row has %d cell separators, the header %d: %s", n, tableCells, clip(t, 120))
+				bad(i, "table row has %d cell separators, the header %d: %s", n, tableCells, report.Clip(t, 120))
 			}
 		} else {
 			tableCells = -1

@@ -1,9 +1,12 @@
-package report
+package mdreport
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/testing/reportfixture"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -35,7 +38,7 @@ const screen = 70
 // TestFailFirstScreen: on a FAIL, the reasons, the panic and the failing test's output come before
 // any collapsed section and within the first screen.
 func TestFailFirstScreen(t *testing.T) {
-	md := Markdown(failResult(), Options{})
+	md := Markdown(reportfixture.Fail(), report.Options{})
 	lines := strings.Split(md, "\n")
 	first := strings.Join(lines[:min(screen, len(lines))], "\n")
 	for _, want := range []string{
@@ -63,7 +66,7 @@ func TestFailFirstScreen(t *testing.T) {
 // inconclusive one stayed open; the tables, differential, sizes and method are collapsed, and what
 // shows fits one screen.
 func TestPassCollapsed(t *testing.T) {
-	md := Markdown(passResult(), Options{})
+	md := Markdown(reportfixture.Pass(), report.Options{})
 	open := outsideDetails(md)
 	if n := strings.Count(open, "\n"); n > 40 {
 		t.Errorf("%d lines outside <details>, want at most 40:\n%s", n, open)
@@ -93,16 +96,16 @@ func TestPassCollapsed(t *testing.T) {
 // neither binary uses) goes to the method section; one that does (a dirty head) stays under the
 // verdict.
 func TestMethodNotes(t *testing.T) {
-	r := passResult()
+	r := reportfixture.Pass()
 	hidden := "metric auto: valgrind-3.19.0 hides x86.avx512f, but neither test binary has an instruction of them, " +
 		"so the instruction counts are of the code the host runs"
 	r.Notes = []string{hidden, "head is the working tree with uncommitted changes"}
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	open := outsideDetails(md)
 	if strings.Contains(open, "hides x86") {
 		t.Error("the hidden-features note is shown under the verdict")
 	}
-	if !strings.Contains(md, "- **Note:** "+EscapeMarkdown(hidden)) {
+	if !strings.Contains(md, "- **Note:** "+text.Markdown(hidden)) {
 		t.Error("the hidden-features note is not in the method section")
 	}
 	if !strings.Contains(open, "- Note: head is the working tree with uncommitted changes") {
@@ -114,18 +117,18 @@ func TestMethodNotes(t *testing.T) {
 // carry says so, not "exceeds ±2%"; an interval across 1× says it is too wide; disturbed rounds are
 // counted.
 func TestInconclusiveReason(t *testing.T) {
-	r := passResult()
+	r := reportfixture.Pass()
 	r.Method.Threshold = 2
 	r.Benchmarks = []record.Benchmark{
-		bench("Encrypt/des", "sec/op", 150e-9, 93e-9, -35, 0.02, &record.Paired{Ratio: 0.644, Lo: 0.377, Hi: 0.874,
+		reportfixture.Bench("Encrypt/des", "sec/op", 150e-9, 93e-9, -35, 0.02, &record.Paired{Ratio: 0.644, Lo: 0.377, Hi: 0.874,
 			Rounds: 3, Disturbed: 1}, record.ClassInconclusive),
-		bench("Decrypt/des", "sec/op", 150e-9, 150e-9, 0, 0.5, &record.Paired{Ratio: 1.0, Lo: 0.95, Hi: 1.06,
+		reportfixture.Bench("Decrypt/des", "sec/op", 150e-9, 150e-9, 0, 0.5, &record.Paired{Ratio: 1.0, Lo: 0.95, Hi: 1.06,
 			Rounds: 4}, record.ClassInconclusive),
 	}
 	r.Benchmarks[0].PHolm, r.Benchmarks[0].Tested = 0.081, true
 	r.Benchmarks[0].Note = "interval -62.3% to -12.6% exceeds ±2%"
 	r.Benchmarks[1].Tested = true
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	for _, want := range []string{
 		"- `Encrypt/des`: interval −62.3% to −12.6% lies wholly on the faster side, but the test corrected for " +
 			"2 benchmarks (Holm) did not reach α = 0.05: corrected p = 0.081; 1 of 4 rounds disturbed, left out",
@@ -146,7 +149,7 @@ func TestWhyLinks(t *testing.T) {
 	sha := strings.Repeat("ab", 20)
 	r := &record.Result{Package: "./xtea", ImportPath: "example.com/xtea", Verdict: record.Verdict{Status: record.StatusFail},
 		Head: record.Revision{Ref: "HEAD", Commit: sha}, Why: []record.Why{whyFixture("Encrypt/single", record.ClassSlower)}}
-	md := Markdown(r, Options{RepoURL: "https://github.com/o/xtea"})
+	md := Markdown(r, report.Options{RepoURL: "https://github.com/o/xtea"})
 	want := "- [xtea.go:53](https://github.com/o/xtea/blob/" + sha + "/xtea/xtea.go#L53) xtea.(\\*Cipher).Encrypt"
 	if !strings.Contains(md, want) {
 		t.Errorf("missing %q in\n%s", want, md)
@@ -154,7 +157,7 @@ func TestWhyLinks(t *testing.T) {
 	if strings.Contains(md, "(base; removed)](") {
 		t.Error("a line only base has is linked to head")
 	}
-	for name, opt := range map[string]Options{"no repository": {}, "dirty": {RepoURL: "https://github.com/o/xtea"}} {
+	for name, opt := range map[string]report.Options{"no repository": {}, "dirty": {RepoURL: "https://github.com/o/xtea"}} {
 		r := *r
 		if name == "dirty" {
 			r.Head.Dirty = true
@@ -167,12 +170,12 @@ func TestWhyLinks(t *testing.T) {
 
 // TestSameFailureOnce: several runs that failed with the same output show it once.
 func TestSameFailureOnce(t *testing.T) {
-	r := failResult()
+	r := reportfixture.Fail()
 	f := r.Failures[0]
 	g := f
 	g.Name, g.Side = "Encrypt/3des-eee3/single", record.Base
 	r.Failures = append(r.Failures, g)
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	if n := strings.Count(md, "panic: runtime error: index out of range"); n != 1 {
 		t.Errorf("the same panic shown %d times", n)
 	}
@@ -184,7 +187,7 @@ func TestSameFailureOnce(t *testing.T) {
 // TestPassWhyCollapsedLanesOnce: on a PASS, "why it changed" is collapsed; a lane note shared by
 // several benchmarks is said once, naming them all.
 func TestPassWhyCollapsedLanesOnce(t *testing.T) {
-	r := passResult()
+	r := reportfixture.Pass()
 	r.Why = []record.Why{whyFixture("Encrypt/des/single", record.ClassFaster)}
 	note := "valgrind hides CPU features this machine has (x86.avxvnni): time gates alone"
 	for i := range r.Benchmarks {
@@ -192,17 +195,17 @@ func TestPassWhyCollapsedLanesOnce(t *testing.T) {
 			r.Benchmarks[i].MetricNote = note
 		}
 	}
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	open := outsideDetails(md)
 	if strings.Contains(open, "xtea.go:53") || !strings.Contains(md, "<summary>Why it changed (1 benchmark)</summary>") {
 		t.Errorf("why it changed is not collapsed on a PASS:\n%s", md)
 	}
 	if n := strings.Count(open, note); n != 1 ||
-		!strings.Contains(open, "- `Encrypt/des/single`, `Decrypt/des/single`: "+EscapeMarkdown(note)) {
+		!strings.Contains(open, "- `Encrypt/des/single`, `Decrypt/des/single`: "+text.Markdown(note)) {
 		t.Errorf("the shared lane note is shown %d times, or not with both names:\n%s", n, open)
 	}
 	r.Verdict.Status = record.StatusFail
-	if md := Markdown(r, Options{}); !strings.Contains(outsideDetails(md), "### Why it changed") {
+	if md := Markdown(r, report.Options{}); !strings.Contains(outsideDetails(md), "### Why it changed") {
 		t.Error("why it changed is collapsed on a FAIL")
 	}
 }

@@ -1,10 +1,12 @@
-package report
+package mdreport
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/data/htmlreport"
+	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -27,7 +29,7 @@ func whyFixture(name string, class record.Class) record.Why {
 func TestWhyMarkdown(t *testing.T) {
 	r := &record.Result{Verdict: record.Verdict{Status: record.StatusFail},
 		Why: []record.Why{whyFixture("Encrypt/single", record.ClassSlower)}}
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	for _, want := range []string{
 		"### Why it changed",
 		"**Encrypt/single (slower) · instructions/op 1,352 → 1,487 (+135, +10.0%)**",
@@ -45,7 +47,7 @@ func TestWhyMarkdown(t *testing.T) {
 		t.Errorf("a fourth line in the comment:\n%s", md)
 	}
 	var text strings.Builder
-	if err := Text(&text, r, Options{}); err != nil {
+	if err := report.Text(&text, r, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "xtea.go:53 xtea.(*Cipher).Encrypt +96 instructions/op (71%)") {
@@ -60,7 +62,7 @@ func TestWhyReplaced(t *testing.T) {
 	w.Lines[0].Func, w.Lines[0].Line, w.Lines[0].Head = "github.com/minio/highwayhash.finalizeSSE4.abi0", 0, 0
 	w.Replaced = &record.WhyReplaced{Func: "github.com/minio/highwayhash.finalizeSSE4.abi0", Base: 172,
 		By: "github.com/minio/highwayhash.finalize_AVX2*.abi0", Head: 81}
-	md := Markdown(&record.Result{Why: []record.Why{w}}, Options{})
+	md := Markdown(&record.Result{Why: []record.Why{w}}, report.Options{})
 	want := "- replaced: highwayhash.finalizeSSE4.abi0 (base only, 172) → highwayhash.finalize\\_AVX2\\*.abi0 " +
 		"(head only, 81 instructions/op)"
 	if !strings.Contains(md, want) {
@@ -79,12 +81,12 @@ func TestWhyHostileNames(t *testing.T) {
 	w.Compiler = []string{evil}
 	w.Replaced = &record.WhyReplaced{Func: "example.com/x." + evil, Base: 1, By: "example.com/x." + evil, Head: 2}
 	r := &record.Result{Why: []record.Why{w}}
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	if strings.Contains(md, "<img") || strings.Contains(md, "@team") || strings.Contains(md, "`|") {
 		t.Errorf("hostile text reached the comment unescaped:\n%s", md)
 	}
 	var html strings.Builder
-	if err := HTML(&html, r, nil, Options{}); err != nil {
+	if err := htmlreport.HTML(&html, r, nil, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(html.String(), "<img src=x") {
@@ -107,7 +109,7 @@ func TestWhyFortyChangedFits(t *testing.T) {
 			By: "example.com/xtea.(*Cipher).encryptAVX2", Head: 81}
 		r.Why = append(r.Why, w)
 	}
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	if len(md) > MaxBody {
 		t.Fatalf("comment of %d characters, over %d", len(md), MaxBody)
 	}

@@ -1,9 +1,11 @@
-package report
+package mdreport
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/perfgate/perfgate/internal/leaf/text"
 )
 
 // The Markdown renderer does not write a string directly: it builds a doc, a list of blocks, and
@@ -73,7 +75,7 @@ func (d *doc) render() string {
 	}
 	if len(gone) > 0 {
 		fmt.Fprintf(&b, "\n_… %s omitted (%s) to fit GitHub's comment limit; the full report is in %s._\n",
-			plural(len(gone), "collapsed section"), strings.Join(gone, ", "), d.hint)
+			text.PluralCommas(len(gone), "collapsed section"), strings.Join(gone, ", "), d.hint)
 	}
 	return b.String()
 }
@@ -98,7 +100,7 @@ func (bl *block) render(b *strings.Builder, hint string) {
 		if what == "" {
 			what = "row"
 		}
-		fmt.Fprintf(b, "\n_… %s omitted; the full report is in %s._\n", plural(dropped, what), hint)
+		fmt.Fprintf(b, "\n_… %s omitted; the full report is in %s._\n", text.PluralCommas(dropped, what), hint)
 	}
 	for _, l := range bl.after {
 		b.WriteString(l)
@@ -196,7 +198,7 @@ func truncate(body string, max int, hint string) string {
 		return b.String()
 	}
 	note := func(omitted int) string {
-		return fmt.Sprintf("\n_… output truncated: %s omitted; the full report is in %s._\n", plural(omitted, "line"), hint)
+		return fmt.Sprintf("\n_… output truncated: %s omitted; the full report is in %s._\n", text.PluralCommas(omitted, "line"), hint)
 	}
 	// states[k] is the state after the first k lines; size[k] their length.
 	states := make([]state, len(lines)+1)

@@ -1,4 +1,4 @@
-package report
+package htmlreport
 
 import (
 	"bytes"
@@ -8,7 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
+	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/internal/testing/pagecheck"
+	"github.com/perfgate/perfgate/internal/testing/reportfixture"
 	"github.com/perfgate/perfgate/record"
 	"golang.org/x/net/html"
 )
@@ -38,7 +40,7 @@ func abbaSamples(name string, base, head, drift float64) []benchtxt.Sample {
 func render(t *testing.T, r *record.Result, samples []benchtxt.Sample) (string, *html.Node) {
 	t.Helper()
 	var b bytes.Buffer
-	if err := HTML(&b, r, samples, Options{}); err != nil {
+	if err := HTML(&b, r, samples, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := html.Parse(strings.NewReader(b.String()))
@@ -56,11 +58,11 @@ var (
 )
 
 func TestHTMLForestHasOneMarkPerBenchmark(t *testing.T) {
-	r := failResult()
+	r := reportfixture.Fail()
 	_, doc := render(t, r, nil)
 	forests := findAll(doc, func(n *html.Node) bool { return n.Data == "svg" && hasClass(n, "forest") })
 	if len(forests) != 1 {
-		t.Fatalf("%d forest plots, want 1 (sec/op)", len(forests))
+		t.Fatalf("%d Forest plots, want 1 (sec/op)", len(forests))
 	}
 	var withEstimate, all []string
 	for _, b := range r.Benchmarks {
@@ -90,7 +92,7 @@ func TestHTMLForestHasOneMarkPerBenchmark(t *testing.T) {
 }
 
 func TestHTMLTimelineInRunOrder(t *testing.T) {
-	r := passResult()
+	r := reportfixture.Pass()
 	name := r.Benchmarks[0].Name
 	samples := abbaSamples(name, 140e-9, 87e-9, 1e-9)
 	_, doc := render(t, r, samples)
@@ -148,8 +150,8 @@ func atof(t *testing.T, s string) float64 {
 }
 
 func TestHTMLEscapesEverythingFromHead(t *testing.T) {
-	r := hostileResult()
-	samples := abbaSamples(hostile, 140e-9, 87e-9, 0)
+	r := reportfixture.HostileResult()
+	samples := abbaSamples(reportfixture.Hostile, 140e-9, 87e-9, 0)
 	page, doc := render(t, r, samples)
 	for _, tag := range []string{"b", "img", "script", "details"} {
 		if n := findAll(doc, func(n *html.Node) bool { return n.Data == tag }); len(n) > 0 && tag != "details" {
@@ -172,7 +174,7 @@ func TestHTMLEscapesEverythingFromHead(t *testing.T) {
 }
 
 func TestHTMLIsSelfContained(t *testing.T) {
-	for name, r := range map[string]*record.Result{"pass": passResult(), "fail": failResult(), "hostile": hostileResult()} {
+	for name, r := range map[string]*record.Result{"pass": reportfixture.Pass(), "fail": reportfixture.Fail(), "hostile": reportfixture.HostileResult()} {
 		t.Run(name, func(t *testing.T) {
 			_, doc := render(t, r, abbaSamples(r.Benchmarks[0].Name, 1e-7, 2e-7, 0))
 			if problems := pagecheck.Problems(doc); len(problems) > 0 {
@@ -241,7 +243,7 @@ func TestHTMLWithoutBenchmarksOrSamples(t *testing.T) {
 // TestHTMLDifferentialFamilies: the differential section names each constructor's family, what
 // differed in an AEAD's mismatch, head's inconsistencies and the constructors' notes.
 func TestHTMLDifferentialFamilies(t *testing.T) {
-	page, _ := render(t, failResult(), nil)
+	page, _ := render(t, reportfixture.Fail(), nil)
 	for _, want := range []string{
 		"<td>aead</td>", "<td>hash</td>", "16 · nonce 12", "8 keys, 5 lengths, 40 messages", "17 bytes</td><td>tag",
 		"nonce cafebabefacedbaddecaf888", "head inconsistent on 2", "A side disagrees with itself",

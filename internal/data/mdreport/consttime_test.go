@@ -1,9 +1,11 @@
-package report
+package mdreport
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/data/htmlreport"
+	"github.com/perfgate/perfgate/internal/data/report"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -19,7 +21,7 @@ func TestConstantTimeSection(t *testing.T) {
 			{Constructor: "NewCipher", Operation: "Encrypt", Base: base, Head: head},
 			{Constructor: "NewCipher", Operation: "EncryptBlocks", Base: &record.CTSide{}, Head: &record.CTSide{}},
 		}}}
-	md := Markdown(r, Options{})
+	md := Markdown(r, report.Options{})
 	for _, want := range []string{
 		"<summary>Constant time: 2 operations traced, 1 with secret-dependent branches or loads, 1 changed</summary>",
 		"| NewCipher | Encrypt | 0 | 2 | 4 (base 1) | 4 (base 1) | 2,048 B (base 512 B) |",
@@ -35,7 +37,7 @@ func TestConstantTimeSection(t *testing.T) {
 		t.Errorf("a check that does not fail the gate is not collapsed:\n%s", md)
 	}
 	var tx strings.Builder
-	if err := Text(&tx, r, Options{}); err != nil {
+	if err := report.Text(&tx, r, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(tx.String(), "NewCipher    Encrypt    0         2           4 (base 1)        4 (base 1)  "+
@@ -43,7 +45,7 @@ func TestConstantTimeSection(t *testing.T) {
 		t.Errorf("the terminal output lacks the Encrypt row:\n%s", tx.String())
 	}
 	var b strings.Builder
-	if err := HTML(&b, r, nil, Options{}); err != nil {
+	if err := htmlreport.HTML(&b, r, nil, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "<td>head</td><td>load</td><td>rounds&#43;0x1f unrolled.go:18</td>"+
@@ -54,7 +56,7 @@ func TestConstantTimeSection(t *testing.T) {
 	// failed", expanded.
 	r.ConstantTime.Mode = record.CTFailNew
 	r.ConstantTime.Operations[0].Base = &record.CTSide{}
-	md = Markdown(r, Options{})
+	md = Markdown(r, report.Options{})
 	open := outsideDetails(md)
 	if i, j := strings.Index(open, "### What failed"), strings.Index(open, "| NewCipher | Encrypt |"); i < 0 || j < i ||
 		!strings.Contains(open, "**Constant time:** 2 operations traced") ||
