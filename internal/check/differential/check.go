@@ -34,8 +34,8 @@
 //     random ciphertexts; each harness encrypts and decrypts every block one by one and in one call
 //     per batch method, out of place and in place (dst == src), and for the first keys calls each
 //     batch method at 1 to 129 blocks (batchLengths). Every family's keys also hold keys in which
-//     each byte position takes every value (valueKeys) and keys with a run of 0x00 or 0xff bytes
-//     (runKeys). The message families: for every size both accept (8 spread evenly in full, the
+//     each byte position takes every value (vectors.ValueKeys) and keys with a run of 0x00 or 0xff bytes
+//     (vectors.RunKeys). The message families: for every size both accept (8 spread evenly in full, the
 //     others with lightKeys keys; of the sizes at which a constructor reads only a prefix of its
 //     key, only the largest), MessageKeys keys: all zero, all 0xff, random ones, each byte position
 //     at 0x00 and at 0xff in an otherwise random key, and the structured keys above (messageKeys).
