@@ -13,6 +13,7 @@ import (
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/gate"
 	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/host/hostenv"
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
 	"github.com/perfgate/perfgate/internal/lane/benchrun"
@@ -78,7 +79,7 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	if incomplete && (err == nil || errors.Is(err, ctx.Err())) {
 		err = fmt.Errorf("comparison interrupted: %w", ctx.Err())
 	}
-	env := CollectEnv(context.Background(), p.pinnedCPU())
+	env := hostenv.Collect(context.Background(), p.pinnedCPU())
 	env.Valgrind = p.valgrind.Version
 	if vg := p.valgrind.Path; vg != "" || p.constantTimeMode() != record.CTOff {
 		if vg == "" {

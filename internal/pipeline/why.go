@@ -21,12 +21,6 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The why phase: for every benchmark that changed, where its instruction count moved (by line and
-// function, from the counts the lane already took), what the compiler decided differently about the
-// functions there, which of those functions' symbols changed size, and, where the count cannot say,
-// how CPU profiles of the two sides differ (taken after the timed rounds). It never fails the
-// comparison: what it cannot do is a note on the benchmark's Why.
-
 // The limits of one Why.
 const (
 	whyTopLines = 20 // lines kept, by change
@@ -172,8 +166,14 @@ type whyState struct {
 	profiled     int // profiles written so far (their number in the file names)
 }
 
-// explain builds the Why of every changed benchmark of rec (see the phase's comment). rc is what
-// the lanes ran with: its binaries are the ones the counts' addresses belong to.
+// explain builds the Why of every changed benchmark of rec. rc is what the lanes ran with: its
+// binaries are the ones the counts' addresses belong to.
+//
+// The why phase says, for every benchmark that changed, where its instruction count moved (by line
+// and function, from the counts the lane already took), what the compiler decided differently about
+// the functions there, which of those functions' symbols changed size, and, where the count cannot
+// say, how CPU profiles of the two sides differ (taken after the timed rounds). It never fails the
+// comparison: what it cannot do is a note on the benchmark's Why.
 func (p *pipeline) explain(ctx context.Context, rec benchRecord, rc benchrun.RunConfig) []record.Why {
 	counted := map[string]bool{}
 	for name := range rec.addrs {

@@ -106,8 +106,8 @@ const (
 
 // messageKeys returns the keys of one size: all zero, all 0xff, random keys up to sweepKeys, then
 // for each byte position a random key with that byte 0x00 and one with it 0xff, the keys with a run
-// of 0x00 or 0xff bytes (vectors.RunKeys) and the keys that give each byte every value (vectors.ValueKeys), then
-// random keys up to n in all.
+// of 0x00 or 0xff bytes (vectors.RunKeys) and the keys that give each byte every value
+// (vectors.ValueKeys), then random keys up to n in all.
 func messageKeys(src *rand.ChaCha8, size, n int) [][]byte {
 	random := func() []byte {
 		k := make([]byte, size)
@@ -157,8 +157,8 @@ func keyLengths(lengths []int, k, sweep, n int) []int {
 const lightKeys = 16
 
 // newMsgJob generates the inputs of one constructor at one size pair, from its own stream
-// (vectors.Rand): nKeys keys (messageKeys), each with its messages (keyLengths), every length for the
-// first sweep.
+// (vectors.Rand): nKeys keys (messageKeys), each with its messages (keyLengths), every length for
+// the first sweep.
 func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKeys, sweep int,
 	lengths []int) *msgJob {
 	src := vectors.Rand(seed, ctor+"\x00nonce "+strconv.Itoa(p.Nonce), p.Key)

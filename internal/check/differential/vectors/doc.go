@@ -5,9 +5,9 @@
 // stream on its own, so the inputs are the same on both sides and from run to run; Keys lists them.
 //
 // The tables hold the DES keys whose key schedule degenerates, each an 8-byte key written with odd
-// parity in every byte, the form in which the standards print them. The check also feeds each of them with
-// every parity bit flipped, so that a change that starts to depend on the parity bits is caught on
-// exactly the keys where it is most likely to show.
+// parity in every byte, the form in which the standards print them. The check also feeds each of
+// them with every parity bit flipped, so that a change that starts to depend on the parity bits is
+// caught on exactly the keys where it is most likely to show.
 //
 // The structure behind the three tables: PC-1 splits the 56 key bits into two 28-bit registers C
 // and D that rotate 28 positions over the 16 rounds. When C and D are each all zeros or all ones,
