@@ -31,6 +31,7 @@ const Trailer = "PGOK"
 // keepError is how many bytes of a constructor's error the harness reports.
 const keepError = 200
 
+// mainTmpl is the template of main.go: the entry table, the probe and the job loop.
 var mainTmpl = template.Must(template.New("main").Parse(Header + `import (
 	"bufio"
 	"crypto/cipher"
