@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/host/hostenv"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
@@ -161,7 +162,7 @@ func hostChecks(ctx context.Context) []doctorCheck {
 
 	add(perfCounters())
 
-	env := pipeline.CollectEnv(ctx, -1)
+	env := hostenv.Collect(ctx, -1)
 	c = doctorCheck{Name: "machine", Status: "info", Detail: fmt.Sprintf("%s · %d CPUs · %s/%s · kernel %s · load %.2f",
 		env.CPU, env.CPUs, env.GOOS, env.GOARCH, orNone(env.Kernel), env.Load1)}
 	if env.SMT != "" || env.Governor != "" || env.Turbo != "" {

@@ -23,17 +23,6 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Several packages and shards.
-//
-// A comparison that gates several packages (-pkg ./a,./b or a pattern such as ./cipher/...) or runs
-// as a shard (-shard i/n) exports both revisions once, then runs each package in a pipeline of its
-// own (forPackage), with exactly the phases of a single-package comparison (runPackage), and
-// combines the packages' records (combine). Each package's files go to packages/PATH/ in the
-// results directory; bench.txt and sizes.txt at the top concatenate them. A shard runs only its
-// units of work (shardPlan): a package's checks (build, tests, differential, sizes) in exactly one
-// shard, and each top-level benchmark in exactly one shard. perfgate merge combines the shards'
-// results with the same combine.
-
 // packagesRecord is what runPackages found and ran: the gated packages, the split of the work, each
 // package's pipeline, and the CPU the packages' benchmarks were pinned to.
 type packagesRecord struct {
@@ -56,6 +45,15 @@ func (p *pipeline) multi() bool {
 // others: what they find stands above what could not run (gate.Stopped), so the errors are returned
 // together (errors.Join), each naming its package, after every package ran. Only the context's end
 // stops the run. Whatever ran is kept.
+//
+// A comparison that gates several packages (-pkg ./a,./b or a pattern such as ./cipher/...) or runs
+// as a shard (-shard i/n) exports both revisions once, then runs each package in a pipeline of its
+// own (forPackage), with exactly the phases of a single-package comparison (runPackage), and
+// combines the packages' records (shard.Combine). Each package's files go to packages/PATH/ in the
+// results directory; bench.txt and sizes.txt at the top concatenate them. A shard runs only its
+// units of work (shard.NewPlan): a package's checks (build, tests, differential, sizes) in exactly
+// one shard, and each top-level benchmark in exactly one shard. perfgate merge combines the shards'
+// results with the same shard.Combine.
 func (p *pipeline) runPackages(ctx context.Context) error {
 	listed, err := benchrun.ListPackages(ctx, p.listConfig(&p.base), p.cfg.Packages())
 	if err != nil {

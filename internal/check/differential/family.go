@@ -23,8 +23,8 @@ type family interface {
 	// harness is the family's file of the harness (Go that go 1.12 accepts, package main): the
 	// functions the entries call.
 	harness() string
-	// entries returns the harness table entries (harnessEntry expressions) for a constructor of any
-	// family: its own, and any it derives (an AEAD from a block cipher through cipher.NewGCM).
+	// entries returns the harness table entries (harness.Entry expressions) for a constructor of
+	// any family: its own, and any it derives (an AEAD from a block cipher through cipher.NewGCM).
 	entries(c ctor) []string
 	// instances returns what the family compares of a constructor both sides have with the same
 	// family.

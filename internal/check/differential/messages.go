@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/perfgate/perfgate/internal/check/differential/vectors"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -105,8 +106,8 @@ const (
 
 // messageKeys returns the keys of one size: all zero, all 0xff, random keys up to sweepKeys, then
 // for each byte position a random key with that byte 0x00 and one with it 0xff, the keys with a run
-// of 0x00 or 0xff bytes (runKeys) and the keys that give each byte every value (valueKeys), then
-// random keys up to n in all.
+// of 0x00 or 0xff bytes (vectors.RunKeys) and the keys that give each byte every value
+// (vectors.ValueKeys), then random keys up to n in all.
 func messageKeys(src *rand.ChaCha8, size, n int) [][]byte {
 	random := func() []byte {
 		k := make([]byte, size)
@@ -128,8 +129,8 @@ func messageKeys(src *rand.ChaCha8, size, n int) [][]byte {
 			keys = append(keys, k)
 		}
 	}
-	keys = append(keys, runKeys(random, size)...)
-	keys = append(keys, valueKeys(size)...)
+	keys = append(keys, vectors.RunKeys(random, size)...)
+	keys = append(keys, vectors.ValueKeys(size)...)
 	for len(keys) < n {
 		keys = append(keys, random())
 	}
@@ -156,11 +157,11 @@ func keyLengths(lengths []int, k, sweep, n int) []int {
 const lightKeys = 16
 
 // newMsgJob generates the inputs of one constructor at one size pair, from its own stream
-// (newRand): nKeys keys (messageKeys), each with its messages (keyLengths), every length for the
-// first sweep.
+// (vectors.Rand): nKeys keys (messageKeys), each with its messages (keyLengths), every length for
+// the first sweep.
 func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKeys, sweep int,
 	lengths []int) *msgJob {
-	src := newRand(seed, ctor+"\x00nonce "+strconv.Itoa(p.Nonce), p.Key)
+	src := vectors.Rand(seed, ctor+"\x00nonce "+strconv.Itoa(p.Nonce), p.Key)
 	r := rand.New(src)
 	j := &msgJob{ctor: ctor, family: family, keySize: p.Key, nonceSize: p.Nonce}
 	random := func(n int) []byte {
@@ -492,61 +493,3 @@ func dedupInts(s []int) []int {
 	sort.Ints(out)
 	return out
 }
-
-// messagesHarness is the harness file the message families share: the job loop and the cases.
-const messagesHarness = `import "bufio"
-
-type msgCase struct {
-	msg, nonce, ad []byte
-	chunks         []int
-	tamperAt       int
-	tamperMask     byte
-}
-
-func (in *input) msgCase() msgCase {
-	var c msgCase
-	c.msg = in.u32len()
-	c.nonce = in.next(in.u16())
-	c.ad = in.u32len()
-	for n := in.u16(); n > 0; n-- {
-		c.chunks = append(c.chunks, in.u32())
-	}
-	c.tamperAt = in.u32()
-	c.tamperMask = in.next(1)[0]
-	return c
-}
-
-// A maker is a message family's constructor: probe is the entry's probe, run writes the outputs of one key's
-// cases, or returns the constructor's error before writing anything.
-type maker interface {
-	probe(key, nonce []byte) (probeSize, bool)
-	run(w *bufio.Writer, key, nonce []byte, cs []msgCase) error
-	fingerprint(key, nonce []byte) []byte // an output for fixedMessage; nil when the key is rejected
-}
-
-// fixedMessage is the message of the fingerprints.
-var fixedMessage = []byte("perfgate: which key bytes matter?")
-
-// messageEntry is the entry of a message family's constructor, whose jobs runMessages runs.
-func messageEntry(m maker) entryFuncs {
-	return entryFuncs{probe: m.probe, fingerprint: m.fingerprint,
-		run: func(in *input, w *bufio.Writer) { runMessages(in, w, m.run) }}
-}
-
-// runMessages reads one job of a message family and runs perKey on every key. Per key, perKey writes an empty
-// field and the outputs of every case, or returns the constructor's error before writing anything.
-func runMessages(in *input, w *bufio.Writer, perKey func(w *bufio.Writer, key, nonce []byte, cs []msgCase) error) {
-	keySize, nonceSize, keys := in.u16(), in.u16(), in.u32()
-	for ; keys > 0; keys-- {
-		key, nonce := in.next(keySize), in.next(nonceSize)
-		cs := make([]msgCase, in.u32())
-		for i := range cs {
-			cs[i] = in.msgCase()
-		}
-		where.key, where.op = key, "constructor"
-		if err := perKey(w, key, nonce, cs); err != nil {
-			field(w, []byte(errorText(err)))
-		}
-	}
-}
-`

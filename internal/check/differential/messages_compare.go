@@ -7,7 +7,7 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// compareJob reads one job's outputs from both sides, hashes them, and records the cases that
+// compare reads one job's outputs from both sides, hashes them, and records the cases that
 // differ between base and head, and the cases where a side disagrees with itself (chunked against
 // one call, Open against Seal).
 func (j *msgJob) compare(t *tally, base, head *outReader) error {

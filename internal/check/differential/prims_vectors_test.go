@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/check/differential/vectors"
 )
 
 func TestMessageLengths(t *testing.T) {
@@ -97,7 +98,7 @@ func TestPrimJobsDeterministic(t *testing.T) {
 // TestMessageKeys checks the structured keys and the lengths each key gets.
 func TestMessageKeys(t *testing.T) {
 	const size = 16
-	keys := messageKeys(newRand(1, "X", size), size, DefaultMessageKeys)
+	keys := messageKeys(vectors.Rand(1, "X", size), size, DefaultMessageKeys)
 	if len(keys) != DefaultMessageKeys {
 		t.Fatalf("%d keys, want %d", len(keys), DefaultMessageKeys)
 	}
@@ -114,7 +115,7 @@ func TestMessageKeys(t *testing.T) {
 			}
 		}
 	}
-	if got := messageKeys(newRand(1, "X", 0), 0, DefaultMessageKeys); len(got) != sweepKeys {
+	if got := messageKeys(vectors.Rand(1, "X", 0), 0, DefaultMessageKeys); len(got) != sweepKeys {
 		t.Errorf("%d empty keys, want %d", len(got), sweepKeys)
 	}
 	// Every length meets many keys: the sweep keys and, in turn, the others.

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/check/differential/harness"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -132,7 +133,7 @@ func sumParamOf(v *types.Var, qual types.Qualifier) (sumParam, bool) {
 			p.Role = "key"
 		}
 	case *types.Array:
-		if !types.Identical(u.Elem(), types.Typ[types.Byte]) || u.Len() == 0 || u.Len() > maxKeySize {
+		if !types.Identical(u.Elem(), types.Typ[types.Byte]) || u.Len() == 0 || u.Len() > harness.MaxKeySize {
 			return p, false
 		}
 		p.Array, p.Role = int(u.Len()), "key"
@@ -177,9 +178,9 @@ func (sumFamily) entries(c ctor) []string {
 	}[c.Sum.Result]
 	keyLo, keyHi := c.Sum.KeySize, c.Sum.KeySize
 	if c.Sum.KeySize < 0 {
-		keyLo, keyHi = 0, maxKeySize
+		keyLo, keyHi = 0, harness.MaxKeySize
 	}
-	return []string{harnessEntry(c.Name, keyLo, keyHi, 0, fmt.Sprintf(
+	return []string{harness.Entry(c.Name, keyLo, keyHi, 0, fmt.Sprintf(
 		"messageEntry(summer(func(key, msg []byte) []byte {\n%s\n%s\n}))", strings.Join(pre, "\n"), body))}
 }
 
@@ -225,44 +226,4 @@ func (sumFamily) compareCase(t *tally, j *msgJob, k *msgKey, c *msgCase, b, h []
 	}
 }
 
-func (sumFamily) harness() string { return sumHarness }
-
-// sumHarness is the one-shot family's file of the harness.
-const sumHarness = `import (
-	"bufio"
-	"encoding/binary"
-)
-
-func u32(v uint32) []byte {
-	var b [4]byte
-	binary.BigEndian.PutUint32(b[:], v)
-	return b[:]
-}
-
-func u64(v uint64) []byte {
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], v)
-	return b[:]
-}
-
-type summer func(key, msg []byte) []byte
-
-func (sum summer) probe(key, nonce []byte) (probeSize, bool) {
-	return probeSize{Size: len(sum(key, nil))}, true
-}
-
-func (sum summer) fingerprint(key, nonce []byte) []byte { return sum(key, fixedMessage) }
-
-func (sum summer) run(w *bufio.Writer, key, nonce []byte, cs []msgCase) error {
-	field(w, nil)
-	for _, c := range cs {
-		where.op = "call"
-		msg := append([]byte(nil), c.msg...)
-		field(w, sum(key, msg))
-		where.op = "second call"
-		field(w, sum(key, append([]byte(nil), c.msg...)))
-		field(w, msg)
-	}
-	return nil
-}
-`
+func (sumFamily) harness() string { return harness.Sum }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"hash"
 
+	"github.com/perfgate/perfgate/internal/check/differential/harness"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -42,7 +43,7 @@ func (r *outReader) field() ([]byte, error) {
 
 // end checks that the output ends with the trailer and nothing else.
 func (r *outReader) end() error {
-	if string(r.b) != outputTrailer {
+	if string(r.b) != harness.Trailer {
 		return newFailure(r.side, "harness output does not end where expected")
 	}
 	return nil

@@ -1,4 +1,7 @@
-package pipeline
+// Package hostenv describes the machine a comparison runs on, for env.json and perfgate doctor:
+// the Go toolchain (asked of go env, through proc), the CPU, and the settings that move benchmark
+// numbers, read from /proc and /sys where the system exposes them.
+package hostenv
 
 import (
 	"bufio"
@@ -12,10 +15,10 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// CollectEnv describes this machine for env.json: the Go toolchain that builds the benchmarks, the
+// Collect describes this machine for env.json: the Go toolchain that builds the benchmarks, the
 // CPU, and the settings that move benchmark numbers (frequency governor, turbo, SMT, load) where
 // the system exposes them.
-func CollectEnv(ctx context.Context, pinnedCPU int) record.Env {
+func Collect(ctx context.Context, pinnedCPU int) record.Env {
 	e := record.Env{
 		GOOS:      runtime.GOOS,
 		GOARCH:    runtime.GOARCH,
@@ -68,6 +71,8 @@ func CollectEnv(ctx context.Context, pinnedCPU int) record.Env {
 	return e
 }
 
+// readTrim returns the contents of the file at path without surrounding space, "" when it cannot
+// be read.
 func readTrim(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -76,6 +81,7 @@ func readTrim(path string) string {
 	return strings.TrimSpace(string(b))
 }
 
+// cpuModel returns the CPU's model name from /proc/cpuinfo, or GOARCH when it names none.
 func cpuModel() string {
 	f, err := os.Open("/proc/cpuinfo")
 	if err != nil {

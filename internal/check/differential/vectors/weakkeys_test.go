@@ -1,4 +1,4 @@
-package differential
+package vectors
 
 import (
 	"crypto/des"
