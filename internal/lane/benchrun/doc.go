@@ -20,7 +20,7 @@
 //     benchmark on that side. Every sample is written to bench.txt (benchtxt.BenchTxt) as it comes.
 //     With a budget, rounds run in stages (sequential.go): a bench.Stager decides after each stage
 //     which benchmarks are settled and stop being timed.
-//  3. The instruction-count lane (instructions.go, valgrind.go) replaces step 2 when the metric is
+//  3. The instruction-count lane (instructions.go, reading package callgrind) replaces step 2 when the metric is
 //     instructions: RunInstructions runs the same schedule over groups of leaves, one valgrind
 //     callgrind process per group at N and one at 2N iterations per slot (GOMAXPROCS=1,
 //     GODEBUG=asyncpreemptoff=1, GOGC=off). callgrind zeroes its counts when the testing package

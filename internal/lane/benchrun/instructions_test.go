@@ -16,6 +16,7 @@ import (
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
+	"github.com/perfgate/perfgate/internal/lane/callgrind"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
@@ -349,7 +350,7 @@ func BenchmarkWork(b *testing.B) {
 }
 
 // TestRunInstructionsPausedTimer counts a benchmark that stops its timer for a set-up in every
-// iteration, which callgrind's tracking of calls loses (see timedCounts), next to the same work
+// iteration, which callgrind's tracking of calls loses (see callgrind.TimedCounts), next to the same work
 // timed plainly. The lane must find it at calibration and leave it to wall time (timerInLoop), as a
 // failure of neither side, and count the plain one as usual.
 func TestRunInstructionsPausedTimer(t *testing.T) {
@@ -532,12 +533,12 @@ func BenchmarkAlloc(b *testing.B) {
 
 	// The same loop at the lane's N, under callgrind directly: the counted code failed stack
 	// checks.
-	syms, err := readSymtab(bin.Path)
+	syms, err := callgrind.ReadSymtab(bin.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "callgrind.out")
-	args := append(callgrindArgs(out, false), bin.Path, "-test.run=^$", "-test.bench=^BenchmarkLong$",
+	args := append(callgrind.Args(out, false), bin.Path, "-test.run=^$", "-test.bench=^BenchmarkLong$",
 		"-test.benchtime="+strconv.Itoa(run.Iters["Long"])+"x", "-test.cpu=1")
 	// (instrEnv(nil) with the host's switches: the lane's environment.)
 	vg, err := valgrind.Find(t.Context(), "", "the test needs it")
@@ -551,7 +552,7 @@ func BenchmarkAlloc(b *testing.B) {
 	if _, _, err := proc.Run(proc.Command(t.Context(), dir, host.Env(instrEnv(nil)), append([]string{vg.Path}, args...)...)); err != nil {
 		t.Fatal(err)
 	}
-	segs, err := readDumps(out, syms)
+	segs, err := callgrind.ReadDumps(out, syms)
 	if err != nil {
 		t.Fatal(err)
 	}
