@@ -218,7 +218,7 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 	if len(leaves) == 0 {
 		return nil, nil
 	}
-	l.progress.calibrating(fmt.Sprintf("%d benchmarks under valgrind", len(leaves)))
+	l.progress.Calibrating(fmt.Sprintf("%d benchmarks under valgrind", len(leaves)))
 	calib := sched.Entry{Round: -1, Slot: -1}
 	t0 := time.Now()
 	counts, lost, fails, err := l.countOnce(ctx, leaves, record.Base, calib, 1, 1)
@@ -422,7 +422,7 @@ func (l *lane) uncount(name string, why record.Uncounted, detail string) {
 		return
 	}
 	l.run.Uncounted[name] = bench.NotCounted{Why: why, Detail: detail}
-	l.progress.warn(fmt.Sprintf("%s is not counted (metric auto judges it by wall time alone): %s", name, detail))
+	l.progress.Warn(fmt.Sprintf("%s is not counted (metric auto judges it by wall time alone): %s", name, detail))
 }
 
 // startCost is what the plan charges for starting one valgrind process: as measured at calibration,
@@ -722,7 +722,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 			if len(live) > 1 {
 				name = fmt.Sprintf("%s and %d more", name, len(live)-1)
 			}
-			l.progress.running(name, e.Side, e.Round, l.cfg.Rounds, i, len(plan), time.Duration(len(plan)-i)*perRun)
+			l.progress.Running(name, e.Side, e.Round, l.cfg.Rounds, i, len(plan), time.Duration(len(plan)-i)*perRun)
 			if l.fits(g, slotTime[e.Bench]) {
 				t0 := time.Now()
 				samples, fails, err := l.countSlot(ctx, live, e.Side, e, g.n)
@@ -756,10 +756,10 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 			}
 		}
 		if i+1 == len(plan) || plan[i+1].Round != e.Round {
-			l.progress.roundDone(e.Round, l.cfg.Rounds, time.Since(started), time.Duration(len(plan)-i-1)*perRun)
+			l.progress.RoundDone(e.Round, l.cfg.Rounds, time.Since(started), time.Duration(len(plan)-i-1)*perRun)
 		}
 	}
-	l.progress.done(len(l.run.Samples), len(l.run.Failures), time.Since(started))
+	l.progress.Done(len(l.run.Samples), len(l.run.Failures), time.Since(started))
 	return nil
 }
 
@@ -800,7 +800,7 @@ func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]benchtx
 			}
 		}
 		if len(odd) > 0 {
-			l.progress.warn(fmt.Sprintf("two counts of %s on %s differ: counting a third time", leafNames(odd), side))
+			l.progress.Warn(fmt.Sprintf("two counts of %s on %s differ: counting a third time", leafNames(odd), side))
 			third, _, err := l.countSlot(ctx, odd, side, e, g.n)
 			if err != nil {
 				return err
@@ -945,7 +945,7 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 		fails = append(fails, f...)
 		leaves = slices.DeleteFunc(leaves, func(lf leaf) bool { return !slices.Contains(lost, lf.name) || !l.counted(lf.name) })
 		if len(leaves) > 0 && attempt < lostRetries {
-			l.progress.warn(fmt.Sprintf("callgrind lost track of the benchmark timer of %s on %s: counting again",
+			l.progress.Warn(fmt.Sprintf("callgrind lost track of the benchmark timer of %s on %s: counting again",
 				strings.Join(lost, ", "), side))
 		}
 		if attempt == lostRetries {

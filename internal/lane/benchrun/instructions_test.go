@@ -17,6 +17,8 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
 	"github.com/perfgate/perfgate/internal/lane/callgrind"
+	"github.com/perfgate/perfgate/internal/lane/gobuild"
+	"github.com/perfgate/perfgate/internal/leaf/demo"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
@@ -34,16 +36,16 @@ func needValgrind(t *testing.T) {
 // base).
 func buildDemo(t *testing.T, names ...string) map[string]Binary {
 	t.Helper()
-	trees := demoTrees(t, names...)
+	trees := testmod.DemoTrees(t, names...)
 	cache := filepath.Join(t.TempDir(), "gocache")
 	bins := map[string]Binary{}
 	for _, name := range names {
 		cfg := demoConfig(t, trees[name], strings.ReplaceAll(name, "#", "-")+".test")
 		cfg.Cache = cache
-		if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+		if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 			t.Fatal(err)
 		}
-		info, err := Inspect(t.Context(), cfg)
+		info, err := gobuild.Inspect(t.Context(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,8 +234,8 @@ func BenchmarkLoop(b *testing.B) {
 	}
 }
 `)
-	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "loopy.test")}
-	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "loopy.test")}
+	if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -318,8 +320,8 @@ func BenchmarkWork(b *testing.B) {
 	if err := os.WriteFile(marker, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "odd.test")}
-	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "odd.test")}
+	if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -392,8 +394,8 @@ func BenchmarkPlain(b *testing.B) {
 	}
 }
 `)
-	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "paused.test")}
-	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "paused.test")}
+	if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -496,8 +498,8 @@ func BenchmarkAlloc(b *testing.B) {
 	}
 }
 `)
-	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "long.test")}
-	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "long.test")}
+	if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -646,11 +648,11 @@ func BenchmarkInstructionLaneGate(b *testing.B) {
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		b.Skip("needs valgrind")
 	}
-	cfg := BuildConfig{Dir: "../../..", Pkg: "./cipher/des", Out: filepath.Join(b.TempDir(), "des.test")}
-	if _, err := Build(b.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: "../../..", Pkg: "./cipher/des", Out: filepath.Join(b.TempDir(), "des.test")}
+	if _, err := gobuild.Build(b.Context(), record.Base, cfg); err != nil {
 		b.Fatal(err)
 	}
-	info, err := Inspect(b.Context(), cfg)
+	info, err := gobuild.Inspect(b.Context(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -668,4 +670,8 @@ func BenchmarkInstructionLaneGate(b *testing.B) {
 		b.ReportMetric(run.Calibration.Seconds(), "calibration-s")
 		b.ReportMetric(float64(len(run.Leaves)), "leaves")
 	}
+}
+
+func demoConfig(t *testing.T, dir, out string) gobuild.Config {
+	return gobuild.Config{Dir: dir, Pkg: demo.Package, Out: filepath.Join(t.TempDir(), out)}
 }

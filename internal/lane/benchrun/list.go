@@ -83,7 +83,7 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 		if r.cfg.Filter != nil && !r.cfg.Filter.MatchTop(top) {
 			continue // none of its benchmarks is selected: not even calibrated
 		}
-		r.progress.calibrating(top)
+		r.progress.Calibrating(top)
 		found, err := r.calibrate(ctx, top)
 		if err != nil {
 			return nil, err
@@ -97,7 +97,7 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 			_, r.run.Iters[l.name] = l.split()
 		}
 	}
-	r.progress.calibrated(len(leaves), time.Since(start))
+	r.progress.Calibrated(len(leaves), time.Since(start))
 	return leaves, nil
 }
 

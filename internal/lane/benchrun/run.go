@@ -20,6 +20,7 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/lane/progress"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -215,20 +216,20 @@ func buildLauncher(ctx context.Context) (path string, cleanup func()) {
 }
 
 func newRunner(cfg RunConfig, pin abba.Pinning) (*runner, time.Time) {
-	return &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)},
+	return &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: progress.New(cfg.Progress)},
 		time.Now()
 }
 
 // finish records how long the run took and stops its progress line.
 func (r *runner) finish(start time.Time) {
 	r.run.Elapsed = time.Since(start)
-	r.progress.stop()
+	r.progress.Stop()
 }
 
 type runner struct {
 	cfg       RunConfig
 	run       *Run
-	progress  *progress
+	progress  *progress.Reporter
 	txt       *benchtxt.BenchTxt
 	pinWarned bool
 	// abba's peak-memory launcher, "" when there is none (a direct child's peak may not be its own)
@@ -273,10 +274,10 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 					eta += est[f.Bench]
 				}
 			}
-			r.progress.roundDone(e.Round, r.cfg.Rounds, time.Since(started), eta)
+			r.progress.RoundDone(e.Round, r.cfg.Rounds, time.Since(started), eta)
 		}
 	}
-	r.progress.done(len(r.run.Samples), len(r.run.Failures), time.Since(started))
+	r.progress.Done(len(r.run.Samples), len(r.run.Failures), time.Since(started))
 	return nil
 }
 
@@ -291,7 +292,7 @@ type leafSide struct {
 func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta time.Duration,
 	dead map[leafSide]bool) error {
 	side := e.Side
-	r.progress.running(l.name, side, e.Round, r.cfg.Rounds, i, n, eta)
+	r.progress.Running(l.name, side, e.Round, r.cfg.Rounds, i, n, eta)
 	s, fail, err := r.runLeaf(ctx, l, side, e)
 	if err != nil {
 		return err
@@ -382,12 +383,12 @@ func fastest(results []benchResult, name string, exact []string) *benchResult {
 
 func (r *runner) fail(f record.Failure) {
 	r.run.Failures = append(r.run.Failures, f)
-	r.progress.failed(f)
+	r.progress.Failed(f)
 }
 
 func (r *runner) warn(msg string) {
 	r.run.Warnings = append(r.run.Warnings, msg)
-	r.progress.warn(msg)
+	r.progress.Warn(msg)
 }
 
 // valueOf returns the value of unit in vs.

@@ -163,7 +163,7 @@ func (l *lane) switchOff(why string) {
 		return
 	}
 	l.run.LaneOff = why
-	l.progress.warn("the instruction-count lane is off, wall time judges every benchmark: " + why)
+	l.progress.Warn("the instruction-count lane is off, wall time judges every benchmark: " + why)
 	if l.run.Uncounted == nil {
 		l.run.Uncounted = map[string]bench.NotCounted{}
 	}

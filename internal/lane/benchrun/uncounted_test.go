@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/lane/progress"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -26,7 +27,7 @@ func TestFitBudget(t *testing.T) {
 		t.Fatalf("by instructions: %d groups, want the one that ran 13 minutes past its budget", len(g))
 	}
 	newLane := func(share time.Duration) *lane {
-		r := &runner{run: &Run{Iters: map[string]int{}}, progress: newProgress(nil)}
+		r := &runner{run: &Run{Iters: map[string]int{}}, progress: progress.New(nil)}
 		return &lane{runner: r, deadline: time.Now().Add(share)}
 	}
 	l := newLane(100 * time.Second)
