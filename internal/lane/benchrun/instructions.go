@@ -21,6 +21,7 @@ import (
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
 	sched "github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/lane/benchout"
 	"github.com/perfgate/perfgate/internal/lane/callgrind"
 	"github.com/perfgate/perfgate/record"
 )
@@ -367,13 +368,13 @@ func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
 	out := filepath.Join(scratch, "callgrind.out."+strconv.Itoa(l.seq))
 	timeout := valgrindSlowdown*time.Duration(float64(2*n)*lf.secPerOp*float64(time.Second)) + 120*time.Second
 	args := []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes", "--dump-line=no",
-		"--compress-strings=yes", "--compress-pos=no", bin.Path, "-test.run=^$", "-test.bench=" + Pattern(lf.name),
+		"--compress-strings=yes", "--compress-pos=no", bin.Path, "-test.run=^$", "-test.bench=" + benchout.Pattern(lf.name),
 		"-test.benchtime=" + strconv.Itoa(n) + "x", "-test.cpu=1", "-test.count=1"}
 	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, l.limit(timeout), args, false)
 	if err != nil {
 		return 0, err
 	}
-	if kind, _ := c.failure(); kind != "" || len(parseOutput(c.stdout).results) == 0 {
+	if kind, _ := c.failure(); kind != "" || len(benchout.Parse(c.stdout).Results) == 0 {
 		return -1, nil
 	}
 	f, err := os.Open(out)
@@ -1001,7 +1002,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 	}
 	timeout := valgrindSlowdown*time.Duration(native*float64(time.Second)) + 120*time.Second
 	limit := l.limit(timeout)
-	args := append(callgrind.Args(out, l.cacheSim), bin.Path, "-test.run=^$", "-test.bench="+skipPattern(names),
+	args := append(callgrind.Args(out, l.cacheSim), bin.Path, "-test.run=^$", "-test.bench="+benchout.SkipPattern(names),
 		"-test.benchtime="+strconv.Itoa(n)+"x", "-test.cpu=1", "-test.count="+strconv.Itoa(repeat))
 	started := time.Now()
 	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, limit, args, false)
@@ -1019,7 +1020,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 	}
 	segs, rerr := callgrind.ReadDumps(out, l.syms[side])
 	l.shapes = map[string]callgrind.LeafCount{}
-	results := parseOutput(c.stdout).results
+	results := benchout.Parse(c.stdout).Results
 	// The process's start dates the first dump: the first leaf's wall time then holds valgrind's
 	// start-up too, an upper bound (valgrindCost).
 	timed := callgrind.TimedCounts(append([]callgrind.Segment{{At: started}}, segs...))
@@ -1032,25 +1033,25 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 		// as in callgrind.TimedCounts), so the counts cannot be told apart: every leaf that printed a result
 		// is lost, and counted again.
 		for _, res := range results {
-			if slices.Contains(names, res.name) && !slices.Contains(lost, res.name) {
-				lost = append(lost, res.name)
+			if slices.Contains(names, res.Name) && !slices.Contains(lost, res.Name) {
+				lost = append(lost, res.Name)
 			}
 		}
 	case len(timed) == len(results):
 		for i, res := range results {
-			if res.iters == n {
-				l.shapes[res.name] = timed[i]
+			if res.Iters == n {
+				l.shapes[res.Name] = timed[i]
 			}
 			switch {
-			case res.iters != n || !slices.Contains(names, res.name):
+			case res.Iters != n || !slices.Contains(names, res.Name):
 			case timed[i].Lost:
-				if !slices.Contains(lost, res.name) {
-					lost = append(lost, res.name)
+				if !slices.Contains(lost, res.Name) {
+					lost = append(lost, res.Name)
 				}
-				delete(counts, res.name)
+				delete(counts, res.Name)
 			default:
-				counts[res.name] = timed[i]
-				lost = slices.DeleteFunc(lost, func(name string) bool { return name == res.name })
+				counts[res.Name] = timed[i]
+				lost = slices.DeleteFunc(lost, func(name string) bool { return name == res.Name })
 			}
 		}
 	}
@@ -1068,7 +1069,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 			f.Message = fmt.Sprintf("callgrind saw %d results, the benchmarks printed %d: the counts cannot be told apart",
 				len(timed), len(results)) + lastLines(c.stdout, c.stderr)
 		case strings.Contains(string(c.stdout), "--- FAIL: Benchmark"+lf.name):
-			f.Kind, f.Message = record.FailureExit, failBlock(c.stdout, lf.name)
+			f.Kind, f.Message = record.FailureExit, benchout.FailBlock(c.stdout, lf.name)
 		case kind != "":
 			f.Kind, f.Message = kind, msg
 		default:
