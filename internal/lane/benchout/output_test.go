@@ -24,7 +24,7 @@ func TestPattern(t *testing.T) {
 		}
 	}
 	if got, want := SkipPattern([]string{"A/b", "C"}), `^BenchmarkA$/^b$|^BenchmarkC$`; got != want {
-		t.Errorf("skipPattern = %q, want %q", got, want)
+		t.Errorf("SkipPattern = %q, want %q", got, want)
 	}
 }
 
@@ -67,7 +67,7 @@ func TestParseOutput(t *testing.T) {
 		t.Errorf("FailedLeaves (-want +got):\n%s", diff)
 	}
 	if got, want := FailBlock([]byte(calibrationOutput), "X/f"), "--- FAIL: BenchmarkX/f\n    fix_test.go:9: fatal on purpose"; got != want {
-		t.Errorf("failBlock = %q, want %q", got, want)
+		t.Errorf("FailBlock = %q, want %q", got, want)
 	}
 	if got := Parse([]byte("BenchmarkX\nBenchmarkX 10 5 ns/op\n")).Unfinished(); got != "" {
 		t.Errorf("Unfinished of a finished run = %q, want none", got)
@@ -78,7 +78,7 @@ func TestPanicMessage(t *testing.T) {
 	stderr := "some log\npanic: boom\n\ngoroutine 7 [running]:\nexample.com/fix.BenchmarkPanic(0xc0)\n\tfix_test.go:60 +0x25\ntesting.(*B).runN(0xc0, 0x1)\n\ttesting/benchmark.go:219 +0x190\nmore\n"
 	want := "panic: boom\n\ngoroutine 7 [running]:\nexample.com/fix.BenchmarkPanic(0xc0)\n\tfix_test.go:60 +0x25\ntesting.(*B).runN(0xc0, 0x1)\n\ttesting/benchmark.go:219 +0x190"
 	if got := PanicMessage([]byte(stderr)); got != want {
-		t.Errorf("panicMessage =\n%s\nwant\n%s", got, want)
+		t.Errorf("PanicMessage =\n%s\nwant\n%s", got, want)
 	}
 	if got := PanicMessage([]byte("fatal error: all goroutines are asleep - deadlock!\n")); got != "fatal error: all goroutines are asleep - deadlock!" {
 		t.Errorf("fatal error: got %q", got)

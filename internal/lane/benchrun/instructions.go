@@ -36,21 +36,22 @@ import (
 //  1. What is counted is what the benchmark times. callgrind drops its counts when the testing
 //     package enters B.ResetTimer or B.StartTimer, and writes them out when it enters B.StopTimer
 //     or formats a result line (callgrind.Args), so the stretches the benchmark timer measured come
-//     out as files of their own, and callgrind.TimedCounts adds them up per result line: the b.Loop or b.N
-//     loop, without the process's start-up, the -bench pattern's matching, the set-up before
+//     out as files of their own, and callgrind.TimedCounts adds them up per result line: the b.Loop
+//     or b.N loop, without the process's start-up, the -bench pattern's matching, the set-up before
 //     ResetTimer, runN's garbage collection or the printing of results, which vary between runs of
 //     one binary. Within those stretches the count is of the code under test: every instruction, by
 //     its address, of functions outside the Go runtime's and the testing package's machinery
-//     (machineryFunc), whose share runs on wall-clock pacing (the collector, the scheduler, sysmon,
-//     the timer's ReadMemStats); the runtime's copy, clear and compare helpers count when the code
-//     calls them (helperFunc). Allocation is not counted; allocs/op and B/op gate it exactly in the
-//     time lane. Nor is a stack check that failed: sysmon asks a goroutine that ran 10 ms of wall
-//     time to stop at its next call, asyncpreemptoff or not, and the call then runs its function's
-//     stack check twice and the block that calls the runtime once; readDump leaves both out
-//     (stackCheck), as it does a stack growth. callgrind tracks calls by the stack pointer, which
-//     the Go runtime's stack switches and copies mislead now and then into missing a trigger;
-//     callgrind.TimedCounts detects it from the code each stretch ran, and count runs such a leaf again,
-//     twice in a row in a process of its own (lostRetries), rather than guess.
+//     (callgrind's machineryFunc), whose share runs on wall-clock pacing (the collector, the
+//     scheduler, sysmon, the timer's ReadMemStats); the runtime's copy, clear and compare helpers
+//     count when the code calls them (callgrind's helperFunc). Allocation is not counted; allocs/op
+//     and B/op gate it exactly in the time lane. Nor is a stack check that failed: sysmon asks a
+//     goroutine that ran 10 ms of wall time to stop at its next call, asyncpreemptoff or not, and
+//     the call then runs its function's stack check twice and the block that calls the runtime
+//     once; callgrind.ReadDumps leaves both out (callgrind's stackCheck), as it does a stack
+//     growth. callgrind tracks calls by the stack pointer, which the Go runtime's stack switches
+//     and copies mislead now and then into missing a trigger; callgrind.TimedCounts detects it from
+//     the code each stretch ran, and count runs such a leaf again, twice in a row in a process of
+//     its own (lostRetries), rather than guess.
 //  2. One process counts many leaves: a group runs with one -test.bench alternation of their exact
 //     names and one -test.benchtime=Nx, and the result lines say which count is whose. Each slot of
 //     the schedule runs a group twice, for N and for 2N iterations, with GOMAXPROCS=1,
@@ -109,8 +110,8 @@ type InstrConfig struct {
 	Valgrind string // the valgrind program; "" looks for valgrind in PATH
 	Target   int64  // instructions a leaf's N iterations should execute; 0 means DefaultInstrTarget
 	// CacheSim runs callgrind's cache simulation, so that each sample also carries
-	// record.UnitEstCycles, the estimated cycles per op (estCycles); it makes callgrind about 1.5
-	// times slower.
+	// record.UnitEstCycles, the estimated cycles per op (callgrind's estCycles); it makes callgrind
+	// about 1.5 times slower.
 	CacheSim bool
 	// Addrs keeps, for every counted leaf and side, the counted instructions per op by code address
 	// of the last slot it was counted in (Run.Addrs), which attribution places on source lines;
@@ -330,7 +331,8 @@ var timerProbe = [2]int{2, 6}
 // triggers that follow, so such a leaf would cost a dump per iteration and be lost in run after
 // run; wall time judges it instead. A suspect that stops its timer only outside its loop (a set-up
 // between StopTimer and StartTimer) is counted as any other leaf: the stretches its timer measured
-// are added up (callgrind.TimedCounts). A probe that fails leaves the suspect to the ordinary count.
+// are added up (callgrind.TimedCounts). A probe that fails leaves the suspect to the ordinary
+// count.
 func (l *lane) timerInLoop(ctx context.Context, suspects []leaf) ([]string, error) {
 	var inLoop []string
 	for _, lf := range suspects {
@@ -354,9 +356,9 @@ func (l *lane) timerInLoop(ctx context.Context, suspects []leaf) ([]string, erro
 }
 
 // stopCalls runs leaf lf on base for n iterations under callgrind without triggers and returns how
-// often code under test (countedFunc) called testing.(*B).StopTimer, from the call counts of
-// callgrind's one dump at the end, which count every call instruction executed whatever callgrind's
-// tracking of returns believes; -1 when the run failed or printed no result for lf.
+// often code under test (callgrind's countedFunc) called testing.(*B).StopTimer, from the call
+// counts of callgrind's one dump at the end, which count every call instruction executed whatever
+// callgrind's tracking of returns believes; -1 when the run failed or printed no result for lf.
 func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
 	bin := l.cfg.Base
 	l.seq++
@@ -921,16 +923,16 @@ func (l *lane) keepAddrs(name string, side record.Side, perOp map[uint64]float64
 }
 
 // lostRetries is how often count runs again the leaves whose count callgrind lost (see
-// callgrind.TimedCounts). It loses it most often in the first leaf a process runs (measured: a third of the
-// processes on this repository's gate lost Encrypt/des/batch64's, which missed b.Loop's
-// ResetTimer), so a retry runs each leaf twice in a row (-test.count=2) and keeps the second run's
-// count.
+// callgrind.TimedCounts). It loses it most often in the first leaf a process runs (measured: a
+// third of the processes on this repository's gate lost Encrypt/des/batch64's, which missed
+// b.Loop's ResetTimer), so a retry runs each leaf twice in a row (-test.count=2) and keeps the
+// second run's count.
 const lostRetries = 3
 
 // count runs leaves of side's binary for n iterations each in one process under callgrind and
-// returns each leaf's timed count (see callgrind.TimedCounts), and a Failure for each leaf that printed no
-// result. The leaves whose count callgrind lost run again in a process of their own, up to
-// lostRetries times; a count is never guessed.
+// returns each leaf's timed count (see callgrind.TimedCounts), and a Failure for each leaf that
+// printed no result. The leaves whose count callgrind lost run again in a process of their own, up
+// to lostRetries times; a count is never guessed.
 func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) (
 	map[string]callgrind.LeafCount, []record.Failure, error) {
 	counts := map[string]callgrind.LeafCount{}
@@ -1030,8 +1032,8 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 	case rerr != nil:
 	case len(timed) < len(results):
 		// callgrind missed the dump of a result line (a trigger point missed after a stack switch,
-		// as in callgrind.TimedCounts), so the counts cannot be told apart: every leaf that printed a result
-		// is lost, and counted again.
+		// as in callgrind.TimedCounts), so the counts cannot be told apart: every leaf that printed
+		// a result is lost, and counted again.
 		for _, res := range results {
 			if slices.Contains(names, res.Name) && !slices.Contains(lost, res.Name) {
 				lost = append(lost, res.Name)

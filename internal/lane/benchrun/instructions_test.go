@@ -352,9 +352,9 @@ func BenchmarkWork(b *testing.B) {
 }
 
 // TestRunInstructionsPausedTimer counts a benchmark that stops its timer for a set-up in every
-// iteration, which callgrind's tracking of calls loses (see callgrind.TimedCounts), next to the same work
-// timed plainly. The lane must find it at calibration and leave it to wall time (timerInLoop), as a
-// failure of neither side, and count the plain one as usual.
+// iteration, which callgrind's tracking of calls loses (see callgrind.TimedCounts), next to the
+// same work timed plainly. The lane must find it at calibration and leave it to wall time
+// (timerInLoop), as a failure of neither side, and count the plain one as usual.
 func TestRunInstructionsPausedTimer(t *testing.T) {
 	needValgrind(t)
 	dir := t.TempDir()
@@ -434,14 +434,14 @@ func BenchmarkPlain(b *testing.B) {
 // TestRunInstructionsPreempted counts a benchmark whose loop runs for several hundred milliseconds
 // under valgrind, long enough for sysmon to ask the goroutine to stop (asyncpreemptoff or not)
 // several times a run, at wall-clock times: each request makes one of the calls in the loop run its
-// function's stack check twice and its more block once (see stackCheck). The lane leaves those out,
-// so the four counts of an A/A run are the same number, bit for bit, and the change is exactly 0.
-// valgrind runs one thread at a time, and on its default lock sysmon gets a turn only now and then;
-// --fair-sched=yes gives every thread its turn, which makes the requests land in every run (7 in
-// the loop of one process, measured). A direct run under callgrind checks that they did land in the
-// counted code, else the test would prove nothing. Beside it, a benchmark that allocates enough for
-// the collector to run during its loop, were it on (see instrEnv): its counts, too, are
-// bit-identical.
+// function's stack check twice and its more block once (see callgrind's stackCheck). The lane
+// leaves those out, so the four counts of an A/A run are the same number, bit for bit, and the
+// change is exactly 0. valgrind runs one thread at a time, and on its default lock sysmon gets a
+// turn only now and then; --fair-sched=yes gives every thread its turn, which makes the requests
+// land in every run (7 in the loop of one process, measured). A direct run under callgrind checks
+// that they did land in the counted code, else the test would prove nothing. Beside it, a benchmark
+// that allocates enough for the collector to run during its loop, were it on (see instrEnv): its
+// counts, too, are bit-identical.
 func TestRunInstructionsPreempted(t *testing.T) {
 	needValgrind(t)
 	t.Setenv("VALGRIND_OPTS", "--fair-sched=yes")

@@ -75,7 +75,7 @@ func TestTimedCountsAddrs(t *testing.T) {
 	}
 	at1, at2 := TimedCounts(run(10)), TimedCounts(run(20))
 	if len(at1) != 1 || at1[0].Counted != 5+50 || !maps.Equal(*at1[0].Addrs, AddrCounts{0x10: 5, 0x20: 50}) {
-		t.Fatalf("timedCounts = %+v", at1)
+		t.Fatalf("TimedCounts = %+v", at1)
 	}
 	got := PerOpAddrs(at1[0].Addrs, at2[0].Addrs, 10)
 	if want := map[uint64]float64{0x20: 5}; !maps.Equal(got, want) {

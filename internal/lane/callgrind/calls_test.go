@@ -46,6 +46,6 @@ func TestTimedCountsWall(t *testing.T) {
 	}
 	got := TimedCounts(segs)
 	if len(got) != 2 || got[0].Wall != 60*time.Millisecond || got[1].Wall != 5*time.Millisecond {
-		t.Errorf("timedCounts = %+v, want walls of 60 ms and 5 ms", got)
+		t.Errorf("TimedCounts = %+v, want walls of 60 ms and 5 ms", got)
 	}
 }

@@ -219,7 +219,7 @@ func TestReadSymtab(t *testing.T) {
 	// A binary without the testing package, or without symbols, cannot be counted.
 	for _, args := range [][]string{{"build"}, {"test", "-c", "-ldflags=-s"}} {
 		if _, err := ReadSymtab(build(args...)); err == nil {
-			t.Errorf("readSymtab of go %s: no error", strings.Join(args, " "))
+			t.Errorf("ReadSymtab of go %s: no error", strings.Join(args, " "))
 		}
 	}
 }
@@ -262,7 +262,7 @@ func TestTimedCounts(t *testing.T) {
 	// in between, and the lost stretch counts as one.
 	want := []LeafCount{{Counted: 1000, Timed: 1}, {Counted: 100, Timed: 2}, {Counted: 0, Lost: true, Timed: 1}}
 	if got := TimedCounts(segs); !slices.Equal(got, want) {
-		t.Errorf("timedCounts = %+v, want %+v", got, want)
+		t.Errorf("TimedCounts = %+v, want %+v", got, want)
 	}
 }
 
