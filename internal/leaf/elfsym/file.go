@@ -24,8 +24,6 @@ type Section struct {
 	Addr, Size uint64
 	// Alloc is set when the section is loaded into memory, Exec when it holds machine code.
 	Alloc, Exec bool
-	// Bits is set when the file holds the section's bytes (neither SHT_NOBITS nor SHT_NULL).
-	Bits bool
 }
 
 // Code is the bytes of one executable section, loaded at Addr.
@@ -64,7 +62,6 @@ func Open(path string) (*File, error) {
 		b.Sections = append(b.Sections, Section{
 			Name: s.Name, Addr: s.Addr, Size: s.Size,
 			Alloc: s.Flags&elf.SHF_ALLOC != 0, Exec: s.Flags&elf.SHF_EXECINSTR != 0,
-			Bits: s.Type == elf.SHT_PROGBITS,
 		})
 	}
 	return b, nil
