@@ -8,7 +8,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/data/bench"
 	"github.com/perfgate/perfgate/internal/host/proc"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/lane/gobuild"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -21,11 +21,11 @@ func (p *pipeline) buildBoth(ctx context.Context, rec buildRecord) (buildRecord,
 			break
 		}
 		p.logf("building %s test binary", s.name)
-		log, err := benchrun.Build(ctx, s.name, p.buildConfig(s))
+		log, err := gobuild.Build(ctx, s.name, p.buildConfig(s))
 		p.logDownloads(s, log)
 		p.writeLog("build-"+string(s.name)+".log", append(s.listLog, log...))
 		if err != nil {
-			if s.name == record.Head && ctx.Err() == nil && !errors.Is(err, benchrun.ErrNoTests) {
+			if s.name == record.Head && ctx.Err() == nil && !errors.Is(err, gobuild.ErrNoTests) {
 				rec.headFailed = true
 				rec.notes = append(rec.notes, "head does not build: "+err.Error())
 				return rec, nil
@@ -34,15 +34,15 @@ func (p *pipeline) buildBoth(ctx context.Context, rec buildRecord) (buildRecord,
 		}
 		s.built = true
 	}
-	if same, err := benchrun.SameBinary(p.base.bin, p.head.bin); err == nil && same {
+	if same, err := gobuild.SameBinary(p.base.bin, p.head.bin); err == nil && same {
 		rec.binariesSame = true
 		rec.notes = append(rec.notes, "base and head test binaries are byte-identical")
 	}
 	return rec, nil
 }
 
-func (p *pipeline) buildConfig(s *side) benchrun.BuildConfig {
-	return benchrun.BuildConfig{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+func (p *pipeline) buildConfig(s *side) gobuild.Config {
+	return gobuild.Config{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
 		Timeout: proc.BuildLimit(p.cfg.Timeout)}
 }
 
@@ -68,7 +68,7 @@ func (p *pipeline) inspect(ctx context.Context) (buildRecord, error) {
 	for _, s := range []*side{&p.base, &p.head} {
 		var info *bench.PackageInfo
 		if s.name == record.Head && headErr == nil {
-			info, headErr = benchrun.Inspect(ctx, p.buildConfig(s))
+			info, headErr = gobuild.Inspect(ctx, p.buildConfig(s))
 		}
 		if s.name == record.Head && headErr != nil {
 			rec.headFailed = true
@@ -76,8 +76,8 @@ func (p *pipeline) inspect(ctx context.Context) (buildRecord, error) {
 			return rec, nil
 		}
 		if s.name == record.Base {
-			if info, err = benchrun.Inspect(ctx, p.buildConfig(s)); err != nil {
-				var nf *benchrun.NotFoundError
+			if info, err = gobuild.Inspect(ctx, p.buildConfig(s)); err != nil {
+				var nf *gobuild.NotFoundError
 				if errors.As(err, &nf) {
 					return rec, p.notOnBase(ctx, nf)
 				}

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/lane/gobuild"
 )
 
 // unchangedPackages returns the packages of pkgs (relative paths) whose own files, and the files of
@@ -23,7 +23,7 @@ func (p *pipeline) unchangedPackages(ctx context.Context, pkgs []string) ([]stri
 	for _, pkg := range pkgs {
 		var digests [2]string
 		for i, s := range []*side{&p.base, &p.head} {
-			deps, err := benchrun.ModuleDeps(ctx, p.listConfig(s), pkg)
+			deps, err := gobuild.ModuleDeps(ctx, p.listConfig(s), pkg)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()

@@ -7,12 +7,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/lane/gobuild"
 	"github.com/perfgate/perfgate/record"
 )
 
 // likeForLike decides what base's side times. When head's _test.go files differ from base's, it
-// builds base's package with head's test files (benchrun.TestOverlay) into a third binary, which
+// builds base's package with head's test files (gobuild.TestOverlay) into a third binary, which
 // base's timing runs, in head's package directory so that the benchmarks read the same testdata;
 // the package tests and the size measurement keep each side's own binary. When that build fails, or
 // head adds or removes Benchmark functions (which are then reported as new or removed), each side
@@ -20,28 +20,28 @@ import (
 // context is an error.
 func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 	rec := benchSourceRecord{source: record.BenchSourceHead}
-	baseFiles, err := benchrun.TestFiles(p.base.pkgDir)
+	baseFiles, err := gobuild.TestFiles(p.base.pkgDir)
 	if err != nil {
 		return rec, nil // the build read them; nothing to compare with
 	}
-	headFiles, err := benchrun.TestFiles(p.head.pkgDir)
-	if err != nil || benchrun.SameFiles(baseFiles, headFiles) {
+	headFiles, err := gobuild.TestFiles(p.head.pkgDir)
+	if err != nil || gobuild.SameFiles(baseFiles, headFiles) {
 		return rec, nil
 	}
-	rec.changed = benchrun.ChangedBenchmarks(baseFiles, headFiles)
-	if !slices.Equal(benchrun.BenchmarkFuncs(baseFiles), benchrun.BenchmarkFuncs(headFiles)) {
+	rec.changed = gobuild.ChangedBenchmarks(baseFiles, headFiles)
+	if !slices.Equal(gobuild.BenchmarkFuncs(baseFiles), gobuild.BenchmarkFuncs(headFiles)) {
 		// Head adds or removes benchmarks: those are reported as new or removed, which base built
 		// with head's test files would hide.
 		return p.eachOwn(rec, "head adds or removes benchmarks"), nil
 	}
 	overlay := filepath.Join(p.work, "head-tests-overlay.json")
-	if err := benchrun.TestOverlay(overlay, p.base.pkgDir, p.head.pkgDir); err != nil {
+	if err := gobuild.TestOverlay(overlay, p.base.pkgDir, p.head.pkgDir); err != nil {
 		return p.eachOwn(rec, err.Error()), nil
 	}
 	cfg := p.buildConfig(&p.base)
 	cfg.Out, cfg.Overlay = filepath.Join(p.work, "base-with-head-tests.test"), overlay
 	p.logf("head changes the test files: building base with head's test files, so both sides time the same benchmark code")
-	log, err := benchrun.Build(ctx, record.Base, cfg)
+	log, err := gobuild.Build(ctx, record.Base, cfg)
 	p.writeLog("build-base-with-head-tests.log", log)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -50,7 +50,7 @@ func (p *pipeline) likeForLike(ctx context.Context) (benchSourceRecord, error) {
 		return p.eachOwn(rec, "head's test files do not compile against base's package"), nil
 	}
 	rec.baseBin, rec.baseDir = cfg.Out, p.head.pkgDir
-	if same, err := benchrun.SameBinary(rec.baseBin, p.head.bin); err == nil && same {
+	if same, err := gobuild.SameBinary(rec.baseBin, p.head.bin); err == nil && same {
 		// Only the tests changed: the timed binaries are identical, and any difference in time is
 		// noise.
 		rec.timedSame = true

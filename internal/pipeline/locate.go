@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/lane/gobuild"
 	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
 )
 
@@ -20,7 +20,7 @@ import (
 // the repository, as the go command reads it. Each side finds the go.mod nearest above that
 // directory in its own tree, so a package of a monorepo's nested module, or one whose go.mod moved
 // between base and head, builds in the module it belongs to; the go command then runs in that
-// module's root, with the tree's go.work (see benchrun.Build) and the module's replace directives,
+// module's root, with the tree's go.work (see gobuild.Build) and the module's replace directives,
 // which may point anywhere inside the tree. An import path is resolved by the go command in the
 // module that contains cfg.Dir, or in cfg.Dir itself when only a go.work governs it.
 //
@@ -151,12 +151,12 @@ func (e *NoModuleError) Error() string {
 // notOnBase is the error of a package that go list did not find on base: it names what was looked
 // for where, and says whether head has the package (a package only head has cannot be compared:
 // base has nothing to time).
-func (p *pipeline) notOnBase(ctx context.Context, base *benchrun.NotFoundError) error {
+func (p *pipeline) notOnBase(ctx context.Context, base *gobuild.NotFoundError) error {
 	where := fmt.Sprintf("looked for %s in base's module %s", base.Pkg, p.moduleName(&p.base))
-	if _, err := benchrun.Inspect(ctx, p.buildConfig(&p.head)); err == nil {
+	if _, err := gobuild.Inspect(ctx, p.buildConfig(&p.head)); err == nil {
 		return fmt.Errorf("package %s exists on head only, so there is nothing to compare it with: %s (%s)",
 			p.cfg.Package, base.Problem, where)
-	} else if head := (*benchrun.NotFoundError)(nil); errors.As(err, &head) {
+	} else if head := (*gobuild.NotFoundError)(nil); errors.As(err, &head) {
 		return &config.Error{Key: "package", Value: p.cfg.Package, Want: fmt.Sprintf(
 			"a package of the repository; neither side has it: base: %s; head: %s (%s, and in head's %s)",
 			base.Problem, head.Problem, where, p.moduleName(&p.head))}

@@ -18,7 +18,7 @@ import (
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/data/shard"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/lane/gobuild"
 	"github.com/perfgate/perfgate/internal/leaf/version"
 	"github.com/perfgate/perfgate/record"
 )
@@ -55,7 +55,7 @@ func (p *pipeline) multi() bool {
 // one shard, and each top-level benchmark in exactly one shard. perfgate merge combines the shards'
 // results with the same shard.Combine.
 func (p *pipeline) runPackages(ctx context.Context) error {
-	listed, err := benchrun.ListPackages(ctx, p.listConfig(&p.base), p.cfg.Packages())
+	listed, err := gobuild.ListPackages(ctx, p.listConfig(&p.base), p.cfg.Packages())
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -160,7 +160,7 @@ func (p *pipeline) forPackage(rel string, skipChecks bool, tops []string) (*pipe
 
 // listConfig is the go command's configuration for listing packages on side s: in the directory
 // perfgate runs in (-C), where relative packages and patterns start, inside the side's tree.
-func (p *pipeline) listConfig(s *side) benchrun.BuildConfig {
+func (p *pipeline) listConfig(s *side) gobuild.Config {
 	c := p.buildConfig(s)
 	c.Dir, c.Pkg = filepath.Join(s.tree.Dir, filepath.FromSlash(p.rel)), "."
 	return c

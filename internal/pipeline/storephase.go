@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/host/valgrind"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/lane/gobuild"
 	"github.com/perfgate/perfgate/internal/leaf/store"
 	"github.com/perfgate/perfgate/record"
 )
@@ -234,7 +234,7 @@ func (p *pipeline) sealedSHA(path string) string {
 	return ""
 }
 
-// decisions is the compiler's -m=2 report of the gated package on side s (benchrun.Decisions), kept
+// decisions is the compiler's -m=2 report of the gated package on side s (gobuild.Decisions), kept
 // in the store under the side's test binary's digest: the same binary is the same code, compiled
 // the same way.
 func (p *pipeline) decisions(ctx context.Context, s *side, limit time.Duration) ([]byte, error) {
@@ -246,7 +246,7 @@ func (p *pipeline) decisions(ctx context.Context, s *side, limit time.Duration) 
 	}
 	cfg := p.buildConfig(s)
 	cfg.Timeout = limit
-	out, err := benchrun.Decisions(ctx, cfg, p.importPath)
+	out, err := gobuild.Decisions(ctx, cfg, p.importPath)
 	if err == nil && s.sha != "" {
 		p.store.PutOutput(key, string(s.name)+" compiler decisions", out)
 	}

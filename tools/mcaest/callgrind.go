@@ -14,7 +14,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/lane/benchout"
 )
 
 // countEnv is the environment of a counting run, the settings the instruction-count lane runs with: one P, no
@@ -27,7 +27,7 @@ var countEnv = []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=
 func profileRun(ctx context.Context, vgPath, bin, leaf string, n int, out string) (map[uint64]int64, error) {
 	argv := []string{vgPath, "--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes",
 		"--dump-line=no", "--compress-strings=yes", "--compress-pos=no", bin,
-		"-test.run=^$", "-test.bench=" + benchrun.Pattern(leaf), "-test.benchtime=" + strconv.Itoa(n) + "x",
+		"-test.run=^$", "-test.bench=" + benchout.Pattern(leaf), "-test.benchtime=" + strconv.Itoa(n) + "x",
 		"-test.cpu=1", "-test.count=1"}
 	env := countEnv
 	// The CPU features valgrind reports and cannot run on this host (RDTSCP where the CPU lacks it) are turned

@@ -34,7 +34,7 @@ type analyzer struct {
 }
 
 func (a *analyzer) locate(r int, addr uint64) loc {
-	if a.b.static.find(addr) != nil {
+	if a.b.static.Find(addr) != nil {
 		return loc{regionStatic, addr >> 6}
 	}
 	if s := a.g.segs[r]; s.Obj != 0 && addr >= s.Obj && addr < s.Obj+s.ObjSize {

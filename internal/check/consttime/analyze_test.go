@@ -8,13 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/internal/check/subject"
+	"github.com/perfgate/perfgate/internal/leaf/elfsym"
 	"github.com/perfgate/perfgate/record"
 )
 
 // TestParseTrace parses lackey output written out by hand: only the package's instructions between
 // the markers, with their accesses, are kept.
 func TestParseTrace(t *testing.T) {
-	b := &binary{begin: 0x100, end: 0x200, own: spans{{0x400, 0x500, "p.f"}}}
+	b := &binary{begin: 0x100, end: 0x200, own: elfsym.Spans{{Lo: 0x400, Hi: 0x500, Name: "p.f"}}}
 	trace := `==1== Lackey
 I  00000400,3
  L 00000900,8
@@ -46,8 +47,9 @@ I  00000404,2
 // 0x1000 (1 KiB) at the offsets given per run; runs[0] is the warm-up, the last the re-run of
 // runs[1].
 func synthetic(offsets ...[]uint64) (*analyzer, int) {
-	b := &binary{static: spans{{0x1000, 0x1400, ".rodata"}}, data: spans{{0x1000, 0x1400, "p.table"}},
-		funcs: spans{{0x400, 0x500, "p.f"}}, pkgSym: "p."}
+	b := &binary{static: elfsym.Spans{{Lo: 0x1000, Hi: 0x1400, Name: ".rodata"}},
+		data:  elfsym.Spans{{Lo: 0x1000, Hi: 0x1400, Name: "p.table"}},
+		funcs: elfsym.Spans{{Lo: 0x400, Hi: 0x500, Name: "p.f"}}, pkgSym: "p."}
 	g := &group{}
 	for i, offs := range offsets {
 		r := &run{}

@@ -2,7 +2,6 @@ package attribution
 
 import (
 	"bytes"
-	"debug/elf"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/internal/leaf/elfsym"
 )
 
 // buildMain builds the module example.com/xt from x.go (package xt) and a main package that calls
@@ -43,19 +44,14 @@ func main() {
 // for the addresses a run executes, one count each.
 func funcAddrs(t *testing.T, b *Binary, path string, fn string) Counts {
 	t.Helper()
-	f, err := elf.Open(path)
+	f, err := elfsym.Open(path)
 	must(t, err)
 	defer f.Close()
-	syms, err := f.Symbols()
-	must(t, err)
 	c := Counts{}
-	for _, s := range syms {
-		if s.Name != fn {
-			continue
-		}
-		for _, r := range b.lines {
-			if r.addr >= s.Value && r.addr < s.Value+s.Size && !r.end {
-				c[r.addr]++
+	if s, ok := f.Func(fn); ok {
+		for _, r := range b.dbg.Lines {
+			if r.Addr >= s.Lo && r.Addr < s.Hi && !r.End {
+				c[r.Addr]++
 			}
 		}
 	}
@@ -185,16 +181,16 @@ func bytesEqualInts(a, b []int) bool {
 // code addresses addr(fn, i) is on the line lines[fn][i]: a stand-in for a build, to rank lines
 // without compiling.
 func fakeBinary(fns []string, lines map[string][]lineOf) (*Binary, func(fn string, i int) uint64) {
-	b := &Binary{}
+	b := &Binary{dbg: &elfsym.Debug{}}
 	start := map[string]uint64{}
 	for i, fn := range fns {
 		lo := uint64(0x1000 + 0x100*i)
 		start[fn] = lo
-		b.funcs = append(b.funcs, span{lo, lo + 0x100, fn})
+		b.funcs = append(b.funcs, elfsym.Span{Lo: lo, Hi: lo + 0x100, Name: fn})
 		for j, l := range lines[fn] {
-			b.lines = append(b.lines, row{addr: lo + uint64(0x10*j), file: l.file, line: l.line})
+			b.dbg.Lines = append(b.dbg.Lines, elfsym.Row{Addr: lo + uint64(0x10*j), File: l.file, Line: l.line})
 		}
-		b.lines = append(b.lines, row{addr: lo + 0xff, end: true})
+		b.dbg.Lines = append(b.dbg.Lines, elfsym.Row{Addr: lo + 0xff, End: true})
 	}
 	return b, func(fn string, i int) uint64 { return start[fn] + uint64(0x10*i) }
 }

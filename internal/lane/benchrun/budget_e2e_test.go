@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/lane/gobuild"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
@@ -39,8 +40,8 @@ func BenchmarkFast(b *testing.B) {
 	}
 }
 `})
-	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "big.test")}
-	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "big.test")}
+	if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}

@@ -1,28 +1,30 @@
-// Package benchrun builds and runs the Go benchmarks of one package at two revisions, base and
-// head: it is the runner half of benchmarking, and package bench is its data half (samples,
-// bench.txt, statistics, the lanes' rules), which it fills.
+// Package benchrun runs the Go benchmarks of one package at two revisions, base and head: it is the
+// runner half of benchmarking, and package bench is its data half (samples, bench.txt, statistics,
+// the lanes' rules), which it fills. Package gobuild builds the test binaries it runs, benchout
+// parses what they print, callgrind reads what valgrind counts in them, and progress reports the
+// run.
 //
 // Data flows through it in these steps:
 //
-//  1. Build (build.go) compiles each side's test binary with go test -c, with identical flags and
-//     environment; Inspect and ListPackages (packages.go) ask go list about the gated packages.
+//  1. gobuild.Build compiles each side's test binary with go test -c, with identical flags and
+//     environment; gobuild.Inspect and gobuild.ListPackages ask go list about the gated packages.
 //  2. RunABBA (run.go, list.go) measures them. It lists the base binary's top-level benchmarks
 //     (List), runs each once on base at the target benchmark time with -test.v to discover its leaf
 //     benchmarks (sub-benchmarks included, since -test.list names top-level ones only) and their
 //     iteration counts, keeps the leaves that RunConfig.Filter matches, and then runs the A–B–B–A
 //     schedule of package abba: R rounds, in each of which every leaf runs base, head, head, base,
-//     each run a fresh child process pinned to one CPU, running exactly that leaf (Pattern:
-//     -test.bench=^BenchmarkEncrypt$/^des$/^single$) for its fixed iteration count
-//     (-test.benchtime=Nx, the same on both sides) with -test.benchmem and -test.cpu=1, split into
-//     benchtxt.SubRuns sub-runs (-test.count) of which the fastest becomes the slot's
+//     each run a fresh child process pinned to one CPU, running exactly that leaf
+//     (benchout.Pattern: -test.bench=^BenchmarkEncrypt$/^des$/^single$) for its fixed iteration
+//     count (-test.benchtime=Nx, the same on both sides) with -test.benchmem and -test.cpu=1, split
+//     into benchtxt.SubRuns sub-runs (-test.count) of which the fastest becomes the slot's
 //     benchtxt.Sample (list.go); a panic, a non-zero exit, a missing result line or a run silent
 //     for longer than the timeout becomes a Failure of that side, and the run goes on without that
 //     benchmark on that side. Every sample is written to bench.txt (benchtxt.BenchTxt) as it comes.
 //     With a budget, rounds run in stages (sequential.go): a bench.Stager decides after each stage
 //     which benchmarks are settled and stop being timed.
-//  3. The instruction-count lane (instructions.go, valgrind.go) replaces step 2 when the metric is
-//     instructions: RunInstructions runs the same schedule over groups of leaves, one valgrind
-//     callgrind process per group at N and one at 2N iterations per slot (GOMAXPROCS=1,
+//  3. The instruction-count lane (instructions.go, reading package callgrind) replaces step 2 when
+//     the metric is instructions: RunInstructions runs the same schedule over groups of leaves, one
+//     valgrind callgrind process per group at N and one at 2N iterations per slot (GOMAXPROCS=1,
 //     GODEBUG=asyncpreemptoff=1, GOGC=off). callgrind zeroes its counts when the testing package
 //     resets or starts a benchmark timer and writes them out when it stops one or prints a result,
 //     so each leaf's count is of what its timer measured, without start-up and set-up; the reader
@@ -33,8 +35,6 @@
 //     valgrind fails on is run natively (toolfail.go): only a native failure is a finding;
 //     otherwise the lane gives it up with valgrind's diagnosis, and a lane that cannot run at all
 //     switches itself off.
-//  4. TestFiles, SameFiles, TestOverlay and ChangedBenchmarks (likeforlike.go) read and compare the
-//     two sides' test files, so that base can be built with head's benchmarks.
 //
 // Filter semantics: go test's -bench matching (bench.Matcher), over names without the "Benchmark"
 // prefix (the top level matches with it too). All top-level benchmarks the first level selects are

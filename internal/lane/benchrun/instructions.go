@@ -21,6 +21,8 @@ import (
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
 	sched "github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/lane/benchout"
+	"github.com/perfgate/perfgate/internal/lane/callgrind"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -33,22 +35,23 @@ import (
 //
 //  1. What is counted is what the benchmark times. callgrind drops its counts when the testing
 //     package enters B.ResetTimer or B.StartTimer, and writes them out when it enters B.StopTimer
-//     or formats a result line (callgrindArgs), so the stretches the benchmark timer measured come
-//     out as files of their own, and timedCounts adds them up per result line: the b.Loop or b.N
-//     loop, without the process's start-up, the -bench pattern's matching, the set-up before
+//     or formats a result line (callgrind.Args), so the stretches the benchmark timer measured come
+//     out as files of their own, and callgrind.TimedCounts adds them up per result line: the b.Loop
+//     or b.N loop, without the process's start-up, the -bench pattern's matching, the set-up before
 //     ResetTimer, runN's garbage collection or the printing of results, which vary between runs of
 //     one binary. Within those stretches the count is of the code under test: every instruction, by
 //     its address, of functions outside the Go runtime's and the testing package's machinery
-//     (machineryFunc), whose share runs on wall-clock pacing (the collector, the scheduler, sysmon,
-//     the timer's ReadMemStats); the runtime's copy, clear and compare helpers count when the code
-//     calls them (helperFunc). Allocation is not counted; allocs/op and B/op gate it exactly in the
-//     time lane. Nor is a stack check that failed: sysmon asks a goroutine that ran 10 ms of wall
-//     time to stop at its next call, asyncpreemptoff or not, and the call then runs its function's
-//     stack check twice and the block that calls the runtime once; readDump leaves both out
-//     (stackCheck), as it does a stack growth. callgrind tracks calls by the stack pointer, which
-//     the Go runtime's stack switches and copies mislead now and then into missing a trigger;
-//     timedCounts detects it from the code each stretch ran, and count runs such a leaf again,
-//     twice in a row in a process of its own (lostRetries), rather than guess.
+//     (callgrind's machineryFunc), whose share runs on wall-clock pacing (the collector, the
+//     scheduler, sysmon, the timer's ReadMemStats); the runtime's copy, clear and compare helpers
+//     count when the code calls them (callgrind's helperFunc). Allocation is not counted; allocs/op
+//     and B/op gate it exactly in the time lane. Nor is a stack check that failed: sysmon asks a
+//     goroutine that ran 10 ms of wall time to stop at its next call, asyncpreemptoff or not, and
+//     the call then runs its function's stack check twice and the block that calls the runtime
+//     once; callgrind.ReadDumps leaves both out (callgrind's stackCheck), as it does a stack
+//     growth. callgrind tracks calls by the stack pointer, which the Go runtime's stack switches
+//     and copies mislead now and then into missing a trigger; callgrind.TimedCounts detects it from
+//     the code each stretch ran, and count runs such a leaf again, twice in a row in a process of
+//     its own (lostRetries), rather than guess.
 //  2. One process counts many leaves: a group runs with one -test.bench alternation of their exact
 //     names and one -test.benchtime=Nx, and the result lines say which count is whose. Each slot of
 //     the schedule runs a group twice, for N and for 2N iterations, with GOMAXPROCS=1,
@@ -107,8 +110,8 @@ type InstrConfig struct {
 	Valgrind string // the valgrind program; "" looks for valgrind in PATH
 	Target   int64  // instructions a leaf's N iterations should execute; 0 means DefaultInstrTarget
 	// CacheSim runs callgrind's cache simulation, so that each sample also carries
-	// record.UnitEstCycles, the estimated cycles per op (estCycles); it makes callgrind about 1.5
-	// times slower.
+	// record.UnitEstCycles, the estimated cycles per op (callgrind's estCycles); it makes callgrind
+	// about 1.5 times slower.
 	CacheSim bool
 	// Addrs keeps, for every counted leaf and side, the counted instructions per op by code address
 	// of the last slot it was counted in (Run.Addrs), which attribution places on source lines;
@@ -185,16 +188,16 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	if err != nil {
 		return r.run, err
 	}
-	l := &lane{runner: r, valgrind: vg.Path, cacheSim: ic.CacheSim, tmp: tmp, syms: map[record.Side]*symtab{},
+	l := &lane{runner: r, valgrind: vg.Path, cacheSim: ic.CacheSim, tmp: tmp, syms: map[record.Side]*callgrind.Symtab{},
 		deadline: deadline}
 	for _, lf := range leaves {
 		l.all = append(l.all, lf.name)
 	}
 	for side, bin := range map[record.Side]Binary{record.Base: cfg.Base, record.Head: cfg.Head} {
-		if l.syms[side], err = readSymtab(bin.Path); err != nil {
+		if l.syms[side], err = callgrind.ReadSymtab(bin.Path); err != nil {
 			return r.run, fmt.Errorf("counting instructions: %s: %w", side, err)
 		}
-		l.syms[side].keepAddrs = ic.Addrs
+		l.syms[side].KeepAddrs = ic.Addrs
 	}
 	groups, err := l.calibrate(ctx, leaves, ic.Target)
 	r.run.Calibration = time.Since(start)
@@ -217,7 +220,7 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 	if len(leaves) == 0 {
 		return nil, nil
 	}
-	l.progress.calibrating(fmt.Sprintf("%d benchmarks under valgrind", len(leaves)))
+	l.progress.Calibrating(fmt.Sprintf("%d benchmarks under valgrind", len(leaves)))
 	calib := sched.Entry{Round: -1, Slot: -1}
 	t0 := time.Now()
 	counts, lost, fails, err := l.countOnce(ctx, leaves, record.Base, calib, 1, 1)
@@ -252,7 +255,7 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 	// function: in its loop, it is not counted (timerInLoop), and never counted again and again.
 	var suspects []leaf
 	for _, lf := range leaves {
-		if sh, ok := l.shapes[lf.name]; ok && sh.timed > 1 {
+		if sh, ok := l.shapes[lf.name]; ok && sh.Timed > 1 {
 			suspects = append(suspects, lf)
 		}
 	}
@@ -285,9 +288,9 @@ func (l *lane) calibrate(ctx context.Context, leaves []leaf, target int64) ([]le
 		// One iteration's timed count: the loop's body, and for a b.N benchmark whatever it does
 		// before its loop without resetting the timer, which makes N smaller than it could be,
 		// never the count wrong.
-		perOp := max(float64(counts[lf.name].counted), 1)
+		perOp := max(float64(counts[lf.name].Counted), 1)
 		leaves[i].iters = max(minInstrIters, int(min(math.Ceil(float64(target)/perOp), float64(target))))
-		cost[i] = valgrindCost(perOp, lf.secPerOp, counts[lf.name].wall)
+		cost[i] = valgrindCost(perOp, lf.secPerOp, counts[lf.name].Wall)
 	}
 	l.cost = map[string]float64{}
 	for i, lf := range leaves {
@@ -328,7 +331,8 @@ var timerProbe = [2]int{2, 6}
 // triggers that follow, so such a leaf would cost a dump per iteration and be lost in run after
 // run; wall time judges it instead. A suspect that stops its timer only outside its loop (a set-up
 // between StopTimer and StartTimer) is counted as any other leaf: the stretches its timer measured
-// are added up (timedCounts). A probe that fails leaves the suspect to the ordinary count.
+// are added up (callgrind.TimedCounts). A probe that fails leaves the suspect to the ordinary
+// count.
 func (l *lane) timerInLoop(ctx context.Context, suspects []leaf) ([]string, error) {
 	var inLoop []string
 	for _, lf := range suspects {
@@ -352,9 +356,9 @@ func (l *lane) timerInLoop(ctx context.Context, suspects []leaf) ([]string, erro
 }
 
 // stopCalls runs leaf lf on base for n iterations under callgrind without triggers and returns how
-// often code under test (countedFunc) called testing.(*B).StopTimer, from the call counts of
-// callgrind's one dump at the end, which count every call instruction executed whatever callgrind's
-// tracking of returns believes; -1 when the run failed or printed no result for lf.
+// often code under test (callgrind's countedFunc) called testing.(*B).StopTimer, from the call
+// counts of callgrind's one dump at the end, which count every call instruction executed whatever
+// callgrind's tracking of returns believes; -1 when the run failed or printed no result for lf.
 func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
 	bin := l.cfg.Base
 	l.seq++
@@ -366,13 +370,13 @@ func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
 	out := filepath.Join(scratch, "callgrind.out."+strconv.Itoa(l.seq))
 	timeout := valgrindSlowdown*time.Duration(float64(2*n)*lf.secPerOp*float64(time.Second)) + 120*time.Second
 	args := []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes", "--dump-line=no",
-		"--compress-strings=yes", "--compress-pos=no", bin.Path, "-test.run=^$", "-test.bench=" + Pattern(lf.name),
+		"--compress-strings=yes", "--compress-pos=no", bin.Path, "-test.run=^$", "-test.bench=" + benchout.Pattern(lf.name),
 		"-test.benchtime=" + strconv.Itoa(n) + "x", "-test.cpu=1", "-test.count=1"}
 	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, l.limit(timeout), args, false)
 	if err != nil {
 		return 0, err
 	}
-	if kind, _ := c.failure(); kind != "" || len(parseOutput(c.stdout).results) == 0 {
+	if kind, _ := c.failure(); kind != "" || len(benchout.Parse(c.stdout).Results) == 0 {
 		return -1, nil
 	}
 	f, err := os.Open(out)
@@ -380,7 +384,7 @@ func (l *lane) stopCalls(ctx context.Context, lf leaf, n int) (int64, error) {
 		return -1, nil
 	}
 	defer f.Close()
-	calls, err := callsTo(f, l.syms[record.Base], l.syms[record.Base].triggerAt[2])
+	calls, err := callgrind.CallsTo(f, l.syms[record.Base], l.syms[record.Base].StopTimer())
 	if err != nil {
 		return -1, nil
 	}
@@ -421,7 +425,7 @@ func (l *lane) uncount(name string, why record.Uncounted, detail string) {
 		return
 	}
 	l.run.Uncounted[name] = bench.NotCounted{Why: why, Detail: detail}
-	l.progress.warn(fmt.Sprintf("%s is not counted (metric auto judges it by wall time alone): %s", name, detail))
+	l.progress.Warn(fmt.Sprintf("%s is not counted (metric auto judges it by wall time alone): %s", name, detail))
 }
 
 // startCost is what the plan charges for starting one valgrind process: as measured at calibration,
@@ -666,7 +670,7 @@ type lane struct {
 	// where the copies of the binaries without DWARF are (callgrind writes to each run's scratch)
 	tmp  string
 	seq  int // numbers the output files
-	syms map[record.Side]*symtab
+	syms map[record.Side]*callgrind.Symtab
 	// deadline ends the lane's share of the time budget (RunConfig.Budget); zero for none. No
 	// callgrind process runs past it (limit), and what does not fit is not counted (fitBudget,
 	// measure).
@@ -677,7 +681,7 @@ type lane struct {
 	start float64
 	// shapes holds, for every result line of the last countOnce at its iteration count, its timed
 	// count with the number of timed segments, lost or not (calibrate reads them).
-	shapes map[string]leafCount
+	shapes map[string]callgrind.LeafCount
 	// deadRuns counts the valgrind processes in a row in which every leaf failed under valgrind
 	// alone (triage).
 	deadRuns int
@@ -721,7 +725,7 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 			if len(live) > 1 {
 				name = fmt.Sprintf("%s and %d more", name, len(live)-1)
 			}
-			l.progress.running(name, e.Side, e.Round, l.cfg.Rounds, i, len(plan), time.Duration(len(plan)-i)*perRun)
+			l.progress.Running(name, e.Side, e.Round, l.cfg.Rounds, i, len(plan), time.Duration(len(plan)-i)*perRun)
 			if l.fits(g, slotTime[e.Bench]) {
 				t0 := time.Now()
 				samples, fails, err := l.countSlot(ctx, live, e.Side, e, g.n)
@@ -755,10 +759,10 @@ func (l *lane) measure(ctx context.Context, groups []leafGroup) (err error) {
 			}
 		}
 		if i+1 == len(plan) || plan[i+1].Round != e.Round {
-			l.progress.roundDone(e.Round, l.cfg.Rounds, time.Since(started), time.Duration(len(plan)-i-1)*perRun)
+			l.progress.RoundDone(e.Round, l.cfg.Rounds, time.Since(started), time.Duration(len(plan)-i-1)*perRun)
 		}
 	}
-	l.progress.done(len(l.run.Samples), len(l.run.Failures), time.Since(started))
+	l.progress.Done(len(l.run.Samples), len(l.run.Failures), time.Since(started))
 	return nil
 }
 
@@ -799,7 +803,7 @@ func (l *lane) settleRound(ctx context.Context, g leafGroup, round *[4][]benchtx
 			}
 		}
 		if len(odd) > 0 {
-			l.progress.warn(fmt.Sprintf("two counts of %s on %s differ: counting a third time", leafNames(odd), side))
+			l.progress.Warn(fmt.Sprintf("two counts of %s on %s differ: counting a third time", leafNames(odd), side))
 			third, _, err := l.countSlot(ctx, odd, side, e, g.n)
 			if err != nil {
 				return err
@@ -885,49 +889,25 @@ func (l *lane) countSlot(ctx context.Context, leaves []leaf, side record.Side, e
 		if !ok {
 			continue
 		}
-		perOp := float64(x.counted-c1[lf.name].counted) / float64(n)
+		perOp := float64(x.Counted-c1[lf.name].Counted) / float64(n)
 		if perOp <= 0 {
 			fails = append(fails, record.Failure{Name: lf.name, Side: side, Round: e.Round + 1, Slot: e.Slot,
 				Kind: record.FailureNoResult,
 				Message: fmt.Sprintf("counted %d instructions at %d iterations and %d at %d: the benchmark does no work per "+
 					"iteration",
-					c1[lf.name].counted, n, x.counted, 2*n)})
+					c1[lf.name].Counted, n, x.Counted, 2*n)})
 			continue
 		}
 		vs := []benchtxt.Value{{Value: perOp, Unit: record.UnitInstructions}}
-		if cyc := float64(x.cycles-c1[lf.name].cycles) / float64(n); l.cacheSim && cyc > 0 {
+		if cyc := float64(x.Cycles-c1[lf.name].Cycles) / float64(n); l.cacheSim && cyc > 0 {
 			vs = append(vs, benchtxt.Value{Value: cyc, Unit: record.UnitEstCycles})
 		}
 		out = append(out, benchtxt.Sample{Name: lf.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: n, Values: vs})
-		if x.addrs != nil {
-			l.keepAddrs(lf.name, side, perOpAddrs(c1[lf.name].addrs, x.addrs, n))
+		if x.Addrs != nil {
+			l.keepAddrs(lf.name, side, callgrind.PerOpAddrs(c1[lf.name].Addrs, x.Addrs, n))
 		}
 	}
 	return out, fails, nil
-}
-
-// perOpAddrs is the per-address count of one operation, from the counts at n and 2n iterations: (at
-// 2n − at n) / n, as countSlot takes the total. Addresses whose difference is 0 are left out.
-func perOpAddrs(at1, at2 *addrCounts, n int) map[uint64]float64 {
-	out := map[uint64]float64{}
-	if at2 != nil {
-		for a, x := range *at2 {
-			out[a] = float64(x)
-		}
-	}
-	if at1 != nil {
-		for a, x := range *at1 {
-			out[a] -= float64(x)
-		}
-	}
-	for a, x := range out {
-		if x == 0 {
-			delete(out, a)
-		} else {
-			out[a] = x / float64(n)
-		}
-	}
-	return out
 }
 
 // keepAddrs records a leaf's per-op counts by address on side in the run: each slot's replaces the
@@ -943,19 +923,19 @@ func (l *lane) keepAddrs(name string, side record.Side, perOp map[uint64]float64
 }
 
 // lostRetries is how often count runs again the leaves whose count callgrind lost (see
-// timedCounts). It loses it most often in the first leaf a process runs (measured: a third of the
-// processes on this repository's gate lost Encrypt/des/batch64's, which missed b.Loop's
-// ResetTimer), so a retry runs each leaf twice in a row (-test.count=2) and keeps the second run's
-// count.
+// callgrind.TimedCounts). It loses it most often in the first leaf a process runs (measured: a
+// third of the processes on this repository's gate lost Encrypt/des/batch64's, which missed
+// b.Loop's ResetTimer), so a retry runs each leaf twice in a row (-test.count=2) and keeps the
+// second run's count.
 const lostRetries = 3
 
 // count runs leaves of side's binary for n iterations each in one process under callgrind and
-// returns each leaf's timed count (see timedCounts), and a Failure for each leaf that printed no
-// result. The leaves whose count callgrind lost run again in a process of their own, up to
-// lostRetries times; a count is never guessed.
+// returns each leaf's timed count (see callgrind.TimedCounts), and a Failure for each leaf that
+// printed no result. The leaves whose count callgrind lost run again in a process of their own, up
+// to lostRetries times; a count is never guessed.
 func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n int) (
-	map[string]leafCount, []record.Failure, error) {
-	counts := map[string]leafCount{}
+	map[string]callgrind.LeafCount, []record.Failure, error) {
+	counts := map[string]callgrind.LeafCount{}
 	var fails []record.Failure
 	all := leaves
 	leaves = slices.Clone(leaves)
@@ -968,7 +948,7 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 		fails = append(fails, f...)
 		leaves = slices.DeleteFunc(leaves, func(lf leaf) bool { return !slices.Contains(lost, lf.name) || !l.counted(lf.name) })
 		if len(leaves) > 0 && attempt < lostRetries {
-			l.progress.warn(fmt.Sprintf("callgrind lost track of the benchmark timer of %s on %s: counting again",
+			l.progress.Warn(fmt.Sprintf("callgrind lost track of the benchmark timer of %s on %s: counting again",
 				strings.Join(lost, ", "), side))
 		}
 		if attempt == lostRetries {
@@ -1006,7 +986,7 @@ func (l *lane) count(ctx context.Context, leaves []leaf, side record.Side, e sch
 // countOnce is one process of count, which runs each leaf repeat times in a row (-test.count) and
 // keeps the last run's count: the clean counts, the leaves whose count was lost, and the failures.
 func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n,
-	repeat int) (map[string]leafCount, []string, []record.Failure, error) {
+	repeat int) (map[string]callgrind.LeafCount, []string, []record.Failure, error) {
 	bin := map[record.Side]Binary{record.Base: l.cfg.Base, record.Head: l.cfg.Head}[side]
 	l.seq++
 	// callgrind's output: the one place the sandbox lets it write
@@ -1024,7 +1004,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 	}
 	timeout := valgrindSlowdown*time.Duration(native*float64(time.Second)) + 120*time.Second
 	limit := l.limit(timeout)
-	args := append(callgrindArgs(out, l.cacheSim), bin.Path, "-test.run=^$", "-test.bench="+skipPattern(names),
+	args := append(callgrind.Args(out, l.cacheSim), bin.Path, "-test.run=^$", "-test.bench="+benchout.SkipPattern(names),
 		"-test.benchtime="+strconv.Itoa(n)+"x", "-test.cpu=1", "-test.count="+strconv.Itoa(repeat))
 	started := time.Now()
 	c, err := l.execIn(ctx, Binary{Path: l.valgrind, Dir: bin.Dir}, bin, scratch, timeout, limit, args, false)
@@ -1038,42 +1018,42 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 			l.uncount(lf.name, record.UncountedBudget, fmt.Sprintf("the lane's share of the budget ran out while it "+
 				"was counted on %s (the callgrind process was stopped after %s)", side, limit.Round(time.Second)))
 		}
-		return map[string]leafCount{}, nil, nil, nil
+		return map[string]callgrind.LeafCount{}, nil, nil, nil
 	}
-	segs, rerr := readDumps(out, l.syms[side])
-	l.shapes = map[string]leafCount{}
-	results := parseOutput(c.stdout).results
+	segs, rerr := callgrind.ReadDumps(out, l.syms[side])
+	l.shapes = map[string]callgrind.LeafCount{}
+	results := benchout.Parse(c.stdout).Results
 	// The process's start dates the first dump: the first leaf's wall time then holds valgrind's
 	// start-up too, an upper bound (valgrindCost).
-	timed := timedCounts(append([]segment{{at: started}}, segs...))
-	counts := map[string]leafCount{}
+	timed := callgrind.TimedCounts(append([]callgrind.Segment{{At: started}}, segs...))
+	counts := map[string]callgrind.LeafCount{}
 	var lost []string
 	switch {
 	case rerr != nil:
 	case len(timed) < len(results):
 		// callgrind missed the dump of a result line (a trigger point missed after a stack switch,
-		// as in timedCounts), so the counts cannot be told apart: every leaf that printed a result
-		// is lost, and counted again.
+		// as in callgrind.TimedCounts), so the counts cannot be told apart: every leaf that printed
+		// a result is lost, and counted again.
 		for _, res := range results {
-			if slices.Contains(names, res.name) && !slices.Contains(lost, res.name) {
-				lost = append(lost, res.name)
+			if slices.Contains(names, res.Name) && !slices.Contains(lost, res.Name) {
+				lost = append(lost, res.Name)
 			}
 		}
 	case len(timed) == len(results):
 		for i, res := range results {
-			if res.iters == n {
-				l.shapes[res.name] = timed[i]
+			if res.Iters == n {
+				l.shapes[res.Name] = timed[i]
 			}
 			switch {
-			case res.iters != n || !slices.Contains(names, res.name):
-			case timed[i].lost:
-				if !slices.Contains(lost, res.name) {
-					lost = append(lost, res.name)
+			case res.Iters != n || !slices.Contains(names, res.Name):
+			case timed[i].Lost:
+				if !slices.Contains(lost, res.Name) {
+					lost = append(lost, res.Name)
 				}
-				delete(counts, res.name)
+				delete(counts, res.Name)
 			default:
-				counts[res.name] = timed[i]
-				lost = slices.DeleteFunc(lost, func(name string) bool { return name == res.name })
+				counts[res.Name] = timed[i]
+				lost = slices.DeleteFunc(lost, func(name string) bool { return name == res.Name })
 			}
 		}
 	}
@@ -1091,7 +1071,7 @@ func (l *lane) countOnce(ctx context.Context, leaves []leaf, side record.Side, e
 			f.Message = fmt.Sprintf("callgrind saw %d results, the benchmarks printed %d: the counts cannot be told apart",
 				len(timed), len(results)) + lastLines(c.stdout, c.stderr)
 		case strings.Contains(string(c.stdout), "--- FAIL: Benchmark"+lf.name):
-			f.Kind, f.Message = record.FailureExit, failBlock(c.stdout, lf.name)
+			f.Kind, f.Message = record.FailureExit, benchout.FailBlock(c.stdout, lf.name)
 		case kind != "":
 			f.Kind, f.Message = kind, msg
 		default:

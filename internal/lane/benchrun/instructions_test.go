@@ -16,6 +16,9 @@ import (
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/valgrind"
+	"github.com/perfgate/perfgate/internal/lane/callgrind"
+	"github.com/perfgate/perfgate/internal/lane/gobuild"
+	"github.com/perfgate/perfgate/internal/leaf/demo"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
@@ -33,16 +36,16 @@ func needValgrind(t *testing.T) {
 // base).
 func buildDemo(t *testing.T, names ...string) map[string]Binary {
 	t.Helper()
-	trees := demoTrees(t, names...)
+	trees := testmod.DemoTrees(t, names...)
 	cache := filepath.Join(t.TempDir(), "gocache")
 	bins := map[string]Binary{}
 	for _, name := range names {
 		cfg := demoConfig(t, trees[name], strings.ReplaceAll(name, "#", "-")+".test")
 		cfg.Cache = cache
-		if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+		if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 			t.Fatal(err)
 		}
-		info, err := Inspect(t.Context(), cfg)
+		info, err := gobuild.Inspect(t.Context(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,8 +234,8 @@ func BenchmarkLoop(b *testing.B) {
 	}
 }
 `)
-	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "loopy.test")}
-	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "loopy.test")}
+	if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -317,8 +320,8 @@ func BenchmarkWork(b *testing.B) {
 	if err := os.WriteFile(marker, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "odd.test")}
-	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "odd.test")}
+	if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -349,9 +352,9 @@ func BenchmarkWork(b *testing.B) {
 }
 
 // TestRunInstructionsPausedTimer counts a benchmark that stops its timer for a set-up in every
-// iteration, which callgrind's tracking of calls loses (see timedCounts), next to the same work
-// timed plainly. The lane must find it at calibration and leave it to wall time (timerInLoop), as a
-// failure of neither side, and count the plain one as usual.
+// iteration, which callgrind's tracking of calls loses (see callgrind.TimedCounts), next to the
+// same work timed plainly. The lane must find it at calibration and leave it to wall time
+// (timerInLoop), as a failure of neither side, and count the plain one as usual.
 func TestRunInstructionsPausedTimer(t *testing.T) {
 	needValgrind(t)
 	dir := t.TempDir()
@@ -391,8 +394,8 @@ func BenchmarkPlain(b *testing.B) {
 	}
 }
 `)
-	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "paused.test")}
-	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "paused.test")}
+	if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -431,14 +434,14 @@ func BenchmarkPlain(b *testing.B) {
 // TestRunInstructionsPreempted counts a benchmark whose loop runs for several hundred milliseconds
 // under valgrind, long enough for sysmon to ask the goroutine to stop (asyncpreemptoff or not)
 // several times a run, at wall-clock times: each request makes one of the calls in the loop run its
-// function's stack check twice and its more block once (see stackCheck). The lane leaves those out,
-// so the four counts of an A/A run are the same number, bit for bit, and the change is exactly 0.
-// valgrind runs one thread at a time, and on its default lock sysmon gets a turn only now and then;
-// --fair-sched=yes gives every thread its turn, which makes the requests land in every run (7 in
-// the loop of one process, measured). A direct run under callgrind checks that they did land in the
-// counted code, else the test would prove nothing. Beside it, a benchmark that allocates enough for
-// the collector to run during its loop, were it on (see instrEnv): its counts, too, are
-// bit-identical.
+// function's stack check twice and its more block once (see callgrind's stackCheck). The lane
+// leaves those out, so the four counts of an A/A run are the same number, bit for bit, and the
+// change is exactly 0. valgrind runs one thread at a time, and on its default lock sysmon gets a
+// turn only now and then; --fair-sched=yes gives every thread its turn, which makes the requests
+// land in every run (7 in the loop of one process, measured). A direct run under callgrind checks
+// that they did land in the counted code, else the test would prove nothing. Beside it, a benchmark
+// that allocates enough for the collector to run during its loop, were it on (see instrEnv): its
+// counts, too, are bit-identical.
 func TestRunInstructionsPreempted(t *testing.T) {
 	needValgrind(t)
 	t.Setenv("VALGRIND_OPTS", "--fair-sched=yes")
@@ -495,8 +498,8 @@ func BenchmarkAlloc(b *testing.B) {
 	}
 }
 `)
-	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "long.test")}
-	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "long.test")}
+	if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}
@@ -532,12 +535,12 @@ func BenchmarkAlloc(b *testing.B) {
 
 	// The same loop at the lane's N, under callgrind directly: the counted code failed stack
 	// checks.
-	syms, err := readSymtab(bin.Path)
+	syms, err := callgrind.ReadSymtab(bin.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "callgrind.out")
-	args := append(callgrindArgs(out, false), bin.Path, "-test.run=^$", "-test.bench=^BenchmarkLong$",
+	args := append(callgrind.Args(out, false), bin.Path, "-test.run=^$", "-test.bench=^BenchmarkLong$",
 		"-test.benchtime="+strconv.Itoa(run.Iters["Long"])+"x", "-test.cpu=1")
 	// (instrEnv(nil) with the host's switches: the lane's environment.)
 	vg, err := valgrind.Find(t.Context(), "", "the test needs it")
@@ -551,7 +554,7 @@ func BenchmarkAlloc(b *testing.B) {
 	if _, _, err := proc.Run(proc.Command(t.Context(), dir, host.Env(instrEnv(nil)), append([]string{vg.Path}, args...)...)); err != nil {
 		t.Fatal(err)
 	}
-	segs, err := readDumps(out, syms)
+	segs, err := callgrind.ReadDumps(out, syms)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -645,11 +648,11 @@ func BenchmarkInstructionLaneGate(b *testing.B) {
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		b.Skip("needs valgrind")
 	}
-	cfg := BuildConfig{Dir: "../../..", Pkg: "./cipher/des", Out: filepath.Join(b.TempDir(), "des.test")}
-	if _, err := Build(b.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: "../../..", Pkg: "./cipher/des", Out: filepath.Join(b.TempDir(), "des.test")}
+	if _, err := gobuild.Build(b.Context(), record.Base, cfg); err != nil {
 		b.Fatal(err)
 	}
-	info, err := Inspect(b.Context(), cfg)
+	info, err := gobuild.Inspect(b.Context(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -667,4 +670,8 @@ func BenchmarkInstructionLaneGate(b *testing.B) {
 		b.ReportMetric(run.Calibration.Seconds(), "calibration-s")
 		b.ReportMetric(float64(len(run.Leaves)), "leaves")
 	}
+}
+
+func demoConfig(t *testing.T, dir, out string) gobuild.Config {
+	return gobuild.Config{Dir: dir, Pkg: demo.Package, Out: filepath.Join(t.TempDir(), out)}
 }

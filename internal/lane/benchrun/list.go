@@ -5,16 +5,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
-	"golang.org/x/perf/benchfmt"
-
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/sandbox"
+	"github.com/perfgate/perfgate/internal/lane/benchout"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -51,21 +49,6 @@ func List(ctx context.Context, bin Binary, env []string, sb *sandbox.Sandbox) ([
 	return names, nil
 }
 
-// Pattern returns the -test.bench pattern that selects exactly the benchmark name (as in
-// Sample.Name, without the "Benchmark" prefix) and none of its siblings: every '/'-separated level
-// quoted and anchored, as in ^BenchmarkEncrypt$/^des$/^single$. The testing package splits a
-// pattern on '/' outside brackets and parentheses and skips the character after a backslash, so the
-// quoted levels never split; names are matched after the testing package rewrote them (spaces to
-// '_', "#01" suffixes for duplicates), which is the form benchmark output prints and this function
-// receives.
-func Pattern(name string) string {
-	levels := strings.Split("Benchmark"+name, "/")
-	for i, l := range levels {
-		levels[i] = "^" + regexp.QuoteMeta(l) + "$"
-	}
-	return strings.Join(levels, "/")
-}
-
 // discover lists and calibrates the base binary's benchmarks and returns the selected leaves.
 func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	start := time.Now()
@@ -83,7 +66,7 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 		if r.cfg.Filter != nil && !r.cfg.Filter.MatchTop(top) {
 			continue // none of its benchmarks is selected: not even calibrated
 		}
-		r.progress.calibrating(top)
+		r.progress.Calibrating(top)
 		found, err := r.calibrate(ctx, top)
 		if err != nil {
 			return nil, err
@@ -97,7 +80,7 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 			_, r.run.Iters[l.name] = l.split()
 		}
 	}
-	r.progress.calibrated(len(leaves), time.Since(start))
+	r.progress.Calibrated(len(leaves), time.Since(start))
 	return leaves, nil
 }
 
@@ -126,36 +109,36 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 		timeout = 10*r.cfg.BenchTime + 60*time.Second
 	}
 	for range maxCalibrationAttempts {
-		args := []string{"-test.run=^$", "-test.bench=" + Pattern(top), "-test.benchtime=" + r.cfg.BenchTime.String(),
+		args := []string{"-test.run=^$", "-test.bench=" + benchout.Pattern(top), "-test.benchtime=" + r.cfg.BenchTime.String(),
 			"-test.benchmem", "-test.cpu=1", "-test.count=1", "-test.v"}
 		if len(skip) > 0 {
-			args = append(args, "-test.skip="+skipPattern(skip))
+			args = append(args, "-test.skip="+benchout.SkipPattern(skip))
 		}
 		c, err := r.exec(ctx, r.cfg.Base, timeout, proc.CalibrationFactor*timeout, args, false)
 		if err != nil {
 			return leaves, err
 		}
-		out := parseOutput(c.stdout)
-		if r.run.Header == nil && out.header != nil {
-			r.run.Header = out.header
+		out := benchout.Parse(c.stdout)
+		if r.run.Header == nil && out.Header != nil {
+			r.run.Header = out.Header
 		}
-		for _, res := range out.results {
-			sec, _ := valueOf(res.values, "sec/op")
-			bytes, _ := valueOf(res.values, "B/op")
-			allocs, _ := valueOf(res.values, "allocs/op")
-			leaves = append(leaves, leaf{name: res.name, iters: res.iters, secPerOp: sec, allocates: bytes > 0 || allocs > 0})
-			skip = append(skip, res.name)
+		for _, res := range out.Results {
+			sec, _ := benchout.ValueOf(res.Values, "sec/op")
+			bytes, _ := benchout.ValueOf(res.Values, "B/op")
+			allocs, _ := benchout.ValueOf(res.Values, "allocs/op")
+			leaves = append(leaves, leaf{name: res.Name, iters: res.Iters, secPerOp: sec, allocates: bytes > 0 || allocs > 0})
+			skip = append(skip, res.Name)
 		}
-		for _, name := range out.failedLeaves() {
+		for _, name := range out.FailedLeaves() {
 			r.fail(record.Failure{Name: name, Side: record.Base, Round: 0, Slot: -1, Kind: record.FailureExit,
-				Message: failBlock(c.stdout, name)})
+				Message: benchout.FailBlock(c.stdout, name)})
 			skip = append(skip, name)
 		}
 		kind, msg := c.failure()
-		if kind == "" || kind == record.FailureExit && len(out.failedLeaves()) > 0 {
+		if kind == "" || kind == record.FailureExit && len(out.FailedLeaves()) > 0 {
 			return leaves, nil // done, possibly with b.Fatal'd leaves recorded above
 		}
-		culprit := out.startedLeaf()
+		culprit := out.Unfinished()
 		if culprit == "" || culprit == top || slices.Contains(skip, culprit) {
 			// top itself (a leaf, or its own body outside any sub-benchmark) failed: nothing left
 			// to rescue.
@@ -194,113 +177,4 @@ func (l leaf) split() (runs, iters int) {
 	}
 	runs = max(1, min(benchtxt.SubRuns, l.iters))
 	return runs, max(1, l.iters/runs)
-}
-
-// childOutput is what one run of a test binary printed, parsed.
-type childOutput struct {
-	results []benchResult
-	header  map[string]string // goos, goarch, pkg, cpu
-	started []string          // names announced by -test.v, in order (calibration only)
-	failed  []string          // names of "--- FAIL: " lines
-}
-
-type benchResult struct {
-	name   string
-	iters  int
-	values []benchtxt.Value
-}
-
-// parseOutput parses a test binary's standard output: result lines through benchfmt (which
-// normalises ns/op to sec/op and MB/s to B/s), and the lines benchfmt skips that say which
-// benchmark started or failed.
-func parseOutput(stdout []byte) childOutput {
-	var out childOutput
-	r := benchfmt.NewReader(bytes.NewReader(stdout), "output")
-	for r.Scan() {
-		res, ok := r.Result().(*benchfmt.Result)
-		if !ok {
-			continue
-		}
-		if out.header == nil {
-			out.header = map[string]string{}
-			for _, c := range res.Config {
-				if c.File {
-					out.header[c.Key] = string(c.Value)
-				}
-			}
-		}
-		br := benchResult{name: benchName(res.Name.String()), iters: res.Iters}
-		for _, v := range res.Values {
-			if !benchtxt.ValidUnit(v.Unit) {
-				// chosen by the code under test (b.ReportMetric): never let it carry markup
-				continue
-			}
-			br.values = append(br.values, benchtxt.Value{Value: v.Value, Unit: v.Unit})
-		}
-		out.results = append(out.results, br)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), " \t\r")
-		if name, ok := strings.CutPrefix(line, "Benchmark"); ok && !strings.ContainsAny(name, " \t") {
-			out.started = append(out.started, benchName("Benchmark"+name))
-		}
-		if _, rest, ok := strings.Cut(line, "--- FAIL: Benchmark"); ok {
-			out.failed = append(out.failed, benchName("Benchmark"+rest))
-		}
-	}
-	return out
-}
-
-// benchName turns a printed benchmark name into a Sample.Name: without "Benchmark" and without a
-// "-N" GOMAXPROCS suffix. Children run with -test.cpu=1, for which the testing package prints no
-// suffix, so a name that ends in "-8" keeps it: that is part of the name (b.Run("size-8", …)), not
-// a GOMAXPROCS.
-func benchName(printed string) string {
-	return strings.TrimPrefix(strings.TrimSpace(printed), "Benchmark")
-}
-
-// startedLeaf returns the benchmark that was running when a calibration child died: the last name
-// -test.v announced that printed no result, or "" when every announced benchmark finished.
-func (o childOutput) startedLeaf() string {
-	done := map[string]bool{}
-	for _, r := range o.results {
-		done[r.name] = true
-	}
-	for i := len(o.started) - 1; i >= 0; i-- {
-		if !done[o.started[i]] {
-			return o.started[i]
-		}
-	}
-	return ""
-}
-
-// failedLeaves returns the names of "--- FAIL:" lines that are not the parent of another failed
-// name: a failing sub-benchmark also fails its parents, but only the sub-benchmark is to blame.
-func (o childOutput) failedLeaves() []string {
-	var out []string
-	for _, f := range o.failed {
-		parent := false
-		for _, g := range o.failed {
-			if strings.HasPrefix(g, f+"/") {
-				parent = true
-				break
-			}
-		}
-		if !parent {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// skipPattern returns a -test.skip pattern that skips each of names exactly (an alternation of
-// Pattern values), or "" for none.
-func skipPattern(names []string) string {
-	pats := make([]string, len(names))
-	for i, n := range names {
-		pats[i] = Pattern(n)
-	}
-	return strings.Join(pats, "|")
 }

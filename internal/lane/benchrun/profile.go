@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/lane/benchout"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -64,7 +65,7 @@ func (r *runner) profileOnce(ctx context.Context, bin Binary, name string, iters
 	}
 	defer remove()
 	prof := filepath.Join(scratch, "cpu.pprof")
-	args := []string{"-test.run=^$", "-test.bench=" + Pattern(name), "-test.benchtime=" + strconv.Itoa(iters) + "x",
+	args := []string{"-test.run=^$", "-test.bench=" + benchout.Pattern(name), "-test.benchtime=" + strconv.Itoa(iters) + "x",
 		"-test.cpu=1", "-test.count=1", "-test.cpuprofile=" + prof}
 	c, err := r.execIn(ctx, bin, bin, scratch, timeout, timeout, args, false)
 	if err != nil {
@@ -74,9 +75,9 @@ func (r *runner) profileOnce(ctx context.Context, bin Binary, name string, iters
 		return ProfileRun{}, fmt.Errorf("%s: %s", kind, msg)
 	}
 	var run ProfileRun
-	for _, res := range parseOutput(c.stdout).results {
-		if res.name == name {
-			run.Iters = res.iters
+	for _, res := range benchout.Parse(c.stdout).Results {
+		if res.Name == name {
+			run.Iters = res.Iters
 		}
 	}
 	if run.Iters == 0 {

@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,6 +17,8 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/host/sandbox"
 	"github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/lane/benchout"
+	"github.com/perfgate/perfgate/internal/lane/progress"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -215,20 +214,20 @@ func buildLauncher(ctx context.Context) (path string, cleanup func()) {
 }
 
 func newRunner(cfg RunConfig, pin abba.Pinning) (*runner, time.Time) {
-	return &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: newProgress(cfg.Progress)},
+	return &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: progress.New(cfg.Progress)},
 		time.Now()
 }
 
 // finish records how long the run took and stops its progress line.
 func (r *runner) finish(start time.Time) {
 	r.run.Elapsed = time.Since(start)
-	r.progress.stop()
+	r.progress.Stop()
 }
 
 type runner struct {
 	cfg       RunConfig
 	run       *Run
-	progress  *progress
+	progress  *progress.Reporter
 	txt       *benchtxt.BenchTxt
 	pinWarned bool
 	// abba's peak-memory launcher, "" when there is none (a direct child's peak may not be its own)
@@ -273,10 +272,10 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 					eta += est[f.Bench]
 				}
 			}
-			r.progress.roundDone(e.Round, r.cfg.Rounds, time.Since(started), eta)
+			r.progress.RoundDone(e.Round, r.cfg.Rounds, time.Since(started), eta)
 		}
 	}
-	r.progress.done(len(r.run.Samples), len(r.run.Failures), time.Since(started))
+	r.progress.Done(len(r.run.Samples), len(r.run.Failures), time.Since(started))
 	return nil
 }
 
@@ -291,7 +290,7 @@ type leafSide struct {
 func (r *runner) step(ctx context.Context, l leaf, e abba.Entry, i, n int, eta time.Duration,
 	dead map[leafSide]bool) error {
 	side := e.Side
-	r.progress.running(l.name, side, e.Round, r.cfg.Rounds, i, n, eta)
+	r.progress.Running(l.name, side, e.Round, r.cfg.Rounds, i, n, eta)
 	s, fail, err := r.runLeaf(ctx, l, side, e)
 	if err != nil {
 		return err
@@ -322,7 +321,7 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.E
 		timeout = 10*time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 60*time.Second
 	}
 	runs, iters := l.split()
-	args := []string{"-test.run=^$", "-test.bench=" + Pattern(l.name), "-test.benchtime=" + strconv.Itoa(iters) + "x",
+	args := []string{"-test.run=^$", "-test.bench=" + benchout.Pattern(l.name), "-test.benchtime=" + strconv.Itoa(iters) + "x",
 		"-test.benchmem", "-test.cpu=1", "-test.count=" + strconv.Itoa(runs)}
 	c, err := r.exec(ctx, bin, timeout, timeout, args, true)
 	if err != nil {
@@ -333,71 +332,22 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.E
 		fail.Kind, fail.Message = kind, msg
 		return nil, fail, nil
 	}
-	if res := fastest(parseOutput(c.stdout).results, l.name, r.cfg.Stats.ExactUnits); res != nil {
-		return &benchtxt.Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.iters,
-			Values: benchtxt.SecFirst(res.values), PeakRSS: c.peakRSS}, nil, nil
+	if res := benchout.Fastest(benchout.Parse(c.stdout).Results, l.name, r.cfg.Stats.ExactUnits); res != nil {
+		return &benchtxt.Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.Iters,
+			Values: benchtxt.SecFirst(res.Values), PeakRSS: c.peakRSS}, nil, nil
 	}
 	fail.Kind, fail.Message = record.FailureNoResult, "no result line for "+l.name+lastLines(c.stdout, c.stderr)
 	return nil, fail, nil
 }
 
-// fastest returns the result of name with the least sec/op among results, the sub-runs of one run
-// (SubRuns); nil when there is none. A result without sec/op is taken only when no other is there.
-// The exact units (allocs/op, B/op) are the first sub-run's instead, whichever was fastest: a
-// one-time cost such as a lazy initialisation shows in the first sub-run only, and taking it from
-// whichever sub-run happened to be fastest would make the exact counts of identical code differ
-// from slot to slot.
-func fastest(results []benchResult, name string, exact []string) *benchResult {
-	var best, first *benchResult
-	bestSec := math.Inf(1)
-	for i := range results {
-		res := &results[i]
-		if res.name != name {
-			continue
-		}
-		if first == nil {
-			first = res
-		}
-		if sec, ok := valueOf(res.values, "sec/op"); ok && sec < bestSec || best == nil {
-			best = res
-			if ok {
-				bestSec = sec
-			}
-		}
-	}
-	if best == nil || best == first {
-		return best
-	}
-	out := *best
-	out.values = slices.Clone(best.values)
-	for i, v := range out.values {
-		if slices.Contains(exact, v.Unit) {
-			if w, ok := valueOf(first.values, v.Unit); ok {
-				out.values[i].Value = w
-			}
-		}
-	}
-	return &out
-}
-
 func (r *runner) fail(f record.Failure) {
 	r.run.Failures = append(r.run.Failures, f)
-	r.progress.failed(f)
+	r.progress.Failed(f)
 }
 
 func (r *runner) warn(msg string) {
 	r.run.Warnings = append(r.run.Warnings, msg)
-	r.progress.warn(msg)
-}
-
-// valueOf returns the value of unit in vs.
-func valueOf(vs []benchtxt.Value, unit string) (float64, bool) {
-	for _, v := range vs {
-		if v.Unit == unit {
-			return v.Value, true
-		}
-	}
-	return 0, false
+	r.progress.Warn(msg)
 }
 
 // child is one finished run of a test binary.
@@ -564,10 +514,10 @@ func (c *child) failure() (kind record.FailureKind, msg string) {
 	case c.flooded:
 		return record.FailureExit, fmt.Sprintf("killed after printing more than %d bytes", proc.MaxOutput) +
 			lastLines(c.stdout, c.stderr)
-	case panicMessage(c.stderr) != "":
-		return record.FailurePanic, panicMessage(c.stderr)
-	case panicMessage(c.stdout) != "":
-		return record.FailurePanic, panicMessage(c.stdout)
+	case benchout.PanicMessage(c.stderr) != "":
+		return record.FailurePanic, benchout.PanicMessage(c.stderr)
+	case benchout.PanicMessage(c.stdout) != "":
+		return record.FailurePanic, benchout.PanicMessage(c.stdout)
 	case c.err != nil:
 		var pe *proc.Error
 		if errors.As(c.err, &pe) && pe.ExitCode >= 0 {
@@ -576,42 +526,6 @@ func (c *child) failure() (kind record.FailureKind, msg string) {
 		return record.FailureExit, c.err.Error()
 	}
 	return "", ""
-}
-
-// panicLines is how many lines after "panic: …" a Failure keeps: the goroutine header and the top
-// frames.
-const panicLines = 6
-
-// panicMessage returns the first "panic: " or "fatal error: " line of out and the panicLines lines
-// after it, or "".
-func panicMessage(out []byte) string {
-	lines := strings.Split(string(out), "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
-			end := min(i+1+panicLines, len(lines))
-			return strings.TrimRight(strings.Join(lines[i:end], "\n"), "\n ")
-		}
-	}
-	return ""
-}
-
-// failBlock returns the "--- FAIL: Benchmark<name>" line of out with the indented log lines around
-// it: -test.v streams them before the FAIL line, plain output prints them after.
-func failBlock(out []byte, name string) string {
-	lines := strings.Split(string(out), "\n")
-	for i, l := range lines {
-		if strings.HasSuffix(l, "--- FAIL: Benchmark"+name) {
-			lo, hi := i, i+1
-			for lo > 0 && strings.HasPrefix(lines[lo-1], " ") {
-				lo--
-			}
-			for hi < len(lines) && strings.HasPrefix(lines[hi], " ") {
-				hi++
-			}
-			return strings.Join(slices.Concat([]string{l}, lines[lo:i], lines[i+1:hi]), "\n")
-		}
-	}
-	return "--- FAIL: Benchmark" + name
 }
 
 // lastLines returns "\n" and the last lines of the child's output, or "" when it printed nothing.

@@ -19,6 +19,7 @@ import (
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/lane/benchout"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
@@ -304,17 +305,17 @@ func TestPatternSelectsExactlyOne(t *testing.T) {
 	base, _ := fixtures(t)
 	for _, name := range []string{"Odd/a_b", "Odd/x[1]+(y)|z", "Odd/size-8", "Odd/dup", "Odd/dup#01", "Odd/p/q", "Odd/$^.*", "Fast"} {
 		cmd := proc.Command(context.Background(), base.Dir, nil, base.Path,
-			"-test.run=^$", "-test.bench="+Pattern(name), "-test.benchtime=1x", "-test.cpu=1")
+			"-test.run=^$", "-test.bench="+benchout.Pattern(name), "-test.benchtime=1x", "-test.cpu=1")
 		out, _, err := proc.Run(cmd)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		var got []string
-		for _, r := range parseOutput(out).results {
-			got = append(got, r.name)
+		for _, r := range benchout.Parse(out).Results {
+			got = append(got, r.Name)
 		}
 		if !slices.Equal(got, []string{name}) {
-			t.Errorf("Pattern(%q) = %q ran %q", name, Pattern(name), got)
+			t.Errorf("Pattern(%q) = %q ran %q", name, benchout.Pattern(name), got)
 		}
 	}
 }
@@ -384,36 +385,6 @@ func TestRunABBASkip(t *testing.T) {
 		if s.Name != "Fast" {
 			t.Errorf("sample of %s, which was skipped", s.Name)
 		}
-	}
-}
-
-// TestFastestSubRun: a run's sample is its fastest sub-run of the leaf, with that sub-run's other
-// units.
-func TestFastestSubRun(t *testing.T) {
-	out := parseOutput([]byte(`goos: linux
-BenchmarkEncrypt/des/single 	 1000	 930 ns/op	 24 B/op	 3 allocs/op
-BenchmarkEncrypt/des/single 	 1000	 870 ns/op	 8 B/op	 1 allocs/op
-BenchmarkEncrypt/des/batch  	 1000	 100 ns/op	 0 B/op	 0 allocs/op
-BenchmarkEncrypt/des/single 	 1000	 2100 ns/op	 8 B/op	 1 allocs/op
-PASS
-`))
-	got := fastest(out.results, "Encrypt/des/single", bench.DefaultStatsOptions.ExactUnits)
-	if got == nil {
-		t.Fatal("no result")
-	}
-	if sec, _ := valueOf(got.values, "sec/op"); sec != 870e-9 {
-		t.Errorf("fastest sub-run %v sec/op, want 870 ns/op (not another leaf's 100, not the first's 930)", sec)
-	}
-	// The exact units are the first sub-run's (its one-time allocations included), whichever was
-	// fastest.
-	if a, _ := valueOf(got.values, "allocs/op"); a != 3 {
-		t.Errorf("allocs/op %v, want the first sub-run's 3", a)
-	}
-	if b, _ := valueOf(got.values, "B/op"); b != 24 {
-		t.Errorf("B/op %v, want the first sub-run's 24", b)
-	}
-	if fastest(out.results, "Encrypt/des", nil) != nil {
-		t.Error("a name that is no leaf of the output has a result")
 	}
 }
 

@@ -56,7 +56,7 @@ func (r *runner) fitRuns(leaves []leaf, left time.Duration) []leaf {
 		floored = left/time.Duration(BudgetRounds*4*n)-runOverhead < runTime
 	}
 	r.run.RunTime = runTime
-	r.progress.fitted(len(leaves), runTime, r.cfg.BenchTime, floored)
+	r.progress.Fitted(len(leaves), BudgetRounds, runTime, r.cfg.BenchTime, floored)
 	out := make([]leaf, len(leaves))
 	for i, l := range leaves {
 		if l.secPerOp > 0 {
@@ -120,7 +120,7 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 	st.Counts = r.cfg.Counts
 	r.run.Plan = st.Sequential()
 	deadline := start.Add(r.cfg.Budget)
-	r.progress.deadline = deadline
+	r.progress.Deadline = deadline
 	dead := map[leafSide]bool{}
 	started := time.Now()
 	for {
@@ -152,7 +152,7 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 			}
 			if k+1 == len(plan) || plan[k+1].Round != e.Round {
 				rest, round := pending(plan[k+1:], est, dead, e.Round+1)
-				r.progress.roundDone(e.Round, planned, time.Since(started), min(rest, time.Until(deadline)))
+				r.progress.RoundDone(e.Round, planned, time.Since(started), min(rest, time.Until(deadline)))
 				// The runs took longer than calibration said (a loaded machine): end the stage at
 				// this round when the next one would overrun the budget. The first stage still runs
 				// two rounds.
@@ -169,8 +169,8 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 		}
 		done := st.Look(r.run.Samples, n)
 		r.run.Stages = st.Looked()
-		r.progress.looked(st.Looked(), st.Rounds(), len(done), len(st.Active()), time.Until(deadline))
+		r.progress.Looked(st.Looked(), st.Rounds(), len(done), len(st.Active()), time.Until(deadline))
 	}
-	r.progress.done(len(r.run.Samples), len(r.run.Failures), time.Since(started))
+	r.progress.Done(len(r.run.Samples), len(r.run.Failures), time.Since(started))
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/perfgate/perfgate/internal/data/bench"
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/lane/progress"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
@@ -175,7 +176,7 @@ func TestFitRuns(t *testing.T) {
 		{time.Hour, 5 * time.Millisecond, 5 * time.Millisecond, []int{5_000, 1, 1, 1_000}, false},
 	} {
 		var log bytes.Buffer
-		r := &runner{cfg: RunConfig{BenchTime: tc.benchTime}, run: &Run{Iters: map[string]int{}}, progress: newProgress(&log)}
+		r := &runner{cfg: RunConfig{BenchTime: tc.benchTime}, run: &Run{Iters: map[string]int{}}, progress: progress.New(&log)}
 		got := r.fitRuns(slices.Clone(leaves), tc.left)
 		if floored := strings.Contains(log.String(), "fewer than"); floored != tc.floored {
 			t.Errorf("budget %s: progress %q, want a note that the rounds do not fit: %v", tc.left, log.String(), tc.floored)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/data/bench"
 	"github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/lane/gobuild"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
@@ -76,8 +77,8 @@ func BenchmarkPure(b *testing.B) {
 	}
 }
 `})
-	cfg := BuildConfig{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "steady.test")}
-	if _, err := Build(t.Context(), record.Base, cfg); err != nil {
+	cfg := gobuild.Config{Dir: dir, Pkg: ".", Out: filepath.Join(dir, "steady.test")}
+	if _, err := gobuild.Build(t.Context(), record.Base, cfg); err != nil {
 		t.Fatal(err)
 	}
 	bin := Binary{Path: cfg.Out, Dir: dir}

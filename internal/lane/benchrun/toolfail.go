@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/data/bench"
 	sched "github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/lane/benchout"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -106,7 +107,7 @@ func (l *lane) nativeFailures(ctx context.Context, leaves []leaf, side record.Si
 			native += float64(n) * lf.secPerOp
 		}
 		timeout := 10*time.Duration(native*float64(time.Second)) + 60*time.Second
-		args := []string{"-test.run=^$", "-test.bench=" + skipPattern(names), "-test.benchtime=" + strconv.Itoa(n) + "x",
+		args := []string{"-test.run=^$", "-test.bench=" + benchout.SkipPattern(names), "-test.benchtime=" + strconv.Itoa(n) + "x",
 			"-test.cpu=1", "-test.count=1"}
 		return l.exec(ctx, bin, timeout, timeout, args, false)
 	}
@@ -116,7 +117,7 @@ func (l *lane) nativeFailures(ctx context.Context, leaves []leaf, side record.Si
 		if err != nil {
 			return nil, err
 		}
-		if nativeFailure(c, leaves[0].name, side) == nil && hasAll(parseOutput(c.stdout).results, leaves) {
+		if nativeFailure(c, leaves[0].name, side) == nil && hasAll(benchout.Parse(c.stdout).Results, leaves) {
 			return out, nil
 		}
 	}
@@ -135,10 +136,10 @@ func nativeFailure(c *child, name string, side record.Side) *record.Failure {
 	f := &record.Failure{Name: name, Side: side}
 	switch kind, msg := c.failure(); {
 	case strings.Contains(string(c.stdout), "--- FAIL: Benchmark"+name):
-		f.Kind, f.Message = record.FailureExit, failBlock(c.stdout, name)
+		f.Kind, f.Message = record.FailureExit, benchout.FailBlock(c.stdout, name)
 	case kind != "":
 		f.Kind, f.Message = kind, msg
-	case !slices.ContainsFunc(parseOutput(c.stdout).results, func(r benchResult) bool { return r.name == name }):
+	case !slices.ContainsFunc(benchout.Parse(c.stdout).Results, func(r benchout.Result) bool { return r.Name == name }):
 		f.Kind, f.Message = record.FailureNoResult, "no result line for "+name+lastLines(c.stdout, c.stderr)
 	default:
 		return nil
@@ -147,9 +148,9 @@ func nativeFailure(c *child, name string, side record.Side) *record.Failure {
 }
 
 // hasAll reports whether results hold a result of every leaf.
-func hasAll(results []benchResult, leaves []leaf) bool {
+func hasAll(results []benchout.Result, leaves []leaf) bool {
 	for _, lf := range leaves {
-		if !slices.ContainsFunc(results, func(r benchResult) bool { return r.name == lf.name }) {
+		if !slices.ContainsFunc(results, func(r benchout.Result) bool { return r.Name == lf.name }) {
 			return false
 		}
 	}
@@ -163,7 +164,7 @@ func (l *lane) switchOff(why string) {
 		return
 	}
 	l.run.LaneOff = why
-	l.progress.warn("the instruction-count lane is off, wall time judges every benchmark: " + why)
+	l.progress.Warn("the instruction-count lane is off, wall time judges every benchmark: " + why)
 	if l.run.Uncounted == nil {
 		l.run.Uncounted = map[string]bench.NotCounted{}
 	}

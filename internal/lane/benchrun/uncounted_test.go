@@ -1,37 +1,15 @@
 package benchrun
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/lane/progress"
 	"github.com/perfgate/perfgate/record"
 )
-
-// TestCallsTo reads the call counts of a callgrind dump: calls to the target from code under test
-// count, calls from the testing package and calls to other functions do not.
-func TestCallsTo(t *testing.T) {
-	syms := &symtab{start: []uint64{0x1000, 0x2000, 0x3000}, end: []uint64{0x1100, 0x2100, 0x3100},
-		name:    []string{"example.com/p.BenchmarkPaused", "testing.(*B).runN", "testing.(*B).StopTimer"},
-		trigger: []int8{-1, -1, 2}}
-	dump := `version: 1
-positions: instr
-events: Ir
-fn=(1) example.com/p.BenchmarkPaused
-0x1000 3
-calls=7 0x3000
-0x1010 70
-calls=2 0x2000
-0x1020 5
-fn=(2) testing.(*B).runN
-calls=2 0x3000
-0x2010 20
-`
-	got, err := callsTo(strings.NewReader(dump), syms, 0x3000)
-	if err != nil || got != 7 {
-		t.Errorf("callsTo = %d, %v; want 7 (runN's 2 calls are the testing package's)", got, err)
-	}
-}
 
 // TestFitBudget plans the lane for a benchmark that allocates 64 MiB an op (a few hundred counted
 // instructions, milliseconds natively: the runtime's work) beside a fast one. Costed by
@@ -49,7 +27,7 @@ func TestFitBudget(t *testing.T) {
 		t.Fatalf("by instructions: %d groups, want the one that ran 13 minutes past its budget", len(g))
 	}
 	newLane := func(share time.Duration) *lane {
-		r := &runner{run: &Run{Iters: map[string]int{}}, progress: newProgress(nil)}
+		r := &runner{run: &Run{Iters: map[string]int{}}, progress: progress.New(nil)}
 		return &lane{runner: r, deadline: time.Now().Add(share)}
 	}
 	l := newLane(100 * time.Second)
@@ -103,21 +81,52 @@ func TestWaterLevel(t *testing.T) {
 	}
 }
 
-// TestTimedCountsWall: a leaf's wall time is that of its timed stretches, each from the dump before
-// it.
-func TestTimedCountsWall(t *testing.T) {
-	t0 := time.Unix(1000, 0)
-	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	segs := []segment{
-		{trigger: trigStop, at: at(0)},               // start-up
-		{trigger: trigStop, ran: 1 << 1, at: at(60)}, // timed, from StartTimer: 60 ms
-		// runN's StopTimer to the result
-		{trigger: trigResult, ran: 1 << 2, at: at(70)},
-		{trigger: trigStop, ran: 1 << 0, at: at(75)},               // the next leaf: 5 ms
-		{trigger: trigResult, ran: 1 << 2, entered: 0, at: at(76)}, // its result
+func TestInstrEnv(t *testing.T) {
+	got := instrEnv([]string{"A=1", "GOMAXPROCS=8", "GODEBUG=madvdontneed=1", "GOGC=50", "GOMEMLIMIT=1MiB", "GOGCX=1"})
+	want := []string{"A=1", "GOGCX=1", "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=madvdontneed=1,asyncpreemptoff=1"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("instrEnv (-want +got):\n%s", diff)
 	}
-	got := timedCounts(segs)
-	if len(got) != 2 || got[0].wall != 60*time.Millisecond || got[1].wall != 5*time.Millisecond {
-		t.Errorf("timedCounts = %+v, want walls of 60 ms and 5 ms", got)
+	if got := instrEnv(nil); !cmp.Equal(got, []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=asyncpreemptoff=1"}) {
+		t.Errorf("instrEnv(nil) = %q", got)
 	}
+}
+
+func TestGroupLeaves(t *testing.T) {
+	mk := func(iters ...int) []leaf {
+		var out []leaf
+		for i, n := range iters {
+			out = append(out, leaf{name: string(rune('a' + i)), iters: n})
+		}
+		return out
+	}
+	type group struct {
+		n      int
+		leaves string
+	}
+	check := func(leaves []leaf, perOp []float64, want []group) {
+		t.Helper()
+		var got []group
+		for _, g := range groupLeaves(leaves, perOp, valgrindStart) {
+			names := ""
+			for _, lf := range g.leaves {
+				names += lf.name
+				if lf.iters != g.n {
+					t.Errorf("leaf %s runs at %d in a group at %d", lf.name, lf.iters, g.n)
+				}
+			}
+			got = append(got, group{g.n, names})
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("groupLeaves = %v, want %v", got, want)
+		}
+	}
+	// Two expensive leaves and two cheap ones: one group would run the expensive ones 600 times too
+	// often (3 × 1200 × 3×10⁶ instructions, far more than a valgrind start-up), three groups would
+	// start one process more for a saving of 3 × 200 × 800 instructions. Groups keep the order they
+	// were given in.
+	check(mk(1200, 1, 1000, 2), []float64{800, 2e6, 1000, 1e6}, []group{{2, "bd"}, {1200, "ac"}})
+	// Cheap leaves all run in one process, at the largest N.
+	check(mk(5, 1, 3), []float64{100, 200, 300}, []group{{5, "abc"}})
+	check(nil, nil, nil)
 }

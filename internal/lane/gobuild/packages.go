@@ -1,4 +1,4 @@
-package benchrun
+package gobuild
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // ListPackages runs go list on patterns in cfg.Dir (the module root) with Build's flags and
 // environment, and reads the test files of every package it matched for their benchmark functions.
 // Packages come in go list's order (sorted by import path), each once.
-func ListPackages(ctx context.Context, cfg BuildConfig, patterns []string) ([]bench.Package, error) {
+func ListPackages(ctx context.Context, cfg Config, patterns []string) ([]bench.Package, error) {
 	argv := append([]string{"go", "list", "-f",
 		`{{.ImportPath}}{{"\t"}}{{.Name}}{{"\t"}}{{.Dir}}{{"\t"}}{{join .TestGoFiles ","}}` +
 			`{{"\t"}}{{join .XTestGoFiles ","}}`},
@@ -104,7 +104,7 @@ func benchmarkFuncs(path string) ([]string, error) {
 // ModuleDeps returns the directories, relative to cfg.Root (else cfg.Dir), of the packages of the
 // main module that package pkg and its tests depend on, itself included, and the main module's root
 // directory: go list -deps -test in cfg.Dir, keeping the main module's packages.
-func ModuleDeps(ctx context.Context, cfg BuildConfig, pkg string) ([]string, error) {
+func ModuleDeps(ctx context.Context, cfg Config, pkg string) ([]string, error) {
 	argv := append([]string{"go", "list", "-deps", "-test", "-f",
 		`{{.Dir}}{{"\t"}}{{with .Module}}{{.Main}}{{"\t"}}{{.Dir}}{{end}}`}, buildFlags(cfg)...)
 	argv = append(argv, pkg)

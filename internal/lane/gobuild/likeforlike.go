@@ -1,4 +1,4 @@
-package benchrun
+package gobuild
 
 import (
 	"bytes"

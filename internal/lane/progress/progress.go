@@ -1,4 +1,7 @@
-package benchrun
+// Package progress reports a benchmark run's progress on standard error: one line updated in
+// place with "\r" on a terminal, plain lines (one per calibrated benchmark, failure, warning and
+// finished round) elsewhere, such as a CI log.
+package progress
 
 import (
 	"fmt"
@@ -11,31 +14,32 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// progress reports a run's progress. On a terminal it keeps one line up to date with "\r"
+// Reporter reports a run's progress. On a terminal it keeps one line up to date with "\r"
 // (benchmark, side, round, runs done, ETA); elsewhere, such as a CI log, it prints a plain line per
 // finished round. Failures and warnings are whole lines on both. A nil writer reports nothing.
-type progress struct {
+type Reporter struct {
 	w    io.Writer
 	tty  bool
 	open bool // a terminal line is on screen without its newline
-	// deadline is the end of a budgeted run's time budget, zero without one: the lines then show
+	// Deadline is the end of a budgeted run's time budget, zero without one: the lines then show
 	// the time left.
-	deadline time.Time
+	Deadline time.Time
 }
 
 // left returns ", 1m3s of budget left" for a budgeted run, "" otherwise.
-func (p *progress) left() string {
-	if p.deadline.IsZero() {
+func (p *Reporter) left() string {
+	if p.Deadline.IsZero() {
 		return ""
 	}
-	return fmt.Sprintf(", %s of budget left", max(time.Until(p.deadline), 0).Round(time.Second))
+	return fmt.Sprintf(", %s of budget left", max(time.Until(p.Deadline), 0).Round(time.Second))
 }
 
 // ttyWidth bounds the updating line so that it never wraps, which would break the "\r" update.
 const ttyWidth = 79
 
-func newProgress(w io.Writer) *progress {
-	return &progress{w: w, tty: isTerminal(w)}
+// New returns a Reporter writing to w; a nil w reports nothing.
+func New(w io.Writer) *Reporter {
+	return &Reporter{w: w, tty: isTerminal(w)}
 }
 
 // isTerminal reports whether w is a character device, the check a terminal needs and a log file or
@@ -50,7 +54,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 // line prints a whole line, first clearing an updating line.
-func (p *progress) line(format string, args ...any) {
+func (p *Reporter) line(format string, args ...any) {
 	if p.w == nil {
 		return
 	}
@@ -59,7 +63,7 @@ func (p *progress) line(format string, args ...any) {
 }
 
 // status replaces the updating line (terminal only).
-func (p *progress) status(format string, args ...any) {
+func (p *Reporter) status(format string, args ...any) {
 	if p.w == nil || !p.tty {
 		return
 	}
@@ -71,22 +75,24 @@ func (p *progress) status(format string, args ...any) {
 	p.open = true
 }
 
-func (p *progress) clear() {
+// clear erases an updating line.
+func (p *Reporter) clear() {
 	if p.open {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.open = false
 	}
 }
 
-// stop ends an updating line that is still open, e.g. after a cancelled run.
-func (p *progress) stop() {
+// Stop ends an updating line that is still open, e.g. after a cancelled run.
+func (p *Reporter) Stop() {
 	if p.open {
 		fmt.Fprintln(p.w)
 		p.open = false
 	}
 }
 
-func (p *progress) calibrating(top string) {
+// Calibrating announces the calibration of the top-level benchmark top.
+func (p *Reporter) Calibrating(top string) {
 	if p.tty {
 		p.status("calibrating %s", top)
 		return
@@ -94,31 +100,32 @@ func (p *progress) calibrating(top string) {
 	p.line("calibrating %s", top)
 }
 
-func (p *progress) calibrated(leaves int, d time.Duration) {
+// Calibrated reports that calibration found leaves benchmarks in d.
+func (p *Reporter) Calibrated(leaves int, d time.Duration) {
 	p.line("calibrated %s in %s", nouns(leaves, "benchmark"), d.Round(time.Millisecond))
 }
 
-// fitted reports the run length a budget chose for leaves benchmarks, when it shortened their runs;
-// floored says that BudgetRounds rounds of them do not fit the budget even so.
-func (p *progress) fitted(leaves int, runTime, benchTime time.Duration, floored bool) {
+// Fitted reports the run length a budget chose for leaves benchmarks, when it shortened their runs;
+// floored says that the rounds a budget should allow do not fit it even so.
+func (p *Reporter) Fitted(leaves, rounds int, runTime, benchTime time.Duration, floored bool) {
 	switch {
 	case floored:
 		p.line("runs of %s; fewer than %d rounds of %d benchmarks fit the budget: a longer budget (or fewer "+
-			"benchmarks, -bench) would settle more", runTime, BudgetRounds, leaves)
+			"benchmarks, -bench) would settle more", runTime, rounds, leaves)
 	case runTime < benchTime:
 		p.line("runs shortened from %s to %s: short runs settle more per second of budget", benchTime, runTime)
 	}
 }
 
-// running announces run i (0-based) of total: leaf name on side in round (0-based) of rounds, with
+// Running announces run i (0-based) of total: leaf name on side in round (0-based) of rounds, with
 // eta left.
-func (p *progress) running(name string, side record.Side, round, rounds, i, total int, eta time.Duration) {
+func (p *Reporter) Running(name string, side record.Side, round, rounds, i, total int, eta time.Duration) {
 	p.status("[%d/%d] round %d/%d %s %s, ETA %s%s", i+1, total, round+1, rounds, side, name, eta.Round(time.Second),
 		p.left())
 }
 
-// roundDone reports a finished round on a log (a terminal shows it on the updating line already).
-func (p *progress) roundDone(round, rounds int, elapsed, eta time.Duration) {
+// RoundDone reports a finished round on a log (a terminal shows it on the updating line already).
+func (p *Reporter) RoundDone(round, rounds int, elapsed, eta time.Duration) {
 	if p.tty {
 		return
 	}
@@ -126,14 +133,15 @@ func (p *progress) roundDone(round, rounds int, elapsed, eta time.Duration) {
 		0).Round(time.Second), p.left())
 }
 
-// looked reports the look after stage k of a budgeted run: settled benchmarks stop, the others go
+// Looked reports the look after stage k of a budgeted run: settled benchmarks stop, the others go
 // on.
-func (p *progress) looked(k, rounds, settled, unsettled int, left time.Duration) {
+func (p *Reporter) Looked(k, rounds, settled, unsettled int, left time.Duration) {
 	p.line("stage %d (%d rounds): %s settled, %d still timed, %s of budget left",
 		k, rounds, nouns(settled, "more benchmark"), unsettled, max(left, 0).Round(time.Second))
 }
 
-func (p *progress) failed(f record.Failure) {
+// Failed reports a Failure by its first line.
+func (p *Reporter) Failed(f record.Failure) {
 	where := "calibration"
 	if f.Round > 0 {
 		where = fmt.Sprintf("round %d slot %d", f.Round, f.Slot)
@@ -142,11 +150,13 @@ func (p *progress) failed(f record.Failure) {
 	p.line("%s failed on %s (%s, %s): %s", f.Name, f.Side, where, f.Kind, first)
 }
 
-func (p *progress) warn(msg string) {
+// Warn reports a warning.
+func (p *Reporter) Warn(msg string) {
 	p.line("warning: %s", msg)
 }
 
-func (p *progress) done(samples, failures int, elapsed time.Duration) {
+// Done reports the end of a run: its samples and failures, and how long it took.
+func (p *Reporter) Done(samples, failures int, elapsed time.Duration) {
 	p.line("%s, %s in %s", nouns(samples, "sample"), nouns(failures, "failure"), elapsed.Round(time.Millisecond))
 }
 

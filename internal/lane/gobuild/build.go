@@ -1,4 +1,4 @@
-package benchrun
+package gobuild
 
 import (
 	"bytes"
@@ -20,9 +20,9 @@ import (
 // writes no binary, and by nothing else.
 var ErrNoTests = errors.New("package has no tests or benchmarks")
 
-// BuildConfig says how to build one side's test binary. Base and head use the same BuildConfig
+// Config says how to build one side's test binary. Base and head use the same Config
 // apart from Dir, Root and Out, so that the two binaries differ only by their source.
-type BuildConfig struct {
+type Config struct {
 	// the module root of the exported tree (where go.mod is): the go command runs here
 	Dir string
 	// the exported tree's root, which bounds the search for a go.work file; "" means Dir
@@ -43,30 +43,30 @@ type BuildConfig struct {
 }
 
 // limit returns ctx bounded by cfg.Timeout.
-func (cfg BuildConfig) limit(ctx context.Context) (context.Context, context.CancelFunc) {
+func (cfg Config) limit(ctx context.Context) (context.Context, context.CancelFunc) {
 	if cfg.Timeout <= 0 {
 		return context.WithCancel(ctx)
 	}
 	return context.WithTimeout(ctx, cfg.Timeout)
 }
 
-// BuildError is a side whose test binary could not be built. Err is usually a *proc.Error carrying
+// Error is a side whose test binary could not be built. Err is usually a *proc.Error carrying
 // the go command's argv, exit status and the tail of the compiler's output, or wraps ErrNoTests.
-type BuildError struct {
+type Error struct {
 	Side record.Side
 	Err  error
 }
 
-func (e *BuildError) Error() string { return "building " + string(e.Side) + ": " + e.Err.Error() }
+func (e *Error) Error() string { return "building " + string(e.Side) + ": " + e.Err.Error() }
 
-func (e *BuildError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // Build builds the test binary of cfg.Pkg with
 //
 //	go test -c -o OUT -trimpath [-tags T1,T2] PKG
 //
 // in cfg.Dir and returns the go command's output for the side's build log (build-base.log,
-// build-head.log), headed by the command line. A failure is a *BuildError naming the side.
+// build-head.log), headed by the command line. A failure is an *Error naming the side.
 //
 // Both sides get identical flags and environment, whatever the user's environment says:
 //   - -trimpath, so that two exported trees of the same source give byte-identical binaries and
@@ -76,7 +76,7 @@ func (e *BuildError) Unwrap() error { return e.Err }
 //     rather than passed through: it is the same for both sides either way, but flags such as
 //     -race, -cover, -ldflags=-s or -mod=mod would change what is measured and how. An empty
 //     GOFLAGS would not do: the go command then falls back to the "go env -w" file. Build flags
-//     perfgate needs come from BuildConfig.
+//     perfgate needs come from Config.
 //   - GOWORK names the tree's own go.work (the nearest one from Dir up to Root), else "off": a
 //     workspace the tree carries is honoured, and a GOWORK pointing into the user's checkout can
 //     never mix the user's working copy into a side. -mod is not forced, so a vendor directory is
@@ -84,21 +84,21 @@ func (e *BuildError) Unwrap() error { return e.Err }
 //   - GOTOOLCHAIN=local: both sides compile with the toolchain running perfgate, never one that a
 //     go.mod line downloads for one side only. cfg.Env may override it.
 //   - GOCACHE=cfg.Cache when set.
-func Build(ctx context.Context, side record.Side, cfg BuildConfig) (log []byte, err error) {
+func Build(ctx context.Context, side record.Side, cfg Config) (log []byte, err error) {
 	if cfg.Dir == "" || cfg.Pkg == "" || cfg.Out == "" {
-		return nil, &BuildError{Side: side, Err: errors.New("BuildConfig needs Dir, Pkg and Out")}
+		return nil, &Error{Side: side, Err: errors.New("a Config needs Dir, Pkg and Out")}
 	}
 	out, err := filepath.Abs(cfg.Out)
 	if err != nil {
-		return nil, &BuildError{Side: side, Err: err}
+		return nil, &Error{Side: side, Err: err}
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return nil, &BuildError{Side: side, Err: err}
+		return nil, &Error{Side: side, Err: err}
 	}
 	// A stale binary must not pass for this build's when go test -c writes nothing (a package
 	// without tests).
 	if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, &BuildError{Side: side, Err: err}
+		return nil, &Error{Side: side, Err: err}
 	}
 	argv := append([]string{"go", "test", "-c", "-o", out}, buildFlags(cfg)...)
 	argv = append(argv, cfg.Pkg)
@@ -111,16 +111,16 @@ func Build(ctx context.Context, side record.Side, cfg BuildConfig) (log []byte, 
 	b.Write(stderr)
 	b.Write(stdout)
 	if err != nil {
-		return b.Bytes(), &BuildError{Side: side, Err: err}
+		return b.Bytes(), &Error{Side: side, Err: err}
 	}
 	if _, err := os.Stat(out); errors.Is(err, os.ErrNotExist) {
-		return b.Bytes(), &BuildError{Side: side, Err: fmt.Errorf("%s: %w", cfg.Pkg, ErrNoTests)}
+		return b.Bytes(), &Error{Side: side, Err: fmt.Errorf("%s: %w", cfg.Pkg, ErrNoTests)}
 	}
 	return b.Bytes(), nil
 }
 
 // buildFlags are the flags both go test -c and go list get.
-func buildFlags(cfg BuildConfig) []string {
+func buildFlags(cfg Config) []string {
 	flags := []string{"-trimpath"}
 	if len(cfg.Tags) > 0 {
 		flags = append(flags, "-tags", strings.Join(cfg.Tags, ","))
@@ -132,7 +132,7 @@ func buildFlags(cfg BuildConfig) []string {
 }
 
 // buildEnv is the environment Build and Inspect add to the scrubbed one (see Build for why).
-func buildEnv(cfg BuildConfig) []string {
+func buildEnv(cfg Config) []string {
 	env := []string{"GOFLAGS=-trimpath", "GOWORK=" + findWork(cfg.Dir, cfg.Root), "GOTOOLCHAIN=local"}
 	if cfg.Cache != "" {
 		env = append(env, "GOCACHE="+cfg.Cache)
@@ -159,7 +159,7 @@ func findWork(dir, root string) string {
 
 // Inspect runs go list on cfg.Pkg in cfg.Dir with Build's flags and environment. A pattern matching
 // several packages is an error: perfgate gates one package.
-func Inspect(ctx context.Context, cfg BuildConfig) (*bench.PackageInfo, error) {
+func Inspect(ctx context.Context, cfg Config) (*bench.PackageInfo, error) {
 	argv := append([]string{"go", "list", "-f",
 		"{{.ImportPath}}\t{{.Name}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}"},
 		buildFlags(cfg)...)
@@ -263,9 +263,9 @@ func SameBinary(a, b string) (bool, error) {
 // them ("example.com/m/x.go"). It compiles through go list -test -export, so nothing is linked, and
 // nothing runs; cfg.Out is ignored. cfg.Timeout bounds it as it does Build. The go command replays
 // a cached compilation's report.
-func Decisions(ctx context.Context, cfg BuildConfig, importPath string) ([]byte, error) {
+func Decisions(ctx context.Context, cfg Config, importPath string) ([]byte, error) {
 	if cfg.Dir == "" || cfg.Pkg == "" || importPath == "" {
-		return nil, errors.New("compiler decisions: BuildConfig needs Dir and Pkg, and the import path")
+		return nil, errors.New("compiler decisions: Config needs Dir and Pkg, and the import path")
 	}
 	argv := append([]string{"go", "list", "-test", "-export", "-f", "{{.ImportPath}}", "-gcflags=" + importPath + "=-m=2"},
 		buildFlags(cfg)...)

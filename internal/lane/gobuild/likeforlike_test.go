@@ -1,8 +1,9 @@
-package benchrun
+package gobuild
 
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,10 +100,10 @@ func TestTestOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "base-bench.test")
-	if _, err := Build(context.Background(), record.Base, BuildConfig{Dir: base, Pkg: ".", Out: bin, Overlay: overlay}); err != nil {
+	if _, err := Build(context.Background(), record.Base, Config{Dir: base, Pkg: ".", Out: bin, Overlay: overlay}); err != nil {
 		t.Fatalf("building base with head's tests: %v", err)
 	}
-	names, err := List(context.Background(), Binary{Path: bin, Dir: head}, nil, nil)
+	names, err := benchmarks(bin, head)
 	if err != nil {
 		t.Fatalf("listing (base's old test file was built?): %v", err)
 	}
@@ -117,7 +118,7 @@ func TestTestOverlay(t *testing.T) {
 	if err := TestOverlay(overlay, base, head); err != nil {
 		t.Fatal(err)
 	}
-	log, err := Build(context.Background(), record.Base, BuildConfig{Dir: base, Pkg: ".", Out: bin, Overlay: overlay})
+	log, err := Build(context.Background(), record.Base, Config{Dir: base, Pkg: ".", Out: bin, Overlay: overlay})
 	if err == nil {
 		t.Fatalf("base built with a test file that calls Twice, which base lacks:\n%s", log)
 	}
@@ -131,4 +132,22 @@ func TestBenchmarkFuncs(t *testing.T) {
 	if want := []string{"Fixed", "Method", "Sum"}; !cmp.Equal(got, want) {
 		t.Errorf("BenchmarkFuncs = %q, want %q", got, want)
 	}
+}
+
+// benchmarks lists the top-level benchmarks of the test binary bin, run in dir, without their
+// "Benchmark" prefix.
+func benchmarks(bin, dir string) ([]string, error) {
+	cmd := exec.Command(bin, "-test.list=^Benchmark")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, l := range strings.Fields(string(out)) {
+		if n, ok := strings.CutPrefix(l, "Benchmark"); ok {
+			names = append(names, n)
+		}
+	}
+	return names, nil
 }

@@ -1,4 +1,4 @@
-package benchrun
+package gobuild
 
 import (
 	"context"
@@ -23,7 +23,7 @@ func TestDecisions(t *testing.T) {
 	write("go.mod", "module example.com/dec\n\ngo 1.22\n")
 	write("dec.go", "package dec\n\nfunc small(x int) int { return x + 1 }\n\nfunc Big(x int) int { return small(x) * 2 }\n")
 	write("dec_test.go", "package dec\n\nimport \"testing\"\n\nfunc BenchmarkBig(b *testing.B) {\n\tfor b.Loop() {\n\t\tBig(3)\n\t}\n}\n")
-	out, err := Decisions(context.Background(), BuildConfig{Dir: dir, Pkg: "."},
+	out, err := Decisions(context.Background(), Config{Dir: dir, Pkg: "."},
 		"example.com/dec")
 	if err != nil {
 		t.Fatal(err)

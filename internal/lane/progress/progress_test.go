@@ -1,4 +1,4 @@
-package benchrun
+package progress
 
 import (
 	"bytes"
@@ -12,17 +12,17 @@ import (
 
 func TestProgressPlain(t *testing.T) {
 	var buf bytes.Buffer
-	p := newProgress(&buf)
+	p := New(&buf)
 	if p.tty {
 		t.Fatal("a bytes.Buffer is not a terminal")
 	}
-	p.calibrating("Encrypt")
-	p.running("Encrypt/des/single", record.Head, 0, 5, 1, 40, time.Minute)
-	p.roundDone(0, 5, 12*time.Second, 48*time.Second)
-	p.failed(record.Failure{Name: "Hang", Side: record.Head, Round: 2, Slot: 2, Kind: record.FailureTimeout, Message: "killed\nmore"})
-	p.looked(1, 3, 1, 2, 10*time.Second)
-	p.looked(2, 6, 2, 0, 0)
-	p.done(38, 1, time.Minute)
+	p.Calibrating("Encrypt")
+	p.Running("Encrypt/des/single", record.Head, 0, 5, 1, 40, time.Minute)
+	p.RoundDone(0, 5, 12*time.Second, 48*time.Second)
+	p.Failed(record.Failure{Name: "Hang", Side: record.Head, Round: 2, Slot: 2, Kind: record.FailureTimeout, Message: "killed\nmore"})
+	p.Looked(1, 3, 1, 2, 10*time.Second)
+	p.Looked(2, 6, 2, 0, 0)
+	p.Done(38, 1, time.Minute)
 	want := "perfgate: calibrating Encrypt\n" +
 		"perfgate: round 1/5 done after 12s, ETA 48s\n" +
 		"perfgate: Hang failed on head (round 2 slot 2, timeout): killed\n" +
@@ -36,11 +36,11 @@ func TestProgressPlain(t *testing.T) {
 
 func TestProgressTerminal(t *testing.T) {
 	var buf bytes.Buffer
-	p := &progress{w: &buf, tty: true}
-	p.running("Encrypt/des/single", record.Head, 0, 5, 1, 40, 61*time.Second)
-	p.running("Encrypt/"+strings.Repeat("x", 100), record.Base, 0, 5, 2, 40, time.Minute)
-	p.roundDone(0, 5, time.Second, time.Second) // shown on the line already
-	p.warn("w")
+	p := &Reporter{w: &buf, tty: true}
+	p.Running("Encrypt/des/single", record.Head, 0, 5, 1, 40, 61*time.Second)
+	p.Running("Encrypt/"+strings.Repeat("x", 100), record.Base, 0, 5, 2, 40, time.Minute)
+	p.RoundDone(0, 5, time.Second, time.Second) // shown on the line already
+	p.Warn("w")
 	want := "\r\033[K[2/40] round 1/5 head Encrypt/des/single, ETA 1m1s" +
 		"\r\033[K[3/40] round 1/5 base Encrypt/" + strings.Repeat("x", 79-len("[3/40] round 1/5 base Encrypt/")-1) + "…" +
 		"\r\033[Kperfgate: warning: w\n"

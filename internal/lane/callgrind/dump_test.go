@@ -1,4 +1,4 @@
-package benchrun
+package callgrind
 
 import (
 	"debug/elf"
@@ -9,12 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
-// callgrindDump is a callgrind dump as valgrind 3.19 writes it with callgrindArgs, shortened: the
+// callgrindDump is a callgrind dump as valgrind 3.19 writes it with Args, shortened: the
 // stretch of a run from the testing package's entry into B.ResetTimer (which zeroed the counts) to
 // its entry into B.StopTimer (which wrote them). As callgrind does after a switch to the system
 // stack, it files runtime code (at 0x3000, mallocgc) under the user function crypt.
@@ -75,8 +73,8 @@ totals: 1814
 `
 
 // fakeSymtab names code addresses by their 4 KiB page: see callgrindDump.
-func fakeSymtab() *symtab {
-	t := &symtab{}
+func fakeSymtab() *Symtab {
+	t := &Symtab{}
 	for i, name := range []string{"example.com/minides.crypt", "runtime.memmove", "runtime.mallocgc", "time.Now",
 		"time.now", "testing.(*B).loopSlowPath", "gcWriteBarrier2", "sync.runtime_Semacquire", "memeqbody",
 		trigReset, trigStart, trigStop, trigResult} {
@@ -102,7 +100,7 @@ func TestReadDump(t *testing.T) {
 	// Not the 77 instructions of mallocgc that callgrind filed under crypt, nor the 11 at an
 	// address of no function, nor memeqbody's, a helper's, counted only through a counted caller's
 	// call line. ResetTimer (trigger 0) ran from its first instruction.
-	want := segment{trigger: trigStop, Counts: Counts{Total: 1816, Counted: 1564}, ran: 1, entered: 1}
+	want := Segment{trigger: trigStop, Counts: Counts{Total: 1816, Counted: 1564}, ran: 1, entered: 1}
 	if got != want {
 		t.Errorf("readDump = %+v, want %+v", got, want)
 	}
@@ -169,7 +167,7 @@ func TestReadSymtab(t *testing.T) {
 		return out
 	}
 	bin := build("test", "-c")
-	syms, err := readSymtab(bin)
+	syms, err := ReadSymtab(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,8 +218,8 @@ func TestReadSymtab(t *testing.T) {
 	}
 	// A binary without the testing package, or without symbols, cannot be counted.
 	for _, args := range [][]string{{"build"}, {"test", "-c", "-ldflags=-s"}} {
-		if _, err := readSymtab(build(args...)); err == nil {
-			t.Errorf("readSymtab of go %s: no error", strings.Join(args, " "))
+		if _, err := ReadSymtab(build(args...)); err == nil {
+			t.Errorf("ReadSymtab of go %s: no error", strings.Join(args, " "))
 		}
 	}
 }
@@ -229,8 +227,8 @@ func TestReadSymtab(t *testing.T) {
 func TestTimedCounts(t *testing.T) {
 	// seg is a segment written at trigger, whose code ran from the trigger functions in ran (by
 	// their index in triggers, R S P E), the first from its first instruction when entered.
-	seg := func(trigger string, counted int64, entered bool, ran ...int) segment {
-		s := segment{trigger: trigger, Counts: Counts{Total: counted + 1000, Counted: counted}}
+	seg := func(trigger string, counted int64, entered bool, ran ...int) Segment {
+		s := Segment{trigger: trigger, Counts: Counts{Total: counted + 1000, Counted: counted}}
 		for _, r := range ran {
 			s.ran |= 1 << r
 		}
@@ -240,7 +238,7 @@ func TestTimedCounts(t *testing.T) {
 		return s
 	}
 	const R, S, P, E = 0, 1, 2, 3
-	segs := []segment{
+	segs := []Segment{
 		// The start of the process, up to the first stop of a timer (a parent benchmark's, after
 		// its leaves).
 		seg(trigStop, 900, false),
@@ -262,9 +260,9 @@ func TestTimedCounts(t *testing.T) {
 	}
 	// timed: the stretches that ran the timer's code; the paused leaf's two say its timer stopped
 	// in between, and the lost stretch counts as one.
-	want := []leafCount{{counted: 1000, timed: 1}, {counted: 100, timed: 2}, {counted: 0, lost: true, timed: 1}}
-	if got := timedCounts(segs); !slices.Equal(got, want) {
-		t.Errorf("timedCounts = %+v, want %+v", got, want)
+	want := []LeafCount{{Counted: 1000, Timed: 1}, {Counted: 100, Timed: 2}, {Counted: 0, Lost: true, Timed: 1}}
+	if got := TimedCounts(segs); !slices.Equal(got, want) {
+		t.Errorf("TimedCounts = %+v, want %+v", got, want)
 	}
 }
 
@@ -295,56 +293,6 @@ func TestMachineryFunc(t *testing.T) {
 			t.Errorf("helperFunc(%q) = %v, want %v", fn, got, want)
 		}
 	}
-}
-
-func TestInstrEnv(t *testing.T) {
-	got := instrEnv([]string{"A=1", "GOMAXPROCS=8", "GODEBUG=madvdontneed=1", "GOGC=50", "GOMEMLIMIT=1MiB", "GOGCX=1"})
-	want := []string{"A=1", "GOGCX=1", "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=madvdontneed=1,asyncpreemptoff=1"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("instrEnv (-want +got):\n%s", diff)
-	}
-	if got := instrEnv(nil); !cmp.Equal(got, []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=asyncpreemptoff=1"}) {
-		t.Errorf("instrEnv(nil) = %q", got)
-	}
-}
-
-func TestGroupLeaves(t *testing.T) {
-	mk := func(iters ...int) []leaf {
-		var out []leaf
-		for i, n := range iters {
-			out = append(out, leaf{name: string(rune('a' + i)), iters: n})
-		}
-		return out
-	}
-	type group struct {
-		n      int
-		leaves string
-	}
-	check := func(leaves []leaf, perOp []float64, want []group) {
-		t.Helper()
-		var got []group
-		for _, g := range groupLeaves(leaves, perOp, valgrindStart) {
-			names := ""
-			for _, lf := range g.leaves {
-				names += lf.name
-				if lf.iters != g.n {
-					t.Errorf("leaf %s runs at %d in a group at %d", lf.name, lf.iters, g.n)
-				}
-			}
-			got = append(got, group{g.n, names})
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("groupLeaves = %v, want %v", got, want)
-		}
-	}
-	// Two expensive leaves and two cheap ones: one group would run the expensive ones 600 times too
-	// often (3 × 1200 × 3×10⁶ instructions, far more than a valgrind start-up), three groups would
-	// start one process more for a saving of 3 × 200 × 800 instructions. Groups keep the order they
-	// were given in.
-	check(mk(1200, 1, 1000, 2), []float64{800, 2e6, 1000, 1e6}, []group{{2, "bd"}, {1200, "ac"}})
-	// Cheap leaves all run in one process, at the largest N.
-	check(mk(5, 1, 3), []float64{100, 200, 300}, []group{{5, "abc"}})
-	check(nil, nil, nil)
 }
 
 // TestReadDumpCacheSim reads a dump with callgrind's cache simulation: the estimated cycles of the

@@ -1,4 +1,4 @@
-package benchrun
+package gobuild
 
 import (
 	"context"
@@ -13,41 +13,12 @@ import (
 
 	"github.com/perfgate/perfgate/internal/host/proc"
 	"github.com/perfgate/perfgate/internal/leaf/demo"
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
 
-// demoTrees materialises the demo history and exports the named commits, each into its own
-// directory.
-func demoTrees(t testing.TB, names ...string) map[string]string {
-	t.Helper()
-	repo, err := demo.Materialize(filepath.Join(t.TempDir(), "demo"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := gitsrc.Open(repo.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	trees := map[string]string{}
-	for _, name := range names {
-		c, err := r.Resolve(repo.Commits[strings.TrimSuffix(name, "#2")])
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := r.ExportTemp(t.Context(), c, t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { tree.Close() })
-		trees[name] = tree.Dir // the demo module is at the repository root
-	}
-	return trees
-}
-
-func demoConfig(t *testing.T, dir, out string) BuildConfig {
-	return BuildConfig{Dir: dir, Pkg: demo.Package, Out: filepath.Join(t.TempDir(), out)}
+func demoConfig(t *testing.T, dir, out string) Config {
+	return Config{Dir: dir, Pkg: demo.Package, Out: filepath.Join(t.TempDir(), out)}
 }
 
 func TestBuildDemo(t *testing.T) {
@@ -55,10 +26,10 @@ func TestBuildDemo(t *testing.T) {
 		t.Skip("builds real test binaries")
 	}
 	// "base#2" is a second export of base into another directory.
-	trees := demoTrees(t, "base", "folded", "base#2", "nobuild")
+	trees := testmod.DemoTrees(t, "base", "folded", "base#2", "nobuild")
 	ctx := t.Context()
 
-	build := func(side record.Side, cfg BuildConfig) time.Duration {
+	build := func(side record.Side, cfg Config) time.Duration {
 		t.Helper()
 		start := time.Now()
 		log, err := Build(ctx, side, cfg)
@@ -116,9 +87,9 @@ func TestBuildDemo(t *testing.T) {
 	// A compile error names the side, the command, its exit status and the compiler's message.
 	nb := demoConfig(t, trees["nobuild"], "nobuild.test")
 	log, err := Build(ctx, record.Head, nb)
-	var be *BuildError
+	var be *Error
 	if !errors.As(err, &be) || be.Side != record.Head {
-		t.Fatalf("Build(nobuild) error = %v, want *BuildError for head", err)
+		t.Fatalf("Build(nobuild) error = %v, want *Error for head", err)
 	}
 	var pe *proc.Error
 	if !errors.As(err, &pe) || pe.ExitCode != 1 || pe.Argv[0] != "go" {
@@ -153,15 +124,15 @@ func TestBuildNoTests(t *testing.T) {
 		t.Skip("runs the go command")
 	}
 	dir := testmod.Temp(t, map[string]string{"go.mod": "module example.com/nt\n\ngo 1.21\n", "p/p.go": "package p\n"})
-	cfg := BuildConfig{Dir: dir, Pkg: "./p", Out: filepath.Join(t.TempDir(), "p.test")}
+	cfg := Config{Dir: dir, Pkg: "./p", Out: filepath.Join(t.TempDir(), "p.test")}
 	// A stale binary from an earlier run must not be taken for this build's output.
 	if err := os.WriteFile(cfg.Out, []byte("stale"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Build(t.Context(), record.Base, cfg)
-	var be *BuildError
+	var be *Error
 	if !errors.Is(err, ErrNoTests) || !errors.As(err, &be) || be.Side != record.Base {
-		t.Errorf("Build of a package without tests: %v, want a base *BuildError wrapping ErrNoTests", err)
+		t.Errorf("Build of a package without tests: %v, want a base *Error wrapping ErrNoTests", err)
 	}
 	if want := "building base: ./p: package has no tests or benchmarks"; err == nil || err.Error() != want {
 		t.Errorf("error = %q, want %q", err, want)
@@ -200,7 +171,7 @@ func TestBuildEnvironment(t *testing.T) {
 	elsewhere := testmod.Temp(t, map[string]string{"go.work": "go 1.21\n"})
 	t.Setenv("GOWORK", filepath.Join(elsewhere, "go.work"))
 	t.Setenv("GOFLAGS", "-ldflags=-s")
-	cfg := BuildConfig{Dir: filepath.Join(tree, "a"), Root: tree, Pkg: ".", Out: filepath.Join(t.TempDir(), "a.test")}
+	cfg := Config{Dir: filepath.Join(tree, "a"), Root: tree, Pkg: ".", Out: filepath.Join(t.TempDir(), "a.test")}
 	if log, err := Build(context.Background(), record.Head, cfg); err != nil {
 		t.Fatalf("%v\n%s", err, log)
 	}
@@ -221,7 +192,7 @@ func TestBuildEnvironment(t *testing.T) {
 	if got := findWork(cfg.Dir, ""); got != "off" {
 		t.Errorf("findWork without Root = %q, want off", got)
 	}
-	env := strings.Join(buildEnv(BuildConfig{Dir: cfg.Dir, Cache: "/c", Env: []string{"GOTOOLCHAIN=auto"}}), " ")
+	env := strings.Join(buildEnv(Config{Dir: cfg.Dir, Cache: "/c", Env: []string{"GOTOOLCHAIN=auto"}}), " ")
 	if want := "GOFLAGS=-trimpath GOWORK=off GOTOOLCHAIN=local GOCACHE=/c GOTOOLCHAIN=auto"; env != want {
 		t.Errorf("buildEnv = %q, want %q (the last GOTOOLCHAIN wins in proc.Command)", env, want)
 	}
@@ -268,12 +239,12 @@ func TestSameBinary(t *testing.T) {
 func BenchmarkBuildSharedCache(b *testing.B) {
 	for _, mode := range []string{"cold", "warm"} {
 		b.Run(mode, func(b *testing.B) {
-			trees := demoTrees(b, "base", "folded")
+			trees := testmod.DemoTrees(b, "base", "folded")
 			dirs := map[record.Side]string{record.Base: trees["base"], record.Head: trees["folded"]}
 			warmCache := b.TempDir()
 			if mode == "warm" {
 				// Fill the cache with everything but the nonce-bearing package.
-				cfg := BuildConfig{Dir: dirs[record.Base], Pkg: demo.Package, Cache: warmCache, Out: filepath.Join(b.TempDir(), "warmup.test")}
+				cfg := Config{Dir: dirs[record.Base], Pkg: demo.Package, Cache: warmCache, Out: filepath.Join(b.TempDir(), "warmup.test")}
 				if log, err := Build(context.Background(), record.Base, cfg); err != nil {
 					b.Fatalf("%v\n%s", err, log)
 				}
@@ -291,7 +262,7 @@ func BenchmarkBuildSharedCache(b *testing.B) {
 					}
 				}
 				for _, side := range []record.Side{record.Base, record.Head} {
-					cfg := BuildConfig{Dir: dirs[side], Pkg: demo.Package, Cache: cache,
+					cfg := Config{Dir: dirs[side], Pkg: demo.Package, Cache: cache,
 						Out: filepath.Join(b.TempDir(), string(side)+".test")}
 					start := time.Now()
 					if log, err := Build(context.Background(), side, cfg); err != nil {
