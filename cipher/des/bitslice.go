@@ -2,21 +2,6 @@ package des
 
 import "sync/atomic"
 
-// This file is the bitsliced engine behind EncryptBlocks and DecryptBlocks.
-// It takes 64 blocks at a time, transposes them so that each of 64 words
-// holds one bit position of every block (bit j of each word belongs to one
-// block),
-// and runs the rounds on those words: the S-boxes are Boolean circuits
-// (sliced.go) and every permutation is wiring. The subkeys become broadcast
-// masks, all ones or all zeros per subkey bit, so XORing the key into 64
-// blocks is one XOR per bit.
-//
-// Nothing here indexes memory by key or data, or branches on them: the
-// transposition is a fixed sequence of shifts, masks and XORs, the key
-// masks are computed with arithmetic, and a batch that does not fill the
-// last 64 lanes is padded with zero blocks, never handed to the table
-// engine. The time of a call depends only on the number of blocks.
-
 // laneBlocks is the number of blocks processed together, one per bit of a
 // word.
 const laneBlocks = 64
@@ -80,6 +65,21 @@ func (z *lazyKeys) get(ks []schedule) []slicedKeys {
 // order, each in round order; decryption runs the stages and their rounds
 // backwards. A last group of fewer than 64 blocks is copied into a buffer
 // padded with zero blocks and run like the others.
+//
+// It is the bitsliced engine behind EncryptBlocks and DecryptBlocks: it takes
+// 64 blocks at a time, transposes them so that each of 64 words
+// holds one bit position of every block (bit j of each word belongs to one
+// block),
+// and runs the rounds on those words: the S-boxes are Boolean circuits
+// (sliced.go) and every permutation is wiring. The subkeys become broadcast
+// masks, all ones or all zeros per subkey bit, so XORing the key into 64
+// blocks is one XOR per bit.
+//
+// Nothing here indexes memory by key or data, or branches on them: the
+// transposition is a fixed sequence of shifts, masks and XORs, the key
+// masks are computed with arithmetic, and a batch that does not fill the
+// last 64 lanes is padded with zero blocks, never handed to the table
+// engine. The time of a call depends only on the number of blocks.
 func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {
 	n := cryptWide(ks, decrypt, dst, src)
 	dst, src = dst[n:], src[n:]

@@ -26,7 +26,7 @@ import (
 const hostileName = "Enc\x1b[31m\u202eevil\u2066x\u2069\u200f\u200e`|" + mdreport.Marker +
 	"<script>\r\n::warning::forged\u0085\u007f"
 
-// hostileRunes are the characters of hostileName that must never reach an output as they are.
+// hostileRune reports the characters of hostileName that must never reach an output as they are.
 func hostileRune(r rune) bool {
 	switch {
 	case r == '\n' || r == '\t':

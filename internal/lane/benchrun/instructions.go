@@ -26,59 +26,6 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// The instruction-count lane.
-//
-// Wall time on a shared runner has a noise floor of a few percent; an instruction count from a
-// simulator has almost none. RunInstructions measures every leaf benchmark's instructions per
-// operation under valgrind's callgrind, in the same A–B–B–A order and on the same pinned CPU as
-// RunABBA:
-//
-//  1. What is counted is what the benchmark times. callgrind drops its counts when the testing
-//     package enters B.ResetTimer or B.StartTimer, and writes them out when it enters B.StopTimer
-//     or formats a result line (callgrind.Args), so the stretches the benchmark timer measured come
-//     out as files of their own, and callgrind.TimedCounts adds them up per result line: the b.Loop
-//     or b.N loop, without the process's start-up, the -bench pattern's matching, the set-up before
-//     ResetTimer, runN's garbage collection or the printing of results, which vary between runs of
-//     one binary. Within those stretches the count is of the code under test: every instruction, by
-//     its address, of functions outside the Go runtime's and the testing package's machinery
-//     (callgrind's machineryFunc), whose share runs on wall-clock pacing (the collector, the
-//     scheduler, sysmon, the timer's ReadMemStats); the runtime's copy, clear and compare helpers
-//     count when the code calls them (callgrind's helperFunc). Allocation is not counted; allocs/op
-//     and B/op gate it exactly in the time lane. Nor is a stack check that failed: sysmon asks a
-//     goroutine that ran 10 ms of wall time to stop at its next call, asyncpreemptoff or not, and
-//     the call then runs its function's stack check twice and the block that calls the runtime
-//     once; callgrind.ReadDumps leaves both out (callgrind's stackCheck), as it does a stack
-//     growth. callgrind tracks calls by the stack pointer, which the Go runtime's stack switches
-//     and copies mislead now and then into missing a trigger; callgrind.TimedCounts detects it from
-//     the code each stretch ran, and count runs such a leaf again, twice in a row in a process of
-//     its own (lostRetries), rather than guess.
-//  2. One process counts many leaves: a group runs with one -test.bench alternation of their exact
-//     names and one -test.benchtime=Nx, and the result lines say which count is whose. Each slot of
-//     the schedule runs a group twice, for N and for 2N iterations, with GOMAXPROCS=1,
-//     GODEBUG=asyncpreemptoff=1 and GOGC=off (one thread runs Go code, no preemption signal lands
-//     at a wall-clock time, no collection runs during a loop: see instrEnv), and instructions/op =
-//     (count at 2N − count at N) / N: whatever the timed stretch holds besides the loop (e.g. a b.N
-//     benchmark's set-up) is the same in both runs and cancels.
-//  3. Calibration runs natively first, as RunABBA's does, for a millisecond per leaf, which
-//     discovers the leaves. Then one process on base counts every leaf at 1 iteration, which
-//     estimates each leaf's instructions per operation; a leaf's ideal N is the smallest whose
-//     difference holds InstrConfig.Target instructions, and at least minInstrIters. groupLeaves
-//     then splits the leaves, sorted by ideal N, into the groups that cost least to count, each run
-//     at the largest N of its members: a process costs about a second of valgrind's start-up, a
-//     simulated instruction about a nanosecond.
-//
-// A fixed N and a deterministic program make the count exact: the four counts of a leaf in an A/A
-// run are the same number, and the change is exactly 0 (measured on this repository's gate and on
-// the demo). What can still make them differ is the benchmark's own nondeterminism, which the lane
-// counts as it runs: code that branches on heap addresses (an overlap check of two buffers
-// allocated apart: Go 1.26 randomizes the heap's base, and the runtime's own allocations move with
-// wall-clock events such as a thread started), or on a map's iteration order (a per-process seed).
-// The lane checks that the count repeats: the A–A and B–B pairs of a round run the same binary. Two
-// counts of a pair that are not the same number are counted a third time, and a third count equal
-// to one of them replaces the other (a rare one-process event, see settleRound); two counts that
-// still differ by more than RepeatTolerance are a Failure of kind "unrepeatable", reported, never
-// averaged away. CompareInstructions classifies the samples.
-
 // Defaults of InstrConfig and the lane's tolerance.
 const (
 	// DefaultInstrTarget is how many instructions the difference of a leaf's counts at 2N and N
@@ -135,6 +82,59 @@ type InstrConfig struct {
 // in RunABBA: a leaf that fails on a side is a Failure and that side stops counting it, the rest of
 // its group goes on; in addition, two counts of the same binary in one round that differ by more
 // than RepeatTolerance are a Failure of kind "unrepeatable" on that side (the samples are kept).
+//
+// # The instruction-count lane
+//
+// Wall time on a shared runner has a noise floor of a few percent; an instruction count from a
+// simulator has almost none. RunInstructions measures every leaf benchmark's instructions per
+// operation under valgrind's callgrind, in the same A–B–B–A order and on the same pinned CPU as
+// RunABBA:
+//
+//  1. What is counted is what the benchmark times. callgrind drops its counts when the testing
+//     package enters B.ResetTimer or B.StartTimer, and writes them out when it enters B.StopTimer
+//     or formats a result line (callgrind.Args), so the stretches the benchmark timer measured come
+//     out as files of their own, and callgrind.TimedCounts adds them up per result line: the b.Loop
+//     or b.N loop, without the process's start-up, the -bench pattern's matching, the set-up before
+//     ResetTimer, runN's garbage collection or the printing of results, which vary between runs of
+//     one binary. Within those stretches the count is of the code under test: every instruction, by
+//     its address, of functions outside the Go runtime's and the testing package's machinery
+//     (callgrind's machineryFunc), whose share runs on wall-clock pacing (the collector, the
+//     scheduler, sysmon, the timer's ReadMemStats); the runtime's copy, clear and compare helpers
+//     count when the code calls them (callgrind's helperFunc). Allocation is not counted; allocs/op
+//     and B/op gate it exactly in the time lane. Nor is a stack check that failed: sysmon asks a
+//     goroutine that ran 10 ms of wall time to stop at its next call, asyncpreemptoff or not, and
+//     the call then runs its function's stack check twice and the block that calls the runtime
+//     once; callgrind.ReadDumps leaves both out (callgrind's stackCheck), as it does a stack
+//     growth. callgrind tracks calls by the stack pointer, which the Go runtime's stack switches
+//     and copies mislead now and then into missing a trigger; callgrind.TimedCounts detects it from
+//     the code each stretch ran, and count runs such a leaf again, twice in a row in a process of
+//     its own (lostRetries), rather than guess.
+//  2. One process counts many leaves: a group runs with one -test.bench alternation of their exact
+//     names and one -test.benchtime=Nx, and the result lines say which count is whose. Each slot of
+//     the schedule runs a group twice, for N and for 2N iterations, with GOMAXPROCS=1,
+//     GODEBUG=asyncpreemptoff=1 and GOGC=off (one thread runs Go code, no preemption signal lands
+//     at a wall-clock time, no collection runs during a loop: see instrEnv), and instructions/op =
+//     (count at 2N − count at N) / N: whatever the timed stretch holds besides the loop (e.g. a b.N
+//     benchmark's set-up) is the same in both runs and cancels.
+//  3. Calibration runs natively first, as RunABBA's does, for a millisecond per leaf, which
+//     discovers the leaves. Then one process on base counts every leaf at 1 iteration, which
+//     estimates each leaf's instructions per operation; a leaf's ideal N is the smallest whose
+//     difference holds InstrConfig.Target instructions, and at least minInstrIters. groupLeaves
+//     then splits the leaves, sorted by ideal N, into the groups that cost least to count, each run
+//     at the largest N of its members: a process costs about a second of valgrind's start-up, a
+//     simulated instruction about a nanosecond.
+//
+// A fixed N and a deterministic program make the count exact: the four counts of a leaf in an A/A
+// run are the same number, and the change is exactly 0 (measured on this repository's gate and on
+// the demo). What can still make them differ is the benchmark's own nondeterminism, which the lane
+// counts as it runs: code that branches on heap addresses (an overlap check of two buffers
+// allocated apart: Go 1.26 randomizes the heap's base, and the runtime's own allocations move with
+// wall-clock events such as a thread started), or on a map's iteration order (a per-process seed).
+// The lane checks that the count repeats: the A–A and B–B pairs of a round run the same binary. Two
+// counts of a pair that are not the same number are counted a third time, and a third count equal
+// to one of them replaces the other (a rare one-process event, see settleRound); two counts that
+// still differ by more than RepeatTolerance are a Failure of kind "unrepeatable", reported, never
+// averaged away. CompareInstructions classifies the samples.
 func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, error) {
 	if cfg.Base.Path == "" || cfg.Head.Path == "" {
 		return nil, errors.New("counting instructions: base and head binaries are required")

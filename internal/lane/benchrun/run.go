@@ -197,10 +197,9 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	return r.run, err
 }
 
-// newRunner starts a run of cfg pinned as pin, and the clock its Elapsed and Calibration are
-// measured from. buildLauncher builds abba's peak-memory launcher into a temporary directory, which
-// cleanup removes; "" where there is none or it does not build (the run goes on, each child's peak
-// as PeakRSS can tell it).
+// buildLauncher builds abba's peak-memory launcher into a temporary directory, which cleanup
+// removes; "" where there is none or it does not build (the run goes on, each child's peak as
+// PeakRSS can tell it).
 func buildLauncher(ctx context.Context) (path string, cleanup func()) {
 	dir, err := os.MkdirTemp("", "perfgate-launcher-")
 	if err != nil {
@@ -213,6 +212,8 @@ func buildLauncher(ctx context.Context) (path string, cleanup func()) {
 	return path, cleanup
 }
 
+// newRunner starts a run of cfg pinned as pin, and the clock its Elapsed and Calibration are
+// measured from.
 func newRunner(cfg RunConfig, pin abba.Pinning) (*runner, time.Time) {
 	return &runner{cfg: cfg, run: &Run{Pinning: pin, Iters: map[string]int{}}, progress: progress.New(cfg.Progress)},
 		time.Now()

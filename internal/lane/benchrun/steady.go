@@ -10,7 +10,16 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// Runs long enough for the steady state.
+// steadyProbes is how many runs of one length steadyRuns takes, keeping the fastest: one run's
+// noise on a shared machine is a few percent, and a slow outlier must not lengthen runs for
+// nothing.
+const steadyProbes = 2
+
+// steadyRuns lengthens the runs of the allocating leaves whose per-op time moves with the run
+// length (see above), and says which in the run's warnings. Only ctx's error is returned; a probe
+// that fails keeps the leaf as it is (its timed runs will report the failure).
+//
+// # Runs long enough for the steady state
 //
 // A budgeted run's runs last MinRunTime (fitRuns), in fresh processes. For code that allocates, the
 // first milliseconds of a process are another regime than the one go test -bench measures after its
@@ -40,15 +49,6 @@ import (
 // end before a fresh heap's first collection (GODEBUG=gctrace=1: 6 collections in 5 such sub-runs,
 // 11 in 5 of 97,000). A discarded warm-up run of the same length would not help there: the
 // collection's cost comes into a run only when the run is long enough to collect.
-
-// steadyProbes is how many runs of one length steadyRuns takes, keeping the fastest: one run's
-// noise on a shared machine is a few percent, and a slow outlier must not lengthen runs for
-// nothing.
-const steadyProbes = 2
-
-// steadyRuns lengthens the runs of the allocating leaves whose per-op time moves with the run
-// length (see above), and says which in the run's warnings. Only ctx's error is returned; a probe
-// that fails keeps the leaf as it is (its timed runs will report the failure).
 func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) {
 	short := r.run.RunTime
 	long := r.cfg.BenchTime

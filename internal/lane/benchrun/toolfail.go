@@ -14,7 +14,16 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// A measuring tool's failure is never the code's.
+// deadRunsOff is how many valgrind processes in a row that counted nothing, every leaf of them
+// failing under valgrind alone, switch the lane off.
+const deadRunsOff = 2
+
+// triage splits fails, the failures of one counting process of leaves on side at n iterations, into
+// the findings it returns (a native run failed too, or the failure was not under a tool) and the
+// tool's failures, whose leaves it marks as not counted. counted says how many leaves that process
+// counted.
+//
+// # A measuring tool's failure is never the code's
 //
 // valgrind can fail where the benchmark does not: it cannot decode an instruction the host lacks,
 // runs out of memory, hangs past a limit set for native speed, or leaves a dump it could not
@@ -24,15 +33,6 @@ import (
 // (UncountedTool, with valgrind's own diagnosis) and wall time judges it. When every leaf of
 // deadRunsOff processes in a row fails under valgrind alone, the lane is off (Run.LaneOff): one
 // line says why, and the rest of its share of the budget is not spent on it.
-
-// deadRunsOff is how many valgrind processes in a row that counted nothing, every leaf of them
-// failing under valgrind alone, switch the lane off.
-const deadRunsOff = 2
-
-// triage splits fails, the failures of one counting process of leaves on side at n iterations, into
-// the findings it returns (a native run failed too, or the failure was not under a tool) and the
-// tool's failures, whose leaves it marks as not counted. counted says how many leaves that process
-// counted.
 func (l *lane) triage(ctx context.Context, leaves []leaf, side record.Side, e sched.Entry, n, counted int,
 	fails []record.Failure) ([]record.Failure, error) {
 	var found, under []record.Failure

@@ -8,27 +8,6 @@ import (
 	"slices"
 )
 
-// This file derives a Boolean circuit for each S-box from its table, for the
-// bitsliced engine. A circuit is a straight-line program of AND, OR, XOR,
-// AND-NOT and NOT gates over the six input words; every intermediate value
-// is identified by its truth table over the 64 possible inputs, so two ways
-// of computing the same function are recognised as one.
-//
-// The synthesis is greedy and heuristic. For each output bit (in a given
-// order) it looks for the function among the values already computed, then
-// for one gate over two of them, then for two gates (an XOR with a one-gate
-// value). Failing that, it splits the function on one input v into its
-// cofactors f0 (v = 0) and f1 (v = 1) and takes the cheapest of
-//
-//	f0 ^ (v & (f0^f1))    positive Davio
-//	f1 ^ (^v & (f0^f1))   negative Davio
-//	(^v & f0) | (v & f1)  Shannon
-//
-// judging each by what its two sub-functions would cost, then recurses on
-// those. Every output order is tried and the cheapest circuit kept. The
-// costs are machine operations on amd64 (GOAMD64=v1), where AND-NOT is a NOT
-// followed by an AND and so counts two.
-
 // gateOp is the operation of a circuit node.
 type gateOp uint8
 
@@ -55,6 +34,27 @@ type node struct {
 // Circuit is a straight-line program computing the four output bits of one
 // S-box from its six input bits. Nodes 0 to 5 are the inputs (first input
 // bit first); Out holds the node of each output bit (first output bit first).
+//
+// Each S-box's circuit is derived from its table, for the bitsliced
+// engine. A circuit is a straight-line program of AND, OR, XOR,
+// AND-NOT and NOT gates over the six input words; every intermediate value
+// is identified by its truth table over the 64 possible inputs, so two ways
+// of computing the same function are recognised as one.
+//
+// The synthesis is greedy and heuristic. For each output bit (in a given
+// order) it looks for the function among the values already computed, then
+// for one gate over two of them, then for two gates (an XOR with a one-gate
+// value). Failing that, it splits the function on one input v into its
+// cofactors f0 (v = 0) and f1 (v = 1) and takes the cheapest of
+//
+//	f0 ^ (v & (f0^f1))    positive Davio
+//	f1 ^ (^v & (f0^f1))   negative Davio
+//	(^v & f0) | (v & f1)  Shannon
+//
+// judging each by what its two sub-functions would cost, then recurses on
+// those. Every output order is tried and the cheapest circuit kept. The
+// costs are machine operations on amd64 (GOAMD64=v1), where AND-NOT is a NOT
+// followed by an AND and so counts two.
 type Circuit struct {
 	nodes []node
 	Out   [4]int
