@@ -29,32 +29,26 @@
 //     0..32 bytes for a stream constructor that takes one) each constructor accepts, and what the
 //     result says of itself (BlockSize, NonceSize, Overhead, Size).
 //  4. Run and compare. All inputs come from Config.Seed; the same byte stream goes to both
-//     harnesses on stdin. Block ciphers: for every key size both sides accept, Keys keys (the weak,
-//     semi-weak and possibly weak DES keys, with and without parity bits, single-bit keys,
-//     degenerate Triple-DES keys, random keys) and for each key Blocks random plaintexts and Blocks
-//     random ciphertexts (the keys are package vectors'); each harness encrypts and decrypts every
-//     block one by one and in one call per batch method, out of place and in place (dst == src),
-//     and for the first keys calls each batch method at 1 to 129 blocks (batchLengths). Every
-//     family's keys also hold keys in which each byte position takes every value
-//     (vectors.ValueKeys) and keys with a run of 0x00 or 0xff bytes (vectors.RunKeys). The message
-//     families: for every size both accept (8 spread evenly in full, the others with lightKeys
-//     keys; of the sizes at which a constructor reads only a prefix of its key, only the largest),
-//     MessageKeys keys: all zero, all 0xff, random ones, each byte position at 0x00 and at 0xff in
-//     an otherwise random key, and the structured keys above (messageKeys). The first sweepKeys
-//     keys get one random message of every length of messageLengths (0 to two blocks and one byte,
-//     each block boundary ±1 up to MessageBlocks blocks, the powers of two ±1 to 256, two runs of
-//     every residue mod 16 past them); every other key two of those lengths in turn. Messages are
-//     written in random chunks (some empty). An AEAD Seals each message with a random nonce and
-//     additional data, Opens the result, and Opens it again with one bit flipped, which must fail,
-//     then Seals and Opens in place; a stream cipher XORs the message in one call and in the
-//     chunks, out of place and in place; a hash Writes the chunks, Sums twice, Resets, Writes the
-//     message at once and Sums, and so does a new hash; a one-shot function is called twice.
-//     perfgate compares the two output streams, hashes them (SHA-256 per constructor and
-//     direction), and describes the first mismatches: the block, or what differed (ciphertext, tag,
-//     length, keystream, a chunk boundary, digest, Reset, Size…). A side that disagrees with itself
-//     (a batch method or an in-place call with the single-block method, chunks or an in-place call
-//     with one call, Open with Seal, Reset with a new hash, a second call with the first) is
-//     reported too, and an Open that accepts a tampered ciphertext on head is a mismatch.
+//     harnesses on stdin. Block ciphers: for every key size both sides accept, Keys keys and for
+//     each key Blocks random plaintexts and Blocks random ciphertexts; each harness encrypts and
+//     decrypts every block one by one and in one call per batch method, out of place and in place
+//     (dst == src), and for the first keys calls each batch method at 1 to 129 blocks
+//     (batchLengths). The message families: for every size both accept (8 spread evenly in full,
+//     the others with lightKeys keys; of the sizes at which a constructor reads only a prefix of
+//     its key, only the largest), MessageKeys keys, the first of them with a message of every
+//     length and every other key two of those lengths in turn (package vectors says which keys,
+//     lengths and chunks). Messages are written in random chunks (some empty). An AEAD Seals each
+//     message with a random nonce and additional data, Opens the result, and Opens it again with
+//     one bit flipped, which must fail, then Seals and Opens in place; a stream cipher XORs the
+//     message in one call and in the chunks, out of place and in place; a hash Writes the chunks,
+//     Sums twice, Resets, Writes the message at once and Sums, and so does a new hash; a one-shot
+//     function is called twice. perfgate compares the two output streams, hashes them (SHA-256 per
+//     constructor and direction), and describes the first mismatches: the block, or what differed
+//     (ciphertext, tag, length, keystream, a chunk boundary, digest, Reset, Size…). A side that
+//     disagrees with itself (a batch method or an in-place call with the single-block method,
+//     chunks or an in-place call with one call, Open with Seal, Reset with a new hash, a second
+//     call with the first) is reported too, and an Open that accepts a tampered ciphertext on head
+//     is a mismatch.
 //
 // With Config.Oracles, head's constructor is also checked against a reference
 // (crypto/des.NewTripleDESCipher): head's harness runs the same jobs on the reference, and its

@@ -1,7 +1,6 @@
 package differential
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -30,8 +29,8 @@ var adLengths = []int{0, 1, 13, 16, 17, 32, 65}
 
 // A messageFamily is a family whose inputs are messages (an AEAD, a stream cipher, a hash, a
 // one-shot function): for every size both sides accept (at most maxPrimSizes, spread evenly),
-// MessageKeys keys (messageKeys), each with random messages of the lengths keyLengths gives it,
-// written in random chunks.
+// MessageKeys keys (vectors.MessageKeys), each with random messages of the lengths
+// vectors.KeyLengths gives it, written in random chunks.
 type messageFamily interface {
 	family
 	block(p probeSize) int     // the block size that message lengths are laid around
@@ -67,98 +66,13 @@ type msgCase struct {
 	tamperMask     byte
 }
 
-// messageLengths returns the message lengths of a primitive whose blocks are block bytes: every
-// length from 0 to 2 blocks + 1; each block boundary ±1 up to maxBlocks blocks; each power of two
-// ±1 from 64 to 256 bytes (the blocks of other primitives, and SipHash's length byte wraps at 256);
-// and two runs of every residue mod 16, one from past the first two blocks and 64 bytes, one from
-// past half the longest and 256 bytes, so that a bug tied to a length class (len ≡ 7 mod 16) of
-// long messages meets one.
-func messageLengths(block, maxBlocks int) []int {
-	var ls []int
-	for n := 0; n <= 2*block+1; n++ {
-		ls = append(ls, n)
-	}
-	for k := 3; k <= maxBlocks; k++ {
-		ls = append(ls, k*block-1, k*block, k*block+1)
-	}
-	for p := 64; p <= 256; p *= 2 {
-		ls = append(ls, p-1, p, p+1)
-	}
-	longest := slices.Max(ls)
-	for _, from := range []int{max(2*block+2, 65), max(longest/2, 257)} {
-		start := (from + 15) &^ 15
-		for r := range 16 {
-			ls = append(ls, start+r)
-		}
-	}
-	slices.Sort(ls)
-	return slices.Compact(ls)
-}
-
-// sweepKeys is how many keys of each size get a message of every length; every other key gets
-// casesPerKey messages, their lengths taken in turn from the list, so that each length meets many
-// keys and each key a few lengths. A constructor without a key (size 0) gets sweepKeys empty keys:
-// only its messages can vary.
-const (
-	sweepKeys   = 8
-	casesPerKey = 2
-)
-
-// messageKeys returns the keys of one size: all zero, all 0xff, random keys up to sweepKeys, then
-// for each byte position a random key with that byte 0x00 and one with it 0xff, the keys with a run
-// of 0x00 or 0xff bytes (vectors.RunKeys) and the keys that give each byte every value
-// (vectors.ValueKeys), then random keys up to n in all.
-func messageKeys(src *rand.ChaCha8, size, n int) [][]byte {
-	random := func() []byte {
-		k := make([]byte, size)
-		src.Read(k)
-		return k
-	}
-	if size == 0 {
-		n = min(n, sweepKeys)
-	}
-	ff := bytes.Repeat([]byte{0xff}, size)
-	keys := [][]byte{make([]byte, size), ff}
-	for len(keys) < sweepKeys {
-		keys = append(keys, random())
-	}
-	for i := range size {
-		for _, v := range []byte{0x00, 0xff} {
-			k := random()
-			k[i] = v
-			keys = append(keys, k)
-		}
-	}
-	keys = append(keys, vectors.RunKeys(random, size)...)
-	keys = append(keys, vectors.ValueKeys(size)...)
-	for len(keys) < n {
-		keys = append(keys, random())
-	}
-	return keys[:min(n, len(keys))]
-}
-
-// keyLengths returns the message lengths of key number k (messageKeys order) of n keys, the first
-// sweep of which get every length. The others take casesPerKey lengths each in turn, spread over
-// the list when there are fewer such cases than lengths.
-func keyLengths(lengths []int, k, sweep, n int) []int {
-	if k < sweep {
-		return lengths
-	}
-	stride := max(1, len(lengths)/max(1, casesPerKey*(n-sweep)))
-	ls := make([]int, casesPerKey)
-	for i := range ls {
-		ls[i] = lengths[(casesPerKey*(k-sweep)+i)*stride%len(lengths)]
-	}
-	return ls
-}
-
 // lightKeys is how many keys each size pair beyond the maxPrimSizes compared in full gets, none of
 // them with every length: enough for a bug tied to the key's length (a 17-byte key used as 16).
 const lightKeys = 16
 
 // newMsgJob generates the inputs of one constructor at one size pair, from its own stream
-// (vectors.Rand): nKeys keys (messageKeys), each with its messages (keyLengths), every length for
-// the first sweep.
+// (vectors.Rand): nKeys keys (vectors.MessageKeys), each with its messages (vectors.KeyLengths),
+// every length for the first sweep.
 func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKeys, sweep int,
 	lengths []int) *msgJob {
 	src := vectors.Rand(seed, ctor+"\x00nonce "+strconv.Itoa(p.Nonce), p.Key)
@@ -170,11 +84,11 @@ func newMsgJob(seed uint64, ctor string, family messageFamily, p probeSize, nKey
 		return b
 	}
 	block := family.block(p)
-	keys := messageKeys(src, p.Key, nKeys)
+	keys := vectors.MessageKeys(src, p.Key, nKeys)
 	for k, key := range keys {
 		pk := msgKey{key: key, nonce: random(p.Nonce)}
-		for i, n := range keyLengths(lengths, k, sweep, len(keys)) {
-			c := msgCase{msg: random(n), chunks: randomChunks(r, n, block), tamperAt: r.Uint32(),
+		for i, n := range vectors.KeyLengths(lengths, k, sweep, len(keys)) {
+			c := msgCase{msg: random(n), chunks: vectors.Chunks(r, n, block), tamperAt: r.Uint32(),
 				tamperMask: 1 << r.IntN(8)}
 			if family.sealed() {
 				c.nonce = random(p.NonceSize)
@@ -194,23 +108,6 @@ func (j *msgJob) inputs() int {
 		n += len(k.cases)
 	}
 	return n
-}
-
-// randomChunks splits n bytes into chunks of 0 to 1.5 blocks: an empty write one time in eight.
-func randomChunks(r *rand.Rand, n, block int) []int {
-	if n == 0 {
-		return []int{0}
-	}
-	var cs []int
-	for n > 0 {
-		c := 0
-		if r.IntN(8) != 0 {
-			c = 1 + r.IntN(min(n, block+block/2))
-		}
-		cs = append(cs, c)
-		n -= c
-	}
-	return cs
 }
 
 // encode writes the job in the layout
@@ -255,8 +152,8 @@ func planMessages(cfg *Config, f messageFamily, in instance, probes [2]map[sizeK
 	c, pairs := comparePrimSizes(in.name, f, in.typ, probes)
 	var jobs []job
 	for _, p := range pairs {
-		lengths := messageLengths(f.block(p), cfg.MessageBlocks)
-		keys, sweep := cfg.MessageKeys, sweepKeys
+		lengths := vectors.MessageLengths(f.block(p), cfg.MessageBlocks)
+		keys, sweep := cfg.MessageKeys, vectors.SweepKeys
 		if p.light {
 			keys, sweep = min(keys, lightKeys), 0
 		}
@@ -485,11 +382,5 @@ func appendNew(s []int, v int) []int {
 	return append(s, v)
 }
 
-func dedupInts(s []int) []int {
-	var out []int
-	for _, v := range s {
-		out = appendNew(out, v)
-	}
-	sort.Ints(out)
-	return out
-}
+// dedupInts returns the distinct values of s in increasing order.
+func dedupInts(s []int) []int { return slices.Compact(slices.Sorted(slices.Values(s))) }

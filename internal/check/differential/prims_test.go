@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/perfgate/perfgate/internal/check/differential/vectors"
 	"github.com/perfgate/perfgate/internal/check/subject"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
@@ -50,7 +51,7 @@ func TestPrimsIdentical(t *testing.T) {
 		inputs := wantInputs(c)
 		wantKeys := DefaultMessageKeys
 		if len(c.KeySizes) == 1 && c.KeySizes[0] == 0 {
-			wantKeys = sweepKeys
+			wantKeys = vectors.SweepKeys
 		}
 		if c.Family != record.FamilyBlock && (c.Keys != wantKeys || c.Inputs != inputs) {
 			t.Errorf("%s: %d keys, %d inputs for %d lengths, want %d and %d", c.Name, c.Keys, c.Inputs,
@@ -63,9 +64,9 @@ func TestPrimsIdentical(t *testing.T) {
 	for n := 1; n <= 64; n++ {
 		rc4 = append(rc4, n)
 	}
-	// HMAC here takes 1..64 bytes: the same spread. Lengths (messageLengths): 0..2 blocks+1, then
-	// 3..8 blocks ±1, the powers of two ±1 from 64 to 256 and two runs of 16: 84 for AEADs' 16-byte
-	// blocks, 180 for a 64-byte block, 306 for SHA-512's 128.
+	// HMAC here takes 1..64 bytes: the same spread. Lengths (vectors.MessageLengths): 0..2
+	// blocks+1, then 3..8 blocks ±1, the powers of two ±1 from 64 to 256 and two runs of 16: 84 for
+	// AEADs' 16-byte blocks, 180 for a 64-byte block, 306 for SHA-512's 128.
 	want := map[string]shape{
 		"NewAES":     {record.FamilyBlock, "cipher.Block", []int{16, 24, 32}, nil, 0},
 		"NewAES/GCM": {record.FamilyAEAD, "cipher.AEAD", []int{16, 24, 32}, []int{12}, 84},
@@ -212,20 +213,21 @@ func TestPrimsPanics(t *testing.T) {
 }
 
 // wantInputs is how many messages a message family's Cipher c should have been fed at the defaults.
-// Every key size but 0 gets DefaultMessageKeys keys: sweepKeys with every length, the others
-// casesPerKey lengths each; an empty key only the sweepKeys. Past maxPrimSizes sizes, those out of
-// an even spread get lightKeys keys of casesPerKey lengths.
+// Every key size but 0 gets DefaultMessageKeys keys: vectors.SweepKeys with every length, the
+// others vectors.CasesPerKey lengths each; an empty key only the vectors.SweepKeys. Past
+// maxPrimSizes sizes, those out of an even spread get lightKeys keys of vectors.CasesPerKey
+// lengths.
 func wantInputs(c record.Cipher) int {
 	inputs := 0
 	for i, size := range c.KeySizes {
 		n := len(c.KeySizes)
 		switch {
 		case n > maxPrimSizes && !spreadPick(i, n):
-			inputs += lightKeys * casesPerKey
+			inputs += lightKeys * vectors.CasesPerKey
 		case size > 0:
-			inputs += sweepKeys*len(c.Lengths) + (DefaultMessageKeys-sweepKeys)*casesPerKey
+			inputs += vectors.SweepKeys*len(c.Lengths) + (DefaultMessageKeys-vectors.SweepKeys)*vectors.CasesPerKey
 		default:
-			inputs += sweepKeys * len(c.Lengths)
+			inputs += vectors.SweepKeys * len(c.Lengths)
 		}
 	}
 	return inputs

@@ -10,7 +10,7 @@ import (
 )
 
 func TestMessageLengths(t *testing.T) {
-	got := messageLengths(16, 4)
+	got := vectors.MessageLengths(16, 4)
 	var want []int
 	for n := 0; n <= 33; n++ {
 		want = append(want, n)
@@ -33,7 +33,7 @@ func TestRandomChunks(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	empty := 0
 	for n := range 600 {
-		cs := randomChunks(r, n, 64)
+		cs := vectors.Chunks(r, n, 64)
 		sum := 0
 		for _, c := range cs {
 			if c < 0 || c > 96 {
@@ -59,7 +59,7 @@ func TestPrimJobsDeterministic(t *testing.T) {
 	p := probeSize{Key: 32, NonceSize: 12, Overhead: 16}
 	lengths := []int{0, 1, 17}
 	gen := func(seed uint64, ctor string, p probeSize) []byte {
-		return encodeJobs([]job{newMsgJob(seed, ctor, aeadFamily{}, p, 2, sweepKeys, lengths)})
+		return encodeJobs([]job{newMsgJob(seed, ctor, aeadFamily{}, p, 2, vectors.SweepKeys, lengths)})
 	}
 	a, b := gen(7, "New", p), gen(7, "New", p)
 	if !bytes.Equal(a, b) {
@@ -68,7 +68,7 @@ func TestPrimJobsDeterministic(t *testing.T) {
 	q := p
 	q.Nonce = 1
 	key := func(seed uint64, ctor string, p probeSize) []byte {
-		return newMsgJob(seed, ctor, aeadFamily{}, p, 3, sweepKeys, lengths).keys[2].key
+		return newMsgJob(seed, ctor, aeadFamily{}, p, 3, vectors.SweepKeys, lengths).keys[2].key
 	}
 	k := key(7, "New", p)
 	for _, other := range [][]byte{key(8, "New", p), key(7, "NewX", p), key(7, "New", q)} {
@@ -76,7 +76,7 @@ func TestPrimJobsDeterministic(t *testing.T) {
 			t.Error("a different seed, constructor or nonce size gives the same inputs")
 		}
 	}
-	j := newMsgJob(7, "New", aeadFamily{}, p, 2, sweepKeys, lengths)
+	j := newMsgJob(7, "New", aeadFamily{}, p, 2, vectors.SweepKeys, lengths)
 	if !bytes.Equal(j.keys[0].key, make([]byte, 32)) || !bytes.Equal(j.keys[1].key, bytes.Repeat([]byte{0xff}, 32)) {
 		t.Errorf("keys %x, %x: want the zero key first, then all 0xff", j.keys[0].key, j.keys[1].key)
 	}
@@ -98,36 +98,36 @@ func TestPrimJobsDeterministic(t *testing.T) {
 // TestMessageKeys checks the structured keys and the lengths each key gets.
 func TestMessageKeys(t *testing.T) {
 	const size = 16
-	keys := messageKeys(vectors.Rand(1, "X", size), size, DefaultMessageKeys)
+	keys := vectors.MessageKeys(vectors.Rand(1, "X", size), size, DefaultMessageKeys)
 	if len(keys) != DefaultMessageKeys {
 		t.Fatalf("%d keys, want %d", len(keys), DefaultMessageKeys)
 	}
 	if !bytes.Equal(keys[0], make([]byte, size)) || !bytes.Equal(keys[1], bytes.Repeat([]byte{0xff}, size)) {
 		t.Errorf("first keys %x %x, want all zero and all 0xff", keys[0], keys[1])
 	}
-	// After the sweepKeys come, for each byte position, that byte at 0x00 and at 0xff in a random
-	// key.
+	// After the vectors.SweepKeys come, for each byte position, that byte at 0x00 and at 0xff in a
+	// random key.
 	for i := range size {
 		for j, v := range []byte{0x00, 0xff} {
-			k := keys[sweepKeys+2*i+j]
+			k := keys[vectors.SweepKeys+2*i+j]
 			if k[i] != v || bytes.Equal(k, keys[0]) || bytes.Equal(k, keys[1]) {
-				t.Errorf("key %d: %x, want byte %d = %#x in a random key", sweepKeys+2*i+j, k, i, v)
+				t.Errorf("key %d: %x, want byte %d = %#x in a random key", vectors.SweepKeys+2*i+j, k, i, v)
 			}
 		}
 	}
-	if got := messageKeys(vectors.Rand(1, "X", 0), 0, DefaultMessageKeys); len(got) != sweepKeys {
-		t.Errorf("%d empty keys, want %d", len(got), sweepKeys)
+	if got := vectors.MessageKeys(vectors.Rand(1, "X", 0), 0, DefaultMessageKeys); len(got) != vectors.SweepKeys {
+		t.Errorf("%d empty keys, want %d", len(got), vectors.SweepKeys)
 	}
 	// Every length meets many keys: the sweep keys and, in turn, the others.
-	lengths := messageLengths(64, 8)
+	lengths := vectors.MessageLengths(64, 8)
 	met := map[int]int{}
 	for k := range DefaultMessageKeys {
-		for _, n := range keyLengths(lengths, k, sweepKeys, DefaultMessageKeys) {
+		for _, n := range vectors.KeyLengths(lengths, k, vectors.SweepKeys, DefaultMessageKeys) {
 			met[n]++
 		}
 	}
 	for _, n := range lengths {
-		if met[n] < sweepKeys+(DefaultMessageKeys-sweepKeys)*casesPerKey/len(lengths) {
+		if met[n] < vectors.SweepKeys+(DefaultMessageKeys-vectors.SweepKeys)*vectors.CasesPerKey/len(lengths) {
 			t.Errorf("length %d meets %d keys", n, met[n])
 		}
 	}

@@ -53,7 +53,7 @@ func TestStructuredKeys(t *testing.T) {
 	const size = 32
 	lists := map[string][][]byte{
 		"block":   vectors.Keys(vectors.Rand(1, "X", size), size, DefaultKeys),
-		"message": messageKeys(vectors.Rand(1, "X", size), size, DefaultMessageKeys),
+		"message": vectors.MessageKeys(vectors.Rand(1, "X", size), size, DefaultMessageKeys),
 	}
 	for name, keys := range lists {
 		var seen [size][256]bool

@@ -1,8 +1,10 @@
 // Package vectors holds the keys the differential check feeds every constructor, chosen so that a
 // bug tied to one key shows on both sides: the special keys of DES and Triple-DES (weak, semi-weak,
 // possibly weak, parity flipped, degenerate triples), keys with runs of 0x00 or 0xff bytes, keys
-// that give each byte every value, then random keys. Rand seeds each (seed, constructor, key size)
-// stream on its own, so the inputs are the same on both sides and from run to run; Keys lists them.
+// that give each byte every value, then random keys; and the lengths of the messages of the message
+// families and the chunks they are written in. Rand seeds each (seed, constructor, key size) stream
+// on its own, so the inputs are the same on both sides and from run to run; Keys lists a block
+// cipher's keys, MessageKeys a message family's, MessageLengths and KeyLengths their messages.
 //
 // The tables hold the DES keys whose key schedule degenerates, each an 8-byte key written with odd
 // parity in every byte, the form in which the standards print them. The check also feeds each of
