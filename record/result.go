@@ -208,10 +208,14 @@ type Env struct {
 // Method records how the numbers were obtained.
 type Method struct {
 	Rounds int `json:"rounds"`
-	// time per measured run: the calibration target, or less when a budget shortened the runs
+	// time per measured run: the calibration target, or less when a budget shortened the runs; 0
+	// when BenchIters fixed the count instead
 	BenchTime time.Duration `json:"benchtime_ns"`
-	Threshold float64       `json:"threshold_pct"`
-	Alpha     float64       `json:"alpha"`
+	// iterations per measured run when they were fixed (-benchtime Nx): the same on both sides,
+	// not calibrated; 0 when BenchTime calibrated them
+	BenchIters int     `json:"bench_iters,omitempty"`
+	Threshold  float64 `json:"threshold_pct"`
+	Alpha      float64 `json:"alpha"`
 	// a one-line description of the paired estimator
 	Estimator string `json:"estimator"`
 	// median noise floor across benchmarks, percent

@@ -214,7 +214,7 @@ func TestActionConfig(t *testing.T) {
 		t.Errorf("comment = %q with the input comment: false", comment)
 	}
 	want := config.Default()
-	want.Dir, want.Package, want.Bench, want.Rounds, want.BenchTime = ws, "./cipher/des", "Encrypt", 7, 30*time.Millisecond
+	want.Dir, want.Package, want.Bench, want.Rounds, want.BenchTime = ws, "./cipher/des", "Encrypt", 7, config.For(30*time.Millisecond)
 	want.CPU, want.Threshold, want.Keys, want.Thresholds = 0, 3, 16, map[string]float64{"KeySetup": 50}
 	want.Base, want.Head, want.AcknowledgeLabel, want.Acknowledged = base, head, "slow-ok", true
 	want.Out = filepath.Join(ws, "perfgate-results")

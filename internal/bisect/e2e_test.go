@@ -152,7 +152,7 @@ func TestBisectEndToEnd(t *testing.T) {
 	cfg.Dir, cfg.Package = dir, "."
 	// Wall time only (no valgrind needed), about a second of timing a step.
 	cfg.Metric = record.MetricTime
-	cfg.Rounds, cfg.BenchTime, cfg.Budget = 5, 5*time.Millisecond, 0
+	cfg.Rounds, cfg.BenchTime, cfg.Budget = 5, config.For(5*time.Millisecond), 0
 	cfg.Timeout = time.Minute
 	out := filepath.Join(t.TempDir(), "bisect")
 	var log bytes.Buffer

@@ -49,7 +49,7 @@ func (o *PipelineOracle) Compare(ctx context.Context, req Request) (Probe, error
 	switch {
 	case o.Check == CheckDifferential:
 		cfg.Differential = true
-		cfg.Metric, cfg.Rounds, cfg.BenchTime, cfg.Budget = record.MetricTime, 2, time.Millisecond, 0
+		cfg.Metric, cfg.Rounds, cfg.BenchTime, cfg.Budget = record.MetricTime, 2, config.For(time.Millisecond), 0
 	case cfg.Budget > 0:
 		cfg.Budget = min(cfg.Budget*time.Duration(scale), time.Hour)
 	default:

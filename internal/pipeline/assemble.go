@@ -94,7 +94,8 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 		Started:  p.started,
 		Duration: time.Since(p.started).Round(time.Millisecond),
 		Method: record.Method{
-			Rounds: cfg.Rounds, BenchTime: cmp.Or(p.bench.runTime, cfg.BenchTime), Threshold: cfg.Threshold, Alpha: cfg.Alpha,
+			Rounds: cfg.Rounds, BenchTime: cmp.Or(p.bench.runTime, cfg.BenchTime.Duration), BenchIters: cfg.BenchTime.Iters,
+			Threshold: cfg.Threshold, Alpha: cfg.Alpha,
 			Estimator: "per round, log(mean head / mean base) of A–B–B–A, disturbed and wild rounds left out; " +
 				"Student t-interval over rounds; slower and faster must rule out a change of half the threshold",
 			NoiseFloor:   p.bench.noise,

@@ -52,7 +52,8 @@ func (p *pipeline) runBenchmarks(ctx context.Context) (benchRecord, error) {
 		Tops:      p.tops,
 		Skip:      p.code.untimed,
 		Rounds:    p.cfg.Rounds,
-		BenchTime: p.cfg.BenchTime,
+		BenchTime: p.cfg.BenchTime.Duration,
+		Iters:     p.cfg.BenchTime.Iters,
 		CPU:       p.cfg.CPU,
 		NoPin:     p.cfg.NoPin,
 		Timeout:   p.cfg.Timeout,
@@ -241,11 +242,16 @@ const countShareOfBudget = 0.4
 
 // timeLane runs the timing lane with rc.
 func (p *pipeline) timeLane(ctx context.Context, rc benchrun.RunConfig) (*benchrun.Run, error) {
+	perRun := "at most " + p.cfg.BenchTime.String()
+	if n := p.cfg.BenchTime.Iters; n > 0 {
+		perRun = text.Plural(n, "iteration")
+	}
 	if p.cfg.Budget > 0 {
-		logTo(rc.Progress, "timing: A–B–B–A in stages of %d rounds and more, at most %s per run, within a budget "+
-			"of %s; settled benchmarks stop", p.cfg.Rounds, p.cfg.BenchTime, p.cfg.Budget)
+		logTo(rc.Progress, "timing: A–B–B–A in stages of %d rounds and more, %s per run, within a budget "+
+			"of %s; settled benchmarks stop", p.cfg.Rounds, perRun, p.cfg.Budget)
 	} else {
-		logTo(rc.Progress, "timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, p.cfg.BenchTime)
+		logTo(rc.Progress, "timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds,
+			strings.TrimPrefix(perRun, "at most "))
 	}
 	return benchrun.RunABBA(ctx, rc)
 }

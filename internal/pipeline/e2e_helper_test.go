@@ -53,7 +53,7 @@ func (s *syncBuffer) String() string {
 func fastConfig(t *testing.T, dir, pkg, base, head string) config.Config {
 	cfg := config.Default()
 	cfg.Dir, cfg.Package, cfg.Base, cfg.Head = dir, pkg, base, head
-	cfg.Rounds, cfg.BenchTime, cfg.Timeout = 2, time.Millisecond, 2*time.Minute
+	cfg.Rounds, cfg.BenchTime, cfg.Timeout = 2, config.For(time.Millisecond), 2*time.Minute
 	// exactly the two rounds: a budget would time unsettled benchmarks for up to 200 rounds
 	cfg.Budget = 0
 	cfg.Differential = false

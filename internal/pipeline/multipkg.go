@@ -199,7 +199,8 @@ func (p *pipeline) assembleParts(env record.Env, incomplete bool) record.Result 
 	r.Started, r.Duration = p.started, time.Since(p.started).Round(time.Millisecond)
 	r.Method.Rounds, r.Method.Threshold, r.Method.Alpha = p.cfg.Rounds, p.cfg.Threshold, p.cfg.Alpha
 	// the shortest run a part's budget chose
-	r.Method.BenchTime = cmp.Or(r.Method.BenchTime, p.cfg.BenchTime)
+	r.Method.BenchTime = cmp.Or(r.Method.BenchTime, p.cfg.BenchTime.Duration)
+	r.Method.BenchIters = p.cfg.BenchTime.Iters
 	p.fillDefaults(&r)
 	if p.packages.plan != nil {
 		r.Shard = p.shardRecord()

@@ -161,7 +161,7 @@ func multiConfig(dir, base, head, out string) config.Config {
 	cfg := config.Default()
 	cfg.Dir, cfg.Base, cfg.Head, cfg.Out = dir, base, head, out
 	cfg.Package = "./..."
-	cfg.Rounds, cfg.BenchTime = 6, 20*time.Millisecond
+	cfg.Rounds, cfg.BenchTime = 6, config.For(20*time.Millisecond)
 	cfg.Alpha, cfg.Threshold = 0.01, 5
 	cfg.Keys, cfg.Blocks = 32, 4
 	// the instruction-count lane and metric auto have tests of their own
@@ -355,7 +355,7 @@ func TestChangedPackages(t *testing.T) {
 	base := commitAll(t, r, dir, files("1", "F()"), when)
 	head := commitAll(t, r, dir, files("10", "_ = F()"), when.Add(time.Hour))
 	cfg := multiConfig(dir, base, head, filepath.Join(t.TempDir(), "out"))
-	cfg.Changed, cfg.Differential, cfg.Rounds, cfg.BenchTime = true, false, 2, 5*time.Millisecond
+	cfg.Changed, cfg.Differential, cfg.Rounds, cfg.BenchTime = true, false, 2, config.For(5*time.Millisecond)
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

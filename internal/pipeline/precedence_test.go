@@ -43,7 +43,7 @@ func TestFoundStandsAboveCouldNotRun(t *testing.T) {
 		when.Add(time.Hour))
 
 	cfg := fastConfig(t, dir, "./...", base, head)
-	cfg.Rounds, cfg.BenchTime, cfg.Threshold = 4, 5*time.Millisecond, 5
+	cfg.Rounds, cfg.BenchTime, cfg.Threshold = 4, config.For(5*time.Millisecond), 5
 	res, err := runE2E(t, cfg)
 	if err == nil || !strings.Contains(err.Error(), "./broken: ") {
 		t.Errorf("Run's error %v, want ./broken's", err)

@@ -184,7 +184,7 @@ func TestWhyProfileE2E(t *testing.T) {
 		"for _, v := range x[:len(x)/4] {\n\t\t// the line head changes", 1)
 	head := repo.Commit("head", files)
 	cfg := fastConfig(t, repo.Dir, ".", base, head)
-	cfg.Rounds, cfg.BenchTime = 4, 50*time.Millisecond
+	cfg.Rounds, cfg.BenchTime = 4, config.For(50*time.Millisecond)
 	res, err := runE2E(t, cfg)
 	if err != nil {
 		t.Fatal(err)

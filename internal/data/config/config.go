@@ -72,9 +72,9 @@ type Config struct {
 	Bench string
 	// Rounds is how many A–B–B–A rounds run; each side gets 2×Rounds samples. Key "rounds".
 	Rounds int
-	// BenchTime is the calibration target: how long one run of one benchmark lasts. Key
-	// "benchtime".
-	BenchTime time.Duration
+	// BenchTime is how long one run of one benchmark lasts: a calibration target, or a fixed
+	// count of iterations. Key "benchtime".
+	BenchTime BenchTime
 	// CPU is the CPU children are pinned to; -1 picks the last CPU this process may use. Key
 	// "pin-cpu".
 	CPU int

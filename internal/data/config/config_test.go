@@ -40,9 +40,11 @@ func TestValidate(t *testing.T) {
 		{"rounds 2", func(c *Config) { c.Rounds = 2 }, "", "", ""},
 		{"rounds 100", func(c *Config) { c.Rounds = 100 }, "", "", ""},
 		{"rounds 101", func(c *Config) { c.Rounds = 101 }, "rounds", "101", "from 2 to 100"},
-		{"benchtime 0", func(c *Config) { c.BenchTime = 0 }, "benchtime", "0s", "from 1ms to 1m"},
-		{"benchtime 1ms", func(c *Config) { c.BenchTime = time.Millisecond }, "", "", ""},
-		{"benchtime over a minute", func(c *Config) { c.BenchTime = 61 * time.Second }, "benchtime", "1m1s", "from 1ms to 1m"},
+		{"benchtime 0", func(c *Config) { c.BenchTime = For(0) }, "benchtime", "0s", "from 1ms to 1m"},
+		{"benchtime 0x", func(c *Config) { c.BenchTime = Fixed(-1) }, "benchtime", "-1x", "such as 100x"},
+		{"benchtime 100x", func(c *Config) { c.BenchTime = Fixed(100) }, "", "", ""},
+		{"benchtime 1ms", func(c *Config) { c.BenchTime = For(time.Millisecond) }, "", "", ""},
+		{"benchtime over a minute", func(c *Config) { c.BenchTime = For(61 * time.Second) }, "benchtime", "1m1s", "from 1ms to 1m"},
 		{"cpu -1", func(c *Config) { c.CPU = -1 }, "", "", ""},
 		{"cpu 0", func(c *Config) { c.CPU = 0 }, "", "", ""},
 		{"pin-cpu -2", func(c *Config) { c.CPU = -2 }, "pin-cpu", "-2", "-1 for the last CPU"},
@@ -195,7 +197,7 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Default()
-	want.Package, want.Bench, want.Rounds, want.BenchTime = "./cipher/des", "Encrypt/.*", 7, 30*time.Millisecond
+	want.Package, want.Bench, want.Rounds, want.BenchTime = "./cipher/des", "Encrypt/.*", 7, For(30*time.Millisecond)
 	want.CPU, want.NoPin, want.Threshold, want.Alpha, want.Timeout = 0, true, 3.5, 0.01, 90*time.Second
 	want.TimeSameCode, want.Cycles = true, true
 	want.Budget, want.GateUnits = 45*time.Second, []string{"sec/op"}
@@ -380,7 +382,7 @@ func TestResolvePrecedence(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Default()
-	want.Bench, want.Rounds, want.Threshold, want.BenchTime = "KeySetup", 4, 4, 20*time.Millisecond
+	want.Bench, want.Rounds, want.Threshold, want.BenchTime = "KeySetup", 4, 4, For(20*time.Millisecond)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Resolve (-want +got):\n%s", diff)
 	}
@@ -437,7 +439,7 @@ func TestResolveNamesTheSource(t *testing.T) {
 func TestLibraryDefaultsAgree(t *testing.T) {
 	c := Default()
 	got := []any{c.Rounds, c.BenchTime, c.Keys, c.Blocks, c.Seed, c.Timeout, c.Alpha, c.Threshold}
-	want := []any{bench.DefaultRounds, bench.DefaultBenchTime, differential.DefaultKeys, differential.DefaultBlocks,
+	want := []any{bench.DefaultRounds, For(bench.DefaultBenchTime), differential.DefaultKeys, differential.DefaultBlocks,
 		uint64(differential.DefaultSeed), differential.DefaultTimeout, bench.DefaultStatsOptions.Alpha,
 		bench.DefaultStatsOptions.ThresholdPct}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -253,12 +253,12 @@ var keys = []*Key{
 		Form: "a whole number from 2 to 100",
 		Doc:  "A–B–B–A rounds; each side gets 2×rounds samples"},
 		func(c *Config) *int { return &c.Rounds }, 2, 100),
-	durationKey(Key{File: "benchtime", Flag: "benchtime", Policy: true, Input: "benchtime", Default: "100ms",
-		Form: "a duration from 1ms to 1m, such as 100ms (not go test's Nx: perfgate calibrates one iteration count " +
-			"from the duration and runs both sides with it)",
-		Doc: "target duration of one benchmark run (calibrated once, then the same iteration count on both sides); with a " +
-			"budget (the default), runs last 10ms instead, or benchtime when it is shorter"},
-		func(c *Config) *time.Duration { return &c.BenchTime }, time.Millisecond, time.Minute),
+	benchTimeKey(Key{File: "benchtime", Flag: "benchtime", Policy: true, Input: "benchtime", Default: "100ms",
+		Form: "a duration from 1ms to 1m, such as 100ms, or a count of iterations such as 100x",
+		Doc: "one benchmark run, as go test's -benchtime: a duration (calibrated once on base, then the same " +
+			"iteration count on both sides; with a budget, the default, runs last 10ms instead, or benchtime when it " +
+			"is shorter) or Nx, exactly N iterations a run on both sides, without calibration"},
+		func(c *Config) *BenchTime { return &c.BenchTime }, time.Millisecond, time.Minute),
 	intKey(Key{File: "pin-cpu", Flag: "pin-cpu", Input: "pin-cpu", Default: "-1",
 		Form: "a CPU number, or -1 for the last CPU this process may use",
 		Doc: "CPU to pin benchmarks to (-1: the last one this process may use); not go test's -cpu: every run " +

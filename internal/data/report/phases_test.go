@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -17,5 +18,20 @@ func TestPhasesText(t *testing.T) {
 	}
 	if got := phasesText(nil); got != "" {
 		t.Errorf("no phases: %q", got)
+	}
+}
+
+// The method line says how long a run was: the calibration target, or the fixed count of -benchtime
+// Nx, which no calibration chose.
+func TestTimedMethodBenchTime(t *testing.T) {
+	plain := func(s string) string { return s }
+	m := record.Method{Rounds: 5, BenchTime: 100 * time.Millisecond, Threshold: 2, Alpha: 0.05}
+	if got := timedMethod(m, plain); !strings.Contains(got, "benchtime 100ms per run") {
+		t.Errorf("calibrated: %q", got)
+	}
+	m.BenchTime, m.BenchIters = 0, 1500
+	got := timedMethod(m, plain)
+	if !strings.Contains(got, "benchtime 1500x (1,500 iterations a run, not calibrated)") || strings.Contains(got, "per run") {
+		t.Errorf("fixed count: %q", got)
 	}
 }

@@ -126,7 +126,10 @@ func timedMethod(m record.Method, esc func(string) string) string {
 			text.PluralCommas(m.Stages, "stage"), m.Budget, m.Rounds, m.Settled)
 		correction = "spent across the looks and benchmarks (Bonferroni)"
 	}
-	if m.BenchTime > 0 {
+	if m.BenchIters > 0 {
+		method += ", benchtime " + strconv.Itoa(m.BenchIters) + "x (" + text.PluralCommas(m.BenchIters, "iteration") +
+			" a run, not calibrated)"
+	} else if m.BenchTime > 0 {
 		method += ", benchtime " + m.BenchTime.String() + " per run"
 	}
 	method += fmt.Sprintf(", threshold ±%s%%, α = %s %s",

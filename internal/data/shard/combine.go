@@ -126,6 +126,7 @@ func addRows(r *record.Result, part record.Result, l labels) {
 	if b := part.Method.BenchTime; b > 0 && (r.Method.BenchTime == 0 || b < r.Method.BenchTime) {
 		r.Method.BenchTime = b
 	}
+	r.Method.BenchIters = max(r.Method.BenchIters, part.Method.BenchIters)
 	if len(part.Benchmarks) > 0 {
 		r.Method.BinariesSame = r.Method.BinariesSame && part.Method.BinariesSame
 	}

@@ -162,7 +162,7 @@ func RunInstructions(ctx context.Context, cfg RunConfig, ic InstrConfig) (*Run, 
 	}
 	defer os.RemoveAll(tmp)
 
-	cfg.BenchTime = instrProbeTime
+	cfg.BenchTime, cfg.Iters = instrProbeTime, 0
 	// Every process valgrind runs keeps off the CPU features valgrind reports and cannot run here.
 	host, herr := valgrind.Probe(ctx, vg.Path, tmp)
 	if herr != nil && ctx.Err() != nil {

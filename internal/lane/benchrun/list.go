@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -84,6 +85,15 @@ func (r *runner) discover(ctx context.Context) ([]leaf, error) {
 	return leaves, nil
 }
 
+// benchtime is the -test.benchtime of a calibration: RunConfig.BenchTime, or "Nx" for a fixed
+// count, whose run is then the leaf's first run at that count.
+func (r *runner) benchtime() string {
+	if r.cfg.Iters > 0 {
+		return strconv.Itoa(r.cfg.Iters) + "x"
+	}
+	return r.cfg.BenchTime.String()
+}
+
 // listLimit is the wall-clock limit of -test.list: cfg.Timeout, or a minute.
 func (r *runner) listLimit() time.Duration {
 	if r.cfg.Timeout > 0 {
@@ -109,7 +119,7 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 		timeout = 10*r.cfg.BenchTime + 60*time.Second
 	}
 	for range maxCalibrationAttempts {
-		args := []string{"-test.run=^$", "-test.bench=" + benchout.Pattern(top), "-test.benchtime=" + r.cfg.BenchTime.String(),
+		args := []string{"-test.run=^$", "-test.bench=" + benchout.Pattern(top), "-test.benchtime=" + r.benchtime(),
 			"-test.benchmem", "-test.cpu=1", "-test.count=1", "-test.v"}
 		if len(skip) > 0 {
 			args = append(args, "-test.skip="+benchout.SkipPattern(skip))
@@ -126,7 +136,8 @@ func (r *runner) calibrate(ctx context.Context, top string) ([]leaf, error) {
 			sec, _ := benchout.ValueOf(res.Values, "sec/op")
 			bytes, _ := benchout.ValueOf(res.Values, "B/op")
 			allocs, _ := benchout.ValueOf(res.Values, "allocs/op")
-			leaves = append(leaves, leaf{name: res.Name, iters: res.Iters, secPerOp: sec, allocates: bytes > 0 || allocs > 0})
+			leaves = append(leaves, leaf{name: res.Name, iters: res.Iters, secPerOp: sec, allocates: bytes > 0 || allocs > 0,
+				whole: r.cfg.Iters > 0})
 			skip = append(skip, res.Name)
 		}
 		for _, name := range out.FailedLeaves() {

@@ -60,6 +60,11 @@ type RunConfig struct {
 	Rounds int // rounds of A B B A per benchmark; 0 means DefaultRounds
 	// how long one run should last; calibrates the iteration count; 0 means DefaultBenchTime
 	BenchTime time.Duration
+	// Iters, when positive, is every run's iteration count, as go test's -benchtime Nx: one call of
+	// the benchmark with b.N = Iters on both sides, calibrated by nobody, never shortened by a
+	// budget or lengthened for the steady state. BenchTime then only bounds the discovery run's
+	// time limit.
+	Iters int
 	// the CPU to pin children to; -1 picks the last CPU this process may use
 	CPU   int
 	NoPin bool // run children unpinned
@@ -161,8 +166,8 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if cfg.BenchTime == 0 {
 		cfg.BenchTime = bench.DefaultBenchTime
 	}
-	if cfg.BenchTime < 0 || cfg.Timeout < 0 || cfg.Budget < 0 {
-		return nil, errors.New("running benchmarks: benchtime, timeout and budget must not be negative")
+	if cfg.BenchTime < 0 || cfg.Iters < 0 || cfg.Timeout < 0 || cfg.Budget < 0 {
+		return nil, errors.New("running benchmarks: benchtime, iterations, timeout and budget must not be negative")
 	}
 	if cfg.MaxRounds == 0 {
 		cfg.MaxRounds = bench.DefaultMaxRounds
@@ -191,7 +196,9 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	if cfg.Budget > 0 {
 		err = r.measureStaged(ctx, leaves, start)
 	} else {
-		r.run.RunTime = cfg.BenchTime
+		if cfg.Iters == 0 {
+			r.run.RunTime = cfg.BenchTime
+		}
 		err = r.measure(ctx, leaves)
 	}
 	return r.run, err

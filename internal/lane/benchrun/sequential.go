@@ -105,10 +105,12 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 		r.txt = benchtxt.NewBenchTxt(r.cfg.BenchTxt, r.run.Header, map[record.Side]string{record.Base: r.cfg.Base.Commit,
 			record.Head: r.cfg.Head.Commit})
 	}
-	leaves = r.fitRuns(leaves, time.Until(start.Add(r.cfg.Budget)))
-	leaves, err := r.steadyRuns(ctx, leaves)
-	if err != nil {
-		return err
+	if r.cfg.Iters == 0 { // a fixed count is run as it is: not shortened, not lengthened
+		leaves = r.fitRuns(leaves, time.Until(start.Add(r.cfg.Budget)))
+		var err error
+		if leaves, err = r.steadyRuns(ctx, leaves); err != nil {
+			return err
+		}
 	}
 	names := make([]string, len(leaves))
 	est := make([]time.Duration, len(leaves)) // expected wall time of one run of each leaf

@@ -192,3 +192,28 @@ func TestFitRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestRunABBAFixedIters: with Iters (-benchtime Nx) every sample of both sides, budgeted or not, is
+// one call of the benchmark at exactly that count: no calibrated count, no shortened runs.
+func TestRunABBAFixedIters(t *testing.T) {
+	base, head := budgetFixture(t)
+	for _, budget := range []time.Duration{0, 10 * time.Minute} {
+		run, err := RunABBA(context.Background(), RunConfig{Base: base, Head: head, Rounds: 2, MaxRounds: 4,
+			Budget: budget, BenchTime: 50 * time.Millisecond, Iters: 37, CPU: -1})
+		if err != nil {
+			t.Fatalf("budget %s: %v", budget, err)
+		}
+		if len(run.Samples) == 0 {
+			t.Fatalf("budget %s: no samples", budget)
+		}
+		for _, s := range run.Samples {
+			if s.Iters != 37 || run.Iters[s.Name] != 37 {
+				t.Errorf("budget %s: %s on %s ran %d iterations (Run.Iters %d), want 37", budget, s.Name, s.Side,
+					s.Iters, run.Iters[s.Name])
+			}
+		}
+		if run.RunTime != 0 {
+			t.Errorf("budget %s: RunTime %s for a fixed count, want 0", budget, run.RunTime)
+		}
+	}
+}
