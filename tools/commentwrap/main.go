@@ -4,11 +4,12 @@
 //
 //	go run ./commentwrap [-width 100] [-n] FILE_OR_DIR...
 //
-// A trailing comment that makes its line too wide moves above the line, at the line's indentation. A
-// paragraph of a comment block (plain text, or one list item) that holds a line too wide is filled again,
-// word by word; other paragraphs keep their lines. Preformatted lines (indented text, code), directives
-// (//go:build, //lint:ignore) and generated files are left alone. A tab counts as four columns, as in
-// docs/comments_test.go, which holds the product module to the limit. Run gofmt afterwards.
+// A trailing comment that makes its line too wide moves above the line, at the line's indentation.
+// A paragraph of a comment block (plain text, or one list item) that holds a line too wide is
+// filled again, word by word; other paragraphs keep their lines. Preformatted lines (indented text,
+// code), directives (//go:build, //lint:ignore) and generated files are left alone. A tab counts as
+// four columns, as in docs/comments_test.go, which holds the product module to the limit. Run gofmt
+// afterwards.
 package main
 
 import (
@@ -116,8 +117,8 @@ func columns(s string) int {
 	return n
 }
 
-// lineComments parses src and returns, for every line that holds a // comment, the byte column where the
-// comment starts (the first comment of the line).
+// lineComments parses src and returns, for every line that holds a // comment, the byte column
+// where the comment starts (the first comment of the line).
 func lineComments(path string, src []byte) (*token.File, map[int]int, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
@@ -140,7 +141,8 @@ func lineComments(path string, src []byte) (*token.File, map[int]int, error) {
 	return tf, at, nil
 }
 
-// moveTrailing moves every trailing comment whose line is too wide onto its own line above the code.
+// moveTrailing moves every trailing comment whose line is too wide onto its own line above the
+// code.
 func moveTrailing(path string, src []byte, width int) ([]byte, error) {
 	_, at, err := lineComments(path, src)
 	if err != nil {
@@ -166,7 +168,8 @@ var (
 	listItem  = regexp.MustCompile(`^( {1,4}(?:[-*+•]|[0-9]+[.)]) +)\S`)
 )
 
-// fillBlocks fills again each paragraph of a comment on lines of its own that holds a line too wide.
+// fillBlocks fills again each paragraph of a comment on lines of its own that holds a line too
+// wide.
 func fillBlocks(path string, src []byte, width int) ([]byte, error) {
 	_, at, err := lineComments(path, src)
 	if err != nil {
@@ -237,8 +240,8 @@ func fillBlocks(path string, src []byte, width int) ([]byte, error) {
 	return []byte(strings.Join(out, "\n")), nil
 }
 
-// fill lays words out on lines no wider than width: the first after firstPrefix, the rest after restPrefix. A
-// word wider than a line gets a line of its own.
+// fill lays words out on lines no wider than width: the first after firstPrefix, the rest after
+// restPrefix. A word wider than a line gets a line of its own.
 func fill(firstPrefix, restPrefix string, words []string, width int) []string {
 	var lines []string
 	cur, empty := firstPrefix, true

@@ -11,10 +11,12 @@ import (
 )
 
 // Changed is where a pair's change really lives: a function as its declaration names it ("reduce",
-// "(*Digest).Write", an assembly TEXT symbol's name), the file that holds it (relative to the repository root, as in
-// the pair's archive) and its lines in head, for the benchmarks Benches names (all changed ones when nil).
+// "(*Digest).Write", an assembly TEXT symbol's name), the file that holds it (relative to the
+// repository root, as in the pair's archive) and its lines in head, for the benchmarks Benches
+// names (all changed ones when nil).
 //
-// In a pair's header: "changed: FUNC FILE:FROM-TO [BENCH ...]" (or FILE:LINE), one line per function.
+// In a pair's header: "changed: FUNC FILE:FROM-TO [BENCH ...]" (or FILE:LINE), one line per
+// function.
 type Changed struct {
 	Func     string
 	File     string
@@ -59,21 +61,23 @@ func (c Changed) String() string {
 	return fmt.Sprintf("%s %s:%d-%d", c.Func, c.File, c.From, c.To)
 }
 
-// AttrScore is one changed benchmark of one pair: what perfgate's explanation (Result.Why) named first, where the
-// change really lives, and whether they agree.
+// AttrScore is one changed benchmark of one pair: what perfgate's explanation (Result.Why) named
+// first, where the change really lives, and whether they agree.
 type AttrScore struct {
 	Pair, Bench string
-	Named       string // the top line (file:line, function, what is inlined there) or function; "" when nothing
+	// the top line (file:line, function, what is inlined there) or function; "" when nothing
+	Named       string
 	Truth       string // the Changed entries that apply, joined
 	Hit         bool
 }
 
-// ScoreAttribution scores the explanations of o against p.Changed: for every benchmark the truth calls changed
-// beyond threshold percent and some Changed entry applies to, whether the top attributed line lies in the changed
-// lines, or its function (or the function inlined there) is the changed one, or the top function is the changed
-// one or one it was inlined into, or, when the top code ran only in base, the head code that replaced it
-// (Why.Replaced) is the changed one; without a count, whether the profile's top function is. Nil when the pair has
-// no Changed entries or no truth.
+// ScoreAttribution scores the explanations of o against p.Changed: for every benchmark the truth
+// calls changed beyond threshold percent and some Changed entry applies to, whether the top
+// attributed line lies in the changed lines, or its function (or the function inlined there) is the
+// changed one, or the top function is the changed one or one it was inlined into, or, when the top
+// code ran only in base, the head code that replaced it (Why.Replaced) is the changed one; without
+// a count, whether the profile's top function is. Nil when the pair has no Changed entries or no
+// truth.
 func ScoreAttribution(p *Pair, o *Outcome, threshold float64) []AttrScore {
 	if len(p.Changed) == 0 || p.Truth == nil {
 		return nil
@@ -119,7 +123,8 @@ func judge(w record.Why, truth []Changed) (string, bool) {
 		if sym == "" {
 			return false
 		}
-		// An assembly function's symbol carries its ABI ("Sum64.abi0"); its declaration is TEXT ·Sum64.
+		// An assembly function's symbol carries its ABI ("Sum64.abi0"); its declaration is TEXT
+		// ·Sum64.
 		name := strings.TrimSuffix(declName(sym), ".abi0")
 		for _, c := range truth {
 			if name == c.Func {
@@ -156,7 +161,8 @@ func judge(w record.Why, truth []Changed) (string, bool) {
 			})
 		}
 		if r := w.Replaced; r != nil {
-			// The top code ran only in base: head's code that replaced it is where head's change lives.
+			// The top code ran only in base: head's code that replaced it is where head's change
+			// lives.
 			named += "; replaced by " + declName(r.By)
 			hit = hit || isFunc(r.By)
 		}
@@ -198,8 +204,8 @@ func AttrTotals(ss []AttrScore) string {
 }
 
 // declName is the name a function's declaration has ("(*Cipher).Encrypt") for its symbol
-// ("example.com/xtea.(*Cipher).Encrypt"), as attribution.DeclName gives it (this module does not need that
-// package's dependencies).
+// ("example.com/xtea.(*Cipher).Encrypt"), as attribution.DeclName gives it (this module does not
+// need that package's dependencies).
 func declName(symbol string) string {
 	prefix := symbol
 	if i := strings.IndexAny(symbol, "(["); i >= 0 {

@@ -24,8 +24,8 @@ func TestParseChanged(t *testing.T) {
 	}
 }
 
-// TestEveryChangedPairHasChanged: every pair whose truth has a benchmark changed beyond 2% says where the change
-// lives, and every pair's changed lines are names the scorer can match.
+// TestEveryChangedPairHasChanged: every pair whose truth has a benchmark changed beyond 2% says
+// where the change lives, and every pair's changed lines are names the scorer can match.
 func TestEveryChangedPairHasChanged(t *testing.T) {
 	pairs, err := Load()
 	if err != nil {
@@ -49,7 +49,8 @@ func TestScoreAttribution(t *testing.T) {
 	p := &Pair{Name: "inline-div", Changed: []Changed{{Func: "reduce", File: "modhash/modhash.go", From: 11, To: 15}},
 		Truth: &Truth{Benches: []TruthBench{
 			{Name: "Sum", Pct: 24, Lo: 12, Hi: 47},
-			{Name: "Xor", Pct: 4, Lo: -3, Hi: 19},    // not changed beyond the threshold: not scored
+			// not changed beyond the threshold: not scored
+			{Name: "Xor", Pct: 4, Lo: -3, Hi: 19},
 			{Name: "Other", Pct: 30, Lo: 20, Hi: 40}, // changed, but explained by nothing
 		}}}
 	line := func(file string, n int, fn, inl string) record.WhyLine {
@@ -77,7 +78,8 @@ func TestScoreAttribution(t *testing.T) {
 		// An assembly function: its symbol's ABI suffix is not part of the name.
 		{record.Why{Name: "Sum", Lines: []record.WhyLine{{File: "example.com/modhash/modhash/modhash_amd64.s",
 			BaseLine: 45, Func: "example.com/modhash/modhash.reduce.abi0", Base: 10}}}, true, "(base) reduce.abi0"},
-		// The top code ran only in base; head's code that replaced it is the changed one (highwayhash-avx2).
+		// The top code ran only in base; head's code that replaced it is the changed one
+		// (highwayhash-avx2).
 		{record.Why{Name: "Sum", Lines: []record.WhyLine{{File: "example.com/modhash/modhash/modhash_amd64.s",
 			BaseLine: 162, Func: "example.com/modhash/modhash.reduceSSE4.abi0", Base: 34}},
 			Funcs: []record.WhyFunc{{Func: "example.com/modhash/modhash.reduceSSE4.abi0", Base: 172}},

@@ -11,9 +11,10 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
-// BuildPerfgate builds perfgate's cmd/perfgate into dir and returns the binary's path. root is a directory of the
-// perfgate module or of the tools module; either way the build runs in the perfgate module's own directory (the
-// tools module replaces it with its parent directory), so that the product is built with its own go.mod and go.sum.
+// BuildPerfgate builds perfgate's cmd/perfgate into dir and returns the binary's path. root is a
+// directory of the perfgate module or of the tools module; either way the build runs in the
+// perfgate module's own directory (the tools module replaces it with its parent directory), so that
+// the product is built with its own go.mod and go.sum.
 func BuildPerfgate(ctx context.Context, root, dir string) (string, error) {
 	out, _, err := proc.Run(proc.Command(ctx, root, nil, "go", "list", "-m", "-f", "{{.Dir}}",
 		"github.com/perfgate/perfgate"))
@@ -55,15 +56,16 @@ func LoadAvg() string {
 	return "unknown"
 }
 
-// Session is what the corpus's commands share: the selected pairs, the perfgate binary, a scratch directory.
+// Session is what the corpus's commands share: the selected pairs, the perfgate binary, a scratch
+// directory.
 type Session struct {
 	Pairs    []*Pair
 	Perfgate string // the perfgate binary
 	Dir      string // a scratch directory, removed by Close
 }
 
-// NewSession selects the pairs matching sel and, when bin is "", builds perfgate as the module in the current
-// directory resolves it ("-" builds nothing: the caller runs no perfgate).
+// NewSession selects the pairs matching sel and, when bin is "", builds perfgate as the module in
+// the current directory resolves it ("-" builds nothing: the caller runs no perfgate).
 func NewSession(ctx context.Context, sel, bin string) (*Session, error) {
 	all, err := Load()
 	if err != nil {

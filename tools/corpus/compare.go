@@ -23,9 +23,10 @@ type Outcome struct {
 	Stderr   []byte         // perfgate's standard error, for a run that failed
 }
 
-// Compare runs `perfgate compare` (binary bin) on the materialized repo with flags, writing its results directory
-// into out, and reads the result. A run that exits with a status perfgate uses for a verdict (0, 1) or an error
-// (2, 3) is an Outcome; only a failure to start or a missing result.json is an error.
+// Compare runs `perfgate compare` (binary bin) on the materialized repo with flags, writing its
+// results directory into out, and reads the result. A run that exits with a status perfgate uses
+// for a verdict (0, 1) or an error (2, 3) is an Outcome; only a failure to start or a missing
+// result.json is an error.
 func Compare(ctx context.Context, bin string, p *Pair, repo *Repo, flags []string, out string) (*Outcome, error) {
 	args := []string{"compare", "-C", repo.Dir, "-pkg", p.Pkg, "-o", out, "-format", "json"}
 	args = append(args, p.Flags...)
@@ -55,8 +56,8 @@ func Compare(ctx context.Context, bin string, p *Pair, repo *Repo, flags []strin
 	return o, nil
 }
 
-// ReadOutcome reads the outcome of an earlier run from its results directory: the exit code its verdict says,
-// and perfgate's own duration as the wall time.
+// ReadOutcome reads the outcome of an earlier run from its results directory: the exit code its
+// verdict says, and perfgate's own duration as the wall time.
 func ReadOutcome(dir string) (*Outcome, error) {
 	r, err := readResult(dir)
 	if err != nil {

@@ -10,9 +10,9 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
-// TestCorpusWellFormed checks every pair: it parses, has a truth (unless awaitingTruth names it), and materializes
-// into a repository whose branch head has exactly two commits, base its parent. Without -short, the package also
-// builds (its tests compiled, none run) on both sides.
+// TestCorpusWellFormed checks every pair: it parses, has a truth (unless awaitingTruth names it),
+// and materializes into a repository whose branch head has exactly two commits, base its parent.
+// Without -short, the package also builds (its tests compiled, none run) on both sides.
 func TestCorpusWellFormed(t *testing.T) {
 	pairs, err := Load()
 	if err != nil {
@@ -62,8 +62,8 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// buildSide checks out commit into a new work tree and compiles the pair's package with its tests, with the pair's
-// build tags.
+// buildSide checks out commit into a new work tree and compiles the pair's package with its tests,
+// with the pair's build tags.
 func buildSide(t *testing.T, p *Pair, dir, commit string) {
 	t.Helper()
 	wt := filepath.Join(t.TempDir(), "wt")

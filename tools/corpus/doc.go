@@ -1,17 +1,19 @@
-// Package corpus is perfgate's accuracy test: pairs of commits whose performance change is known, and the means to
-// score a configuration of perfgate against them.
+// Package corpus is perfgate's accuracy test: pairs of commits whose performance change is known,
+// and the means to score a configuration of perfgate against them.
 //
-// Each pair is one txtar archive under pairs/. Its header says what the pair is (the change, the package to gate,
-// where its code came from), its files under base/ form the base commit's tree and its files under head/ overlay
-// that tree to form the head commit (a "delete:" line removes a path). A pair whose header says "demo: BASE HEAD"
-// has no files: it is two commits of the internal/demo fixture history. Materialize turns a pair into a git
-// repository with two commits, branches base and head, made with a fixed identity and clock.
+// Each pair is one txtar archive under pairs/. Its header says what the pair is (the change, the
+// package to gate, where its code came from), its files under base/ form the base commit's tree and
+// its files under head/ overlay that tree to form the head commit (a "delete:" line removes a
+// path). A pair whose header says "demo: BASE HEAD" has no files: it is two commits of the
+// internal/demo fixture history. Materialize turns a pair into a git repository with two commits,
+// branches base and head, made with a fixed identity and clock.
 //
-// Beside each archive, pairs/NAME.truth holds the pair's truth: per benchmark, the head/base ratio of wall time
-// measured once by a long interleaved run (the measure command: perfgate compare with many rounds and no budget),
-// as the median of the rounds' ratios with the sign test's interval, which a few rounds disturbed by load move
-// little; with the command that measured it, the date, the machine's load and notes on the noise. A truth whose
-// interval contains 1 is "unchanged within ±X%".
+// Beside each archive, pairs/NAME.truth holds the pair's truth: per benchmark, the head/base ratio
+// of wall time measured once by a long interleaved run (the measure command: perfgate compare with
+// many rounds and no budget), as the median of the rounds' ratios with the sign test's interval,
+// which a few rounds disturbed by load move little; with the command that measured it, the date,
+// the machine's load and notes on the noise. A truth whose interval contains 1 is "unchanged within
+// ±X%".
 //
 // The pairs (kind: what they test):
 //
@@ -47,14 +49,16 @@
 //	fastcache-jstags     VictoriaMetrics/fastcache: build constraints gain "js", same binary, neutral (a 32 MiB
 //	                     cache saved to a file and loaded back)
 //
-// The pairs from btree on are ordinary code, chosen for what the cryptographic pairs lack. A pair whose truth
-// could not yet be measured at low load is listed in awaitingTruth (corpus_test.go's companion file).
+// The pairs from btree on are ordinary code, chosen for what the cryptographic pairs lack. A pair
+// whose truth could not yet be measured at low load is listed in awaitingTruth (corpus_test.go's
+// companion file).
 //
-// Third-party pairs keep the package's files at the two commits, the repository's LICENSE, and its go.mod (or
-// one the corpus adds, when the repository had none then); base/go.mod's comment says what was kept.
+// Third-party pairs keep the package's files at the two commits, the repository's LICENSE, and its
+// go.mod (or one the corpus adds, when the repository had none then); base/go.mod's comment says
+// what was kept.
 //
-// The score command builds perfgate (or takes a binary), runs perfgate compare with the given flags on every pair,
-// and compares the classes perfgate gives with the truth: direction errors, false failures, changes found, the
-// settled share and the wall time. It is a benchmark run by hand; the package's tests only check that the corpus is
-// well formed.
+// The score command builds perfgate (or takes a binary), runs perfgate compare with the given flags
+// on every pair, and compares the classes perfgate gives with the truth: direction errors, false
+// failures, changes found, the settled share and the wall time. It is a benchmark run by hand; the
+// package's tests only check that the corpus is well formed.
 package corpus

@@ -5,10 +5,11 @@ import (
 	"slices"
 )
 
-// MedianInterval returns the median of xs and a distribution-free confidence interval for it at the given level
-// (e.g. 0.95): the order statistics x(k) and x(n+1−k) for the largest k with P(Binomial(n, ½) < k) ≤ (1−level)/2,
-// the interval of the sign test. It assumes only that the xs are independent draws from one distribution, so a
-// few rounds disturbed by load move it little. With too few values for that level, lo and hi are the extremes.
+// MedianInterval returns the median of xs and a distribution-free confidence interval for it at the
+// given level (e.g. 0.95): the order statistics x(k) and x(n+1−k) for the largest k with
+// P(Binomial(n, ½) < k) ≤ (1−level)/2, the interval of the sign test. It assumes only that the xs
+// are independent draws from one distribution, so a few rounds disturbed by load move it little.
+// With too few values for that level, lo and hi are the extremes.
 func MedianInterval(xs []float64, level float64) (median, lo, hi float64) {
 	n := len(xs)
 	if n == 0 {

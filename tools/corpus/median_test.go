@@ -7,8 +7,9 @@ import (
 )
 
 func TestMedianIntervalRanks(t *testing.T) {
-	// The sign test's 95% interval for n = 20 is x(6)..x(15) (P(B ≤ 5) = 0.0207, P(B ≤ 6) = 0.0577), and for
-	// n = 10 it is x(2)..x(9) (P(B ≤ 1) = 0.0107, P(B ≤ 2) = 0.0547); values 1..n make ranks visible.
+	// The sign test's 95% interval for n = 20 is x(6)..x(15) (P(B ≤ 5) = 0.0207, P(B ≤ 6) =
+	// 0.0577), and for n = 10 it is x(2)..x(9) (P(B ≤ 1) = 0.0107, P(B ≤ 2) = 0.0547); values 1..n
+	// make ranks visible.
 	for _, tc := range []struct{ n, lo, hi int }{{20, 6, 15}, {10, 2, 9}} {
 		xs := make([]float64, tc.n)
 		for i := range xs {
@@ -25,9 +26,9 @@ func TestMedianIntervalRanks(t *testing.T) {
 }
 
 func TestMedianIntervalCoverage(t *testing.T) {
-	// Log ratios of rounds on a loaded machine: mostly N(0.05, 0.02), one in five disturbed by up to +60%.
-	// The true median of that mixture is found by a large sample; the 95% interval must cover it in at least
-	// 94% of 2,000 runs of 40 rounds (seed fixed).
+	// Log ratios of rounds on a loaded machine: mostly N(0.05, 0.02), one in five disturbed by up
+	// to +60%. The true median of that mixture is found by a large sample; the 95% interval must
+	// cover it in at least 94% of 2,000 runs of 40 rounds (seed fixed).
 	rng := rand.New(rand.NewPCG(1, 2))
 	draw := func() float64 {
 		x := 0.05 + 0.02*rng.NormFloat64()

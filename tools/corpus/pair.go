@@ -16,18 +16,23 @@ import (
 // Pair is one base→head change of the corpus.
 type Pair struct {
 	Name   string   // the archive's name without .txtar, e.g. "work-slower10"
-	Kind   string   // what kind of change: slower, faster, neutral, layout, inlining, alloc, threshold, real
+	// what kind of change: slower, faster, neutral, layout, inlining, alloc, threshold, real
+	Kind   string
 	About  string   // one line on what head changes and why its effect is what it is
 	Pkg    string   // the package to gate, relative to the repository root, e.g. "./work"
-	Source string   // where the code came from, for code that is not the project's own; "" otherwise
-	Expect string   // what the change should do by construction, for pairs made to order; "" otherwise
-	Flags  []string // perfgate compare flags this pair needs (e.g. -tags purego), before the caller's
+	// where the code came from, for code that is not the project's own; "" otherwise
+	Source string
+	// what the change should do by construction, for pairs made to order; "" otherwise
+	Expect string
+	// perfgate compare flags this pair needs (e.g. -tags purego), before the caller's
+	Flags  []string
 	Demo   []string // two internal/demo commit names (base, head) instead of files; nil otherwise
 	Base   []txtar.File
 	Head   []txtar.File
 	Delete []string // paths head removes from base's tree
-	// Changed says where head's change really lives, read from the pair's diff: the functions (and their lines in
-	// head) whose code the change rewrote, for scoring what perfgate's explanation names (ScoreAttribution).
+	// Changed says where head's change really lives, read from the pair's diff: the functions (and
+	// their lines in head) whose code the change rewrote, for scoring what perfgate's explanation
+	// names (ScoreAttribution).
 	Changed []Changed
 	Truth   *Truth // the measured truth; nil when pairs/NAME.truth is missing
 }

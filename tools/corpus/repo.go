@@ -19,16 +19,17 @@ type Repo struct {
 	Head string // head's full commit SHA
 }
 
-// gitEnv is the environment of every git command Materialize runs: no user or system configuration, a fixed
-// identity and clock, so a pair gives the same SHAs every time.
+// gitEnv is the environment of every git command Materialize runs: no user or system configuration,
+// a fixed identity and clock, so a pair gives the same SHAs every time.
 var gitEnv = []string{
 	"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull,
 	"GIT_AUTHOR_NAME=perfgate corpus", "GIT_AUTHOR_EMAIL=corpus@example.com",
 	"GIT_COMMITTER_NAME=perfgate corpus", "GIT_COMMITTER_EMAIL=corpus@example.com",
 }
 
-// Materialize writes the pair as a git repository in dir, which must not exist or be empty: commit base with the
-// base files, then commit head with head's files and deletions, on branch main, with branches base and head.
+// Materialize writes the pair as a git repository in dir, which must not exist or be empty: commit
+// base with the base files, then commit head with head's files and deletions, on branch main, with
+// branches base and head.
 func (p *Pair) Materialize(ctx context.Context, dir string) (*Repo, error) {
 	if p.Demo != nil {
 		return p.materializeDemo(dir)

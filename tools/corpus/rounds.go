@@ -10,8 +10,9 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// RoundRatios reads a perfgate results directory's bench.txt and returns, per benchmark (named as perfgate names
-// it) the log ratio head/base of every complete A–B–B–A round of sec/op: log(mean of head's runs / mean of base's).
+// RoundRatios reads a perfgate results directory's bench.txt and returns, per benchmark (named as
+// perfgate names it) the log ratio head/base of every complete A–B–B–A round of sec/op: log(mean of
+// head's runs / mean of base's).
 func RoundRatios(r io.Reader, file string) (map[string][]float64, error) {
 	type sides struct{ base, head []float64 }
 	rounds := map[string]map[string]*sides{} // benchmark → round → values

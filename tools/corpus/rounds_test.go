@@ -8,8 +8,8 @@ import (
 )
 
 func TestRoundRatios(t *testing.T) {
-	// Two rounds of Mix (base 100, 100; head 110, 110 then base 100, 120; head 99, 121), and a round of Sum
-	// missing a head run, which is not complete and is left out.
+	// Two rounds of Mix (base 100, 100; head 110, 110 then base 100, 120; head 99, 121), and a
+	// round of Sum missing a head run, which is not complete and is left out.
 	var b strings.Builder
 	run := func(side string, round int, name string, ns float64) {
 		fmt.Fprintf(&b, "perfgate-side: %s\nperfgate-round: %d\n%s 100 %g ns/op\n", side, round, name, ns)

@@ -11,8 +11,10 @@ import (
 
 // Rule is how a score reads perfgate's result against the truth.
 type Rule struct {
-	Threshold float64  // percent: a true change within ±Threshold is neutral, one beyond it should be found
-	Units     []string // the units whose classes are perfgate's claims, e.g. sec/op, instructions/op
+	// percent: a true change within ±Threshold is neutral, one beyond it should be found
+	Threshold float64
+	// the units whose classes are perfgate's claims, e.g. sec/op, instructions/op
+	Units     []string
 }
 
 // BenchScore is one benchmark of one pair: what the truth says and what perfgate claimed.
@@ -21,13 +23,15 @@ type BenchScore struct {
 	Truth   TruthBench
 	Claims  []record.Class // one per unit of the rule that perfgate reported for this benchmark
 	Settled bool           // some claim is slower, faster or unchanged
-	// GateSettled: Settled, or an inconclusive claim whose one-sided bound rules out a slowdown beyond the gate's
-	// threshold for its unit (record.Benchmark.RulesOutWorse): the gate's question is answered.
+	// GateSettled: Settled, or an inconclusive claim whose one-sided bound rules out a slowdown
+	// beyond the gate's threshold for its unit (record.Benchmark.RulesOutWorse): the gate's
+	// question is answered.
 	GateSettled bool
 	Change      bool // the truth is a change beyond the threshold (the whole interval)
 	Found       bool // a change, and a claim in its direction
 	Missed      bool // a change, and perfgate called it unchanged
-	DirErr      bool // a claim against the truth's direction, or a change claimed where the truth is neutral
+	// a claim against the truth's direction, or a change claimed where the truth is neutral
+	DirErr      bool
 }
 
 // PairScore is one pair's score.
@@ -36,20 +40,24 @@ type PairScore struct {
 	ExitCode int
 	Status   string // perfgate's verdict status, or "no result"
 	Benches  []BenchScore
-	// FalseFail: the verdict blocked the merge (FAIL, exit 1, or INCONCLUSIVE, exit 4), and the truth says no
-	// benchmark is slower beyond the threshold.
+	// FalseFail: the verdict blocked the merge (FAIL, exit 1, or INCONCLUSIVE, exit 4), and the
+	// truth says no benchmark is slower beyond the threshold.
 	FalseFail bool
-	Unsure    bool // the verdict blocked the merge, and the truth cannot tell whether a benchmark is slower beyond it
+	// the verdict blocked the merge, and the truth cannot tell whether a benchmark is slower beyond
+	// it
+	Unsure    bool
 	Wall      time.Duration
 }
 
-// Score compares one outcome with the pair's truth. Benchmarks that perfgate reported but the truth does not
-// know (or the reverse) do not count.
+// Score compares one outcome with the pair's truth. Benchmarks that perfgate reported but the truth
+// does not know (or the reverse) do not count.
 func Score(p *Pair, o *Outcome, rule Rule) PairScore {
 	ps := PairScore{Pair: p.Name, ExitCode: o.ExitCode, Status: "no result", Wall: o.Wall}
 	claims := map[string][]record.Class{}
-	sameCode := map[string][]record.Class{} // top-level benchmark → the classes of its same-code rows
-	rulesOut := map[string]bool{}           // benchmarks with an inconclusive claim that rules out a slowdown
+	// top-level benchmark → the classes of its same-code rows
+	sameCode := map[string][]record.Class{}
+	// benchmarks with an inconclusive claim that rules out a slowdown
+	rulesOut := map[string]bool{}
 	if o.Result != nil {
 		ps.Status = string(o.Result.Verdict.Status)
 		for _, b := range o.Result.Benchmarks {
@@ -73,7 +81,8 @@ func Score(p *Pair, o *Outcome, rule Rule) PairScore {
 	for _, t := range p.Truth.Benches {
 		c, ok := claims[t.Name]
 		if !ok {
-			// Same machine code gives one row per top-level benchmark, which speaks for its sub-benchmarks.
+			// Same machine code gives one row per top-level benchmark, which speaks for its
+			// sub-benchmarks.
 			top, _, _ := strings.Cut(t.Name, "/")
 			c = sameCode[top]
 		}
@@ -161,8 +170,8 @@ func btoi(b bool) int {
 	return 0
 }
 
-// Row is the pair's line of the score table: pair | verdict | settled | settled for the gate | changes found |
-// direction errors | false failure | wall time | what went wrong.
+// Row is the pair's line of the score table: pair | verdict | settled | settled for the gate |
+// changes found | direction errors | false failure | wall time | what went wrong.
 func (ps PairScore) Row() string {
 	var settled, gateSettled, changes, found, dirErrs int
 	var wrong []string

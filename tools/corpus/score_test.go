@@ -9,8 +9,8 @@ import (
 )
 
 func TestScore(t *testing.T) {
-	// Truth: A +10% [+9, +11] (a change), B −0.2% [−0.9, +0.5] (neutral), C +1.5% [+0.5, +2.6] (below the
-	// threshold but not surely), D −20% [−21, −19] (a change).
+	// Truth: A +10% [+9, +11] (a change), B −0.2% [−0.9, +0.5] (neutral), C +1.5% [+0.5, +2.6]
+	// (below the threshold but not surely), D −20% [−21, −19] (a change).
 	p := &Pair{Name: "p", Truth: &Truth{Benches: []TruthBench{
 		{Name: "A", Pct: 10, Lo: 9, Hi: 11},
 		{Name: "B", Pct: -0.2, Lo: -0.9, Hi: 0.5},
@@ -29,7 +29,8 @@ func TestScore(t *testing.T) {
 			got.Benches[i].Truth, got.Benches[i].Claims = TruthBench{}, nil
 		}
 		for i := range want {
-			want[i].GateSettled = want[i].GateSettled || want[i].Settled // a settled class answers the gate
+			// a settled class answers the gate
+			want[i].GateSettled = want[i].GateSettled || want[i].Settled
 		}
 		if diff := cmp.Diff(want, got.Benches); diff != "" {
 			t.Errorf("%s: benches (-want +got):\n%s", name, diff)
@@ -64,8 +65,8 @@ func TestScore(t *testing.T) {
 		0, sec, []BenchScore{{Name: "A", Change: true}, {Name: "B/sub", Settled: true}, {Name: "C"},
 			{Name: "D", Change: true}}, false, false)
 	p.Truth.Benches[1].Name = "B"
-	// Without A, no truth is surely slower beyond 2%: a FAIL is unsure (because of C), and a false failure
-	// when C is gone too.
+	// Without A, no truth is surely slower beyond 2%: a FAIL is unsure (because of C), and a false
+	// failure when C is gone too.
 	p.Truth.Benches = p.Truth.Benches[1:]
 	check("unsure", []record.Benchmark{row("C", "sec/op", record.ClassSlower)}, 1, sec, []BenchScore{
 		{Name: "B"}, {Name: "C", Settled: true}, {Name: "D", Change: true},
@@ -74,8 +75,8 @@ func TestScore(t *testing.T) {
 	check("false failure", []record.Benchmark{row("B", "sec/op", record.ClassSlower)}, 1, sec, []BenchScore{
 		{Name: "B", Settled: true, DirErr: true},
 	}, true, false)
-	// An inconclusive claim whose one-sided bound rules out a slowdown beyond the threshold answers the gate's
-	// question; one whose bound reaches past it does not.
+	// An inconclusive claim whose one-sided bound rules out a slowdown beyond the threshold answers
+	// the gate's question; one whose bound reaches past it does not.
 	ruled := row("B", "sec/op", record.ClassInconclusive)
 	ruled.Paired = &record.Paired{Ratio: 0.97, Lo: 0.93, Hi: 1.01, Bound: 1.005}
 	check("ruled out", []record.Benchmark{ruled}, record.ExitPass, sec,
@@ -83,7 +84,8 @@ func TestScore(t *testing.T) {
 	ruled.Paired = &record.Paired{Ratio: 0.99, Lo: 0.95, Hi: 1.04, Bound: 1.03}
 	check("not ruled out", []record.Benchmark{ruled}, record.ExitInconclusive, sec,
 		[]BenchScore{{Name: "B"}}, true, false)
-	// An INCONCLUSIVE verdict blocks the merge too: where the truth is neutral, that is a false failure.
+	// An INCONCLUSIVE verdict blocks the merge too: where the truth is neutral, that is a false
+	// failure.
 	check("blocked", []record.Benchmark{row("B", "sec/op", record.ClassInconclusive)}, record.ExitInconclusive, sec,
 		[]BenchScore{{Name: "B"}}, true, false)
 	check("error", []record.Benchmark{row("B", "sec/op", record.ClassInconclusive)}, record.ExitCannotRun, sec,

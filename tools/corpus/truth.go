@@ -9,9 +9,11 @@ import (
 	"strings"
 )
 
-// Truth is what a long interleaved run measured on a pair: per benchmark, the head/base ratio of wall time.
+// Truth is what a long interleaved run measured on a pair: per benchmark, the head/base ratio of
+// wall time.
 type Truth struct {
-	Command  string   // the command that measured it, with the repository's commits as base and head
+	// the command that measured it, with the repository's commits as base and head
+	Command  string
 	Measured string   // when, RFC 3339 in UTC
 	Machine  string   // CPU model and cores
 	Load     string   // /proc/loadavg's 1-, 5- and 15-minute loads before and after the run
@@ -19,8 +21,8 @@ type Truth struct {
 	Benches  []TruthBench
 }
 
-// TruthBench is the measured change of one benchmark: the median over rounds of the A–B–B–A ratio head/base,
-// in percent, with a distribution-free interval (MedianInterval).
+// TruthBench is the measured change of one benchmark: the median over rounds of the A–B–B–A ratio
+// head/base, in percent, with a distribution-free interval (MedianInterval).
 type TruthBench struct {
 	Name     string  // the benchmark's name as perfgate reports it, e.g. "Mix/64"
 	Pct      float64 // (head/base − 1) × 100 of the paired estimate
@@ -55,7 +57,8 @@ func (b TruthBench) Within() float64 { return math.Max(math.Abs(b.Lo), math.Abs(
 // Neutral reports whether the change lies inside ±threshold percent (the whole interval).
 func (b TruthBench) Neutral(threshold float64) bool { return b.Within() < threshold }
 
-// Beyond reports whether the change lies beyond threshold percent in its direction (the whole interval).
+// Beyond reports whether the change lies beyond threshold percent in its direction (the whole
+// interval).
 func (b TruthBench) Beyond(threshold float64) bool { return b.Lo > threshold || b.Hi < -threshold }
 
 // Bench returns the truth of the benchmark named name, or false.
@@ -136,7 +139,8 @@ func ParseTruth(data []byte) (*Truth, error) {
 	return t, nil
 }
 
-// parseBench parses "NAME DIRECTION PCT LO HI NOISE ROUNDS" and checks that the direction fits the interval.
+// parseBench parses "NAME DIRECTION PCT LO HI NOISE ROUNDS" and checks that the direction fits the
+// interval.
 func parseBench(s string) (TruthBench, error) {
 	f := strings.Fields(s)
 	if len(f) != 7 {

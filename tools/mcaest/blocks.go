@@ -10,14 +10,15 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 )
 
-// block is a straight-line run of executed instructions: consecutive in memory, each executed as many times as
-// the first, and none but the last a branch, call or return. Each of its instructions ran execs times.
+// block is a straight-line run of executed instructions: consecutive in memory, each executed as
+// many times as the first, and none but the last a branch, call or return. Each of its instructions
+// ran execs times.
 type block struct {
 	start uint64
 	insns []string // in GNU (AT&T) syntax, as objdump prints them and llvm-mca reads them
 	execs int64
-	// unknown is how many of its instructions did not decode (x86asm does not know every extension); the block
-	// holds them as one-cycle placeholders (see costBlocks).
+	// unknown is how many of its instructions did not decode (x86asm does not know every
+	// extension); the block holds them as one-cycle placeholders (see costBlocks).
 	unknown int
 }
 
@@ -66,7 +67,8 @@ func readText(path string) (*text, error) {
 	return t, nil
 }
 
-// decode decodes the instruction at addr; ok is false when addr is outside the code or does not decode.
+// decode decodes the instruction at addr; ok is false when addr is outside the code or does not
+// decode.
 func (t *text) decode(addr uint64) (x86asm.Inst, bool) {
 	for _, s := range t.secs {
 		if addr >= s.addr && addr < s.addr+uint64(len(s.code)) {
@@ -100,9 +102,9 @@ func endsBlock(op x86asm.Op) bool {
 	return false
 }
 
-// formBlocks groups the executed addresses of counts (instructions executed per address) into blocks. An
-// address that does not decode is an unknown instruction of the block it falls in, and ends it (its length is
-// unknown).
+// formBlocks groups the executed addresses of counts (instructions executed per address) into
+// blocks. An address that does not decode is an unknown instruction of the block it falls in, and
+// ends it (its length is unknown).
 func formBlocks(t *text, counts map[uint64]int64) []block {
 	addrs := make([]uint64, 0, len(counts))
 	for a := range counts {
@@ -133,11 +135,12 @@ func formBlocks(t *text, counts map[uint64]int64) []block {
 	return out
 }
 
-// mergeBlocks merges, in place, each run of blocks (in address order, as formBlocks returns them) that lie in
-// one function and executed equally often into one block: a path through the function that an iteration takes,
-// branches and all, which llvm-mca then runs as one sequence, so that a dependency chain crossing a branch or
-// a call is seen. Blocks the path skips are not in it; the compiler lays a function's likely path out in
-// address order, so the sequence is mostly the order they ran in.
+// mergeBlocks merges, in place, each run of blocks (in address order, as formBlocks returns them)
+// that lie in one function and executed equally often into one block: a path through the function
+// that an iteration takes, branches and all, which llvm-mca then runs as one sequence, so that a
+// dependency chain crossing a branch or a call is seen. Blocks the path skips are not in it; the
+// compiler lays a function's likely path out in address order, so the sequence is mostly the order
+// they ran in.
 func mergeBlocks(t *text, blocks []block) []block {
 	out := blocks[:0]
 	fn := ""
@@ -154,8 +157,9 @@ func mergeBlocks(t *text, blocks []block) []block {
 	return out
 }
 
-// gnuSyntax returns the instruction inst at addr in GNU syntax as llvm-mca reads it: as x86asm prints it, which
-// is objdump's, except that a direct jump prints as jmp, not objdump's jmpq, which llvm-mca 14 rejects.
+// gnuSyntax returns the instruction inst at addr in GNU syntax as llvm-mca reads it: as x86asm
+// prints it, which is objdump's, except that a direct jump prints as jmp, not objdump's jmpq, which
+// llvm-mca 14 rejects.
 func gnuSyntax(inst x86asm.Inst, addr uint64) string {
 	s := x86asm.GNUSyntax(inst, addr, nil)
 	if rest, ok := strings.CutPrefix(s, "jmpq 0x"); ok {
@@ -164,8 +168,8 @@ func gnuSyntax(inst x86asm.Inst, addr uint64) string {
 	return s
 }
 
-// hotBlocks returns the blocks, most instructions first, that together executed at least share of all the
-// instructions, and the instructions of all blocks.
+// hotBlocks returns the blocks, most instructions first, that together executed at least share of
+// all the instructions, and the instructions of all blocks.
 func hotBlocks(blocks []block, share float64) (hot []block, total int64) {
 	for i := range blocks {
 		total += blocks[i].ir()
@@ -182,13 +186,14 @@ func hotBlocks(blocks []block, share float64) (hot []block, total int64) {
 	return hot, total
 }
 
-// countedCode reports whether the instructions of the function named fn are the benchmark's own: code of the
-// binary outside the Go runtime (its scheduler, collector, allocator and timers, whose share of a run follows
-// wall-clock pacing and differs between the runs at N and 2N) and outside the testing package, plus the
-// runtime's copy, clear and compare helpers, which do the calling code's work. Functions without a package
-// qualifier are the runtime's assembly, except the bodies of package internal/bytealg's compares. Allocation is
-// left out with the runtime, as the instruction-count lane leaves it out (package bench decides by a finer rule
-// of its own, which this should share).
+// countedCode reports whether the instructions of the function named fn are the benchmark's own:
+// code of the binary outside the Go runtime (its scheduler, collector, allocator and timers, whose
+// share of a run follows wall-clock pacing and differs between the runs at N and 2N) and outside
+// the testing package, plus the runtime's copy, clear and compare helpers, which do the calling
+// code's work. Functions without a package qualifier are the runtime's assembly, except the bodies
+// of package internal/bytealg's compares. Allocation is left out with the runtime, as the
+// instruction-count lane leaves it out (package bench decides by a finer rule of its own, which
+// this should share).
 func countedCode(fn string) bool {
 	switch fn {
 	case "", "time.now":
@@ -205,7 +210,8 @@ func countedCode(fn string) bool {
 	return strings.Contains(fn, ".") && !strings.Contains(fn, ".runtime_")
 }
 
-// keepCounted removes from counts the addresses outside countedCode and returns the instructions removed.
+// keepCounted removes from counts the addresses outside countedCode and returns the instructions
+// removed.
 func keepCounted(t *text, counts map[uint64]int64) int64 {
 	var removed int64
 	for a, n := range counts {

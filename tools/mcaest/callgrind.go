@@ -17,21 +17,22 @@ import (
 	"github.com/perfgate/perfgate/internal/lane/benchout"
 )
 
-// countEnv is the environment of a counting run, the settings the instruction-count lane runs with: one P, no
-// asynchronous preemption and no garbage collection, so that two runs of one binary execute the same
-// instructions outside the benchmark's loop and their difference is the loop.
+// countEnv is the environment of a counting run, the settings the instruction-count lane runs with:
+// one P, no asynchronous preemption and no garbage collection, so that two runs of one binary
+// execute the same instructions outside the benchmark's loop and their difference is the loop.
 var countEnv = []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=2GiB", "GODEBUG=asyncpreemptoff=1"}
 
-// profileRun runs the benchmark leaf of the test binary bin for n iterations under callgrind, writing its
-// output to out, and returns the instructions executed at each address of the whole run.
+// profileRun runs the benchmark leaf of the test binary bin for n iterations under callgrind,
+// writing its output to out, and returns the instructions executed at each address of the whole
+// run.
 func profileRun(ctx context.Context, vgPath, bin, leaf string, n int, out string) (map[uint64]int64, error) {
 	argv := []string{vgPath, "--tool=callgrind", "--callgrind-out-file=" + out, "--dump-instr=yes",
 		"--dump-line=no", "--compress-strings=yes", "--compress-pos=no", bin,
 		"-test.run=^$", "-test.bench=" + benchout.Pattern(leaf), "-test.benchtime=" + strconv.Itoa(n) + "x",
 		"-test.cpu=1", "-test.count=1"}
 	env := countEnv
-	// The CPU features valgrind reports and cannot run on this host (RDTSCP where the CPU lacks it) are turned
-	// off, as the lane turns them off.
+	// The CPU features valgrind reports and cannot run on this host (RDTSCP where the CPU lacks it)
+	// are turned off, as the lane turns them off.
 	if host, err := valgrind.Probe(ctx, lookPath(vgPath), os.TempDir()); err == nil {
 		env = host.Env(env)
 	}
@@ -52,9 +53,10 @@ func profileRun(ctx context.Context, vgPath, bin, leaf string, n int, out string
 	return parseCallgrind(f)
 }
 
-// parseCallgrind reads a callgrind output file written with --dump-instr=yes --compress-pos=no and returns the
-// instructions (event Ir, the first) executed at each address. The line after a calls= line is the inclusive
-// cost of that call, which the callee's own lines already hold, so it is skipped.
+// parseCallgrind reads a callgrind output file written with --dump-instr=yes --compress-pos=no and
+// returns the instructions (event Ir, the first) executed at each address. The line after a calls=
+// line is the inclusive cost of that call, which the callee's own lines already hold, so it is
+// skipped.
 func parseCallgrind(r io.Reader) (map[uint64]int64, error) {
 	counts := map[uint64]int64{}
 	var events, call bool
@@ -102,10 +104,10 @@ func parseCallgrind(r io.Reader) (map[uint64]int64, error) {
 	return counts, nil
 }
 
-// loopCounts returns the instructions each address executed in n iterations of the benchmark leaf: the counts of
-// a run at 2n minus those of a run at n, which cancels the process's start-up and everything else both runs do
-// alike. An address may have a negative difference, where one run did something the other did not
-// (dropNegative).
+// loopCounts returns the instructions each address executed in n iterations of the benchmark leaf:
+// the counts of a run at 2n minus those of a run at n, which cancels the process's start-up and
+// everything else both runs do alike. An address may have a negative difference, where one run did
+// something the other did not (dropNegative).
 func loopCounts(ctx context.Context, valgrind, bin, leaf string, n int, dir string) (map[uint64]int64, error) {
 	c1, err := profileRun(ctx, valgrind, bin, leaf, n, filepath.Join(dir, "callgrind.n"))
 	if err != nil {
@@ -121,8 +123,8 @@ func loopCounts(ctx context.Context, valgrind, bin, leaf string, n int, dir stri
 	return c2, nil
 }
 
-// dropNegative removes the addresses of counts that are not positive and returns the instructions they held,
-// negated: the noise of the difference.
+// dropNegative removes the addresses of counts that are not positive and returns the instructions
+// they held, negated: the noise of the difference.
 func dropNegative(counts map[uint64]int64) (noise int64) {
 	for a, d := range counts {
 		if d <= 0 {

@@ -16,13 +16,14 @@ import (
 
 // Defaults of Config.
 const (
-	// DefaultCPU is the llvm-mca model of the machine perfgate was developed on, an AMD EPYC of family 25
-	// (Zen 3), which is what llvm-mca 14 reports as its host CPU there.
+	// DefaultCPU is the llvm-mca model of the machine perfgate was developed on, an AMD EPYC of
+	// family 25 (Zen 3), which is what llvm-mca 14 reports as its host CPU there.
 	DefaultCPU = "znver3"
 	// DefaultShare is the share of the executed instructions whose blocks llvm-mca analyzes.
 	DefaultShare = 0.99
-	// DefaultTarget is how many instructions N iterations should execute when N is probed: enough that a few
-	// hundred instructions a run does differently (the runtime's timers, a sysmon wake-up) are 10⁻⁴ of them.
+	// DefaultTarget is how many instructions N iterations should execute when N is probed: enough
+	// that a few hundred instructions a run does differently (the runtime's timers, a sysmon
+	// wake-up) are 10⁻⁴ of them.
 	DefaultTarget = 5_000_000
 )
 
@@ -30,17 +31,20 @@ const (
 type Config struct {
 	Binary string // a Go test binary for amd64, with its symbol table
 	Bench  string // a leaf benchmark's full name without "Benchmark", e.g. "Sum" or "Encrypt/des"
-	// N is the iterations: the estimate counts the runs at N and 2N. 0 probes a run at 1 and 2 iterations
-	// and takes the N whose difference holds Target instructions.
+	// N is the iterations: the estimate counts the runs at N and 2N. 0 probes a run at 1 and 2
+	// iterations and takes the N whose difference holds Target instructions.
 	N      int
 	Target int64 // instructions for a probed N; 0 means DefaultTarget
-	// Valgrind and MCA are the programs; "" looks for valgrind and llvm-mca (then llvm-mca-14) in PATH.
+	// Valgrind and MCA are the programs; "" looks for valgrind and llvm-mca (then llvm-mca-14) in
+	// PATH.
 	Valgrind, MCA string
 	CPU           string  // llvm-mca's -mcpu; "" means DefaultCPU
-	Share         float64 // the share of instructions whose blocks are analyzed; 0 means DefaultShare
-	Dir           string  // scratch space for callgrind's output; "" means a new temporary directory
-	// Merge analyzes each function's blocks that executed equally often as one sequence (mergeBlocks) rather
-	// than each block alone.
+	// the share of instructions whose blocks are analyzed; 0 means DefaultShare
+	Share         float64
+	// scratch space for callgrind's output; "" means a new temporary directory
+	Dir           string
+	// Merge analyzes each function's blocks that executed equally often as one sequence
+	// (mergeBlocks) rather than each block alone.
 	Merge bool
 }
 
@@ -52,10 +56,11 @@ type Result struct {
 	N            int     // the iterations counted
 	Blocks       int     // the blocks executed
 	Hot          []Block // the blocks analyzed, most instructions first
-	// Noise is the instructions per op of the benchmark's code at addresses that ran less often at 2N than at N,
-	// left out.
+	// Noise is the instructions per op of the benchmark's code at addresses that ran less often at
+	// 2N than at N, left out.
 	Noise float64
-	// Rejected is the instructions per op that llvm-mca or the decoder could not model, charged a cycle each.
+	// Rejected is the instructions per op that llvm-mca or the decoder could not model, charged a
+	// cycle each.
 	Rejected float64
 }
 
@@ -70,10 +75,10 @@ type Block struct {
 	Rejected int      // instructions llvm-mca or the decoder could not model
 }
 
-// Estimate runs cfg.Bench on cfg.Binary under callgrind at N and 2N iterations, groups the difference into
-// blocks and asks llvm-mca for each hot block's cycles per execution: est-mca cycles per op is the sum over
-// the blocks of executions × cycles per execution, over N. The blocks outside cfg.Share are charged at the
-// hot blocks' mean cycles per instruction.
+// Estimate runs cfg.Bench on cfg.Binary under callgrind at N and 2N iterations, groups the
+// difference into blocks and asks llvm-mca for each hot block's cycles per execution: est-mca
+// cycles per op is the sum over the blocks of executions × cycles per execution, over N. The blocks
+// outside cfg.Share are charged at the hot blocks' mean cycles per instruction.
 func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Binary == "" || cfg.Bench == "" || cfg.N < 0 || cfg.Target < 0 {
 		return nil, errors.New("mcaest: a binary and a benchmark are required, N and the target not negative")
@@ -105,7 +110,8 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 		defer os.RemoveAll(dir)
 	}
 	if cfg.N == 0 {
-		// At 2 and 4 iterations: a b.N benchmark runs once at b.N = 1 first, unless -test.benchtime is 1x.
+		// At 2 and 4 iterations: a b.N benchmark runs once at b.N = 1 first, unless -test.benchtime
+		// is 1x.
 		probe, err := loopCounts(ctx, vg.Path, cfg.Binary, cfg.Bench, 2, dir)
 		if err != nil {
 			return nil, fmt.Errorf("mcaest: probing N: %w", err)
@@ -132,10 +138,11 @@ func Estimate(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// Cost is the part of Estimate after the counting, for a caller that counted already: counts holds the
-// instructions executed at each address of cfg.Binary in n iterations of a benchmark, of the code the caller
-// means to cost (the instruction-count lane's counted code, say). An address with a count that is not positive
-// is left out and its count reported as Noise. cfg.Bench, Valgrind, N and Target are not used.
+// Cost is the part of Estimate after the counting, for a caller that counted already: counts holds
+// the instructions executed at each address of cfg.Binary in n iterations of a benchmark, of the
+// code the caller means to cost (the instruction-count lane's counted code, say). An address with a
+// count that is not positive is left out and its count reported as Noise. cfg.Bench, Valgrind, N
+// and Target are not used.
 func Cost(ctx context.Context, cfg Config, counts map[uint64]int64, n int) (*Result, error) {
 	if cfg.Binary == "" || n < 1 {
 		return nil, errors.New("mcaest: a binary and n ≥ 1 are required")
@@ -181,9 +188,9 @@ func cost(ctx context.Context, cfg Config, t *text, counts map[uint64]int64, n i
 	return res, nil
 }
 
-// combine adds up the hot blocks' cycles (regions, by block) into a Result; total is the instructions of all
-// blocks, n the iterations. A rejected or undecoded instruction costs a cycle per execution, on top of what
-// llvm-mca says of the rest of its block.
+// combine adds up the hot blocks' cycles (regions, by block) into a Result; total is the
+// instructions of all blocks, n the iterations. A rejected or undecoded instruction costs a cycle
+// per execution, on top of what llvm-mca says of the rest of its block.
 func combine(t *text, hot []block, regions []regionCycles, rejected []int, total int64, n float64) *Result {
 	res := &Result{Instructions: float64(total) / n}
 	var cycles, covered float64

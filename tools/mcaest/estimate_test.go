@@ -8,12 +8,13 @@ import (
 	"testing"
 )
 
-// The fixture's two versions of one loop: base reduces by a constant modulus, which the compiler turns into a
-// multiply by its reciprocal, a shift and a multiply-subtract; head reads the modulus from a variable, so the
-// compiler must emit a DIV. Head runs fewer instructions, each iteration waiting on the DIV's latency, which
-// on AMD's Zen 3 grows with the quotient's bits: the 64-bit inputs make it large. (Measured natively on the
-// development machine, an AMD EPYC of Zen 3, at load 3.4 on 2 CPUs: base 2092–2214 ns/op, head 2485–2548, five
-// runs each, interleaved; with 32-bit inputs the two were within their noise.)
+// The fixture's two versions of one loop: base reduces by a constant modulus, which the compiler
+// turns into a multiply by its reciprocal, a shift and a multiply-subtract; head reads the modulus
+// from a variable, so the compiler must emit a DIV. Head runs fewer instructions, each iteration
+// waiting on the DIV's latency, which on AMD's Zen 3 grows with the quotient's bits: the 64-bit
+// inputs make it large. (Measured natively on the development machine, an AMD EPYC of Zen 3, at
+// load 3.4 on 2 CPUs: base 2092–2214 ns/op, head 2485–2548, five runs each, interleaved; with
+// 32-bit inputs the two were within their noise.)
 const (
 	fixtureBase = `package fix
 
@@ -58,7 +59,8 @@ func BenchmarkSum(b *testing.B) {
 `
 )
 
-// buildFixture writes the fixture module with code as its fix.go into dir and builds its test binary.
+// buildFixture writes the fixture module with code as its fix.go into dir and builds its test
+// binary.
 func buildFixture(t *testing.T, dir, code string) string {
 	t.Helper()
 	files := map[string]string{"go.mod": "module example.com/fix\n\ngo 1.24\n", "fix.go": code,
@@ -81,8 +83,8 @@ func buildFixture(t *testing.T, dir, code string) string {
 	return bin
 }
 
-// TestInversion is the case the estimate exists for: head executes fewer instructions per op and takes more
-// cycles, which the estimate must see.
+// TestInversion is the case the estimate exists for: head executes fewer instructions per op and
+// takes more cycles, which the estimate must see.
 func TestInversion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs callgrind and llvm-mca")
@@ -112,8 +114,8 @@ func TestInversion(t *testing.T) {
 		t.Errorf("instructions/op: base %.1f, head %.1f; the fixture should have head run fewer", base.Instructions,
 			head.Instructions)
 	}
-	// The loop runs 256 times an op; its DIV alone takes more cycles than base's whole iteration on every
-	// model llvm-mca has of a recent x86 core, so head must cost at least a quarter more.
+	// The loop runs 256 times an op; its DIV alone takes more cycles than base's whole iteration on
+	// every model llvm-mca has of a recent x86 core, so head must cost at least a quarter more.
 	if head.Cycles < 1.25*base.Cycles {
 		t.Errorf("est-mca cycles/op: base %.1f, head %.1f; want head ≥ 1.25 × base", base.Cycles, head.Cycles)
 	}

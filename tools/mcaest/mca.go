@@ -13,8 +13,8 @@ import (
 	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
-// mcaIterations is how many times llvm-mca runs each block: enough that the pipeline's fill and drain, a few
-// cycles, are a small part of the total.
+// mcaIterations is how many times llvm-mca runs each block: enough that the pipeline's fill and
+// drain, a few cycles, are a small part of the total.
 const mcaIterations = 100
 
 // regionCycles is what llvm-mca says of one code region.
@@ -26,8 +26,9 @@ type regionCycles struct {
 // perIter returns the region's cycles per iteration.
 func (r regionCycles) perIter() float64 { return float64(r.cycles) / float64(r.iterations) }
 
-// mcaInput writes each block as a code region of llvm-mca's input, named b0, b1, … after its index, and
-// returns the input and, for each of its lines, the index of the block it belongs to (-1 for a marker).
+// mcaInput writes each block as a code region of llvm-mca's input, named b0, b1, … after its index,
+// and returns the input and, for each of its lines, the index of the block it belongs to (-1 for a
+// marker).
 func mcaInput(blocks []block) ([]byte, []int) {
 	var buf bytes.Buffer
 	lineBlock := []int{-1} // lines count from 1
@@ -45,9 +46,10 @@ func mcaInput(blocks []block) ([]byte, []int) {
 	return buf.Bytes(), lineBlock
 }
 
-// runMCA runs llvm-mca (program mca) for the CPU model cpu over blocks and returns the cycles of each block's
-// region, and for each block how many of its instructions llvm-mca rejected (it reports them and leaves them
-// out). A block with no region in the output (all its instructions rejected) has a zero regionCycles.
+// runMCA runs llvm-mca (program mca) for the CPU model cpu over blocks and returns the cycles of
+// each block's region, and for each block how many of its instructions llvm-mca rejected (it
+// reports them and leaves them out). A block with no region in the output (all its instructions
+// rejected) has a zero regionCycles.
 func runMCA(ctx context.Context, mca, cpu string, blocks []block) ([]regionCycles, []int, error) {
 	in, lineBlock := mcaInput(blocks)
 	cmd := proc.Command(ctx, "", nil, mca, "-mtriple=x86_64-unknown-linux-gnu", "-mcpu="+cpu,

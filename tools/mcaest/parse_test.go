@@ -8,8 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// A callgrind output file of the form --dump-instr=yes --compress-pos=no writes (abridged from a real one): the
-// line after calls= is the call's inclusive cost, which the callee's own lines hold.
+// A callgrind output file of the form --dump-instr=yes --compress-pos=no writes (abridged from a
+// real one): the line after calls= is the call's inclusive cost, which the callee's own lines hold.
 const callgrindOut = `# callgrind format
 version: 1
 creator: callgrind-3.19.0
@@ -62,8 +62,9 @@ func TestParseCallgrind(t *testing.T) {
 	}
 }
 
-// llvm-mca 14's summary of two regions, as it prints them with -instruction-info=false -resource-pressure=false
-// (abridged: the timeline and bottleneck views are not printed by default).
+// llvm-mca 14's summary of two regions, as it prints them with -instruction-info=false
+// -resource-pressure=false (abridged: the timeline and bottleneck views are not printed by
+// default).
 const mcaOut = `
 [0] Code Region - b0
 
@@ -132,8 +133,8 @@ func TestMCAInput(t *testing.T) {
 	}
 }
 
-// The machine code of a loop and what follows it, at 0x1000 (encodings from the Intel manual, checked with
-// objdump -D -b binary -m i386:x86-64):
+// The machine code of a loop and what follows it, at 0x1000 (encodings from the Intel manual,
+// checked with objdump -D -b binary -m i386:x86-64):
 //
 //	0x1000  48 01 d8   add %rbx,%rax
 //	0x1003  48 ff c9   dec %rcx
@@ -176,8 +177,8 @@ func TestCombine(t *testing.T) {
 		{start: 0x2000, execs: 10, insns: []string{"d"}, unknown: 1},
 	}
 	regions := []regionCycles{{100, 400}, {100, 1000}}
-	// 100 × 4 + 10 × (10 + 1 unknown + 1 rejected) = 520 cycles for 320 covered instructions; 640 in all, so
-	// the rest is charged at the same rate: 1040 cycles in 10 iterations.
+	// 100 × 4 + 10 × (10 + 1 unknown + 1 rejected) = 520 cycles for 320 covered instructions; 640
+	// in all, so the rest is charged at the same rate: 1040 cycles in 10 iterations.
 	res := combine(tx, hot, regions, []int{0, 1}, 640, 10)
 	if res.Cycles != 104 || res.Instructions != 64 || res.Rejected != 2 {
 		t.Errorf("combine: cycles %v, instructions %v, rejected %v; want 104, 64, 2", res.Cycles, res.Instructions,

@@ -15,10 +15,10 @@ import (
 // costRuns is how many times -cost checks each constructor; it reports the fastest run.
 const costRuns = 3
 
-// measureCost runs the differential of every package the subjects check, unmutated base against itself, once
-// per constructor at the settings of r.cfg, costRuns times each, and prints the fastest check time (probe,
-// generate, run both harnesses, compare) and build time of each constructor. A constructor's GCM form is
-// checked with it.
+// measureCost runs the differential of every package the subjects check, unmutated base against
+// itself, once per constructor at the settings of r.cfg, costRuns times each, and prints the
+// fastest check time (probe, generate, run both harnesses, compare) and build time of each
+// constructor. A constructor's GCM form is checked with it.
 func measureCost(ctx context.Context, r *runner, w io.Writer) error {
 	names := make([]string, 0, len(subjects))
 	for n := range subjects {
@@ -56,8 +56,9 @@ func measureCost(ctx context.Context, r *runner, w io.Writer) error {
 	return nil
 }
 
-// costOf checks constructor name alone costRuns times and returns the fastest check and build times, and how
-// many inputs (blocks or messages, in both directions' and every derived form's jobs) it was fed.
+// costOf checks constructor name alone costRuns times and returns the fastest check and build
+// times, and how many inputs (blocks or messages, in both directions' and every derived form's
+// jobs) it was fed.
 func costOf(ctx context.Context, cfg differential.Config, name string) (check, build time.Duration, inputs int,
 	err error) {
 	cfg.Constructors = []string{name}

@@ -1,24 +1,26 @@
 // Command mutscore measures how strong perfgate's differential check is: its mutation score.
 //
-// It applies single-point mutants (mutants_*.go: in one file, an exact old text becomes a new one) to real
-// packages: this repository's cipher/des, the demo's minides (internal/demo), x/crypto's chacha20, poly1305
-// (through chacha20poly1305) and blake2b, and dchest/siphash; testdata holds trimmed copies of the last two modules
-// with their licences (testdata/README.md). For
-// each mutant it writes the unmutated module (base) and the mutated one (head) below a work directory, runs the
-// mutated package's own tests on head, and keeps only the mutants those tests do not catch. For each of those it
-// runs differential.Check, base against head, at the differential's defaults (or the settings of -keys,
-// -message-keys, -message-blocks), and counts the mutant caught when the check reports a mismatch.
+// It applies single-point mutants (mutants_*.go: in one file, an exact old text becomes a new one)
+// to real packages: this repository's cipher/des, the demo's minides (internal/demo), x/crypto's
+// chacha20, poly1305 (through chacha20poly1305) and blake2b, and dchest/siphash; testdata holds
+// trimmed copies of the last two modules with their licences (testdata/README.md). For each mutant
+// it writes the unmutated module (base) and the mutated one (head) below a work directory, runs the
+// mutated package's own tests on head, and keeps only the mutants those tests do not catch. For
+// each of those it runs differential.Check, base against head, at the differential's defaults (or
+// the settings of -keys, -message-keys, -message-blocks), and counts the mutant caught when the
+// check reports a mismatch.
 //
-// It prints the score (caught of the mutants the tests miss), per package and per kind of bug, and every mutant
-// the differential missed with a line saying what is wrong with it. Progress goes to stderr.
+// It prints the score (caught of the mutants the tests miss), per package and per kind of bug, and
+// every mutant the differential missed with a line saying what is wrong with it. Progress goes to
+// stderr.
 //
 //	cd tools && go run ./mutscore [-run REGEXP] [-v] [-vectors DIR] [-work DIR] [-json FILE]
 //	go run ./mutscore -from FILE,FILE… [-run REGEXP] [-v]
 //	go run ./mutscore -cost [-keys N -message-keys N -message-blocks N]
 //
-// The second form scores outcomes saved by -json, so that runs of parts of the table (each with its own -run) can
-// be scored together. The third measures what the check costs: every constructor of every package the subjects
-// check, unmutated, against itself, alone, the fastest of three runs.
+// The second form scores outcomes saved by -json, so that runs of parts of the table (each with its
+// own -run) can be scored together. The third measures what the check costs: every constructor of
+// every package the subjects check, unmutated, against itself, alone, the fastest of three runs.
 //
 // It is a benchmark of the check, run by hand: a full run takes tens of minutes.
 package main
@@ -178,8 +180,8 @@ func runCost(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	return measureCost(ctx, r, stdout)
 }
 
-// newRunner returns the runner of the options: the repository, the vectors and the work directory, which cleanup
-// removes when it is a temporary one.
+// newRunner returns the runner of the options: the repository, the vectors and the work directory,
+// which cleanup removes when it is a temporary one.
 func newRunner(o *options, stderr io.Writer) (r *runner, cleanup func(), err error) {
 	root := o.root
 	if root == "" {

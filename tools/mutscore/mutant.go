@@ -11,7 +11,8 @@ type Kind string
 // The kinds of mutant.
 const (
 	KindKeyByte  Kind = "key-byte"      // wrong only for one value of one key byte
-	KindLength   Kind = "length-class"  // wrong only for messages of one length class (len ≡ 7 mod 16, …)
+	// wrong only for messages of one length class (len ≡ 7 mod 16, …)
+	KindLength   Kind = "length-class"
 	KindPartial  Kind = "partial-block" // the last, partial block
 	KindAlias    Kind = "aliasing"      // wrong only in place (dst and src the same memory)
 	KindChunk    Kind = "chunk-boundary"
@@ -34,8 +35,8 @@ func kinds() []Kind {
 	return ks
 }
 
-// A Mutant is one single-point change to a subject's source, written as an explicit patch: in File, the text Old
-// (which must occur exactly once) becomes New.
+// A Mutant is one single-point change to a subject's source, written as an explicit patch: in File,
+// the text Old (which must occur exactly once) becomes New.
 type Mutant struct {
 	Name    string // unique, "<package>/<what>", e.g. "blake2b/key-byte-a7"
 	Subject string // the module it patches: a subject's name
@@ -47,8 +48,8 @@ type Mutant struct {
 	Desc    string // one line: what is wrong and when it shows
 }
 
-// Package returns the package name the score groups the mutant under: the last element of Pkg, or the subject's
-// name for its root package.
+// Package returns the package name the score groups the mutant under: the last element of Pkg, or
+// the subject's name for its root package.
 func (m *Mutant) Package() string {
 	if m.Pkg == "." {
 		return m.Subject

@@ -1,7 +1,8 @@
 package main
 
-// desMutants patch this repository's cipher/des. The differential checks block ciphers with the weak, semi-weak
-// and degenerate keys and random ones, 17 blocks each, one by one and in one batch call.
+// desMutants patch this repository's cipher/des. The differential checks block ciphers with the
+// weak, semi-weak and degenerate keys and random ones, 17 blocks each, one by one and in one batch
+// call.
 var desMutants = []Mutant{
 	{
 		Name: "des/key-byte-a7", Kind: KindKeyByte, File: "cipher/des/key.go",
@@ -55,14 +56,17 @@ var desMutants = []Mutant{
 			"\t\t\tm[i][15] = m[i][14]\n\t\t}\n\t}\n",
 	},
 	{
-		Name: "des/weak-zero-subkey", Kind: KindWeakKey, File: "cipher/des/block.go",
-		Desc: "single-block Decrypt flips an output bit when a stage's last subkey word is zero (the weak keys)",
-		Old:  "\t\tl, r = roundsReversed(&spBox, &ks[i], l, r)\n",
-		New:  "\t\tl, r = roundsReversed(&spBox, &ks[i], l, r)\n\t\tif ks[i][7][3] == 0 {\n\t\t\tl ^= 1\n\t\t}\n",
+		// amd64's single-block path (the Go engine in block.go serves purego and other
+		// architectures).
+		Name: "des/weak-zero-subkey", Kind: KindWeakKey, File: "cipher/des/block_amd64.go",
+		Desc: "single-block Decrypt flips an input bit when a stage's last subkey word is zero (the weak keys)",
+		Old:  "\tif len(ks) == 1 {\n\t\treturn decryptBlockAMD64(&ks[0], b)\n",
+		New: "\tfor i := range ks {\n\t\tif ks[i][7][3] == 0 {\n\t\t\tb ^= 1\n\t\t}\n\t}\n" +
+			"\tif len(ks) == 1 {\n\t\treturn decryptBlockAMD64(&ks[0], b)\n",
 	},
 	{
-		// The batch methods are generated (methods.go); they share cryptSliced, whose entry each length mutant
-		// patches.
+		// The batch methods are generated (methods.go); they share cryptSliced, whose entry each
+		// length mutant patches.
 		Name: "des/length-7mod16", Kind: KindLength, File: "cipher/des/bitslice.go",
 		Desc: "batch encryption leaves the last block unwritten when the block count is ≡ 7 mod 16",
 		Old:  "func cryptSliced(ks []slicedKeys, decrypt bool, dst, src []byte) {\n",
@@ -110,8 +114,8 @@ var desMutants = []Mutant{
 	},
 }
 
-// minidesMutants patch the demo's minides, a textbook DES and EDE3 whose tests are round trips and a few
-// known answers.
+// minidesMutants patch the demo's minides, a textbook DES and EDE3 whose tests are round trips and
+// a few known answers.
 var minidesMutants = []Mutant{
 	{
 		Name: "minides/key-byte-a7", Kind: KindKeyByte, File: "minides/block.go",

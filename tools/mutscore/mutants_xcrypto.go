@@ -20,7 +20,8 @@ const (
 	openVerify = "\tif !p.Verify(tag) {\n\t\tfor i := range out {\n\t\t\tout[i] = 0\n\t\t}\n\t\treturn nil, errOpen\n\t}\n"
 )
 
-// chachaMutants patch chacha20; its tests and chacha20poly1305's must pass, and the differential checks both.
+// chachaMutants patch chacha20; its tests and chacha20poly1305's must pass, and the differential
+// checks both.
 var chachaMutants = []Mutant{
 	{
 		Name: "chacha20/key-byte-a7", Kind: KindKeyByte, File: chachaGo,
@@ -153,7 +154,8 @@ var chachaMutants = []Mutant{
 	},
 }
 
-// polyMutants patch internal/poly1305 and chacha20poly1305; the differential checks chacha20poly1305.
+// polyMutants patch internal/poly1305 and chacha20poly1305; the differential checks
+// chacha20poly1305.
 var polyMutants = []Mutant{
 	{
 		Name: "poly1305/key-byte-a7", Kind: KindKeyByte, Pkg: "./internal/poly1305", File: polyGo,
@@ -161,10 +163,11 @@ var polyMutants = []Mutant{
 		Old:  "\tm.s[1] = binary.LittleEndian.Uint64(key[24:32])\n",
 		New:  "\tm.s[1] = binary.LittleEndian.Uint64(key[24:32])\n\tif key[0] == 0xa7 {\n\t\tm.s[1] ^= 1\n\t}\n",
 	},
-	// Dropped, being equivalent: "r loses bit 2 of its high word when key byte 8 is 0x42" (m.r[1] &^= 4 when
-	// key[8] == 0x42). Bit 2 of m.r[1] is bit 2 of key[8], which is 0 in 0x42 (0b01000010): the mutant changes
-	// nothing. poly1305/key-byte-r0 remains: the same kind of bug, on a bit that the byte it tests does not fix;
-	// poly1305/key-byte-r6 is the bug on a bit 0x42 sets.
+	// Dropped, being equivalent: "r loses bit 2 of its high word when key byte 8 is 0x42" (m.r[1]
+	// &^= 4 when key[8] == 0x42). Bit 2 of m.r[1] is bit 2 of key[8], which is 0 in 0x42
+	// (0b01000010): the mutant changes nothing. poly1305/key-byte-r0 remains: the same kind of bug,
+	// on a bit that the byte it tests does not fix; poly1305/key-byte-r6 is the bug on a bit 0x42
+	// sets.
 	{
 		Name: "poly1305/key-byte-r6", Kind: KindKeyByte, Pkg: "./internal/poly1305", File: polyGo,
 		Desc: "r loses bit 6 of its high word when key byte 8 is 0x42",
@@ -264,8 +267,8 @@ var polyMutants = []Mutant{
 	},
 }
 
-// blakeMutants patch blake2b: its hash.Hash constructors (New256, New384, New512, keyed or not) and its one-shot
-// Sum functions.
+// blakeMutants patch blake2b: its hash.Hash constructors (New256, New384, New512, keyed or not) and
+// its one-shot Sum functions.
 var blakeMutants = []Mutant{
 	{
 		Name: "blake2b/key-byte-a7", Kind: KindKeyByte, File: blakeGo,
@@ -421,8 +424,8 @@ var blakeMutants = []Mutant{
 	},
 }
 
-// sipMutants patch github.com/dchest/siphash (testdata/siphash), built with the appengine tag: New and New128 take
-// a key of 16 bytes or more and read its first 16.
+// sipMutants patch github.com/dchest/siphash (testdata/siphash), built with the appengine tag: New
+// and New128 take a key of 16 bytes or more and read its first 16.
 var sipMutants = []Mutant{
 	{
 		Name: "siphash/key-byte-a7", Kind: KindKeyByte, File: "siphash.go",

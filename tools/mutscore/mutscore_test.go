@@ -26,8 +26,9 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// TestMutantsApply checks the table: unique names, known subjects, packages and kinds, a description, and an old
-// text that occurs exactly once in its file, whose patched file still parses and differs from the original.
+// TestMutantsApply checks the table: unique names, known subjects, packages and kinds, a
+// description, and an old text that occurs exactly once in its file, whose patched file still
+// parses and differs from the original.
 func TestMutantsApply(t *testing.T) {
 	root := repoRoot(t)
 	known := map[Kind]bool{}
@@ -92,7 +93,8 @@ func TestMutantsApply(t *testing.T) {
 	}
 }
 
-// TestApplyRefusesAmbiguousText checks that a patch whose old text is missing or repeated is an error.
+// TestApplyRefusesAmbiguousText checks that a patch whose old text is missing or repeated is an
+// error.
 func TestApplyRefusesAmbiguousText(t *testing.T) {
 	m := Mutant{Name: "x/y", File: "f.go", Old: "a := 1\n", New: "a := 2\n"}
 	if out, err := m.apply([]byte("a := 1\n")); err != nil || string(out) != "a := 2\n" {
@@ -105,9 +107,9 @@ func TestApplyRefusesAmbiguousText(t *testing.T) {
 	}
 }
 
-// TestEndToEnd runs the command on two mutants of the demo that its tests miss, with 8 block-cipher keys per size:
-// one the differential catches (wrong only in place, which the first keys also try), and one that needs a key
-// byte value the first 8 keys lack (K3 starting with 0x13).
+// TestEndToEnd runs the command on two mutants of the demo that its tests miss, with 8 block-cipher
+// keys per size: one the differential catches (wrong only in place, which the first keys also try),
+// and one that needs a key byte value the first 8 keys lack (K3 starting with 0x13).
 func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test and the differential twice")
@@ -140,8 +142,8 @@ func TestEndToEnd(t *testing.T) {
 	}
 }
 
-// TestScoreFromJSON checks that outcomes written by -json are scored by -from as they were: per package, per kind,
-// survivors listed, killed mutants left out of the score.
+// TestScoreFromJSON checks that outcomes written by -json are scored by -from as they were: per
+// package, per kind, survivors listed, killed mutants left out of the score.
 func TestScoreFromJSON(t *testing.T) {
 	ms := allMutants()
 	byName := map[string]*Mutant{}

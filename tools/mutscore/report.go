@@ -43,7 +43,8 @@ func (t tally) score() string {
 	return fmt.Sprintf("%d/%d (%.1f%%)", t.caught, t.survivors(), 100*float64(t.caught)/float64(t.survivors()))
 }
 
-// printScore writes the score, the tables per package and per kind, and the mutants the differential missed.
+// printScore writes the score, the tables per package and per kind, and the mutants the
+// differential missed.
 func printScore(w io.Writer, results []*Result, verbose bool) {
 	var all tally
 	byPkg, byKind := map[string]*tally{}, map[Kind]*tally{}
@@ -131,7 +132,8 @@ type jsonRow struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// writeJSON writes every result to the file name: name, package, kind, outcome, detail and seconds, in run order.
+// writeJSON writes every result to the file name: name, package, kind, outcome, detail and seconds,
+// in run order.
 func writeJSON(name string, results []*Result) error {
 	rows := []jsonRow{}
 	for _, r := range results {
@@ -148,8 +150,9 @@ func writeJSON(name string, results []*Result) error {
 	return nil
 }
 
-// readJSON reads the results that -json wrote to files, keeping those of the mutants ms (in their order). A mutant
-// that is not in the table, or that two files hold, is an error; a mutant of ms that no file holds is left out.
+// readJSON reads the results that -json wrote to files, keeping those of the mutants ms (in their
+// order). A mutant that is not in the table, or that two files hold, is an error; a mutant of ms
+// that no file holds is left out.
 func readJSON(files []string, ms []Mutant) ([]*Result, error) {
 	rows := map[string]jsonRow{}
 	for _, f := range files {

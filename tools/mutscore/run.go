@@ -22,9 +22,12 @@ type Outcome string
 // The outcomes. Only a mutant that survives the package tests is scored: caught or missed.
 const (
 	KilledByTests Outcome = "killed-by-tests" // the package's own tests fail on it
-	Caught        Outcome = "caught"          // the tests pass and the differential reports a mismatch
-	Missed        Outcome = "missed"          // the tests pass and the differential reports identical outputs
-	CheckFailed   Outcome = "check-failed"    // the tests pass and the differential could not compare (error, skipped)
+	// the tests pass and the differential reports a mismatch
+	Caught        Outcome = "caught"
+	// the tests pass and the differential reports identical outputs
+	Missed        Outcome = "missed"
+	// the tests pass and the differential could not compare (error, skipped)
+	CheckFailed   Outcome = "check-failed"
 	NoBuild       Outcome = "does-not-build"  // a defect of the mutant table, not scored
 )
 
@@ -40,7 +43,8 @@ type Result struct {
 type runner struct {
 	root, work string
 	vectors    string              // shared/vectors for cipher/des's tests, or ""
-	cfg        differential.Config // the differential's settings; BaseDir, HeadDir, Pkg and Tags are set per check
+	// the differential's settings; BaseDir, HeadDir, Pkg and Tags are set per check
+	cfg        differential.Config
 	log        io.Writer
 	bases      map[string]string // subject name → base module root, written on first use
 	files      map[string]map[string][]byte
@@ -72,8 +76,8 @@ func (r *runner) base(s *subject) (string, map[string][]byte, error) {
 	return dir, files, nil
 }
 
-// run judges one mutant: its package tests on head, then, if they pass, the differential of every package its
-// target checks, base against head, until one reports a mismatch.
+// run judges one mutant: its package tests on head, then, if they pass, the differential of every
+// package its target checks, base against head, until one reports a mismatch.
 func (r *runner) run(ctx context.Context, m *Mutant) (*Result, error) {
 	start := time.Now()
 	s := subjects[m.Subject]
@@ -128,9 +132,9 @@ func (r *runner) run(ctx context.Context, m *Mutant) (*Result, error) {
 	return res, nil
 }
 
-// differential runs the check of every package the target checks, base against head, until one reports a
-// mismatch. A package in which the check finds nothing to compare ("skipped") is passed over; the mutant is missed
-// when at least one package compared identical and none differed.
+// differential runs the check of every package the target checks, base against head, until one
+// reports a mismatch. A package in which the check finds nothing to compare ("skipped") is passed
+// over; the mutant is missed when at least one package compared identical and none differed.
 func (r *runner) differential(ctx context.Context, s *subject, t target, base, head string) (Outcome, string, error) {
 	var skipped []string
 	compared := false
@@ -176,9 +180,9 @@ func firstFinding(rep *differential.Report) string {
 	return "mismatch"
 }
 
-// test runs go test on the target's test patterns in dir. It returns "" when they pass, the first failure when they
-// fail, and an error when go test could not judge the code (the mutant does not build, or the go command failed to
-// start).
+// test runs go test on the target's test patterns in dir. It returns "" when they pass, the first
+// failure when they fail, and an error when go test could not judge the code (the mutant does not
+// build, or the go command failed to start).
 func (r *runner) test(ctx context.Context, dir string, tags []string, t target) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
@@ -214,7 +218,8 @@ type noBuild struct{ out string }
 
 func (e *noBuild) Error() string { return "does not build: " + e.out }
 
-// firstFailure returns the first "--- FAIL" line of go test's output with the line after it, or its last lines.
+// firstFailure returns the first "--- FAIL" line of go test's output with the line after it, or its
+// last lines.
 func firstFailure(out string) string {
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {

@@ -7,23 +7,24 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 
 	"golang.org/x/tools/txtar"
 )
 
-// A subject is one module the mutants patch: its files, the build tags it is built and tested with, and for each
-// package a mutant may patch, what runs against it.
+// A subject is one module the mutants patch: its files, the build tags it is built and tested with,
+// and for each package a mutant may patch, what runs against it.
 type subject struct {
 	name string
 	tags []string
-	// files reads the module's files from the repository at root: slash-separated paths relative to the module
-	// root.
+	// files reads the module's files from the repository at root: slash-separated paths relative to
+	// the module root.
 	files func(root string) (map[string][]byte, error)
 	pkgs  map[string]target
 }
 
-// A target says what judges a mutant of one package: the package tests that must pass for it to count, and the
-// packages the differential checks, any of which may catch it.
+// A target says what judges a mutant of one package: the package tests that must pass for it to
+// count, and the packages the differential checks, any of which may catch it.
 type target struct {
 	tests     []string // go test patterns, relative to the module root
 	testFlags []string // more go test flags
@@ -35,8 +36,8 @@ var subjects = map[string]*subject{
 	"des": {
 		name:  "des",
 		files: repoFiles,
-		// Under -short cipher/des skips only the check that sliced.go is what internal/gen generates (the
-		// slowest test here), and no mutant patches a generated file.
+		// Under -short cipher/des skips only the check that sliced.go is what internal/gen
+		// generates (the slowest test here), and no mutant patches a generated file.
 		pkgs: map[string]target{"./cipher/des": {tests: []string{"./cipher/des"}, testFlags: []string{"-short"},
 			checks: []string{"./cipher/des"}}},
 	},
@@ -45,10 +46,10 @@ var subjects = map[string]*subject{
 		files: demoFiles,
 		pkgs:  map[string]target{"./minides": {tests: []string{"./minides"}, checks: []string{"./minides"}}},
 	},
-	// x/crypto is built with the purego tag, so that the Go code is what runs on every architecture; the
-	// trimmed copy has no assembly. internal/poly1305's MAC takes its key as *[32]byte: its mutants are checked
-	// through chacha20poly1305, the AEAD built on it, and through its own package, where the differential may
-	// find nothing to compare.
+	// x/crypto is built with the purego tag, so that the Go code is what runs on every
+	// architecture; the trimmed copy has no assembly. internal/poly1305's MAC takes its key as
+	// *[32]byte: its mutants are checked through chacha20poly1305, the AEAD built on it, and
+	// through its own package, where the differential may find nothing to compare.
 	"xcrypto": {
 		name:  "xcrypto",
 		tags:  []string{"purego"},
@@ -66,7 +67,8 @@ var subjects = map[string]*subject{
 			"./blake2b":          {tests: []string{"./blake2b"}, checks: []string{"./blake2b"}},
 		},
 	},
-	// siphash is built with the appengine tag, which selects its Go code; the trimmed copy has no assembly.
+	// siphash is built with the appengine tag, which selects its Go code; the trimmed copy has no
+	// assembly.
 	"siphash": {
 		name:  "siphash",
 		tags:  []string{"appengine"},
@@ -75,14 +77,36 @@ var subjects = map[string]*subject{
 	},
 }
 
-// repoFiles returns this repository's cipher/des, with the internal packages its tests import, under a go.mod of
-// its own.
+// repoFiles returns this repository's cipher/des, with the internal packages its tests import,
+// under a go.mod of its own.
 func repoFiles(root string) (map[string][]byte, error) {
 	files, err := readTree(filepath.Join(root, "cipher", "des"), "cipher/des/")
 	if err != nil {
 		return nil, fmt.Errorf("reading cipher/des: %w", err)
 	}
-	files["go.mod"] = []byte("module github.com/perfgate/perfgate\n\ngo 1.26.0\n")
+	// cipher/des detects CPU features through golang.org/x/sys/cpu: require it at the repository's
+	// version, with its go.sum lines, which the module cache already holds (the runs are offline).
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return nil, err
+	}
+	m := regexp.MustCompile(`(?m)^\s*golang\.org/x/sys (v\S+)`).FindSubmatch(mod)
+	if m == nil {
+		return nil, fmt.Errorf("%s/go.mod does not require golang.org/x/sys", root)
+	}
+	sums, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		return nil, err
+	}
+	var sum []byte
+	for line := range bytes.Lines(sums) {
+		if bytes.HasPrefix(line, []byte("golang.org/x/sys "+string(m[1])+" ")) ||
+			bytes.HasPrefix(line, []byte("golang.org/x/sys "+string(m[1])+"/go.mod ")) {
+			sum = append(sum, line...)
+		}
+	}
+	files["go.mod"] = fmt.Appendf(nil, "module github.com/perfgate/perfgate\n\ngo 1.26.0\n\nrequire golang.org/x/sys %s\n", m[1])
+	files["go.sum"] = sum
 	return files, nil
 }
 
@@ -114,7 +138,8 @@ func testdataFiles(root, name string) (map[string][]byte, error) {
 	return files, nil
 }
 
-// readTree returns every file below dir, named by prefix and its slash-separated path relative to dir.
+// readTree returns every file below dir, named by prefix and its slash-separated path relative to
+// dir.
 func readTree(dir, prefix string) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {

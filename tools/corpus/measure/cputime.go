@@ -22,10 +22,11 @@ type cpuConfig struct {
 	cpu    int           // the CPU both sides are pinned to (taskset)
 }
 
-// measureCPU measures the pair's truth by the CPU time (user + system, from the kernel's rusage) of each
-// benchmark process rather than wall time: a process waiting for the CPU on a loaded machine accrues none, so
-// load inflates it far less. Each round runs base N, head N, head N, base N iterations and, to take the process's
-// start-up out, base and head once with 1 iteration; per operation, (cpu(N) − cpu(1)) / (N − 1).
+// measureCPU measures the pair's truth by the CPU time (user + system, from the kernel's rusage) of
+// each benchmark process rather than wall time: a process waiting for the CPU on a loaded machine
+// accrues none, so load inflates it far less. Each round runs base N, head N, head N, base N
+// iterations and, to take the process's start-up out, base and head once with 1 iteration; per
+// operation, (cpu(N) − cpu(1)) / (N − 1).
 func measureCPU(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir string, cfg cpuConfig) (
 	*corpus.Truth, error) {
 	return measurePinned(ctx, p, repo, dir, cfg, func(bins [2]string, name string, iters int) (float64, error) {
@@ -33,10 +34,10 @@ func measureCPU(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir stri
 	})
 }
 
-// measurePinned builds the pair's test binary on both sides, finds its benchmarks (calibrate, for cfg.target
-// each), and measures each by cfg.rounds rounds of round, which returns one round's log ratio of head to base
-// given the binaries, the benchmark and its calibrated iterations. A benchmark's truth is the median of its
-// rounds with the sign test's 95% interval.
+// measurePinned builds the pair's test binary on both sides, finds its benchmarks (calibrate, for
+// cfg.target each), and measures each by cfg.rounds rounds of round, which returns one round's log
+// ratio of head to base given the binaries, the benchmark and its calibrated iterations. A
+// benchmark's truth is the median of its rounds with the sign test's 95% interval.
 func measurePinned(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir string, cfg cpuConfig,
 	round func(bins [2]string, name string, iters int) (float64, error)) (*corpus.Truth, error) {
 	bins := [2]string{filepath.Join(dir, "base.test"), filepath.Join(dir, "head.test")}
@@ -96,8 +97,8 @@ func flagValue(flags []string, name string) string {
 
 func tagsFlag(flags []string) string { return flagValue(flags, "-tags") }
 
-// benchFlag is the pair's perfgate -bench expression ("." when it has none), which matches full names without
-// the "Benchmark" prefix ("Sum64/4B").
+// benchFlag is the pair's perfgate -bench expression ("." when it has none), which matches full
+// names without the "Benchmark" prefix ("Sum64/4B").
 func benchFlag(flags []string) string {
 	if b := flagValue(flags, "-bench"); b != "" {
 		return b
@@ -105,9 +106,10 @@ func benchFlag(flags []string) string {
 	return "."
 }
 
-// goTestPattern turns perfgate's -bench expression into one for go test, which matches each level of the name
-// separately and the top level with its "Benchmark" prefix. It handles the anchored forms the corpus uses
-// ("^Sum64/", "^(A|B)$"); calibrate then filters the names it finds by the original expression.
+// goTestPattern turns perfgate's -bench expression into one for go test, which matches each level
+// of the name separately and the top level with its "Benchmark" prefix. It handles the anchored
+// forms the corpus uses ("^Sum64/", "^(A|B)$"); calibrate then filters the names it finds by the
+// original expression.
 func goTestPattern(bench string) string {
 	if rest, ok := strings.CutPrefix(bench, "^"); ok {
 		return "^Benchmark" + rest
@@ -117,8 +119,8 @@ func goTestPattern(bench string) string {
 
 var benchLine = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+(\d+)\s+([0-9.]+) ns/op`)
 
-// calibrate runs every benchmark matching bench once for cfg.target and returns their names and an iteration
-// count each that takes about that long.
+// calibrate runs every benchmark matching bench once for cfg.target and returns their names and an
+// iteration count each that takes about that long.
 func calibrate(ctx context.Context, bin, bench string, cfg cpuConfig) ([]string, []int, error) {
 	re, err := regexp.Compile(bench)
 	if err != nil {
@@ -197,7 +199,8 @@ func cpuOf(ctx context.Context, bin, pattern, benchtime string, cpu int) (time.D
 	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
 }
 
-// madSigma is the median absolute deviation of xs from their median, scaled to a normal's standard deviation.
+// madSigma is the median absolute deviation of xs from their median, scaled to a normal's standard
+// deviation.
 func madSigma(xs []float64) float64 {
 	med, _, _ := corpus.MedianInterval(xs, 0.5)
 	dev := make([]float64, len(xs))

@@ -20,11 +20,12 @@ type gotestConfig struct {
 	cpu       int    // the CPU both sides are pinned to (taskset)
 }
 
-// measureGoTest measures the pair's truth by go test's own protocol, interleaved: each round runs the benchmark
-// as go test -bench would (one process, -benchtime 1s by default, testing picking b.N and reporting the last call's
-// ns/op, after its ramp-up), base, head, head, base, pinned to one CPU with GOMAXPROCS=1; a round's ratio is the
-// mean of head's two ns/op over the mean of base's. This is the steady state a user's go test -bench measures,
-// set-up before the loop amortized over go test's b.N, the regime perfgate's runs have to agree with.
+// measureGoTest measures the pair's truth by go test's own protocol, interleaved: each round runs
+// the benchmark as go test -bench would (one process, -benchtime 1s by default, testing picking b.N
+// and reporting the last call's ns/op, after its ramp-up), base, head, head, base, pinned to one
+// CPU with GOMAXPROCS=1; a round's ratio is the mean of head's two ns/op over the mean of base's.
+// This is the steady state a user's go test -bench measures, set-up before the loop amortized over
+// go test's b.N, the regime perfgate's runs have to agree with.
 func measureGoTest(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir string, cfg gotestConfig) (
 	*corpus.Truth, error) {
 	// calibrate only lists the benchmarks here: testing picks b.N itself.

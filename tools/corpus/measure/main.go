@@ -1,11 +1,12 @@
-// Command measure measures the truth of the corpus's pairs: for each pair it runs perfgate compare with many
-// A–B–B–A rounds and no time budget, times every benchmark even where the machine code is the same on both sides,
-// and writes pairs/NAME.truth from the paired wall-time ratios.
+// Command measure measures the truth of the corpus's pairs: for each pair it runs perfgate compare
+// with many A–B–B–A rounds and no time budget, times every benchmark even where the machine code is
+// the same on both sides, and writes pairs/NAME.truth from the paired wall-time ratios.
 //
 //	cd tools && go run ./corpus/measure -run 'mix-.*' -rounds 30 [-- perfgate flags, e.g. -cpu 0]
 //	cd tools && go run ./corpus/measure -clock gotest -run fastcache-get -rounds 20
 //
-// Run it on a machine as quiet as you can find, one pair at a time; the truth file records the load.
+// Run it on a machine as quiet as you can find, one pair at a time; the truth file records the
+// load.
 package main
 
 import (
@@ -48,8 +49,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	// pinned measures every selected pair with fn, a clock of this command's own (not perfgate's), and names
-	// the command in each truth file.
+	// pinned measures every selected pair with fn, a clock of this command's own (not perfgate's),
+	// and names the command in each truth file.
 	pinned := func(command string, fn func(*corpus.Pair, *corpus.Repo, string) (*corpus.Truth, error)) int {
 		if err := measureAll(ctx, *sel, *bin, *dir, stderr, func(p *corpus.Pair, repo *corpus.Repo, work, _ string) (
 			*corpus.Truth, error) {
@@ -103,8 +104,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	return 0
 }
 
-// measureAll materializes each selected pair, measures it with fn and writes its truth file into dir. A pair that
-// fails is reported and the others still run.
+// measureAll materializes each selected pair, measures it with fn and writes its truth file into
+// dir. A pair that fails is reported and the others still run.
 func measureAll(ctx context.Context, sel, bin, dir string, stderr io.Writer,
 	fn func(p *corpus.Pair, repo *corpus.Repo, work, perfgate string) (*corpus.Truth, error)) error {
 	sess, err := corpus.NewSession(ctx, sel, bin)
@@ -179,7 +180,8 @@ func measureWall(ctx context.Context, bin string, p *corpus.Pair, repo *corpus.R
 	return t, nil
 }
 
-// truthBench is the median of the rounds' log ratios with its sign-test interval at 95%, in percent.
+// truthBench is the median of the rounds' log ratios with its sign-test interval at 95%, in
+// percent.
 func truthBench(b record.Benchmark, logRatios []float64) corpus.TruthBench {
 	pct := func(d float64) float64 { return math.Expm1(d) * 100 }
 	med, lo, hi := corpus.MedianInterval(logRatios, 0.95)
@@ -187,7 +189,8 @@ func truthBench(b record.Benchmark, logRatios []float64) corpus.TruthBench {
 		Rounds: len(logRatios)}
 }
 
-// noiseNotes says, in words, how noisy the run was: the widest interval and the rounds left out as disturbed.
+// noiseNotes says, in words, how noisy the run was: the widest interval and the rounds left out as
+// disturbed.
 func noiseNotes(benches []corpus.TruthBench, rows []record.Benchmark) []string {
 	var notes []string
 	for _, b := range benches {
@@ -223,8 +226,9 @@ func benchText(flags []string) string {
 	return "all benchmarks"
 }
 
-// machine names the CPU model and the CPUs online. A virtual machine's model name can be as vague as "AMD EPYC",
-// so the family, model and stepping numbers, which tell the generation apart, follow it.
+// machine names the CPU model and the CPUs online. A virtual machine's model name can be as vague
+// as "AMD EPYC", so the family, model and stepping numbers, which tell the generation apart, follow
+// it.
 func machine() string {
 	data, _ := os.ReadFile("/proc/cpuinfo")
 	info := map[string]string{}

@@ -1,15 +1,17 @@
-// Command score scores a configuration of perfgate against the corpus of known changes: it runs perfgate compare
-// with the given flags on every pair and compares perfgate's classes with each pair's measured truth.
+// Command score scores a configuration of perfgate against the corpus of known changes: it runs
+// perfgate compare with the given flags on every pair and compares perfgate's classes with each
+// pair's measured truth.
 //
 //	cd tools && go run ./corpus/score -- -metric time -budget 30s
 //	go run ./corpus/score -run '^(mix|inline)-' -perfgate ./perfgate -- -metric instructions
 //
-// Flags after "--" go to perfgate compare unchanged. It prints a Markdown table, one row per pair (verdict,
-// settled benchmarks, changes found, direction errors, false failure, wall time, what went wrong), and the totals;
-// then, for the pairs whose header says where the change lives ("changed:"), a table of what perfgate's
-// explanation (result.json's why) names first for each changed benchmark, and the hit rate.
-// The units whose classes count as perfgate's claims follow -metric (time: sec/op; instructions: instructions/op;
-// both and auto: either), unless -units says otherwise; the threshold follows -threshold (default 2).
+// Flags after "--" go to perfgate compare unchanged. It prints a Markdown table, one row per pair
+// (verdict, settled benchmarks, changes found, direction errors, false failure, wall time, what
+// went wrong), and the totals; then, for the pairs whose header says where the change lives
+// ("changed:"), a table of what perfgate's explanation (result.json's why) names first for each
+// changed benchmark, and the hit rate. The units whose classes count as perfgate's claims follow
+// -metric (time: sec/op; instructions: instructions/op; both and auto: either), unless -units says
+// otherwise; the threshold follows -threshold (default 2).
 package main
 
 import (
@@ -139,7 +141,8 @@ func score(ctx context.Context, sel, bin, keep, from string, flags []string, rul
 	}
 	fmt.Fprintf(stdout, "\n%s; load %s at the end\n", corpus.Sum(scores), corpus.LoadAvg())
 	if len(attrs) > 0 {
-		// Where perfgate says each changed benchmark changed, against where the pair's change lives.
+		// Where perfgate says each changed benchmark changed, against where the pair's change
+		// lives.
 		fmt.Fprintf(stdout, "\n%s\n", corpus.AttrHeader)
 		for _, a := range attrs {
 			fmt.Fprintln(stdout, a.Row())
@@ -165,7 +168,8 @@ func scoreOne(ctx context.Context, bin string, p *corpus.Pair, flags []string, r
 	return corpus.Score(p, o, rule), o, nil
 }
 
-// readFrom reads the pair's outcome from the first of the comma-separated -keep directories that has it.
+// readFrom reads the pair's outcome from the first of the comma-separated -keep directories that
+// has it.
 func readFrom(dirs, pair string) (*corpus.Outcome, error) {
 	var first error
 	for _, d := range strings.Split(dirs, ",") {

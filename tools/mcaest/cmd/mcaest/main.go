@@ -1,12 +1,12 @@
-// Command mcaest prints the pipeline-aware cycle estimate of package mcaest for one benchmark of a test binary,
-// or compares it on base and head of corpus pairs with their truth:
+// Command mcaest prints the pipeline-aware cycle estimate of package mcaest for one benchmark of a
+// test binary, or compares it on base and head of corpus pairs with their truth:
 //
 //	mcaest -bin ./pkg.test -bench Sum [-n 1000] [-mcpu znver3] [-blocks 5]
 //	mcaest -pair inline-div,inline-mul [-bench Sum]
 //
-// A pair's table row gives the truth's direction and change, and the change of instructions/op and of est-mca
-// cycles/op from base to head, with the seconds each side's estimate took. Run it in the tools module:
-// cd tools && go run ./mcaest/cmd/mcaest -pair inline-div.
+// A pair's table row gives the truth's direction and change, and the change of instructions/op and
+// of est-mca cycles/op from base to head, with the seconds each side's estimate took. Run it in the
+// tools module: cd tools && go run ./mcaest/cmd/mcaest -pair inline-div.
 package main
 
 import (
@@ -84,8 +84,8 @@ func printResult(w io.Writer, name string, r *mcaest.Result, top int) {
 	}
 }
 
-// comparePairs estimates every benchmark of each named pair's truth (or only cfg.Bench) on base and head and
-// prints a table row per benchmark.
+// comparePairs estimates every benchmark of each named pair's truth (or only cfg.Bench) on base and
+// head and prints a table row per benchmark.
 func comparePairs(ctx context.Context, names []string, cfg mcaest.Config, stdout, stderr io.Writer) error {
 	all, err := corpus.Load()
 	if err != nil {
@@ -156,8 +156,8 @@ func comparePair(ctx context.Context, p *corpus.Pair, cfg mcaest.Config, dir str
 
 func pct(base, head float64) float64 { return 100 * (head/base - 1) }
 
-// right says whether an estimated change of est percent agrees with the truth's direction: beyond ±2% the
-// same way for a change, within ±2% for an unchanged benchmark.
+// right says whether an estimated change of est percent agrees with the truth's direction: beyond
+// ±2% the same way for a change, within ±2% for an unchanged benchmark.
 func right(tb corpus.TruthBench, est float64) string {
 	const threshold = 2
 	switch tb.Direction() {
@@ -176,8 +176,8 @@ func yes(ok bool) string {
 	return "no"
 }
 
-// buildSide checks out the pair's commit of side into a work tree of its own and builds the test binary of the
-// pair's package, with the build tags its flags name.
+// buildSide checks out the pair's commit of side into a work tree of its own and builds the test
+// binary of the pair's package, with the build tags its flags name.
 func buildSide(ctx context.Context, repo, side, commit string, p *corpus.Pair, dir string) (string, error) {
 	tree := filepath.Join(dir, side)
 	argv := []string{"git", "worktree", "add", "-q", "--detach", tree, commit}
