@@ -66,9 +66,9 @@ func (c Changed) String() string {
 type AttrScore struct {
 	Pair, Bench string
 	// the top line (file:line, function, what is inlined there) or function; "" when nothing
-	Named       string
-	Truth       string // the Changed entries that apply, joined
-	Hit         bool
+	Named string
+	Truth string // the Changed entries that apply, joined
+	Hit   bool
 }
 
 // ScoreAttribution scores the explanations of o against p.Changed: for every benchmark the truth

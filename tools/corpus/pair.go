@@ -15,11 +15,11 @@ import (
 
 // Pair is one base→head change of the corpus.
 type Pair struct {
-	Name   string   // the archive's name without .txtar, e.g. "work-slower10"
+	Name string // the archive's name without .txtar, e.g. "work-slower10"
 	// what kind of change: slower, faster, neutral, layout, inlining, alloc, threshold, real
-	Kind   string
-	About  string   // one line on what head changes and why its effect is what it is
-	Pkg    string   // the package to gate, relative to the repository root, e.g. "./work"
+	Kind  string
+	About string // one line on what head changes and why its effect is what it is
+	Pkg   string // the package to gate, relative to the repository root, e.g. "./work"
 	// where the code came from, for code that is not the project's own; "" otherwise
 	Source string
 	// what the change should do by construction, for pairs made to order; "" otherwise

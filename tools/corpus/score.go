@@ -14,7 +14,7 @@ type Rule struct {
 	// percent: a true change within ±Threshold is neutral, one beyond it should be found
 	Threshold float64
 	// the units whose classes are perfgate's claims, e.g. sec/op, instructions/op
-	Units     []string
+	Units []string
 }
 
 // BenchScore is one benchmark of one pair: what the truth says and what perfgate claimed.
@@ -31,7 +31,7 @@ type BenchScore struct {
 	Found       bool // a change, and a claim in its direction
 	Missed      bool // a change, and perfgate called it unchanged
 	// a claim against the truth's direction, or a change claimed where the truth is neutral
-	DirErr      bool
+	DirErr bool
 }
 
 // PairScore is one pair's score.
@@ -45,8 +45,8 @@ type PairScore struct {
 	FalseFail bool
 	// the verdict blocked the merge, and the truth cannot tell whether a benchmark is slower beyond
 	// it
-	Unsure    bool
-	Wall      time.Duration
+	Unsure bool
+	Wall   time.Duration
 }
 
 // Score compares one outcome with the pair's truth. Benchmarks that perfgate reported but the truth

@@ -38,11 +38,11 @@ type Config struct {
 	// Valgrind and MCA are the programs; "" looks for valgrind and llvm-mca (then llvm-mca-14) in
 	// PATH.
 	Valgrind, MCA string
-	CPU           string  // llvm-mca's -mcpu; "" means DefaultCPU
+	CPU           string // llvm-mca's -mcpu; "" means DefaultCPU
 	// the share of instructions whose blocks are analyzed; 0 means DefaultShare
-	Share         float64
+	Share float64
 	// scratch space for callgrind's output; "" means a new temporary directory
-	Dir           string
+	Dir string
 	// Merge analyzes each function's blocks that executed equally often as one sequence
 	// (mergeBlocks) rather than each block alone.
 	Merge bool

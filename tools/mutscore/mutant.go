@@ -10,7 +10,7 @@ type Kind string
 
 // The kinds of mutant.
 const (
-	KindKeyByte  Kind = "key-byte"      // wrong only for one value of one key byte
+	KindKeyByte Kind = "key-byte" // wrong only for one value of one key byte
 	// wrong only for messages of one length class (len ≡ 7 mod 16, …)
 	KindLength   Kind = "length-class"
 	KindPartial  Kind = "partial-block" // the last, partial block

@@ -23,12 +23,12 @@ type Outcome string
 const (
 	KilledByTests Outcome = "killed-by-tests" // the package's own tests fail on it
 	// the tests pass and the differential reports a mismatch
-	Caught        Outcome = "caught"
+	Caught Outcome = "caught"
 	// the tests pass and the differential reports identical outputs
-	Missed        Outcome = "missed"
+	Missed Outcome = "missed"
 	// the tests pass and the differential could not compare (error, skipped)
-	CheckFailed   Outcome = "check-failed"
-	NoBuild       Outcome = "does-not-build"  // a defect of the mutant table, not scored
+	CheckFailed Outcome = "check-failed"
+	NoBuild     Outcome = "does-not-build" // a defect of the mutant table, not scored
 )
 
 // A Result is one mutant's outcome, with the evidence.
@@ -42,12 +42,12 @@ type Result struct {
 // runner runs mutants of the subjects below work.
 type runner struct {
 	root, work string
-	vectors    string              // shared/vectors for cipher/des's tests, or ""
+	vectors    string // shared/vectors for cipher/des's tests, or ""
 	// the differential's settings; BaseDir, HeadDir, Pkg and Tags are set per check
-	cfg        differential.Config
-	log        io.Writer
-	bases      map[string]string // subject name → base module root, written on first use
-	files      map[string]map[string][]byte
+	cfg   differential.Config
+	log   io.Writer
+	bases map[string]string // subject name → base module root, written on first use
+	files map[string]map[string][]byte
 }
 
 // base returns the directory of the subject's unmutated module, writing it on first use.
