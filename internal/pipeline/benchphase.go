@@ -242,16 +242,18 @@ const countShareOfBudget = 0.4
 
 // timeLane runs the timing lane with rc.
 func (p *pipeline) timeLane(ctx context.Context, rc benchrun.RunConfig) (*benchrun.Run, error) {
-	perRun := "at most " + p.cfg.BenchTime.String()
+	// A budget may shorten a calibrated run, never a fixed count.
+	perRun := p.cfg.BenchTime.String()
 	if n := p.cfg.BenchTime.Iters; n > 0 {
 		perRun = text.Plural(n, "iteration")
+	} else if p.cfg.Budget > 0 {
+		perRun = "at most " + perRun
 	}
 	if p.cfg.Budget > 0 {
 		logTo(rc.Progress, "timing: A–B–B–A in stages of %d rounds and more, %s per run, within a budget "+
 			"of %s; settled benchmarks stop", p.cfg.Rounds, perRun, p.cfg.Budget)
 	} else {
-		logTo(rc.Progress, "timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds,
-			strings.TrimPrefix(perRun, "at most "))
+		logTo(rc.Progress, "timing: %d rounds of A–B–B–A, %s per run", p.cfg.Rounds, perRun)
 	}
 	return benchrun.RunABBA(ctx, rc)
 }

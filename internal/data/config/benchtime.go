@@ -23,7 +23,7 @@ func For(d time.Duration) BenchTime { return BenchTime{Duration: d} }
 
 // String writes b as the flag takes it: "100ms" or "100x".
 func (b BenchTime) String() string {
-	if b.Iters > 0 {
+	if b.Iters != 0 {
 		return strconv.Itoa(b.Iters) + "x"
 	}
 	return b.Duration.String()
@@ -64,7 +64,7 @@ func benchTimeKey(k Key, field func(*Config) *BenchTime, lo, hi time.Duration) *
 	k.check = func(c *Config) (string, bool) {
 		b := *field(c)
 		if b.Iters != 0 {
-			return strconv.Itoa(b.Iters) + "x", b.Iters >= 1 && b.Iters <= maxBenchIters && b.Duration == 0
+			return b.String(), b.Iters >= 1 && b.Iters <= maxBenchIters && b.Duration == 0
 		}
 		return b.String(), b.Duration >= lo && b.Duration <= hi
 	}
