@@ -32,12 +32,39 @@ func TestMain(m *testing.M) {
 	if name := os.Getenv("PERFGATE_STANDIN"); name != "" {
 		runStandin(name)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeTempDirs()
+	os.Exit(code)
+}
+
+// tempDirs are the directories the once-per-binary helpers made, removed when the tests end.
+var tempDirs struct {
+	sync.Mutex
+	list []string
+}
+
+// tempDir makes a directory that removeTempDirs removes.
+func tempDir(prefix string) (string, error) {
+	dir, err := os.MkdirTemp("", prefix)
+	if err == nil {
+		tempDirs.Lock()
+		tempDirs.list = append(tempDirs.list, dir)
+		tempDirs.Unlock()
+	}
+	return dir, err
+}
+
+func removeTempDirs() {
+	tempDirs.Lock()
+	defer tempDirs.Unlock()
+	for _, dir := range tempDirs.list {
+		os.RemoveAll(dir)
+	}
 }
 
 // buildAct installs act into a directory of its own once per test binary.
 var buildAct = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "perfgate-act-")
+	dir, err := tempDir("perfgate-act-")
 	if err != nil {
 		return "", err
 	}
@@ -63,7 +90,7 @@ var actionSource = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("listing the repository's files: %w", err)
 	}
-	dir, err := os.MkdirTemp("", "perfgate-action-")
+	dir, err := tempDir("perfgate-action-")
 	if err != nil {
 		return "", err
 	}
