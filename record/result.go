@@ -249,9 +249,11 @@ type Method struct {
 // Phase is one phase of a comparison: export, build, differential, constant time, tests, sizes,
 // machine code, timing (and counting), why; how long it took by the wall clock, and how many of its
 // artifacts came from the store of artifacts instead of being computed (never a timing: both sides
-// are timed fresh in every run).
+// are timed fresh in every run). A phase that ran beside another on a CPU the timed children do not
+// use names it in Alongside, and its wall time overlaps that phase's.
 type Phase struct {
 	Name      string        `json:"name"`
 	Wall      time.Duration `json:"wall_ns"`
 	FromStore int           `json:"from_store,omitempty"`
+	Alongside string        `json:"alongside,omitempty"`
 }

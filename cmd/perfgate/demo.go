@@ -34,11 +34,12 @@ Flags:
 // demoDefaults are demo's defaults where they differ from compare's, by flag: a 20-second budget,
 // enough on this project's noisy 2-core VM for all six benchmarks of the fixture to settle
 // (measured: 17 s, 6 of 6 settled, where 3 fixed rounds left 3 of 6 inconclusive), starting with 3
-// rounds of runs of at most 50 ms; and batch calls of 8 blocks in the constant-time check, whose
-// trace of base's textbook engine takes some 15 s of CPU so (measured; at 64 blocks over a minute),
-// within 25 s of CPU per side (the sides run at once), so that tracing (on by default where
-// valgrind is installed) adds about that much to the demo at most.
-var demoDefaults = map[string]string{"rounds": "3", "benchtime": "50ms", "budget": "20s", "constant-time-blocks": "8",
+// rounds of runs of at most 50 ms; and batch calls of 2 blocks in the constant-time check: base's
+// textbook engine runs some 1,400 instructions a Feistel round, and lackey writes a line for each
+// and for every access, so the batch calls' blocks are most of the trace (measured, two secrets an
+// operation: 2.7 s of CPU a side at 2 blocks, 4.6 s at 8; at 64 blocks over a minute). Two blocks
+// still show a batch call's table loads, and 25 s of CPU per side bounds the tracing all the same.
+var demoDefaults = map[string]string{"rounds": "3", "benchtime": "50ms", "budget": "20s", "constant-time-blocks": "2",
 	"constant-time-budget": "25s"}
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -98,6 +99,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// folded): the Triple-DES constructor runs the same rounds and would double the tracing for no
 	// more to see.
 	cfg.ConstantTimeConstructors = []string{"NewCipher"}
+	// Two secrets an operation, the fewest that compare, already find every table load that moves
+	// with the key (six find the same sites, in twice the trace).
+	cfg.ConstantTimeSecrets = 2
 	cfg.Log = stderr
 	fmt.Fprintf(stderr, "perfgate: comparing %s → %s of %s\n", cfg.Base, cfg.Head, demo.ImportPath)
 	if _, err := exec.LookPath("valgrind"); err != nil {

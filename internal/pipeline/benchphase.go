@@ -190,7 +190,7 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 	var counts []record.Benchmark
 	var counted *benchrun.Run
 	var countErr error
-	done := make(chan struct{})
+	done, timingDone := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		counted, countErr = count(ic, fmt.Sprintf(" on cpu %d, alongside the timing", cpu))
@@ -200,6 +200,12 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 			counts = cs
 			mu.Unlock()
 		}
+		select {
+		case <-timingDone:
+		default:
+			// The count's CPU is free while the timing goes on: the constant-time trace takes it.
+			p.startConstantTimeBeside(ctx, cpu)
+		}
 	}()
 	rc.Counts = func() []record.Benchmark {
 		mu.Lock()
@@ -207,7 +213,11 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 		return counts
 	}
 	timed, err := p.timeLane(ctx, rc)
+	close(timingDone)
 	<-done
+	if a := p.ctAlong; a != nil {
+		a.unpin() // nothing is timed now: the rest of the trace may use every CPU
+	}
 	if err == nil {
 		err = countErr
 	}

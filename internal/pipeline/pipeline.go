@@ -144,6 +144,8 @@ type pipeline struct {
 	functional functionalRecord
 	diff       record.Differential
 	ct         *record.ConstantTime
+	ctLater    *consttime.Prepared // the trace left for the count lane's CPU (alongside.go)
+	ctAlong    *ctAlongside        // that trace, once it started beside the timing
 	sizes      record.Sizes
 	bench      benchRecord
 	why        []record.Why
@@ -201,8 +203,8 @@ func (p *pipeline) run(ctx context.Context) error {
 // skipChecks) the tests, the differential check and the sizes, then the benchmarks (only tops, when
 // tops is not nil). Several packages or shards run it once per package (runPackages) and combine
 // the records.
-func (p *pipeline) runPackage(ctx context.Context) error {
-	err := p.timePhase("build", func() error {
+func (p *pipeline) runPackage(ctx context.Context) (err error) {
+	err = p.timePhase("build", func() error {
 		build, err := p.inspect(ctx)
 		if err != nil {
 			return err
@@ -249,12 +251,23 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 				return err
 			}
 		}
-		err = p.timePhase("constant time", func() (err error) {
-			p.ct, err = p.traceConstantTime(ctx, ctPrep)
-			return err
-		})
-		if err != nil {
-			return err
+		if ctPrep != nil && p.traceBesideTiming() {
+			// Traced on the count lane's CPU once the count is in and the timing still runs
+			// (alongside.go), or after the benchmarks; on every way out of here.
+			p.ctLater = ctPrep
+			defer func() {
+				if ferr := p.finishConstantTime(ctx); err == nil {
+					err = ferr
+				}
+			}()
+		} else {
+			err = p.timePhase("constant time", func() (err error) {
+				p.ct, err = p.traceConstantTime(ctx, ctPrep)
+				return err
+			})
+			if err != nil {
+				return err
+			}
 		}
 		p.timePhase("tests", func() error { p.functional = p.runTests(ctx); return nil })
 		if ctx.Err() != nil {
@@ -287,6 +300,9 @@ func (p *pipeline) runPackage(ctx context.Context) error {
 		return err
 	})
 	p.bench = b
+	if ferr := p.finishConstantTime(ctx); err == nil {
+		err = ferr
+	}
 	if err == nil {
 		err = p.verifySealed()
 	}

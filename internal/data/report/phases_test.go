@@ -16,6 +16,16 @@ func TestPhasesText(t *testing.T) {
 	if got != want {
 		t.Errorf("phasesText:\n got %q\nwant %q", got, want)
 	}
+	// A phase beside another is named with it, and its time is not the rest's.
+	got = phasesText([]record.Phase{{Name: "tests", Wall: 200 * time.Millisecond},
+		{Name: "timing and counting", Wall: 95 * time.Second},
+		{Name: "constant time", Wall: 40 * time.Second, FromStore: 3, Alongside: "timing and counting"},
+		{Name: "sizes", Wall: 100 * time.Millisecond, Alongside: "timing and counting"}})
+	want = "timing and counting 1m35s, constant time 40s beside timing and counting with 3 artifacts from the " +
+		"store, the rest 200ms"
+	if got != want {
+		t.Errorf("phasesText beside:\n got %q\nwant %q", got, want)
+	}
 	if got := phasesText(nil); got != "" {
 		t.Errorf("no phases: %q", got)
 	}

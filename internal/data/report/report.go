@@ -185,16 +185,22 @@ func runText(r *record.Result) string {
 
 // phasesText says where the time went: each phase of at least half a second by its wall time, in
 // the order they ran, and how many of its artifacts came from the store ("tests 1s, 2 from the
-// store"); the shorter ones together.
+// store"); the shorter ones together. A phase that ran beside another says so ("constant time 40s
+// beside timing and counting"): its time is not added to the run's.
 func phasesText(phases []record.Phase) string {
 	var parts []string
 	var rest time.Duration
 	for _, ph := range phases {
 		if ph.Wall < 500*time.Millisecond && ph.FromStore == 0 {
-			rest += ph.Wall
+			if ph.Alongside == "" {
+				rest += ph.Wall
+			}
 			continue
 		}
 		t := ph.Name + " " + ph.Wall.Round(100*time.Millisecond).String()
+		if ph.Alongside != "" {
+			t += " beside " + ph.Alongside
+		}
 		if ph.FromStore > 0 {
 			t += " with " + text.PluralCommas(ph.FromStore, "artifact") + " from the store"
 		}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -128,4 +129,78 @@ func narrowedThreads(t *testing.T, all string) []string {
 		}
 	}
 	return out
+}
+
+// TestPinProcess checks that PinProcess narrows every thread of the process, that a child started
+// meanwhile inherits the narrowed mask while a timed child pinned by Start keeps its own CPU, and
+// that restore gives every thread its mask back.
+func TestPinProcess(t *testing.T) {
+	allowed, err := AllowedCPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(allowed) < 2 {
+		t.Skipf("pinning a process is only observable with 2 or more CPUs; this process may use %v", allowed)
+	}
+	before := FormatCPUList(allowed)
+	side, timed := allowed[0], allowed[len(allowed)-1]
+	threads := func() map[string]int {
+		out := map[string]int{}
+		tasks, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, task := range tasks {
+			b, err := os.ReadFile(filepath.Join("/proc/self/task", task.Name(), "status"))
+			if err != nil {
+				continue // the thread exited
+			}
+			cpus, err := cpusAllowedList(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[cpus]++
+		}
+		return out
+	}
+	child := func(start func(cmd *exec.Cmd) error) string {
+		t.Helper()
+		cmd := proc.Command(context.Background(), "", []string{"ABBA_CHILD=1"}, os.Args[0])
+		var out strings.Builder
+		cmd.Stdout = &out
+		if err := start(cmd); err != nil {
+			t.Fatal(err)
+		}
+		if err := proc.Wait(cmd); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Fields(out.String())[0]
+	}
+
+	restore, err := PinProcess(side)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strconv.Itoa(side)
+	if got := threads(); len(got) != 1 || got[want] == 0 {
+		restore()
+		t.Fatalf("pinned to cpu %d, the threads' masks are %v", side, got)
+	}
+	if got := child(func(cmd *exec.Cmd) error { return cmd.Start() }); got != want {
+		t.Errorf("a child started while pinned may use %s, want %s", got, want)
+	}
+	p := Pinning{Pinned: true, CPU: timed}
+	if got := child(func(cmd *exec.Cmd) error { _, err := Start(cmd, p); return err }); got != strconv.Itoa(timed) {
+		t.Errorf("a timed child started while the process is pinned to %d may use %s, want %d", side, got, timed)
+	}
+	restore()
+	if got := threads(); len(got) != 1 || got[before] == 0 {
+		t.Fatalf("restored, the threads' masks are %v, want all %s", got, before)
+	}
+	if got := child(func(cmd *exec.Cmd) error { return cmd.Start() }); got != before {
+		t.Errorf("a child started after restore may use %s, want %s", got, before)
+	}
+	if _, err := PinProcess(1 << 20); err == nil {
+		t.Error("PinProcess of a CPU this process may not use: no error")
+	}
 }

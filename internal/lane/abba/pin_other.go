@@ -24,3 +24,8 @@ func PinThread(cpu int) error {
 
 // ChildCPUs is "": nothing to read here.
 func ChildCPUs(pid int) string { return "" }
+
+// PinProcess is not supported here.
+func PinProcess(cpu int) (restore func(), err error) {
+	return nil, fmt.Errorf("cpu affinity is not supported on %s", runtime.GOOS)
+}

@@ -1,0 +1,115 @@
+package pipeline
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/record"
+)
+
+// The constant-time trace beside the timing. Under metric auto with a CPU to spare, the count lane
+// runs on one CPU while the timed children run on another (runLanes), and the count is usually in
+// long before the timing ends: on this repository's gate after 28 s of a 95 s timing phase. The
+// trace, the longest check that is not timed (40 s on two CPUs for cipher/des's five constructors),
+// then takes the count's CPU instead of running before the tests with both. The whole of perfgate
+// is pinned to that CPU meanwhile (abba.PinProcess), so that the trace's valgrind, the parsing of
+// its output and this process's garbage collector stay off the timed child's CPU, as the count
+// did; when the timing ends, the rest of the trace may use every CPU. When the count is not in
+// before the timing ends, or nothing is timed, the trace runs after the benchmarks.
+
+// traceBesideTiming reports whether the constant-time trace waits for the count lane's CPU: the
+// configuration runs the count alongside the timing when there is a CPU for it (countCPU decides
+// that at the time; otherwise the trace runs after the benchmarks, which costs nothing).
+func (p *pipeline) traceBesideTiming() bool {
+	return p.cfg.TimesBenchmarks() && p.cfg.Metric == record.MetricAuto && p.cfg.CountsInstructions() &&
+		!p.cfg.NoPin
+}
+
+// ctAlongside is the constant-time trace running beside the timing.
+type ctAlongside struct {
+	done  chan struct{}
+	unpin func() // gives the process back every CPU; safe to call more than once
+	ct    *record.ConstantTime
+	err   error
+	wall  time.Duration
+	hits  int64 // artifacts the trace read from the store
+}
+
+// startConstantTimeBeside starts the trace p.ctLater holds on cpu, the count lane's, with the whole
+// process pinned there. It runs from the count lane's goroutine once the count is in; a process
+// that cannot be pinned leaves the trace for after the benchmarks.
+func (p *pipeline) startConstantTimeBeside(ctx context.Context, cpu int) {
+	prep := p.ctLater
+	if prep == nil || ctx.Err() != nil {
+		return
+	}
+	restore, err := abba.PinProcess(cpu)
+	if err != nil {
+		p.logf("constant time: not traced beside the timing (%v); it runs after the benchmarks", err)
+		return
+	}
+	p.ctLater = nil
+	a := &ctAlongside{done: make(chan struct{}), unpin: sync.OnceFunc(restore)}
+	p.ctAlong = a
+	p.logf("constant time: tracing on cpu %d beside the timing, now that the count is in", cpu)
+	start, hits := time.Now(), p.store.Hits()
+	go func() {
+		defer close(a.done)
+		defer a.unpin()
+		a.ct, a.err = p.traceConstantTime(ctx, prep)
+		a.wall, a.hits = time.Since(start).Round(time.Millisecond), p.store.Hits()-hits
+	}()
+}
+
+// finishConstantTime waits for the trace beside the timing and records it as a phase of its own
+// beside the lanes' (their count of artifacts from the store loses what the trace read), or runs
+// the trace now when it did not start. It does nothing the second time.
+func (p *pipeline) finishConstantTime(ctx context.Context) error {
+	if a := p.ctAlong; a != nil {
+		p.ctAlong = nil
+		select {
+		case <-a.done:
+		default:
+			p.logf("constant time: waiting for the trace that began beside the timing")
+			stop := p.heartbeat("constant time", time.Now())
+			<-a.done
+			stop()
+		}
+		p.ct = a.ct
+		p.recordBeside(record.Phase{Name: "constant time", Wall: a.wall, FromStore: int(a.hits)}, p.lanesPhase())
+		return a.err
+	}
+	if p.ctLater == nil {
+		return nil
+	}
+	prep := p.ctLater
+	p.ctLater = nil
+	return p.timePhase("constant time", func() (err error) {
+		p.ct, err = p.traceConstantTime(ctx, prep)
+		return err
+	})
+}
+
+// recordBeside records ph as a phase that ran beside the phase named beside, the last recorded of
+// that name, whose artifacts from the store are then counted once, in ph.
+func (p *pipeline) recordBeside(ph record.Phase, beside string) {
+	ph.Alongside = beside
+	if p.phases == nil {
+		return
+	}
+	for i := len(p.phases.list) - 1; i >= 0; i-- {
+		if q := &p.phases.list[i]; q.Name == beside {
+			q.FromStore = max(q.FromStore-ph.FromStore, 0)
+			break
+		}
+	}
+	p.phases.list = append(p.phases.list, ph)
+	if ph.FromStore > 0 {
+		p.logf("phase %s: %v beside %s (%d from the store)", ph.Name, ph.Wall.Round(100*time.Millisecond), beside,
+			ph.FromStore)
+	} else {
+		p.logf("phase %s: %v beside %s", ph.Name, ph.Wall.Round(100*time.Millisecond), beside)
+	}
+}
