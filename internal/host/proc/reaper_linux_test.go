@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
 // waitPIDs waits for the shell to write n pids, one per line, to file.
@@ -51,6 +53,7 @@ beat plain "$3" & echo $! >> "$1"
 // process group after a double fork, and in its own group, then exits 0. When Run returns, none of
 // them is alive, whichever group or session it moved to.
 func TestWaitKillsEscapedDescendants(t *testing.T) {
+	needShell(t)
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid command")
 	}
@@ -73,6 +76,7 @@ func TestWaitKillsEscapedDescendants(t *testing.T) {
 // TestKillDescendants: what a still running child started in a new session dies with
 // KillDescendants, as perfgate calls it when it exits.
 func TestKillDescendants(t *testing.T) {
+	needShell(t)
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid command")
 	}
@@ -98,6 +102,7 @@ func TestKillDescendants(t *testing.T) {
 // TestWallClockLimit: a child that keeps printing is still killed at its context's deadline, and
 // the error says it was the limit, with what it printed last.
 func TestWallClockLimit(t *testing.T) {
+	needShell(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	cmd := Command(ctx, "", nil, "sh", "-c", `i=0; while :; do i=$((i+1)); echo "dot $i" >&2; sleep 0.01; done`)
@@ -119,6 +124,7 @@ func TestWallClockLimit(t *testing.T) {
 // head harnesses do. A sweep by one Wait must never reap another's child before its own Wait does
 // (that Wait would fail with "no child processes").
 func TestConcurrentWaits(t *testing.T) {
+	needShell(t)
 	errs := make(chan error, 8*25)
 	done := make(chan struct{})
 	for range 8 {
@@ -145,6 +151,7 @@ func TestConcurrentWaits(t *testing.T) {
 // to the group of its parent's parent) and loops is killed when its parent's Run returns, like any
 // other orphan.
 func TestJoinedGroupDoesNotSurvive(t *testing.T) {
+	needShell(t)
 	file := filepath.Join(t.TempDir(), "pid")
 	env := []string{"PROC_TEST_CHILD=joinpgid", "JOIN_PGID=" + strconv.Itoa(syscall.Getpgrp()), "JOIN_FILE=" + file}
 	cmd := Command(context.Background(), "", env, "sh", "-c",
@@ -156,5 +163,14 @@ func TestJoinedGroupDoesNotSurvive(t *testing.T) {
 	if alive(pid) {
 		t.Errorf("descendant %d, which joined perfgate's process group, survived its parent's Run", pid)
 		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// needShell skips a test whose child is a shell script when the machine has no shell and utilities
+// on PATH (a newcomer's PATH may hold go and git alone); the end-to-end set fails it instead.
+func needShell(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"sh", "sleep", "setsid", "wc"} {
+		testenv.NeedTool(t, tool, "the test's child is a shell script")
 	}
 }

@@ -141,6 +141,7 @@ func newSandbox(t *testing.T, cfg Config) *Sandbox {
 // privileged, without capabilities. Each attack is also run with ModeOff, where it must succeed:
 // the test can tell a confined child from a broken one.
 func TestConfinement(t *testing.T) {
+	testenv.NeedTool(t, "sleep", "the victim of the signal and ptrace attacks is a sleep")
 	s := newSandbox(t, Config{Mode: ModeRequired})
 	g := s.Guarantee()
 	t.Logf("guarantee: %s", g)
@@ -343,6 +344,7 @@ func freePort(t *testing.T) int {
 // TestValgrindRuns: callgrind, as the instruction lane runs it, works in the sandbox with its
 // output file and its temporary files in the scratch directory.
 func TestValgrindRuns(t *testing.T) {
+	needShell(t)
 	if testing.Short() {
 		t.Skip("valgrind is slow")
 	}
@@ -401,6 +403,7 @@ func BenchmarkStart(b *testing.B) {
 // finds its build cache beneath the child's scratch directory, where it may write, not in the
 // user's cache, where it may not.
 func TestGoCommandInSandbox(t *testing.T) {
+	needShell(t)
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command in PATH")
@@ -432,4 +435,11 @@ func runSandboxed(t *testing.T, s *Sandbox, cmd *exec.Cmd, what string) (stdout,
 		t.Fatalf("%s: %v\n%s", what, err, stderr.Bytes())
 	}
 	return out.String(), scratch
+}
+
+// needShell skips a test whose child is a shell script when the machine has no shell on PATH (a
+// newcomer's PATH may hold go and git alone); the end-to-end set fails it instead.
+func needShell(t *testing.T) {
+	t.Helper()
+	testenv.NeedTool(t, "sh", "the test's child is a shell script")
 }
