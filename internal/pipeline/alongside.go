@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/leaf/store"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -34,7 +35,19 @@ type ctAlongside struct {
 	ct    *record.ConstantTime
 	err   error
 	wall  time.Duration
-	hits  int64 // artifacts the trace read from the store
+	// artifacts the trace read from the store: the store's count of hits from start to the end
+	// (nothing else reads the store while the timing runs)
+	startHits, hits int64
+}
+
+// storeHits is what the trace has read from the store so far.
+func (a *ctAlongside) storeHits(st *store.Store) int64 {
+	select {
+	case <-a.done:
+		return a.hits
+	default:
+		return st.Hits() - a.startHits
+	}
 }
 
 // startConstantTimeBeside starts the trace p.ctLater holds on cpu, the count lane's, with the whole
@@ -51,20 +64,20 @@ func (p *pipeline) startConstantTimeBeside(ctx context.Context, cpu int) {
 		return
 	}
 	p.ctLater = nil
-	a := &ctAlongside{done: make(chan struct{}), unpin: sync.OnceFunc(restore)}
+	a := &ctAlongside{done: make(chan struct{}), unpin: sync.OnceFunc(restore), startHits: p.store.Hits()}
 	p.ctAlong = a
 	p.logf("constant time: tracing on cpu %d beside the timing, now that the count is in", cpu)
-	start, hits := time.Now(), p.store.Hits()
+	start := time.Now()
 	go func() {
 		defer close(a.done)
 		defer a.unpin()
 		a.ct, a.err = p.traceConstantTime(ctx, prep)
-		a.wall, a.hits = time.Since(start).Round(time.Millisecond), p.store.Hits()-hits
+		a.wall, a.hits = time.Since(start).Round(time.Millisecond), p.store.Hits()-a.startHits
 	}()
 }
 
 // finishConstantTime waits for the trace beside the timing and records it as a phase of its own
-// beside the lanes' (their count of artifacts from the store loses what the trace read), or runs
+// beside the lanes' (timePhase leaves what the trace read from the store out of theirs), or runs
 // the trace now when it did not start. It does nothing the second time.
 func (p *pipeline) finishConstantTime(ctx context.Context) error {
 	if a := p.ctAlong; a != nil {
@@ -92,18 +105,11 @@ func (p *pipeline) finishConstantTime(ctx context.Context) error {
 	})
 }
 
-// recordBeside records ph as a phase that ran beside the phase named beside, the last recorded of
-// that name, whose artifacts from the store are then counted once, in ph.
+// recordBeside records ph as a phase that ran beside the phase named beside.
 func (p *pipeline) recordBeside(ph record.Phase, beside string) {
 	ph.Alongside = beside
 	if p.phases == nil {
 		return
-	}
-	for i := len(p.phases.list) - 1; i >= 0; i-- {
-		if q := &p.phases.list[i]; q.Name == beside {
-			q.FromStore = max(q.FromStore-ph.FromStore, 0)
-			break
-		}
 	}
 	p.phases.list = append(p.phases.list, ph)
 	if ph.FromStore > 0 {
