@@ -138,14 +138,17 @@ func checkTree(files map[string][]byte) error {
 	return nil
 }
 
-// gitIn runs git in dir with stdin, in this process's environment without its GIT_ variables (a
-// hook's GIT_DIR would send the writes to another repository), and returns its standard output.
+// gitIn runs git in dir with stdin and returns its standard output. git sees only the variables
+// that say where it is and where the user's configuration is (as gitsrc runs it): no token, and no
+// GIT_DIR of a hook that would send the writes to another repository.
 func gitIn(dir string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(context.Background(), "git", args...)
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GIT_") {
-			cmd.Env = append(cmd.Env, kv)
+	cmd.Env = []string{"LC_ALL=C"}
+	for _, name := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "TMPDIR", "SYSTEMROOT", "GIT_EXEC_PATH",
+		"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"} {
+		if v, ok := os.LookupEnv(name); ok {
+			cmd.Env = append(cmd.Env, name+"="+v)
 		}
 	}
 	if stdin != nil {

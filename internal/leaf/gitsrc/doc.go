@@ -5,10 +5,11 @@
 // uncommitted changes, into a fresh directory.
 //
 // git runs with explicit arguments and no shell, paths taken literally, replacement objects
-// ignored, and without the variables that would point it at another repository (GIT_DIR,
-// GIT_INDEX_FILE, …, see localEnv): perfgate started from a git hook reads the repository it was
-// given. Revisions are parsed here, not by git, so that what is accepted and what each failure
-// says do not depend on git's version.
+// ignored, and with only the variables it needs to find itself and the user's configuration (see
+// keepEnv): no token reaches it, and perfgate started from a git hook, whose GIT_DIR and
+// GIT_INDEX_FILE name the hook's repository, reads the repository it was given. Revisions are
+// parsed here, not by git, so that what is accepted and what each failure says do not depend on
+// git's version.
 //
 // Data flows one way:
 //

@@ -15,30 +15,25 @@ import (
 	"time"
 )
 
-// localEnv are the variables that point git at another repository, index, object store or history
-// than the one the path names: `git rev-parse --local-env-vars` (git 2.39) lists them, and git
-// clears them itself before it runs a command in another repository. perfgate run from a hook
-// inherits GIT_DIR and GIT_INDEX_FILE; with them, git would read the hook's repository.
-var localEnv = []string{
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
-	"GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
-	"GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
-	"GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
-}
+// keepEnv are the variables of this process that git runs with: where to find itself and the
+// user's configuration (the global excludes file included). Nothing else reaches it: not a token
+// (perfgate blanks them only in its own /proc/self/environ, see sandbox.HideEnvironment), and not
+// the variables that point git at another repository, index or object store (GIT_DIR,
+// GIT_INDEX_FILE, … of a hook that runs perfgate: `git rev-parse --local-env-vars` lists them).
+var keepEnv = []string{"PATH", "HOME", "XDG_CONFIG_HOME", "TMPDIR", "SYSTEMROOT", "GIT_EXEC_PATH",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"}
 
-// gitEnv returns the environment git runs in: this process's without localEnv, with messages in
-// English (Open recognises "not a git repository"), no optional locks (git status would otherwise
-// refresh the index) and no prompt.
+// gitEnv returns the environment git runs in: keepEnv, with messages in English (Open recognises
+// "not a git repository"), no optional locks (git status would otherwise refresh the index) and
+// no prompt.
 func gitEnv() []string {
-	env := make([]string, 0, len(os.Environ())+4)
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if slices.Contains(localEnv, name) || name == "LC_ALL" || name == "LANGUAGE" {
-			continue
+	env := []string{"LC_ALL=C", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0"}
+	for _, name := range keepEnv {
+		if v, ok := os.LookupEnv(name); ok {
+			env = append(env, name+"="+v)
 		}
-		env = append(env, kv)
 	}
-	return append(env, "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
+	return env
 }
 
 // globalArgs come first in every git command line: replacement objects are ignored (the objects
