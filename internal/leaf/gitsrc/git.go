@@ -37,19 +37,20 @@ func gitEnv() []string {
 }
 
 // globalArgs come first in every git command line: replacement objects are ignored (the objects
-// are read as they are stored), and no file system monitor is started.
+// are read as they are stored), paths are taken literally (no pathspec magic or wildcards), and no
+// file system monitor is started.
 var globalArgs = []string{"--no-replace-objects", "--literal-pathspecs", "-c", "core.fsmonitor=false"}
 
-// GitError is a git command that failed: its arguments, exit status and the end of its standard
+// gitError is a git command that failed: its arguments, exit status and the end of its standard
 // error.
-type GitError struct {
+type gitError struct {
 	Args     []string // the arguments after "git" and the global options
 	ExitCode int      // -1 when it did not start or was killed
 	Stderr   string   // its last lines
 	Err      error    // from os/exec, or the context's error when cancelled
 }
 
-func (e *GitError) Error() string {
+func (e *gitError) Error() string {
 	var b strings.Builder
 	b.WriteString("git " + strings.Join(e.Args, " ") + ": ")
 	if e.ExitCode >= 0 {
@@ -63,14 +64,14 @@ func (e *GitError) Error() string {
 	return b.String()
 }
 
-func (e *GitError) Unwrap() error { return e.Err }
+func (e *gitError) Unwrap() error { return e.Err }
 
-// stderrLines is how many of a failed command's last lines of standard error GitError keeps.
+// stderrLines is how many of a failed command's last lines of standard error gitError keeps.
 const stderrLines = 5
 
 // newGitError describes the failure err of git args.
-func newGitError(ctx context.Context, args []string, err error, stderr []byte) *GitError {
-	e := &GitError{Args: args, ExitCode: -1, Err: err}
+func newGitError(ctx context.Context, args []string, err error, stderr []byte) *gitError {
+	e := &gitError{Args: args, ExitCode: -1, Err: err}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() >= 0 {
 		e.ExitCode = ee.ExitCode()
@@ -94,7 +95,7 @@ func command(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// runIn runs git args in dir and returns its standard output; a failure is a *GitError.
+// runIn runs git args in dir and returns its standard output; a failure is a *gitError.
 func runIn(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := command(ctx, dir, args...)
 	var stderr bytes.Buffer
@@ -111,9 +112,9 @@ func (r *Repo) git(ctx context.Context, args ...string) ([]byte, error) {
 	return runIn(ctx, r.dir, args...)
 }
 
-// exitCode returns the exit status of a *GitError, or -1.
+// exitCode returns the exit status of a *gitError, or -1.
 func exitCode(err error) int {
-	var ge *GitError
+	var ge *gitError
 	if errors.As(err, &ge) {
 		return ge.ExitCode
 	}
@@ -219,7 +220,7 @@ func (o *objects) read(name string) (typ string, data []byte, err error) {
 	return typ, data, nil
 }
 
-// fail turns an error talking to the process into a *GitError with its standard error.
+// fail turns an error talking to the process into a *gitError with its standard error.
 func (o *objects) fail(err error) error {
 	if ctxErr := o.ctx.Err(); ctxErr != nil {
 		err = ctxErr

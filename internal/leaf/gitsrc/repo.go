@@ -43,7 +43,7 @@ func Open(path string) (*Repo, error) {
 	}
 	ctx := context.Background()
 	out, err := runIn(ctx, abs, "rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir")
-	var ge *GitError
+	var ge *gitError
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
 		return nil, fmt.Errorf("opening repository at %s: perfgate reads it with the git command: %w", abs, err)
