@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/perfgate/perfgate/internal/leaf/childset"
 )
 
 // The fixed identity and clock that make the SHAs reproducible. A commit's
@@ -154,13 +156,17 @@ func gitIn(dir string, stdin []byte, args ...string) ([]byte, error) {
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Through childset, so that proc's sweep of orphans leaves git alone.
+	err := childset.Start(cmd)
+	if err == nil {
+		err = childset.Wait(cmd)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
-	return out, nil
+	return stdout.Bytes(), nil
 }
 
 // checkEmptyDir accepts a directory that does not exist (and creates it)

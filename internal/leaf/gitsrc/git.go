@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/perfgate/perfgate/internal/leaf/childset"
 )
 
 // keepEnv are the variables of this process that git runs with: where to find itself and the
@@ -98,13 +100,17 @@ func command(ctx context.Context, dir string, args ...string) *exec.Cmd {
 // runIn runs git args in dir and returns its standard output; a failure is a *gitError.
 func runIn(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := command(ctx, dir, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Through childset, so that proc's sweep of orphans leaves git alone.
+	err := childset.Start(cmd)
+	if err == nil {
+		err = childset.Wait(cmd)
+	}
 	if err != nil {
 		return nil, newGitError(ctx, args, err, stderr.Bytes())
 	}
-	return out, nil
+	return stdout.Bytes(), nil
 }
 
 // git runs git args in the repository.
@@ -153,7 +159,7 @@ func (r *Repo) objects(ctx context.Context) (*objects, error) {
 		return nil, err
 	}
 	o.out = bufio.NewReaderSize(stdout, 64<<10)
-	if err := o.cmd.Start(); err != nil {
+	if err := childset.Start(o.cmd); err != nil {
 		cancel()
 		return nil, newGitError(ctx, o.cmd.Args[len(globalArgs)+1:], err, nil)
 	}
@@ -226,7 +232,7 @@ func (o *objects) fail(err error) error {
 		err = ctxErr
 	}
 	o.in.Close()
-	werr := o.cmd.Wait()
+	werr := childset.Wait(o.cmd)
 	if werr != nil && o.ctx.Err() == nil {
 		err = werr
 	}
@@ -237,7 +243,7 @@ func (o *objects) fail(err error) error {
 func (o *objects) Close() error {
 	o.in.Close()
 	o.cancel()
-	o.cmd.Wait()
+	childset.Wait(o.cmd)
 	return nil
 }
 
