@@ -201,7 +201,8 @@ func (o *objects) open(name string) (typ string, size int64, content io.Reader, 
 	return fields[1], size, &countingReader{o: o, r: io.LimitReader(o.out, size)}, nil
 }
 
-// countingReader reads an object's content and keeps objects.pending up to date.
+// countingReader reads an object's content and keeps objects.pending up to date. Content cut
+// short (git died) is io.ErrUnexpectedEOF, never a shorter file.
 type countingReader struct {
 	o *objects
 	r io.Reader
@@ -210,6 +211,9 @@ type countingReader struct {
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.o.pending -= int64(n)
+	if err == io.EOF && c.o.pending > 1 { // 1: the newline after the content
+		err = io.ErrUnexpectedEOF
+	}
 	return n, err
 }
 
