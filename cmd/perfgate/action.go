@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/mdreport"
 	"github.com/perfgate/perfgate/internal/data/report"
@@ -365,7 +364,7 @@ var retrySleep func(time.Duration)
 // newCommenter returns the Commenter of perfgate's sticky comment. PERFGATE_COMMENT_AUTHOR names
 // the login whose comment is perfgate's when the token is not the workflow's (a personal token can
 // also read /user).
-func newCommenter(r *ghaction.Runner, client *github.Client, owner, repo string, log io.Writer) *ghaction.Commenter {
+func newCommenter(r *ghaction.Runner, client *ghaction.Client, owner, repo string, log io.Writer) *ghaction.Commenter {
 	return &ghaction.Commenter{
 		Client: client, Owner: owner, Repo: repo, Marker: mdreport.Marker,
 		Author: r.Getenv("PERFGATE_COMMENT_AUTHOR"), Shorten: mdreport.Truncate, Log: log, Sleep: retrySleep,

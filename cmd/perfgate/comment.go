@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/perfgate/perfgate/internal/data/benchtxt"
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/mdreport"
@@ -83,19 +82,19 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	// The pull request's head on GitHub must be the measured commit, so an artifact cannot aim the
 	// comment at another pull request.
-	pr, _, err := client.PullRequests.Get(ctx, owner, repo, info.PR)
+	pr, err := client.PullRequest(ctx, owner, repo, info.PR)
 	if err != nil {
 		r.Warningf("perfgate: could not read pull request #%d: %v", info.PR, err)
 		errorf(stderr, "reading pull request #%d: %v", info.PR, err)
 		return record.ExitCannotRun
 	}
-	if got := pr.GetHead().GetSHA(); got != info.HeadSHA {
+	if got := pr.Head.SHA; got != info.HeadSHA {
 		errorf(stderr, "pull request #%d's head is %s, not the measured %s: not commenting", info.PR, got, info.HeadSHA)
 		return record.ExitUsage
 	}
 	var labels []string
 	for _, l := range pr.Labels {
-		labels = append(labels, l.GetName())
+		labels = append(labels, l.Name)
 	}
 	if err := recheckPolicy(r, res, labels); err != nil {
 		untrusted(stderr, func() {
@@ -141,7 +140,7 @@ func sameRun(ev *ghaction.Event, info *prInfo, repository string) error {
 
 // commentClient is the repository the comment goes to and a GitHub client for it, with the
 // github-token input or else GITHUB_TOKEN.
-func commentClient(r *ghaction.Runner) (owner, repo string, client *github.Client, err error) {
+func commentClient(r *ghaction.Runner) (owner, repo string, client *ghaction.Client, err error) {
 	owner, repo, err = r.Owner()
 	if err != nil {
 		return "", "", nil, err

@@ -6,13 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/google/go-github/v60/github"
 )
 
 // BotLogin is the identity the workflow's GITHUB_TOKEN posts as. An installation token cannot read
@@ -26,27 +22,6 @@ const MaxBody = 65536
 // tooLong is the last-resort comment when GitHub rejects every shortened body: the marker keeps it
 // sticky.
 const tooLong = "perfgate's report did not fit in a pull-request comment; it is in the job summary."
-
-// NewClient returns a go-github client for the REST API at apiURL ("" for api.github.com;
-// GITHUB_API_URL on a runner, which on GitHub Enterprise Server ends in /api/v3) authenticated with
-// token.
-func NewClient(apiURL, token string) (*github.Client, error) {
-	c := github.NewClient(&http.Client{Timeout: 30 * time.Second})
-	if token != "" {
-		c = c.WithAuthToken(token)
-	}
-	if apiURL != "" && apiURL != "https://api.github.com" {
-		u, err := url.Parse(strings.TrimRight(apiURL, "/") + "/")
-		if err != nil {
-			return nil, fmt.Errorf("GITHUB_API_URL %q: %w", apiURL, err)
-		}
-		if u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
-			return nil, fmt.Errorf("GITHUB_API_URL %q is not an http(s) URL", apiURL)
-		}
-		c.BaseURL = u
-	}
-	return c, nil
-}
 
 // Commenter keeps one sticky comment per pull request: the comment whose body starts with Marker
 // and that was written by perfgate's identity. It never edits a comment somebody else wrote, even
@@ -62,7 +37,7 @@ func NewClient(apiURL, token string) (*github.Client, error) {
 // retried on 5xx answers, network errors and secondary rate limits; a body GitHub rejects with 422
 // is shortened and sent again, down to a short note that still starts with the marker.
 type Commenter struct {
-	Client *github.Client
+	Client *Client
 	Owner  string
 	Repo   string
 	Marker string // hidden marker identifying perfgate's comment, e.g. mdreport.Marker
@@ -90,10 +65,6 @@ type Commenter struct {
 	// app is set when the token cannot read /user: an installation token of the workflow or of a
 	// GitHub App.
 	app bool
-
-	// fresh is a copy of Client made after a secondary rate limit (see forgetSecondaryLimit); used
-	// while Client is still freshOf.
-	fresh, freshOf *github.Client
 }
 
 // Posted describes the sticky comment after Upsert.
@@ -153,11 +124,11 @@ func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, e
 	for try := 1; ; try++ {
 		got, err := c.put(ctx, pr, author, &existing, body)
 		if err == nil {
-			if login := got.GetUser().GetLogin(); c.app && login != "" {
+			if login := got.User.Login; c.app && login != "" {
 				// an installation token: now perfgate knows who it is
 				author, c.Author = login, login
 			}
-			return &Posted{ID: got.GetID(), URL: got.GetHTMLURL(), Created: existing == nil, Author: author}, nil
+			return &Posted{ID: got.ID, URL: got.HTMLURL, Created: existing == nil, Author: author}, nil
 		}
 		if status(err) != http.StatusUnprocessableEntity {
 			return nil, err
@@ -178,37 +149,35 @@ func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, e
 // transient error may have been stored all the same, so before trying again put looks for the
 // comment and edits it if it is there; an edit of a comment deleted meanwhile (404) creates a new
 // one. On success *existing is the comment edited, or nil when put created one.
-func (c *Commenter) put(ctx context.Context, pr int, author string, existing **github.IssueComment,
-	body string) (*github.IssueComment, error) {
-	var got *github.IssueComment
+func (c *Commenter) put(ctx context.Context, pr int, author string, existing **comment, body string) (*comment,
+	error) {
+	var got *comment
 	tries := 0
 	create := func() error {
 		op := fmt.Sprintf("commenting on pull request #%d", pr)
-		return c.retry(ctx, op, func(gh *github.Client) (*github.Response, error) {
+		return c.retry(ctx, op, func() error {
 			if tries++; tries > 1 {
 				// A failed look leaves the create to decide: it fails the same way, or succeeds.
 				if found, err := c.find(ctx, pr, author); err == nil && found != nil {
 					*existing = found
-					var resp *github.Response
-					got, resp, err = gh.Issues.EditComment(ctx, c.Owner, c.Repo, found.GetID(), &github.IssueComment{Body: &body})
-					return resp, err
+					var err error
+					got, err = c.Client.editComment(ctx, c.Owner, c.Repo, found.ID, body)
+					return err
 				}
 			}
-			var resp *github.Response
 			var err error
-			got, resp, err = gh.Issues.CreateComment(ctx, c.Owner, c.Repo, pr, &github.IssueComment{Body: &body})
-			return resp, err
+			got, err = c.Client.createComment(ctx, c.Owner, c.Repo, pr, body)
+			return err
 		})
 	}
 	if *existing == nil {
 		return got, create()
 	}
-	id := (*existing).GetID()
-	err := c.retry(ctx, fmt.Sprintf("editing comment %d", id), func(gh *github.Client) (*github.Response, error) {
-		var resp *github.Response
+	id := (*existing).ID
+	err := c.retry(ctx, fmt.Sprintf("editing comment %d", id), func() error {
 		var err error
-		got, resp, err = gh.Issues.EditComment(ctx, c.Owner, c.Repo, id, &github.IssueComment{Body: &body})
-		return resp, err
+		got, err = c.Client.editComment(ctx, c.Owner, c.Repo, id, body)
+		return err
 	})
 	switch {
 	case status(err) == http.StatusNotFound:
@@ -258,17 +227,16 @@ func (c *Commenter) author(ctx context.Context) (string, error) {
 	if c.Author != "" {
 		return c.Author, nil
 	}
-	var u *github.User
-	err := c.retry(ctx, "reading the token's user", func(gh *github.Client) (*github.Response, error) {
-		var resp *github.Response
+	var u *user
+	err := c.retry(ctx, "reading the token's user", func() error {
 		var err error
-		u, resp, err = gh.Users.Get(ctx, "")
-		return resp, err
+		u, err = c.Client.user(ctx)
+		return err
 	})
 	var ae *APIError
 	switch {
-	case err == nil && u.GetLogin() != "":
-		c.Author = u.GetLogin()
+	case err == nil && u.Login != "":
+		c.Author = u.Login
 	case err == nil, errors.As(err, &ae) && (ae.Status == http.StatusForbidden || ae.Status == http.StatusNotFound):
 		// An installation token: GET /user is "Resource not accessible by integration". The
 		// workflow's token writes as BotLogin, a GitHub App's as "<app>[bot]": find recognises both
@@ -280,25 +248,10 @@ func (c *Commenter) author(ctx context.Context) (string, error) {
 	return c.Author, nil
 }
 
-// listedComment is an issue comment as the list endpoint returns it, with the app that wrote it,
-// which go-github's IssueComment lacks.
-type listedComment struct {
-	ID      int64  `json:"id"`
-	Body    string `json:"body"`
-	HTMLURL string `json:"html_url"`
-	User    struct {
-		Login string `json:"login"`
-		Type  string `json:"type"`
-	} `json:"user"`
-	App *struct {
-		Slug string `json:"slug"`
-	} `json:"performed_via_github_app"`
-}
-
 // ours reports whether cm is perfgate's sticky comment: its body starts with the marker (a comment
 // that merely quotes it is somebody else's), and author wrote it or, with an installation token, a
 // GitHub App acting as itself.
-func (c *Commenter) ours(cm *listedComment, author string) bool {
+func (c *Commenter) ours(cm *comment, author string) bool {
 	if !strings.HasPrefix(cm.Body, c.Marker) {
 		return false
 	}
@@ -314,13 +267,13 @@ func (c *Commenter) ours(cm *listedComment, author string) bool {
 // reads the first page for the Link header's last page and walks back from there, newest first, so
 // that a sticky comment is found on any page of a long thread, and the usual case — perfgate's
 // comment near the end — costs two requests.
-func (c *Commenter) find(ctx context.Context, pr int, author string) (*github.IssueComment, error) {
+func (c *Commenter) find(ctx context.Context, pr int, author string) (*comment, error) {
 	comments, last, err := c.listPage(ctx, pr, 1)
 	if err != nil {
 		return nil, err
 	}
 	first := comments
-	var app *listedComment
+	var app *comment
 	for page := max(last, 1); page >= 1; page-- {
 		comments = first
 		if page > 1 {
@@ -333,47 +286,30 @@ func (c *Commenter) find(ctx context.Context, pr int, author string) (*github.Is
 			switch {
 			case !c.ours(cm, author):
 			case strings.EqualFold(cm.User.Login, author):
-				return cm.issueComment(), nil
+				return cm, nil
 			case app == nil:
 				app = cm // the most recent; an earlier one by author still wins
 			}
 		}
 	}
 	if app != nil {
-		return app.issueComment(), nil
+		return app, nil
 	}
 	return nil, nil
 }
 
 // listPage lists one page of 100 of the pull request's comments and returns the number of the last
 // page (0 when the Link header names none: this is the only page).
-func (c *Commenter) listPage(ctx context.Context, pr, page int) ([]*listedComment, int, error) {
-	var comments []*listedComment
+func (c *Commenter) listPage(ctx context.Context, pr, page int) ([]*comment, int, error) {
+	var comments []*comment
 	var last int
 	what := fmt.Sprintf("listing comments of pull request #%d", pr)
-	err := c.retry(ctx, what, func(gh *github.Client) (*github.Response, error) {
-		u := fmt.Sprintf("repos/%s/%s/issues/%d/comments?", url.PathEscape(c.Owner), url.PathEscape(c.Repo), pr)
-		if page > 1 {
-			u += "page=" + strconv.Itoa(page) + "&"
-		}
-		u += "per_page=100"
-		req, err := gh.NewRequest(http.MethodGet, u, nil)
-		if err != nil {
-			return nil, err
-		}
-		comments = nil
-		resp, err := gh.Do(ctx, req, &comments)
-		if resp != nil {
-			last = resp.LastPage
-		}
-		return resp, err
+	err := c.retry(ctx, what, func() error {
+		var err error
+		comments, last, err = c.Client.listComments(ctx, c.Owner, c.Repo, pr, page)
+		return err
 	})
 	return comments, last, err
-}
-
-func (cm *listedComment) issueComment() *github.IssueComment {
-	return &github.IssueComment{ID: &cm.ID, Body: &cm.Body, HTMLURL: &cm.HTMLURL,
-		User: &github.User{Login: &cm.User.Login, Type: &cm.User.Type}}
 }
 
 func (c *Commenter) logf(format string, args ...any) {

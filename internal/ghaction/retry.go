@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/google/go-github/v60/github"
 )
 
 // maxWait is the longest Retry-After perfgate honours; GitHub asking for more ends the tries.
@@ -24,16 +22,15 @@ const secondaryWait = time.Minute
 // and secondary rate limits are retried, waiting for Retry-After when GitHub sends one, a minute
 // after a secondary rate limit that names no time, and with exponential backoff from one second
 // otherwise. An HTTP answer that no retry can fix returns at once as *APIError; running out of
-// tries returns an error that says so and wraps the last one. f makes its call with the client it
-// is given.
-func (c *Commenter) retry(ctx context.Context, op string, f func(*github.Client) (*github.Response, error)) error {
+// tries returns an error that says so and wraps the last one.
+func (c *Commenter) retry(ctx context.Context, op string, f func() error) error {
 	attempts := c.Attempts
 	if attempts <= 0 {
 		attempts = 4
 	}
 	backoff := time.Second
 	for i := 1; ; i++ {
-		resp, err := f(c.client())
+		err := f()
 		if err == nil {
 			return nil
 		}
@@ -41,13 +38,10 @@ func (c *Commenter) retry(ctx context.Context, op string, f func(*github.Client)
 			return fmt.Errorf("%s: %w", op, ctx.Err())
 		}
 		st := status(err)
-		if st == 0 && resp != nil && resp.Response != nil {
-			st = resp.StatusCode
-		}
 		again, wait := transient(err)
-		var rl *github.RateLimitError
+		var re *ResponseError
 		if !again {
-			if st >= 400 && !errors.As(err, &rl) {
+			if st >= 400 && !(errors.As(err, &re) && re.primaryLimit()) {
 				return &APIError{Op: op, Status: st, Err: err}
 			}
 			return fmt.Errorf("%s: %w", op, err)
@@ -70,31 +64,7 @@ func (c *Commenter) retry(ctx context.Context, op string, f func(*github.Client)
 		if err := c.sleep(ctx, wait); err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
-		var abuse *github.AbuseRateLimitError
-		if errors.As(err, &abuse) {
-			c.forgetSecondaryLimit()
-		}
 	}
-}
-
-// client returns the client to call GitHub with: Client, or the copy forgetSecondaryLimit made of
-// it.
-func (c *Commenter) client() *github.Client {
-	if c.fresh != nil && c.freshOf == c.Client {
-		return c.fresh
-	}
-	return c.Client
-}
-
-// forgetSecondaryLimit makes later calls go through a copy of Client that has no memory of a
-// secondary rate limit. After a 403 with Retry-After, go-github v60 refuses every request until
-// that time has passed on the wall clock, answering with an *AbuseRateLimitError of its own without
-// asking GitHub. perfgate has already waited as long as GitHub asked, by Sleep, which is the clock
-// that counts (a test's Sleep returns at once).
-func (c *Commenter) forgetSecondaryLimit() {
-	fresh := github.NewClient(c.Client.Client()) // the same transport, so the same token
-	fresh.BaseURL, fresh.UploadURL, fresh.UserAgent = c.Client.BaseURL, c.Client.UploadURL, c.Client.UserAgent
-	c.fresh, c.freshOf = fresh, c.Client
 }
 
 // sleep waits d with Sleep, or on a timer the context can cancel.
@@ -116,31 +86,29 @@ func (c *Commenter) sleep(ctx context.Context, d time.Duration) error {
 // transient reports whether another try of the call that failed with err may succeed, and how long
 // GitHub asked to wait first (0: it did not say).
 //
-// go-github v60 returns *github.AbuseRateLimitError only when the 403's documentation_url ends in
-// "#abuse-rate-limits" or "secondary-rate-limits"; a secondary limit without that URL, or answered
-// with 429, is a plain *github.ErrorResponse, recognised here by status and message. A primary rate
-// limit (*github.RateLimitError, X-RateLimit-Remaining: 0) resets within the hour: not retried.
+// A 403 whose documentation_url names the secondary rate limits waits for Retry-After, else until
+// X-RateLimit-Reset, else a minute; a secondary limit without that URL, or answered with 429, is
+// recognised by status and message. A primary rate limit (X-RateLimit-Remaining: 0) resets within
+// the hour: not retried.
 func transient(err error) (bool, time.Duration) {
-	var abuse *github.AbuseRateLimitError
-	if errors.As(err, &abuse) {
-		if abuse.RetryAfter != nil { // Retry-After, or go-github's reading of X-RateLimit-Reset
-			return true, max(*abuse.RetryAfter, time.Second)
+	var re *ResponseError
+	if errors.As(err, &re) {
+		switch {
+		case re.primaryLimit():
+			return false, 0
+		case re.documentedSecondary():
+			if wait, ok := re.secondaryRetryAfter(); ok {
+				return true, max(wait, time.Second)
+			}
+			return true, secondaryWait
 		}
-		return true, secondaryWait
-	}
-	var rl *github.RateLimitError
-	if errors.As(err, &rl) {
-		return false, 0
-	}
-	var er *github.ErrorResponse
-	if errors.As(err, &er) && er.Response != nil {
-		st := er.Response.StatusCode
-		secondary := strings.Contains(strings.ToLower(er.Message), "secondary rate limit")
+		st := re.Response.StatusCode
+		secondary := strings.Contains(strings.ToLower(re.Message), "secondary rate limit")
 		switch {
 		case st >= 500:
-			return true, retryAfter(er.Response)
+			return true, retryAfter(re.Response)
 		case st == http.StatusTooManyRequests, st == http.StatusForbidden && secondary:
-			if wait := retryAfter(er.Response); wait > 0 {
+			if wait := retryAfter(re.Response); wait > 0 {
 				return true, max(wait, time.Second)
 			}
 			return true, secondaryWait
@@ -172,23 +140,15 @@ func retryAfter(r *http.Response) time.Duration {
 	return 0
 }
 
-// status returns the HTTP status of a go-github error, or 0.
+// status returns the HTTP status of an error from GitHub, or 0.
 func status(err error) int {
 	var ae *APIError
 	if errors.As(err, &ae) {
 		return ae.Status
 	}
-	var er *github.ErrorResponse
-	if errors.As(err, &er) && er.Response != nil {
-		return er.Response.StatusCode
-	}
-	var abuse *github.AbuseRateLimitError
-	if errors.As(err, &abuse) && abuse.Response != nil {
-		return abuse.Response.StatusCode
-	}
-	var rl *github.RateLimitError
-	if errors.As(err, &rl) && rl.Response != nil {
-		return rl.Response.StatusCode
+	var re *ResponseError
+	if errors.As(err, &re) {
+		return re.Response.StatusCode
 	}
 	return 0
 }

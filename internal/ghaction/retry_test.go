@@ -12,15 +12,14 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-github/v60/github"
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
 // GitHub's answers to a secondary rate limit, from
-// docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api and go-github v60's
-// CheckResponse: a 403 whose documentation_url ends in "secondary-rate-limits" (or the older
-// "#abuse-rate-limits") becomes *github.AbuseRateLimitError; without that URL it stays a
-// *github.ErrorResponse.
+// docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api: a 403 whose
+// documentation_url ends in "secondary-rate-limits" (or the older "#abuse-rate-limits"), or one
+// that says so only in its message, or a 429. go-github v60's CheckResponse, which perfgate used
+// before its own client, tells them apart the same way.
 const (
 	secondaryMessage = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 	secondaryDocs    = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
@@ -86,7 +85,7 @@ func TestRetryGivesUp(t *testing.T) {
 		if tc.attempts == 0 {
 			tries = 4
 		}
-		var er *github.ErrorResponse
+		var er *ResponseError
 		if err == nil || !errors.As(err, &er) || er.Response.StatusCode != 500 {
 			t.Errorf("Attempts %d: %v, want GitHub's 500", tc.attempts, err)
 		} else if tries > 1 && !strings.Contains(err.Error(), "gave up after") {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )
@@ -83,13 +83,10 @@ func BenchmarkEncrypt(b *testing.B) {
 // it is never reported as perfgate's error (exit 3). It needs no real valgrind.
 func TestMismatchBesideFailingLane(t *testing.T) {
 	dir := t.TempDir()
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gittest.Init(t, dir)
 	when := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
-	base := commitAll(t, r, dir, toyCipher(""), when)
-	head := commitAll(t, r, dir, toyCipher("\n\t\tif c.k[0] == 0xff && i == 7 {\n\t\t\tdst[i] ^= 1\n\t\t}"),
+	base := commitAll(t, dir, toyCipher(""), when)
+	head := commitAll(t, dir, toyCipher("\n\t\tif c.k[0] == 0xff && i == 7 {\n\t\t\tdst[i] ^= 1\n\t\t}"),
 		when.Add(time.Hour))
 
 	bin := t.TempDir()

@@ -10,12 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/google/go-cmp/cmp"
 	"github.com/perfgate/perfgate/internal/data/config"
 	"github.com/perfgate/perfgate/internal/data/results"
 	"github.com/perfgate/perfgate/internal/data/shard"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
@@ -124,36 +123,20 @@ func BenchmarkSum(b *testing.B) {
 	}
 }
 
-// commitAll writes files into the work tree of r at dir and commits them, returning the commit's
-// SHA.
-func commitAll(t *testing.T, r *git.Repository, dir string, files map[string]string, when time.Time) string {
+// commitAll writes files into the work tree at dir and commits them, returning the commit's SHA.
+func commitAll(t *testing.T, dir string, files map[string]string, when time.Time) string {
 	t.Helper()
 	testmod.Write(t, dir, files)
-	wt, err := r.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := wt.AddGlob("."); err != nil {
-		t.Fatal(err)
-	}
-	sig := &object.Signature{Name: "Test", Email: "test@example.com", When: when}
-	h, err := wt.Commit("commit", &git.CommitOptions{Author: sig, Committer: sig})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h.String()
+	return gittest.CommitAll(t, dir, "commit", when)
 }
 
 // twoPackageRepo is a git repository of twoPackages: base, then head with alpha's Encrypt slower.
 func twoPackageRepo(t *testing.T) (dir, base, head string) {
 	dir = t.TempDir()
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gittest.Init(t, dir)
 	when := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	base = commitAll(t, r, dir, twoPackages(false), when)
-	head = commitAll(t, r, dir, twoPackages(true), when.Add(time.Hour))
+	base = commitAll(t, dir, twoPackages(false), when)
+	head = commitAll(t, dir, twoPackages(true), when.Add(time.Hour))
 	return dir, base, head
 }
 
@@ -347,13 +330,10 @@ func TestChangedPackages(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gittest.Init(t, dir)
 	when := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	base := commitAll(t, r, dir, files("1", "F()"), when)
-	head := commitAll(t, r, dir, files("10", "_ = F()"), when.Add(time.Hour))
+	base := commitAll(t, dir, files("1", "F()"), when)
+	head := commitAll(t, dir, files("10", "_ = F()"), when.Add(time.Hour))
 	cfg := multiConfig(dir, base, head, filepath.Join(t.TempDir(), "out"))
 	cfg.Changed, cfg.Differential, cfg.Rounds, cfg.BenchTime = true, false, 2, config.For(5*time.Millisecond)
 	res, err := Run(context.Background(), cfg)

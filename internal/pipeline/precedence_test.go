@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
@@ -32,14 +32,11 @@ func TestFoundStandsAboveCouldNotRun(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gittest.Init(t, dir)
 	when := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
 	// Base's ./broken does not compile (go list still lists it); head fixes it.
-	base := commitAll(t, r, dir, files("package broken\n\nfunc F(x uint32) uint32 { return \"x\" }\n", "1"), when)
-	head := commitAll(t, r, dir, files("package broken\n\nfunc F(x uint32) uint32 { return x + 1 }\n", "64"),
+	base := commitAll(t, dir, files("package broken\n\nfunc F(x uint32) uint32 { return \"x\" }\n", "1"), when)
+	head := commitAll(t, dir, files("package broken\n\nfunc F(x uint32) uint32 { return x + 1 }\n", "64"),
 		when.Add(time.Hour))
 
 	cfg := fastConfig(t, dir, "./...", base, head)

@@ -7,11 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfgate/perfgate/internal/data/gate"
+	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -21,14 +20,7 @@ import (
 func policyRepo(t *testing.T, baseFile, headFile string) (dir, commit string) {
 	t.Helper()
 	dir = t.TempDir()
-	repo, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
+	gittest.Init(t, dir)
 	files := map[string]string{"go.mod": "module example.com/m\n"}
 	if baseFile != "" {
 		files[FileName] = baseFile
@@ -37,19 +29,12 @@ func policyRepo(t *testing.T, baseFile, headFile string) (dir, commit string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := wt.Add(name); err != nil {
-			t.Fatal(err)
-		}
 	}
-	who := &object.Signature{Name: "base", Email: "base@example.com", When: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
-	h, err := wt.Commit("base", &git.CommitOptions{Author: who, Committer: who})
-	if err != nil {
-		t.Fatal(err)
-	}
+	commit = gittest.CommitAll(t, dir, "base", time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(headFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir, h.String()
+	return dir, commit
 }
 
 // hostile is a pull request's .perfgate.yml that loosens every part of the gate it can.

@@ -9,14 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
 	"github.com/perfgate/perfgate/internal/testing/gittest"
 )
 
-// needGit skips a test when the git CLI, used to verify what go-git wrote,
-// is not installed.
+// needGit skips a test when the git CLI, which writes the fixture and verifies it, is not
+// installed.
 func needGit(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -212,11 +210,12 @@ func goCmd(t *testing.T, dir string, args ...string) ([]byte, error) {
 	return cmd.CombinedOutput()
 }
 
-// TestGoGitReads checks that go-git, which perfgate uses to read
-// repositories, resolves the fixture's refs the way the git CLI does.
-func TestGoGitReads(t *testing.T) {
+// TestGitsrcReads checks that gitsrc, which perfgate uses to read repositories, resolves the
+// fixture's refs the way the git CLI does, and that the work tree is checked out clean.
+func TestGitsrcReads(t *testing.T) {
+	needGit(t)
 	repo := materialize(t)
-	r, err := git.PlainOpen(repo.Dir)
+	r, err := gitsrc.Open(repo.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,25 +226,20 @@ func TestGoGitReads(t *testing.T) {
 		"refs/heads/tail": repo.Commits["tail"],
 		"broken~1":        repo.Commits["folded"],
 	} {
-		h, err := r.ResolveRevision(plumbing.Revision(rev))
+		c, err := r.Resolve(rev)
 		if err != nil {
-			t.Errorf("ResolveRevision(%s): %v", rev, err)
+			t.Errorf("Resolve(%s): %v", rev, err)
 			continue
 		}
-		if h.String() != want {
-			t.Errorf("ResolveRevision(%s) = %s, want %s", rev, h, want)
+		if c.SHA != want {
+			t.Errorf("Resolve(%s) = %s, want %s", rev, c.SHA, want)
+		}
+		if git := gitOut(t, repo.Dir, "rev-parse", rev+"^{commit}"); git != want {
+			t.Errorf("git rev-parse %s = %s, want %s", rev, git, want)
 		}
 	}
-	wt, err := r.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := wt.Status()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !st.IsClean() {
-		t.Errorf("go-git status not clean:\n%s", st)
+	if st := gitOut(t, repo.Dir, "status", "--porcelain"); st != "" {
+		t.Errorf("git status not clean:\n%s", st)
 	}
 }
 

@@ -1,25 +1,23 @@
 package gitsrc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // Repo is a git repository opened read-only.
 type Repo struct {
-	repo *git.Repository
-	root string // absolute path of the work tree, "" for a bare repository
-	rel  string // the opened path relative to root, slash-separated, "." for the root itself
+	dir       string // where git runs: the work tree's root, or a bare repository's git directory
+	commonDir string // the git directory shared by all work trees, absolute
+	root      string // absolute path of the work tree, "" for a bare repository
+	rel       string // the opened path relative to root, slash-separated, "." for the root itself
 }
 
 // Commit is a resolved revision.
@@ -27,26 +25,14 @@ type Commit struct {
 	SHA     string    // full hexadecimal object name
 	Subject string    // first line of the commit message
 	Time    time.Time // committer time
-	hash    plumbing.Hash
-	obj     *object.Commit
 }
 
 // Short returns the first 12 hexadecimal digits of the commit's name.
 func (c *Commit) Short() string { return c.SHA[:12] }
 
-func newCommit(o *object.Commit) *Commit {
-	subject, _, _ := strings.Cut(strings.TrimLeft(o.Message, "\n"), "\n")
-	return &Commit{
-		SHA:     o.Hash.String(),
-		Subject: strings.TrimSpace(subject),
-		Time:    o.Committer.When,
-		hash:    o.Hash,
-		obj:     o,
-	}
-}
-
 // Open opens the repository containing path, which may be the work tree's root or any directory
-// inside it. A path outside any repository gives an error wrapping ErrNotRepository.
+// inside it. A path outside any repository gives an error wrapping ErrNotRepository. The
+// repository is read with the git command, which must be installed.
 func Open(path string) (*Repo, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -55,24 +41,38 @@ func Open(path string) (*Repo, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return nil, fmt.Errorf("opening repository: %w", err)
 	}
-	gr, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
+	ctx := context.Background()
+	out, err := runIn(ctx, abs, "rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir")
+	var ge *gitError
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return nil, fmt.Errorf("opening repository at %s: perfgate reads it with the git command: %w", abs, err)
+	case errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository"):
 		return nil, fmt.Errorf("%s: %w", abs, ErrNotRepository)
-	}
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Errorf("opening repository at %s: %w", abs, err)
 	}
-	r := &Repo{repo: gr, rel: "."}
-	wt, err := gr.Worktree()
-	switch {
-	case errors.Is(err, git.ErrIsBareRepository):
-		// No work tree: commits can be exported, the working tree cannot.
-	case err != nil:
-		return nil, fmt.Errorf("opening work tree at %s: %w", abs, err)
-	default:
-		r.root = wt.Filesystem.Root()
-		r.rel = relPath(r.root, abs)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 3 {
+		return nil, fmt.Errorf("opening repository at %s: git rev-parse printed %q", abs, out)
 	}
+	gitDir, commonDir := lines[1], lines[2]
+	if !filepath.IsAbs(commonDir) {
+		commonDir = filepath.Join(abs, commonDir)
+	}
+	r := &Repo{dir: gitDir, commonDir: commonDir, rel: "."}
+	if lines[0] == "true" {
+		// No work tree: commits can be exported, the working tree cannot.
+		return r, nil
+	}
+	top, err := runIn(ctx, abs, "rev-parse", "--show-toplevel")
+	if err != nil {
+		// Inside the git directory of a repository with a work tree: read it as a bare one.
+		return r, nil
+	}
+	r.root = strings.TrimSuffix(string(top), "\n")
+	r.dir = r.root
+	r.rel = relPath(r.root, abs)
 	return r, nil
 }
 
@@ -102,8 +102,17 @@ func (r *Repo) Rel() string { return r.rel }
 
 // Shallow reports whether the repository is a shallow clone.
 func (r *Repo) Shallow() bool {
-	s, err := r.repo.Storer.Shallow()
-	return err == nil && len(s) > 0
+	out, err := r.git(context.Background(), "rev-parse", "--is-shallow-repository")
+	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
+// shallowCommits returns the commits at a shallow clone's boundary, as the shallow file lists them.
+func (r *Repo) shallowCommits() []string {
+	data, err := os.ReadFile(filepath.Join(r.commonDir, "shallow"))
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(data))
 }
 
 // Head resolves HEAD.
@@ -122,27 +131,34 @@ var defaultBranches = []struct{ ref, name string }{
 // used: the target of origin/HEAD, else origin/main, origin/master, main, master. When HEAD is on
 // the default branch itself the merge-base is HEAD.
 func (r *Repo) DefaultBase() (*Commit, string, error) {
+	ctx := context.Background()
 	head, err := r.Resolve("HEAD")
 	if err != nil {
 		return nil, "", err
 	}
+	refs, err := r.refs(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	o, err := r.objects(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	defer o.Close()
 	var branch string
-	var tip *object.Commit
+	var tip *rawCommit
 	for _, b := range defaultBranches {
-		ref, err := storer.ResolveReference(r.repo.Storer, plumbing.ReferenceName(b.ref))
-		if err != nil {
+		ref, ok := refs[b.ref]
+		if !ok {
 			continue
 		}
-		c, err := r.peel(b.name, ref.Hash())
+		c, err := r.peel(o, b.name, ref.sha)
 		if err != nil {
 			return nil, "", err
 		}
 		branch, tip = b.name, c
-		if b.name == "origin/HEAD" {
-			if sym, err := r.repo.Storer.Reference(plumbing.ReferenceName(b.ref)); err == nil &&
-				sym.Type() == plumbing.SymbolicReference {
-				branch = sym.Target().Short()
-			}
+		if b.name == "origin/HEAD" && ref.target != "" {
+			branch = shortRef(ref.target)
 		}
 		break
 	}
@@ -155,50 +171,65 @@ func (r *Repo) DefaultBase() (*Commit, string, error) {
 		return nil, "", err
 	}
 	what := "merge-base of HEAD and " + branch
-	bases, err := head.obj.MergeBase(tip)
-	if err != nil {
-		return nil, "", r.missing(what, plumbing.ZeroHash, err)
+	out, err := r.git(ctx, "merge-base", "--all", head.SHA, tip.commit.SHA)
+	if err != nil && exitCode(err) != 1 { // 1: no common ancestor
+		if r.Shallow() {
+			return nil, "", r.missing(what, "", errMissing)
+		}
+		return nil, "", fmt.Errorf("%s: %w", what, err)
+	}
+	var bases []*Commit
+	for _, sha := range strings.Fields(string(out)) {
+		c, err := o.commit(sha)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", what, err)
+		}
+		bases = append(bases, c.commit)
 	}
 	if len(bases) == 0 {
-		err := fmt.Errorf("finding %s: they have no common ancestor", what)
 		if r.Shallow() {
-			return nil, "", r.missing(what, plumbing.ZeroHash, plumbing.ErrObjectNotFound)
+			return nil, "", r.missing(what, "", errMissing)
 		}
-		return nil, "", err
+		return nil, "", fmt.Errorf("finding %s: they have no common ancestor", what)
 	}
 	// Several best common ancestors (criss-cross merges): take the newest, then the smallest name,
-	// so the answer does not depend on map or walk order.
+	// so the answer does not depend on the order git lists them in.
 	sort.Slice(bases, func(i, j int) bool {
-		if !bases[i].Committer.When.Equal(bases[j].Committer.When) {
-			return bases[i].Committer.When.After(bases[j].Committer.When)
+		if !bases[i].Time.Equal(bases[j].Time) {
+			return bases[i].Time.After(bases[j].Time)
 		}
-		return bases[i].Hash.String() < bases[j].Hash.String()
+		return bases[i].SHA < bases[j].SHA
 	})
-	return newCommit(bases[0]), branch, nil
+	return bases[0], branch, nil
 }
 
 // missing turns an error from walking history into a *ShallowError when the repository is shallow
-// and the error is a missing object; other errors are wrapped with what. hash is the missing commit
-// when the caller knows it.
-func (r *Repo) missing(what string, hash plumbing.Hash, err error) error {
-	if !errors.Is(err, plumbing.ErrObjectNotFound) || !r.Shallow() {
+// and the error is a missing object (errMissing); other errors are wrapped with what. sha is the
+// missing commit when the caller knows it.
+func (r *Repo) missing(what, sha string, err error) error {
+	if !errors.Is(err, errMissing) || !r.Shallow() {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	se := &ShallowError{What: what}
-	if !hash.IsZero() {
-		se.Missing = hash.String()
-	}
-	boundary, _ := r.repo.Storer.Shallow()
-	for _, h := range boundary {
-		se.Boundary = append(se.Boundary, h.String())
+	se := &ShallowError{What: what, Missing: sha}
+	for _, h := range r.shallowCommits() {
+		se.Boundary = append(se.Boundary, h)
 		if se.Missing != "" {
 			continue
 		}
 		// The commits just beyond the boundary are the shallow commits' parents.
-		if c, cerr := r.repo.CommitObject(h); cerr == nil && len(c.ParentHashes) > 0 {
-			se.Missing = c.ParentHashes[0].String()
+		if c, cerr := r.readCommit(h); cerr == nil && len(c.parents) > 0 {
+			se.Missing = c.parents[0]
 		}
 	}
 	sort.Strings(se.Boundary)
 	return se
+}
+
+// readCommit reads one commit with its own git process.
+func (r *Repo) readCommit(sha string) (*rawCommit, error) {
+	data, err := r.git(context.Background(), "cat-file", "commit", sha)
+	if err != nil {
+		return nil, err
+	}
+	return parseCommit(sha, data)
 }

@@ -227,3 +227,31 @@ func TestIsFullSHA(t *testing.T) {
 		}
 	}
 }
+
+// TestHookEnvironment: perfgate run from a git hook inherits GIT_DIR and GIT_INDEX_FILE naming the
+// hook's repository; gitsrc still reads the repository it opened. No token reaches git.
+func TestHookEnvironment(t *testing.T) {
+	g := newFixture(t)
+	other := newGitRepo(t)
+	other.commit("other", map[string]string{"o.go": "package o\n"})
+	t.Setenv("GIT_DIR", filepath.Join(other.dir, ".git"))
+	t.Setenv("GIT_WORK_TREE", other.dir)
+	t.Setenv("GIT_INDEX_FILE", filepath.Join(other.dir, ".git", "index"))
+	t.Setenv("GITHUB_TOKEN", "ghs_secret")
+	r, err := Open(filepath.Join(g.dir, "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head, err := r.Resolve("HEAD"); err != nil || head.SHA != g.sha["merge"] {
+		t.Errorf("Resolve(HEAD) = %v, %v; want the opened repository's merge %s", head, err, g.sha["merge"])
+	}
+	dirty, err := r.ExportWorktree(t.Context(), filepath.Join(t.TempDir(), "out"))
+	if err != nil || dirty {
+		t.Errorf("ExportWorktree = %v, %v; want the opened repository's clean work tree", dirty, err)
+	}
+	for _, kv := range gitEnv() {
+		if strings.HasPrefix(kv, "GIT_DIR=") || strings.Contains(kv, "ghs_secret") {
+			t.Errorf("git's environment holds %s", kv)
+		}
+	}
+}

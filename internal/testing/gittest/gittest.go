@@ -1,15 +1,19 @@
 // Package gittest isolates the git command line in tests. Git then reads no system, global or user
 // configuration, and commits with a fixed identity. Every test that runs git takes its environment
 // from here: a package whose code runs git calls Main from its TestMain, and a test that starts git
-// itself passes Env or Environ to the command.
+// itself passes Env or Environ to the command, or calls Git. Init and CommitAll make the small
+// histories tests build on.
 package gittest
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Name and Email are the identity of every commit a test makes.
@@ -81,4 +85,36 @@ func Main(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(home)
 	os.Exit(code)
+}
+
+// Git runs git args in dir under Environ(t) and extra (KEY=VALUE entries) and returns its trimmed
+// standard output. A failure ends the test, with git's standard error.
+func Git(t testing.TB, dir string, extra []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = dir, append(Environ(t), extra...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// Init makes an empty repository in dir, with main as its branch.
+func Init(t testing.TB, dir string) {
+	t.Helper()
+	Git(t, dir, nil, "-c", "init.defaultBranch=main", "init", "-q")
+}
+
+// CommitAll stages everything in dir's work tree (new, changed and deleted files) and commits it
+// with message, authored and committed at when, and returns the commit's SHA.
+func CommitAll(t testing.TB, dir, message string, when time.Time) string {
+	t.Helper()
+	Git(t, dir, nil, "add", "-A")
+	date := when.Format(time.RFC3339)
+	Git(t, dir, []string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}, "commit", "-q",
+		"--allow-empty", "-m", message)
+	return Git(t, dir, nil, "rev-parse", "HEAD")
 }
