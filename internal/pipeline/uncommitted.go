@@ -2,8 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
@@ -22,13 +20,11 @@ func uncommittedNote(ctx context.Context, repo *gitsrc.Repo, rev string, head *g
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "status", "--porcelain", "--untracked-files=normal")
-	cmd.Dir = repo.Root()
-	out, err := cmd.Output()
-	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
+	paths, err := repo.Uncommitted(ctx)
+	if err != nil || len(paths) == 0 {
 		return ""
 	}
-	files := text.Plural(len(strings.Split(strings.TrimRight(string(out), "\n"), "\n")), "file")
+	files := text.Plural(len(paths), "file")
 	return "head is " + rev + " as committed: the uncommitted edits to " + files + " in the work tree are not " +
 		"included (leave out HEAD to compare the working tree)"
 }

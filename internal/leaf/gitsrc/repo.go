@@ -233,3 +233,19 @@ func (r *Repo) readCommit(sha string) (*rawCommit, error) {
 	}
 	return parseCommit(sha, data)
 }
+
+// Uncommitted returns the paths of the work tree that differ from HEAD or that git does not track
+// and does not ignore (git status --porcelain), run in the repository's root.
+func (r *Repo) Uncommitted(ctx context.Context) ([]string, error) {
+	out, err := runIn(ctx, r.root, "status", "--porcelain", "--untracked-files=normal")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		if len(line) > 3 {
+			paths = append(paths, line[3:])
+		}
+	}
+	return paths, nil
+}
