@@ -216,7 +216,10 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 	close(timingDone)
 	<-done
 	if a := p.ctAlong; a != nil {
-		a.unpin() // nothing is timed now: the rest of the trace may use every CPU
+		// Nothing is timed now: the rest of the trace may use every CPU, the valgrind it runs
+		// already too.
+		a.unpin()
+		abba.WidenDescendants()
 	}
 	if err == nil {
 		err = countErr

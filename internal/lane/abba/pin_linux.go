@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -153,4 +154,54 @@ func setThreads(set *unix.CPUSet) error {
 		}
 	}
 	return nil
+}
+
+// WidenDescendants gives every thread of this process's descendants the affinity the calling thread
+// has: for work started beside the timing under PinProcess that goes on once the timing has ended
+// (a child started while the process was pinned keeps the narrowed mask). Only for when nothing
+// timed runs: a timed child would lose its pinning too. Best effort: a process that exits meanwhile
+// is skipped.
+func WidenDescendants() {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	children := map[int][]int{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last
+		// ')'.
+		fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(fields) < 2 {
+			continue
+		}
+		if ppid, err := strconv.Atoi(fields[1]); err == nil {
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	queue := children[os.Getpid()]
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = append(queue[1:], children[pid]...)
+		tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+		if err != nil {
+			continue
+		}
+		for _, t := range tasks {
+			if tid, err := strconv.Atoi(t.Name()); err == nil {
+				unix.SchedSetaffinity(tid, &set) //nolint:errcheck // best effort, as the doc says
+			}
+		}
+	}
 }

@@ -5,6 +5,7 @@ package abba
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +22,17 @@ import (
 // TestMain lets the test binary act as the pinned child: with ABBA_CHILD=1 it prints its own
 // Cpus_allowed_list and GOMAXPROCS and exits.
 func TestMain(m *testing.M) {
+	if os.Getenv("ABBA_WAIT") == "1" {
+		// a child that lives until its standard input closes, then says where it may run
+		io.Copy(io.Discard, os.Stdin)
+		cpus, err := childCPUs(os.Getpid())
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(cpus)
+		os.Exit(0)
+	}
 	if os.Getenv("ABBA_CHILD") == "1" {
 		cpus, err := childCPUs(os.Getpid())
 		if err != nil {
@@ -193,7 +205,27 @@ func TestPinProcess(t *testing.T) {
 	if got := child(func(cmd *exec.Cmd) error { _, err := Start(cmd, p); return err }); got != strconv.Itoa(timed) {
 		t.Errorf("a timed child started while the process is pinned to %d may use %s, want %d", side, got, timed)
 	}
+	// A child started while pinned, still running when the pinning ends: WidenDescendants gives it
+	// every CPU back.
+	waiter := proc.Command(context.Background(), "", []string{"ABBA_WAIT=1"}, os.Args[0])
+	stdin, err := waiter.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waited strings.Builder
+	waiter.Stdout = &waited
+	if err := waiter.Start(); err != nil {
+		t.Fatal(err)
+	}
 	restore()
+	WidenDescendants()
+	stdin.Close()
+	if err := proc.Wait(waiter); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(waited.String()); got != before {
+		t.Errorf("a child started while pinned, widened after restore, may use %s, want %s", got, before)
+	}
 	if got := threads(); len(got) != 1 || got[before] == 0 {
 		t.Fatalf("restored, the threads' masks are %v, want all %s", got, before)
 	}

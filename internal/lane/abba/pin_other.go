@@ -29,3 +29,6 @@ func ChildCPUs(pid int) string { return "" }
 func PinProcess(cpu int) (restore func(), err error) {
 	return nil, fmt.Errorf("cpu affinity is not supported on %s", runtime.GOOS)
 }
+
+// WidenDescendants does nothing here.
+func WidenDescendants() {}
