@@ -36,9 +36,11 @@ Flags:
 // (measured: 17 s, 6 of 6 settled, where 3 fixed rounds left 3 of 6 inconclusive), starting with 3
 // rounds of runs of at most 50 ms; and batch calls of 2 blocks in the constant-time check: base's
 // textbook engine runs some 1,400 instructions a Feistel round, and lackey writes a line for each
-// and for every access, so the batch calls' blocks are most of the trace (measured, two secrets an
-// operation: 2.7 s of CPU a side at 2 blocks, 4.6 s at 8; at 64 blocks over a minute). Two blocks
-// still show a batch call's table loads, and 25 s of CPU per side bounds the tracing all the same.
+// and for every access, so the batch calls' blocks were most of the trace (measured: 3.4 s of CPU
+// a side at 2 blocks, 5.4 s at 8; at 64 blocks over a minute). The single-block calls' six secrets
+// stay: with fewer, a lookup touches too few lines for folded's larger tables to show more lines
+// per lookup than base's (two secrets: 2 and 2, "unchanged"), which is the demo's lesson. 25 s of
+// CPU per side bounds the tracing all the same.
 var demoDefaults = map[string]string{"rounds": "3", "benchtime": "50ms", "budget": "20s", "constant-time-blocks": "2",
 	"constant-time-budget": "25s"}
 
@@ -99,9 +101,6 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// folded): the Triple-DES constructor runs the same rounds and would double the tracing for no
 	// more to see.
 	cfg.ConstantTimeConstructors = []string{"NewCipher"}
-	// Two secrets an operation, the fewest that compare, already find every table load that moves
-	// with the key (six find the same sites, in twice the trace).
-	cfg.ConstantTimeSecrets = 2
 	cfg.Log = stderr
 	fmt.Fprintf(stderr, "perfgate: comparing %s → %s of %s\n", cfg.Base, cfg.Head, demo.ImportPath)
 	if _, err := exec.LookPath("valgrind"); err != nil {

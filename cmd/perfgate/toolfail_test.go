@@ -57,14 +57,8 @@ func TestCompareToolFailures(t *testing.T) {
 	for i := range modes {
 		modes[i].dir = standin.Valgrind(t, modes[i].mode, modes[i].match)
 	}
-	// Without valgrind: PATH without it, the rest as it is.
-	var dirs []string
-	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
-		if _, err := os.Stat(filepath.Join(d, "valgrind")); err != nil {
-			dirs = append(dirs, d)
-		}
-	}
-	plain, plainCode, _ := compare(t, strings.Join(dirs, string(os.PathListSeparator)))
+	// Without valgrind: PATH without it, the rest (git, go) as it is.
+	plain, plainCode, _ := compare(t, testenv.PathWithout(t, "valgrind"))
 	if plain.Env.Valgrind != "" {
 		t.Fatalf("the run without valgrind ran valgrind %s", plain.Env.Valgrind)
 	}

@@ -49,7 +49,6 @@ func (p *pipeline) prepareConstantTime(ctx context.Context) (*consttime.Prepared
 			Sandbox: p.sandbox, Store: p.store, Timeout: max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
 			Log: &linePrefixer{w: p.log, prefix: "perfgate: "}},
 		BatchBlocks: p.cfg.ConstantTimeBlocks, Constructors: p.cfg.ConstantTimeConstructors,
-		Secrets: p.cfg.ConstantTimeSecrets,
 	}, consttime.Options{SameCode: !p.cfg.TimeSameCode, Budget: p.cfg.ConstantTimeBudget})
 	if err != nil {
 		if ctx.Err() != nil {

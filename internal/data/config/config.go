@@ -141,10 +141,6 @@ type Config struct {
 	// every one the check discovers. No key: perfgate demo sets it, to trace the one constructor
 	// its lesson needs.
 	ConstantTimeConstructors []string
-	// ConstantTimeSecrets is how many random secrets each traced operation gets besides the re-run
-	// (at least 2); 0 is the check's default. No key: perfgate demo sets it, as the fewest that
-	// show its lesson.
-	ConstantTimeSecrets int
 	// Constructors names the cipher constructors to check; empty discovers them. Key
 	// "constructors".
 	Constructors []string

@@ -15,6 +15,9 @@ package testenv
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -67,4 +70,40 @@ func NeedFile(t testing.TB, env, hint string) string {
 	}
 	t.Skipf("%s does not name a file: %s (or set %s=1 to make this a failure)", env, hint, Var)
 	return ""
+}
+
+// PathWithout returns a PATH that finds what the current one finds except the commands named:
+// a directory of PATH that holds one of them is replaced by a temporary directory of symbolic
+// links to the rest of its entries (dropping the directory would also drop git, go or sh where
+// they share it, as in /usr/bin).
+func PathWithout(t testing.TB, names ...string) string {
+	t.Helper()
+	var dirs []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		holds := false
+		for _, n := range names {
+			if _, err := os.Stat(filepath.Join(d, n)); err == nil {
+				holds = true
+			}
+		}
+		if !holds {
+			dirs = append(dirs, d)
+			continue
+		}
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		links := t.TempDir()
+		for _, e := range entries {
+			if slices.Contains(names, e.Name()) {
+				continue
+			}
+			if err := os.Symlink(filepath.Join(d, e.Name()), filepath.Join(links, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dirs = append(dirs, links)
+	}
+	return strings.Join(dirs, string(os.PathListSeparator))
 }
