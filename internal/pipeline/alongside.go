@@ -18,8 +18,8 @@ import (
 // is pinned to that CPU meanwhile (abba.PinProcess), so that the trace's valgrind, the parsing of
 // its output and this process's garbage collector stay off the timed child's CPU, as the count
 // did; when the timing ends, the rest of the trace may use every CPU, the valgrind it is running
-// too (abba.WidenDescendants). When the count is not in
-// before the timing ends, or nothing is timed, the trace runs after the benchmarks.
+// too (abba.WidenDescendants). When the count is not in before the timing ends, or nothing is
+// timed, the trace runs after the benchmarks.
 
 // traceBesideTiming reports whether the constant-time trace waits for the count lane's CPU: the
 // configuration runs the count alongside the timing when there is a CPU for it (countCPU decides
