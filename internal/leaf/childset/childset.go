@@ -4,10 +4,12 @@
 // this set alone.
 //
 // Start starts a command and adds its pid, Wait waits for it and removes the pid; Exempt runs
-// proc's sweep with the set fixed, so that a sweep never sees a child half-started.
+// proc's sweep with the set fixed, so that a sweep never sees a child half-started. GitEnv is the
+// environment both run git in.
 package childset
 
 import (
+	"os"
 	"os/exec"
 	"sync"
 )
@@ -45,4 +47,25 @@ func Exempt(f func(started func(pid int) bool)) {
 	mu.Lock()
 	defer mu.Unlock()
 	f(func(pid int) bool { return pids[pid] })
+}
+
+// keepEnv are the variables of this process that git runs with: where to find itself and the
+// user's configuration (the global excludes file included). Nothing else reaches it: not a token
+// (perfgate blanks them only in its own /proc/self/environ, see sandbox.HideEnvironment), and not
+// the variables that point git at another repository, index or object store (GIT_DIR,
+// GIT_INDEX_FILE, … of a hook that runs perfgate: `git rev-parse --local-env-vars` lists them).
+var keepEnv = []string{"PATH", "HOME", "XDG_CONFIG_HOME", "TMPDIR", "SYSTEMROOT", "GIT_EXEC_PATH",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"}
+
+// GitEnv returns the environment git runs in, for every git perfgate starts (gitsrc's and demo's):
+// keepEnv, with messages in English (gitsrc.Open recognises "not a git repository"), no optional
+// locks (git status would otherwise refresh the index) and no prompt.
+func GitEnv() []string {
+	env := []string{"LC_ALL=C", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0"}
+	for _, name := range keepEnv {
+		if v, ok := os.LookupEnv(name); ok {
+			env = append(env, name+"="+v)
+		}
+	}
+	return env
 }

@@ -25,15 +25,7 @@ func needGit(t *testing.T) {
 // gitOut runs git in dir and returns its trimmed stdout.
 func gitOut(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = gittest.Environ(t)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
-	}
-	return strings.TrimSpace(string(out))
+	return gittest.Git(t, dir, nil, args...)
 }
 
 // materialize builds the fixture in a fresh temp dir.

@@ -146,13 +146,7 @@ func checkTree(files map[string][]byte) error {
 func gitIn(dir string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(context.Background(), "git", args...)
 	cmd.Dir = dir
-	cmd.Env = []string{"LC_ALL=C"}
-	for _, name := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "TMPDIR", "SYSTEMROOT", "GIT_EXEC_PATH",
-		"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"} {
-		if v, ok := os.LookupEnv(name); ok {
-			cmd.Env = append(cmd.Env, name+"="+v)
-		}
-	}
+	cmd.Env = childset.GitEnv()
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

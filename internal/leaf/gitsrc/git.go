@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -16,27 +15,6 @@ import (
 
 	"github.com/perfgate/perfgate/internal/leaf/childset"
 )
-
-// keepEnv are the variables of this process that git runs with: where to find itself and the
-// user's configuration (the global excludes file included). Nothing else reaches it: not a token
-// (perfgate blanks them only in its own /proc/self/environ, see sandbox.HideEnvironment), and not
-// the variables that point git at another repository, index or object store (GIT_DIR,
-// GIT_INDEX_FILE, … of a hook that runs perfgate: `git rev-parse --local-env-vars` lists them).
-var keepEnv = []string{"PATH", "HOME", "XDG_CONFIG_HOME", "TMPDIR", "SYSTEMROOT", "GIT_EXEC_PATH",
-	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"}
-
-// gitEnv returns the environment git runs in: keepEnv, with messages in English (Open recognises
-// "not a git repository"), no optional locks (git status would otherwise refresh the index) and
-// no prompt.
-func gitEnv() []string {
-	env := []string{"LC_ALL=C", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0"}
-	for _, name := range keepEnv {
-		if v, ok := os.LookupEnv(name); ok {
-			env = append(env, name+"="+v)
-		}
-	}
-	return env
-}
 
 // globalArgs come first in every git command line: replacement objects are ignored (the objects
 // are read as they are stored), paths are taken literally (no pathspec magic or wildcards), and no
@@ -93,7 +71,7 @@ func newGitError(ctx context.Context, args []string, err error, stderr []byte) *
 func command(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", append(slices.Clip(globalArgs), args...)...)
 	cmd.Dir = dir
-	cmd.Env = gitEnv()
+	cmd.Env = childset.GitEnv()
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/perfgate/perfgate/internal/leaf/childset"
 )
 
 func TestResolveAgreesWithGit(t *testing.T) {
@@ -249,7 +250,7 @@ func TestHookEnvironment(t *testing.T) {
 	if err != nil || dirty {
 		t.Errorf("ExportWorktree = %v, %v; want the opened repository's clean work tree", dirty, err)
 	}
-	for _, kv := range gitEnv() {
+	for _, kv := range childset.GitEnv() {
 		if strings.HasPrefix(kv, "GIT_DIR=") || strings.Contains(kv, "ghs_secret") {
 			t.Errorf("git's environment holds %s", kv)
 		}
