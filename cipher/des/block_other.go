@@ -2,8 +2,15 @@
 
 package des
 
-// crypt encrypts the block b with the DES stages ks: cryptGo.
-func crypt(ks []schedule, b uint64) uint64 { return cryptGo(ks, b) }
+import "encoding/binary"
 
-// cryptReversed undoes crypt: cryptReversedGo.
-func cryptReversed(ks []schedule, b uint64) uint64 { return cryptReversedGo(ks, b) }
+// cryptBlock encrypts the first block of src into dst with the DES stages
+// ks: cryptGo.
+func cryptBlock(ks []schedule, dst, src []byte) {
+	binary.BigEndian.PutUint64(dst, cryptGo(ks, binary.BigEndian.Uint64(src)))
+}
+
+// cryptBlockReversed undoes cryptBlock: cryptReversedGo.
+func cryptBlockReversed(ks []schedule, dst, src []byte) {
+	binary.BigEndian.PutUint64(dst, cryptReversedGo(ks, binary.BigEndian.Uint64(src)))
+}

@@ -38,9 +38,17 @@ var defaultAVX2 = useAVX2
 // (DES and three-key EDE) and the Go engine cryptGo (which the purego build
 // runs; also on EEE schedules), on random keys and blocks, and that their
 // table is the generator's.
+// block runs the assembly call f on the block b, big-endian.
+func block(f func(*schedule, int, *byte, *byte), ks *schedule, stages int, b uint64) uint64 {
+	var src, dst [BlockSize]byte
+	binary.BigEndian.PutUint64(src[:], b)
+	f(ks, stages, &dst[0], &src[0])
+	return binary.BigEndian.Uint64(dst[:])
+}
+
 func TestBlockAMD64(t *testing.T) {
-	if spBox64 != gen.SP64() {
-		t.Fatal("spBox64 differs from gen.SP64()")
+	if spBox64 != gen.SP64() || spBox32 != gen.SP32() {
+		t.Fatal("spBox64 or spBox32 differs from the generator's")
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
 	key := make([]byte, 24)
@@ -64,27 +72,27 @@ func TestBlockAMD64(t *testing.T) {
 				t.Fatalf("%s %x of %016x = %016x, want %016x", what, key, b, got, want)
 			}
 		}
-		check("DES encrypt", encryptBlockAMD64(&c.ks[0], b), cryptGo(c.ks[:1], b))
-		check("DES decrypt", decryptBlockAMD64(&c.ks[0], b), cryptReversedGo(c.ks[:1], b))
-		check("Triple DES encrypt", encryptBlock3AMD64(&c.ks, b), cryptGo(c.ks[:], b))
-		check("Triple DES decrypt", decryptBlock3AMD64(&c.ks, b), cryptReversedGo(c.ks[:], b))
+		check("DES encrypt", block(encryptAMD64, &c.ks[0], 1, b), cryptGo(c.ks[:1], b))
+		check("DES decrypt", block(decryptAMD64, &c.ks[0], 1, b), cryptReversedGo(c.ks[:1], b))
+		check("Triple DES encrypt", block(encryptAMD64, &c.ks[0], 3, b), cryptGo(c.ks[:], b))
+		check("Triple DES decrypt", block(decryptAMD64, &c.ks[0], 3, b), cryptReversedGo(c.ks[:], b))
 		std, err := stddes.NewCipher(key[:8])
 		if err != nil {
 			t.Fatal(err)
 		}
 		std.Encrypt(want[:], src[:])
-		check("DES encrypt (crypto/des)", encryptBlockAMD64(&c.ks[0], b), binary.BigEndian.Uint64(want[:]))
+		check("DES encrypt (crypto/des)", block(encryptAMD64, &c.ks[0], 1, b), binary.BigEndian.Uint64(want[:]))
 		std.Decrypt(want[:], src[:])
-		check("DES decrypt (crypto/des)", decryptBlockAMD64(&c.ks[0], b), binary.BigEndian.Uint64(want[:]))
+		check("DES decrypt (crypto/des)", block(decryptAMD64, &c.ks[0], 1, b), binary.BigEndian.Uint64(want[:]))
 		if i%2 == 1 {
 			std3, err := stddes.NewTripleDESCipher(key)
 			if err != nil {
 				t.Fatal(err)
 			}
 			std3.Encrypt(want[:], src[:])
-			check("EDE3 encrypt (crypto/des)", encryptBlock3AMD64(&c.ks, b), binary.BigEndian.Uint64(want[:]))
+			check("EDE3 encrypt (crypto/des)", block(encryptAMD64, &c.ks[0], 3, b), binary.BigEndian.Uint64(want[:]))
 			std3.Decrypt(want[:], src[:])
-			check("EDE3 decrypt (crypto/des)", decryptBlock3AMD64(&c.ks, b), binary.BigEndian.Uint64(want[:]))
+			check("EDE3 decrypt (crypto/des)", block(decryptAMD64, &c.ks[0], 3, b), binary.BigEndian.Uint64(want[:]))
 		}
 	}
 }

@@ -2,8 +2,6 @@
 
 package des
 
-import "encoding/binary"
-
 // BlockSize returns BlockSize.
 func (c *Cipher) BlockSize() int { return BlockSize }
 
@@ -11,14 +9,14 @@ func (c *Cipher) BlockSize() int { return BlockSize }
 // entirely or not at all.
 func (c *Cipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	binary.BigEndian.PutUint64(dst, crypt(c.ks[:], binary.BigEndian.Uint64(src)))
+	cryptBlock(c.ks[:], dst, src)
 }
 
 // Decrypt decrypts the first block of src into dst. dst and src must overlap
 // entirely or not at all.
 func (c *Cipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	binary.BigEndian.PutUint64(dst, cryptReversed(c.ks[:], binary.BigEndian.Uint64(src)))
+	cryptBlockReversed(c.ks[:], dst, src)
 }
 
 // EncryptBlocks encrypts every block of src into dst (ECB). len(src) must be
@@ -43,14 +41,14 @@ func (c *TripleCipher) BlockSize() int { return BlockSize }
 // entirely or not at all.
 func (c *TripleCipher) Encrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	binary.BigEndian.PutUint64(dst, crypt(c.ks[:], binary.BigEndian.Uint64(src)))
+	cryptBlock(c.ks[:], dst, src)
 }
 
 // Decrypt decrypts the first block of src into dst. dst and src must overlap
 // entirely or not at all.
 func (c *TripleCipher) Decrypt(dst, src []byte) {
 	checkBlock(dst, src)
-	binary.BigEndian.PutUint64(dst, cryptReversed(c.ks[:], binary.BigEndian.Uint64(src)))
+	cryptBlockReversed(c.ks[:], dst, src)
 }
 
 // EncryptBlocks encrypts every block of src into dst (ECB). len(src) must be

@@ -60,9 +60,10 @@ var desMutants = []Mutant{
 		// architectures).
 		Name: "des/weak-zero-subkey", Kind: KindWeakKey, File: "cipher/des/block_amd64.go",
 		Desc: "single-block Decrypt flips an input bit when a stage's last subkey word is zero (the weak keys)",
-		Old:  "\tif len(ks) == 1 {\n\t\treturn decryptBlockAMD64(&ks[0], b)\n",
-		New: "\tfor i := range ks {\n\t\tif ks[i][7][3] == 0 {\n\t\t\tb ^= 1\n\t\t}\n\t}\n" +
-			"\tif len(ks) == 1 {\n\t\treturn decryptBlockAMD64(&ks[0], b)\n",
+		Old:  "\tdecryptAMD64(&ks[0], len(ks), &dst[0], &src[0])\n",
+		New: "\tfor i := range ks {\n\t\tif ks[i][7][3] == 0 {\n\t\t\tb := [BlockSize]byte(src)\n" +
+			"\t\t\tb[7] ^= 1\n\t\t\tsrc = b[:]\n\t\t}\n\t}\n" +
+			"\tdecryptAMD64(&ks[0], len(ks), &dst[0], &src[0])\n",
 	},
 	{
 		// The batch methods are generated (methods.go); they share cryptSliced, whose entry each

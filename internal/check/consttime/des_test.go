@@ -2,8 +2,10 @@ package consttime
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,11 +16,11 @@ import (
 )
 
 // TestCipherDES traces this repository's cipher/des against itself. Its package documentation says
-// what to expect: Encrypt and Decrypt (the table engine) look up spBox (spBox64 on amd64) by secret
-// data, EncryptBlocks and DecryptBlocks (the bitsliced engines, 64 blocks a word or 256 with AVX2,
-// both run by 320 blocks) neither branch on nor index by secrets, and the constructors' key
-// schedule looks up pc2Box by key bits (key.go, unrolled.go's subkeys); nothing branches on a
-// secret anywhere.
+// what to expect: Encrypt and Decrypt (the table engine) look up spBox (on amd64 spBox64, spBox32
+// and the permutations' permBox64) by secret data, EncryptBlocks and DecryptBlocks (the bitsliced
+// engines, 64 blocks a word or 256 with AVX2, both run by 320 blocks) neither branch on nor index
+// by secrets, and the constructors' key schedule looks up pc2Box by key bits (key.go, unrolled.go's
+// subkeys); nothing branches on a secret anywhere.
 func TestCipherDES(t *testing.T) {
 	needValgrind(t)
 	if testing.Short() {
@@ -45,11 +47,13 @@ func TestCipherDES(t *testing.T) {
 		if len(h.Branches) != 0 {
 			t.Errorf("%s %s: secret-dependent branches %+v", o.Constructor, o.Operation, h.Branches)
 		}
-		// On amd64 the single-block rounds are assembly that reads spBox64
-		// (cipher/des/block_amd64.go).
-		want := map[string]string{"KeySetup": "pc2Box", "Encrypt": "spBox64", "Decrypt": "spBox64"}[o.Operation]
-		if runtime.GOARCH != "amd64" && want == "spBox64" {
-			want = "spBox"
+		// On amd64 the single-block calls are assembly that reads spBox64 in
+		// the rounds, spBox32 in the last one and permBox64 in the initial and
+		// final permutations (cipher/des/block_amd64.go).
+		want := map[string]string{"KeySetup": "pc2Box", "Encrypt": "spBox", "Decrypt": "spBox"}[o.Operation]
+		tables := map[string]bool{want: true}
+		if runtime.GOARCH == "amd64" && want == "spBox" {
+			tables = map[string]bool{"spBox64": true, "spBox32": true, "permBox64": true}
 		}
 		if want == "" {
 			if len(h.Loads) != 0 {
@@ -60,10 +64,17 @@ func TestCipherDES(t *testing.T) {
 		if len(h.Loads) == 0 {
 			t.Errorf("%s %s: no secret-indexed load, want loads of %s", o.Constructor, o.Operation, want)
 		}
+		seen := map[string]bool{}
 		for _, l := range h.Loads {
-			if l.Table != want || l.Kind != "load" {
-				t.Errorf("%s %s: site %+v, want a load of %s", o.Constructor, o.Operation, l, want)
+			if !tables[l.Table] || l.Kind != "load" {
+				t.Errorf("%s %s: site %+v, want a load of %v", o.Constructor, o.Operation, l, slices.Sorted(maps.Keys(tables)))
 				break
+			}
+			seen[l.Table] = true
+		}
+		for name := range tables {
+			if !seen[name] && len(h.Loads) > 0 {
+				t.Errorf("%s %s: no secret-indexed load of %s", o.Constructor, o.Operation, name)
 			}
 		}
 		t.Logf("%s %s: %d sites, lines per site up to %d, tables %d B", o.Constructor, o.Operation, len(h.Loads),

@@ -135,6 +135,10 @@ var swapMasks = []struct {
 // asmWriter accumulates Go assembler text.
 type asmWriter struct {
 	b bytes.Buffer
+	// keyBase is what the single-block functions have added to R12, the
+	// schedules, so that every subkey is in reach of a one-byte
+	// displacement (see key).
+	keyBase int
 }
 
 // ins writes one instruction line.

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
 )
 
 // lowSix keeps the low six bits of every byte.
@@ -20,6 +21,20 @@ func SP64() [8][64]uint64 {
 	for j, s := range spBoxByte {
 		for x, e := range sp[s] {
 			t[j][x] = (uint64(e) | uint64(e>>4|e<<28)<<32) & lowSix
+		}
+	}
+	return t
+}
+
+// SP32 returns the tables of the last amd64 round: entry [j][x] is
+// SP()[s][x] for the S-box s of byte j of tv, as SP64 but not expanded and
+// rotated back right by one, the form the final permutation reads.
+func SP32() [8][64]uint32 {
+	sp := SP()
+	var t [8][64]uint32
+	for j, s := range spBoxByte {
+		for x, e := range sp[s] {
+			t[j][x] = e>>1 | e<<31
 		}
 	}
 	return t
@@ -43,33 +58,158 @@ var spBox64 = [8][64]uint64{
 	for _, t := range SP64() {
 		writeTable64(&b, t[:])
 	}
+	b.WriteString(`}
+
+// spBox32[j][x] is the spBox entry of the S-box whose input is byte j of the
+// amd64 rounds' index word, for input x: the 32-bit entries of the last
+// round, which sums the half the final permutation reads.
+var spBox32 = [8][64]uint32{
+`)
+	for _, t := range SP32() {
+		writeTable(&b, t[:])
+	}
+	b.WriteString(`}
+
+// permBox64 holds the initial and the final permutation of the amd64
+// single-block calls as byte tables (see internal/gen.PermTables): rows 0
+// and 1 spread a byte of the input block for IP (row 1 is row 0 shifted left
+// by 4), rows 2 and 3 a byte of the preoutput for FP.
+var permBox64 = [4][256]uint64{
+`)
+	ip, fp := PermTables()
+	fp = fp.bytesReversed()
+	for _, t := range [][256]uint64{ip.box, ip.box4(), fp.box, fp.box4()} {
+		writeTable64(&b, t[:])
+	}
 	b.WriteString("}\n")
 	return gofmt("const_amd64.go", b.Bytes())
 }
 
+// A PermTable is a bit permutation of 64-bit blocks as one table of 256
+// entries: with x_i byte i of the input (x_0 the most significant), the
+// permutation of x is the sum (an OR: no two terms share a bit) of
+// box[x_i] << shift[i] over the eight bytes. IP and FP both have this form,
+// with the shifts 0 to 7 in some order, because each moves bit b of every
+// input byte into one output byte, input byte i to the same bit position in
+// every output byte: a transposition of the 8x8 bit matrix.
+type PermTable struct {
+	box   [256]uint64
+	shift [8]int
+}
+
+// box4 returns the table shifted left by 4, for the bytes of shifts 4 to 7:
+// the assembly sums two bytes with one LEA (scale 2), two pairs with
+// another (scale 4), and the two halves of shift 0-3 and 4-7 with an ADD,
+// as no LEA scales by 16.
+func (t PermTable) box4() (b [256]uint64) {
+	for x, v := range t.box {
+		b[x] = v << 4
+	}
+	return b
+}
+
+// bytesReversed returns t with its output's bytes in reverse order: each
+// term moves bits within bytes only, so the form holds. The final
+// permutation so yields the block little-endian, ready to store.
+func (t PermTable) bytesReversed() PermTable {
+	for x, v := range t.box {
+		t.box[x] = bits.ReverseBytes64(v)
+	}
+	return t
+}
+
+// PermTables returns IP and FP (IP's inverse) of FIPS 46-3 as PermTables,
+// or panics if either is not of that form.
+func PermTables() (ip, fp PermTable) {
+	var inv [64]uint8
+	for o, i := range IP {
+		inv[i-1] = uint8(o + 1)
+	}
+	return permTable(IP), permTable(inv)
+}
+
+// permute64 returns x permuted by p: bit i (1-based, from the most
+// significant end) of the result is bit p[i-1] of x.
+func permute64(p [64]uint8, x uint64) uint64 {
+	var out uint64
+	for o, i := range p {
+		out |= bit(x, 64, uint(i)) << (63 - o)
+	}
+	return out
+}
+
+func permTable(p [64]uint8) PermTable {
+	var contrib [8][256]uint64
+	for i := range 8 {
+		for x := range 256 {
+			contrib[i][x] = permute64(p, uint64(x)<<(8*(7-i)))
+		}
+	}
+	for b := range 8 { // the byte whose terms the others are shifts of
+		t := PermTable{box: contrib[b]}
+		ok := true
+		for i := range 8 {
+			t.shift[i] = -1
+			for s := range 8 {
+				same := true
+				for x := range 256 {
+					if contrib[i][x] != t.box[x]<<s || t.box[x]>>(64-s) != 0 && s > 0 {
+						same = false
+						break
+					}
+				}
+				if same {
+					t.shift[i] = s
+					break
+				}
+			}
+			ok = ok && t.shift[i] >= 0
+		}
+		if ok {
+			return t
+		}
+	}
+	panic("gen: a permutation that is not a transposition of bytes")
+}
+
 // BlockAMD64 returns the generated assembly file block_amd64.s: the whole
-// single-block calls of amd64, one function each for DES and Triple DES,
-// encryption and decryption (see blockFuncs). Each takes the block as a
-// big-endian uint64 and returns the result: the initial
-// permutation, every round of every stage with the halves expanded as
-// described above, and the final permutation, with no call in between.
-// Triple DES runs its 48 rounds as one sequence: where two stages meet, FP
-// and IP cancel, and the last round of a stage and the first of the next
-// update the same half from the same other half, so the pair is one double
-// round (its second index word is the first XORed with both subkeys), the
-// 16 lookups summed in one tree.
+// single-block calls of amd64, one function for encryption and one for
+// decryption, each with a body for DES and one for Triple DES (the stages
+// argument chooses). Each reads the block's bytes at src and writes the
+// result to dst: the initial permutation, every round of every stage with
+// the halves expanded as described below, and the final permutation, with
+// no call in between; crypt's Go wrapper inlines into the methods. Triple
+// DES runs its 48 rounds as one sequence: where two stages meet, FP and IP
+// cancel, and the last round of a stage and the first of the next update
+// the same half from the same other half, so the pair is one double round
+// (its second index word is the first XORed with both subkeys), the 16
+// lookups summed in one tree.
 //
-// Registers: AX the index word, R11 the table, R12 the schedules (a stage's
-// 128 bytes after the last one's), R8 and R9 the expanded halves, each XORed
-// with the subkeys listed in halfKeys, BX, CX and DX copies of the index
-// word shifted by 16, 32 and 48 bits (its bytes are AL, AH, BL, BH, ...),
-// SI and DI the indexes, R10, R13, R14 and R15 the sums of the lookups.
+// IP and FP are byte tables (PermTables, permBox64): the eight bytes are
+// looked up and summed by LEAs, about 13 cycles from the bytes to the
+// result against about 30 for the five swap-moves of block.go. The last
+// round sums 32-bit entries (spBox32, rotated back) into the other half,
+// already contracted, so FP starts from its lookups; FP's table yields the
+// block little-endian, ready to store.
 //
-// Two other variants were measured against this one in alternation, in one
-// process on the 2-core host of the package README, and left out as slower:
-// BEXTR (BMI1) for the bytes of the index word (10–15% slower), and the
-// initial and final permutations as one AVX-512 VPSHUFBITQMB bit gather
-// each.
+// Registers in the rounds: AX the index word, R11 and CX the two groups of
+// four tables (the tags in the index bytes pick the table in a group, so a
+// lookup has no displacement), R12 the schedules (moved along so that every
+// subkey is a one-byte displacement away), R8 and R9 the expanded halves,
+// each XORed with the subkeys listed in halfKeys and carrying the tags, BX
+// and DX the index word shifted, SI and DI the indexes, R10, R13, R14 and
+// R15 the sums of the lookups.
+//
+// Measured on the Intel host of the package README, where reading a high
+// byte register (AH) costs three cycles more than a low one and only two
+// ports shift: every byte of the index word is taken by a shift and a
+// MOVBLZX of a low byte (AH and friends made a round 14 cycles, this 12.8),
+// the bytes in extractOrder. Left out as slower, in alternation in one
+// process: BEXTR (BMI1) for the bytes, 10–15%; PEXT (BMI2) for some of
+// them; the bytes stored and loaded back; the initial and final
+// permutations as one AVX-512 VPSHUFBITQMB bit gather each; four
+// permutation tables a permutation (one LEA level fewer, 8 KiB more):
+// the same speed.
 //
 // The single-block rounds of amd64 (BlockAMD64, TablesAMD64): The Go rounds
 // (Unrolled) keep two 32-bit index words per round, t for S-boxes 8, 6, 4, 2
@@ -86,12 +226,12 @@ var spBox64 = [8][64]uint64{
 //	expand(y) ^= F, that is expand(y) = tv' ^ next subkey
 //
 // where expand(y) ^ next subkey is computed while the lookups are in flight,
-// and no byte of tv ever needs masking. A round is 29 instructions (the
-// Go round compiles to about 50). Its latency is an index
-// (one cycle), a load and four levels of XOR: nine values, the eight entries
-// and expand(y) ^ next subkey, cannot be summed in three. That is the floor
-// of any round of eight lookups summed into the other half, and near
-// crypto/des's own.
+// and no byte of tv ever needs masking (its two high bits carry the tags).
+// A round is 36 instructions (the Go round compiles to about 50). Its
+// latency is a shift, a load and four levels of XOR: nine values, the eight
+// entries and expand(y) ^ next subkey, cannot be summed in three, and the
+// seven shifts of a round queue for two ports. About 12.8 cycles on that
+// host; crypto/des's two-round step costs about 16.5 a round there.
 func BlockAMD64() ([]byte, error) {
 	a := new(asmWriter)
 	a.b.WriteString(`// Code generated by gen.go; DO NOT EDIT.
@@ -102,32 +242,29 @@ func BlockAMD64() ([]byte, error) {
 
 // The single-block calls of amd64 (see internal/gen.BlockAMD64).
 `)
-	for _, f := range blockFuncs {
-		writeBlockFunc(a, f)
+	for _, reversed := range []bool{false, true} {
+		name := "encryptAMD64"
+		if reversed {
+			name = "decryptAMD64"
+		}
+		fmt.Fprintf(&a.b, "\n// func %s(ks *schedule, stages int, dst, src *byte)\n", name)
+		fmt.Fprintf(&a.b, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
+		a.ins("MOVQ stages+8(FP), AX")
+		a.ins("CMPQ AX, $1")
+		a.ins("JNE three")
+		writeBlockFunc(a, blockFunc{1, reversed})
+		a.b.WriteString("\nthree:\n")
+		writeBlockFunc(a, blockFunc{3, reversed})
 	}
 	return a.b.Bytes(), nil
 }
 
-// blockFunc describes one generated single-block function.
+// blockFunc describes one body of a generated single-block function: DES
+// (one stage) or Triple DES (three), encryption or decryption.
 type blockFunc struct {
-	name     string
 	stages   int
 	reversed bool // decryption: the stages from the last, each from round 16
 }
-
-// blockFuncs lists the generated single-block functions.
-var blockFuncs = func() []blockFunc {
-	var fs []blockFunc
-	for _, stages := range []int{1, 3} {
-		n := ""
-		if stages == 3 {
-			n = "3"
-		}
-		fs = append(fs, blockFunc{"encryptBlock" + n + "AMD64", stages, false},
-			blockFunc{"decryptBlock" + n + "AMD64", stages, true})
-	}
-	return fs
-}()
 
 // blockRound is one round of a block: it XORs F(half x ^ subkey) into half
 // y; key is the subkey's offset from the first schedule.
@@ -161,61 +298,121 @@ func blockRounds(f blockFunc) (rs []blockRound, l, r int) {
 	return rs, l, r
 }
 
-// exchange writes the swap-move of block.go's exchange on the 32-bit
-// registers x and y with temporary t.
-func (a *asmWriter) exchange(x, y, t string, n int, mask uint32) {
-	a.ins("MOVL %s, %s", x, t)
-	if n > 0 {
-		a.ins("SHRL $%d, %s", n, t)
-	}
-	a.ins("XORL %s, %s", y, t)
-	a.ins("ANDL $0x%08x, %s", mask, t)
-	a.ins("XORL %s, %s", t, y)
-	if n > 0 {
-		a.ins("SHLL $%d, %s", n, t)
-	}
-	a.ins("XORL %s, %s", t, x)
-}
-
 // writeBlockFunc writes the function f: the initial permutation, the
 // rounds, the final permutation.
 func writeBlockFunc(a *asmWriter, f blockFunc) {
-	ks := "*schedule"
-	if f.stages == 3 {
-		ks = "*[3]schedule"
-	}
-	fmt.Fprintf(&a.b, "\n// func %s(ks %s, b uint64) uint64\n", f.name, ks)
-	fmt.Fprintf(&a.b, "TEXT ·%s(SB), NOSPLIT, $0-24\n", f.name)
 	a.ins("MOVQ ks+0(FP), R12")
-	a.ins("LEAQ ·spBox64(SB), R11")
+	a.keyBase = 0
 	writeIP(a)
+	a.ins("LEAQ ·spBox64(SB), R11")
+	a.ins("LEAQ ·spBox64+2048(SB), CX")
 	rs, fl, fr := blockRounds(f)
+	// The first index word takes the tags with its subkey, both halves
+	// after it: neither is on the way from IP to the first lookups.
+	a.ins("MOVQ $0x%016x, R13", uint64(tags))
+	a.ins("MOVQ %s, R10", a.key(rs[0].key))
+	a.ins("XORQ R13, R10")
 	a.ins("MOVQ %s, AX", []string{"R8", "R9"}[rs[0].x])
-	a.ins("XORQ %d(R12), AX", rs[0].key)
+	a.ins("XORQ R10, AX")
+	a.ins("ORQ R13, R8")
+	a.ins("ORQ R13, R9")
 	writeBlockRounds(a, f, rs, fl, fr)
 }
 
-// writeIP writes the initial permutation (block.go's initialPermutation) of
-// b into R8 (l) and R9 (r), expanded.
+// writeIP writes the initial permutation of b into R8 (l) and R9 (r),
+// rotated left by one and expanded: IP by permBox64's rows 0 and 1 (see
+// writePermSum), its bytes read from b's argument slot (b holds the block
+// big-endian, so byte i of the block is byte 7-i of the slot).
 func writeIP(a *asmWriter) {
-	a.ins("MOVQ b+8(FP), R8")
-	a.ins("MOVL R8, R9")
-	a.ins("SHRQ $32, R8")
-	a.exchange("R8", "R9", "R10", 4, 0x0f0f0f0f)
-	a.exchange("R8", "R9", "R10", 16, 0x0000ffff)
-	a.exchange("R9", "R8", "R10", 2, 0x33333333)
-	a.exchange("R9", "R8", "R10", 8, 0x00ff00ff)
-	a.ins("ROLL $1, R9")
-	a.exchange("R8", "R9", "R10", 0, 0xaaaaaaaa)
-	a.ins("ROLL $1, R8")
+	ip, _ := PermTables()
+	a.ins("LEAQ ·permBox64(SB), R11")
+	a.ins("MOVQ src+24(FP), R10")
+	var bytes [8]string
+	for i, r := range []string{"AX", "BX", "CX", "DX", "SI", "DI", "R13", "R14"} {
+		a.ins("MOVBLZX %d(R10), %s", i, r)
+		bytes[i] = r
+	}
+	w := writePermSum(a, ip, bytes, 0)
+	a.ins("MOVL %s, R9", w)
+	a.ins("SHRQ $32, %s", w)
+	a.ins("MOVL %s, R8", w)
+	// expand(h rotated left by 1) = (h<<<1 | (h>>>3)<<32) & lowSix.
 	a.ins("MOVQ $0x%016x, R13", uint64(lowSix))
 	for _, h := range []string{"R8", "R9"} {
 		a.ins("MOVL %s, R10", h)
-		a.ins("RORL $4, R10")
+		a.ins("RORL $3, R10")
 		a.ins("SHLQ $32, R10")
+		a.ins("ROLL $1, %s", h)
 		a.ins("ORQ R10, %s", h)
 		a.ins("ANDQ R13, %s", h)
 	}
+}
+
+// extractOrder is the order in which a round takes the bytes of its index
+// word, pairs of them summing in one accumulator (R10 with the other half,
+// then R13, R14, R15). Every order computes the same; this one was the
+// fastest of about 80 measured on the host of the package README (random
+// orders, then every swap of two in the best), Triple DES single blocks
+// 1.28 times crypto/des against 1.25 in byte order: the bytes taken first
+// get their shift first, and those taken last meet the sum latest.
+var extractOrder = []int{5, 4, 7, 0, 6, 3, 1, 2}
+
+// contract writes the 32-bit half whose expanded form (tags included) is
+// in h into h, with temporary t: the low six bits of every byte, ORed with
+// the two high bits of every byte of the high half rotated back.
+func (a *asmWriter) contract(h, t string) {
+	a.ins("MOVQ %s, %s", h, t)
+	a.ins("SHRQ $32, %s", t)
+	a.ins("ROLL $4, %s", t)
+	a.ins("ANDL $0xc0c0c0c0, %s", t)
+	a.ins("ANDL $0x3f3f3f3f, %s", h) // the tags (see tags)
+	a.ins("ORL %s, %s", t, h)
+}
+
+// tags holds, in the two high bits of byte j of the index word, j mod 4:
+// with them the byte, zero-extended, indexes the four tables of its group
+// (spBox64[0:4] from R11, spBox64[4:8] from CX) with no displacement. The
+// halves carry them from the initial permutation on (a subkey and a table
+// entry have those bits clear, so XORing one in leaves them), and the final
+// permutation clears them.
+const tags = 0xc0804000c0804000
+
+// key returns the operand of the subkey at offset off of the schedules,
+// first moving R12 when off is out of reach of a one-byte displacement
+// (the rounds of a stage read 128 bytes of subkeys, the next stage's follow).
+func (a *asmWriter) key(off int) string {
+	if d := off - a.keyBase; d < -128 || d > 127 {
+		a.ins("ADDQ $%d, R12", off-a.keyBase)
+		a.keyBase = off
+	}
+	return fmt.Sprintf("%d(R12)", off-a.keyBase)
+}
+
+// writePermSum writes the permutation t of the block whose bytes (x_0 the
+// most significant) are in the registers bytes, by the rows row and row+1
+// of permBox64 (R11): each byte becomes its entry in place, and LEAs sum
+// them as PermTable describes. It returns the register that holds the
+// result.
+func writePermSum(a *asmWriter, t PermTable, bytes [8]string, row int) string {
+	var slot [8]string // slot[s]: the register of the byte shifted by s
+	for i, r := range bytes {
+		s := t.shift[i]
+		off := 2048 * row
+		if s >= 4 {
+			off += 2048
+		}
+		a.ins("MOVQ %d(R11)(%s*8), %s", off, r, r)
+		slot[s] = r
+	}
+	// x0 + 2x1, x2 + 2x3, then (x0 + 2x1) + 4(x2 + 2x3); the same for 4-7 on
+	// the table shifted by 4; then the two halves added.
+	for _, q := range []int{0, 4} {
+		a.ins("LEAQ (%s)(%s*2), %s", slot[q], slot[q+1], slot[q])
+		a.ins("LEAQ (%s)(%s*2), %s", slot[q+2], slot[q+3], slot[q+2])
+		a.ins("LEAQ (%s)(%s*4), %s", slot[q], slot[q+2], slot[q])
+	}
+	a.ins("ADDQ %s, %s", slot[4], slot[0])
+	return slot[0]
 }
 
 // writeBlockRounds writes the rounds rs of f and the final permutation of the
@@ -229,6 +426,7 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 			a.ins("MOVQ %s, %s", from, to)
 		}
 	}
+	var contracted [2]bool // the half holds its final value, 32 bits
 	for g := 0; g < len(rs); g++ {
 		rd := rs[g]
 		double := g+1 < len(rs) && rs[g+1].y == rd.y && rs[g+1].x == rd.x
@@ -242,44 +440,84 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 		// The index word of the next round is this half's new value XORed
 		// with its subkey, when the next round reads this half.
 		chain := next < len(rs) && rs[next].x == rd.y
+		// The last round sums 32-bit entries (spBox32) into the other half
+		// contracted, which the final permutation reads, so no contraction
+		// follows the last lookups.
+		last := next == len(rs)
 		acc := []string{"R10", "R13", "R14", "R15"} // pair j of bytes sums in acc[j]
 		ykAcc := acc[0]
 		mov(half[rd.y], ykAcc)
 		for _, k := range halfKeys[rd.y] {
-			a.ins("XORQ %d(R12), %s", k, ykAcc)
+			a.ins("XORQ %s, %s", a.key(k), ykAcc)
+		}
+		op, scale := "Q", 8
+		if last {
+			op, scale = "L", 4
+			a.contract(ykAcc, "R13")
+			a.ins("RORL $1, %s", ykAcc)
+			a.ins("LEAQ ·spBox32(SB), R11")
+			a.ins("LEAQ ·spBox32+1024(SB), CX")
 		}
 		if chain {
-			a.ins("XORQ %d(R12), %s", rs[next].key, ykAcc)
+			a.ins("XORQ %s, %s", a.key(rs[next].key), ykAcc)
 		}
 		fresh := map[string]bool{}
 		for _, r := range acc {
 			fresh[r] = r != ykAcc
 		}
 		lookup := func(acc string, j int, idx string) {
-			op := "XORQ"
+			ins := "XOR"
 			if fresh[acc] {
-				op, fresh[acc] = "MOVQ", false
+				ins, fresh[acc] = "MOV", false
 			}
-			a.ins("%s %d(R11)(%s*8), %s", op, 512*j, idx, acc)
+			base := "R11" // a byte's tag selects its table within its group
+			if j >= 4 {
+				base = "CX"
+			}
+			a.ins("%s%s (%s)(%s*%d), %s", ins, op, base, idx, scale, acc)
 		}
 		for pass := range 2 {
 			if pass == 1 {
 				if !double {
 					break
 				}
-				a.ins("XORQ %d(R12), AX", rd.key)
-				a.ins("XORQ %d(R12), AX", rs[g+1].key)
+				a.ins("XORQ %s, AX", a.key(rd.key))
+				a.ins("XORQ %s, AX", a.key(rs[g+1].key))
 			}
-			for i, q := range []string{"BX", "CX", "DX"} {
-				a.ins("MOVQ AX, %s", q)
-				a.ins("SHRQ $%d, %s", 16*(i+1), q)
+			for n, j := range extractOrder {
+				idx := []string{"SI", "DI"}[n%2]
+				t := []string{"BX", "DX"}[n%2]
+				switch j {
+				case 0:
+					a.ins("MOVBLZX AL, %s", idx)
+				case 1, 2:
+					a.ins("MOVL AX, %s", t)
+					a.ins("SHRL $%d, %s", 8*j, t)
+					a.ins("MOVBLZX %sL, %s", t[:1], idx)
+				case 3, 7: // the top byte of a word needs no zero extension
+					if j == 3 {
+						a.ins("MOVL AX, %s", idx)
+						a.ins("SHRL $24, %s", idx)
+					} else {
+						a.ins("MOVQ AX, %s", idx)
+						a.ins("SHRQ $56, %s", idx)
+					}
+				default:
+					a.ins("MOVQ AX, %s", t)
+					a.ins("SHRQ $%d, %s", 8*j, t)
+					a.ins("MOVBLZX %sL, %s", t[:1], idx)
+				}
+				lookup(acc[n/2], j, idx)
 			}
-			for j, q := range []string{"A", "B", "C", "D"} {
-				a.ins("MOVBLZX %sL, SI", q)
-				a.ins("MOVBLZX %sH, DI", q)
-				lookup(acc[j], 2*j, "SI")
-				lookup(acc[j], 2*j+1, "DI")
-			}
+		}
+		if last {
+			a.ins("XORL R13, R10")
+			a.ins("XORL R15, R14")
+			a.ins("XORL R14, R10")
+			mov("R10", half[rd.y])
+			halfKeys[rd.y] = nil
+			contracted[rd.y] = true
+			continue
 		}
 		a.ins("XORQ R13, R10")
 		a.ins("XORQ R15, R14")
@@ -293,9 +531,9 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 			x := rs[next].x
 			mov(half[x], "AX")
 			for _, k := range halfKeys[x] {
-				a.ins("XORQ %d(R12), AX", k)
+				a.ins("XORQ %s, AX", a.key(k))
 			}
-			a.ins("XORQ %d(R12), AX", rs[next].key)
+			a.ins("XORQ %s, AX", a.key(rs[next].key))
 		}
 		if double {
 			g++
@@ -312,24 +550,53 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 	for i, h := range []string{"R8", "R9"} {
 		x := []int{fl, fr}[i]
 		mov(half[x], h)
-		for _, k := range halfKeys[x] {
-			a.ins("XORQ %d(R12), %s", k, h)
+		if contracted[x] {
+			continue
 		}
-		a.ins("MOVQ %s, R10", h)
-		a.ins("SHRQ $32, R10")
-		a.ins("ROLL $4, R10")
-		a.ins("ANDL $0xc0c0c0c0, R10")
-		a.ins("ORL R10, %s", h)
+		for _, k := range halfKeys[x] {
+			a.ins("XORQ %s, %s", a.key(k), h)
+		}
+		a.contract(h, "R10")
+		a.ins("RORL $1, %s", h)
 	}
-	a.ins("RORL $1, R9")
-	a.exchange("R8", "R9", "R10", 0, 0xaaaaaaaa)
-	a.ins("RORL $1, R8")
-	a.exchange("R8", "R9", "R10", 8, 0x00ff00ff)
-	a.exchange("R8", "R9", "R10", 2, 0x33333333)
-	a.exchange("R9", "R8", "R10", 16, 0x0000ffff)
-	a.exchange("R9", "R8", "R10", 4, 0x0f0f0f0f)
-	a.ins("SHLQ $32, R9")
-	a.ins("ORQ R8, R9")
-	a.ins("MOVQ R9, ret+16(FP)")
+	// The preoutput l || r, both halves rotated back, through FP by
+	// permBox64's rows 2 and 3: byte 0 (the most significant) is l's top
+	// byte.
+	a.ins("LEAQ ·permBox64(SB), R11")
+	var bytes [8]string
+	regs := []string{"AX", "BX", "CX", "DX", "SI", "DI", "R13", "R14"}
+	for i := range 8 {
+		h, n, r := "R9", 3-i, regs[i]
+		if i >= 4 {
+			h, n = "R8", 7-i
+		}
+		switch n {
+		case 0:
+			a.ins("MOVBLZX %sB, %s", h, r)
+		case 3:
+			a.ins("MOVL %s, %s", h, r)
+			a.ins("SHRL $24, %s", r)
+		default:
+			a.ins("MOVL %s, %s", h, r)
+			a.ins("SHRL $%d, %s", 8*n, r)
+			a.ins("MOVBLZX %s, %s", lowByte(r), r)
+		}
+		bytes[i] = r
+	}
+	_, fp := PermTables()
+	out := writePermSum(a, fp, bytes, 2)
+	a.ins("MOVQ dst+16(FP), R10")
+	a.ins("MOVQ %s, (R10)", out)
 	a.ins("RET")
+}
+
+// lowByte names the low byte of the register r in Go assembly.
+func lowByte(r string) string {
+	switch r {
+	case "AX", "BX", "CX", "DX":
+		return r[:1] + "L"
+	case "SI", "DI":
+		return r + "B"
+	}
+	return r + "B"
 }
