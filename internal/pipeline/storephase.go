@@ -128,8 +128,12 @@ func (p *pipeline) lanesPhase() string {
 }
 
 // quietAfter is how long the progress log may stay silent during a phase before perfgate says it is
-// still working.
-const quietAfter = 5 * time.Second
+// still working, and heartbeatTick how often it looks: no stretch of a run goes more than their
+// sum, 5 s, without a progress line. Variables for the test.
+var (
+	quietAfter    = 4 * time.Second
+	heartbeatTick = time.Second
+)
 
 // progressLog is the comparison's progress log, which remembers when it was last written to.
 type progressLog struct {
@@ -162,7 +166,7 @@ func (p *pipeline) heartbeat(name string, start time.Time) (stop func()) {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(time.Second)
+		t := time.NewTicker(heartbeatTick)
 		defer t.Stop()
 		for {
 			select {
