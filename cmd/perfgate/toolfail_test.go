@@ -28,14 +28,16 @@ func TestCompareToolFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compare := func(t *testing.T, path string) (*record.Result, int, string) {
+	// ct is the constant-time setting: off where valgrind stand-ins run, the default where there
+	// is no valgrind (where the default is off, and the notes say so).
+	compare := func(t *testing.T, path, ct string) (*record.Result, int, string) {
 		t.Helper()
 		t.Setenv("PATH", path)
 		out := filepath.Join(t.TempDir(), "results")
 		var stdout, stderr bytes.Buffer
 		code := run(t.Context(), []string{"compare", "-C", repo.Dir, "-pkg", demo.Package, "-metric", "auto",
 			"-bench", "^(Encrypt|Decrypt)$/^des$", "-rounds", "3", "-budget", "0", "-benchtime", "10ms", "-keys", "16",
-			"-constant-time", "off", "-o", out, "base", "folded"}, &stdout, &stderr)
+			"-constant-time", ct, "-o", out, "base", "folded"}, &stdout, &stderr)
 		res, err := results.ReadResult(out)
 		if err != nil {
 			t.Fatalf("exit %d, %v\nstderr:\n%s", code, err, stderr.String())
@@ -58,15 +60,19 @@ func TestCompareToolFailures(t *testing.T) {
 		modes[i].dir = standin.Valgrind(t, modes[i].mode, modes[i].match)
 	}
 	// Without valgrind: PATH without it, the rest (git, go) as it is.
-	plain, plainCode, _ := compare(t, testenv.PathWithout(t, "valgrind"))
+	plain, plainCode, _ := compare(t, testenv.PathWithout(t, "valgrind"), "")
 	if plain.Env.Valgrind != "" {
 		t.Fatalf("the run without valgrind ran valgrind %s", plain.Env.Valgrind)
+	}
+	if notes := strings.Join(plain.Notes, "\n"); !strings.Contains(notes, "valgrind not found") ||
+		!strings.Contains(notes, "nothing is traced for constant time") {
+		t.Errorf("notes %q; want one saying that without valgrind nothing was counted or traced", plain.Notes)
 	}
 	t.Logf("without valgrind: exit %d, %s %q", plainCode, plain.Verdict.Status, plain.Verdict.Reasons)
 
 	for _, c := range modes {
 		t.Run(c.name, func(t *testing.T) {
-			res, code, stderr := compare(t, c.dir+string(os.PathListSeparator)+path)
+			res, code, stderr := compare(t, c.dir+string(os.PathListSeparator)+path, "off")
 			// Wall time decides both runs: on a loaded machine one of them may not settle in 3
 			// rounds (exit 4), but neither may fail or err where the other did not.
 			settled := func(code int) bool { return code == record.ExitPass || code == record.ExitInconclusive }

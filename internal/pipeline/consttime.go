@@ -16,7 +16,8 @@ import (
 // runs them before the package's tests.
 
 // constantTimeMode resolves the key constant-time: empty (the default) is report where valgrind is
-// installed and off elsewhere, so that a machine without it neither pays nor notes anything.
+// installed and off elsewhere, so that a machine without it pays nothing; metric auto's note on the
+// missing valgrind says that nothing was traced (run).
 func (p *pipeline) constantTimeMode() record.ConstantTimeMode {
 	m := record.ConstantTimeMode(p.cfg.ConstantTime)
 	if m != "" {

@@ -170,6 +170,13 @@ func (p *pipeline) run(ctx context.Context) error {
 			p.cfg.Metric = record.MetricTime // auto without valgrind is wall time, and says so
 			p.autoHint = "metric auto: valgrind not found, so wall time alone classes the benchmarks; install " +
 				"valgrind for the instruction count that settles what wall time leaves open"
+			if p.cfg.ConstantTime == "" {
+				// The check's default is off where valgrind is missing: say so where the
+				// count's absence is said, so that nobody reads its silence as a pass.
+				p.autoHint = "metric auto: valgrind not found, so wall time alone classes the benchmarks and " +
+					"nothing is traced for constant time; install valgrind for the instruction count that " +
+					"settles what wall time leaves open and for the constant-time check"
+			}
 			p.logf("hint: %s", p.autoHint)
 		} else if err != nil {
 			return err
