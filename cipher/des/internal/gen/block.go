@@ -178,7 +178,7 @@ func permTable(p [64]uint8) PermTable {
 // argument chooses). Each reads the block's bytes at src and writes the
 // result to dst: the initial permutation, every round of every stage with
 // the halves expanded as described below, and the final permutation, with
-// no call in between; crypt's Go wrapper inlines into the methods. Triple
+// no call in between; cryptBlock, its Go wrapper, inlines into the methods. Triple
 // DES runs its 48 rounds as one sequence: where two stages meet, FP and IP
 // cancel, and the last round of a stage and the first of the next update
 // the same half from the same other half, so the pair is one double round
@@ -319,10 +319,9 @@ func writeBlockFunc(a *asmWriter, f blockFunc) {
 	writeBlockRounds(a, f, rs, fl, fr)
 }
 
-// writeIP writes the initial permutation of b into R8 (l) and R9 (r),
-// rotated left by one and expanded: IP by permBox64's rows 0 and 1 (see
-// writePermSum), its bytes read from b's argument slot (b holds the block
-// big-endian, so byte i of the block is byte 7-i of the slot).
+// writeIP writes the initial permutation of the block at src into R8 (l)
+// and R9 (r), rotated left by one and expanded: IP by permBox64's rows 0
+// and 1 (see writePermSum) on the block's eight bytes.
 func writeIP(a *asmWriter) {
 	ip, _ := PermTables()
 	a.ins("LEAQ ·permBox64(SB), R11")
