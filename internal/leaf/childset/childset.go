@@ -3,12 +3,14 @@
 // orphan (a benchmark's daemon re-parented to perfgate looks just like one); it leaves those in
 // this set alone.
 //
-// Start starts a command and adds its pid, Wait waits for it and removes the pid; Exempt runs
+// Start starts a command and adds its pid, Wait waits for it and removes the pid, Run does both and
+// returns what the command wrote; Exempt runs
 // proc's sweep with the set fixed, so that a sweep never sees a child half-started. GitEnv is the
 // environment both run git in.
 package childset
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"sync"
@@ -39,6 +41,17 @@ func Wait(cmd *exec.Cmd) error {
 		mu.Unlock()
 	}
 	return err
+}
+
+// Run runs cmd through Start and Wait and returns its standard output and standard error
+// (cmd's own Stdout and Stderr are replaced).
+func Run(cmd *exec.Cmd) (stdout, stderr []byte, err error) {
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err = Start(cmd); err == nil {
+		err = Wait(cmd)
+	}
+	return out.Bytes(), errOut.Bytes(), err
 }
 
 // Exempt calls f with a function that reports whether pid is a child started with Start and not

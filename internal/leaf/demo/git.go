@@ -150,17 +150,12 @@ func gitIn(dir string, stdin []byte, args ...string) ([]byte, error) {
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// Through childset, so that proc's sweep of orphans leaves git alone.
-	err := childset.Start(cmd)
-	if err == nil {
-		err = childset.Wait(cmd)
-	}
+	stdout, stderr, err := childset.Run(cmd)
 	if err != nil {
-		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(stderr)))
 	}
-	return stdout.Bytes(), nil
+	return stdout, nil
 }
 
 // checkEmptyDir accepts a directory that does not exist (and creates it)

@@ -77,18 +77,12 @@ func command(ctx context.Context, dir string, args ...string) *exec.Cmd {
 
 // runIn runs git args in dir and returns its standard output; a failure is a *gitError.
 func runIn(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := command(ctx, dir, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// Through childset, so that proc's sweep of orphans leaves git alone.
-	err := childset.Start(cmd)
-	if err == nil {
-		err = childset.Wait(cmd)
-	}
+	stdout, stderr, err := childset.Run(command(ctx, dir, args...))
 	if err != nil {
-		return nil, newGitError(ctx, args, err, stderr.Bytes())
+		return nil, newGitError(ctx, args, err, stderr)
 	}
-	return stdout.Bytes(), nil
+	return stdout, nil
 }
 
 // git runs git args in the repository.
