@@ -78,6 +78,13 @@ func processes() (all map[int]procStat, children map[int][]int) {
 	return all, children
 }
 
+// Descendants returns the descendants of pid that /proc shows now, children before grandchildren:
+// a snapshot, which a process starting or exiting meanwhile does not wait for.
+func Descendants(pid int) []int {
+	_, children := processes()
+	return subtree(children, pid)[1:]
+}
+
 // subtree returns pid and all its descendants.
 func subtree(children map[int][]int, pid int) []int {
 	out := []int{pid}

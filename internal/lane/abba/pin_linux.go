@@ -10,9 +10,10 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/perfgate/perfgate/internal/host/proc"
 )
 
 // AllowedCPUs returns the CPUs this process may run on, sorted.
@@ -166,34 +167,7 @@ func WidenDescendants() {
 	if err := unix.SchedGetaffinity(0, &set); err != nil {
 		return
 	}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return
-	}
-	children := map[int][]int{}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last
-		// ')'.
-		fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		if len(fields) < 2 {
-			continue
-		}
-		if ppid, err := strconv.Atoi(fields[1]); err == nil {
-			children[ppid] = append(children[ppid], pid)
-		}
-	}
-	queue := children[os.Getpid()]
-	for len(queue) > 0 {
-		pid := queue[0]
-		queue = append(queue[1:], children[pid]...)
+	for _, pid := range proc.Descendants(os.Getpid()) {
 		tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
 		if err != nil {
 			continue
