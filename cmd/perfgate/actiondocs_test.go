@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/record"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // actionDescriptions is action.yml's inputs and outputs with their descriptions.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestHistoryWorkflow: the workflow of docs/history.md is YAML; the job that runs main's code (the

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/leaf/suggest"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // loadFile applies the YAML in data (read from name) on top of c, key by key, so that every error
