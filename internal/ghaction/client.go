@@ -72,9 +72,9 @@ func NewClient(apiURL, token string) (*Client, error) {
 
 // GitHub returns a new go-github client on c's transport, base URL and token. Do gives every try a
 // new one: go-github v60 remembers the rate limits of its answers and refuses, without sending it,
-// any request it believes would be limited (an *github.RateLimitError or *github.AbuseRateLimitError
-// of its own, on the wall clock); perfgate's policy has decided when to try again, so nothing of
-// an earlier answer may be remembered.
+// any request it believes would be limited (a *github.RateLimitError or AbuseRateLimitError of its
+// own, on the wall clock); perfgate's policy has decided when to try again, so nothing of an
+// earlier answer may be remembered.
 func (c *Client) GitHub() *github.Client {
 	gh := github.NewClient(c.HTTP)
 	if c.token != "" {

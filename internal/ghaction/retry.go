@@ -87,7 +87,8 @@ func (c *Client) Do(ctx context.Context, op string, call func(gh *github.Client)
 			return &WaitError{Op: op, Wait: w.d, Why: w.why, Left: left, Err: err}
 		}
 		if w.limit {
-			c.logf("GitHub rate limit: waiting %s (%s); then %s, try %d of %d", w.d, w.why, op, try+1, attempts)
+			c.logf("GitHub rate limit: waiting %s (%s); then %s, try %d of %d", w.d.Round(time.Second), w.why, op,
+				try+1, attempts)
 		} else {
 			c.logf("%s: %s; retrying in %s (try %d of %d)", op, w.why, w.d, try+1, attempts)
 		}
@@ -109,7 +110,7 @@ type WaitError struct {
 
 func (e *WaitError) Error() string {
 	return fmt.Sprintf("%s: GitHub asks to wait %s (%s), more than the %s left: gave up without waiting: %v",
-		e.Op, e.Wait, e.Why, e.Left.Round(time.Second), e.Err)
+		e.Op, e.Wait.Round(time.Second), e.Why, e.Left.Round(time.Second), e.Err)
 }
 
 func (e *WaitError) Unwrap() error { return e.Err }
@@ -137,8 +138,8 @@ func (e *APIError) Error() string {
 
 func (e *APIError) Unwrap() error { return e.Err }
 
-// said is what GitHub said in an error answer: its message and each of its errors[] ("resource.field
-// code: message"), or the error's text when it is not an answer.
+// said is what GitHub said in an error answer: its message and each of its errors[]
+// ("resource.field code: message"), or the error's text when it is not an answer.
 func said(err error) string {
 	var er *github.ErrorResponse
 	if !errors.As(err, &er) {
@@ -245,8 +246,8 @@ func (c *Client) answered(err error, resp *http.Response) verdict {
 }
 
 // secondaryLimit reports whether a 403 or 429 is a secondary rate limit: a 429 always is; a 403
-// when go-github took it for one (documentation_url "…secondary-rate-limits" or "…#abuse-rate-limits")
-// or its message says "rate limit".
+// when go-github took it for one (documentation_url "…secondary-rate-limits" or
+// "…#abuse-rate-limits") or its message says "rate limit".
 func secondaryLimit(err error, st int) bool {
 	if st == http.StatusTooManyRequests {
 		return true

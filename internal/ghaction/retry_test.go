@@ -19,9 +19,10 @@ import (
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 )
 
-// GitHub's answers to a rate limit, from docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api
-// ("Exceeding the rate limit"): the primary limit is a 403 or a 429 with x-ratelimit-remaining: 0;
-// a secondary limit is a 403 or a 429 whose message says so (and whose documentation_url ends in
+// GitHub's answers to a rate limit, from
+// docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api ("Exceeding the rate
+// limit"): the primary limit is a 403 or a 429 with x-ratelimit-remaining: 0; a secondary limit is
+// a 403 or a 429 whose message says so (and whose documentation_url ends in
 // "secondary-rate-limits", or the older "#abuse-rate-limits"), with retry-after or without.
 const (
 	secondaryMessage = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 8A2B:3C4D."
@@ -91,7 +92,8 @@ func TestRetryGivesUp(t *testing.T) {
 		attempts int
 		slept    []string
 	}{
-		{0, []string{"1s", "2s", "4s", "8s", "16s", "30s", "30s", "30s", "30s"}}, // the default: 10 tries
+		// the default: 10 tries
+		{0, []string{"1s", "2s", "4s", "8s", "16s", "30s", "30s", "30s", "30s"}},
 		{1, nil},
 		{3, []string{"1s", "2s"}},
 	} {
@@ -129,8 +131,9 @@ func TestRetryRateLimits(t *testing.T) {
 	}{
 		{"403 primary", fakegithub.Reply{Status: 403, Header: primaryHeader(5 * time.Second), Body: primaryBody},
 			"5s", "primary limit, until X-RateLimit-Reset"},
+		// not a minute: a 429 is not always the secondary limit
 		{"429 primary", fakegithub.Reply{Status: 429, Header: primaryHeader(3 * time.Second), Body: primaryBody},
-			"3s", "primary limit, until X-RateLimit-Reset"}, // not a minute: 429 is not only the secondary limit
+			"3s", "primary limit, until X-RateLimit-Reset"},
 		{"403 primary, Retry-After", fakegithub.Reply{Status: 403, Header: merge(primaryHeader(time.Hour), map[string]string{"Retry-After": "4"}),
 			Body: primaryBody}, "4s", "primary limit, Retry-After"},
 		{"403 secondary, Retry-After", fakegithub.Reply{Status: 403, Header: map[string]string{"Retry-After": "7"},
@@ -347,7 +350,8 @@ func TestRetryCertificate(t *testing.T) {
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake's failure, told by the client
 	srv.StartTLS()
 	defer srv.Close()
-	client, err := NewClient(srv.URL+apiPrefix, testToken) // its transport trusts the system's roots only
+	// its transport trusts the system's roots only
+	client, err := NewClient(srv.URL+apiPrefix, testToken)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +373,8 @@ func TestRetryCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := f.commenter(new([]string))
-	c.Client.Sleep = func(ctx context.Context, _ time.Duration) error { cancel(); return ctx.Err() } // cancelled while waiting
+	// the job is cancelled while perfgate waits
+	c.Client.Sleep = func(ctx context.Context, _ time.Duration) error { cancel(); return ctx.Err() }
 	_, err := c.Upsert(ctx, testPR, body("report"))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Upsert: %v, want context.Canceled", err)
@@ -394,7 +399,8 @@ func TestRetryAfterHeader(t *testing.T) {
 		{"soon", 0, false},
 		{"Wed, 21 Oct 2015 07:28:00 GMT", 0, true}, // an HTTP date in the past
 		{now.Add(time.Hour).UTC().Format(http.TimeFormat), time.Hour, true},
-		{now.Add(90 * time.Second).UTC().Format(time.RFC850), 90 * time.Second, true}, // the obsolete forms too
+		// the obsolete forms too
+		{now.Add(90 * time.Second).UTC().Format(time.RFC850), 90 * time.Second, true},
 	} {
 		h := http.Header{}
 		if tc.header != "" {
