@@ -106,7 +106,8 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "perfgate: a fork's pull request has a read-only token: no comment here; "+
 			"perfgate comment posts it from a workflow_run job (see .github/workflows/perfgate-comment.yml)\n")
 	default:
-		postComment(ctx, r, ev.PR, md, comment == commentOnAlert && res.Verdict.Status == record.StatusPass, stderr)
+		postComment(ctx, r, ev.PR, md, filepath.Join(cfg.Out, results.FileReport),
+			comment == commentOnAlert && res.Verdict.Status == record.StatusPass, stderr)
 	}
 	return res.Verdict.ExitCode
 }
@@ -297,8 +298,10 @@ func annotate(r *ghaction.Runner, res *record.Result) {
 }
 
 // postComment keeps the sticky comment; with editOnly (a PASS under comment: on-alert) it edits an
-// earlier comment but creates none. GitHub's failures are warnings: they never change the verdict.
-func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, editOnly bool, stderr io.Writer) {
+// earlier comment but creates none. GitHub's failures are warnings: they never change the verdict,
+// and the body stays in the job summary and in report, the results directory's report.md.
+func postComment(ctx context.Context, r *ghaction.Runner, pr int, body, report string, editOnly bool,
+	stderr io.Writer) {
 	token := input(r, "github-token")
 	if token == "" {
 		r.Warningf("perfgate: no github-token input: the report is in the job summary only")
@@ -309,7 +312,7 @@ func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, e
 		r.Warningf("perfgate: %v", err)
 		return
 	}
-	client, err := ghaction.NewClient(r.APIURL, token)
+	client, err := newClient(r, token, stderr)
 	if err != nil {
 		r.Warningf("perfgate: %v", err)
 		return
@@ -318,8 +321,9 @@ func postComment(ctx context.Context, r *ghaction.Runner, pr int, body string, e
 	c.EditOnly = editOnly
 	posted, err := c.Upsert(ctx, pr, body)
 	if err != nil {
-		r.Warningf("perfgate: could not update the pull-request comment: %v; the report is in the job summary", err)
-		fmt.Fprintf(stderr, "perfgate: warning: %v\n", err)
+		r.Warningf("perfgate: could not update the pull-request comment: %v; the report is in the job summary and in %s",
+			err, report)
+		fmt.Fprintf(stderr, "perfgate: warning: %v; the report is in the job summary and in %s\n", err, report)
 		return
 	}
 	if posted == nil {
@@ -359,7 +363,18 @@ func stopCommands(w io.Writer) (resume func()) {
 
 // retrySleep, when set, replaces the wait between tries of a GitHub call: the tests make retries
 // instant.
-var retrySleep func(time.Duration)
+var retrySleep func(ctx context.Context, d time.Duration) error
+
+// newClient returns the GitHub client of one step, authenticated with token, which tells of its
+// waits on log.
+func newClient(r *ghaction.Runner, token string, log io.Writer) (*ghaction.Client, error) {
+	client, err := ghaction.NewClient(r.APIURL, token)
+	if err != nil {
+		return nil, err
+	}
+	client.Log, client.Sleep = log, retrySleep
+	return client, nil
+}
 
 // newCommenter returns the Commenter of perfgate's sticky comment. PERFGATE_COMMENT_AUTHOR names
 // the login whose comment is perfgate's when the token is not the workflow's (a personal token can
@@ -367,7 +382,7 @@ var retrySleep func(time.Duration)
 func newCommenter(r *ghaction.Runner, client *ghaction.Client, owner, repo string, log io.Writer) *ghaction.Commenter {
 	return &ghaction.Commenter{
 		Client: client, Owner: owner, Repo: repo, Marker: mdreport.Marker,
-		Author: r.Getenv("PERFGATE_COMMENT_AUTHOR"), Shorten: mdreport.Truncate, Log: log, Sleep: retrySleep,
+		Author: r.Getenv("PERFGATE_COMMENT_AUTHOR"), Shorten: mdreport.Truncate, Log: log,
 	}
 }
 

@@ -75,7 +75,7 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "perfgate: comment: false: no comment\n")
 		return record.ExitPass
 	}
-	owner, repo, client, err := commentClient(r)
+	owner, repo, client, err := commentClient(r, stderr)
 	if err != nil {
 		errorf(stderr, "%v", err)
 		return record.ExitUsage
@@ -84,8 +84,8 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	// comment at another pull request.
 	pr, err := client.PullRequest(ctx, owner, repo, info.PR)
 	if err != nil {
-		r.Warningf("perfgate: could not read pull request #%d: %v", info.PR, err)
-		errorf(stderr, "reading pull request #%d: %v", info.PR, err)
+		r.Warningf("perfgate: could not %v", err)
+		errorf(stderr, "%v", err)
 		return record.ExitCannotRun
 	}
 	if got := pr.Head.SHA; got != info.HeadSHA {
@@ -109,8 +109,8 @@ func runComment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	c.EditOnly = mode == commentOnAlert && res.Verdict.Status == record.StatusPass
 	posted, err := c.Upsert(ctx, info.PR, md)
 	if err != nil {
-		r.Warningf("perfgate: could not update the pull-request comment: %v", err)
-		errorf(stderr, "%v", err)
+		r.Warningf("perfgate: could not update the pull-request comment: %v; the report is in the job summary", err)
+		errorf(stderr, "%v; the report is in the job summary", err)
 		return record.ExitCannotRun
 	}
 	if posted == nil {
@@ -140,7 +140,7 @@ func sameRun(ev *ghaction.Event, info *prInfo, repository string) error {
 
 // commentClient is the repository the comment goes to and a GitHub client for it, with the
 // github-token input or else GITHUB_TOKEN.
-func commentClient(r *ghaction.Runner) (owner, repo string, client *ghaction.Client, err error) {
+func commentClient(r *ghaction.Runner, log io.Writer) (owner, repo string, client *ghaction.Client, err error) {
 	owner, repo, err = r.Owner()
 	if err != nil {
 		return "", "", nil, err
@@ -149,7 +149,7 @@ func commentClient(r *ghaction.Runner) (owner, repo string, client *ghaction.Cli
 	if token == "" {
 		token = r.Getenv("GITHUB_TOKEN")
 	}
-	client, err = ghaction.NewClient(r.APIURL, token)
+	client, err = newClient(r, token, log)
 	if err != nil {
 		return "", "", nil, err
 	}

@@ -61,7 +61,8 @@ func ghEnv(t *testing.T, f *fakeGitHub, workspace string) string {
 			t.Setenv(k, "")
 		}
 	}
-	retrySleep = func(time.Duration) {} // retries are instant
+	// retries are instant
+	retrySleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 	t.Cleanup(func() { retrySleep = nil })
 	dir := t.TempDir()
 	for k, v := range map[string]string{

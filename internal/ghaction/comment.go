@@ -7,8 +7,9 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"time"
 	"unicode/utf8"
+
+	"github.com/google/go-github/v60/github"
 )
 
 // BotLogin is the identity the workflow's GITHUB_TOKEN posts as. An installation token cannot read
@@ -33,9 +34,10 @@ const tooLong = "perfgate's report did not fit in a pull-request comment; it is 
 // app whose bot login wrote it), which covers BotLogin and "<app>[bot]" alike, and of several the
 // most recent is taken (a GitHub App that is not perfgate's token refuses the edit with 403, and
 // Upsert then creates a comment instead). Upsert pages through the pull request's comments from the
-// last page back (newest first), then edits the one it found or creates a new one. Every call is
-// retried on 5xx answers, network errors and secondary rate limits; a body GitHub rejects with 422
-// is shortened and sent again, down to a short note that still starts with the marker.
+// last page back (newest first), then edits the one it found or creates a new one. Every call goes
+// through Client.Do, which retries it under GitHub's rules; a body GitHub rejects with a 422 that
+// says it is too long is shortened and sent again, down to a short note that still starts with the
+// marker.
 type Commenter struct {
 	Client *Client
 	Owner  string
@@ -50,13 +52,8 @@ type Commenter struct {
 	// MaxBody and when GitHub rejects a body as too long (422). nil cuts at a character boundary.
 	// Upsert puts the marker back if Shorten drops it.
 	Shorten func(body string, max int) string
-	// Attempts bounds the tries of one API call on 5xx answers, network errors and secondary rate
-	// limits (default 4).
-	Attempts int
-	// Sleep waits between tries; nil waits on a timer that the context cancels (tests make it
-	// instant).
-	Sleep func(time.Duration)
-	// Log receives one line per retry; nil discards.
+	// Log receives a line when Upsert changes course (a shortened body, a comment gone); nil
+	// discards. The Client's Log tells of its waits.
 	Log io.Writer
 	// EditOnly makes Upsert edit the sticky comment when there is one and create none: for comment:
 	// on-alert, a passing run updates an earlier alert but does not start a conversation.
@@ -74,28 +71,6 @@ type Posted struct {
 	Created bool // a new comment; false when an existing one was edited
 	Author  string
 }
-
-// APIError is a GitHub answer that no retry can fix: 401, 403 (a fork's read-only token), 404, 422.
-type APIError struct {
-	Op     string
-	Status int
-	Err    error
-}
-
-func (e *APIError) Error() string {
-	hint := ""
-	switch e.Status {
-	case http.StatusForbidden:
-		hint = " (the token may not write pull-request comments: a fork's read-only token, or missing 'pull-requests: write')"
-	case http.StatusNotFound:
-		hint = " (no such repository or pull request, or the token cannot see it)"
-	case http.StatusUnauthorized:
-		hint = " (the token is missing or expired)"
-	}
-	return fmt.Sprintf("%s: GitHub answered %d%s: %v", e.Op, e.Status, hint, e.Err)
-}
-
-func (e *APIError) Unwrap() error { return e.Err }
 
 // Upsert edits the sticky comment on pull request pr to body, or creates it when there is none
 // (with EditOnly, it returns nil and no error instead).
@@ -130,7 +105,7 @@ func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, e
 			}
 			return &Posted{ID: got.ID, URL: got.HTMLURL, Created: existing == nil, Author: author}, nil
 		}
-		if status(err) != http.StatusUnprocessableEntity {
+		if !bodyTooLong(err) {
 			return nil, err
 		}
 		next := c.shorten(body, len(body)/2)
@@ -141,7 +116,7 @@ func (c *Commenter) Upsert(ctx context.Context, pr int, body string) (*Posted, e
 			return nil, err
 		}
 		body = next
-		c.logf("GitHub rejected the comment body (422); retrying with %d bytes", len(body))
+		c.logf("GitHub rejected the comment body as too long (422); retrying with %d bytes", len(body))
 	}
 }
 
@@ -155,29 +130,31 @@ func (c *Commenter) put(ctx context.Context, pr int, author string, existing **c
 	tries := 0
 	create := func() error {
 		op := fmt.Sprintf("commenting on pull request #%d", pr)
-		return c.retry(ctx, op, func() error {
+		return c.Client.Do(ctx, op, func(gh *github.Client) (*github.Response, error) {
 			if tries++; tries > 1 {
 				// A failed look leaves the create to decide: it fails the same way, or succeeds.
 				if found, err := c.find(ctx, pr, author); err == nil && found != nil {
 					*existing = found
-					var err error
-					got, err = c.Client.editComment(ctx, c.Owner, c.Repo, found.ID, body)
-					return err
+					var resp *github.Response
+					got, resp, err = editComment(ctx, gh, c.Owner, c.Repo, found.ID, body)
+					return resp, err
 				}
 			}
+			var resp *github.Response
 			var err error
-			got, err = c.Client.createComment(ctx, c.Owner, c.Repo, pr, body)
-			return err
+			got, resp, err = createComment(ctx, gh, c.Owner, c.Repo, pr, body)
+			return resp, err
 		})
 	}
 	if *existing == nil {
 		return got, create()
 	}
 	id := (*existing).ID
-	err := c.retry(ctx, fmt.Sprintf("editing comment %d", id), func() error {
+	err := c.Client.Do(ctx, fmt.Sprintf("editing comment %d", id), func(gh *github.Client) (*github.Response, error) {
+		var resp *github.Response
 		var err error
-		got, err = c.Client.editComment(ctx, c.Owner, c.Repo, id, body)
-		return err
+		got, resp, err = editComment(ctx, gh, c.Owner, c.Repo, id, body)
+		return resp, err
 	})
 	switch {
 	case status(err) == http.StatusNotFound:
@@ -227,16 +204,17 @@ func (c *Commenter) author(ctx context.Context) (string, error) {
 	if c.Author != "" {
 		return c.Author, nil
 	}
-	var u *user
-	err := c.retry(ctx, "reading the token's user", func() error {
+	var login string
+	err := c.Client.Do(ctx, "reading the token's user", func(gh *github.Client) (*github.Response, error) {
+		var resp *github.Response
 		var err error
-		u, err = c.Client.user(ctx)
-		return err
+		login, resp, err = user(ctx, gh)
+		return resp, err
 	})
 	var ae *APIError
 	switch {
-	case err == nil && u.Login != "":
-		c.Author = u.Login
+	case err == nil && login != "":
+		c.Author = login
 	case err == nil, errors.As(err, &ae) && (ae.Status == http.StatusForbidden || ae.Status == http.StatusNotFound):
 		// An installation token: GET /user is "Resource not accessible by integration". The
 		// workflow's token writes as BotLogin, a GitHub App's as "<app>[bot]": find recognises both
@@ -304,10 +282,11 @@ func (c *Commenter) listPage(ctx context.Context, pr, page int) ([]*comment, int
 	var comments []*comment
 	var last int
 	what := fmt.Sprintf("listing comments of pull request #%d", pr)
-	err := c.retry(ctx, what, func() error {
+	err := c.Client.Do(ctx, what, func(gh *github.Client) (*github.Response, error) {
+		var resp *github.Response
 		var err error
-		comments, last, err = c.Client.listComments(ctx, c.Owner, c.Repo, pr, page)
-		return err
+		comments, last, resp, err = listComments(ctx, gh, c.Owner, c.Repo, pr, page)
+		return resp, err
 	})
 	return comments, last, err
 }

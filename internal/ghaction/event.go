@@ -1,7 +1,7 @@
 // Package ghaction is perfgate's side of GitHub Actions: the step's inputs and event payload, the
 // job summary, outputs and annotations (through go-githubactions), and the sticky pull-request
-// comment (through Client, a small client of the few REST endpoints it needs: net/http and JSON,
-// Link-header pages, errors that keep the status and the rate-limit headers).
+// comment (through Client: go-github makes every REST call, and Client.Do retries it under one
+// policy that follows GitHub's documented rate-limit rules, within the step's budget).
 //
 // Data flows one way: NewRunner reads the runner's environment and Runner.Event the event file into
 // an Event; the command turns them into a perfgate.Config and runs the comparison;

@@ -1,7 +1,9 @@
 package ghaction
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,16 +35,52 @@ func newFakeGitHub(t *testing.T) *fakeGitHub {
 	return &fakeGitHub{s}
 }
 
-// commenter returns a Commenter on the fake whose Sleep records the waits instead of waiting.
+// commenter returns a Commenter on the fake whose client's Sleep records the waits instead of
+// waiting (see fakeClock).
 func (f *fakeGitHub) commenter(slept *[]string) *Commenter {
+	return &Commenter{Client: f.client(slept), Owner: testOwner, Repo: testRepo, Marker: testMarker}
+}
+
+// client returns a Client of the fake on a fake clock whose Sleep records the waits.
+func (f *fakeGitHub) client(slept *[]string) *Client {
 	c, err := NewClient(f.URL, testToken)
 	if err != nil {
 		panic(err) // f.URL is the fake's: NewClient takes it
 	}
-	return &Commenter{
-		Client: c, Owner: testOwner, Repo: testRepo, Marker: testMarker,
-		Sleep: func(d time.Duration) { *slept = append(*slept, d.String()) },
+	clock := newFakeClock(slept)
+	c.Now, c.Sleep = clock.Now, clock.Sleep
+	return c
+}
+
+// fakeEpoch is where every fake clock starts (2030-01-01 UTC): tests write rate-limit headers
+// relative to it.
+var fakeEpoch = time.Unix(1_893_456_000, 0)
+
+// fakeClock is a clock that Sleep moves forward at once, recording each wait.
+type fakeClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	slept *[]string
+}
+
+func newFakeClock(slept *[]string) *fakeClock {
+	return &fakeClock{now: fakeEpoch, slept: slept}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	if c.slept != nil {
+		*c.slept = append(*c.slept, d.String())
 	}
+	return ctx.Err()
 }
 
 // marked returns the comments on pr that carry the test marker.

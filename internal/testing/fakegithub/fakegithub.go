@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -57,6 +58,13 @@ type Reply struct {
 	Status int
 	Header map[string]string
 	Body   string // JSON; "" answers {"message": the status text}
+	// ResetIn, when not zero, sets X-RateLimit-Reset to the time this long after the answer is
+	// played, in seconds since the epoch (rounded up), as GitHub writes it.
+	ResetIn time.Duration
+	// Cut makes the answer stop mid-body: the fake's own answer when Status is 0 (its effect, such
+	// as a stored comment, kept), else the scripted one, is sent with its full Content-Length and
+	// half its body, and the connection is closed.
+	Cut bool
 	// runs when the answer is played, e.g. to Add a comment that a failed create did store
 	Do func()
 }
@@ -217,25 +225,72 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, message("Not Found"))
 		return
 	}
-	if rep, ok := s.scripted(op, r.Method); ok {
+	rep, ok := s.scripted(op, r.Method)
+	if ok && rep.Cut && rep.Status == 0 {
+		rec := httptest.NewRecorder()
+		s.dispatch(rec, r, op, args)
+		s.mu.Unlock()
+		locked = false
+		s.cut(w, rec.Result())
+		return
+	}
+	if ok {
 		s.mu.Unlock() // Do may call the Server's methods
 		locked = false
 		io.Copy(io.Discard, r.Body)
 		if rep.Do != nil {
 			rep.Do()
 		}
+		rec := httptest.NewRecorder()
 		for k, v := range rep.Header {
-			w.Header().Set(k, v)
+			rec.Header().Set(k, v)
+		}
+		if rep.ResetIn != 0 {
+			reset := time.Now().Add(rep.ResetIn + time.Second - 1).Unix()
+			rec.Header().Set("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
 		}
 		if rep.Body == "" {
-			writeJSON(w, rep.Status, message(http.StatusText(rep.Status)))
+			writeJSON(rec, rep.Status, message(http.StatusText(rep.Status)))
+		} else {
+			rec.Header().Set("Content-Type", "application/json; charset=utf-8")
+			rec.WriteHeader(rep.Status)
+			io.WriteString(rec, rep.Body)
+		}
+		if rep.Cut {
+			s.cut(w, rec.Result())
 			return
 		}
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.WriteHeader(rep.Status)
-		io.WriteString(w, rep.Body)
+		for k, vs := range rec.Header() {
+			w.Header()[k] = vs
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
 		return
 	}
+	s.dispatch(w, r, op, args)
+}
+
+// cut sends resp with its full Content-Length but only half its body, then closes the connection:
+// an answer cut short on the way.
+func (s *Server) cut(w http.ResponseWriter, resp *http.Response) {
+	body, _ := io.ReadAll(resp.Body)
+	conn, buf, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		s.t.Errorf("fake GitHub: cannot cut the answer short: %v", err)
+		return
+	}
+	defer conn.Close()
+	fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\n", resp.StatusCode, http.StatusText(resp.StatusCode))
+	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	resp.Header.Set("Connection", "close")
+	resp.Header.Write(buf)
+	buf.WriteString("\r\n")
+	buf.Write(body[:len(body)/2])
+	buf.Flush()
+}
+
+// dispatch serves op with the fake's own answer; s.mu held.
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, op string, args []string) {
 	switch op {
 	case OpUser:
 		s.user(w)

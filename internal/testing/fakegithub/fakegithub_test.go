@@ -2,10 +2,13 @@ package fakegithub
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -104,4 +107,57 @@ func TestScriptedReplies(t *testing.T) {
 func jsonInt(n int64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestCutAndReset: a cut answer arrives with its headers and half its body, then the connection
+// closes (reading the rest fails); a Cut of the fake's own answer keeps its effect; ResetIn writes
+// X-RateLimit-Reset when the answer is played.
+func TestCutAndReset(t *testing.T) {
+	s := New(t)
+	s.SetPull(7, strings.Repeat("a", 40))
+	comments := s.URL + "/repos/" + Owner + "/" + Repo + "/issues/7/comments"
+	s.On(OpCreate, Reply{Cut: true})
+	s.On(OpList, Reply{Status: 500, Body: `{"message":"Server Error"}`, Cut: true})
+	s.On(OpPull, Reply{Status: 429, ResetIn: 3 * time.Second})
+
+	req, _ := http.NewRequest("POST", comments, strings.NewReader(`{"body":"stored"}`))
+	req.Header.Set("Authorization", "Bearer "+Token)
+	req.Header.Set("Content-Type", "application/json")
+	for _, r := range []*http.Request{req, mustGet(t, comments)} {
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !errors.Is(err, io.ErrUnexpectedEOF) || len(data) == 0 || int64(len(data)) >= resp.ContentLength {
+			t.Errorf("%s: %d bytes of %d, %v; want half the body, then io.ErrUnexpectedEOF", r.Method, len(data),
+				resp.ContentLength, err)
+		}
+	}
+	if cs := s.Comments(7); len(cs) != 1 || cs[0].Body != "stored" {
+		t.Errorf("comments %+v: the cut create stores its comment", cs)
+	}
+
+	before := time.Now().Unix()
+	resp, err := http.DefaultClient.Do(mustGet(t, s.URL+"/repos/"+Owner+"/"+Repo+"/pulls/7"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	reset, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64)
+	if resp.StatusCode != 429 || err != nil || reset < before+3 || reset > time.Now().Unix()+4 {
+		t.Errorf("%d, X-RateLimit-Reset %q; want 429 and about 3 s from now", resp.StatusCode,
+			resp.Header.Get("X-RateLimit-Reset"))
+	}
+}
+
+func mustGet(t *testing.T, url string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+Token)
+	return req
 }
