@@ -141,28 +141,32 @@ func TestArchitecture(t *testing.T) {
 		if r.floor < 1 || r.floor > 7 {
 			t.Errorf("architecture.md: %s is on floor %d, want 1 to 7", name, r.floor)
 		}
-		if want, ok := folderFloor(name); ok && r.floor != want {
-			t.Errorf("architecture.md: %s is on floor %d, but its folder is floor %d's", name, r.floor, want)
-		}
 	}
 }
 
-// folderFloor returns the floor a package's folder shows: internal/leaf 1, internal/data 2,
-// internal/host 3, internal/lane and internal/check 4, the rest of internal/ 5 (but
-// internal/testing, 7), cmd 6.
-func folderFloor(name string) (int, bool) {
-	for _, f := range []struct {
-		prefix string
-		floor  int
-	}{
-		{"internal/leaf/", 1}, {"internal/data/", 2}, {"internal/host/", 3}, {"internal/lane/", 4},
-		{"internal/check/", 4}, {"internal/testing/", 7}, {"internal/", 5}, {"cmd/", 6},
-	} {
-		if strings.HasPrefix(name, f.prefix) {
-			return f.floor, true
+// TestFlatInternal: a package's path names its concept, never its floor: internal/<concept>, or
+// internal/<concept>/<part> where the concept is a package of its own
+// (internal/differential/harness) or the test fakes' folder, internal/testing.
+func TestFlatInternal(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not in PATH")
+	}
+	pkgs := goList(t)
+	for name := range pkgs {
+		rest, ok := strings.CutPrefix(name, "internal/")
+		if !ok {
+			continue
+		}
+		parts := strings.Split(rest, "/")
+		switch {
+		case len(parts) > 3, len(parts) == 3 && parts[0] != "testing":
+			t.Errorf("%s is %d levels under internal/: at most internal/<concept>/<part>", name, len(parts))
+		case len(parts) == 2 && parts[0] != "testing":
+			if _, ok := pkgs["internal/"+parts[0]]; !ok {
+				t.Errorf("%s: internal/%s is a folder, not a package: name the package for its concept, one level deep", name, parts[0])
+			}
 		}
 	}
-	return 0, false
 }
 
 // TestPublicPackages: the only packages outside internal/, cmd/ and docs are the two a user's code

@@ -54,9 +54,9 @@ func validate(sch *jsonschema.Schema, data []byte) error {
 // with an unknown verdict status, a missing class or an older schema number does not.
 func TestResultSchema(t *testing.T) {
 	sch := compileSchema(t, "result.schema.json")
-	goldens, _ := filepath.Glob(filepath.Join("..", "internal", "data", "report", "testdata", "*.json.golden"))
+	goldens, _ := filepath.Glob(filepath.Join("..", "internal", "report", "testdata", "*.json.golden"))
 	if len(goldens) == 0 {
-		t.Fatal("no internal/data/report/testdata/*.json.golden to validate")
+		t.Fatal("no internal/report/testdata/*.json.golden to validate")
 	}
 	for _, g := range goldens {
 		data, err := os.ReadFile(g)
@@ -76,7 +76,7 @@ func TestResultSchema(t *testing.T) {
 	if err := validate(sch, data); err != nil {
 		t.Errorf("a zero result: %v", err)
 	}
-	passFile := filepath.Join("..", "internal", "data", "report", "testdata", "pass.json.golden")
+	passFile := filepath.Join("..", "internal", "report", "testdata", "pass.json.golden")
 	pass, _ := os.ReadFile(passFile)
 	for _, bad := range []struct{ old, new string }{
 		{`"status": "pass"`, `"status": "maybe"`},

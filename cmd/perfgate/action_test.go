@@ -22,14 +22,14 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/data/gate"
-	"github.com/perfgate/perfgate/internal/data/mdreport"
-	"github.com/perfgate/perfgate/internal/data/report"
+	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/gate"
 	"github.com/perfgate/perfgate/internal/ghaction"
-	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/mdreport"
+	"github.com/perfgate/perfgate/internal/report"
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
+	"github.com/perfgate/perfgate/internal/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -76,7 +76,7 @@ func TestActionStickyComment(t *testing.T) {
 	}
 
 	t.Run("escaped", func(t *testing.T) {
-		// The fixture's sub-benchmark name (internal/leaf/demo/history/weird.txtar).
+		// The fixture's sub-benchmark name (internal/demo/history/weird.txtar).
 		name := "Weird/<b>x</b>|*y*_`z`_[l](http://e.x)_&amp;_@all_<!--c-->_#1\\"
 		body := outsideFences(ours[0].Body)
 		if !strings.Contains(body, text.Markdown(name)) {

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/bisect"
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/data/results"
-	"github.com/perfgate/perfgate/internal/leaf/demo"
+	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/results"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/record"
 )

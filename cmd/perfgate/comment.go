@@ -7,14 +7,14 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/perfgate/perfgate/internal/data/benchtxt"
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/data/mdreport"
-	"github.com/perfgate/perfgate/internal/data/report"
-	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/benchtxt"
+	"github.com/perfgate/perfgate/internal/config"
 	"github.com/perfgate/perfgate/internal/ghaction"
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
-	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/mdreport"
+	"github.com/perfgate/perfgate/internal/report"
+	"github.com/perfgate/perfgate/internal/results"
+	"github.com/perfgate/perfgate/internal/text"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/perfgate/perfgate/internal/data/mdreport"
+	"github.com/perfgate/perfgate/internal/mdreport"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -8,13 +8,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/data/mdreport"
-	"github.com/perfgate/perfgate/internal/data/report"
-	"github.com/perfgate/perfgate/internal/data/results"
-	"github.com/perfgate/perfgate/internal/host/valgrind"
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/mdreport"
 	"github.com/perfgate/perfgate/internal/pipeline"
+	"github.com/perfgate/perfgate/internal/report"
+	"github.com/perfgate/perfgate/internal/results"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/data/mdreport"
-	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/demo"
 	"github.com/perfgate/perfgate/internal/ghaction"
-	"github.com/perfgate/perfgate/internal/leaf/demo"
+	"github.com/perfgate/perfgate/internal/mdreport"
+	"github.com/perfgate/perfgate/internal/results"
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 	"github.com/perfgate/perfgate/record"
 )

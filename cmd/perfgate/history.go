@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/data/changepoint"
-	"github.com/perfgate/perfgate/internal/data/history"
-	"github.com/perfgate/perfgate/internal/host/histstore"
-	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/changepoint"
+	"github.com/perfgate/perfgate/internal/history"
+	"github.com/perfgate/perfgate/internal/histstore"
+	"github.com/perfgate/perfgate/internal/text"
 	"github.com/perfgate/perfgate/record"
 )
 

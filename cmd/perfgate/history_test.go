@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/data/results"
-	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/results"
 	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/record"
 )

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/perfgate/perfgate/internal/data/htmlreport"
-	"github.com/perfgate/perfgate/internal/data/report"
-	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/htmlreport"
+	"github.com/perfgate/perfgate/internal/report"
+	"github.com/perfgate/perfgate/internal/results"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/data/benchtxt"
-	"github.com/perfgate/perfgate/internal/data/results"
-	"github.com/perfgate/perfgate/internal/host/valgrind"
-	"github.com/perfgate/perfgate/internal/leaf/demo"
+	"github.com/perfgate/perfgate/internal/benchtxt"
+	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/results"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/config"
 )
 
 var update = flag.Bool("update", false,

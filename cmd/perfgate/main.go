@@ -29,10 +29,10 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
-	"github.com/perfgate/perfgate/internal/leaf/suggest"
-	"github.com/perfgate/perfgate/internal/leaf/text"
-	"github.com/perfgate/perfgate/internal/leaf/version"
+	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/suggest"
+	"github.com/perfgate/perfgate/internal/text"
+	"github.com/perfgate/perfgate/internal/version"
 	"github.com/perfgate/perfgate/record"
 )
 

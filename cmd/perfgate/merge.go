@@ -6,10 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/data/mdreport"
-	"github.com/perfgate/perfgate/internal/data/report"
-	"github.com/perfgate/perfgate/internal/data/results"
-	"github.com/perfgate/perfgate/internal/data/shard"
+	"github.com/perfgate/perfgate/internal/mdreport"
+	"github.com/perfgate/perfgate/internal/report"
+	"github.com/perfgate/perfgate/internal/results"
+	"github.com/perfgate/perfgate/internal/shard"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/results"
 	"github.com/perfgate/perfgate/record"
 )
 

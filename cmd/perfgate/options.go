@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/config"
 	"github.com/perfgate/perfgate/internal/ghaction"
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/gitsrc"
 )
 
 // commandKeys are the settings of the command itself rather than of a comparison: no file can set

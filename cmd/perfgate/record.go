@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/data/history"
-	"github.com/perfgate/perfgate/internal/host/histstore"
+	"github.com/perfgate/perfgate/internal/history"
+	"github.com/perfgate/perfgate/internal/histstore"
 	"github.com/perfgate/perfgate/record"
 )
 

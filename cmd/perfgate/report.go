@@ -3,7 +3,7 @@ package main
 import (
 	"io"
 
-	"github.com/perfgate/perfgate/internal/data/results"
+	"github.com/perfgate/perfgate/internal/results"
 	"github.com/perfgate/perfgate/record"
 )
 

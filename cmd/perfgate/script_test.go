@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
-	"github.com/perfgate/perfgate/internal/leaf/demo"
+	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -80,7 +80,7 @@ var longScripts = map[string]bool{
 //	exits N PROG ARGS...   run PROG like exec and fail unless it exits with status N
 //	                       (perfgate's exit codes are its interface: 0 pass, 1 gate failed,
 //	                       2 usage, 3 could not run)
-//	materialize DIR        write the internal/leaf/demo fixture history as a git repository
+//	materialize DIR        write the internal/demo fixture history as a git repository
 //	jsonpath FILE PATH...  print PATH=VALUE for every value at PATH in the JSON file; fail
 //	                       when a PATH has none (with !, when any PATH has a value). PATH is
 //	                       dot-separated keys; "[]" after a key walks every element of an

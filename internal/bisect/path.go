@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/gitsrc"
 )
 
 // ErrSameCommit is wrapped by FirstParentPath's error when GOOD and BAD name one commit.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/text"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -8,7 +8,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/text"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -16,7 +16,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/gitsrc"
 )
 
 // Event is what perfgate needs from the event that triggered the workflow.

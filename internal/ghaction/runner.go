@@ -10,7 +10,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/text"
 )
 
 // Runner is the GitHub Actions environment of one step.

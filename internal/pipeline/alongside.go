@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/lane/abba"
-	"github.com/perfgate/perfgate/internal/leaf/store"
+	"github.com/perfgate/perfgate/internal/abba"
+	"github.com/perfgate/perfgate/internal/store"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/lane/abba"
+	"github.com/perfgate/perfgate/internal/abba"
+	"github.com/perfgate/perfgate/internal/config"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
 	"github.com/perfgate/perfgate/record"
 )

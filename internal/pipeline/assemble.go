@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/data/bench"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/bench"
+	"github.com/perfgate/perfgate/internal/benchrun"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -13,13 +13,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/data/bench"
-	"github.com/perfgate/perfgate/internal/data/benchtxt"
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/host/valgrind"
-	"github.com/perfgate/perfgate/internal/lane/abba"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
-	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/abba"
+	"github.com/perfgate/perfgate/internal/bench"
+	"github.com/perfgate/perfgate/internal/benchrun"
+	"github.com/perfgate/perfgate/internal/benchtxt"
+	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/text"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 )
 

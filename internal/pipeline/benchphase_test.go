@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfgate/perfgate/internal/data/bench"
-	"github.com/perfgate/perfgate/internal/data/benchtxt"
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/data/gate"
-	"github.com/perfgate/perfgate/internal/lane/abba"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/abba"
+	"github.com/perfgate/perfgate/internal/bench"
+	"github.com/perfgate/perfgate/internal/benchrun"
+	"github.com/perfgate/perfgate/internal/benchtxt"
+	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/gate"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/data/bench"
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
-	"github.com/perfgate/perfgate/internal/leaf/suggest"
-	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/bench"
+	"github.com/perfgate/perfgate/internal/benchrun"
+	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/suggest"
+	"github.com/perfgate/perfgate/internal/text"
 )
 
 // benchFilter is the bench key as go test's -bench reads it; nil selects every benchmark.

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/data/bench"
-	"github.com/perfgate/perfgate/internal/host/proc"
-	"github.com/perfgate/perfgate/internal/lane/gobuild"
+	"github.com/perfgate/perfgate/internal/bench"
+	"github.com/perfgate/perfgate/internal/gobuild"
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/lane/gobuild"
+	"github.com/perfgate/perfgate/internal/gobuild"
 )
 
 // unchangedPackages returns the packages of pkgs (relative paths) whose own files, and the files of

@@ -6,8 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/perfgate/perfgate/internal/check/consttime"
-	"github.com/perfgate/perfgate/internal/check/subject"
+	"github.com/perfgate/perfgate/internal/consttime"
+	"github.com/perfgate/perfgate/internal/subject"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -1,8 +1,8 @@
 package pipeline
 
 import (
-	"github.com/perfgate/perfgate/internal/data/sarif"
-	"github.com/perfgate/perfgate/internal/leaf/version"
+	"github.com/perfgate/perfgate/internal/sarif"
+	"github.com/perfgate/perfgate/internal/version"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/perfgate/perfgate/internal/check/differential"
-	"github.com/perfgate/perfgate/internal/check/subject"
+	"github.com/perfgate/perfgate/internal/differential"
+	"github.com/perfgate/perfgate/internal/subject"
 	"github.com/perfgate/perfgate/record"
 )
 

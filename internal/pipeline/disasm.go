@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/arch/x86/x86asm"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 // disassemble returns the machine code of bin's .text, one instruction a line in the Go assembler's

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/host/valgrind"
+	"github.com/perfgate/perfgate/internal/valgrind"
 )
 
 // TestDisassembleAsObjdump: the in-process decoding finds the same features in a Go binary as go

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/data/config"
+	"github.com/perfgate/perfgate/internal/config"
 	"github.com/perfgate/perfgate/record"
 )
 

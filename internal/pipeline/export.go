@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/record"
 )
 

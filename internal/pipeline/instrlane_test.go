@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/data/bench"
-	"github.com/perfgate/perfgate/internal/data/benchtxt"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/bench"
+	"github.com/perfgate/perfgate/internal/benchrun"
+	"github.com/perfgate/perfgate/internal/benchtxt"
 	"github.com/perfgate/perfgate/record"
 )
 

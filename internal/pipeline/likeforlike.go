@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/lane/gobuild"
+	"github.com/perfgate/perfgate/internal/gobuild"
 	"github.com/perfgate/perfgate/record"
 )
 

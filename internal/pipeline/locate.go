@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/lane/gobuild"
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/gobuild"
 )
 
 // locate finds the gated package and the module that contains it on each side.

@@ -14,12 +14,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/data/bench"
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/data/results"
-	"github.com/perfgate/perfgate/internal/data/shard"
-	"github.com/perfgate/perfgate/internal/lane/gobuild"
-	"github.com/perfgate/perfgate/internal/leaf/version"
+	"github.com/perfgate/perfgate/internal/bench"
+	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/gobuild"
+	"github.com/perfgate/perfgate/internal/results"
+	"github.com/perfgate/perfgate/internal/shard"
+	"github.com/perfgate/perfgate/internal/version"
 	"github.com/perfgate/perfgate/record"
 )
 

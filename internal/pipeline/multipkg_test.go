@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/data/results"
-	"github.com/perfgate/perfgate/internal/data/shard"
+	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/results"
+	"github.com/perfgate/perfgate/internal/shard"
 	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"

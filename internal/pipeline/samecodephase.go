@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/check/samecode"
-	"github.com/perfgate/perfgate/internal/data/config"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
+	"github.com/perfgate/perfgate/internal/benchrun"
+	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/samecode"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/perfgate/perfgate/internal/check/sizes"
+	"github.com/perfgate/perfgate/internal/sizes"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/host/valgrind"
-	"github.com/perfgate/perfgate/internal/lane/gobuild"
-	"github.com/perfgate/perfgate/internal/leaf/store"
+	"github.com/perfgate/perfgate/internal/gobuild"
+	"github.com/perfgate/perfgate/internal/store"
+	"github.com/perfgate/perfgate/internal/valgrind"
 	"github.com/perfgate/perfgate/record"
 )
 

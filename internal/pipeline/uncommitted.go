@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
-	"github.com/perfgate/perfgate/internal/leaf/text"
+	"github.com/perfgate/perfgate/internal/gitsrc"
+	"github.com/perfgate/perfgate/internal/text"
 )
 
 // uncommittedNote says that the work tree's uncommitted edits are left out when head, given

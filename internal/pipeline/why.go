@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/lane/attribution"
-	"github.com/perfgate/perfgate/internal/lane/benchrun"
-	"github.com/perfgate/perfgate/internal/lane/why"
+	"github.com/perfgate/perfgate/internal/attribution"
+	"github.com/perfgate/perfgate/internal/benchrun"
+	"github.com/perfgate/perfgate/internal/why"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 // BuildPerfgate builds perfgate's cmd/perfgate into dir and returns the binary's path. root is a

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 // TestCorpusWellFormed checks every pair: it parses, has a truth (unless awaitingTruth names it),

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
-	"github.com/perfgate/perfgate/internal/leaf/demo"
+	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/proc"
 	"golang.org/x/tools/txtar"
 )
 

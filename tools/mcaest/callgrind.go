@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
-	"github.com/perfgate/perfgate/internal/host/valgrind"
-	"github.com/perfgate/perfgate/internal/lane/benchout"
+	"github.com/perfgate/perfgate/internal/benchout"
+	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/valgrind"
 )
 
 // countEnv is the environment of a counting run, the settings the instruction-count lane runs with:

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/perfgate/perfgate/internal/host/valgrind"
+	"github.com/perfgate/perfgate/internal/valgrind"
 )
 
 // Defaults of Config.

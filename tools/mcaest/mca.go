@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/proc"
 )
 
 // mcaIterations is how many times llvm-mca runs each block: enough that the pipeline's fill and

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/check/differential"
+	"github.com/perfgate/perfgate/internal/differential"
 )
 
 // costRuns is how many times -cost checks each constructor; it reports the fastest run.

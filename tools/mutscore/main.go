@@ -37,7 +37,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/check/differential"
+	"github.com/perfgate/perfgate/internal/differential"
 )
 
 func main() {

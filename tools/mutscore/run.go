@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/check/differential"
+	"github.com/perfgate/perfgate/internal/differential"
 	"github.com/perfgate/perfgate/record"
 )
 

@@ -111,7 +111,7 @@ func repoFiles(root string) (map[string][]byte, error) {
 }
 
 // demoHistory is the demo's first commit, whose tree holds the minides package.
-const demoHistory = "internal/leaf/demo/history/base.txtar"
+const demoHistory = "internal/demo/history/base.txtar"
 
 // demoFiles returns the module of the demo's first commit: go.mod and minides.
 func demoFiles(root string) (map[string][]byte, error) {

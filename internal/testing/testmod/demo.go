@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/leaf/demo"
-	"github.com/perfgate/perfgate/internal/leaf/gitsrc"
+	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/gitsrc"
 )
 
 // DemoTrees materialises the demo history and exports the named commits, each into its own

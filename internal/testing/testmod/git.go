@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/testing/gittest"
 )
 

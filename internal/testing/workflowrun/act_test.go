@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/leaf/demo"
+	"github.com/perfgate/perfgate/internal/demo"
 	"github.com/perfgate/perfgate/internal/testing/fakegithub"
 	"github.com/perfgate/perfgate/internal/testing/gittest"
 )

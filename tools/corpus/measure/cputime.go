@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/tools/corpus"
 )
 

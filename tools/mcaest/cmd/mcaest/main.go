@@ -22,7 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/host/proc"
+	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/tools/corpus"
 	"github.com/perfgate/perfgate/tools/mcaest"
 )
