@@ -4,6 +4,12 @@
 //
 //	cd tools && go run ./corpus/measure -run 'mix-.*' -rounds 30 [-- perfgate flags, e.g. -cpu 0]
 //	cd tools && go run ./corpus/measure -clock gotest -run fastcache-get -rounds 20
+//	cd tools && go run ./corpus/measure -coverage 3 -run 'alloc-sizeclass|mix-slower5' -o coverage.md
+//
+// With -coverage K it measures perfgate rather than the pairs: K perfgate runs a pair, at its
+// defaults, each followed right away by a truth taken by go test's own protocol on the same
+// machine, and a table of how many intervals contain the truth and how far perfgate's per-op
+// levels are from go test's.
 //
 // Run it on a machine as quiet as you can find, one pair at a time; the truth file records the
 // load.
@@ -46,8 +52,29 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		"wall: perfgate compare's wall time (the flags after -- go to perfgate)")
 	cpu := fs.Int("cpu", 1, "with -clock cpu, the CPU to pin to")
 	target := fs.Duration("target", 50*time.Millisecond, "with -clock cpu, the wall time of one calibration run")
+	coverage := fs.Int("coverage", 0, "coverage: run perfgate (at its defaults, or the flags after --) this many "+
+		"times per pair, each followed by a truth by go test's protocol (-rounds rounds, default 8, at -benchtime, "+
+		"default 100ms), and print how many intervals contain the truth")
+	threshold := fs.Float64("threshold", 2, "with -coverage, the gate's threshold in percent (a FAIL where the "+
+		"truth is below half of it is a false FAIL)")
+	out := fs.String("o", "", "with -coverage, write the Markdown table to this file as well (after every pair)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *coverage > 0 {
+		cfg := coverageConfig{runs: *coverage, rounds: 8, benchtime: "100ms", cpu: *cpu, threshold: *threshold,
+			flags: fs.Args(), out: *out}
+		if isSet(fs, "rounds") {
+			cfg.rounds = *rounds
+		}
+		if isSet(fs, "benchtime") {
+			cfg.benchtime = *benchtime
+		}
+		if err := coverageAll(ctx, *sel, *bin, cfg, stderr); err != nil {
+			fmt.Fprintf(stderr, "measure: error: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	// pinned measures every selected pair with fn, a clock of this command's own (not perfgate's),
 	// and names the command in each truth file.
