@@ -1,15 +1,7 @@
 // Package gitsrc turns the revisions a user names into source trees perfgate can build, without
-// touching the user's repository: it reads the repository with the git command's read-only
-// plumbing (rev-parse, for-each-ref, cat-file, ls-tree, ls-files, merge-base), resolves a
+// touching the user's repository: it opens the repository read-only with go-git, resolves a
 // revision string to a commit, and writes that commit's tree, or the working tree with its
 // uncommitted changes, into a fresh directory.
-//
-// git runs with explicit arguments and no shell, paths taken literally, replacement objects
-// ignored, and with only the variables it needs to find itself and the user's configuration (see
-// keepEnv): no token reaches it, and perfgate started from a git hook, whose GIT_DIR and
-// GIT_INDEX_FILE name the hook's repository, reads the repository it was given. Revisions are
-// parsed here, not by git, so that what is accepted and what each failure says do not depend on
-// git's version.
 //
 // Data flows one way:
 //
