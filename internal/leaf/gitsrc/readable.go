@@ -20,8 +20,9 @@ const fullCloneHint = `check out with full history and no filter: with actions/c
 // spent: a partial clone (its objects are fetched on demand, which go-git does not do), a SHA-256
 // repository or one whose references are stored in a reftable.
 type UnsupportedRepositoryError struct {
-	Dir     string // the repository's git directory
-	Feature string // what it uses, by its configuration: "a partial clone (remote.origin.promisor=true)"
+	Dir string // the repository's git directory
+	// what it uses, by its configuration: "a partial clone (remote.origin.promisor=true)"
+	Feature string
 	Fix     string // what to do instead
 }
 

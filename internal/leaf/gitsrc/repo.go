@@ -46,9 +46,9 @@ func newCommit(o *object.Commit) *Commit {
 }
 
 // Open opens the repository containing path, which may be the work tree's root or any directory
-// inside it, or the git directory of a bare repository. A path outside any repository gives an error
-// wrapping ErrNotRepository; a repository go-git cannot read (a partial clone, SHA-256 objects,
-// reftable references) an *UnsupportedRepositoryError, before any work is spent.
+// inside it, or the git directory of a bare repository. A path outside any repository gives an
+// error wrapping ErrNotRepository; a repository go-git cannot read (a partial clone, SHA-256
+// objects, reftable references) an *UnsupportedRepositoryError, before any work is spent.
 func Open(path string) (*Repo, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {

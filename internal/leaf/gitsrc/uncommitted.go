@@ -42,7 +42,8 @@ func (r *Repo) Uncommitted(ctx context.Context) ([]string, error) {
 	for _, e := range idx.Entries {
 		h, ok := head[e.Name]
 		if e.Stage != 0 || !ok || h.hash != e.Hash || h.mode != e.Mode {
-			changed[e.Name] = true // staged, or in a merge conflict (stage 1–3; go-git calls 1 Merged)
+			// staged, or in a merge conflict (stages 1–3; go-git names stage 1 Merged)
+			changed[e.Name] = true
 		}
 		entries[e.Name] = e
 		for d := filepath.ToSlash(filepath.Dir(e.Name)); d != "."; d = filepath.ToSlash(filepath.Dir(d)) {
