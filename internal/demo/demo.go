@@ -8,10 +8,9 @@
 // history/, embedded in the binary; its header names the commit, its
 // parent and its message, and its files replace or extend the parent's
 // tree. loadHistory parses the archives and orders them parents first.
-// Materialize replays that order into a fresh git repository with one git
-// fast-import stream (the git command must be installed), using a fixed
-// author, committer and timestamps, so every run produces the same commit
-// SHAs. It then points branch main
+// Materialize replays that order into a fresh git repository with go-git
+// (no git binary needed), using a fixed author, committer and timestamps,
+// so every run produces the same commit SHAs. It then points branch main
 // at folded, gives every commit a branch of its own name, tags base as
 // v0.1.0 and checks main out in the work tree.
 //

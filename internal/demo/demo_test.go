@@ -11,10 +11,10 @@ import (
 
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/testing/gittest"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
-// needGit skips a test when the git CLI, which writes the fixture and verifies it, is not
-// installed.
+// needGit skips a test when the git CLI, used to verify what go-git wrote, is not installed.
 func needGit(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -241,5 +241,37 @@ func BenchmarkMaterialize(b *testing.B) {
 		if _, err := Materialize(filepath.Join(b.TempDir(), "r")); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestMaterializeWithoutGit writes the history with no git on PATH, as `perfgate demo` does from an
+// unpacked source tree on a machine without git, and reads it back with gitsrc. The SHAs are the
+// ones cmd/perfgate's scripts (testdata/script/results.txt) expect of base and folded.
+func TestMaterializeWithoutGit(t *testing.T) {
+	t.Setenv("PATH", testenv.PathWithout(t, "git"))
+	if p, err := exec.LookPath("git"); err == nil {
+		t.Fatalf("git is still on PATH at %s", p)
+	}
+	repo := materialize(t)
+	want := map[string]string{
+		"base":   "eef72a1c3b71d67890c64e93d03c796c430f1766",
+		"folded": "73228df0ec7833377f111ce845c0d06447fc2896",
+	}
+	for name, sha := range want {
+		if repo.Commits[name] != sha {
+			t.Errorf("Commits[%q] = %s, want %s", name, repo.Commits[name], sha)
+		}
+	}
+	r, err := gitsrc.Open(repo.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rev, sha := range map[string]string{"main": want["folded"], "v0.1.0": want["base"], "HEAD~1": want["base"]} {
+		if c, err := r.Resolve(rev); err != nil || c.SHA != sha {
+			t.Errorf("Resolve(%s) = %v, %v; want %s", rev, c, err, sha)
+		}
+	}
+	if paths, err := r.Uncommitted(t.Context()); err != nil || len(paths) != 0 {
+		t.Errorf("Uncommitted = %q, %v; want a clean checkout", paths, err)
 	}
 }

@@ -2,26 +2,30 @@ package demo
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/childset"
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // The fixed identity and clock that make the SHAs reproducible. A commit's
 // time is epoch plus one hour per step from the root, so adding a variant
 // never changes the SHAs of existing commits.
-const author = "Minides Demo <demo@example.com>"
-
-var epoch = time.Date(2026, time.January, 5, 9, 0, 0, 0, time.UTC)
+var (
+	author = object.Signature{Name: "Minides Demo", Email: "demo@example.com"}
+	epoch  = time.Date(2026, time.January, 5, 9, 0, 0, 0, time.UTC)
+)
 
 // Tag names the annotated tag on the root commit.
 const (
@@ -29,61 +33,55 @@ const (
 	tagMessage = "minides v0.1.0: textbook DES\n"
 )
 
-// writeRepo creates the repository in dir and returns its commits: git init, then the whole
-// history in one git fast-import stream, then git reset --hard to check main out.
+// writeRepo creates the repository in dir and returns its commits.
 func writeRepo(dir string, commits []commit) (*Repo, error) {
-	if err := checkEmptyDir(dir); err != nil {
-		return nil, err
-	}
-	if _, err := gitIn(dir, nil, "-c", "init.defaultBranch=main", "init", "-q"); err != nil {
-		return nil, err
-	}
-	if _, err := gitIn(dir, nil, "config", "init.defaultBranch", "main"); err != nil {
-		return nil, err
-	}
-	stream, err := importStream(commits)
+	r, err := initRepo(dir)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := gitIn(dir, stream, "fast-import", "--quiet", "--done"); err != nil {
-		return nil, err
-	}
-	// The checkout writes the blobs as stored, whatever the user's configuration says about line
-	// endings, and starts no file system monitor that would outlive it.
-	if _, err := gitIn(dir, nil, "-c", "core.autocrlf=false", "-c", "core.fsmonitor=false", "reset", "-q", "--hard",
-		"main"); err != nil {
-		return nil, err
-	}
-	out, err := gitIn(dir, nil, "for-each-ref", "--format=%(refname:lstrip=2) %(objectname)", "refs/heads/")
+	shas, err := writeCommits(r, commits)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkOutMain(r, shas); err != nil {
 		return nil, err
 	}
 	repo := &Repo{Dir: dir, Commits: map[string]string{}}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		name, sha, _ := strings.Cut(line, " ")
-		repo.Commits[name] = sha
-	}
-	delete(repo.Commits, "main") // a branch of its own, not a commit of the history
-	for _, c := range commits {
-		if repo.Commits[c.name] == "" {
-			return nil, fmt.Errorf("commit %s: no branch after git fast-import", c.name)
-		}
+	for name, h := range shas {
+		repo.Commits[name] = h.String()
 	}
 	return repo, nil
 }
 
-// importStream writes the history as a git fast-import stream: each commit on a branch of its
-// name with its whole tree, then branch main at mainCommit and the annotated tag on rootCommit.
-func importStream(commits []commit) ([]byte, error) {
-	var b bytes.Buffer
-	data := func(p []byte) {
-		fmt.Fprintf(&b, "data %d\n", len(p))
-		b.Write(p)
-		b.WriteByte('\n')
+// initRepo creates an empty repository in dir, which must be empty or not exist, with main as its
+// default branch.
+func initRepo(dir string) (*git.Repository, error) {
+	if err := checkEmptyDir(dir); err != nil {
+		return nil, err
 	}
+	r, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
+		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("git init: %w", err)
+	}
+	cfg, err := r.Config()
+	if err != nil {
+		return nil, fmt.Errorf("reading git config: %w", err)
+	}
+	cfg.Init.DefaultBranch = "main"
+	if err := r.Storer.SetConfig(cfg); err != nil {
+		return nil, fmt.Errorf("writing git config: %w", err)
+	}
+	return r, nil
+}
+
+// writeCommits stores commits, each a parent's tree with its own deletions and files, and points a
+// branch named after each at it. It returns the commits' hashes by name.
+func writeCommits(r *git.Repository, commits []commit) (map[string]plumbing.Hash, error) {
 	trees := map[string]map[string][]byte{} // commit name → full file tree
-	marks := map[string]int{}
-	for i, c := range commits {
+	shas := map[string]plumbing.Hash{}
+	for _, c := range commits {
 		files := maps.Clone(trees[c.parent])
 		if files == nil {
 			files = map[string][]byte{}
@@ -98,64 +96,55 @@ func importStream(commits []commit) ([]byte, error) {
 			files[f.Name] = f.Data
 		}
 		trees[c.name] = files
-		if err := checkTree(files); err != nil {
+
+		tree, err := writeTree(r.Storer, files)
+		if err != nil {
 			return nil, fmt.Errorf("commit %s: %w", c.name, err)
 		}
-		marks[c.name] = i + 1
-		when := fmt.Sprintf("%d +0000", epoch.Add(time.Duration(c.depth)*time.Hour).Unix())
-		fmt.Fprintf(&b, "commit refs/heads/%s\nmark :%d\nauthor %s %s\ncommitter %s %s\n", c.name, i+1, author,
-			when, author, when)
-		data([]byte(c.message + "\n"))
+		sig := author
+		sig.When = epoch.Add(time.Duration(c.depth) * time.Hour)
+		obj := &object.Commit{
+			Author:    sig,
+			Committer: sig,
+			Message:   c.message + "\n",
+			TreeHash:  tree,
+		}
 		if c.parent != "" {
-			fmt.Fprintf(&b, "from :%d\n", marks[c.parent])
+			obj.ParentHashes = []plumbing.Hash{shas[c.parent]}
 		}
-		b.WriteString("deleteall\n")
-		for _, name := range slices.Sorted(maps.Keys(files)) {
-			fmt.Fprintf(&b, "M 100644 inline %s\n", name)
-			data(files[name])
+		h, err := storeObject(r.Storer, obj)
+		if err != nil {
+			return nil, fmt.Errorf("commit %s: %w", c.name, err)
 		}
-		b.WriteByte('\n')
+		shas[c.name] = h
+		ref := plumbing.NewHashReference(plumbing.NewBranchReferenceName(c.name), h)
+		if err := r.Storer.SetReference(ref); err != nil {
+			return nil, fmt.Errorf("branch %s: %w", c.name, err)
+		}
 	}
-	fmt.Fprintf(&b, "reset refs/heads/main\nfrom :%d\n\n", marks[mainCommit])
-	fmt.Fprintf(&b, "tag %s\nfrom :%d\ntagger %s %d +0000\n", tagName, marks[rootCommit], author, epoch.Unix())
-	data([]byte(tagMessage))
-	b.WriteString("done\n")
-	return b.Bytes(), nil
+	return shas, nil
 }
 
-// checkTree refuses a path that fast-import would misread (quoted, or holding a newline) and a
-// path that is both a file and a directory.
-func checkTree(files map[string][]byte) error {
-	for p := range files {
-		if p == "" || strings.HasPrefix(p, "\"") || strings.ContainsAny(p, "\n\x00") {
-			return fmt.Errorf("bad path %q", p)
-		}
-		for d := p; strings.Contains(d, "/"); {
-			d = d[:strings.LastIndexByte(d, '/')]
-			if _, clash := files[d]; clash {
-				return fmt.Errorf("%s is both a file and a directory", d)
-			}
-		}
+// checkOutMain points main at the main commit, tags the root commit and checks main out.
+func checkOutMain(r *git.Repository, shas map[string]plumbing.Hash) error {
+	main := plumbing.NewHashReference(plumbing.NewBranchReferenceName("main"), shas[mainCommit])
+	if err := r.Storer.SetReference(main); err != nil {
+		return fmt.Errorf("branch main: %w", err)
+	}
+	tagger := author
+	tagger.When = epoch
+	if _, err := r.CreateTag(tagName, shas[rootCommit], &git.CreateTagOptions{Tagger: &tagger,
+		Message: tagMessage}); err != nil {
+		return fmt.Errorf("tag %s: %w", tagName, err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		return fmt.Errorf("work tree: %w", err)
+	}
+	if err := wt.Reset(&git.ResetOptions{Commit: shas[mainCommit], Mode: git.HardReset}); err != nil {
+		return fmt.Errorf("checking out main: %w", err)
 	}
 	return nil
-}
-
-// gitIn runs git in dir with stdin and returns its standard output. git sees only the variables
-// that say where it is and where the user's configuration is (as gitsrc runs it): no token, and no
-// GIT_DIR of a hook that would send the writes to another repository.
-func gitIn(dir string, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(context.Background(), "git", args...)
-	cmd.Dir = dir
-	cmd.Env = childset.GitEnv()
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	// Through childset, so that proc's sweep of orphans leaves git alone.
-	stdout, stderr, err := childset.Run(cmd)
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(stderr)))
-	}
-	return stdout, nil
 }
 
 // checkEmptyDir accepts a directory that does not exist (and creates it)
@@ -171,4 +160,75 @@ func checkEmptyDir(dir string) error {
 		return fmt.Errorf("directory is not empty (%s, …)", entries[0].Name())
 	}
 	return nil
+}
+
+// writeTree stores the blobs and trees of files (path → content) and
+// returns the root tree's hash.
+func writeTree(s storer.EncodedObjectStorer, files map[string][]byte) (plumbing.Hash, error) {
+	// Group the entries of each directory: direct files, and subdirectories.
+	blobs := map[string][]byte{}
+	subdirs := map[string]map[string][]byte{}
+	for p, data := range files {
+		dir, rest, nested := strings.Cut(p, "/")
+		if !nested {
+			blobs[p] = data
+			continue
+		}
+		if subdirs[dir] == nil {
+			subdirs[dir] = map[string][]byte{}
+		}
+		subdirs[dir][rest] = data
+	}
+	var tree object.Tree
+	for _, name := range slices.Sorted(maps.Keys(blobs)) {
+		h, err := storeBlob(s, blobs[name])
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("%s: %w", name, err)
+		}
+		tree.Entries = append(tree.Entries, object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: h})
+	}
+	for _, name := range slices.Sorted(maps.Keys(subdirs)) {
+		if _, clash := blobs[name]; clash {
+			return plumbing.ZeroHash, fmt.Errorf("%s is both a file and a directory", name)
+		}
+		h, err := writeTree(s, subdirs[name])
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("%s/%w", name, err)
+		}
+		tree.Entries = append(tree.Entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+	}
+	// Git orders entries as if directory names ended in a slash.
+	sort.Sort(object.TreeEntrySorter(tree.Entries))
+	return storeObject(s, &tree)
+}
+
+// storeBlob writes one file's content as a blob.
+func storeBlob(s storer.EncodedObjectStorer, data []byte) (plumbing.Hash, error) {
+	obj := s.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := bytes.NewReader(data).WriteTo(w); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.SetEncodedObject(obj)
+}
+
+// encoder is a tree or commit object.
+type encoder interface {
+	Encode(plumbing.EncodedObject) error
+}
+
+// storeObject encodes o and writes it.
+func storeObject(s storer.EncodedObjectStorer, o encoder) (plumbing.Hash, error) {
+	obj := s.NewEncodedObject()
+	if err := o.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.SetEncodedObject(obj)
 }

@@ -1,15 +1,16 @@
 // Package gitsrc turns the revisions a user names into source trees perfgate can build, without
-// touching the user's repository: it reads the repository with the git command's read-only
-// plumbing (rev-parse, for-each-ref, cat-file, ls-tree, ls-files, merge-base), resolves a
+// touching the user's repository: it opens the repository read-only with go-git, resolves a
 // revision string to a commit, and writes that commit's tree, or the working tree with its
 // uncommitted changes, into a fresh directory.
 //
-// git runs with explicit arguments and no shell, paths taken literally, replacement objects
-// ignored, and with only the variables it needs to find itself and the user's configuration (see
-// keepEnv): no token reaches it, and perfgate started from a git hook, whose GIT_DIR and
-// GIT_INDEX_FILE name the hook's repository, reads the repository it was given. Revisions are
-// parsed here, not by git, so that what is accepted and what each failure says do not depend on
-// git's version.
+// go-git is the one reader of repositories: no git command runs, so a checkout owned by another
+// user (a container job's workspace, which git refuses as "dubious ownership") is read, no filter
+// or hook the repository's configuration names runs, and nothing is fetched. Revisions are parsed
+// here (full and abbreviated SHAs, branches, tags peeled, ~ and ^), so what is accepted and what
+// each failure says do not depend on a git version. Open reads the configuration first and refuses
+// what go-git cannot read with the fix: a partial clone (a promisor remote), SHA-256 objects,
+// reftable references, any other repository extension. Uncommitted compares the work tree with the
+// index's stat data (size, modification time, inode) and hashes only the files whose stat differs.
 //
 // Data flows one way:
 //
@@ -17,6 +18,7 @@
 //	    ─ Export / ExportTemp ─ directory on disk
 //	Repo ─ ExportWorktree / ExportWorktreeTemp
 //	    (tracked + untracked-not-ignored files, Dirty flag)
+//	Repo ─ Uncommitted (the paths that differ from HEAD, for the uncommitted-edits note)
 //	Tree.Module(dir) ─ the directory of the go.mod governing dir in that tree
 //	    (each side finds its own module)
 //
@@ -26,6 +28,6 @@
 //
 // Failures callers branch on are typed: ErrNotRepository, *UnknownRevisionError (with close branch
 // and tag names as suggestions), *ShallowError (a commit the request needs lies beyond a shallow
-// clone's boundary, with the fix), *SubmoduleError and *NoModuleError (no go.mod governs a
-// directory of the tree).
+// clone's boundary, with the fix), *UnsupportedRepositoryError (what go-git cannot read, with the
+// fix), *SubmoduleError and *NoModuleError (no go.mod governs a directory of the tree).
 package gitsrc

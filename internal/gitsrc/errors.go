@@ -55,7 +55,7 @@ func (e *UnknownRevisionError) Error() string {
 }
 
 // ShallowError is a commit that a request needs but that lies beyond the boundary of a shallow
-// clone (git rev-parse --is-shallow-repository): the commit object is not in the repository.
+// clone: go-git reports it as "object not found".
 type ShallowError struct {
 	// what was being computed: `resolving "HEAD~1"`, "merge-base of HEAD and origin/main"
 	What     string

@@ -1,7 +1,6 @@
 package gitsrc
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,10 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Tree is a source tree exported into a temporary directory. Close removes it.
@@ -113,56 +116,48 @@ func (r *Repo) Export(ctx context.Context, c *Commit, dir string) (err error) {
 		return fmt.Errorf("exporting %s: %w", c.Short(), err)
 	}
 	defer root.Close()
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("exporting %s: %w", c.Short(), err)
-	}
-	// -t lists each tree before what it holds, in the tree's own order.
-	out, err := r.git(ctx, "ls-tree", "-r", "-t", "-z", "--full-tree", c.SHA)
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("exporting %s: %w", c.Short(), ctx.Err())
+	obj := c.obj
+	if obj == nil { // a Commit the caller made from a SHA
+		if obj, err = r.repo.CommitObject(plumbing.NewHash(c.SHA)); err != nil {
+			return fmt.Errorf("exporting %s: %w", c.Short(), err)
 		}
-		return r.missing(fmt.Sprintf("exporting %s", c.Short()), "", err)
 	}
-	o, err := r.objects(ctx)
+	tree, err := obj.Tree()
 	if err != nil {
-		return fmt.Errorf("exporting %s: %w", c.Short(), err)
+		return r.missing(fmt.Sprintf("exporting %s", c.Short()), obj.TreeHash, err)
 	}
-	defer o.Close()
-	seen := map[string]fileMode{} // every path written so far, and what it is
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) == 0 {
-			continue
-		}
+	w := object.NewTreeWalker(tree, true, nil)
+	defer w.Close()
+	seen := map[string]filemode.FileMode{} // every path written so far, and what it is
+	for {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("exporting %s: %w", c.Short(), err)
 		}
-		e, ok := parseTreeEntry(string(rec))
-		if !ok {
-			return fmt.Errorf("exporting %s: git ls-tree printed %q", c.Short(), rec)
+		name, entry, err := w.Next()
+		if err == io.EOF {
+			return nil
 		}
-		if err := checkEntry(seen, e.path, e.mode); err != nil {
+		if err != nil {
+			return r.missing(fmt.Sprintf("exporting %s", c.Short()), entry.Hash, err)
+		}
+		if err := checkEntry(seen, name, entry.Mode); err != nil {
 			return fmt.Errorf("exporting %s: %w", c.Short(), err)
 		}
-		if err := writeEntry(o, root, e); err != nil {
-			if errors.Is(err, errMissing) {
-				return r.missing(fmt.Sprintf("exporting %s", c.Short()), "", err)
-			}
+		if err := r.writeEntry(root, name, entry); err != nil {
 			return fmt.Errorf("exporting %s: %w", c.Short(), err)
 		}
 	}
-	return nil
 }
 
 // checkEntry refuses a path that was written before (a tree with two entries of one name) or whose
 // parent is not a directory of the tree (an entry beneath a symbolic link, which would write where
 // the link points), and records it in seen.
-func checkEntry(seen map[string]fileMode, name string, mode fileMode) error {
+func checkEntry(seen map[string]filemode.FileMode, name string, mode filemode.FileMode) error {
 	if _, dup := seen[name]; dup {
 		return &UnsafeTreeError{Path: name, Why: "the tree has two entries of this name"}
 	}
 	if dir := path.Dir(name); dir != "." {
-		if m, ok := seen[dir]; !ok || m != modeDir {
+		if m, ok := seen[dir]; !ok || m != filemode.Dir {
 			what := "a " + kindOf(m)
 			if !ok {
 				what = "not a directory of the tree"
@@ -174,50 +169,50 @@ func checkEntry(seen map[string]fileMode, name string, mode fileMode) error {
 	return nil
 }
 
-func kindOf(m fileMode) string {
+func kindOf(m filemode.FileMode) string {
 	switch m {
-	case modeSymlink:
+	case filemode.Symlink:
 		return "symbolic link"
-	case modeSubmodule:
+	case filemode.Submodule:
 		return "submodule"
 	}
 	return "file"
 }
 
-// writeEntry writes one tree entry in root, reading its blob from o.
-func writeEntry(o *objects, root *os.Root, e treeEntry) error {
-	name := e.path
+// writeEntry writes one tree entry at the slash-separated path name in root.
+func (r *Repo) writeEntry(root *os.Root, name string, e object.TreeEntry) error {
 	if !safePath(name) {
 		return fmt.Errorf("refusing to write tree entry %q", name)
 	}
 	dst := filepath.FromSlash(name)
-	switch e.mode {
-	case modeDir:
+	switch e.Mode {
+	case filemode.Dir:
 		return root.Mkdir(dst, 0o755)
-	case modeSubmodule:
-		return &SubmoduleError{Path: name, SHA: e.sha}
-	case modeSymlink, modeExecutable, modeRegular, modeDeprecated:
-	default:
-		return fmt.Errorf("%s: unsupported file mode %o", name, uint32(e.mode))
+	case filemode.Submodule:
+		return &SubmoduleError{Path: name, SHA: e.Hash.String()}
 	}
-	typ, size, rd, err := o.open(e.sha)
+	blob, err := r.repo.BlobObject(e.Hash)
+	if err != nil {
+		return r.missing(name, e.Hash, err)
+	}
+	rd, err := blob.Reader()
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if typ != "blob" {
-		return fmt.Errorf("%s: %s is a %s, not a blob", name, e.sha, typ)
-	}
-	switch e.mode {
-	case modeSymlink:
-		target := make([]byte, size)
-		if _, err := io.ReadFull(rd, target); err != nil {
+	defer rd.Close()
+	switch e.Mode {
+	case filemode.Symlink:
+		target, err := io.ReadAll(rd)
+		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		return root.Symlink(string(target), dst)
-	case modeExecutable:
+	case filemode.Executable:
 		return writeFile(root, dst, rd, 0o755)
-	default:
+	case filemode.Regular, filemode.Deprecated:
 		return writeFile(root, dst, rd, 0o644)
+	default:
+		return fmt.Errorf("%s: unsupported file mode %v", name, e.Mode)
 	}
 }
 

@@ -1,9 +1,11 @@
 package gitsrc
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // NotAncestorError is a pair of commits where the first is not on the second's first-parent path: a
@@ -30,26 +32,17 @@ func (e *NotAncestorError) Error() string {
 // plus good itself. It fails with a *NotAncestorError when good is not on that chain and with a
 // *ShallowError when the chain leaves a shallow clone before reaching good.
 func (r *Repo) FirstParentPath(good, bad *Commit) ([]*Commit, error) {
-	ctx := context.Background()
-	o, err := r.objects(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer o.Close()
-	c, err := o.commit(bad.SHA)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", bad.Short(), err)
-	}
 	var path []*Commit
-	for c.commit.SHA != good.SHA {
-		path = append(path, c.commit)
-		if len(c.parents) == 0 {
-			return nil, r.notAncestor(ctx, good, bad)
+	c := bad.obj
+	for c.Hash != good.hash {
+		path = append(path, newCommit(c))
+		if len(c.ParentHashes) == 0 {
+			return nil, r.notAncestor(good, bad)
 		}
-		p, err := o.commit(c.parents[0])
+		p, err := r.repo.CommitObject(c.ParentHashes[0])
 		if err != nil {
 			return nil, r.missing(fmt.Sprintf("walking the first parents of %s back to %s", bad.Short(),
-				good.Short()), c.parents[0], err)
+				good.Short()), c.ParentHashes[0], err)
 		}
 		c = p
 	}
@@ -60,20 +53,13 @@ func (r *Repo) FirstParentPath(good, bad *Commit) ([]*Commit, error) {
 
 // notAncestor says why good is not on bad's first-parent path: not an ancestor at all, or only
 // through a merge.
-func (r *Repo) notAncestor(ctx context.Context, good, bad *Commit) error {
+func (r *Repo) notAncestor(good, bad *Commit) error {
 	e := &NotAncestorError{Good: good, Bad: bad}
-	_, err := r.git(ctx, "merge-base", "--is-ancestor", good.SHA, bad.SHA)
-	switch exitCode(err) {
-	case -1, 0:
-		if err != nil {
-			return fmt.Errorf("checking whether %s is an ancestor of %s: %w", good.Short(), bad.Short(), err)
-		}
-		e.Ancestor = true
-	case 1:
-		// not an ancestor
-	default:
+	ok, err := good.obj.IsAncestor(bad.obj)
+	if err != nil && !errors.Is(err, object.ErrParentNotFound) {
 		return r.missing(fmt.Sprintf("checking whether %s is an ancestor of %s", good.Short(), bad.Short()),
-			good.SHA, errMissing)
+			good.hash, err)
 	}
+	e.Ancestor = ok
 	return e
 }

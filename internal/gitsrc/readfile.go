@@ -1,12 +1,13 @@
 package gitsrc
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
+	"io"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // ErrNoFile is ReadFile's error for a path that commit's tree does not hold as a regular file.
@@ -17,76 +18,36 @@ var ErrNoFile = errors.New("no such file in the commit")
 // directory, link or submodule, is an error wrapping ErrNoFile. The work tree and the index are not
 // read.
 func (r *Repo) ReadFile(c *Commit, name string, limit int64) ([]byte, error) {
-	ctx := context.Background()
-	what := fmt.Sprintf("reading %s at %s", name, c.Short())
-	out, err := r.git(ctx, "ls-tree", "-z", "-l", "--full-tree", c.SHA, "--", name)
-	if err != nil {
-		return nil, r.missing(what, "", err)
-	}
-	var entry *treeEntry
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if e, ok := parseTreeEntry(string(rec)); ok && e.path == name {
-			entry = &e
-			break
+	obj := c.obj
+	var err error
+	if obj == nil {
+		if obj, err = r.repo.CommitObject(plumbing.NewHash(c.SHA)); err != nil {
+			return nil, fmt.Errorf("reading %s at %s: %w", name, c.Short(), err)
 		}
 	}
-	if entry == nil || !entry.mode.isFile() {
-		return nil, fmt.Errorf("%s: %w", what, ErrNoFile)
-	}
-	if entry.size > limit {
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d allowed", what, entry.size, limit)
-	}
-	data, err := r.git(ctx, "cat-file", "blob", entry.sha)
+	tree, err := obj.Tree()
 	if err != nil {
-		return nil, r.missing(what, entry.sha, err)
+		return nil, r.missing(fmt.Sprintf("reading %s at %s", name, c.Short()), obj.TreeHash, err)
 	}
-	return data, nil
-}
-
-// treeEntry is one line of git ls-tree -z (with -l: the blob's size).
-type treeEntry struct {
-	mode fileMode
-	sha  string
-	size int64 // -1 when not listed
-	path string
-}
-
-// parseTreeEntry parses "<mode> SP <type> SP <object> [SP <size>] TAB <path>".
-func parseTreeEntry(rec string) (treeEntry, bool) {
-	meta, path, ok := strings.Cut(rec, "\t")
-	if !ok {
-		return treeEntry{}, false
+	entry, err := tree.FindEntry(name)
+	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) ||
+		err == nil && (!entry.Mode.IsFile() || entry.Mode == filemode.Symlink) {
+		return nil, fmt.Errorf("reading %s at %s: %w", name, c.Short(), ErrNoFile)
 	}
-	f := strings.Fields(meta)
-	if len(f) < 3 {
-		return treeEntry{}, false
-	}
-	m, err := strconv.ParseUint(f[0], 8, 32)
 	if err != nil {
-		return treeEntry{}, false
+		return nil, fmt.Errorf("reading %s at %s: %w", name, c.Short(), err)
 	}
-	e := treeEntry{mode: fileMode(m), sha: f[2], size: -1, path: path}
-	if len(f) == 4 {
-		if n, err := strconv.ParseInt(f[3], 10, 64); err == nil {
-			e.size = n
-		}
+	blob, err := r.repo.BlobObject(entry.Hash)
+	if err != nil {
+		return nil, r.missing(fmt.Sprintf("reading %s at %s", name, c.Short()), entry.Hash, err)
 	}
-	return e, true
-}
-
-// fileMode is a tree entry's mode, as git writes it.
-type fileMode uint32
-
-const (
-	modeDir        fileMode = 0o040000
-	modeRegular    fileMode = 0o100644
-	modeDeprecated fileMode = 0o100664 // group-writable regular file, from old repositories
-	modeExecutable fileMode = 0o100755
-	modeSymlink    fileMode = 0o120000
-	modeSubmodule  fileMode = 0o160000
-)
-
-// isFile reports whether m is a regular file, executable or not.
-func (m fileMode) isFile() bool {
-	return m == modeRegular || m == modeDeprecated || m == modeExecutable
+	if blob.Size > limit {
+		return nil, fmt.Errorf("reading %s at %s: %d bytes, more than the %d allowed", name, c.Short(), blob.Size, limit)
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("reading %s at %s: %w", name, c.Short(), err)
+	}
+	defer rd.Close()
+	return io.ReadAll(io.LimitReader(rd, limit))
 }

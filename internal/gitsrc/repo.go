@@ -1,23 +1,25 @@
 package gitsrc
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // Repo is a git repository opened read-only.
 type Repo struct {
-	dir       string // where git runs: the work tree's root, or a bare repository's git directory
-	commonDir string // the git directory shared by all work trees, absolute
-	root      string // absolute path of the work tree, "" for a bare repository
-	rel       string // the opened path relative to root, slash-separated, "." for the root itself
+	repo *git.Repository
+	root string // absolute path of the work tree, "" for a bare repository
+	rel  string // the opened path relative to root, slash-separated, "." for the root itself
 }
 
 // Commit is a resolved revision.
@@ -25,14 +27,28 @@ type Commit struct {
 	SHA     string    // full hexadecimal object name
 	Subject string    // first line of the commit message
 	Time    time.Time // committer time
+	hash    plumbing.Hash
+	obj     *object.Commit
 }
 
 // Short returns the first 12 hexadecimal digits of the commit's name.
 func (c *Commit) Short() string { return c.SHA[:12] }
 
+func newCommit(o *object.Commit) *Commit {
+	subject, _, _ := strings.Cut(strings.TrimLeft(o.Message, "\n"), "\n")
+	return &Commit{
+		SHA:     o.Hash.String(),
+		Subject: strings.TrimSpace(subject),
+		Time:    o.Committer.When,
+		hash:    o.Hash,
+		obj:     o,
+	}
+}
+
 // Open opens the repository containing path, which may be the work tree's root or any directory
-// inside it. A path outside any repository gives an error wrapping ErrNotRepository. The
-// repository is read with the git command, which must be installed.
+// inside it, or the git directory of a bare repository. A path outside any repository gives an
+// error wrapping ErrNotRepository; a repository go-git cannot read (a partial clone, SHA-256
+// objects, reftable references) an *UnsupportedRepositoryError, before any work is spent.
 func Open(path string) (*Repo, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -41,38 +57,29 @@ func Open(path string) (*Repo, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return nil, fmt.Errorf("opening repository: %w", err)
 	}
-	ctx := context.Background()
-	out, err := runIn(ctx, abs, "rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir")
-	var ge *gitError
-	switch {
-	case errors.Is(err, exec.ErrNotFound):
-		return nil, fmt.Errorf("opening repository at %s: perfgate reads it with the git command: %w", abs, err)
-	case errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository"):
+	if gitDir, commonDir := gitDirs(abs); gitDir != "" {
+		if err := checkReadable(commonDir, gitDir); err != nil {
+			return nil, fmt.Errorf("opening repository: %w", err)
+		}
+	}
+	gr, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, fmt.Errorf("%s: %w", abs, ErrNotRepository)
-	case err != nil:
+	}
+	if err != nil {
 		return nil, fmt.Errorf("opening repository at %s: %w", abs, err)
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 3 {
-		return nil, fmt.Errorf("opening repository at %s: git rev-parse printed %q", abs, out)
-	}
-	gitDir, commonDir := lines[1], lines[2]
-	if !filepath.IsAbs(commonDir) {
-		commonDir = filepath.Join(abs, commonDir)
-	}
-	r := &Repo{dir: gitDir, commonDir: commonDir, rel: "."}
-	if lines[0] == "true" {
+	r := &Repo{repo: gr, rel: "."}
+	wt, err := gr.Worktree()
+	switch {
+	case errors.Is(err, git.ErrIsBareRepository):
 		// No work tree: commits can be exported, the working tree cannot.
-		return r, nil
+	case err != nil:
+		return nil, fmt.Errorf("opening work tree at %s: %w", abs, err)
+	default:
+		r.root = wt.Filesystem.Root()
+		r.rel = relPath(r.root, abs)
 	}
-	top, err := runIn(ctx, abs, "rev-parse", "--show-toplevel")
-	if err != nil {
-		// Inside the git directory of a repository with a work tree: read it as a bare one.
-		return r, nil
-	}
-	r.root = strings.TrimSuffix(string(top), "\n")
-	r.dir = r.root
-	r.rel = relPath(r.root, abs)
 	return r, nil
 }
 
@@ -102,17 +109,8 @@ func (r *Repo) Rel() string { return r.rel }
 
 // Shallow reports whether the repository is a shallow clone.
 func (r *Repo) Shallow() bool {
-	out, err := r.git(context.Background(), "rev-parse", "--is-shallow-repository")
-	return err == nil && strings.TrimSpace(string(out)) == "true"
-}
-
-// shallowCommits returns the commits at a shallow clone's boundary, as the shallow file lists them.
-func (r *Repo) shallowCommits() []string {
-	data, err := os.ReadFile(filepath.Join(r.commonDir, "shallow"))
-	if err != nil {
-		return nil
-	}
-	return strings.Fields(string(data))
+	s, err := r.repo.Storer.Shallow()
+	return err == nil && len(s) > 0
 }
 
 // Head resolves HEAD.
@@ -131,34 +129,27 @@ var defaultBranches = []struct{ ref, name string }{
 // used: the target of origin/HEAD, else origin/main, origin/master, main, master. When HEAD is on
 // the default branch itself the merge-base is HEAD.
 func (r *Repo) DefaultBase() (*Commit, string, error) {
-	ctx := context.Background()
 	head, err := r.Resolve("HEAD")
 	if err != nil {
 		return nil, "", err
 	}
-	refs, err := r.refs(ctx)
-	if err != nil {
-		return nil, "", err
-	}
-	o, err := r.objects(ctx)
-	if err != nil {
-		return nil, "", err
-	}
-	defer o.Close()
 	var branch string
-	var tip *rawCommit
+	var tip *object.Commit
 	for _, b := range defaultBranches {
-		ref, ok := refs[b.ref]
-		if !ok {
+		ref, err := storer.ResolveReference(r.repo.Storer, plumbing.ReferenceName(b.ref))
+		if err != nil {
 			continue
 		}
-		c, err := r.peel(o, b.name, ref.sha)
+		c, err := r.peel(b.name, ref.Hash())
 		if err != nil {
 			return nil, "", err
 		}
 		branch, tip = b.name, c
-		if b.name == "origin/HEAD" && ref.target != "" {
-			branch = shortRef(ref.target)
+		if b.name == "origin/HEAD" {
+			if sym, err := r.repo.Storer.Reference(plumbing.ReferenceName(b.ref)); err == nil &&
+				sym.Type() == plumbing.SymbolicReference {
+				branch = sym.Target().Short()
+			}
 		}
 		break
 	}
@@ -171,81 +162,24 @@ func (r *Repo) DefaultBase() (*Commit, string, error) {
 		return nil, "", err
 	}
 	what := "merge-base of HEAD and " + branch
-	out, err := r.git(ctx, "merge-base", "--all", head.SHA, tip.commit.SHA)
-	if err != nil && exitCode(err) != 1 { // 1: no common ancestor
-		if r.Shallow() {
-			return nil, "", r.missing(what, "", errMissing)
-		}
-		return nil, "", fmt.Errorf("%s: %w", what, err)
-	}
-	var bases []*Commit
-	for _, sha := range strings.Fields(string(out)) {
-		c, err := o.commit(sha)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", what, err)
-		}
-		bases = append(bases, c.commit)
+	bases, err := head.obj.MergeBase(tip)
+	if err != nil {
+		return nil, "", r.missing(what, plumbing.ZeroHash, err)
 	}
 	if len(bases) == 0 {
+		err := fmt.Errorf("finding %s: they have no common ancestor", what)
 		if r.Shallow() {
-			return nil, "", r.missing(what, "", errMissing)
+			return nil, "", r.missing(what, plumbing.ZeroHash, plumbing.ErrObjectNotFound)
 		}
-		return nil, "", fmt.Errorf("finding %s: they have no common ancestor", what)
+		return nil, "", err
 	}
 	// Several best common ancestors (criss-cross merges): take the newest, then the smallest name,
-	// so the answer does not depend on the order git lists them in.
+	// so the answer does not depend on map or walk order.
 	sort.Slice(bases, func(i, j int) bool {
-		if !bases[i].Time.Equal(bases[j].Time) {
-			return bases[i].Time.After(bases[j].Time)
+		if !bases[i].Committer.When.Equal(bases[j].Committer.When) {
+			return bases[i].Committer.When.After(bases[j].Committer.When)
 		}
-		return bases[i].SHA < bases[j].SHA
+		return bases[i].Hash.String() < bases[j].Hash.String()
 	})
-	return bases[0], branch, nil
-}
-
-// missing turns an error from walking history into a *ShallowError when the repository is shallow
-// and the error is a missing object (errMissing); other errors are wrapped with what. sha is the
-// missing commit when the caller knows it.
-func (r *Repo) missing(what, sha string, err error) error {
-	if !errors.Is(err, errMissing) || !r.Shallow() {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	se := &ShallowError{What: what, Missing: sha}
-	for _, h := range r.shallowCommits() {
-		se.Boundary = append(se.Boundary, h)
-		if se.Missing != "" {
-			continue
-		}
-		// The commits just beyond the boundary are the shallow commits' parents.
-		if c, cerr := r.readCommit(h); cerr == nil && len(c.parents) > 0 {
-			se.Missing = c.parents[0]
-		}
-	}
-	sort.Strings(se.Boundary)
-	return se
-}
-
-// readCommit reads one commit with its own git process.
-func (r *Repo) readCommit(sha string) (*rawCommit, error) {
-	data, err := r.git(context.Background(), "cat-file", "commit", sha)
-	if err != nil {
-		return nil, err
-	}
-	return parseCommit(sha, data)
-}
-
-// Uncommitted returns the paths of the work tree that differ from HEAD or that git does not track
-// and does not ignore (git status --porcelain), run in the repository's root.
-func (r *Repo) Uncommitted(ctx context.Context) ([]string, error) {
-	out, err := runIn(ctx, r.root, "status", "--porcelain", "--untracked-files=normal")
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		if len(line) > 3 {
-			paths = append(paths, line[3:])
-		}
-	}
-	return paths, nil
+	return newCommit(bases[0]), branch, nil
 }

@@ -1,12 +1,14 @@
 package gitsrc
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // minShortSHA is the shortest abbreviated object name accepted, as in git.
@@ -22,12 +24,7 @@ func (r *Repo) Resolve(rev string) (*Commit, error) {
 	if name == "" {
 		return nil, &UnknownRevisionError{Rev: rev, Name: name, Reason: "empty revision"}
 	}
-	o, err := r.objects(context.Background())
-	if err != nil {
-		return nil, fmt.Errorf("resolving %q: %w", rev, err)
-	}
-	defer o.Close()
-	c, err := r.resolveName(o, rev, name)
+	c, err := r.resolveName(rev, name)
 	if err != nil {
 		return nil, err
 	}
@@ -41,19 +38,19 @@ func (r *Repo) Resolve(rev string) (*Commit, error) {
 		switch op {
 		case '~':
 			for i := 0; i < n; i++ {
-				if c, err = r.parent(o, rev, c, 1); err != nil {
+				if c, err = r.parent(rev, c, 1); err != nil {
 					return nil, err
 				}
 			}
 		case '^':
 			if n > 0 {
-				if c, err = r.parent(o, rev, c, n); err != nil {
+				if c, err = r.parent(rev, c, n); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
-	return c.commit, nil
+	return newCommit(c), nil
 }
 
 // splitRevision splits "main~2^2" into "main" and "~2^2". Ref names cannot contain '~' or '^'.
@@ -95,53 +92,44 @@ func nextStep(s string) (op byte, n int, rest string, err error) {
 	return op, n, s[i:], nil
 }
 
-// revParseRules are the places a name is looked for, in git's order (refs.c's
-// ref_rev_parse_rules).
-var revParseRules = []string{"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s",
-	"refs/remotes/%s/HEAD"}
-
 // resolveName resolves the name part of rev: refs first (in git's order: refs/, refs/tags/,
 // refs/heads/, refs/remotes/, refs/remotes/NAME/HEAD), then a full SHA, then an abbreviated SHA.
-func (r *Repo) resolveName(o *objects, rev, name string) (*rawCommit, error) {
+func (r *Repo) resolveName(rev, name string) (*object.Commit, error) {
 	if !strings.Contains(name, "..") && !strings.HasPrefix(name, "/") {
-		refs, err := r.refs(o.ctx)
-		if err != nil {
-			return nil, fmt.Errorf("resolving %q: %w", rev, err)
-		}
-		for _, rule := range revParseRules {
-			full := fmt.Sprintf(rule, name)
-			if ref, ok := refs[full]; ok {
-				return r.peel(o, rev, ref.sha)
+		for _, rule := range plumbing.RefRevParseRules {
+			ref, err := storer.ResolveReference(r.repo.Storer, plumbing.ReferenceName(fmt.Sprintf(rule, name)))
+			if err != nil {
+				continue
 			}
-			if full == name && isPseudoRef(name) {
-				// HEAD, FETCH_HEAD, …: files of the git directory that for-each-ref does not list.
-				out, err := r.git(o.ctx, "rev-parse", "--verify", "-q", name)
-				if sha := strings.TrimSpace(string(out)); err == nil && IsFullSHA(sha) {
-					return r.peel(o, rev, sha)
-				}
+			if ref.Hash().IsZero() {
+				break // an unborn branch: HEAD in a repository without commits
 			}
+			return r.peel(rev, ref.Hash())
 		}
 	}
-	if !isHex(name) || len(name) < minShortSHA || len(name) > shaLen {
+	if !isHex(name) || len(name) < minShortSHA || len(name) > 2*len(plumbing.ZeroHash) {
 		return nil, r.unknown(rev, name)
 	}
-	if len(name) == shaLen {
-		c, err := r.peel(o, rev, strings.ToLower(name))
-		if errors.Is(err, errMissing) {
+	if len(name) == 2*len(plumbing.ZeroHash) {
+		h := plumbing.NewHash(name)
+		if _, err := r.repo.Storer.EncodedObject(plumbing.AnyObject, h); err != nil {
+			if errors.Is(err, plumbing.ErrObjectNotFound) && r.Shallow() {
+				return nil, r.missing(fmt.Sprintf("resolving %q", rev), h, err)
+			}
 			return nil, r.unknown(rev, name)
 		}
-		return c, err
+		return r.peel(rev, h)
 	}
-	var found []*rawCommit
-	seen := map[string]bool{}
-	for _, h := range r.hashesWithPrefix(o.ctx, strings.ToLower(name)) {
-		c, err := r.peel(o, rev, h)
-		if err != nil || seen[c.commit.SHA] {
+	var found []*object.Commit
+	seen := map[plumbing.Hash]bool{}
+	for _, h := range r.hashesWithPrefix(strings.ToLower(name)) {
+		c, err := r.peel(rev, h)
+		if err != nil || seen[c.Hash] {
 			// a tree or blob with the same prefix is not a commit-ish: git disambiguates it away
 			// too
 			continue
 		}
-		seen[c.commit.SHA] = true
+		seen[c.Hash] = true
 		found = append(found, c)
 	}
 	switch len(found) {
@@ -152,115 +140,77 @@ func (r *Repo) resolveName(o *objects, rev, name string) (*rawCommit, error) {
 	}
 	var names []string
 	for _, c := range found {
-		names = append(names, c.commit.SHA[:12])
+		names = append(names, c.Hash.String()[:12])
 	}
 	return nil, &UnknownRevisionError{Rev: rev, Name: name,
 		Reason: fmt.Sprintf("abbreviated SHA %q is ambiguous: it matches commits %s; give more digits", name,
 			strings.Join(names, ", "))}
 }
 
-// shaLen is the length of a SHA-1 object name in hexadecimal digits.
-const shaLen = 40
-
-// isPseudoRef reports whether name is one of the git directory's own refs: HEAD, FETCH_HEAD,
-// ORIG_HEAD and the like.
-func isPseudoRef(name string) bool {
-	if name != "HEAD" && !strings.HasSuffix(name, "_HEAD") {
-		return false
+// hashesWithPrefix returns the objects whose name starts with prefix (hexadecimal, lower case).
+func (r *Repo) hashesWithPrefix(prefix string) []plumbing.Hash {
+	type fast interface {
+		HashesWithPrefix(prefix []byte) ([]plumbing.Hash, error)
 	}
-	return strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == ""
-}
-
-// ref is one ref of the repository: the object it names and, for a symbolic ref, the ref it
-// points to.
-type ref struct{ sha, target string }
-
-// refs lists the repository's refs by full name (refs/heads/main, refs/remotes/origin/HEAD, …).
-func (r *Repo) refs(ctx context.Context) (map[string]ref, error) {
-	out, err := r.git(ctx, "for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)")
-	if err != nil {
-		return nil, fmt.Errorf("listing refs: %w", err)
-	}
-	refs := map[string]ref{}
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Split(line, "\x00")
-		if len(f) != 3 || !IsFullSHA(f[1]) {
-			continue
-		}
-		refs[f[0]] = ref{sha: f[1], target: f[2]}
-	}
-	return refs, nil
-}
-
-// shortRef returns the name a user writes for a full ref name: main for refs/heads/main,
-// origin/main for refs/remotes/origin/main, v1.0 for refs/tags/v1.0.
-func shortRef(full string) string {
-	for _, p := range []string{"refs/heads/", "refs/tags/", "refs/remotes/", "refs/"} {
-		if s, ok := strings.CutPrefix(full, p); ok {
-			return s
+	even := prefix[:len(prefix)&^1]
+	var candidates []plumbing.Hash
+	if f, ok := r.repo.Storer.(fast); ok {
+		b := plumbing.NewHash(even + strings.Repeat("0", 40-len(even)))
+		candidates, _ = f.HashesWithPrefix(b[:len(even)/2])
+	} else {
+		iter, err := r.repo.Storer.IterEncodedObjects(plumbing.AnyObject)
+		if err == nil {
+			_ = iter.ForEach(func(o plumbing.EncodedObject) error {
+				candidates = append(candidates, o.Hash())
+				return nil
+			})
 		}
 	}
-	return full
-}
-
-// hashesWithPrefix returns the objects whose name starts with prefix (hexadecimal, lower case, at
-// least minShortSHA digits).
-func (r *Repo) hashesWithPrefix(ctx context.Context, prefix string) []string {
-	out, err := r.git(ctx, "rev-parse", "--disambiguate="+prefix)
-	if err != nil {
-		return nil
+	var out []plumbing.Hash
+	for _, h := range candidates {
+		if strings.HasPrefix(h.String(), prefix) {
+			out = append(out, h)
+		}
 	}
-	return strings.Fields(string(out))
+	return out
 }
 
-// peel follows annotated tags (tags of tags too) from sha to a commit.
-func (r *Repo) peel(o *objects, rev, sha string) (*rawCommit, error) {
-	h := sha
+// peel follows annotated tags (tags of tags too) from h to a commit.
+func (r *Repo) peel(rev string, h plumbing.Hash) (*object.Commit, error) {
 	for range 16 {
-		typ, data, err := o.read(h)
+		o, err := r.repo.Storer.EncodedObject(plumbing.AnyObject, h)
 		if err != nil {
 			return nil, r.missing(fmt.Sprintf("resolving %q", rev), h, err)
 		}
-		switch typ {
-		case "commit":
-			return parseCommit(h, data)
-		case "tag":
-			target := tagTarget(data)
-			if target == "" {
-				return nil, fmt.Errorf("resolving %q: tag %s names no object", rev, h)
+		switch o.Type() {
+		case plumbing.CommitObject:
+			return object.DecodeCommit(r.repo.Storer, o)
+		case plumbing.TagObject:
+			t, err := object.DecodeTag(r.repo.Storer, o)
+			if err != nil {
+				return nil, fmt.Errorf("resolving %q: %w", rev, err)
 			}
-			h = target
+			h = t.Target
 		default:
 			return nil, &UnknownRevisionError{Rev: rev, Name: rev, Reason: fmt.Sprintf("%s is a %s, not a commit",
-				h[:12], typ)}
+				h.String()[:12], o.Type())}
 		}
 	}
 	return nil, fmt.Errorf("resolving %q: tag chain too long", rev)
 }
 
-// tagTarget returns the object an annotated tag names: its "object" header.
-func tagTarget(data []byte) string {
-	headers, _, _ := bytes.Cut(data, []byte("\n\n"))
-	for _, line := range strings.Split(string(headers), "\n") {
-		if sha, ok := strings.CutPrefix(line, "object "); ok && IsFullSHA(sha) {
-			return sha
-		}
-	}
-	return ""
-}
-
 // parent returns the nth (1-based) parent of c, or a *ShallowError when it lies beyond a shallow
 // boundary.
-func (r *Repo) parent(o *objects, rev string, c *rawCommit, n int) (*rawCommit, error) {
-	if n > len(c.parents) {
-		reason := fmt.Sprintf("commit %s (%q) has no parent", c.commit.Short(), c.commit.Subject)
-		if n > 1 && len(c.parents) > 0 {
-			reason = fmt.Sprintf("commit %s has %d parent(s), not %d", c.commit.Short(), len(c.parents), n)
+func (r *Repo) parent(rev string, c *object.Commit, n int) (*object.Commit, error) {
+	if n > len(c.ParentHashes) {
+		reason := fmt.Sprintf("commit %s (%q) has no parent", c.Hash.String()[:12], newCommit(c).Subject)
+		if n > 1 && len(c.ParentHashes) > 0 {
+			reason = fmt.Sprintf("commit %s has %d parent(s), not %d", c.Hash.String()[:12], len(c.ParentHashes), n)
 		}
 		return nil, &UnknownRevisionError{Rev: rev, Name: rev, Reason: reason}
 	}
-	h := c.parents[n-1]
-	p, err := o.commit(h)
+	h := c.ParentHashes[n-1]
+	p, err := r.repo.CommitObject(h)
 	if err != nil {
 		return nil, r.missing(fmt.Sprintf("resolving %q", rev), h, err)
 	}
@@ -271,7 +221,7 @@ func (r *Repo) parent(o *objects, rev string, c *rawCommit, n int) (*rawCommit, 
 // lowercase hexadecimal digits. It is perfgate's one test of a SHA from outside (an event payload,
 // an artifact).
 func IsFullSHA(s string) bool {
-	return len(s) == shaLen && isHex(s) && strings.ToLower(s) == s
+	return len(s) == 2*len(plumbing.ZeroHash) && isHex(s) && strings.ToLower(s) == s
 }
 
 func isHex(s string) bool {
@@ -295,16 +245,17 @@ func (r *Repo) unknown(rev, name string) error {
 
 // refNames lists the short names of branches, remote-tracking branches and tags.
 func (r *Repo) refNames() []string {
-	refs, err := r.refs(context.Background())
+	iter, err := r.repo.Storer.IterReferences()
 	if err != nil {
 		return nil
 	}
 	var names []string
-	for full := range refs {
-		if (strings.HasPrefix(full, "refs/heads/") || strings.HasPrefix(full, "refs/tags/") ||
-			strings.HasPrefix(full, "refs/remotes/")) && !strings.HasSuffix(full, "/HEAD") {
-			names = append(names, shortRef(full))
+	_ = iter.ForEach(func(ref *plumbing.Reference) error {
+		n := ref.Name()
+		if (n.IsBranch() || n.IsTag() || n.IsRemote()) && !strings.HasSuffix(n.String(), "/HEAD") {
+			names = append(names, n.Short())
 		}
-	}
+		return nil
+	})
 	return names
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/perfgate/perfgate/internal/childset"
 )
 
 func TestResolveAgreesWithGit(t *testing.T) {
@@ -230,7 +229,7 @@ func TestIsFullSHA(t *testing.T) {
 }
 
 // TestHookEnvironment: perfgate run from a git hook inherits GIT_DIR and GIT_INDEX_FILE naming the
-// hook's repository; gitsrc still reads the repository it opened. No token reaches git.
+// hook's repository; gitsrc still reads the repository it opened.
 func TestHookEnvironment(t *testing.T) {
 	g := newFixture(t)
 	other := newGitRepo(t)
@@ -249,10 +248,5 @@ func TestHookEnvironment(t *testing.T) {
 	dirty, err := r.ExportWorktree(t.Context(), filepath.Join(t.TempDir(), "out"))
 	if err != nil || dirty {
 		t.Errorf("ExportWorktree = %v, %v; want the opened repository's clean work tree", dirty, err)
-	}
-	for _, kv := range childset.GitEnv() {
-		if strings.HasPrefix(kv, "GIT_DIR=") || strings.Contains(kv, "ghs_secret") {
-			t.Errorf("git's environment holds %s", kv)
-		}
 	}
 }

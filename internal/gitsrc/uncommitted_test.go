@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestUncommitted checks Repo.Uncommitted against a work tree with an edit, a new file and an
@@ -29,4 +30,46 @@ func TestUncommitted(t *testing.T) {
 	if err != nil || !slices.Equal(got, []string{"a.go", "b.go"}) {
 		t.Errorf("Uncommitted = %q, %v; want a.go (edited) and b.go (new), not the ignored x.out", got, err)
 	}
+}
+
+// TestUncommittedStat: a file whose size, modification time and inode are those the index recorded
+// is not read, as git status does not read it; unless the index was written in the same instant
+// (racily clean), when it is hashed. Staged and deleted files are listed too.
+func TestUncommittedStat(t *testing.T) {
+	g := newGitRepo(t)
+	g.commit("first", map[string]string{"a.go": "package a\n", "d.go": "package a\n"})
+	r, err := Open(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := idx.Entry("a.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, index := filepath.Join(g.dir, "a.go"), filepath.Join(g.dir, ".git", "index")
+	// Same size, same modification time, same inode: only the content tells.
+	if err := os.WriteFile(a, []byte("package b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, want ...string) {
+		t.Helper()
+		got, err := r.Uncommitted(t.Context())
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: Uncommitted = %q, %v; want %q", what, got, err, want)
+		}
+	}
+	os.Chtimes(a, e.ModifiedAt, e.ModifiedAt)
+	os.Chtimes(index, e.ModifiedAt, e.ModifiedAt)
+	check("racily clean (index written in the file's instant)", "a.go")
+	later := e.ModifiedAt.Add(time.Second)
+	os.Chtimes(index, later, later)
+	check("stat data unchanged, index written later (the file is not read)")
+	g.write(map[string]string{"n.go": "package a\n"})
+	g.git("add", "n.go")
+	os.Remove(filepath.Join(g.dir, "d.go"))
+	check("staged and deleted", "d.go", "n.go")
 }

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/perfgate/perfgate/internal/childset"
 )
 
 var subreaperOnce sync.Once
@@ -97,35 +95,33 @@ func subtree(children map[int][]int, pid int) []int {
 // sweep kills the orphans re-parented to this process that no running child owns, with their
 // descendants, and reaps them; mu is held. A direct child is an orphan unless it is a running
 // command or belongs to a running command's process group (it dies with that group). Every child
-// perfgate starts goes through Command, but for the git commands of the packages below this one,
-// which go through childset; nothing else is exempt: a descendant that joined perfgate's own
-// process group or session is an orphan like any other.
+// perfgate starts goes through Command (no package below this one starts a process: gitsrc and
+// demo read and write repositories in-process), so nothing else is exempt: a descendant that
+// joined perfgate's own process group or session is an orphan like any other.
 func sweep() {
-	childset.Exempt(func(started func(int) bool) {
-		me := os.Getpid()
-		for range 100 {
-			all, children := processes()
-			var orphans []int
-			for _, pid := range children[me] {
-				if p := all[pid]; !running[pid] && !running[p.pgid] && !started(pid) {
-					orphans = append(orphans, pid)
-				}
-			}
-			if len(orphans) == 0 {
-				return
-			}
-			for _, o := range orphans {
-				for _, pid := range subtree(children, o) {
-					syscall.Kill(pid, syscall.SIGKILL)
-				}
-			}
-			for _, o := range orphans {
-				var ws unix.WaitStatus
-				// its children are re-parented here by now: the next pass finds them
-				unix.Wait4(o, &ws, 0, nil)
+	me := os.Getpid()
+	for range 100 {
+		all, children := processes()
+		var orphans []int
+		for _, pid := range children[me] {
+			if p := all[pid]; !running[pid] && !running[p.pgid] {
+				orphans = append(orphans, pid)
 			}
 		}
-	})
+		if len(orphans) == 0 {
+			return
+		}
+		for _, o := range orphans {
+			for _, pid := range subtree(children, o) {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		for _, o := range orphans {
+			var ws unix.WaitStatus
+			// its children are re-parented here by now: the next pass finds them
+			unix.Wait4(o, &ws, 0, nil)
+		}
+	}
 }
 
 // KillDescendants kills every process descended from this one and reaps the orphans among them.
