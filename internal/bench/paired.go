@@ -110,7 +110,7 @@ type pairedResult struct {
 // An effect of exactly the MDE is significant in about half of the runs; it also has to exceed the
 // threshold to be classed slower or faster.
 func paired(rs []roundValues, confidence, margin float64) (res pairedResult, dropped int, ok bool) {
-	var d, a, b []float64
+	var d, a, b, level []float64
 	for _, r := range rs {
 		if len(r.base) != 2 || len(r.head) != 2 {
 			dropped++
@@ -126,17 +126,35 @@ func paired(rs []roundValues, confidence, margin float64) (res pairedResult, dro
 		d = append(d, math.Log((h1+h2)/(b0+b3)))
 		a = append(a, math.Log(b3/b0))
 		b = append(b, math.Log(h2/h1))
+		level = append(level, math.Log((b0+b3+h1+h2)/4))
 	}
 	if len(d) < 2 {
 		return pairedResult{}, dropped, false
 	}
-	res.sigma = 1.0483 * Median(append(pairDiffs(a), pairDiffs(b)...)) / math.Sqrt2
-	kept := unwild(undisturbed(d, a, b, res.sigma), res.sigma)
+	sigma, disturbed := calmNoise(a, b)
+	res.sigma = sigma
+	keep := make([]int, 0, len(d))
+	for r := range d {
+		if !disturbed[r] {
+			keep = append(keep, r)
+		}
+	}
+	if len(keep) < 2 {
+		keep = keep[:0]
+		for r := range d {
+			keep = append(keep, r)
+		}
+	}
+	keep = unwild(d, keep, sigma)
+	label, nregimes := regimes(level)
+	kept, keptLabel := make([]float64, len(keep)), make([]int, len(keep))
+	for i, r := range keep {
+		kept[i], keptLabel[i] = d[r], label[r]
+	}
 	n := len(kept)
-	mean, sd := meanSD(kept)
-	df := n - 1
-	t := tQuantile(1-(1-confidence)/2, float64(df))
-	se := sd / math.Sqrt(float64(n))
+	mean, _ := meanSD(kept)
+	se, df := regimeSpread(kept, keptLabel)
+	t := tQuantile(1-(1-confidence)/2, df)
 	res.est = record.Paired{
 		Ratio:     math.Exp(mean),
 		Lo:        math.Exp(mean - t*se),
@@ -146,30 +164,39 @@ func paired(rs []roundValues, confidence, margin float64) (res pairedResult, dro
 		Rounds:    n,
 		Dropped:   dropped,
 		Disturbed: len(d) - n,
+		Bursts:    burstRounds(disturbed),
 	}
-	res.mde = t * res.sigma / math.Sqrt(float64(n))
-	t1 := tQuantile(confidence, float64(df))
+	if nregimes > 1 {
+		res.est.Regimes = nregimes
+		res.est.RegimeEffect = df < float64(n-1)
+	}
+	res.mde = tQuantile(1-(1-confidence)/2, float64(n-1)) * res.sigma / math.Sqrt(float64(n))
+	t1 := tQuantile(confidence, df)
 	res.upper, res.lower = math.Exp(mean+t1*se), math.Exp(mean-t1*se)
 	return res, dropped, true
 }
 
-// unwild returns the d without the wild rounds of the file comment; all of d when fewer than two
-// would remain.
-func unwild(d []float64, sigma float64) []float64 {
-	m := Median(d)
-	dev := make([]float64, len(d))
-	for i, x := range d {
+// unwild returns the rounds of keep (indices into d) without the wild rounds of the file comment;
+// all of keep when fewer than two would remain.
+func unwild(d []float64, keep []int, sigma float64) []int {
+	xs := make([]float64, len(keep))
+	for i, r := range keep {
+		xs[i] = d[r]
+	}
+	m := Median(xs)
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
 		dev[i] = math.Abs(x - m)
 	}
 	limit := WildRound * max(sigma, 1.4826*Median(dev), 0.01/WildRound)
-	var kept []float64
-	for _, x := range d {
+	var kept []int
+	for i, x := range xs {
 		if math.Abs(x-m) <= limit {
-			kept = append(kept, x)
+			kept = append(kept, keep[i])
 		}
 	}
 	if len(kept) < 2 {
-		return d
+		return keep
 	}
 	return kept
 }
@@ -179,7 +206,7 @@ func unwild(d []float64, sigma float64) []float64 {
 // with δ = log(1+margin) above and −log(1−margin) below, the test of |d| ≤ δ on the side loc lies.
 // It is 1 when loc is inside the margin, and with margin 0 the ordinary test of d = 0. Under any
 // true d within the margin, P(marginP < α) ≤ α.
-func marginP(loc, se float64, df int, margin float64) float64 {
+func marginP(loc, se, df, margin float64) float64 {
 	delta := math.Log1p(margin)
 	if loc < 0 {
 		delta = -math.Log1p(-margin)
@@ -193,27 +220,9 @@ func marginP(loc, se float64, df int, margin float64) float64 {
 	case se == 0:
 		return 1
 	}
-	t, v := excess/se, float64(df)
+	t, v := excess/se, df
 	// P(|T| > t) = I_{v/(v+t²)}(v/2, 1/2), the regularised incomplete beta function.
 	return mathx.BetaInc(v/(v+t*t), v/2, 0.5)
-}
-
-// undisturbed returns the d_r of the rounds whose A–A pair a_r and B–B pair b_r both lie within
-// DisturbedRound pair standard deviations (and at least 1%) of their series' medians; all of d when
-// fewer than two would remain.
-func undisturbed(d, a, b []float64, sigma float64) []float64 {
-	limit := max(DisturbedRound*math.Sqrt2*sigma, 0.01)
-	ma, mb := Median(a), Median(b)
-	var kept []float64
-	for r := range d {
-		if math.Abs(a[r]-ma) <= limit && math.Abs(b[r]-mb) <= limit {
-			kept = append(kept, d[r])
-		}
-	}
-	if len(kept) < 2 {
-		return d
-	}
-	return kept
 }
 
 // pairDiffs returns |x_i - x_j| for every pair i < j of xs.
