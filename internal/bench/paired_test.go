@@ -40,7 +40,8 @@ type world struct {
 	burst     float64
 	burstAsym bool
 	walk      float64 // the log level takes a random walk: a step of this standard deviation a run
-	tails     float64 // when not 0, a run's noise is Student t with this many degrees of freedom, scaled to noise
+	// when not 0, a run's noise is Student t with this many degrees of freedom, scaled to noise
+	tails float64
 }
 
 // run simulates one A–B–B–A run of w and returns its samples; every benchmark takes 1 µs on base.
@@ -133,7 +134,8 @@ func (w world) run(rng *rand.Rand) []benchtxt.Sample {
 	return out
 }
 
-// studentT draws from Student's t with df degrees of freedom, scaled to standard deviation 1 (df > 2).
+// studentT draws from Student's t with df degrees of freedom, scaled to standard deviation 1 (df >
+// 2).
 func studentT(rng *rand.Rand, df float64) float64 {
 	var chi2 float64
 	for range int(df) {

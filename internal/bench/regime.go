@@ -8,18 +8,30 @@ import (
 	"github.com/perfgate/perfgate/internal/changepoint"
 )
 
-// RegimeAlpha is the level of the two tests behind a regime change (see "Steps and bursts" in
-// paired.go): the permutation test of a step in the base level, and the F-test of whether the
-// rounds' log ratios differ between the regimes the steps divide.
+// RegimeAlpha is the level of the permutation test of a step in the rounds' level (see "Steps and
+// bursts" in paired.go).
 const RegimeAlpha = 0.01
+
+// RegimeEffectAlpha is the level of the F-test of whether the rounds' log ratios differ between the
+// regimes the steps divide. It is low because a regime effect makes the interval as wide as the
+// regimes allow, and the F-test, which assumes one spread in every regime, fires more often than
+// its level when a step also changes the noise (at 0.01 it cost a run with a step 2 points of power
+// to find +3.5%, at 20 rounds); a ratio that really depends on the host's state differs by far
+// more.
+const RegimeEffectAlpha = 0.001
 
 // BurstScreen is how many pair standard deviations, by the lower quartile of the pairs'
 // deviations, a round's A–A or B–B pair may stray from its series' median before the round is kept
 // out of the noise floor (see calmNoise).
 const BurstScreen = 8
 
+// minRegimeRounds is the fewest rounds the search for steps looks at. With three rounds a segment
+// at least, a permutation test of fewer than ten values cannot reach RegimeAlpha: of the C(9,4) =
+// 126 ways to place four rounds, two are as extreme as a clean step, 1.6%.
+const minRegimeRounds = 10
+
 // regimeBlocks is the most values the search for regimes looks at (see regimes).
-const regimeBlocks = 50
+const regimeBlocks = 24
 
 // regimePermutations is the number of permutations behind a step's p-value: 1/(199+1) lies well
 // below RegimeAlpha, and a series without a step stops after a few of them.
@@ -31,11 +43,11 @@ const regimePermutations = 199
 // out from it. So the rounds are first screened by a scale that a burst of up to three rounds in
 // four does not move, the lower quartile of the deviations |a_r − median a| and |b_r − median b|
 // (for normal pairs 0.3186 of their standard deviation √2·σ): a round whose pair lies more than
-// BurstScreen such standard deviations out is screened off. When two consecutive rounds are screened
-// off (a burst), σ is Shamos' estimator over the rounds that remain; otherwise, over every round, as
-// it was. Every round is then judged by σ as before. The screen is wide, and asks for two rounds in
-// a row, because a lower quartile of few rounds is itself noisy: on a calm run it almost never
-// fires (TestSimRegimes measures how rarely).
+// BurstScreen such standard deviations out is screened off. When two consecutive rounds are
+// screened off (a burst), σ is Shamos' estimator over the rounds that remain; otherwise, over every
+// round, as it was. Every round is then judged by σ as before. The screen is wide, and asks for two
+// rounds in a row, because a lower quartile of few rounds is itself noisy: on a calm run it almost
+// never fires (TestSimRegimes measures how rarely).
 func calmNoise(a, b []float64) (sigma float64, disturbed []bool) {
 	ma, mb := Median(a), Median(b)
 	dev := make([]float64, 0, 2*len(a))
@@ -114,22 +126,22 @@ func burstRounds(disturbed []bool) int {
 	return n
 }
 
-// regimes labels each round with the regime it ran in, 0 up: the segments between the change
-// points of level, the round's level log(mean of its four runs), found by E-divisive means
-// (package changepoint) at RegimeAlpha with segments of at least three rounds. Fewer than six
-// rounds are one regime; more than regimeBlocks rounds are searched in blocks of consecutive rounds.
-// The level is both sides', not base's alone: base's level shares base's
-// noise with d_r, with opposite signs, so regimes cut where base ran slow would be regimes of low
-// d_r, and the test of regimeSpread would find them different (on calm runs it did, in a third of
-// the runs where a regime was found by chance); the sum of the four runs and d_r, a difference, are
-// uncorrelated when the sides are equally noisy.
+// regimes labels each round with the regime it ran in, 0 up: the segments between the change points
+// of level, the round's level log(mean of its four runs), found by E-divisive means (package
+// changepoint) at RegimeAlpha with segments of at least three rounds. Fewer than minRegimeRounds
+// rounds are one regime; more than regimeBlocks rounds are searched in blocks of consecutive
+// rounds. The level is both sides', not base's alone: base's level shares base's noise with d_r,
+// with opposite signs, so regimes cut where base ran slow would be regimes of low d_r, and the test
+// of regimeSpread would find them different (on calm runs it did, in a third of the runs where a
+// regime was found by chance); the sum of the four runs and d_r, a difference, are uncorrelated
+// when the sides are equally noisy.
 func regimes(level []float64) (label []int, n int) {
 	label = make([]int, len(level))
-	if len(level) < 6 {
+	if len(level) < minRegimeRounds {
 		return label, 1
 	}
-	// A long run is searched in blocks of consecutive rounds, their mean level: the search costs the
-	// square of its length a permutation (50 ms at 200 rounds, 2 ms in 50 blocks).
+	// A long run is searched in blocks of consecutive rounds, their mean level: the search costs
+	// the square of its length a permutation (50 ms at 200 rounds, under 1 ms in 24 blocks).
 	size := (len(level) + regimeBlocks - 1) / regimeBlocks
 	var blocks []float64
 	for lo := 0; lo < len(level); lo += size {
@@ -151,11 +163,11 @@ func regimes(level []float64) (label []int, n int) {
 	return label, len(cps) + 1
 }
 
-// regimeSpread is the standard error of the mean of the kept log ratios d, and its degrees of freedom:
-// the Student t one, s_d/√N with N−1, unless the rounds ran in more than one regime and their
-// means differ between regimes beyond what the spread within them explains (the one-way ANOVA
-// F-test at RegimeAlpha). Then the regimes are a random effect, d_r = μ + u_g + e_r with
-// u_g ~ N(0, τ²) and e_r ~ N(0, σ_e²), and the standard error is that of the mean under this model,
+// regimeSpread is the standard error of the mean of the kept log ratios d, and its degrees of
+// freedom: the Student t one, s_d/√N with N−1, unless the rounds ran in more than one regime and
+// their means differ between regimes beyond what the spread within them explains (the one-way ANOVA
+// F-test at RegimeEffectAlpha). Then the regimes are a random effect, d_r = μ + u_g + e_r with u_g
+// ~ N(0, τ²) and e_r ~ N(0, σ_e²), and the standard error is that of the mean under this model,
 //
 //	var(mean d) = τ²·Σ n_g²/N² + σ_e²/N,
 //
@@ -166,6 +178,7 @@ func regimeSpread(d []float64, label []int) (se, df float64) {
 	n := float64(len(d))
 	mean, sd := meanSD(d)
 	se, df = sd/math.Sqrt(n), n-1
+	label = mergeSmall(label)
 	groups := 0
 	for _, g := range label {
 		groups = max(groups, g+1)
@@ -196,7 +209,7 @@ func regimeSpread(d []float64, label []int) (se, df float64) {
 		ssw += (x - m) * (x - m)
 	}
 	msb, msw := ssb/(k-1), ssw/(n-k)
-	if msw == 0 || msb <= msw || fP(msb/msw, k-1, n-k) >= RegimeAlpha {
+	if msw == 0 || msb <= msw || fP(msb/msw, k-1, n-k) >= RegimeEffectAlpha {
 		return se, df
 	}
 	n0 := (n - sq/n) / (k - 1)
@@ -208,6 +221,50 @@ func regimeSpread(d []float64, label []int) (se, df float64) {
 	}
 	df = v * v / ((wb*msb)*(wb*msb)/(k-1) + (ww*msw)*(ww*msw)/(n-k))
 	return math.Sqrt(v), max(1, min(df, n-1))
+}
+
+// mergeSmall returns label (non-decreasing: rounds in order) with every regime of fewer than
+// three kept rounds joined to the one before it, or the first to the one after. A regime of one
+// or two kept rounds is mostly the edge of a burst, whose other rounds were left out: its mean says
+// little, and its rounds are noisier than the rest, which the F-test, assuming one spread, would
+// take for a difference of means (it did: in a tenth of the runs with a one-sided burst of 20
+// rounds, costing them their power).
+func mergeSmall(label []int) []int {
+	out := slices.Clone(label)
+	for {
+		// runs of equal labels: [start, end)
+		var starts []int
+		for i := range out {
+			if i == 0 || out[i] != out[i-1] {
+				starts = append(starts, i)
+			}
+		}
+		if len(starts) < 2 {
+			return out
+		}
+		merged := false
+		for k, lo := range starts {
+			hi := len(out)
+			if k+1 < len(starts) {
+				hi = starts[k+1]
+			}
+			if hi-lo >= 3 {
+				continue
+			}
+			to := out[max(lo-1, 0)]
+			if lo == 0 {
+				to = out[hi]
+			}
+			for i := lo; i < hi; i++ {
+				out[i] = to
+			}
+			merged = true
+			break
+		}
+		if !merged {
+			return out
+		}
+	}
 }
 
 // fP is the upper tail P(F > f) of the F distribution with d1 and d2 degrees of freedom.
