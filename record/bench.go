@@ -113,6 +113,18 @@ type Paired struct {
 	Dropped int     `json:"dropped"` // rounds present but incomplete, not used
 	// complete rounds left out because a run in them was disturbed, or the round ran wild
 	Disturbed int `json:"disturbed"`
+	// Bursts counts the complete rounds that were part of a burst: two or more consecutive rounds
+	// whose A–A or B–B pair strayed far beyond the run's typical pair. They are among Disturbed,
+	// left out. 0 when there was none.
+	Bursts int `json:"bursts,omitempty"`
+	// Regimes is the number of levels the run's base timings settled at, when the host's state
+	// changed mid-run (a step in the per-round base level: a neighbour starting, memory reclaimed);
+	// 0 when there was one.
+	Regimes int `json:"regimes,omitempty"`
+	// RegimeEffect says that the rounds' log ratios differed between the Regimes beyond their
+	// spread within them, and that the interval treats the regime as a random effect: it is as wide
+	// as the regimes, not the rounds, allow.
+	RegimeEffect bool `json:"regime_effect,omitempty"`
 }
 
 // FailureKind says how a benchmark run failed.

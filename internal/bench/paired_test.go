@@ -29,6 +29,19 @@ type world struct {
 	// neighbouring runs share it.
 	load, loadRho float64
 	spikes        float64 // the probability that a run is disturbed, slowed by 10% to 60%
+	// step is a change of the host's state mid-run (a neighbour starting, memory reclaimed): from a
+	// run drawn uniformly in time order — inside a round as often as not — every run on both sides
+	// costs exp(step) times as much, and its noise is stepNoise times as large (1 when 0).
+	step, stepNoise float64
+	// burst is a block of 3 to 8 consecutive rounds, placed at random, in which the log standard
+	// deviation of a run is noise times a factor drawn from [burst, 2·burst] for the block. With
+	// burstAsym the burst only slows (the noise is |N|·σ) and hits one side of each round, drawn at
+	// random, four times as hard as the other.
+	burst     float64
+	burstAsym bool
+	walk      float64 // the log level takes a random walk: a step of this standard deviation a run
+	// when not 0, a run's noise is Student t with this many degrees of freedom, scaled to noise
+	tails float64
 }
 
 // run simulates one A–B–B–A run of w and returns its samples; every benchmark takes 1 µs on base.
@@ -63,8 +76,49 @@ func (w world) run(rng *rand.Rand) []benchtxt.Sample {
 	if w.load > 0 {
 		level = w.load * rng.NormFloat64()
 	}
+	stepAt := total
+	if w.step != 0 {
+		stepAt = rng.IntN(total)
+	}
+	burstLo, burstHi, burstScale := -1, -1, 0.0
+	if w.burst > 0 {
+		n := 3 + rng.IntN(6)
+		burstLo = rng.IntN(max(w.rounds-n, 0) + 1)
+		burstHi, burstScale = burstLo+n, w.burst*(1+rng.Float64())
+	}
+	hard := make([]record.Side, w.rounds) // the side a burst hits hardest, by round
+	for r := range hard {
+		hard[r] = record.Base
+		if w.burstAsym && rng.IntN(2) == 0 {
+			hard[r] = record.Head
+		}
+	}
+	var walk float64
 	for k := range out {
-		v := 1e-6 * (1 + w.drift*float64(k)/float64(total-1)) * math.Exp(w.noise*rng.NormFloat64())
+		e := rng.NormFloat64()
+		if w.tails > 0 {
+			e = studentT(rng, w.tails)
+		}
+		noise := w.noise
+		if k >= stepAt && w.stepNoise > 0 {
+			noise *= w.stepNoise
+		}
+		if r := out[k].Round; r >= burstLo && r < burstHi {
+			noise *= burstScale
+			if w.burstAsym {
+				e = math.Abs(e)
+				if out[k].Side != hard[r] {
+					e /= 4
+				}
+			}
+		}
+		if w.walk > 0 {
+			walk += w.walk * rng.NormFloat64()
+		}
+		v := 1e-6 * (1 + w.drift*float64(k)/float64(total-1)) * math.Exp(noise*e+walk)
+		if k >= stepAt {
+			v *= math.Exp(w.step)
+		}
 		if w.load > 0 {
 			level = w.loadRho*level + math.Sqrt(1-w.loadRho*w.loadRho)*w.load*rng.NormFloat64()
 			v *= 1 + math.Abs(level)
@@ -78,6 +132,17 @@ func (w world) run(rng *rand.Rand) []benchtxt.Sample {
 		out[k].Values = []benchtxt.Value{{Value: v, Unit: "sec/op"}}
 	}
 	return out
+}
+
+// studentT draws from Student's t with df degrees of freedom, scaled to standard deviation 1 (df >
+// 2).
+func studentT(rng *rand.Rand, df float64) float64 {
+	var chi2 float64
+	for range int(df) {
+		z := rng.NormFloat64()
+		chi2 += z * z
+	}
+	return rng.NormFloat64() / math.Sqrt(chi2/df) * math.Sqrt((df-2)/df)
 }
 
 // tally counts what Analyze says about sims runs of w.

@@ -417,10 +417,36 @@ func classify(c *record.Benchmark, opt StatsOptions) {
 		}
 		c.Note += fmt.Sprintf("interval %+.1f%% to %+.1f%% exceeds ±%g%%", 100*(p.Lo-1), 100*(p.Hi-1), 100*th)
 	}
-	if p.Disturbed > 0 {
+	if rounds := RoundsNote(*p); rounds != "" {
 		if c.Note != "" {
 			c.Note += "; "
 		}
-		c.Note += fmt.Sprintf("%d of %d rounds disturbed, left out", p.Disturbed, p.Disturbed+p.Rounds)
+		c.Note += rounds
 	}
+}
+
+// RoundsNote says which rounds a paired estimate left out and what it saw of the host changing
+// state mid-run, and how the interval allowed for it (see "Steps and bursts" in paired.go): "3 of
+// 20 rounds disturbed, left out (3 in a burst: the interval and the noise floor are the calm
+// rounds')", "the host changed state mid-run (2 levels); the ratio differed between them, so the
+// interval is as wide as 2 levels allow". "" when there is nothing to say.
+func RoundsNote(p record.Paired) string {
+	var parts []string
+	if p.Disturbed > 0 {
+		s := fmt.Sprintf("%d of %d rounds disturbed, left out", p.Disturbed, p.Disturbed+p.Rounds)
+		if p.Bursts > 0 {
+			s += fmt.Sprintf(" (%d in a burst: the interval and the noise floor are the calm rounds')", min(p.Bursts, p.Disturbed))
+		}
+		parts = append(parts, s)
+	}
+	if p.Regimes > 1 {
+		s := fmt.Sprintf("the host changed state mid-run (%d levels)", p.Regimes)
+		if p.RegimeEffect {
+			s += fmt.Sprintf("; the ratio differed between them, so the interval is as wide as %d levels allow", p.Regimes)
+		} else {
+			s += "; the ratio did not differ between them"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
 }

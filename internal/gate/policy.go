@@ -263,7 +263,7 @@ func (d *decision) slower(r record.Result, p Policy) {
 			why, ok = p.acknowledges(patterns, b)
 		}
 		if !ok {
-			d.fail("%s", worse(b))
+			d.fail("%s", worse(b, r.Method))
 			continue
 		}
 		d.v.Acknowledged = append(d.v.Acknowledged, AckName(b)+": "+why)
@@ -568,20 +568,45 @@ func (p *Policy) acknowledges(patterns []thresholdPattern, b record.Benchmark) (
 }
 
 // worse says how a slower benchmark got worse: "X is slower (+3.1%)" for time, "X allocates more
-// (allocs/op 2 → 3)" for an exact unit, "X is worse in unit (+4.0%)" otherwise.
-func worse(b record.Benchmark) string {
+// (allocs/op 2 → 3)" for an exact unit, "X is worse in unit (+4.0%)" otherwise. A measured change
+// whose interval reaches back over the threshold of m (the run's; m.InstrThreshold for
+// instructions/op) says so, with the interval, so that a maintainer knows it is at the edge: "X is
+// slower (+2.4% [+1.4%, +3.3%]: the threshold 2% lies inside the interval)".
+func worse(b record.Benchmark, m record.Method) string {
 	name := record.Qualified(b.Package, b.Name)
 	switch {
 	case b.Unit == record.UnitTime:
-		return fmt.Sprintf("%s is slower (%+.1f%%)", name, pctOf(b))
+		return fmt.Sprintf("%s is slower (%+.1f%%%s)", name, pctOf(b), atEdge(b, m))
 	case b.Unit == record.UnitInstructions:
-		return fmt.Sprintf("%s runs more instructions/op (%+.2f%%)", name, pctOf(b))
+		return fmt.Sprintf("%s runs more instructions/op (%+.2f%%%s)", name, pctOf(b), atEdge(b, m))
 	case b.Unit == "allocs/op" && b.Exact:
 		return fmt.Sprintf("%s allocates more (allocs/op %g → %g)", name, b.Base.Center, b.Head.Center)
 	case b.Exact:
 		return fmt.Sprintf("%s is worse in %s (%g → %g)", name, b.Unit, b.Base.Center, b.Head.Center)
 	}
-	return fmt.Sprintf("%s is worse in %s (%+.1f%%)", name, b.Unit, pctOf(b))
+	return fmt.Sprintf("%s is worse in %s (%+.1f%%%s)", name, b.Unit, pctOf(b), atEdge(b, m))
+}
+
+// atEdge is " [lo, hi]: the threshold N% lies inside the interval" when b's paired interval
+// reaches both sides of the threshold on the worse side of its unit (the estimate beyond it, the
+// lower end not), and "" otherwise.
+func atEdge(b record.Benchmark, m record.Method) string {
+	p := b.Paired
+	th := m.Threshold
+	if b.Unit == record.UnitInstructions && m.InstrThreshold > 0 {
+		th = m.InstrThreshold
+	}
+	if p == nil || th <= 0 {
+		return ""
+	}
+	edge := 1 + th/100
+	if record.HigherIsBetter(b.Unit) {
+		edge = 1 - th/100
+	}
+	if !(p.Lo < edge && edge < p.Hi) {
+		return ""
+	}
+	return fmt.Sprintf(" [%+.1f%%, %+.1f%%]: the threshold %g%% lies inside the interval", 100*(p.Lo-1), 100*(p.Hi-1), th)
 }
 
 // pctOf is the slowdown of b in percent: the paired estimate when there is one, else benchstat's

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/bench"
 	"github.com/perfgate/perfgate/internal/text"
 	"github.com/perfgate/perfgate/record"
 )
@@ -43,7 +44,8 @@ func InconclusiveLines(r *record.Result, most int) []string {
 }
 
 // inconclusiveWhy says what kept b open: the correction for the other benchmarks, the margin of
-// half the threshold, or an interval that reaches both sides; and the rounds left out as disturbed.
+// half the threshold, or an interval that reaches both sides; and the rounds left out as disturbed,
+// the bursts and the changes of the host's state the estimate saw (bench.RoundsNote).
 func inconclusiveWhy(r *record.Result, b record.Benchmark) string {
 	p := b.Paired
 	th := r.Method.Threshold / 100
@@ -75,8 +77,8 @@ func inconclusiveWhy(r *record.Result, b record.Benchmark) string {
 		s = fmt.Sprintf("%s reaches both sides of no change and beyond ±%s: too wide to tell; more rounds or a "+
 			"quieter machine would narrow it", interval, bare(th))
 	}
-	if p.Disturbed > 0 {
-		s += fmt.Sprintf("; %d of %d rounds disturbed, left out", p.Disturbed, p.Disturbed+p.Rounds)
+	if rounds := bench.RoundsNote(*p); rounds != "" {
+		s += "; " + rounds
 	}
 	return s
 }
