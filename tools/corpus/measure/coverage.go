@@ -118,10 +118,10 @@ func measureCoverage(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir
 	return out, nil
 }
 
-// burstSeen reports whether perfgate said it saw a burst or a step in the benchmark's run; until
-// the estimator says so in its own fields, rounds left out as disturbed stand for it.
+// burstSeen reports whether perfgate said it saw a burst or a change of level in the benchmark's
+// run (record.Paired's Bursts and Regimes).
 func burstSeen(b record.Benchmark) bool {
-	return b.Paired != nil && b.Paired.Disturbed > 0
+	return b.Paired != nil && (b.Paired.Bursts > 0 || b.Paired.Regimes > 1)
 }
 
 // coverageTable renders the rows as Markdown: per benchmark, how many intervals contain the truth,
