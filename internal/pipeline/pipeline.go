@@ -98,7 +98,7 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 		g := p.sandbox.Guarantee()
 		res.Sandbox = &g
 	}
-	res = gate.Apply(res, gate.Stopped(gate.Decide(res, cfg.Policy()), config.ExitCode(err), err))
+	res = gate.Judge(res, cfg.Policy(), config.ExitCode(err), err)
 	if p.multi() && res.Differential.Status != record.DiffSkipped {
 		if werr := p.dir.WriteDifferential(&res.Differential); werr != nil && err == nil {
 			err = werr

@@ -66,7 +66,7 @@ func Merge(dirs []string, out string) (*record.Result, error) {
 	if res.Differential.Status == "" {
 		res.Differential = first.Differential
 	}
-	res = gate.Apply(res, gate.Decide(res, policy))
+	res = gate.Judge(res, policy, record.ExitPass, nil)
 	shardDirs := make([]results.Dir, first.Shard.Count)
 	for i, r := range parts {
 		shardDirs[r.Shard.Index-1] = results.Dir(dirs[i])
