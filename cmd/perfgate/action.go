@@ -269,7 +269,7 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, commen
 	if cfg.PolicyFrom == "" {
 		cfg.PolicyFrom = config.PolicyFromBase
 	}
-	if err := cfg.TakePolicy(cfgPath, settings); err != nil {
+	if err := takePolicy(&cfg, cfgPath, settings); err != nil {
 		return cfg, commentNever, err
 	}
 	cfg.Acknowledged = ev.HasLabel(cfg.AcknowledgeLabel)
