@@ -57,8 +57,8 @@ type ConstantTime struct {
 	// Dir is the package's directory relative to the repository root, slash-separated
 	// ("cipher/des"; "." at the root): the sites' files (CTSite.File, a base name) are in it.
 	Dir string `json:"dir,omitempty"`
-	// Mode is the mode the check ran under: CTFailNew fails the gate on NewSites, CTReport only
-	// reports. Empty in a record made before the field existed.
+	// Mode is the mode the check ran under: CTFailNew fails the gate on new sites (gate.NewSites),
+	// CTReport only reports. Empty in a record made before the field existed.
 	Mode ConstantTimeMode `json:"mode,omitempty"`
 	// CPU is the CPU time valgrind used tracing, both sides together; Budget the CPU time each
 	// side's tracing was allowed (0: none).

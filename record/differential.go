@@ -2,8 +2,6 @@ package record
 
 import (
 	"encoding/hex"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -39,86 +37,6 @@ const (
 	// a one-shot function: message in, digest or tag out (Sum256, poly1305.Sum)
 	FamilySum Family = "sum"
 )
-
-// families are the Families in the order prose names them, with the noun for one and for several.
-var families = []struct {
-	f           Family
-	one, plural string
-}{
-	{FamilyBlock, "block cipher", "block ciphers"},
-	{FamilyAEAD, "AEAD", "AEADs"},
-	{FamilyStream, "stream cipher", "stream ciphers"},
-	{FamilyHash, "hash", "hashes"},
-	{FamilySum, "one-shot function", "one-shot functions"},
-}
-
-// Noun is what n constructors of family f are called: "1 block cipher", "3 hashes". A Cipher from
-// before families (Family "") is a block cipher; an unknown family is a "constructor".
-func (f Family) Noun(n int) string {
-	one, plural := "constructor", "constructors"
-	if f == "" {
-		f = FamilyBlock
-	}
-	for _, x := range families {
-		if x.f == f {
-			one, plural = x.one, x.plural
-		}
-	}
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + plural
-}
-
-// SizeRanges writes sorted sizes as ranges, for key-size lists that run long (a MAC of every key
-// length): "1–15, 17, 65".
-func SizeRanges(sizes []int) string {
-	var parts []string
-	for i := 0; i < len(sizes); {
-		j := i
-		for j+1 < len(sizes) && sizes[j+1] == sizes[j]+1 {
-			j++
-		}
-		if j == i {
-			parts = append(parts, strconv.Itoa(sizes[i]))
-		} else {
-			parts = append(parts, strconv.Itoa(sizes[i])+"–"+strconv.Itoa(sizes[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
-}
-
-// CountFamilies names how many of cs each family has, in a fixed order: "2 block ciphers, 1 AEAD";
-// "no constructors" for none.
-func CountFamilies(cs []Cipher) string {
-	count := map[Family]int{}
-	for _, c := range cs {
-		f := c.Family
-		if f == "" {
-			f = FamilyBlock
-		}
-		count[f]++
-	}
-	var parts []string
-	for _, x := range families {
-		if count[x.f] > 0 {
-			parts = append(parts, x.f.Noun(count[x.f]))
-			delete(count, x.f)
-		}
-	}
-	other := 0
-	for _, n := range count {
-		other += n
-	}
-	if other > 0 {
-		parts = append(parts, Family("?").Noun(other))
-	}
-	if len(parts) == 0 {
-		return "no constructors"
-	}
-	return strings.Join(parts, ", ")
-}
 
 // Differential is the outcome of the differential check of package differential, also written as
 // differential.json.

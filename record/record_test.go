@@ -129,23 +129,3 @@ func TestStableNames(t *testing.T) {
 		}
 	}
 }
-
-func TestCountFamilies(t *testing.T) {
-	for _, tc := range []struct {
-		fams []Family
-		want string
-	}{
-		{nil, "no constructors"},
-		{[]Family{FamilyHash, FamilyHash, FamilyHash}, "3 hashes"},
-		{[]Family{FamilyAEAD, FamilyBlock, "", FamilySum}, "2 block ciphers, 1 AEAD, 1 one-shot function"},
-		{[]Family{FamilyStream, "quantum"}, "1 stream cipher, 1 constructor"},
-	} {
-		var cs []Cipher
-		for _, f := range tc.fams {
-			cs = append(cs, Cipher{Family: f})
-		}
-		if got := CountFamilies(cs); got != tc.want {
-			t.Errorf("CountFamilies(%v) = %q, want %q", tc.fams, got, tc.want)
-		}
-	}
-}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/evidence"
 	"github.com/perfgate/perfgate/internal/ghaction"
 	"github.com/perfgate/perfgate/internal/mdreport"
 	"github.com/perfgate/perfgate/internal/pipeline"
@@ -113,13 +114,15 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 // actionResult is the Action's result: the results directories its merge input names, merged, or
-// else the comparison cfg asks for, each in a log group of its own.
+// else the comparison cfg asks for, each in a log group of its own. Either writes the results
+// directory with report.md as the Action's comment has it (reportOptions) and report.html.
 func actionResult(ctx context.Context, r *ghaction.Runner, cfg config.Config,
 	stderr io.Writer) (*record.Result, error) {
+	write := evidence.Options{Markdown: true, MarkdownOptions: reportOptions(r), HTML: true}
 	if glob := input(r, "merge"); glob != "" {
 		r.Group("perfgate: merge " + glob)
 		defer r.EndGroup()
-		return mergeInAction(r.Workspace, glob, cfg.Out)
+		return mergeInAction(r.Workspace, glob, cfg.Out, write)
 	}
 	r.Group("perfgate: compare " + orDefault(cfg.Base, "merge-base") + " → " + orDefault(cfg.Head, "working tree"))
 	defer r.EndGroup()
@@ -127,12 +130,18 @@ func actionResult(ctx context.Context, r *ghaction.Runner, cfg config.Config,
 	// commands in it.
 	resume := stopCommands(stderr)
 	defer resume()
-	return pipeline.Run(ctx, cfg)
+	return pipeline.RunWith(ctx, cfg, write)
 }
 
-// publish writes res where the workflow finds it: the results directory out (the pull request's
-// facts for the comment job, report.md, the HTML report), the job summary, the step's outputs and
-// annotations, and the text report on stdout. It returns the Markdown report.
+// reportOptions are how the Action renders the Markdown report (report.md, the comment, the job
+// summary): the artifact that holds the evidence, and links into the repository.
+func reportOptions(r *ghaction.Runner) report.Options {
+	return report.Options{ArtifactHint: "the job's perfgate-results artifact", RepoURL: repoURL(r)}
+}
+
+// publish puts res where the workflow finds it: the pull request's facts for the comment job in the
+// results directory out (whose report.md and report.html actionResult wrote), the job summary, the
+// step's outputs and annotations, and the text report on stdout. It returns the Markdown report.
 func publish(r *ghaction.Runner, ev *ghaction.Event, out string, res *record.Result, stdout, stderr io.Writer) string {
 	info := prInfo{Repository: r.Repository, PR: ev.PR, BaseSHA: res.Base.Commit, HeadSHA: res.Head.Commit, Event: ev.Name}
 	dir := results.Dir(out)
@@ -140,14 +149,8 @@ func publish(r *ghaction.Runner, ev *ghaction.Event, out string, res *record.Res
 		errorf(stderr, "%v", err)
 	}
 
-	md := mdreport.Markdown(res, report.Options{ArtifactHint: "the job's perfgate-results artifact", RepoURL: repoURL(r)})
+	md := mdreport.Markdown(res, reportOptions(r))
 	reportPath := dir.Path(results.FileReport)
-	if err := dir.WriteReport(md); err != nil {
-		errorf(stderr, "%v", err)
-	}
-	if err := saveHTML(out, res); err != nil {
-		errorf(stderr, "%v", err)
-	}
 	r.AddStepSummary(md)
 	r.SetOutput("verdict", string(res.Verdict.Status))
 	r.SetOutput("report", reportPath)
@@ -163,8 +166,8 @@ func publish(r *ghaction.Runner, ev *ghaction.Event, out string, res *record.Res
 }
 
 // mergeInAction is the Action's merge mode: the results directories that glob matches in the
-// workspace, merged into out (perfgate merge).
-func mergeInAction(workspace, glob, out string) (*record.Result, error) {
+// workspace, merged into out (perfgate merge), written as write says.
+func mergeInAction(workspace, glob, out string, write evidence.Options) (*record.Result, error) {
 	if !filepath.IsAbs(glob) {
 		glob = filepath.Join(workspace, glob)
 	}
@@ -176,7 +179,7 @@ func mergeInAction(workspace, glob, out string) (*record.Result, error) {
 		return nil, &shard.MergeError{Problem: "input merge: " + glob +
 			" matches no results directory (did the shards upload their artifacts, and did this job download them?)"}
 	}
-	return shard.Merge(dirs, out)
+	return shard.MergeWith(dirs, out, write)
 }
 
 const actionUsage = `Usage: perfgate action
@@ -269,7 +272,7 @@ func actionConfig(r *ghaction.Runner, ev *ghaction.Event) (config.Config, commen
 	if cfg.PolicyFrom == "" {
 		cfg.PolicyFrom = config.PolicyFromBase
 	}
-	if err := cfg.TakePolicy(cfgPath, settings); err != nil {
+	if err := takePolicy(&cfg, cfgPath, settings); err != nil {
 		return cfg, commentNever, err
 	}
 	cfg.Acknowledged = ev.HasLabel(cfg.AcknowledgeLabel)

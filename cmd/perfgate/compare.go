@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/internal/config"
+	"github.com/perfgate/perfgate/internal/evidence"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/mdreport"
 	"github.com/perfgate/perfgate/internal/pipeline"
@@ -79,22 +80,16 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return compareAndReport(ctx, cfg, f.format, stdout, stderr)
 }
 
-// compareAndReport runs the comparison, writes report.md, prints the report in format and returns
-// the exit code.
+// compareAndReport runs the comparison, whose results directory gets report.md and report.html,
+// prints the report in format and returns the exit code.
 func compareAndReport(ctx context.Context, cfg config.Config, format string, stdout, stderr io.Writer) int {
-	res, err := pipeline.Run(ctx, cfg)
+	res, err := pipeline.RunWith(ctx, cfg, evidence.Options{Markdown: true, HTML: true})
 	if res == nil {
 		errorf(stderr, "%v", err)
 		explain(stderr, err)
 		return config.ExitCode(err)
 	}
 	dir := results.Dir(cfg.Out)
-	if werr := dir.WriteReport(mdreport.Markdown(res, report.Options{})); werr != nil {
-		errorf(stderr, "%v", werr)
-	}
-	if herr := saveHTML(cfg.Out, res); herr != nil {
-		errorf(stderr, "%v", herr)
-	}
 	if perr := printResult(stdout, res, format); perr != nil {
 		errorf(stderr, "%v", perr)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
 	"io"
 
 	"github.com/perfgate/perfgate/internal/htmlreport"
@@ -18,13 +16,4 @@ func writeHTML(w io.Writer, dir string, res *record.Result) error {
 		return err
 	}
 	return htmlreport.HTML(w, res, samples, report.Options{})
-}
-
-// saveHTML writes dir's report.html for res.
-func saveHTML(dir string, res *record.Result) error {
-	var b bytes.Buffer
-	if err := writeHTML(&b, dir, res); err != nil {
-		return fmt.Errorf("writing %s: %w", results.FileReportHTML, err)
-	}
-	return results.Dir(dir).WriteReportHTML(b.Bytes())
 }

@@ -6,8 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/perfgate/perfgate/internal/mdreport"
-	"github.com/perfgate/perfgate/internal/report"
+	"github.com/perfgate/perfgate/internal/evidence"
 	"github.com/perfgate/perfgate/internal/results"
 	"github.com/perfgate/perfgate/internal/shard"
 	"github.com/perfgate/perfgate/record"
@@ -49,10 +48,10 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	return mergeAndReport(fs.Args(), *out, *format, stdout, stderr)
 }
 
-// mergeAndReport merges dirs into out, writes report.md, prints the report in format and returns
-// the exit code.
+// mergeAndReport merges dirs into out, with report.md and report.html, prints the report in format
+// and returns the exit code.
 func mergeAndReport(dirs []string, out, format string, stdout, stderr io.Writer) int {
-	res, err := shard.Merge(dirs, out)
+	res, err := shard.MergeWith(dirs, out, evidence.Options{Markdown: true, HTML: true})
 	if res == nil {
 		errorf(stderr, "%v", err)
 		var me *shard.MergeError
@@ -64,12 +63,6 @@ func mergeAndReport(dirs []string, out, format string, stdout, stderr io.Writer)
 		return record.ExitCannotRun
 	}
 	dir := results.Dir(out)
-	if werr := dir.WriteReport(mdreport.Markdown(res, report.Options{})); werr != nil && err == nil {
-		err = werr
-	}
-	if herr := saveHTML(out, res); herr != nil && err == nil {
-		err = herr
-	}
 	if perr := printResult(stdout, res, format); perr != nil {
 		errorf(stderr, "%v", perr)
 	}

@@ -191,7 +191,7 @@ func (f *compareFlags) apply(dir string, noFile bool) error {
 		return err
 	}
 	if path != "" {
-		if err := f.cfg.TakePolicy(path, f.settings); err != nil {
+		if err := takePolicy(f.cfg, path, f.settings); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,9 @@
 package bench
 
-import "github.com/perfgate/perfgate/record"
+import (
+	"github.com/perfgate/perfgate/internal/gate"
+	"github.com/perfgate/perfgate/record"
+)
 
 // SettledForGate reports whether the gate's question is answered for c, a sec/op comparison of a
 // look: its class is settled (slower, faster, unchanged), or it is inconclusive but its one-sided
@@ -15,7 +18,7 @@ import "github.com/perfgate/perfgate/record"
 // (record.Paired.Bound: the upper bound of head/base for costs such as sec/op) lies within the
 // threshold, whatever the two-sided class: a speedup whose size is unclear (−4.1% to −0.8%) is
 // inconclusive, and rules out every slowdown. Such a benchmark does not block the merge
-// (record.Benchmark.RulesOutWorse, gate.Decide), and a budgeted run stops timing it
+// (gate.RulesOutWorse, gate.Decide), and a budgeted run stops timing it
 // (SettledForGate, at the looks).
 //
 // The bound spends the same error rate as the two-sided interval, all of it on the side the
@@ -27,5 +30,5 @@ import "github.com/perfgate/perfgate/record"
 // change of half the threshold or less is still called slower (exit 1) in at most 1% of runs
 // (TestSimHalfThreshold): the one-sided rule stops benchmarks, it calls nothing slower.
 func SettledForGate(c record.Benchmark, thresholdPct float64) bool {
-	return settled(c.Class) || c.Class == record.ClassInconclusive && c.RulesOutWorse(thresholdPct)
+	return settled(c.Class) || c.Class == record.ClassInconclusive && gate.RulesOutWorse(c, thresholdPct)
 }

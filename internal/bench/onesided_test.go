@@ -7,13 +7,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/gate"
 	"github.com/perfgate/perfgate/record"
 )
 
 // blocks is the gate's one-sided rule on a simulated sec/op row: slower, or inconclusive with a
 // slowdown beyond the threshold not ruled out (gate.Decide, without acknowledgements).
 func blocks(c record.Benchmark, thresholdPct float64) bool {
-	return c.Class == record.ClassSlower || c.Class == record.ClassInconclusive && !c.RulesOutWorse(thresholdPct)
+	return c.Class == record.ClassSlower || c.Class == record.ClassInconclusive && !gate.RulesOutWorse(c, thresholdPct)
 }
 
 // gateTally is what budgeted simulations of benchmarks with head/base ratios effects did at the
@@ -35,7 +36,7 @@ func simulateGate(seed uint64, n int, effects []float64, thresholdPct float64, m
 		if blocks(c, thresholdPct) {
 			g.blocked++
 		}
-		if c.Class == record.ClassInconclusive && c.RulesOutWorse(thresholdPct) {
+		if c.Class == record.ClassInconclusive && gate.RulesOutWorse(c, thresholdPct) {
 			g.ruledOut++
 		}
 		for _, row := range r.rows {

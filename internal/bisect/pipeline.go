@@ -9,10 +9,8 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/config"
-	"github.com/perfgate/perfgate/internal/mdreport"
+	"github.com/perfgate/perfgate/internal/evidence"
 	"github.com/perfgate/perfgate/internal/pipeline"
-	"github.com/perfgate/perfgate/internal/report"
-	"github.com/perfgate/perfgate/internal/results"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -72,12 +70,10 @@ func (o *PipelineOracle) Compare(ctx context.Context, req Request) (Probe, error
 	defer logf.Close()
 	cfg.Log = logf
 
-	res, err := pipeline.Run(ctx, cfg)
+	// Each step's directory gets report.md, not the page: nobody reads a step's report.html.
+	res, err := pipeline.RunWith(ctx, cfg, evidence.Options{Markdown: true})
 	if res == nil {
 		return Probe{Dir: cfg.Out}, err
-	}
-	if werr := results.Dir(cfg.Out).WriteReport(mdreport.Markdown(res, report.Options{})); werr != nil && err == nil {
-		err = werr
 	}
 	p := Classify(res, o.Check)
 	p.Dir = cfg.Out

@@ -177,8 +177,8 @@ type Config struct {
 	// the Action). Key "policy-from", which no file can set: head's file must not choose whose file
 	// decides.
 	PolicyFrom string
-	// PolicyOrigin records whose file the policy came from and head's changes to it; TakePolicy
-	// sets it and the Result carries it.
+	// PolicyOrigin records whose file the policy came from and head's changes to it; BasePolicy
+	// and PolicyFromFile set it and the Result carries it.
 	PolicyOrigin record.PolicyOrigin
 
 	// Out is the results directory. Key "output".

@@ -4,6 +4,7 @@
 // value, which ExitCode maps to the usage exit code.
 //
 // Values flow in one direction: Default sets every key's default, Resolve applies the file and then
-// the flags or inputs, TakePolicy replaces the policy keys with base's file where base decides, and
-// Policy hands the gate its part (gate.Policy).
+// the flags or inputs, PolicyFromFile replaces the policy keys with base's file where base decides
+// (BasePolicy; the commands read that file from git, config reads no repository), and Policy hands
+// the gate its part (gate.Policy).
 package config

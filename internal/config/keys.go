@@ -44,7 +44,7 @@ type Key struct {
 	// Policy marks a key of the gate policy: what is checked and how strictly. Where the policy
 	// comes from base (policy-from base, the Action's default), the file's value of such a key is
 	// read from base's configuration file, not from head's, and head's differences are reported
-	// (Config.TakePolicy).
+	// (Config.PolicyFromFile).
 	Policy bool
 
 	// reads text (a flag, an input, a scalar in the file) into c

@@ -3,13 +3,11 @@ package config
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -20,9 +18,6 @@ const (
 	// the gate policy comes from the configuration file given (the working tree's)
 	PolicyFromHead = "head"
 )
-
-// maxConfigBytes bounds a configuration file read from git.
-const maxConfigBytes = 1 << 20
 
 // PolicyKeys returns the keys of the gate policy: those that decide what is checked and how
 // strictly.
@@ -36,58 +31,38 @@ func PolicyKeys() []*Key {
 	return out
 }
 
-// TakePolicy sets the gate policy of c as c.PolicyFrom says, and records it in c.PolicyOrigin. c
-// must already be resolved (Resolve) from head's configuration file at headPath and the settings
-// given.
-//
-// With PolicyFromHead (or "") c is left as it is. With PolicyFromBase every policy key
-// (ConfigKey.Policy) takes the value it has under base's configuration: the defaults, then the file
-// at headPath's place in base's commit (read from git, never from the work tree; a base without the
-// file means the defaults), then the settings. A setting therefore still wins over base's file:
-// flags and Action inputs come from whoever runs perfgate, not from the pull request's
-// configuration file. Every policy value of head's file that differs from base's is recorded in
-// c.PolicyOrigin.Changes and not used.
-func (c *Config) TakePolicy(headPath string, settings []Setting) error {
+// BasePolicy reports whether c's gate policy comes from base's configuration file, as
+// c.PolicyFrom says. With PolicyFromHead (or "") the policy is head's file's, as c has it already:
+// c.PolicyOrigin records so, and BasePolicy reports false. Any other value is an *Error. With
+// PolicyFromBase the caller reads base's file from git (never from the work tree) and gives its
+// bytes to PolicyFromFile.
+func (c *Config) BasePolicy() (bool, error) {
 	switch c.PolicyFrom {
 	case "", PolicyFromHead:
 		c.PolicyOrigin = record.PolicyOrigin{From: record.Head}
-		return nil
+		return false, nil
 	case PolicyFromBase:
-	default:
-		return &Error{Key: "policy-from", Value: c.PolicyFrom, Want: "base or head"}
+		return true, nil
 	}
-	repo, err := gitsrc.Open(c.Dir)
-	if err != nil {
-		return fmt.Errorf("reading base's configuration: %w", err)
-	}
-	abs, err := filepath.Abs(headPath)
-	if err != nil {
-		return err
-	}
-	rel, err := filepath.Rel(repo.Root(), abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return &Error{Key: "policy-from", Value: PolicyFromBase,
-			Want: "a configuration file inside the repository (base's is read from git at the same path), or policy-from head"}
-	}
-	rel = filepath.ToSlash(rel)
-	var commit *gitsrc.Commit
-	if c.Base == "" {
-		commit, _, err = repo.DefaultBase()
-	} else {
-		commit, err = repo.Resolve(c.Base)
-	}
-	if err != nil {
-		return err
-	}
-	data, err := repo.ReadFile(commit, rel, maxConfigBytes)
-	if err != nil && !errors.Is(err, gitsrc.ErrNoFile) {
-		return fmt.Errorf("reading base's configuration: %w", err)
-	}
+	return false, &Error{Key: "policy-from", Value: c.PolicyFrom, Want: "base or head"}
+}
+
+// PolicyFromFile sets the gate policy of c from base's configuration file, data, for PolicyFromBase
+// (BasePolicy), and records it in c.PolicyOrigin. c must already be resolved (Resolve) from head's
+// configuration file and the settings given. data is the file at head's file's place in base's
+// commit, which is commit (a full SHA); nil means base has no such file, which means the defaults.
+// source names base's file in errors (".perfgate.yml at base abc1234": base's file is the project's
+// own, but it may be older than this perfgate).
+//
+// Every policy key (Key.Policy) takes the value it has under base's configuration: the defaults,
+// then data, then the settings. A setting therefore still wins over base's file: flags and Action
+// inputs come from whoever runs perfgate, not from the pull request's configuration file. Every
+// policy value of head's file that differs from base's is recorded in c.PolicyOrigin.Changes and
+// not used. It reads nothing: the caller reads base's file.
+func (c *Config) PolicyFromFile(data []byte, source, commit string, settings []Setting) error {
 	base := Default()
 	if data != nil {
-		// Base's file is the project's own, but it may be older than this perfgate: its errors name
-		// it as base's.
-		if err := base.loadFile(fmt.Sprintf("%s at base %s", rel, commit.Short()), data, nil); err != nil {
+		if err := base.loadFile(source, data, nil); err != nil {
 			return err
 		}
 	}
@@ -103,7 +78,7 @@ func (c *Config) TakePolicy(headPath string, settings []Setting) error {
 		if err := k.validate(&base); err != nil {
 			var ce *Error
 			if errors.As(err, &ce) {
-				ce.Source = fmt.Sprintf("%s at base %s", rel, commit.Short())
+				ce.Source = source
 			}
 			return err
 		}
@@ -111,7 +86,7 @@ func (c *Config) TakePolicy(headPath string, settings []Setting) error {
 		dst, src := reflect.ValueOf(k.field(c)).Elem(), reflect.ValueOf(k.field(&base)).Elem()
 		dst.Set(src)
 	}
-	c.PolicyOrigin = record.PolicyOrigin{From: record.Base, BaseCommit: commit.SHA, Changes: changes}
+	c.PolicyOrigin = record.PolicyOrigin{From: record.Base, BaseCommit: commit, Changes: changes}
 	return nil
 }
 

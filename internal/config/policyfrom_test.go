@@ -5,36 +5,29 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfgate/perfgate/internal/gate"
-	"github.com/perfgate/perfgate/internal/testing/gittest"
 	"github.com/perfgate/perfgate/record"
 )
 
-// policyRepo makes a git repository in a temporary directory with one commit holding baseFile as
-// .perfgate.yml (none when baseFile is ""), then writes headFile into the work tree, as a pull
-// request's checkout has it. It returns the work tree and the commit.
-func policyRepo(t *testing.T, baseFile, headFile string) (dir, commit string) {
+// baseCommit stands for base's commit: config reads no repository, the command gives it base's file
+// and commit (cmd/perfgate's takePolicy, whose reading of git TestComparePolicyFrom runs).
+const baseCommit = "0123456789abcdef0123456789abcdef01234567"
+
+// policyRepo writes headFile into a temporary directory as .perfgate.yml, as a pull request's
+// checkout has it, and returns the directory and base's file (nil for "": base has none).
+func policyRepo(t *testing.T, baseFile, headFile string) (dir string, base []byte) {
 	t.Helper()
 	dir = t.TempDir()
-	gittest.Init(t, dir)
-	files := map[string]string{"go.mod": "module example.com/m\n"}
-	if baseFile != "" {
-		files[FileName] = baseFile
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	commit = gittest.CommitAll(t, dir, "base", time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(headFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir, commit
+	if baseFile != "" {
+		base = []byte(baseFile)
+	}
+	return dir, base
 }
 
 // hostile is a pull request's .perfgate.yml that loosens every part of the gate it can.
@@ -48,8 +41,9 @@ acknowledge-label: wip
 rounds-typo-is-not-here: 1
 `
 
-// resolvePolicy resolves cfg the way the commands do: head's file, the settings, then TakePolicy.
-func resolvePolicy(t *testing.T, dir, from string, settings ...Setting) (Config, error) {
+// resolvePolicy resolves cfg the way the commands do: head's file, the settings, then base's file
+// base where policy-from says so (BasePolicy, PolicyFromFile).
+func resolvePolicy(t *testing.T, dir string, base []byte, from string, settings ...Setting) (Config, error) {
 	t.Helper()
 	c := Default()
 	c.Dir, c.Base, c.PolicyFrom = dir, "HEAD", from
@@ -57,29 +51,32 @@ func resolvePolicy(t *testing.T, dir, from string, settings ...Setting) (Config,
 	if err := c.Resolve(path, settings); err != nil {
 		t.Fatal(err)
 	}
-	return c, c.TakePolicy(path, settings)
+	if fromBase, err := c.BasePolicy(); err != nil || !fromBase {
+		return c, err
+	}
+	return c, c.PolicyFromFile(base, FileName+" at base "+baseCommit[:7], baseCommit, settings)
 }
 
-func TestTakePolicyFromBase(t *testing.T) {
+func TestPolicyFromFile(t *testing.T) {
 	base := "alpha: 0.01\nthresholds:\n  Encrypt: 5\n  KeySetup: 20\nmax-size-growth: 4096\nkeys: 64\n"
 	head := strings.Replace(hostile, "rounds-typo-is-not-here: 1\n", "keys: 64\npin-cpu: 0\n", 1)
-	dir, commit := policyRepo(t, base, head)
+	dir, baseFile := policyRepo(t, base, head)
 
 	threshold := Setting{Key: FlagKey("threshold"), Text: "3", Source: "flag"}
-	c, err := resolvePolicy(t, dir, PolicyFromBase, threshold)
+	c, err := resolvePolicy(t, dir, baseFile, PolicyFromBase, threshold)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Base's policy, the flag on top; head's non-policy key (cpu) stays.
 	if c.Alpha != 0.01 || c.Rounds != 5 || !c.Differential || c.AcknowledgeLabel != "perf-regression-ok" ||
 		c.MaxSizeGrowth != 4096 || c.Keys != 64 || c.Threshold != 3 || c.CPU != 0 {
-		t.Errorf("config after TakePolicy: alpha %v rounds %d differential %v label %q max-size-growth %d keys %d threshold %v cpu %d",
+		t.Errorf("config after PolicyFromFile: alpha %v rounds %d differential %v label %q max-size-growth %d keys %d threshold %v cpu %d",
 			c.Alpha, c.Rounds, c.Differential, c.AcknowledgeLabel, c.MaxSizeGrowth, c.Keys, c.Threshold, c.CPU)
 	}
 	if diff := cmp.Diff(map[string]float64{"Encrypt": 5, "KeySetup": 20}, c.Thresholds); diff != "" {
 		t.Errorf("thresholds are not base's (-want +got):\n%s", diff)
 	}
-	want := record.PolicyOrigin{From: record.Base, BaseCommit: commit, Changes: []record.PolicyChange{
+	want := record.PolicyOrigin{From: record.Base, BaseCommit: baseCommit, Changes: []record.PolicyChange{
 		{Key: "rounds", Base: "5", Head: "2"},
 		{Key: "alpha", Base: "0.01", Head: "0.2"},
 		{Key: "differential", Base: "true", Head: "false"},
@@ -102,7 +99,7 @@ func TestTakePolicyFromBase(t *testing.T) {
 	if v := gate.Decide(slower, c.Policy()); v.Status != record.StatusFail {
 		t.Errorf("under base's policy: verdict %+v, want fail", v)
 	}
-	h, err := resolvePolicy(t, dir, PolicyFromHead)
+	h, err := resolvePolicy(t, dir, baseFile, PolicyFromHead)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,10 +108,10 @@ func TestTakePolicyFromBase(t *testing.T) {
 	}
 }
 
-func TestTakePolicyFromHead(t *testing.T) {
-	dir, _ := policyRepo(t, "alpha: 0.01\n", strings.Replace(hostile, "rounds-typo-is-not-here: 1\n", "", 1))
+func TestPolicyFromHead(t *testing.T) {
+	dir, base := policyRepo(t, "alpha: 0.01\n", strings.Replace(hostile, "rounds-typo-is-not-here: 1\n", "", 1))
 	for _, from := range []string{"", PolicyFromHead} {
-		c, err := resolvePolicy(t, dir, from)
+		c, err := resolvePolicy(t, dir, base, from)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,11 +123,11 @@ func TestTakePolicyFromHead(t *testing.T) {
 	}
 }
 
-// TestTakePolicyBaseWithoutFile: a base without a configuration file means the defaults, and
+// TestPolicyFromFileWithout: a base without a configuration file means the defaults, and
 // everything head's file sets is a change.
-func TestTakePolicyBaseWithoutFile(t *testing.T) {
-	dir, _ := policyRepo(t, "", "alpha: 0.2\nthresholds: {'.*': 99}\n")
-	c, err := resolvePolicy(t, dir, PolicyFromBase)
+func TestPolicyFromFileWithout(t *testing.T) {
+	dir, base := policyRepo(t, "", "alpha: 0.2\nthresholds: {'.*': 99}\n")
+	c, err := resolvePolicy(t, dir, base, PolicyFromBase)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,16 +141,16 @@ func TestTakePolicyBaseWithoutFile(t *testing.T) {
 	}
 }
 
-// TestTakePolicyBaseBounds: base's file is checked like any other, and its errors say it is base's.
-func TestTakePolicyBaseBounds(t *testing.T) {
+// TestPolicyFromFileBounds: base's file is checked like any other, and its errors say it is base's.
+func TestPolicyFromFileBounds(t *testing.T) {
 	for _, tc := range []struct{ file, want string }{
 		{"alpha: 0.5\n", `.perfgate.yml at base `},
 		{"alpha: 0.5\n", `alpha: invalid value "0.5": want a probability from 0.001 to 0.2`},
 		{"thresholds: {Encrypt: 250}\n", "want a mapping of benchmark-name regular expressions to percentages above 0 and below 100"},
 		{"no-such-key: 1\n", "no-such-key"},
 	} {
-		dir, _ := policyRepo(t, tc.file, "")
-		_, err := resolvePolicy(t, dir, PolicyFromBase)
+		dir, base := policyRepo(t, tc.file, "")
+		_, err := resolvePolicy(t, dir, base, PolicyFromBase)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || ExitCode(err) != record.ExitUsage {
 			t.Errorf("base file %q: error %v (exit %d), want one containing %q (exit 2)", tc.file, err, ExitCode(err), tc.want)
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/demo"
+	"github.com/perfgate/perfgate/internal/gate"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/subject"
 	"github.com/perfgate/perfgate/record"
@@ -135,13 +136,13 @@ func TestDemoFolded(t *testing.T) {
 	}
 	// fail-new fails the folded tables' lookups: each touches more lines than base's.
 	grew := 0
-	for _, d := range ct.NewSites() {
-		if d.Kind == record.CTLoad && d.State == record.CTSiteGrew {
+	for _, d := range gate.NewSites(ct) {
+		if d.Kind == gate.CTLoad && d.State == gate.CTSiteGrew {
 			grew++
 		}
 	}
 	if grew == 0 {
-		t.Errorf("no site whose lines per lookup grew; site deltas %+v", ct.SiteDeltas())
+		t.Errorf("no site whose lines per lookup grew; site deltas %+v", gate.SiteDeltas(ct))
 	}
 	checkSARIF(t, ct, dirs[1], demo.Package)
 }

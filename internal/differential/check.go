@@ -70,6 +70,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/proc"
+	"github.com/perfgate/perfgate/internal/report"
 	"github.com/perfgate/perfgate/internal/subject"
 	"github.com/perfgate/perfgate/record"
 )
@@ -156,7 +157,7 @@ func Check(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	counted := ""
 	if len(rep.Ciphers) > 0 {
-		counted = " (" + record.CountFamilies(rep.Ciphers) + ")"
+		counted = " (" + report.CountFamilies(rep.Ciphers) + ")"
 	}
 	cfg.Logf("differential: %s%s%s\n", rep.Status, counted, prefixed(": ", rep.Reason))
 	return rep, nil

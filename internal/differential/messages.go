@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/perfgate/perfgate/internal/differential/vectors"
+	"github.com/perfgate/perfgate/internal/text"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -302,8 +303,8 @@ func panicNotes(panics map[string][]int) []string {
 
 var digits = regexp.MustCompile(`[0-9]+`)
 
-// sizeRanges writes sorted sizes as ranges: "1–15, 17, 65" (record.SizeRanges).
-func sizeRanges(sizes []int) string { return record.SizeRanges(sizes) }
+// sizeRanges writes sorted sizes as ranges: "1–15, 17, 65" (text.Ranges).
+func sizeRanges(sizes []int) string { return text.Ranges(sizes) }
 
 // sizesThatMatter drops the key sizes at which the constructor reads only a prefix of its key, on
 // both sides alike (siphash reads 16 bytes of a longer key): of those, only the largest is

@@ -10,8 +10,8 @@ import (
 
 // constantTime fails, under record.CTFailNew, on every site that head adds to an operation both
 // sides traced (a secret-dependent branch or load base lacks), and on every load site whose lookups
-// touch more 64-byte lines than base's (record.ConstantTime.NewSites). A check that did not run
-// (valgrind missing, an error) is a note in every mode: it is never counted as passed.
+// touch more 64-byte lines than base's (NewSites). A check that did not run (valgrind missing, an
+// error) is a note in every mode: it is never counted as passed.
 func (d *decision) constantTime(ct *record.ConstantTime, mode record.ConstantTimeMode) {
 	if ct == nil || mode == record.CTOff {
 		return
@@ -25,16 +25,16 @@ func (d *decision) constantTime(ct *record.ConstantTime, mode record.ConstantTim
 	if mode != record.CTFailNew {
 		return
 	}
-	// The sites fail-new fails (record.ConstantTime.NewSites), one reason per operation.
+	// The sites fail-new fails (NewSites), one reason per operation.
 	type opSites struct {
 		ctor, op        string
 		base            *record.CTSide
 		branches, loads []record.CTSite
-		grew            []record.CTSiteDelta
+		grew            []CTSiteDelta
 	}
 	var ops []*opSites
 	byOp := map[[2]string]*opSites{}
-	for _, d := range ct.NewSites() {
+	for _, d := range NewSites(ct) {
 		k := [2]string{d.Constructor, d.Operation}
 		o := byOp[k]
 		if o == nil {
@@ -48,9 +48,9 @@ func (d *decision) constantTime(ct *record.ConstantTime, mode record.ConstantTim
 			ops = append(ops, o)
 		}
 		switch {
-		case d.State == record.CTSiteGrew:
+		case d.State == CTSiteGrew:
 			o.grew = append(o.grew, d)
-		case d.Kind == record.CTBranch:
+		case d.Kind == CTBranch:
 			o.branches = append(o.branches, d.Site)
 		default:
 			o.loads = append(o.loads, d.Site)

@@ -134,11 +134,11 @@ func TestRulesOutWorse(t *testing.T) {
 		{"B/s", 1.5, 0, true},
 	} {
 		b := record.Benchmark{Unit: tt.unit, Paired: &record.Paired{Bound: tt.bound}}
-		if got := b.RulesOutWorse(tt.th); got != tt.want {
+		if got := gate.RulesOutWorse(b, tt.th); got != tt.want {
 			t.Errorf("%s bound %g, threshold %g%%: RulesOutWorse %v, want %v", tt.unit, tt.bound, tt.th, got, tt.want)
 		}
 	}
-	if (record.Benchmark{Unit: record.UnitTime}).RulesOutWorse(2) {
+	if gate.RulesOutWorse(record.Benchmark{Unit: record.UnitTime}, 2) {
 		t.Error("a row without a paired estimate rules out a slowdown")
 	}
 }

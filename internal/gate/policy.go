@@ -274,7 +274,7 @@ func (d *decision) slower(r record.Result, p Policy) {
 // inconclusive makes a passing verdict inconclusive when gating benchmarks of r (a unit the gate
 // counts, timed, not acknowledged by the label) are inconclusive and a slowdown beyond their
 // threshold is not ruled out: a run that could not tell does not say PASS. The gate's question is
-// one-sided: an inconclusive benchmark whose one-sided bound (record.Benchmark.RulesOutWorse) lies
+// one-sided: an inconclusive benchmark whose one-sided bound (RulesOutWorse) lies
 // within its threshold (the run's, or a larger one of p.Thresholds that matches it) answers it no,
 // and does not block; the verdict names it in a note and in RuledOutBenchmarks. The reason says
 // what could not be told, how wide the intervals were, and what would settle it; the exit code
@@ -361,11 +361,11 @@ func rulesOut(patterns []thresholdPattern, m record.Method, b record.Benchmark) 
 	if b.Unit == record.UnitInstructions {
 		th = m.InstrThreshold
 	}
-	if b.RulesOutWorse(th) {
+	if RulesOutWorse(b, th) {
 		return th, true
 	}
 	for _, t := range patterns {
-		if t.pct > th && t.re.MatchString(b.Name) && b.RulesOutWorse(t.pct) {
+		if t.pct > th && t.re.MatchString(b.Name) && RulesOutWorse(b, t.pct) {
 			return t.pct, true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/perfgate/perfgate/internal/consttime"
+	"github.com/perfgate/perfgate/internal/evidence"
 	"github.com/perfgate/perfgate/internal/subject"
 	"github.com/perfgate/perfgate/record"
 )
@@ -84,5 +85,5 @@ func (p *pipeline) traceConstantTime(ctx context.Context, prep *consttime.Prepar
 			"left out by the %v budget: %d", len(ct.Traced()), len(ct.Operations), ct.CPU.Round(1e6),
 			len(ct.LeftOut(record.CTSameCode)), ct.Budget, len(ct.LeftOut(record.CTBudget)))
 	}
-	return ct, p.writeConstantTimeSARIF(ct)
+	return ct, evidence.WriteConstantTimeSARIF(p.dir, ct)
 }

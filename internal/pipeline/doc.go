@@ -5,7 +5,7 @@
 // module on each side, build both test binaries (bench), run the package's tests, check the
 // differential (differential), measure sizes (sizes), compare machine code (samecode), choose the
 // like-for-like benchmark source, and time the benchmarks A–B–B–A (bench, abba). Each phase returns
-// its own record; assemble puts the records into one Result, gate.Decide judges it, and the results
-// directory (results) keeps the evidence. Several packages run as one pipeline per package
-// (multipkg.go), and a shard of a job matrix runs the part shard.Plan gives it.
+// its own record; assemble puts the records into one Result, gate.Judge decides its verdict, and
+// the results directory (results) keeps the evidence. Several packages run as one pipeline per
+// package (multipkg.go), and a shard of a job matrix runs the part shard.Plan gives it.
 package pipeline

@@ -12,6 +12,7 @@ import (
 	"github.com/perfgate/perfgate/internal/benchrun"
 	"github.com/perfgate/perfgate/internal/config"
 	"github.com/perfgate/perfgate/internal/consttime"
+	"github.com/perfgate/perfgate/internal/evidence"
 	"github.com/perfgate/perfgate/internal/gate"
 	"github.com/perfgate/perfgate/internal/gitsrc"
 	"github.com/perfgate/perfgate/internal/hostenv"
@@ -43,16 +44,23 @@ func (s *side) binary(commit string) benchrun.Binary {
 	return benchrun.Binary{Path: s.bin, Dir: s.pkgDir, Commit: commit, SHA256: s.sha}
 }
 
-// Run runs the whole comparison for cfg: it exports both revisions, builds their test binaries,
-// runs the package's tests, the differential check, the size measurement and the A–B–B–A
-// benchmarks, and writes the results directory cfg.Out (ResultsDir; report.md is the caller's,
-// rendered by package report). Each phase returns its own record and assemble puts them into the
-// Result, whose Verdict is Decide's.
-//
-// Run returns the Result even when it also returns an error: whatever was gathered before the error
-// is kept, and Result.Verdict says what the gate makes of it. An error means the comparison could
-// not run (ExitCode(err)); a failed gate is not an error.
+// Run is RunWith without reports: the results directory gets the evidence and result.json, not
+// report.md or report.html.
 func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
+	return RunWith(ctx, cfg, evidence.Options{})
+}
+
+// RunWith runs the whole comparison for cfg: it exports both revisions, builds their test binaries,
+// runs the package's tests, the differential check, the size measurement and the A–B–B–A
+// benchmarks, and writes the results directory cfg.Out: each phase's evidence as it runs, then the
+// Result through evidence.Write, with the reports opt asks for. Each phase returns its own record
+// and assemble puts them into the Result, whose Verdict is gate.Judge's.
+//
+// RunWith returns the Result even when it also returns an error: whatever was gathered before the
+// error is kept, and Result.Verdict says what the gate makes of it. An error means the comparison
+// could not run (ExitCode(err)), or its results could not be written; a failed gate is not an
+// error.
+func RunWith(ctx context.Context, cfg config.Config, opt evidence.Options) (*record.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -98,21 +106,9 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 		g := p.sandbox.Guarantee()
 		res.Sandbox = &g
 	}
-	res = gate.Apply(res, gate.Stopped(gate.Decide(res, cfg.Policy()), config.ExitCode(err), err))
-	if p.multi() && res.Differential.Status != record.DiffSkipped {
-		if werr := p.dir.WriteDifferential(&res.Differential); werr != nil && err == nil {
-			err = werr
-		}
-	}
-	if p.multi() && res.ConstantTime != nil {
-		if werr := p.writeConstantTimeSARIF(res.ConstantTime); werr != nil && err == nil {
-			err = werr
-		}
-	}
-	if werr := p.dir.WriteEnv(env); werr != nil && err == nil {
-		err = werr
-	}
-	if werr := p.dir.WriteResult(&res); werr != nil && err == nil {
+	res = gate.Judge(res, cfg.Policy(), config.ExitCode(err), err)
+	opt.Env, opt.Checks, opt.Shards = &env, p.multi(), nil
+	if werr := evidence.Write(p.dir, &res, opt); werr != nil && err == nil {
 		err = werr
 	}
 	return &res, err

@@ -41,7 +41,7 @@ func ReadingNotes(r *record.Result) []string {
 	return out
 }
 
-func keySizes(ks []int) string { return record.SizeRanges(ks) }
+func keySizes(ks []int) string { return text.Ranges(ks) }
 
 // Vectors is what one constructor was fed: "1,024 keys × 17 blocks" for a block cipher, "8 keys ×
 // 52 lengths" for an AEAD, stream cipher or hash (per key size).

@@ -211,7 +211,7 @@ func DiffSummary(r *record.Result, esc, strong func(string) string) string {
 	}
 	switch d.Status {
 	case record.DiffIdentical:
-		return status + " (" + record.CountFamilies(d.Ciphers) + ")"
+		return status + " (" + CountFamilies(d.Ciphers) + ")"
 	case record.DiffMismatch:
 		s := status
 		if bad > 0 {
@@ -355,7 +355,7 @@ func TestStatus(t record.TestRun) string {
 // ofFamilies is what a count of mismatched constructors is out of: "5 block ciphers" for one
 // family, "7: 5 block ciphers, 1 AEAD, 1 hash" for several.
 func ofFamilies(cs []record.Cipher) string {
-	families := record.CountFamilies(cs)
+	families := CountFamilies(cs)
 	if !strings.Contains(families, ",") {
 		return families
 	}

@@ -69,7 +69,7 @@ func (d Dir) WriteDifferential(diff *record.Differential) error {
 // WriteGitHub writes github.json from v.
 func (d Dir) WriteGitHub(v any) error { return d.writeJSON(FileGitHub, v) }
 
-// WriteReport writes report.md.
+// WriteReport writes report.md; evidence.Write, which renders it, is its one caller.
 func (d Dir) WriteReport(md string) error { return d.write(FileReport, []byte(md)) }
 
 // WriteReportHTML writes report.html.

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/gate"
 	"github.com/perfgate/perfgate/internal/text"
 	"github.com/perfgate/perfgate/record"
 )
@@ -104,11 +105,11 @@ func FromConstantTime(ct *record.ConstantTime, opt Options) *Log {
 // secret.
 type group struct {
 	dir    string // the package's directory relative to the repository root
-	kind   record.CTSiteKind
+	kind   gate.CTSiteKind
 	absent bool
 	site   record.CTSite
 	ops    []string
-	states []record.CTSiteState
+	states []gate.CTSiteState
 	// perLookup and basePerLookup are the most lines one lookup touched, over the operations, on
 	// the site's side and on base (for a matched head site).
 	perLookup, basePerLookup int
@@ -118,7 +119,7 @@ type group struct {
 // siteID is an instruction of one side.
 type siteID struct {
 	dir        string
-	kind       record.CTSiteKind
+	kind       gate.CTSiteKind
 	absent     bool
 	fn, inl    string
 	off        int
@@ -128,12 +129,12 @@ type siteID struct {
 func results(ct *record.ConstantTime) []Result {
 	byID := map[siteID]*group{}
 	var order []siteID
-	for _, d := range ct.SiteDeltas() {
+	for _, d := range gate.SiteDeltas(ct) {
 		dir := d.Dir
 		if dir == "" {
 			dir = ct.Dir
 		}
-		id := siteID{dir, d.Kind, d.State == record.CTSiteAbsent, d.Site.Function, d.Site.Inlined, d.Site.Offset,
+		id := siteID{dir, d.Kind, d.State == gate.CTSiteAbsent, d.Site.Function, d.Site.Inlined, d.Site.Offset,
 			d.Site.Kind}
 		g := byID[id]
 		if g == nil {
@@ -186,30 +187,30 @@ func results(ct *record.ConstantTime) []Result {
 
 // state is the group's state: the most telling of its operations' (new, then grew, shrank,
 // unchanged).
-func (g *group) state() record.CTSiteState {
-	for _, s := range []record.CTSiteState{record.CTSiteNew, record.CTSiteGrew, record.CTSiteShrank,
-		record.CTSiteUnchanged, record.CTSiteAbsent} {
+func (g *group) state() gate.CTSiteState {
+	for _, s := range []gate.CTSiteState{gate.CTSiteNew, gate.CTSiteGrew, gate.CTSiteShrank,
+		gate.CTSiteUnchanged, gate.CTSiteAbsent} {
 		if slices.Contains(g.states, s) {
 			return s
 		}
 	}
-	return record.CTSiteUnchanged
+	return gate.CTSiteUnchanged
 }
 
 func (g *group) result(dir string) Result {
 	st := g.state()
 	r := Result{RuleID: RuleBranch, RuleIndex: 0, Level: "warning"}
-	if g.kind == record.CTLoad {
+	if g.kind == gate.CTLoad {
 		r.RuleID, r.RuleIndex = RuleLoad, 1
 	}
 	switch st {
-	case record.CTSiteNew:
+	case gate.CTSiteNew:
 		r.BaselineState = "new"
-	case record.CTSiteGrew, record.CTSiteShrank:
+	case gate.CTSiteGrew, gate.CTSiteShrank:
 		r.BaselineState = "updated"
-	case record.CTSiteUnchanged:
+	case gate.CTSiteUnchanged:
 		r.BaselineState, r.Level = "unchanged", "note"
-	case record.CTSiteAbsent:
+	case gate.CTSiteAbsent:
 		r.BaselineState, r.Level = "absent", "none"
 	}
 	s := g.site
@@ -233,13 +234,13 @@ func (g *group) result(dir string) Result {
 	if s.Inlined != "" {
 		props["perfgate/inlined"] = text.Plain(s.Inlined)
 	}
-	if g.kind == record.CTLoad {
+	if g.kind == gate.CTLoad {
 		props["perfgate/access"] = text.Plain(s.Kind)
 		props["perfgate/table"] = text.Plain(s.Table)
 		props["perfgate/tableSize"] = s.TableSize
 		props["perfgate/linesPerLookup"] = g.perLookup
 		props["perfgate/lines"] = g.lines
-		if st == record.CTSiteGrew || st == record.CTSiteShrank || st == record.CTSiteUnchanged {
+		if st == gate.CTSiteGrew || st == gate.CTSiteShrank || st == gate.CTSiteUnchanged {
 			props["perfgate/baseLinesPerLookup"] = g.basePerLookup
 		}
 	}
@@ -249,14 +250,14 @@ func (g *group) result(dir string) Result {
 
 // message says what the site does, in which operations, and how it compares with base, as one
 // line of plain text: the names in it come from the repository.
-func (g *group) message(st record.CTSiteState) string {
+func (g *group) message(st gate.CTSiteState) string {
 	s := g.site
 	at := fmt.Sprintf("%s+%#x", s.Function, s.Offset)
 	if s.Inlined != "" {
 		at += " (inlined " + s.Inlined + ")"
 	}
 	var b strings.Builder
-	if g.kind == record.CTBranch {
+	if g.kind == gate.CTBranch {
 		fmt.Fprintf(&b, "Secret-dependent branch at %s", at)
 	} else {
 		access := s.Kind
@@ -268,15 +269,15 @@ func (g *group) message(st record.CTSiteState) string {
 	}
 	fmt.Fprintf(&b, ", in %s", opList(g.ops))
 	switch st {
-	case record.CTSiteNew:
+	case gate.CTSiteNew:
 		b.WriteString(". New: base has no such site.")
-	case record.CTSiteGrew:
+	case gate.CTSiteGrew:
 		fmt.Fprintf(&b, ". Grew: base's lookup touched %s.", text.Plural(g.basePerLookup, "line"))
-	case record.CTSiteShrank:
+	case gate.CTSiteShrank:
 		fmt.Fprintf(&b, ". Shrank: base's lookup touched %s.", text.Plural(g.basePerLookup, "line"))
-	case record.CTSiteUnchanged:
+	case gate.CTSiteUnchanged:
 		b.WriteString(". Unchanged: base has it too.")
-	case record.CTSiteAbsent:
+	case gate.CTSiteAbsent:
 		b.WriteString(". Absent: base has it, head does not.")
 	}
 	return text.Plain(b.String())

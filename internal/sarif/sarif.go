@@ -5,7 +5,7 @@
 // ConstantTime turns the record into one run of tool "perfgate" with two rules, one per kind of
 // site (RuleBranch, RuleLoad), and one result per site of the package's code: an instruction, with
 // every operation (constructor and method) in which it depends on the secret. Head's sites carry
-// the state their operations give them against base (record.CTOperation.SiteDeltas): new, updated
+// the state their operations give them against base (gate.OperationSiteDeltas): new, updated
 // (more or fewer lines per lookup) or unchanged, in baselineState and in the property
 // perfgate/state; base's sites that head lost are results too, with baselineState absent and level
 // none. A result is at its file (relative to the repository root, under uriBaseId %SRCROOT%, which

@@ -5,9 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/internal/results"
-	"github.com/perfgate/perfgate/internal/sarif"
-	"github.com/perfgate/perfgate/internal/version"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -49,14 +46,4 @@ func combineConstantTime(cts []*record.ConstantTime) *record.ConstantTime {
 	out.Reason = strings.Join(reasons, "; ")
 	out.Duration = out.Duration.Round(time.Millisecond)
 	return &out
-}
-
-// writeConstantTimeSARIF writes the merged constant-time findings as consttime.sarif: every
-// package's sites.
-func writeConstantTimeSARIF(d results.Dir, ct *record.ConstantTime) error {
-	log, err := sarif.ConstantTime(ct, sarif.Options{Version: version.String()})
-	if err != nil {
-		return err
-	}
-	return d.WriteConstantTimeSARIF(log)
 }

@@ -5,5 +5,6 @@
 // by the costs an earlier run measured (ReadCosts). Each shard runs its part with internal/pipeline
 // and writes a partial result; Merge reads the shards' results directories, refuses parts of
 // different comparisons, and Combine joins them into one ordinary record.Result (Holm's correction
-// redone over the union) on which the gate decides.
+// redone over the union), which gate.Judge decides under the policy the shards ran with: shard
+// gathers the parts and the policy, and decides nothing itself.
 package shard

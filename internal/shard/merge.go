@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/perfgate/perfgate/internal/bench"
+	"github.com/perfgate/perfgate/internal/evidence"
 	"github.com/perfgate/perfgate/internal/gate"
 	"github.com/perfgate/perfgate/internal/results"
 	"github.com/perfgate/perfgate/record"
@@ -31,7 +32,7 @@ const MaxResultFile = 64 << 20
 
 // Merge combines the results directories dirs, written by the shards of one comparison (perfgate
 // compare -shard i/n), into the results directory out, and returns the combined Result with its
-// verdict.
+// verdict. It is MergeWith without reports.
 //
 // It refuses (a *MergeError) directories that are not the shards of one comparison: a result that
 // is not a shard's, different base or head commits, another configuration or split of the work,
@@ -39,9 +40,14 @@ const MaxResultFile = 64 << 20
 // one family (Holm over the union), the differential checks, sizes and tests of the packages are
 // put side by side, and the verdict is decided with the gate policy the shards ran with. out gets
 // result.json, env.json (the first shard's machine), differential.json, bench.txt and sizes.txt
-// (the shards' concatenated) and each shard's files under shards/N/; report.md is the caller's, as
-// for Run.
+// (the shards' concatenated) and each shard's files under shards/N/.
 func Merge(dirs []string, out string) (*record.Result, error) {
+	return MergeWith(dirs, out, evidence.Options{})
+}
+
+// MergeWith is Merge, whose results directory evidence.Write writes with the reports write asks
+// for.
+func MergeWith(dirs []string, out string, write evidence.Options) (*record.Result, error) {
 	parts, err := readShards(dirs)
 	if err != nil {
 		return nil, err
@@ -66,12 +72,13 @@ func Merge(dirs []string, out string) (*record.Result, error) {
 	if res.Differential.Status == "" {
 		res.Differential = first.Differential
 	}
-	res = gate.Apply(res, gate.Decide(res, policy))
+	res = gate.Judge(res, policy, record.ExitPass, nil)
 	shardDirs := make([]results.Dir, first.Shard.Count)
 	for i, r := range parts {
 		shardDirs[r.Shard.Index-1] = results.Dir(dirs[i])
 	}
-	return &res, writeMerged(results.Dir(out), &res, shardDirs)
+	write.Env, write.Checks, write.Shards = nil, true, shardDirs
+	return &res, evidence.Write(results.Dir(out), &res, write)
 }
 
 // inShard names the CPU profiles of whys as files under dir of the merged results directory.
@@ -153,36 +160,4 @@ func sameComparison(dir string, r *record.Result, firstDir string, first *record
 		return refuse("split of the work", s.Plan, s0.Plan)
 	}
 	return nil
-}
-
-// writeMerged writes the merged result into d: result.json, env.json, differential.json, the
-// shards' bench.txt and sizes.txt concatenated, and each shard's files under shards/N/.
-func writeMerged(d results.Dir, res *record.Result, shardDirs []results.Dir) error {
-	if err := d.Create(); err != nil {
-		return err
-	}
-	for _, name := range []string{results.FileBench, results.FileSizes} {
-		if err := d.Concat(name, shardDirs); err != nil {
-			return err
-		}
-	}
-	for i, sd := range shardDirs {
-		if err := d.CopyFrom(sd, "shards/"+strconv.Itoa(i+1)); err != nil {
-			return fmt.Errorf("copying shard %d: %w", i+1, err)
-		}
-	}
-	if res.Differential.Status != record.DiffSkipped {
-		if err := d.WriteDifferential(&res.Differential); err != nil {
-			return err
-		}
-	}
-	if res.ConstantTime != nil {
-		if err := writeConstantTimeSARIF(d, res.ConstantTime); err != nil {
-			return err
-		}
-	}
-	if err := d.WriteEnv(res.Env); err != nil {
-		return err
-	}
-	return d.WriteResult(res)
 }

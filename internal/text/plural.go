@@ -25,6 +25,25 @@ func PluralCommas(n int, word string) string {
 	return Commas(int64(n)) + " " + word + "s"
 }
 
+// Ranges writes sorted sizes as ranges, for key-size lists that run long (a MAC of every key
+// length): "1–15, 17, 65".
+func Ranges(sizes []int) string {
+	var parts []string
+	for i := 0; i < len(sizes); {
+		j := i
+		for j+1 < len(sizes) && sizes[j+1] == sizes[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(sizes[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(sizes[i])+"–"+strconv.Itoa(sizes[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
 // minus is the sign of a negative number: U+2212, as in "−37.9%".
 const minus = "−"
 

@@ -140,3 +140,16 @@ func TestPluralAndCommas(t *testing.T) {
 		}
 	}
 }
+
+func TestRanges(t *testing.T) {
+	for _, tc := range []struct {
+		in   []int
+		want string
+	}{
+		{nil, ""}, {[]int{8}, "8"}, {[]int{1, 2, 3, 5, 7, 8}, "1–3, 5, 7–8"}, {[]int{0, 1, 2, 64}, "0–2, 64"},
+	} {
+		if got := Ranges(tc.in); got != tc.want {
+			t.Errorf("Ranges(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

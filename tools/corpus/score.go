@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/gate"
 	"github.com/perfgate/perfgate/record"
 )
 
@@ -24,7 +25,7 @@ type BenchScore struct {
 	Claims  []record.Class // one per unit of the rule that perfgate reported for this benchmark
 	Settled bool           // some claim is slower, faster or unchanged
 	// GateSettled: Settled, or an inconclusive claim whose one-sided bound rules out a slowdown
-	// beyond the gate's threshold for its unit (record.Benchmark.RulesOutWorse): the gate's
+	// beyond the gate's threshold for its unit (gate.RulesOutWorse): the gate's
 	// question is answered.
 	GateSettled bool
 	Change      bool // the truth is a change beyond the threshold (the whole interval)
@@ -69,7 +70,7 @@ func Score(p *Pair, o *Outcome, rule Rule) PairScore {
 			if b.Unit == record.UnitInstructions && o.Result.Method.InstrThreshold > 0 {
 				th = o.Result.Method.InstrThreshold
 			}
-			if b.Class == record.ClassInconclusive && b.RulesOutWorse(th) {
+			if b.Class == record.ClassInconclusive && gate.RulesOutWorse(b, th) {
 				rulesOut[b.Name] = true
 			}
 			if b.SameCode {

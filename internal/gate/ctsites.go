@@ -1,19 +1,25 @@
-package record
+package gate
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/perfgate/perfgate/record"
+)
 
 // The sites of an operation compared between the sides: which of head's secret-dependent branches
 // and loads base already had, which are new, which touch more cache lines per lookup, and which
-// base had and head lost. The gate's fail-new rule and the SARIF log read this; neither compares
-// sites by itself.
+// base had and head lost. The gate's fail-new rule (NewSites) and package sarif's log read this;
+// sarif compares no sites by itself. result.json carries the sites (record.CTSide), not their
+// comparison, which is computed again from them.
 
 // CTSiteKind says what a site does under different secrets.
 type CTSiteKind string
 
 // Site kinds.
 const (
-	CTBranch CTSiteKind = "branch" // control flow diverges after it (CTSide.Branches)
-	// it touches a different line (CTSide.Loads; a store or modify too, see CTSite.Kind)
+	CTBranch CTSiteKind = "branch" // control flow diverges after it (record.CTSide.Branches)
+	// it touches a different line (record.CTSide.Loads; a store or modify too, see
+	// record.CTSite.Kind)
 	CTLoad CTSiteKind = "load"
 )
 
@@ -33,22 +39,22 @@ const (
 
 // CTSiteDelta is one site of one operation, compared with the other side.
 type CTSiteDelta struct {
-	Constructor string      `json:"constructor"`
-	Operation   string      `json:"operation"`
-	Kind        CTSiteKind  `json:"kind"`
-	State       CTSiteState `json:"state"`
+	Constructor string
+	Operation   string
+	Kind        CTSiteKind
+	State       CTSiteState
 	// Site is head's site, or base's for an absent one; Base is base's match of a head site (nil
 	// for new and absent).
-	Site CTSite  `json:"site"`
-	Base *CTSite `json:"base,omitempty"`
+	Site record.CTSite
+	Base *record.CTSite
 	// Gates is true when the operation was traced without error on both sides, so that a new or
 	// grown site is a change head made; an operation only head has (a new constructor) has no
 	// baseline, and its sites are new but do not gate.
-	Gates bool `json:"gates"`
-	// Package and Dir are the operation's (CTOperation.Package and Dir), when several packages are
-	// gated.
-	Package string `json:"package,omitempty"`
-	Dir     string `json:"dir,omitempty"`
+	Gates bool
+	// Package and Dir are the operation's (record.CTOperation.Package and Dir), when several
+	// packages are gated.
+	Package string
+	Dir     string
 }
 
 // siteKey is what identifies a site across the sides apart from its position: code moves, so
@@ -60,7 +66,7 @@ type siteKey struct {
 	fn, file, kind string
 }
 
-func keyOf(s CTSite) siteKey {
+func keyOf(s record.CTSite) siteKey {
 	fn := s.Function
 	if s.Inlined != "" {
 		fn = s.Inlined
@@ -68,15 +74,15 @@ func keyOf(s CTSite) siteKey {
 	return siteKey{fn, s.File, s.Kind}
 }
 
-// SiteDeltas compares the operation's sites on the two sides: branches with branches, loads with
-// loads. A head site matches a base site of the same source function (siteKey), file and access
-// kind, on the same line when there is one, else the first unmatched in order of offset: so a site
-// keeps its match when code above it moves, and the i-th of several lookups of one table in a
-// function stays the i-th. Head's sites come first, in head's order, then base's absent ones.
-func (o *CTOperation) SiteDeltas() []CTSiteDelta {
+// OperationSiteDeltas compares the operation o's sites on the two sides: branches with branches,
+// loads with loads. A head site matches a base site of the same source function (siteKey), file and
+// access kind, on the same line when there is one, else the first unmatched in order of offset: so
+// a site keeps its match when code above it moves, and the i-th of several lookups of one table in
+// a function stays the i-th. Head's sites come first, in head's order, then base's absent ones.
+func OperationSiteDeltas(o *record.CTOperation) []CTSiteDelta {
 	var out []CTSiteDelta
 	gates := o.Base != nil && o.Base.Error == "" && o.Head != nil && o.Head.Error == ""
-	sites := func(s *CTSide, k CTSiteKind) []CTSite {
+	sites := func(s *record.CTSide, k CTSiteKind) []record.CTSite {
 		switch {
 		case s == nil || s.Error != "":
 			return nil
@@ -119,7 +125,7 @@ func (o *CTOperation) SiteDeltas() []CTSiteDelta {
 
 // matchSites returns, for each head site, the index of its base match or -1: first on the same key
 // and line, then on the same key in order of offset.
-func matchSites(base, head []CTSite) []int {
+func matchSites(base, head []record.CTSite) []int {
 	match := make([]int, len(head))
 	used := make([]bool, len(base))
 	for i, h := range head {
@@ -131,7 +137,7 @@ func matchSites(base, head []CTSite) []int {
 			}
 		}
 	}
-	order := func(s []CTSite) []int {
+	order := func(s []record.CTSite) []int {
 		idx := make([]int, len(s))
 		for i := range idx {
 			idx[i] = i
@@ -154,25 +160,25 @@ func matchSites(base, head []CTSite) []int {
 	return match
 }
 
-// SiteDeltas returns every operation's site deltas, in the order of Operations; none unless the
-// check ran.
-func (ct *ConstantTime) SiteDeltas() []CTSiteDelta {
-	if ct == nil || ct.Status != CTChecked {
+// SiteDeltas returns the site deltas of every operation of ct, in the order of Operations; none
+// unless the check ran.
+func SiteDeltas(ct *record.ConstantTime) []CTSiteDelta {
+	if ct == nil || ct.Status != record.CTChecked {
 		return nil
 	}
 	var out []CTSiteDelta
 	for i := range ct.Operations {
-		out = append(out, ct.Operations[i].SiteDeltas()...)
+		out = append(out, OperationSiteDeltas(&ct.Operations[i])...)
 	}
 	return out
 }
 
-// NewSites returns what fails under CTFailNew: the sites of head, in operations both sides traced,
-// that base lacks (new) or whose lookups touch more 64-byte lines (grew). Nothing fails unless the
-// check ran.
-func (ct *ConstantTime) NewSites() []CTSiteDelta {
+// NewSites returns what fails under record.CTFailNew: the sites of head, in operations both sides
+// traced, that base lacks (new) or whose lookups touch more 64-byte lines (grew). Nothing fails
+// unless the check ran.
+func NewSites(ct *record.ConstantTime) []CTSiteDelta {
 	var out []CTSiteDelta
-	for _, d := range ct.SiteDeltas() {
+	for _, d := range SiteDeltas(ct) {
 		if d.Gates && (d.State == CTSiteNew || d.State == CTSiteGrew) {
 			out = append(out, d)
 		}
