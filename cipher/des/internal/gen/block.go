@@ -242,21 +242,67 @@ func BlockAMD64() ([]byte, error) {
 
 // The single-block calls of amd64 (see internal/gen.BlockAMD64).
 `)
-	for _, reversed := range []bool{false, true} {
-		name := "encryptAMD64"
-		if reversed {
-			name = "decryptAMD64"
-		}
+	a.b.WriteString(`
+// func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eax+0(FP), AX
+	MOVL ecx+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+`)
+	for _, name := range []string{"encryptAMD64", "decryptAMD64"} {
 		fmt.Fprintf(&a.b, "\n// func %s(ks *schedule, stages int, dst, src *byte)\n", name)
 		fmt.Fprintf(&a.b, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
-		a.ins("MOVQ stages+8(FP), AX")
-		a.ins("CMPQ AX, $1")
-		a.ins("JNE three")
-		writeBlockFunc(a, blockFunc{1, reversed})
-		a.b.WriteString("\nthree:\n")
-		writeBlockFunc(a, blockFunc{3, reversed})
+		a.ins("CMPB ·useZen(SB), $0")
+		a.ins("JNE zen")
+		a.ins("JMP ·%sIntel(SB)", name)
+		a.b.WriteString("\nzen:\n")
+		a.ins("JMP ·%sZen(SB)", name)
+	}
+	for _, v := range BlockVariants {
+		for _, reversed := range []bool{false, true} {
+			name := "encryptAMD64" + v.Suffix
+			if reversed {
+				name = "decryptAMD64" + v.Suffix
+			}
+			fmt.Fprintf(&a.b, "\n// func %s(ks *schedule, stages int, dst, src *byte)\n", name)
+			fmt.Fprintf(&a.b, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
+			a.ins("MOVQ stages+8(FP), AX")
+			a.ins("CMPQ AX, $1")
+			a.ins("JNE three")
+			writeBlockFunc(a, blockFunc{1, reversed, v})
+			a.b.WriteString("\nthree:\n")
+			writeBlockFunc(a, blockFunc{3, reversed, v})
+		}
 	}
 	return a.b.Bytes(), nil
+}
+
+// A BlockVariant is one instruction sequence of the single-block rounds,
+// for one family of CPUs.
+type BlockVariant struct {
+	Suffix string // of the function names, encryptAMD64 and decryptAMD64
+	// HighBytes takes the index word's bytes in pairs, the low byte and the
+	// high byte (AL and AH, BL and BH...) of the word shifted by 0, 16, 32
+	// and 48, four shifts a round instead of seven.
+	HighBytes bool
+	// Disp addresses the second group of tables by a displacement from the
+	// first (R11) instead of from CX, so CX is free for the fourth pair.
+	Disp bool
+	// Swap takes pairs 1 and 3 by byte swaps (BSWAPL, BSWAPQ) instead of
+	// shifts, one shift a round.
+	Swap  bool
+	Order []int // the order in which a round takes its bytes (extractOrder)
+}
+
+// BlockVariants lists the generated variants.
+var BlockVariants = []BlockVariant{
+	{Suffix: "Intel", Order: extractOrder},
+	{Suffix: "Zen", HighBytes: true, Disp: true, Swap: true, Order: []int{0, 1, 2, 3, 6, 7, 4, 5}},
 }
 
 // blockFunc describes one body of a generated single-block function: DES
@@ -264,6 +310,7 @@ func BlockAMD64() ([]byte, error) {
 type blockFunc struct {
 	stages   int
 	reversed bool // decryption: the stages from the last, each from round 16
+	v        BlockVariant
 }
 
 // blockRound is one round of a block: it XORs F(half x ^ subkey) into half
@@ -305,7 +352,9 @@ func writeBlockFunc(a *asmWriter, f blockFunc) {
 	a.keyBase = 0
 	writeIP(a)
 	a.ins("LEAQ ·spBox64(SB), R11")
-	a.ins("LEAQ ·spBox64+2048(SB), CX")
+	if !f.v.Disp {
+		a.ins("LEAQ ·spBox64+2048(SB), CX")
+	}
 	rs, fl, fr := blockRounds(f)
 	// The first index word takes the tags with its subkey, both halves
 	// after it: neither is on the way from IP to the first lookups.
@@ -455,7 +504,9 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 			a.contract(ykAcc, "R13")
 			a.ins("RORL $1, %s", ykAcc)
 			a.ins("LEAQ ·spBox32(SB), R11")
-			a.ins("LEAQ ·spBox32+1024(SB), CX")
+			if !f.v.Disp {
+				a.ins("LEAQ ·spBox32+1024(SB), CX")
+			}
 		}
 		if chain {
 			a.ins("XORQ %s, %s", a.key(rs[next].key), ykAcc)
@@ -469,11 +520,13 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 			if fresh[acc] {
 				ins, fresh[acc] = "MOV", false
 			}
-			base := "R11" // a byte's tag selects its table within its group
-			if j >= 4 {
-				base = "CX"
+			base := "(R11)" // a byte's tag selects its table within its group
+			if j >= 4 && f.v.Disp {
+				base = fmt.Sprintf("%d(R11)", 256*scale)
+			} else if j >= 4 {
+				base = "(CX)"
 			}
-			a.ins("%s%s (%s)(%s*%d), %s", ins, op, base, idx, scale, acc)
+			a.ins("%s%s %s(%s*%d), %s", ins, op, base, idx, scale, acc)
 		}
 		for pass := range 2 {
 			if pass == 1 {
@@ -483,8 +536,44 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 				a.ins("XORQ %s, AX", a.key(rd.key))
 				a.ins("XORQ %s, AX", a.key(rs[g+1].key))
 			}
-			for n, j := range extractOrder {
+			var shifted [4]bool // pair p of bytes is in pairReg[p]
+			for n, j := range f.v.Order {
 				idx := []string{"SI", "DI"}[n%2]
+				if f.v.HighBytes && !f.v.Disp && j >= 6 { // CX holds the second group's base
+					a.ins("MOVQ AX, %s", idx)
+					a.ins("SHRQ $%d, %s", 8*j, idx)
+					if j == 6 {
+						a.ins("MOVBLZX %sB, %s", idx, idx)
+					}
+					lookup(acc[n/2], j, idx)
+					continue
+				}
+				if f.v.HighBytes {
+					p := j / 2
+					r := pairReg[p]
+					if p > 0 && !shifted[p] {
+						shifted[p] = true
+						if p == 1 {
+							a.ins("MOVL AX, %s", r)
+						} else {
+							a.ins("MOVQ AX, %s", r)
+						}
+						if f.v.Swap && p == 1 {
+							a.ins("BSWAPL %s", r)
+						} else if f.v.Swap && p == 3 {
+							a.ins("BSWAPQ %s", r)
+						} else {
+							a.ins("SHR%s $%d, %s", map[bool]string{true: "L", false: "Q"}[p == 1], 16*p, r)
+						}
+					}
+					hi := j%2 == 1
+					if f.v.Swap && p%2 == 1 {
+						hi = !hi // byte-swapped: the pair's high byte is low
+					}
+					a.ins("MOVBLZX %s%s, %s", r[:1], map[bool]string{false: "L", true: "H"}[hi], idx)
+					lookup(acc[n/2], j, idx)
+					continue
+				}
 				t := []string{"BX", "DX"}[n%2]
 				switch j {
 				case 0:
@@ -588,6 +677,10 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 	a.ins("MOVQ %s, (R10)", out)
 	a.ins("RET")
 }
+
+// pairReg holds, in the HighBytes variant, pair p of the index word's
+// bytes (AX shifted right by 16p) in its low and high byte.
+var pairReg = [4]string{"AX", "BX", "DX", "CX"}
 
 // lowByte names the low byte of the register r in Go assembly.
 func lowByte(r string) string {
