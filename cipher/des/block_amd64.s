@@ -4,7 +4,9 @@
 
 #include "textflag.h"
 
-// The single-block calls of amd64 (see internal/gen.BlockAMD64).
+// The single-block calls of amd64 (see internal/gen.BlockAMD64): cpuid for
+// the choice of variant, the entries that jump to the chosen one, the
+// variants.
 
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24

@@ -174,8 +174,8 @@ func permTable(p [64]uint8) PermTable {
 
 // BlockAMD64 returns the generated assembly file block_amd64.s: the whole
 // single-block calls of amd64, one function for encryption and one for
-// decryption, each with a body for DES and one for Triple DES (the stages
-// argument chooses). Each reads the block's bytes at src and writes the
+// decryption in each variant of BlockVariants, each with a body for DES and
+// one for Triple DES (the stages argument chooses). Each reads the block's bytes at src and writes the
 // result to dst: the initial permutation, every round of every stage with
 // the halves expanded as described below, and the final permutation, with
 // no call in between; cryptBlock, its Go wrapper, inlines into the methods. Triple
@@ -197,7 +197,8 @@ func permTable(p [64]uint8) PermTable {
 // lookup has no displacement), R12 the schedules (moved along so that every
 // subkey is a one-byte displacement away), R8 and R9 the expanded halves,
 // each XORed with the subkeys listed in halfKeys and carrying the tags, BX
-// and DX the index word shifted, SI and DI the indexes, R10, R13, R14 and
+// and DX the index word shifted (and CX in the Pairs variant), SI and DI
+// the indexes, R10, R13, R14 and
 // R15 the sums of the lookups.
 //
 // Measured on the Intel host of the package README, where reading a high
@@ -209,7 +210,20 @@ func permTable(p [64]uint8) PermTable {
 // them; the bytes stored and loaded back; the initial and final
 // permutations as one AVX-512 VPSHUFBITQMB bit gather each; four
 // permutation tables a permutation (one LEA level fewer, 8 KiB more):
-// the same speed.
+// the same speed. That is the variant "Intel" (BlockVariants).
+//
+// On the AMD EPYC host (Zen 4, family 19h) of the package README, reading AH
+// costs what reading AL does and only two ports shift, so the variant "Zen"
+// takes the bytes in pairs (BlockVariant.Pairs) with one shift and two
+// byte swaps a round, in zenOrder. Measured there in alternation with the
+// Intel variant in one process (its time over theirs, Triple DES): pairs by
+// three shifts (16, 32, 48) 1.09–1.10 in byte order, 1.04–1.10 in six other
+// orders; the fourth pair by two shifts instead, keeping CX the second
+// group's base, 1.08; pairs 1 and 3 by byte swaps 1.08–1.11 in 15 orders,
+// zenOrder the best with 1.10–1.11 (DES 1.10); pair 1 by a shift again
+// 1.08–1.09; the final permutation's bytes by pairs too, the same (1.10).
+// encryptAMD64 and decryptAMD64 jump to the variant for the CPU (useZen, set
+// once at start-up from CPUID), so the Go wrapper stays one call.
 //
 // The single-block rounds of amd64 (BlockAMD64, TablesAMD64): The Go rounds
 // (Unrolled) keep two 32-bit index words per round, t for S-boxes 8, 6, 4, 2
@@ -240,7 +254,9 @@ func BlockAMD64() ([]byte, error) {
 
 #include "textflag.h"
 
-// The single-block calls of amd64 (see internal/gen.BlockAMD64).
+// The single-block calls of amd64 (see internal/gen.BlockAMD64): cpuid for
+// the choice of variant, the entries that jump to the chosen one, the
+// variants.
 `)
 	a.b.WriteString(`
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)
@@ -283,26 +299,28 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 }
 
 // A BlockVariant is one instruction sequence of the single-block rounds,
-// for one family of CPUs.
+// for one family of CPUs: the same rounds on the same tables, so the same
+// loads by secret data.
 type BlockVariant struct {
-	Suffix string // of the function names, encryptAMD64 and decryptAMD64
-	// HighBytes takes the index word's bytes in pairs, the low byte and the
-	// high byte (AL and AH, BL and BH...) of the word shifted by 0, 16, 32
-	// and 48, four shifts a round instead of seven.
-	HighBytes bool
-	// Disp addresses the second group of tables by a displacement from the
-	// first (R11) instead of from CX, so CX is free for the fourth pair.
-	Disp bool
-	// Swap takes pairs 1 and 3 by byte swaps (BSWAPL, BSWAPQ) instead of
-	// shifts, one shift a round.
-	Swap  bool
-	Order []int // the order in which a round takes its bytes (extractOrder)
+	Suffix string // of the function names: encryptAMD64Suffix, decryptAMD64Suffix
+	// Pairs takes the index word's bytes in pairs, the low and the high
+	// byte of AX, of BX (AX's low half byte-swapped: bytes 3 and 2), of DX
+	// (AX shifted right by 32: bytes 4 and 5) and of CX (AX byte-swapped:
+	// bytes 7 and 6), one shift and two byte swaps a round instead of
+	// seven shifts; the second group of tables is then a displacement from
+	// the first (R11), as CX holds a pair. Otherwise every byte is taken by
+	// a shift and a move of a low byte.
+	Pairs bool
+	Order []int // the order in which a round takes its bytes (see extractOrder)
 }
 
-// BlockVariants lists the generated variants.
+// BlockVariants lists the generated variants: Intel's (the rounds tuned on
+// the Intel host of the package README) and Zen's (on the AMD EPYC host).
+// The Go code takes Zen's on AMD and Hygon CPUs of family 17h and later,
+// Intel's on all others.
 var BlockVariants = []BlockVariant{
 	{Suffix: "Intel", Order: extractOrder},
-	{Suffix: "Zen", HighBytes: true, Disp: true, Swap: true, Order: []int{0, 1, 2, 3, 6, 7, 4, 5}},
+	{Suffix: "Zen", Pairs: true, Order: zenOrder},
 }
 
 // blockFunc describes one body of a generated single-block function: DES
@@ -352,7 +370,7 @@ func writeBlockFunc(a *asmWriter, f blockFunc) {
 	a.keyBase = 0
 	writeIP(a)
 	a.ins("LEAQ ·spBox64(SB), R11")
-	if !f.v.Disp {
+	if !f.v.Pairs {
 		a.ins("LEAQ ·spBox64+2048(SB), CX")
 	}
 	rs, fl, fr := blockRounds(f)
@@ -404,6 +422,11 @@ func writeIP(a *asmWriter) {
 // 1.28 times crypto/des against 1.25 in byte order: the bytes taken first
 // get their shift first, and those taken last meet the sum latest.
 var extractOrder = []int{5, 4, 7, 0, 6, 3, 1, 2}
+
+// zenOrder is the order of the Pairs variant, the fastest measured on the
+// AMD EPYC host of the package README: the pairs of AL and AH, BX, CX, DX
+// (each pair from one swap or shift).
+var zenOrder = []int{0, 1, 2, 3, 6, 7, 4, 5}
 
 // contract writes the 32-bit half whose expanded form (tags included) is
 // in h into h, with temporary t: the low six bits of every byte, ORed with
@@ -504,7 +527,7 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 			a.contract(ykAcc, "R13")
 			a.ins("RORL $1, %s", ykAcc)
 			a.ins("LEAQ ·spBox32(SB), R11")
-			if !f.v.Disp {
+			if !f.v.Pairs {
 				a.ins("LEAQ ·spBox32+1024(SB), CX")
 			}
 		}
@@ -521,7 +544,7 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 				ins, fresh[acc] = "MOV", false
 			}
 			base := "(R11)" // a byte's tag selects its table within its group
-			if j >= 4 && f.v.Disp {
+			if j >= 4 && f.v.Pairs {
 				base = fmt.Sprintf("%d(R11)", 256*scale)
 			} else if j >= 4 {
 				base = "(CX)"
@@ -539,35 +562,25 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 			var shifted [4]bool // pair p of bytes is in pairReg[p]
 			for n, j := range f.v.Order {
 				idx := []string{"SI", "DI"}[n%2]
-				if f.v.HighBytes && !f.v.Disp && j >= 6 { // CX holds the second group's base
-					a.ins("MOVQ AX, %s", idx)
-					a.ins("SHRQ $%d, %s", 8*j, idx)
-					if j == 6 {
-						a.ins("MOVBLZX %sB, %s", idx, idx)
-					}
-					lookup(acc[n/2], j, idx)
-					continue
-				}
-				if f.v.HighBytes {
+				if f.v.Pairs {
 					p := j / 2
 					r := pairReg[p]
 					if p > 0 && !shifted[p] {
 						shifted[p] = true
-						if p == 1 {
+						switch p {
+						case 1:
 							a.ins("MOVL AX, %s", r)
-						} else {
-							a.ins("MOVQ AX, %s", r)
-						}
-						if f.v.Swap && p == 1 {
 							a.ins("BSWAPL %s", r)
-						} else if f.v.Swap && p == 3 {
+						case 2:
+							a.ins("MOVQ AX, %s", r)
+							a.ins("SHRQ $32, %s", r)
+						case 3:
+							a.ins("MOVQ AX, %s", r)
 							a.ins("BSWAPQ %s", r)
-						} else {
-							a.ins("SHR%s $%d, %s", map[bool]string{true: "L", false: "Q"}[p == 1], 16*p, r)
 						}
 					}
 					hi := j%2 == 1
-					if f.v.Swap && p%2 == 1 {
+					if p%2 == 1 {
 						hi = !hi // byte-swapped: the pair's high byte is low
 					}
 					a.ins("MOVBLZX %s%s, %s", r[:1], map[bool]string{false: "L", true: "H"}[hi], idx)
@@ -678,8 +691,8 @@ func writeBlockRounds(a *asmWriter, f blockFunc, rs []blockRound, fl, fr int) {
 	a.ins("RET")
 }
 
-// pairReg holds, in the HighBytes variant, pair p of the index word's
-// bytes (AX shifted right by 16p) in its low and high byte.
+// pairReg holds, in the Pairs variant, pair p of the index word's bytes
+// (2p and 2p+1) in its low and high byte (see BlockVariant).
 var pairReg = [4]string{"AX", "BX", "DX", "CX"}
 
 // lowByte names the low byte of the register r in Go assembly.
