@@ -10,12 +10,13 @@ package des
 // beyond amd64's baseline (internal/gen.BlockAMD64 says which variants with
 // BMI1, BMI2 and AVX-512 were measured slower and left out). There are two
 // instruction sequences of the same rounds on the same tables, one per
-// family of CPUs (internal/gen.BlockVariants): encryptAMD64 and
-// decryptAMD64, tuned on Intel, take each byte of the index word by a shift
-// and a low-byte move; encryptAMD64Zen and decryptAMD64Zen, tuned on AMD
-// Zen, where reading a high byte register costs no more than a low one, take
-// the bytes in pairs (AL and AH, BL and BH...), with four shifts and swaps a
-// round instead of seven shifts.
+// family of CPUs (internal/gen.BlockVariants): encryptAMD64Intel and
+// decryptAMD64Intel, tuned on Intel, take each byte of the index word by a
+// shift and a low-byte move; encryptAMD64Zen and decryptAMD64Zen, tuned on
+// AMD Zen, where reading a high byte register costs no more than a low one,
+// take the bytes in pairs (AL and AH, BL and BH...), with one shift and two
+// byte swaps a round instead of seven shifts. encryptAMD64 and decryptAMD64
+// jump to the one useZen chooses.
 
 // encryptAMD64 encrypts the block at src into dst with the stages (1 or 3)
 // schedules from ks, as cryptGo does; decryptAMD64 undoes it, as

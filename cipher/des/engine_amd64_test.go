@@ -6,7 +6,9 @@ import (
 	stddes "crypto/des"
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/perfgate/perfgate/cipher/des/internal/gen"
 )
@@ -131,4 +133,55 @@ func TestBlockChoice(t *testing.T) {
 	}
 	t.Logf("CPU %s, family %#x model %#x: single blocks take the Zen variant: %v", vendor,
 		a>>8&0xf+a>>20&0xff, a>>4&0xf|a>>12&0xf0, useZen)
+}
+
+// BenchmarkBlockVariants times each single-block variant as
+// BenchmarkVsStdlib does (the methods, in alternation with crypto/des, the
+// median ratio), with useZen set to take it, so that one host measures
+// both and shows whether its CPU takes the faster:
+//
+//	go test -run '^$' -bench BlockVariants -count 5 ./cipher/des
+func BenchmarkBlockVariants(b *testing.B) {
+	defer func(old bool) { useZen = old }(useZen)
+	src, dst := buffers(benchBlocks)
+	for _, zen := range []bool{false, true} {
+		for _, v := range []variant{variantNamed("des"), variantNamed("tdes_ede3")} {
+			c, err := v.make(benchKey(v.keyLen))
+			if err != nil {
+				b.Fatal(err)
+			}
+			newStd := stddes.NewTripleDESCipher
+			if v.keyLen == 8 {
+				newStd = stddes.NewCipher
+			}
+			std, err := newStd(benchKey(v.keyLen))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, dir := range []string{"Encrypt", "Decrypt"} {
+				ours, theirs := c.Encrypt, std.Encrypt
+				if dir == "Decrypt" {
+					ours, theirs = c.Decrypt, std.Decrypt
+				}
+				name := map[bool]string{false: "Intel", true: "Zen"}[zen] + "/" + v.name + "/" + dir
+				b.Run(name, func(b *testing.B) {
+					useZen = zen
+					var ratios []float64
+					for b.Loop() {
+						t0 := time.Now()
+						for i := 0; i < len(src); i += BlockSize {
+							ours(dst[i:], src[i:])
+						}
+						t1 := time.Now()
+						for i := 0; i < len(src); i += BlockSize {
+							theirs(dst[i:], src[i:])
+						}
+						ratios = append(ratios, float64(time.Since(t1))/float64(t1.Sub(t0)))
+					}
+					slices.Sort(ratios)
+					b.ReportMetric(ratios[len(ratios)/2], "x-stdlib")
+				})
+			}
+		}
+	}
 }

@@ -194,12 +194,12 @@ func permTable(p [64]uint8) PermTable {
 //
 // Registers in the rounds: AX the index word, R11 and CX the two groups of
 // four tables (the tags in the index bytes pick the table in a group, so a
-// lookup has no displacement), R12 the schedules (moved along so that every
+// lookup has no displacement; in the Pairs variant the second group is
+// 2048 bytes from R11), R12 the schedules (moved along so that every
 // subkey is a one-byte displacement away), R8 and R9 the expanded halves,
 // each XORed with the subkeys listed in halfKeys and carrying the tags, BX
-// and DX the index word shifted (and CX in the Pairs variant), SI and DI
-// the indexes, R10, R13, R14 and
-// R15 the sums of the lookups.
+// and DX (and CX in the Pairs variant) the index word shifted or swapped,
+// SI and DI the indexes, R10, R13, R14 and R15 the sums of the lookups.
 //
 // Measured on the Intel host of the package README, where reading a high
 // byte register (AH) costs three cycles more than a low one and only two
@@ -219,9 +219,12 @@ func permTable(p [64]uint8) PermTable {
 // Intel variant in one process (its time over theirs, Triple DES): pairs by
 // three shifts (16, 32, 48) 1.09–1.10 in byte order, 1.04–1.10 in six other
 // orders; the fourth pair by two shifts instead, keeping CX the second
-// group's base, 1.08; pairs 1 and 3 by byte swaps 1.08–1.11 in 15 orders,
-// zenOrder the best with 1.10–1.11 (DES 1.10); pair 1 by a shift again
-// 1.08–1.09; the final permutation's bytes by pairs too, the same (1.10).
+// group's base, 1.08; pairs 1 and 3 by byte swaps 1.03–1.12 in 45 orders,
+// zenOrder the best (Triple DES 1.11–1.12, DES 1.07–1.10); pair 1 by a
+// shift again 1.08–1.09; the final permutation's bytes by pairs too, the
+// same (1.10). The round's floor there: the eight loads issue over three
+// cycles (three a cycle, two of them after a swap or shift), and nine terms
+// so need three levels of XOR after the last.
 // encryptAMD64 and decryptAMD64 jump to the variant for the CPU (useZen, set
 // once at start-up from CPUID), so the Go wrapper stays one call.
 //
