@@ -8,18 +8,73 @@ package des
 // instead of two 32-bit ones, tables (spBox64, spBox32) of 64- and 32-bit
 // entries, and the permutations by byte tables (permBox64). It needs nothing
 // beyond amd64's baseline (internal/gen.BlockAMD64 says which variants with
-// BMI1, BMI2 and AVX-512 were measured slower and left out).
+// BMI1, BMI2 and AVX-512 were measured slower and left out). There are two
+// instruction sequences of the same rounds on the same tables, one per
+// family of CPUs (internal/gen.BlockVariants): encryptAMD64Intel and
+// decryptAMD64Intel, tuned on Intel, take each byte of the index word by a
+// shift and a low-byte move; encryptAMD64Zen and decryptAMD64Zen, tuned on
+// AMD Zen, where reading a high byte register costs no more than a low one,
+// take the bytes in pairs (AL and AH, BL and BH...), with one shift and two
+// byte swaps a round instead of seven shifts. encryptAMD64 and decryptAMD64
+// jump to the one useZen chooses.
 
 // encryptAMD64 encrypts the block at src into dst with the stages (1 or 3)
 // schedules from ks, as cryptGo does; decryptAMD64 undoes it, as
 // cryptReversedGo. They read the block's bytes from src and write dst whole
-// at the end, so dst and src may be the same block.
+// at the end, so dst and src may be the same block. Each jumps to its
+// variant for this CPU, the Intel one or, if useZen, the Zen one: a branch
+// in assembly, so that cryptBlock stays one call and inlines.
 //
 //go:noescape
 func encryptAMD64(ks *schedule, stages int, dst, src *byte)
 
 //go:noescape
 func decryptAMD64(ks *schedule, stages int, dst, src *byte)
+
+// The variants: the rounds tuned on Intel and those tuned on AMD Zen, each
+// computing what encryptAMD64 and decryptAMD64 do.
+//
+//go:noescape
+func encryptAMD64Intel(ks *schedule, stages int, dst, src *byte)
+
+//go:noescape
+func decryptAMD64Intel(ks *schedule, stages int, dst, src *byte)
+
+//go:noescape
+func encryptAMD64Zen(ks *schedule, stages int, dst, src *byte)
+
+//go:noescape
+func decryptAMD64Zen(ks *schedule, stages int, dst, src *byte)
+
+// cpuid returns the registers EAX, EBX, ECX and EDX that the CPUID
+// instruction leaves for the leaf eax and subleaf ecx.
+func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+
+// useZen says whether single blocks take the rounds of AMD Zen: the CPU is
+// an AMD (or Hygon) of family 17h or later, Zen 1 to Zen 5 and their
+// successors. Other CPUs, Intel's and the AMD families before Zen, take the
+// rounds tuned on Intel. Tests set it to run each variant through the
+// methods; the assembly reads it at every call.
+var useZen = isZen()
+
+// isZen reads the CPU's vendor and family with CPUID.
+func isZen() bool {
+	_, b, c, d := cpuid(0, 0)
+	vendor := string([]byte{
+		byte(b), byte(b >> 8), byte(b >> 16), byte(b >> 24),
+		byte(d), byte(d >> 8), byte(d >> 16), byte(d >> 24),
+		byte(c), byte(c >> 8), byte(c >> 16), byte(c >> 24),
+	})
+	if vendor != "AuthenticAMD" && vendor != "HygonGenuine" {
+		return false
+	}
+	a, _, _, _ := cpuid(1, 0)
+	family := a >> 8 & 0xf
+	if family == 0xf {
+		family += a >> 20 & 0xff
+	}
+	return family >= 0x17
+}
 
 // cryptBlock encrypts the first block of src into dst with the DES stages
 // ks (one or three), as cryptGo does. It inlines into the methods, which so

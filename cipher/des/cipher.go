@@ -46,10 +46,15 @@
 //     the eight bytes of the block. So a call may touch 14 KiB of tables by
 //     secret data where the Go engine touches 2 KiB: the price of a round of
 //     36 instructions (about 50 in Go) and of permutations of about 13
-//     cycles instead of 30. The constructors (the key schedule) also look up
-//     tables indexed by key bits: pc2Box, eight of 128 8-byte entries
-//     (1 KiB, 16 cache lines, per secret index, 8 KiB in all), whose eight
-//     lookups a round OR into the pair of subkey words.
+//     cycles instead of 30. The function comes in two instruction
+//     sequences, chosen once at start-up from CPUID: one tuned on Intel,
+//     one on AMD Zen (the index bytes in pairs from low and high byte
+//     registers, 30 instructions a round instead of 36); both read the same
+//     tables in the same way, so the above holds for either. The
+//     constructors (the key schedule) also look up tables indexed by key
+//     bits: pc2Box, eight of 128 8-byte entries (1 KiB, 16 cache lines, per
+//     secret index, 8 KiB in all), whose eight lookups a round OR into the
+//     pair of subkey words.
 //
 // Data flow: a constructor checks the key length (a KeySizeError otherwise;
 // parity bits are ignored, as DES specifies) and expands every 8-byte DES key

@@ -6,7 +6,9 @@ import (
 	stddes "crypto/des"
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/perfgate/perfgate/cipher/des/internal/gen"
 )
@@ -34,10 +36,17 @@ func wideEngines() []engine {
 // defaultAVX2 is useAVX2 as the package set it.
 var defaultAVX2 = useAVX2
 
-// TestBlockAMD64 checks the assembly single-block calls against crypto/des
-// (DES and three-key EDE) and the Go engine cryptGo (which the purego build
-// runs; also on EEE schedules), on random keys and blocks, and that their
-// table is the generator's.
+// blockVariants lists the single-block assembly: each variant of
+// internal/gen.BlockVariants, and the entries that pick one by useZen.
+var blockVariants = []struct {
+	name     string
+	enc, dec func(*schedule, int, *byte, *byte)
+}{
+	{"Intel", encryptAMD64Intel, decryptAMD64Intel},
+	{"Zen", encryptAMD64Zen, decryptAMD64Zen},
+	{"chosen", encryptAMD64, decryptAMD64},
+}
+
 // block runs the assembly call f on the block b, big-endian.
 func block(f func(*schedule, int, *byte, *byte), ks *schedule, stages int, b uint64) uint64 {
 	var src, dst [BlockSize]byte
@@ -46,13 +55,22 @@ func block(f func(*schedule, int, *byte, *byte), ks *schedule, stages int, b uin
 	return binary.BigEndian.Uint64(dst[:])
 }
 
+// TestBlockAMD64 checks every variant of the assembly single-block calls,
+// whatever the CPU, against crypto/des (DES and three-key EDE) and the Go
+// engine cryptGo (which the purego build runs; also on EEE schedules), on
+// random keys and blocks, the methods with either variant chosen (useZen),
+// and that the tables are the generator's.
 func TestBlockAMD64(t *testing.T) {
 	if spBox64 != gen.SP64() || spBox32 != gen.SP32() {
 		t.Fatal("spBox64 or spBox32 differs from the generator's")
 	}
+	if len(blockVariants) != len(gen.BlockVariants)+1 {
+		t.Fatalf("%d variants tested, internal/gen generates %d", len(blockVariants)-1, len(gen.BlockVariants))
+	}
+	defer func(old bool) { useZen = old }(useZen)
 	rng := rand.New(rand.NewPCG(9, 10))
 	key := make([]byte, 24)
-	var src, want [8]byte
+	var src, want, got [8]byte
 	for i := range 2000 {
 		for j := range key {
 			key[j] = byte(rng.Uint32())
@@ -66,33 +84,104 @@ func TestBlockAMD64(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		check := func(what string, got, want uint64) {
-			t.Helper()
-			if got != want {
-				t.Fatalf("%s %x of %016x = %016x, want %016x", what, key, b, got, want)
+		useZen = i%4 < 2 // the chosen entries and the methods take each variant
+		for _, v := range blockVariants {
+			check := func(what string, got, want uint64) {
+				t.Helper()
+				if got != want {
+					t.Fatalf("%s %s (useZen %v) %x of %016x = %016x, want %016x", v.name, what, useZen, key, b, got, want)
+				}
 			}
-		}
-		check("DES encrypt", block(encryptAMD64, &c.ks[0], 1, b), cryptGo(c.ks[:1], b))
-		check("DES decrypt", block(decryptAMD64, &c.ks[0], 1, b), cryptReversedGo(c.ks[:1], b))
-		check("Triple DES encrypt", block(encryptAMD64, &c.ks[0], 3, b), cryptGo(c.ks[:], b))
-		check("Triple DES decrypt", block(decryptAMD64, &c.ks[0], 3, b), cryptReversedGo(c.ks[:], b))
-		std, err := stddes.NewCipher(key[:8])
-		if err != nil {
-			t.Fatal(err)
-		}
-		std.Encrypt(want[:], src[:])
-		check("DES encrypt (crypto/des)", block(encryptAMD64, &c.ks[0], 1, b), binary.BigEndian.Uint64(want[:]))
-		std.Decrypt(want[:], src[:])
-		check("DES decrypt (crypto/des)", block(decryptAMD64, &c.ks[0], 1, b), binary.BigEndian.Uint64(want[:]))
-		if i%2 == 1 {
-			std3, err := stddes.NewTripleDESCipher(key)
+			check("DES encrypt", block(v.enc, &c.ks[0], 1, b), cryptGo(c.ks[:1], b))
+			check("DES decrypt", block(v.dec, &c.ks[0], 1, b), cryptReversedGo(c.ks[:1], b))
+			check("Triple DES encrypt", block(v.enc, &c.ks[0], 3, b), cryptGo(c.ks[:], b))
+			check("Triple DES decrypt", block(v.dec, &c.ks[0], 3, b), cryptReversedGo(c.ks[:], b))
+			std, err := stddes.NewCipher(key[:8])
 			if err != nil {
 				t.Fatal(err)
 			}
-			std3.Encrypt(want[:], src[:])
-			check("EDE3 encrypt (crypto/des)", block(encryptAMD64, &c.ks[0], 3, b), binary.BigEndian.Uint64(want[:]))
-			std3.Decrypt(want[:], src[:])
-			check("EDE3 decrypt (crypto/des)", block(decryptAMD64, &c.ks[0], 3, b), binary.BigEndian.Uint64(want[:]))
+			std.Encrypt(want[:], src[:])
+			check("DES encrypt (crypto/des)", block(v.enc, &c.ks[0], 1, b), binary.BigEndian.Uint64(want[:]))
+			std.Decrypt(want[:], src[:])
+			check("DES decrypt (crypto/des)", block(v.dec, &c.ks[0], 1, b), binary.BigEndian.Uint64(want[:]))
+			if i%2 == 1 {
+				std3, err := stddes.NewTripleDESCipher(key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				std3.Encrypt(want[:], src[:])
+				check("EDE3 encrypt (crypto/des)", block(v.enc, &c.ks[0], 3, b), binary.BigEndian.Uint64(want[:]))
+				c.Encrypt(got[:], src[:])
+				check("EDE3 Encrypt method", binary.BigEndian.Uint64(got[:]), binary.BigEndian.Uint64(want[:]))
+				std3.Decrypt(want[:], src[:])
+				check("EDE3 decrypt (crypto/des)", block(v.dec, &c.ks[0], 3, b), binary.BigEndian.Uint64(want[:]))
+				c.Decrypt(got[:], src[:])
+				check("EDE3 Decrypt method", binary.BigEndian.Uint64(got[:]), binary.BigEndian.Uint64(want[:]))
+			}
+		}
+	}
+}
+
+// TestBlockChoice logs which single-block variant this CPU takes.
+func TestBlockChoice(t *testing.T) {
+	_, b, c, d := cpuid(0, 0)
+	vendor := string(binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(
+		binary.LittleEndian.AppendUint32(nil, b), d), c))
+	a, _, _, _ := cpuid(1, 0)
+	if vendor == "GenuineIntel" && useZen {
+		t.Error("an Intel CPU takes the Zen variant")
+	}
+	t.Logf("CPU %s, family %#x model %#x: single blocks take the Zen variant: %v", vendor,
+		a>>8&0xf+a>>20&0xff, a>>4&0xf|a>>12&0xf0, useZen)
+}
+
+// BenchmarkBlockVariants times each single-block variant as
+// BenchmarkVsStdlib does (the methods, in alternation with crypto/des, the
+// median ratio), with useZen set to take it, so that one host measures
+// both and shows whether its CPU takes the faster:
+//
+//	go test -run '^$' -bench BlockVariants -count 5 ./cipher/des
+func BenchmarkBlockVariants(b *testing.B) {
+	defer func(old bool) { useZen = old }(useZen)
+	src, dst := buffers(benchBlocks)
+	for _, zen := range []bool{false, true} {
+		for _, v := range []variant{variantNamed("des"), variantNamed("tdes_ede3")} {
+			c, err := v.make(benchKey(v.keyLen))
+			if err != nil {
+				b.Fatal(err)
+			}
+			newStd := stddes.NewTripleDESCipher
+			if v.keyLen == 8 {
+				newStd = stddes.NewCipher
+			}
+			std, err := newStd(benchKey(v.keyLen))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, dir := range []string{"Encrypt", "Decrypt"} {
+				ours, theirs := c.Encrypt, std.Encrypt
+				if dir == "Decrypt" {
+					ours, theirs = c.Decrypt, std.Decrypt
+				}
+				name := map[bool]string{false: "Intel", true: "Zen"}[zen] + "/" + v.name + "/" + dir
+				b.Run(name, func(b *testing.B) {
+					useZen = zen
+					var ratios []float64
+					for b.Loop() {
+						t0 := time.Now()
+						for i := 0; i < len(src); i += BlockSize {
+							ours(dst[i:], src[i:])
+						}
+						t1 := time.Now()
+						for i := 0; i < len(src); i += BlockSize {
+							theirs(dst[i:], src[i:])
+						}
+						ratios = append(ratios, float64(time.Since(t1))/float64(t1.Sub(t0)))
+					}
+					slices.Sort(ratios)
+					b.ReportMetric(ratios[len(ratios)/2], "x-stdlib")
+				})
+			}
 		}
 	}
 }
