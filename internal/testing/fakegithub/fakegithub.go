@@ -1,8 +1,8 @@
 // Package fakegithub is a small in-memory GitHub REST API for tests: pull requests, their issue
-// comments, check runs, the token's user, and scripted failures. It stands in for the API the way go-github's
-// own tests do: an httptest server with the API mounted under a path prefix (GitHub Enterprise
-// Server's /api/v3), so a client that drops the prefix fails, and handlers that check the method,
-// the token, the repository and the JSON body of every request.
+// comments, check runs, the token's user, and scripted failures. It stands in for the API the way
+// go-github's own tests do: an httptest server with the API mounted under a path prefix (GitHub
+// Enterprise Server's /api/v3), so a client that drops the prefix fails, and handlers that check
+// the method, the token, the repository and the JSON body of every request.
 //
 // Only tests import it. A test makes a Server with New, points the code under test at Server.URL
 // with Token, sets up pull requests (SetPull) and comments (Add), scripts failures (On, Always),
