@@ -1,9 +1,9 @@
 package main
 
 // perfgate action on a merge queue: the merge_group event names the commit the entry goes onto
-// (base_sha) and the queue's merge commit (head_sha), and the Action compares exactly those, posts no
-// comment (a queue entry is no pull request), and gates by its exit code; the check run carries the
-// verdict and its annotations.
+// (base_sha) and the queue's merge commit (head_sha), and the Action compares exactly those, posts
+// no comment (a queue entry is no pull request), and gates by its exit code; the check run carries
+// the verdict and its annotations.
 
 import (
 	"net/http"
