@@ -210,7 +210,8 @@ func TestREADMEWorkflows(t *testing.T) {
 		if g.ok {
 			t.Fatalf("the queue's gate passed a slower head:\n%s", tailLines(g.log, 80))
 		}
-		if !strings.Contains(g.log, "exitcode '1'") {
+		// act ends a failed step's output with its exit status
+		if !strings.Contains(g.log, "] exit status 1\n") || !strings.Contains(g.log, "perfgate: FAIL") {
 			t.Errorf("the gate's step did not exit with 1:\n%s", tailLines(g.log, 40))
 		}
 		if !strings.Contains(g.log, "a merge queue entry has no pull request to comment on") {
