@@ -1,12 +1,14 @@
-// Package ghaction is perfgate's side of GitHub Actions: the step's inputs and event payload, the
-// job summary, outputs and annotations (through go-githubactions), and the sticky pull-request
-// comment (through Client: go-github makes every REST call, and Client.Do retries it under one
-// policy that follows GitHub's documented rate-limit rules, within the step's budget).
+// Package ghaction is perfgate's side of GitHub Actions: the step's inputs and event payload (a pull
+// request, a push, a merge queue entry), the job summary, outputs and annotations (through
+// go-githubactions), the sticky pull-request comment and the check run (through Client: go-github
+// makes every REST call, and Client.Do retries it under one policy that follows GitHub's documented
+// rate-limit rules, within the step's budget).
 //
 // Data flows one way: NewRunner reads the runner's environment and Runner.Event the event file into
 // an Event; the command turns them into a perfgate.Config and runs the comparison;
-// Runner.SetOutput, AddStepSummary and Errorf write what came out, and Commenter.Upsert keeps the
-// one sticky comment on the pull request. The package knows nothing about benchmarks: it moves
+// Runner.SetOutput, AddStepSummary and Errorf write what came out, Commenter.Upsert keeps the one
+// sticky comment on the pull request, and Client.CreateCheckRun puts the check run, with its
+// annotations, on the compared head. The package knows nothing about benchmarks: it moves
 // strings and numbers that other packages computed and escaped.
 package ghaction
 
