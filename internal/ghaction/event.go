@@ -1,5 +1,5 @@
-// Package ghaction is perfgate's side of GitHub Actions: the step's inputs and event payload (a pull
-// request, a push, a merge queue entry), the job summary, outputs and annotations (through
+// Package ghaction is perfgate's side of GitHub Actions: the step's inputs and event payload (a
+// pull request, a push, a merge queue entry), the job summary, outputs and annotations (through
 // go-githubactions), the sticky pull-request comment and the check run (through Client: go-github
 // makes every REST call, and Client.Do retries it under one policy that follows GitHub's documented
 // rate-limit rules, within the step's budget).
