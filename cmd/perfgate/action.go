@@ -66,6 +66,10 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return record.ExitUsage
 	}
 	cfg, comment, err := actionConfig(r, ev)
+	var checkRun bool
+	if err == nil {
+		checkRun, err = checkRunInput(r, comment)
+	}
 	if err != nil {
 		untrusted(stderr, func() {
 			errorf(stderr, "%v", err) // a configuration error quotes the file
@@ -100,6 +104,9 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	md := publish(r, ev, cfg.Out, res, stdout, stderr)
 	switch {
 	case comment == commentNever:
+	case ev.Name == "merge_group":
+		fmt.Fprintf(stderr, "perfgate: a merge queue entry has no pull request to comment on: the job summary has "+
+			"the report, and the exit code gates the merge\n")
 	case ev.PR == 0:
 		fmt.Fprintf(stderr, "perfgate: no pull request in this %s event: no comment, the job summary has the report\n",
 			ev.Name)
@@ -109,6 +116,10 @@ func runAction(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	default:
 		postComment(ctx, r, ev.PR, md, filepath.Join(cfg.Out, results.FileReport),
 			comment == commentOnAlert && res.Verdict.Status == record.StatusPass, stderr)
+	}
+	// A fork's job has a read-only token: no check run, as no comment.
+	if checkRun && checkRunEvents[ev.Name] && !ev.Fork {
+		postCheckRun(ctx, r, res, md, stderr)
 	}
 	return res.Verdict.ExitCode
 }
@@ -186,8 +197,10 @@ const actionUsage = `Usage: perfgate action
 
 Runs as a step of a GitHub Actions job (see action.yml): reads the inputs from
 INPUT_* variables and the event from GITHUB_EVENT_PATH, compares the pull
-request's base and head, writes the job summary and outputs, keeps one sticky
-comment on the pull request up to date, and exits with the gate's code.
+request's base and head (a merge queue entry's base_sha and head_sha on
+merge_group), writes the job summary and outputs, keeps one sticky comment on
+the pull request up to date, creates a check run named perfgate on the
+compared head, and exits with the gate's code.
 `
 
 // commentMode is the comment input: whether and when the step keeps the sticky comment.

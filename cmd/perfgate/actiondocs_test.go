@@ -1,8 +1,9 @@
 package main
 
 // The Action's documentation holds what action.yml declares: every input in the key table of
-// docs/configuration.md, every output and every value of the verdict output in the README, and each
-// input's help with one "empty:" clause, not two that contradict each other.
+// docs/configuration.md, every output and every value of the verdict output in the README, the
+// comment action's inputs in docs/github.md, and each input's help with one "empty:" clause, not
+// two that contradict each other.
 
 import (
 	"os"
@@ -71,12 +72,19 @@ func TestActionDocumented(t *testing.T) {
 			t.Errorf("the README's verdict output (%q) does not name %s", sentence, s)
 		}
 	}
-	// The comment action's inputs are in the README's fork-safe section or the comment action's own
-	// help.
+	// The comment action's inputs are in the fork-safe workflows of docs/github.md, which the
+	// README links to.
+	github, err := os.ReadFile("../../docs/github.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "(docs/github.md)") {
+		t.Errorf("the README does not link to docs/github.md")
+	}
 	c := readActionDescriptions(t, "../../comment/action.yml")
 	for name := range c.Inputs {
-		if !strings.Contains(string(readme), name) {
-			t.Errorf("comment/action.yml's input %s is not in the README", name)
+		if !strings.Contains(string(github), name) {
+			t.Errorf("comment/action.yml's input %s is not in docs/github.md", name)
 		}
 	}
 }

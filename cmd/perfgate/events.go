@@ -31,7 +31,7 @@ func refuseEvent(event string) error {
 func hintForkSafe(w io.Writer) {
 	hintf(w, "run perfgate on pull_request with 'permissions: contents: read' and 'comment: false', upload the "+
 		"results directory, and post it from a workflow_run job with 'perfgate comment' "+
-		"(see .github/workflows/perfgate.yml and perfgate-comment.yml, and the README's 'Fork pull requests')")
+		"(see .github/workflows/perfgate.yml and perfgate-comment.yml, and docs/github.md's 'Pull requests from forks')")
 }
 
 // untrusted runs f, which writes text from the repository (configuration errors, build output,

@@ -79,8 +79,8 @@ func actionEnvYAML() string {
 		switch {
 		case k.Input == "github-token":
 			// Code under test can read whatever its job holds: the token reaches the step only when
-			// it comments.
-			fmt.Fprintf(&b, "        %s: ${{ (inputs.comment == 'true' || inputs.comment == 'on-alert') && inputs.%s || '' }}\n", inputEnv(k.Input), k.Input)
+			// it comments or creates a check run.
+			fmt.Fprintf(&b, "        %s: ${{ (inputs.comment == 'true' || inputs.comment == 'on-alert' || inputs.check-run == 'true') && inputs.%s || '' }}\n", inputEnv(k.Input), k.Input)
 		case k.Input != "":
 			fmt.Fprintf(&b, "        %s: ${{ inputs.%s }}\n", inputEnv(k.Input), k.Input)
 		}

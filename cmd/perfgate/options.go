@@ -28,8 +28,8 @@ var commandKeys = []*config.Key{
 		Only: "no file key: it names the file",
 		Doc:  "configuration file; default .perfgate.yml at the repository root"},
 	{Input: "github-token", Default: "${{ github.token }}", Form: "a token", Only: actionOnly,
-		Doc: "token that keeps the sticky pull-request comment; the step gets it only when comment is true, benchmark " +
-			"processes never"},
+		Doc: "token that keeps the sticky pull-request comment and creates the check run; the step gets it only when " +
+			"it comments or creates a check run, benchmark processes never"},
 	{Input: "merge", Type: "string", Form: "a glob of results directories in the workspace, such as shards/*",
 		Only: "input only: the command is perfgate merge",
 		Doc: "merge mode: combine the shards' results directories this glob matches (perfgate merge) and gate on them, " +
@@ -37,6 +37,10 @@ var commandKeys = []*config.Key{
 	{Input: "comment", Default: "true", Form: "true, false or on-alert", Only: actionOnly,
 		Doc: "keep a sticky comment on the pull request (fork pull requests use perfgate comment instead); " +
 			"on-alert: post only when the verdict is not PASS, and update an earlier comment whatever the verdict"},
+	{Input: "check-run", Form: "true or false", Only: "input only: the Action's check run on the compared head",
+		Doc: "create a check run named perfgate on the compared head (pull requests and merge queues) with the " +
+			"verdict, the report and annotations on the lines it names; needs checks: write (without it: a note, " +
+			"nothing else changes); default: when comment is not false"},
 }
 
 // actionOnly is why the Action's own settings are inputs only.

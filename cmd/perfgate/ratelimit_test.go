@@ -62,8 +62,17 @@ func TestActionRateLimits(t *testing.T) {
 	if len(ours) != 1 || gh.Writes() != 1 || ours[0].Body != md {
 		t.Fatalf("%d perfgate comments, %d writes; want one, report.md", len(ours), gh.Writes())
 	}
-	if got := gh.Count("POST"); got != 4 {
-		t.Errorf("%d creates reached GitHub, want 4 (3 refused, 1 stored)", got)
+	creates := 0
+	for _, r := range gh.Requests() {
+		if strings.HasPrefix(r, "POST ") && strings.Contains(r, "/issues/") {
+			creates++
+		}
+	}
+	if creates != 4 {
+		t.Errorf("%d creates of the comment reached GitHub, want 4 (3 refused, 1 stored)", creates)
+	}
+	if runs := gh.CheckRuns(); len(runs) != 1 || runs[0].HeadSHA != head {
+		t.Errorf("check runs %+v, want one on head", runs)
 	}
 	for _, want := range []string{
 		"GitHub answered 502; retrying in 1s",

@@ -78,8 +78,9 @@ func TestActionYAML(t *testing.T) {
 	for name := range a.Inputs {
 		want["INPUT_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_"))] = "${{ inputs." + name + " }}"
 	}
-	// The token reaches the step only when it comments: code under test reads what its job holds.
-	want["INPUT_GITHUB_TOKEN"] = "${{ (inputs.comment == 'true' || inputs.comment == 'on-alert') && inputs.github-token || '' }}"
+	// The token reaches the step only when it comments or creates a check run: code under test
+	// reads what its job holds.
+	want["INPUT_GITHUB_TOKEN"] = "${{ (inputs.comment == 'true' || inputs.comment == 'on-alert' || inputs.check-run == 'true') && inputs.github-token || '' }}"
 	if run := a.Runs.Steps[len(a.Runs.Steps)-1].Run; !strings.HasPrefix(run, "exec ") {
 		t.Errorf("the perfgate step runs %q: without exec, bash stays perfgate's parent with the token in its environment", run)
 	}

@@ -81,6 +81,19 @@ func TestParseEvent(t *testing.T) {
 		{"workflow_run of two pull requests", "workflow_run",
 			`{"workflow_run": {"id": 9, "event": "push", "head_sha": "` + headSHA + `", "pull_requests": [{"number": 1}, {"number": 2}]}}`,
 			Event{Name: "workflow_run", HeadSHA: headSHA, RunID: 9, RunEvent: "push"}},
+		// a queue entry behind another: its base is the entry ahead's head, not the default branch
+		{"merge_group", "merge_group", `{
+  "action": "checks_requested",
+  "merge_group": {
+    "head_sha": "` + headSHA + `",
+    "head_ref": "refs/heads/gh-readonly-queue/main/pr-1347-` + baseSHA + `",
+    "base_sha": "` + baseSHA + `",
+    "base_ref": "refs/heads/main",
+    "head_commit": {"id": "` + headSHA + `", "message": "Merge pull request #1347"}
+  },
+  "repository": {"full_name": "octocat/Hello-World"}
+}`, Event{Name: "merge_group", BaseSHA: baseSHA, HeadSHA: headSHA,
+			HeadRef: "refs/heads/gh-readonly-queue/main/pr-1347-" + baseSHA}},
 		{"workflow_dispatch", "workflow_dispatch", `{"inputs": {}, "ref": "refs/heads/main"}`, Event{Name: "workflow_dispatch"}},
 		{"empty object", "schedule", `{}`, Event{Name: "schedule"}},
 	} {
@@ -110,6 +123,8 @@ func TestParseEventErrors(t *testing.T) {
 		{"push", `{"before": "HEAD~1", "after": "` + headSHA + `"}`, []string{"push", "malformed commit id", "HEAD~1"}},
 		{"push", `{"before": "` + baseSHA + `", "after": "--upload-pack=evil"}`, []string{"malformed commit id"}},
 		{"workflow_run", `{"workflow_run": {"id": 1, "head_sha": "main"}}`, []string{"workflow_run", "malformed commit id"}},
+		{"merge_group", `{"merge_group": {"head_sha": "` + headSHA + `"}}`, []string{"merge_group", "lacks merge_group.base_sha"}},
+		{"merge_group", `{"merge_group": {"head_sha": "` + headSHA + `", "base_sha": "main"}}`, []string{"malformed commit id"}},
 		{"pull_request", `{"pull_request": {"number": -5}}`, []string{"malformed pull request number"}},
 		{"pull_request", `{"pull_request": {"number": 1,`, []string{"parsing the pull_request event payload"}},
 		{"push", `not json`, []string{"parsing the push event payload"}},

@@ -121,16 +121,21 @@ type APIError struct {
 	Op     string
 	Status int
 	Err    error
+	// Need is the permission the call needs, named in a 403's hint; "" for a comment's
+	// (pull-requests: write).
+	Need string
 }
 
 func (e *APIError) Error() string {
 	hint := ""
-	switch e.Status {
-	case http.StatusForbidden:
+	switch {
+	case e.Status == http.StatusForbidden && e.Need != "":
+		hint = " (the token lacks '" + e.Need + "': a fork's read-only token, or a workflow that does not grant it)"
+	case e.Status == http.StatusForbidden:
 		hint = " (the token may not write pull-request comments: a fork's read-only token, or missing 'pull-requests: write')"
-	case http.StatusNotFound:
+	case e.Status == http.StatusNotFound:
 		hint = " (no such repository or pull request, or the token cannot see it)"
-	case http.StatusUnauthorized:
+	case e.Status == http.StatusUnauthorized:
 		hint = " (the token is missing or expired)"
 	}
 	return fmt.Sprintf("%s: GitHub answered %d%s: %s", e.Op, e.Status, hint, said(e.Err))

@@ -51,7 +51,7 @@ func linkLine(r *record.Result, w record.Why, l record.WhyLine, line, repo strin
 	if repo == "" || l.Line <= 0 || r.Head.Dirty || !report.IsHex(r.Head.Commit) || len(r.Head.Commit) < 40 {
 		return line
 	}
-	p, ok := repoPath(r, w, l.File)
+	p, ok := report.RepoPath(r, w, l.File)
 	if !ok {
 		return line
 	}
@@ -62,32 +62,6 @@ func linkLine(r *record.Result, w record.Why, l record.WhyLine, line, repo strin
 	}
 	u := strings.TrimSuffix(repo, "/") + "/blob/" + r.Head.Commit + "/" + escapePath(p) + fmt.Sprintf("#L%d", l.Line)
 	return "[" + where + "](" + u + ")" + rest
-}
-
-// repoPath maps a file as the binaries name it (import path of its package, then its name) to its
-// path in the repository, through the gated package's directory:
-// "example.com/m/cipher/des/block.go" of the package ./cipher/des is cipher/des/block.go. A file
-// outside the gated package, or a pattern of packages, has none.
-func repoPath(r *record.Result, w record.Why, file string) (string, bool) {
-	pkg := w.Package
-	if pkg == "" {
-		pkg = r.Package
-	}
-	if pkg == "" || strings.ContainsAny(pkg, ", ") || strings.Contains(pkg, "...") || !strings.HasPrefix(pkg, ".") {
-		return "", false
-	}
-	rel := strings.TrimPrefix(path.Clean(pkg), "./")
-	if rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", false
-	}
-	dir, name := path.Dir(file), path.Base(file)
-	switch {
-	case w.Package == "" && r.ImportPath != "" && dir == r.ImportPath:
-		return path.Join(rel, name), true
-	case rel != "." && strings.HasSuffix(dir, "/"+rel):
-		return path.Join(rel, name), true
-	}
-	return "", false
 }
 
 // escapePath escapes each element of a slash-separated path for a URL.

@@ -1,12 +1,12 @@
 // Package fakegithub is a small in-memory GitHub REST API for tests: pull requests, their issue
-// comments, the token's user, and scripted failures. It stands in for the API the way go-github's
-// own tests do: an httptest server with the API mounted under a path prefix (GitHub Enterprise
-// Server's /api/v3), so a client that drops the prefix fails, and handlers that check the method,
-// the token, the repository and the JSON body of every request.
+// comments, check runs, the token's user, and scripted failures. It stands in for the API the way
+// go-github's own tests do: an httptest server with the API mounted under a path prefix (GitHub
+// Enterprise Server's /api/v3), so a client that drops the prefix fails, and handlers that check
+// the method, the token, the repository and the JSON body of every request.
 //
 // Only tests import it. A test makes a Server with New, points the code under test at Server.URL
 // with Token, sets up pull requests (SetPull) and comments (Add), scripts failures (On, Always),
-// and reads back what happened (Comments, Requests, Count, Writes).
+// and reads back what happened (Comments, CheckRuns, CheckRequests, Requests, Count, Writes).
 package fakegithub
 
 import (
@@ -44,7 +44,44 @@ const (
 	OpList   = "list"   // GET /repos/{owner}/{repo}/issues/{n}/comments
 	OpCreate = "create" // POST /repos/{owner}/{repo}/issues/{n}/comments
 	OpEdit   = "edit"   // PATCH /repos/{owner}/{repo}/issues/comments/{id}
+	// POST /repos/{owner}/{repo}/check-runs
+	OpCheckCreate = "check-create"
+	// PATCH /repos/{owner}/{repo}/check-runs/{id}
+	OpCheckUpdate = "check-update"
 )
+
+// MaxAnnotations and MaxSummary are GitHub's limits on a check run request: annotations in one
+// request, and characters of output.summary. The fake rejects more with 422, as GitHub does.
+const (
+	MaxAnnotations = 50
+	MaxSummary     = 65535
+)
+
+// CheckRun is a check run as the fake stores it, after every update.
+type CheckRun struct {
+	ID                 int64
+	Name, HeadSHA      string
+	Status, Conclusion string
+	Title, Summary     string
+	Annotations        []Annotation // every request's, in order: an update appends
+	CompletedAt        string
+	Requests           int // the create and the updates that reached it
+}
+
+// Annotation is one annotation of a check run.
+type Annotation struct {
+	Path                  string
+	StartLine, EndLine    int
+	Level, Title, Message string
+}
+
+// CheckRequest is the JSON body of one check-run request that the fake accepted or refused, as
+// sent: Op is OpCheckCreate or OpCheckUpdate.
+type CheckRequest struct {
+	Op   string
+	ID   int64 // the run updated; 0 for a create
+	Body map[string]any
+}
 
 // Comment is one issue comment as the fake stores it.
 type Comment struct {
@@ -92,7 +129,9 @@ type Server struct {
 	script       map[string][]Reply // operation or method → answers to its next requests, in order
 	always       map[string]Reply   // operation or method → the answer to every request
 	requests     []string           // "METHOD /api/v3/path?query" of every request, as sent
-	writes       int                // creates and edits answered with success
+	writes       int                // creates and edits of comments answered with success
+	checkRuns    []*CheckRun
+	checkReqs    []CheckRequest
 }
 
 // New starts a fake GitHub that t closes at its end.
@@ -180,7 +219,28 @@ func (s *Server) Count(method string) int {
 	return n
 }
 
-// Writes returns how many creates and edits succeeded.
+// CheckRuns returns copies of the check runs created, oldest first.
+func (s *Server) CheckRuns() []CheckRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []CheckRun
+	for _, c := range s.checkRuns {
+		cp := *c
+		cp.Annotations = append([]Annotation(nil), c.Annotations...)
+		out = append(out, cp)
+	}
+	return out
+}
+
+// CheckRequests returns the bodies of the check-run requests that reached the fake's own handlers
+// (not those a scripted reply answered), in order.
+func (s *Server) CheckRequests() []CheckRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]CheckRequest(nil), s.checkReqs...)
+}
+
+// Writes returns how many comment creates and edits succeeded.
 func (s *Server) Writes() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -302,6 +362,8 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, op string, arg
 		s.create(w, r, args[2])
 	case OpEdit:
 		s.edit(w, r, args[2])
+	case OpCheckCreate, OpCheckUpdate:
+		s.checkRun(w, r, op, args[2])
 	}
 }
 
@@ -311,6 +373,10 @@ func route(method string, p []string) (op string, args []string) {
 	switch {
 	case len(p) == 1 && p[0] == "user" && method == http.MethodGet:
 		return OpUser, nil
+	case len(p) == 4 && p[0] == "repos" && p[3] == "check-runs" && method == http.MethodPost:
+		return OpCheckCreate, []string{p[1], p[2], ""}
+	case len(p) == 5 && p[0] == "repos" && p[3] == "check-runs" && method == http.MethodPatch:
+		return OpCheckUpdate, []string{p[1], p[2], p[4]}
 	case len(p) != 5 && len(p) != 6 || p[0] != "repos":
 		return "", nil
 	case len(p) == 5 && p[3] == "pulls" && method == http.MethodGet:
@@ -439,6 +505,103 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request, idText string) {
 		}
 	}
 	writeJSON(w, http.StatusNotFound, message("Not Found"))
+}
+
+// checkRun creates a check run, or updates run idText, as GitHub does: name and head_sha required
+// on a create, a completed run needs a conclusion, at most MaxAnnotations annotations and
+// MaxSummary characters of summary a request, each annotation with a path, lines and a level;
+// annotations of an update are appended to the run's.
+func (s *Server) checkRun(w http.ResponseWriter, r *http.Request, op, idText string) {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+		s.t.Errorf("fake GitHub: %s %s: Content-Type %q, want application/json", r.Method, r.URL.Path, ct)
+	}
+	var body map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		s.t.Errorf("fake GitHub: %s %s: body is not JSON: %v", r.Method, r.URL.Path, err)
+		writeJSON(w, http.StatusBadRequest, message("Problems parsing JSON"))
+		return
+	}
+	req := CheckRequest{Op: op, Body: body}
+	var run *CheckRun
+	if op == OpCheckUpdate {
+		id, _ := strconv.ParseInt(idText, 10, 64)
+		for _, c := range s.checkRuns {
+			if c.ID == id {
+				run = c
+			}
+		}
+		req.ID = id
+		if run == nil {
+			writeJSON(w, http.StatusNotFound, message("Not Found"))
+			return
+		}
+	}
+	s.checkReqs = append(s.checkReqs, req)
+	str := func(m map[string]any, k string) string { v, _ := m[k].(string); return v }
+	invalid := func(why string) {
+		s.t.Errorf("fake GitHub: %s %s: %s", r.Method, r.URL.Path, why)
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Invalid request.\n\n" + why})
+	}
+	next := CheckRun{Name: str(body, "name"), HeadSHA: str(body, "head_sha"), Status: str(body, "status"),
+		Conclusion: str(body, "conclusion"), CompletedAt: str(body, "completed_at")}
+	if op == OpCheckCreate && (next.Name == "" || len(next.HeadSHA) != 40) {
+		invalid(fmt.Sprintf("name %q and head_sha %q are required", next.Name, next.HeadSHA))
+		return
+	}
+	if next.Status == "completed" && next.Conclusion == "" {
+		invalid("a completed check run needs a conclusion")
+		return
+	}
+	var anns []Annotation
+	out, hasOutput := body["output"].(map[string]any)
+	if hasOutput {
+		if utf8.RuneCountInString(str(out, "summary")) > MaxSummary {
+			invalid(fmt.Sprintf("output.summary is longer than %d characters", MaxSummary))
+			return
+		}
+		list, _ := out["annotations"].([]any)
+		if len(list) > MaxAnnotations {
+			invalid(fmt.Sprintf("%d annotations in one request, more than %d", len(list), MaxAnnotations))
+			return
+		}
+		for _, a := range list {
+			m, _ := a.(map[string]any)
+			start, _ := m["start_line"].(float64)
+			end, _ := m["end_line"].(float64)
+			an := Annotation{Path: str(m, "path"), StartLine: int(start), EndLine: int(end),
+				Level: str(m, "annotation_level"), Title: str(m, "title"), Message: str(m, "message")}
+			if an.Path == "" || an.StartLine < 1 || an.EndLine < an.StartLine || an.Message == "" ||
+				an.Level != "notice" && an.Level != "warning" && an.Level != "failure" {
+				invalid(fmt.Sprintf("annotation %+v lacks a path, lines, a level or a message", an))
+				return
+			}
+			anns = append(anns, an)
+		}
+	}
+	if run == nil {
+		s.nextID++
+		run = &CheckRun{ID: s.nextID}
+		s.checkRuns = append(s.checkRuns, run)
+	}
+	for dst, v := range map[*string]string{&run.Name: next.Name, &run.HeadSHA: next.HeadSHA, &run.Status: next.Status,
+		&run.Conclusion: next.Conclusion, &run.CompletedAt: next.CompletedAt} {
+		if v != "" {
+			*dst = v
+		}
+	}
+	if hasOutput {
+		run.Title, run.Summary = str(out, "title"), str(out, "summary")
+	}
+	run.Annotations = append(run.Annotations, anns...)
+	run.Requests++
+	status := http.StatusOK
+	if op == OpCheckCreate {
+		status = http.StatusCreated
+	}
+	writeJSON(w, status, map[string]any{
+		"id": run.ID, "name": run.Name, "head_sha": run.HeadSHA, "status": run.Status, "conclusion": run.Conclusion,
+		"html_url": fmt.Sprintf("https://github.com/%s/%s/runs/%d", Owner, Repo, run.ID),
+	})
 }
 
 // body checks that the request carries a JSON object with exactly one key, "body", within the

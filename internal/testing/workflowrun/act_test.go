@@ -1,10 +1,10 @@
 package workflowrun
 
-// TestREADMEWorkflows runs the workflows of the README (and of docs/sharding.md) under nektos/act,
-// a real Actions runner, on the host and offline, against internal/testing/fakegithub. action.yml
-// and comment/action.yml run exactly as they are in the repository; only the third-party actions
-// (checkout, setup-go, upload-artifact, download-artifact, cache) are the stand-ins of
-// testdata/standins.
+// TestREADMEWorkflows runs the workflows of the README (and of docs/github.md and docs/sharding.md)
+// under nektos/act, a real Actions runner, on the host and offline, against
+// internal/testing/fakegithub. action.yml and comment/action.yml run exactly as they are in the
+// repository; only the third-party actions (checkout, setup-go, upload-artifact, download-artifact,
+// cache) are the stand-ins of testdata/standins.
 
 import (
 	"bytes"
@@ -173,7 +173,7 @@ func readmeWorkflows(t *testing.T) map[string]string {
 	t.Helper()
 	blocks := map[string]string{}
 	re := regexp.MustCompile("(?ms)^```yaml\n(# \\.github/workflows/[^\n]*)\n(.*?)^```$")
-	for _, file := range []string{"README.md", "docs/sharding.md"} {
+	for _, file := range []string{"README.md", "docs/github.md", "docs/sharding.md"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "..", file))
 		if err != nil {
 			t.Fatal(err)

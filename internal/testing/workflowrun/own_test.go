@@ -42,7 +42,7 @@ func ownGate(t *testing.T) string {
 	return ownWorkflow(t, "perfgate.yml",
 		`      - uses: actions/checkout@v4
         with:
-          ref: ${{ github.event.pull_request.base.sha }}
+          ref: ${{ github.event.pull_request.base.sha || github.event.merge_group.base_sha }}
           path: .perfgate-base
           persist-credentials: false
 `, "",

@@ -67,6 +67,21 @@ func (p pr) completed(id int, ok bool) map[string]any {
 	}
 }
 
+// mergeGroup is the merge_group event of a merge queue entry from base to head, as GitHub sends it
+// (docs.github.com/webhooks/webhook-events-and-payloads#merge_group): the entry of pull request 1,
+// on the queue's branch.
+func mergeGroup(base, head string) map[string]any {
+	return map[string]any{
+		"action": "checks_requested",
+		"merge_group": map[string]any{
+			"head_sha": head, "head_ref": "refs/heads/gh-readonly-queue/main/pr-1-" + base,
+			"base_sha": base, "base_ref": "refs/heads/main",
+			"head_commit": map[string]any{"id": head, "message": "Merge pull request #1"},
+		},
+		"repository": map[string]any{"full_name": ownRepo},
+	}
+}
+
 // gate runs the gate workflow for the pull request's event, then the comment workflow on its
 // completion, and returns the gate's outcome.
 func (r *runner) gate(gateYAML, commentYAML string, p pr, id int, action string, labels ...string) result {
@@ -177,6 +192,48 @@ func TestREADMEWorkflows(t *testing.T) {
 		}
 		if body := r.comment(6); !strings.Contains(body, "PASS") {
 			t.Errorf("the one-file workflow's comment does not say PASS:\n%s", body)
+		}
+		// and its token (checks: write) puts the check run on the pull request's head
+		if runs := r.gh.CheckRuns(); len(runs) != 1 || runs[0].HeadSHA != p.head || runs[0].Conclusion != "success" {
+			t.Errorf("check runs %+v, want one success on the pull request's head", runs)
+		}
+	})
+
+	t.Run("merge queue", func(t *testing.T) {
+		// The one-file workflow, which holds a token that may comment, on a queue entry that makes
+		// encryption about twice as slow: the job fails with perfgate's exit code 1, a failing
+		// check run is on the queue's merge commit, and no comment is written (a queue entry has no
+		// pull request).
+		r := newRunner(t, fix)
+		r.gh.SetPull(1, fix.slower)
+		g := r.run(workflow(t, blocks, oneFileWorkflow), "merge_group", mergeGroup(fix.folded, fix.slower), 71)
+		if g.ok {
+			t.Fatalf("the queue's gate passed a slower head:\n%s", tailLines(g.log, 80))
+		}
+		// act ends a failed step's output with its exit status
+		if !strings.Contains(g.log, "] exit status 1\n") || !strings.Contains(g.log, "perfgate: FAIL") {
+			t.Errorf("the gate's step did not exit with 1:\n%s", tailLines(g.log, 40))
+		}
+		if !strings.Contains(g.log, "a merge queue entry has no pull request to comment on") {
+			t.Errorf("the log does not say why there is no comment:\n%s", tailLines(g.log, 40))
+		}
+		if n := r.gh.Writes(); n != 0 || len(r.gh.Comments(1)) != 0 {
+			t.Errorf("%d comments written on a queue entry", n)
+		}
+		runs := r.gh.CheckRuns()
+		if len(runs) != 1 || runs[0].HeadSHA != fix.slower || runs[0].Conclusion != "failure" {
+			t.Errorf("check runs %+v, want one failure on the queue's head", runs)
+		}
+
+		// The fork-safe gate (comment: 'false', so no token) on an entry that makes it faster: the
+		// job passes, and nothing is written to GitHub.
+		r = newRunner(t, fix)
+		g = r.run(gateYAML, "merge_group", mergeGroup(fix.base, fix.folded), 72)
+		if !g.ok {
+			t.Fatalf("the fork-safe gate failed a faster queue entry:\n%s", tailLines(g.log, 80))
+		}
+		if n := len(r.gh.Requests()); n != 0 {
+			t.Errorf("the fork-safe gate called GitHub: %v", r.gh.Requests())
 		}
 	})
 

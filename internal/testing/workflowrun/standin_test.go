@@ -43,7 +43,7 @@ func runStandin(name string) {
 }
 
 // checkout clones the fixture repository (STANDIN_REPO) into the workspace, whole, and checks out
-// the pull request's head when the event has one, else main.
+// the pull request's head or the merge queue entry's head_sha when the event has one, else main.
 func checkout() error {
 	ws := os.Getenv("GITHUB_WORKSPACE")
 	if err := git("", "clone", "-q", "--no-local", os.Getenv("STANDIN_REPO"), ws); err != nil {
@@ -55,13 +55,20 @@ func checkout() error {
 	}
 	var ev struct {
 		PullRequest struct{ Head struct{ SHA string } } `json:"pull_request"`
+		MergeGroup  struct {
+			HeadSHA string `json:"head_sha"`
+		} `json:"merge_group"`
 	}
 	if err := json.Unmarshal(data, &ev); err != nil {
 		return fmt.Errorf("event: %w", err)
 	}
 	rev := "main"
-	if ev.PullRequest.Head.SHA != "" {
+	switch {
+	case ev.PullRequest.Head.SHA != "":
 		rev = ev.PullRequest.Head.SHA
+	case ev.MergeGroup.HeadSHA != "":
+		// the queue's merge commit, as actions/checkout checks out GITHUB_SHA
+		rev = ev.MergeGroup.HeadSHA
 	}
 	return git(ws, "checkout", "-q", rev)
 }

@@ -35,10 +35,11 @@ type coverageRow struct {
 
 // coverageRun is one perfgate run of a benchmark and the truth taken right after it.
 type coverageRun struct {
-	class          record.Class
-	pct, lo, hi    float64 // perfgate's paired estimate and interval, percent
-	level          float64 // perfgate's base center, ns/op
-	truth, tlo     float64 // go test's protocol: mean of the rounds' log ratios as percent, its 95% interval
+	class       record.Class
+	pct, lo, hi float64 // perfgate's paired estimate and interval, percent
+	level       float64 // perfgate's base center, ns/op
+	// go test's protocol: mean of the rounds' log ratios as percent, its 95% interval
+	truth, tlo     float64
 	thi            float64
 	truthLevel     float64 // go test's base ns/op, the median over the rounds
 	disturbed      int     // rounds perfgate left out
@@ -48,9 +49,9 @@ type coverageRun struct {
 	directionError bool    // perfgate's class says the other way from a truth that excludes 0
 }
 
-// measureCoverage runs perfgate on the pair cfg.runs times and, after each run, takes the truth by go
-// test's own protocol with the same binaries' source on the same machine, so that every interval is
-// judged against a truth taken within minutes of it, as the host drifts.
+// measureCoverage runs perfgate on the pair cfg.runs times and, after each run, takes the truth by
+// go test's own protocol with the same binaries' source on the same machine, so that every interval
+// is judged against a truth taken within minutes of it, as the host drifts.
 func measureCoverage(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir, perfgate string,
 	cfg coverageConfig, stderr io.Writer) ([]*coverageRow, error) {
 	bins := [2]string{filepath.Join(dir, "base.test"), filepath.Join(dir, "head.test")}

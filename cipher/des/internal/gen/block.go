@@ -172,18 +172,15 @@ func permTable(p [64]uint8) PermTable {
 	panic("gen: a permutation that is not a transposition of bytes")
 }
 
-// BlockAMD64 returns the generated assembly file block_amd64.s: the whole
-// single-block calls of amd64, one function for encryption and one for
-// decryption in each variant of BlockVariants, each with a body for DES and
-// one for Triple DES (the stages argument chooses). Each reads the block's bytes at src and writes the
-// result to dst: the initial permutation, every round of every stage with
-// the halves expanded as described below, and the final permutation, with
-// no call in between; cryptBlock, its Go wrapper, inlines into the methods. Triple
-// DES runs its 48 rounds as one sequence: where two stages meet, FP and IP
-// cancel, and the last round of a stage and the first of the next update
-// the same half from the same other half, so the pair is one double round
-// (its second index word is the first XORed with both subkeys), the 16
-// lookups summed in one tree.
+// BlockAMD64 returns the generated assembly file block_amd64.s: the whole single-block calls of
+// amd64, one function for encryption and one for decryption in each variant of BlockVariants, each
+// with a body for DES and one for Triple DES (the stages argument chooses). Each reads the block's
+// bytes at src and writes the result to dst: the initial permutation, every round of every stage
+// with the halves expanded as described below, and the final permutation, with no call in between;
+// cryptBlock, its Go wrapper, inlines into the methods. Triple DES runs its 48 rounds as one
+// sequence: where two stages meet, FP and IP cancel, and the last round of a stage and the first of
+// the next update the same half from the same other half, so the pair is one double round (its
+// second index word is the first XORed with both subkeys), the 16 lookups summed in one tree.
 //
 // IP and FP are byte tables (PermTables, permBox64): the eight bytes are
 // looked up and summed by LEAs, about 13 cycles from the bytes to the
