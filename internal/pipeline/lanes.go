@@ -37,23 +37,26 @@ func (p *pipeline) runLanes(ctx context.Context, rc benchrun.RunConfig, countsSe
 		return benchrun.RunInstructions(ctx, ic, benchrun.InstrConfig{Valgrind: p.valgrind.Path, CacheSim: p.cfg.Cycles,
 			Addrs: true})
 	}
-	if !p.cfg.TimesBenchmarks() || p.cfg.Metric != record.MetricAuto || !p.cfg.CountsInstructions() {
+	// Where and when each lane runs is the scheduler's plan.
+	pl := p.sched.plan
+	times, counting := pl.Timing.When != whenNone, pl.Counting.When != whenNone
+	if !times || !counting || pl.Counting.When == whenAfter {
+		// one lane, or metric both
 		var timed, counted *benchrun.Run
 		var err error
-		if p.cfg.TimesBenchmarks() {
-			if rc.Budget > 0 && p.cfg.CountsInstructions() {
+		if times {
+			if rc.Budget > 0 && counting {
 				// metric both: the count runs after the timing, within the same budget
 				rc.Budget -= ic.Budget
 			}
 			timed, err = p.timeLane(ctx, rc)
 		}
-		if err == nil && p.cfg.CountsInstructions() {
+		if err == nil && counting {
 			counted, err = count(ic, "")
 		}
 		return joinRuns(timed, counted), err
 	}
-	pl := p.sched.plan
-	if pl.Counting.When != whenBeside {
+	if pl.Counting.When == whenBefore {
 		where := ""
 		if pl.Harmful {
 			where = " before the timing, not beside it (scheduler)"
