@@ -241,6 +241,11 @@ type Method struct {
 	Budget  time.Duration `json:"budget_ns"`
 	Stages  int           `json:"stages,omitempty"`
 	Settled int           `json:"settled"`
+	// Schedule says where the timing ran and what ran beside it or not, and why: what a valgrind on
+	// the spare CPU did to a timed probe on the timed one (the count lane and the constant-time
+	// trace run beside the timing only where that was within a quarter of the threshold); "" when
+	// there was no CPU to spare.
+	Schedule string `json:"schedule,omitempty"`
 	// Phases are the comparison's phases in the order they ran, each with its wall time (several
 	// packages: each package's, in turn).
 	Phases []Phase `json:"phases,omitempty"`

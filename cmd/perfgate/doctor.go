@@ -31,8 +31,9 @@ const doctorUsage = `Usage: perfgate doctor [-pkg P] [-budget D] [-format text|j
 
 Says what this machine can measure, before a pull request is gated on it: Go, valgrind and whether it can run
 Go code here (the CPU features it hides, and those it reports but cannot decode, which perfgate turns off with
-GODEBUG=cpu.X=off), CPU pinning, the sandbox (Landlock, no_new_privs), the timer's resolution, hardware counters
-and the load. With -pkg it also times the package's benchmarks against themselves (an A/A run of HEAD, for the
+GODEBUG=cpu.X=off), CPU pinning, what a valgrind on the spare CPU does to a timed probe on the timed one (and so
+whether perfgate runs the count lane and the constant-time trace beside the timing or before it), the sandbox
+(Landlock, no_new_privs), the timer's resolution, hardware counters and the load. With -pkg it also times the package's benchmarks against themselves (an A/A run of HEAD, for the
 budget) and gives each one's noise and the smallest slowdown a run at the default budget can detect, with a
 threshold to set where the default cannot be reached.
 
@@ -144,6 +145,10 @@ func hostChecks(ctx context.Context) []doctorCheck {
 			p.CPU, p.Allowed)})
 	}
 
+	if c, ok := neighbourCheck(ctx); ok {
+		add(c)
+	}
+
 	if sb, err := sandbox.New(sandbox.Config{Mode: sandbox.ModeAuto, Scratch: os.TempDir()}); err != nil {
 		add(doctorCheck{Name: "sandbox", Status: "degraded", Detail: err.Error()})
 	} else if g := sb.Guarantee(); g.Guarded {
@@ -220,6 +225,39 @@ func valgrindChecks(ctx context.Context) []doctorCheck {
 			"reports, this CPU has"})
 	}
 	return out
+}
+
+// neighbourCheck runs the scheduler's probe (pipeline.ProbeNeighbour): what a valgrind on the spare
+// CPU does to a timed probe on the timed one, and so whether perfgate runs the count lane and the
+// constant-time trace beside the timing here or before it. No check without valgrind or a second
+// CPU: then nothing runs beside the timing.
+func neighbourCheck(ctx context.Context) (doctorCheck, bool) {
+	vg, err := valgrind.Find(ctx, "", "")
+	if err != nil {
+		return doctorCheck{}, false
+	}
+	timed, spare, ok := pipeline.NeighbourCPUs()
+	if !ok {
+		return doctorCheck{}, false
+	}
+	n, err := pipeline.ProbeNeighbour(ctx, vg.Path, timed, spare)
+	if err != nil {
+		return doctorCheck{Name: "neighbour", Status: "info", Detail: "what a valgrind beside the timed CPU does to " +
+			"it could not be measured (" + err.Error() + "): perfgate runs the lanes before the timing on this host"}, true
+	}
+	th := config.Default().Threshold
+	where := "beside the timing"
+	if !n.Harmless(th) {
+		where = "before the timing"
+	}
+	var kinds []string
+	for _, k := range n.Kinds {
+		kinds = append(kinds, fmt.Sprintf("%s %+.1f%%", k.Name, 100*(k.Ratio-1)))
+	}
+	return doctorCheck{Name: "neighbour", Status: "info", Detail: fmt.Sprintf("a valgrind beside the timed CPU "+
+		"moves a timed probe by %+.1f%% ±%.1f%% (alone 1.00, beside %.3f; %s; CPU %d beside CPU %d): perfgate runs "+
+		"the lanes %s on this host (harmless: within a quarter of the ±%g%% threshold, the probe's noise included)",
+		n.Pct(), n.UncertaintyPct(), n.Beside, strings.Join(kinds, ", "), spare, timed, where, th)}, true
 }
 
 // timerResolution is the smallest step of time.Now observed in a short loop.

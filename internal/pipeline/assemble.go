@@ -109,6 +109,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 			Budget:       cfg.Budget,
 			Stages:       p.bench.stages,
 			Settled:      p.bench.settled,
+			Schedule:     p.sched.method(),
 		},
 	}
 	if cfg.CountsInstructions() {

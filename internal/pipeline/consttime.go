@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	"github.com/perfgate/perfgate/internal/consttime"
 	"github.com/perfgate/perfgate/internal/evidence"
@@ -65,8 +66,10 @@ func (p *pipeline) prepareConstantTime(ctx context.Context) (*consttime.Prepared
 // traceConstantTime traces what prepareConstantTime built and writes consttime.sarif. Only a
 // cancelled context is an error.
 func (p *pipeline) traceConstantTime(ctx context.Context, prep *consttime.Prepared) (*record.ConstantTime, error) {
-	ct := p.ct // an error of prepareConstantTime
-	if prep != nil {
+	var ct *record.ConstantTime
+	if prep == nil {
+		ct = p.ct // an error of prepareConstantTime
+	} else {
 		var err error
 		if ct, err = prep.Trace(ctx); err != nil {
 			return nil, err
@@ -86,4 +89,27 @@ func (p *pipeline) traceConstantTime(ctx context.Context, prep *consttime.Prepar
 			len(ct.LeftOut(record.CTSameCode)), ct.Budget, len(ct.LeftOut(record.CTBudget)))
 	}
 	return ct, evidence.WriteConstantTimeSARIF(p.dir, ct)
+}
+
+// finishConstantTime records the trace the scheduler held for after the benchmarks or ran beside
+// the timing: a trace that ran beside the lanes is a phase of its own beside theirs (timePhase
+// leaves what it read from the store out of theirs); a held one runs now. It does nothing the
+// second time.
+func (p *pipeline) finishConstantTime(ctx context.Context) error {
+	res, held := p.sched.takeTrace(func() func() {
+		p.logf("constant time: waiting for the trace that began beside the timing")
+		return p.heartbeat("constant time", time.Now())
+	})
+	if res != nil {
+		p.ct = res.ct
+		p.recordBeside(record.Phase{Name: "constant time", Wall: res.wall, FromStore: int(res.hits)}, p.lanesPhase())
+		return res.err
+	}
+	if held == nil {
+		return nil
+	}
+	return p.timePhase("constant time", func() (err error) {
+		p.ct, err = held(ctx)
+		return err
+	})
 }

@@ -141,7 +141,8 @@ func (p *pipeline) runPackages(ctx context.Context) error {
 // work and results subdirectory, and no records yet.
 func (p *pipeline) forPackage(rel string, skipChecks bool, tops []string) (*pipeline, error) {
 	q := &pipeline{cfg: p.cfg, log: p.log, dir: p.dir.Package(rel), started: p.started, base: p.base, head: p.head,
-		rel: p.rel, skipChecks: skipChecks, tops: tops, sandbox: p.sandbox, store: p.store, phases: &phases{}}
+		rel: p.rel, skipChecks: skipChecks, tops: tops, sandbox: p.sandbox, store: p.store, phases: &phases{},
+		valgrind: p.valgrind}
 	q.cfg.Package, q.cfg.Shard, q.cfg.Changed = rel, config.Shard{}, false
 	q.bench.pinnedCPU = -1
 	q.work = filepath.Join(p.work, "packages", filepath.FromSlash(strings.TrimPrefix(rel, "./")))

@@ -132,6 +132,8 @@ type pipeline struct {
 	store      *store.Store     // artifacts kept between runs; nil when off
 	// each phase's wall time, for the method; shared with the packages' pipelines
 	phases *phases
+	// says which job runs on which CPU and when (scheduler.go); made once the binaries are sealed
+	sched *scheduler
 
 	session    sessionRecord
 	build      buildRecord
@@ -140,8 +142,6 @@ type pipeline struct {
 	functional functionalRecord
 	diff       record.Differential
 	ct         *record.ConstantTime
-	ctLater    *consttime.Prepared // the trace left for the count lane's CPU (alongside.go)
-	ctAlong    *ctAlongside        // that trace, once it started beside the timing
 	sizes      record.Sizes
 	bench      benchRecord
 	why        []record.Why
@@ -231,6 +231,7 @@ func (p *pipeline) runPackage(ctx context.Context) (err error) {
 	if err := p.seal(); err != nil {
 		return err
 	}
+	p.sched = p.schedule(ctx)
 	if !p.skipChecks {
 		// The constant-time drivers are built and sealed before any repository code runs too, and
 		// traced before the package's tests.
@@ -254,10 +255,12 @@ func (p *pipeline) runPackage(ctx context.Context) (err error) {
 				return err
 			}
 		}
-		if ctPrep != nil && p.traceBesideTiming() {
-			// Traced on the count lane's CPU once the count is in and the timing still runs
-			// (alongside.go), or after the benchmarks; on every way out of here.
-			p.ctLater = ctPrep
+		if ctPrep != nil && p.sched.plan.Tracing.When != whenBefore {
+			// Traced on the count lane's CPU once the count is in and the timing still runs, or
+			// after the benchmarks (scheduler.go); on every way out of here.
+			p.sched.hold(func(ctx context.Context) (*record.ConstantTime, error) {
+				return p.traceConstantTime(ctx, ctPrep)
+			})
 			defer func() {
 				if ferr := p.finishConstantTime(ctx); err == nil {
 					err = ferr

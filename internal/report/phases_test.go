@@ -45,3 +45,27 @@ func TestTimedMethodBenchTime(t *testing.T) {
 		t.Errorf("fixed count: %q", got)
 	}
 }
+
+// The method says where the scheduler ran the lanes and why, when it had a CPU to spare; a run
+// without one has no Schedule line.
+func TestMethodSchedule(t *testing.T) {
+	plain := func(s string) string { return s }
+	r := &record.Result{Method: record.Method{Metric: record.MetricAuto, Rounds: 5, Threshold: 2, InstrThreshold: 1,
+		Schedule: "timed on CPU 1 with nothing beside it: a valgrind on CPU 0 moved a timed probe on CPU 1 by " +
+			"+2.8% ±0.2%, not within a quarter of the ±2% threshold, so the instruction count ran before the timing"}}
+	var got string
+	for _, l := range MethodLines(r, plain) {
+		if l[0] == "Schedule" {
+			got = l[1]
+		}
+	}
+	if got != r.Method.Schedule {
+		t.Errorf("Schedule line %q, want %q", got, r.Method.Schedule)
+	}
+	r.Method.Schedule = ""
+	for _, l := range MethodLines(r, plain) {
+		if l[0] == "Schedule" {
+			t.Errorf("a Schedule line without a schedule: %q", l[1])
+		}
+	}
+}
