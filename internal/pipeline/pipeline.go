@@ -36,6 +36,9 @@ type side struct {
 	bin     string // the test binary
 	sha     string // bin's SHA-256 right after the build, before any repository code ran
 	built   bool
+	// build is how the side is built, its toolchain as the go command names it ("go1.25.5"); the
+	// zero value when both sides are built perfgate's default way (checkBuilds)
+	build record.Build
 }
 
 // binary is the side's test binary as bench runs it: sealed, running in the package's directory.
@@ -189,6 +192,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	p.work = work
 	defer os.RemoveAll(work)
+	if err := p.checkBuilds(ctx); err != nil {
+		return err
+	}
 	if err := p.startSandbox(); err != nil {
 		return err
 	}
