@@ -66,6 +66,7 @@ func Run(ctx context.Context, cfg config.Config) (*record.Result, error) {
 	p := &pipeline{cfg: cfg, log: logw, dir: results.Dir(cfg.Out), started: time.Now().UTC().Truncate(time.Second),
 		phases: &phases{}}
 	p.bench.pinnedCPU, p.packages.pinnedCPU = -1, -1
+	p.base.name, p.head.name = record.Base, record.Head
 	// What the user asked for, so that a report of a run stopped before both revisions resolved
 	// still names them.
 	p.base.rev.Ref, p.head.rev.Ref = cfg.Base, cfg.Head

@@ -91,6 +91,9 @@ func MethodLines(r *record.Result, esc func(string) string) [][2]string {
 			strconv.FormatFloat(m.InstrThreshold, 'f', -1, 64) + "%, no statistical test"
 		lines = append(lines, [2]string{"Instructions", counted})
 	}
+	if builds := BuildsLine(r, esc); builds != "" {
+		lines = append(lines, [2]string{"Builds", builds})
+	}
 	if sb := r.Sandbox; sb != nil {
 		what := esc(Clip(sb.String(), 300)) + " — for the tests, benchmarks, calibration, instruction counts and " +
 			"harnesses of both sides; binaries hashed after the build and checked before each run"
