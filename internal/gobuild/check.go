@@ -105,12 +105,17 @@ func CheckBuild(ctx context.Context, side record.Side, tags []string, b record.B
 	return version, nil
 }
 
-// oneLine is what a failed go command said, its first lines (the compiler's complaint comes before
-// its usage text) joined on one line; err's text when it said nothing.
+// oneLine is what a failed go command said, its first two lines of substance (the compiler's
+// complaint comes before its usage text) joined on one line; err's text when it said nothing.
 func oneLine(stderr []byte, err error) string {
 	var parts []string
 	for _, line := range strings.Split(string(stderr), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "# ") && !strings.HasPrefix(line, "usage:") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "usage:") {
+			break // the compiler's usage text, after its complaint
+		}
+		// not the package header or a download's progress
+		if line != "" && !strings.HasPrefix(line, "# ") && !strings.HasPrefix(line, "go: downloading ") {
 			parts = append(parts, line)
 		}
 		if len(parts) == 2 {

@@ -42,7 +42,7 @@ func (p *pipeline) checkBuilds(ctx context.Context) error {
 		var se *gobuild.SettingsError
 		if errors.As(err, &se) {
 			return &config.Error{Key: string(s.name) + "-" + se.What, Value: strings.Join(se.Values, " "),
-				Why: "the go command refuses it: " + se.Problem, Want: "a " + se.What + " the go command accepts"}
+				Why: "the go command refuses it: " + se.Problem, Want: wantOf[se.What]}
 		}
 		if err != nil {
 			return err
@@ -52,6 +52,11 @@ func (p *pipeline) checkBuilds(ctx context.Context) error {
 	}
 	return nil
 }
+
+// wantOf is the accepted form of a side's settings the go command refused, by
+// gobuild.SettingsError.What.
+var wantOf = map[string]string{"env": "build-time variables the go command accepts",
+	"flags": "go build flags the go command accepts"}
 
 // absPGO returns b with a -pgo profile given by a relative path made absolute against dir: a side
 // builds in its exported tree, where the path would name nothing. auto and off stay.
