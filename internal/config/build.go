@@ -173,14 +173,14 @@ func buildKeys() []*Key {
 			itemsKey(Key{File: s + "-env", Flag: s + "-env", Input: s + "-env", Type: "KEY=VALUE",
 				Form: "KEY=VALUE of a build-time variable: " + strings.Join(buildVars, ", "),
 				Doc: "a build-time variable of " + s + "'s build, KEY=VALUE (GOAMD64=v3, GOEXPERIMENT=…, CGO_ENABLED=0); " +
-					"repeat the flag, one a line in the input; run-time variables (GOGC, GOMAXPROCS, GODEBUG, " +
+					"several: repeat the flag (a list in the file, one a line in the input); run-time variables (GOGC, GOMAXPROCS, GODEBUG, " +
 					"GOMEMLIMIT) are refused"},
 				func(c *Config) *[]string { return &build(c).Env }, envReason),
 			itemsKey(Key{File: s + "-flags", Flag: s + "-flags", Input: s + "-flags", Type: "flag",
 				Form: "go build flags, one argument each: -tags=…, -pgo=…, -gcflags=…, -ldflags=… (without -s or -w) " +
 					"or -asmflags=…",
 				Doc: "a go build flag of " + s + "'s build, one argument (-tags=purego, -pgo=cpu.pprof, " +
-					"-gcflags=all=-N -l); repeat the flag, one a line in the input; -pgo's path is relative to -C"},
+					"-gcflags=all=-N -l); several: repeat the flag (a list in the file, one a line in the input); -pgo's path is relative to -C"},
 				func(c *Config) *[]string { return &build(c).Flags }, flagReason),
 		)
 	}
