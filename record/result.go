@@ -122,6 +122,52 @@ type Revision struct {
 	Commit  string `json:"commit"`
 	Dirty   bool   `json:"dirty"`             // the working tree with uncommitted changes
 	Subject string `json:"subject,omitempty"` // first line of the commit message (untrusted text)
+	// Build is how the side was built when the two sides were not built alike (-base-toolchain,
+	// -head-env, -head-flags, …): its fields appear in the side's object, all empty (and absent)
+	// when both sides were built alike with perfgate's toolchain.
+	Build
+}
+
+// Build is how one side's code is built: a revision is a tree and a build. Its zero value is the
+// default: the toolchain running perfgate (GOTOOLCHAIN=local), no extra variables or flags.
+type Build struct {
+	// Toolchain is the Go release that built the side, as the go command reports it ("go1.25.5");
+	// in a Result it is set on both sides when their builds differ, "" otherwise. In a
+	// configuration it is the GOTOOLCHAIN value asked for ("" or "local": perfgate's own).
+	Toolchain string `json:"toolchain,omitempty"`
+	// Env are the build-time variables, KEY=VALUE (GOAMD64=v3, GOEXPERIMENT=…, CGO_ENABLED=0), in
+	// the order given.
+	Env []string `json:"env,omitempty"`
+	// Flags are the go build flags, one argument each ("-tags=purego", "-pgo=/x/default.pgo"), in
+	// the order given.
+	Flags []string `json:"flags,omitempty"`
+}
+
+// IsZero reports whether b is the default build.
+func (b Build) IsZero() bool {
+	return (b.Toolchain == "" || b.Toolchain == "local") && len(b.Env) == 0 && len(b.Flags) == 0
+}
+
+// Equal reports whether a and b are the same build.
+func (b Build) Equal(o Build) bool {
+	eq := func(x, y []string) bool {
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if x[i] != y[i] {
+				return false
+			}
+		}
+		return true
+	}
+	tc := func(s string) string {
+		if s == "local" {
+			return ""
+		}
+		return s
+	}
+	return tc(b.Toolchain) == tc(o.Toolchain) && eq(b.Env, o.Env) && eq(b.Flags, o.Flags)
 }
 
 // Verdict is the gate's decision.

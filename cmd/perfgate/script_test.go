@@ -67,7 +67,7 @@ func goEnv(t *testing.T) []string {
 var longScripts = map[string]bool{
 	"benchselect": true, "config": true, "defaultresults": true, "demo": true, "failtest": true, "hangbench": true,
 	"bisect": true, "inlined": true, "likeforlike": true, "monorepo": true, "newbench": true, "nobench": true, "panicbench": true,
-	"secrets": true, "slower": true, "unchecked": true, "worktree": true,
+	"secrets": true, "sidebuilds": true, "slower": true, "unchecked": true, "worktree": true,
 }
 
 // TestScript runs the end-to-end tests of the command line: every testdata/script/*.txt is a

@@ -117,6 +117,9 @@ type Config struct {
 	Timeout time.Duration
 	// Tags are build tags used on both sides. Key "tags".
 	Tags []string
+	// BaseBuild and HeadBuild are how each side is built: its Go toolchain, build-time variables
+	// and go build flags (build.go). Keys "base-toolchain", "base-env", "base-flags" and head's.
+	BaseBuild, HeadBuild record.Build
 
 	// Sandbox says how the processes that run the repository's code are confined (package
 	// internal/sandbox): "required", "auto" or "off"; "" is auto, except in the GitHub Action on
@@ -244,6 +247,7 @@ type Error struct {
 	Key    string // "" when the problem is the whole source (a file that is not YAML)
 	Value  string
 	Want   string
+	Why    string // why Value is refused, when the accepted form does not say it; "" for none
 }
 
 func (e *Error) Error() string {
@@ -258,6 +262,9 @@ func (e *Error) Error() string {
 	}
 	if e.Value == "" {
 		return fmt.Sprintf("%s: want %s", where, e.Want)
+	}
+	if e.Why != "" {
+		return fmt.Sprintf("%s: invalid value %q (%s): want %s", where, e.Value, e.Why, e.Want)
 	}
 	return fmt.Sprintf("%s: invalid value %q: want %s", where, e.Value, e.Want)
 }
@@ -299,7 +306,7 @@ func (c *Config) Resolve(path string, settings []Setting) error {
 			}
 		}
 	}
-	for _, s := range settings {
+	for _, s := range joinRepeated(settings) {
 		if err := s.Key.setText(c, s.Text, s.Source); err != nil {
 			return err
 		}
@@ -343,6 +350,26 @@ func (c *Config) LoadConfigFile(path string) error {
 		return err
 	}
 	return c.LoadFile(path, data)
+}
+
+// joinRepeated joins the settings of a repeatable key (Key.Repeats) from one source into one, its
+// texts a line each, in place of the first: -head-flags=-tags=purego -head-flags=-pgo=off is one
+// list of two flags. Other settings are kept as they are, in order.
+func joinRepeated(settings []Setting) []Setting {
+	out := make([]Setting, 0, len(settings))
+	at := map[[2]any]int{}
+	for _, s := range settings {
+		if s.Key.Repeats() {
+			id := [2]any{s.Key, s.Source}
+			if i, ok := at[id]; ok {
+				out[i].Text += "\n" + s.Text
+				continue
+			}
+			at[id] = len(out)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // splitList splits a comma-separated flag or input value, dropping empty items and surrounding

@@ -163,6 +163,14 @@ timeout: 90s
 budget: 45s
 gate-units: [sec/op]
 tags: [purego, netgo]
+base-toolchain: go1.25.5
+base-env: [GOAMD64=v3]
+base-flags: "-gcflags=all=-N -l"
+head-toolchain: local
+head-env:
+  - GOEXPERIMENT=nocoverageredesign
+  - CGO_ENABLED=0
+head-flags: [-tags=purego, -pgo=off]
 sandbox: "off"
 allow-network: true
 differential: false
@@ -202,6 +210,9 @@ func TestLoadFileSetsEveryKey(t *testing.T) {
 	want.TimeSameCode, want.Cycles = true, true
 	want.Budget, want.GateUnits = 45*time.Second, []string{"sec/op"}
 	want.Tags, want.Differential = []string{"purego", "netgo"}, false
+	want.BaseBuild = record.Build{Toolchain: "go1.25.5", Env: []string{"GOAMD64=v3"}, Flags: []string{"-gcflags=all=-N -l"}}
+	want.HeadBuild = record.Build{Toolchain: "local", Env: []string{"GOEXPERIMENT=nocoverageredesign", "CGO_ENABLED=0"},
+		Flags: []string{"-tags=purego", "-pgo=off"}}
 	want.ConstantTime, want.ConstantTimeBlocks = string(record.CTFailNew), 8
 	want.ConstantTimeBudget = 90 * time.Second
 	want.Constructors = []string{"NewCipher", "NewTripleDESCipher"}
@@ -273,7 +284,7 @@ func TestLoadFileErrors(t *testing.T) {
 		want      string // a part of ConfigError.Want
 	}{
 		{"unknown key, near one", "rounds: 5\nround: 3\n", "p.yml:2", "round", "", `did you mean "rounds"?`},
-		{"unknown key, near none", "colour: blue\n", "p.yml:1", "colour", "", "a known key: acknowledge-label, allow-network, alpha, bench"},
+		{"unknown key, near none", "colour: blue\n", "p.yml:1", "colour", "", "a known key: acknowledge-label, allow-network, alpha, base-env"},
 		{"duplicate key", "rounds: 5\nalpha: 0.1\nrounds: 6\n", "p.yml:3", "rounds", "", "each key once"},
 		{"int as word", "rounds: two\n", "p.yml:1", "rounds", "two", "a whole number from 2 to 100"},
 		{"int with fraction", "# the rounds\nrounds: 2.5\n", "p.yml:2", "rounds", "2.5", "a whole number"},

@@ -57,7 +57,12 @@ type Key struct {
 	nested func(c *Config, m map[string]map[string]string) error
 	// reports c's value as text when it is out of bounds
 	check func(c *Config) (bad string, ok bool)
-	field func(c *Config) any // a pointer to the field of c the key sets
+	// reason says why a bad value (check's) is refused, for the error; nil when the form says it
+	reason func(bad string) string
+	// repeat marks a key whose flag may be given several times (and whose input takes one item a
+	// line): each adds an item (Resolve joins them)
+	repeat bool
+	field  func(c *Config) any // a pointer to the field of c the key sets
 }
 
 // Name is the key's name in messages: its file key, else its flag, else its input.
@@ -70,6 +75,9 @@ func (k *Key) Name() string {
 	}
 	return k.Input
 }
+
+// Repeats reports whether the key's flag may be given several times, each adding an item.
+func (k *Key) Repeats() bool { return k.repeat }
 
 // IsBool reports whether the key is a boolean: a flag given without a value sets it to true.
 func (k *Key) IsBool() bool { return k.Type == "" && k.set != nil }
@@ -127,7 +135,11 @@ func (k *Key) validate(c *Config) error {
 		return nil
 	}
 	if bad, ok := k.check(c); !ok {
-		return &Error{Key: k.Name(), Value: bad, Want: k.Form}
+		e := &Error{Key: k.Name(), Value: bad, Want: k.Form}
+		if k.reason != nil {
+			e.Why = k.reason(bad)
+		}
+		return e
 	}
 	return nil
 }
@@ -417,6 +429,12 @@ var keys = []*Key{
 	stringKey(Key{Input: "head", Form: "a revision", Only: revisionOnly,
 		Doc: "head revision; default the pull request's head (or the push's after)"},
 		func(c *Config) *string { return &c.Head }, nil),
+}
+
+// The keys of the sides' builds follow the key tags, the build setting both sides share.
+func init() {
+	i := slices.IndexFunc(keys, func(k *Key) bool { return k.File == "tags" })
+	keys = slices.Insert(keys, i+1, buildKeys()...)
 }
 
 // Reasons shared by several keys for not being everywhere (Key.Only).

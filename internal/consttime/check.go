@@ -208,8 +208,9 @@ func skips(base, head *sideResult) string {
 // prepare discovers and builds one side's driver and seals it; it runs no code of the repository.
 func prepare(ctx context.Context, cfg *Config, dir, side string) *sideResult {
 	res := &sideResult{name: side, sides: map[opKey]*record.CTSide{}, family: map[string]record.Family{}}
-	// proc.Command scrubs the environment and adds GOTOOLCHAIN=local; cfg.Env() is what it adds.
-	p, err := discoverTargets(ctx, dir, cfg.Pkg, buildFlags(cfg.Tags), cfg.Env())
+	// proc.Command scrubs the environment; cfg.BuildEnv(side) is what it adds: the side's toolchain
+	// and build-time variables.
+	p, err := discoverTargets(ctx, dir, cfg.Pkg, cfg.BuildFlags(side), cfg.BuildEnv(side))
 	if err != nil {
 		res.err = err
 		return res

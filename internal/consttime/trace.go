@@ -48,21 +48,13 @@ func build(ctx context.Context, cfg *Config, dir, side string, p *pkgTargets) (s
 		return "", fmt.Errorf("writing the overlay: %w", err)
 	}
 	bin := filepath.Join(cfg.WorkDir, side+"-driver")
-	argv := append([]string{"go", "build", "-overlay=" + ovPath}, buildFlags(cfg.Tags)...)
+	argv := append([]string{"go", "build", "-overlay=" + ovPath}, cfg.BuildFlags(side)...)
 	argv = append(argv, "-o", bin, hdir)
-	_, stderr, err := proc.Run(proc.Command(ctx, dir, cfg.Env(), argv...))
+	_, stderr, err := proc.Run(proc.Command(ctx, dir, cfg.BuildEnv(side), argv...))
 	if err != nil {
 		return "", fmt.Errorf("building the %s driver: %w\n%s", side, err, proc.Tail(stderr, 8))
 	}
 	return bin, nil
-}
-
-func buildFlags(tags []string) []string {
-	flags := []string{"-trimpath"}
-	if len(tags) > 0 {
-		flags = append(flags, "-tags="+strings.Join(tags, ","))
-	}
-	return flags
 }
 
 // access is one memory access of the package's code: the index of its instruction in the run and

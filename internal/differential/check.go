@@ -172,10 +172,6 @@ func prefixed(p, s string) string {
 
 // check runs the steps of the package doc. A *sideFailure return is a finding, recorded by Check.
 func check(ctx context.Context, cfg *Config, rep *Report) error {
-	var env []string
-	if cfg.Cache != "" {
-		env = append(env, "GOCACHE="+cfg.Cache)
-	}
 	sides := [2]*side{{name: "base", dir: cfg.BaseDir}, {name: "head", dir: cfg.HeadDir}}
 
 	start := time.Now()
@@ -183,7 +179,9 @@ func check(ctx context.Context, cfg *Config, rep *Report) error {
 		// Loading and building run go commands on the side's code: each phase gets proc.BuildLimit.
 		lctx, cancel := context.WithTimeout(ctx, proc.BuildLimit(cfg.Timeout))
 		defer cancel()
-		info, err := discover(lctx, s.dir, cfg.Pkg, buildFlags(cfg.Tags), env, cfg.Constructors)
+		// Each side's go commands take its own build: toolchain, variables, flags.
+		env := cfg.BuildEnv(s.name)
+		info, err := discover(lctx, s.dir, cfg.Pkg, cfg.BuildFlags(s.name), env, cfg.Constructors)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -125,13 +125,6 @@ func harnessDir(pkgDir string) string {
 }
 
 // buildFlags are the flags of every go command of the check, the same on both sides.
-func buildFlags(tags []string) []string {
-	flags := []string{"-trimpath"}
-	if len(tags) > 0 {
-		flags = append(flags, "-tags="+strings.Join(tags, ","))
-	}
-	return flags
-}
 
 // build generates s's harness and builds it in s's module with go build -overlay, so that nothing
 // is written into the tree: the source, the overlay file and the binary go to workDir.
@@ -161,7 +154,7 @@ func (s *side) build(ctx context.Context, cfg *Config, env []string) error {
 	if runtime.GOOS == "windows" {
 		s.bin += ".exe"
 	}
-	argv := append([]string{"go", "build", "-overlay=" + ovPath}, buildFlags(cfg.Tags)...)
+	argv := append([]string{"go", "build", "-overlay=" + ovPath}, cfg.BuildFlags(s.name)...)
 	argv = append(argv, "-o", s.bin, hdir)
 	cmd := proc.Command(ctx, s.dir, env, argv...)
 	_, stderr, err := proc.Run(cmd)

@@ -62,7 +62,7 @@ func loadOracle(ctx context.Context, cfg *Config, dir string, env []string, spec
 	path, fn := spec[:dot], spec[dot+1:]
 	// Loaded as the package is (discover): through proc, so that the go command is tracked and dies
 	// with perfgate.
-	lp, err := subject.Load(ctx, dir, path, buildFlags(cfg.Tags), env)
+	lp, err := subject.Load(ctx, dir, path, cfg.BuildFlags("head"), env)
 	if err != nil {
 		return ctor{}, err
 	}

@@ -20,8 +20,9 @@ import (
 // writes no binary, and by nothing else.
 var ErrNoTests = errors.New("package has no tests or benchmarks")
 
-// Config says how to build one side's test binary. Base and head use the same Config
-// apart from Dir, Root and Out, so that the two binaries differ only by their source.
+// Config says how to build one side's test binary. Base and head use the same Config apart from
+// Dir, Root, Out and Build, so that the two binaries differ only by their source and by what the
+// user asked each side's build to be.
 type Config struct {
 	// the module root of the exported tree (where go.mod is): the go command runs here
 	Dir string
@@ -30,6 +31,9 @@ type Config struct {
 	Pkg  string   // the package: relative to Dir ("./cipher/des") or an import path
 	Out  string   // the test binary to write; an existing file there is replaced
 	Tags []string // build tags, passed as one -tags flag
+	// Build is the side's own build: its toolchain, build-time variables and go build flags
+	// (SideFlags, SideEnv); the zero value is perfgate's toolchain and no more.
+	Build record.Build
 	// GOCACHE shared by both sides, so that unchanged packages compile once; "" inherits the user's
 	Cache string
 	// extra KEY=VALUE entries for the go command; they win over everything Build sets
@@ -63,7 +67,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Build builds the test binary of cfg.Pkg with
 //
-//	go test -c -o OUT -trimpath [-tags T1,T2] PKG
+//	go test -c -o OUT -trimpath [-tags=T1,T2] [the build's flags] PKG
 //
 // in cfg.Dir and returns the go command's output for the side's build log (build-base.log,
 // build-head.log), headed by the command line. A failure is an *Error naming the side.
@@ -82,7 +86,8 @@ func (e *Error) Unwrap() error { return e.Err }
 //     never mix the user's working copy into a side. -mod is not forced, so a vendor directory is
 //     used as the go command decides.
 //   - GOTOOLCHAIN=local: both sides compile with the toolchain running perfgate, never one that a
-//     go.mod line downloads for one side only. cfg.Env may override it.
+//     go.mod line downloads for one side only, unless cfg.Build names a release for this side
+//     (SideEnv), whose build-time variables follow it. cfg.Env may override them.
 //   - GOCACHE=cfg.Cache when set.
 func Build(ctx context.Context, side record.Side, cfg Config) (log []byte, err error) {
 	if cfg.Dir == "" || cfg.Pkg == "" || cfg.Out == "" {
@@ -121,10 +126,7 @@ func Build(ctx context.Context, side record.Side, cfg Config) (log []byte, err e
 
 // buildFlags are the flags both go test -c and go list get.
 func buildFlags(cfg Config) []string {
-	flags := []string{"-trimpath"}
-	if len(cfg.Tags) > 0 {
-		flags = append(flags, "-tags", strings.Join(cfg.Tags, ","))
-	}
+	flags := append([]string{"-trimpath"}, SideFlags(cfg.Tags, cfg.Build)...)
 	if cfg.Overlay != "" {
 		flags = append(flags, "-overlay="+cfg.Overlay)
 	}
@@ -133,7 +135,7 @@ func buildFlags(cfg Config) []string {
 
 // buildEnv is the environment Build and Inspect add to the scrubbed one (see Build for why).
 func buildEnv(cfg Config) []string {
-	env := []string{"GOFLAGS=-trimpath", "GOWORK=" + findWork(cfg.Dir, cfg.Root), "GOTOOLCHAIN=local"}
+	env := append([]string{"GOFLAGS=-trimpath", "GOWORK=" + findWork(cfg.Dir, cfg.Root)}, SideEnv(cfg.Build)...)
 	if cfg.Cache != "" {
 		env = append(env, "GOCACHE="+cfg.Cache)
 	}
@@ -267,9 +269,9 @@ func Decisions(ctx context.Context, cfg Config, importPath string) ([]byte, erro
 	if cfg.Dir == "" || cfg.Pkg == "" || importPath == "" {
 		return nil, errors.New("compiler decisions: Config needs Dir and Pkg, and the import path")
 	}
-	argv := append([]string{"go", "list", "-test", "-export", "-f", "{{.ImportPath}}", "-gcflags=" + importPath + "=-m=2"},
-		buildFlags(cfg)...)
-	argv = append(argv, cfg.Pkg)
+	argv := append([]string{"go", "list", "-test", "-export", "-f", "{{.ImportPath}}"}, buildFlags(cfg)...)
+	// Last, so that it wins for the package, with the side's own -gcflags for it kept.
+	argv = append(argv, "-gcflags="+importPath+"="+strings.Join(append(sideGCFlags(cfg.Build, importPath), "-m=2"), " "), cfg.Pkg)
 	ctx, cancel := cfg.limit(ctx)
 	defer cancel()
 	_, stderr, err := proc.Run(proc.Command(ctx, cfg.Dir, buildEnv(cfg), argv...))
@@ -277,6 +279,26 @@ func Decisions(ctx context.Context, cfg Config, importPath string) ([]byte, erro
 		return nil, fmt.Errorf("compiler decisions of %s: %w", importPath, err)
 	}
 	return reportOf(stderr, importPath), nil
+}
+
+// sideGCFlags returns the compiler flags b's -gcflags give the package importPath: those without a
+// pattern (the package named on the command line), for all, or for importPath itself.
+func sideGCFlags(b record.Build, importPath string) []string {
+	var out []string
+	for _, f := range b.Flags {
+		name, value, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		if name != "gcflags" {
+			continue
+		}
+		if pat, rest, ok := strings.Cut(value, "="); ok && !strings.HasPrefix(pat, "-") {
+			if pat != "all" && pat != importPath {
+				continue
+			}
+			value = rest
+		}
+		out = append(out, strings.Fields(value)...)
+	}
+	return out
 }
 
 // reportOf returns the part of the go command's output headed "# IMPORTPATH [IMPORTPATH.test]", the

@@ -27,6 +27,9 @@ func mdWhy(d *doc, r *record.Result, opt report.Options) {
 
 func mdWhyBody(d *doc, r *record.Result, opt report.Options) {
 	esc := func(s string) string { return text.Markdown(report.Clip(s, 200)) }
+	if same := report.SameSourceText(r, text.Markdown); same != "" {
+		d.add(&block{lines: []string{"_" + same + "_"}, what: "items"})
+	}
 	for _, w := range r.Why {
 		prio := prioFaster
 		if w.Class == record.ClassSlower {

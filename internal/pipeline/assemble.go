@@ -128,6 +128,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 // sizes not measured, and no pinned CPU when nothing ran pinned.
 func (p *pipeline) fillDefaults(r *record.Result) {
 	r.Policy = p.cfg.PolicyOrigin
+	p.sideBuilds(r)
 	if r.Policy.From == "" {
 		r.Policy.From = record.Head // the configuration as given
 	}

@@ -12,9 +12,9 @@ import (
 	"github.com/perfgate/perfgate/record"
 )
 
-// buildBoth builds both test binaries with identical flags and one cache, and adds what it found to
-// rec, the record of inspect. A base that does not build is an error; a head that does not build
-// fails the gate.
+// buildBoth builds both test binaries with identical flags (but for each side's own build) and one
+// cache, and adds what it found to rec, the record of inspect. A base that does not build is an
+// error; a head that does not build fails the gate.
 func (p *pipeline) buildBoth(ctx context.Context, rec buildRecord) (buildRecord, error) {
 	for _, s := range []*side{&p.base, &p.head} {
 		if s.name == record.Head && rec.headFailed {
@@ -43,7 +43,7 @@ func (p *pipeline) buildBoth(ctx context.Context, rec buildRecord) (buildRecord,
 
 func (p *pipeline) buildConfig(s *side) gobuild.Config {
 	return gobuild.Config{Dir: s.modDir, Root: s.tree.Dir, Pkg: s.pkg, Out: s.bin, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
-		Timeout: proc.BuildLimit(p.cfg.Timeout)}
+		Build: p.cfg.Build(s.name), Timeout: proc.BuildLimit(p.cfg.Timeout)}
 }
 
 // logDownloads shows the "go: downloading …" lines of a go command's output in the progress log.

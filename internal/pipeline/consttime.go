@@ -48,7 +48,8 @@ func (p *pipeline) prepareConstantTime(ctx context.Context) (*consttime.Prepared
 		baseDir, headDir, pkg = p.base.pkgDir, p.head.pkgDir, "."
 	}
 	prep, err := consttime.Prepare(ctx, consttime.Config{
-		Sides: subject.Sides{BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Tags: p.cfg.Tags, Cache: p.cfg.Cache,
+		Sides: subject.Sides{BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Tags: p.cfg.Tags,
+			BaseBuild: p.cfg.BaseBuild, HeadBuild: p.cfg.HeadBuild, Cache: p.cfg.Cache,
 			Sandbox: p.sandbox, Store: p.store, Timeout: max(p.cfg.Timeout, consttime.DefaultTimeout), WorkDir: workDir,
 			Log: &linePrefixer{w: p.log, prefix: "perfgate: "}},
 		BatchBlocks: p.cfg.ConstantTimeBlocks, Constructors: p.cfg.ConstantTimeConstructors,

@@ -26,6 +26,7 @@ func (p *pipeline) checkDifferential(ctx context.Context) (record.Differential, 
 	}
 	rep, err := differential.Check(ctx, differential.Config{
 		Sides: subject.Sides{BaseDir: baseDir, HeadDir: headDir, Pkg: pkg, Seed: p.cfg.Seed, Tags: p.cfg.Tags,
+			BaseBuild: p.cfg.BaseBuild, HeadBuild: p.cfg.HeadBuild,
 			Cache: p.cfg.Cache, Timeout: p.cfg.Timeout, WorkDir: workDir, Store: p.store,
 			Log: &linePrefixer{w: p.log, prefix: "perfgate: "}, Sandbox: p.sandbox},
 		Constructors: p.cfg.Constructors, Keys: p.cfg.Keys, Blocks: p.cfg.Blocks,

@@ -37,6 +37,9 @@ type side struct {
 	bin     string // the test binary
 	sha     string // bin's SHA-256 right after the build, before any repository code ran
 	built   bool
+	// build is how the side is built, its toolchain as the go command names it ("go1.25.5"); the
+	// zero value when both sides are built perfgate's default way (checkBuilds)
+	build record.Build
 }
 
 // binary is the side's test binary as bench runs it: sealed, running in the package's directory.
@@ -71,6 +74,7 @@ func RunWith(ctx context.Context, cfg config.Config, opt evidence.Options) (*rec
 	p := &pipeline{cfg: cfg, log: logw, dir: results.Dir(cfg.Out), started: time.Now().UTC().Truncate(time.Second),
 		phases: &phases{}}
 	p.bench.pinnedCPU, p.packages.pinnedCPU = -1, -1
+	p.base.name, p.head.name = record.Base, record.Head
 	// What the user asked for, so that a report of a run stopped before both revisions resolved
 	// still names them.
 	p.base.rev.Ref, p.head.rev.Ref = cfg.Base, cfg.Head
@@ -185,6 +189,9 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	p.work = work
 	defer os.RemoveAll(work)
+	if err := p.checkBuilds(ctx); err != nil {
+		return err
+	}
 	if err := p.startSandbox(); err != nil {
 		return err
 	}

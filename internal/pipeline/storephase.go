@@ -68,7 +68,7 @@ func (p *pipeline) testKey(s *side, args []string) (store.Key, bool) {
 		return store.Key{}, false // the working tree: files git does not track can be read too
 	}
 	return store.NewKey("test-run", store.Program(), s.sha, s.rev.Commit, p.rel, strings.Join(args, "\x00"),
-		strconv.FormatBool(p.cfg.AllowNetwork), p.sandbox.Guarantee().String()), true
+		p.buildKey(s), strconv.FormatBool(p.cfg.AllowNetwork), p.sandbox.Guarantee().String()), true
 }
 
 // storedTest is a test run kept in the store: only passing runs are kept (a failure is run again,
@@ -142,7 +142,8 @@ func (p *pipeline) sealedSHA(path string) string {
 // in the store under the side's test binary's digest: the same binary is the same code, compiled
 // the same way.
 func (p *pipeline) decisions(ctx context.Context, s *side, limit time.Duration) ([]byte, error) {
-	key := store.NewKey("compiler-decisions", store.Program(), s.sha, p.importPath, strings.Join(p.cfg.Tags, ","))
+	key := store.NewKey("compiler-decisions", store.Program(), s.sha, p.importPath, strings.Join(p.cfg.Tags, ","),
+		p.buildKey(s))
 	if s.sha != "" {
 		if out, ok := p.store.Output(key); ok {
 			return out, nil

@@ -94,6 +94,9 @@ func MethodLines(r *record.Result, esc func(string) string) [][2]string {
 	if m.Schedule != "" {
 		lines = append(lines, [2]string{"Schedule", esc(Clip(m.Schedule, 500))})
 	}
+	if builds := BuildsLine(r, esc); builds != "" {
+		lines = append(lines, [2]string{"Builds", builds})
+	}
 	if sb := r.Sandbox; sb != nil {
 		what := esc(Clip(sb.String(), 300)) + " — for the tests, benchmarks, calibration, instruction counts and " +
 			"harnesses of both sides; binaries hashed after the build and checked before each run"

@@ -338,6 +338,9 @@ func Revision(v record.Revision, esc func(string) string) string {
 	if v.Subject != "" {
 		s += " “" + esc(Clip(v.Subject, 100)) + "”"
 	}
+	if t := BuildText(v.Build); t != "" {
+		s += ", built with " + esc(Clip(t, 200))
+	}
 	return s
 }
 

@@ -163,6 +163,9 @@ func textWhy(w io.Writer, r *record.Result) {
 		return
 	}
 	fmt.Fprintln(w, "\nwhy it changed:")
+	if same := SameSourceText(r, text.Plain); same != "" {
+		fmt.Fprintf(w, "  %s\n", same)
+	}
 	for _, y := range r.Why {
 		fmt.Fprintf(w, "  %s\n", WhyHeading(y, text.Plain))
 		for _, it := range WhyItems(y, text.Plain) {

@@ -5,8 +5,10 @@ import (
 	"io"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/gobuild"
 	"github.com/perfgate/perfgate/internal/sandbox"
 	"github.com/perfgate/perfgate/internal/store"
+	"github.com/perfgate/perfgate/record"
 )
 
 // Sides is what every check that builds code inside the gated package is told about it (package
@@ -18,6 +20,10 @@ type Sides struct {
 	Pkg  string
 	Seed uint64 // seed of every input; 0 means the check's DefaultSeed
 	Tags []string
+	// BaseBuild and HeadBuild are how each side is built (its toolchain, build-time variables and
+	// go build flags): every go command on a side's code takes them (BuildFlags, BuildEnv), so that
+	// a side's harness or driver is compiled as its test binary is.
+	BaseBuild, HeadBuild record.Build
 	// GOCACHE for the go commands, shared by both sides; default inherited
 	Cache string
 	// limit of one run of a side's program (a harness, a traced driver); 0 means the check's
@@ -54,4 +60,24 @@ func (s *Sides) Env() []string {
 		return nil
 	}
 	return []string{"GOCACHE=" + s.Cache}
+}
+
+// build is side's build ("base" or "head").
+func (s *Sides) build(side string) record.Build {
+	if side == string(record.Base) {
+		return s.BaseBuild
+	}
+	return s.HeadBuild
+}
+
+// BuildFlags are the go build flags of side ("base" or "head"): -trimpath, the tags and the side's
+// own flags (gobuild.SideFlags).
+func (s *Sides) BuildFlags(side string) []string {
+	return append([]string{"-trimpath"}, gobuild.SideFlags(s.Tags, s.build(side))...)
+}
+
+// BuildEnv is the extra environment of side's go commands: Env, then its toolchain and build-time
+// variables (gobuild.SideEnv).
+func (s *Sides) BuildEnv(side string) []string {
+	return append(s.Env(), gobuild.SideEnv(s.build(side))...)
 }
