@@ -48,7 +48,10 @@ const steadyProbes = 2
 // in 10 ms runs than in 40 ms ones: a 10 ms run's 2 ms sub-runs (24,000 iterations, 1.1 MB) mostly
 // end before a fresh heap's first collection (GODEBUG=gctrace=1: 6 collections in 5 such sub-runs,
 // 11 in 5 of 97,000). A discarded warm-up run of the same length would not help there: the
-// collection's cost comes into a run only when the run is long enough to collect.
+// collection's cost comes into a run only when the run is long enough to collect. Every run now
+// has one all the same (warmUp), for the other half of a fresh process's regime, its first
+// touches of fresh pages; the probes have it too, as they run as the timed runs do. A probe's page
+// faults per op name a leaf whose state grows with b.N (leaking): lengthening cannot help it.
 func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) {
 	short := r.run.RunTime
 	long := r.cfg.BenchTime
@@ -63,6 +66,7 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 			continue
 		}
 		var ctxErr error
+		faults := map[time.Duration]float64{} // the fewest page faults per op of a probe of each length
 		probe := func(d time.Duration) (float64, bool) {
 			best := math.Inf(1)
 			for range steadyProbes {
@@ -80,12 +84,22 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 				if v, ok := s.Get("sec/op"); ok {
 					best = min(best, v)
 				}
+				if pr := s.Process; pr != nil {
+					if f, ok := faults[d]; !ok || pr.Faults < f {
+						faults[d] = pr.Faults
+					}
+				}
 			}
 			return best, !math.IsInf(best, 1)
 		}
 		d, moved := steadyLength(probe, short, long, tol)
 		if ctxErr != nil {
 			return leaves, ctxErr
+		}
+		if fs, fl, ok := leaking(faults, short, long); ok {
+			r.warn(fmt.Sprintf("%s touches fresh memory in proportion to its iterations: %.3g page faults per op in a "+
+				"run of %s, %.3g in one of %s; it grows its state or leaks, so no run length reaches a steady state, "+
+				"and its time per op includes first-touch page faults", l.name, fs, short, fl, long))
 		}
 		if d > short {
 			l.iters = max(1, int(d.Seconds()/l.secPerOp))
@@ -97,7 +111,26 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 				short, 100*moved, long, d, l.iters))
 		}
 	}
+	r.trends = nil // the probes' sub-runs are not the timed runs'
 	return leaves, nil
+}
+
+// leakFaults is the page faults per op above which a run that does not fault less per op when 4×
+// or more longer is taken to grow its state: a page every 100 ops.
+const leakFaults = 0.01
+
+// leaking reports whether the fewest page faults per op of the probes at long are still above
+// leakFaults and at least half of those at short: a process's start-up and its heap's growth to
+// the benchmark's working size are spread over more iterations in a longer run, so their share per
+// op falls with the length; a benchmark that keeps touching fresh pages (its state grows with b.N,
+// or it leaks) faults about as much per op at any length.
+func leaking(faults map[time.Duration]float64, short, long time.Duration) (atShort, atLong float64, ok bool) {
+	fs, ok1 := faults[short]
+	fl, ok2 := faults[long]
+	if !ok1 || !ok2 || long < 4*short {
+		return 0, 0, false
+	}
+	return fs, fl, fl > leakFaults && fl >= fs/2
 }
 
 // steadyLength returns the shortest run length, from short up ×4 at a time, at which perOp (the
