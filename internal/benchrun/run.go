@@ -122,6 +122,9 @@ type Run struct {
 	// rounds.
 	Plan   *bench.SequentialPlan
 	Stages int // stages a budgeted run ran
+	// WarmUp is how many sub-runs each timed process ran first, at the run's iteration count, and
+	// discarded (warmUp); 0 from the instruction-count lane
+	WarmUp int
 	// RunTime is the length of one measured run the iteration counts were set for:
 	// RunConfig.BenchTime, or MinRunTime when a budget shortened the runs so that more rounds fit
 	// (fitRuns).
@@ -188,6 +191,7 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	r.launcher = launcher
 	defer r.finish(start)
 
+	r.run.WarmUp = warmUp
 	leaves, err := r.discover(ctx)
 	r.run.Calibration = time.Since(start)
 	if err != nil {

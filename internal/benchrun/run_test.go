@@ -272,8 +272,8 @@ func TestRunABBA(t *testing.T) {
 			t.Errorf("children ran on cpus %q, want %q", run.ChildCPUs, want)
 		}
 	}
-	// sub-runs of 0.4 ms may still speed up after the warm-up on a loaded host (unsteady): only that
-	// warning may come
+	// sub-runs of 0.4 ms may still speed up after the warm-up on a loaded host (unsteady): only
+	// that warning may come
 	for _, w := range run.Warnings {
 		if !strings.Contains(w, " is not in a steady state within its runs") {
 			t.Errorf("warning: %q", w)

@@ -66,7 +66,8 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 			continue
 		}
 		var ctxErr error
-		faults := map[time.Duration]float64{} // the fewest page faults per op of a probe of each length
+		// the fewest page faults per op of a probe of each length
+		faults := map[time.Duration]float64{}
 		probe := func(d time.Duration) (float64, bool) {
 			best := math.Inf(1)
 			for range steadyProbes {

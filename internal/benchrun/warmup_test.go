@@ -65,8 +65,9 @@ func TestGCTraceEnv(t *testing.T) {
 	}
 }
 
-// TestUnsteady: a leaf whose first timed sub-run is the slower in nearly every run, by more than the
-// threshold, is named; noise (the first slower in half the runs) and a small steady slope are not.
+// TestUnsteady: a leaf whose first timed sub-run is the slower in nearly every run, by more than
+// the threshold, is named; noise (the first slower in half the runs) and a small steady slope are
+// not.
 func TestUnsteady(t *testing.T) {
 	r := &runner{run: &Run{}, progress: progress.New(nil), trends: map[string][]float64{
 		"Falling": {1.4, 1.3, 1.5, 1.2, 1.35, 0.98, 1.6, 1.3},
