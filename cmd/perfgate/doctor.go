@@ -31,8 +31,8 @@ const doctorUsage = `Usage: perfgate doctor [-pkg P] [-budget D] [-format text|j
 
 Says what this machine can measure, before a pull request is gated on it: Go, valgrind and whether it can run
 Go code here (the CPU features it hides, and those it reports but cannot decode, which perfgate turns off with
-GODEBUG=cpu.X=off), CPU pinning, the sandbox (Landlock, no_new_privs), the timer's resolution, hardware counters
-and the load. With -pkg it also times the package's benchmarks against themselves (an A/A run of HEAD, for the
+GODEBUG=cpu.X=off), CPU pinning, the sandbox (Landlock, no_new_privs), the timer's resolution, what a first touch
+of a page costs (for benchmarks that allocate), hardware counters and the load. With -pkg it also times the package's benchmarks against themselves (an A/A run of HEAD, for the
 budget) and gives each one's noise and the smallest slowdown a run at the default budget can detect, with a
 threshold to set where the default cannot be reached.
 
@@ -159,6 +159,12 @@ func hostChecks(ctx context.Context) []doctorCheck {
 		c.Status, c.Hint = "degraded", "a coarse clock: perfgate lengthens runs, but short benchmarks lose precision"
 	}
 	add(c)
+
+	if pc, err := measurePages(2 * time.Second); err != nil {
+		add(doctorCheck{Name: "memory", Status: "info", Detail: "first touch of a page not measured: " + err.Error()})
+	} else {
+		add(memoryCheck(pc))
+	}
 
 	add(perfCounters())
 
