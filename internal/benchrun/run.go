@@ -382,6 +382,9 @@ type child struct {
 	// runtime started on its own (-1 when not traced), read from its gctrace lines, which are not
 	// in stderr
 	faults, gcs int64
+	// its CPU time (user and system, the launcher's few milliseconds included when it ran through
+	// it) over its wall time, 0 when unknown
+	cpuShare float64
 }
 
 // exec runs bin with args, pinned as r.run.Pinning says, and kills it (with everything it started,
@@ -473,6 +476,9 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(), overran: overran.Load(),
 		idle: idle, limit: limit, flooded: w.flooded, peakRSS: abba.PeakRSS(cmd.ProcessState),
 		faults: abba.MinorFaults(cmd.ProcessState), gcs: -1}
+	if wall := time.Since(started); cmd.ProcessState != nil && wall > 0 {
+		c.cpuShare = sig4(float64(cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime()) / float64(wall))
+	}
 	if report != nil {
 		b, _ := io.ReadAll(io.LimitReader(report, 256))
 		lr := abba.ParseLaunchReport(b)

@@ -3,7 +3,10 @@ package benchrun
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/perfgate/perfgate/internal/abba"
@@ -68,6 +71,9 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 		var ctxErr error
 		// the fewest page faults per op of a probe of each length
 		faults := map[time.Duration]float64{}
+		// the CPU shares of the probes of each length left out as time-shared
+		shares := map[time.Duration][]float64{}
+		contested := false // every probe of some length was left out
 		probe := func(d time.Duration) (float64, bool) {
 			best := math.Inf(1)
 			for range steadyProbes {
@@ -82,6 +88,10 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 				if fail != nil {
 					return 0, false
 				}
+				if pr := s.Process; pr != nil && pr.CPUShare > 0 && pr.CPUShare < minProbeShare {
+					shares[d] = append(shares[d], pr.CPUShare)
+					continue // waited for its CPU: its time per op is the host's load
+				}
 				if v, ok := s.Get("sec/op"); ok {
 					best = min(best, v)
 				}
@@ -91,11 +101,22 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 					}
 				}
 			}
+			if math.IsInf(best, 1) && len(shares[d]) > 0 {
+				contested = true
+			}
 			return best, !math.IsInf(best, 1)
 		}
 		d, moved := steadyLength(probe, short, long, tol)
 		if ctxErr != nil {
 			return leaves, ctxErr
+		}
+		if contested {
+			// steadyLength decided without the probes of some length: runs stay as they are, and
+			// the note says why.
+			r.warn(fmt.Sprintf("%s allocates, and whether its runs of %s reach the steady state could not be told: "+
+				"the host was too busy (probes of %s got %s of a CPU); its runs stay at %s", l.name, short,
+				joinDurations(shares), shareText(shares), short))
+			continue
 		}
 		if fs, fl, ok := leaking(faults, short, long); ok {
 			r.warn(fmt.Sprintf("%s touches fresh memory in proportion to its iterations: %.3g page faults per op in a "+
@@ -114,6 +135,37 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 	}
 	r.trends = nil // the probes' sub-runs are not the timed runs'
 	return leaves, nil
+}
+
+// minProbeShare is the least share of a CPU a steady-state probe's process must have had for its
+// time per op to count: a whole call of 100 ms on a CPU shared with other work is timed with the
+// waits in it. Measured on this project's 2-core VM at a load of 18: the 100 ms probes of an
+// allocating key setup ran 1.5–25× its 10 ms probes' time per op, so perfgate lengthened its runs
+// in each of 7 comparisons, which then measured the load: 2.4–3.6× its CPU time per op in a long
+// process.
+const minProbeShare = 0.75
+
+// joinDurations lists the lengths of m in ascending order: "10ms and 100ms".
+func joinDurations(m map[time.Duration][]float64) string {
+	ds := slices.Sorted(maps.Keys(m))
+	var s []string
+	for _, d := range ds {
+		s = append(s, d.String())
+	}
+	return strings.Join(s, " and ")
+}
+
+// shareText is the range of the shares in m, in percent: "12–40%".
+func shareText(m map[time.Duration][]float64) string {
+	var all []float64
+	for _, v := range m {
+		all = append(all, v...)
+	}
+	lo, hi := slices.Min(all), slices.Max(all)
+	if fmt.Sprintf("%.0f", 100*lo) == fmt.Sprintf("%.0f", 100*hi) {
+		return fmt.Sprintf("%.0f%%", 100*lo)
+	}
+	return fmt.Sprintf("%.0f–%.0f%%", 100*lo, 100*hi)
 }
 
 // leakFaults is the page faults per op above which a run that does not fault less per op when 4×

@@ -89,7 +89,7 @@ func (c *child) process(ops int) *benchtxt.Process {
 	if c.faults < 0 || ops <= 0 {
 		return nil
 	}
-	p := &benchtxt.Process{Faults: sig4(float64(c.faults) / float64(ops)), GCs: -1}
+	p := &benchtxt.Process{Faults: sig4(float64(c.faults) / float64(ops)), GCs: -1, CPUShare: c.cpuShare}
 	if c.gcs >= 0 {
 		p.GCs = sig4(float64(c.gcs) / float64(ops))
 	}

@@ -28,8 +28,9 @@ const UnitPeakRSS = "peak-RSS-B"
 // a Sample's Values (ReadBenchTxt returns them as Sample.Process), so no statistic compares them
 // and no gate reads them; benchstat shows them as any other unit.
 const (
-	UnitFaults = "faults/op"
-	UnitGCs    = "gcs/op"
+	UnitFaults   = "faults/op"
+	UnitGCs      = "gcs/op"
+	UnitCPUShare = "cpu-share" // Process.CPUShare
 )
 
 // BenchstatCommand compares the two sides of a bench.txt with stock benchstat. The -ignore keeps
@@ -97,6 +98,9 @@ func (b *BenchTxt) Write(s Sample) error {
 		if p.GCs >= 0 {
 			res.Values = append(res.Values, benchfmt.Value{Value: p.GCs, Unit: UnitGCs})
 		}
+		if p.CPUShare > 0 {
+			res.Values = append(res.Values, benchfmt.Value{Value: p.CPUShare, Unit: UnitCPUShare})
+		}
 	}
 	return b.w.Write(res)
 }
@@ -160,11 +164,15 @@ func sampleOf(rec *benchfmt.Result) (Sample, error) {
 			}
 			s.Process.Faults = v.Value
 			continue
-		case UnitGCs:
+		case UnitGCs, UnitCPUShare:
 			if s.Process == nil {
-				s.Process = &Process{}
+				s.Process = &Process{GCs: -1}
 			}
-			s.Process.GCs = v.Value
+			if v.Unit == UnitGCs {
+				s.Process.GCs = v.Value
+			} else {
+				s.Process.CPUShare = v.Value
+			}
 			continue
 		}
 		s.Values = append(s.Values, Value{Value: v.Value, Unit: v.Unit})

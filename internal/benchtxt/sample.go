@@ -36,6 +36,10 @@ type Process struct {
 	// collections the runtime started on its own per op (GODEBUG=gctrace=1, the testing package's
 	// forced ones between sub-runs left out); -1 when unknown
 	GCs float64
+	// CPUShare is the process's CPU time (user and system) over its wall time, from its start to
+	// its exit: near 1 when it had its CPU to itself, lower when it waited for it, time-shared with
+	// other work (then a long call of the benchmark is timed with the waits in it); 0 when unknown.
+	CPUShare float64
 }
 
 // Get returns the value of unit in s, and whether it is present.
