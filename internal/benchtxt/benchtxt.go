@@ -63,7 +63,8 @@ func (b *BenchTxt) Write(s Sample) error {
 	if !b.started {
 		b.started = true
 		if _, err := fmt.Fprintf(b.out, "# perfgate A-B-B-A samples, one line per run: the fastest of its sub-runs (up to "+
-			"%d);\n# compare the sides with:\n#   %s\n\n", SubRuns, BenchstatCommand); err != nil {
+			"%d) after a discarded warm-up sub-run;\n# %s, %s and %s are the run's whole process's, evidence only;\n"+
+			"# compare the sides with:\n#   %s\n\n", SubRuns, UnitFaults, UnitGCs, UnitCPUShare, BenchstatCommand); err != nil {
 			return err
 		}
 	}
