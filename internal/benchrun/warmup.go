@@ -150,8 +150,7 @@ func (r *runner) unsteady(leaves []leaf, tol float64) {
 		runs, iters := l.split()
 		r.warn(fmt.Sprintf("%s is not in a steady state within its runs even after a warm-up sub-run: its first timed "+
 			"sub-run was slower than its last in %d of %d runs, by %.0f%% (median), at %d iterations a sub-run; its "+
-			"samples (the fastest of %d sub-runs) may sit above go test's; longer runs (-benchtime, -budget) would "+
-			"reach it", l.name, slower, len(ratios), 100*(med-1), iters, runs))
+			"samples (the fastest of %d sub-runs) may sit above go test's; runs of a larger -benchtime may reach it", l.name, slower, len(ratios), 100*(med-1), iters, runs))
 	}
 }
 
