@@ -139,10 +139,12 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 
 // minProbeShare is the least share of a CPU a steady-state probe's process must have had for its
 // time per op to count: a whole call of 100 ms on a CPU shared with other work is timed with the
-// waits in it. Measured on this project's 2-core VM at a load of 18: the 100 ms probes of an
-// allocating key setup ran 1.5–25× its 10 ms probes' time per op, so perfgate lengthened its runs
-// in each of 7 comparisons, which then measured the load: 2.4–3.6× its CPU time per op in a long
-// process.
+// waits in it. Measured on this project's 2-core VM at a load of 9–20 (tools/corpus's
+// alloc-sizeclass, perfgate compare at a budget of 30 s): the 100 ms probes of its allocating key
+// setup ran 1.5–25× its 10 ms probes' time per op, so perfgate lengthened its runs in every
+// comparison, and base's level was 100–315 ns/op in 12 comparisons (58–62 by go test on a calm
+// minute); with these probes left out its runs stayed at 10 ms, and base's level was 59–67 ns/op
+// in 3 comparisons alternated with 3 of the former.
 const minProbeShare = 0.75
 
 // joinDurations lists the lengths of m in ascending order: "10ms and 100ms".
