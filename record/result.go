@@ -295,6 +295,25 @@ type Method struct {
 	// Phases are the comparison's phases in the order they ran, each with its wall time (several
 	// packages: each package's, in turn).
 	Phases []Phase `json:"phases,omitempty"`
+	// Steady is the timed runs' evidence that they measured the steady state go test measures; nil
+	// when nothing was timed, or in results written before it was kept.
+	Steady *Steady `json:"steady,omitempty"`
+}
+
+// Steady says how the timed processes were warmed up and what they still paid for memory: each
+// timed process ran WarmUp sub-runs at the run's iteration count first, discarded, and every
+// process's minor page faults and garbage collections per op (over all it ran, start-up and
+// warm-up included; bench.txt's faults/op and gcs/op) are summed up as the lowest and highest,
+// across benchmarks, of each benchmark's median. A first touch of a fresh page is a page fault
+// (on a VM whose host reclaims memory, possibly a VM exit); a benchmark that still faults much per
+// op measures its heap's growth as much as its code. Evidence only: never compared, never gated.
+type Steady struct {
+	WarmUp   int     `json:"warm_up_sub_runs"`
+	FaultsLo float64 `json:"faults_per_op_lo"`
+	FaultsHi float64 `json:"faults_per_op_hi"`
+	// GCsLo and GCsHi are -1 when the collections were not counted.
+	GCsLo float64 `json:"gcs_per_op_lo"`
+	GCsHi float64 `json:"gcs_per_op_hi"`
 }
 
 // Phase is one phase of a comparison: export, build, differential, constant time, tests, sizes,

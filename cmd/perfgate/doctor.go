@@ -33,7 +33,8 @@ Says what this machine can measure, before a pull request is gated on it: Go, va
 Go code here (the CPU features it hides, and those it reports but cannot decode, which perfgate turns off with
 GODEBUG=cpu.X=off), CPU pinning, what a valgrind on the spare CPU does to a timed probe on the timed one (and so
 whether perfgate runs the count lane and the constant-time trace beside the timing or before it), the sandbox
-(Landlock, no_new_privs), the timer's resolution, hardware counters and the load. With -pkg it also times the package's benchmarks against themselves (an A/A run of HEAD, for the
+(Landlock, no_new_privs), the timer's resolution, what a first touch of a page costs (for benchmarks that
+allocate), hardware counters and the load. With -pkg it also times the package's benchmarks against themselves (an A/A run of HEAD, for the
 budget) and gives each one's noise and the smallest slowdown a run at the default budget can detect, with a
 threshold to set where the default cannot be reached.
 
@@ -164,6 +165,12 @@ func hostChecks(ctx context.Context) []doctorCheck {
 		c.Status, c.Hint = "degraded", "a coarse clock: perfgate lengthens runs, but short benchmarks lose precision"
 	}
 	add(c)
+
+	if pc, err := measurePages(2 * time.Second); err != nil {
+		add(doctorCheck{Name: "memory", Status: "info", Detail: "first touch of a page not measured: " + err.Error()})
+	} else {
+		add(memoryCheck(pc))
+	}
 
 	add(perfCounters())
 

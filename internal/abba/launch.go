@@ -61,18 +61,33 @@ func BuildLauncher(ctx context.Context, dir string) (string, error) {
 	return out, nil
 }
 
-// ParseLaunchReport reads the launcher's report: the child's peak in bytes, or 0 when the report is
-// missing, malformed, or the peak is no higher than the launcher's own (then it may be the
-// launcher's).
-func ParseLaunchReport(b []byte) int64 {
+// LaunchReport is what the launcher says about the child it ran.
+type LaunchReport struct {
+	// PeakRSS is the child's peak resident set size in bytes, 0 when it is no higher than the
+	// launcher's own (then it may be the launcher's) or unknown.
+	PeakRSS int64
+	// MinorFaults is the child's minor page faults (ru_minflt): pages it touched that the kernel
+	// had to map, the first touch of a fresh heap page among them; -1 when unknown.
+	MinorFaults int64
+}
+
+// ParseLaunchReport reads the launcher's report, "maxrss CHILD SELF minflt FAULTS": a missing or
+// malformed report is all unknown.
+func ParseLaunchReport(b []byte) LaunchReport {
+	out := LaunchReport{MinorFaults: -1}
 	f := strings.Fields(string(b))
-	if len(f) != 3 || f[0] != "maxrss" {
-		return 0
+	if len(f) != 5 || f[0] != "maxrss" || f[3] != "minflt" {
+		return out
 	}
 	child, err1 := strconv.ParseInt(f[1], 10, 64)
 	self, err2 := strconv.ParseInt(f[2], 10, 64)
-	if err1 != nil || err2 != nil || child <= self {
-		return 0
+	faults, err3 := strconv.ParseInt(f[4], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || faults < 0 {
+		return out
 	}
-	return child
+	out.MinorFaults = faults
+	if child > self {
+		out.PeakRSS = child
+	}
+	return out
 }

@@ -47,6 +47,23 @@ func runPeak(t *testing.T, mib int, launched bool) int64 {
 		}
 		return PeakRSS(cmd.ProcessState)
 	}
+	return runLaunched(t, mib).PeakRSS
+}
+
+// runFaults runs TestHelperAlloc allocating mib MiB through the launcher and returns its minor
+// page faults.
+func runFaults(t *testing.T, mib int) int64 { return runLaunched(t, mib).MinorFaults }
+
+// runLaunched runs this test binary's TestHelperAlloc allocating mib MiB through the launcher and
+// returns the launcher's report.
+func runLaunched(t *testing.T, mib int) LaunchReport {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-test.run=^TestHelperAlloc$"}
+	env := append(os.Environ(), allocEnv+"="+strconv.Itoa(mib))
 	launcher, err := BuildLauncher(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -110,15 +127,31 @@ func TestLauncherPeakRSS(t *testing.T) {
 }
 
 func TestParseLaunchReport(t *testing.T) {
-	for in, want := range map[string]int64{
-		"maxrss 71303168 3145728\n": 71303168,
-		"maxrss 3145728 3145728":    0, // no higher than the launcher's own: may be the launcher's
-		"maxrss x 1":                0,
-		"":                          0,
-		"maxrss 5 4 3":              0,
+	for in, want := range map[string]LaunchReport{
+		"maxrss 71303168 3145728 minflt 1875\n": {71303168, 1875},
+		// no higher than the launcher's own: may be the launcher's
+		"maxrss 3145728 3145728 minflt 900": {0, 900},
+		"maxrss x 1 minflt 3":               {0, -1},
+		"":                                  {0, -1},
+		"maxrss 5 4 3":                      {0, -1},
+		"maxrss 71303168 3145728":           {0, -1}, // a launcher of before the faults
+		"maxrss 71303168 3145728 minflt -2": {0, -1},
 	} {
 		if got := ParseLaunchReport([]byte(in)); got != want {
-			t.Errorf("ParseLaunchReport(%q) = %d, want %d", in, got, want)
+			t.Errorf("ParseLaunchReport(%q) = %+v, want %+v", in, got, want)
 		}
+	}
+}
+
+// TestLauncherFaults: a child that touches 64 MiB of fresh memory reports at least one minor fault
+// per 4 KiB page of it through the launcher (huge pages would make it fewer: then this is skipped).
+func TestLauncherFaults(t *testing.T) {
+	big, small := runFaults(t, 64), runFaults(t, 0)
+	t.Logf("minor faults: 64 MiB child %d, empty child %d", big, small)
+	if small < 0 || big < 0 {
+		t.Fatalf("faults unknown: %d, %d", big, small)
+	}
+	if big-small < (64<<20)/4096/2 {
+		t.Skipf("64 MiB cost %d faults more than nothing: huge pages?", big-small)
 	}
 }

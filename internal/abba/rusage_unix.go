@@ -33,6 +33,19 @@ func PeakRSS(ps *os.ProcessState) int64 {
 	return maxrssBytes(int64(ru.Maxrss))
 }
 
+// MinorFaults returns the minor page faults of the exited child ps describes (getrusage's
+// ru_minflt), or -1 when unknown. Unlike its peak, a child's faults are its own from the fork on.
+func MinorFaults(ps *os.ProcessState) int64 {
+	if ps == nil {
+		return -1
+	}
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok || ru == nil {
+		return -1
+	}
+	return int64(ru.Minflt)
+}
+
 // maxrssBytes converts ru_maxrss to bytes: it is in bytes on Darwin, in KiB on Linux and the BSDs.
 func maxrssBytes(v int64) int64 {
 	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {

@@ -16,12 +16,14 @@
 //     each run a fresh child process pinned to one CPU, running exactly that leaf
 //     (benchout.Pattern: -test.bench=^BenchmarkEncrypt$/^des$/^single$) for its fixed iteration
 //     count (-test.benchtime=Nx, the same on both sides) with -test.benchmem and -test.cpu=1, split
-//     into benchtxt.SubRuns sub-runs (-test.count) of which the fastest becomes the slot's
-//     benchtxt.Sample (list.go); a panic, a non-zero exit, a missing result line or a run silent
-//     for longer than the timeout becomes a Failure of that side, and the run goes on without that
-//     benchmark on that side. Every sample is written to bench.txt (benchtxt.BenchTxt) as it comes.
-//     With a budget, rounds run in stages (sequential.go): a bench.Stager decides after each stage
-//     which benchmarks are settled and stop being timed.
+//     into benchtxt.SubRuns sub-runs (-test.count) after one more that warms the process up and is
+//     discarded (warmup.go), the fastest of them becoming the slot's benchtxt.Sample (list.go),
+//     with the process's page faults and collections per op (GODEBUG=gctrace=1) as the evidence of
+//     its steady state (benchtxt.Process); a panic, a non-zero exit, a missing result line or a run
+//     silent for longer than the timeout becomes a Failure of that side, and the run goes on
+//     without that benchmark on that side. Every sample is written to bench.txt (benchtxt.BenchTxt)
+//     as it comes. With a budget, rounds run in stages (sequential.go): a bench.Stager decides
+//     after each stage which benchmarks are settled and stop being timed.
 //  3. The instruction-count lane (instructions.go, reading package callgrind) replaces step 2 when
 //     the metric is instructions: RunInstructions runs the same schedule over groups of leaves, one
 //     valgrind callgrind process per group at N and one at 2N iterations per slot (GOMAXPROCS=1,

@@ -122,6 +122,9 @@ type Run struct {
 	// rounds.
 	Plan   *bench.SequentialPlan
 	Stages int // stages a budgeted run ran
+	// WarmUp is how many sub-runs each timed process ran first, at the run's iteration count, and
+	// discarded (warmUp); 0 from the instruction-count lane
+	WarmUp int
 	// RunTime is the length of one measured run the iteration counts were set for:
 	// RunConfig.BenchTime, or MinRunTime when a budget shortened the runs so that more rounds fit
 	// (fitRuns).
@@ -188,6 +191,7 @@ func RunABBA(ctx context.Context, cfg RunConfig) (*Run, error) {
 	r.launcher = launcher
 	defer r.finish(start)
 
+	r.run.WarmUp = warmUp
 	leaves, err := r.discover(ctx)
 	r.run.Calibration = time.Since(start)
 	if err != nil {
@@ -240,6 +244,8 @@ type runner struct {
 	pinWarned bool
 	// abba's peak-memory launcher, "" when there is none (a direct child's peak may not be its own)
 	launcher string
+	// per leaf, each run's first timed sub-run over its last, per op (trend, unsteady)
+	trends map[string][]float64
 }
 
 // measure runs the A–B–B–A schedule over leaves.
@@ -252,7 +258,7 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 	// expected wall time of one run of each leaf, for the ETA
 	est := make([]time.Duration, len(leaves))
 	for i, l := range leaves {
-		est[i] = time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 30*time.Millisecond
+		est[i] = l.runTime() + 30*time.Millisecond
 	}
 	dead := map[leafSide]bool{} // (leaf, side) pairs that failed and are no longer run
 	started := time.Now()
@@ -284,6 +290,7 @@ func (r *runner) measure(ctx context.Context, leaves []leaf) error {
 		}
 	}
 	r.progress.Done(len(r.run.Samples), len(r.run.Failures), time.Since(started))
+	r.unsteady(leaves, r.cfg.Stats.ThresholdPct/100)
 	return nil
 }
 
@@ -326,11 +333,13 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.E
 	}
 	timeout := r.cfg.Timeout
 	if timeout == 0 {
-		timeout = 10*time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 60*time.Second
+		timeout = 10*l.runTime() + 60*time.Second
 	}
 	runs, iters := l.split()
+	// one sub-run more than are timed: the first warms the process up at the run's iteration count
+	// and is discarded (warmUp)
 	args := []string{"-test.run=^$", "-test.bench=" + benchout.Pattern(l.name), "-test.benchtime=" + strconv.Itoa(iters) + "x",
-		"-test.benchmem", "-test.cpu=1", "-test.count=" + strconv.Itoa(runs)}
+		"-test.benchmem", "-test.cpu=1", "-test.count=" + strconv.Itoa(runs+warmUp)}
 	c, err := r.exec(ctx, bin, timeout, timeout, args, true)
 	if err != nil {
 		return nil, nil, err
@@ -340,9 +349,11 @@ func (r *runner) runLeaf(ctx context.Context, l leaf, side record.Side, e abba.E
 		fail.Kind, fail.Message = kind, msg
 		return nil, fail, nil
 	}
-	if res := benchout.Fastest(benchout.Parse(c.stdout).Results, l.name, r.cfg.Stats.ExactUnits); res != nil {
+	subs := timedSubRuns(benchout.Parse(c.stdout).Results, l.name)
+	if res := benchout.Fastest(subs, l.name, r.cfg.Stats.ExactUnits); res != nil {
+		r.trend(l.name, subs)
 		return &benchtxt.Sample{Name: l.name, Side: side, Round: e.Round, Slot: e.Slot, Iters: res.Iters,
-			Values: benchtxt.SecFirst(res.Values), PeakRSS: c.peakRSS}, nil, nil
+			Values: benchtxt.SecFirst(res.Values), PeakRSS: c.peakRSS, Process: c.process((runs + warmUp) * iters)}, nil, nil
 	}
 	fail.Kind, fail.Message = record.FailureNoResult, "no result line for "+l.name+lastLines(c.stdout, c.stderr)
 	return nil, fail, nil
@@ -367,6 +378,13 @@ type child struct {
 	idle, limit    time.Duration // the limits it ran under
 	flooded        bool          // killed for printing more than proc.MaxOutput bytes
 	peakRSS        int64         // bytes
+	// a timed run's evidence: its minor page faults (-1 when unknown) and the collections the
+	// runtime started on its own (-1 when not traced), read from its gctrace lines, which are not
+	// in stderr
+	faults, gcs int64
+	// its CPU time (user and system, the launcher's few milliseconds included when it ran through
+	// it) over its wall time, 0 when unknown
+	cpuShare float64
 }
 
 // exec runs bin with args, pinned as r.run.Pinning says, and kills it (with everything it started,
@@ -415,7 +433,11 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 		defer wr.Close()
 		argv = append([]string{r.launcher}, argv...)
 	}
-	cmd := proc.Command(cctx, dir, r.cfg.Env, argv...)
+	env := r.cfg.Env
+	if peak {
+		env = gctraceEnv(env)
+	}
+	cmd := proc.Command(cctx, dir, env, argv...)
 	if wr != nil {
 		cmd.ExtraFiles = []*os.File{wr}
 	}
@@ -452,10 +474,20 @@ func (r *runner) execIn(ctx context.Context, prog, sealed Binary, scratch string
 		return nil, ctx.Err()
 	}
 	c := &child{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: timedOut.Load(), overran: overran.Load(),
-		idle: idle, limit: limit, flooded: w.flooded, peakRSS: abba.PeakRSS(cmd.ProcessState)}
+		idle: idle, limit: limit, flooded: w.flooded, peakRSS: abba.PeakRSS(cmd.ProcessState),
+		faults: abba.MinorFaults(cmd.ProcessState), gcs: -1}
+	if wall := time.Since(started); cmd.ProcessState != nil && wall > 0 {
+		c.cpuShare = sig4(float64(cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime()) / float64(wall))
+	}
 	if report != nil {
 		b, _ := io.ReadAll(io.LimitReader(report, 256))
-		c.peakRSS = abba.ParseLaunchReport(b)
+		lr := abba.ParseLaunchReport(b)
+		c.peakRSS, c.faults = lr.PeakRSS, lr.MinorFaults
+	}
+	if peak {
+		var gcs int
+		c.stderr, gcs = gcTrace(c.stderr)
+		c.gcs = int64(gcs)
 	}
 	if werr != nil {
 		c.err = proc.NewError(cmd, werr, c.stderr)

@@ -195,7 +195,9 @@ func TestRunABBA(t *testing.T) {
 	checkFail("Mixed/crash", record.Base, "panic", "panic: crash in the middle\n", true)
 	checkFail("Fatal/sub", record.Base, "exit", "--- FAIL: BenchmarkFatal/sub", true)
 	checkFail("Panic", record.Head, "panic", "panic: boom on head\n\ngoroutine ", false)
-	checkFail("Hang", record.Head, "timeout", "killed after printing nothing for 4s", false)
+	// its idle limit and its wall-clock limit are both 4s, and the runtime's trace of the testing
+	// package's collection before the call is its last output: either may strike first
+	checkFail("Hang", record.Head, "timeout", "killed after ", false)
 	if len(run.Failures) != 5 {
 		t.Errorf("%d failures, want 5: %+v", len(run.Failures), run.Failures)
 	}
@@ -234,6 +236,10 @@ func TestRunABBA(t *testing.T) {
 		if runtime.GOOS == "linux" && s.PeakRSS != 0 && s.PeakRSS < 1<<20 {
 			t.Errorf("%s: peak RSS %d bytes, want a real figure or none", s.Name, s.PeakRSS)
 		}
+		// every process faults in its start-up at least, and its collections are counted
+		if p := s.Process; runtime.GOOS == "linux" && (p == nil || !(p.Faults > 0) || p.GCs < 0) {
+			t.Errorf("%s: process evidence %+v, want faults above 0 and collections counted", s.Name, p)
+		}
 	}
 	for _, name := range fixtureLeaves {
 		wantHead := 2 * rounds
@@ -266,8 +272,12 @@ func TestRunABBA(t *testing.T) {
 			t.Errorf("children ran on cpus %q, want %q", run.ChildCPUs, want)
 		}
 	}
-	if len(run.Warnings) > 0 {
-		t.Errorf("warnings: %q", run.Warnings)
+	// sub-runs of 0.4 ms may still speed up after the warm-up on a loaded host (unsteady): only
+	// that warning may come
+	for _, w := range run.Warnings {
+		if !strings.Contains(w, " is not in a steady state within its runs") {
+			t.Errorf("warning: %q", w)
+		}
 	}
 	for _, want := range []string{"round 1/2 done", "round 2/2 done", "Panic failed on head (round 1 slot 1, panic): panic: boom on head"} {
 		if !strings.Contains(log.String(), want) {

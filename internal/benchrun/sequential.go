@@ -116,7 +116,7 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 	est := make([]time.Duration, len(leaves)) // expected wall time of one run of each leaf
 	for i, l := range leaves {
 		names[i] = l.name
-		est[i] = time.Duration(float64(l.iters)*l.secPerOp*float64(time.Second)) + 30*time.Millisecond
+		est[i] = l.runTime() + 30*time.Millisecond
 	}
 	st := bench.NewStager(names, r.cfg.Rounds, r.cfg.MaxRounds, r.cfg.Stats)
 	st.Counts = r.cfg.Counts
@@ -174,5 +174,6 @@ func (r *runner) measureStaged(ctx context.Context, leaves []leaf, start time.Ti
 		r.progress.Looked(st.Looked(), st.Rounds(), len(done), len(st.Active()), time.Until(deadline))
 	}
 	r.progress.Done(len(r.run.Samples), len(r.run.Failures), time.Since(started))
+	r.unsteady(leaves, r.cfg.Stats.ThresholdPct/100)
 	return nil
 }

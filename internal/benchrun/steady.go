@@ -3,7 +3,10 @@ package benchrun
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/perfgate/perfgate/internal/abba"
@@ -48,7 +51,10 @@ const steadyProbes = 2
 // in 10 ms runs than in 40 ms ones: a 10 ms run's 2 ms sub-runs (24,000 iterations, 1.1 MB) mostly
 // end before a fresh heap's first collection (GODEBUG=gctrace=1: 6 collections in 5 such sub-runs,
 // 11 in 5 of 97,000). A discarded warm-up run of the same length would not help there: the
-// collection's cost comes into a run only when the run is long enough to collect.
+// collection's cost comes into a run only when the run is long enough to collect. Every run now
+// has one all the same (warmUp), for the other half of a fresh process's regime, its first
+// touches of fresh pages; the probes have it too, as they run as the timed runs do. A probe's page
+// faults per op name a leaf whose state grows with b.N (leaking): lengthening cannot help it.
 func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) {
 	short := r.run.RunTime
 	long := r.cfg.BenchTime
@@ -63,6 +69,11 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 			continue
 		}
 		var ctxErr error
+		// the fewest page faults per op of a probe of each length
+		faults := map[time.Duration]float64{}
+		// the CPU shares of the probes of each length left out as time-shared
+		shares := map[time.Duration][]float64{}
+		contested := false // every probe of some length was left out
 		probe := func(d time.Duration) (float64, bool) {
 			best := math.Inf(1)
 			for range steadyProbes {
@@ -77,15 +88,40 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 				if fail != nil {
 					return 0, false
 				}
+				if pr := s.Process; pr != nil && pr.CPUShare > 0 && pr.CPUShare < minProbeShare {
+					shares[d] = append(shares[d], pr.CPUShare)
+					continue // waited for its CPU: its time per op is the host's load
+				}
 				if v, ok := s.Get("sec/op"); ok {
 					best = min(best, v)
 				}
+				if pr := s.Process; pr != nil {
+					if f, ok := faults[d]; !ok || pr.Faults < f {
+						faults[d] = pr.Faults
+					}
+				}
+			}
+			if math.IsInf(best, 1) && len(shares[d]) > 0 {
+				contested = true
 			}
 			return best, !math.IsInf(best, 1)
 		}
 		d, moved := steadyLength(probe, short, long, tol)
 		if ctxErr != nil {
 			return leaves, ctxErr
+		}
+		if contested {
+			// steadyLength decided without the probes of some length: runs stay as they are, and
+			// the note says why.
+			r.warn(fmt.Sprintf("%s allocates, and whether its runs of %s reach the steady state could not be told: "+
+				"the host was too busy (probes of %s got %s of a CPU); its runs stay at %s", l.name, short,
+				joinDurations(shares), shareText(shares), short))
+			continue
+		}
+		if fs, fl, ok := leaking(faults, short, long); ok {
+			r.warn(fmt.Sprintf("%s touches fresh memory in proportion to its iterations: %.3g page faults per op in a "+
+				"run of %s, %.3g in one of %s; it grows its state or leaks, so no run length reaches a steady state, "+
+				"and its time per op includes first-touch page faults", l.name, fs, short, fl, long))
 		}
 		if d > short {
 			l.iters = max(1, int(d.Seconds()/l.secPerOp))
@@ -97,7 +133,59 @@ func (r *runner) steadyRuns(ctx context.Context, leaves []leaf) ([]leaf, error) 
 				short, 100*moved, long, d, l.iters))
 		}
 	}
+	r.trends = nil // the probes' sub-runs are not the timed runs'
 	return leaves, nil
+}
+
+// minProbeShare is the least share of a CPU a steady-state probe's process must have had for its
+// time per op to count: a whole call of 100 ms on a CPU shared with other work is timed with the
+// waits in it. Measured on this project's 2-core VM at a load of 9–20 (tools/corpus's
+// alloc-sizeclass, perfgate compare at a budget of 30 s): the 100 ms probes of its allocating key
+// setup ran 1.5–25× its 10 ms probes' time per op, so perfgate lengthened its runs in every
+// comparison, and base's level was 100–315 ns/op in 12 comparisons (58–62 by go test on a calm
+// minute); with these probes left out its runs stayed at 10 ms, and base's level was 59–67 ns/op
+// in 3 comparisons alternated with 3 of the former.
+const minProbeShare = 0.75
+
+// joinDurations lists the lengths of m in ascending order: "10ms and 100ms".
+func joinDurations(m map[time.Duration][]float64) string {
+	ds := slices.Sorted(maps.Keys(m))
+	var s []string
+	for _, d := range ds {
+		s = append(s, d.String())
+	}
+	return strings.Join(s, " and ")
+}
+
+// shareText is the range of the shares in m, in percent: "12–40%".
+func shareText(m map[time.Duration][]float64) string {
+	var all []float64
+	for _, v := range m {
+		all = append(all, v...)
+	}
+	lo, hi := slices.Min(all), slices.Max(all)
+	if fmt.Sprintf("%.0f", 100*lo) == fmt.Sprintf("%.0f", 100*hi) {
+		return fmt.Sprintf("%.0f%%", 100*lo)
+	}
+	return fmt.Sprintf("%.0f–%.0f%%", 100*lo, 100*hi)
+}
+
+// leakFaults is the page faults per op above which a run that does not fault less per op when 4×
+// or more longer is taken to grow its state: a page every 100 ops.
+const leakFaults = 0.01
+
+// leaking reports whether the fewest page faults per op of the probes at long are still above
+// leakFaults and at least half of those at short: a process's start-up and its heap's growth to
+// the benchmark's working size are spread over more iterations in a longer run, so their share per
+// op falls with the length; a benchmark that keeps touching fresh pages (its state grows with b.N,
+// or it leaks) faults about as much per op at any length.
+func leaking(faults map[time.Duration]float64, short, long time.Duration) (atShort, atLong float64, ok bool) {
+	fs, ok1 := faults[short]
+	fl, ok2 := faults[long]
+	if !ok1 || !ok2 || long < 4*short {
+		return 0, 0, false
+	}
+	return fs, fl, fl > leakFaults && fl >= fs/2
 }
 
 // steadyLength returns the shortest run length, from short up ×4 at a time, at which perOp (the

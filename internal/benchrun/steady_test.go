@@ -120,3 +120,17 @@ func BenchmarkPure(b *testing.B) {
 		}
 	}
 }
+
+// The note of a probe left out as time-shared names the lengths and the shares they got.
+func TestBusyProbeText(t *testing.T) {
+	m := map[time.Duration][]float64{100 * time.Millisecond: {0.31, 0.12}, 10 * time.Millisecond: {0.4}}
+	if got, want := joinDurations(m), "10ms and 100ms"; got != want {
+		t.Errorf("joinDurations = %q, want %q", got, want)
+	}
+	if got, want := shareText(m), "12–40%"; got != want {
+		t.Errorf("shareText = %q, want %q", got, want)
+	}
+	if got, want := shareText(map[time.Duration][]float64{time.Second: {0.5}}), "50%"; got != want {
+		t.Errorf("shareText of one = %q, want %q", got, want)
+	}
+}

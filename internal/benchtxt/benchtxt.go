@@ -23,6 +23,16 @@ const (
 // Sample.PeakRSS.
 const UnitPeakRSS = "peak-RSS-B"
 
+// UnitFaults and UnitGCs are the units of a sample's Process evidence in bench.txt: minor page
+// faults and garbage collections per op of the run's process. Like UnitPeakRSS they are not among
+// a Sample's Values (ReadBenchTxt returns them as Sample.Process), so no statistic compares them
+// and no gate reads them; benchstat shows them as any other unit.
+const (
+	UnitFaults   = "faults/op"
+	UnitGCs      = "gcs/op"
+	UnitCPUShare = "cpu-share" // Process.CPUShare
+)
+
 // BenchstatCommand compares the two sides of a bench.txt with stock benchstat. The -ignore keeps
 // benchstat from splitting the table by round, slot and commit, which change from sample to sample.
 const BenchstatCommand = "benchstat -col " + KeySide + " -ignore " + KeyRound + "," + KeySlot + "," + KeyCommit +
@@ -53,7 +63,8 @@ func (b *BenchTxt) Write(s Sample) error {
 	if !b.started {
 		b.started = true
 		if _, err := fmt.Fprintf(b.out, "# perfgate A-B-B-A samples, one line per run: the fastest of its sub-runs (up to "+
-			"%d);\n# compare the sides with:\n#   %s\n\n", SubRuns, BenchstatCommand); err != nil {
+			"%d) after a discarded warm-up sub-run;\n# %s, %s and %s are the run's whole process's, evidence only;\n"+
+			"# compare the sides with:\n#   %s\n\n", SubRuns, UnitFaults, UnitGCs, UnitCPUShare, BenchstatCommand); err != nil {
 			return err
 		}
 	}
@@ -82,6 +93,15 @@ func (b *BenchTxt) Write(s Sample) error {
 	}
 	if s.PeakRSS > 0 {
 		res.Values = append(res.Values, benchfmt.Value{Value: float64(s.PeakRSS), Unit: UnitPeakRSS})
+	}
+	if p := s.Process; p != nil {
+		res.Values = append(res.Values, benchfmt.Value{Value: p.Faults, Unit: UnitFaults})
+		if p.GCs >= 0 {
+			res.Values = append(res.Values, benchfmt.Value{Value: p.GCs, Unit: UnitGCs})
+		}
+		if p.CPUShare > 0 {
+			res.Values = append(res.Values, benchfmt.Value{Value: p.CPUShare, Unit: UnitCPUShare})
+		}
 	}
 	return b.w.Write(res)
 }
@@ -135,8 +155,25 @@ func sampleOf(rec *benchfmt.Result) (Sample, error) {
 		return s, fmt.Errorf("%s is %q, want 0..3", KeySlot, rec.GetConfig(KeySlot))
 	}
 	for _, v := range rec.Values {
-		if v.Unit == UnitPeakRSS {
+		switch v.Unit {
+		case UnitPeakRSS:
 			s.PeakRSS = int64(v.Value)
+			continue
+		case UnitFaults:
+			if s.Process == nil {
+				s.Process = &Process{GCs: -1}
+			}
+			s.Process.Faults = v.Value
+			continue
+		case UnitGCs, UnitCPUShare:
+			if s.Process == nil {
+				s.Process = &Process{GCs: -1}
+			}
+			if v.Unit == UnitGCs {
+				s.Process.GCs = v.Value
+			} else {
+				s.Process.CPUShare = v.Value
+			}
 			continue
 		}
 		s.Values = append(s.Values, Value{Value: v.Value, Unit: v.Unit})

@@ -20,7 +20,8 @@ func testSamples() []Sample {
 					Values:  []Value{{8.6e-8 + float64(slot)*1e-10, "sec/op"}, {9.3e7, "B/s"}, {0, "B/op"}, {0, "allocs/op"}},
 					PeakRSS: 12 << 20},
 				Sample{Name: "KeySetup/x[1]", Side: side, Round: r, Slot: slot, Iters: 300,
-					Values: []Value{{1.5e-6, "sec/op"}, {128, "B/op"}, {2, "allocs/op"}, {3.5, "custom/op"}}})
+					Values:  []Value{{1.5e-6, "sec/op"}, {128, "B/op"}, {2, "allocs/op"}, {3.5, "custom/op"}},
+					Process: &Process{Faults: 0.25, GCs: 0.0125, CPUShare: 0.97}})
 		}
 	}
 	return out
@@ -55,7 +56,7 @@ func TestBenchTxtRoundTrip(t *testing.T) {
 		"# compare the sides with:\n#   " + BenchstatCommand + "\n",
 		"goos: linux\ngoarch: amd64\npkg: example.com/des\ncpu: AMD EPYC\nperfgate-commit: aaaa\nperfgate-side: base\nperfgate-round: 0\nperfgate-slot: 0\n",
 		"BenchmarkEncrypt/des/single 1200000 86 ns/op 93 MB/s 0 B/op 0 allocs/op 1.2582912e+07 peak-RSS-B\n",
-		"BenchmarkKeySetup/x[1] 300 1500 ns/op 128 B/op 2 allocs/op 3.5 custom/op\n",
+		"BenchmarkKeySetup/x[1] 300 1500 ns/op 128 B/op 2 allocs/op 3.5 custom/op 0.25 faults/op 0.0125 gcs/op 0.97 cpu-share\n",
 	} {
 		if !strings.Contains(string(txt), want) {
 			t.Errorf("bench.txt lacks %q:\n%s", want, txt)

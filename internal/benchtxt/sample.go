@@ -20,6 +20,26 @@ type Sample struct {
 	Iters   int         // the iteration count of the sub-run (the fixed -test.benchtime=Nx)
 	Values  []Value     // the measurements, sec/op first
 	PeakRSS int64       // the child's peak resident set size in bytes, 0 when unknown
+	// Process is what the run's process said about its steady state, nil when unknown. It is
+	// evidence, never compared: bench.txt carries it (UnitFaults, UnitGCs), the statistics do not.
+	Process *Process
+}
+
+// Process is one run's evidence that it measured the steady state: its process's minor page
+// faults and garbage collections, per op over every iteration the process ran (the discarded
+// warm-up sub-run and the testing package's b.N = 1 calls included, start-up and set-up spread
+// over them). A process that still touches fresh pages or grows its heap in its timed sub-runs
+// measures first-touch page faults and heap growth, not the code (on a VM whose host reclaims
+// guest memory a first touch can cost a VM exit).
+type Process struct {
+	Faults float64 // minor page faults per op (the child's ru_minflt)
+	// collections the runtime started on its own per op (GODEBUG=gctrace=1, the testing package's
+	// forced ones between sub-runs left out); -1 when unknown
+	GCs float64
+	// CPUShare is the process's CPU time (user and system) over its wall time, from its start to
+	// its exit: near 1 when it had its CPU to itself, lower when it waited for it, time-shared with
+	// other work (then a long call of the benchmark is timed with the waits in it); 0 when unknown.
+	CPUShare float64
 }
 
 // Get returns the value of unit in s, and whether it is present.

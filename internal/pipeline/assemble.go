@@ -50,6 +50,7 @@ type (
 		// the length of one run, after a budget shortened it; 0 when nothing was timed
 		runTime time.Duration
 		settled int // benchmarks (sec/op) settled for the gate (bench.SettledForGate)
+		steady  *record.Steady
 		notes   []string
 		// What the why phase reads: the count lane's per-address counts (benchrun.Run.Addrs), each
 		// leaf's iterations, and the configuration the lanes ran with.
@@ -110,6 +111,7 @@ func (p *pipeline) assemble(env record.Env, incomplete bool) record.Result {
 			Stages:       p.bench.stages,
 			Settled:      p.bench.settled,
 			Schedule:     p.sched.method(),
+			Steady:       p.bench.steady,
 		},
 	}
 	if cfg.CountsInstructions() {

@@ -66,6 +66,7 @@ func fromRun(run *benchrun.Run, headTops []string, opt bench.StatsOptions, instr
 			timeSamples = append(timeSamples, s)
 		}
 	}
+	rec.steady = bench.SteadyEvidence(timeSamples, run.WarmUp)
 	var bs []record.Benchmark
 	if len(timeSamples) > 0 || len(instrSamples) == 0 {
 		var err error

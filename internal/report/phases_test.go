@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -67,5 +68,43 @@ func TestMethodSchedule(t *testing.T) {
 		if l[0] == "Schedule" {
 			t.Errorf("a Schedule line without a schedule: %q", l[1])
 		}
+	}
+}
+
+// The method line says how the processes were warmed up and what they paid for memory per op, the
+// evidence a user reads a level off go test's by; results from before the evidence say nothing.
+func TestTimedMethodSteady(t *testing.T) {
+	plain := func(s string) string { return s }
+	m := record.Method{Rounds: 5, BenchTime: 10 * time.Millisecond, Threshold: 2, Alpha: 0.05,
+		Steady: &record.Steady{WarmUp: 1, FaultsLo: 0.00123, FaultsHi: 0.4567, GCsLo: 0, GCsHi: 0.000213}}
+	got := timedMethod(m, plain)
+	want := "; each process ran 1 sub-run at the run's iteration count first, discarded (warm-up); per op, medians " +
+		"across benchmarks: 0.00123–0.457 page faults, 0–0.000213 collections (bench.txt: faults/op, gcs/op)"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("method:\n got %q\nwant it to end %q", got, want)
+	}
+	m.Steady = &record.Steady{WarmUp: 1, FaultsLo: 0.02, FaultsHi: 0.02, GCsLo: -1, GCsHi: -1}
+	if got := timedMethod(m, plain); !strings.HasSuffix(got, "per op, medians across benchmarks: 0.02 page faults "+
+		"(bench.txt: faults/op, gcs/op)") {
+		t.Errorf("one benchmark, collections not counted: %q", got)
+	}
+	m.Steady = nil
+	if got := timedMethod(m, plain); strings.Contains(got, "warm") || strings.Contains(got, "faults") {
+		t.Errorf("no evidence kept: %q", got)
+	}
+}
+
+func TestSteadyEvidenceJSON(t *testing.T) {
+	// result.json's names for the evidence, which scripts may read (not among the fields whose
+	// change bumps the schema)
+	r := record.Result{Method: record.Method{Steady: &record.Steady{WarmUp: 1, FaultsLo: 0.5, FaultsHi: 2, GCsLo: 0,
+		GCsHi: 0.001}}}
+	b, err := json.Marshal(r.Method.Steady)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"warm_up_sub_runs":1,"faults_per_op_lo":0.5,"faults_per_op_hi":2,"gcs_per_op_lo":0,"gcs_per_op_hi":0.001}`
+	if string(b) != want {
+		t.Errorf("json %s, want %s", b, want)
 	}
 }

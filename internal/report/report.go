@@ -143,7 +143,34 @@ func timedMethod(m record.Method, esc func(string) string) string {
 	if m.Estimator != "" {
 		method += "; paired estimator: " + esc(Clip(m.Estimator, 300))
 	}
-	return method
+	return method + steadyText(m.Steady)
+}
+
+// steadyText says how the timed processes were warmed up and what they still paid for memory per
+// op (record.Steady); "" when the run did not keep it.
+func steadyText(st *record.Steady) string {
+	if st == nil {
+		return ""
+	}
+	out := "; each process warmed up first"
+	if st.WarmUp > 0 {
+		out = fmt.Sprintf("; each process ran %s at the run's iteration count first, discarded (warm-up)",
+			text.PluralCommas(st.WarmUp, "sub-run"))
+	}
+	out += "; per op, medians across benchmarks: " + span(st.FaultsLo, st.FaultsHi) + " page faults"
+	if st.GCsLo >= 0 {
+		out += ", " + span(st.GCsLo, st.GCsHi) + " collections"
+	}
+	return out + " (bench.txt: faults/op, gcs/op)"
+}
+
+// span is lo–hi in 3 significant digits, or one number when they print alike.
+func span(lo, hi float64) string {
+	a, b := strconv.FormatFloat(lo, 'g', 3, 64), strconv.FormatFloat(hi, 'g', 3, 64)
+	if a == b {
+		return a
+	}
+	return a + "–" + b
 }
 
 // envText describes the machine the numbers were taken on, its facts joined by " · ".

@@ -3,8 +3,9 @@
 //
 // Usage: launcher COMMAND [ARG...], with descriptor 3 the write end of a pipe. It starts COMMAND
 // with this process's standard streams, environment, working directory, process group and CPU
-// affinity, waits for it, writes "maxrss CHILD SELF" to descriptor 3 (the child's ru_maxrss and
-// this process's own high-water mark VmHWM, in bytes), and exits as the child did. It is kept small
+// affinity, waits for it, writes "maxrss CHILD SELF minflt FAULTS" to descriptor 3 (the child's
+// ru_maxrss and this process's own high-water mark VmHWM, in bytes, and the child's minor page
+// faults, ru_minflt), and exits as the child did. It is kept small
 // on purpose: the child's figure cannot be told from this process's own memory when it is lower, so
 // the less memory this process touches, the smaller the peaks it can measure. It uses the standard
 // library only.
@@ -55,7 +56,8 @@ func run(argv []string) int {
 	}
 	if report != nil {
 		child := strconv.FormatInt(int64(ru.Maxrss)*1024, 10)
-		report.WriteString("maxrss " + child + " " + strconv.FormatInt(self, 10) + "\n")
+		report.WriteString("maxrss " + child + " " + strconv.FormatInt(self, 10) + " minflt " +
+			strconv.FormatInt(int64(ru.Minflt), 10) + "\n")
 		report.Close()
 	}
 	if ws.Signaled() {
