@@ -165,18 +165,18 @@ func buildKeys() []*Key {
 		}
 		s := string(side)
 		out = append(out,
-			stringKey(Key{File: s + "-toolchain", Flag: s + "-toolchain", Input: s + "-toolchain",
+			stringKey(Key{File: s + "-toolchain", Flag: s + "-toolchain", Policy: true, Input: s + "-toolchain",
 				Form: "a Go release such as go1.25.5 (fetched through the module proxy like GOTOOLCHAIN's), or local",
 				Doc: "the Go toolchain that builds " + s + ", as GOTOOLCHAIN names it (go1.25.5); " +
 					"default local: the toolchain running perfgate"},
 				func(c *Config) *string { return &build(c).Toolchain }, ValidToolchain),
-			itemsKey(Key{File: s + "-env", Flag: s + "-env", Input: s + "-env", Type: "KEY=VALUE",
+			itemsKey(Key{File: s + "-env", Flag: s + "-env", Policy: true, Input: s + "-env", Type: "KEY=VALUE",
 				Form: "KEY=VALUE of a build-time variable: " + strings.Join(buildVars, ", "),
 				Doc: "a build-time variable of " + s + "'s build, KEY=VALUE (GOAMD64=v3, GOEXPERIMENT=…, CGO_ENABLED=0); " +
 					"several: repeat the flag (a list in the file, one a line in the input); run-time variables (GOGC, GOMAXPROCS, GODEBUG, " +
 					"GOMEMLIMIT) are refused"},
 				func(c *Config) *[]string { return &build(c).Env }, envReason),
-			itemsKey(Key{File: s + "-flags", Flag: s + "-flags", Input: s + "-flags", Type: "flag",
+			itemsKey(Key{File: s + "-flags", Flag: s + "-flags", Policy: true, Input: s + "-flags", Type: "flag",
 				Form: "go build flags, one argument each: -tags=…, -pgo=…, -gcflags=…, -ldflags=… (without -s or -w) " +
 					"or -asmflags=…",
 				Doc: "a go build flag of " + s + "'s build, one argument (-tags=purego, -pgo=cpu.pprof, " +
