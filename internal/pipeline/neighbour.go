@@ -249,13 +249,13 @@ func probeLoops() []probeLoop {
 				x ^= x << 5
 				s += probeTable[x%uint32(len(probeTable))]
 			}
-			probeSum = s
+			runtime.KeepAlive(s)
 		}, false},
 		{"allocating loop", func(n int) {
 			for i := range n {
 				b := make([]byte, 64+i&127)
 				b[0] = byte(i)
-				probeSink = b
+				runtime.KeepAlive(b)
 			}
 		}, true},
 	}
@@ -268,10 +268,6 @@ var (
 		}
 		return t
 	}()
-	// the loops' results, so that they are computed and allocated; only the probe, under
-	// neighbourCache's lock, writes them
-	probeSum  uint32
-	probeSink []byte
 )
 
 // calibrate returns the iterations time takes about probeSlot for.
