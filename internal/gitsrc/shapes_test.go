@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/internal/testing/gittest"
+	"github.com/perfgate/perfgate/internal/testing/testenv"
 )
 
 // The repositories below are made by the git command in the shapes users have (a CI checkout, a
@@ -114,6 +115,10 @@ func TestPackedRefs(t *testing.T) {
 // TestRealSubmodule: a submodule added by git submodule add (with its .gitmodules and its checkout)
 // is a *SubmoduleError for both exports; the revisions still resolve.
 func TestRealSubmodule(t *testing.T) {
+	// git submodule is a shell script of git's, which runs sed and basename
+	for _, tool := range []string{"sh", "sed", "basename"} {
+		testenv.NeedTool(t, tool, "git submodule add runs it")
+	}
 	lib := newGitRepo(t)
 	lib.commit("lib", map[string]string{"lib.go": "package lib\n"})
 	g := newGitRepo(t)
