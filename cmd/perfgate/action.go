@@ -323,12 +323,7 @@ func postComment(ctx context.Context, r *ghaction.Runner, pr int, body, report s
 		r.Warningf("perfgate: no github-token input: the report is in the job summary only")
 		return
 	}
-	owner, repo, err := r.Owner()
-	if err != nil {
-		r.Warningf("perfgate: %v", err)
-		return
-	}
-	client, err := newClient(r, token, stderr)
+	client, owner, repo, err := repoClient(r, token, stderr)
 	if err != nil {
 		r.Warningf("perfgate: %v", err)
 		return
@@ -390,6 +385,16 @@ func newClient(r *ghaction.Runner, token string, log io.Writer) (*ghaction.Clien
 	}
 	client.Log, client.Sleep = log, retrySleep
 	return client, nil
+}
+
+// repoClient returns the step's GitHub client (newClient) and the repository it acts on.
+func repoClient(r *ghaction.Runner, token string, log io.Writer) (client *ghaction.Client, owner, repo string,
+	err error) {
+	if owner, repo, err = r.Owner(); err != nil {
+		return nil, "", "", err
+	}
+	client, err = newClient(r, token, log)
+	return client, owner, repo, err
 }
 
 // newCommenter returns the Commenter of perfgate's sticky comment. PERFGATE_COMMENT_AUTHOR names

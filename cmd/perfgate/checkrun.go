@@ -87,12 +87,7 @@ func postCheckRun(ctx context.Context, r *ghaction.Runner, res *record.Result, m
 		fmt.Fprintf(stderr, "perfgate: no github-token input: no check run\n")
 		return
 	}
-	owner, repo, err := r.Owner()
-	if err != nil {
-		r.Warningf("perfgate: %v", err)
-		return
-	}
-	client, err := newClient(r, token, stderr)
+	client, owner, repo, err := repoClient(r, token, stderr)
 	if err != nil {
 		r.Warningf("perfgate: %v", err)
 		return
