@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -229,6 +230,17 @@ func TestGitsrcReads(t *testing.T) {
 		if git := gitOut(t, repo.Dir, "rev-parse", rev+"^{commit}"); git != want {
 			t.Errorf("git rev-parse %s = %s, want %s", rev, git, want)
 		}
+	}
+	// The checkout and its index are written by demo itself, not by a go-git work tree: before git
+	// status refreshes the index, each entry's stat data must match its file (where demo records the
+	// change time exactly) and its name and hash the tree of main.
+	if runtime.GOOS == "linux" {
+		if d := gitOut(t, repo.Dir, "diff-files", "--name-only"); d != "" {
+			t.Errorf("git diff-files: the index does not match the written files:\n%s", d)
+		}
+	}
+	if d := gitOut(t, repo.Dir, "diff-index", "--cached", "--name-only", "HEAD"); d != "" {
+		t.Errorf("git diff-index --cached HEAD: the index is not main's tree:\n%s", d)
 	}
 	if st := gitOut(t, repo.Dir, "status", "--porcelain"); st != "" {
 		t.Errorf("git status not clean:\n%s", st)

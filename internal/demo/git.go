@@ -7,16 +7,20 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // The fixed identity and clock that make the SHAs reproducible. A commit's
@@ -33,17 +37,18 @@ const (
 	tagMessage = "minides v0.1.0: textbook DES\n"
 )
 
-// writeRepo creates the repository in dir and returns its commits.
+// writeRepo creates the repository in dir and returns its commits. It writes with go-git's storage
+// of the git directory alone (not go-git's root package, whose transports perfgate does not use).
 func writeRepo(dir string, commits []commit) (*Repo, error) {
-	r, err := initRepo(dir)
+	st, err := initRepo(dir)
 	if err != nil {
 		return nil, err
 	}
-	shas, err := writeCommits(r, commits)
+	shas, trees, err := writeCommits(st, commits)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOutMain(r, shas); err != nil {
+	if err := checkOutMain(st, dir, shas, trees[mainCommit]); err != nil {
 		return nil, err
 	}
 	repo := &Repo{Dir: dir, Commits: map[string]string{}}
@@ -54,31 +59,35 @@ func writeRepo(dir string, commits []commit) (*Repo, error) {
 }
 
 // initRepo creates an empty repository in dir, which must be empty or not exist, with main as its
-// default branch.
-func initRepo(dir string) (*git.Repository, error) {
+// default branch: HEAD names refs/heads/main and the configuration says init.defaultBranch main.
+func initRepo(dir string) (*filesystem.Storage, error) {
 	if err := checkEmptyDir(dir); err != nil {
 		return nil, err
 	}
-	r, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
-		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
-	})
-	if err != nil {
+	st := filesystem.NewStorage(osfs.New(filepath.Join(dir, ".git")), cache.NewObjectLRUDefault())
+	if err := st.Init(); err != nil {
 		return nil, fmt.Errorf("git init: %w", err)
 	}
-	cfg, err := r.Config()
+	head := plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.NewBranchReferenceName("main"))
+	if err := st.SetReference(head); err != nil {
+		return nil, fmt.Errorf("git init: %w", err)
+	}
+	cfg, err := st.Config()
 	if err != nil {
 		return nil, fmt.Errorf("reading git config: %w", err)
 	}
+	cfg.Core.IsBare = false
 	cfg.Init.DefaultBranch = "main"
-	if err := r.Storer.SetConfig(cfg); err != nil {
+	if err := st.SetConfig(cfg); err != nil {
 		return nil, fmt.Errorf("writing git config: %w", err)
 	}
-	return r, nil
+	return st, nil
 }
 
 // writeCommits stores commits, each a parent's tree with its own deletions and files, and points a
-// branch named after each at it. It returns the commits' hashes by name.
-func writeCommits(r *git.Repository, commits []commit) (map[string]plumbing.Hash, error) {
+// branch named after each at it. It returns the commits' hashes and full file trees (path →
+// content) by name.
+func writeCommits(st *filesystem.Storage, commits []commit) (map[string]plumbing.Hash, map[string]map[string][]byte, error) {
 	trees := map[string]map[string][]byte{} // commit name → full file tree
 	shas := map[string]plumbing.Hash{}
 	for _, c := range commits {
@@ -88,7 +97,7 @@ func writeCommits(r *git.Repository, commits []commit) (map[string]plumbing.Hash
 		}
 		for _, p := range c.deletes {
 			if _, ok := files[p]; !ok {
-				return nil, fmt.Errorf("commit %s (%s): delete %s: no such file in %s", c.name, c.source, p, c.parent)
+				return nil, nil, fmt.Errorf("commit %s (%s): delete %s: no such file in %s", c.name, c.source, p, c.parent)
 			}
 			delete(files, p)
 		}
@@ -97,9 +106,9 @@ func writeCommits(r *git.Repository, commits []commit) (map[string]plumbing.Hash
 		}
 		trees[c.name] = files
 
-		tree, err := writeTree(r.Storer, files)
+		tree, err := writeTree(st, files)
 		if err != nil {
-			return nil, fmt.Errorf("commit %s: %w", c.name, err)
+			return nil, nil, fmt.Errorf("commit %s: %w", c.name, err)
 		}
 		sig := author
 		sig.When = epoch.Add(time.Duration(c.depth) * time.Hour)
@@ -112,39 +121,81 @@ func writeCommits(r *git.Repository, commits []commit) (map[string]plumbing.Hash
 		if c.parent != "" {
 			obj.ParentHashes = []plumbing.Hash{shas[c.parent]}
 		}
-		h, err := storeObject(r.Storer, obj)
+		h, err := storeObject(st, obj)
 		if err != nil {
-			return nil, fmt.Errorf("commit %s: %w", c.name, err)
+			return nil, nil, fmt.Errorf("commit %s: %w", c.name, err)
 		}
 		shas[c.name] = h
 		ref := plumbing.NewHashReference(plumbing.NewBranchReferenceName(c.name), h)
-		if err := r.Storer.SetReference(ref); err != nil {
-			return nil, fmt.Errorf("branch %s: %w", c.name, err)
+		if err := st.SetReference(ref); err != nil {
+			return nil, nil, fmt.Errorf("branch %s: %w", c.name, err)
 		}
 	}
-	return shas, nil
+	return shas, trees, nil
 }
 
-// checkOutMain points main at the main commit, tags the root commit and checks main out.
-func checkOutMain(r *git.Repository, shas map[string]plumbing.Hash) error {
+// checkOutMain points main at the main commit, tags the root commit with an annotated tag and
+// checks main out: files holds main's tree (path → content), written into dir, and the index
+// records them as git would, so that the checkout is clean to git status.
+func checkOutMain(st *filesystem.Storage, dir string, shas map[string]plumbing.Hash, files map[string][]byte) error {
 	main := plumbing.NewHashReference(plumbing.NewBranchReferenceName("main"), shas[mainCommit])
-	if err := r.Storer.SetReference(main); err != nil {
+	if err := st.SetReference(main); err != nil {
 		return fmt.Errorf("branch main: %w", err)
 	}
 	tagger := author
 	tagger.When = epoch
-	if _, err := r.CreateTag(tagName, shas[rootCommit], &git.CreateTagOptions{Tagger: &tagger,
-		Message: tagMessage}); err != nil {
+	tag := &object.Tag{
+		Name:       tagName,
+		Tagger:     tagger,
+		Message:    tagMessage,
+		TargetType: plumbing.CommitObject,
+		Target:     shas[rootCommit],
+	}
+	th, err := storeObject(st, tag)
+	if err != nil {
 		return fmt.Errorf("tag %s: %w", tagName, err)
 	}
-	wt, err := r.Worktree()
-	if err != nil {
-		return fmt.Errorf("work tree: %w", err)
+	if err := st.SetReference(plumbing.NewHashReference(plumbing.NewTagReferenceName(tagName), th)); err != nil {
+		return fmt.Errorf("tag %s: %w", tagName, err)
 	}
-	if err := wt.Reset(&git.ResetOptions{Commit: shas[mainCommit], Mode: git.HardReset}); err != nil {
-		return fmt.Errorf("checking out main: %w", err)
+	idx := &index.Index{Version: 2}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		e, err := checkOutFile(dir, name, files[name])
+		if err != nil {
+			return fmt.Errorf("checking out main: %w", err)
+		}
+		idx.Entries = append(idx.Entries, e)
+	}
+	if err := st.SetIndex(idx); err != nil {
+		return fmt.Errorf("checking out main: writing the index: %w", err)
 	}
 	return nil
+}
+
+// checkOutFile writes one file of the checkout (every file of the demo is a regular, not
+// executable, file) and returns its index entry.
+func checkOutFile(dir, name string, data []byte) (*index.Entry, error) {
+	path := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	e := &index.Entry{
+		Hash:       plumbing.ComputeHash(plumbing.BlobObject, data),
+		Name:       name,
+		Mode:       filemode.Regular,
+		Size:       uint32(fi.Size()),
+		ModifiedAt: fi.ModTime(),
+		CreatedAt:  fi.ModTime(),
+	}
+	fillStat(e, fi)
+	return e, nil
 }
 
 // checkEmptyDir accepts a directory that does not exist (and creates it)

@@ -118,7 +118,7 @@ func (r *Repo) Export(ctx context.Context, c *Commit, dir string) (err error) {
 	defer root.Close()
 	obj := c.obj
 	if obj == nil { // a Commit the caller made from a SHA
-		if obj, err = r.repo.CommitObject(plumbing.NewHash(c.SHA)); err != nil {
+		if obj, err = object.GetCommit(r.st, plumbing.NewHash(c.SHA)); err != nil {
 			return fmt.Errorf("exporting %s: %w", c.Short(), err)
 		}
 	}
@@ -191,7 +191,7 @@ func (r *Repo) writeEntry(root *os.Root, name string, e object.TreeEntry) error 
 	case filemode.Submodule:
 		return &SubmoduleError{Path: name, SHA: e.Hash.String()}
 	}
-	blob, err := r.repo.BlobObject(e.Hash)
+	blob, err := object.GetBlob(r.st, e.Hash)
 	if err != nil {
 		return r.missing(name, e.Hash, err)
 	}

@@ -39,7 +39,7 @@ func (r *Repo) FirstParentPath(good, bad *Commit) ([]*Commit, error) {
 		if len(c.ParentHashes) == 0 {
 			return nil, r.notAncestor(good, bad)
 		}
-		p, err := r.repo.CommitObject(c.ParentHashes[0])
+		p, err := object.GetCommit(r.st, c.ParentHashes[0])
 		if err != nil {
 			return nil, r.missing(fmt.Sprintf("walking the first parents of %s back to %s", bad.Short(),
 				good.Short()), c.ParentHashes[0], err)

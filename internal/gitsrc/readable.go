@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/config"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // fullCloneHint tells the user how to get a repository go-git can read in full.
@@ -158,14 +159,14 @@ func (r *Repo) missing(what string, hash plumbing.Hash, err error) error {
 	if !hash.IsZero() {
 		se.Missing = hash.String()
 	}
-	boundary, _ := r.repo.Storer.Shallow()
+	boundary, _ := r.st.Shallow()
 	for _, h := range boundary {
 		se.Boundary = append(se.Boundary, h.String())
 		if se.Missing != "" {
 			continue
 		}
 		// The commits just beyond the boundary are the shallow commits' parents.
-		if c, cerr := r.repo.CommitObject(h); cerr == nil && len(c.ParentHashes) > 0 {
+		if c, cerr := object.GetCommit(r.st, h); cerr == nil && len(c.ParentHashes) > 0 {
 			se.Missing = c.ParentHashes[0].String()
 		}
 	}

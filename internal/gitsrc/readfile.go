@@ -21,7 +21,7 @@ func (r *Repo) ReadFile(c *Commit, name string, limit int64) ([]byte, error) {
 	obj := c.obj
 	var err error
 	if obj == nil {
-		if obj, err = r.repo.CommitObject(plumbing.NewHash(c.SHA)); err != nil {
+		if obj, err = object.GetCommit(r.st, plumbing.NewHash(c.SHA)); err != nil {
 			return nil, fmt.Errorf("reading %s at %s: %w", name, c.Short(), err)
 		}
 	}
@@ -37,7 +37,7 @@ func (r *Repo) ReadFile(c *Commit, name string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s at %s: %w", name, c.Short(), err)
 	}
-	blob, err := r.repo.BlobObject(entry.Hash)
+	blob, err := object.GetBlob(r.st, entry.Hash)
 	if err != nil {
 		return nil, r.missing(fmt.Sprintf("reading %s at %s", name, c.Short()), entry.Hash, err)
 	}

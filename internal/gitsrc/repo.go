@@ -9,17 +9,21 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // Repo is a git repository opened read-only.
 type Repo struct {
-	repo *git.Repository
-	root string // absolute path of the work tree, "" for a bare repository
-	rel  string // the opened path relative to root, slash-separated, "." for the root itself
+	st   *filesystem.Storage // go-git's storage of the git directory (and its common directory)
+	root string              // absolute path of the work tree, "" for a bare repository
+	rel  string              // the opened path relative to root, slash-separated, "." for the root itself
 }
 
 // Commit is a resolved revision.
@@ -62,25 +66,124 @@ func Open(path string) (*Repo, error) {
 			return nil, fmt.Errorf("opening repository: %w", err)
 		}
 	}
-	gr, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
+	st, root, err := openStorage(abs)
+	if errors.Is(err, errNoDotGit) {
 		return nil, fmt.Errorf("%s: %w", abs, ErrNotRepository)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("opening repository at %s: %w", abs, err)
 	}
-	r := &Repo{repo: gr, rel: "."}
-	wt, err := gr.Worktree()
-	switch {
-	case errors.Is(err, git.ErrIsBareRepository):
-		// No work tree: commits can be exported, the working tree cannot.
-	case err != nil:
-		return nil, fmt.Errorf("opening work tree at %s: %w", abs, err)
-	default:
-		r.root = wt.Filesystem.Root()
+	r := &Repo{st: st, rel: "."}
+	if root != "" {
+		r.root = root
 		r.rel = relPath(r.root, abs)
 	}
 	return r, nil
+}
+
+// errNoDotGit is openStorage's answer when no repository contains the path.
+var errNoDotGit = errors.New("no .git found")
+
+// openStorage opens the storage of the repository containing abs as go-git's
+// PlainOpenWithOptions(abs, {DetectDotGit: true, EnableDotGitCommonDir: true}) did, without
+// go-git's root package (whose transports perfgate does not use): from abs (or its directory, when
+// abs is a file) up, the first directory holding .git is the work tree's root; .git is the git
+// directory itself or a file "gitdir: <path>" naming it (a linked work tree, a submodule; relative
+// to the work tree's root); a commondir file in the git directory names the directory it shares
+// with the main work tree (relative to the git directory). As with go-git's detection, only a
+// directory holding .git is found: a bare repository's own directory gives errNoDotGit.
+func openStorage(abs string) (st *filesystem.Storage, root string, err error) {
+	dir := abs
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		dir = filepath.Dir(abs)
+	}
+	var gitDir string
+	for {
+		fi, err := os.Stat(filepath.Join(dir, ".git"))
+		if err == nil {
+			if gitDir, err = dotGitDir(dir, fi); err != nil {
+				return nil, "", err
+			}
+			root = dir
+			break
+		}
+		if !os.IsNotExist(err) {
+			return nil, "", err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil, "", errNoDotGit
+		}
+		dir = parent
+	}
+	var dot billy.Filesystem = osfs.New(gitDir)
+	if _, err := dot.Stat(""); err != nil {
+		if os.IsNotExist(err) {
+			return nil, "", errNoDotGit
+		}
+		return nil, "", err
+	}
+	common, err := commonDirFS(dot)
+	if err != nil {
+		return nil, "", err
+	}
+	st = filesystem.NewStorage(dotgit.NewRepositoryFilesystem(dot, common), cache.NewObjectLRUDefault())
+	if _, err := st.Reference(plumbing.HEAD); errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, "", errNoDotGit
+	}
+	if _, err := st.Config(); err != nil {
+		return nil, "", err
+	}
+	return st, root, nil
+}
+
+// dotGitDir returns the git directory that dir's .git (described by fi) stands for.
+func dotGitDir(dir string, fi os.FileInfo) (string, error) {
+	dot := filepath.Join(dir, ".git")
+	if fi.IsDir() {
+		return dot, nil
+	}
+	data, err := os.ReadFile(dot)
+	if err != nil {
+		return "", err
+	}
+	line, ok := strings.CutPrefix(string(data), "gitdir: ")
+	if !ok {
+		return "", fmt.Errorf("%s: .git file has no gitdir: prefix", dot)
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	p := strings.TrimSpace(line)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return p, nil
+}
+
+// commonDirFS returns the common directory named by the git directory's commondir file, nil when
+// it has none.
+func commonDirFS(dot billy.Filesystem) (billy.Filesystem, error) {
+	data, err := os.ReadFile(filepath.Join(dot.Root(), "commondir"))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := strings.TrimSpace(string(data))
+	if p == "" {
+		return nil, nil
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dot.Root(), p)
+	}
+	if _, err := os.Stat(p); err != nil {
+		if os.IsNotExist(err) {
+			return nil, fmt.Errorf("the common directory %s named by %s is missing",
+				p, filepath.Join(dot.Root(), "commondir"))
+		}
+		return nil, err
+	}
+	return osfs.New(p), nil
 }
 
 // relPath returns target relative to root, slash-separated, resolving symbolic links on both so
@@ -109,7 +212,7 @@ func (r *Repo) Rel() string { return r.rel }
 
 // Shallow reports whether the repository is a shallow clone.
 func (r *Repo) Shallow() bool {
-	s, err := r.repo.Storer.Shallow()
+	s, err := r.st.Shallow()
 	return err == nil && len(s) > 0
 }
 
@@ -136,7 +239,7 @@ func (r *Repo) DefaultBase() (*Commit, string, error) {
 	var branch string
 	var tip *object.Commit
 	for _, b := range defaultBranches {
-		ref, err := storer.ResolveReference(r.repo.Storer, plumbing.ReferenceName(b.ref))
+		ref, err := storer.ResolveReference(r.st, plumbing.ReferenceName(b.ref))
 		if err != nil {
 			continue
 		}
@@ -146,7 +249,7 @@ func (r *Repo) DefaultBase() (*Commit, string, error) {
 		}
 		branch, tip = b.name, c
 		if b.name == "origin/HEAD" {
-			if sym, err := r.repo.Storer.Reference(plumbing.ReferenceName(b.ref)); err == nil &&
+			if sym, err := r.st.Reference(plumbing.ReferenceName(b.ref)); err == nil &&
 				sym.Type() == plumbing.SymbolicReference {
 				branch = sym.Target().Short()
 			}

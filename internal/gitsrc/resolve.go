@@ -97,7 +97,7 @@ func nextStep(s string) (op byte, n int, rest string, err error) {
 func (r *Repo) resolveName(rev, name string) (*object.Commit, error) {
 	if !strings.Contains(name, "..") && !strings.HasPrefix(name, "/") {
 		for _, rule := range plumbing.RefRevParseRules {
-			ref, err := storer.ResolveReference(r.repo.Storer, plumbing.ReferenceName(fmt.Sprintf(rule, name)))
+			ref, err := storer.ResolveReference(r.st, plumbing.ReferenceName(fmt.Sprintf(rule, name)))
 			if err != nil {
 				continue
 			}
@@ -112,7 +112,7 @@ func (r *Repo) resolveName(rev, name string) (*object.Commit, error) {
 	}
 	if len(name) == 2*len(plumbing.ZeroHash) {
 		h := plumbing.NewHash(name)
-		if _, err := r.repo.Storer.EncodedObject(plumbing.AnyObject, h); err != nil {
+		if _, err := r.st.EncodedObject(plumbing.AnyObject, h); err != nil {
 			if errors.Is(err, plumbing.ErrObjectNotFound) && r.Shallow() {
 				return nil, r.missing(fmt.Sprintf("resolving %q", rev), h, err)
 			}
@@ -149,23 +149,9 @@ func (r *Repo) resolveName(rev, name string) (*object.Commit, error) {
 
 // hashesWithPrefix returns the objects whose name starts with prefix (hexadecimal, lower case).
 func (r *Repo) hashesWithPrefix(prefix string) []plumbing.Hash {
-	type fast interface {
-		HashesWithPrefix(prefix []byte) ([]plumbing.Hash, error)
-	}
 	even := prefix[:len(prefix)&^1]
-	var candidates []plumbing.Hash
-	if f, ok := r.repo.Storer.(fast); ok {
-		b := plumbing.NewHash(even + strings.Repeat("0", 40-len(even)))
-		candidates, _ = f.HashesWithPrefix(b[:len(even)/2])
-	} else {
-		iter, err := r.repo.Storer.IterEncodedObjects(plumbing.AnyObject)
-		if err == nil {
-			_ = iter.ForEach(func(o plumbing.EncodedObject) error {
-				candidates = append(candidates, o.Hash())
-				return nil
-			})
-		}
-	}
+	b := plumbing.NewHash(even + strings.Repeat("0", 40-len(even)))
+	candidates, _ := r.st.HashesWithPrefix(b[:len(even)/2])
 	var out []plumbing.Hash
 	for _, h := range candidates {
 		if strings.HasPrefix(h.String(), prefix) {
@@ -178,15 +164,15 @@ func (r *Repo) hashesWithPrefix(prefix string) []plumbing.Hash {
 // peel follows annotated tags (tags of tags too) from h to a commit.
 func (r *Repo) peel(rev string, h plumbing.Hash) (*object.Commit, error) {
 	for range 16 {
-		o, err := r.repo.Storer.EncodedObject(plumbing.AnyObject, h)
+		o, err := r.st.EncodedObject(plumbing.AnyObject, h)
 		if err != nil {
 			return nil, r.missing(fmt.Sprintf("resolving %q", rev), h, err)
 		}
 		switch o.Type() {
 		case plumbing.CommitObject:
-			return object.DecodeCommit(r.repo.Storer, o)
+			return object.DecodeCommit(r.st, o)
 		case plumbing.TagObject:
-			t, err := object.DecodeTag(r.repo.Storer, o)
+			t, err := object.DecodeTag(r.st, o)
 			if err != nil {
 				return nil, fmt.Errorf("resolving %q: %w", rev, err)
 			}
@@ -210,7 +196,7 @@ func (r *Repo) parent(rev string, c *object.Commit, n int) (*object.Commit, erro
 		return nil, &UnknownRevisionError{Rev: rev, Name: rev, Reason: reason}
 	}
 	h := c.ParentHashes[n-1]
-	p, err := r.repo.CommitObject(h)
+	p, err := object.GetCommit(r.st, h)
 	if err != nil {
 		return nil, r.missing(fmt.Sprintf("resolving %q", rev), h, err)
 	}
@@ -245,7 +231,7 @@ func (r *Repo) unknown(rev, name string) error {
 
 // refNames lists the short names of branches, remote-tracking branches and tags.
 func (r *Repo) refNames() []string {
-	iter, err := r.repo.Storer.IterReferences()
+	iter, err := r.st.IterReferences()
 	if err != nil {
 		return nil
 	}

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -27,7 +26,7 @@ func (r *Repo) Uncommitted(ctx context.Context) ([]string, error) {
 	if r.root == "" {
 		return nil, fmt.Errorf("listing uncommitted edits: %w", ErrNoWorktree)
 	}
-	idx, err := r.repo.Storer.Index()
+	idx, err := r.st.Index()
 	if err != nil {
 		return nil, fmt.Errorf("listing uncommitted edits: reading the index: %w", err)
 	}
@@ -99,10 +98,8 @@ func (r *Repo) Uncommitted(ctx context.Context) ([]string, error) {
 // indexTime returns when the index was last written, the zero time when it cannot be told (every
 // file is then hashed).
 func (r *Repo) indexTime() time.Time {
-	if fsys, ok := r.repo.Storer.(interface{ Filesystem() billy.Filesystem }); ok {
-		if fi, err := fsys.Filesystem().Stat("index"); err == nil {
-			return fi.ModTime()
-		}
+	if fi, err := r.st.Filesystem().Stat("index"); err == nil {
+		return fi.ModTime()
 	}
 	return time.Time{}
 }

@@ -42,7 +42,7 @@ func TestUncommittedStat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := r.repo.Storer.Index()
+	idx, err := r.st.Index()
 	if err != nil {
 		t.Fatal(err)
 	}

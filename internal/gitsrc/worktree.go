@@ -14,12 +14,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // ExportWorktree copies the working tree into dir, which must be empty or not exist and must lie
@@ -81,7 +81,7 @@ type headEntry struct {
 
 // loadIndex records the tracked paths and their parent directories; a submodule entry is an error.
 func (r *Repo) loadIndex(w *worktreeCopy) error {
-	idx, err := r.repo.Storer.Index()
+	idx, err := r.st.Index()
 	if err != nil {
 		return fmt.Errorf("reading the index: %w", err)
 	}
@@ -100,14 +100,14 @@ func (r *Repo) loadIndex(w *worktreeCopy) error {
 // headFiles maps the paths of HEAD's tree to their entries; empty when HEAD has no commit yet.
 func (r *Repo) headFiles() (map[string]headEntry, error) {
 	files := map[string]headEntry{}
-	ref, err := r.repo.Head()
+	ref, err := storer.ResolveReference(r.st, plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return files, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading HEAD: %w", err)
 	}
-	c, err := r.repo.CommitObject(ref.Hash())
+	c, err := object.GetCommit(r.st, ref.Hash())
 	if err != nil {
 		return nil, fmt.Errorf("reading HEAD: %w", err)
 	}
@@ -150,11 +150,9 @@ func (r *Repo) excludes() []gitignore.Pattern {
 	ps = append(ps, global...)
 	// Through the storage's file system, so that a linked work tree reads the common directory's
 	// info/exclude.
-	if fsys, ok := r.repo.Storer.(interface{ Filesystem() billy.Filesystem }); ok {
-		if f, err := fsys.Filesystem().Open("info/exclude"); err == nil {
-			ps = append(ps, parsePatterns(f, nil)...)
-			f.Close()
-		}
+	if f, err := r.st.Filesystem().Open("info/exclude"); err == nil {
+		ps = append(ps, parsePatterns(f, nil)...)
+		f.Close()
 	}
 	return ps
 }
