@@ -232,8 +232,8 @@ func TestGitsrcReads(t *testing.T) {
 		}
 	}
 	// The checkout and its index are written by demo itself, not by a go-git work tree: before git
-	// status refreshes the index, each entry's stat data must match its file (where demo records the
-	// change time exactly) and its name and hash the tree of main.
+	// status refreshes the index, each entry's stat data must match its file (where demo records
+	// the change time exactly) and its name and hash the tree of main.
 	if runtime.GOOS == "linux" {
 		if d := gitOut(t, repo.Dir, "diff-files", "--name-only"); d != "" {
 			t.Errorf("git diff-files: the index does not match the written files:\n%s", d)

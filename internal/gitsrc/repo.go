@@ -23,7 +23,8 @@ import (
 type Repo struct {
 	st   *filesystem.Storage // go-git's storage of the git directory (and its common directory)
 	root string              // absolute path of the work tree, "" for a bare repository
-	rel  string              // the opened path relative to root, slash-separated, "." for the root itself
+	// the opened path relative to root, slash-separated, "." for the root itself
+	rel string
 }
 
 // Commit is a resolved revision.
