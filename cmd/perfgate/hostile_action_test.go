@@ -299,8 +299,10 @@ var (
 	exprRE  = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
 	inputRE = regexp.MustCompile(`^inputs\.([a-z-]+)$`)
 	andOrRE = regexp.MustCompile(`^inputs\.([a-z-]+) == '([^']*)' && inputs\.([a-z-]+) \|\| '([^']*)'$`)
-	// (inputs.a == 'x' || inputs.a == 'y') && inputs.b || 'z'
-	eitherRE   = regexp.MustCompile(`^\(inputs\.([a-z-]+) == '([^']*)' \|\| inputs\.([a-z-]+) == '([^']*)'\) && inputs\.([a-z-]+) \|\| '([^']*)'$`)
+	// (inputs.a == 'x' || inputs.a == 'y' || inputs.c == 'w') && inputs.b || 'z', with two or more
+	// comparisons, each read by compareRE
+	eitherRE   = regexp.MustCompile(`^\((inputs\.[a-z-]+ == '[^']*'(?: \|\| inputs\.[a-z-]+ == '[^']*')+)\) && inputs\.([a-z-]+) \|\| '([^']*)'$`)
+	compareRE  = regexp.MustCompile(`inputs\.([a-z-]+) == '([^']*)'`)
 	runnerTemp = "runner.temp"
 )
 
@@ -328,11 +330,14 @@ func evalStep(t *testing.T, v string, inputs map[string]string, temp string) str
 			return g[4]
 		}
 		if g := eitherRE.FindStringSubmatch(e); g != nil {
-			either := strings.EqualFold(inputs[g[1]], g[2]) || strings.EqualFold(inputs[g[3]], g[4])
-			if either && inputs[g[5]] != "" {
-				return inputs[g[5]]
+			either := false
+			for _, c := range compareRE.FindAllStringSubmatch(g[1], -1) {
+				either = either || strings.EqualFold(inputs[c[1]], c[2])
 			}
-			return g[6]
+			if either && inputs[g[2]] != "" {
+				return inputs[g[2]]
+			}
+			return g[3]
 		}
 		t.Fatalf("action.yml: the test cannot evaluate ${{ %s }}", e)
 		return ""
