@@ -9,11 +9,12 @@
 // branches base and head, made with a fixed identity and clock.
 //
 // Beside each archive, pairs/NAME.truth holds the pair's truth: per benchmark, the head/base ratio
-// of wall time measured once by a long interleaved run (the measure command: perfgate compare with
-// many rounds and no budget), as the median of the rounds' ratios with the sign test's interval,
-// which a few rounds disturbed by load move little; with the command that measured it, the date,
-// the machine's load and notes on the noise. A truth whose interval contains 1 is "unchanged within
-// ±X%".
+// of time per op measured by go test's own protocol, not by perfgate (the measure command's
+// -coverage with -truth: go test -c binaries, rounds of base, head, head, base, each a process
+// running the benchmark as go test -bench does, pinned, taken around perfgate runs), as the median
+// of the rounds' ratios with the sign test's interval, which a few rounds disturbed by load move
+// little; with the command that measured it, the date, the machine's load and notes on the noise.
+// A truth whose interval contains 1 is "unchanged within ±X%".
 //
 // The pairs (kind: what they test):
 //

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/bench"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/tools/corpus"
 )
@@ -121,12 +122,13 @@ var benchLine = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+(\d+)\s+([0-9.]+
 
 // calibrate runs every benchmark matching bench once for cfg.target and returns their names and an
 // iteration count each that takes about that long.
-func calibrate(ctx context.Context, bin, bench string, cfg cpuConfig) ([]string, []int, error) {
-	re, err := regexp.Compile(bench)
+func calibrate(ctx context.Context, bin, pattern string, cfg cpuConfig) ([]string, []int, error) {
+	// perfgate's own -bench semantics: one expression per '/'-separated level of the name
+	re, err := bench.NewMatcher(pattern)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-bench: %w", err)
 	}
-	out, err := runBench(ctx, bin, goTestPattern(bench), cfg.target.String(), cfg.cpu)
+	out, err := runBench(ctx, bin, goTestPattern(pattern), cfg.target.String(), cfg.cpu)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -134,7 +136,7 @@ func calibrate(ctx context.Context, bin, bench string, cfg cpuConfig) ([]string,
 	var iters []int
 	for _, line := range strings.Split(string(out), "\n") {
 		m := benchLine.FindStringSubmatch(line)
-		if m == nil || !re.MatchString(m[1]) {
+		if m == nil || !re.Match(m[1]) {
 			continue
 		}
 		ns, _ := strconv.ParseFloat(m[3], 64)
@@ -142,7 +144,7 @@ func calibrate(ctx context.Context, bin, bench string, cfg cpuConfig) ([]string,
 		iters = append(iters, max(10, int(float64(cfg.target.Nanoseconds())/max(ns, 1))))
 	}
 	if len(names) == 0 {
-		return nil, nil, fmt.Errorf("no benchmark matches %q:\n%s", bench, proc.Tail(out, 10))
+		return nil, nil, fmt.Errorf("no benchmark matches %q:\n%s", pattern, proc.Tail(out, 10))
 	}
 	return names, iters, nil
 }

@@ -53,17 +53,30 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	cpu := fs.Int("cpu", 1, "with -clock cpu, the CPU to pin to")
 	target := fs.Duration("target", 50*time.Millisecond, "with -clock cpu, the wall time of one calibration run")
 	coverage := fs.Int("coverage", 0, "coverage: run perfgate (at its defaults, or the flags after --) this many "+
-		"times per pair, each followed by a truth by go test's protocol (-rounds rounds, default 8, at -benchtime, "+
-		"default 100ms), and print how many intervals contain the truth")
+		"times per pair, each bracketed by a truth by go test's protocol (-rounds rounds, default 8, half before "+
+		"and half after, at -benchtime, default 100ms), and print how many intervals contain the truth")
 	threshold := fs.Float64("threshold", 2, "with -coverage, the gate's threshold in percent (a FAIL where the "+
 		"truth is below half of it is a false FAIL)")
 	out := fs.String("o", "", "with -coverage, write the Markdown table to this file as well (after every pair)")
+	keep := fs.Bool("keep", false, "with -coverage, keep the scratch directory (perfgate's results, bench.txt, the "+
+		"pairs' repositories) and print where it is")
+	maxRounds := fs.Int("max-rounds", 48, "with -coverage, the most rounds a truth takes to be precise enough to judge "+
+		"perfgate's interval by (half its width)")
+	levels := fs.Int("levels", 0, "with -coverage, after each perfgate run, this many rounds of perfgate's process "+
+		"protocol against go test's on base's binary, interleaved: the level either protocol measures, the host's "+
+		"drift cancelled")
+	truth := fs.Bool("truth", false, "with -coverage, write each pair's truth file into -dir from all of its go test "+
+		"rounds (the truth retaken by go test's protocol) and list the benchmarks whose direction changed")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *coverage > 0 {
 		cfg := coverageConfig{runs: *coverage, rounds: 8, benchtime: "100ms", cpu: *cpu, threshold: *threshold,
-			flags: fs.Args(), out: *out}
+			flags: fs.Args(), out: *out, keep: *keep, maxRounds: *maxRounds,
+			levelRounds: *levels}
+		if *truth {
+			cfg.truthDir = *dir
+		}
 		if isSet(fs, "rounds") {
 			cfg.rounds = *rounds
 		}
