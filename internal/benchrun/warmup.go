@@ -131,7 +131,11 @@ func (r *runner) trend(name string, subs []benchout.Result) {
 // alone makes the first sub-run the slower in about half the runs; a process still faulting in
 // fresh pages or growing its heap makes it so in nearly all. The fastest sub-run is the sample, so
 // such a leaf's samples are the least unsteady part of each run, but not go test's steady state.
+// Several such leaves share one warning, each with its figures: a package of many batch benchmarks
+// (this repository's own gate) had twenty, one line each in the comment.
 func (r *runner) unsteady(leaves []leaf, tol float64) {
+	var found []string // "NAME (first slower in K of N runs, by P%, at I iterations a sub-run)"
+	var runs int
 	for _, l := range leaves {
 		ratios := r.trends[l.name]
 		if len(ratios) < minTrendRuns {
@@ -147,10 +151,26 @@ func (r *runner) unsteady(leaves []leaf, tol float64) {
 		if 4*slower < 3*len(ratios) || med-1 <= tol {
 			continue
 		}
-		runs, iters := l.split()
-		r.warn(fmt.Sprintf("%s is not in a steady state within its runs even after a warm-up sub-run: its first timed "+
-			"sub-run was slower than its last in %d of %d runs, by %.0f%% (median), at %d iterations a sub-run; its "+
-			"samples (the fastest of %d sub-runs) may sit above go test's; runs of a larger -benchtime may reach it", l.name, slower, len(ratios), 100*(med-1), iters, runs))
+		var iters int
+		runs, iters = l.split()
+		if len(found) == 0 {
+			found = append(found, fmt.Sprintf("%s is not in a steady state within its runs even after a warm-up "+
+				"sub-run: its first timed sub-run was slower than its last in %d of %d runs, by %.0f%% (median), at %d "+
+				"iterations a sub-run", l.name, slower, len(ratios), 100*(med-1), iters))
+			continue
+		}
+		found = append(found, fmt.Sprintf("%s (%d of %d runs, by %.0f%%, at %d iterations a sub-run)", l.name, slower,
+			len(ratios), 100*(med-1), iters))
+	}
+	switch len(found) {
+	case 0:
+		return
+	case 1:
+		r.warn(fmt.Sprintf("%s; its samples (the fastest of %d sub-runs) may sit above go test's; runs of a larger "+
+			"-benchtime may reach it", found[0], runs))
+	default:
+		r.warn(fmt.Sprintf("%s; so are %s; their samples (the fastest of their sub-runs) may sit above go test's; "+
+			"runs of a larger -benchtime may reach them", found[0], strings.Join(found[1:], ", ")))
 	}
 }
 

@@ -81,8 +81,30 @@ func TestUnsteady(t *testing.T) {
 	}
 	r.unsteady(leaves, 0.02)
 	if len(r.run.Warnings) != 1 || !strings.HasPrefix(r.run.Warnings[0], "Falling is not in a steady state") ||
-		!strings.Contains(r.run.Warnings[0], "in 7 of 8 runs, by 33%") {
+		!strings.Contains(r.run.Warnings[0], "in 7 of 8 runs, by 33%") ||
+		!strings.HasSuffix(r.run.Warnings[0], "(the fastest of 5 sub-runs) may sit above go test's; runs of a larger -benchtime may reach it") {
 		t.Errorf("warnings %q, want one naming Falling", r.run.Warnings)
+	}
+
+	// Several unsteady leaves share one warning, each with its own figures.
+	r = &runner{run: &Run{}, progress: progress.New(nil), trends: map[string][]float64{
+		"Falling": {1.4, 1.3, 1.5, 1.2, 1.35, 0.98, 1.6, 1.3},
+		"Noise":   {1.05, 0.95, 1.04, 0.97, 1.06, 0.94, 1.03, 0.96},
+		"Batch":   {1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2},
+		"Batch64": {1.1, 1.1, 1.1, 1.1, 1.1, 1.1, 0.9, 1.1},
+	}}
+	leaves = nil
+	for _, n := range []string{"Falling", "Noise", "Batch", "Batch64"} {
+		leaves = append(leaves, leaf{name: n, iters: 1000})
+	}
+	r.unsteady(leaves, 0.02)
+	want := "Falling is not in a steady state within its runs even after a warm-up sub-run: its first timed sub-run " +
+		"was slower than its last in 7 of 8 runs, by 33% (median), at 200 iterations a sub-run; so are Batch (8 of 8 " +
+		"runs, by 20%, at 200 iterations a sub-run), Batch64 (7 of 8 runs, by 10%, at 200 iterations a sub-run); " +
+		"their samples (the fastest of their sub-runs) may sit above go test's; runs of a larger -benchtime may " +
+		"reach them"
+	if len(r.run.Warnings) != 1 || r.run.Warnings[0] != want {
+		t.Errorf("warnings %q,\nwant one: %q", r.run.Warnings, want)
 	}
 }
 
