@@ -275,7 +275,7 @@ func TestRunABBA(t *testing.T) {
 	// sub-runs of 0.4 ms may still speed up after the warm-up on a loaded host (unsteady): only
 	// that warning may come
 	for _, w := range run.Warnings {
-		if !strings.Contains(w, " is not in a steady state within its runs") { // one warning, however many
+		if !strings.Contains(w, " is not in a steady state within its runs") {
 			t.Errorf("warning: %q", w)
 		}
 	}
