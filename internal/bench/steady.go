@@ -32,9 +32,9 @@ func SteadyEvidence(samples []benchtxt.Sample, warmUp int) *record.Steady {
 	}
 	var fm, gm []float64
 	for _, n := range names {
-		fm = append(fm, medianOf(faults[n]))
+		fm = append(fm, Median(faults[n]))
 		if len(gcs[n]) > 0 {
-			gm = append(gm, medianOf(gcs[n]))
+			gm = append(gm, Median(gcs[n]))
 		}
 	}
 	st := &record.Steady{WarmUp: warmUp, FaultsLo: slices.Min(fm), FaultsHi: slices.Max(fm), GCsLo: -1, GCsHi: -1}
@@ -42,13 +42,4 @@ func SteadyEvidence(samples []benchtxt.Sample, warmUp int) *record.Steady {
 		st.GCsLo, st.GCsHi = slices.Min(gm), slices.Max(gm)
 	}
 	return st
-}
-
-func medianOf(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

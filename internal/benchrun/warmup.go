@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/bench"
 	"github.com/perfgate/perfgate/internal/benchout"
 	"github.com/perfgate/perfgate/internal/benchtxt"
 )
@@ -147,7 +148,7 @@ func (r *runner) unsteady(leaves []leaf, tol float64) {
 				slower++
 			}
 		}
-		med := median(ratios)
+		med := bench.Median(ratios)
 		if 4*slower < 3*len(ratios) || med-1 <= tol {
 			continue
 		}
@@ -176,18 +177,6 @@ func (r *runner) unsteady(leaves []leaf, tol float64) {
 
 // minTrendRuns is the fewest runs whose sub-runs' trend unsteady judges.
 const minTrendRuns = 8
-
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
 
 // runTime is the expected wall time of the code in one measured run of l: its timed sub-runs and
 // the warm-up.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/bench"
 	"github.com/perfgate/perfgate/record"
 	"github.com/perfgate/perfgate/tools/corpus"
 )
@@ -152,7 +153,7 @@ func measureCoverage(ctx context.Context, p *corpus.Pair, repo *corpus.Repo, dir
 			}
 			run.truthRounds = len(logs[b.Name])
 			run.protocol = protocols[b.Name]
-			run.truthLevel = median(base[b.Name])
+			run.truthLevel = bench.Median(base[b.Name])
 			run.judge(b.Paired.Ratio, b.Paired.Lo, b.Paired.Hi, logs[b.Name], cfg.threshold)
 			r := rows[b.Name]
 			if r == nil {
@@ -322,7 +323,7 @@ func coverageTable(rows []*coverageRow, cfg coverageConfig, host string) string 
 			rounds = append(rounds, fmt.Sprint(run.truthRounds))
 		}
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d of %d judged, %d of %d | %d | %s | %+.1f%% | %s | %s | %d | %d | %d |",
-			r.pair, r.name, len(r.runs), j, ok, j, okAll, len(r.runs), c, spread(lv), median(tr), strings.Join(rounds, ", "), strings.Join(classes, ", "), ff,
+			r.pair, r.name, len(r.runs), j, ok, j, okAll, len(r.runs), c, spread(lv), bench.Median(tr), strings.Join(rounds, ", "), strings.Join(classes, ", "), ff,
 			de, bursts)
 		if cfg.levelRounds > 0 {
 			var ps []string
@@ -372,18 +373,7 @@ func spread(xs []float64) string {
 	if len(xs) == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%+.1f%% (%+.1f to %+.1f)", median(xs), slices.Min(xs), slices.Max(xs))
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := slices.Sorted(slices.Values(xs))
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return fmt.Sprintf("%+.1f%% (%+.1f to %+.1f)", bench.Median(xs), slices.Min(xs), slices.Max(xs))
 }
 
 // tInterval is the mean of xs and the half-width of its 95% Student t-interval.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/bench"
 	"github.com/perfgate/perfgate/internal/benchtxt"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/record"
@@ -73,7 +74,7 @@ func compareProtocols(ctx context.Context, bin string, result *record.Result, be
 		}
 		mean, half := tInterval(logs)
 		out[b.Name] = protocolLevel{rounds: rounds, pct: pctOf(math.Exp(mean)), half: 100 * (math.Exp(half) - 1),
-			whole: whole, iters: iters[b.Name], perfgate: median(pg), gotestMed: median(gs)}
+			whole: whole, iters: iters[b.Name], perfgate: bench.Median(pg), gotestMed: bench.Median(gs)}
 	}
 	return out, nil
 }
