@@ -70,6 +70,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if *coverage <= 0 {
+		for _, name := range []string{"o", "keep", "max-rounds", "levels", "truth", "threshold"} {
+			if isSet(fs, name) {
+				fmt.Fprintf(stderr, "measure: -%s works with -coverage only (for example: -coverage 1 -%s …)\n", name, name)
+				return 2
+			}
+		}
+	}
 	if *coverage > 0 {
 		cfg := coverageConfig{runs: *coverage, rounds: 8, benchtime: "100ms", cpu: *cpu, threshold: *threshold,
 			flags: fs.Args(), out: *out, keep: *keep, maxRounds: *maxRounds,
