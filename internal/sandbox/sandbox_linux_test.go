@@ -170,6 +170,36 @@ func TestSpeculationAsUnconfined(t *testing.T) {
 	}
 }
 
+// TestFilterWithoutSpecAllow: on a kernel that does not know SECCOMP_FILTER_FLAG_SPEC_ALLOW (a stand-in
+// answering EINVAL, as a kernel before 4.17 does), the filter is installed without it, and a
+// sandboxed child still cannot open an MPTCP socket.
+func TestFilterWithoutSpecAllow(t *testing.T) {
+	s := newSandbox(t, Config{})
+	if !canFilterMPTCP() || s.pol.net == 0 {
+		t.Skip("no seccomp filter on this architecture or Landlock ABI: nothing to check")
+	}
+	saved := filterSpecAllow
+	t.Cleanup(func() { filterSpecAllow = saved })
+	filterSpecAllow = func(*unix.SockFprog) unix.Errno { return unix.EINVAL }
+	specAllowed.Store(false)
+	out := attack(t, s, "status", "speculation")
+	if !strings.Contains(out, "Seccomp: 2") {
+		t.Fatalf("no seccomp filter in the sandboxed child after the fallback:\n%s", out)
+	}
+	if specAllowed.Load() {
+		t.Errorf("the stand-in refused the flag, yet the filter is recorded as installed with it")
+	}
+	// a listener an unconfined child reaches (TestConfinement checks that with ModeOff)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if got := attack(t, s, "mptcp-connect", l.Addr().String()); !strings.HasPrefix(got, "denied") {
+		t.Errorf("an MPTCP connect from the sandboxed child: %q, want it denied", got)
+	}
+}
+
 // TestConfinement: a sandboxed child writes beneath its scratch directory (its TMPDIR is there) and
 // /dev/null, and nowhere else; it cannot stop or trace perfgate, reach a TCP listener, bind a port
 // or connect to an abstract socket of perfgate; it runs with no_new_privs and, when perfgate is

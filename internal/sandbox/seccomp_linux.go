@@ -55,8 +55,7 @@ func denyMPTCP() error {
 	// otherwise turn on speculative store bypass disable and STIBP for every filtered process: the
 	// timed child would run slower than the same binary under go test (store-to-load forwarding
 	// loops most), and than on a host that does not, for a filter that only refuses a socket type.
-	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_SPEC_ALLOW,
-		uintptr(unsafe.Pointer(&prog)))
+	errno := filterSpecAllow(&prog)
 	if errno == 0 {
 		specAllowed.Store(true)
 		return nil
@@ -69,6 +68,14 @@ func denyMPTCP() error {
 		return fmt.Errorf("installing the seccomp filter against MPTCP: %w", err)
 	}
 	return nil
+}
+
+// filterSpecAllow installs prog on the calling thread with SECCOMP_FILTER_FLAG_SPEC_ALLOW (a
+// variable so that a test can stand in for a kernel that does not know the flag).
+var filterSpecAllow = func(prog *unix.SockFprog) unix.Errno {
+	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_SPEC_ALLOW,
+		uintptr(unsafe.Pointer(prog)))
+	return errno
 }
 
 // specAllowed records that a filter was installed with SECCOMP_FILTER_FLAG_SPEC_ALLOW (for tests).
