@@ -71,10 +71,16 @@ func fastConfig(t *testing.T, dir, pkg, base, head string) config.Config {
 // fails.
 func runE2E(t *testing.T, cfg config.Config) (*record.Result, error) {
 	t.Helper()
+	return runLogged(t, cfg, &syncBuffer{})
+}
+
+// runLogged runs the comparison cfg with its log written to log and returns its result and error;
+// the log is printed when the test fails.
+func runLogged(t *testing.T, cfg config.Config, log *syncBuffer) (*record.Result, error) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs a whole comparison")
 	}
-	log := &syncBuffer{}
 	cfg.Log = log
 	t.Cleanup(func() {
 		if t.Failed() {

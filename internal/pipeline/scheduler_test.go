@@ -32,16 +32,7 @@ func TestConstantTimeBesideTiming(t *testing.T) {
 	cfg.Rounds, cfg.BenchTime = 100, config.For(25*time.Millisecond)
 	forceNeighbour(t, neighbourEffect{Measured: true, Pct: 0.1})
 	log := &syncBuffer{}
-	cfg.Log = log
-	res, err := Run(t.Context(), cfg)
-	if res == nil {
-		t.Fatalf("Run returned no result: %v", err)
-	}
-	defer func() {
-		if t.Failed() {
-			t.Logf("log of the comparison:\n%s", log)
-		}
-	}()
+	res, err := runLogged(t, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,16 +206,7 @@ func TestLanesBeforeTimingWhenNeighbourHarmful(t *testing.T) {
 	cfg.Metric = record.MetricAuto
 	cfg.ConstantTime = string(record.CTReport)
 	log := &syncBuffer{}
-	cfg.Log = log
-	res, err := Run(t.Context(), cfg)
-	if res == nil {
-		t.Fatalf("Run returned no result: %v", err)
-	}
-	defer func() {
-		if t.Failed() {
-			t.Logf("log of the comparison:\n%s", log)
-		}
-	}()
+	res, err := runLogged(t, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,11 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/internal/config"
 	"github.com/perfgate/perfgate/internal/proc"
 	"github.com/perfgate/perfgate/internal/testing/testenv"
 	"github.com/perfgate/perfgate/internal/testing/testmod"
-	"github.com/perfgate/perfgate/record"
 )
 
 // The packages real libraries are made of: each shape is a fixture committed twice (base, and head
@@ -234,25 +232,6 @@ func TestShapeProxyDownload(t *testing.T) {
 	if err != nil || !strings.Contains(string(buildLog), "go: downloading example.com/dep v1.0.0") {
 		t.Errorf("build-base.log %q, %v: want the download in it", buildLog, err)
 	}
-}
-
-// runLogged is runE2E with the comparison's log also written to log.
-func runLogged(t *testing.T, cfg config.Config, log *syncBuffer) (*record.Result, error) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs a whole comparison")
-	}
-	cfg.Log = log
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("log of the comparison:\n%s", log)
-		}
-	})
-	res, err := Run(t.Context(), cfg)
-	if res == nil {
-		t.Fatalf("Run returned no result: %v", err)
-	}
-	return res, err
 }
 
 // emptyModCache returns a new, empty module cache directory, cleaned with go clean -modcache (its
