@@ -170,9 +170,9 @@ func TestSpeculationAsUnconfined(t *testing.T) {
 	}
 }
 
-// TestFilterWithoutSpecAllow: on a kernel that does not know SECCOMP_FILTER_FLAG_SPEC_ALLOW (a stand-in
-// answering EINVAL, as a kernel before 4.17 does), the filter is installed without it, and a
-// sandboxed child still cannot open an MPTCP socket.
+// TestFilterWithoutSpecAllow: on a kernel that does not know SECCOMP_FILTER_FLAG_SPEC_ALLOW (a
+// stand-in answering EINVAL, as a kernel before 4.17 does), the filter is installed without it, and
+// a sandboxed child still cannot open an MPTCP socket.
 func TestFilterWithoutSpecAllow(t *testing.T) {
 	s := newSandbox(t, Config{})
 	if !canFilterMPTCP() || s.pol.net == 0 {
